@@ -1,0 +1,2 @@
+/** The gantry command-line toolkit. */
+package io.gantry.cli;

@@ -1,0 +1,2 @@
+/** The dispatcher: launches node programs through mpirun and supervises them. */
+package io.gantry.dispatcher;

@@ -1,0 +1,2 @@
+/** Extended JSDL: parsing, validation and writing of Gantry job descriptions. */
+package io.gantry.jsdl;

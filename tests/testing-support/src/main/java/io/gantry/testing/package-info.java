@@ -1,0 +1,2 @@
+/** Shared test fixtures: real databases and an SSH host on loopback, started by tests. */
+package io.gantry.testing;
