@@ -1,0 +1,37 @@
+package io.gantry.server.api;
+
+import jakarta.xml.bind.annotation.XmlAccessType;
+import jakarta.xml.bind.annotation.XmlAccessorType;
+import jakarta.xml.bind.annotation.XmlElement;
+import jakarta.xml.bind.annotation.XmlSchemaType;
+import jakarta.xml.bind.annotation.XmlType;
+import jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter;
+import java.time.Instant;
+
+/** Where a job stands: state, what it is doing now, when, and why it failed if it did. */
+@XmlAccessorType(XmlAccessType.FIELD)
+@XmlType(name = "JobStatus", propOrder = {"jobId", "name", "owner", "state", "phase",
+    "submitted", "started", "finished", "exitCode", "failureReason"})
+public class JobStatusInfo {
+  @XmlElement(required = true) public String jobId;
+  public String name;
+  @XmlElement(required = true) public String owner;
+  @XmlElement(required = true) public JobStateName state;
+  /** What the job is doing now, e.g. "staging group 2 of 3, 1200 rows". */
+  public String phase;
+
+  @XmlElement(required = true)
+  @XmlJavaTypeAdapter(InstantAdapter.class) @XmlSchemaType(name = "dateTime")
+  public Instant submitted;
+
+  @XmlJavaTypeAdapter(InstantAdapter.class) @XmlSchemaType(name = "dateTime")
+  public Instant started;
+
+  @XmlJavaTypeAdapter(InstantAdapter.class) @XmlSchemaType(name = "dateTime")
+  public Instant finished;
+
+  /** The program's exit code once it ended; 128 + n when it was ended by signal n. */
+  public Integer exitCode;
+  /** For FAILED, KILLED and CANCELLED: what happened, in words a user can act on. */
+  public String failureReason;
+}

@@ -1,0 +1,25 @@
+package io.gantry.server.api;
+
+import jakarta.xml.bind.annotation.XmlAccessType;
+import jakarta.xml.bind.annotation.XmlAccessorType;
+import jakarta.xml.bind.annotation.XmlElement;
+import jakarta.xml.bind.annotation.XmlType;
+
+/**
+ * A byte range of a job's output. Bytes, not text: a range may end inside a multi-byte
+ * character, and the next chunk completes it.
+ */
+@XmlAccessorType(XmlAccessType.FIELD)
+@XmlType(name = "OutputChunk", propOrder = {"stream", "offset", "nextOffset", "data", "complete"})
+public class OutputChunk {
+  @XmlElement(required = true) public OutputStreamName stream;
+  public long offset;
+  public long nextOffset;
+  @XmlElement(required = true) public byte[] data = new byte[0];
+  /** True when the job has ended and nothing lies beyond {@link #nextOffset}. */
+  public boolean complete;
+
+  public long getNextOffset() {
+    return nextOffset;
+  }
+}

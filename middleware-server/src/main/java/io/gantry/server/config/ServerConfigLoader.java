@@ -1,0 +1,197 @@
+package io.gantry.server.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the configuration file (Java properties, UTF-8) and command-line overrides into a
+ * checked {@link ServerConfig}. Unknown settings are refused too: a misspelt setting silently
+ * ignored is how a production server ends up on defaults.
+ */
+public final class ServerConfigLoader {
+  private static final Pattern DATA_SOURCE_KEY =
+      Pattern.compile("datasource\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(url|user|password-file|password-env|users)");
+  private static final Set<String> KNOWN = Set.of(
+      "listen.host", "listen.port", "data.dir", "store.url", "store.user", "store.password-file",
+      "store.password-env", "staging.root", "staging.parallelism", "staging.sql-threads",
+      "mpirun.path", "mpirun.options", "mpirun.hostfile", "slots.total", "limits.wall-time",
+      "limits.kill-grace", "limits.job-definition-bytes", "limits.queued-jobs-per-user",
+      "demo.enabled", "demo.positions");
+
+  private final Properties settings = new Properties();
+
+  /** Loads {@code file} if given (it must exist), then applies {@code overrides}. */
+  public ServerConfig load(Path file, Map<String, String> overrides) {
+    if (file != null) {
+      try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        settings.load(in);
+      } catch (IOException e) {
+        throw new ConfigException("--config", "cannot read " + file + ": " + e.getMessage());
+      }
+    }
+    overrides.forEach(settings::setProperty);
+    for (String key : settings.stringPropertyNames()) {
+      if (!KNOWN.contains(key) && !DATA_SOURCE_KEY.matcher(key).matches()) {
+        throw new ConfigException(key, "unknown setting");
+      }
+    }
+    return build();
+  }
+
+  private ServerConfig build() {
+    Path dataDir = path("data.dir", Path.of(System.getProperty("user.home"), ".gantry-server"));
+    String storeUrl = text("store.url",
+        "jdbc:h2:file:" + dataDir.resolve("jobstore").resolve("gantry").toAbsolutePath());
+    if (!storeUrl.startsWith("jdbc:")) {
+      throw new ConfigException("store.url", "must be a JDBC URL (jdbc:h2:... or jdbc:postgresql:...)");
+    }
+    int slots = integer("slots.total", Runtime.getRuntime().availableProcessors(), 1, 1_000_000);
+    return new ServerConfig(
+        text("listen.host", "127.0.0.1"),
+        integer("listen.port", 8080, 0, 65535),
+        dataDir,
+        storeUrl,
+        text("store.user", "gantry"),
+        password("store"),
+        path("staging.root", dataDir.resolve("jobs")),
+        text("mpirun.path", "mpirun"),
+        words("mpirun.options"),
+        optionalPath("mpirun.hostfile"),
+        slots,
+        integer("staging.parallelism", 2, 1, 256),
+        integer("staging.sql-threads", 4, 1, 256),
+        duration("limits.wall-time", Duration.ofHours(12)),
+        duration("limits.kill-grace", Duration.ofSeconds(10)),
+        integer("limits.job-definition-bytes", 4 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+        integer("limits.queued-jobs-per-user", 1000, 1, 1_000_000),
+        bool("demo.enabled", true),
+        integer("demo.positions", 2000, 1, 10_000_000),
+        dataSources());
+  }
+
+  private Map<String, NamedDataSource> dataSources() {
+    Set<String> names = new TreeSet<>();
+    for (String key : settings.stringPropertyNames()) {
+      var m = DATA_SOURCE_KEY.matcher(key);
+      if (m.matches()) {
+        names.add(m.group(1));
+      }
+    }
+    Map<String, NamedDataSource> result = new LinkedHashMap<>();
+    for (String name : names) {
+      String prefix = "datasource." + name + ".";
+      String url = settings.getProperty(prefix + "url");
+      if (url == null || !url.startsWith("jdbc:")) {
+        throw new ConfigException(prefix + "url", "a JDBC URL is required for data source " + name);
+      }
+      if (url.toLowerCase().contains("password=")) {
+        throw new ConfigException(prefix + "url",
+            "must not carry a password; use " + prefix + "password-file or password-env");
+      }
+      Set<String> users = new TreeSet<>(words(prefix + "users"));
+      result.put(name, new NamedDataSource(name, url, settings.getProperty(prefix + "user", ""),
+          password("datasource." + name), users));
+    }
+    return Map.copyOf(result);
+  }
+
+  private PasswordSource password(String prefix) {
+    String file = settings.getProperty(prefix + ".password-file");
+    String env = settings.getProperty(prefix + ".password-env");
+    if (file != null && env != null) {
+      throw new ConfigException(prefix + ".password-file", "set either password-file or password-env, not both");
+    }
+    if (file != null) {
+      return new PasswordSource.FromFile(Path.of(file));
+    }
+    if (env != null) {
+      return new PasswordSource.FromEnvironment(env);
+    }
+    return new PasswordSource.None();
+  }
+
+  private String text(String key, String fallback) {
+    String value = settings.getProperty(key);
+    if (value == null) {
+      return fallback;
+    }
+    if (value.isBlank()) {
+      throw new ConfigException(key, "is empty");
+    }
+    return value.strip();
+  }
+
+  private int integer(String key, int fallback, int min, int max) {
+    String value = settings.getProperty(key);
+    if (value == null) {
+      return fallback;
+    }
+    int n;
+    try {
+      n = Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw new ConfigException(key, "'" + value + "' is not a whole number");
+    }
+    if (n < min || n > max) {
+      throw new ConfigException(key, n + " is outside " + min + ".." + max);
+    }
+    return n;
+  }
+
+  private boolean bool(String key, boolean fallback) {
+    String value = settings.getProperty(key);
+    if (value == null) {
+      return fallback;
+    }
+    return switch (value.strip().toLowerCase()) {
+      case "true", "yes", "on" -> true;
+      case "false", "no", "off" -> false;
+      default -> throw new ConfigException(key, "'" + value + "' is not true or false");
+    };
+  }
+
+  private Path path(String key, Path fallback) {
+    return Path.of(text(key, fallback.toString())).toAbsolutePath().normalize();
+  }
+
+  private Path optionalPath(String key) {
+    String value = settings.getProperty(key);
+    return value == null ? null : path(key, Path.of(value));
+  }
+
+  private List<String> words(String key) {
+    String value = settings.getProperty(key, "").strip();
+    return value.isEmpty() ? List.of() : Arrays.asList(value.split("[\\s,]+"));
+  }
+
+  /** ISO-8601 ({@code PT2H}) or a plain number of seconds. */
+  private Duration duration(String key, Duration fallback) {
+    String value = settings.getProperty(key);
+    if (value == null) {
+      return fallback;
+    }
+    try {
+      Duration d = value.strip().matches("\\d+")
+          ? Duration.ofSeconds(Long.parseLong(value.strip()))
+          : Duration.parse(value.strip());
+      if (d.isNegative() || d.isZero()) {
+        throw new ConfigException(key, "must be positive");
+      }
+      return d;
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new ConfigException(key, "'" + value + "' is not a duration (seconds, or ISO-8601 like PT2H)");
+    }
+  }
+}

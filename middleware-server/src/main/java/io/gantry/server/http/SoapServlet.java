@@ -1,0 +1,36 @@
+package io.gantry.server.http;
+
+import jakarta.servlet.ServletConfig;
+import java.util.List;
+import org.apache.cxf.Bus;
+import org.apache.cxf.jaxws.JaxWsServerFactoryBean;
+import org.apache.cxf.transport.servlet.CXFNonSpringServlet;
+
+/**
+ * CXF's servlet transport with Gantry's endpoints published on its own bus. Publishing on the
+ * servlet's bus (not CXF's default one, and not CXF's own Jetty transport) keeps every endpoint
+ * inside the one Jetty context that also serves the web pages, behind the same connectors,
+ * TLS and authentication.
+ */
+final class SoapServlet extends CXFNonSpringServlet {
+  private static final long serialVersionUID = 1L;
+  private final transient List<SoapEndpoint> endpoints;
+
+  SoapServlet(List<SoapEndpoint> endpoints) {
+    this.endpoints = List.copyOf(endpoints);
+  }
+
+  @Override
+  protected void loadBus(ServletConfig servletConfig) {
+    super.loadBus(servletConfig);
+    Bus bus = getBus();
+    for (SoapEndpoint endpoint : endpoints) {
+      JaxWsServerFactoryBean factory = new JaxWsServerFactoryBean();
+      factory.setBus(bus);
+      factory.setServiceClass(endpoint.serviceInterface());
+      factory.setServiceBean(endpoint.implementation());
+      factory.setAddress(endpoint.path());
+      factory.create();
+    }
+  }
+}
