@@ -48,7 +48,10 @@ public record LaunchSpec(
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
   public LaunchSpec {
-    Objects.requireNonNull(jobId, "jobId");
+    if (jobId == null || jobId.isBlank() || jobId.chars().anyMatch(Character::isISOControl)) {
+      // it is written into logs and messages: no line breaks that could forge a log line
+      throw new IllegalArgumentException("jobId must be non-empty printable text");
+    }
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(workingDirectory, "workingDirectory");
     Objects.requireNonNull(stdout, "stdout");

@@ -79,6 +79,17 @@ class LocalMpirunLauncherTest {
   }
 
   @Test
+  void aHostFileAndAllowedJobOptionsReachMpirun() throws Exception {
+    java.nio.file.Path hosts = jobDir.resolve("hosts");
+    java.nio.file.Files.writeString(hosts, "localhost slots=2\n");
+    JobOutcome outcome = run(job("/bin/echo", "hi").processes(2).hostFile(hosts)
+        .extraMpirunOptions("--tag-output", "--bind-to", "none").build());
+    assertTrue(outcome.succeeded(), outcome.describe() + read(jobDir.resolve("stderr.txt")));
+    String out = read(jobDir.resolve("stdout.txt"));
+    assertTrue(out.contains("[1,0]<stdout>:hi") && out.contains("[1,1]<stdout>:hi"), out);
+  }
+
+  @Test
   void argumentsWithShellCharactersReachTheProgramVerbatim() throws Exception {
     run(job("/bin/echo", "a b", "$HOME", "; touch pwned", "`id`").build());
     assertEquals("a b $HOME ; touch pwned `id`\n", read(jobDir.resolve("stdout.txt")));

@@ -104,6 +104,15 @@ class PosixLauncherTest {
   }
 
   @Test
+  void closingTheLauncherKeepsSupervisingRunningJobs() throws Exception {
+    started = launcher.launch(job("/bin/sleep", "60").wallTimeLimit(Duration.ofSeconds(1)).build());
+    launcher.close();
+    assertThrows(IllegalStateException.class, () -> launcher.launch(job("/bin/true").build()));
+    JobOutcome outcome = started.onExit().get(10, TimeUnit.SECONDS);
+    assertTrue(outcome.wallTimeExceeded(), outcome.describe());
+  }
+
+  @Test
   void exitStatus130CannotBeToldApartFromSigint() throws Exception {
     // Documented limitation of java.lang.Process: 128 + N is reported for signal N.
     JobOutcome outcome = run(job("/bin/sh", "-c", "exit 130").build());

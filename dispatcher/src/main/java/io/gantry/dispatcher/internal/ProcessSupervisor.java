@@ -31,6 +31,8 @@ public final class ProcessSupervisor implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
+  private int running;
+  private boolean closed;
 
   /**
    * Starts {@code argv} with exactly {@code environment}, in the job's working directory, with
@@ -40,6 +42,11 @@ public final class ProcessSupervisor implements AutoCloseable {
    */
   public RunningJob start(LaunchSpec spec, List<String> argv, Map<String, String> environment,
       Duration wallTimeGrace) throws LaunchException {
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("job " + spec.jobId() + ": the launcher is closed");
+      }
+    }
     if (!Files.isDirectory(spec.workingDirectory())) {
       throw new LaunchException("job " + spec.jobId() + ": working directory "
           + spec.workingDirectory() + " does not exist");
@@ -65,18 +72,33 @@ public final class ProcessSupervisor implements AutoCloseable {
     // argv only: it never holds a secret (values travel in the environment, which is not logged)
     log.info("job {}: started pid {}: {}", spec.jobId(), process.pid(), argv);
     SupervisedJob job = new SupervisedJob(spec.jobId(), process, startedAt, scheduler);
+    synchronized (this) {
+      running++;
+    }
+    job.onExit().whenComplete((outcome, error) -> ended());
     if (spec.wallTimeLimit() != null) {
       job.limitWallTime(spec.wallTimeLimit(), wallTimeGrace);
     }
     return job;
   }
 
+  private synchronized void ended() {
+    running--;
+    if (closed && running == 0) {
+      scheduler.shutdown();
+    }
+  }
+
   /**
-   * Stops accepting new work. Timers and SIGKILL deadlines already scheduled still run, so no job
-   * is left unsupervised; the timer thread is a daemon and does not hold the JVM open.
+   * Refuses new launches. Jobs already running stay supervised (wall time, terminate, SIGKILL
+   * deadline) until they end; only then does the timer thread stop. It is a daemon thread and
+   * does not hold the JVM open.
    */
   @Override
-  public void close() {
-    scheduler.shutdown();
+  public synchronized void close() {
+    closed = true;
+    if (running == 0) {
+      scheduler.shutdown();
+    }
   }
 }

@@ -27,17 +27,18 @@ import javax.sql.DataSource;
  */
 public final class JdbcJobStore implements JobStore, AutoCloseable {
   private static final int TEXT_LIMIT = 4000;
+  private static final int NAME_LIMIT = 255;
 
   private final Transactor tx;
   private final Clock clock;
-  private final AutoCloseable ownedPool;
+  private final HikariDataSource ownedPool;
 
   /** Uses a data source the caller owns; brings its schema up to date first. */
   public JdbcJobStore(DataSource dataSource, Clock clock) {
     this(dataSource, clock, null);
   }
 
-  private JdbcJobStore(DataSource dataSource, Clock clock, AutoCloseable ownedPool) {
+  private JdbcJobStore(DataSource dataSource, Clock clock, HikariDataSource ownedPool) {
     SchemaMigrations.migrate(dataSource);
     this.tx = new Transactor(dataSource);
     this.clock = clock;
@@ -63,8 +64,11 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   @Override
   public JobRecord submit(String owner, String name, String jobDescription) {
-    if (owner == null || owner.isBlank()) {
-      throw new IllegalArgumentException("a job needs an owner");
+    if (owner == null || owner.isBlank() || owner.length() > NAME_LIMIT) {
+      throw new IllegalArgumentException("a job needs an owner of 1 to " + NAME_LIMIT + " characters");
+    }
+    if (name != null && name.length() > NAME_LIMIT) {
+      throw new IllegalArgumentException("a job name may have at most " + NAME_LIMIT + " characters");
     }
     if (jobDescription == null) {
       throw new IllegalArgumentException("a job needs its job description");
@@ -204,7 +208,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   /** Releases the connection pool if this store opened it; H2 then closes its files. */
   @Override
-  public void close() throws Exception {
+  public void close() {
     if (ownedPool != null) {
       ownedPool.close();
     }
