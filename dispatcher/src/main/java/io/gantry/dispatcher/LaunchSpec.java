@@ -79,6 +79,16 @@ public record LaunchSpec(
     }
   }
 
+  /** Environment values are left out: they may be credentials, and specs end up in logs. */
+  @Override
+  public String toString() {
+    return "LaunchSpec[jobId=" + jobId + ", kind=" + kind + ", executable=" + executable
+        + ", arguments=" + arguments + ", environment names=" + environment.keySet()
+        + ", workingDirectory=" + workingDirectory + ", processes=" + processes + ", hostFile="
+        + hostFile + ", extraMpirunOptions=" + extraMpirunOptions + ", wallTimeLimit="
+        + wallTimeLimit + ", stdout=" + stdout + ", stderr=" + stderr + "]";
+  }
+
   public static Builder builder(String jobId, ProgramKind kind, String executable) {
     return new Builder(jobId, kind, executable);
   }

@@ -44,6 +44,13 @@ class MpirunCommandTest {
   }
 
   @Test
+  void aSpecPrintedToALogShowsVariableNamesButNotTheirValues() {
+    String text = spec().environment("DB_PASSWORD", "s3cret-value").build().toString();
+    assertTrue(text.contains("DB_PASSWORD"), text);
+    assertFalse(text.contains("s3cret-value"), text);
+  }
+
+  @Test
   void runAsRootConsentIsGivenOnlyWhenTheServerRunsAsRoot() {
     MpirunCommand command = new MpirunCommand(CONFIG);
     assertEquals("1", command.environment(spec().build(), Map.of(), true).get("OMPI_ALLOW_RUN_AS_ROOT"));

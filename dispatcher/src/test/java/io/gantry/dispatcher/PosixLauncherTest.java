@@ -89,6 +89,16 @@ class PosixLauncherTest {
   }
 
   @Test
+  void processesAJobLeavesBehindAreStoppedWhenItEnds() throws Exception {
+    // the shell backgrounds a sleep and exits; the sleep is re-parented to init
+    JobOutcome outcome = run(job("/bin/sh", "-c", "/bin/sleep 60 & echo $! > bg.pid; sleep 2; exit 0").build());
+    assertTrue(outcome.succeeded(), outcome.describe());
+    long pid = Long.parseLong(read(jobDir.resolve("bg.pid")).trim());
+    await("the left-behind sleep to be gone", Duration.ofSeconds(10),
+        () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+  }
+
+  @Test
   void aProgramThatStopsOnSigtermEndsWithSignal15() throws Exception {
     started = launcher.launch(job("/bin/sleep", "60").build());
     started.terminate(Duration.ofSeconds(30));

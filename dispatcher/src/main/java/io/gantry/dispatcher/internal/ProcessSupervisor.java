@@ -38,7 +38,8 @@ public final class ProcessSupervisor implements AutoCloseable {
    * Starts {@code argv} with exactly {@code environment}, in the job's working directory, with
    * standard output and error going to the job's files and standard input empty.
    *
-   * @param wallTimeGrace SIGTERM-to-SIGKILL grace used when the wall-time limit runs out
+   * @param wallTimeGrace SIGTERM-to-SIGKILL grace used when the wall-time limit runs out, and for
+   *     processes the job leaves behind
    */
   public RunningJob start(LaunchSpec spec, List<String> argv, Map<String, String> environment,
       Duration wallTimeGrace) throws LaunchException {
@@ -71,14 +72,12 @@ public final class ProcessSupervisor implements AutoCloseable {
     }
     // argv only: it never holds a secret (values travel in the environment, which is not logged)
     log.info("job {}: started pid {}: {}", spec.jobId(), process.pid(), argv);
-    SupervisedJob job = new SupervisedJob(spec.jobId(), process, startedAt, scheduler);
+    SupervisedJob job = new SupervisedJob(spec.jobId(), process, startedAt, scheduler, wallTimeGrace);
     synchronized (this) {
       running++;
     }
     job.onExit().whenComplete((outcome, error) -> ended());
-    if (spec.wallTimeLimit() != null) {
-      job.limitWallTime(spec.wallTimeLimit(), wallTimeGrace);
-    }
+    job.supervise(spec.wallTimeLimit());
     return job;
   }
 

@@ -129,7 +129,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   @Override
   public boolean updatePhaseDetail(JobId id, JobState state, String detail) {
-    return tx.write("update progress of job " + id, c -> {
+    return tx.writeLazily("update progress of job " + id, c -> {
       try (PreparedStatement ps = c.prepareStatement(
           "UPDATE gantry_job SET phase_detail = ? WHERE id = ? AND state = ?")) {
         ps.setString(1, clip(detail));

@@ -35,8 +35,17 @@ public final class Transactor {
     return inTransaction(what, work, false);
   }
 
+  /** A write the caller will act on: durable when this returns. */
   public <T> T write(String what, Work<T> work) {
     return inTransaction(what, work, true);
+  }
+
+  /**
+   * A write whose loss in a crash harms nobody (progress text): committed, but on H2 left to the
+   * background writer, so frequent progress updates cost no fsync each.
+   */
+  public <T> T writeLazily(String what, Work<T> work) {
+    return inTransaction(what, work, false);
   }
 
   private <T> T inTransaction(String what, Work<T> work, boolean durable) {
