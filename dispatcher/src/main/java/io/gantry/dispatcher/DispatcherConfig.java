@@ -1,0 +1,61 @@
+package io.gantry.dispatcher;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Operator settings of the local dispatcher, checked when loaded.
+ *
+ * @param mpirun the {@code mpirun} to run: an absolute path, or a name looked up on {@code PATH}
+ * @param defaultMpirunOptions options put before every job's own (trusted: they come from the
+ *     operator, not from job descriptions, so {@link MpirunOptionPolicy} does not apply)
+ * @param oversubscribe pass {@code --oversubscribe}, allowing more ranks than cores
+ * @param killGracePeriod how long a job gets between SIGTERM and SIGKILL when the wall-time limit
+ *     runs out
+ * @param inheritedEnvironment names of server environment variables that launched programs see;
+ *     all others are withheld, because the server's environment may hold credentials
+ */
+public record DispatcherConfig(
+    String mpirun,
+    List<String> defaultMpirunOptions,
+    boolean oversubscribe,
+    Duration killGracePeriod,
+    List<String> inheritedEnvironment) {
+
+  /** What a program needs to find libraries, locale and temporary space, and nothing more. */
+  public static final List<String> DEFAULT_INHERITED_ENVIRONMENT =
+      List.of("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "LD_LIBRARY_PATH");
+
+  public DispatcherConfig {
+    if (mpirun == null || mpirun.isBlank()) {
+      throw new IllegalArgumentException("mpirun must name the mpirun program");
+    }
+    defaultMpirunOptions = List.copyOf(defaultMpirunOptions);
+    for (String option : defaultMpirunOptions) {
+      if (option.indexOf('\0') >= 0 || option.indexOf('\n') >= 0) {
+        throw new IllegalArgumentException("defaultMpirunOptions: '" + option.replace('\0', ' ')
+            + "' contains a NUL or newline");
+      }
+    }
+    Objects.requireNonNull(killGracePeriod, "killGracePeriod");
+    if (killGracePeriod.isNegative()) {
+      throw new IllegalArgumentException("killGracePeriod cannot be negative, was " + killGracePeriod);
+    }
+    inheritedEnvironment = List.copyOf(inheritedEnvironment);
+  }
+
+  /** {@code mpirun} from {@code PATH}, no oversubscription, 10 s grace, the default inheritance. */
+  public static DispatcherConfig defaults() {
+    return new DispatcherConfig(
+        "mpirun", List.of(), false, Duration.ofSeconds(10), DEFAULT_INHERITED_ENVIRONMENT);
+  }
+
+  public DispatcherConfig withOversubscribe(boolean value) {
+    return new DispatcherConfig(mpirun, defaultMpirunOptions, value, killGracePeriod, inheritedEnvironment);
+  }
+
+  public DispatcherConfig withKillGracePeriod(Duration grace) {
+    return new DispatcherConfig(mpirun, defaultMpirunOptions, oversubscribe, grace, inheritedEnvironment);
+  }
+}

@@ -1,0 +1,76 @@
+package io.gantry.dispatcher;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * How a job's root process ended.
+ *
+ * <p>{@code exitStatus} is the value {@link Process#exitValue()} reported. On Linux the JDK maps
+ * death by signal N to {@code 128 + N}, the shell convention, so the decoding below is honest about
+ * what it cannot know: a program that calls {@code exit(143)} on its own looks exactly like one
+ * killed by SIGTERM (15), and a shell that exits 130 after Ctrl-C looks like SIGINT. We decode
+ * 129..192 as a signal because that is by far the common case; {@link #describe()} says "or".
+ *
+ * <p>For MPI jobs the root process is {@code mpirun}; its status summarises the ranks (Open MPI
+ * returns the first failing rank's exit code, or a code of its own when it aborted the job).
+ *
+ * @param jobId the job this outcome belongs to
+ * @param exitStatus the root process's status as reported by the JDK (0..255)
+ * @param wallTimeExceeded the dispatcher stopped the job because its wall-time limit ran out
+ * @param killed the job was stopped on request through {@link RunningJob#terminate(Duration)}
+ * @param startedAt when the root process was started
+ * @param endedAt when the root process (and, after a termination, its whole tree) had ended
+ */
+public record JobOutcome(
+    String jobId,
+    int exitStatus,
+    boolean wallTimeExceeded,
+    boolean killed,
+    Instant startedAt,
+    Instant endedAt) {
+
+  /** Highest signal number on Linux (SIGRTMAX); anything above 128 + this is a plain exit code. */
+  private static final int MAX_SIGNAL = 64;
+
+  public JobOutcome {
+    Objects.requireNonNull(jobId, "jobId");
+    Objects.requireNonNull(startedAt, "startedAt");
+    Objects.requireNonNull(endedAt, "endedAt");
+  }
+
+  /** The signal that (probably) ended the root process; empty for an ordinary exit. */
+  public OptionalInt terminatingSignal() {
+    return exitStatus > 128 && exitStatus <= 128 + MAX_SIGNAL
+        ? OptionalInt.of(exitStatus - 128)
+        : OptionalInt.empty();
+  }
+
+  /** The exit code the program gave; empty when the status decodes as a signal. */
+  public OptionalInt exitCode() {
+    return terminatingSignal().isPresent() ? OptionalInt.empty() : OptionalInt.of(exitStatus);
+  }
+
+  /** The job ran to completion on its own and reported success. */
+  public boolean succeeded() {
+    return exitStatus == 0 && !wallTimeExceeded && !killed;
+  }
+
+  public Duration runTime() {
+    return Duration.between(startedAt, endedAt);
+  }
+
+  /** One line for the job's audit trail, e.g. "killed by signal 15 (or exit code 143)". */
+  public String describe() {
+    String how =
+        terminatingSignal().isPresent()
+            ? "ended by signal " + terminatingSignal().getAsInt() + " (or exit code " + exitStatus + ")"
+            : "exited with code " + exitStatus;
+    if (wallTimeExceeded) {
+      return "wall-time limit exceeded, stopped by the dispatcher; " + how;
+    }
+    return killed ? "killed on request; " + how : how;
+  }
+}

@@ -1,0 +1,27 @@
+package io.gantry.dispatcher;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/** A started job: its process id, its future outcome, and the means to stop it. */
+public interface RunningJob {
+
+  /** The job id from the {@link LaunchSpec}. */
+  String jobId();
+
+  /** Operating-system id of the root process ({@code mpirun}, or the program itself). */
+  long pid();
+
+  /**
+   * Completes once the root process has exited and, if the job was being terminated, once every
+   * process of the tree seen at termination time is gone. Never completes exceptionally.
+   */
+  CompletableFuture<JobOutcome> onExit();
+
+  /**
+   * Stops the whole process tree: SIGTERM to the root and every descendant now, SIGKILL to
+   * whatever is still alive after {@code grace}. Calling it again, or after the job ended, does
+   * nothing. Returns at once; wait on {@link #onExit()} for the end.
+   */
+  void terminate(Duration grace);
+}

@@ -1,0 +1,103 @@
+package io.gantry.dispatcher.internal;
+
+import io.gantry.dispatcher.LaunchException;
+import io.gantry.dispatcher.LaunchSpec;
+import io.gantry.dispatcher.RunningJob;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts a prepared command for a job and supervises it: the code the mpirun and the plain POSIX
+ * launcher share. One scheduler thread serves every job's wall-time timer and SIGKILL deadline;
+ * those tasks only send signals, so one thread is plenty.
+ */
+public final class ProcessSupervisor implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ProcessSupervisor.class);
+  private static final File NO_INPUT = new File("/dev/null");
+
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "gantry-dispatcher-timers");
+            t.setDaemon(true);
+            return t;
+          });
+  private int running;
+  private boolean closed;
+
+  /**
+   * Starts {@code argv} with exactly {@code environment}, in the job's working directory, with
+   * standard output and error going to the job's files and standard input empty.
+   *
+   * @param wallTimeGrace SIGTERM-to-SIGKILL grace used when the wall-time limit runs out, and for
+   *     processes the job leaves behind
+   */
+  public RunningJob start(LaunchSpec spec, List<String> argv, Map<String, String> environment,
+      Duration wallTimeGrace) throws LaunchException {
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("job " + spec.jobId() + ": the launcher is closed");
+      }
+    }
+    if (!Files.isDirectory(spec.workingDirectory())) {
+      throw new LaunchException("job " + spec.jobId() + ": working directory "
+          + spec.workingDirectory() + " does not exist");
+    }
+    ProcessBuilder builder = new ProcessBuilder(argv).directory(spec.workingDirectory().toFile());
+    builder.environment().clear();
+    builder.environment().putAll(environment);
+    builder.redirectInput(NO_INPUT).redirectOutput(spec.stdout().toFile());
+    if (spec.stdout().toAbsolutePath().normalize().equals(spec.stderr().toAbsolutePath().normalize())) {
+      // Two descriptors on one file would overwrite each other's output; share one instead.
+      builder.redirectErrorStream(true);
+    } else {
+      builder.redirectError(spec.stderr().toFile());
+    }
+    Instant startedAt = Instant.now();
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      throw new LaunchException("job " + spec.jobId() + ": could not start " + argv.get(0) + ": "
+          + e.getMessage(), e);
+    }
+    // argv only: it never holds a secret (values travel in the environment, which is not logged)
+    log.info("job {}: started pid {}: {}", spec.jobId(), process.pid(), argv);
+    SupervisedJob job = new SupervisedJob(spec.jobId(), process, startedAt, scheduler, wallTimeGrace);
+    synchronized (this) {
+      running++;
+    }
+    job.onExit().whenComplete((outcome, error) -> ended());
+    job.supervise(spec.wallTimeLimit());
+    return job;
+  }
+
+  private synchronized void ended() {
+    running--;
+    if (closed && running == 0) {
+      scheduler.shutdown();
+    }
+  }
+
+  /**
+   * Refuses new launches. Jobs already running stay supervised (wall time, terminate, SIGKILL
+   * deadline) until they end; only then does the timer thread stop. It is a daemon thread and
+   * does not hold the JVM open.
+   */
+  @Override
+  public synchronized void close() {
+    closed = true;
+    if (running == 0) {
+      scheduler.shutdown();
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package io.gantry.dispatcher;
+
+import static io.gantry.dispatcher.ProcessProbe.await;
+import static io.gantry.dispatcher.ProcessProbe.commandLine;
+import static io.gantry.dispatcher.ProcessProbe.read;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Plain POSIX jobs: one process, same supervision as MPI jobs. */
+class PosixLauncherTest {
+  private static final DispatcherConfig CONFIG = DispatcherConfig.defaults();
+
+  @TempDir Path jobDir;
+  private final PosixLauncher launcher = new PosixLauncher(CONFIG);
+  private RunningJob started;
+
+  @AfterEach
+  void stopLeftovers() throws Exception {
+    if (started != null) {
+      started.terminate(Duration.ZERO);
+      started.onExit().get(30, TimeUnit.SECONDS);
+    }
+    launcher.close();
+  }
+
+  private LaunchSpec.Builder job(String executable, String... args) {
+    return LaunchSpec.builder("posix-" + System.nanoTime(), ProgramKind.POSIX, executable)
+        .arguments(args).workingDirectory(jobDir)
+        .output(jobDir.resolve("stdout.txt"), jobDir.resolve("stderr.txt"));
+  }
+
+  private JobOutcome run(LaunchSpec spec) throws Exception {
+    started = launcher.launch(spec);
+    return started.onExit().get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void theProgramRunsDirectlyInItsWorkingDirectoryWithOnlyItsEnvironment() throws Exception {
+    JobOutcome outcome = run(job("/bin/sh", "-c", "pwd; echo \"[$X]\"; env | grep -c . >&2; exit 4")
+        .environment("X", "y").build());
+    assertEquals(4, outcome.exitCode().getAsInt(), outcome.describe());
+    assertEquals(jobDir.toRealPath() + "\n[y]\n", read(jobDir.resolve("stdout.txt")));
+    int variables = Integer.parseInt(read(jobDir.resolve("stderr.txt")).trim());
+    // X plus at most the inherited few (PATH, HOME, ...) and what sh adds (PWD, SHLVL, _)
+    assertTrue(variables <= 1 + DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT.size() + 3,
+        "server environment leaked: " + variables + " variables");
+  }
+
+  @Test
+  void aBareProgramNameIsFoundOnTheJobsPath() throws Exception {
+    JobOutcome outcome = run(job("echo", "hello").environment("PATH", "/usr/bin:/bin").build());
+    assertTrue(outcome.succeeded());
+    assertEquals("hello\n", read(jobDir.resolve("stdout.txt")));
+  }
+
+  @Test
+  void standardOutputAndErrorMayShareOneFile() throws Exception {
+    Path log = jobDir.resolve("job.log");
+    run(job("/bin/sh", "-c", "echo one; echo two >&2; echo three").output(log, log).build());
+    assertEquals("one\ntwo\nthree\n", read(log));
+  }
+
+  @Test
+  void aChildThatIgnoresSigtermIsKilledAfterTheGracePeriod() throws Exception {
+    started = launcher.launch(job("/bin/sh", "-c", "trap '' TERM; sleep 60; echo survived").build());
+    ProcessHandle shell = ProcessHandle.of(started.pid()).orElseThrow();
+    await("the shell to start its sleep", Duration.ofSeconds(10), () -> shell.descendants().count() >= 1);
+    List<ProcessHandle> sleeps = shell.descendants().toList();
+
+    long before = System.nanoTime();
+    started.terminate(Duration.ofSeconds(1));
+    JobOutcome outcome = started.onExit().get(10, TimeUnit.SECONDS);
+    assertTrue(System.nanoTime() - before >= Duration.ofSeconds(1).toNanos(),
+        "SIGTERM was ignored, so only SIGKILL after the grace period can have ended it");
+    assertTrue(outcome.killed());
+    assertEquals(9, outcome.terminatingSignal().getAsInt(), outcome.describe());
+    sleeps.forEach(p -> assertFalse(p.isAlive(), "left running: " + commandLine(p)));
+    assertEquals("", read(jobDir.resolve("stdout.txt")));
+  }
+
+  @Test
+  void processesAJobLeavesBehindAreStoppedWhenItEnds() throws Exception {
+    // the shell backgrounds a sleep and exits; the sleep is re-parented to init
+    JobOutcome outcome = run(job("/bin/sh", "-c", "/bin/sleep 60 & echo $! > bg.pid; sleep 2; exit 0").build());
+    assertTrue(outcome.succeeded(), outcome.describe());
+    long pid = Long.parseLong(read(jobDir.resolve("bg.pid")).trim());
+    await("the left-behind sleep to be gone", Duration.ofSeconds(10),
+        () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+  }
+
+  @Test
+  void aProgramThatStopsOnSigtermEndsWithSignal15() throws Exception {
+    started = launcher.launch(job("/bin/sleep", "60").build());
+    started.terminate(Duration.ofSeconds(30));
+    JobOutcome outcome = started.onExit().get(10, TimeUnit.SECONDS);
+    assertEquals(15, outcome.terminatingSignal().getAsInt(), outcome.describe());
+    assertTrue(outcome.killed());
+  }
+
+  @Test
+  void wallTimeLimitStopsAPosixJob() throws Exception {
+    JobOutcome outcome = run(job("/bin/sleep", "60").wallTimeLimit(Duration.ofMillis(500)).build());
+    assertTrue(outcome.wallTimeExceeded(), outcome.describe());
+  }
+
+  @Test
+  void closingTheLauncherKeepsSupervisingRunningJobs() throws Exception {
+    started = launcher.launch(job("/bin/sleep", "60").wallTimeLimit(Duration.ofSeconds(1)).build());
+    launcher.close();
+    assertThrows(IllegalStateException.class, () -> launcher.launch(job("/bin/true").build()));
+    JobOutcome outcome = started.onExit().get(10, TimeUnit.SECONDS);
+    assertTrue(outcome.wallTimeExceeded(), outcome.describe());
+  }
+
+  @Test
+  void exitStatus130CannotBeToldApartFromSigint() throws Exception {
+    // Documented limitation of java.lang.Process: 128 + N is reported for signal N.
+    JobOutcome outcome = run(job("/bin/sh", "-c", "exit 130").build());
+    assertEquals(2, outcome.terminatingSignal().getAsInt());
+    assertTrue(outcome.exitCode().isEmpty());
+    assertTrue(outcome.describe().contains("or exit code 130"), outcome.describe());
+  }
+
+  @Test
+  void terminatingAFinishedJobChangesNothing() throws Exception {
+    JobOutcome outcome = run(job("/bin/true").build());
+    started.terminate(Duration.ZERO);
+    JobOutcome again = started.onExit().get(1, TimeUnit.SECONDS);
+    assertEquals(outcome, again);
+    assertTrue(again.succeeded());
+  }
+
+  @Test
+  void aMissingProgramIsAClearLaunchError() {
+    LaunchException e = assertThrows(LaunchException.class,
+        () -> launcher.launch(job("no-such-program-gantry").environment("PATH", "/bin").build()));
+    assertTrue(e.getMessage().contains("no-such-program-gantry") && e.getMessage().contains("not found"),
+        e.getMessage());
+    Path notExecutable = jobDir.resolve("stdout.txt");
+    LaunchException e2 = assertThrows(LaunchException.class,
+        () -> launcher.launch(job("./stdout.txt").build()));
+    assertTrue(e2.getMessage().contains("not an executable") || e2.getMessage().contains("does not exist"),
+        e2.getMessage() + notExecutable);
+  }
+}

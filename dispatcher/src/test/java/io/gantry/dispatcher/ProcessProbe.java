@@ -1,0 +1,50 @@
+package io.gantry.dispatcher;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/** Looks at real processes and files from tests: /proc command lines, waiting for output. */
+final class ProcessProbe {
+  private ProcessProbe() {}
+
+  /** The process's argv as the kernel shows it to every local user; empty if it is gone. */
+  static List<String> commandLine(ProcessHandle process) {
+    try {
+      byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+      String text = new String(raw, StandardCharsets.UTF_8);
+      return text.isEmpty() ? List.of() : List.of(text.split("\0"));
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  static void await(String what, Duration limit, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        fail("gave up after " + limit + " waiting for " + what);
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        fail("interrupted waiting for " + what);
+      }
+    }
+  }
+
+  static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file) : "";
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,294 @@
+package io.gantry.server.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.gantry.server.store.internal.JobRows;
+import io.gantry.server.store.internal.SchemaMigrations;
+import io.gantry.server.store.internal.Transactor;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The job store on H2 or PostgreSQL through JDBC. Every state change is an {@code UPDATE ... WHERE
+ * id = ? AND state = ?} plus its history row in one transaction; the row lock the UPDATE takes
+ * makes a second, concurrent change of the same job wait and then find the state moved, so it
+ * matches no row and reports false.
+ */
+public final class JdbcJobStore implements JobStore, AutoCloseable {
+  private static final int TEXT_LIMIT = 4000;
+  private static final int NAME_LIMIT = 255;
+
+  private final Transactor tx;
+  private final Clock clock;
+  private final HikariDataSource ownedPool;
+
+  /** Uses a data source the caller owns; brings its schema up to date first. */
+  public JdbcJobStore(DataSource dataSource, Clock clock) {
+    this(dataSource, clock, null);
+  }
+
+  private JdbcJobStore(DataSource dataSource, Clock clock, HikariDataSource ownedPool) {
+    SchemaMigrations.migrate(dataSource);
+    this.tx = new Transactor(dataSource);
+    this.clock = clock;
+    this.ownedPool = ownedPool;
+  }
+
+  /** Opens a connection pool on the configured database and migrates it; close the store to release it. */
+  public static JdbcJobStore open(JobStoreSettings settings) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("gantry-job-store");
+    config.setJdbcUrl(settings.jdbcUrl());
+    config.setUsername(settings.user());
+    config.setPassword(settings.password());
+    config.setMaximumPoolSize(settings.maximumPoolSize());
+    HikariDataSource pool = new HikariDataSource(config);
+    try {
+      return new JdbcJobStore(pool, Clock.systemUTC(), pool);
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public JobRecord submit(String owner, String name, String jobDescription) {
+    if (owner == null || owner.isBlank() || owner.length() > NAME_LIMIT) {
+      throw new IllegalArgumentException("a job needs an owner of 1 to " + NAME_LIMIT + " characters");
+    }
+    if (name != null && name.length() > NAME_LIMIT) {
+      throw new IllegalArgumentException("a job name may have at most " + NAME_LIMIT + " characters");
+    }
+    if (jobDescription == null) {
+      throw new IllegalArgumentException("a job needs its job description");
+    }
+    JobId id = JobId.random();
+    Instant now = now();
+    return tx.write("store new job " + id, c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO gantry_job (id, owner, name, state, submitted_at, jsdl_xml)"
+              + " VALUES (?, ?, ?, ?, ?, ?)")) {
+        ps.setString(1, id.value());
+        ps.setString(2, owner);
+        ps.setString(3, name);
+        ps.setString(4, JobState.QUEUED.name());
+        JobRows.setInstant(ps, 5, now);
+        ps.setString(6, jobDescription);
+        ps.executeUpdate();
+      }
+      appendHistory(c, id, null, JobState.QUEUED, now, "submitted by " + owner);
+      return readJob(c, id).orElseThrow();
+    });
+  }
+
+  @Override
+  public Optional<JobRecord> find(JobId id) {
+    return tx.read("read job " + id, c -> readJob(c, id));
+  }
+
+  @Override
+  public Optional<String> jobDescription(JobId id) {
+    return tx.read("read the job description of " + id, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT jsdl_xml FROM gantry_job WHERE id = ?")) {
+        ps.setString(1, id.value());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+        }
+      }
+    });
+  }
+
+  @Override
+  public boolean transition(JobId id, StateChange change) {
+    if (!change.from().canMoveTo(change.to())) {
+      throw new IllegalTransitionException(id, change.from(), change.to());
+    }
+    Instant now = now();
+    return tx.write("move job " + id + " to " + change.to(), c -> {
+      if (!compareAndSetState(c, id, change, now)) {
+        if (readJob(c, id).isEmpty()) {
+          throw new UnknownJobException(id);
+        }
+        return false;
+      }
+      appendHistory(c, id, change.from(), change.to(), now, change.reason());
+      return true;
+    });
+  }
+
+  @Override
+  public boolean updatePhaseDetail(JobId id, JobState state, String detail) {
+    return tx.writeLazily("update progress of job " + id, c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "UPDATE gantry_job SET phase_detail = ? WHERE id = ? AND state = ?")) {
+        ps.setString(1, clip(detail));
+        ps.setString(2, id.value());
+        ps.setString(3, state.name());
+        return ps.executeUpdate() == 1;
+      }
+    });
+  }
+
+  @Override
+  public List<JobRecord> list(JobQuery query) {
+    StringBuilder sql = new StringBuilder("SELECT " + JobRows.JOB_COLUMNS + " FROM gantry_job WHERE seq > ?");
+    List<Object> params = new ArrayList<>();
+    params.add(query.afterSeq());
+    if (query.owner() != null) {
+      sql.append(" AND owner = ?");
+      params.add(query.owner());
+    }
+    if (!query.states().isEmpty()) {
+      sql.append(" AND state IN (").append("?, ".repeat(query.states().size() - 1)).append("?)");
+      query.states().forEach(s -> params.add(s.name()));
+    }
+    sql.append(" ORDER BY seq LIMIT ?");
+    params.add(query.limit());
+    return tx.read("list jobs", c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+        for (int i = 0; i < params.size(); i++) {
+          ps.setObject(i + 1, params.get(i));
+        }
+        List<JobRecord> jobs = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            jobs.add(JobRows.job(rs));
+          }
+        }
+        return jobs;
+      }
+    });
+  }
+
+  @Override
+  public Map<JobState, Long> countByState() {
+    return tx.read("count jobs by state", c -> {
+      Map<JobState, Long> counts = new EnumMap<>(JobState.class);
+      for (JobState s : JobState.values()) {
+        counts.put(s, 0L);
+      }
+      try (PreparedStatement ps = c.prepareStatement("SELECT state, COUNT(*) FROM gantry_job GROUP BY state");
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          counts.put(JobState.valueOf(rs.getString(1)), rs.getLong(2));
+        }
+      }
+      return counts;
+    });
+  }
+
+  @Override
+  public List<JobTransition> history(JobId id) {
+    return tx.read("read the history of job " + id, c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT job_id, seq, from_state, to_state, occurred_at, reason FROM gantry_job_transition"
+              + " WHERE job_id = ? ORDER BY seq")) {
+        ps.setString(1, id.value());
+        List<JobTransition> history = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            history.add(JobRows.transition(rs));
+          }
+        }
+        return history;
+      }
+    });
+  }
+
+  /** Releases the connection pool if this store opened it; H2 then closes its files. */
+  @Override
+  public void close() {
+    if (ownedPool != null) {
+      ownedPool.close();
+    }
+  }
+
+  private boolean compareAndSetState(Connection c, JobId id, StateChange change, Instant now)
+      throws SQLException {
+    StringBuilder sql = new StringBuilder("UPDATE gantry_job SET state = ?, phase_detail = ?");
+    List<Object> params = new ArrayList<>(List.of(change.to().name()));
+    params.add(clip(change.phaseDetail()));
+    if (change.to() == JobState.RUNNING) {
+      sql.append(", started_at = ?");
+      params.add(now);
+    }
+    if (change.to().isFinal()) {
+      sql.append(", finished_at = ?");
+      params.add(now);
+    }
+    if (change.to() == JobState.FAILED) {
+      sql.append(", failure_reason = ?");
+      params.add(clip(change.reason()));
+    }
+    if (change.exitCode() != null) {
+      sql.append(", exit_code = ?");
+      params.add(change.exitCode());
+    }
+    sql.append(" WHERE id = ? AND state = ?");
+    params.add(id.value());
+    params.add(change.from().name());
+    try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+      for (int i = 0; i < params.size(); i++) {
+        Object p = params.get(i);
+        if (p instanceof Instant t) {
+          JobRows.setInstant(ps, i + 1, t);
+        } else if (p == null) {
+          ps.setNull(i + 1, java.sql.Types.VARCHAR); // only phase_detail may be null
+        } else {
+          ps.setObject(i + 1, p);
+        }
+      }
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /**
+   * Appends to the audit trail. Numbering by MAX(seq) + 1 is safe: every caller has just written
+   * the job's row, whose lock keeps any other writer of this job's history out until commit.
+   */
+  private static void appendHistory(Connection c, JobId id, JobState from, JobState to, Instant at,
+      String reason) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "INSERT INTO gantry_job_transition (job_id, seq, from_state, to_state, occurred_at, reason)"
+            + " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM gantry_job_transition"
+            + " WHERE job_id = ?")) {
+      ps.setString(1, id.value());
+      ps.setString(2, from == null ? null : from.name());
+      ps.setString(3, to.name());
+      JobRows.setInstant(ps, 4, at);
+      ps.setString(5, clip(reason));
+      ps.setString(6, id.value());
+      ps.executeUpdate();
+    }
+  }
+
+  private static Optional<JobRecord> readJob(Connection c, JobId id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT " + JobRows.JOB_COLUMNS + " FROM gantry_job WHERE id = ?")) {
+      ps.setString(1, id.value());
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(JobRows.job(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  /** Microseconds: the finest both H2 and PostgreSQL store, so a value reads back equal. */
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MICROS);
+  }
+
+  private static String clip(String text) {
+    return text == null || text.length() <= TEXT_LIMIT ? text : text.substring(0, TEXT_LIMIT - 3) + "...";
+  }
+}

@@ -1,0 +1,53 @@
+package io.gantry.server.store;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Where a job is in its life. The happy path is
+ * {@code QUEUED -> STAGING_IN -> STAGED -> RUNNING -> STAGING_OUT -> SUCCEEDED}; any state that
+ * is not final may also end in FAILED, and a job is CANCELLED if it is removed before its program
+ * started, KILLED if it is stopped once its program started (while running or staging out).
+ */
+public enum JobState {
+  QUEUED,
+  STAGING_IN,
+  STAGED,
+  RUNNING,
+  STAGING_OUT,
+  SUCCEEDED,
+  FAILED,
+  CANCELLED,
+  KILLED;
+
+  /** No transition leaves a final state. */
+  public boolean isFinal() {
+    return this == SUCCEEDED || this == FAILED || this == CANCELLED || this == KILLED;
+  }
+
+  /** The program has been started (or has run) in this state. */
+  public boolean hasStartedProgram() {
+    return this == RUNNING || this == STAGING_OUT || this == SUCCEEDED || this == KILLED;
+  }
+
+  /** The states this one may move to. */
+  public Set<JobState> successors() {
+    return switch (this) {
+      case QUEUED -> EnumSet.of(STAGING_IN, FAILED, CANCELLED);
+      case STAGING_IN -> EnumSet.of(STAGED, FAILED, CANCELLED);
+      case STAGED -> EnumSet.of(RUNNING, FAILED, CANCELLED);
+      case RUNNING -> EnumSet.of(STAGING_OUT, FAILED, KILLED);
+      case STAGING_OUT -> EnumSet.of(SUCCEEDED, FAILED, KILLED);
+      case SUCCEEDED, FAILED, CANCELLED, KILLED -> EnumSet.noneOf(JobState.class);
+    };
+  }
+
+  public boolean canMoveTo(JobState next) {
+    return successors().contains(next);
+  }
+
+  /** The states a server restart must look at: anything begun and not finished. */
+  public static Set<JobState> unfinished() {
+    return EnumSet.of(QUEUED, STAGING_IN, STAGED, RUNNING, STAGING_OUT);
+  }
+}

@@ -1,0 +1,81 @@
+package io.gantry.server.store.internal;
+
+import io.gantry.server.store.JobStoreException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+/**
+ * Runs units of work in one transaction each and makes writes durable before returning.
+ *
+ * <p>PostgreSQL has the write-ahead log on disk at commit. H2's MVStore does not: a commit is
+ * written out by a background thread up to WRITE_DELAY (500 ms) later, so a crash right after
+ * "committed" could lose a transition the server already acted on. After each H2 write we
+ * therefore run {@code CHECKPOINT SYNC}, which writes and fsyncs the store. Job transitions are a
+ * handful per job, so the cost (milliseconds) does not matter.
+ */
+public final class Transactor {
+
+  /** Work on a connection; may throw SQLException, which aborts the transaction. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  private final DataSource dataSource;
+  private final boolean syncAfterCommit;
+
+  public Transactor(DataSource dataSource) {
+    this.dataSource = dataSource;
+    this.syncAfterCommit = isH2(dataSource);
+  }
+
+  public <T> T read(String what, Work<T> work) {
+    return inTransaction(what, work, false);
+  }
+
+  /** A write the caller will act on: durable when this returns. */
+  public <T> T write(String what, Work<T> work) {
+    return inTransaction(what, work, true);
+  }
+
+  /**
+   * A write whose loss in a crash harms nobody (progress text): committed, but on H2 left to the
+   * background writer, so frequent progress updates cost no fsync each.
+   */
+  public <T> T writeLazily(String what, Work<T> work) {
+    return inTransaction(what, work, false);
+  }
+
+  private <T> T inTransaction(String what, Work<T> work, boolean durable) {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        T result = work.run(c);
+        c.commit();
+        if (durable && syncAfterCommit) {
+          try (Statement s = c.createStatement()) {
+            s.execute("CHECKPOINT SYNC");
+          }
+        }
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw new JobStoreException("job store: could not " + what + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean isH2(DataSource dataSource) {
+    try (Connection c = dataSource.getConnection()) {
+      return "H2".equals(c.getMetaData().getDatabaseProductName());
+    } catch (SQLException e) {
+      throw new JobStoreException("job store: cannot reach the database: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,255 @@
+package io.gantry.server.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What every job store database must do; run against H2 and PostgreSQL by the subclasses. */
+abstract class JobStoreContract {
+  static final String JSDL =
+      "<jsdl:JobDefinition xmlns:jsdl=\"http://schemas.ggf.org/jsdl/2005/11/jsdl\">"
+          + "<RemotePassword>ENC(AbC+/=)</RemotePassword><Name>Värde ≥ 1 €</Name></jsdl:JobDefinition>";
+
+  protected JdbcJobStore store;
+
+  /** A store on a fresh, empty database. */
+  protected abstract JdbcJobStore openFreshStore() throws Exception;
+
+  /** A second store on the database of the last {@link #openFreshStore()}, as after a restart. */
+  protected abstract JdbcJobStore reopenStore() throws Exception;
+
+  /** Plain JDBC connection to the database of the last {@link #openFreshStore()}. */
+  protected abstract java.sql.Connection connectDirectly() throws Exception;
+
+  @BeforeEach
+  void open() throws Exception {
+    store = openFreshStore();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    store.close();
+  }
+
+  private JobRecord submit(String owner) {
+    return store.submit(owner, "var-run", JSDL);
+  }
+
+  @Test
+  void aSubmittedJobIsQueuedWithAFreshIdAndTheSubmissionInItsHistory() {
+    JobRecord job = submit("alice");
+    assertEquals(JobState.QUEUED, job.state());
+    assertEquals(32, job.id().value().length());
+    assertEquals(job, store.find(job.id()).orElseThrow());
+    List<JobTransition> history = store.history(job.id());
+    assertEquals(1, history.size());
+    assertNull(history.get(0).from());
+    assertEquals(JobState.QUEUED, history.get(0).to());
+    assertEquals(job.submittedAt(), history.get(0).at());
+    assertNotEquals(job.id(), submit("alice").id());
+  }
+
+  @Test
+  void theJobDescriptionIsKeptExactlyAsSubmitted() {
+    JobRecord job = submit("alice");
+    assertEquals(JSDL, store.jobDescription(job.id()).orElseThrow());
+    assertTrue(store.jobDescription(JobId.random()).isEmpty());
+  }
+
+  @Test
+  void aJobWalksTheWholeLifecycleWithTimesExitCodeAndAudit() {
+    JobId id = submit("alice").id();
+    assertTrue(store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "scheduler picked it"));
+    assertTrue(store.updatePhaseDetail(id, JobState.STAGING_IN, "2 of 3 files staged"));
+    assertEquals("2 of 3 files staged", store.find(id).orElseThrow().phaseDetail());
+    assertTrue(store.transition(id, JobState.STAGING_IN, JobState.STAGED, "input staged"));
+    assertTrue(store.transition(id, JobState.STAGED, JobState.RUNNING, "mpirun started"));
+    JobRecord running = store.find(id).orElseThrow();
+    assertNotNull(running.startedAt());
+    assertNull(running.finishedAt());
+    assertNull(running.phaseDetail());
+    assertTrue(store.transition(id,
+        StateChange.of(JobState.RUNNING, JobState.STAGING_OUT, "program ended").withExitCode(0)));
+    assertTrue(store.transition(id, JobState.STAGING_OUT, JobState.SUCCEEDED, "results stored"));
+
+    JobRecord done = store.find(id).orElseThrow();
+    assertEquals(JobState.SUCCEEDED, done.state());
+    assertEquals(0, done.exitCode());
+    assertNotNull(done.finishedAt());
+    assertFalse(done.finishedAt().isBefore(done.startedAt()));
+    assertNull(done.failureReason());
+    List<JobTransition> history = store.history(id);
+    assertEquals(6, history.size());
+    for (int i = 0; i < history.size(); i++) {
+      assertEquals(i + 1, history.get(i).seq());
+      if (i > 0) {
+        assertEquals(history.get(i - 1).to(), history.get(i).from());
+      }
+    }
+    assertEquals("mpirun started", history.get(3).reason());
+  }
+
+  @Test
+  void aFailedJobKeepsTheErrorTheUserCanActOn() {
+    JobId id = submit("alice").id();
+    store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "picked");
+    String error = "stage-in: table RISK.POSITIONS does not exist in data source 'risk-db'";
+    assertTrue(store.transition(id, JobState.STAGING_IN, JobState.FAILED, error));
+    JobRecord failed = store.find(id).orElseThrow();
+    assertEquals(error, failed.failureReason());
+    assertNotNull(failed.finishedAt());
+    assertNull(failed.startedAt());
+  }
+
+  @Test
+  void anIllegalTransitionIsRefusedAndChangesNothing() {
+    JobId id = submit("alice").id();
+    IllegalTransitionException e = assertThrows(IllegalTransitionException.class,
+        () -> store.transition(id, JobState.QUEUED, JobState.RUNNING, "skip staging"));
+    assertTrue(e.getMessage().contains("QUEUED -> RUNNING"), e.getMessage());
+    assertThrows(IllegalTransitionException.class,
+        () -> store.transition(id, JobState.QUEUED, JobState.KILLED, "not running yet"));
+    store.transition(id, JobState.QUEUED, JobState.CANCELLED, "user cancelled");
+    assertThrows(IllegalTransitionException.class,
+        () -> store.transition(id, JobState.CANCELLED, JobState.QUEUED, "resurrect"));
+    assertEquals(JobState.CANCELLED, store.find(id).orElseThrow().state());
+    assertEquals(2, store.history(id).size());
+  }
+
+  @Test
+  void aTransitionFromAStateTheJobHasLeftReportsFalse() {
+    JobId id = submit("alice").id();
+    assertTrue(store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "picked"));
+    assertFalse(store.transition(id, JobState.QUEUED, JobState.CANCELLED, "too late"));
+    assertFalse(store.updatePhaseDetail(id, JobState.QUEUED, "stale"));
+    assertEquals(JobState.STAGING_IN, store.find(id).orElseThrow().state());
+    assertEquals(2, store.history(id).size());
+  }
+
+  @Test
+  void anUnknownJobIsReportedAsSuch() {
+    JobId nobody = JobId.random();
+    assertTrue(store.find(nobody).isEmpty());
+    assertThrows(UnknownJobException.class,
+        () -> store.transition(nobody, JobState.QUEUED, JobState.CANCELLED, "cancel"));
+    assertTrue(store.history(nobody).isEmpty());
+  }
+
+  @Test
+  void cancelRacingTheSchedulerHasExactlyOneWinner() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 25; round++) {
+        JobId id = submit("alice").id();
+        CyclicBarrier start = new CyclicBarrier(2);
+        Future<Boolean> scheduler = pool.submit(() -> {
+          start.await();
+          return store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "scheduler");
+        });
+        Future<Boolean> cancel = pool.submit(() -> {
+          start.await();
+          return store.transition(id, JobState.QUEUED, JobState.CANCELLED, "user cancel");
+        });
+        boolean started = scheduler.get(30, TimeUnit.SECONDS);
+        boolean cancelled = cancel.get(30, TimeUnit.SECONDS);
+        assertTrue(started ^ cancelled, "round " + round + ": started=" + started + " cancelled=" + cancelled);
+        assertEquals(started ? JobState.STAGING_IN : JobState.CANCELLED, store.find(id).orElseThrow().state());
+        assertEquals(2, store.history(id).size(), "one history entry per winning change");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void listingPagesThroughOwnersJobsInSubmissionOrder() {
+    List<JobId> alices = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      alices.add(submit("alice").id());
+      submit("bob");
+    }
+    List<JobId> seen = new ArrayList<>();
+    JobQuery page = JobQuery.ownedBy("alice", 2);
+    for (List<JobRecord> jobs = store.list(page); !jobs.isEmpty(); jobs = store.list(page)) {
+      assertTrue(jobs.size() <= 2);
+      jobs.forEach(j -> assertEquals("alice", j.owner()));
+      jobs.forEach(j -> seen.add(j.id()));
+      page = page.after(jobs.get(jobs.size() - 1));
+    }
+    assertEquals(alices, seen);
+    assertEquals(10, store.list(JobQuery.all(100)).size());
+  }
+
+  @Test
+  void listingFiltersByStateAndTheQueueIsFirstComeFirstServed() {
+    JobId first = submit("alice").id();
+    JobId second = submit("bob").id();
+    JobId third = submit("alice").id();
+    store.transition(second, JobState.QUEUED, JobState.STAGING_IN, "picked");
+    store.transition(third, JobState.QUEUED, JobState.CANCELLED, "cancelled");
+
+    assertEquals(List.of(first), ids(store.queue(10)));
+    assertEquals(List.of(first, second),
+        ids(store.list(JobQuery.all(10).inStates(EnumSet.of(JobState.QUEUED, JobState.STAGING_IN)))));
+    assertEquals(List.of(third),
+        ids(store.list(JobQuery.ownedBy("alice", 10).inStates(Set.of(JobState.CANCELLED)))));
+    assertEquals(List.of(first, second), ids(store.allInStates(JobState.unfinished())));
+  }
+
+  @Test
+  void countsCoverEveryState() {
+    JobId a = submit("alice").id();
+    submit("alice");
+    store.transition(a, JobState.QUEUED, JobState.CANCELLED, "cancelled");
+    Map<JobState, Long> counts = store.countByState();
+    assertEquals(JobState.values().length, counts.size());
+    assertEquals(1L, counts.get(JobState.QUEUED));
+    assertEquals(1L, counts.get(JobState.CANCELLED));
+    assertEquals(0L, counts.get(JobState.RUNNING));
+  }
+
+  @Test
+  void aRestartedStoreMigratesNothingAndSeesEveryCommittedChange() throws Exception {
+    JobId id = submit("alice").id();
+    store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "picked");
+    JobRecord before = store.find(id).orElseThrow();
+    store.close();
+
+    store = reopenStore();
+    assertEquals(before, store.find(id).orElseThrow());
+    assertEquals(2, store.history(id).size());
+    assertEquals(1, successfulMigrations(), "V1 recorded once, not applied again");
+    assertTrue(store.transition(id, JobState.STAGING_IN, JobState.STAGED, "after restart"));
+  }
+
+  private long successfulMigrations() throws Exception {
+    try (java.sql.Connection c = connectDirectly();
+        java.sql.ResultSet rs = c.createStatement().executeQuery(
+            "SELECT COUNT(*) FROM \"gantry_schema_version\" WHERE \"success\" AND \"version\" IS NOT NULL")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static List<JobId> ids(List<JobRecord> jobs) {
+    return jobs.stream().map(JobRecord::id).toList();
+  }
+}
