@@ -106,6 +106,7 @@ class LocalMpirunLauncherTest {
         () -> read(jobDir.resolve("stdout.txt")).contains(secret));
 
     ProcessHandle mpirun = ProcessHandle.of(started.pid()).orElseThrow();
+    await("the rank to start its sleep", GENEROUS, () -> mpirun.descendants().count() >= 2);
     // the process is mpirun itself with exactly our argument array: no shell in between
     assertEquals(new MpirunCommand(CONFIG).argv(spec), commandLine(mpirun));
     List<ProcessHandle> tree = new java.util.ArrayList<>(mpirun.descendants().toList());
@@ -119,16 +120,16 @@ class LocalMpirunLauncherTest {
   @Test
   void exceedingTheWallTimeKillsTheWholeTree() throws Exception {
     started = launcher.launch(
-        job("/bin/sh", "-c", "sleep 60; echo late").wallTimeLimit(Duration.ofSeconds(2)).build());
+        job("/bin/sh", "-c", "sleep 60; echo late").wallTimeLimit(Duration.ofSeconds(4)).build());
     ProcessHandle mpirun = ProcessHandle.of(started.pid()).orElseThrow();
     await("the rank and its sleep to start", GENEROUS, () -> mpirun.descendants().count() >= 2);
     List<ProcessHandle> tree = mpirun.descendants().toList();
 
-    JobOutcome outcome = started.onExit().get(15, TimeUnit.SECONDS);
+    JobOutcome outcome = started.onExit().get(20, TimeUnit.SECONDS);
     assertTrue(outcome.wallTimeExceeded(), outcome.describe());
     assertFalse(outcome.killed());
     assertFalse(outcome.succeeded());
-    assertTrue(outcome.runTime().compareTo(Duration.ofSeconds(2)) >= 0, outcome.runTime().toString());
+    assertTrue(outcome.runTime().compareTo(Duration.ofSeconds(4)) >= 0, outcome.runTime().toString());
     for (ProcessHandle p : tree) {
       assertFalse(p.isAlive(), "orphan left running: " + commandLine(p));
     }

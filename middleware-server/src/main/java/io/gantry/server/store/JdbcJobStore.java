@@ -39,8 +39,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   }
 
   private JdbcJobStore(DataSource dataSource, Clock clock, HikariDataSource ownedPool) {
+    this.tx = new Transactor(dataSource); // checks the database can be written durably first
     SchemaMigrations.migrate(dataSource);
-    this.tx = new Transactor(dataSource);
     this.clock = clock;
     this.ownedPool = ownedPool;
   }

@@ -1,6 +1,7 @@
 package io.gantry.server.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,17 @@ class H2JobStoreTest extends JobStoreContract {
   void theDatabaseLivesInTheConfiguredFile() {
     store.submit("alice", "j", JSDL);
     assertTrue(Files.exists(dir.resolve("jobs.mv.db")));
+  }
+
+  @Test
+  void aUserThatCannotSyncTheDatabaseIsRefusedAtStart() throws Exception {
+    try (Connection admin = connectDirectly()) {
+      admin.createStatement().execute("CREATE USER clerk PASSWORD 'pw'");
+      admin.createStatement().execute("GRANT ALL ON SCHEMA PUBLIC TO clerk");
+    }
+    JobStoreSettings clerk = new JobStoreSettings(settings.jdbcUrl(), "clerk", "pw", 2);
+    JobStoreException e = assertThrows(JobStoreException.class, () -> JdbcJobStore.open(clerk));
+    assertTrue(e.getMessage().contains("admin rights"), e.getMessage());
   }
 
   @Test

@@ -71,11 +71,25 @@ public final class Transactor {
     }
   }
 
+  /**
+   * Also proves, on H2, that the user may run CHECKPOINT (admin rights): found out at start-up,
+   * not as an error after a transition has already committed.
+   */
   private static boolean isH2(DataSource dataSource) {
+    boolean h2;
     try (Connection c = dataSource.getConnection()) {
-      return "H2".equals(c.getMetaData().getDatabaseProductName());
+      h2 = "H2".equals(c.getMetaData().getDatabaseProductName());
+      if (h2) {
+        try (Statement s = c.createStatement()) {
+          s.execute("CHECKPOINT SYNC");
+        } catch (SQLException e) {
+          throw new JobStoreException("job store: the H2 user needs admin rights, so that every"
+              + " transition can be synced to disk (CHECKPOINT SYNC): " + e.getMessage(), e);
+        }
+      }
     } catch (SQLException e) {
       throw new JobStoreException("job store: cannot reach the database: " + e.getMessage(), e);
     }
+    return h2;
   }
 }
