@@ -1,0 +1,381 @@
+package io.gantry.server.scheduler;
+
+import io.gantry.dispatcher.JobOutcome;
+import io.gantry.dispatcher.RunningJob;
+import io.gantry.server.store.JobId;
+import io.gantry.server.store.JobRecord;
+import io.gantry.server.store.JobState;
+import io.gantry.server.store.JobStore;
+import io.gantry.server.store.StateChange;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gantry's meta-scheduler: stages jobs in, starts them first-come-first-served on the compute
+ * slots, stages them out, and picks everything up again after a restart.
+ *
+ * <ol>
+ *   <li>One control thread owns every scheduling decision (the {@link ComputeQueue}, the table of
+ *       active jobs), so decisions need no locks and happen in a single order.
+ *   <li>Stage-in runs ahead of the compute queue in its own bounded pool, in submission order,
+ *       so the compute slots do not idle while a database is slow; stage-out has a pool of its
+ *       own so results never wait behind other jobs' input.
+ *   <li>Every state change is committed to the {@link JobStore} (compare-and-set) before it is
+ *       acted on. Where a cancel races with a staging thread, the store decides who won.
+ * </ol>
+ */
+public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(MetaScheduler.class);
+
+  private final JobStore store;
+  private final JobPipeline<P> pipeline;
+  private final Duration killGrace;
+  private final ComputeQueue<JobId> queue;
+  private final ExecutorService control = Executors.newSingleThreadExecutor(threads("gantry-scheduler", 1));
+  private final ExecutorService stageInPool;
+  private final ExecutorService stageOutPool;
+  /** Jobs between submission and their final state; touched on the control thread only. */
+  private final Map<JobId, ActiveJob<P>> active = new HashMap<>();
+  private volatile boolean closing;
+
+  private static final class ActiveJob<P> {
+    final P plan;
+    Future<?> stagingTask;
+    RunningJob running;
+    String killedBy;
+
+    ActiveJob(P plan) {
+      this.plan = plan;
+    }
+  }
+
+  /** What a cancel or kill request found. */
+  public record Decision(boolean applied, JobRecord job) {}
+
+  public MetaScheduler(JobStore store, JobPipeline<P> pipeline, int totalSlots,
+      int stagingParallelism, Duration killGrace) {
+    this.store = store;
+    this.pipeline = pipeline;
+    this.killGrace = killGrace;
+    this.queue = new ComputeQueue<>(totalSlots);
+    this.stageInPool = Executors.newFixedThreadPool(stagingParallelism, threads("gantry-stage-in", 5));
+    this.stageOutPool = Executors.newFixedThreadPool(stagingParallelism, threads("gantry-stage-out", 5));
+  }
+
+  /** Picks up every unfinished job, oldest first; call once, before accepting submissions. */
+  public void recover() {
+    onControlAndWait(() -> {
+      for (JobRecord job : store.allInStates(JobState.unfinished())) {
+        recoverOne(job);
+      }
+      admit();
+      return null;
+    });
+  }
+
+  /** Queues a job the store has just recorded as QUEUED. */
+  public void submitted(P plan) {
+    onControl(() -> enqueue(plan, JobState.QUEUED));
+  }
+
+  /** Cancels a job that has not started its program; otherwise reports the state found. */
+  public Decision cancel(JobId id, String user) {
+    return onControlAndWait(() -> {
+      for (int attempt = 0; attempt < 3; attempt++) { // a staging thread may move it meanwhile
+        JobRecord job = store.find(id).orElse(null);
+        if (job == null || !cancellable(job.state())) {
+          return new Decision(false, job);
+        }
+        if (store.transition(id, job.state(), JobState.CANCELLED, "cancelled by " + user)) {
+          queue.withdraw(id);
+          ActiveJob<P> a = active.remove(id);
+          if (a != null && a.stagingTask != null) {
+            a.stagingTask.cancel(true);
+          }
+          return new Decision(true, store.find(id).orElseThrow());
+        }
+      }
+      return new Decision(false, store.find(id).orElse(null));
+    });
+  }
+
+  /**
+   * Kills a job whose program has started: SIGTERM to its process tree, SIGKILL after the grace
+   * period; a job in stage-out has its stage-out interrupted (each step is one transaction, so
+   * the target tables keep either all of a step's rows or none). Returns once the kill is under
+   * way; the job reaches KILLED when its processes are gone.
+   */
+  public Decision kill(JobId id, String user) {
+    return onControlAndWait(() -> {
+      JobRecord job = store.find(id).orElse(null);
+      ActiveJob<P> a = active.get(id);
+      if (job == null || a == null) {
+        return new Decision(false, job);
+      }
+      if (job.state() == JobState.RUNNING && a.running != null) {
+        a.killedBy = user;
+        a.running.terminate(killGrace);
+        return new Decision(true, job);
+      }
+      if (job.state() == JobState.STAGING_OUT
+          && store.transition(id, JobState.STAGING_OUT, JobState.KILLED, "killed by " + user + " during stage-out")) {
+        active.remove(id);
+        if (a.stagingTask != null) {
+          a.stagingTask.cancel(true);
+        }
+        return new Decision(true, store.find(id).orElseThrow());
+      }
+      return new Decision(false, job);
+    });
+  }
+
+  private static boolean cancellable(JobState state) {
+    return state == JobState.QUEUED || state == JobState.STAGING_IN || state == JobState.STAGED;
+  }
+
+  // ---- control thread -------------------------------------------------------------------
+
+  private void recoverOne(JobRecord job) {
+    JobId id = job.id();
+    if (job.state() == JobState.RUNNING) {
+      // Its mpirun was a child of the previous server process: its outcome is unknowable.
+      store.transition(id, JobState.RUNNING, JobState.FAILED,
+          "server restarted while running; the result is unknown, submit the job again");
+      return;
+    }
+    P plan;
+    try {
+      String description = store.jobDescription(id)
+          .orElseThrow(() -> new JobFailure("the job's description is missing from the job store"));
+      plan = pipeline.plan(job, description);
+    } catch (JobFailure e) {
+      store.transition(id, job.state(), JobState.FAILED, e.getMessage());
+      return;
+    }
+    switch (job.state()) {
+      case QUEUED, STAGING_IN -> enqueue(plan, job.state());
+      case STAGED -> {
+        if (enqueue(plan, JobState.STAGED)) {
+          queue.markStaged(id);
+        }
+      }
+      case STAGING_OUT -> {
+        ActiveJob<P> a = new ActiveJob<>(plan);
+        active.put(id, a);
+        a.stagingTask = stageOutPool.submit(() -> stageOut(plan));
+      }
+      default -> throw new IllegalStateException("not an unfinished state: " + job.state());
+    }
+  }
+
+  /** Adds a job to the compute queue and, unless already staged, starts its stage-in. */
+  private boolean enqueue(P plan, JobState state) {
+    JobId id = plan.jobId();
+    try {
+      queue.enqueue(id, plan.slots());
+    } catch (IllegalArgumentException e) {
+      store.transition(id, state, JobState.FAILED, e.getMessage());
+      return false;
+    }
+    ActiveJob<P> a = new ActiveJob<>(plan);
+    active.put(id, a);
+    if (state != JobState.STAGED) {
+      a.stagingTask = stageInPool.submit(() -> stageIn(plan, state));
+    }
+    return true;
+  }
+
+  private void staged(JobId id) {
+    queue.markStaged(id);
+    admit();
+  }
+
+  /** Starts every job the queue admits, in order. */
+  private void admit() {
+    List<JobId> admitted;
+    while (!closing && !(admitted = queue.admit()).isEmpty()) {
+      for (JobId id : admitted) {
+        launch(id);
+      }
+    }
+  }
+
+  private void launch(JobId id) {
+    ActiveJob<P> a = active.get(id);
+    if (a == null || !store.transition(id, JobState.STAGED, JobState.RUNNING,
+        "started on " + a.plan.slots() + " slot(s)")) {
+      queue.finish(id);
+      return;
+    }
+    try {
+      a.running = pipeline.launch(a.plan);
+      a.running.onExit().thenAccept(outcome -> onControl(() -> exited(id, outcome)));
+    } catch (JobFailure | RuntimeException e) {
+      queue.finish(id);
+      active.remove(id);
+      store.transition(id, JobState.RUNNING, JobState.FAILED,
+          "could not start the program: " + e.getMessage());
+    }
+  }
+
+  private void exited(JobId id, JobOutcome outcome) {
+    queue.finish(id);
+    ActiveJob<P> a = active.get(id);
+    StateChange change = outcomeChange(outcome, a == null ? null : a.killedBy);
+    if (store.transition(id, change) && change.to() == JobState.STAGING_OUT) {
+      a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
+    } else {
+      active.remove(id);
+    }
+    admit();
+  }
+
+  private StateChange outcomeChange(JobOutcome outcome, String killedBy) {
+    StateChange change;
+    if (closing) {
+      change = StateChange.of(JobState.RUNNING, JobState.FAILED,
+          "the server was stopped while the job ran; submit it again");
+    } else if (outcome.killed()) {
+      change = StateChange.of(JobState.RUNNING, JobState.KILLED,
+          "killed by " + (killedBy == null ? "an administrator" : killedBy) + "; " + outcome.describe());
+    } else if (outcome.wallTimeExceeded()) {
+      change = StateChange.of(JobState.RUNNING, JobState.FAILED,
+          "wall-time limit exceeded after " + outcome.runTime().toSeconds()
+              + " s; raise WallTimeLimit in the job description or make the job faster");
+    } else if (outcome.exitStatus() != 0) {
+      change = StateChange.of(JobState.RUNNING, JobState.FAILED,
+          "the program " + outcome.describe() + "; see the job's standard error");
+    } else {
+      change = StateChange.of(JobState.RUNNING, JobState.STAGING_OUT, "the program exited with code 0");
+    }
+    return change.withExitCode(outcome.exitStatus());
+  }
+
+  // ---- staging threads ------------------------------------------------------------------
+
+  private void stageIn(P plan, JobState from) {
+    JobId id = plan.jobId();
+    try {
+      if (from == JobState.QUEUED
+          && !store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "stage-in started")) {
+        return; // cancelled before its turn
+      }
+      pipeline.stageIn(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_IN, detail));
+      if (store.transition(id, JobState.STAGING_IN, JobState.STAGED, "stage-in finished")) {
+        onControl(() -> staged(id));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // cancelled: the cancel recorded the new state
+    } catch (JobFailure | RuntimeException e) {
+      failBeforeRun(id, JobState.STAGING_IN, "stage-in failed: " + message(e));
+    }
+  }
+
+  private void stageOut(P plan) {
+    JobId id = plan.jobId();
+    try {
+      pipeline.stageOut(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_OUT, detail));
+      store.transition(id, JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // killed: the kill recorded the new state
+    } catch (JobFailure | RuntimeException e) {
+      store.transition(id, JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
+    } finally {
+      onControl(() -> active.remove(id));
+    }
+  }
+
+  private void failBeforeRun(JobId id, JobState from, String reason) {
+    if (store.transition(id, from, JobState.FAILED, reason)) {
+      onControl(() -> {
+        queue.withdraw(id);
+        active.remove(id);
+        admit(); // the failed job may have been the head everyone waited for
+      });
+    }
+  }
+
+  private static String message(Exception e) {
+    return e instanceof JobFailure || e.getMessage() != null ? e.getMessage() : e.toString();
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------
+
+  private void onControl(Runnable task) {
+    if (control.isShutdown()) {
+      return;
+    }
+    control.execute(() -> {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        log.error("scheduler step failed", e);
+      }
+    });
+  }
+
+  private <T> T onControlAndWait(Callable<T> task) {
+    try {
+      return control.submit(task).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the scheduler", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * Stops scheduling. Running programs are terminated and their jobs recorded as FAILED
+   * (a later server cannot re-attach to them); staging is interrupted and resumes at the next
+   * start.
+   */
+  @Override
+  public void close() throws InterruptedException {
+    closing = true;
+    List<Future<JobOutcome>> ending = onControlAndWait(() -> active.values().stream()
+        .filter(a -> a.running != null)
+        .map(a -> {
+          a.running.terminate(killGrace);
+          return (Future<JobOutcome>) a.running.onExit();
+        })
+        .toList());
+    for (Future<JobOutcome> f : ending) {
+      try {
+        f.get(killGrace.toMillis() + 5000, TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        log.warn("a job's processes did not end in time at shutdown: {}", e.toString());
+      }
+    }
+    stageInPool.shutdownNow();
+    stageOutPool.shutdownNow();
+    // Staging threads record their last transition as they stop: wait, so nothing touches the
+    // job store after the caller closes it.
+    stageInPool.awaitTermination(10, TimeUnit.SECONDS);
+    stageOutPool.awaitTermination(10, TimeUnit.SECONDS);
+    control.shutdown(); // lets the exit events queued above record their jobs
+    control.awaitTermination(10, TimeUnit.SECONDS);
+  }
+
+  private static ThreadFactory threads(String prefix, int priority) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      t.setPriority(priority);
+      return t;
+    };
+  }
+}
