@@ -15,6 +15,7 @@ import org.w3c.dom.NodeList;
  * allowed; "X is missing" is only true in the first case, so the messages ask this index.
  * Names are keyed by local name alone and count as required only if no schema makes them
  * optional anywhere: a wrong "is missing" would mislead, a neutral "expected X" never does.
+ * Keys are {@code {namespace}localName}, as the validator names elements in its messages.
  */
 final class RequiredElements {
   private static final String XSD = "http://www.w3.org/2001/XMLSchema";
@@ -22,26 +23,33 @@ final class RequiredElements {
 
   private RequiredElements() {}
 
-  static boolean isRequired(String localName) {
-    return REQUIRED.getOrDefault(localName, false);
+  static boolean isRequired(String namespace, String localName) {
+    return REQUIRED.getOrDefault("{" + namespace + "}" + localName, false);
   }
 
   private static Map<String, Boolean> load() {
     Map<String, Boolean> required = new HashMap<>();
     for (String file : JsdlSchemas.FILES) {
-      NodeList elements = parse(file).getElementsByTagNameNS(XSD, "element");
+      Document schema = parse(file);
+      String target = schema.getDocumentElement().getAttribute("targetNamespace");
+      NodeList elements = schema.getElementsByTagNameNS(XSD, "element");
       for (int i = 0; i < elements.getLength(); i++) {
         Element declaration = (Element) elements.item(i);
         if (declaration.hasAttribute("name") && isTopLevel(declaration)) {
           continue;
         }
-        String name = declaration.hasAttribute("ref") ? declaration.getAttribute("ref")
-            : declaration.getAttribute("name");
-        String local = name.substring(name.indexOf(':') + 1);
-        required.merge(local, isRequiredHere(declaration), Boolean::logicalAnd);
+        String key = declaration.hasAttribute("ref") ? qualified(declaration, declaration.getAttribute("ref"))
+            : "{" + target + "}" + declaration.getAttribute("name");
+        required.merge(key, isRequiredHere(declaration), Boolean::logicalAnd);
       }
     }
     return Map.copyOf(required);
+  }
+
+  private static String qualified(Element declaration, String ref) {
+    int colon = ref.indexOf(':');
+    String prefix = colon < 0 ? null : ref.substring(0, colon);
+    return "{" + declaration.lookupNamespaceURI(prefix) + "}" + ref.substring(colon + 1);
   }
 
   private static boolean isTopLevel(Element declaration) {

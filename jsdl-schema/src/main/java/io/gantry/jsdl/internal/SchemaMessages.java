@@ -29,9 +29,10 @@ final class SchemaMessages {
   private static final Pattern BOUND = Pattern.compile(
       "Value '(.*)' is not facet-valid with respect to (min|max)Inclusive '(.+?)'.*", Pattern.DOTALL);
   private static final Pattern ATTRIBUTE_NOT_ALLOWED = Pattern.compile("Attribute '(.+?)' is not allowed.*");
+  private static final Pattern ATTRIBUTE_ON_SIMPLE = Pattern.compile(".*the attribute, '(.+?)' was found.*", Pattern.DOTALL);
   private static final Pattern ATTRIBUTE_MISSING = Pattern.compile("Attribute '(.+?)' must appear.*");
   private static final Pattern ATTRIBUTE_VALUE = Pattern.compile("The value '.*' of attribute '(.+?)'.*", Pattern.DOTALL);
-  private static final Pattern QUALIFIED = Pattern.compile("\\{?\"[^\"]*\":([\\w.-]+)\\}?");
+  private static final Pattern QUALIFIED = Pattern.compile("\\{?\"([^\"]*)\":([\\w.-]+)\\}?");
   private static final Pattern WILDCARD = Pattern.compile("WC\\[[^\\]]*\\]");
 
   private SchemaMessages() {}
@@ -109,7 +110,7 @@ final class SchemaMessages {
     if ((m = UNEXPECTED.matcher(detail)).matches()) {
       List<String> expected = names(m.group(2));
       String found = localName(m.group(1));
-      if (expected.size() == 1 && RequiredElements.isRequired(expected.get(0))) {
+      if (expected.size() == 1 && isRequired(m.group(2)) && !followedBy(element, expected.get(0))) {
         add(report, element, parentOf(element), expected.get(0) + " is missing (found " + found + " in its place)");
       } else {
         add(report, element, "unexpected element " + found + " here; expected " + inWords(expected));
@@ -122,6 +123,8 @@ final class SchemaMessages {
           + parentOf(element).getLocalName());
     } else if ((m = ATTRIBUTE_NOT_ALLOWED.matcher(detail)).matches()) {
       add(report, element, "attribute " + m.group(1) + " is not allowed here");
+    } else if ((m = ATTRIBUTE_ON_SIMPLE.matcher(detail)).matches()) {
+      add(report, element, "attribute " + m.group(1) + " is not allowed here");
     } else if ((m = ATTRIBUTE_MISSING.matcher(detail)).matches()) {
       add(report, element, "attribute " + m.group(1) + " is missing");
     } else if (id.equals("cvc-complex-type.2.3")) {
@@ -129,6 +132,25 @@ final class SchemaMessages {
     } else if (!id.equals("cvc-type.3.1.3") && !id.equals("cvc-attribute.3")) {
       add(report, element, detail);
     }
+  }
+
+  /**
+   * Whether the expected element comes later among the siblings: then the found element is an
+   * intruder before it, not a stand-in for a missing one.
+   */
+  private static boolean followedBy(Element found, String expectedName) {
+    for (Node n = found.getNextSibling(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && expectedName.equals(e.getLocalName())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a one-element expected list names an element our schemas always require. */
+  private static boolean isRequired(String expected) {
+    Matcher name = QUALIFIED.matcher(expected.strip());
+    return name.matches() && RequiredElements.isRequired(name.group(1), name.group(2));
   }
 
   /** The expected elements as local names; a wildcard becomes words. */
@@ -144,7 +166,7 @@ final class SchemaMessages {
   }
 
   private static String localName(String qualified) {
-    String name = QUALIFIED.matcher(qualified.strip()).replaceAll("$1");
+    String name = QUALIFIED.matcher(qualified.strip()).replaceAll("$2");
     return name.substring(name.indexOf(':') + 1);
   }
 

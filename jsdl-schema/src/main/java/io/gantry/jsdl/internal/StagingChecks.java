@@ -115,9 +115,9 @@ final class StagingChecks {
     dataSource(update);
     findings.atLeast(Dom.child(update, GANTRY, "ExecutionOrderGroup"), 1);
     findings.atLeast(Dom.child(update, GANTRY, "BatchSize"), 1);
-    Element input = Dom.child(update, GANTRY, "SQLInputFileName");
-    stagedFile(input);
-    statement(update, UPDATE_KEYWORDS, "SQLUpdateDataStaging writes results", input != null);
+    stagedFile(Dom.child(update, GANTRY, "SQLInputFileName"));
+    // the input file is required here: if it is missing the schema check says so, not this one
+    statement(update, UPDATE_KEYWORDS, "SQLUpdateDataStaging writes results", true);
   }
 
   private void statement(Element staging, Set<String> keywords, String purpose, boolean hasInput) {
