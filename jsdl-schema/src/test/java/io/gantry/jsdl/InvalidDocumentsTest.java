@@ -276,6 +276,10 @@ class InvalidDocumentsTest {
             "line 32:29 the document is not well-formed XML: The element type \"gx:Compression\" must be terminated"
                 + " by the matching end-tag \"</gx:Compression>\".",
             "no</gx:Compression>", "no</gx:Compressio>"),
+        new Case("misspelt Gantry element in the job description",
+            "line 21:5 " + S + "PreDataStage: unknown Gantry element PreDataStage; in JobDescription Gantry's"
+                + " namespace has only PostDataStaging and PreDataStaging",
+            "<gx:PreDataStaging>", "<gx:PreDataStage>", "</gx:PreDataStaging>", "</gx:PreDataStage>"),
         new Case("missing executable",
             "line 11:9 " + MPI + ": Executable is missing (found WorkingDirectory in its place)",
             "<gx:Executable>/opt/risk/bin/mcvar</gx:Executable>", ""));

@@ -1,9 +1,11 @@
 package io.gantry.jsdl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.jsdl.model.ext.MpirunApplicationType;
+import io.gantry.jsdl.model.ext.ProtocolType;
 import io.gantry.jsdl.model.ext.SCPDataStagingType;
 import io.gantry.jsdl.model.ext.SQLQueryDataStagingType;
 import io.gantry.jsdl.model.ext.YesNoType;
@@ -39,6 +41,18 @@ class JsdlJobTest {
     assertEquals("results/contributions.csv.gz", job.sqlUpdates().get(2).getSQLInputFileName());
     assertTrue(job.scpStageOut().isEmpty());
     assertEquals("var-desk-1-daily", job.jobName().orElseThrow());
+  }
+
+  @Test
+  void omittedOptionalElementsReadAsTheirDefaults() throws IOException {
+    JsdlJob seed = new JsdlParser().parse(Path.of("examples/seed-figure2.jsdl")).validJob();
+    SCPDataStagingType scp = seed.scpStageIn().get(0);
+    assertEquals(ProtocolType.SCP, JsdlDefaults.protocol(scp));
+    assertEquals(22, JsdlDefaults.port(scp));
+    assertFalse(JsdlDefaults.isOn(scp.getCompression()));
+    JsdlJob var = new JsdlParser().parse(Path.of("examples/var-job.jsdl")).validJob();
+    assertTrue(JsdlDefaults.isOn(var.sqlQueries().get(0).getSQLOutputFileCompression()));
+    assertFalse(JsdlDefaults.isOn(var.sqlQueries().get(2).getSQLOutputFileCompression()));
   }
 
   @Test

@@ -8,7 +8,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.parsers.SAXParser;
-import javax.xml.parsers.SAXParserFactory;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -31,8 +30,6 @@ import org.xml.sax.helpers.DefaultHandler;
  * </ol>
  */
 public final class LocatedDomReader extends DefaultHandler {
-  private static final SAXParserFactory PARSERS = HardenedXml.saxParserFactory();
-
   private final byte[] bytes;
   private final int maxDepth;
   private final ValidationReport report;
@@ -59,7 +56,8 @@ public final class LocatedDomReader extends DefaultHandler {
   public static Document read(byte[] bytes, int maxDepth, ValidationReport report) {
     LocatedDomReader reader = new LocatedDomReader(bytes, maxDepth, report);
     try {
-      SAXParser parser = PARSERS.newSAXParser();
+      // a factory per parse: JAXP factories are not guaranteed to be thread-safe
+      SAXParser parser = HardenedXml.saxParserFactory().newSAXParser();
       parser.getXMLReader().setEntityResolver((publicId, systemId) -> {
         throw new SAXException("external entities are not allowed: " + systemId);
       });

@@ -57,12 +57,23 @@ final class StructureChecks {
   private void placement(Element parent, Element child) {
     String home = HOME.get(key(child));
     boolean inJsdl = JSDL.equals(parent.getNamespaceURI());
-    if (home == null && inJsdl && !JSDL.equals(child.getNamespaceURI())) {
+    if (home == null && inJsdl && GANTRY.equals(child.getNamespaceURI())) {
+      findings.error(child, "unknown Gantry element " + child.getLocalName() + "; in " + parent.getLocalName()
+          + " Gantry's namespace has only " + homesIn(parent.getLocalName()));
+    } else if (home == null && inJsdl && !JSDL.equals(child.getNamespaceURI())) {
       findings.error(child, child.getLocalName() + " does not belong directly in " + parent.getLocalName());
     } else if (home != null && !(inJsdl && home.equals(parent.getLocalName()))) {
       findings.error(child, child.getLocalName() + " does not belong in " + parent.getLocalName()
           + "; it goes inside " + home);
     }
+  }
+
+  /** The Gantry elements whose place is inside the named JSDL element, in words. */
+  private static String homesIn(String parent) {
+    List<String> names = HOME.entrySet().stream()
+        .filter(e -> e.getValue().equals(parent) && e.getKey().startsWith("{" + GANTRY + "}"))
+        .map(e -> e.getKey().substring(e.getKey().indexOf('}') + 1)).sorted().toList();
+    return names.isEmpty() ? "nothing" : String.join(" and ", names);
   }
 
   private void onlyOne(Element description, String name, String what) {
