@@ -69,6 +69,7 @@ class StandardJsdlTest {
     assertEquals(List.of(
         "line 5:53 " + d + "JobIdentification/Tag: unknown extension element Tag (namespace urn:other:grid) is ignored by Gantry",
         "line 14:7 " + d + "Resources/Accelerator: unknown extension element Accelerator (namespace urn:other:grid) is ignored by Gantry",
+        "line 20:15 " + d + "DataStaging/Source/URI: Gantry cannot stage gsiftp: URIs; it stages file:, scp:, sftp:, http: and https: URIs",
         "line 20:66 " + d + "DataStaging/Source/Mirror: unknown extension element Mirror (namespace urn:other:grid) is ignored by Gantry",
         "line 22:5 " + d + "Accounting: unknown extension element Accounting (namespace urn:other:grid) is ignored by Gantry",
         "line 24:3 JobDefinition/Signature: unknown extension element Signature (namespace urn:other:grid) is ignored by Gantry"),

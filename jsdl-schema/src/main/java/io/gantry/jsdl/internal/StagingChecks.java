@@ -27,6 +27,7 @@ import org.w3c.dom.Element;
  */
 final class StagingChecks {
   private static final Set<String> QUERY_KEYWORDS = Set.of("SELECT", "WITH", "VALUES");
+  private static final Set<String> STAGED_SCHEMES = Set.of("file", "scp", "sftp", "http", "https");
   private static final Set<String> UPDATE_KEYWORDS = Set.of("INSERT", "UPDATE", "MERGE", "DELETE");
 
   private final Findings findings;
@@ -41,6 +42,8 @@ final class StagingChecks {
     Element description = Dom.child(root, JSDL, "JobDescription");
     for (Element staging : Dom.children(description, JSDL, "DataStaging")) {
       stagedFile(Dom.child(staging, JSDL, "FileName"));
+      uriScheme(Dom.child(Dom.child(staging, JSDL, "Source"), JSDL, "URI"));
+      uriScheme(Dom.child(Dom.child(staging, JSDL, "Target"), JSDL, "URI"));
     }
     for (Element pre : Dom.children(description, GANTRY, "PreDataStaging")) {
       scp(pre, "transmit", "TargetFileName", "stage-in copies files into the job directory");
@@ -51,6 +54,23 @@ final class StagingChecks {
       for (Element update : Dom.children(post, GANTRY, "SQLUpdateDataStaging")) {
         update(update);
       }
+    }
+  }
+
+  /**
+   * A warning, not an error: the document is valid JSDL and other systems may stage it, but
+   * Gantry's staging gateway moves only these schemes and would fail the job at stage-in.
+   */
+  private void uriScheme(Element uri) {
+    String text = Dom.text(uri);
+    if (text == null || text.isEmpty()) {
+      return;
+    }
+    int colon = text.indexOf(':');
+    String scheme = colon < 1 ? "" : text.substring(0, colon).toLowerCase(java.util.Locale.ROOT);
+    if (!STAGED_SCHEMES.contains(scheme)) {
+      findings.warning(uri, (scheme.isEmpty() ? "the URI has no scheme" : "Gantry cannot stage " + scheme + ": URIs")
+          + "; it stages file:, scp:, sftp:, http: and https: URIs");
     }
   }
 
