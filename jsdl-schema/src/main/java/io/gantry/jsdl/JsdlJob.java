@@ -1,0 +1,118 @@
+package io.gantry.jsdl;
+
+import io.gantry.jsdl.model.core.ApplicationType;
+import io.gantry.jsdl.model.core.DataStagingType;
+import io.gantry.jsdl.model.core.JobDefinitionType;
+import io.gantry.jsdl.model.core.JobDescriptionType;
+import io.gantry.jsdl.model.ext.MpirunApplicationType;
+import io.gantry.jsdl.model.ext.PostDataStagingType;
+import io.gantry.jsdl.model.ext.PreDataStagingType;
+import io.gantry.jsdl.model.ext.SCPDataStagingType;
+import io.gantry.jsdl.model.ext.SQLQueryDataStagingType;
+import io.gantry.jsdl.model.ext.SQLUpdateDataStagingType;
+import io.gantry.jsdl.model.posix.POSIXApplicationType;
+import io.gantry.jsdl.model.spmd.SPMDApplicationType;
+import jakarta.xml.bind.JAXBElement;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A valid job description: the generated JAXB model (root {@link #element()}) plus typed
+ * access to what sits in JSDL's extension wildcards, where JAXB can only give {@code Object}s.
+ */
+public final class JsdlJob {
+  private final JAXBElement<JobDefinitionType> element;
+
+  public JsdlJob(JAXBElement<JobDefinitionType> element) {
+    this.element = element;
+  }
+
+  /** The JAXB root element, for marshalling or full access to the standard parts. */
+  public JAXBElement<JobDefinitionType> element() {
+    return element;
+  }
+
+  public JobDefinitionType definition() {
+    return element.getValue();
+  }
+
+  public JobDescriptionType description() {
+    return definition().getJobDescription();
+  }
+
+  /** JobIdentification/JobName, if given. */
+  public Optional<String> jobName() {
+    return Optional.ofNullable(description().getJobIdentification()).map(id -> id.getJobName());
+  }
+
+  public Optional<MpirunApplicationType> mpirunApplication() {
+    return applicationExtension(MpirunApplicationType.class);
+  }
+
+  public Optional<POSIXApplicationType> posixApplication() {
+    return applicationExtension(POSIXApplicationType.class);
+  }
+
+  public Optional<SPMDApplicationType> spmdApplication() {
+    return applicationExtension(SPMDApplicationType.class);
+  }
+
+  /** Standard JSDL DataStaging elements (URIs), in document order. */
+  public List<DataStagingType> dataStaging() {
+    return description().getDataStaging();
+  }
+
+  /**
+   * Stage-in steps in document order: {@link SCPDataStagingType} and
+   * {@link SQLQueryDataStagingType}; empty without a PreDataStaging.
+   */
+  public List<Object> preDataStaging() {
+    return extension(description().getAny(), PreDataStagingType.class)
+        .map(PreDataStagingType::getSteps).orElse(List.of());
+  }
+
+  /**
+   * Stage-out steps in document order: {@link SCPDataStagingType} and
+   * {@link SQLUpdateDataStagingType}; empty without a PostDataStaging.
+   */
+  public List<Object> postDataStaging() {
+    return extension(description().getAny(), PostDataStagingType.class)
+        .map(PostDataStagingType::getSteps).orElse(List.of());
+  }
+
+  public List<SQLQueryDataStagingType> sqlQueries() {
+    return only(preDataStaging(), SQLQueryDataStagingType.class);
+  }
+
+  public List<SQLUpdateDataStagingType> sqlUpdates() {
+    return only(postDataStaging(), SQLUpdateDataStagingType.class);
+  }
+
+  public List<SCPDataStagingType> scpStageIn() {
+    return only(preDataStaging(), SCPDataStagingType.class);
+  }
+
+  public List<SCPDataStagingType> scpStageOut() {
+    return only(postDataStaging(), SCPDataStagingType.class);
+  }
+
+  private <T> Optional<T> applicationExtension(Class<T> type) {
+    ApplicationType application = description().getApplication();
+    return application == null ? Optional.empty() : extension(application.getAny(), type);
+  }
+
+  /** The first wildcard item of the type; JAXB wraps global elements of named types. */
+  private static <T> Optional<T> extension(List<Object> any, Class<T> type) {
+    for (Object item : any) {
+      Object value = item instanceof JAXBElement<?> e ? e.getValue() : item;
+      if (type.isInstance(value)) {
+        return Optional.of(type.cast(value));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static <T> List<T> only(List<Object> steps, Class<T> type) {
+    return steps.stream().filter(type::isInstance).map(type::cast).toList();
+  }
+}

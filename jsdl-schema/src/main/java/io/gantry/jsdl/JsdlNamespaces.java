@@ -1,0 +1,20 @@
+package io.gantry.jsdl;
+
+/** The XML namespaces of a Gantry job description. */
+public final class JsdlNamespaces {
+  public static final String JSDL = "http://schemas.ggf.org/jsdl/2005/11/jsdl";
+  public static final String POSIX = "http://schemas.ggf.org/jsdl/2005/11/jsdl-posix";
+  public static final String SPMD = "http://schemas.ogf.org/jsdl/2007/02/jsdl-spmd";
+  /** Gantry's extensions; prefix {@code gx} by convention. */
+  public static final String GANTRY = "urn:gantry:jsdl:ext:1";
+  /** The draft namespace the seed's documents use; read as {@link #JSDL}. */
+  public static final String JSDL_DRAFT_2005_04 = "http://schemas.ggf.org/jsdl/2005/04/jsdl";
+
+  private JsdlNamespaces() {}
+
+  /** True for the namespaces whose schemas Gantry knows; anything else is a foreign extension. */
+  public static boolean isKnown(String namespace) {
+    return JSDL.equals(namespace) || POSIX.equals(namespace) || SPMD.equals(namespace)
+        || GANTRY.equals(namespace);
+  }
+}

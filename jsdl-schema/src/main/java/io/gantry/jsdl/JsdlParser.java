@@ -1,0 +1,122 @@
+package io.gantry.jsdl;
+
+import io.gantry.jsdl.internal.DocumentChecks;
+import io.gantry.jsdl.internal.HardenedXml;
+import io.gantry.jsdl.internal.JsdlBinding;
+import io.gantry.jsdl.internal.LocatedDomReader;
+import io.gantry.jsdl.model.core.JobDefinitionType;
+import jakarta.xml.bind.JAXBElement;
+import jakarta.xml.bind.JAXBException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.xml.transform.OutputKeys;
+import javax.xml.transform.Transformer;
+import javax.xml.transform.TransformerException;
+import javax.xml.transform.dom.DOMSource;
+import javax.xml.transform.stream.StreamResult;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+
+/**
+ * The strict reader of Gantry job descriptions (extended JSDL). Thread-safe.
+ *
+ * <ol>
+ *   <li>Refuse documents over the size limit before parsing anything.
+ *   <li>Read with a hardened parser (no DOCTYPE, no entities, nesting limit) into a DOM that
+ *       remembers each element's line and column; the seed's draft namespace is renamed.
+ *   <li>Validate against the JSDL, POSIX, SPMD and Gantry schemas, in plain words.
+ *   <li>Check what a schema cannot (staging order, job-directory confinement, passwords).
+ *   <li>Only when there is no error, bind the DOM to the generated JAXB model.
+ * </ol>
+ */
+public final class JsdlParser {
+  private final ParserOptions options;
+
+  public JsdlParser() {
+    this(ParserOptions.defaults());
+  }
+
+  public JsdlParser(ParserOptions options) {
+    this.options = options;
+  }
+
+  public ParserOptions options() {
+    return options;
+  }
+
+  public ParseResult parse(Path file) throws IOException {
+    if (Files.size(file) > options.maxBytes()) {
+      return refusedAsTooLarge();
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      return parse(in);
+    }
+  }
+
+  /** Reads at most the size limit (plus one byte to notice more); does not close the stream. */
+  public ParseResult parse(InputStream in) throws IOException {
+    byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, options.maxBytes() + 1));
+    return parse(bytes);
+  }
+
+  public ParseResult parse(String xml) {
+    return parse(xml.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Parses a JobDefinition element handed over in a larger document (a SOAP body). Lines and
+   * columns in the report refer to the element as serialised on its own.
+   */
+  public ParseResult parse(Element jobDefinition) {
+    try {
+      Transformer identity = HardenedXml.transformerFactory().newTransformer();
+      identity.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
+      identity.setOutputProperty(OutputKeys.INDENT, "no");
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      identity.transform(new DOMSource(jobDefinition), new StreamResult(out));
+      return parse(out.toByteArray());
+    } catch (TransformerException e) {
+      ValidationReport report = new ValidationReport();
+      report.error(0, 0, "", "the JobDefinition element cannot be read: " + e.getMessage());
+      return new ParseResult(report, null);
+    }
+  }
+
+  public ParseResult parse(byte[] xml) {
+    if (xml.length > options.maxBytes()) {
+      return refusedAsTooLarge();
+    }
+    ValidationReport report = new ValidationReport();
+    Document document = LocatedDomReader.read(xml, options.maxDepth(), report);
+    if (document == null) {
+      return new ParseResult(report, null);
+    }
+    DocumentChecks.check(document, options, report);
+    if (report.hasErrors()) {
+      return new ParseResult(report, null);
+    }
+    return new ParseResult(report, bind(document, report));
+  }
+
+  private static JsdlJob bind(Document document, ValidationReport report) {
+    try {
+      JAXBElement<JobDefinitionType> root = JsdlBinding.context().createUnmarshaller()
+          .unmarshal(document, JobDefinitionType.class);
+      return new JsdlJob(root);
+    } catch (JAXBException e) {
+      report.error(0, 0, "JobDefinition", "the valid document could not be bound to the model: " + e);
+      return null;
+    }
+  }
+
+  private ParseResult refusedAsTooLarge() {
+    ValidationReport report = new ValidationReport();
+    report.error(0, 0, "", "the document is larger than the limit of " + options.maxBytes()
+        + " bytes; a job description is normally a few KiB, so it is refused unread");
+    return new ParseResult(report, null);
+  }
+}

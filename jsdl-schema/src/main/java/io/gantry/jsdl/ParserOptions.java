@@ -1,0 +1,54 @@
+package io.gantry.jsdl;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Limits and policy for {@link JsdlParser}.
+ *
+ * @param maxBytes documents larger than this are refused before any parsing
+ * @param maxDepth documents nesting elements deeper than this are refused while reading
+ * @param allowedRoots absolute directories outside the job directory that an application's
+ *     working directory, host file, input and output files may name (e.g. a shared project
+ *     area); staged files always stay inside the job directory
+ */
+public record ParserOptions(long maxBytes, int maxDepth, List<Path> allowedRoots) {
+
+  /** 4 MiB: the seed's largest job files are a few KiB; a VaR job with long SQL is far below. */
+  public static final long DEFAULT_MAX_BYTES = 4L * 1024 * 1024;
+
+  /** A JSDL job nests about 8 levels; 64 leaves room for extensions and stops stack attacks. */
+  public static final int DEFAULT_MAX_DEPTH = 64;
+
+  public ParserOptions {
+    if (maxBytes < 1024) {
+      throw new IllegalArgumentException("maxBytes cannot be less than 1024, was " + maxBytes);
+    }
+    if (maxDepth < 8) {
+      throw new IllegalArgumentException("maxDepth cannot be less than 8, was " + maxDepth);
+    }
+    allowedRoots = List.copyOf(allowedRoots);
+    for (Path root : allowedRoots) {
+      if (!root.isAbsolute()) {
+        throw new IllegalArgumentException("allowedRoots must be absolute paths, was " + root);
+      }
+    }
+    allowedRoots = allowedRoots.stream().map(Path::normalize).toList();
+  }
+
+  public static ParserOptions defaults() {
+    return new ParserOptions(DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, List.of());
+  }
+
+  public ParserOptions withMaxBytes(long bytes) {
+    return new ParserOptions(bytes, maxDepth, allowedRoots);
+  }
+
+  public ParserOptions withMaxDepth(int depth) {
+    return new ParserOptions(maxBytes, depth, allowedRoots);
+  }
+
+  public ParserOptions withAllowedRoots(List<Path> roots) {
+    return new ParserOptions(maxBytes, maxDepth, roots);
+  }
+}

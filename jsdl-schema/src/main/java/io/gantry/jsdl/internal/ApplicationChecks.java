@@ -1,0 +1,54 @@
+package io.gantry.jsdl.internal;
+
+import static io.gantry.jsdl.JsdlNamespaces.GANTRY;
+import static io.gantry.jsdl.JsdlNamespaces.JSDL;
+import static io.gantry.jsdl.JsdlNamespaces.POSIX;
+import static io.gantry.jsdl.JsdlNamespaces.SPMD;
+
+import org.w3c.dom.Element;
+
+/**
+ * Checks on the application that the schema cannot make: counts and limits in range, and the
+ * application's files inside the job directory or an allowed root. The executable itself may
+ * be any program path: it is run, not written.
+ */
+final class ApplicationChecks {
+  private static final String[] MPIRUN_FILES = {"WorkingDirectory", "HostFile", "StdoutFileName", "StderrFileName"};
+  private static final String[] POSIX_FILES = {"Input", "Output", "Error", "WorkingDirectory"};
+
+  private final Findings findings;
+  private final JobDirectoryPaths paths;
+
+  ApplicationChecks(Findings findings, JobDirectoryPaths paths) {
+    this.findings = findings;
+    this.paths = paths;
+  }
+
+  void check(Element root) {
+    Element application = Dom.child(Dom.child(root, JSDL, "JobDescription"), JSDL, "Application");
+    for (Element mpirun : Dom.children(application, GANTRY, "MpirunApplication")) {
+      mpirun(mpirun);
+    }
+    for (Element posix : Dom.children(application, POSIX, "POSIXApplication")) {
+      files(posix, POSIX, POSIX_FILES);
+    }
+    for (Element spmd : Dom.children(application, SPMD, "SPMDApplication")) {
+      files(spmd, POSIX, POSIX_FILES);
+    }
+  }
+
+  private void mpirun(Element mpirun) {
+    findings.atLeast(Dom.child(mpirun, GANTRY, "NumberOfProcesses"), 1);
+    findings.atLeast(Dom.child(mpirun, GANTRY, "WallTimeLimit"), 1);
+    findings.atLeast(Dom.child(mpirun, GANTRY, "Verbosity"), 0);
+    files(mpirun, GANTRY, MPIRUN_FILES);
+  }
+
+  private void files(Element application, String namespace, String[] names) {
+    for (String name : names) {
+      for (Element file : Dom.children(application, namespace, name)) {
+        paths.applicationPathProblem(Dom.text(file)).ifPresent(problem -> findings.error(file, problem));
+      }
+    }
+  }
+}

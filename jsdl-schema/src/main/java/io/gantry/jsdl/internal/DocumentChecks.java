@@ -1,0 +1,34 @@
+package io.gantry.jsdl.internal;
+
+import io.gantry.jsdl.JsdlNamespaces;
+import io.gantry.jsdl.ParserOptions;
+import io.gantry.jsdl.ValidationReport;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+
+/**
+ * Everything checked on a well-formed document, in one report: the root, the schemas, then
+ * the rules a schema cannot express. The later checks run even after schema errors (they
+ * tolerate missing parts) so that one submission shows the user every problem at once.
+ */
+public final class DocumentChecks {
+  private DocumentChecks() {}
+
+  public static void check(Document document, ParserOptions options, ValidationReport report) {
+    Element root = document.getDocumentElement();
+    if (!Dom.is(root, JsdlNamespaces.JSDL, "JobDefinition")) {
+      SourcePosition at = SourcePosition.of(root);
+      report.error(at.line(), at.column(), root.getLocalName(), "the root element must be"
+          + " JobDefinition in the JSDL namespace " + JsdlNamespaces.JSDL + ", not "
+          + root.getLocalName() + (root.getNamespaceURI() == null ? " without a namespace"
+              : " in " + root.getNamespaceURI()));
+      return;
+    }
+    SchemaMessages.report(SchemaValidation.validate(document), report);
+    Findings findings = new Findings(report);
+    JobDirectoryPaths paths = new JobDirectoryPaths(options.allowedRoots());
+    new StructureChecks(findings).check(root);
+    new ApplicationChecks(findings, paths).check(root);
+    new StagingChecks(findings, paths).check(root);
+  }
+}

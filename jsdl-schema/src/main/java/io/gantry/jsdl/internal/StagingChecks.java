@@ -1,0 +1,185 @@
+package io.gantry.jsdl.internal;
+
+import static io.gantry.jsdl.JsdlNamespaces.GANTRY;
+import static io.gantry.jsdl.JsdlNamespaces.JSDL;
+
+import io.gantry.jsdl.EncryptedSecret;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.w3c.dom.Element;
+
+/**
+ * Checks on data staging that the schema cannot make.
+ *
+ * <ol>
+ *   <li>Orders and groups are at least 1; ports are real ports; batch sizes at least 1.
+ *   <li>Every file on the job side stays inside the job directory.
+ *   <li>Stage-in copies to the job (transmit), stage-out copies from it (receive).
+ *   <li>Each SQLInputFileName of a stage-in query is the output of a query in an earlier
+ *       ExecutionOrderGroup, since groups run one after another and a group's queries in
+ *       parallel; no two queries write the same file.
+ *   <li>Statements fit their element (queries read, stage-out writes) and have ? parameters
+ *       exactly when an input file binds them.
+ *   <li>Passwords are in the encrypted form.
+ * </ol>
+ */
+final class StagingChecks {
+  private static final Set<String> QUERY_KEYWORDS = Set.of("SELECT", "WITH", "VALUES");
+  private static final Set<String> STAGED_SCHEMES = Set.of("file", "scp", "sftp", "http", "https");
+  private static final Set<String> UPDATE_KEYWORDS = Set.of("INSERT", "UPDATE", "MERGE", "DELETE");
+
+  private final Findings findings;
+  private final JobDirectoryPaths paths;
+
+  StagingChecks(Findings findings, JobDirectoryPaths paths) {
+    this.findings = findings;
+    this.paths = paths;
+  }
+
+  void check(Element root) {
+    Element description = Dom.child(root, JSDL, "JobDescription");
+    for (Element staging : Dom.children(description, JSDL, "DataStaging")) {
+      stagedFile(Dom.child(staging, JSDL, "FileName"));
+      uriScheme(Dom.child(Dom.child(staging, JSDL, "Source"), JSDL, "URI"));
+      uriScheme(Dom.child(Dom.child(staging, JSDL, "Target"), JSDL, "URI"));
+    }
+    for (Element pre : Dom.children(description, GANTRY, "PreDataStaging")) {
+      scp(pre, "transmit", "TargetFileName", "stage-in copies files into the job directory");
+      queries(Dom.children(pre, GANTRY, "SQLQueryDataStaging"));
+    }
+    for (Element post : Dom.children(description, GANTRY, "PostDataStaging")) {
+      scp(post, "receive", "SourceFileName", "stage-out copies files out of the job directory");
+      for (Element update : Dom.children(post, GANTRY, "SQLUpdateDataStaging")) {
+        update(update);
+      }
+    }
+  }
+
+  /**
+   * A warning, not an error: the document is valid JSDL and other systems may stage it, but
+   * Gantry's staging gateway moves only these schemes and would fail the job at stage-in.
+   */
+  private void uriScheme(Element uri) {
+    String text = Dom.text(uri);
+    if (text == null || text.isEmpty()) {
+      return;
+    }
+    int colon = text.indexOf(':');
+    String scheme = colon < 1 ? "" : text.substring(0, colon).toLowerCase(java.util.Locale.ROOT);
+    if (!STAGED_SCHEMES.contains(scheme)) {
+      findings.warning(uri, (scheme.isEmpty() ? "the URI has no scheme" : "Gantry cannot stage " + scheme + ": URIs")
+          + "; it stages file:, scp:, sftp:, http: and https: URIs");
+    }
+  }
+
+  private void scp(Element list, String direction, String jobSideFile, String why) {
+    for (Element scp : Dom.children(list, GANTRY, "SCPDataStaging")) {
+      findings.atLeast(Dom.child(scp, GANTRY, "ArrangingOrder"), 1);
+      Element directionElement = Dom.child(scp, GANTRY, "Direction");
+      if (directionElement != null && !direction.equals(Dom.text(directionElement))
+          && Set.of("transmit", "receive").contains(Dom.text(directionElement))) {
+        findings.error(directionElement, "must be " + direction + " in " + list.getLocalName() + " (" + why + ")");
+      }
+      Element port = Dom.child(scp, GANTRY, "RemotePort");
+      Long number = Dom.number(port);
+      if (number != null && (number < 1 || number > 65535)) {
+        findings.error(port, "must be a TCP port from 1 to 65535, not " + number);
+      }
+      password(Dom.child(scp, GANTRY, "RemotePassword"), "or name an SSH key with IdentityRef");
+      stagedFile(Dom.child(scp, GANTRY, jobSideFile));
+    }
+  }
+
+  private void queries(List<Element> queries) {
+    Map<String, Element> producers = new HashMap<>();
+    for (Element query : queries) {
+      dataSource(query);
+      findings.atLeast(Dom.child(query, GANTRY, "ExecutionOrderGroup"), 1);
+      Element output = Dom.child(query, GANTRY, "SQLOutputFileName");
+      if (stagedFile(output)) {
+        Element earlier = producers.putIfAbsent(JobDirectoryPaths.canonical(Dom.text(output)), query);
+        if (earlier != null) {
+          findings.error(output, "'" + Dom.text(output) + "' is also written by " + ElementPaths.of(earlier)
+              + "; each query needs its own output file");
+        }
+      }
+    }
+    for (Element query : queries) {
+      Element input = Dom.child(query, GANTRY, "SQLInputFileName");
+      statement(query, QUERY_KEYWORDS, "SQLQueryDataStaging reads data", input != null);
+      if (stagedFile(input)) {
+        producedEarlier(query, input, producers);
+      }
+    }
+  }
+
+  private void producedEarlier(Element query, Element input, Map<String, Element> producers) {
+    Element producer = producers.get(JobDirectoryPaths.canonical(Dom.text(input)));
+    Long group = Dom.number(Dom.child(query, GANTRY, "ExecutionOrderGroup"));
+    if (producer == null) {
+      findings.error(input, "'" + Dom.text(input) + "' is not produced by an earlier ExecutionOrderGroup;"
+          + " it must be the SQLOutputFileName of a query in a lower group");
+      return;
+    }
+    Long producerGroup = Dom.number(Dom.child(producer, GANTRY, "ExecutionOrderGroup"));
+    if (group != null && producerGroup != null && producerGroup >= group) {
+      findings.error(input, "'" + Dom.text(input) + "' is produced by group " + producerGroup
+          + " (" + ElementPaths.of(producer) + "), which does not run before this query's group "
+          + group + "; move the producer to a lower ExecutionOrderGroup");
+    }
+  }
+
+  private void update(Element update) {
+    dataSource(update);
+    findings.atLeast(Dom.child(update, GANTRY, "ExecutionOrderGroup"), 1);
+    findings.atLeast(Dom.child(update, GANTRY, "BatchSize"), 1);
+    stagedFile(Dom.child(update, GANTRY, "SQLInputFileName"));
+    // the input file is required here: if it is missing the schema check says so, not this one
+    statement(update, UPDATE_KEYWORDS, "SQLUpdateDataStaging writes results", true);
+  }
+
+  private void statement(Element staging, Set<String> keywords, String purpose, boolean hasInput) {
+    Element statement = Dom.child(staging, GANTRY, "SQLStatement");
+    String sql = Dom.text(statement);
+    if (sql == null || sql.isEmpty()) {
+      return; // the schema check reports it
+    }
+    String keyword = SqlText.firstKeyword(sql);
+    if (!keywords.contains(keyword)) {
+      findings.error(statement, purpose + ", so SQLStatement must start with "
+          + String.join(" or ", keywords.stream().sorted().toList()) + ", not '" + keyword + "'");
+    }
+    int parameters = SqlText.parameterCount(sql);
+    if (parameters > 0 && !hasInput) {
+      findings.error(statement, "has " + parameters + " ? parameter(s) but there is no SQLInputFileName"
+          + " whose rows bind them");
+    } else if (parameters == 0 && hasInput) {
+      findings.error(statement, "has no ? parameters, so the rows of SQLInputFileName have nothing to bind;"
+          + " add the parameters or remove SQLInputFileName");
+    }
+  }
+
+  private void dataSource(Element staging) {
+    password(Dom.child(Dom.child(staging, GANTRY, "DataSource"), GANTRY, "Password"),
+        "or use DataSourceRef to name a data source configured on the server");
+  }
+
+  private void password(Element password, String alternative) {
+    if (password != null) {
+      EncryptedSecret.problem(Dom.text(password))
+          .ifPresent(problem -> findings.error(password, problem + ", " + alternative));
+    }
+  }
+
+  /** Checks a job-side file name; true when it is present and acceptable. */
+  private boolean stagedFile(Element file) {
+    if (file == null || Dom.text(file).isEmpty()) {
+      return false;
+    }
+    var problem = paths.stagedFileProblem(Dom.text(file));
+    problem.ifPresent(p -> findings.error(file, p));
+    return problem.isEmpty();
+  }
+}

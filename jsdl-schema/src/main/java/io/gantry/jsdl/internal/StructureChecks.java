@@ -1,0 +1,107 @@
+package io.gantry.jsdl.internal;
+
+import static io.gantry.jsdl.JsdlNamespaces.GANTRY;
+import static io.gantry.jsdl.JsdlNamespaces.JSDL;
+import static io.gantry.jsdl.JsdlNamespaces.POSIX;
+import static io.gantry.jsdl.JsdlNamespaces.SPMD;
+
+import io.gantry.jsdl.JsdlNamespaces;
+import java.util.List;
+import java.util.Map;
+import org.w3c.dom.Element;
+
+/**
+ * Checks on the document's shape that JSDL's lax wildcards let through: each extension in the
+ * place it belongs, exactly one application kind, foreign extensions reported as warnings.
+ */
+final class StructureChecks {
+  /** Where each extension element that may sit in a JSDL wildcard belongs: its parent. */
+  private static final Map<String, String> HOME = Map.of(
+      "{" + GANTRY + "}MpirunApplication", "Application",
+      "{" + GANTRY + "}PreDataStaging", "JobDescription",
+      "{" + GANTRY + "}PostDataStaging", "JobDescription",
+      "{" + POSIX + "}POSIXApplication", "Application",
+      "{" + SPMD + "}SPMDApplication", "Application");
+
+  private final Findings findings;
+
+  StructureChecks(Findings findings) {
+    this.findings = findings;
+  }
+
+  void check(Element root) {
+    visit(root);
+    Element description = Dom.child(root, JSDL, "JobDescription");
+    if (description != null) {
+      onlyOne(description, "PreDataStaging", "stage-in");
+      onlyOne(description, "PostDataStaging", "stage-out");
+      applicationKind(description);
+    }
+  }
+
+  private void visit(Element element) {
+    for (Element child : Dom.children(element)) {
+      String namespace = child.getNamespaceURI();
+      if (!JsdlNamespaces.isKnown(namespace)) {
+        findings.warning(child, "unknown extension element " + child.getLocalName() + " (namespace "
+            + namespace + ") is ignored by Gantry");
+        continue;
+      }
+      if (!namespace.equals(element.getNamespaceURI()) || HOME.containsKey(key(child))) {
+        placement(element, child);
+      }
+      visit(child);
+    }
+  }
+
+  private void placement(Element parent, Element child) {
+    String home = HOME.get(key(child));
+    boolean inJsdl = JSDL.equals(parent.getNamespaceURI());
+    if (home == null && inJsdl && GANTRY.equals(child.getNamespaceURI())) {
+      findings.error(child, "unknown Gantry element " + child.getLocalName() + "; in " + parent.getLocalName()
+          + " Gantry's namespace has only " + homesIn(parent.getLocalName()));
+    } else if (home == null && inJsdl && !JSDL.equals(child.getNamespaceURI())) {
+      findings.error(child, child.getLocalName() + " does not belong directly in " + parent.getLocalName());
+    } else if (home != null && !(inJsdl && home.equals(parent.getLocalName()))) {
+      findings.error(child, child.getLocalName() + " does not belong in " + parent.getLocalName()
+          + "; it goes inside " + home);
+    }
+  }
+
+  /** The Gantry elements whose place is inside the named JSDL element, in words. */
+  private static String homesIn(String parent) {
+    List<String> names = HOME.entrySet().stream()
+        .filter(e -> e.getValue().equals(parent) && e.getKey().startsWith("{" + GANTRY + "}"))
+        .map(e -> e.getKey().substring(e.getKey().indexOf('}') + 1)).sorted().toList();
+    return names.isEmpty() ? "nothing" : String.join(" and ", names);
+  }
+
+  private void onlyOne(Element description, String name, String what) {
+    List<Element> found = Dom.children(description, GANTRY, name);
+    for (Element extra : found.subList(Math.min(1, found.size()), found.size())) {
+      findings.error(extra, "only one " + name + " is allowed; put all " + what + " steps in the first");
+    }
+  }
+
+  private void applicationKind(Element description) {
+    Element application = Dom.child(description, JSDL, "Application");
+    String kinds = "POSIXApplication, SPMDApplication or MpirunApplication";
+    if (application == null) {
+      findings.error(description, "Application is missing; a job needs exactly one of " + kinds);
+      return;
+    }
+    List<Element> found = Dom.children(application).stream()
+        .filter(e -> "Application".equals(HOME.get(key(e)))).toList();
+    if (found.isEmpty()) {
+      findings.error(application, "no application to run; add exactly one of " + kinds);
+    }
+    for (Element extra : found.subList(Math.min(1, found.size()), found.size())) {
+      findings.error(extra, "a second application kind (" + extra.getLocalName() + " after "
+          + found.get(0).getLocalName() + "); keep exactly one");
+    }
+  }
+
+  private static String key(Element e) {
+    return "{" + e.getNamespaceURI() + "}" + e.getLocalName();
+  }
+}
