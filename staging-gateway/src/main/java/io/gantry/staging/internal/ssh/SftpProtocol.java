@@ -26,6 +26,8 @@ final class SftpProtocol {
       long copied;
       try (InputStream in = sftp.get(remotePath)) {
         copied = in.transferTo(out);
+      } catch (IOException e) {
+        throw TransferFailure.retryable("connection dropped during sftp of " + remotePath + ": " + e.getMessage(), e);
       }
       if (copied != size) {
         throw TransferFailure.retryable("connection dropped after " + copied + " of " + size + " bytes", null);
@@ -47,6 +49,8 @@ final class SftpProtocol {
       sftp.put(in, temp, ChannelSftp.OVERWRITE);
       replace(sftp, temp, remotePath);
       return Files.size(local);
+    } catch (IOException e) {
+      throw TransferFailure.retryable("connection dropped during sftp to " + remotePath + ": " + e.getMessage(), e);
     } catch (SftpException e) {
       quietlyRemove(sftp, temp);
       throw classify(e, remotePath, session);
@@ -82,10 +86,12 @@ final class SftpProtocol {
     if (e.id == ChannelSftp.SSH_FX_PERMISSION_DENIED) {
       return TransferFailure.permanent("permission denied for remote file " + remotePath, e);
     }
-    if (!session.isConnected() || e.getCause() instanceof IOException) {
-      return TransferFailure.retryable("connection dropped during sftp of " + remotePath + ": " + e.getMessage(), e);
+    if (e.id == ChannelSftp.SSH_FX_OP_UNSUPPORTED) {
+      return TransferFailure.permanent("the remote sftp server does not support this operation on " + remotePath, e);
     }
-    return TransferFailure.permanent("sftp failed for " + remotePath + ": " + e.getMessage(), e);
+    // a generic failure is what a dropping connection looks like from inside JSch: try again
+    return TransferFailure.retryable("sftp failed for " + remotePath + ": " + e.getMessage()
+        + (session.isConnected() ? "" : " (connection lost)"), e);
   }
 
   private static void quietlyRemove(ChannelSftp sftp, String path) {
