@@ -18,6 +18,8 @@ import java.time.Duration;
  * @param retryBackoff wait before the second attempt; doubles with each further attempt
  * @param knownHostsFile OpenSSH known_hosts file that remote host keys are checked against
  * @param acceptUnknownHostKeys if true, unknown and changed host keys are accepted (explicit opt-out)
+ * @param postgresCopy extract from PostgreSQL with {@code COPY ... TO STDOUT} when every column's
+ *     text form is already the staged form (see {@code PostgresCopyExport}); JDBC rows otherwise
  */
 public record GatewayOptions(
     int stepThreads,
@@ -30,7 +32,8 @@ public record GatewayOptions(
     int connectAttempts,
     Duration retryBackoff,
     Path knownHostsFile,
-    boolean acceptUnknownHostKeys) {
+    boolean acceptUnknownHostKeys,
+    boolean postgresCopy) {
 
   public static final int MAX_BLOCK_SIZE = 65280;
 
@@ -61,22 +64,28 @@ public record GatewayOptions(
 
   public static GatewayOptions defaults() {
     return new GatewayOptions(4, Math.max(1, Runtime.getRuntime().availableProcessors()), 16 * 1024, 1,
-        10_000, 4, Duration.ofSeconds(10), 3, Duration.ofSeconds(1), null, false);
+        10_000, 4, Duration.ofSeconds(10), 3, Duration.ofSeconds(1), null, false, true);
   }
 
   public GatewayOptions withKnownHosts(Path file, boolean acceptUnknown) {
     return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
-        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, file, acceptUnknown);
+        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, file, acceptUnknown, postgresCopy);
   }
 
   public GatewayOptions withRetries(Duration timeout, int attempts, Duration backoff) {
     return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
-        maxConnectionsPerDataSource, timeout, attempts, backoff, knownHostsFile, acceptUnknownHostKeys);
+        maxConnectionsPerDataSource, timeout, attempts, backoff, knownHostsFile, acceptUnknownHostKeys, postgresCopy);
   }
 
   public GatewayOptions withBlockSize(int bytes) {
     return new GatewayOptions(stepThreads, compressionThreads, bytes, compressionLevel, fetchSize,
         maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys);
+        acceptUnknownHostKeys, postgresCopy);
+  }
+
+  public GatewayOptions withPostgresCopy(boolean enabled) {
+    return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
+        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
+        acceptUnknownHostKeys, enabled);
   }
 }

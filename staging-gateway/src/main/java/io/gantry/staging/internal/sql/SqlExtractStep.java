@@ -116,6 +116,21 @@ public final class SqlExtractStep implements Step {
     Writer writer = new BufferedWriter(new OutputStreamWriter(sink, StandardCharsets.UTF_8), 1 << 16);
     CsvRowWriter csv = new CsvRowWriter(writer);
     ResultExport export = new ResultExport(csv, existingHeader, file, context);
+    if (input == null && env.options().postgresCopy() && PostgresCopyExport.isPostgres(connection)) {
+      List<String> columns = new java.util.ArrayList<>();
+      String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns);
+      if (copy != null) {
+        export.header(columns);
+        writer.flush(); // the header goes before the server's rows
+        OutputStream rows = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
+        long count = PostgresCopyExport.copyOut(connection, copy, rows, context);
+        rows.flush();
+        writer.close();
+        connection.commit();
+        export.addRows(count);
+        return count;
+      }
+    }
     try (PreparedStatement ps = connection.prepareStatement(extract.statement(), ResultSet.TYPE_FORWARD_ONLY,
         ResultSet.CONCUR_READ_ONLY)) {
       ps.setFetchSize(env.options().fetchSize());
@@ -206,6 +221,12 @@ public final class SqlExtractStep implements Step {
       for (int i = 1; i <= md.getColumnCount(); i++) {
         columns.add(md.getColumnLabel(i));
       }
+      header(columns);
+    }
+
+    /** Writes the header, or checks it against the file being appended to. */
+    void header(List<String> columns) throws IOException, StagingException {
+      headerDone = true;
       if (existingHeader == null) {
         csv.record(columns);
       } else if (!existingHeader.equals(columns)) {
@@ -230,6 +251,11 @@ public final class SqlExtractStep implements Step {
           reportRest();
         }
       }
+    }
+
+    void addRows(long count) {
+      rows += count;
+      reportRest();
     }
 
     void reportRest() {
