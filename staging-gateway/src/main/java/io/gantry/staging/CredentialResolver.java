@@ -1,0 +1,17 @@
+package io.gantry.staging;
+
+/**
+ * The server's side of secrets: the gateway asks it, at the moment of use, for the connection of
+ * a data source and for the login to a remote host. Implementations decrypt JSDL password tokens
+ * or look up named data sources; the gateway never writes what they return to a log or a file.
+ */
+public interface CredentialResolver {
+  /**
+   * @throws IllegalArgumentException naming the data source when it is unknown or its password
+   *     cannot be decrypted
+   */
+  DataSourceSpec dataSource(DataSourceRef ref);
+
+  /** The login for a transfer's {@code RemoteUserId} at its host. */
+  SshCredentials ssh(RemoteTransfer transfer);
+}

@@ -1,0 +1,67 @@
+package io.gantry.staging;
+
+import java.util.Objects;
+
+/**
+ * One {@code SCPDataStaging} element: copy a file between a remote host and the job directory.
+ *
+ * @param arrangingOrder transfers run one after another, in ascending order
+ * @param direction {@code TRANSMIT}: remote to job directory; {@code RECEIVE}: job directory to remote
+ * @param protocol scp or sftp
+ * @param host remote host name
+ * @param port remote port (22 by default)
+ * @param user remote user id
+ * @param sourceFileName remote path (transmit) or job-relative path (receive)
+ * @param targetFileName job-relative path (transmit) or remote path (receive)
+ * @param compress compress on the fly into blocked gzip
+ */
+public record RemoteTransfer(
+    int arrangingOrder,
+    Direction direction,
+    Protocol protocol,
+    String host,
+    int port,
+    String user,
+    String sourceFileName,
+    String targetFileName,
+    boolean compress) {
+
+  /** JSDL {@code Direction}. */
+  public enum Direction {
+    TRANSMIT, RECEIVE;
+
+    public static Direction fromJsdl(String value) {
+      return Direction.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+    }
+  }
+
+  public enum Protocol { SCP, SFTP }
+
+  public RemoteTransfer {
+    Objects.requireNonNull(direction, "direction");
+    Objects.requireNonNull(protocol, "protocol");
+    if (host == null || host.isBlank()) {
+      throw new IllegalArgumentException("RemoteHostName must not be empty");
+    }
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("remote port must be 1..65535, not " + port);
+    }
+    if (user == null || user.isBlank()) {
+      throw new IllegalArgumentException("RemoteUserId must not be empty");
+    }
+    if (sourceFileName == null || sourceFileName.isBlank() || targetFileName == null || targetFileName.isBlank()) {
+      throw new IllegalArgumentException("SourceFileName and TargetFileName must not be empty");
+    }
+  }
+
+  /** The remote side as {@code user@host:port:path}, for messages and the manifest. */
+  public String remoteDescription() {
+    String path = direction == Direction.TRANSMIT ? sourceFileName : targetFileName;
+    return protocol.name().toLowerCase(java.util.Locale.ROOT) + "://" + user + "@" + host + ":" + port + path;
+  }
+
+  public String label() {
+    return (direction == Direction.TRANSMIT ? "transmit " : "receive ") + remoteDescription()
+        + " (order " + arrangingOrder + ")";
+  }
+}

@@ -1,0 +1,119 @@
+package io.gantry.staging;
+
+import io.gantry.staging.internal.files.JobDirectory;
+import io.gantry.staging.internal.sql.DataSourcePools;
+import io.gantry.staging.internal.sql.SqlExtractStep;
+import io.gantry.staging.internal.sql.SqlLoadStep;
+import io.gantry.staging.internal.sql.SqlSteps;
+import io.gantry.staging.internal.ssh.RemoteTransferStep;
+import io.gantry.staging.internal.steps.GroupedExecution;
+import io.gantry.staging.internal.steps.PlanProgress;
+import io.gantry.staging.internal.steps.Step;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The staging gateway: moves a job's data between SQL databases, remote hosts and the job
+ * directory on the compute file system. One instance serves many jobs (it owns the connection
+ * pools and threads); close it when the server stops.
+ *
+ * <pre>{@code
+ * try (StagingGateway gateway = new StagingGateway(resolver, GatewayOptions.defaults())) {
+ *   Manifest in = gateway.stageIn(plan, jobDirectory, listener);
+ *   ... run the job ...
+ *   Manifest out = gateway.stageOut(outPlan, jobDirectory, listener);
+ * }
+ * }</pre>
+ * Both calls block until done, fail with a {@link StagingException} naming the failed step, and
+ * can be cancelled by interrupting the calling thread. Calls for different jobs may run at once.
+ */
+public final class StagingGateway implements AutoCloseable {
+  private final CredentialResolver credentials;
+  private final GatewayOptions options;
+  private final DataSourcePools pools;
+  private final ExecutorService stepPool;
+  private final ExecutorService compressionPool;
+
+  public StagingGateway(CredentialResolver credentials, GatewayOptions options) {
+    this.credentials = Objects.requireNonNull(credentials, "credentials");
+    this.options = Objects.requireNonNull(options, "options");
+    this.pools = new DataSourcePools(options);
+    this.stepPool = Executors.newFixedThreadPool(options.stepThreads(), daemonThreads("gantry-staging-step"));
+    this.compressionPool = Executors.newFixedThreadPool(options.compressionThreads(),
+        daemonThreads("gantry-staging-deflate"));
+  }
+
+  /**
+   * Stage-in: remote transfers in ArrangingOrder, then SQL extracts group by group.
+   *
+   * @param jobDirectory existing directory all plan file names are relative to
+   * @return one record per file written
+   */
+  public Manifest stageIn(StageInPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
+    JobDirectory dir = openJobDirectory(jobDirectory);
+    PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
+    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options);
+    List<ManifestRecord> records = new ArrayList<>();
+    records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
+    List<Step> extracts = new ArrayList<>();
+    plan.extracts().forEach(x -> extracts.add(new SqlExtractStep(x, env)));
+    records.addAll(run("sql", extracts, progress));
+    return new Manifest(records);
+  }
+
+  /**
+   * Stage-out: SQL loads group by group (each step one transaction, exactly once per job via the
+   * ledger table), then remote transfers in ArrangingOrder.
+   */
+  public Manifest stageOut(StageOutPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
+    JobDirectory dir = openJobDirectory(jobDirectory);
+    PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
+    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options);
+    List<Step> loads = new ArrayList<>();
+    plan.loads().forEach(l -> loads.add(new SqlLoadStep(l, env, plan.jobId())));
+    List<ManifestRecord> records = new ArrayList<>(run("sql", loads, progress));
+    records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
+    return new Manifest(records);
+  }
+
+  private List<Step> transfers(List<RemoteTransfer> transfers, JobDirectory dir) {
+    List<Step> steps = new ArrayList<>();
+    transfers.forEach(t -> steps.add(new RemoteTransferStep(t, dir, credentials, options, compressionPool)));
+    return steps;
+  }
+
+  private List<ManifestRecord> run(String phase, List<Step> steps, PlanProgress progress) throws StagingException {
+    return steps.isEmpty() ? List.of() : new GroupedExecution(stepPool).run(phase, steps, progress);
+  }
+
+  private static JobDirectory openJobDirectory(Path jobDirectory) throws StagingException {
+    try {
+      return new JobDirectory(jobDirectory);
+    } catch (IOException e) {
+      throw new StagingException("staging", e.getMessage(), e);
+    }
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  @Override
+  public void close() {
+    stepPool.shutdownNow();
+    compressionPool.shutdownNow();
+    pools.close();
+  }
+}

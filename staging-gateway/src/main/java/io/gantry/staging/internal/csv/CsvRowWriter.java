@@ -1,0 +1,51 @@
+package io.gantry.staging.internal.csv;
+
+import java.io.IOException;
+import java.io.Writer;
+import org.apache.commons.csv.CSVFormat;
+
+/**
+ * Writes CSV records in the {@link CsvDialect}: field escaping by Commons CSV, with null written
+ * as an empty unquoted field and the empty string as {@code ""}.
+ */
+public final class CsvRowWriter {
+  private final Writer out;
+  // CSVFormat.print is synchronized: private copies keep parallel extracts from contending
+  private final CSVFormat minimal = CsvDialect.WRITE_MINIMAL.builder().get();
+  private final CSVFormat quoted = CsvDialect.WRITE_QUOTED.builder().get();
+  private boolean newRecord = true;
+
+  public CsvRowWriter(Writer out) {
+    this.out = out;
+  }
+
+  /** Appends one field to the current record; null is SQL NULL. */
+  public void field(String value) throws IOException {
+    if (value == null) {
+      if (!newRecord) {
+        out.append(',');
+      }
+    } else if (value.isEmpty()) {
+      quoted.print(value, out, newRecord);
+    } else {
+      minimal.print(value, out, newRecord);
+    }
+    newRecord = false;
+  }
+
+  public void endRecord() throws IOException {
+    out.append('\n');
+    newRecord = true;
+  }
+
+  public void record(Iterable<String> values) throws IOException {
+    for (String v : values) {
+      field(v);
+    }
+    endRecord();
+  }
+
+  public void flush() throws IOException {
+    out.flush();
+  }
+}

@@ -1,0 +1,64 @@
+package io.gantry.staging.internal.files;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+
+/**
+ * The job's directory on the compute file system, the only place staging may write. Every file
+ * name in a plan is relative to it; names that would reach outside (absolute paths, {@code ..},
+ * symbolic links pointing out) are refused before anything is read or written.
+ */
+public final class JobDirectory {
+  private final Path root;
+
+  public JobDirectory(Path root) throws IOException {
+    if (!Files.isDirectory(root)) {
+      throw new IOException("job directory " + root + " does not exist or is not a directory");
+    }
+    this.root = root.toRealPath();
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  /**
+   * Resolves a plan's file name for writing or reading; creates missing parent directories.
+   *
+   * @param what what the name is (e.g. {@code SQLOutputFileName}), for the error message
+   */
+  public Path resolve(String name, String what) throws IOException {
+    if (name == null || name.isBlank()) {
+      throw new IOException(what + " is empty");
+    }
+    Path relative = Path.of(name);
+    if (relative.isAbsolute()) {
+      throw new IOException(what + " '" + name + "' must be relative to the job directory, not absolute");
+    }
+    for (Path part : relative) {
+      if (part.toString().equals("..")) {
+        throw new IOException(what + " '" + name + "' must not contain '..'");
+      }
+    }
+    Path file = root.resolve(relative).normalize();
+    Path parent = file.getParent();
+    Files.createDirectories(parent);
+    if (!parent.toRealPath().startsWith(root)) {
+      throw new IOException(what + " '" + name + "' leads outside the job directory through a symbolic link");
+    }
+    if (Files.isSymbolicLink(file) && !file.toRealPath().startsWith(root)) {
+      throw new IOException(what + " '" + name + "' is a symbolic link pointing outside the job directory");
+    }
+    if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+      throw new IOException(what + " '" + name + "' is a directory");
+    }
+    return file;
+  }
+
+  /** The job-relative name of a file, for manifests. */
+  public String relativize(Path file) {
+    return root.relativize(file).toString();
+  }
+}

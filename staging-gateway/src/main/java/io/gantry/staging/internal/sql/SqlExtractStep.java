@@ -1,0 +1,268 @@
+package io.gantry.staging.internal.sql;
+
+import io.gantry.staging.CreationFlag;
+import io.gantry.staging.DataSourceSpec;
+import io.gantry.staging.ManifestRecord;
+import io.gantry.staging.SqlExtract;
+import io.gantry.staging.StagingException;
+import io.gantry.staging.internal.bgzf.BlockGzipWriter;
+import io.gantry.staging.internal.bgzf.CompressedFiles;
+import io.gantry.staging.internal.csv.CsvRowReader;
+import io.gantry.staging.internal.csv.CsvRowWriter;
+import io.gantry.staging.internal.csv.ParameterBinder;
+import io.gantry.staging.internal.files.StagedFile;
+import io.gantry.staging.internal.steps.Step;
+import io.gantry.staging.internal.steps.StepContext;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Runs one {@link SqlExtract}: the query's rows stream into a CSV file (blocked gzip if asked).
+ *
+ * <ol>
+ *   <li>Names are resolved inside the job directory; {@code dontOverwrite} on an existing file
+ *       fails before the query runs.
+ *   <li>Rows stream: autocommit off and a fetch size, so PostgreSQL uses a cursor and never
+ *       holds the whole result in memory.
+ *   <li>With an input file, every input row binds the parameters and executes the statement
+ *       once; all results go into one output under one header.
+ *   <li>{@code append} keeps the existing rows (and drops the old EOF block of a compressed file)
+ *       and checks that its header matches the query's columns.
+ *   <li>The output is published by rename only when everything succeeded.
+ * </ol>
+ */
+public final class SqlExtractStep implements Step {
+  private static final int PROGRESS_EVERY_ROWS = 8192;
+
+  private final SqlExtract extract;
+  private final SqlSteps env;
+
+  public SqlExtractStep(SqlExtract extract, SqlSteps env) {
+    this.extract = extract;
+    this.env = env;
+  }
+
+  @Override
+  public int group() {
+    return extract.executionOrderGroup();
+  }
+
+  @Override
+  public String label() {
+    return extract.label();
+  }
+
+  @Override
+  public ManifestRecord run(StepContext context) throws StagingException, InterruptedException {
+    long start = System.nanoTime();
+    DataSourceSpec spec = env.resolve(extract.dataSource(), label());
+    try {
+      Path output = env.jobDirectory().resolve(extract.outputFileName(), "SQLOutputFileName");
+      Path input = extract.inputFileName() == null ? null
+          : env.jobDirectory().resolve(extract.inputFileName(), "SQLInputFileName");
+      if (input != null && !Files.isRegularFile(input)) {
+        throw new StagingException(label(), "SQLInputFileName '" + extract.inputFileName() + "' does not exist");
+      }
+      if (extract.creationFlag() == CreationFlag.DONT_OVERWRITE && Files.exists(output)) {
+        throw new StagingException(label(), "'" + extract.outputFileName()
+            + "' exists and SQLOutputFileCreationFlag is dontOverwrite");
+      }
+      boolean appending = extract.creationFlag() == CreationFlag.APPEND && Files.exists(output)
+          && Files.size(output) > 0;
+      boolean compress = appending ? CompressedFiles.isGzip(output) : extract.outputCompressed();
+      if (appending && compress != extract.outputCompressed()) {
+        throw new StagingException(label(), "cannot append " + (extract.outputCompressed() ? "compressed" : "plain")
+            + " rows to the existing " + (compress ? "compressed" : "plain") + " file '" + extract.outputFileName() + "'");
+      }
+      List<String> existingHeader = appending ? readHeader(output) : null;
+      try (StagedFile file = appending
+              ? StagedFile.appendingTo(output, compress ? CompressedFiles.lengthWithoutEofBlock(output) : Files.size(output))
+              : StagedFile.create(output);
+          Connection connection = env.pools().connect(spec, label())) {
+        long rows = query(connection, file, compress, input, existingHeader, context);
+        String sha256 = file.commit(extract.creationFlag());
+        return new ManifestRecord("sql-extract", spec.describe(), extract.statement(), extract.outputFileName(),
+            rows, file.bytes(), sha256, (System.nanoTime() - start) / 1e9, false);
+      }
+    } catch (SQLException e) {
+      throw new StagingException(label(), SqlSteps.failure(spec, e), e);
+    } catch (ParameterBinder.BindException e) {
+      throw new StagingException(label(), e.getMessage(), e);
+    } catch (IOException e) {
+      throw new StagingException(label(), e.getMessage(), e);
+    }
+  }
+
+  private long query(Connection connection, StagedFile file, boolean compress, Path input,
+      List<String> existingHeader, StepContext context)
+      throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
+    connection.setAutoCommit(false);
+    OutputStream sink = compress
+        ? new BlockGzipWriter(file.stream(), env.compressionPool(), env.options().compressionThreads(),
+            env.options().blockSize(), env.options().compressionLevel())
+        : file.stream();
+    Writer writer = new BufferedWriter(new OutputStreamWriter(sink, StandardCharsets.UTF_8), 1 << 16);
+    CsvRowWriter csv = new CsvRowWriter(writer);
+    ResultExport export = new ResultExport(csv, existingHeader, file, context);
+    if (input == null && env.options().postgresCopy() && PostgresCopyExport.isPostgres(connection)) {
+      List<String> columns = new java.util.ArrayList<>();
+      String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns);
+      if (copy != null) {
+        export.header(columns);
+        writer.flush(); // the header goes before the server's rows
+        OutputStream rows = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
+        long count = PostgresCopyExport.copyOut(connection, copy, rows, context);
+        rows.flush();
+        writer.close();
+        connection.commit();
+        export.addRows(count);
+        return count;
+      }
+    }
+    try (PreparedStatement ps = connection.prepareStatement(extract.statement(), ResultSet.TYPE_FORWARD_ONLY,
+        ResultSet.CONCUR_READ_ONLY)) {
+      ps.setFetchSize(env.options().fetchSize());
+      AutoCloseable cancel = ps::cancel;
+      context.onCancel(cancel);
+      try {
+        if (input == null) {
+          try (ResultSet rs = ps.executeQuery()) {
+            export.rows(rs);
+          }
+        } else {
+          executePerInputRow(ps, input, export, context);
+        }
+        if (!export.headerDone()) {
+          export.header(ps.getMetaData()); // no input rows: the header still tells the columns
+        }
+      } finally {
+        context.clearOnCancel(cancel);
+      }
+    }
+    writer.close(); // ends the last compressed block and writes the EOF block
+    connection.commit();
+    export.reportRest();
+    return export.rowCount();
+  }
+
+  private void executePerInputRow(PreparedStatement ps, Path input, ResultExport export, StepContext context)
+      throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
+    String inputName = extract.inputFileName();
+    ParameterBinder binder = ParameterBinder.forStatement(ps, inputName);
+    try (CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(input), inputName)) {
+      String[] fields;
+      while ((fields = reader.next()) != null) {
+        context.checkCancelled();
+        if (fields.length < binder.parameterCount()) {
+          throw new StagingException(label(), inputName + " line " + reader.line() + " has " + fields.length
+              + " fields but the statement has " + binder.parameterCount() + " parameters");
+        }
+        binder.bind(ps, fields, reader.line());
+        try (ResultSet rs = ps.executeQuery()) {
+          export.rows(rs);
+        } catch (SQLException e) {
+          throw new SQLException("with the parameters of " + inputName + " line " + reader.line() + ": "
+              + e.getMessage(), e.getSQLState(), e);
+        }
+      }
+    }
+  }
+
+  private List<String> readHeader(Path output) throws IOException {
+    try (CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(output), extract.outputFileName())) {
+      return reader.header();
+    }
+  }
+
+  /** Writes result sets into one CSV under one header, counting and reporting rows and bytes. */
+  private final class ResultExport {
+    private final CsvRowWriter csv;
+    private final List<String> existingHeader;
+    private final StagedFile file;
+    private final StepContext context;
+    private boolean headerDone;
+    private long rows;
+    private long reportedRows;
+    private long reportedBytes;
+
+    ResultExport(CsvRowWriter csv, List<String> existingHeader, StagedFile file, StepContext context) {
+      this.csv = csv;
+      this.existingHeader = existingHeader;
+      this.file = file;
+      this.context = context;
+    }
+
+    boolean headerDone() {
+      return headerDone;
+    }
+
+    long rowCount() {
+      return rows;
+    }
+
+    void header(ResultSetMetaData md) throws SQLException, IOException, StagingException {
+      headerDone = true;
+      if (md == null) {
+        return;
+      }
+      List<String> columns = new java.util.ArrayList<>();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        columns.add(md.getColumnLabel(i));
+      }
+      header(columns);
+    }
+
+    /** Writes the header, or checks it against the file being appended to. */
+    void header(List<String> columns) throws IOException, StagingException {
+      headerDone = true;
+      if (existingHeader == null) {
+        csv.record(columns);
+      } else if (!existingHeader.equals(columns)) {
+        throw new StagingException(label(), "cannot append: '" + extract.outputFileName() + "' has columns "
+            + existingHeader + " but the query returns " + columns);
+      }
+    }
+
+    void rows(ResultSet rs) throws SQLException, IOException, InterruptedException, StagingException {
+      if (!headerDone) {
+        header(rs.getMetaData());
+      }
+      var formats = io.gantry.staging.internal.csv.SqlValueFormats.forColumns(rs.getMetaData());
+      int columns = formats.length;
+      while (rs.next()) {
+        for (int i = 0; i < columns; i++) {
+          csv.field(formats[i].read(rs, i + 1));
+        }
+        csv.endRecord();
+        if (++rows % PROGRESS_EVERY_ROWS == 0) {
+          context.checkCancelled();
+          reportRest();
+        }
+      }
+    }
+
+    void addRows(long count) {
+      rows += count;
+      reportRest();
+    }
+
+    void reportRest() {
+      long bytes = file.bytes();
+      context.progress().add(rows - reportedRows, bytes - reportedBytes);
+      reportedRows = rows;
+      reportedBytes = bytes;
+    }
+  }
+}

@@ -1,0 +1,180 @@
+package io.gantry.staging.internal.sql;
+
+import io.gantry.staging.DataSourceSpec;
+import io.gantry.staging.ManifestRecord;
+import io.gantry.staging.SqlLoad;
+import io.gantry.staging.StagingException;
+import io.gantry.staging.internal.bgzf.CompressedFiles;
+import io.gantry.staging.internal.csv.CsvRowReader;
+import io.gantry.staging.internal.csv.ParameterBinder;
+import io.gantry.staging.internal.files.Checksums;
+import io.gantry.staging.internal.steps.Step;
+import io.gantry.staging.internal.steps.StepContext;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.HexFormat;
+
+/**
+ * Runs one {@link SqlLoad}: every row of a CSV file binds the statement, in JDBC batches, all in
+ * one transaction together with the step's ledger row ({@link StageOutLedger}).
+ *
+ * <ol>
+ *   <li>The file's SHA-256 is computed; if the ledger says this job's step is committed with the
+ *       same file, the step is skipped (a different file is an error: results changed).
+ *   <li>Rows are bound (one parameter per column, in order) and batched; a failing row or batch
+ *       rolls back everything this step wrote.
+ *   <li>The ledger row is inserted, then the transaction commits.
+ * </ol>
+ */
+public final class SqlLoadStep implements Step {
+  private final SqlLoad load;
+  private final SqlSteps env;
+  private final String jobId;
+
+  public SqlLoadStep(SqlLoad load, SqlSteps env, String jobId) {
+    this.load = load;
+    this.env = env;
+    this.jobId = jobId;
+  }
+
+  @Override
+  public int group() {
+    return load.executionOrderGroup();
+  }
+
+  @Override
+  public String label() {
+    return load.label();
+  }
+
+  @Override
+  public ManifestRecord run(StepContext context) throws StagingException, InterruptedException {
+    long start = System.nanoTime();
+    DataSourceSpec spec = env.resolve(load.dataSource(), label());
+    try {
+      Path input = env.jobDirectory().resolve(load.inputFileName(), "stage-out input file");
+      if (!Files.isRegularFile(input)) {
+        throw new StagingException(label(), "input file '" + load.inputFileName() + "' does not exist");
+      }
+      String checksum = Checksums.sha256(input);
+      String stepKey = stepKey();
+      try (Connection c = env.pools().connect(spec, label())) {
+        StageOutLedger.ensureTable(c);
+        c.setAutoCommit(false);
+        try {
+          StageOutLedger.Entry done = StageOutLedger.find(c, jobId, stepKey);
+          if (done != null) {
+            c.rollback();
+            return alreadyCommitted(done, checksum, spec, input, start);
+          }
+          long rows = insertRows(c, input, context);
+          StageOutLedger.record(c, jobId, stepKey, checksum, rows);
+          c.commit();
+          return new ManifestRecord("sql-load", spec.describe(), load.statement(), load.inputFileName(), rows,
+              Files.size(input), checksum, seconds(start), false);
+        } catch (SQLException | IOException | ParameterBinder.BindException | StagingException
+            | InterruptedException | RuntimeException e) {
+          rollbackQuietly(c);
+          throw e;
+        }
+      }
+    } catch (SQLException e) {
+      throw new StagingException(label(), SqlSteps.failure(spec, e) + "; nothing was written", e);
+    } catch (ParameterBinder.BindException | IOException e) {
+      throw new StagingException(label(), e.getMessage() + "; nothing was written", e);
+    }
+  }
+
+  private long insertRows(Connection c, Path input, StepContext context)
+      throws SQLException, IOException, ParameterBinder.BindException, StagingException, InterruptedException {
+    String name = load.inputFileName();
+    try (PreparedStatement ps = c.prepareStatement(load.statement());
+        CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(input), name)) {
+      AutoCloseable cancel = ps::cancel;
+      context.onCancel(cancel);
+      ParameterBinder binder = ParameterBinder.forStatement(ps, name);
+      if (reader.header().size() != binder.parameterCount()) {
+        throw new StagingException(label(), name + " has " + reader.header().size() + " columns "
+            + reader.header() + " but the statement has " + binder.parameterCount() + " parameters");
+      }
+      long rows = 0;
+      long batchStartLine = 2;
+      int inBatch = 0;
+      String[] fields;
+      while ((fields = reader.next()) != null) {
+        if (fields.length != binder.parameterCount()) {
+          throw new StagingException(label(), name + " line " + reader.line() + " has " + fields.length
+              + " fields, the header has " + binder.parameterCount());
+        }
+        binder.bind(ps, fields, reader.line());
+        ps.addBatch();
+        rows++;
+        if (++inBatch == load.batchSize()) {
+          executeBatch(ps, batchStartLine, reader.line());
+          context.checkCancelled();
+          context.progress().add(inBatch, 0);
+          inBatch = 0;
+          batchStartLine = reader.line() + 1;
+        }
+      }
+      if (inBatch > 0) {
+        executeBatch(ps, batchStartLine, reader.line());
+        context.progress().add(inBatch, 0);
+      }
+      context.clearOnCancel(cancel);
+      return rows;
+    }
+  }
+
+  private void executeBatch(PreparedStatement ps, long firstLine, long lastLine) throws SQLException {
+    try {
+      ps.executeBatch();
+    } catch (BatchUpdateException e) {
+      SQLException detail = e.getNextException() != null ? e.getNextException() : e;
+      SQLException located = new SQLException("in the batch of " + load.inputFileName() + " lines " + firstLine
+          + "-" + lastLine + ": " + detail.getMessage(), detail.getSQLState(), e);
+      throw located;
+    }
+  }
+
+  private ManifestRecord alreadyCommitted(StageOutLedger.Entry done, String checksum, DataSourceSpec spec,
+      Path input, long start) throws StagingException, IOException {
+    if (!done.checksum().equals(checksum)) {
+      throw new StagingException(label(), "job " + jobId + " already committed this step with a different file"
+          + " (SHA-256 " + done.checksum() + ", now " + checksum + "); refusing to load it twice");
+    }
+    return new ManifestRecord("sql-load", spec.describe(), load.statement(), load.inputFileName(), done.rows(),
+        Files.size(input), checksum, seconds(start), true);
+  }
+
+  /** Identifies the step within the job: data source, statement and file, hashed to a fixed width. */
+  private String stepKey() {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      String identity = load.dataSource().describe() + "\u0000" + load.statement() + "\u0000" + load.inputFileName();
+      return HexFormat.of().formatHex(d.digest(identity.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void rollbackQuietly(Connection c) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      // the connection is likely gone; the database discards the open transaction itself
+    }
+  }
+
+  private static double seconds(long start) {
+    return (System.nanoTime() - start) / 1e9;
+  }
+}

@@ -1,0 +1,45 @@
+package io.gantry.staging.internal.sql;
+
+import io.gantry.staging.CredentialResolver;
+import io.gantry.staging.DataSourceRef;
+import io.gantry.staging.DataSourceSpec;
+import io.gantry.staging.GatewayOptions;
+import io.gantry.staging.StagingException;
+import io.gantry.staging.internal.files.JobDirectory;
+import java.util.concurrent.ExecutorService;
+
+/** What SQL steps share: the job directory, credentials, pools, compression threads and options. */
+public record SqlSteps(
+    JobDirectory jobDirectory,
+    CredentialResolver credentials,
+    DataSourcePools pools,
+    ExecutorService compressionPool,
+    GatewayOptions options) {
+
+  /** Resolves a plan's data source, turning the resolver's refusal into a step failure. */
+  DataSourceSpec resolve(DataSourceRef ref, String step) throws StagingException {
+    try {
+      DataSourceSpec spec = credentials.dataSource(ref);
+      if (spec == null) {
+        throw new StagingException(step, "unknown data source " + ref.describe());
+      }
+      return spec;
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new StagingException(step, "data source " + ref.describe() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** "statement failed on data source 'x' (url): database message [SQLSTATE]". */
+  static String failure(DataSourceSpec spec, java.sql.SQLException e) {
+    StringBuilder b = new StringBuilder("statement failed on data source ").append(spec.describe()).append(": ")
+        .append(e.getMessage());
+    if (e.getSQLState() != null) {
+      b.append(" [SQLSTATE ").append(e.getSQLState()).append(']');
+    }
+    java.sql.SQLException next = e.getNextException();
+    if (next != null && next != e && next.getMessage() != null && !next.getMessage().equals(e.getMessage())) {
+      b.append("; ").append(next.getMessage());
+    }
+    return b.toString();
+  }
+}

@@ -1,0 +1,181 @@
+package io.gantry.staging.internal.ssh;
+
+import com.jcraft.jsch.Session;
+import io.gantry.staging.CreationFlag;
+import io.gantry.staging.CredentialResolver;
+import io.gantry.staging.GatewayOptions;
+import io.gantry.staging.ManifestRecord;
+import io.gantry.staging.RemoteTransfer;
+import io.gantry.staging.SshCredentials;
+import io.gantry.staging.StagingException;
+import io.gantry.staging.internal.bgzf.BlockGzipWriter;
+import io.gantry.staging.internal.files.Checksums;
+import io.gantry.staging.internal.files.JobDirectory;
+import io.gantry.staging.internal.files.StagedFile;
+import io.gantry.staging.internal.steps.Backoff;
+import io.gantry.staging.internal.steps.Step;
+import io.gantry.staging.internal.steps.StepContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@link RemoteTransfer} over scp or sftp.
+ *
+ * <ul>
+ *   <li>transmit (remote to job directory): the file arrives under a temporary name, compressed on
+ *       the fly to blocked gzip if asked, and is renamed when complete;
+ *   <li>receive (job directory to remote): compressed first if asked, then sent; over sftp it is
+ *       renamed into place remotely (scp cannot rename, so it writes the target directly);
+ *   <li>a dropped or refused connection is retried from the start with backoff; host key,
+ *       authentication and missing-file errors are reported at once.
+ * </ul>
+ */
+public final class RemoteTransferStep implements Step {
+  private static final Logger LOG = LoggerFactory.getLogger(RemoteTransferStep.class);
+
+  private final RemoteTransfer transfer;
+  private final JobDirectory jobDirectory;
+  private final CredentialResolver credentials;
+  private final GatewayOptions options;
+  private final ExecutorService compressionPool;
+
+  public RemoteTransferStep(RemoteTransfer transfer, JobDirectory jobDirectory, CredentialResolver credentials,
+      GatewayOptions options, ExecutorService compressionPool) {
+    this.transfer = transfer;
+    this.jobDirectory = jobDirectory;
+    this.credentials = credentials;
+    this.options = options;
+    this.compressionPool = compressionPool;
+  }
+
+  @Override
+  public int group() {
+    return transfer.arrangingOrder();
+  }
+
+  @Override
+  public String label() {
+    return transfer.label();
+  }
+
+  @Override
+  public ManifestRecord run(StepContext context) throws StagingException, InterruptedException {
+    SshCredentials login = resolveLogin();
+    TransferFailure last = null;
+    for (int attempt = 1; attempt <= options.connectAttempts(); attempt++) {
+      if (attempt > 1) {
+        LOG.warn("{}: attempt {} of {} failed, retrying: {}", label(), attempt - 1, options.connectAttempts(),
+            last.getMessage());
+        Backoff.sleepBefore(attempt, options.retryBackoff());
+      }
+      context.checkCancelled();
+      try {
+        return attempt(login, context);
+      } catch (TransferFailure f) {
+        if (!f.retryable()) {
+          throw new StagingException(label(), f.getMessage(), f);
+        }
+        last = f;
+      } catch (IOException e) {
+        throw new StagingException(label(), e.getMessage(), e);
+      }
+    }
+    throw new StagingException(label(), "failed after " + options.connectAttempts() + " attempts: "
+        + last.getMessage(), last);
+  }
+
+  private SshCredentials resolveLogin() throws StagingException {
+    try {
+      SshCredentials login = credentials.ssh(transfer);
+      if (login == null) {
+        throw new StagingException(label(), "no credentials for " + transfer.user() + "@" + transfer.host());
+      }
+      return login;
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new StagingException(label(), "credentials for " + transfer.user() + "@" + transfer.host() + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  private ManifestRecord attempt(SshCredentials login, StepContext context) throws TransferFailure, IOException {
+    long start = System.nanoTime();
+    Session session = new SshConnector(options).open(transfer, login);
+    AutoCloseable cancel = session::disconnect;
+    context.onCancel(cancel);
+    try {
+      return transfer.direction() == RemoteTransfer.Direction.TRANSMIT
+          ? fetch(session, start, context) : send(session, start, context);
+    } finally {
+      context.clearOnCancel(cancel);
+      session.disconnect();
+    }
+  }
+
+  private ManifestRecord fetch(Session session, long start, StepContext context) throws TransferFailure, IOException {
+    Path target = jobDirectory.resolve(transfer.targetFileName(), "TargetFileName");
+    int timeout = (int) options.connectTimeout().toMillis();
+    try (StagedFile file = StagedFile.create(target)) {
+      OutputStream out = transfer.compress()
+          ? new BlockGzipWriter(file.stream(), compressionPool, options.compressionThreads(), options.blockSize(),
+              options.compressionLevel())
+          : file.stream();
+      if (transfer.protocol() == RemoteTransfer.Protocol.SCP) {
+        ScpProtocol.download(session, transfer.sourceFileName(), out, timeout);
+      } else {
+        SftpProtocol.download(session, transfer.sourceFileName(), out, timeout);
+      }
+      out.close();
+      String sha256 = file.commit(CreationFlag.OVERWRITE);
+      context.progress().add(0, file.bytes());
+      return record("transmit", transfer.sourceFileName(), transfer.targetFileName(), file.bytes(), sha256, start);
+    }
+  }
+
+  private ManifestRecord send(Session session, long start, StepContext context) throws TransferFailure, IOException {
+    Path source = jobDirectory.resolve(transfer.sourceFileName(), "SourceFileName");
+    if (!Files.isRegularFile(source)) {
+      throw TransferFailure.permanent("local file '" + transfer.sourceFileName() + "' does not exist", null);
+    }
+    Path upload = transfer.compress() ? compressCopy(source) : source;
+    try {
+      int timeout = (int) options.connectTimeout().toMillis();
+      long bytes = transfer.protocol() == RemoteTransfer.Protocol.SCP
+          ? ScpProtocol.upload(session, upload, transfer.targetFileName(), timeout)
+          : SftpProtocol.upload(session, upload, transfer.targetFileName(), timeout);
+      context.progress().add(0, bytes);
+      return record("receive", transfer.targetFileName(), transfer.sourceFileName(), bytes,
+          Checksums.sha256(upload), start);
+    } finally {
+      if (upload != source) {
+        Files.deleteIfExists(upload);
+      }
+    }
+  }
+
+  /** scp must announce the size before sending, so on-the-fly compression goes through a hidden file. */
+  private Path compressCopy(Path source) throws IOException {
+    Path temp = Files.createTempFile(source.getParent(), "." + source.getFileName(), ".bgz.part");
+    try (InputStream in = Files.newInputStream(source);
+        OutputStream out = new BlockGzipWriter(Files.newOutputStream(temp), compressionPool,
+            options.compressionThreads(), options.blockSize(), options.compressionLevel())) {
+      in.transferTo(out);
+    } catch (IOException e) {
+      Files.deleteIfExists(temp);
+      throw e;
+    }
+    return temp;
+  }
+
+  private ManifestRecord record(String kind, String remotePath, String file, long bytes, String sha256, long start) {
+    String source = transfer.protocol().name().toLowerCase(java.util.Locale.ROOT) + "://" + transfer.user() + "@"
+        + transfer.host() + ":" + transfer.port();
+    return new ManifestRecord(kind, source, remotePath, file, -1, bytes, sha256, (System.nanoTime() - start) / 1e9,
+        false);
+  }
+}

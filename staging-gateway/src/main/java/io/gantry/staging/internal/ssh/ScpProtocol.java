@@ -1,0 +1,133 @@
+package io.gantry.staging.internal.ssh;
+
+import com.jcraft.jsch.ChannelExec;
+import com.jcraft.jsch.JSchException;
+import com.jcraft.jsch.Session;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The scp protocol (the {@code rcp} wire format) over an exec channel running {@code scp -f}
+ * (send to us) or {@code scp -t} (receive from us). One file per call. A status byte 1 or 2 from
+ * the remote is its error (a missing file, a permission problem): permanent. The stream ending
+ * early is a dropped connection: retryable.
+ */
+final class ScpProtocol {
+  private ScpProtocol() {}
+
+  /** Copies the remote file into {@code out}; returns its size. */
+  static long download(Session session, String remotePath, OutputStream out, int timeoutMillis)
+      throws TransferFailure, IOException {
+    ChannelExec channel = openExec(session, "scp -f " + shellQuote(remotePath), timeoutMillis);
+    try (InputStream in = channel.getInputStream(); OutputStream ack = channel.getOutputStream()) {
+      connect(channel, timeoutMillis);
+      sendOk(ack);
+      int kind = in.read();
+      if (kind == 1 || kind == 2) {
+        throw TransferFailure.permanent("remote scp refused " + remotePath + ": " + readLine(in), null);
+      }
+      if (kind != 'C') {
+        throw dropped(kind < 0 ? "connection closed before the file header" : "unexpected scp reply " + kind);
+      }
+      String[] header = readLine(in).split(" ", 3); // mode size name
+      long size = Long.parseLong(header[1]);
+      sendOk(ack);
+      byte[] buf = new byte[64 * 1024];
+      long left = size;
+      while (left > 0) {
+        int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+        if (n < 0) {
+          throw dropped("connection dropped after " + (size - left) + " of " + size + " bytes");
+        }
+        out.write(buf, 0, n);
+        left -= n;
+      }
+      checkAck(in, remotePath);
+      sendOk(ack);
+      return size;
+    } finally {
+      channel.disconnect();
+    }
+  }
+
+  /** Sends the local file to {@code remotePath}; returns its size. */
+  static long upload(Session session, Path local, String remotePath, int timeoutMillis)
+      throws TransferFailure, IOException {
+    ChannelExec channel = openExec(session, "scp -t " + shellQuote(remotePath), timeoutMillis);
+    long size = Files.size(local);
+    try (InputStream in = channel.getInputStream(); OutputStream out = channel.getOutputStream();
+        InputStream file = Files.newInputStream(local)) {
+      connect(channel, timeoutMillis);
+      checkAck(in, remotePath);
+      String name = remotePath.substring(remotePath.lastIndexOf('/') + 1);
+      out.write(("C0644 " + size + " " + name + "\n").getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      checkAck(in, remotePath);
+      file.transferTo(out);
+      sendOk(out);
+      checkAck(in, remotePath);
+      return size;
+    } catch (IOException e) {
+      throw dropped("connection dropped while sending " + local.getFileName() + ": " + e.getMessage());
+    } finally {
+      channel.disconnect();
+    }
+  }
+
+  private static ChannelExec openExec(Session session, String command, int timeoutMillis) throws TransferFailure {
+    try {
+      ChannelExec channel = (ChannelExec) session.openChannel("exec");
+      channel.setCommand(command);
+      return channel;
+    } catch (JSchException e) {
+      throw TransferFailure.retryable("cannot open an scp channel: " + e.getMessage(), e);
+    }
+  }
+
+  private static void connect(ChannelExec channel, int timeoutMillis) throws TransferFailure {
+    try {
+      channel.connect(timeoutMillis);
+    } catch (JSchException e) {
+      throw TransferFailure.retryable("cannot start the remote scp: " + e.getMessage(), e);
+    }
+  }
+
+  private static void checkAck(InputStream in, String remotePath) throws IOException, TransferFailure {
+    int b = in.read();
+    if (b == 0) {
+      return;
+    }
+    if (b < 0) {
+      throw dropped("connection closed while waiting for the remote scp");
+    }
+    throw TransferFailure.permanent("remote scp error for " + remotePath + ": " + readLine(in), null);
+  }
+
+  private static void sendOk(OutputStream out) throws IOException {
+    out.write(0);
+    out.flush();
+  }
+
+  private static String readLine(InputStream in) throws IOException {
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    int b;
+    while ((b = in.read()) >= 0 && b != '\n') {
+      line.write(b);
+    }
+    return line.toString(StandardCharsets.UTF_8).trim();
+  }
+
+  private static TransferFailure dropped(String message) {
+    return TransferFailure.retryable(message, null);
+  }
+
+  /** Single-quotes a path for the remote shell that runs scp. */
+  static String shellQuote(String path) {
+    return "'" + path.replace("'", "'\\''") + "'";
+  }
+}

@@ -1,0 +1,79 @@
+package io.gantry.staging.internal.ssh;
+
+import com.jcraft.jsch.JSch;
+import com.jcraft.jsch.JSchChangedHostKeyException;
+import com.jcraft.jsch.JSchException;
+import com.jcraft.jsch.JSchHostKeyException;
+import com.jcraft.jsch.JSchUnknownHostKeyException;
+import com.jcraft.jsch.Session;
+import io.gantry.staging.GatewayOptions;
+import io.gantry.staging.RemoteTransfer;
+import io.gantry.staging.Secret;
+import io.gantry.staging.SshCredentials;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Opens authenticated SSH sessions with JSch (the maintained {@code com.github.mwiede} fork).
+ * Host keys are checked against the configured known_hosts file: an unknown or changed key fails
+ * unless the options say {@code acceptUnknownHostKeys}. Failures are sorted into retryable
+ * (network) and permanent (host key, authentication), with messages naming host and user only.
+ */
+final class SshConnector {
+  private final GatewayOptions options;
+
+  SshConnector(GatewayOptions options) {
+    this.options = options;
+  }
+
+  Session open(RemoteTransfer t, SshCredentials credentials) throws TransferFailure {
+    String where = t.user() + "@" + t.host() + ":" + t.port();
+    try {
+      JSch jsch = new JSch();
+      if (!options.acceptUnknownHostKeys()) {
+        jsch.setKnownHosts(options.knownHostsFile().toString());
+      }
+      byte[] key = credentials.privateKeyOrNull();
+      if (key != null) {
+        Secret passphrase = credentials.passphraseOrNull();
+        jsch.addIdentity("gantry:" + where, key, null, passphrase == null ? null : bytes(passphrase));
+        Arrays.fill(key, (byte) 0);
+      }
+      Session session = jsch.getSession(t.user(), t.host(), t.port());
+      if (credentials.passwordOrNull() != null) {
+        session.setPassword(bytes(credentials.passwordOrNull()));
+      }
+      session.setConfig("StrictHostKeyChecking", options.acceptUnknownHostKeys() ? "no" : "yes");
+      session.setConfig("PreferredAuthentications", key != null ? "publickey" : "password");
+      int timeout = (int) options.connectTimeout().toMillis();
+      session.setTimeout(Math.max(timeout, 10_000)); // socket reads: a stalled transfer fails, then retries
+      session.connect(timeout);
+      return session;
+    } catch (JSchUnknownHostKeyException e) {
+      throw TransferFailure.permanent("host key of " + t.host() + ":" + t.port() + " is not in the known_hosts file "
+          + options.knownHostsFile() + " (" + e.getMessage() + "); add it there, or set acceptUnknownHostKeys"
+          + " only on a network you trust", e);
+    } catch (JSchChangedHostKeyException e) {
+      throw TransferFailure.permanent("host key of " + t.host() + ":" + t.port() + " DIFFERS from the one in "
+          + options.knownHostsFile() + ": the host was reinstalled, or someone is intercepting the connection", e);
+    } catch (JSchHostKeyException e) {
+      throw TransferFailure.permanent("host key of " + t.host() + ":" + t.port() + " rejected: " + e.getMessage(), e);
+    } catch (JSchException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith("Auth")) {
+        throw authFailure(where, credentials, e);
+      }
+      throw TransferFailure.retryable("cannot connect to " + where + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static TransferFailure authFailure(String where, SshCredentials credentials, Exception e) {
+    return TransferFailure.permanent("authentication failed for " + where + " with " + credentials.method(), e);
+  }
+
+  private static byte[] bytes(Secret secret) {
+    char[] chars = secret.reveal();
+    byte[] b = new String(chars).getBytes(StandardCharsets.UTF_8);
+    Arrays.fill(chars, '\0');
+    return b;
+  }
+}
