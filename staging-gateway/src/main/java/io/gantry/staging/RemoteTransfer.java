@@ -14,6 +14,10 @@ import java.util.Objects;
  * @param sourceFileName remote path (transmit) or job-relative path (receive)
  * @param targetFileName job-relative path (transmit) or remote path (receive)
  * @param compress compress on the fly into blocked gzip
+ * @param credential what the {@link CredentialResolver} resolves the login from: the name of an
+ *     SSH identity in the server's configuration ({@code IdentityRef}), or an encrypted password
+ *     token ({@code RemotePassword}); null to let the resolver decide by host and user. Never a
+ *     clear-text secret.
  */
 public record RemoteTransfer(
     int arrangingOrder,
@@ -24,7 +28,8 @@ public record RemoteTransfer(
     String user,
     String sourceFileName,
     String targetFileName,
-    boolean compress) {
+    boolean compress,
+    String credential) {
 
   /** JSDL {@code Direction}. */
   public enum Direction {
@@ -52,6 +57,13 @@ public record RemoteTransfer(
     if (sourceFileName == null || sourceFileName.isBlank() || targetFileName == null || targetFileName.isBlank()) {
       throw new IllegalArgumentException("SourceFileName and TargetFileName must not be empty");
     }
+  }
+
+  /** A transfer whose login the resolver finds by host and user alone. */
+  public RemoteTransfer(int arrangingOrder, Direction direction, Protocol protocol, String host,
+      int port, String user, String sourceFileName, String targetFileName, boolean compress) {
+    this(arrangingOrder, direction, protocol, host, port, user, sourceFileName, targetFileName,
+        compress, null);
   }
 
   /** The remote side as {@code user@host:port:path}, for messages and the manifest. */
