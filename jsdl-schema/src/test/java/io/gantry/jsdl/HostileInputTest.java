@@ -55,6 +55,19 @@ class HostileInputTest {
   }
 
   @Test
+  void schemaLocationHintsAreNeverFetched() throws Exception {
+    Path fifo = dir.resolve("schema-fifo");
+    assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+    String hinted = JsdlDocuments.baseJob().replace("xmlns:gx=\"urn:gantry:jsdl:ext:1\">",
+        "xmlns:gx=\"urn:gantry:jsdl:ext:1\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
+            + " xsi:schemaLocation=\"urn:gantry:jsdl:ext:1 " + fifo.toUri() + " urn:other " + fifo.toUri() + "\">")
+        .replace("</jsdl:JobDefinition>",
+            "<o:Note xmlns:o=\"urn:other\" xsi:schemaLocation=\"urn:other " + fifo.toUri() + "\"/></jsdl:JobDefinition>");
+    ParseResult result = parseFast(hinted);
+    assertTrue(result.isValid(), result.report().toString());
+  }
+
+  @Test
   void externalDtdAndParameterEntitiesAreRefused() {
     ParseResult dtd = parseFast(jobNamed("<!DOCTYPE x SYSTEM \"http://127.0.0.1:9/evil.dtd\">", "x"));
     assertTrue(dtd.report().toString().contains(DOCTYPE_REFUSED));
