@@ -128,6 +128,62 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   }
 
   @Override
+  public void recordDataMovements(JobId id, String phase, List<DataMovement> movements) {
+    Instant now = now();
+    tx.write("record " + phase + " data movements of job " + id, c -> {
+      try (PreparedStatement delete = c.prepareStatement(
+          "DELETE FROM gantry_data_movement WHERE job_id = ? AND phase = ?")) {
+        delete.setString(1, id.value());
+        delete.setString(2, phase);
+        delete.executeUpdate();
+      }
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO gantry_data_movement (job_id, "
+          + "phase, seq, kind, source, detail, file, rows_moved, bytes, sha256, seconds, skipped, "
+          + "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        int seq = 0;
+        for (DataMovement m : movements) {
+          ps.setString(1, id.value());
+          ps.setString(2, phase);
+          ps.setInt(3, ++seq);
+          ps.setString(4, m.kind());
+          ps.setString(5, clip(m.source()));
+          ps.setString(6, clip(m.detail()));
+          ps.setString(7, clip(m.file()));
+          ps.setLong(8, m.rows());
+          ps.setLong(9, m.bytes());
+          ps.setString(10, m.sha256());
+          ps.setDouble(11, m.seconds());
+          ps.setBoolean(12, m.skipped());
+          JobRows.setInstant(ps, 13, now);
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public List<DataMovement> dataMovements(JobId id) {
+    return tx.read("read data movements of job " + id, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT phase, kind, source, detail, file, "
+          + "rows_moved, bytes, sha256, seconds, skipped FROM gantry_data_movement WHERE job_id = ? "
+          + "ORDER BY CASE phase WHEN 'STAGE_IN' THEN 0 ELSE 1 END, seq")) {
+        ps.setString(1, id.value());
+        try (ResultSet rs = ps.executeQuery()) {
+          List<DataMovement> result = new java.util.ArrayList<>();
+          while (rs.next()) {
+            result.add(new DataMovement(rs.getString(1), rs.getString(2), rs.getString(3),
+                rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getString(8),
+                rs.getDouble(9), rs.getBoolean(10)));
+          }
+          return result;
+        }
+      }
+    });
+  }
+
+  @Override
   public boolean updatePhaseDetail(JobId id, JobState state, String detail) {
     return tx.writeLazily("update progress of job " + id, c -> {
       try (PreparedStatement ps = c.prepareStatement(

@@ -63,4 +63,13 @@ public interface JobStore {
 
   /** The job's audit trail, oldest first; empty if there is no such job. */
   List<JobTransition> history(JobId id);
+
+  /**
+   * Records what one staging phase of a job moved, replacing what an earlier attempt of the same
+   * phase recorded, in one transaction.
+   */
+  void recordDataMovements(JobId id, String phase, List<DataMovement> movements);
+
+  /** Every data movement of the job, stage-in first, each phase in the order recorded. */
+  List<DataMovement> dataMovements(JobId id);
 }

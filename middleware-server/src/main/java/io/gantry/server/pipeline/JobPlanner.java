@@ -1,0 +1,205 @@
+package io.gantry.server.pipeline;
+
+import io.gantry.dispatcher.LaunchSpec;
+import io.gantry.dispatcher.ProgramKind;
+import io.gantry.jsdl.JsdlDefaults;
+import io.gantry.jsdl.JsdlJob;
+import io.gantry.jsdl.model.ext.DataSourceType;
+import io.gantry.jsdl.model.ext.EnvironmentType;
+import io.gantry.jsdl.model.ext.MpirunApplicationType;
+import io.gantry.jsdl.model.ext.SCPDataStagingType;
+import io.gantry.jsdl.model.ext.SQLQueryDataStagingType;
+import io.gantry.jsdl.model.ext.SQLUpdateDataStagingType;
+import io.gantry.jsdl.model.posix.POSIXApplicationType;
+import io.gantry.jsdl.model.spmd.SPMDApplicationType;
+import io.gantry.server.scheduler.JobFailure;
+import io.gantry.server.store.JobId;
+import io.gantry.staging.CreationFlag;
+import io.gantry.staging.DataSourceRef;
+import io.gantry.staging.RemoteTransfer;
+import io.gantry.staging.SqlExtract;
+import io.gantry.staging.SqlLoad;
+import io.gantry.staging.StageInPlan;
+import io.gantry.staging.StageOutPlan;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Turns a valid JSDL job into a {@link JsdlJobPlan}. The parser already checked what the
+ * document alone can tell; this checks what only the server knows (its data sources and
+ * identities, who may use them) and fixes the job directory, output files and wall time.
+ */
+public final class JobPlanner {
+  /** Every job's program sees its own id, e.g. so mcvar can label its results. */
+  public static final String JOB_ID_VARIABLE = "GANTRY_JOB_ID";
+
+  private final Path stagingRoot;
+  private final Duration defaultWallTime;
+  private final DataSourceAccess dataSources;
+
+  /** Which named data sources and SSH identities exist and who may use them. */
+  public interface DataSourceAccess {
+    /** A problem with {@code owner} using data source {@code name}, or null if allowed. */
+    String dataSourceProblem(String name, String owner);
+
+    /** A problem with {@code owner} using SSH identity {@code name}, or null if allowed. */
+    String identityProblem(String name, String owner);
+  }
+
+  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources) {
+    this.stagingRoot = stagingRoot;
+    this.defaultWallTime = defaultWallTime;
+    this.dataSources = dataSources;
+  }
+
+  public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
+    Path dir = stagingRoot.resolve(id.toString());
+    List<String> problems = new ArrayList<>();
+    StageInPlan in = new StageInPlan(
+        transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems));
+    StageOutPlan out = new StageOutPlan(id.toString(),
+        loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems));
+    LaunchSpec launch = launch(id, job, dir, problems);
+    if (!problems.isEmpty()) {
+      throw new JobFailure(String.join("; ", problems));
+    }
+    return new JsdlJobPlan(id, owner, dir, in, launch, out);
+  }
+
+  private List<SqlExtract> extracts(List<SQLQueryDataStagingType> queries, String owner, List<String> problems) {
+    List<SqlExtract> extracts = new ArrayList<>();
+    for (SQLQueryDataStagingType q : queries) {
+      DataSourceRef source = dataSource(q.getDataSourceRef(), q.getDataSource(), owner, problems);
+      CreationFlag flag = q.getSQLOutputFileCreationFlag() == null ? CreationFlag.OVERWRITE
+          : CreationFlag.valueOf(q.getSQLOutputFileCreationFlag().value()
+              .replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT));
+      extracts.add(new SqlExtract(source, q.getExecutionOrderGroup(), q.getSQLStatement().strip(),
+          q.getSQLOutputFileName(), q.getSQLInputFileName(), flag,
+          JsdlDefaults.isOn(q.getSQLOutputFileCompression())));
+    }
+    return extracts;
+  }
+
+  private List<SqlLoad> loads(List<SQLUpdateDataStagingType> updates, String owner, List<String> problems) {
+    List<SqlLoad> loads = new ArrayList<>();
+    for (SQLUpdateDataStagingType u : updates) {
+      DataSourceRef source = dataSource(u.getDataSourceRef(), u.getDataSource(), owner, problems);
+      loads.add(new SqlLoad(source, u.getExecutionOrderGroup(), u.getSQLStatement().strip(),
+          u.getSQLInputFileName(), u.getBatchSize() == null ? SqlLoad.DEFAULT_BATCH_SIZE : u.getBatchSize()));
+    }
+    return loads;
+  }
+
+  private DataSourceRef dataSource(String name, DataSourceType inline, String owner, List<String> problems) {
+    if (name != null) {
+      String problem = dataSources.dataSourceProblem(name, owner);
+      if (problem != null) {
+        problems.add(problem);
+      }
+      return DataSourceRef.named(name);
+    }
+    return DataSourceRef.inline(inline.getJDBCURL(), inline.getUserId(), inline.getPassword());
+  }
+
+  private List<RemoteTransfer> transfers(List<SCPDataStagingType> steps, String owner, List<String> problems) {
+    List<RemoteTransfer> transfers = new ArrayList<>();
+    for (SCPDataStagingType s : steps) {
+      String credential = s.getIdentityRef() != null ? s.getIdentityRef() : s.getRemotePassword();
+      if (s.getIdentityRef() != null) {
+        String problem = dataSources.identityProblem(s.getIdentityRef(), owner);
+        if (problem != null) {
+          problems.add(problem);
+        }
+      }
+      transfers.add(new RemoteTransfer(s.getArrangingOrder(),
+          RemoteTransfer.Direction.fromJsdl(s.getDirection().value()),
+          RemoteTransfer.Protocol.valueOf(JsdlDefaults.protocol(s).value().toUpperCase(Locale.ROOT)),
+          s.getRemoteHostName(), JsdlDefaults.port(s), s.getRemoteUserId(), s.getSourceFileName(),
+          s.getTargetFileName(), JsdlDefaults.isOn(s.getCompression()), credential));
+    }
+    return transfers;
+  }
+
+  private LaunchSpec launch(JobId id, JsdlJob job, Path dir, List<String> problems) {
+    if (job.mpirunApplication().isPresent()) {
+      return mpirun(id, job.mpirunApplication().get(), dir, problems);
+    }
+    if (job.spmdApplication().isPresent()) {
+      return spmd(id, job.spmdApplication().get(), dir);
+    }
+    return posix(id, job.posixApplication().orElseThrow(), dir);
+  }
+
+  private LaunchSpec mpirun(JobId id, MpirunApplicationType app, Path dir, List<String> problems) {
+    if (app.getPartition() != null) {
+      problems.add("Partition names a Blue Gene partition; with Open MPI give a HostFile instead");
+    }
+    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable())
+        .arguments(app.getArgument().toArray(String[]::new))
+        .workingDirectory(inside(dir, app.getWorkingDirectory()))
+        .processes(app.getNumberOfProcesses())
+        .output(inside(dir, orDefault(app.getStdoutFileName(), "stdout.txt")),
+            inside(dir, orDefault(app.getStderrFileName(), "stderr.txt")))
+        .wallTimeLimit(app.getWallTimeLimit() == null ? defaultWallTime
+            : Duration.ofSeconds(app.getWallTimeLimit()));
+    List<String> options = new ArrayList<>(app.getMpirunOption());
+    if (app.getVerbosity() != null && app.getVerbosity() > 0) {
+      options.add("--verbose");
+    }
+    spec.extraMpirunOptions(options.toArray(String[]::new));
+    if (app.getHostFile() != null) {
+      spec.hostFile(inside(dir, app.getHostFile()));
+    }
+    for (EnvironmentType e : app.getEnvironment()) {
+      spec.environment(e.getName(), e.getValue());
+    }
+    spec.environment(JOB_ID_VARIABLE, id.toString());
+    return spec.build();
+  }
+
+  private LaunchSpec spmd(JobId id, SPMDApplicationType app, Path dir) {
+    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable().getValue().strip())
+        .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
+        .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
+        .processes(app.getNumberOfProcesses() == null ? 1 : app.getNumberOfProcesses().getValue().intValueExact())
+        .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
+            inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
+        .wallTimeLimit(defaultWallTime);
+    app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
+    spec.environment(JOB_ID_VARIABLE, id.toString());
+    return spec.build();
+  }
+
+  private LaunchSpec posix(JobId id, POSIXApplicationType app, Path dir) {
+    Duration wall = app.getWallTimeLimit() == null ? defaultWallTime
+        : Duration.ofSeconds(app.getWallTimeLimit().getValue().longValueExact());
+    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
+        .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
+        .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
+        .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
+            inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
+        .wallTimeLimit(wall);
+    app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
+    spec.environment(JOB_ID_VARIABLE, id.toString());
+    return spec.build();
+  }
+
+  private static String orDefault(String value, String fallback) {
+    return value == null || value.isBlank() ? fallback : value.strip();
+  }
+
+  /**
+   * A path from the job description, resolved against the job directory. The parser has
+   * already refused {@code ..} and absolute paths outside the allowed roots; an absolute path
+   * that got here lies under an allowed root.
+   */
+  private static Path inside(Path dir, String name) {
+    if (name == null || name.isBlank()) {
+      return dir;
+    }
+    return dir.resolve(name.strip()).normalize();
+  }
+}

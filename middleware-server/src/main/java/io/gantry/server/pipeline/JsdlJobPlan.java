@@ -1,0 +1,26 @@
+package io.gantry.server.pipeline;
+
+import io.gantry.dispatcher.LaunchSpec;
+import io.gantry.server.scheduler.JobPlan;
+import io.gantry.server.store.JobId;
+import io.gantry.staging.StageInPlan;
+import io.gantry.staging.StageOutPlan;
+import java.nio.file.Path;
+
+/**
+ * A job as the server will carry it out: what to stage in, what to run, what to stage out, all
+ * inside one job directory on the compute file system.
+ */
+public record JsdlJobPlan(
+    JobId jobId,
+    String owner,
+    Path jobDirectory,
+    StageInPlan stageIn,
+    LaunchSpec launch,
+    StageOutPlan stageOut) implements JobPlan {
+
+  @Override
+  public int slots() {
+    return launch.processes();
+  }
+}
