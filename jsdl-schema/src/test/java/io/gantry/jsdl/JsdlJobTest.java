@@ -22,7 +22,7 @@ class JsdlJobTest {
     JsdlJob job = new JsdlParser().parse(Path.of("examples/var-job.jsdl")).validJob();
     MpirunApplicationType mpirun = job.mpirunApplication().orElseThrow();
     assertEquals("mcvar", mpirun.getExecutable());
-    assertEquals(4, mpirun.getNumberOfProcesses());
+    assertEquals(2, mpirun.getNumberOfProcesses());
     assertEquals(1800, mpirun.getWallTimeLimit());
     assertTrue(mpirun.getArgument().contains("--compress-output"));
 

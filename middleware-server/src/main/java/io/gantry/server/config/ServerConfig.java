@@ -30,7 +30,15 @@ public record ServerConfig(
     int maxQueuedJobsPerUser,
     boolean demoEnabled,
     int demoPositions,
-    Map<String, NamedDataSource> dataSources) {
+    Map<String, NamedDataSource> dataSources,
+    Map<String, SshIdentity> sshIdentities,
+    Path knownHostsFile,
+    boolean acceptUnknownHostKeys) {
+
+  /** The SSH identity of that name, or null. */
+  public SshIdentity sshIdentity(String name) {
+    return sshIdentities.get(name);
+  }
 
   /** The data source of that name, or null. */
   public NamedDataSource dataSource(String name) {

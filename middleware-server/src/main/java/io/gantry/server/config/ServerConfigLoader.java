@@ -23,7 +23,10 @@ import java.util.regex.Pattern;
 public final class ServerConfigLoader {
   private static final Pattern DATA_SOURCE_KEY =
       Pattern.compile("datasource\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(url|user|password-file|password-env|users)");
+  private static final Pattern IDENTITY_KEY =
+      Pattern.compile("identity\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(key-file|password-file|password-env|users)");
   private static final Set<String> KNOWN = Set.of(
+      "ssh.known-hosts", "ssh.accept-unknown-host-keys",
       "listen.host", "listen.port", "data.dir", "store.url", "store.user", "store.password-file",
       "store.password-env", "staging.root", "staging.parallelism", "staging.sql-threads",
       "mpirun.path", "mpirun.options", "mpirun.hostfile", "slots.total", "limits.wall-time",
@@ -43,7 +46,8 @@ public final class ServerConfigLoader {
     }
     overrides.forEach(settings::setProperty);
     for (String key : settings.stringPropertyNames()) {
-      if (!KNOWN.contains(key) && !DATA_SOURCE_KEY.matcher(key).matches()) {
+      if (!KNOWN.contains(key) && !DATA_SOURCE_KEY.matcher(key).matches()
+          && !IDENTITY_KEY.matcher(key).matches()) {
         throw new ConfigException(key, "unknown setting");
       }
     }
@@ -78,7 +82,32 @@ public final class ServerConfigLoader {
         integer("limits.queued-jobs-per-user", 1000, 1, 1_000_000),
         bool("demo.enabled", true),
         integer("demo.positions", 2000, 1, 10_000_000),
-        dataSources());
+        dataSources(),
+        sshIdentities(),
+        path("ssh.known-hosts", Path.of(System.getProperty("user.home"), ".ssh", "known_hosts")),
+        bool("ssh.accept-unknown-host-keys", false));
+  }
+
+  private Map<String, SshIdentity> sshIdentities() {
+    Set<String> names = new TreeSet<>();
+    for (String key : settings.stringPropertyNames()) {
+      var m = IDENTITY_KEY.matcher(key);
+      if (m.matches()) {
+        names.add(m.group(1));
+      }
+    }
+    Map<String, SshIdentity> result = new LinkedHashMap<>();
+    for (String name : names) {
+      String prefix = "identity." + name + ".";
+      Path keyFile = optionalPath(prefix + "key-file");
+      PasswordSource secret = password("identity." + name);
+      if (keyFile == null && secret instanceof PasswordSource.None) {
+        throw new ConfigException(prefix + "key-file",
+            "SSH identity " + name + " needs a key-file, or a password-file or password-env");
+      }
+      result.put(name, new SshIdentity(name, keyFile, secret, new TreeSet<>(words(prefix + "users"))));
+    }
+    return Map.copyOf(result);
   }
 
   private Map<String, NamedDataSource> dataSources() {

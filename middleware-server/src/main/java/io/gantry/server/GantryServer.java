@@ -1,0 +1,147 @@
+package io.gantry.server;
+
+import io.gantry.dispatcher.DispatcherConfig;
+import io.gantry.dispatcher.LocalMpirunLauncher;
+import io.gantry.dispatcher.PosixLauncher;
+import io.gantry.jsdl.JsdlParser;
+import io.gantry.jsdl.ParserOptions;
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.ServerInfo;
+import io.gantry.server.config.NamedDataSource;
+import io.gantry.server.config.PasswordSource;
+import io.gantry.server.config.ServerConfig;
+import io.gantry.server.demo.DemoMarket;
+import io.gantry.server.http.GantryHttpServer;
+import io.gantry.server.http.SoapEndpoint;
+import io.gantry.server.pipeline.JobPlanner;
+import io.gantry.server.pipeline.JsdlJobPipeline;
+import io.gantry.server.pipeline.JsdlJobPlan;
+import io.gantry.server.pipeline.ServerCredentials;
+import io.gantry.server.scheduler.MetaScheduler;
+import io.gantry.server.service.JobManagementService;
+import io.gantry.server.store.JdbcJobStore;
+import io.gantry.server.store.JobStoreSettings;
+import io.gantry.staging.GatewayOptions;
+import io.gantry.staging.StagingGateway;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * gantry-server assembled from its configuration: job store, demo database, staging gateway,
+ * dispatcher, meta-scheduler, SOAP service and HTTP server. Started by {@link #start}; closing it
+ * stops everything in reverse order.
+ */
+public final class GantryServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(GantryServer.class);
+  public static final String VERSION = "0.1.0";
+
+  private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+  private GantryHttpServer http;
+
+  private GantryServer() {}
+
+  /** Builds and starts a server; on failure, whatever was started is stopped again. */
+  public static GantryServer start(ServerConfig config) throws Exception {
+    GantryServer server = new GantryServer();
+    try {
+      server.startComponents(config);
+      return server;
+    } catch (Exception | Error e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  private void startComponents(ServerConfig config) throws Exception {
+    Files.createDirectories(config.dataDirectory());
+    Files.createDirectories(config.stagingRoot());
+    JdbcJobStore store = own(JdbcJobStore.open(storeSettings(config)));
+
+    Map<String, NamedDataSource> dataSources = new HashMap<>(config.dataSources());
+    if (config.demoEnabled() && !dataSources.containsKey(DemoMarket.DATA_SOURCE_NAME)) {
+      DemoMarket demo = new DemoMarket(config.dataDirectory().resolve("demo"), config.demoPositions());
+      if (demo.createIfMissing()) {
+        log.info("created the demo market database ({} positions)", config.demoPositions());
+      }
+      dataSources.put(DemoMarket.DATA_SOURCE_NAME, new NamedDataSource(DemoMarket.DATA_SOURCE_NAME,
+          demo.jdbcUrl(), "sa", new PasswordSource.None(), Set.of()));
+    }
+    ServerCredentials credentials = new ServerCredentials(dataSources, config.sshIdentities());
+    StagingGateway gateway = own(new StagingGateway(credentials, GatewayOptions.defaults()
+        .withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())));
+
+    DispatcherConfig dispatch = new DispatcherConfig(config.mpirunPath(), config.mpirunOptions(),
+        config.totalSlots() > Runtime.getRuntime().availableProcessors(), config.killGracePeriod(),
+        DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
+    LocalMpirunLauncher mpi = own(new LocalMpirunLauncher(dispatch));
+    PosixLauncher posix = own(new PosixLauncher(dispatch));
+
+    JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes()));
+    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials);
+    JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store);
+    MetaScheduler<JsdlJobPlan> scheduler = own(new MetaScheduler<>(store, pipeline,
+        config.totalSlots(), config.stagingParallelism(), config.killGracePeriod()));
+    scheduler.recover();
+
+    JobManagementService service = new JobManagementService(parser, planner, store, scheduler,
+        serverInfo(config), config.killGracePeriod());
+    http = own(new GantryHttpServer(config.listenHost(), config.listenPort(),
+        List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement"))));
+    http.start();
+  }
+
+  private static JobStoreSettings storeSettings(ServerConfig config) {
+    if (config.jobStoreUrl().startsWith("jdbc:h2:file:") && !config.jobStoreUrl().contains(";")) {
+      return JobStoreSettings.h2File(Path.of(config.jobStoreUrl().substring("jdbc:h2:file:".length())));
+    }
+    char[] password = config.jobStorePassword().read();
+    return new JobStoreSettings(config.jobStoreUrl(), config.jobStoreUser(), new String(password), 8);
+  }
+
+  private static ServerInfo serverInfo(ServerConfig config) {
+    ServerInfo info = new ServerInfo();
+    info.version = VERSION;
+    info.apiNamespace = JobManagement.NAMESPACE;
+    info.maxJobDefinitionBytes = config.maxJobDefinitionBytes();
+    info.maxQueuedJobsPerUser = config.maxQueuedJobsPerUser();
+    info.totalSlots = config.totalSlots();
+    return info;
+  }
+
+  private <T extends AutoCloseable> T own(T resource) {
+    resources.push(resource);
+    return resource;
+  }
+
+  /** The address the SOAP and web endpoints listen on. */
+  public InetSocketAddress address() {
+    return http.address();
+  }
+
+  /** The job-management endpoint's URL. */
+  public String jobManagementUrl() {
+    InetSocketAddress a = address();
+    return "http://" + a.getHostString() + ":" + a.getPort() + "/services/JobManagement";
+  }
+
+  @Override
+  public void close() {
+    while (!resources.isEmpty()) {
+      AutoCloseable r = resources.pop();
+      try {
+        r.close();
+      } catch (Exception e) {
+        log.warn("while stopping {}: {}", r.getClass().getSimpleName(), e.toString());
+      } 
+    }
+  }
+}

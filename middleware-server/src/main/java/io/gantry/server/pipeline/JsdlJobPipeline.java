@@ -1,0 +1,150 @@
+package io.gantry.server.pipeline;
+
+import io.gantry.dispatcher.LaunchException;
+import io.gantry.dispatcher.Launcher;
+import io.gantry.dispatcher.ProgramKind;
+import io.gantry.dispatcher.RunningJob;
+import io.gantry.jsdl.JsdlParser;
+import io.gantry.jsdl.ParseResult;
+import io.gantry.server.scheduler.JobFailure;
+import io.gantry.server.scheduler.JobPipeline;
+import io.gantry.server.scheduler.PhaseProgress;
+import io.gantry.server.store.DataMovement;
+import io.gantry.server.store.JobRecord;
+import io.gantry.server.store.JobStore;
+import io.gantry.staging.Manifest;
+import io.gantry.staging.ManifestRecord;
+import io.gantry.staging.StagingException;
+import io.gantry.staging.StagingGateway;
+import io.gantry.staging.StagingListener;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Carries out JSDL jobs: stage-in through the {@link StagingGateway} into a clean job
+ * directory, the program through the dispatcher, stage-out back through the gateway. Each
+ * phase's manifest is recorded in the job store.
+ */
+public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
+  private final JsdlParser parser;
+  private final JobPlanner planner;
+  private final StagingGateway gateway;
+  private final Launcher mpiLauncher;
+  private final Launcher posixLauncher;
+  private final JobStore store;
+
+  public JsdlJobPipeline(JsdlParser parser, JobPlanner planner, StagingGateway gateway,
+      Launcher mpiLauncher, Launcher posixLauncher, JobStore store) {
+    this.parser = parser;
+    this.planner = planner;
+    this.gateway = gateway;
+    this.mpiLauncher = mpiLauncher;
+    this.posixLauncher = posixLauncher;
+    this.store = store;
+  }
+
+  @Override
+  public JsdlJobPlan plan(JobRecord job, String jobDescription) throws JobFailure {
+    ParseResult parsed = parser.parse(jobDescription);
+    if (!parsed.isValid()) {
+      throw new JobFailure("the stored job description is no longer valid: " + parsed.report());
+    }
+    return planner.plan(job.id(), job.owner(), parsed.validJob());
+  }
+
+  @Override
+  public void stageIn(JsdlJobPlan plan, PhaseProgress progress) throws JobFailure, InterruptedException {
+    cleanDirectory(plan.jobDirectory());
+    Manifest manifest = stage(() -> gateway.stageIn(plan.stageIn(), plan.jobDirectory(),
+        listener("stage-in", progress)));
+    store.recordDataMovements(plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
+  }
+
+  @Override
+  public RunningJob launch(JsdlJobPlan plan) throws JobFailure {
+    Launcher launcher = plan.launch().kind() == ProgramKind.MPI ? mpiLauncher : posixLauncher;
+    try {
+      Files.createDirectories(plan.launch().workingDirectory());
+      Files.createDirectories(plan.launch().stdout().getParent());
+      Files.createDirectories(plan.launch().stderr().getParent());
+      return launcher.launch(plan.launch());
+    } catch (LaunchException | IOException e) {
+      throw new JobFailure(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void stageOut(JsdlJobPlan plan, PhaseProgress progress) throws JobFailure, InterruptedException {
+    Manifest manifest = stage(() -> gateway.stageOut(plan.stageOut(), plan.jobDirectory(),
+        listener("stage-out", progress)));
+    store.recordDataMovements(plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
+  }
+
+  /** The job's directory, created empty: a stage-in that runs again starts from nothing. */
+  private static void cleanDirectory(Path dir) throws JobFailure {
+    try {
+      if (Files.exists(dir)) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+          for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+            if (!p.equals(dir)) {
+              Files.delete(p);
+            }
+          }
+        }
+      }
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new JobFailure("cannot prepare the job directory " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private interface StagingCall {
+    Manifest run() throws StagingException;
+  }
+
+  private static Manifest stage(StagingCall call) throws JobFailure, InterruptedException {
+    try {
+      return call.run();
+    } catch (StagingException e) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException("staging interrupted");
+      }
+      throw new JobFailure(e.getMessage(), e);
+    }
+  }
+
+  private static StagingListener listener(String phase, PhaseProgress progress) {
+    return new StagingListener() {
+      private volatile String group = phase;
+      private volatile long lastReport;
+
+      @Override
+      public void groupStarted(String kind, int index, int count, int groupNumber) {
+        group = phase + ": " + kind + " group " + index + " of " + count;
+        progress.report(group);
+      }
+
+      @Override
+      public void progress(long rowsSoFar, long bytesSoFar) {
+        long now = System.nanoTime();
+        if (now - lastReport > 500_000_000L) { // at most two progress writes a second
+          lastReport = now;
+          progress.report(group + ", " + rowsSoFar + " rows, " + bytesSoFar + " bytes");
+        }
+      }
+    };
+  }
+
+  private static List<DataMovement> movements(String phase, Manifest manifest) {
+    return manifest.records().stream().map(r -> movement(phase, r)).toList();
+  }
+
+  private static DataMovement movement(String phase, ManifestRecord r) {
+    return new DataMovement(phase, r.kind(), r.source(), r.detail(), r.file(), r.rows(), r.bytes(),
+        r.sha256(), r.seconds(), r.skipped());
+  }
+}

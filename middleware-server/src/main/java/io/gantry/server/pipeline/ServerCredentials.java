@@ -1,0 +1,95 @@
+package io.gantry.server.pipeline;
+
+import io.gantry.server.config.NamedDataSource;
+import io.gantry.server.config.PasswordSource;
+import io.gantry.server.config.SshIdentity;
+import io.gantry.staging.CredentialResolver;
+import io.gantry.staging.DataSourceRef;
+import io.gantry.staging.DataSourceSpec;
+import io.gantry.staging.RemoteTransfer;
+import io.gantry.staging.Secret;
+import io.gantry.staging.SshCredentials;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * The server's secrets, handed to the staging gateway at the moment of use: named data sources
+ * and SSH identities from the configuration, whose passwords and keys are read from their files
+ * or environment variables only now, never earlier and never into a log.
+ */
+public final class ServerCredentials implements CredentialResolver, JobPlanner.DataSourceAccess {
+  private final Map<String, NamedDataSource> dataSources;
+  private final Map<String, SshIdentity> identities;
+
+  public ServerCredentials(Map<String, NamedDataSource> dataSources, Map<String, SshIdentity> identities) {
+    this.dataSources = Map.copyOf(dataSources);
+    this.identities = Map.copyOf(identities);
+  }
+
+  @Override
+  public String dataSourceProblem(String name, String owner) {
+    NamedDataSource source = dataSources.get(name);
+    if (source == null || !source.allows(owner)) {
+      // the same words for "no such" and "not yours": names of others' data sources stay private
+      return "data source '" + name + "' is not defined on this server for user " + owner;
+    }
+    return null;
+  }
+
+  @Override
+  public String identityProblem(String name, String owner) {
+    SshIdentity identity = identities.get(name);
+    if (identity == null || !identity.allows(owner)) {
+      return "SSH identity '" + name + "' is not defined on this server for user " + owner;
+    }
+    return null;
+  }
+
+  @Override
+  public DataSourceSpec dataSource(DataSourceRef ref) {
+    if (ref.name() == null) {
+      throw new IllegalArgumentException("data source " + ref.describe()
+          + ": inline data sources with encrypted passwords need the server's password key pair, "
+          + "which this server has not been given; define a named data source in the configuration");
+    }
+    NamedDataSource source = dataSources.get(ref.name());
+    if (source == null) {
+      throw new IllegalArgumentException("data source '" + ref.name() + "' is not defined on this server");
+    }
+    return new DataSourceSpec(source.name(), source.jdbcUrl(), source.user(), secret(source.password()));
+  }
+
+  @Override
+  public SshCredentials ssh(RemoteTransfer transfer) {
+    String name = transfer.credential();
+    SshIdentity identity = name == null ? null : identities.get(name);
+    if (identity == null) {
+      throw new IllegalArgumentException("transfer " + transfer.arrangingOrder() + " to "
+          + transfer.host() + ": no SSH identity named '" + name + "' on this server"
+          + (name != null && name.startsWith("ENC(")
+              ? " (encrypted RemotePassword values need the server's password key pair)" : ""));
+    }
+    if (identity.privateKeyFile() != null) {
+      try {
+        byte[] key = Files.readAllBytes(identity.privateKeyFile());
+        Secret passphrase = identity.secret() instanceof PasswordSource.None ? null : secret(identity.secret());
+        return SshCredentials.privateKey(key, passphrase);
+      } catch (IOException e) {
+        throw new IllegalStateException("SSH identity '" + name + "': cannot read its key file "
+            + identity.privateKeyFile() + ": " + e.getMessage());
+      }
+    }
+    return SshCredentials.password(secret(identity.secret()));
+  }
+
+  private static Secret secret(PasswordSource source) {
+    char[] value = source.read();
+    try {
+      return Secret.of(value);
+    } finally {
+      Arrays.fill(value, '\0');
+    }
+  }
+}

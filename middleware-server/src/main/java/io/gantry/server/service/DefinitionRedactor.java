@@ -1,0 +1,51 @@
+package io.gantry.server.service;
+
+import io.gantry.jsdl.JsdlNamespaces;
+import java.io.IOException;
+import java.io.StringReader;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import org.xml.sax.InputSource;
+import org.xml.sax.SAXException;
+
+/**
+ * A stored job description with every password value replaced. Passwords in job descriptions
+ * are already encrypted, but a ciphertext is still nobody else's business, and a description
+ * read back is often pasted into tickets and mails.
+ */
+final class DefinitionRedactor {
+  static final String REDACTED = "REDACTED";
+  private static final String[] SECRET_ELEMENTS = {"RemotePassword", "Password"};
+
+  private DefinitionRedactor() {}
+
+  static Element redacted(String jobDescription) {
+    Document doc = parse(jobDescription);
+    for (String name : SECRET_ELEMENTS) {
+      NodeList nodes = doc.getElementsByTagNameNS(JsdlNamespaces.GANTRY, name);
+      for (int i = 0; i < nodes.getLength(); i++) {
+        nodes.item(i).setTextContent(REDACTED);
+      }
+    }
+    return doc.getDocumentElement();
+  }
+
+  private static Document parse(String xml) {
+    try {
+      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+      f.setNamespaceAware(true);
+      f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+      f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+      f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+      f.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+      f.setExpandEntityReferences(false);
+      return f.newDocumentBuilder().parse(new InputSource(new StringReader(xml)));
+    } catch (ParserConfigurationException | SAXException | IOException e) {
+      throw new IllegalStateException("stored job description cannot be read: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,338 @@
+package io.gantry.server.service;
+
+import io.gantry.jsdl.JsdlJob;
+import io.gantry.jsdl.JsdlParser;
+import io.gantry.jsdl.JsdlWriter;
+import io.gantry.jsdl.ParseResult;
+import io.gantry.server.api.AccessDeniedFault;
+import io.gantry.server.api.FaultDetail;
+import io.gantry.server.api.InvalidJobFault;
+import io.gantry.server.api.JobDocument;
+import io.gantry.server.api.JobList;
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobNotFoundFault;
+import io.gantry.server.api.JobResults;
+import io.gantry.server.api.JobStateFault;
+import io.gantry.server.api.JobStateName;
+import io.gantry.server.api.JobStatusInfo;
+import io.gantry.server.api.LimitExceededFault;
+import io.gantry.server.api.OutputChunk;
+import io.gantry.server.api.OutputStreamName;
+import io.gantry.server.api.Problem;
+import io.gantry.server.api.ServerInfo;
+import io.gantry.server.api.ValidationResult;
+import io.gantry.server.pipeline.JobPlanner;
+import io.gantry.server.pipeline.JsdlJobPlan;
+import io.gantry.server.scheduler.JobFailure;
+import io.gantry.server.scheduler.MetaScheduler;
+import io.gantry.server.store.DataMovement;
+import io.gantry.server.store.JobId;
+import io.gantry.server.store.JobQuery;
+import io.gantry.server.store.JobRecord;
+import io.gantry.server.store.JobState;
+import io.gantry.server.store.JobStore;
+import jakarta.annotation.Resource;
+import jakarta.jws.WebService;
+import jakarta.xml.ws.WebServiceContext;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The job-management SOAP service. Validates with the same parser as {@code gantry validate},
+ * records every job in the job store before the scheduler sees it, and answers only about the
+ * caller's own jobs (all jobs for an administrator).
+ */
+@WebService(endpointInterface = "io.gantry.server.api.JobManagement",
+    targetNamespace = JobManagement.NAMESPACE, serviceName = "JobManagementService",
+    portName = "JobManagementPort")
+public class JobManagementService implements JobManagement {
+  /** Largest piece of output returned by one call. */
+  static final int MAX_OUTPUT_CHUNK = 1 << 20;
+
+  private final JsdlParser parser;
+  private final JobPlanner planner;
+  private final JobStore store;
+  private final MetaScheduler<JsdlJobPlan> scheduler;
+  private final ServerInfo info;
+  private final Duration killWait;
+
+  @Resource private WebServiceContext context;
+
+  public JobManagementService(JsdlParser parser, JobPlanner planner, JobStore store,
+      MetaScheduler<JsdlJobPlan> scheduler, ServerInfo info, Duration killGrace) {
+    this.parser = parser;
+    this.planner = planner;
+    this.store = store;
+    this.scheduler = scheduler;
+    this.info = info;
+    this.killWait = killGrace.plusSeconds(5);
+  }
+
+  private Caller caller() {
+    return Caller.of(context);
+  }
+
+  @Override
+  public String submitJob(JobDocument jobDefinition) throws InvalidJobFault, LimitExceededFault {
+    Caller caller = caller();
+    Checked checked = check(jobDefinition, caller);
+    if (!checked.result().valid) {
+      throw new InvalidJobFault("the job description is invalid: "
+          + checked.result().problems.stream().filter(p -> p.severity.equals("ERROR")).count()
+          + " problem(s)", checked.result());
+    }
+    JsdlJob job = checked.job();
+    JobRecord record = store.submit(caller.name(), job.jobName().orElse(null), JsdlWriter.write(job));
+    try {
+      scheduler.submitted(planner.plan(record.id(), caller.name(), job));
+    } catch (JobFailure e) {
+      // checked a moment ago with a provisional id; only a configuration change in between gets here
+      store.transition(record.id(), JobState.QUEUED, JobState.FAILED, e.getMessage());
+    }
+    return record.id().toString();
+  }
+
+  @Override
+  public ValidationResult validateJob(JobDocument jobDefinition) {
+    return check(jobDefinition, caller()).result();
+  }
+
+  private record Checked(ValidationResult result, JsdlJob job) {}
+
+  /** Schema and semantic checks, then what only this server knows (data sources, identities). */
+  private Checked check(JobDocument document, Caller caller) {
+    ValidationResult result = new ValidationResult();
+    if (document == null || document.getJobDefinition() == null) {
+      result.problems.add(problem("ERROR", 0, 0, "", "the message carries no JobDefinition element"));
+      return new Checked(result, null);
+    }
+    ParseResult parsed = parser.parse(document.getJobDefinition());
+    for (io.gantry.jsdl.Problem p : parsed.report().problems()) {
+      result.problems.add(problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
+    }
+    JsdlJob job = parsed.isValid() ? parsed.validJob() : null;
+    if (job != null) {
+      try {
+        JsdlJobPlan plan = planner.plan(JobId.random(), caller.name(), job);
+        if (plan.slots() > info.totalSlots) {
+          throw new JobFailure("the job asks for " + plan.slots() + " processes; this server has "
+              + info.totalSlots + " compute slots (setting slots.total)");
+        }
+      } catch (JobFailure e) {
+        result.problems.add(problem("ERROR", 0, 0, "JobDefinition", e.getMessage()));
+        job = null;
+      }
+    }
+    result.valid = job != null;
+    return new Checked(result, job);
+  }
+
+  private static Problem problem(String severity, int line, int column, String path, String message) {
+    Problem p = new Problem();
+    p.severity = severity;
+    p.line = line;
+    p.column = column;
+    p.path = path;
+    p.message = message;
+    return p;
+  }
+
+  @Override
+  public JobStatusInfo getJobStatus(String jobId) throws JobNotFoundFault {
+    return StatusMapper.status(ownJob(jobId));
+  }
+
+  @Override
+  public List<JobStatusInfo> getJobStatuses(List<String> jobIds) {
+    Caller caller = caller();
+    List<JobStatusInfo> result = new ArrayList<>();
+    for (String id : jobIds == null ? List.<String>of() : jobIds) {
+      findVisible(id, caller).ifPresent(job -> result.add(StatusMapper.status(job)));
+    }
+    return result;
+  }
+
+  @Override
+  public JobList listJobs(List<JobStateName> states, int offset, int limit, boolean allUsers)
+      throws AccessDeniedFault {
+    Caller caller = caller();
+    if (allUsers && !caller.admin()) {
+      throw new AccessDeniedFault("only administrators may list every user's jobs",
+          new FaultDetail("ACCESS_DENIED", "only administrators may list every user's jobs", null, null));
+    }
+    Set<JobState> wanted = EnumSet.noneOf(JobState.class);
+    for (JobStateName s : states == null ? List.<JobStateName>of() : states) {
+      wanted.add(JobState.valueOf(s.name()));
+    }
+    String owner = allUsers ? null : caller.name();
+    List<JobRecord> all = new ArrayList<>();
+    JobQuery page = new JobQuery(owner, wanted, 0, JobQuery.MAX_LIMIT);
+    for (List<JobRecord> jobs = store.list(page); !jobs.isEmpty(); jobs = store.list(page)) {
+      all.addAll(jobs);
+      page = page.after(jobs.get(jobs.size() - 1));
+    }
+    Collections.reverse(all); // newest first
+    JobList list = new JobList();
+    list.total = all.size();
+    list.offset = Math.max(0, offset);
+    int size = limit <= 0 ? 100 : Math.min(limit, JobQuery.MAX_LIMIT);
+    all.stream().skip(list.offset).limit(size).forEach(j -> list.jobs.add(StatusMapper.status(j)));
+    return list;
+  }
+
+  @Override
+  public JobStatusInfo cancelJob(String jobId) throws JobNotFoundFault, JobStateFault {
+    Caller caller = caller();
+    JobRecord job = ownJob(jobId, caller);
+    MetaScheduler.Decision d = scheduler.cancel(job.id(), caller.name());
+    if (!d.applied()) {
+      JobRecord now = d.job() == null ? job : d.job();
+      String why = now.state().isFinal()
+          ? "job " + jobId + " has already ended (" + now.state() + ")"
+          : "job " + jobId + " is " + now.state() + ": its program has started, use killJob";
+      throw stateFault(why, now);
+    }
+    return StatusMapper.status(d.job());
+  }
+
+  @Override
+  public JobStatusInfo killJob(String jobId) throws JobNotFoundFault, JobStateFault {
+    Caller caller = caller();
+    JobRecord job = ownJob(jobId, caller);
+    MetaScheduler.Decision d = scheduler.kill(job.id(), caller.name());
+    if (!d.applied()) {
+      JobRecord now = d.job() == null ? job : d.job();
+      String why = now.state().isFinal()
+          ? "job " + jobId + " has already ended (" + now.state() + ")"
+          : "job " + jobId + " is " + now.state() + ": its program has not started, use cancelJob";
+      throw stateFault(why, now);
+    }
+    return StatusMapper.status(awaitFinal(job.id()));
+  }
+
+  /** Waits for a killed job to reach its final state, up to the kill grace period and a margin. */
+  private JobRecord awaitFinal(JobId id) {
+    long deadline = System.nanoTime() + killWait.toNanos();
+    JobRecord job = store.find(id).orElseThrow();
+    while (!job.state().isFinal() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      job = store.find(id).orElseThrow();
+    }
+    return job;
+  }
+
+  @Override
+  public OutputChunk getJobOutput(String jobId, OutputStreamName stream, long offset, int maxBytes)
+      throws JobNotFoundFault {
+    JobRecord job = ownJob(jobId);
+    OutputChunk chunk = new OutputChunk();
+    chunk.stream = stream == null ? OutputStreamName.STDOUT : stream;
+    chunk.offset = Math.max(0, offset);
+    chunk.nextOffset = chunk.offset;
+    Path file = outputFile(job, chunk.stream);
+    boolean ended = job.state().isFinal();
+    if (file == null || !Files.isRegularFile(file)) {
+      chunk.complete = ended;
+      return chunk;
+    }
+    int want = maxBytes <= 0 ? 65536 : Math.min(maxBytes, MAX_OUTPUT_CHUNK);
+    try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+      long size = in.length();
+      if (chunk.offset < size) {
+        byte[] data = new byte[(int) Math.min(want, size - chunk.offset)];
+        in.seek(chunk.offset);
+        in.readFully(data);
+        chunk.data = data;
+        chunk.nextOffset = chunk.offset + data.length;
+      }
+      chunk.complete = ended && chunk.nextOffset >= size;
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read the output of job " + jobId + ": " + e.getMessage());
+    }
+    return chunk;
+  }
+
+  /** Where the job's program writes the stream, from its plan. */
+  private Path outputFile(JobRecord job, OutputStreamName stream) {
+    Optional<String> description = store.jobDescription(job.id());
+    ParseResult parsed = description.map(parser::parse).orElse(null);
+    if (parsed == null || !parsed.isValid()) {
+      return null;
+    }
+    try {
+      JsdlJobPlan plan = planner.plan(job.id(), job.owner(), parsed.validJob());
+      return stream == OutputStreamName.STDERR ? plan.launch().stderr() : plan.launch().stdout();
+    } catch (JobFailure e) {
+      return null;
+    }
+  }
+
+  @Override
+  public JobResults getJobResults(String jobId) throws JobNotFoundFault {
+    JobRecord job = ownJob(jobId);
+    JobResults results = new JobResults();
+    results.jobId = jobId;
+    results.state = JobStateName.valueOf(job.state().name());
+    int in = 0;
+    int out = 0;
+    for (DataMovement m : store.dataMovements(job.id())) {
+      if (DataMovement.STAGE_IN.equals(m.phase())) {
+        results.stagedIn.add(StatusMapper.stagedFile(m, ++in));
+      } else {
+        results.stagedOut.add(StatusMapper.stagedFile(m, ++out));
+      }
+    }
+    return results;
+  }
+
+  @Override
+  public JobDocument getJobDefinition(String jobId) throws JobNotFoundFault {
+    JobRecord job = ownJob(jobId);
+    return new JobDocument(DefinitionRedactor.redacted(store.jobDescription(job.id()).orElseThrow()));
+  }
+
+  @Override
+  public ServerInfo getServerInfo() {
+    return info;
+  }
+
+  private JobRecord ownJob(String jobId) throws JobNotFoundFault {
+    return ownJob(jobId, caller());
+  }
+
+  /** The job, if it exists and the caller may see it; one fault for "no such" and "not yours". */
+  private JobRecord ownJob(String jobId, Caller caller) throws JobNotFoundFault {
+    return findVisible(jobId, caller).orElseThrow(() -> new JobNotFoundFault(
+        "no job " + jobId + " for user " + caller.name(),
+        new FaultDetail("JOB_NOT_FOUND", "no job " + jobId + " for user " + caller.name(), jobId, null)));
+  }
+
+  private Optional<JobRecord> findVisible(String jobId, Caller caller) {
+    JobId id;
+    try {
+      id = JobId.parse(jobId);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      return Optional.empty();
+    }
+    return store.find(id).filter(job -> caller.mayAccess(job.owner()));
+  }
+
+  private static JobStateFault stateFault(String message, JobRecord job) {
+    return new JobStateFault(message, new FaultDetail("JOB_STATE", message, job.id().toString(),
+        JobStateName.valueOf(job.state().name())));
+  }
+}
