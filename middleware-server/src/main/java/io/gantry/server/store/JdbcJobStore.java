@@ -283,7 +283,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
       sql.append(", finished_at = ?");
       params.add(now);
     }
-    if (change.to() == JobState.FAILED) {
+    if (change.to().isFinal() && change.to() != JobState.SUCCEEDED) {
+      // the API shows why a job failed, was cancelled or was killed (and by whom)
       sql.append(", failure_reason = ?");
       params.add(clip(change.reason()));
     }

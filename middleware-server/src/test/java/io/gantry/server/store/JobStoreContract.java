@@ -139,6 +139,13 @@ abstract class JobStoreContract {
   }
 
   @Test
+  void aCancelledJobKeepsWhoCancelledIt() {
+    JobId id = submit("alice").id();
+    assertTrue(store.transition(id, JobState.QUEUED, JobState.CANCELLED, "cancelled by alice"));
+    assertEquals("cancelled by alice", store.find(id).orElseThrow().failureReason());
+  }
+
+  @Test
   void anIllegalTransitionIsRefusedAndChangesNothing() {
     JobId id = submit("alice").id();
     IllegalTransitionException e = assertThrows(IllegalTransitionException.class,

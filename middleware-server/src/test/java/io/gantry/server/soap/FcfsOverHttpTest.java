@@ -1,0 +1,84 @@
+package io.gantry.server.soap;
+
+import static io.gantry.server.soap.RunningServer.await;
+import static io.gantry.server.soap.RunningServer.awaitFinal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobStateName;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The meta-scheduler's promise, seen from a client: jobs stage in while another job computes,
+ * and start strictly in submission order, a smaller job never overtaking a wider one that waits
+ * for slots (design: "The data path"; ComputeQueue).
+ */
+class FcfsOverHttpTest {
+  static final Duration LIMIT = Duration.ofSeconds(30);
+
+  @TempDir static Path dir;
+  static RiskDatabase risk;
+  static RunningServer server;
+  static JobManagement client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    risk = RiskDatabase.create(dir);
+    Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
+    settings.put("slots.total", "2");
+    settings.put("staging.parallelism", "2");
+    server = RunningServer.start(dir.resolve("server"), settings);
+    client = server.cxfClient();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @Test
+  void laterJobsStageInWhileOneRunsThenStartInSubmissionOrderWithoutOvertaking() throws Exception {
+    Path log = dir.resolve("start-order.log");
+    Path release = dir.resolve("release-a");
+    String record = "echo \"$0\" >> '" + log + "'";
+    String a = client.submitJob(TestJobs.job("a").shell(record.replace("$0", "A")
+        + "; while [ ! -e '" + release + "' ]; do sleep 0.1; done", 60).document());
+    await(client, a, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
+
+    String positions = "SELECT position_id, quantity FROM position";
+    String wide = client.submitJob(TestJobs.job("b-two-slots")
+        .sqlStageIn(RiskDatabase.NAME, 1, positions, "positions.csv")
+        .mpirun(2, 60, "/bin/sh", "-c", record.replace("$0", "B") + "; sleep 0.3; "
+            + record.replace("$0", "B-done")).document());
+    String narrow = client.submitJob(TestJobs.job("c-one-slot")
+        .sqlStageIn(RiskDatabase.NAME, 1, positions, "positions.csv")
+        .shell(record.replace("$0", "C"), 60).document());
+    await(client, wide, LIMIT, s -> s.state == JobStateName.STAGED, "STAGED");
+    await(client, narrow, LIMIT, s -> s.state == JobStateName.STAGED, "STAGED");
+    assertEquals(JobStateName.RUNNING, client.getJobStatus(a).state,
+        "both staged in while the first job still computed");
+    assertEquals(RiskDatabase.POSITIONS, client.getJobResults(wide).stagedIn.get(0).rows);
+
+    // one slot is free and the narrow job would fit, but the wide one came first
+    Thread.sleep(1000);
+    assertEquals(JobStateName.STAGED, client.getJobStatus(narrow).state, "no overtaking");
+    assertFalse(Files.readAllLines(log).contains("C"));
+
+    Files.createFile(release);
+    for (String id : List.of(a, wide, narrow)) {
+      assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, id, LIMIT).state);
+    }
+    assertEquals(List.of("A", "B", "B", "B-done", "B-done", "C"), Files.readAllLines(log),
+        "started in submission order; C only after both ranks of B ended");
+  }
+}

@@ -1,0 +1,139 @@
+package io.gantry.server.soap;
+
+import static io.gantry.server.soap.RunningServer.await;
+import static io.gantry.server.soap.RunningServer.awaitFinal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobResults;
+import io.gantry.server.api.JobStateName;
+import io.gantry.server.api.JobStatusInfo;
+import io.gantry.server.api.StagedFileInfo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every path of the job lifecycle (design: "Job lifecycle"), driven by a CXF client over HTTP
+ * against a real server: real staging against an H2 database, real processes, real mpirun.
+ */
+class JobLifecycleOverHttpTest {
+  static final Duration LIMIT = Duration.ofSeconds(30);
+
+  @TempDir static Path dir;
+  static RiskDatabase risk;
+  static RunningServer server;
+  static JobManagement client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    risk = RiskDatabase.create(dir);
+    Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
+    settings.put("slots.total", "2");
+    server = RunningServer.start(dir.resolve("server"), settings);
+    client = server.cxfClient();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @Test
+  void aJobStagesInRunsAndStagesOutToSucceeded() throws Exception {
+    String id = client.submitJob(RiskDatabase.valuationJob("valuation").document());
+    JobStatusInfo status = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
+    assertEquals(0, status.exitCode);
+    assertNotNull(status.started);
+    assertNotNull(status.finished);
+    assertEquals(1, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id
+        + "' AND value_at_risk = " + RiskDatabase.POSITIONS));
+
+    JobResults results = client.getJobResults(id);
+    assertEquals(1, results.stagedIn.size());
+    StagedFileInfo in = results.stagedIn.get(0);
+    assertEquals(RiskDatabase.POSITIONS, in.rows);
+    assertTrue(in.target.endsWith("positions.csv"), in.target);
+    Path staged = server.dataDir().resolve("jobs").resolve(id).resolve("positions.csv");
+    assertEquals(Files.size(staged), in.bytes);
+    assertEquals("sha256:" + Sha256.of(staged), in.checksum);
+    assertEquals(1, results.stagedOut.size());
+    assertEquals(1L, results.stagedOut.get(0).rows);
+  }
+
+  @Test
+  void aStageInFromAMissingTableFailsTheJobBeforeItsProgramRuns() throws Exception {
+    String id = client.submitJob(TestJobs.job("no-table")
+        .sqlStageIn(RiskDatabase.NAME, 1, "SELECT * FROM no_such_table", "positions.csv")
+        .shell("touch ran", 60).document());
+    JobStatusInfo status = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.FAILED, status.state);
+    assertTrue(status.failureReason.startsWith("stage-in failed"), status.failureReason);
+    assertTrue(status.failureReason.toUpperCase().contains("NO_SUCH_TABLE"), status.failureReason);
+    assertNull(status.started);
+    assertNull(status.exitCode);
+    assertTrue(Files.notExists(server.dataDir().resolve("jobs").resolve(id).resolve("ran")));
+  }
+
+  @Test
+  void aProgramThatExitsNonZeroFailsTheJobWithItsExitCode() throws Exception {
+    String id = client.submitJob(TestJobs.job("false").posix(60, "/bin/false").document());
+    JobStatusInfo status = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.FAILED, status.state);
+    assertEquals(1, status.exitCode);
+    assertTrue(status.failureReason.contains("standard error"), status.failureReason);
+  }
+
+  @Test
+  void aJobWaitingForSlotsIsCancelledAndARunningJobIsKilled() throws Exception {
+    Path release = dir.resolve("release-cancel");
+    String blocker = client.submitJob(TestJobs.job("blocker").mpirun(2, 60, "/bin/sh", "-c",
+        "while [ ! -e '" + release + "' ]; do sleep 0.1; done").document());
+    await(client, blocker, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
+    String waiting = client.submitJob(RiskDatabase.valuationJob("waiting").document());
+    await(client, waiting, LIMIT, s -> s.state == JobStateName.STAGED, "STAGED");
+
+    JobStatusInfo cancelled = client.cancelJob(waiting);
+    assertEquals(JobStateName.CANCELLED, cancelled.state);
+    assertTrue(cancelled.failureReason.contains("cancelled"), cancelled.failureReason);
+
+    JobStatusInfo killed = client.killJob(blocker);
+    assertEquals(JobStateName.KILLED, killed.state, killed.failureReason);
+    assertNotNull(killed.exitCode);
+    assertEquals(JobStateName.CANCELLED, client.getJobStatus(waiting).state, "stays cancelled");
+    assertNull(client.getJobStatus(waiting).started, "a cancelled job never ran");
+    assertEquals(0, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + waiting + "'"));
+  }
+
+  @Test
+  void aJobOverItsWallTimeIsStoppedAndFailed() throws Exception {
+    String id = client.submitJob(TestJobs.job("slow").posix(1, "/bin/sleep", "30").document());
+    JobStatusInfo status = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.FAILED, status.state);
+    assertTrue(status.failureReason.contains("wall-time limit exceeded"), status.failureReason);
+    assertTrue(Duration.between(status.started, status.finished).toSeconds() < 25,
+        "stopped long before sleep would have ended");
+  }
+
+  @Test
+  void aStageOutIntoAMissingTableFailsTheJobAfterItsProgramSucceeded() throws Exception {
+    String id = client.submitJob(TestJobs.job("no-target")
+        .shell("printf 'job_id,value\\n%s,1\\n' \"$GANTRY_JOB_ID\" > result.csv", 60)
+        .sqlStageOut(RiskDatabase.NAME, "INSERT INTO no_such_result (job_id, v) VALUES (?, ?)", "result.csv")
+        .document());
+    JobStatusInfo status = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.FAILED, status.state);
+    assertEquals(0, status.exitCode, "the program itself succeeded");
+    assertTrue(status.failureReason.startsWith("stage-out failed"), status.failureReason);
+  }
+}

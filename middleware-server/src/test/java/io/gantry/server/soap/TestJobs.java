@@ -1,0 +1,155 @@
+package io.gantry.server.soap;
+
+import io.gantry.server.api.JobDocument;
+import io.gantry.server.api.JobStateName;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.List;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.xml.sax.InputSource;
+
+/**
+ * JSDL documents for the jobs the HTTP tests run: small POSIX and mpirun programs from /bin,
+ * with SQL stage-in and stage-out against a named data source. Written as text, as a user
+ * writes a job file, so what travels is what a user would send.
+ */
+public final class TestJobs {
+  static final String JSDL = "http://schemas.ggf.org/jsdl/2005/11/jsdl";
+  static final String POSIX = "http://schemas.ggf.org/jsdl/2005/11/jsdl-posix";
+  static final String GANTRY = "urn:gantry:jsdl:ext:1";
+
+  private final String name;
+  private String application = "";
+  private final List<String> preStaging = new ArrayList<>();
+  private final List<String> postStaging = new ArrayList<>();
+
+  private TestJobs(String name) {
+    this.name = name;
+  }
+
+  public static TestJobs job(String name) {
+    return new TestJobs(name);
+  }
+
+  /** A POSIX job: {@code /bin/sh -c script}, stopped after {@code wallTimeSeconds}. */
+  public TestJobs shell(String script, int wallTimeSeconds) {
+    return posix(wallTimeSeconds, "/bin/sh", "-c", script);
+  }
+
+  public TestJobs posix(int wallTimeSeconds, String executable, String... arguments) {
+    StringBuilder app = new StringBuilder("<posix:POSIXApplication><posix:Executable>")
+        .append(escape(executable)).append("</posix:Executable>");
+    for (String a : arguments) {
+      app.append("<posix:Argument>").append(escape(a)).append("</posix:Argument>");
+    }
+    app.append("<posix:Output>stdout.txt</posix:Output><posix:Error>stderr.txt</posix:Error>")
+        .append("<posix:WallTimeLimit>").append(wallTimeSeconds).append("</posix:WallTimeLimit>")
+        .append("</posix:POSIXApplication>");
+    application = app.toString();
+    return this;
+  }
+
+  /** An MPI job started by mpirun with {@code processes} ranks. */
+  public TestJobs mpirun(int processes, int wallTimeSeconds, String executable, String... arguments) {
+    StringBuilder app = new StringBuilder("<gx:MpirunApplication><gx:Executable>")
+        .append(escape(executable)).append("</gx:Executable>");
+    for (String a : arguments) {
+      app.append("<gx:Argument>").append(escape(a)).append("</gx:Argument>");
+    }
+    app.append("<gx:NumberOfProcesses>").append(processes).append("</gx:NumberOfProcesses>")
+        .append("<gx:WallTimeLimit>").append(wallTimeSeconds).append("</gx:WallTimeLimit>")
+        .append("</gx:MpirunApplication>");
+    application = app.toString();
+    return this;
+  }
+
+  /** Stage-in: the query's result becomes {@code file} (CSV with a header row). */
+  public TestJobs sqlStageIn(String dataSource, int group, String select, String file) {
+    preStaging.add("<gx:SQLQueryDataStaging><gx:DataSourceRef>" + dataSource + "</gx:DataSourceRef>"
+        + "<gx:ExecutionOrderGroup>" + group + "</gx:ExecutionOrderGroup>"
+        + "<gx:SQLStatement>" + escape(select) + "</gx:SQLStatement>"
+        + "<gx:SQLOutputFileName>" + file + "</gx:SQLOutputFileName>"
+        + "<gx:SQLOutputFileCreationFlag>overwrite</gx:SQLOutputFileCreationFlag>"
+        + "</gx:SQLQueryDataStaging>");
+    return this;
+  }
+
+  /** Stage-out: each row of {@code file} (after its header) binds the statement. */
+  public TestJobs sqlStageOut(String dataSource, String statement, String file) {
+    postStaging.add("<gx:SQLUpdateDataStaging><gx:DataSourceRef>" + dataSource + "</gx:DataSourceRef>"
+        + "<gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup>"
+        + "<gx:SQLStatement>" + escape(statement) + "</gx:SQLStatement>"
+        + "<gx:SQLInputFileName>" + file + "</gx:SQLInputFileName>"
+        + "</gx:SQLUpdateDataStaging>");
+    return this;
+  }
+
+  /** An scp stage-in that carries an encrypted password in the job description itself. */
+  public TestJobs scpStageInWithPassword(String encryptedPassword) {
+    preStaging.add("<gx:SCPDataStaging><gx:ArrangingOrder>1</gx:ArrangingOrder>"
+        + "<gx:Direction>transmit</gx:Direction><gx:RemoteHostName>127.0.0.1</gx:RemoteHostName>"
+        + "<gx:RemotePort>9</gx:RemotePort><gx:RemoteUserId>risk</gx:RemoteUserId>"
+        + "<gx:RemotePassword>" + encryptedPassword + "</gx:RemotePassword>"
+        + "<gx:SourceFileName>/srv/data/prices.csv</gx:SourceFileName>"
+        + "<gx:TargetFileName>prices.csv</gx:TargetFileName></gx:SCPDataStaging>");
+    return this;
+  }
+
+  /**
+   * A password value of the right form (RSA-OAEP-256 ciphertext of a 3072-bit key: 384 bytes)
+   * that no key of this server decrypts.
+   */
+  public static String syntacticallyValidEncryptedPassword() {
+    byte[] ciphertext = new byte[384];
+    for (int i = 0; i < ciphertext.length; i++) {
+      ciphertext[i] = (byte) (i * 31 + 7);
+    }
+    return "ENC(RSA-OAEP-256:" + Base64.getEncoder().encodeToString(ciphertext) + ")";
+  }
+
+  public String xml() {
+    StringBuilder doc = new StringBuilder()
+        .append("<jsdl:JobDefinition xmlns:jsdl=\"").append(JSDL).append("\" xmlns:posix=\"")
+        .append(POSIX).append("\" xmlns:gx=\"").append(GANTRY).append("\"><jsdl:JobDescription>")
+        .append("<jsdl:JobIdentification><jsdl:JobName>").append(escape(name))
+        .append("</jsdl:JobName></jsdl:JobIdentification>")
+        .append("<jsdl:Application>").append(application).append("</jsdl:Application>");
+    if (!preStaging.isEmpty()) {
+      doc.append("<gx:PreDataStaging>").append(String.join("", preStaging)).append("</gx:PreDataStaging>");
+    }
+    if (!postStaging.isEmpty()) {
+      doc.append("<gx:PostDataStaging>").append(String.join("", postStaging)).append("</gx:PostDataStaging>");
+    }
+    return doc.append("</jsdl:JobDescription></jsdl:JobDefinition>").toString();
+  }
+
+  /** The document as the CXF client sends it: the JobDefinition element itself. */
+  public JobDocument document() {
+    return documentOf(xml());
+  }
+
+  public static JobDocument documentOf(String xml) {
+    try {
+      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+      f.setNamespaceAware(true);
+      f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+      f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+      return new JobDocument(f.newDocumentBuilder().parse(new InputSource(new StringReader(xml)))
+          .getDocumentElement());
+    } catch (Exception e) {
+      throw new IllegalArgumentException("test job is not XML: " + e.getMessage(), e);
+    }
+  }
+
+  public static boolean isFinal(JobStateName state) {
+    return EnumSet.of(JobStateName.SUCCEEDED, JobStateName.FAILED, JobStateName.CANCELLED,
+        JobStateName.KILLED).contains(state);
+  }
+
+  static String escape(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+}

@@ -1,0 +1,131 @@
+package io.gantry.server.soap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The WSDL is a checked-in contract: clients (BPEL engines, zeep, generated stubs) are built
+ * against it, so a change to the API classes that changes the served WSDL must be deliberate.
+ */
+class WsdlContractTest {
+  /** Where the contract lives; the test runs in the module's directory. */
+  static final Path CHECKED_IN = Path.of("src/main/resources/wsdl/JobManagement.wsdl");
+  /** Set to true to rewrite the checked-in file from the served WSDL. */
+  static final String UPDATE_PROPERTY = "gantry.wsdl.update";
+
+  @TempDir static Path dataDir;
+  static RunningServer server;
+  static String served;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = RunningServer.start(dataDir, Map.of());
+    served = server.rawClient().get("?wsdl");
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @Test
+  void servedWsdlIsTheCheckedInContract() throws Exception {
+    String normalised = WsdlContract.normalised(served);
+    if (Boolean.getBoolean(UPDATE_PROPERTY)) {
+      Files.writeString(CHECKED_IN, normalised, StandardCharsets.UTF_8);
+    }
+    assertTrue(Files.isRegularFile(CHECKED_IN), "missing " + CHECKED_IN.toAbsolutePath() + howToUpdate());
+    assertEquals(Files.readString(CHECKED_IN, StandardCharsets.UTF_8), normalised,
+        "the served WSDL differs from the checked-in contract " + CHECKED_IN + howToUpdate());
+  }
+
+  private static String howToUpdate() {
+    return ". If the API change is deliberate (and its namespace version is right for it), rewrite"
+        + " the file with: mvn -B -o -pl middleware-server -am test -Dtest=WsdlContractTest"
+        + " -Dsurefire.failIfNoSpecifiedTests=false -D" + UPDATE_PROPERTY + "=true ; then review"
+        + " and commit the diff";
+  }
+
+  @Test
+  void everyOperationIsDocumentLiteralWrappedAsWsiBasicProfileAsks() throws Exception {
+    Document wsdl = RawSoapClient.parse(served.getBytes(StandardCharsets.UTF_8));
+    List<Element> messages = all(wsdl, WsdlContract.WSDL_NS, "message");
+    assertFalse(messages.isEmpty());
+    for (Element message : messages) {
+      List<Element> parts = children(message, "part");
+      assertEquals(1, parts.size(), "message " + message.getAttribute("name") + " has one part");
+      Element part = parts.get(0);
+      assertTrue(part.hasAttribute("element") && !part.hasAttribute("type"),
+          "message " + message.getAttribute("name") + " refers to an element, not a type");
+      boolean fault = message.getAttribute("name").endsWith("Fault");
+      if (!fault) {
+        assertEquals("parameters", part.getAttribute("name"),
+            "message " + message.getAttribute("name") + "'s part is named parameters");
+      }
+    }
+    for (Element binding : all(wsdl, WsdlContract.SOAP_BINDING_NS, "binding")) {
+      assertEquals("document", binding.getAttribute("style"));
+      assertEquals("http://schemas.xmlsoap.org/soap/http", binding.getAttribute("transport"));
+    }
+    List<Element> operations = all(wsdl, WsdlContract.SOAP_BINDING_NS, "operation");
+    assertEquals(11, operations.size(), "the 11 operations of the job lifecycle are bound");
+    for (Element op : operations) {
+      assertTrue(op.getAttribute("style").isEmpty() || op.getAttribute("style").equals("document"));
+    }
+    List<Element> bodies = all(wsdl, WsdlContract.SOAP_BINDING_NS, "body");
+    bodies.addAll(all(wsdl, WsdlContract.SOAP_BINDING_NS, "fault"));
+    assertFalse(bodies.isEmpty());
+    for (Element body : bodies) {
+      assertEquals("literal", body.getAttribute("use"));
+    }
+    // wrapped: each input message's element is named after its operation
+    for (Element op : children(first(wsdl, WsdlContract.WSDL_NS, "portType"), "operation")) {
+      String input = children(op, "input").get(0).getAttribute("message");
+      assertEquals(op.getAttribute("name"), input.substring(input.indexOf(':') + 1));
+    }
+  }
+
+  @Test
+  void targetNamespaceIsTheVersionedApiNamespace() throws Exception {
+    Document wsdl = RawSoapClient.parse(served.getBytes(StandardCharsets.UTF_8));
+    assertEquals(RawSoapClient.API, wsdl.getDocumentElement().getAttribute("targetNamespace"));
+  }
+
+  private static Element first(Document doc, String ns, String name) {
+    return all(doc, ns, name).get(0);
+  }
+
+  private static List<Element> all(Document doc, String ns, String name) {
+    NodeList nodes = doc.getElementsByTagNameNS(ns, name);
+    List<Element> result = new ArrayList<>();
+    for (int i = 0; i < nodes.getLength(); i++) {
+      result.add((Element) nodes.item(i));
+    }
+    return result;
+  }
+
+  private static List<Element> children(Element parent, String localName) {
+    List<Element> result = new ArrayList<>();
+    for (var n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && localName.equals(e.getLocalName())) {
+        result.add(e);
+      }
+    }
+    return result;
+  }
+}
