@@ -34,10 +34,19 @@ public record JobStoreSettings(String jdbcUrl, String user, String password, int
     }
   }
 
-  /** An H2 database in files next to {@code base} ({@code base.mv.db}), created if absent. */
+  /**
+   * An H2 database in files next to {@code base} ({@code base.mv.db}), created if absent.
+   *
+   * <p>Opened through H2's {@code retry:} file system: cancelling a job interrupts its staging
+   * thread, and an interrupt that lands while that thread writes a transition closes a plain
+   * file channel, which makes H2 close the whole job store for every later request. {@code
+   * retry:} reopens the file and repeats the write instead (and clears the interrupt; the
+   * cancel is recorded in the store all the same, so the staging thread's next transition
+   * fails and it stops there).
+   */
   public static JobStoreSettings h2File(Path base) {
     return new JobStoreSettings(
-        "jdbc:h2:file:" + base.toAbsolutePath() + H2_OPTIONS, "gantry", "", 4);
+        "jdbc:h2:retry:file:" + base.toAbsolutePath() + H2_OPTIONS, "gantry", "", 4);
   }
 
   @Override

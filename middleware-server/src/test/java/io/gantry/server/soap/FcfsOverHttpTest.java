@@ -33,7 +33,7 @@ class FcfsOverHttpTest {
 
   @BeforeAll
   static void start() throws Exception {
-    risk = RiskDatabase.create(dir);
+    risk = RiskDatabase.h2File(dir);
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("slots.total", "2");
     settings.put("staging.parallelism", "2");

@@ -36,7 +36,7 @@ class JobLifecycleOverHttpTest {
 
   @BeforeAll
   static void start() throws Exception {
-    risk = RiskDatabase.create(dir);
+    risk = RiskDatabase.h2File(dir);
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("slots.total", "2");
     server = RunningServer.start(dir.resolve("server"), settings);

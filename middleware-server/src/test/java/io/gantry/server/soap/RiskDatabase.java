@@ -1,15 +1,18 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.EmbeddedPostgresServer;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 
 /**
- * A small risk database in an H2 file, which the server reaches as a named data source: jobs
+ * A small risk database, which the server reaches as a named data source: jobs
  * stage positions in from it and load their results into {@code job_result}. {@code
  * job_result} has no key on purpose, so a stage-out that ran twice shows as duplicate rows.
  */
@@ -18,18 +21,39 @@ public final class RiskDatabase {
   public static final int POSITIONS = 25;
 
   private final String url;
+  private final String user;
 
-  private RiskDatabase(String url) {
+  private RiskDatabase(String url, String user) {
     this.url = url;
+    this.user = user;
   }
 
-  public static RiskDatabase create(Path dir) throws SQLException {
-    RiskDatabase db = new RiskDatabase("jdbc:h2:file:" + dir.resolve("risk").toAbsolutePath());
+  /** In an H2 file, which the server opens inside its own JVM. */
+  public static RiskDatabase h2File(Path dir) throws SQLException {
+    return create(new RiskDatabase("jdbc:h2:file:" + dir.resolve("risk").toAbsolutePath(), "sa"));
+  }
+
+  /**
+   * In a database of a real PostgreSQL server: a process of its own, like a bank's risk
+   * database, so it keeps what it committed when the Gantry server is killed.
+   */
+  public static RiskDatabase postgres(EmbeddedPostgresServer server) throws SQLException {
+    return create(new RiskDatabase(server.jdbcUrl(server.createDatabase()), server.user()));
+  }
+
+  private static RiskDatabase create(RiskDatabase db) throws SQLException {
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("CREATE TABLE position (position_id INT PRIMARY KEY, portfolio VARCHAR(20),"
           + " quantity DECIMAL(18, 4))");
-      s.execute("INSERT INTO position SELECT x, 'DESK-' || MOD(x, 3), x * 10.5"
-          + " FROM SYSTEM_RANGE(1, " + POSITIONS + ")");
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO position VALUES (?, ?, ?)")) {
+        for (int i = 1; i <= POSITIONS; i++) {
+          ps.setInt(1, i);
+          ps.setString(2, "DESK-" + i % 3);
+          ps.setBigDecimal(3, BigDecimal.valueOf(i * 105L, 1));
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
       s.execute("CREATE TABLE job_result (job_id VARCHAR(32) NOT NULL, value_at_risk DECIMAL(18, 4))");
     }
     return db;
@@ -37,11 +61,11 @@ public final class RiskDatabase {
 
   /** The configuration lines that name this database as data source {@link #NAME}. */
   public Map<String, String> dataSourceSettings() {
-    return Map.of("datasource." + NAME + ".url", url, "datasource." + NAME + ".user", "sa");
+    return Map.of("datasource." + NAME + ".url", url, "datasource." + NAME + ".user", user);
   }
 
   public Connection connect() throws SQLException {
-    return DriverManager.getConnection(url, "sa", "");
+    return DriverManager.getConnection(url, user, "");
   }
 
   public long count(String sql) throws SQLException {
