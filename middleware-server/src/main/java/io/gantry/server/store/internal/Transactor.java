@@ -12,8 +12,9 @@ import javax.sql.DataSource;
  * <p>PostgreSQL has the write-ahead log on disk at commit. H2's MVStore does not: a commit is
  * written out by a background thread up to WRITE_DELAY (500 ms) later, so a crash right after
  * "committed" could lose a transition the server already acted on. After each H2 write we
- * therefore run {@code CHECKPOINT SYNC}, which writes and fsyncs the store. Job transitions are a
- * handful per job, so the cost (milliseconds) does not matter.
+ * therefore run {@code CHECKPOINT SYNC}, which writes and fsyncs the store, before a write
+ * returns. Concurrent writers share one sync ({@link GroupSync}): H2 runs syncs one at a time,
+ * and a sync per write made many clients submitting at once queue behind each other.
  */
 public final class Transactor {
 
@@ -25,6 +26,7 @@ public final class Transactor {
 
   private final DataSource dataSource;
   private final boolean syncAfterCommit;
+  private final GroupSync groupSync = new GroupSync();
 
   public Transactor(DataSource dataSource) {
     this.dataSource = dataSource;
@@ -55,9 +57,7 @@ public final class Transactor {
         T result = work.run(c);
         c.commit();
         if (durable && syncAfterCommit) {
-          try (Statement s = c.createStatement()) {
-            s.execute("CHECKPOINT SYNC");
-          }
+          groupSync.awaitDurable(groupSync.ticket(), () -> checkpointSync(c));
         }
         return result;
       } catch (SQLException | RuntimeException e) {
@@ -68,6 +68,12 @@ public final class Transactor {
       }
     } catch (SQLException e) {
       throw new JobStoreException("job store: could not " + what + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void checkpointSync(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("CHECKPOINT SYNC");
     }
   }
 

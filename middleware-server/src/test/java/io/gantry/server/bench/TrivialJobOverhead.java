@@ -1,0 +1,93 @@
+package io.gantry.server.bench;
+
+import io.gantry.dispatcher.DispatcherConfig;
+import io.gantry.dispatcher.LaunchSpec;
+import io.gantry.dispatcher.MpirunCommand;
+import io.gantry.dispatcher.ProgramKind;
+import io.gantry.dispatcher.internal.CurrentUser;
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobStateName;
+import io.gantry.server.api.JobStatusInfo;
+import io.gantry.server.soap.TestJobs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The middleware's own cost for a trivial job: submit to SUCCEEDED for {@code /bin/true}
+ * through {@code mpirun -np 1}, minus what the same mpirun command takes when started directly
+ * (the same argument array and environment the dispatcher builds). Medians of several runs,
+ * one job at a time on an otherwise idle server.
+ */
+final class TrivialJobOverhead {
+  record Result(double mpirunMillis, double submitToSucceededMillis, double serverRecordedMillis) {
+    double overheadMillis() {
+      return submitToSucceededMillis - mpirunMillis;
+    }
+  }
+
+  private final JobManagement client;
+  private final Path workDir;
+
+  TrivialJobOverhead(JobManagement client, Path workDir) {
+    this.client = client;
+    this.workDir = workDir;
+  }
+
+  Result run(int runs) throws Exception {
+    long[] direct = new long[runs];
+    long[] viaServer = new long[runs];
+    long[] recorded = new long[runs];
+    directMpirun(); // warm the file cache and Open MPI's first start
+    submitAndWait();
+    for (int i = 0; i < runs; i++) { // interleaved, so both see the same machine load
+      direct[i] = directMpirun();
+      long[] both = submitAndWait();
+      viaServer[i] = both[0];
+      recorded[i] = both[1];
+    }
+    return new Result(LatencySummary.median(direct), LatencySummary.median(viaServer),
+        LatencySummary.median(recorded));
+  }
+
+  private long directMpirun() throws Exception {
+    DispatcherConfig config = new DispatcherConfig("mpirun", java.util.List.of(), false,
+        Duration.ofSeconds(10), DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
+    LaunchSpec spec = LaunchSpec.builder("benchmark", ProgramKind.MPI, "/bin/true")
+        .processes(1).workingDirectory(workDir)
+        .output(workDir.resolve("stdout.txt"), workDir.resolve("stderr.txt"))
+        .wallTimeLimit(Duration.ofSeconds(60)).build();
+    MpirunCommand command = new MpirunCommand(config);
+    ProcessBuilder pb = new ProcessBuilder(command.argv(spec)).directory(workDir.toFile())
+        .redirectOutput(workDir.resolve("stdout.txt").toFile())
+        .redirectError(workDir.resolve("stderr.txt").toFile());
+    pb.environment().clear();
+    pb.environment().putAll(command.environment(spec, System.getenv(), CurrentUser.isRoot()));
+    long start = System.nanoTime();
+    Process p = pb.start();
+    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IllegalStateException("mpirun -np 1 /bin/true failed: "
+          + Files.readString(workDir.resolve("stderr.txt")));
+    }
+    return System.nanoTime() - start;
+  }
+
+  /** Client-observed submit to SUCCEEDED, and the server's own submitted-to-finished time. */
+  private long[] submitAndWait() throws Exception {
+    long start = System.nanoTime();
+    String id = client.submitJob(TestJobs.job("trivial").mpirun(1, 60, "/bin/true").document());
+    JobStatusInfo status = client.getJobStatus(id);
+    long deadline = start + TimeUnit.SECONDS.toNanos(60);
+    while (!TestJobs.isFinal(status.state) && System.nanoTime() < deadline) {
+      Thread.sleep(2); // polling granularity bounds the error of the measurement
+      status = client.getJobStatus(id);
+    }
+    long took = System.nanoTime() - start;
+    if (status.state != JobStateName.SUCCEEDED) {
+      throw new IllegalStateException("trivial job ended " + status.state + ": " + status.failureReason);
+    }
+    long recorded = Duration.between(status.submitted, status.finished).toNanos();
+    return new long[] {took, recorded};
+  }
+}
