@@ -31,6 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashRecoveryTest {
   static final int JOBS = 20;
   static final int SLOTS = 2;
+  /**
+   * Stage-in slower than computing, so that at the crash some jobs wait to stage in, one is
+   * staging in, some are staged, some run and some have ended.
+   */
+  static final String SLOW_POSITIONS_QUERY = "SELECT p.position_id, p.quantity FROM position p,"
+      + " (SELECT pg_sleep(0.25)) AS pause ORDER BY p.position_id";
   static final Duration LIMIT = Duration.ofSeconds(90);
 
   @TempDir Path dir;
@@ -43,7 +49,7 @@ class CrashRecoveryTest {
     RiskDatabase risk = RiskDatabase.postgres(EmbeddedPostgresServer.shared());
     Path dataDir = dir.resolve("server");
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
-    settings.put("staging.parallelism", "2");
+    settings.put("staging.parallelism", "1");
     settings.put("slots.total", Integer.toString(SLOTS));
     settings = RunningServer.testSettings(dataDir, settings);
 
@@ -54,7 +60,8 @@ class CrashRecoveryTest {
       for (int i = 0; i < JOBS; i++) {
         TestJobs job = i == 3
             ? TestJobs.job("crash-" + i).posix(60, "/bin/false")
-            : RiskDatabase.valuationJob("crash-" + i).shell("sleep 0.4; " + RiskDatabase.RESULT_SCRIPT, 60);
+            : RiskDatabase.valuationJob("crash-" + i, SLOW_POSITIONS_QUERY)
+                .shell("sleep 0.4; " + RiskDatabase.RESULT_SCRIPT, 60);
         ids.add(client.submitJob(job.document()));
       }
       client.cancelJob(ids.get(JOBS - 2)); // waits behind 17 others: certainly not started

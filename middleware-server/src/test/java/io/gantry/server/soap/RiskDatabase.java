@@ -77,8 +77,13 @@ public final class RiskDatabase {
 
   /** A job that stages positions in, counts them, and loads one result row back. */
   public static TestJobs valuationJob(String name) {
+    return valuationJob(name, "SELECT position_id, quantity FROM position ORDER BY position_id");
+  }
+
+  /** The same, staging positions in with {@code positionsQuery}. */
+  public static TestJobs valuationJob(String name, String positionsQuery) {
     return TestJobs.job(name)
-        .sqlStageIn(NAME, 1, "SELECT position_id, quantity FROM position ORDER BY position_id", "positions.csv")
+        .sqlStageIn(NAME, 1, positionsQuery, "positions.csv")
         .shell(RESULT_SCRIPT, 60)
         .sqlStageOut(NAME, "INSERT INTO job_result (job_id, value_at_risk) VALUES (?, ?)", "result.csv");
   }

@@ -1,5 +1,6 @@
 package io.gantry.server.store;
 
+import io.gantry.testing.EmbeddedPostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 
@@ -9,7 +10,8 @@ class PostgresJobStoreTest extends JobStoreContract {
 
   @Override
   protected JdbcJobStore openFreshStore() throws Exception {
-    settings = new JobStoreSettings(TestPostgres.freshDatabase(), "postgres", "postgres", 4);
+    EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
+    settings = new JobStoreSettings(postgres.jdbcUrl(postgres.createDatabase()), postgres.user(), "", 4);
     return JdbcJobStore.open(settings);
   }
 
