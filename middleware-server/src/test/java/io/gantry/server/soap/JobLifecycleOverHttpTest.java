@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -113,6 +114,31 @@ class JobLifecycleOverHttpTest {
     assertEquals(JobStateName.CANCELLED, client.getJobStatus(waiting).state, "stays cancelled");
     assertNull(client.getJobStatus(waiting).started, "a cancelled job never ran");
     assertEquals(0, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + waiting + "'"));
+  }
+
+  @Test
+  void jobsWaitingToStageInAndStagingInAreCancelledAndNeverRun() throws Exception {
+    Path release = dir.resolve("release-staging");
+    String query = RiskDatabase.positionsQueryHeldUntil(release);
+    // two held stage-ins occupy both staging threads (staging.parallelism 2)
+    String stagingIn = client.submitJob(RiskDatabase.valuationJob("held-1", query).document());
+    String other = client.submitJob(RiskDatabase.valuationJob("held-2", query).document());
+    await(client, stagingIn, LIMIT, s -> s.state == JobStateName.STAGING_IN, "STAGING_IN");
+    await(client, other, LIMIT, s -> s.state == JobStateName.STAGING_IN, "STAGING_IN");
+    String queued = client.submitJob(RiskDatabase.valuationJob("queued").document());
+    assertEquals(JobStateName.QUEUED, client.getJobStatus(queued).state);
+
+    assertEquals(JobStateName.CANCELLED, client.cancelJob(queued).state);
+    assertEquals(JobStateName.CANCELLED, client.cancelJob(stagingIn).state);
+    Files.createFile(release);
+    assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, other, LIMIT).state,
+        "the server and its data source still work after an interrupted stage-in");
+    for (String id : List.of(queued, stagingIn)) {
+      JobStatusInfo status = client.getJobStatus(id);
+      assertEquals(JobStateName.CANCELLED, status.state);
+      assertNull(status.started, "a cancelled job never ran");
+      assertEquals(0, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"));
+    }
   }
 
   @Test

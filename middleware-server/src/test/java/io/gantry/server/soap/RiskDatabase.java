@@ -2,6 +2,7 @@ package io.gantry.server.soap;
 
 import io.gantry.testing.EmbeddedPostgresServer;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,9 +29,30 @@ public final class RiskDatabase {
     this.user = user;
   }
 
-  /** In an H2 file, which the server opens inside its own JVM. */
+  /**
+   * In an H2 file, which the server opens inside its own JVM (the test's). Its queries can call
+   * {@code AWAIT_FILE(path)}, which holds a stage-in until the test creates the file.
+   */
   public static RiskDatabase h2File(Path dir) throws SQLException {
-    return create(new RiskDatabase("jdbc:h2:file:" + dir.resolve("risk").toAbsolutePath(), "sa"));
+    RiskDatabase db = create(new RiskDatabase("jdbc:h2:file:" + dir.resolve("risk").toAbsolutePath(), "sa"));
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      s.execute("CREATE ALIAS AWAIT_FILE FOR '" + RiskDatabase.class.getName() + ".awaitFile'");
+    }
+    return db;
+  }
+
+  /** A query holding on {@code AWAIT_FILE(release)}: its stage-in lasts until the file exists. */
+  public static String positionsQueryHeldUntil(Path release) {
+    return "SELECT position_id, quantity FROM position WHERE AWAIT_FILE('" + release + "') = 1";
+  }
+
+  /** Runs inside H2 for {@code AWAIT_FILE}: waits up to 30 s for the file; 1 once it exists. */
+  public static int awaitFile(String path) throws InterruptedException {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!Files.exists(Path.of(path)) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    return 1;
   }
 
   /**
