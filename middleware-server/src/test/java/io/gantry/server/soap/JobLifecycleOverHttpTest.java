@@ -108,9 +108,12 @@ class JobLifecycleOverHttpTest {
     assertEquals(JobStateName.CANCELLED, cancelled.state);
     assertTrue(cancelled.failureReason.contains("cancelled"), cancelled.failureReason);
 
+    assertTrue(processesMentioning(release.toString()) > 0, "the blocker's ranks run");
     JobStatusInfo killed = client.killJob(blocker);
     assertEquals(JobStateName.KILLED, killed.state, killed.failureReason);
     assertNotNull(killed.exitCode);
+    assertTrue(killed.failureReason.startsWith("killed by local"), killed.failureReason);
+    assertEquals(0, processesMentioning(release.toString()), "no rank outlives its killed job");
     assertEquals(JobStateName.CANCELLED, client.getJobStatus(waiting).state, "stays cancelled");
     assertNull(client.getJobStatus(waiting).started, "a cancelled job never ran");
     assertEquals(0, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + waiting + "'"));
@@ -139,6 +142,12 @@ class JobLifecycleOverHttpTest {
       assertNull(status.started, "a cancelled job never ran");
       assertEquals(0, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"));
     }
+  }
+
+  /** Processes whose command line contains {@code text}: a job's ranks, found by their script. */
+  private static long processesMentioning(String text) {
+    return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+        .filter(p -> p.info().commandLine().map(c -> c.contains(text)).orElse(false)).count();
   }
 
   @Test
