@@ -51,15 +51,12 @@ public final class Transactor {
   }
 
   private <T> T inTransaction(String what, Work<T> work, boolean durable) {
+    T result;
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
       try {
-        T result = work.run(c);
+        result = work.run(c);
         c.commit();
-        if (durable && syncAfterCommit) {
-          groupSync.awaitDurable(groupSync.ticket(), () -> checkpointSync(c));
-        }
-        return result;
       } catch (SQLException | RuntimeException e) {
         c.rollback();
         throw e;
@@ -69,10 +66,21 @@ public final class Transactor {
     } catch (SQLException e) {
       throw new JobStoreException("job store: could not " + what + ": " + e.getMessage(), e);
     }
+    if (durable && syncAfterCommit) {
+      // The connection is back in the pool while this writer waits, so a group is not limited
+      // to the pool's size, and a sync needs only one connection of its own.
+      try {
+        groupSync.awaitDurable(groupSync.ticket(), this::checkpointSync);
+      } catch (SQLException e) {
+        throw new JobStoreException("job store: could not sync to disk after " + what
+            + " (committed, but a crash now could lose it): " + e.getMessage(), e);
+      }
+    }
+    return result;
   }
 
-  private static void checkpointSync(Connection c) throws SQLException {
-    try (Statement s = c.createStatement()) {
+  private void checkpointSync() throws SQLException {
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
       s.execute("CHECKPOINT SYNC");
     }
   }
