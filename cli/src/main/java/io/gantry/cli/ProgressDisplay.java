@@ -47,7 +47,7 @@ final class ProgressDisplay {
     String phase = job.getPhase() == null ? "" : job.getPhase().strip();
     String key = job.getState() + "\n" + phase;
     if (terminal) {
-      String plain = fit(Times.elapsed(elapsed) + "  " + job.getState().value() + "  " + phase);
+      String plain = fit((Times.elapsed(elapsed) + "  " + job.getState().value() + "  " + phase).stripTrailing());
       out.print(CLEAR_LINE + colored(plain, job));
       lineOpen = true;
     } else if (!Objects.equals(key, lastShown)) {

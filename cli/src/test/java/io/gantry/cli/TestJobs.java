@@ -1,0 +1,46 @@
+package io.gantry.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/** Job descriptions the tests submit: the shipped examples and small POSIX jobs. */
+final class TestJobs {
+  static final Path EXAMPLES = Path.of("../jsdl-schema/examples").toAbsolutePath().normalize();
+  static final Path HELLO_MPI = EXAMPLES.resolve("hello-mpi.jsdl");
+
+  private TestJobs() {}
+
+  /** A one-process POSIX job running {@code executable args...}, written into {@code dir}. */
+  static Path posix(Path dir, String name, String executable, String... args) throws IOException {
+    String arguments = Stream.of(args)
+        .map(a -> "        <jsdl-posix:Argument>" + a + "</jsdl-posix:Argument>")
+        .collect(Collectors.joining("\n"));
+    return Files.writeString(dir.resolve(name + ".jsdl"), """
+        <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
+                            xmlns:jsdl-posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix">
+          <jsdl:JobDescription>
+            <jsdl:JobIdentification><jsdl:JobName>%s</jsdl:JobName></jsdl:JobIdentification>
+            <jsdl:Application>
+              <jsdl-posix:POSIXApplication>
+                <jsdl-posix:Executable>%s</jsdl-posix:Executable>
+        %s
+                <jsdl-posix:Output>stdout.txt</jsdl-posix:Output>
+                <jsdl-posix:Error>stderr.txt</jsdl-posix:Error>
+                <jsdl-posix:WallTimeLimit>120</jsdl-posix:WallTimeLimit>
+              </jsdl-posix:POSIXApplication>
+            </jsdl:Application>
+          </jsdl:JobDescription>
+        </jsdl:JobDefinition>
+        """.formatted(name, executable, arguments));
+  }
+
+  /** hello-mpi asking for more processes than the test server has slots: valid offline, refused by the server. */
+  static Path tooBigForTheServer(Path dir) throws IOException {
+    String hello = Files.readString(HELLO_MPI)
+        .replace("<gx:NumberOfProcesses>2</gx:NumberOfProcesses>", "<gx:NumberOfProcesses>64</gx:NumberOfProcesses>");
+    return Files.writeString(dir.resolve("too-big.jsdl"), hello);
+  }
+}
