@@ -407,7 +407,7 @@ function _picocli_gantry_results() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local flag_opts="'--wide' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user'"
 
   type compopt &>/dev/null && compopt +o default

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -21,8 +22,15 @@ final class ResultsCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
 
+  /** Wide enough for a data source and the start of its statement; --wide or --json show all. */
+  static final int SOURCE_WIDTH = 60;
+
   @Parameters(paramLabel = "ID", description = "the job")
   String jobId;
+
+  @Option(names = "--wide", description = "show sources and targets in full, not cut to "
+      + SOURCE_WIDTH + " characters")
+  boolean wide;
 
   @Override
   public Integer call() {
@@ -41,15 +49,18 @@ final class ResultsCommand implements Callable<Integer> {
       TextTable table = new TextTable("DIRECTION", "STEP", "SOURCE", "TARGET", "ROWS", "BYTES", "SECONDS", "CHECKSUM");
       add(table, "in", results.getStagedIn());
       add(table, "out", results.getStagedOut());
+
       table.print(out);
     }
     out.flush();
     return GantryCommand.EXIT_OK;
   }
 
-  private static void add(TextTable table, String direction, List<StagedFile> files) {
+  private void add(TextTable table, String direction, List<StagedFile> files) {
+    int width = wide ? Integer.MAX_VALUE : SOURCE_WIDTH;
     for (StagedFile f : files) {
-      table.row(direction, f.getStep(), f.getSource(), f.getTarget(), f.getRows(), f.getBytes(),
+      table.row(direction, f.getStep(), TextTable.cut(f.getSource(), width),
+          TextTable.cut(f.getTarget(), width), f.getRows(), f.getBytes(),
           String.format(Locale.ROOT, "%.1f", f.getSeconds()), f.getChecksum());
     }
   }

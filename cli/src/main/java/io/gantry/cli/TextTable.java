@@ -20,10 +20,20 @@ final class TextTable {
     }
     String[] text = new String[columns];
     for (int i = 0; i < columns; i++) {
-      text[i] = cells[i] == null ? "-" : cells[i].toString().replace('\n', ' ');
+      // SQL statements arrive as written, over several lines: one line per row here
+      text[i] = cells[i] == null ? "-" : cells[i].toString().strip().replaceAll("\\s+", " ");
     }
     rows.add(text);
     return this;
+  }
+
+  /** The text cut to {@code max} characters, marked with an ellipsis where it was cut. */
+  static String cut(String text, int max) {
+    if (text == null) {
+      return null;
+    }
+    String oneLine = text.strip().replaceAll("\\s+", " ");
+    return oneLine.length() <= max ? oneLine : oneLine.substring(0, max - 1) + "…";
   }
 
   int size() {

@@ -67,6 +67,25 @@ class SubmitAndInspectTest {
   }
 
   @Test
+  void resultsListEveryStagedFileWithRowsBytesAndChecksum() throws Exception {
+    Result submit = gantry.run("submit", "--wait", TestJobs.varJobStagingOnly(dir).toString());
+    assertEquals(0, submit.exitCode(), submit.toString());
+    String id = submittedId(submit);
+
+    Result results = gantry.run("results", id);
+    assertEquals(0, results.exitCode(), results.toString());
+    List<String> lines = results.out().lines().toList();
+    assertEquals("job " + id + "  SUCCEEDED", lines.get(0));
+    assertTrue(lines.get(1).matches("DIRECTION +STEP +SOURCE +TARGET +ROWS +BYTES +SECONDS +CHECKSUM"), results.toString());
+    assertEquals(7, lines.size(), results.toString());
+    for (String row : lines.subList(2, 7)) {
+      assertTrue(row.matches("in +sql-extract\\[\\d] +'demo-market' .*\\.csv(\\.gz)? +\\d+ +\\d+ +[\\d.]+ +sha256:[0-9a-f]{64}"),
+          results.toString());
+    }
+    assertTrue(results.out().contains(" positions.csv.gz "), results.toString());
+  }
+
+  @Test
   void quietSubmitPrintsOnlyTheIdAndWaitGivesTheOutcomeInItsExitCode() {
     Result submit = gantry.run("submit", "--quiet", TestJobs.HELLO_MPI.toString());
     assertEquals(0, submit.exitCode(), submit.toString());

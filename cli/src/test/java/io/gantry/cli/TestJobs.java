@@ -37,6 +37,20 @@ final class TestJobs {
         """.formatted(name, executable, arguments));
   }
 
+  /**
+   * The VaR example's five SQL extracts from the server's demo market, with /bin/echo in place
+   * of mcvar (a node program built separately) and without the steps that need an SSH host
+   * (the hostfile) or mcvar's results (the stage-out).
+   */
+  static Path varJobStagingOnly(Path dir) throws IOException {
+    String var = Files.readString(EXAMPLES.resolve("var-job.jsdl"))
+        .replace("<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>/bin/echo</gx:Executable>")
+        .replace("<gx:HostFile>hosts.txt</gx:HostFile>", "")
+        .replaceAll("(?s)<gx:SCPDataStaging>.*?</gx:SCPDataStaging>", "")
+        .replaceAll("(?s)<gx:PostDataStaging>.*?</gx:PostDataStaging>", "");
+    return Files.writeString(dir.resolve("var-staging-only.jsdl"), var);
+  }
+
   /** hello-mpi asking for more processes than the test server has slots: valid offline, refused by the server. */
   static Path tooBigForTheServer(Path dir) throws IOException {
     String hello = Files.readString(HELLO_MPI)
