@@ -13,10 +13,11 @@ import picocli.CommandLine.Spec;
 
 /** {@code gantry definition ID}: the job description as the server keeps it, passwords redacted. */
 @Command(name = "definition", mixinStandardHelpOptions = true,
-    description = "Print a job's description (JSDL) as submitted, with every password value redacted. "
-        + "The output can be edited and submitted again.",
+    description = {"Print a job's description (JSDL) as submitted, with every password value redacted.",
+        "The output can be edited and submitted again."},
     footerHeading = "%nExample:%n",
-    footer = {"  gantry definition 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5 > rerun.jsdl", GantryCommand.EXIT_CODE_HELP})
+    footer = {"  gantry definition 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5 > rerun.jsdl",
+        GantryCommand.EXIT_CODE_HELP})
 final class DefinitionCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;

@@ -23,9 +23,9 @@ import picocli.CommandLine.Spec;
     footer = {"  gantry submit --wait var-job.jsdl",
         "  gantry --server http://hpc-gw.example.org:8080 list --state RUNNING",
         "",
-        "The server URL comes from --server, else the environment variable GANTRY_SERVER.",
-        "--user is sent as the HTTP Basic user name, with the password from GANTRY_PASSWORD;",
-        "servers without authentication configured ignore it.",
+        "The server URL comes from --server, else from the environment variable",
+        "GANTRY_SERVER. --user is sent as the HTTP Basic user name with the password",
+        "from GANTRY_PASSWORD; a server without authentication configured ignores it.",
         GantryCommand.EXIT_CODE_HELP})
 public final class GantryCommand implements Runnable {
   public static final int EXIT_OK = 0;

@@ -10,10 +10,12 @@ import picocli.CommandLine.Spec;
 
 /** {@code gantry kill ID}: stops a running job; answers once it has ended. */
 @Command(name = "kill", mixinStandardHelpOptions = true,
-    description = "Kill a running job (SIGTERM to its processes, SIGKILL after the server's grace "
-        + "period): it ends KILLED. A job that has not started is withdrawn with 'gantry "
-        + "cancel' (exit 1 here).",
-    footerHeading = "%nExample:%n", footer = {"  gantry kill 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5", GantryCommand.EXIT_CODE_HELP})
+    description = {"Kill a running job (SIGTERM to its processes, SIGKILL after the "
+        + "server's grace period): it ends KILLED.",
+        "A job that has not started is withdrawn with 'gantry cancel' (exit 1 here)."},
+    footerHeading = "%nExample:%n",
+    footer = {"  gantry kill 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
+        GantryCommand.EXIT_CODE_HELP})
 final class KillCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;

@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code gantry output ID}: a job's standard output (or error) from the beginning. */
 @Command(name = "output", mixinStandardHelpOptions = true,
-    description = "Print a job's standard output from the beginning, also while it runs. With --follow,"
-        + " keep printing as it grows until the job has ended (like tail -f).",
+    description = {"Print a job's standard output from the beginning, also while it runs.",
+        "With --follow, keep printing as it grows until the job has ended (like tail -f)."},
     footerHeading = "%nExamples:%n",
     footer = {"  gantry output 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
         "  gantry output --stderr --follow $id", GantryCommand.EXIT_CODE_HELP})

@@ -17,7 +17,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "results", mixinStandardHelpOptions = true,
     description = "Show a job's staging manifest (every file staged in) and its stage-out summary: "
         + "step, source and target, rows, bytes, seconds and checksum.",
-    footerHeading = "%nExample:%n", footer = {"  gantry results 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5", GantryCommand.EXIT_CODE_HELP})
+    footerHeading = "%nExample:%n",
+    footer = {"  gantry results 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
+        GantryCommand.EXIT_CODE_HELP})
 final class ResultsCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;

@@ -10,9 +10,12 @@ import picocli.CommandLine.Spec;
 
 /** {@code gantry server-info}: also the quickest check that --server points at a live server. */
 @Command(name = "server-info", mixinStandardHelpOptions = true,
-    description = "Show the server's version, API namespace and limits (compute slots, queued jobs per "
-        + "user, job description size). Exit 3 when the server cannot be reached.",
-    footerHeading = "%nExample:%n", footer = {"  gantry --server http://hpc-gw.example.org:8080 server-info", GantryCommand.EXIT_CODE_HELP})
+    description = {"Show the server's version, API namespace and limits (compute slots, "
+        + "queued jobs per user, job description size).",
+        "Exit 3 when the server cannot be reached."},
+    footerHeading = "%nExample:%n",
+    footer = {"  gantry --server http://hpc-gw.example.org:8080 server-info",
+        GantryCommand.EXIT_CODE_HELP})
 final class ServerInfoCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;

@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
  * hear which id was not found.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
-    description = "Show jobs' state, phase, times, exit code and failure reason, one line per job. Exit"
-        + " 4 when any id is unknown (the others are still shown).",
+    description = {"Show jobs' state, phase, times, exit code and failure reason, one line per job.",
+        "Exit 4 when any id is unknown (the others are still shown)."},
     footerHeading = "%nExamples:%n",
     footer = {"  gantry status 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
         "  gantry --json status $id | jq -r '.jobs[0].state'", GantryCommand.EXIT_CODE_HELP})

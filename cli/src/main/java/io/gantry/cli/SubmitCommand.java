@@ -31,10 +31,10 @@ import picocli.CommandLine.Spec;
  * {@code JobDefinition} element and prints the job id.
  */
 @Command(name = "submit", mixinStandardHelpOptions = true,
-    description = "Submit a job description (extended JSDL) and print the new job's id. With --wait, "
-        + "show progress until the job ends; the exit code then says how it ended. With "
-        + "--follow, also stream the job's standard output while it runs (our own lines go to "
-        + "standard error then, so standard output is the job's alone).",
+    description = {"Submit a job description (extended JSDL) and print the new job's id.",
+        "With --wait, show progress until the job ends; the exit code then says how it ended."
+            + " With --follow, also stream the job's standard output while it runs (our own lines "
+            + "go to standard error then, so standard output is the job's alone)."},
     footerHeading = "%nExamples:%n",
     footer = {"  gantry submit var-job.jsdl",
         "  id=$(gantry submit --quiet var-job.jsdl)",

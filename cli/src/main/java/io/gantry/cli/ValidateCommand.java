@@ -26,9 +26,12 @@ import picocli.CommandLine.Spec;
  * read (the other files are still checked).
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-    description = "Check job descriptions (extended JSDL) offline, with the server's own parser; report"
-        + " every problem with line:column. Needs no server.",
-    footerHeading = "%nExample:%n", footer = {"  gantry validate var-job.jsdl hello-mpi.jsdl", GantryCommand.EXIT_CODE_HELP})
+    description = {"Check job descriptions (extended JSDL) offline, with the server's own "
+        + "parser; report every problem with line:column.",
+        "Needs no server."},
+    footerHeading = "%nExample:%n",
+    footer = {"  gantry validate var-job.jsdl hello-mpi.jsdl",
+        GantryCommand.EXIT_CODE_HELP})
 final class ValidateCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;

@@ -17,10 +17,10 @@ import picocli.CommandLine.Spec;
  * prints its final status line; the exit code says how it ended.
  */
 @Command(name = "wait", mixinStandardHelpOptions = true,
-    description = "Wait for a job to end, showing its state, phase and elapsed time. On a terminal the "
-        + "progress line is redrawn in place; otherwise a line is written each time the state "
-        + "or phase changes. Exit 0 when the job SUCCEEDED, 1 when it FAILED, was KILLED or "
-        + "CANCELLED, 5 when --timeout ran out first (the job goes on).",
+    description = {"Wait for a job to end, showing its state, phase and elapsed time.",
+        "On a terminal the progress line is redrawn in place; otherwise a line is written "
+            + "each time the state or phase changes. Exit 0 when the job SUCCEEDED, 1 when it "
+            + "FAILED, was KILLED or CANCELLED, 5 when --timeout ran out first (the job goes on)."},
     footerHeading = "%nExamples:%n",
     footer = {"  gantry wait 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
         "  gantry wait --timeout 30m $id && gantry results $id", GantryCommand.EXIT_CODE_HELP})
