@@ -21,6 +21,7 @@ final class OutputFollower {
   private final ServerConnection server;
   private final String jobId;
   private final OutputStream stream;
+  private final int chunkBytes;
   private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
       .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
   private ByteBuffer pending = ByteBuffer.allocate(0);
@@ -28,9 +29,15 @@ final class OutputFollower {
   private boolean complete;
 
   OutputFollower(ServerConnection server, String jobId, OutputStream stream) {
+    this(server, jobId, stream, CHUNK_BYTES);
+  }
+
+  /** With pieces of {@code chunkBytes} at most; tests use tiny ones to split characters. */
+  OutputFollower(ServerConnection server, String jobId, OutputStream stream, int chunkBytes) {
     this.server = server;
     this.jobId = jobId;
     this.stream = stream;
+    this.chunkBytes = chunkBytes;
   }
 
   /**
@@ -41,7 +48,7 @@ final class OutputFollower {
   boolean readAvailable(PrintWriter out) {
     while (!complete) {
       long from = offset;
-      OutputChunk chunk = server.call(s -> s.getJobOutput(jobId, stream, from, CHUNK_BYTES));
+      OutputChunk chunk = server.call(s -> s.getJobOutput(jobId, stream, from, chunkBytes));
       write(chunk.getData(), chunk.isComplete(), out);
       offset = chunk.getNextOffset();
       complete = chunk.isComplete();

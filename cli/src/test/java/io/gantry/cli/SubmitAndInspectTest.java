@@ -105,14 +105,41 @@ class SubmitAndInspectTest {
   }
 
   @Test
-  void aFailingJobEndsFailedWithExitCode1AndItsExitCodeInTheStatus() throws Exception {
-    Path job = TestJobs.posix(dir, "fails", "/bin/false");
+  void aFailingJobEndsFailedWithExitCode1AndItsStandardErrorCanBeRead() throws Exception {
+    Path job = TestJobs.posix(dir, "fails", "/bin/sh", "-c", "echo 'no positions for DESK-9' >&2; exit 3");
     Result submit = gantry.run("submit", "--wait", job.toString());
     assertEquals(1, submit.exitCode(), submit.toString());
     String id = submittedId(submit);
     assertTrue(submit.out().contains(id + "  FAILED "), submit.toString());
-    assertTrue(submit.out().contains("  exit 1"), submit.toString());
+    assertTrue(submit.out().contains("  exit 3  reason: "), submit.toString());
     assertEquals(1, gantry.run("wait", "-q", id).exitCode());
+    assertEquals(new Result(0, "no positions for DESK-9\n", ""), gantry.run("output", "--stderr", id));
+    assertEquals(new Result(0, "", ""), gantry.run("output", id));
+
+    List<String> failed = gantry.run("list", "-q", "--state", "FAILED,KILLED").out().lines().toList();
+    assertTrue(failed.contains(id), failed.toString());
+    assertFalse(gantry.run("list", "-q", "--state", "SUCCEEDED").out().lines().anyMatch(id::equals));
+  }
+
+  @Test
+  void outputFollowPrintsWhatARunningJobWritesUntilItEnds() throws Exception {
+    Path job = TestJobs.posix(dir, "chatty", "/bin/sh", "-c", "echo first; sleep 1; echo second");
+    String id = gantry.run("submit", "-q", job.toString()).out().strip();
+    assertEquals(new Result(0, "first\nsecond\n", ""), gantry.run("output", "--follow", id));
+  }
+
+  @Test
+  void aCharacterSplitAcrossTwoPiecesOfOutputArrivesWhole(RealServer server) throws Exception {
+    // octal escapes keep the job description ASCII, whatever the server's locale
+    Path job = TestJobs.posix(dir, "euro", "/bin/sh", "-c", "printf 'Gr\\303\\274\\303\\237e, 5 \\342\\202\\254\\n'");
+    String id = gantry.run("submit", "-q", job.toString()).out().strip();
+    assertEquals(0, gantry.run("wait", "-q", id).exitCode());
+    // one byte a piece: ü (2 bytes) and € (3 bytes) each arrive split
+    OutputFollower follower = new OutputFollower(new ServerConnection(server.baseUrl(), null, null), id,
+        io.gantry.cli.soap.OutputStream.STDOUT, 1);
+    java.io.StringWriter text = new java.io.StringWriter();
+    assertTrue(follower.readAvailable(new java.io.PrintWriter(text)));
+    assertEquals("Grüße, 5 €\n", text.toString());
   }
 
   @Test

@@ -16,7 +16,7 @@ final class TestJobs {
   /** A one-process POSIX job running {@code executable args...}, written into {@code dir}. */
   static Path posix(Path dir, String name, String executable, String... args) throws IOException {
     String arguments = Stream.of(args)
-        .map(a -> "        <jsdl-posix:Argument>" + a + "</jsdl-posix:Argument>")
+        .map(a -> "        <jsdl-posix:Argument>" + xmlText(a) + "</jsdl-posix:Argument>")
         .collect(Collectors.joining("\n"));
     return Files.writeString(dir.resolve(name + ".jsdl"), """
         <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
@@ -49,6 +49,10 @@ final class TestJobs {
         .replaceAll("(?s)<gx:SCPDataStaging>.*?</gx:SCPDataStaging>", "")
         .replaceAll("(?s)<gx:PostDataStaging>.*?</gx:PostDataStaging>", "");
     return Files.writeString(dir.resolve("var-staging-only.jsdl"), var);
+  }
+
+  private static String xmlText(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
   /** hello-mpi asking for more processes than the test server has slots: valid offline, refused by the server. */
