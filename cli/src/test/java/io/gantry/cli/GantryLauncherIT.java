@@ -64,7 +64,12 @@ class GantryLauncherIT {
     String command = LAUNCHER + " --server " + server.baseUrl() + " wait " + id;
     String output = runProcess(0, List.of(SCRIPT.toString(), "-qec", command, "/dev/null"));
     assertTrue(output.contains(ProgressDisplay.CLEAR_LINE), output);
-    assertTrue(output.contains("SUCCEEDED"), output);
+    assertTrue(output.contains("\033[32mSUCCEEDED\033[0m"), output);
+
+    String plain = runProcess(0, List.of(SCRIPT.toString(), "-qec", command + " --no-color", "/dev/null"));
+    assertTrue(plain.contains(ProgressDisplay.CLEAR_LINE + "0:"), plain);
+    assertFalse(plain.contains("\033[3"), plain);
+    assertTrue(plain.contains(id + "  SUCCEEDED  "), plain);
   }
 
   @Test
