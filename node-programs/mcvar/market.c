@@ -1,0 +1,1 @@
+typedef int mcvar_market_placeholder;
