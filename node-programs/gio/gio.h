@@ -93,7 +93,8 @@ int gio_reader_open(gio_reader **r, const char *path, const gio_read_options *o,
 int gio_reader_from_source(gio_reader **r, gio_source *raw, size_t buffer_size,
                            char *err);
 /* Next line without its '\n' (a '\r' is kept: CSV parsing trims it). The pointer is valid
- * until the next call. Returns GIO_OK, GIO_EOF, or an error. A final line without '\n' is
+ * until the next call; the line may be modified in place, and line[len] may be written
+ * (e.g. a terminating NUL). Returns GIO_OK, GIO_EOF, or an error. A final line without '\n' is
  * still a line. Lines longer than the buffer grow it. */
 int gio_reader_line(gio_reader *r, char **line, size_t *len, char *err);
 /* Raw decoded bytes (bulk reads, bypassing line splitting); returns count, 0 at end, <0. */

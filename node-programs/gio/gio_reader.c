@@ -49,7 +49,7 @@ int gio_reader_from_source(gio_reader **out, gio_source *raw, size_t buffer_size
     int rc = GIO_ENOMEM;
     gio_reader *r = calloc(1, sizeof *r);
     if (buffer_size < GIO_MIN_BUFFER) buffer_size = GIO_MIN_BUFFER;
-    if (!r || !(r->buf = malloc(buffer_size))) goto err;
+    if (!r || !(r->buf = malloc(buffer_size + 1))) goto err; /* +1: line[len] writable */
     r->cap = buffer_size;
     /* Magic bytes, not the file name, say whether the data is compressed. */
     unsigned char magic[4] = {0};
@@ -97,7 +97,7 @@ static int refill(gio_reader *r, char *err) {
         r->pos = 0;
     }
     if (r->end == r->cap) {
-        char *bigger = realloc(r->buf, r->cap * 2);
+        char *bigger = realloc(r->buf, r->cap * 2 + 1);
         if (!bigger) {
             gio_seterr(err, "out of memory for a line of %zu bytes", r->end);
             return GIO_ENOMEM;
