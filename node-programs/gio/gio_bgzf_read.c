@@ -20,6 +20,8 @@ typedef struct bgzf_source {
     size_t in_pos, in_end, blk_pos, blk_len;
     uint64_t offset; /* compressed offset of the next member, for messages */
     int raw_eof, last_was_eof_block, members;
+    int pending_rc;               /* an error met after some bytes were already delivered */
+    char pending_err[GIO_ERRLEN];
     struct libdeflate_decompressor *inflater;
     gio_counters counters;
 } bgzf_source;
@@ -132,12 +134,25 @@ static void sync_counters(bgzf_source *b) {
 static ssize_t bgzf_read(void *ctx, void *buf, size_t len, char *err) {
     bgzf_source *b = ctx;
     size_t done = 0;
+    if (b->pending_rc) {
+        gio_seterr(err, "%s", b->pending_err);
+        return b->pending_rc;
+    }
     while (done < len) {
         if (b->blk_pos == b->blk_len) {
             /* A caller with room for a whole block gets it without a copy. */
             int direct = len - done >= BLOCK_OUT;
-            ssize_t n = next_member(b, direct ? (unsigned char *)buf + done : b->block, err);
-            if (n < 0) return n;
+            ssize_t n = next_member(b, direct ? (unsigned char *)buf + done : b->block,
+                                    b->pending_err);
+            if (n < 0 && done == 0) {
+                gio_seterr(err, "%s", b->pending_err);
+                return n;
+            }
+            /* Deliver the good blocks first, so the error names the line it hit. */
+            if (n < 0) {
+                b->pending_rc = (int)n;
+                break;
+            }
             if (n == 0) break;
             if (direct) {
                 done += (size_t)n;

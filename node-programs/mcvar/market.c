@@ -181,7 +181,8 @@ static int cov_row(void *ctx, char **c, char *err) {
     if (i == j && v < 0) return snprintf(err, 256, "negative variance %s for '%s'", c[2], c[0]), -1;
     size_t a = (size_t)i * (size_t)m->n + (size_t)j, b = (size_t)j * (size_t)m->n + (size_t)i;
     if (l->seen[a] == 2) return snprintf(err, 256, "duplicate entry (%s, %s)", c[0], c[1]), -1;
-    if (l->seen[a] == 1 && m->cov[a] != v)
+    /* Both halves may be given; they must agree up to rounding of their printing. */
+    if (l->seen[a] == 1 && fabs(m->cov[a] - v) > 1e-9 * fmax(fabs(v), fabs(m->cov[a])))
         return snprintf(err, 256, "entry (%s, %s) contradicts its symmetric entry", c[0], c[1]), -1;
     m->cov[a] = m->cov[b] = v;
     l->seen[a] = 2;

@@ -117,8 +117,10 @@ static int write_covariance(const gen_options *o, const double *sigma, const dou
     PRINTF(&c, "factor_i,factor_j,covariance\n");
     for (int i = 0; i < o->factors; i++)
         for (int j = 0; j < o->factors; j++)
-            PRINTF(&c, "F%05d,F%05d,%.17g\n", i, j,
-                   i == j ? sigma[i] * sigma[i] : sigma[i] * sigma[j] * beta[i] * beta[j]);
+            PRINTF(&c, "F%05d,F%05d,%.17g\n", i, j, /* same product order both halves */
+                   i == j ? sigma[i] * sigma[i]
+                          : sigma[i < j ? i : j] * sigma[i < j ? j : i] * beta[i < j ? i : j] *
+                                beta[i < j ? j : i]);
     return close_out(&c);
 }
 
