@@ -60,8 +60,8 @@ static int read_rows(table *t, const char *const *columns, int ncolumns, inputs_
         if (n < 0) return fail(t, err, msg);
         for (int c = 0; c < ncolumns; c++) {
             if (t->index[c] >= n) {
-                snprintf(msg, sizeof msg, "missing column '%s': the row has %d of %d fields",
-                         columns[c], n, t->index[c] + 1);
+                snprintf(msg, sizeof msg, "missing column '%s' (field %d): the row has %d fields",
+                         columns[c], t->index[c] + 1, n);
                 return fail(t, err, msg);
             }
             t->cols[c] = t->fields[t->index[c]];
