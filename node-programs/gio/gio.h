@@ -120,5 +120,6 @@ size_t gio_bgzf_encode_block(void *compressor, const void *data, size_t len, voi
 extern const unsigned char gio_bgzf_eof_block[28];
 
 double gio_now(void); /* monotonic seconds */
+double gio_cpu_now(void); /* CPU seconds of this process (all threads) */
 
 #endif

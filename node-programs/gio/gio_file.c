@@ -46,6 +46,12 @@ ssize_t gio_pread_full(int fd, void *buf, size_t len, uint64_t offset, gio_count
     return (ssize_t)got;
 }
 
+double gio_cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 typedef struct file_source {
     int fd;
     uint64_t offset;

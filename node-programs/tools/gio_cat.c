@@ -71,18 +71,20 @@ static int copy_out(gio_reader *r, FILE *out, int lines, char *err) {
     return (int)n;
 }
 
-static void print_stats(const gio_counters *c, double wall, int collective) {
+static void print_stats(const gio_counters *c, double wall, double cpu, int collective) {
     uint64_t fs = c->fs_bytes, mpi = c->mpi_bytes;
     double rd = c->read_s, ex = c->exchange_s, inf = c->inflate_s;
     if (collective) {
         fs = gio_mpi_sum_u64(fs);
         mpi = gio_mpi_sum_u64(mpi);
         wall = gio_mpi_max_double(wall);
+        cpu = gio_mpi_max_double(cpu);
         rd = gio_mpi_max_double(rd);
         ex = gio_mpi_max_double(ex);
         inf = gio_mpi_max_double(inf);
         if (gio_mpi_rank() != 0) return;
     }
+    fprintf(stderr, "cpu_s_max: %.4f\n", cpu);
     fprintf(stderr, "wall_s: %.4f\nfs_bytes_total: %llu\nmpi_bytes_total: %llu\n"
             "read_s_max: %.4f\nexchange_s_max: %.4f\ninflate_s_max: %.4f\n",
             wall, (unsigned long long)fs, (unsigned long long)mpi, rd, ex, inf);
@@ -107,18 +109,18 @@ int main(int argc, char **argv) {
         out = stdout;
     }
     if (o.discard) out = NULL;
-    double t0 = gio_now();
+    double t0 = gio_now(), c0 = gio_cpu_now();
     if (!rc) rc = gio_reader_open(&r, o.path, o.collective ? &o.read : NULL, err);
     if (!rc) rc = copy_out(r, out, o.lines, err);
-    double wall = gio_now() - t0;
+    double wall = gio_now() - t0, cpu = gio_cpu_now() - c0;
     if (o.collective) {
         int first = -1, st = gio_mpi_agree(rc, &first);
         if (st && rank == first) fprintf(stderr, "%s: %s\n", o.path, err);
-        if (!st && o.stats) print_stats(gio_reader_counters(r), wall, 1);
+        if (!st && o.stats) print_stats(gio_reader_counters(r), wall, cpu, 1);
         rc = st;
     } else {
         if (rc) fprintf(stderr, "%s: %s\n", o.path, err);
-        else if (o.stats) print_stats(gio_reader_counters(r), wall, 0);
+        else if (o.stats) print_stats(gio_reader_counters(r), wall, cpu, 0);
     }
     gio_reader_close(r);
     if (out && out != stdout && fclose(out) != 0) rc = GIO_EIO;
