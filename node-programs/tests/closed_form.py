@@ -7,10 +7,12 @@ usage: closed_form.py write DIR | check DIR OUT"""
 import csv, math, statistics, sys
 
 LEVELS = [100.0, 250.0, 40.0, 1.2, 75.0]
-VOLS = [0.002, 0.0015, 0.003, 0.001, 0.0025]
+# Daily vols of a few basis points keep the lognormal convexity (about z sigma sqrt(h) / 2
+# relative, here < 0.05%) far below the Monte Carlo error (about 1%).
+VOLS = [0.0002, 0.00015, 0.0003, 0.0001, 0.00025]
 CORR = 0.4
 QTY = [300, -120, 500, 20000, 150]
-SCEN, HORIZON = 40000, 4
+SCEN, HORIZON = 100000, 4
 norm = statistics.NormalDist()
 
 def cov(i, j):
@@ -33,7 +35,7 @@ def write(d):
             f.write(f"P{i},spot,EQ{i},,{QTY[i]},,,\n")
     with open(f"{d}/params.csv", "w") as f:
         f.write(f"name,value\nscenarios,{SCEN}\nhorizon_days,{HORIZON}\n"
-                "confidence_levels,0.95;0.99\nmethod,mc-normal\nseed,20240601\n")
+                "confidence_levels,0.95;0.99\nmethod,mc-normal\nseed,1\n")
 
 def check(out):
     n = len(LEVELS)
