@@ -4,7 +4,7 @@
  * round is a collective step all ranks reach together. Modes (seed 000, section 4):
  *   1. naive: every rank reads the round from the file system itself;
  *   2. root: rank 0 reads it and broadcasts it;
- *   3. mpiio: the generic MPI_File_read_at_all by every rank;
+ *   3. mpiio: the generic MPI_File_read_all by every rank;
  *   4. two-phase: K access ranks, spread evenly over nodes, read disjoint sections (phase
  *      1); then MBC (each access rank broadcasts its section in turn) or ATV (one
  *      all-to-all) spreads them (phase 2). MBC wins for long sections and few access ranks.
@@ -174,7 +174,7 @@ static int next_round(coll_source *c, size_t len, char *err) {
         rc = gio_mpi_file_read_all(c->mf, c->offset, c->win, len);
         c->counters.read_s += gio_now() - t0;
         c->counters.fs_bytes += len;
-        if (rc) gio_seterr(err, "MPI_File_read_at_all failed");
+        if (rc) gio_seterr(err, "MPI_File_read_all failed");
         return agree(rc, err);
     case GIO_TWO_PHASE:
         return round_two_phase(c, len, err);

@@ -36,7 +36,8 @@ int gio_mpi_gather_doubles(const double *local, size_t n, double *out);
  * rank within the node, for every world rank (arrays of size gio_mpi_size()). */
 int gio_mpi_node_layout(int *node_of_rank, int *local_rank_of_rank, int *nnodes);
 
-/* MPI-IO: opened by all ranks, read by all ranks (generic MPI_File_read_at_all). */
+/* MPI-IO: opened by all ranks, read by all ranks in sequence (generic MPI_File_read_all);
+ * offset must be where the previous read ended. */
 typedef struct gio_mpi_file gio_mpi_file;
 int gio_mpi_file_open(gio_mpi_file **f, const char *path, uint64_t *size);
 int gio_mpi_file_read_all(gio_mpi_file *f, uint64_t offset, void *buf, size_t len);

@@ -51,7 +51,7 @@ void options_help(FILE *f) {
 "Options:\n"
 "  --run-id ID          run id in every output row (default $GANTRY_JOB_ID, else local)\n"
 "  --read-mode M        collective input read: naive (every rank reads the file), root\n"
-"                       (rank 0 reads and broadcasts), mpiio (MPI_File_read_at_all), or\n"
+"                       (rank 0 reads and broadcasts), mpiio (MPI_File_read_all), or\n"
 "                       two-phase (default: K access ranks read sections, then exchange)\n"
 "  --access-ranks K     two-phase access ranks (default: one per node, at least 2)\n"
 "  --phase2 P           two-phase exchange: auto (default), mbc (broadcast per section),\n"

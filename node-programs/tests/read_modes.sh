@@ -16,3 +16,15 @@ for f in empty one nofinal longline multi; do
 done
 mpi 3 "$BIN/tests/test_read_modes" "${@:2}"
 mpi 4 "$BIN/tests/test_read_modes" "${@:2}"
+# The counters: two-phase and root read each byte from the file system once in total,
+# naive and mpiio once per rank.
+for f in multi.txt multi.gio.gz; do
+  size=$(stat -c %s "$f")
+  for mode in naive root mpiio two-phase; do
+    fs=$(mpi 3 "$BIN/gio-cat" --read-mode "$mode" --discard --stats --buffer-size 65536 "$f" 2>&1 \
+         | sed -n 's/^fs_bytes_total: //p')
+    want=$size; case "$mode" in naive|mpiio) want=$((3 * size));; esac
+    [ "$fs" = "$want" ] || fail "$mode on $f read $fs file-system bytes, want $want"
+  done
+done
+echo "file-system byte counts as designed"
