@@ -118,12 +118,13 @@ public final class SqlExtractStep implements Step {
     ResultExport export = new ResultExport(csv, existingHeader, file, context);
     if (input == null && env.options().postgresCopy() && PostgresCopyExport.isPostgres(connection)) {
       List<String> columns = new java.util.ArrayList<>();
-      String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns);
+      List<Integer> timestamps = new java.util.ArrayList<>();
+      String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns, timestamps);
       if (copy != null) {
         export.header(columns);
         writer.flush(); // the header goes before the server's rows
         OutputStream rows = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
-        long count = PostgresCopyExport.copyOut(connection, copy, rows, context);
+        long count = PostgresCopyExport.copyOut(connection, copy, timestamps, rows, context);
         rows.flush();
         writer.close();
         connection.commit();
