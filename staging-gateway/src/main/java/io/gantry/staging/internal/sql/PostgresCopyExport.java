@@ -9,6 +9,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongConsumer;
 import java.util.Set;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
@@ -31,6 +32,8 @@ import org.postgresql.copy.CopyOut;
 final class PostgresCopyExport {
   private static final Set<String> SAME_TEXT = Set.of("int2", "int4", "int8", "numeric", "text", "varchar",
       "bpchar", "date", "uuid", "name");
+
+  private static final int PROGRESS_EVERY_ROWS = 65536;
 
   private PostgresCopyExport() {}
 
@@ -69,9 +72,13 @@ final class PostgresCopyExport {
     return "COPY (" + body + ") TO STDOUT WITH (FORMAT csv, HEADER false)";
   }
 
-  /** Runs the COPY into {@code out}, row by row; returns the number of rows. */
-  static long copyOut(Connection c, String copy, List<Integer> timestampColumns, OutputStream out, StepContext context)
-      throws SQLException, IOException, InterruptedException {
+  /**
+   * Runs the COPY into {@code out}, row by row; returns the number of rows.
+   *
+   * @param onRows told of rows written so far, in steps, for progress reports
+   */
+  static long copyOut(Connection c, String copy, List<Integer> timestampColumns, OutputStream out, StepContext context,
+      LongConsumer onRows) throws SQLException, IOException, InterruptedException {
     PGConnection pg = c.unwrap(PGConnection.class);
     int[] timestamps = timestampColumns.stream().mapToInt(Integer::intValue).toArray();
     AutoCloseable cancel = pg::cancelQuery;
@@ -85,11 +92,13 @@ final class PostgresCopyExport {
           TimestampSeparator.fix(row, row.length, timestamps);
         }
         out.write(row);
-        if (++rows % 65536 == 0) {
+        if (++rows % PROGRESS_EVERY_ROWS == 0) {
           context.checkCancelled();
+          onRows.accept(PROGRESS_EVERY_ROWS);
         }
       }
-      return copyOut.getHandledRowCount();
+      onRows.accept(rows % PROGRESS_EVERY_ROWS);
+      return rows;
     } finally {
       if (copyOut.isActive()) {
         copyOut.cancelCopy(); // leave the connection usable after a failure

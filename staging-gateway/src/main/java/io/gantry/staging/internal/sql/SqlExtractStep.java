@@ -124,11 +124,11 @@ public final class SqlExtractStep implements Step {
         export.header(columns);
         writer.flush(); // the header goes before the server's rows
         OutputStream rows = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
-        long count = PostgresCopyExport.copyOut(connection, copy, timestamps, rows, context);
+        long count = PostgresCopyExport.copyOut(connection, copy, timestamps, rows, context, export::addRows);
         rows.flush();
         writer.close();
         connection.commit();
-        export.addRows(count);
+        export.reportRest();
         return count;
       }
     }
