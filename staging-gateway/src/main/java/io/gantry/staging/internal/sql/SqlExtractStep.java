@@ -97,7 +97,7 @@ public final class SqlExtractStep implements Step {
             rows, file.bytes(), sha256, (System.nanoTime() - start) / 1e9, false);
       }
     } catch (SQLException e) {
-      throw new StagingException(label(), SqlSteps.failure(spec, e), e);
+      throw new StagingException(label(), SqlSteps.failure(spec, extract.statement(), e), e);
     } catch (ParameterBinder.BindException e) {
       throw new StagingException(label(), e.getMessage(), e);
     } catch (IOException e) {
