@@ -97,7 +97,7 @@ public final class SqlExtractStep implements Step {
             rows, file.bytes(), sha256, (System.nanoTime() - start) / 1e9, false);
       }
     } catch (SQLException e) {
-      throw new StagingException(label(), SqlSteps.failure(spec, e), e);
+      throw new StagingException(label(), SqlSteps.failure(spec, extract.statement(), e), e);
     } catch (ParameterBinder.BindException e) {
       throw new StagingException(label(), e.getMessage(), e);
     } catch (IOException e) {
@@ -118,16 +118,17 @@ public final class SqlExtractStep implements Step {
     ResultExport export = new ResultExport(csv, existingHeader, file, context);
     if (input == null && env.options().postgresCopy() && PostgresCopyExport.isPostgres(connection)) {
       List<String> columns = new java.util.ArrayList<>();
-      String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns);
+      List<Integer> timestamps = new java.util.ArrayList<>();
+      String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns, timestamps);
       if (copy != null) {
         export.header(columns);
         writer.flush(); // the header goes before the server's rows
         OutputStream rows = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
-        long count = PostgresCopyExport.copyOut(connection, copy, rows, context);
+        long count = PostgresCopyExport.copyOut(connection, copy, timestamps, rows, context, export::addRows);
         rows.flush();
         writer.close();
         connection.commit();
-        export.addRows(count);
+        export.reportRest();
         return count;
       }
     }
