@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "inputs.h"
@@ -69,6 +70,13 @@ int report_write(report *rep, const report_options *o, const risk_summary *r,
                  const double *pnl, int bins, const book *bk, const double *contrib,
                  char *err) {
     memset(rep, 0, sizeof *rep);
+    /* A job description names its output directory before anything is in it: create it (one
+     * level, like mkdir), and accept one that exists. */
+    if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, MCVAR_ERRLEN, "cannot create output directory %s: %s", o->out_dir,
+                 strerror(errno));
+        return -1;
+    }
     int rc = 0;
     for (int i = 0; !rc && i < REPORT_FILES; i++) {
         const char *gz = o->compress ? ".gz" : "";

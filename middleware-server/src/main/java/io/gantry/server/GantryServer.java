@@ -10,7 +10,12 @@ import io.gantry.server.api.ServerInfo;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.ServerConfig;
+import io.gantry.server.config.SshIdentity;
 import io.gantry.server.demo.DemoMarket;
+import io.gantry.server.demo.DemoRemoteHost;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.util.Optional;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.pipeline.JobPlanner;
@@ -75,7 +80,11 @@ public final class GantryServer implements AutoCloseable {
       dataSources.put(DemoMarket.DATA_SOURCE_NAME, new NamedDataSource(DemoMarket.DATA_SOURCE_NAME,
           demo.jdbcUrl(), "sa", new PasswordSource.None(), Set.of()));
     }
-    ServerCredentials credentials = new ServerCredentials(dataSources, config.sshIdentities());
+    Map<String, SshIdentity> identities = new HashMap<>(config.sshIdentities());
+    if (config.demoEnabled() && !identities.containsKey(DemoRemoteHost.IDENTITY)) {
+      startDemoRemoteHost(config).ifPresent(host -> identities.put(DemoRemoteHost.IDENTITY, host.identity()));
+    }
+    ServerCredentials credentials = new ServerCredentials(dataSources, identities);
     StagingGateway gateway = own(new StagingGateway(credentials, GatewayOptions.defaults()
         .withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())));
 
@@ -97,6 +106,22 @@ public final class GantryServer implements AutoCloseable {
     http = own(new GantryHttpServer(config.listenHost(), config.listenPort(),
         List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement"))));
     http.start();
+  }
+
+  /**
+   * The demo's SSH host. A port already taken (another server on this machine) costs only the
+   * demo's scp step, which then fails with "connection refused": not a reason to refuse to start.
+   */
+  private Optional<DemoRemoteHost> startDemoRemoteHost(ServerConfig config) {
+    try {
+      DemoRemoteHost host = own(DemoRemoteHost.start(config.dataDirectory().resolve("demo"),
+          config.demoSshPort(), config.totalSlots(), config.knownHostsFile()));
+      log.info("demo remote host (scp, sftp) on 127.0.0.1:{}", host.port());
+      return Optional.of(host);
+    } catch (IOException | GeneralSecurityException e) {
+      log.warn("demo remote host not started on 127.0.0.1:{}: {}", config.demoSshPort(), e.toString());
+      return Optional.empty();
+    }
   }
 
   private static JobStoreSettings storeSettings(ServerConfig config) {
