@@ -51,6 +51,7 @@ public final class GantryServer implements AutoCloseable {
 
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private GantryHttpServer http;
+  private DemoRemoteHost demoHost;
 
   private GantryServer() {}
 
@@ -117,6 +118,7 @@ public final class GantryServer implements AutoCloseable {
       DemoRemoteHost host = own(DemoRemoteHost.start(config.dataDirectory().resolve("demo"),
           config.demoSshPort(), config.totalSlots(), config.knownHostsFile()));
       log.info("demo remote host (scp, sftp) on 127.0.0.1:{}", host.port());
+      demoHost = host;
       return Optional.of(host);
     } catch (IOException | GeneralSecurityException e) {
       log.warn("demo remote host not started on 127.0.0.1:{}: {}", config.demoSshPort(), e.toString());
@@ -150,6 +152,11 @@ public final class GantryServer implements AutoCloseable {
   /** The address the SOAP and web endpoints listen on. */
   public InetSocketAddress address() {
     return http.address();
+  }
+
+  /** The port of the demo's SSH host, when it runs. */
+  public java.util.OptionalInt demoSshPort() {
+    return demoHost == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(demoHost.port());
   }
 
   /** The job-management endpoint's URL. */
