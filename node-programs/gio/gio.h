@@ -37,7 +37,7 @@ enum {
 typedef struct gio_counters {
     uint64_t fs_bytes;      /* bytes read from the file system by this rank */
     uint64_t mpi_bytes;     /* file bytes this rank sent or received through MPI */
-    uint64_t decoded_bytes; /* bytes delivered to the reader after decoding */
+    uint64_t decoded_bytes; /* bytes inflated from compressed input (0 for plain files) */
     double read_s;          /* seconds in file-system reads */
     double exchange_s;      /* seconds in MPI exchanges of file data */
     double inflate_s;       /* seconds inflating blocks */

@@ -64,7 +64,7 @@ static int prepare(run *r, char *err) {
             return snprintf(err, MCVAR_ERRLEN, "%s: %d dates give no %d-day windows",
                             r->o.history, r->m.ndates, r->p.horizon_days), -1;
     } else {
-        if (r->o.history && market_estimate_covariance(&r->m, r->o.history, err)) return -1;
+        if (r->o.history && market_estimate_covariance(&r->m, err)) return -1;
         if (market_cholesky(&r->m, err)) return -1;
     }
     if (scenarios_init(&r->g, &r->m, &r->p) || pricer_init(&r->pr, &r->b, &r->m, r->p.horizon_days))

@@ -212,7 +212,7 @@ int market_read_covariance(market *m, const char *path, const gio_read_options *
     return rc;
 }
 
-int market_estimate_covariance(market *m, const char *history_path, char *err) {
+int market_estimate_covariance(market *m, char *err) {
     int n = m->n, T = m->ndates - 1;
     double *ret = malloc(sizeof(double) * (size_t)T * (size_t)n), *mean = calloc((size_t)n, sizeof(double));
     m->cov = calloc((size_t)n * (size_t)n, sizeof(double));
@@ -241,7 +241,6 @@ int market_estimate_covariance(market *m, const char *history_path, char *err) {
             double v = m->cov[(size_t)i * n + j] / (T - 1);
             m->cov[(size_t)i * n + j] = m->cov[(size_t)j * n + i] = v;
         }
-    (void)history_path;
     free(ret);
     free(mean);
     return 0;

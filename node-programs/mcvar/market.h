@@ -26,7 +26,7 @@ int market_read_history(market *m, const char *path, const gio_read_options *o, 
 int market_read_covariance(market *m, const char *path, const gio_read_options *o,
                            char *err);
 /* Sample covariance (n-1) of daily log returns of the history. */
-int market_estimate_covariance(market *m, const char *history_path, char *err);
+int market_estimate_covariance(market *m, char *err);
 /* Cholesky of cov. Positive semidefinite matrices are accepted (a zero pivot, e.g. of a
  * factor that never moved, gives a zero column); a negative pivot is an error naming the
  * factor. */
