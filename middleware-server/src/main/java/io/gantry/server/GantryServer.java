@@ -23,6 +23,7 @@ import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.scheduler.MetaScheduler;
+import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
@@ -85,7 +86,8 @@ public final class GantryServer implements AutoCloseable {
     if (config.demoEnabled() && !identities.containsKey(DemoRemoteHost.IDENTITY)) {
       startDemoRemoteHost(config).ifPresent(host -> identities.put(DemoRemoteHost.IDENTITY, host.identity()));
     }
-    ServerCredentials credentials = new ServerCredentials(dataSources, identities);
+    PasswordKeyPair passwordKey = PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
+    ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
     StagingGateway gateway = own(new StagingGateway(credentials, GatewayOptions.defaults()
         .withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())));
 
@@ -103,7 +105,7 @@ public final class GantryServer implements AutoCloseable {
     scheduler.recover();
 
     JobManagementService service = new JobManagementService(parser, planner, store, scheduler,
-        serverInfo(config), config.killGracePeriod());
+        serverInfo(config, passwordKey), config.killGracePeriod());
     http = own(new GantryHttpServer(config.listenHost(), config.listenPort(),
         List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement"))));
     http.start();
@@ -134,13 +136,15 @@ public final class GantryServer implements AutoCloseable {
     return new JobStoreSettings(config.jobStoreUrl(), config.jobStoreUser(), new String(password), 8);
   }
 
-  private static ServerInfo serverInfo(ServerConfig config) {
+  private static ServerInfo serverInfo(ServerConfig config, PasswordKeyPair passwordKey) {
     ServerInfo info = new ServerInfo();
     info.version = VERSION;
     info.apiNamespace = JobManagement.NAMESPACE;
     info.maxJobDefinitionBytes = config.maxJobDefinitionBytes();
     info.maxQueuedJobsPerUser = config.maxQueuedJobsPerUser();
     info.totalSlots = config.totalSlots();
+    info.passwordPublicKey = passwordKey.publicKeyPem();
+    info.passwordKeyFingerprint = passwordKey.fingerprint();
     return info;
   }
 
