@@ -117,19 +117,9 @@ public final class SqlExtractStep implements Step {
     CsvRowWriter csv = new CsvRowWriter(writer);
     ResultExport export = new ResultExport(csv, existingHeader, file, context);
     if (input == null && env.options().postgresCopy() && PostgresCopyExport.isPostgres(connection)) {
-      List<String> columns = new java.util.ArrayList<>();
-      List<Integer> timestamps = new java.util.ArrayList<>();
-      String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns, timestamps);
-      if (copy != null) {
-        export.header(columns);
-        writer.flush(); // the header goes before the server's rows
-        OutputStream rows = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
-        long count = PostgresCopyExport.copyOut(connection, copy, timestamps, rows, context, export::addRows);
-        rows.flush();
-        writer.close();
-        connection.commit();
-        export.reportRest();
-        return count;
+      long copied = copyFromPostgres(connection, sink, writer, compress, export, context);
+      if (copied >= 0) {
+        return copied;
       }
     }
     try (PreparedStatement ps = connection.prepareStatement(extract.statement(), ResultSet.TYPE_FORWARD_ONLY,
@@ -156,6 +146,28 @@ public final class SqlExtractStep implements Step {
     connection.commit();
     export.reportRest();
     return export.rowCount();
+  }
+
+  /** The COPY fast path; returns the row count, or -1 if a column type needs the JDBC path. */
+  private long copyFromPostgres(Connection connection, OutputStream sink, Writer writer, boolean compress,
+      ResultExport export, StepContext context) throws SQLException, IOException, InterruptedException,
+      StagingException {
+    List<String> columns = new java.util.ArrayList<>();
+    List<Integer> timestamps = new java.util.ArrayList<>();
+    String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns, timestamps);
+    if (copy == null) {
+      return -1;
+    }
+    export.header(columns);
+    writer.flush(); // the header goes before the server's rows
+    // the server sends one message per row: buffer before a plain file, the block writer buffers itself
+    OutputStream out = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
+    long count = PostgresCopyExport.copyOut(connection, copy, timestamps, out, context, export::addRows);
+    out.flush();
+    writer.close(); // ends the last compressed block and writes the EOF block
+    connection.commit();
+    export.reportRest();
+    return count;
   }
 
   private void executePerInputRow(PreparedStatement ps, Path input, ResultExport export, StepContext context)
