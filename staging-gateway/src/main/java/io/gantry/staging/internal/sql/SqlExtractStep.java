@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -44,8 +43,6 @@ import java.util.List;
  * </ol>
  */
 public final class SqlExtractStep implements Step {
-  private static final int PROGRESS_EVERY_ROWS = 8192;
-
   private final SqlExtract extract;
   private final SqlSteps env;
 
@@ -115,7 +112,7 @@ public final class SqlExtractStep implements Step {
         : file.stream();
     Writer writer = new BufferedWriter(new OutputStreamWriter(sink, StandardCharsets.UTF_8), 1 << 16);
     CsvRowWriter csv = new CsvRowWriter(writer);
-    ResultExport export = new ResultExport(csv, existingHeader, file, context);
+    ResultExport export = new ResultExport(csv, existingHeader, file, context, label(), extract.outputFileName());
     if (input == null && env.options().postgresCopy() && PostgresCopyExport.isPostgres(connection)) {
       long copied = copyFromPostgres(connection, sink, writer, compress, export, context);
       if (copied >= 0) {
@@ -196,86 +193,6 @@ public final class SqlExtractStep implements Step {
   private List<String> readHeader(Path output) throws IOException {
     try (CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(output), extract.outputFileName())) {
       return reader.header();
-    }
-  }
-
-  /** Writes result sets into one CSV under one header, counting and reporting rows and bytes. */
-  private final class ResultExport {
-    private final CsvRowWriter csv;
-    private final List<String> existingHeader;
-    private final StagedFile file;
-    private final StepContext context;
-    private boolean headerDone;
-    private long rows;
-    private long reportedRows;
-    private long reportedBytes;
-
-    ResultExport(CsvRowWriter csv, List<String> existingHeader, StagedFile file, StepContext context) {
-      this.csv = csv;
-      this.existingHeader = existingHeader;
-      this.file = file;
-      this.context = context;
-    }
-
-    boolean headerDone() {
-      return headerDone;
-    }
-
-    long rowCount() {
-      return rows;
-    }
-
-    void header(ResultSetMetaData md) throws SQLException, IOException, StagingException {
-      headerDone = true;
-      if (md == null) {
-        return;
-      }
-      List<String> columns = new java.util.ArrayList<>();
-      for (int i = 1; i <= md.getColumnCount(); i++) {
-        columns.add(md.getColumnLabel(i));
-      }
-      header(columns);
-    }
-
-    /** Writes the header, or checks it against the file being appended to. */
-    void header(List<String> columns) throws IOException, StagingException {
-      headerDone = true;
-      if (existingHeader == null) {
-        csv.record(columns);
-      } else if (!existingHeader.equals(columns)) {
-        throw new StagingException(label(), "cannot append: '" + extract.outputFileName() + "' has columns "
-            + existingHeader + " but the query returns " + columns);
-      }
-    }
-
-    void rows(ResultSet rs) throws SQLException, IOException, InterruptedException, StagingException {
-      if (!headerDone) {
-        header(rs.getMetaData());
-      }
-      var formats = io.gantry.staging.internal.csv.SqlValueFormats.forColumns(rs.getMetaData());
-      int columns = formats.length;
-      while (rs.next()) {
-        for (int i = 0; i < columns; i++) {
-          csv.field(formats[i].read(rs, i + 1));
-        }
-        csv.endRecord();
-        if (++rows % PROGRESS_EVERY_ROWS == 0) {
-          context.checkCancelled();
-          reportRest();
-        }
-      }
-    }
-
-    void addRows(long count) {
-      rows += count;
-      reportRest();
-    }
-
-    void reportRest() {
-      long bytes = file.bytes();
-      context.progress().add(rows - reportedRows, bytes - reportedBytes);
-      reportedRows = rows;
-      reportedBytes = bytes;
     }
   }
 }
