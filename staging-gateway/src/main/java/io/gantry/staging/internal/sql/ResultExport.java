@@ -62,10 +62,23 @@ final class ResultExport {
     headerDone = true;
     if (existingHeader == null) {
       csv.record(columns);
-    } else if (!existingHeader.equals(columns)) {
+    } else if (!sameNames(existingHeader, columns)) {
       throw new StagingException(step, "cannot append: '" + outputName + "' has columns "
           + existingHeader + " but the query returns " + columns);
     }
+  }
+
+  /** Column names match ignoring case, as unquoted SQL names do (H2 reports them upper case). */
+  private static boolean sameNames(List<String> a, List<String> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!a.get(i).equalsIgnoreCase(b.get(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   void rows(ResultSet rs) throws SQLException, IOException, InterruptedException, StagingException {

@@ -88,6 +88,9 @@ public final class SqlExtractStep implements Step {
               ? StagedFile.appendingTo(output, compress ? CompressedFiles.lengthWithoutEofBlock(output) : Files.size(output))
               : StagedFile.create(output);
           Connection connection = env.pools().connect(spec, label())) {
+        if (appending && !compress && !endsWithLineBreak(output)) {
+          file.stream().write('\n'); // a hand-made file without a final line break: keep its last row whole
+        }
         long rows = query(connection, file, compress, input, existingHeader, context);
         String sha256 = file.commit(extract.creationFlag());
         return new ManifestRecord("sql-extract", spec.describe(), extract.statement(), extract.outputFileName(),
@@ -187,6 +190,13 @@ public final class SqlExtractStep implements Step {
               + e.getMessage(), e.getSQLState(), e);
         }
       }
+    }
+  }
+
+  private static boolean endsWithLineBreak(Path file) throws IOException {
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+      java.nio.ByteBuffer last = java.nio.ByteBuffer.allocate(1);
+      return ch.size() == 0 || (ch.read(last, ch.size() - 1) == 1 && last.get(0) == '\n');
     }
   }
 
