@@ -176,6 +176,13 @@ abstract class SqlStageInContract {
   }
 
   @Test
+  void appendToAFileWithoutAFinalLineBreakKeepsItsLastRowWhole() throws Exception {
+    Files.writeString(jobDir.resolve("f.csv"), "factor_id\nHAND.MADE");
+    stageIn(extract(1, "SELECT factor_id FROM risk_factor WHERE kind = 'fx'", "f.csv", null, CreationFlag.APPEND, false));
+    assertEquals("factor_id\nHAND.MADE\nFX.EURUSD\n", Files.readString(jobDir.resolve("f.csv")).replace("FACTOR_ID", "factor_id"));
+  }
+
+  @Test
   void appendRefusesAFileWithOtherColumns() throws Exception {
     Files.writeString(jobDir.resolve("f.csv"), "something_else\nx\n");
     StagingException e = assertThrows(StagingException.class, () -> stageIn(
