@@ -8,11 +8,15 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
@@ -22,8 +26,14 @@ import picocli.CommandLine.Spec;
  * read (the other files are still checked).
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-    description = "Check job descriptions (extended JSDL) offline; report every problem with line:column.")
+    description = {"Check job descriptions (extended JSDL) offline, with the server's own "
+        + "parser; report every problem with line:column.",
+        "Needs no server."},
+    footerHeading = "%nExample:%n",
+    footer = {"  gantry validate var-job.jsdl hello-mpi.jsdl",
+        GantryCommand.EXIT_CODE_HELP})
 final class ValidateCommand implements Callable<Integer> {
+  @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
 
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "job description files")
@@ -36,9 +46,16 @@ final class ValidateCommand implements Callable<Integer> {
     JsdlParser parser = new JsdlParser();
     boolean invalid = false;
     boolean unreadable = false;
+    List<Map<String, Object>> json = new ArrayList<>();
     for (Path file : files) {
       try {
-        invalid |= !print(file, parser.parse(file), out);
+        ParseResult result = parser.parse(file);
+        invalid |= !result.isValid();
+        if (gantry != null && gantry.json) {
+          json.add(json(file, result));
+        } else {
+          print(file, result, out);
+        }
       } catch (NoSuchFileException e) {
         err.println("gantry validate: " + file + ": no such file");
         unreadable = true;
@@ -47,9 +64,24 @@ final class ValidateCommand implements Callable<Integer> {
         unreadable = true;
       }
     }
+    if (gantry != null && gantry.json) {
+      JsonOutput.print(out, Map.of("files", json));
+    }
     out.flush();
     err.flush();
     return unreadable ? GantryCommand.EXIT_USAGE_OR_IO : invalid ? GantryCommand.EXIT_NEGATIVE : GantryCommand.EXIT_OK;
+  }
+
+  private static Map<String, Object> json(Path file, ParseResult result) {
+    List<Map<String, Object>> problems = new ArrayList<>();
+    for (Problem p : result.report().problems()) {
+      problems.add(JsonOutput.problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
+    }
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("file", file.toString());
+    json.put("valid", result.isValid());
+    json.put("problems", problems);
+    return json;
   }
 
   /** Prints one file's verdict; true when it is valid. */

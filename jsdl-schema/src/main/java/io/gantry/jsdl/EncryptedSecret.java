@@ -1,5 +1,16 @@
 package io.gantry.jsdl;
 
+import java.nio.CharBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.spec.MGF1ParameterSpec;
+import java.util.Arrays;
+import javax.crypto.Cipher;
+import javax.crypto.spec.OAEPParameterSpec;
+import javax.crypto.spec.PSource;
+
 import java.util.Base64;
 import java.util.Optional;
 import java.util.Set;
@@ -19,7 +30,60 @@ public final class EncryptedSecret {
   /** Modulus lengths in bytes of the accepted RSA keys: 3072, 4096, 6144 and 8192 bits. */
   public static final Set<Integer> CIPHERTEXT_LENGTHS = Set.of(384, 512, 768, 1024);
 
+  /** The one cipher and parameter set: RSA-OAEP, SHA-256 digest, MGF1 with SHA-256. */
+  private static final String TRANSFORMATION = "RSA/ECB/OAEPPadding";
+  private static final OAEPParameterSpec OAEP_SHA256 = new OAEPParameterSpec(
+      "SHA-256", "MGF1", MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT);
+
   private EncryptedSecret() {}
+
+  /**
+   * Encrypts a secret with a server's public key into the textual form. The secret is encoded
+   * as UTF-8; the caller clears its array afterwards.
+   */
+  public static String encrypt(PublicKey serverKey, char[] secret) {
+    java.nio.ByteBuffer encoded = StandardCharsets.UTF_8.encode(CharBuffer.wrap(secret));
+    byte[] plain = new byte[encoded.remaining()];
+    encoded.get(plain);
+    if (encoded.hasArray()) {
+      Arrays.fill(encoded.array(), (byte) 0);
+    }
+    try {
+      Cipher cipher = Cipher.getInstance(TRANSFORMATION);
+      cipher.init(Cipher.ENCRYPT_MODE, serverKey, OAEP_SHA256);
+      return format(cipher.doFinal(plain));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException("cannot encrypt with this key: " + e.getMessage(), e);
+    } finally {
+      Arrays.fill(plain, (byte) 0);
+    }
+  }
+
+  /**
+   * Decrypts a value in the textual form with the server's private key. Throws
+   * IllegalArgumentException, without any detail of the ciphertext, when the value is malformed,
+   * was made with another key, or was altered.
+   */
+  public static char[] decrypt(PrivateKey serverKey, String value) {
+    byte[] plain = null;
+    try {
+      Cipher cipher = Cipher.getInstance(TRANSFORMATION);
+      cipher.init(Cipher.DECRYPT_MODE, serverKey, OAEP_SHA256);
+      plain = cipher.doFinal(ciphertext(value));
+      CharBuffer chars = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(plain));
+      char[] secret = new char[chars.remaining()];
+      chars.get(secret);
+      return secret;
+    } catch (GeneralSecurityException | java.nio.charset.CharacterCodingException e) {
+      throw new IllegalArgumentException("does not decrypt with this server's key (made for another"
+          + " server, or altered); make a new value with `gantry encrypt-password`");
+    } finally {
+      if (plain != null) {
+        Arrays.fill(plain, (byte) 0);
+      }
+    }
+  }
+
 
   /** Wraps a ciphertext in the textual form; the inverse of {@link #ciphertext(String)}. */
   public static String format(byte[] ciphertext) {

@@ -34,8 +34,8 @@ class JsdlJobTest {
     assertEquals("demo-market", queries.get(0).getDataSourceRef());
 
     SCPDataStagingType scp = job.scpStageIn().get(0);
-    assertEquals("cluster-head", scp.getIdentityRef());
-    assertEquals(22, scp.getRemotePort());
+    assertEquals("demo-remote", scp.getIdentityRef());
+    assertEquals(2222, scp.getRemotePort());
 
     assertEquals(3, job.sqlUpdates().size());
     assertEquals("results/contributions.csv.gz", job.sqlUpdates().get(2).getSQLInputFileName());

@@ -10,7 +10,12 @@ import io.gantry.server.api.ServerInfo;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.ServerConfig;
+import io.gantry.server.config.SshIdentity;
 import io.gantry.server.demo.DemoMarket;
+import io.gantry.server.demo.DemoRemoteHost;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.util.Optional;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.pipeline.JobPlanner;
@@ -18,6 +23,7 @@ import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.scheduler.MetaScheduler;
+import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
@@ -46,6 +52,7 @@ public final class GantryServer implements AutoCloseable {
 
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private GantryHttpServer http;
+  private DemoRemoteHost demoHost;
 
   private GantryServer() {}
 
@@ -75,7 +82,12 @@ public final class GantryServer implements AutoCloseable {
       dataSources.put(DemoMarket.DATA_SOURCE_NAME, new NamedDataSource(DemoMarket.DATA_SOURCE_NAME,
           demo.jdbcUrl(), "sa", new PasswordSource.None(), Set.of()));
     }
-    ServerCredentials credentials = new ServerCredentials(dataSources, config.sshIdentities());
+    Map<String, SshIdentity> identities = new HashMap<>(config.sshIdentities());
+    if (config.demoEnabled() && !identities.containsKey(DemoRemoteHost.IDENTITY)) {
+      startDemoRemoteHost(config).ifPresent(host -> identities.put(DemoRemoteHost.IDENTITY, host.identity()));
+    }
+    PasswordKeyPair passwordKey = PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
+    ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
     StagingGateway gateway = own(new StagingGateway(credentials, GatewayOptions.defaults()
         .withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())));
 
@@ -93,10 +105,27 @@ public final class GantryServer implements AutoCloseable {
     scheduler.recover();
 
     JobManagementService service = new JobManagementService(parser, planner, store, scheduler,
-        serverInfo(config), config.killGracePeriod());
+        serverInfo(config, passwordKey), config.killGracePeriod());
     http = own(new GantryHttpServer(config.listenHost(), config.listenPort(),
         List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement"))));
     http.start();
+  }
+
+  /**
+   * The demo's SSH host. A port already taken (another server on this machine) costs only the
+   * demo's scp step, which then fails with "connection refused": not a reason to refuse to start.
+   */
+  private Optional<DemoRemoteHost> startDemoRemoteHost(ServerConfig config) {
+    try {
+      DemoRemoteHost host = own(DemoRemoteHost.start(config.dataDirectory().resolve("demo"),
+          config.demoSshPort(), config.totalSlots(), config.knownHostsFile()));
+      log.info("demo remote host (scp, sftp) on 127.0.0.1:{}", host.port());
+      demoHost = host;
+      return Optional.of(host);
+    } catch (IOException | GeneralSecurityException e) {
+      log.warn("demo remote host not started on 127.0.0.1:{}: {}", config.demoSshPort(), e.toString());
+      return Optional.empty();
+    }
   }
 
   private static JobStoreSettings storeSettings(ServerConfig config) {
@@ -107,13 +136,15 @@ public final class GantryServer implements AutoCloseable {
     return new JobStoreSettings(config.jobStoreUrl(), config.jobStoreUser(), new String(password), 8);
   }
 
-  private static ServerInfo serverInfo(ServerConfig config) {
+  private static ServerInfo serverInfo(ServerConfig config, PasswordKeyPair passwordKey) {
     ServerInfo info = new ServerInfo();
     info.version = VERSION;
     info.apiNamespace = JobManagement.NAMESPACE;
     info.maxJobDefinitionBytes = config.maxJobDefinitionBytes();
     info.maxQueuedJobsPerUser = config.maxQueuedJobsPerUser();
     info.totalSlots = config.totalSlots();
+    info.passwordPublicKey = passwordKey.publicKeyPem();
+    info.passwordKeyFingerprint = passwordKey.fingerprint();
     return info;
   }
 
@@ -125,6 +156,11 @@ public final class GantryServer implements AutoCloseable {
   /** The address the SOAP and web endpoints listen on. */
   public InetSocketAddress address() {
     return http.address();
+  }
+
+  /** The port of the demo's SSH host, when it runs. */
+  public java.util.OptionalInt demoSshPort() {
+    return demoHost == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(demoHost.port());
   }
 
   /** The job-management endpoint's URL. */

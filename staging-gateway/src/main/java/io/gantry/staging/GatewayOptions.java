@@ -88,4 +88,28 @@ public record GatewayOptions(
         maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
         acceptUnknownHostKeys, enabled);
   }
+
+  public GatewayOptions withThreads(int steps, int compression) {
+    return new GatewayOptions(steps, compression, blockSize, compressionLevel, fetchSize,
+        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
+        acceptUnknownHostKeys, postgresCopy);
+  }
+
+  public GatewayOptions withCompressionLevel(int level) {
+    return new GatewayOptions(stepThreads, compressionThreads, blockSize, level, fetchSize,
+        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
+        acceptUnknownHostKeys, postgresCopy);
+  }
+
+  public GatewayOptions withFetchSize(int rows) {
+    return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, rows,
+        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
+        acceptUnknownHostKeys, postgresCopy);
+  }
+
+  public GatewayOptions withMaxConnectionsPerDataSource(int connections) {
+    return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
+        connections, connectTimeout, connectAttempts, retryBackoff, knownHostsFile, acceptUnknownHostKeys,
+        postgresCopy);
+  }
 }

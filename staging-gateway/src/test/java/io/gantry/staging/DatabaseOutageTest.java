@@ -50,6 +50,34 @@ class DatabaseOutageTest {
   }
 
   @Test
+  void theDatabaseStoppingWhileRowsStreamFailsTheStepAndLeavesNoPartialFile() throws Exception {
+    for (boolean copyPath : new boolean[] {true, false}) {
+      try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start()) {
+        String db = server.createDatabase();
+        try (var c = server.connect(db); var s = c.createStatement()) {
+          s.execute("CREATE TABLE t AS SELECT g AS id, md5(g::text) AS h FROM generate_series(1, 300000) g");
+        }
+        DataSourceSpec spec = new DataSourceSpec("prices", server.jdbcUrl(db), server.user(), Secret.of(""));
+        StagingListener stopOnFirstProgress = new StagingListener() {
+          @Override
+          public void progress(long rowsSoFar, long bytesSoFar) {
+            server.close(); // the first rows are out; the server goes away mid-statement
+          }
+        };
+        try (StagingGateway gateway = new StagingGateway(new TestCredentials().dataSource("prices", spec),
+            GatewayOptions.defaults().withPostgresCopy(copyPath)
+                .withRetries(Duration.ofMillis(500), 1, Duration.ofMillis(50)))) {
+          StagingException e = assertThrows(StagingException.class, () -> gateway.stageIn(new StageInPlan(List.of(),
+              List.of(new SqlExtract(DataSourceRef.named("prices"), 1, "SELECT * FROM t", "t.csv.gz", null,
+                  CreationFlag.OVERWRITE, true))), jobDir, stopOnFirstProgress));
+          assertTrue(e.getMessage().contains("'prices'"), e.getMessage());
+        }
+        assertEquals(List.of(), StagedFiles.listAll(jobDir), copyPath ? "COPY path" : "JDBC path");
+      }
+    }
+  }
+
+  @Test
   void interruptingTheCallerCancelsALongQueryAndLeavesNoFile() throws Exception {
     EmbeddedPostgresServer server = EmbeddedPostgresServer.shared();
     String db = server.createDatabase();

@@ -35,6 +35,23 @@ class PostgresSqlStageInTest extends SqlStageInContract {
     assertEquals(5, StagedFiles.readCsv(jobDir.resolve("copy.csv.gz")).size());
   }
 
+  @Test
+  void repeatedParameterisedExecutionsKeepTheSameValueSpelling() throws Exception {
+    db.execute("CREATE TABLE tick (id int, px numeric(12,4), f double precision, d date, ts timestamp)",
+        "INSERT INTO tick SELECT g, g * 1.5, g / 4.0, DATE '2024-01-01' + g,"
+            + " TIMESTAMP '2024-01-01 00:00:00' + g * INTERVAL '90 minutes' FROM generate_series(1, 10) g");
+    StringBuilder ids = new StringBuilder("id\n");
+    for (int i = 1; i <= 10; i++) {
+      ids.append(i).append('\n'); // more executions than the driver's threshold for binary results
+    }
+    java.nio.file.Files.writeString(jobDir.resolve("ids.csv"), ids);
+    stageIn(extract(1, "SELECT * FROM tick WHERE id = ?", "each.csv", "ids.csv", CreationFlag.OVERWRITE, false));
+    var rows = StagedFiles.readCsv(jobDir.resolve("each.csv"));
+    assertEquals(11, rows.size());
+    assertEquals(List.of("10", "15.0000", "2.5", "2024-01-11", "2024-01-01T15:00:00"), rows.get(10));
+    assertEquals(List.of("1", "1.5000", "0.25", "2024-01-02", "2024-01-01T01:30:00"), rows.get(1));
+  }
+
   private byte[] inflate(String name) throws Exception {
     try (InputStream in = CompressedFiles.openDecompressed(jobDir.resolve(name))) {
       return in.readAllBytes();

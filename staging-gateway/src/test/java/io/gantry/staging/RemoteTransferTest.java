@@ -151,6 +151,27 @@ class RemoteTransferTest {
   }
 
   @Test
+  void aMissingKnownHostsFileFailsClearly() throws Exception {
+    StagingException e = assertThrows(StagingException.class, () -> stageIn(
+        options().withKnownHosts(config.resolve("absent"), false),
+        transfer(Direction.TRANSMIT, Protocol.SFTP, "risk", "/data/market.bin", "x.bin", false)));
+    assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Protocol.class)
+  void aConnectionDroppedWhileSendingIsRetried(Protocol protocol) throws Exception {
+    Files.write(jobDir.resolve("result.bin"), payload);
+    host.dropNextConnections(1, 500_000);
+    try (StagingGateway g = new StagingGateway(credentials, options())) {
+      g.stageOut(new StageOutPlan("job-d", List.of(), List.of(
+          transfer(Direction.RECEIVE, protocol, "risk", "result.bin", "/data/sent.bin", false))), jobDir, null);
+    }
+    assertEquals(1, host.droppedConnections());
+    assertArrayEquals(payload, Files.readAllBytes(remoteRoot.resolve("data/sent.bin")));
+  }
+
+  @Test
   void aChangedHostKeyFails() throws Exception {
     Files.writeString(config.resolve("known_hosts"), host.knownHostsLineWithOtherKey() + "\n");
     StagingException e = assertThrows(StagingException.class, () -> stageIn(options(),

@@ -60,10 +60,16 @@ abstract class SqlStageInContract {
   @Test
   void twoGroupPlanBindsSecondGroupParametersFromFirstGroupOutput() throws Exception {
     List<String> events = new CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicLong rowsSoFar = new java.util.concurrent.atomic.AtomicLong();
     StagingListener listener = new StagingListener() {
       @Override
       public void groupStarted(String phase, int index, int count, int groupNumber) {
         events.add(phase + " " + index + "/" + count + " group " + groupNumber);
+      }
+
+      @Override
+      public void progress(long rows, long bytes) {
+        rowsSoFar.accumulateAndGet(rows, Math::max);
       }
     };
     StageInPlan plan = new StageInPlan(List.of(), List.of(
@@ -80,6 +86,7 @@ abstract class SqlStageInContract {
     Manifest manifest = gateway.stageIn(plan, jobDir, listener);
 
     assertEquals(List.of("sql 1/2 group 11", "sql 2/2 group 12"), events);
+    assertEquals(2 + 1 + 3, rowsSoFar.get(), "progress counts every row of every step");
     assertEquals(List.of(List.of("factor_id", "kind"), List.of("EQ.ACME", "equity"), List.of("FX.EURUSD", "fx")),
         lower(StagedFiles.readCsv(jobDir.resolve("data/factors.csv.gz"))));
     assertEquals(List.of(
@@ -169,6 +176,13 @@ abstract class SqlStageInContract {
   }
 
   @Test
+  void appendToAFileWithoutAFinalLineBreakKeepsItsLastRowWhole() throws Exception {
+    Files.writeString(jobDir.resolve("f.csv"), "factor_id\nHAND.MADE");
+    stageIn(extract(1, "SELECT factor_id FROM risk_factor WHERE kind = 'fx'", "f.csv", null, CreationFlag.APPEND, false));
+    assertEquals("factor_id\nHAND.MADE\nFX.EURUSD\n", Files.readString(jobDir.resolve("f.csv")).replace("FACTOR_ID", "factor_id"));
+  }
+
+  @Test
   void appendRefusesAFileWithOtherColumns() throws Exception {
     Files.writeString(jobDir.resolve("f.csv"), "something_else\nx\n");
     StagingException e = assertThrows(StagingException.class, () -> stageIn(
@@ -213,20 +227,21 @@ abstract class SqlStageInContract {
         extract(2, "SELECT factor_id FROM risk_factor", "later.csv", null, CreationFlag.OVERWRITE, false)));
     assertTrue(e.getMessage().contains("bad.csv"), e.getMessage());
     assertTrue(e.getMessage().contains("'market'"), e.getMessage());
-    assertTrue(e.getMessage().toLowerCase().contains("no_such_column"), e.getMessage());
+    assertTrue(e.getMessage().contains("statement [SELECT no_such_column FROM risk_factor]"), e.getMessage());
+    // the database's own message: H2 says "not found", PostgreSQL "does not exist"
+    assertTrue(e.getMessage().contains("not found") || e.getMessage().contains("does not exist"), e.getMessage());
     assertFalse(Files.exists(jobDir.resolve("bad.csv")));
     assertFalse(Files.exists(jobDir.resolve("later.csv")), "group 2 must not start after a failure");
     assertTrue(StagedFiles.listAll(jobDir).stream().noneMatch(n -> n.endsWith(".part")), StagedFiles.listAll(jobDir).toString());
   }
 
   @Test
-  void namesOutsideTheJobDirectoryAreRefused() throws Exception {
+  void namesOutsideTheJobDirectoryAreRefused(@TempDir Path outside) throws Exception {
     for (String name : List.of("../escape.csv", "/tmp/absolute.csv", "a/../../b.csv")) {
       StagingException e = assertThrows(StagingException.class, () -> stageIn(
           extract(1, "SELECT 1 AS x FROM risk_factor", name, null, CreationFlag.OVERWRITE, false)));
       assertTrue(e.getMessage().contains("SQLOutputFileName"), e.getMessage());
     }
-    Path outside = Files.createTempDirectory("outside");
     Files.createSymbolicLink(jobDir.resolve("link"), outside);
     StagingException e = assertThrows(StagingException.class, () -> stageIn(
         extract(1, "SELECT 1 AS x FROM risk_factor", "link/x.csv", null, CreationFlag.OVERWRITE, false)));

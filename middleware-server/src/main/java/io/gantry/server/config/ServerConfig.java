@@ -30,6 +30,7 @@ public record ServerConfig(
     int maxQueuedJobsPerUser,
     boolean demoEnabled,
     int demoPositions,
+    int demoSshPort,
     Map<String, NamedDataSource> dataSources,
     Map<String, SshIdentity> sshIdentities,
     Path knownHostsFile,

@@ -31,7 +31,7 @@ public final class ServerConfigLoader {
       "store.password-env", "staging.root", "staging.parallelism", "staging.sql-threads",
       "mpirun.path", "mpirun.options", "mpirun.hostfile", "slots.total", "limits.wall-time",
       "limits.kill-grace", "limits.job-definition-bytes", "limits.queued-jobs-per-user",
-      "demo.enabled", "demo.positions");
+      "demo.enabled", "demo.positions", "demo.ssh-port");
 
   private final Properties settings = new Properties();
 
@@ -82,9 +82,10 @@ public final class ServerConfigLoader {
         integer("limits.queued-jobs-per-user", 1000, 1, 1_000_000),
         bool("demo.enabled", true),
         integer("demo.positions", 2000, 1, 10_000_000),
+        integer("demo.ssh-port", 2222, 0, 65535),
         dataSources(),
         sshIdentities(),
-        path("ssh.known-hosts", Path.of(System.getProperty("user.home"), ".ssh", "known_hosts")),
+        path("ssh.known-hosts", dataDir.resolve("ssh").resolve("known_hosts")),
         bool("ssh.accept-unknown-host-keys", false));
   }
 

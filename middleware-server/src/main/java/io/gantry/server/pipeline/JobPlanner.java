@@ -16,6 +16,7 @@ import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.store.JobId;
 import io.gantry.staging.CreationFlag;
 import io.gantry.staging.DataSourceRef;
+import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.RemoteTransfer;
 import io.gantry.staging.SqlExtract;
 import io.gantry.staging.SqlLoad;
@@ -47,6 +48,9 @@ public final class JobPlanner {
 
     /** A problem with {@code owner} using SSH identity {@code name}, or null if allowed. */
     String identityProblem(String name, String owner);
+
+    /** Why an encrypted password value would not decrypt on this server, or null if it would. */
+    String encryptedSecretProblem(String value);
   }
 
   public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources) {
@@ -101,6 +105,12 @@ public final class JobPlanner {
       }
       return DataSourceRef.named(name);
     }
+    if (inline.getPassword() != null) {
+      String problem = dataSources.encryptedSecretProblem(inline.getPassword());
+      if (problem != null) {
+        problems.add("the password of data source " + DataSourceSpec.redactUrl(inline.getJDBCURL()) + " " + problem);
+      }
+    }
     return DataSourceRef.inline(inline.getJDBCURL(), inline.getUserId(), inline.getPassword());
   }
 
@@ -108,11 +118,12 @@ public final class JobPlanner {
     List<RemoteTransfer> transfers = new ArrayList<>();
     for (SCPDataStagingType s : steps) {
       String credential = s.getIdentityRef() != null ? s.getIdentityRef() : s.getRemotePassword();
-      if (s.getIdentityRef() != null) {
-        String problem = dataSources.identityProblem(s.getIdentityRef(), owner);
-        if (problem != null) {
-          problems.add(problem);
-        }
+      String problem = s.getIdentityRef() != null
+          ? dataSources.identityProblem(s.getIdentityRef(), owner)
+          : dataSources.encryptedSecretProblem(s.getRemotePassword());
+      if (problem != null) {
+        problems.add(s.getIdentityRef() != null ? problem
+            : "the RemotePassword for " + s.getRemoteUserId() + "@" + s.getRemoteHostName() + " " + problem);
       }
       transfers.add(new RemoteTransfer(s.getArrangingOrder(),
           RemoteTransfer.Direction.fromJsdl(s.getDirection().value()),

@@ -3,6 +3,7 @@ package io.gantry.server.pipeline;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.SshIdentity;
+import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.staging.CredentialResolver;
 import io.gantry.staging.DataSourceRef;
 import io.gantry.staging.DataSourceSpec;
@@ -22,10 +23,18 @@ import java.util.Map;
 public final class ServerCredentials implements CredentialResolver, JobPlanner.DataSourceAccess {
   private final Map<String, NamedDataSource> dataSources;
   private final Map<String, SshIdentity> identities;
+  private final PasswordKeyPair passwordKey;
 
-  public ServerCredentials(Map<String, NamedDataSource> dataSources, Map<String, SshIdentity> identities) {
+  public ServerCredentials(Map<String, NamedDataSource> dataSources, Map<String, SshIdentity> identities,
+      PasswordKeyPair passwordKey) {
     this.dataSources = Map.copyOf(dataSources);
     this.identities = Map.copyOf(identities);
+    this.passwordKey = passwordKey;
+  }
+
+  @Override
+  public String encryptedSecretProblem(String value) {
+    return passwordKey.problem(value);
   }
 
   @Override
@@ -50,9 +59,9 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
   @Override
   public DataSourceSpec dataSource(DataSourceRef ref) {
     if (ref.name() == null) {
-      throw new IllegalArgumentException("data source " + ref.describe()
-          + ": inline data sources with encrypted passwords need the server's password key pair, "
-          + "which this server has not been given; define a named data source in the configuration");
+      Secret password = ref.passwordToken() == null ? Secret.of("") : decrypted(ref.passwordToken(),
+          "the password of data source " + ref.describe());
+      return new DataSourceSpec(null, ref.jdbcUrl(), ref.user(), password);
     }
     NamedDataSource source = dataSources.get(ref.name());
     if (source == null) {
@@ -64,6 +73,10 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
   @Override
   public SshCredentials ssh(RemoteTransfer transfer) {
     String name = transfer.credential();
+    if (name != null && name.startsWith("ENC(")) {
+      return SshCredentials.password(decrypted(name,
+          "the RemotePassword for " + transfer.user() + "@" + transfer.host()));
+    }
     SshIdentity identity = name == null ? null : identities.get(name);
     if (identity == null && name != null && name.startsWith("ENC(")) {
       // never echo the ciphertext: the reason is shown to users and kept in the job store
@@ -86,6 +99,21 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
       }
     }
     return SshCredentials.password(secret(identity.secret()));
+  }
+
+  /** Decrypts at the moment of use; the clear text lives only in the returned Secret. */
+  private Secret decrypted(String value, String what) {
+    char[] clear;
+    try {
+      clear = passwordKey.decrypt(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(what + " " + e.getMessage());
+    }
+    try {
+      return Secret.of(clear);
+    } finally {
+      Arrays.fill(clear, '\0');
+    }
   }
 
   private static Secret secret(PasswordSource source) {

@@ -104,6 +104,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
           if (a != null && a.stagingTask != null) {
             a.stagingTask.cancel(true);
           }
+          admit(); // the cancelled job may have been the head that staged jobs waited behind
           return new Decision(true, store.find(id).orElseThrow());
         }
       }

@@ -90,6 +90,13 @@ public class JobManagementService implements JobManagement {
           + checked.result().problems.stream().filter(p -> p.severity.equals("ERROR")).count()
           + " problem(s)", checked.result());
     }
+    long unfinished = store.countUnfinished(caller.name());
+    if (unfinished >= info.maxQueuedJobsPerUser) {
+      String message = "user " + caller.name() + " already has " + unfinished
+          + " unfinished jobs, the most this server accepts (limits.queued-jobs-per-user); wait for"
+          + " some to end or cancel them";
+      throw new LimitExceededFault(message, new FaultDetail("LIMIT_EXCEEDED", message, null, null));
+    }
     JsdlJob job = checked.job();
     JobRecord record = store.submit(caller.name(), job.jobName().orElse(null), JsdlWriter.write(job));
     try {

@@ -32,7 +32,7 @@ final class StatusMapper {
     String remote = m.detail() == null ? m.source() : m.source() + ": " + m.detail();
     f.source = out ? m.file() : remote;
     f.target = out ? remote : m.file();
-    f.rows = m.rows();
+    f.rows = m.rows() < 0 ? null : m.rows(); // a plain file transfer has no rows
     f.bytes = m.bytes();
     f.checksum = m.sha256() == null ? null : "sha256:" + m.sha256();
     f.seconds = m.seconds();

@@ -164,6 +164,20 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   }
 
   @Override
+  public long countUnfinished(String owner) {
+    return tx.read("count unfinished jobs of " + owner, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM gantry_job WHERE owner = ?"
+          + " AND state IN ('QUEUED', 'STAGING_IN', 'STAGED', 'RUNNING', 'STAGING_OUT')")) {
+        ps.setString(1, owner);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          return rs.getLong(1);
+        }
+      }
+    });
+  }
+
+  @Override
   public List<DataMovement> dataMovements(JobId id) {
     return tx.read("read data movements of job " + id, c -> {
       try (PreparedStatement ps = c.prepareStatement("SELECT phase, kind, source, detail, file, "

@@ -58,6 +58,9 @@ public interface JobStore {
     return all;
   }
 
+  /** Jobs of {@code owner} that have not reached a final state. */
+  long countUnfinished(String owner);
+
   /** Number of jobs in each state (every state present, zero if none). */
   Map<JobState, Long> countByState();
 

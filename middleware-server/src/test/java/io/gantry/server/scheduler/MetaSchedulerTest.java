@@ -114,6 +114,7 @@ class MetaSchedulerTest {
     JobId blocked = submit(script(1, "wait", "true", "ok"));
     JobId next = submit(script(1, "ok", "true", "ok"));
     awaitState(blocked, JobState.STAGING_IN);
+    awaitState(next, JobState.STAGED); // waiting behind the head: only the cancel can free it
     MetaScheduler.Decision d = scheduler.cancel(blocked, "alice");
     assertTrue(d.applied());
     assertEquals(JobState.CANCELLED, d.job().state());

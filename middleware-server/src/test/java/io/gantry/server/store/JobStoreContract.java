@@ -57,6 +57,17 @@ abstract class JobStoreContract {
   }
 
   @Test
+  void unfinishedJobsAreCountedPerOwner() {
+    JobRecord a = submit("alice");
+    submit("alice");
+    submit("bob");
+    store.transition(a.id(), JobState.QUEUED, JobState.CANCELLED, "cancelled by alice");
+    assertEquals(1, store.countUnfinished("alice"));
+    assertEquals(1, store.countUnfinished("bob"));
+    assertEquals(0, store.countUnfinished("carol"));
+  }
+
+  @Test
   void dataMovementsAreKeptPerPhaseAndARerunPhaseReplacesItsRecords() {
     JobRecord job = submit("alice");
     DataMovement first = new DataMovement(DataMovement.STAGE_IN, "sql-extract", "demo-market",

@@ -112,7 +112,7 @@ public final class StagingBenchmark {
   }
 
   /** About 110 bytes of CSV per row: integers, dates, text, exact decimals and timestamps. */
-  static void load(EmbeddedPostgresServer server, String db, int rows) throws Exception {
+  public static void load(EmbeddedPostgresServer server, String db, int rows) throws Exception {
     try (Connection c = server.connect(db); Statement s = c.createStatement()) {
       s.execute("CREATE TABLE trade (trade_id bigint primary key, trade_date date, book varchar(16),"
           + " counterparty varchar(64), notional numeric(18,2), price numeric(14,6), quantity integer,"

@@ -58,10 +58,12 @@ final class ConnectionDroppingProxy implements AutoCloseable {
         Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
         boolean drop = connectionsToDrop.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
         AtomicLong budget = new AtomicLong(drop ? dropAfterBytes : Long.MAX_VALUE);
+        // both pumps share the budget; whichever spends it first cuts the connection, counted once
+        java.util.concurrent.atomic.AtomicBoolean cut = new java.util.concurrent.atomic.AtomicBoolean(!drop);
         open.add(client);
         open.add(server);
-        startPump(client, server, budget, drop);
-        startPump(server, client, budget, drop);
+        startPump(client, server, budget, cut);
+        startPump(server, client, budget, cut);
       } catch (IOException e) {
         if (!closed) {
           // a failed accept or upstream connect affects one client only; keep serving
@@ -71,20 +73,20 @@ final class ConnectionDroppingProxy implements AutoCloseable {
     }
   }
 
-  private void startPump(Socket from, Socket to, AtomicLong budget, boolean drop) {
-    Thread t = new Thread(() -> pump(from, to, budget, drop), "ssh-proxy-pump");
+  private void startPump(Socket from, Socket to, AtomicLong budget, java.util.concurrent.atomic.AtomicBoolean cut) {
+    Thread t = new Thread(() -> pump(from, to, budget, cut), "ssh-proxy-pump");
     t.setDaemon(true);
     t.start();
   }
 
-  private void pump(Socket from, Socket to, AtomicLong budget, boolean drop) {
+  private void pump(Socket from, Socket to, AtomicLong budget, java.util.concurrent.atomic.AtomicBoolean cut) {
     byte[] buffer = new byte[8192];
     try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
       int n;
       while ((n = in.read(buffer)) >= 0) {
         long left = budget.addAndGet(-n);
         if (left < 0) {
-          if (drop) {
+          if (cut.compareAndSet(false, true)) {
             dropped.incrementAndGet();
           }
           break;

@@ -10,7 +10,6 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.OffsetTime;
-import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.Locale;
 
@@ -35,9 +34,6 @@ public final class SqlValueFormats {
     String read(ResultSet rs, int i) throws SQLException;
   }
 
-  private static final DateTimeFormatter LOCAL_TIMESTAMP = DateTimeFormatter.ISO_LOCAL_DATE_TIME;
-  private static final DateTimeFormatter OFFSET_TIMESTAMP = DateTimeFormatter.ISO_OFFSET_DATE_TIME;
-
   public static ColumnFormat[] forColumns(ResultSetMetaData md) throws SQLException {
     ColumnFormat[] formats = new ColumnFormat[md.getColumnCount()];
     for (int i = 0; i < formats.length; i++) {
@@ -49,7 +45,7 @@ public final class SqlValueFormats {
   static ColumnFormat forColumn(int type, String typeName) {
     String name = typeName == null ? "" : typeName.toLowerCase(Locale.ROOT);
     if (name.equals("timestamptz") || name.startsWith("timestamp with time zone")) {
-      return (rs, i) -> format(rs.getObject(i, OffsetDateTime.class), OFFSET_TIMESTAMP);
+      return SqlValueFormats::offsetTimestamp;
     }
     if (name.equals("timetz") || name.startsWith("time with time zone")) {
       return (rs, i) -> text(rs.getObject(i, OffsetTime.class));
@@ -87,9 +83,12 @@ public final class SqlValueFormats {
       case Types.TIME:
         return (rs, i) -> text(rs.getObject(i, LocalTime.class));
       case Types.TIMESTAMP:
-        return (rs, i) -> format(rs.getObject(i, LocalDateTime.class), LOCAL_TIMESTAMP);
+        return (rs, i) -> {
+          LocalDateTime v = rs.getObject(i, LocalDateTime.class);
+          return v == null ? null : IsoTimestamps.local(v);
+        };
       case Types.TIMESTAMP_WITH_TIMEZONE:
-        return (rs, i) -> format(rs.getObject(i, OffsetDateTime.class), OFFSET_TIMESTAMP);
+        return SqlValueFormats::offsetTimestamp;
       case Types.TIME_WITH_TIMEZONE:
         return (rs, i) -> text(rs.getObject(i, OffsetTime.class));
       case Types.BINARY:
@@ -109,7 +108,8 @@ public final class SqlValueFormats {
     return v == null ? null : v.toString();
   }
 
-  private static String format(java.time.temporal.TemporalAccessor v, DateTimeFormatter f) {
-    return v == null ? null : f.format(v);
+  private static String offsetTimestamp(ResultSet rs, int i) throws SQLException {
+    OffsetDateTime v = rs.getObject(i, OffsetDateTime.class);
+    return v == null ? null : IsoTimestamps.offset(v);
   }
 }

@@ -7,12 +7,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongConsumer;
 import java.util.Set;
 import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyOut;
 
 /**
  * The PostgreSQL fast path of an extract: {@code COPY (query) TO STDOUT WITH (FORMAT csv)}
@@ -22,8 +22,8 @@ import org.postgresql.PGConnection;
  * <ul>
  *   <li>PostgreSQL's CSV already writes NULL as an empty field and the empty string as {@code ""};
  *   <li>integers, numeric (exact, plain notation), text, date (DateStyle ISO, which the driver
- *       sets) and uuid print identically; timestamp differs only in the separator, so those
- *       columns are selected as {@code overlay(c::text placing 'T' from 11)};
+ *       sets) and uuid print identically; timestamp differs only in the date-time separator,
+ *       which {@link TimestampSeparator} changes as the rows stream by;
  *   <li>any other column type (floats, time zones, booleans, binary, ...) sends the extract down
  *       the JDBC path.
  * </ul>
@@ -33,14 +33,22 @@ final class PostgresCopyExport {
   private static final Set<String> SAME_TEXT = Set.of("int2", "int4", "int8", "numeric", "text", "varchar",
       "bpchar", "date", "uuid", "name");
 
+  private static final int PROGRESS_EVERY_ROWS = 65536;
+
   private PostgresCopyExport() {}
 
   static boolean isPostgres(Connection c) throws SQLException {
     return c.getMetaData().getURL().startsWith("jdbc:postgresql:");
   }
 
-  /** The COPY statement for {@code query}, or null if a column needs the JDBC path. */
-  static String copyStatement(Connection c, String query, List<String> columnsOut) throws SQLException {
+  /**
+   * The COPY statement for {@code query}, or null if a column needs the JDBC path.
+   *
+   * @param columnsOut receives the column labels
+   * @param timestampColumnsOut receives the 0-based indexes of timestamp columns
+   */
+  static String copyStatement(Connection c, String query, List<String> columnsOut, List<Integer> timestampColumnsOut)
+      throws SQLException {
     String body = query.strip();
     while (body.endsWith(";")) {
       body = body.substring(0, body.length() - 1).strip();
@@ -52,39 +60,49 @@ final class PostgresCopyExport {
         return null;
       }
     }
-    List<String> select = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    boolean rewrite = false;
     for (int i = 1; i <= md.getColumnCount(); i++) {
       String type = md.getColumnTypeName(i).toLowerCase(Locale.ROOT);
-      String label = md.getColumnLabel(i);
-      columnsOut.add(label);
-      String quoted = "\"" + label.replace("\"", "\"\"") + "\"";
+      columnsOut.add(md.getColumnLabel(i));
       if (type.equals("timestamp")) {
-        select.add("overlay(q." + quoted + "::text placing 'T' from 11 for 1) AS " + quoted);
-        rewrite = true;
-      } else if (SAME_TEXT.contains(type)) {
-        select.add("q." + quoted);
-      } else {
+        timestampColumnsOut.add(i - 1);
+      } else if (!SAME_TEXT.contains(type)) {
         return null;
       }
-      if (!seen.add(label)) {
-        return null; // a duplicate column name cannot be selected from the wrapped query
-      }
     }
-    String source = rewrite ? "SELECT " + String.join(", ", select) + " FROM (" + body + ") q" : body;
-    return "COPY (" + source + ") TO STDOUT WITH (FORMAT csv, HEADER false)";
+    return "COPY (" + body + ") TO STDOUT WITH (FORMAT csv, HEADER false)";
   }
 
-  /** Runs the COPY into {@code out}; returns the number of rows. */
-  static long copyOut(Connection c, String copy, OutputStream out, StepContext context)
-      throws SQLException, IOException {
+  /**
+   * Runs the COPY into {@code out}, row by row; returns the number of rows.
+   *
+   * @param onRows told of rows written so far, in steps, for progress reports
+   */
+  static long copyOut(Connection c, String copy, List<Integer> timestampColumns, OutputStream out, StepContext context,
+      LongConsumer onRows) throws SQLException, IOException, InterruptedException {
     PGConnection pg = c.unwrap(PGConnection.class);
+    int[] timestamps = timestampColumns.stream().mapToInt(Integer::intValue).toArray();
     AutoCloseable cancel = pg::cancelQuery;
     context.onCancel(cancel);
+    CopyOut copyOut = pg.getCopyAPI().copyOut(copy);
     try {
-      return pg.getCopyAPI().copyOut(copy, out);
+      byte[] row;
+      long rows = 0;
+      while ((row = copyOut.readFromCopy()) != null) {
+        if (timestamps.length > 0) {
+          TimestampSeparator.fix(row, row.length, timestamps);
+        }
+        out.write(row);
+        if (++rows % PROGRESS_EVERY_ROWS == 0) {
+          context.checkCancelled();
+          onRows.accept(PROGRESS_EVERY_ROWS);
+        }
+      }
+      onRows.accept(rows % PROGRESS_EVERY_ROWS);
+      return rows;
     } finally {
+      if (copyOut.isActive()) {
+        copyOut.cancelCopy(); // leave the connection usable after a failure
+      }
       context.clearOnCancel(cancel);
     }
   }

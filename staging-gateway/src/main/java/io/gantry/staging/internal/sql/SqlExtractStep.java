@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -44,8 +43,6 @@ import java.util.List;
  * </ol>
  */
 public final class SqlExtractStep implements Step {
-  private static final int PROGRESS_EVERY_ROWS = 8192;
-
   private final SqlExtract extract;
   private final SqlSteps env;
 
@@ -91,13 +88,16 @@ public final class SqlExtractStep implements Step {
               ? StagedFile.appendingTo(output, compress ? CompressedFiles.lengthWithoutEofBlock(output) : Files.size(output))
               : StagedFile.create(output);
           Connection connection = env.pools().connect(spec, label())) {
+        if (appending && !compress && !endsWithLineBreak(output)) {
+          file.stream().write('\n'); // a hand-made file without a final line break: keep its last row whole
+        }
         long rows = query(connection, file, compress, input, existingHeader, context);
         String sha256 = file.commit(extract.creationFlag());
         return new ManifestRecord("sql-extract", spec.describe(), extract.statement(), extract.outputFileName(),
             rows, file.bytes(), sha256, (System.nanoTime() - start) / 1e9, false);
       }
     } catch (SQLException e) {
-      throw new StagingException(label(), SqlSteps.failure(spec, e), e);
+      throw new StagingException(label(), SqlSteps.failure(spec, extract.statement(), e), e);
     } catch (ParameterBinder.BindException e) {
       throw new StagingException(label(), e.getMessage(), e);
     } catch (IOException e) {
@@ -115,20 +115,11 @@ public final class SqlExtractStep implements Step {
         : file.stream();
     Writer writer = new BufferedWriter(new OutputStreamWriter(sink, StandardCharsets.UTF_8), 1 << 16);
     CsvRowWriter csv = new CsvRowWriter(writer);
-    ResultExport export = new ResultExport(csv, existingHeader, file, context);
+    ResultExport export = new ResultExport(csv, existingHeader, file, context, label(), extract.outputFileName());
     if (input == null && env.options().postgresCopy() && PostgresCopyExport.isPostgres(connection)) {
-      List<String> columns = new java.util.ArrayList<>();
-      String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns);
-      if (copy != null) {
-        export.header(columns);
-        writer.flush(); // the header goes before the server's rows
-        OutputStream rows = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
-        long count = PostgresCopyExport.copyOut(connection, copy, rows, context);
-        rows.flush();
-        writer.close();
-        connection.commit();
-        export.addRows(count);
-        return count;
+      long copied = copyFromPostgres(connection, sink, writer, compress, export, context);
+      if (copied >= 0) {
+        return copied;
       }
     }
     try (PreparedStatement ps = connection.prepareStatement(extract.statement(), ResultSet.TYPE_FORWARD_ONLY,
@@ -157,6 +148,28 @@ public final class SqlExtractStep implements Step {
     return export.rowCount();
   }
 
+  /** The COPY fast path; returns the row count, or -1 if a column type needs the JDBC path. */
+  private long copyFromPostgres(Connection connection, OutputStream sink, Writer writer, boolean compress,
+      ResultExport export, StepContext context) throws SQLException, IOException, InterruptedException,
+      StagingException {
+    List<String> columns = new java.util.ArrayList<>();
+    List<Integer> timestamps = new java.util.ArrayList<>();
+    String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns, timestamps);
+    if (copy == null) {
+      return -1;
+    }
+    export.header(columns);
+    writer.flush(); // the header goes before the server's rows
+    // the server sends one message per row: buffer before a plain file, the block writer buffers itself
+    OutputStream out = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
+    long count = PostgresCopyExport.copyOut(connection, copy, timestamps, out, context, export::addRows);
+    out.flush();
+    writer.close(); // ends the last compressed block and writes the EOF block
+    connection.commit();
+    export.reportRest();
+    return count;
+  }
+
   private void executePerInputRow(PreparedStatement ps, Path input, ResultExport export, StepContext context)
       throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
     String inputName = extract.inputFileName();
@@ -180,89 +193,16 @@ public final class SqlExtractStep implements Step {
     }
   }
 
-  private List<String> readHeader(Path output) throws IOException {
-    try (CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(output), extract.outputFileName())) {
-      return reader.header();
+  private static boolean endsWithLineBreak(Path file) throws IOException {
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+      java.nio.ByteBuffer last = java.nio.ByteBuffer.allocate(1);
+      return ch.size() == 0 || (ch.read(last, ch.size() - 1) == 1 && last.get(0) == '\n');
     }
   }
 
-  /** Writes result sets into one CSV under one header, counting and reporting rows and bytes. */
-  private final class ResultExport {
-    private final CsvRowWriter csv;
-    private final List<String> existingHeader;
-    private final StagedFile file;
-    private final StepContext context;
-    private boolean headerDone;
-    private long rows;
-    private long reportedRows;
-    private long reportedBytes;
-
-    ResultExport(CsvRowWriter csv, List<String> existingHeader, StagedFile file, StepContext context) {
-      this.csv = csv;
-      this.existingHeader = existingHeader;
-      this.file = file;
-      this.context = context;
-    }
-
-    boolean headerDone() {
-      return headerDone;
-    }
-
-    long rowCount() {
-      return rows;
-    }
-
-    void header(ResultSetMetaData md) throws SQLException, IOException, StagingException {
-      headerDone = true;
-      if (md == null) {
-        return;
-      }
-      List<String> columns = new java.util.ArrayList<>();
-      for (int i = 1; i <= md.getColumnCount(); i++) {
-        columns.add(md.getColumnLabel(i));
-      }
-      header(columns);
-    }
-
-    /** Writes the header, or checks it against the file being appended to. */
-    void header(List<String> columns) throws IOException, StagingException {
-      headerDone = true;
-      if (existingHeader == null) {
-        csv.record(columns);
-      } else if (!existingHeader.equals(columns)) {
-        throw new StagingException(label(), "cannot append: '" + extract.outputFileName() + "' has columns "
-            + existingHeader + " but the query returns " + columns);
-      }
-    }
-
-    void rows(ResultSet rs) throws SQLException, IOException, InterruptedException, StagingException {
-      if (!headerDone) {
-        header(rs.getMetaData());
-      }
-      var formats = io.gantry.staging.internal.csv.SqlValueFormats.forColumns(rs.getMetaData());
-      int columns = formats.length;
-      while (rs.next()) {
-        for (int i = 0; i < columns; i++) {
-          csv.field(formats[i].read(rs, i + 1));
-        }
-        csv.endRecord();
-        if (++rows % PROGRESS_EVERY_ROWS == 0) {
-          context.checkCancelled();
-          reportRest();
-        }
-      }
-    }
-
-    void addRows(long count) {
-      rows += count;
-      reportRest();
-    }
-
-    void reportRest() {
-      long bytes = file.bytes();
-      context.progress().add(rows - reportedRows, bytes - reportedBytes);
-      reportedRows = rows;
-      reportedBytes = bytes;
+  private List<String> readHeader(Path output) throws IOException {
+    try (CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(output), extract.outputFileName())) {
+      return reader.header();
     }
   }
 }

@@ -87,7 +87,7 @@ public final class SqlLoadStep implements Step {
         }
       }
     } catch (SQLException e) {
-      throw new StagingException(label(), SqlSteps.failure(spec, e) + "; nothing was written", e);
+      throw new StagingException(label(), SqlSteps.failure(spec, load.statement(), e) + "; nothing was written", e);
     } catch (ParameterBinder.BindException | IOException e) {
       throw new StagingException(label(), e.getMessage() + "; nothing was written", e);
     }

@@ -29,10 +29,10 @@ public record SqlSteps(
     }
   }
 
-  /** "statement failed on data source 'x' (url): database message [SQLSTATE]". */
-  static String failure(DataSourceSpec spec, java.sql.SQLException e) {
-    StringBuilder b = new StringBuilder("statement failed on data source ").append(spec.describe()).append(": ")
-        .append(e.getMessage());
+  /** "statement [SELECT ...] failed on data source 'x' (url): database message [SQLSTATE]". */
+  static String failure(DataSourceSpec spec, String statement, java.sql.SQLException e) {
+    StringBuilder b = new StringBuilder("statement [").append(abbreviate(statement)).append("] failed on data source ")
+        .append(spec.describe()).append(": ").append(e.getMessage());
     if (e.getSQLState() != null) {
       b.append(" [SQLSTATE ").append(e.getSQLState()).append(']');
     }
@@ -41,5 +41,11 @@ public record SqlSteps(
       b.append("; ").append(next.getMessage());
     }
     return b.toString();
+  }
+
+  /** The statement on one line, cut at 200 characters: enough to recognise it in a message. */
+  static String abbreviate(String statement) {
+    String one = statement.strip().replaceAll("\\s+", " ");
+    return one.length() <= 200 ? one : one.substring(0, 200) + "...";
   }
 }

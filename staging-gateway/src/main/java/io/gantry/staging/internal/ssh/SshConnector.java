@@ -31,6 +31,10 @@ final class SshConnector {
     try {
       JSch jsch = new JSch();
       if (!options.acceptUnknownHostKeys()) {
+        if (!java.nio.file.Files.isReadable(options.knownHostsFile())) {
+          throw TransferFailure.permanent("known_hosts file " + options.knownHostsFile() + " does not exist or is"
+              + " unreadable, so the host key of " + t.host() + ":" + t.port() + " cannot be checked", null);
+        }
         jsch.setKnownHosts(options.knownHostsFile().toString());
       }
       byte[] key = credentials.privateKeyOrNull();

@@ -1,0 +1,60 @@
+package io.gantry.cli;
+
+import io.gantry.cli.soap.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code gantry output ID}: a job's standard output (or error) from the beginning. */
+@Command(name = "output", mixinStandardHelpOptions = true,
+    description = {"Print a job's standard output from the beginning, also while it runs.",
+        "With --follow, keep printing as it grows until the job has ended (like tail -f)."},
+    footerHeading = "%nExamples:%n",
+    footer = {"  gantry output 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
+        "  gantry output --stderr --follow $id", GantryCommand.EXIT_CODE_HELP})
+final class OutputCommand implements Callable<Integer> {
+  @ParentCommand GantryCommand gantry;
+  @Spec CommandSpec spec;
+
+  @Parameters(paramLabel = "ID", description = "the job")
+  String jobId;
+
+  @Option(names = "--stderr", description = "the standard error instead of the standard output")
+  boolean stderr;
+
+  @Option(names = {"-f", "--follow"}, description = "keep printing until the job has ended")
+  boolean follow;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    OutputStream stream = stderr ? OutputStream.STDERR : OutputStream.STDOUT;
+    OutputFollower follower = new OutputFollower(gantry.connect(), jobId, stream);
+    // --json collects the text into one document instead of streaming it
+    StringWriter collected = gantry.json ? new StringWriter() : null;
+    PrintWriter sink = collected == null ? out : new PrintWriter(collected);
+    boolean complete = follower.readAvailable(sink);
+    while (follow && !complete) {
+      Thread.sleep(JobWaiter.POLL_INTERVAL.toMillis());
+      complete = follower.readAvailable(sink);
+    }
+    if (collected != null) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("jobId", jobId);
+      json.put("stream", stream.value());
+      json.put("bytes", follower.offset());
+      json.put("complete", complete);
+      json.put("text", collected.toString());
+      JsonOutput.print(out, json);
+    }
+    return GantryCommand.EXIT_OK;
+  }
+}

@@ -1,0 +1,131 @@
+package io.gantry.server.security;
+
+import io.gantry.jsdl.EncryptedSecret;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyPairGenerator;
+import java.security.MessageDigest;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Set;
+
+/**
+ * The server's RSA key pair for passwords in job descriptions (seed 000, section 3.3: "a
+ * password generator ... using common public key encryption"). Clients encrypt with the public
+ * key ({@code gantry encrypt-password}, or any RSA-OAEP-SHA-256 implementation); only this server
+ * can decrypt, and it does so at the moment of use.
+ *
+ * <p>Created at first start: 3072 bits, the private key in a file only the server's user may
+ * read, in a directory only it may enter. A key file readable by others is refused at start.
+ */
+public final class PasswordKeyPair {
+  public static final int KEY_BITS = 3072;
+  private static final String PRIVATE_FILE = "password-key.pk8";
+  private static final String PUBLIC_FILE = "password-key.pub.pem";
+  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+
+  private final PrivateKey privateKey;
+  private final PublicKey publicKey;
+
+  private PasswordKeyPair(PrivateKey privateKey, PublicKey publicKey) {
+    this.privateKey = privateKey;
+    this.publicKey = publicKey;
+  }
+
+  /** Loads the key pair from {@code dir}, creating both the directory and the keys if absent. */
+  public static PasswordKeyPair loadOrCreate(Path dir) throws IOException, GeneralSecurityException {
+    Path privateFile = dir.resolve(PRIVATE_FILE);
+    Path publicFile = dir.resolve(PUBLIC_FILE);
+    if (!Files.exists(privateFile)) {
+      create(dir, privateFile, publicFile);
+    }
+    Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(privateFile);
+    if (!OWNER_ONLY.containsAll(permissions)) {
+      throw new GeneralSecurityException("the password key " + privateFile + " is readable by others ("
+          + PosixFilePermissions.toString(permissions) + "); run: chmod 600 " + privateFile);
+    }
+    KeyFactory rsa = KeyFactory.getInstance("RSA");
+    PrivateKey privateKey = rsa.generatePrivate(new PKCS8EncodedKeySpec(Files.readAllBytes(privateFile)));
+    PublicKey publicKey = rsa.generatePublic(new X509EncodedKeySpec(fromPem(Files.readString(publicFile))));
+    return new PasswordKeyPair(privateKey, publicKey);
+  }
+
+  private static void create(Path dir, Path privateFile, Path publicFile)
+      throws IOException, GeneralSecurityException {
+    Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+    generator.initialize(KEY_BITS);
+    java.security.KeyPair pair = generator.generateKeyPair();
+    Path tmp = dir.resolve(PRIVATE_FILE + ".tmp");
+    Files.deleteIfExists(tmp);
+    Files.createFile(tmp, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+    Files.write(tmp, pair.getPrivate().getEncoded());
+    Files.writeString(publicFile, toPem(pair.getPublic()), StandardCharsets.US_ASCII);
+    // the private key appears under its name only when complete, and never readable by others
+    Files.move(tmp, privateFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** The public key in PEM ("BEGIN PUBLIC KEY", X.509 SubjectPublicKeyInfo). */
+  public String publicKeyPem() {
+    return toPem(publicKey);
+  }
+
+  public PublicKey publicKey() {
+    return publicKey;
+  }
+
+  public int bits() {
+    return ((RSAPublicKey) publicKey).getModulus().bitLength();
+  }
+
+  /** "SHA256:" and the hex SHA-256 of the encoded public key, for users to compare out of band. */
+  public String fingerprint() {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(publicKey.getEncoded());
+      return "SHA256:" + HexFormat.ofDelimiter(":").formatHex(digest);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Decrypts a value of the form {@code ENC(RSA-OAEP-256:...)}; the caller clears the array when
+   * done. IllegalArgumentException says why a value cannot be used, never what it held.
+   */
+  public char[] decrypt(String value) {
+    return EncryptedSecret.decrypt(privateKey, value);
+  }
+
+  /** Why {@code value} would not decrypt, or null if it would; the secret is wiped at once. */
+  public String problem(String value) {
+    try {
+      java.util.Arrays.fill(decrypt(value), '\0');
+      return null;
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+  }
+
+  private static String toPem(PublicKey key) {
+    return "-----BEGIN PUBLIC KEY-----\n"
+        + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(key.getEncoded())
+        + "\n-----END PUBLIC KEY-----\n";
+  }
+
+  /** The DER bytes of a "BEGIN PUBLIC KEY" PEM block. */
+  public static byte[] fromPem(String pem) {
+    String body = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+    return Base64.getDecoder().decode(body);
+  }
+}

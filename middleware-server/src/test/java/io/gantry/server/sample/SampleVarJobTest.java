@@ -1,0 +1,126 @@
+package io.gantry.server.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.server.GantryServer;
+import io.gantry.server.api.JobDocument;
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobResults;
+import io.gantry.server.api.JobStateName;
+import io.gantry.server.api.JobStatusInfo;
+import io.gantry.server.api.StagedFileInfo;
+import io.gantry.server.config.ServerConfigLoader;
+import io.gantry.server.demo.DemoMarket;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.apache.cxf.jaxws.JaxWsProxyFactoryBean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
+import org.xml.sax.InputSource;
+
+/**
+ * The sample VaR job (jsdl-schema/examples/var-job.jsdl) end to end on a real server: SQL
+ * stage-in in two groups with parameter binding, scp from the demo SSH host, mcvar on 2 ranks
+ * through the real mpirun, stage-out of the results into the demo database.
+ */
+class SampleVarJobTest {
+  private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
+  private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
+
+  @TempDir Path dataDir;
+  private GantryServer server;
+  private JobManagement client;
+
+  @BeforeEach
+  void startServer() throws Exception {
+    assertTrue(Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
+    server = GantryServer.start(new ServerConfigLoader().load(null, Map.of("listen.port", "0",
+        "data.dir", dataDir.toString(), "demo.positions", "300", "demo.ssh-port", "0",
+        "slots.total", "2")));
+    JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
+    factory.setServiceClass(JobManagement.class);
+    factory.setAddress(server.jobManagementUrl());
+    client = (JobManagement) factory.create();
+  }
+
+  @AfterEach
+  void stopServer() {
+    server.close();
+  }
+
+  /** The example as shipped, pointed at this test's demo SSH port and the built mcvar. */
+  private Element sampleJob() throws Exception {
+    String xml = Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job.jsdl"))
+        .replace("<gx:RemotePort>2222</gx:RemotePort>",
+            "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
+        .replace("<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>" + MCVAR + "</gx:Executable>");
+    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+    f.setNamespaceAware(true);
+    return f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
+  }
+
+  @Test
+  void sampleJobStagesComputesAndWritesItsVarBackIntoSql() throws Exception {
+    String jobId = client.submitJob(new JobDocument(sampleJob()));
+    JobStatusInfo status = awaitEnd(jobId, Duration.ofMinutes(3));
+    assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
+    assertEquals(0, status.exitCode);
+
+    JobResults results = client.getJobResults(jobId);
+    assertEquals(6, results.stagedIn.size(), "five SQL extracts and one scp transfer");
+    StagedFileInfo positions = results.stagedIn.stream()
+        .filter(f -> f.target.equals("positions.csv.gz")).findFirst().orElseThrow();
+    assertEquals(300, positions.rows);
+    assertTrue(positions.checksum.startsWith("sha256:"));
+    assertEquals(3, results.stagedOut.size());
+
+    try (Connection c = DriverManager.getConnection(
+        new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "")) {
+      double var99 = scalar(c, "select var from var_summary where run_id = ? and confidence = 0.99", jobId);
+      double var95 = scalar(c, "select var from var_summary where run_id = ? and confidence = 0.95", jobId);
+      assertTrue(var99 > var95 && var95 > 0, "VaR grows with confidence: " + var95 + " " + var99);
+      assertEquals(50000, scalar(c, "select sum(count) from var_pnl_distribution where run_id = ?", jobId));
+      assertEquals(600, scalar(c, "select count(*) from var_contribution where run_id = ?", jobId));
+      double contributions = scalar(c, "select sum(contribution) from var_contribution "
+          + "where run_id = ? and confidence = 0.99", jobId);
+      assertEquals(var99, contributions, Math.abs(var99) * 0.05, "Euler contributions add up to VaR");
+    }
+  }
+
+  private JobStatusInfo awaitEnd(String jobId, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    JobStatusInfo status = client.getJobStatus(jobId);
+    while (!isFinal(status.state) && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      status = client.getJobStatus(jobId);
+    }
+    return status;
+  }
+
+  private static boolean isFinal(JobStateName state) {
+    return state == JobStateName.SUCCEEDED || state == JobStateName.FAILED
+        || state == JobStateName.CANCELLED || state == JobStateName.KILLED;
+  }
+
+  private static double scalar(Connection c, String sql, String jobId) throws Exception {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, jobId);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertTrue(rs.next(), sql);
+        return rs.getDouble(1);
+      }
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/* inputs.c: the table reader behind every mcvar input file.
+ *
+ * Every rank reads the whole file collectively and parses it identically, so a bad row is
+ * found by all ranks at the same line; reading stops there on every rank at once, which
+ * keeps the collective rounds in lockstep. */
+#include "inputs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "csv.h"
+
+typedef struct table {
+    const char *path;
+    gio_reader *r;
+    int index[CSV_MAX_FIELDS]; /* wanted column -> field position */
+    char *fields[CSV_MAX_FIELDS], *cols[CSV_MAX_FIELDS];
+} table;
+
+static int fail(table *t, char *err, const char *what) {
+    char msg[MCVAR_ERRLEN];
+    snprintf(msg, sizeof msg, "%s", what);
+    snprintf(err, MCVAR_ERRLEN, "%s:%llu: %s", t->path,
+             (unsigned long long)gio_reader_line_number(t->r), msg);
+    return -1;
+}
+
+static int read_header(table *t, const char *const *columns, int ncolumns, char *err) {
+    char *line, msg[MCVAR_ERRLEN];
+    size_t len;
+    int rc = gio_reader_line(t->r, &line, &len, msg);
+    if (rc == GIO_EOF) {
+        snprintf(err, MCVAR_ERRLEN, "%s:1: empty file: expected a header row", t->path);
+        return -1;
+    }
+    if (rc) return fail(t, err, msg);
+    if (len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) { line += 3; len -= 3; } /* BOM */
+    int n = csv_split(line, len, t->fields, CSV_MAX_FIELDS, msg);
+    if (n < 0) return fail(t, err, msg);
+    for (int c = 0; c < ncolumns; c++) {
+        t->index[c] = -1;
+        for (int f = 0; f < n; f++)
+            if (strcmp(t->fields[f], columns[c]) == 0) t->index[c] = f;
+        if (t->index[c] < 0) {
+            snprintf(msg, sizeof msg, "missing column '%s' in the header", columns[c]);
+            return fail(t, err, msg);
+        }
+    }
+    return 0;
+}
+
+static int read_rows(table *t, const char *const *columns, int ncolumns, inputs_row_fn fn,
+                     void *ctx, char *err) {
+    char *line, msg[MCVAR_ERRLEN];
+    size_t len;
+    int rc;
+    while ((rc = gio_reader_line(t->r, &line, &len, msg)) == GIO_OK) {
+        if (len == 0 || (len == 1 && line[0] == '\r')) continue; /* blank line */
+        int n = csv_split(line, len, t->fields, CSV_MAX_FIELDS, msg);
+        if (n < 0) return fail(t, err, msg);
+        for (int c = 0; c < ncolumns; c++) {
+            if (t->index[c] >= n) {
+                snprintf(msg, sizeof msg, "missing column '%s' (field %d): the row has %d fields",
+                         columns[c], t->index[c] + 1, n);
+                return fail(t, err, msg);
+            }
+            t->cols[c] = t->fields[t->index[c]];
+        }
+        if (fn(ctx, t->cols, msg)) return fail(t, err, msg);
+    }
+    if (rc != GIO_EOF) {
+        /* Decoding failed inside the next line: name the line it would have been. */
+        snprintf(err, MCVAR_ERRLEN, "%s:%llu: %s", t->path,
+                 (unsigned long long)gio_reader_line_number(t->r) + 1, msg);
+        return -1;
+    }
+    return 0;
+}
+
+int inputs_read_table(const char *path, const gio_read_options *o,
+                      const char *const *columns, int ncolumns, inputs_row_fn fn, void *ctx,
+                      char *err) {
+    table t = {.path = path};
+    char msg[GIO_ERRLEN];
+    if (gio_reader_open(&t.r, path, o, msg)) {
+        snprintf(err, MCVAR_ERRLEN, "%s: %s", path, msg);
+        return -1;
+    }
+    int rc = read_header(&t, columns, ncolumns, err);
+    if (!rc) rc = read_rows(&t, columns, ncolumns, fn, ctx, err);
+    gio_reader_close(t.r);
+    return rc;
+}

@@ -1,0 +1,20 @@
+/* options: mcvar's command line (fixed by docs/sample-var-job.md; options may be added). */
+#ifndef MCVAR_OPTIONS_H
+#define MCVAR_OPTIONS_H
+
+#include <stdio.h>
+
+#include "gio.h"
+
+typedef struct mcvar_options {
+    const char *factors, *history, *covariance, *positions, *params, *out_dir, *run_id;
+    gio_read_options read;
+    int compress_output, timings;
+    size_t block_size;
+} mcvar_options;
+
+/* Returns 0, 1 for --help (printed), or -1 with a message in err. */
+int options_parse(int argc, char **argv, mcvar_options *o, char *err, size_t errlen);
+void options_help(FILE *f);
+
+#endif

@@ -1,0 +1,64 @@
+/* scenarios.c: draws or replays factor moves; everything derives from the scenario index. */
+#include "scenarios.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "rng.h"
+
+int scenarios_init(scenario_gen *g, const market *m, const params *p) {
+    g->m = m;
+    g->p = p;
+    g->sqrt_h = sqrt((double)p->horizon_days);
+    g->z = malloc(sizeof(double) * (size_t)m->n);
+    return g->z ? 0 : -1;
+}
+
+void scenarios_free(scenario_gen *g) { free(g->z); }
+
+long long scenarios_count(const scenario_gen *g) {
+    if (g->p->method == METHOD_HISTORICAL) return (long long)g->m->ndates - g->p->horizon_days;
+    return g->p->scenarios;
+}
+
+static void monte_carlo(scenario_gen *g, long long s, int b, int stride, double *x) {
+    const market *m = g->m;
+    int n = m->n;
+    rng_stream rs;
+    rng_stream_init(&rs, g->p->seed, (uint64_t)s, RNG_STREAM_NORMALS);
+    for (int f = 0; f < n; f++) g->z[f] = rng_normal(&rs);
+    double scale = g->sqrt_h;
+    if (g->p->method == METHOD_MC_STUDENT_T) {
+        rng_stream gs;
+        rng_stream_init(&gs, g->p->seed, (uint64_t)s, RNG_STREAM_GAMMA);
+        double chi2 = 2.0 * rng_gamma(&gs, 0.5 * g->p->dof);
+        scale *= sqrt((g->p->dof - 2.0) / chi2);
+    }
+    for (int f = 0; f < n; f++) {
+        const double *row = m->chol + (size_t)f * n;
+        double acc = 0;
+        for (int k = 0; k <= f; k++) acc += row[k] * g->z[k];
+        x[(size_t)f * stride + b] = scale * acc;
+    }
+}
+
+static void historical(scenario_gen *g, long long s, int b, int stride, double *x) {
+    const market *m = g->m;
+    const double *from = m->history + (size_t)s * m->n;
+    const double *to = m->history + (size_t)(s + g->p->horizon_days) * m->n;
+    for (int f = 0; f < m->n; f++) x[(size_t)f * stride + b] = log(to[f] / from[f]);
+}
+
+void scenarios_fill(scenario_gen *g, long long first, const long long *idx, int count,
+                    int stride, double *x, double *lev) {
+    for (int b = 0; b < count; b++) {
+        long long s = idx ? idx[b] : first + b;
+        if (g->p->method == METHOD_HISTORICAL) historical(g, s, b, stride, x);
+        else monte_carlo(g, s, b, stride, x);
+    }
+    for (int f = 0; f < g->m->n; f++) {
+        double level = g->m->level[f];
+        double *xf = x + (size_t)f * stride, *lf = lev + (size_t)f * stride;
+        for (int b = 0; b < count; b++) lf[b] = level * exp(xf[b]);
+    }
+}

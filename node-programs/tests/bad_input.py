@@ -1,0 +1,115 @@
+"""Bad input stops mcvar with "file:line: what is wrong" from exactly one rank, a non-zero
+exit, and no output files. Covers unknown factor, negative volatility, non-numeric field,
+missing column (in a row and in the header), a bad parameter, and truncated or corrupt
+compressed blocks (whose line is the first line the bad block would have completed).
+usage: bad_input.py BIN WORK"""
+import os, re, shutil, struct, subprocess, sys
+
+BIN, WORK = sys.argv[1], sys.argv[2]
+base = os.path.join(WORK, "base")
+os.makedirs(base, exist_ok=True)
+subprocess.run([f"{BIN}/mcvar-gen", "--out-dir", base, "--factors", "6", "--days", "60",
+                "--positions", "20", "--option-share", "0.5", "--seed", "2"], check=True)
+
+def lines(name):
+    return open(os.path.join(base, name)).read().splitlines(keepends=True)
+
+def members(data):
+    """(offset, size) of each gzip member, from the BC subfield."""
+    out, at = [], 0
+    while at < len(data):
+        xlen = struct.unpack_from("<H", data, at + 10)[0]
+        bsize = struct.unpack_from("<H", data, at + 16)[0] + 1
+        assert data[at + 12:at + 14] == b"BC" and xlen == 6
+        out.append((at, bsize))
+        at += bsize
+    return out
+
+failures = 0
+
+def case(name, expect, edit):
+    """edit(dir) changes the copied inputs and returns the history file name to use."""
+    global failures
+    d = os.path.join(WORK, name)
+    shutil.copytree(base, d)
+    out = os.path.join(d, "out")
+    os.mkdir(out)
+    history = edit(d) or "history.csv"
+    cmd = ["mpirun", "--oversubscribe", "-np", "2", f"{BIN}/mcvar",
+           "--factors", f"{d}/factors.csv", "--history", f"{d}/{history}",
+           "--positions", f"{d}/positions.csv", "--params", f"{d}/params.csv",
+           "--out-dir", out, "--buffer-size", "4096"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    msgs = [l for l in p.stderr.splitlines() if l.startswith("mcvar:")]
+    problems = []
+    if p.returncode == 0:
+        problems.append("exit status 0")
+    if len(msgs) != 1:
+        problems.append(f"{len(msgs)} messages")
+    if not any(re.search(expect, m) for m in msgs):
+        problems.append(f"no message matching {expect!r}")
+    if os.listdir(out):
+        problems.append(f"files left in out dir: {os.listdir(out)}")
+    status = "ok" if not problems else "FAIL " + "; ".join(problems)
+    print(f"{name}: {status}: {msgs[0] if msgs else p.stderr.strip()[-300:]}")
+    failures += bool(problems)
+
+def append(name, row):
+    def edit(d):
+        with open(os.path.join(d, name), "a") as f:
+            f.write(row + "\n")
+    return edit
+
+npos = len(lines("positions.csv"))
+nhist = len(lines("history.csv"))
+case("unknown_factor", rf"positions\.csv:{npos + 1}: unknown factor 'NOPE'",
+     append("positions.csv", "PX,spot,NOPE,,10,,,"))
+case("negative_volatility", rf"positions\.csv:{npos + 1}: negative volatility -0\.2",
+     append("positions.csv", "PX,call,F00003,F00000,1,100,1,-0.2"))
+case("non_numeric", rf"positions\.csv:{npos + 1}: quantity 'ten' is not a number",
+     append("positions.csv", "PX,spot,F00002,,ten,,,"))
+case("missing_column_in_row", rf"positions\.csv:{npos + 1}: missing column 'rate_factor_id'",
+     append("positions.csv", "PX,spot,F00002"))
+case("history_unknown_factor", rf"history\.csv:{nhist + 1}: unknown factor 'ZZZ'",
+     append("history.csv", "2015-01-05,ZZZ,1.0"))
+case("bad_parameter", r"params\.csv:\d+: method 'monte' is not",
+     append("params.csv", "method,monte"))
+
+def header_edit(d):
+    p = os.path.join(d, "positions.csv")
+    rows = open(p).read().splitlines(keepends=True)
+    rows[0] = rows[0].replace(",volatility", ",vol")
+    open(p, "w").write("".join(rows))
+case("missing_column_in_header", r"positions\.csv:1: missing column 'volatility'", header_edit)
+
+def missing_level(d):
+    p = os.path.join(d, "history.csv")
+    rows = open(p).read().splitlines(keepends=True)
+    del rows[30]
+    open(p, "w").write("".join(rows))
+case("history_gap", r"history\.csv: date \S+ has no level for factor 'F0000\d'", missing_level)
+
+# Compressed history with 1000-byte blocks; damage member 5 and expect the line that
+# block would have completed: the first line not wholly inside members 0..4.
+plain = open(os.path.join(base, "history.csv"), "rb").read()
+line_of_block = plain[:5 * 1000].count(b"\n") + 1
+
+def compressed(damage):
+    def edit(d):
+        gz = os.path.join(d, "history.csv.gz")
+        subprocess.run([f"{BIN}/tests/gio-write", os.path.join(d, "history.csv"), gz, "1000"],
+                       check=True)
+        data = bytearray(open(gz, "rb").read())
+        off, size = members(bytes(data))[5]
+        open(gz, "wb").write(damage(data, off, size))
+        return "history.csv.gz"
+    return edit
+
+def flip(data, off, size):
+    data[off + size // 2] ^= 0xFF
+    return bytes(data)
+
+case("corrupt_block", rf"history\.csv\.gz:{line_of_block}: corrupt compressed block", compressed(flip))
+case("truncated_block", rf"history\.csv\.gz:{line_of_block}: truncated compressed block",
+     compressed(lambda data, off, size: bytes(data[:off + size // 2])))
+sys.exit(1 if failures else 0)

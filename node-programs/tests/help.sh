@@ -1,0 +1,14 @@
+# mcvar --help documents every input file's columns and every option.
+source "$(dirname "$0")/lib.sh"
+mpi 1 "$BIN/mcvar" --help > "$WORK/help.txt"
+for word in factor_id kind level as_of factor_i factor_j covariance position_id instrument \
+    rate_factor_id quantity strike maturity_years volatility scenarios horizon_days \
+    confidence_levels method dof seed histogram_bins mc-normal mc-student-t historical \
+    --factors --history --covariance --positions --params --out-dir --run-id --read-mode \
+    --access-ranks --phase2 --buffer-size --compress-output --block-size --timings \
+    var_summary.csv pnl_distribution.csv contributions.csv expected_shortfall; do
+  grep -q -- "$word" "$WORK/help.txt" || fail "--help does not mention $word"
+done
+if mpi 1 "$BIN/mcvar" --factors x 2> "$WORK/err.txt"; then fail "missing options accepted"; fi
+grep -q "required\|exactly one" "$WORK/err.txt" || fail "unclear usage error: $(cat "$WORK/err.txt")"
+echo "help complete"

@@ -1,0 +1,130 @@
+/* Unit tests without MPI: the counter-based generator, Black-Scholes revaluation under a
+ * zero shock, and the quantile convention. Each check prints what failed; the exit code
+ * is the number of failures. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pricing.h"
+#include "risk.h"
+#include "rng.h"
+
+static int failures;
+#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+
+/* Known-answer values from the Random123 distribution (kat_vectors, philox4x32_10). */
+static void philox_matches_random123_known_answers(void) {
+    uint32_t out[4];
+    const uint32_t c0[4] = {0, 0, 0, 0}, k0[2] = {0, 0};
+    rng_philox4x32_10(c0, k0, out);
+    CHECK(out[0] == 0x6627e8d5 && out[1] == 0xe169c58d && out[2] == 0xbc57ac4c &&
+          out[3] == 0x9b00dbd8, "zero vector: %08x %08x %08x %08x", out[0], out[1], out[2], out[3]);
+    const uint32_t c1[4] = {0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff};
+    const uint32_t k1[2] = {0xffffffff, 0xffffffff};
+    rng_philox4x32_10(c1, k1, out);
+    CHECK(out[0] == 0x408f276d && out[1] == 0x41c83b0e && out[2] == 0xa20bc7c6 &&
+          out[3] == 0x6d5451fd, "ones vector: %08x %08x %08x %08x", out[0], out[1], out[2], out[3]);
+    const uint32_t c2[4] = {0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344};
+    const uint32_t k2[2] = {0xa4093822, 0x299f31d0};
+    rng_philox4x32_10(c2, k2, out);
+    CHECK(out[0] == 0xd16cfe09 && out[1] == 0x94fdcceb && out[2] == 0x5001e420 &&
+          out[3] == 0x24126ea1, "pi vector: %08x %08x %08x %08x", out[0], out[1], out[2], out[3]);
+}
+
+static void normals_have_unit_moments_and_depend_only_on_the_scenario(void) {
+    double s1 = 0, s2 = 0;
+    int n = 200000;
+    for (int i = 0; i < n; i++) {
+        rng_stream s;
+        rng_stream_init(&s, 42, (uint64_t)i, RNG_STREAM_NORMALS);
+        double z = rng_normal(&s);
+        s1 += z;
+        s2 += z * z;
+    }
+    CHECK(fabs(s1 / n) < 5 / sqrt(n), "mean %g", s1 / n);
+    CHECK(fabs(s2 / n - 1) < 5 * sqrt(2.0 / n), "variance %g", s2 / n);
+    rng_stream a, b;
+    rng_stream_init(&a, 7, 123456789012ull, RNG_STREAM_NORMALS);
+    for (int i = 0; i < 5; i++) rng_normal(&a);
+    rng_stream_init(&b, 7, 123456789012ull, RNG_STREAM_NORMALS);
+    for (int i = 0; i < 5; i++) rng_normal(&b);
+    CHECK(rng_normal(&a) == rng_normal(&b), "same (seed, scenario) gives the same draws");
+}
+
+static void gamma_draws_have_the_right_mean_and_variance(void) {
+    double shape = 2.5, s1 = 0, s2 = 0;
+    int n = 100000;
+    for (int i = 0; i < n; i++) {
+        rng_stream s;
+        rng_stream_init(&s, 3, (uint64_t)i, RNG_STREAM_GAMMA);
+        double g = rng_gamma(&s, shape);
+        s1 += g;
+        s2 += g * g;
+    }
+    double mean = s1 / n, var = s2 / n - mean * mean;
+    CHECK(fabs(mean - shape) < 5 * sqrt(shape / n), "gamma mean %g", mean);
+    CHECK(fabs(var - shape) < 0.05 * shape, "gamma variance %g", var);
+}
+
+/* The reference is written independently of pricing.c: N via erf, d1 from log(S/K). */
+static double reference_bs(int call, double s, double k, double r, double v, double t) {
+    double d1 = (log(s / k) + (r + v * v / 2) * t) / (v * sqrt(t)), d2 = d1 - v * sqrt(t);
+    double n1 = 0.5 * (1 + erf(d1 / sqrt(2.0))), n2 = 0.5 * (1 + erf(d2 / sqrt(2.0)));
+    return call ? s * n1 - k * exp(-r * t) * n2 : k * exp(-r * t) * (1 - n2) - s * (1 - n1);
+}
+
+static void option_revalued_under_zero_shock_equals_black_scholes(void) {
+    const double S[] = {100, 80, 125, 1.3}, K[] = {100, 100, 100, 1.25};
+    const double T[] = {1, 0.5, 2, 0.25}, V[] = {0.2, 0.35, 0.15, 0.1}, R[] = {0.03, 0.01, 0.05, 0.02};
+    for (int c = 0; c < 4; c++)
+        for (int call = 0; call < 2; call++) {
+            /* A book of one option, market of underlying + rate, horizon 0: no decay. */
+            char *ids[1] = {"opt"};
+            instrument type = call ? INSTR_CALL : INSTR_PUT;
+            int factor = 0, rate = 1;
+            double q = 3, k = K[c], t = T[c], v = V[c];
+            book bk = {1, 1, ids, &type, &factor, &rate, &q, &k, &t, &v};
+            int is_rate[2] = {0, 1};
+            double level[2] = {S[c], R[c]};
+            market m;
+            memset(&m, 0, sizeof m);
+            m.n = 2;
+            m.is_rate = is_rate;
+            m.level = level;
+            pricer pr;
+            CHECK(pricer_init(&pr, &bk, &m, 0) == 0, "pricer_init");
+            double x[2] = {0, 0}, lev[2] = {S[c], R[c]}, pnl;
+            pricer_position_pnl(&pr, 0, x, lev, 1, 1, &pnl);
+            double value = pr.today[0] + pnl, ref = q * reference_bs(call, S[c], k, R[c], v, t);
+            CHECK(fabs(value - ref) <= 1e-10 * fabs(ref), "case %d %s: %.17g vs %.17g", c,
+                  call ? "call" : "put", value, ref);
+            CHECK(fabs(pnl) <= 1e-10 * fabs(ref), "zero shock P&L %.3g", pnl);
+            pricer_free(&pr);
+        }
+}
+
+static void put_call_parity_holds_after_the_horizon_decay(void) {
+    double s = 105, k = 100, r = 0.04, v = 0.25, t = 0.75 - 10 / 252.0;
+    double c = pricer_black_scholes(1, s, k, r, v, t), p = pricer_black_scholes(0, s, k, r, v, t);
+    CHECK(fabs(c - p - (s - k * exp(-r * t))) < 1e-10 * s, "parity %.17g", c - p);
+}
+
+static void tail_count_uses_the_decimal_confidence(void) {
+    CHECK(risk_tail_count(0.99, 100000) == 1000, "0.99 of 1e5 -> %lld", risk_tail_count(0.99, 100000));
+    CHECK(risk_tail_count(0.95, 100000) == 5000, "0.95 of 1e5");
+    CHECK(risk_tail_count(0.95, 30) == 2, "ceil(1.5) = 2");
+    CHECK(risk_tail_count(0.999, 10) == 1, "at least one scenario");
+}
+
+int main(void) {
+    philox_matches_random123_known_answers();
+    normals_have_unit_moments_and_depend_only_on_the_scenario();
+    gamma_draws_have_the_right_mean_and_variance();
+    option_revalued_under_zero_shock_equals_black_scholes();
+    put_call_parity_holds_after_the_horizon_decay();
+    tail_count_uses_the_decimal_confidence();
+    if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+    else printf("all unit checks passed\n");
+    return failures != 0;
+}

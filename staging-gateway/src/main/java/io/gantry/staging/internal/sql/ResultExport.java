@@ -1,0 +1,113 @@
+package io.gantry.staging.internal.sql;
+
+import io.gantry.staging.StagingException;
+import io.gantry.staging.internal.csv.CsvRowWriter;
+import io.gantry.staging.internal.csv.SqlValueFormats;
+import io.gantry.staging.internal.files.StagedFile;
+import io.gantry.staging.internal.steps.StepContext;
+import java.io.IOException;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Writes result sets into one CSV under one header, counting and reporting rows and bytes. */
+final class ResultExport {
+  private static final int PROGRESS_EVERY_ROWS = 8192;
+
+  private final String step;
+  private final String outputName;
+  private final CsvRowWriter csv;
+  private final List<String> existingHeader;
+  private final StagedFile file;
+  private final StepContext context;
+  private boolean headerDone;
+  private long rows;
+  private long reportedRows;
+  private long reportedBytes;
+
+  ResultExport(CsvRowWriter csv, List<String> existingHeader, StagedFile file, StepContext context, String step,
+      String outputName) {
+    this.step = step;
+    this.outputName = outputName;
+    this.csv = csv;
+    this.existingHeader = existingHeader;
+    this.file = file;
+    this.context = context;
+  }
+
+  boolean headerDone() {
+    return headerDone;
+  }
+
+  long rowCount() {
+    return rows;
+  }
+
+  void header(ResultSetMetaData md) throws SQLException, IOException, StagingException {
+    headerDone = true;
+    if (md == null) {
+      return;
+    }
+    List<String> columns = new ArrayList<>();
+    for (int i = 1; i <= md.getColumnCount(); i++) {
+      columns.add(md.getColumnLabel(i));
+    }
+    header(columns);
+  }
+
+  /** Writes the header, or checks it against the file being appended to. */
+  void header(List<String> columns) throws IOException, StagingException {
+    headerDone = true;
+    if (existingHeader == null) {
+      csv.record(columns);
+    } else if (!sameNames(existingHeader, columns)) {
+      throw new StagingException(step, "cannot append: '" + outputName + "' has columns "
+          + existingHeader + " but the query returns " + columns);
+    }
+  }
+
+  /** Column names match ignoring case, as unquoted SQL names do (H2 reports them upper case). */
+  private static boolean sameNames(List<String> a, List<String> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!a.get(i).equalsIgnoreCase(b.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void rows(ResultSet rs) throws SQLException, IOException, InterruptedException, StagingException {
+    if (!headerDone) {
+      header(rs.getMetaData());
+    }
+    var formats = SqlValueFormats.forColumns(rs.getMetaData());
+    int columns = formats.length;
+    while (rs.next()) {
+      for (int i = 0; i < columns; i++) {
+        csv.field(formats[i].read(rs, i + 1));
+      }
+      csv.endRecord();
+      if (++rows % PROGRESS_EVERY_ROWS == 0) {
+        context.checkCancelled();
+        reportRest();
+      }
+    }
+  }
+
+  void addRows(long count) {
+    rows += count;
+    reportRest();
+  }
+
+  void reportRest() {
+    long bytes = file.bytes();
+    context.progress().add(rows - reportedRows, bytes - reportedBytes);
+    reportedRows = rows;
+    reportedBytes = bytes;
+  }
+}
