@@ -78,12 +78,6 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
           "the RemotePassword for " + transfer.user() + "@" + transfer.host()));
     }
     SshIdentity identity = name == null ? null : identities.get(name);
-    if (identity == null && name != null && name.startsWith("ENC(")) {
-      // never echo the ciphertext: the reason is shown to users and kept in the job store
-      throw new IllegalArgumentException("transfer " + transfer.arrangingOrder() + " to "
-          + transfer.host() + ": its RemotePassword is encrypted, and this server has no password"
-          + " key pair to decrypt it; name an SSH identity (IdentityRef) instead");
-    }
     if (identity == null) {
       throw new IllegalArgumentException("transfer " + transfer.arrangingOrder() + " to "
           + transfer.host() + ": no SSH identity named '" + name + "' on this server");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.jsdl.EncryptedSecret;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobList;
@@ -19,10 +20,14 @@ import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.api.Problem;
 import io.gantry.server.api.ServerInfo;
 import io.gantry.server.api.ValidationResult;
+import io.gantry.server.security.PasswordKeyPair;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.PublicKey;
+import java.security.spec.X509EncodedKeySpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -170,7 +175,10 @@ class JobQueriesOverHttpTest {
 
   @Test
   void theDefinitionReadBackHasItsPasswordsRedacted() throws Exception {
-    String password = TestJobs.syntacticallyValidEncryptedPassword();
+    // encrypted as a client does it: with the public key the server publishes
+    PublicKey key = KeyFactory.getInstance("RSA").generatePublic(
+        new X509EncodedKeySpec(PasswordKeyPair.fromPem(client.getServerInfo().passwordPublicKey)));
+    String password = EncryptedSecret.encrypt(key, "s3cret-of-the-risk-team".toCharArray());
     String id = client.submitJob(TestJobs.job("with-password").scpStageInWithPassword(password)
         .posix(60, "/bin/true").document());
     JobDocument definition = client.getJobDefinition(id);
@@ -179,11 +187,23 @@ class JobQueriesOverHttpTest {
     assertEquals("REDACTED", definition.getJobDefinition()
         .getElementsByTagNameNS(TestJobs.GANTRY, "RemotePassword").item(0).getTextContent());
     assertTrue(xml.contains("/srv/data/prices.csv"), "the rest is as submitted");
-    // the server holds no private key yet, so this job cannot stage in
+    // nothing listens on port 9: stage-in fails, and says so without the password
     JobStatusInfo status = awaitFinal(client, id, LIMIT);
     assertEquals(JobStateName.FAILED, status.state);
     assertFalse(status.failureReason.contains(password.substring(17, 60)),
         "the reason shows no ciphertext either: " + status.failureReason);
+    assertFalse(status.failureReason.contains("s3cret"), status.failureReason);
+  }
+
+  @Test
+  void aPasswordThisServerCannotDecryptIsInvalidAndNotEchoed() throws Exception {
+    long before = client.listJobs(null, 0, 1, false).total;
+    String foreign = TestJobs.syntacticallyValidEncryptedPassword();
+    InvalidJobFault fault = assertThrows(InvalidJobFault.class, () -> client.submitJob(
+        TestJobs.job("foreign-password").scpStageInWithPassword(foreign).posix(60, "/bin/true").document()));
+    assertFalse(messages(fault.getFaultInfo()).toString().contains(foreign.substring(17, 60)),
+        messages(fault.getFaultInfo()).toString());
+    assertEquals(before, client.listJobs(null, 0, 1, false).total, "nothing was queued");
   }
 
   private static String text(JobDocument document) throws Exception {

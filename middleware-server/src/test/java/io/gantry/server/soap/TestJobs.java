@@ -100,7 +100,7 @@ public final class TestJobs {
 
   /**
    * A password value of the right form (RSA-OAEP-256 ciphertext of a 3072-bit key: 384 bytes)
-   * that no key of this server decrypts.
+   * that no server's key decrypts.
    */
   public static String syntacticallyValidEncryptedPassword() {
     byte[] ciphertext = new byte[384];
