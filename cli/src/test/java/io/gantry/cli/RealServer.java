@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 final class RealServer implements ExtensionContext.Store.CloseableResource, AutoCloseable {
   private final GantryServer server;
+  private final Path dataDir;
 
   /** Gives test methods and {@code @BeforeAll} methods the shared server as a parameter. */
   static final class Resolver implements ParameterResolver {
@@ -34,8 +35,14 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
     }
   }
 
-  private RealServer(GantryServer server) {
+  private RealServer(GantryServer server, Path dataDir) {
     this.server = server;
+    this.dataDir = dataDir;
+  }
+
+  /** The server's data directory (its password key pair lives in keys/). */
+  Path dataDir() {
+    return dataDir;
   }
 
   /** The shared server, started on first use. */
@@ -49,7 +56,7 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
       Path dataDir = Files.createTempDirectory("gantry-cli-test-server");
       return new RealServer(GantryServer.start(new ServerConfigLoader().load(null, Map.of(
           "listen.port", "0", "data.dir", dataDir.toString(), "demo.positions", "50",
-          "slots.total", "2", "limits.kill-grace", "PT2S"))));
+          "slots.total", "2", "limits.kill-grace", "PT2S"))), dataDir);
     } catch (Exception e) {
       throw new IllegalStateException("cannot start gantry-server for the CLI tests: " + e, e);
     }

@@ -1,0 +1,178 @@
+package io.gantry.cli;
+
+import io.gantry.jsdl.EncryptedSecret;
+import java.io.BufferedReader;
+import java.io.Console;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.MessageDigest;
+import java.security.PublicKey;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gantry encrypt-password}: turns a password into the {@code ENC(RSA-OAEP-256:...)} value
+ * a job description carries, encrypted with the server's public key, so that only that server
+ * can read it. The password comes from a prompt that does not echo, or from standard input;
+ * never from an argument, because arguments are visible to every local user.
+ */
+@Command(name = "encrypt-password", mixinStandardHelpOptions = true,
+    description = {"Encrypt a password for a job description (RemotePassword, DataSource/Password) "
+        + "with the server's public key; print the ENC(RSA-OAEP-256:...) value.",
+        "The password is read from a prompt that does not echo, or from the first line of standard "
+            + "input when that is not a terminal. It is never taken from the command line.",
+        "The key comes from the server (getServerInfo), or from a PEM file (--public-key) "
+            + "for writing job descriptions offline."},
+    footerHeading = "%nExamples:%n",
+    footer = {"  gantry encrypt-password --fingerprint SHA256:3f:a1:...:9c",
+        "  printf '%s\\n' \"$DB_PASSWORD\" | gantry --quiet encrypt-password",
+        "  gantry encrypt-password --public-key server-password-key.pem",
+        GantryCommand.EXIT_CODE_HELP})
+final class EncryptPasswordCommand implements Callable<Integer> {
+  @ParentCommand GantryCommand gantry;
+  @Spec CommandSpec spec;
+
+  @Option(names = "--fingerprint", paramLabel = "SHA256:..",
+      description = "refuse unless the server's key has this fingerprint (as its operator published it)")
+  String expectedFingerprint;
+
+  @Option(names = "--public-key", paramLabel = "FILE",
+      description = "encrypt with this PEM public key instead of asking the server")
+  Path publicKeyFile;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    PublicKey key = publicKeyFile != null ? readKey(publicKeyFile) : serverKey();
+    String fingerprint = fingerprint(key);
+    if (expectedFingerprint != null && !expectedFingerprint.strip().equalsIgnoreCase(fingerprint)) {
+      throw new CommandFailure(GantryCommand.EXIT_SERVER, "the password key has fingerprint "
+          + fingerprint + ", not " + expectedFingerprint.strip() + "; nothing was encrypted");
+    }
+    char[] secret = readSecret(err);
+    try {
+      String value;
+      try {
+        value = EncryptedSecret.encrypt(key, secret);
+      } catch (IllegalArgumentException e) {
+        // RSA-OAEP-SHA-256 holds at most (key bytes - 66) bytes: 318 for a 3072-bit key
+        throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO,
+            "the password is too long to encrypt with this key; use a named data source or SSH identity");
+      }
+      if (gantry.json) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("value", value);
+        json.put("keyFingerprint", fingerprint);
+        JsonOutput.print(out, json);
+      } else {
+        out.println(value);
+        if (!gantry.quiet) {
+          err.println("encrypted for the key " + fingerprint);
+        }
+      }
+    } finally {
+      Arrays.fill(secret, '\0');
+    }
+    out.flush();
+    err.flush();
+    return GantryCommand.EXIT_OK;
+  }
+
+  private PublicKey serverKey() {
+    String pem = gantry.connect().call(s -> s.getServerInfo()).getPasswordPublicKey();
+    if (pem == null || pem.isBlank()) {
+      throw new CommandFailure(GantryCommand.EXIT_NEGATIVE,
+          "the server publishes no password key; use named data sources and SSH identities instead");
+    }
+    return parseKey(pem, "the server's password key");
+  }
+
+  private static PublicKey readKey(Path file) {
+    try {
+      return parseKey(Files.readString(file, StandardCharsets.US_ASCII), file.toString());
+    } catch (IOException e) {
+      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, "cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static PublicKey parseKey(String pem, String what) {
+    try {
+      String body = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+      return KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(body)));
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, what + " is not an RSA public key in PEM form");
+    }
+  }
+
+  /** The same form the server reports: "SHA256:" and the colon-separated hex digest of the key. */
+  static String fingerprint(PublicKey key) {
+    try {
+      return "SHA256:" + HexFormat.ofDelimiter(":").formatHex(
+          MessageDigest.getInstance("SHA-256").digest(key.getEncoded()));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static char[] readSecret(PrintWriter err) {
+    Console console = System.console();
+    char[] secret;
+    if (console != null) {
+      secret = console.readPassword("Password to encrypt: ");
+      char[] again = console.readPassword("Again: ");
+      boolean same = secret != null && again != null && Arrays.equals(secret, again);
+      if (again != null) {
+        Arrays.fill(again, '\0');
+      }
+      if (!same) {
+        throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, "the two entries differ; nothing was encrypted");
+      }
+    } else {
+      secret = firstLineOfStandardInput();
+    }
+    if (secret == null || secret.length == 0) {
+      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, "no password given on standard input");
+    }
+    return secret;
+  }
+
+  /** The first line of standard input, without its line break, read without a String copy. */
+  private static char[] firstLineOfStandardInput() {
+    try {
+      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      char[] buffer = new char[4096];
+      int length = 0;
+      for (int c = in.read(); c != -1 && c != '\n'; c = in.read()) {
+        if (length == buffer.length) {
+          throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, "the password is longer than 4096 characters");
+        }
+        buffer[length++] = (char) c;
+      }
+      if (length > 0 && buffer[length - 1] == '\r') {
+        length--;
+      }
+      char[] secret = Arrays.copyOf(buffer, length);
+      Arrays.fill(buffer, '\0');
+      return secret;
+    } catch (IOException e) {
+      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, "cannot read standard input: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package io.gantry.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.cli.GantryRun.Result;
+import io.gantry.server.security.PasswordKeyPair;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** gantry encrypt-password: values the real server decrypts, the secret read from standard input. */
+@ExtendWith(RealServer.Resolver.class)
+class EncryptPasswordTest {
+  @TempDir Path dir;
+
+  private static Result withStandardInput(String input, GantryRun gantry, String... args) {
+    InputStream saved = System.in;
+    System.setIn(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)));
+    try {
+      return gantry.run(args);
+    } finally {
+      System.setIn(saved);
+    }
+  }
+
+  private static PasswordKeyPair serverKey(RealServer server) throws Exception {
+    return PasswordKeyPair.loadOrCreate(server.dataDir().resolve("keys"));
+  }
+
+  @Test
+  void valueFromStandardInputDecryptsOnTheServerToTheSecretWithoutItsLineBreak(RealServer server) throws Exception {
+    Result result = withStandardInput("Sëcret pass phrase\r\nsecond line ignored\n",
+        new GantryRun(server.baseUrl()), "encrypt-password");
+    assertEquals(0, result.exitCode(), result.toString());
+    String value = result.out().strip();
+    assertTrue(value.startsWith("ENC(RSA-OAEP-256:"), value);
+    assertArrayEquals("Sëcret pass phrase".toCharArray(), serverKey(server).decrypt(value));
+    assertEquals("encrypted for the key " + serverKey(server).fingerprint() + "\n", result.err());
+  }
+
+  @Test
+  void aKeyWithAnotherFingerprintIsRefusedAndNothingIsPrinted(RealServer server) {
+    Result result = withStandardInput("secret\n", new GantryRun(server.baseUrl()),
+        "encrypt-password", "--fingerprint", "SHA256:00:11");
+    assertEquals(3, result.exitCode(), result.toString());
+    assertEquals("", result.out());
+    assertTrue(result.err().contains(", not SHA256:00:11; nothing was encrypted"), result.toString());
+  }
+
+  @Test
+  void thePublishedFingerprintIsAccepted(RealServer server) throws Exception {
+    Result result = withStandardInput("secret\n", new GantryRun(server.baseUrl()),
+        "--quiet", "encrypt-password", "--fingerprint", serverKey(server).fingerprint());
+    assertEquals(0, result.exitCode(), result.toString());
+    assertEquals("", result.err());
+    assertArrayEquals("secret".toCharArray(), serverKey(server).decrypt(result.out().strip()));
+  }
+
+  @Test
+  void aPemFileEncryptsOfflineWithoutTheServer(RealServer server) throws Exception {
+    Path pem = dir.resolve("server-key.pem");
+    Files.writeString(pem, serverKey(server).publicKeyPem());
+    Result result = withStandardInput("offline\n", new GantryRun(RealServer.deadUrl()),
+        "--json", "encrypt-password", "--public-key", pem.toString());
+    assertEquals(0, result.exitCode(), result.toString());
+    String value = result.out().replaceAll("(?s).*\"value\"\\s*:\\s*\"([^\"]+)\".*", "$1");
+    assertArrayEquals("offline".toCharArray(), serverKey(server).decrypt(value));
+    assertTrue(result.out().contains(serverKey(server).fingerprint()), result.out());
+  }
+
+  @Test
+  void emptyStandardInputIsAUsageError(RealServer server) {
+    Result result = withStandardInput("", new GantryRun(server.baseUrl()), "encrypt-password");
+    assertEquals(new Result(2, "", "gantry: no password given on standard input\n"), result);
+  }
+
+  @Test
+  void aPasswordTooLongForTheKeyIsRefusedClearly(RealServer server) {
+    Result result = withStandardInput("x".repeat(400) + "\n", new GantryRun(server.baseUrl()), "encrypt-password");
+    assertEquals(2, result.exitCode(), result.toString());
+    assertTrue(result.err().contains("too long to encrypt with this key"), result.toString());
+  }
+}
