@@ -166,6 +166,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} server-info" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} validate" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} encrypt-password" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} audit" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_gantry; return $?; fi
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
@@ -181,9 +182,11 @@ function _complete_gantry() {
   local cmds9=(server-info)
   local cmds10=(validate)
   local cmds11=(encrypt-password)
-  local cmds12=(help)
+  local cmds12=(audit)
+  local cmds13=(help)
 
-  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_audit; return $?; fi
   if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
   if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_validate; return $?; fi
   if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_serverinfo; return $?; fi
@@ -207,7 +210,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="submit status list wait output results definition cancel kill server-info validate encrypt-password help"
+  local commands="submit status list wait output results definition cancel kill server-info validate encrypt-password audit help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user'"
 
@@ -629,13 +632,43 @@ function _picocli_gantry_encryptpassword() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `audit` subcommand.
+function _picocli_gantry_audit() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `help` subcommand.
 function _picocli_gantry_help() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="submit status list wait output results definition cancel kill server-info validate encrypt-password"
+  local commands="submit status list wait output results definition cancel kill server-info validate encrypt-password audit"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user'"
 

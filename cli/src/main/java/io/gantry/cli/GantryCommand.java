@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
     description = "Submit and manage Gantry jobs (extended JSDL) on a Gantry server.",
     subcommands = {SubmitCommand.class, StatusCommand.class, ListCommand.class, WaitCommand.class,
         OutputCommand.class, ResultsCommand.class, DefinitionCommand.class, CancelCommand.class,
-        KillCommand.class, ServerInfoCommand.class, ValidateCommand.class, EncryptPasswordCommand.class, CommandLine.HelpCommand.class},
+        KillCommand.class, ServerInfoCommand.class, ValidateCommand.class, EncryptPasswordCommand.class, AuditCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExamples:%n",
     footer = {"  gantry submit --wait var-job.jsdl",
         "  gantry --server http://hpc-gw.example.org:8080 list --state RUNNING",

@@ -3,6 +3,8 @@ package io.gantry.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.gantry.cli.soap.AuditEntry;
+import io.gantry.cli.soap.JobAudit;
 import io.gantry.cli.soap.JobList;
 import io.gantry.cli.soap.JobResults;
 import io.gantry.cli.soap.JobStatus;
@@ -69,6 +71,25 @@ final class JsonOutput {
     json.put("state", results.getState() == null ? null : results.getState().value());
     json.put("stagedIn", stagedFiles(results.getStagedIn()));
     json.put("stagedOut", stagedFiles(results.getStagedOut()));
+    return json;
+  }
+
+  static Map<String, Object> audit(JobAudit audit) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("jobId", audit.getJobId());
+    json.put("owner", audit.getOwner());
+    List<Map<String, Object>> entries = new ArrayList<>();
+    for (AuditEntry e : audit.getEntry()) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("at", Times.json(e.getAt()));
+      entry.put("kind", e.getKind());
+      entry.put("fromState", e.getFromState() == null ? null : e.getFromState().value());
+      entry.put("toState", e.getToState() == null ? null : e.getToState().value());
+      entry.put("text", e.getText());
+      entry.put("movement", e.getMovement() == null ? null : stagedFiles(List.of(e.getMovement())).get(0));
+      entries.add(entry);
+    }
+    json.put("entries", entries);
     return json;
   }
 

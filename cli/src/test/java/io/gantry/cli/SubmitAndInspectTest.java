@@ -83,6 +83,17 @@ class SubmitAndInspectTest {
           results.toString());
     }
     assertTrue(results.out().contains(" positions.csv.gz "), results.toString());
+
+    Result audit = gantry.run("audit", id);
+    assertEquals(0, audit.exitCode(), audit.toString());
+    List<String> trail = audit.out().lines().toList();
+    assertEquals("job " + id + "  owner local", trail.get(0));
+    assertTrue(trail.get(1).matches("TIME +EVENT +DETAIL"), audit.toString());
+    assertTrue(trail.get(2).matches("\\S+Z +QUEUED +submitted by local"), audit.toString());
+    assertEquals(5, trail.stream().filter(l -> l.matches("\\S+Z +data +stage-in: sql-extract, \\d+ rows, .*"
+        + "sha256:[0-9a-f]{64}")).count(), audit.toString());
+    assertTrue(trail.get(trail.size() - 1).matches("\\S+Z +STAGING_OUT -> SUCCEEDED +stage-out finished"),
+        audit.toString());
   }
 
   @Test

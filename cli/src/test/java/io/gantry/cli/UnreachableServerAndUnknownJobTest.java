@@ -23,7 +23,7 @@ class UnreachableServerAndUnknownJobTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"submit HELLO", "status ID", "list", "wait ID", "output ID", "results ID",
-      "definition ID", "cancel ID", "kill ID", "server-info"})
+      "definition ID", "cancel ID", "kill ID", "server-info", "audit ID"})
   void aServerThatIsDownIsExitCode3WithAMessageNamingItsUrl(String line) throws Exception {
     String dead = RealServer.deadUrl();
     Result result = new GantryRun(dead).run(command(line));
@@ -32,7 +32,7 @@ class UnreachableServerAndUnknownJobTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"status ID", "wait ID", "output ID", "results ID", "definition ID", "cancel ID", "kill ID"})
+  @ValueSource(strings = {"status ID", "wait ID", "output ID", "results ID", "definition ID", "cancel ID", "kill ID", "audit ID"})
   void anUnknownJobIsExitCode4(String line, RealServer server) {
     Result result = new GantryRun(server.baseUrl()).run(command(line));
     assertEquals(4, result.exitCode(), result.toString());

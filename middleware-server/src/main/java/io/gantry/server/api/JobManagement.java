@@ -93,6 +93,15 @@ public interface JobManagement {
   @WebResult(name = "results")
   JobResults getJobResults(@WebParam(name = "jobId") String jobId) throws JobNotFoundFault;
 
+  /**
+   * The job's audit trail: every change of state with who caused it, and every data movement
+   * (source, target, rows, bytes, checksum), oldest first. Owners read their jobs', administrators
+   * every job's.
+   */
+  @WebMethod
+  @WebResult(name = "audit")
+  JobAudit getJobAudit(@WebParam(name = "jobId") String jobId) throws JobNotFoundFault;
+
   /** The job description as submitted, with every password value redacted. */
   @WebMethod
   @WebResult(name = "jobDefinition")

@@ -7,6 +7,7 @@ import io.gantry.jsdl.ParseResult;
 import io.gantry.server.api.AccessDeniedFault;
 import io.gantry.server.api.FaultDetail;
 import io.gantry.server.api.InvalidJobFault;
+import io.gantry.server.api.JobAudit;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobList;
 import io.gantry.server.api.JobManagement;
@@ -304,6 +305,12 @@ public class JobManagementService implements JobManagement {
       }
     }
     return results;
+  }
+
+  @Override
+  public JobAudit getJobAudit(String jobId) throws JobNotFoundFault {
+    JobRecord job = ownJob(jobId);
+    return AuditTrail.of(job, store.history(job.id()), store.dataMovements(job.id()));
   }
 
   @Override

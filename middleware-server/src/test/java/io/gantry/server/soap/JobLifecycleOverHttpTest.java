@@ -3,11 +3,13 @@ package io.gantry.server.soap;
 import static io.gantry.server.soap.RunningServer.await;
 import static io.gantry.server.soap.RunningServer.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobAudit;
 import io.gantry.server.api.JobResults;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
@@ -70,6 +72,19 @@ class JobLifecycleOverHttpTest {
     assertEquals("sha256:" + Sha256.of(staged), in.checksum);
     assertEquals(1, results.stagedOut.size());
     assertEquals(1L, results.stagedOut.get(0).rows);
+
+    JobAudit audit = client.getJobAudit(id);
+    assertEquals("local", audit.owner);
+    List<String> trail = audit.entries.stream().map(e -> e.kind.equals("DATA_MOVEMENT")
+        ? "data " + e.movement.target : e.fromState + "->" + e.toState).toList();
+    assertEquals(List.of("null->QUEUED", "QUEUED->STAGING_IN", "STAGING_IN->STAGED",
+        "data " + in.target, "STAGED->RUNNING", "RUNNING->STAGING_OUT", "STAGING_OUT->SUCCEEDED",
+        "data " + results.stagedOut.get(0).target), trail);
+    assertEquals("submitted by local", audit.entries.get(0).text);
+    assertEquals(in.checksum, audit.entries.get(3).movement.checksum);
+    for (int i = 1; i < audit.entries.size(); i++) {
+      assertFalse(audit.entries.get(i).at.isBefore(audit.entries.get(i - 1).at), "oldest first");
+    }
   }
 
   @Test

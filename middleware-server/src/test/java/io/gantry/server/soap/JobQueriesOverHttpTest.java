@@ -120,7 +120,7 @@ class JobQueriesOverHttpTest {
     for (var call : List.<ThrowingCall>of(
         () -> client.getJobStatus(unknown), () -> client.cancelJob(unknown),
         () -> client.killJob(unknown), () -> client.getJobResults(unknown),
-        () -> client.getJobDefinition(unknown),
+        () -> client.getJobDefinition(unknown), () -> client.getJobAudit(unknown),
         () -> client.getJobOutput(unknown, OutputStreamName.STDOUT, 0, 0),
         () -> client.getJobStatus("not even an id"))) {
       JobNotFoundFault fault = assertThrows(JobNotFoundFault.class, call::run);

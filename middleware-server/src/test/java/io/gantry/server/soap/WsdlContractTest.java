@@ -83,7 +83,7 @@ class WsdlContractTest {
       assertEquals("http://schemas.xmlsoap.org/soap/http", binding.getAttribute("transport"));
     }
     List<Element> operations = all(wsdl, WsdlContract.SOAP_BINDING_NS, "operation");
-    assertEquals(11, operations.size(), "the 11 operations of the job lifecycle are bound");
+    assertEquals(12, operations.size(), "the 12 operations of the job lifecycle are bound");
     for (Element op : operations) {
       assertTrue(op.getAttribute("style").isEmpty() || op.getAttribute("style").equals("document"));
     }
