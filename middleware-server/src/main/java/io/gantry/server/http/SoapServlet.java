@@ -30,6 +30,7 @@ final class SoapServlet extends CXFNonSpringServlet {
       factory.setServiceClass(endpoint.serviceInterface());
       factory.setServiceBean(endpoint.implementation());
       factory.setAddress(endpoint.path());
+      factory.getOutFaultInterceptors().add(new ClientFaultCodes());
       factory.create();
     }
   }

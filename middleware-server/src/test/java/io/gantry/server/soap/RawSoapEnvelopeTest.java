@@ -87,6 +87,7 @@ class RawSoapEnvelopeTest {
     assertEquals(500, answer.status(), "SOAP 1.1 over HTTP: a fault is status 500");
     assertTrue(answer.isFault());
     assertFalse(answer.text("faultstring").isBlank());
+    assertTrue(answer.text("faultcode").endsWith(":Client"), "the caller's to fix: " + answer.text("faultcode"));
     Element detail = answer.elements("InvalidJob").get(0);
     assertEquals(RawSoapClient.API, detail.getNamespaceURI());
     assertEquals("false", answer.text("valid"));
@@ -106,6 +107,7 @@ class RawSoapEnvelopeTest {
     assertTrue(answer.isFault());
     assertEquals(RawSoapClient.API, answer.elements("JobNotFound").get(0).getNamespaceURI());
     assertEquals("JOB_NOT_FOUND", answer.text("code"));
+    assertTrue(answer.text("faultcode").endsWith(":Client"), answer.text("faultcode"));
   }
 
   @Test
