@@ -28,6 +28,7 @@ import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.store.DataMovement;
 import io.gantry.server.store.JobId;
+import io.gantry.server.store.JobPage;
 import io.gantry.server.store.JobQuery;
 import io.gantry.server.store.JobRecord;
 import io.gantry.server.store.JobState;
@@ -41,7 +42,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -182,18 +182,12 @@ public class JobManagementService implements JobManagement {
       wanted.add(JobState.valueOf(s.name()));
     }
     String owner = allUsers ? null : caller.name();
-    List<JobRecord> all = new ArrayList<>();
-    JobQuery page = new JobQuery(owner, wanted, 0, JobQuery.MAX_LIMIT);
-    for (List<JobRecord> jobs = store.list(page); !jobs.isEmpty(); jobs = store.list(page)) {
-      all.addAll(jobs);
-      page = page.after(jobs.get(jobs.size() - 1));
-    }
-    Collections.reverse(all); // newest first
-    JobList list = new JobList();
-    list.total = all.size();
-    list.offset = Math.max(0, offset);
     int size = limit <= 0 ? 100 : Math.min(limit, JobQuery.MAX_LIMIT);
-    all.stream().skip(list.offset).limit(size).forEach(j -> list.jobs.add(StatusMapper.status(j)));
+    JobPage page = store.newestFirst(owner, wanted, Math.max(0, offset), size);
+    JobList list = new JobList();
+    list.total = page.total();
+    list.offset = Math.max(0, offset);
+    page.jobs().forEach(j -> list.jobs.add(StatusMapper.status(j)));
     return list;
   }
 

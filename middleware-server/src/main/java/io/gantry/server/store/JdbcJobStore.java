@@ -7,6 +7,7 @@ import io.gantry.server.store.internal.SchemaMigrations;
 import io.gantry.server.store.internal.Transactor;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.util.Set;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -212,33 +213,66 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   @Override
   public List<JobRecord> list(JobQuery query) {
-    StringBuilder sql = new StringBuilder("SELECT " + JobRows.JOB_COLUMNS + " FROM gantry_job WHERE seq > ?");
     List<Object> params = new ArrayList<>();
+    String where = filter(query.owner(), query.states(), params);
     params.add(query.afterSeq());
-    if (query.owner() != null) {
-      sql.append(" AND owner = ?");
-      params.add(query.owner());
-    }
-    if (!query.states().isEmpty()) {
-      sql.append(" AND state IN (").append("?, ".repeat(query.states().size() - 1)).append("?)");
-      query.states().forEach(s -> params.add(s.name()));
-    }
-    sql.append(" ORDER BY seq LIMIT ?");
     params.add(query.limit());
-    return tx.read("list jobs", c -> {
-      try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-        for (int i = 0; i < params.size(); i++) {
-          ps.setObject(i + 1, params.get(i));
-        }
-        List<JobRecord> jobs = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            jobs.add(JobRows.job(rs));
-          }
-        }
-        return jobs;
+    return tx.read("list jobs", c -> jobs(c,
+        "SELECT " + JobRows.JOB_COLUMNS + " FROM gantry_job" + where + " AND seq > ? ORDER BY seq LIMIT ?", params));
+  }
+
+  @Override
+  public JobPage newestFirst(String owner, Set<JobState> states, int offset, int limit) {
+    if (offset < 0 || limit < 1 || limit > JobQuery.MAX_LIMIT) {
+      throw new IllegalArgumentException("offset must be >= 0 and limit 1.." + JobQuery.MAX_LIMIT);
+    }
+    List<Object> filterParams = new ArrayList<>();
+    String where = filter(owner, states, filterParams);
+    List<Object> pageParams = new ArrayList<>(filterParams);
+    pageParams.add(limit);
+    pageParams.add(offset);
+    return tx.read("list jobs newest first", c -> {
+      long total;
+      try (PreparedStatement ps = prepared(c, "SELECT COUNT(*) FROM gantry_job" + where, filterParams);
+          ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        total = rs.getLong(1);
       }
+      return new JobPage(total, jobs(c, "SELECT " + JobRows.JOB_COLUMNS + " FROM gantry_job" + where
+          + " ORDER BY seq DESC LIMIT ? OFFSET ?", pageParams));
     });
+  }
+
+  /** " WHERE ..." selecting an owner's jobs (null: everyone's) in some states (empty: all). */
+  private static String filter(String owner, Set<JobState> states, List<Object> params) {
+    StringBuilder sql = new StringBuilder(" WHERE 1 = 1");
+    if (owner != null) {
+      sql.append(" AND owner = ?");
+      params.add(owner);
+    }
+    if (!states.isEmpty()) {
+      sql.append(" AND state IN (").append("?, ".repeat(states.size() - 1)).append("?)");
+      states.forEach(s -> params.add(s.name()));
+    }
+    return sql.toString();
+  }
+
+  private static PreparedStatement prepared(Connection c, String sql, List<Object> params) throws SQLException {
+    PreparedStatement ps = c.prepareStatement(sql);
+    for (int i = 0; i < params.size(); i++) {
+      ps.setObject(i + 1, params.get(i));
+    }
+    return ps;
+  }
+
+  private static List<JobRecord> jobs(Connection c, String sql, List<Object> params) throws SQLException {
+    try (PreparedStatement ps = prepared(c, sql, params); ResultSet rs = ps.executeQuery()) {
+      List<JobRecord> jobs = new ArrayList<>();
+      while (rs.next()) {
+        jobs.add(JobRows.job(rs));
+      }
+      return jobs;
+    }
   }
 
   @Override

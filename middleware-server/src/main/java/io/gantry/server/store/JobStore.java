@@ -39,6 +39,12 @@ public interface JobStore {
   /** Updates the progress text of a job that is still in {@code state}; false if it moved on. */
   boolean updatePhaseDetail(JobId id, JobState state, String detail);
 
+  /**
+   * The jobs a user sees in a listing, newest first, skipping {@code offset} of them: owner null
+   * for everyone's, states empty for all.
+   */
+  JobPage newestFirst(String owner, java.util.Set<JobState> states, int offset, int limit);
+
   /** A page of jobs in submission order. */
   List<JobRecord> list(JobQuery query);
 

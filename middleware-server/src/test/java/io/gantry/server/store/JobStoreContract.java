@@ -57,6 +57,24 @@ abstract class JobStoreContract {
   }
 
   @Test
+  void listingsPageNewestFirstWithTheTotalInTheDatabase() {
+    List<JobRecord> alices = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      alices.add(submit("alice"));
+      submit("bob");
+    }
+    store.transition(alices.get(4).id(), JobState.QUEUED, JobState.CANCELLED, "cancelled by alice");
+    JobPage first = store.newestFirst("alice", Set.of(), 0, 2);
+    assertEquals(5, first.total());
+    assertEquals(List.of(alices.get(4).id(), alices.get(3).id()), first.jobs().stream().map(JobRecord::id).toList());
+    JobPage last = store.newestFirst("alice", Set.of(), 4, 2);
+    assertEquals(List.of(alices.get(0).id()), last.jobs().stream().map(JobRecord::id).toList());
+    JobPage queued = store.newestFirst("alice", Set.of(JobState.QUEUED), 0, 10);
+    assertEquals(4, queued.total());
+    assertEquals(10, store.newestFirst(null, Set.of(), 0, 1).total());
+  }
+
+  @Test
   void unfinishedJobsAreCountedPerOwner() {
     JobRecord a = submit("alice");
     submit("alice");
