@@ -209,7 +209,7 @@ function _picocli_gantry() {
 
   local commands="submit status list wait output results definition cancel kill server-info validate encrypt-password help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -218,6 +218,9 @@ function _picocli_gantry() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -239,7 +242,7 @@ function _picocli_gantry_submit() {
 
   local commands=""
   local flag_opts="'--wait' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--timeout' '--server' '--user'"
+  local arg_opts="'--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -251,6 +254,9 @@ function _picocli_gantry_submit() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -279,7 +285,7 @@ function _picocli_gantry_status() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -288,6 +294,9 @@ function _picocli_gantry_status() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -309,7 +318,7 @@ function _picocli_gantry_list() {
 
   local commands=""
   local flag_opts="'--all' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--state' '--limit' '--server' '--user'"
+  local arg_opts="'--state' '--limit' '--server' '--user' '--server-fingerprint'"
   local STATE_option_args=("QUEUED" "STAGING_IN" "STAGED" "RUNNING" "STAGING_OUT" "SUCCEEDED" "FAILED" "CANCELLED" "KILLED") # --state values
 
   type compopt &>/dev/null && compopt +o default
@@ -327,6 +336,9 @@ function _picocli_gantry_list() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -348,7 +360,7 @@ function _picocli_gantry_wait() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--timeout' '--server' '--user'"
+  local arg_opts="'--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -360,6 +372,9 @@ function _picocli_gantry_wait() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -381,7 +396,7 @@ function _picocli_gantry_output() {
 
   local commands=""
   local flag_opts="'--stderr' '-f' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -390,6 +405,9 @@ function _picocli_gantry_output() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -411,7 +429,7 @@ function _picocli_gantry_results() {
 
   local commands=""
   local flag_opts="'--wide' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -420,6 +438,9 @@ function _picocli_gantry_results() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -441,7 +462,7 @@ function _picocli_gantry_definition() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -450,6 +471,9 @@ function _picocli_gantry_definition() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -471,7 +495,7 @@ function _picocli_gantry_cancel() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -480,6 +504,9 @@ function _picocli_gantry_cancel() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -501,7 +528,7 @@ function _picocli_gantry_kill() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -510,6 +537,9 @@ function _picocli_gantry_kill() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -531,7 +561,7 @@ function _picocli_gantry_serverinfo() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -540,6 +570,9 @@ function _picocli_gantry_serverinfo() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -561,7 +594,7 @@ function _picocli_gantry_validate() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -570,6 +603,9 @@ function _picocli_gantry_validate() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -598,7 +634,7 @@ function _picocli_gantry_encryptpassword() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--fingerprint' '--public-key' '--server' '--user'"
+  local arg_opts="'--fingerprint' '--public-key' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -616,6 +652,9 @@ function _picocli_gantry_encryptpassword() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -637,7 +676,7 @@ function _picocli_gantry_help() {
 
   local commands="submit status list wait output results definition cancel kill server-info validate encrypt-password"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -646,6 +685,9 @@ function _picocli_gantry_help() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac

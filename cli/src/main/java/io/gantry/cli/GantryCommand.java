@@ -26,6 +26,8 @@ import picocli.CommandLine.Spec;
         "The server URL comes from --server, else from the environment variable",
         "GANTRY_SERVER. --user is sent as the HTTP Basic user name with the password",
         "from GANTRY_PASSWORD; a server without authentication configured ignores it.",
+        "Over https, --server-fingerprint (or GANTRY_SERVER_FINGERPRINT) pins the server's",
+        "certificate by the SHA-256 fingerprint gantry-server prints at start.",
         GantryCommand.EXIT_CODE_HELP})
 public final class GantryCommand implements Runnable {
   public static final int EXIT_OK = 0;
@@ -60,6 +62,12 @@ public final class GantryCommand implements Runnable {
       description = "user name for HTTP Basic authentication; the password is read from $GANTRY_PASSWORD")
   String user;
 
+  @Option(names = "--server-fingerprint", scope = ScopeType.INHERIT, paramLabel = "SHA256",
+      defaultValue = "${env:GANTRY_SERVER_FINGERPRINT}",
+      description = "over https, trust only the server certificate with this SHA-256 fingerprint"
+          + " (gantry-server prints it at start; default: $GANTRY_SERVER_FINGERPRINT)")
+  String fingerprint;
+
   @Option(names = "--json", scope = ScopeType.INHERIT,
       description = "print machine-readable JSON (one document on standard output)")
   boolean json;
@@ -79,7 +87,11 @@ public final class GantryCommand implements Runnable {
 
   /** A connection to the server named by --server, as --user. */
   ServerConnection connect() {
-    return new ServerConnection(server, user, user == null ? null : System.getenv(PASSWORD_VARIABLE));
+    try {
+      return new ServerConnection(server, user, user == null ? null : System.getenv(PASSWORD_VARIABLE), fingerprint);
+    } catch (IllegalArgumentException e) {
+      throw new CommandFailure(EXIT_USAGE_OR_IO, "--server-fingerprint: " + e.getMessage(), e);
+    }
   }
 
   /** Whether standard output is an interactive terminal (progress is redrawn in place there). */
