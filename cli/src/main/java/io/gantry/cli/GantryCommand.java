@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
         KillCommand.class, ServerInfoCommand.class, ValidateCommand.class, EncryptPasswordCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExamples:%n",
     footer = {"  gantry submit --wait var-job.jsdl",
-        "  gantry --server http://hpc-gw.example.org:8080 list --state RUNNING",
+        "  gantry --server https://hpc-gw.example.org:8443 list --state RUNNING",
         "",
         "The server URL comes from --server, else from the environment variable",
         "GANTRY_SERVER. --user is sent as the HTTP Basic user name with the password",
@@ -53,13 +53,15 @@ public final class GantryCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Option(names = "--server", scope = ScopeType.INHERIT, paramLabel = "URL",
-      defaultValue = "${env:GANTRY_SERVER:-http://127.0.0.1:8080}",
+      defaultValue = "${env:GANTRY_SERVER:-https://127.0.0.1:8443}",
       description = "the Gantry server (default: $GANTRY_SERVER, else ${DEFAULT-VALUE}); "
           + "/services/JobManagement is appended")
   String server;
 
   @Option(names = "--user", scope = ScopeType.INHERIT, paramLabel = "NAME",
-      description = "user name for HTTP Basic authentication; the password is read from $GANTRY_PASSWORD")
+      defaultValue = "${env:GANTRY_USER}",
+      description = "user name for HTTP Basic authentication (default: $GANTRY_USER); the password"
+          + " is read from $GANTRY_PASSWORD")
   String user;
 
   @Option(names = "--server-fingerprint", scope = ScopeType.INHERIT, paramLabel = "SHA256",

@@ -22,7 +22,7 @@ public final class GantryServerCommand implements Callable<Integer> {
   @Mixin
   ConfigurationOptions configuration;
 
-  @Option(names = "--port", paramLabel = "N", description = "port to listen on (default 8080)")
+  @Option(names = "--port", paramLabel = "N", description = "port to listen on (default 8443)")
   Integer port;
 
   @Override

@@ -67,7 +67,7 @@ public final class ServerConfigLoader {
     String host = text("listen.host", "127.0.0.1");
     return new ServerConfig(
         host,
-        integer("listen.port", 8080, 0, 65535),
+        integer("listen.port", 8443, 0, 65535),
         dataDir,
         storeUrl,
         text("store.user", "gantry"),
@@ -94,12 +94,12 @@ public final class ServerConfigLoader {
   }
 
   /**
-   * TLS and authentication, off by default for now (plain HTTP, single user on loopback). Plain
-   * HTTP carries passwords and job descriptions in clear, so it is refused on any address but
-   * loopback.
+   * TLS and authentication, both on by default. Plain HTTP carries passwords and job
+   * descriptions in clear, and a server without accounts lets anyone who reaches it act as its
+   * one user, so turning either off is refused on any address but loopback.
    */
   private ServerConfig.Security security(String host) {
-    boolean tls = bool("tls.enabled", false);
+    boolean tls = bool("tls.enabled", true);
     if (!tls && !isLoopback(host)) {
       throw new ConfigException("tls.enabled", "plain HTTP is allowed only on loopback, and listen.host is "
           + host + "; set tls.enabled=true (with tls.keystore for a certificate of your own)");
@@ -112,7 +112,7 @@ public final class ServerConfigLoader {
     if (keystore != null && !tls) {
       throw new ConfigException("tls.keystore", "is set but tls.enabled is false");
     }
-    boolean auth = bool("auth.enabled", false);
+    boolean auth = bool("auth.enabled", true);
     if (!auth && !isLoopback(host)) {
       throw new ConfigException("auth.enabled", "a server without authentication must listen on loopback only");
     }

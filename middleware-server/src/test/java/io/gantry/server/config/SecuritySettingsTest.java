@@ -33,8 +33,17 @@ class SecuritySettingsTest {
   }
 
   @Test
-  void withoutSettingsTheServerIsPlainAndSingleUserOnLoopback() {
+  void withoutSettingsTheServerHasTlsAndAccounts() {
     ServerConfig.Security s = load(Map.of()).security();
+    assertTrue(s.tlsEnabled());
+    assertTrue(s.authEnabled());
+    assertEquals(null, s.tlsKeystore(), "a generated certificate");
+    assertEquals(new PasswordSource.None(), s.adminPassword(), "a generated admin password");
+  }
+
+  @Test
+  void plainHttpAndASingleUserMayBeChosenOnLoopback() {
+    ServerConfig.Security s = load(Map.of("tls.enabled", "false", "auth.enabled", "false")).security();
     assertFalse(s.tlsEnabled());
     assertFalse(s.authEnabled());
   }
@@ -42,7 +51,7 @@ class SecuritySettingsTest {
   @Test
   void plainHttpOnANetworkAddressIsRefused() {
     var e = assertThrows(ConfigException.class,
-        () -> load(Map.of("listen.host", "0.0.0.0", "auth.enabled", "true")));
+        () -> load(Map.of("listen.host", "0.0.0.0", "tls.enabled", "false")));
     assertTrue(e.getMessage().startsWith("setting 'tls.enabled': plain HTTP is allowed only on loopback"),
         e.getMessage());
   }
@@ -50,7 +59,7 @@ class SecuritySettingsTest {
   @Test
   void aServerWithoutAuthenticationOnANetworkAddressIsRefused() {
     var e = assertThrows(ConfigException.class,
-        () -> load(Map.of("listen.host", "0.0.0.0", "tls.enabled", "true")));
+        () -> load(Map.of("listen.host", "0.0.0.0", "auth.enabled", "false")));
     assertTrue(e.getMessage().startsWith("setting 'auth.enabled':"), e.getMessage());
   }
 
@@ -63,6 +72,6 @@ class SecuritySettingsTest {
 
   @Test
   void ipv6LoopbackCountsAsLoopback() {
-    assertFalse(load(Map.of("listen.host", "::1")).security().tlsEnabled());
+    assertFalse(load(Map.of("listen.host", "::1", "tls.enabled", "false")).security().tlsEnabled());
   }
 }

@@ -46,7 +46,7 @@ public final class RunningServer implements AutoCloseable {
 
   /**
    * Starts a server in {@code dataDir}; {@code settings} override the test defaults (no demo
-   * database, 2 slots, short kill grace), which are chosen so that tests start fast.
+   * database, 2 slots, short kill grace, plain HTTP, single user), chosen so that tests start fast.
    */
   public static RunningServer start(Path dataDir, Map<String, String> settings) throws Exception {
     return new RunningServer(GantryServer.start(new ServerConfigLoader().load(null,
@@ -62,6 +62,10 @@ public final class RunningServer implements AutoCloseable {
     all.put("demo.enabled", "false");
     all.put("slots.total", "2");
     all.put("limits.kill-grace", "PT2S");
+    // Plain HTTP and the single local user, chosen explicitly (loopback only): these tests are
+    // about the job lifecycle; TLS and accounts are tested with secureSettings().
+    all.put("tls.enabled", "false");
+    all.put("auth.enabled", "false");
     all.putAll(settings);
     return all;
   }
