@@ -13,6 +13,7 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -171,12 +172,22 @@ final class UserCommand {
 
     @Override
     int run(UserAccounts accounts) {
+      if (isLastAdministrator(accounts)) {
+        // without one, nobody could see every job again short of editing the database
+        err().println("gantry-server: " + name + " is the last administrator; add another first");
+        return 1;
+      }
       if (!accounts.remove(name)) {
         err().println("gantry-server: no user " + name);
         return 1;
       }
       out().println("removed user " + name);
       return 0;
+    }
+
+    private boolean isLastAdministrator(UserAccounts accounts) {
+      List<UserAccount> admins = accounts.list().stream().filter(UserAccount::admin).toList();
+      return admins.size() == 1 && admins.get(0).name().equals(name);
     }
   }
 

@@ -13,7 +13,6 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +100,17 @@ class UserCommandTest {
     assertTrue(stored("alice").isEmpty());
     assertEquals(1, user("", "remove", "alice").exitCode());
     assertEquals(1, user("a brand new password\n", "passwd", "alice").exitCode());
+  }
+
+  @Test
+  void theLastAdministratorCannotBeRemoved() {
+    assertEquals(0, user("a long enough password\n", "add", "carol", "--admin").exitCode());
+    Run remove = user("", "remove", "carol");
+    assertEquals(1, remove.exitCode());
+    assertTrue(remove.err().contains("last administrator"), remove.err());
+    assertEquals(0, user("another long password\n", "add", "dave", "--admin").exitCode());
+    assertEquals(0, user("", "remove", "carol").exitCode());
+    assertTrue(stored("carol").isEmpty());
   }
 
   @Test

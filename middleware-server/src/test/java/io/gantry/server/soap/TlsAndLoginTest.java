@@ -138,23 +138,34 @@ class TlsAndLoginTest {
         () -> server.cxfClient(new Login.UsernameToken("admin", ADMIN_PASSWORD, true)).getServerInfo());
   }
 
+  @Test
+  void theWsdlIsPublishedWithoutCredentialsSoThatAnyStackCanBuildAClient() throws Exception {
+    HttpResponse<String> wsdl = client().send(HttpRequest.newBuilder(URI.create(server.url() + "?wsdl")).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, wsdl.statusCode());
+    assertTrue(wsdl.body().contains("getServerInfo"), wsdl.body());
+  }
+
   private static String basic(String user, String password) {
     return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   /** A raw SOAP call over HTTPS, trusting the server by its fingerprint, as curl would with a pinned key. */
   private static HttpResponse<String> post(String authorization) throws Exception {
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, new TrustManager[] {new FingerprintTrustManager(server.fingerprint().orElseThrow())}, null);
-    HttpClient http = HttpClient.newBuilder().sslContext(tls).proxy(HttpClient.Builder.NO_PROXY)
-        .connectTimeout(Duration.ofSeconds(10)).build();
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.url()))
         .header("Content-Type", "text/xml; charset=utf-8").header("SOAPAction", "\"\"")
         .POST(HttpRequest.BodyPublishers.ofString(ENVELOPE));
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return client().send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HttpClient client() throws Exception {
+    SSLContext tls = SSLContext.getInstance("TLS");
+    tls.init(null, new TrustManager[] {new FingerprintTrustManager(server.fingerprint().orElseThrow())}, null);
+    return HttpClient.newBuilder().sslContext(tls).proxy(HttpClient.Builder.NO_PROXY)
+        .connectTimeout(Duration.ofSeconds(10)).build();
   }
 
   private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
