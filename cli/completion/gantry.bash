@@ -212,7 +212,7 @@ function _picocli_gantry() {
 
   local commands="submit status list wait output results definition cancel kill server-info validate encrypt-password audit help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -221,6 +221,9 @@ function _picocli_gantry() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -242,7 +245,7 @@ function _picocli_gantry_submit() {
 
   local commands=""
   local flag_opts="'--wait' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--timeout' '--server' '--user'"
+  local arg_opts="'--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -254,6 +257,9 @@ function _picocli_gantry_submit() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -282,7 +288,7 @@ function _picocli_gantry_status() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -291,6 +297,9 @@ function _picocli_gantry_status() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -312,7 +321,7 @@ function _picocli_gantry_list() {
 
   local commands=""
   local flag_opts="'--all' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--state' '--limit' '--server' '--user'"
+  local arg_opts="'--state' '--limit' '--server' '--user' '--server-fingerprint'"
   local STATE_option_args=("QUEUED" "STAGING_IN" "STAGED" "RUNNING" "STAGING_OUT" "SUCCEEDED" "FAILED" "CANCELLED" "KILLED") # --state values
 
   type compopt &>/dev/null && compopt +o default
@@ -330,6 +339,9 @@ function _picocli_gantry_list() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -351,7 +363,7 @@ function _picocli_gantry_wait() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--timeout' '--server' '--user'"
+  local arg_opts="'--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -363,6 +375,9 @@ function _picocli_gantry_wait() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -384,7 +399,7 @@ function _picocli_gantry_output() {
 
   local commands=""
   local flag_opts="'--stderr' '-f' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -393,6 +408,9 @@ function _picocli_gantry_output() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -414,7 +432,7 @@ function _picocli_gantry_results() {
 
   local commands=""
   local flag_opts="'--wide' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -423,6 +441,9 @@ function _picocli_gantry_results() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -444,7 +465,7 @@ function _picocli_gantry_definition() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -453,6 +474,9 @@ function _picocli_gantry_definition() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -474,7 +498,7 @@ function _picocli_gantry_cancel() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -483,6 +507,9 @@ function _picocli_gantry_cancel() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -504,7 +531,7 @@ function _picocli_gantry_kill() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -513,6 +540,9 @@ function _picocli_gantry_kill() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -534,7 +564,7 @@ function _picocli_gantry_serverinfo() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -543,6 +573,9 @@ function _picocli_gantry_serverinfo() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -564,7 +597,7 @@ function _picocli_gantry_validate() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -573,6 +606,9 @@ function _picocli_gantry_validate() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -601,7 +637,7 @@ function _picocli_gantry_encryptpassword() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--fingerprint' '--public-key' '--server' '--user'"
+  local arg_opts="'--fingerprint' '--public-key' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -619,6 +655,9 @@ function _picocli_gantry_encryptpassword() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac
@@ -670,7 +709,7 @@ function _picocli_gantry_help() {
 
   local commands="submit status list wait output results definition cancel kill server-info validate encrypt-password audit"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -679,6 +718,9 @@ function _picocli_gantry_help() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac

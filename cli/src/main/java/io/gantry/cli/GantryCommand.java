@@ -21,11 +21,13 @@ import picocli.CommandLine.Spec;
         KillCommand.class, ServerInfoCommand.class, ValidateCommand.class, EncryptPasswordCommand.class, AuditCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExamples:%n",
     footer = {"  gantry submit --wait var-job.jsdl",
-        "  gantry --server http://hpc-gw.example.org:8080 list --state RUNNING",
+        "  gantry --server https://hpc-gw.example.org:8443 list --state RUNNING",
         "",
         "The server URL comes from --server, else from the environment variable",
         "GANTRY_SERVER. --user is sent as the HTTP Basic user name with the password",
         "from GANTRY_PASSWORD; a server without authentication configured ignores it.",
+        "Over https, --server-fingerprint (or GANTRY_SERVER_FINGERPRINT) pins the server's",
+        "certificate by the SHA-256 fingerprint gantry-server prints at start.",
         GantryCommand.EXIT_CODE_HELP})
 public final class GantryCommand implements Runnable {
   public static final int EXIT_OK = 0;
@@ -51,14 +53,22 @@ public final class GantryCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Option(names = "--server", scope = ScopeType.INHERIT, paramLabel = "URL",
-      defaultValue = "${env:GANTRY_SERVER:-http://127.0.0.1:8080}",
+      defaultValue = "${env:GANTRY_SERVER:-https://127.0.0.1:8443}",
       description = "the Gantry server (default: $GANTRY_SERVER, else ${DEFAULT-VALUE}); "
           + "/services/JobManagement is appended")
   String server;
 
   @Option(names = "--user", scope = ScopeType.INHERIT, paramLabel = "NAME",
-      description = "user name for HTTP Basic authentication; the password is read from $GANTRY_PASSWORD")
+      defaultValue = "${env:GANTRY_USER}",
+      description = "user name for HTTP Basic authentication (default: $GANTRY_USER); the password"
+          + " is read from $GANTRY_PASSWORD")
   String user;
+
+  @Option(names = "--server-fingerprint", scope = ScopeType.INHERIT, paramLabel = "SHA256",
+      defaultValue = "${env:GANTRY_SERVER_FINGERPRINT}",
+      description = "over https, trust only the server certificate with this SHA-256 fingerprint"
+          + " (gantry-server prints it at start; default: $GANTRY_SERVER_FINGERPRINT)")
+  String fingerprint;
 
   @Option(names = "--json", scope = ScopeType.INHERIT,
       description = "print machine-readable JSON (one document on standard output)")
@@ -79,7 +89,11 @@ public final class GantryCommand implements Runnable {
 
   /** A connection to the server named by --server, as --user. */
   ServerConnection connect() {
-    return new ServerConnection(server, user, user == null ? null : System.getenv(PASSWORD_VARIABLE));
+    try {
+      return new ServerConnection(server, user, user == null ? null : System.getenv(PASSWORD_VARIABLE), fingerprint);
+    } catch (IllegalArgumentException e) {
+      throw new CommandFailure(EXIT_USAGE_OR_IO, "--server-fingerprint: " + e.getMessage(), e);
+    }
   }
 
   /** Whether standard output is an interactive terminal (progress is redrawn in place there). */

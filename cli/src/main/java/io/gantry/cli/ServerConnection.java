@@ -11,6 +11,9 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManager;
+import org.apache.cxf.configuration.jsse.TLSClientParameters;
 import org.apache.cxf.configuration.security.AuthorizationPolicy;
 import org.apache.cxf.endpoint.Client;
 import org.apache.cxf.frontend.ClientProxy;
@@ -41,6 +44,14 @@ final class ServerConnection {
    * @param user HTTP Basic user name, or null; the password comes from {@code GANTRY_PASSWORD}
    */
   ServerConnection(String server, String user, String password) {
+    this(server, user, password, null);
+  }
+
+  /**
+   * @param fingerprint SHA-256 fingerprint of the one server certificate to trust over https, or
+   *     null to trust the JDK's certificate authorities
+   */
+  ServerConnection(String server, String user, String password, String fingerprint) {
     this.endpoint = endpointOf(server);
     this.user = user;
     // proxy from the annotated interface: no WSDL fetch at start-up, one round trip less per command
@@ -49,6 +60,11 @@ final class ServerConnection {
     factory.setAddress(endpoint);
     this.service = (JobManagement) factory.create();
     configure(ClientProxy.getClient(service), user, password);
+    if (fingerprint != null && !fingerprint.isBlank()) {
+      TLSClientParameters tls = new TLSClientParameters();
+      tls.setTrustManagers(new TrustManager[] {new FingerprintTrustManager(fingerprint)});
+      ((HTTPConduit) ClientProxy.getClient(service).getConduit()).setTlsClientParameters(tls);
+    }
   }
 
   static String endpointOf(String server) {
@@ -128,6 +144,11 @@ final class ServerConnection {
       if (t instanceof SocketTimeoutException) {
         return new CommandFailure(GantryCommand.EXIT_SERVER, "the Gantry server at " + endpoint
             + " did not answer in time (" + t.getMessage() + ")", e);
+      }
+      if (t instanceof SSLHandshakeException) {
+        return new CommandFailure(GantryCommand.EXIT_SERVER, "the Gantry server at " + endpoint
+            + " is not trusted (" + reason(t) + "); give the fingerprint it printed at start with"
+            + " --server-fingerprint or GANTRY_SERVER_FINGERPRINT", e);
       }
       if (t instanceof HTTPException http) {
         return httpFailure(http, e);

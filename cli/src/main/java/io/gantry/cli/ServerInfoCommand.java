@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
         + "queued jobs per user, job description size).",
         "Exit 3 when the server cannot be reached."},
     footerHeading = "%nExample:%n",
-    footer = {"  gantry --server http://hpc-gw.example.org:8080 server-info",
+    footer = {"  gantry --server https://hpc-gw.example.org:8443 server-info",
         GantryCommand.EXIT_CODE_HELP})
 final class ServerInfoCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * One real gantry-server for all the CLI's tests in a JVM, on a free loopback port, with its
- * own data directory and a small demo market; stopped when the test run ends. Two compute
+ * own data directory and a small demo market, over plain HTTP as its single local user;
+ * stopped when the test run ends. Two compute
  * slots, so that two running jobs leave a third one QUEUED (cancel needs one that has not
  * started).
  */
@@ -56,7 +57,10 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
       Path dataDir = Files.createTempDirectory("gantry-cli-test-server");
       return new RealServer(GantryServer.start(new ServerConfigLoader().load(null, Map.of(
           "listen.port", "0", "data.dir", dataDir.toString(), "demo.positions", "50",
-          "slots.total", "2", "limits.kill-grace", "PT2S"))), dataDir);
+          "slots.total", "2", "limits.kill-grace", "PT2S",
+          // plain HTTP and the single local user, chosen explicitly: these tests are about the
+          // commands; SecureServerIT runs the CLI against TLS and accounts
+          "tls.enabled", "false", "auth.enabled", "false"))), dataDir);
     } catch (Exception e) {
       throw new IllegalStateException("cannot start gantry-server for the CLI tests: " + e, e);
     }

@@ -23,7 +23,10 @@ import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.scheduler.MetaScheduler;
+import io.gantry.server.security.FirstAdmin;
 import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.server.security.TlsKeystore;
+import io.gantry.server.security.UserAuthenticator;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
@@ -53,6 +56,7 @@ public final class GantryServer implements AutoCloseable {
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private GantryHttpServer http;
   private DemoRemoteHost demoHost;
+  private Optional<String> tlsFingerprint = Optional.empty();
 
   private GantryServer() {}
 
@@ -106,9 +110,31 @@ public final class GantryServer implements AutoCloseable {
 
     JobManagementService service = new JobManagementService(parser, planner, store, scheduler,
         serverInfo(config, passwordKey), config.killGracePeriod());
-    http = own(new GantryHttpServer(config.listenHost(), config.listenPort(),
+    ServerConfig.Security security = config.security();
+    Optional<TlsKeystore> keystore = security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();
+    Optional<UserAuthenticator> authenticator = Optional.empty();
+    if (security.authEnabled()) {
+      new FirstAdmin(store.userAccounts(), security.adminPassword()).createIfNoUsers();
+      authenticator = Optional.of(new UserAuthenticator(store.userAccounts()));
+    }
+    http = own(new GantryHttpServer(config.listenHost(), config.listenPort(), keystore, authenticator,
         List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement"))));
     http.start();
+    tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
+  }
+
+  /** The configured keystore, or the one generated into the data directory on first start. */
+  private static TlsKeystore tlsKeystore(ServerConfig config) throws IOException, GeneralSecurityException {
+    ServerConfig.Security security = config.security();
+    if (security.tlsKeystore() != null) {
+      return TlsKeystore.configured(security.tlsKeystore(), security.tlsKeystorePassword().read());
+    }
+    return TlsKeystore.loadOrGenerate(config.dataDirectory().resolve("tls"));
+  }
+
+  /** SHA-256 fingerprint of the TLS certificate clients are to trust; empty without TLS. */
+  public Optional<String> tlsFingerprint() {
+    return tlsFingerprint;
   }
 
   /**
@@ -128,7 +154,7 @@ public final class GantryServer implements AutoCloseable {
     }
   }
 
-  private static JobStoreSettings storeSettings(ServerConfig config) {
+  static JobStoreSettings storeSettings(ServerConfig config) {
     if (config.jobStoreUrl().startsWith("jdbc:h2:file:") && !config.jobStoreUrl().contains(";")) {
       return JobStoreSettings.h2File(Path.of(config.jobStoreUrl().substring("jdbc:h2:file:".length())));
     }
@@ -166,7 +192,7 @@ public final class GantryServer implements AutoCloseable {
   /** The job-management endpoint's URL. */
   public String jobManagementUrl() {
     InetSocketAddress a = address();
-    return "http://" + a.getHostString() + ":" + a.getPort() + "/services/JobManagement";
+    return http.scheme() + "://" + a.getHostString() + ":" + a.getPort() + "/services/JobManagement";
   }
 
   @Override

@@ -2,31 +2,28 @@ package io.gantry.server;
 
 import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.ServerConfig;
-import io.gantry.server.config.ServerConfigLoader;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code gantry-server}: starts the server and runs until stopped (SIGTERM or Ctrl-C). */
 @Command(name = "gantry-server", mixinStandardHelpOptions = true, version = "gantry-server " + GantryServer.VERSION,
     description = {"Gantry's job-submission server: SOAP job API, staging, FCFS scheduling, mpirun.",
         "Runs on embedded defaults with no configuration; see middleware-server/docs/configuration.md."},
+    subcommands = UserCommand.class,
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:stopped normally", "2:bad command line or configuration", "1:failed to start"})
 public final class GantryServerCommand implements Callable<Integer> {
-  @Option(names = "--config", paramLabel = "FILE", description = "configuration file (Java properties)")
-  Path config;
+  @Mixin
+  ConfigurationOptions configuration;
 
-  @Option(names = "--port", paramLabel = "N", description = "port to listen on (default 8080)")
+  @Option(names = "--port", paramLabel = "N", description = "port to listen on (default 8443)")
   Integer port;
-
-  @Option(names = "--data-dir", paramLabel = "DIR", description = "data directory (default ~/.gantry-server)")
-  Path dataDir;
 
   @Override
   public Integer call() throws Exception {
@@ -34,12 +31,9 @@ public final class GantryServerCommand implements Callable<Integer> {
     if (port != null) {
       overrides.put("listen.port", port.toString());
     }
-    if (dataDir != null) {
-      overrides.put("data.dir", dataDir.toString());
-    }
     ServerConfig settings;
     try {
-      settings = new ServerConfigLoader().load(config, overrides);
+      settings = configuration.load(overrides);
     } catch (ConfigException e) {
       System.err.println("gantry-server: " + e.getMessage());
       return 2;
@@ -56,6 +50,7 @@ public final class GantryServerCommand implements Callable<Integer> {
       server.close();
       stopped.countDown();
     }, "gantry-server-stop"));
+    server.tlsFingerprint().ifPresent(f -> System.out.println("TLS certificate SHA-256 fingerprint: " + f));
     System.out.println("gantry-server " + GantryServer.VERSION + " listening on "
         + server.jobManagementUrl() + " (data in " + settings.dataDirectory() + ")");
     System.out.flush();

@@ -34,7 +34,15 @@ public record ServerConfig(
     Map<String, NamedDataSource> dataSources,
     Map<String, SshIdentity> sshIdentities,
     Path knownHostsFile,
-    boolean acceptUnknownHostKeys) {
+    boolean acceptUnknownHostKeys,
+    Security security) {
+
+  /**
+   * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
+   * in the data directory"; {@code adminPassword} None means "generate one and print it once".
+   */
+  public record Security(boolean tlsEnabled, Path tlsKeystore, PasswordSource tlsKeystorePassword,
+      boolean authEnabled, PasswordSource adminPassword) {}
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {

@@ -31,7 +31,9 @@ public final class ServerConfigLoader {
       "store.password-env", "staging.root", "staging.parallelism", "staging.sql-threads",
       "mpirun.path", "mpirun.options", "mpirun.hostfile", "slots.total", "limits.wall-time",
       "limits.kill-grace", "limits.job-definition-bytes", "limits.queued-jobs-per-user",
-      "demo.enabled", "demo.positions", "demo.ssh-port");
+      "demo.enabled", "demo.positions", "demo.ssh-port",
+      "tls.enabled", "tls.keystore", "tls.keystore-password-file", "auth.enabled",
+      "admin.password-file", "admin.password-env");
 
   private final Properties settings = new Properties();
 
@@ -62,9 +64,10 @@ public final class ServerConfigLoader {
       throw new ConfigException("store.url", "must be a JDBC URL (jdbc:h2:... or jdbc:postgresql:...)");
     }
     int slots = integer("slots.total", Runtime.getRuntime().availableProcessors(), 1, 1_000_000);
+    String host = text("listen.host", "127.0.0.1");
     return new ServerConfig(
-        text("listen.host", "127.0.0.1"),
-        integer("listen.port", 8080, 0, 65535),
+        host,
+        integer("listen.port", 8443, 0, 65535),
         dataDir,
         storeUrl,
         text("store.user", "gantry"),
@@ -86,7 +89,44 @@ public final class ServerConfigLoader {
         dataSources(),
         sshIdentities(),
         path("ssh.known-hosts", dataDir.resolve("ssh").resolve("known_hosts")),
-        bool("ssh.accept-unknown-host-keys", false));
+        bool("ssh.accept-unknown-host-keys", false),
+        security(host));
+  }
+
+  /**
+   * TLS and authentication, both on by default. Plain HTTP carries passwords and job
+   * descriptions in clear, and a server without accounts lets anyone who reaches it act as its
+   * one user, so turning either off is refused on any address but loopback.
+   */
+  private ServerConfig.Security security(String host) {
+    boolean tls = bool("tls.enabled", true);
+    if (!tls && !isLoopback(host)) {
+      throw new ConfigException("tls.enabled", "plain HTTP is allowed only on loopback, and listen.host is "
+          + host + "; set tls.enabled=true (with tls.keystore for a certificate of your own)");
+    }
+    Path keystore = optionalPath("tls.keystore");
+    String keystorePassword = settings.getProperty("tls.keystore-password-file");
+    if (keystore != null && keystorePassword == null) {
+      throw new ConfigException("tls.keystore-password-file", "is required with tls.keystore");
+    }
+    if (keystore != null && !tls) {
+      throw new ConfigException("tls.keystore", "is set but tls.enabled is false");
+    }
+    boolean auth = bool("auth.enabled", true);
+    if (!auth && !isLoopback(host)) {
+      throw new ConfigException("auth.enabled", "a server without authentication must listen on loopback only");
+    }
+    return new ServerConfig.Security(tls, keystore,
+        keystorePassword == null ? new PasswordSource.None() : new PasswordSource.FromFile(Path.of(keystorePassword)),
+        auth, password("admin"));
+  }
+
+  private static boolean isLoopback(String host) {
+    try {
+      return java.net.InetAddress.getByName(host).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      throw new ConfigException("listen.host", "unknown host " + host);
+    }
   }
 
   private Map<String, SshIdentity> sshIdentities() {

@@ -1,34 +1,73 @@
 package io.gantry.server.http;
 
+import io.gantry.server.security.TlsKeystore;
+import io.gantry.server.security.UserAuthenticator;
+import jakarta.servlet.DispatcherType;
 import java.net.InetSocketAddress;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
+import org.apache.cxf.interceptor.Interceptor;
+import org.apache.cxf.message.Message;
+import org.eclipse.jetty.ee11.servlet.FilterHolder;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * The HTTP face of gantry-server: one Jetty server, one servlet context, the SOAP services at
  * {@code /services/*}. Binds to exactly the configured address (loopback by default) so that
  * nothing is exposed that the operator did not ask for.
+ *
+ * <p>With a keystore, the one connector speaks only HTTPS: there is no plain port beside it that
+ * a client could fall back to. With an authenticator, every SOAP operation needs a user: HTTP
+ * Basic (the servlet filter) or a WS-Security UsernameToken (the CXF interceptors).
  */
 public final class GantryHttpServer implements AutoCloseable {
   private final Server jetty;
   private final ServerConnector connector;
+  private final boolean tls;
 
-  public GantryHttpServer(String host, int port, List<SoapEndpoint> endpoints) {
+  public GantryHttpServer(String host, int port, Optional<TlsKeystore> keystore,
+      Optional<UserAuthenticator> authenticator, List<SoapEndpoint> endpoints) {
     jetty = new Server();
-    connector = new ServerConnector(jetty);
+    tls = keystore.isPresent();
+    connector = keystore.map(this::httpsConnector).orElseGet(() -> new ServerConnector(jetty));
     connector.setHost(host);
     connector.setPort(port);
     jetty.addConnector(connector);
 
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.SESSIONS);
     context.setContextPath("/");
-    context.addServlet(new ServletHolder("soap", new SoapServlet(endpoints)), "/services/*");
+    List<Interceptor<? extends Message>> soapInterceptors = authenticator
+        .map(a -> List.<Interceptor<? extends Message>>of(new UsernameTokenInterceptor(a),
+            new AuthenticationRequiredInterceptor(a)))
+        .orElse(List.of());
+    authenticator.ifPresent(a -> context.addFilter(new FilterHolder(new BasicAuthenticationFilter(a)),
+        "/services/*", EnumSet.of(DispatcherType.REQUEST)));
+    context.addServlet(new ServletHolder("soap", new SoapServlet(endpoints, soapInterceptors)), "/services/*");
     jetty.setHandler(context);
     // Do not tell clients which server software and version runs here.
     jetty.setAttribute("org.eclipse.jetty.server.Server.sendServerVersion", false);
+  }
+
+  private ServerConnector httpsConnector(TlsKeystore keystore) {
+    SslContextFactory.Server ssl = new SslContextFactory.Server();
+    ssl.setKeyStoreType("PKCS12");
+    ssl.setKeyStorePath(keystore.file().toString());
+    ssl.setKeyStorePassword(keystore.password());
+    HttpConfiguration https = new HttpConfiguration();
+    https.setSendServerVersion(false);
+    SecureRequestCustomizer secure = new SecureRequestCustomizer();
+    // Clients reach a self-signed loopback server by IP address, which TLS sends no SNI name for.
+    secure.setSniHostCheck(false);
+    https.addCustomizer(secure);
+    return new ServerConnector(jetty, ssl, new HttpConnectionFactory(https));
   }
 
   /** Starts listening; fails if the port is taken, naming the address. */
@@ -45,6 +84,11 @@ public final class GantryHttpServer implements AutoCloseable {
   /** The address actually bound (the port is chosen by the system when configured as 0). */
   public InetSocketAddress address() {
     return new InetSocketAddress(connector.getHost(), connector.getLocalPort());
+  }
+
+  /** {@code https} or {@code http}. */
+  public String scheme() {
+    return tls ? "https" : "http";
   }
 
   @Override

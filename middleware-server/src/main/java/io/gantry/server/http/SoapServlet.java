@@ -3,7 +3,9 @@ package io.gantry.server.http;
 import jakarta.servlet.ServletConfig;
 import java.util.List;
 import org.apache.cxf.Bus;
+import org.apache.cxf.interceptor.Interceptor;
 import org.apache.cxf.jaxws.JaxWsServerFactoryBean;
+import org.apache.cxf.message.Message;
 import org.apache.cxf.transport.servlet.CXFNonSpringServlet;
 
 /**
@@ -15,9 +17,12 @@ import org.apache.cxf.transport.servlet.CXFNonSpringServlet;
 final class SoapServlet extends CXFNonSpringServlet {
   private static final long serialVersionUID = 1L;
   private final transient List<SoapEndpoint> endpoints;
+  private final transient List<Interceptor<? extends Message>> inInterceptors;
 
-  SoapServlet(List<SoapEndpoint> endpoints) {
+  /** {@code inInterceptors} run on every endpoint's requests: authentication, when enabled. */
+  SoapServlet(List<SoapEndpoint> endpoints, List<Interceptor<? extends Message>> inInterceptors) {
     this.endpoints = List.copyOf(endpoints);
+    this.inInterceptors = List.copyOf(inInterceptors);
   }
 
   @Override
@@ -30,6 +35,7 @@ final class SoapServlet extends CXFNonSpringServlet {
       factory.setServiceClass(endpoint.serviceInterface());
       factory.setServiceBean(endpoint.implementation());
       factory.setAddress(endpoint.path());
+      factory.getInInterceptors().addAll(inInterceptors);
       factory.getOutFaultInterceptors().add(new ClientFaultCodes());
       factory.create();
     }

@@ -33,6 +33,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   private final Transactor tx;
   private final Clock clock;
   private final HikariDataSource ownedPool;
+  private final UserAccounts users;
 
   /** Uses a data source the caller owns; brings its schema up to date first. */
   public JdbcJobStore(DataSource dataSource, Clock clock) {
@@ -44,6 +45,12 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     SchemaMigrations.migrate(dataSource);
     this.clock = clock;
     this.ownedPool = ownedPool;
+    this.users = new UserAccounts(tx);
+  }
+
+  /** The user accounts kept in the same database. */
+  public UserAccounts userAccounts() {
+    return users;
   }
 
   /** Opens a connection pool on the configured database and migrates it; close the store to release it. */

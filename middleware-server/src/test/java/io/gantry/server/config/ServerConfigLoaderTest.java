@@ -18,7 +18,7 @@ class ServerConfigLoaderTest {
   void noConfigurationGivesLoopbackDefaults() {
     ServerConfig config = new ServerConfigLoader().load(null, Map.of("data.dir", dir.toString()));
     assertEquals("127.0.0.1", config.listenHost());
-    assertEquals(8080, config.listenPort());
+    assertEquals(8443, config.listenPort());
     assertEquals(dir.resolve("jobs"), config.stagingRoot());
     assertTrue(config.jobStoreUrl().startsWith("jdbc:h2:file:" + dir));
   }

@@ -12,6 +12,8 @@ import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.StagedFileInfo;
 import io.gantry.server.config.ServerConfigLoader;
 import io.gantry.server.demo.DemoMarket;
+import io.gantry.server.soap.Login;
+import io.gantry.server.soap.RunningServer;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +24,6 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.apache.cxf.jaxws.JaxWsProxyFactoryBean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,8 @@ class SampleVarJobTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
   private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
 
+  private static final String ADMIN_PASSWORD = "the sample's admin password";
+
   @TempDir Path dataDir;
   private GantryServer server;
   private JobManagement client;
@@ -46,13 +49,13 @@ class SampleVarJobTest {
   @BeforeEach
   void startServer() throws Exception {
     assertTrue(Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
+    // On the defaults, TLS and accounts included: the first administrator's password is configured.
+    Path adminPassword = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + ".admin"), ADMIN_PASSWORD);
     server = GantryServer.start(new ServerConfigLoader().load(null, Map.of("listen.port", "0",
         "data.dir", dataDir.toString(), "demo.positions", "300", "demo.ssh-port", "0",
-        "slots.total", "2")));
-    JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
-    factory.setServiceClass(JobManagement.class);
-    factory.setAddress(server.jobManagementUrl());
-    client = (JobManagement) factory.create();
+        "slots.total", "2", "admin.password-file", adminPassword.toString())));
+    client = RunningServer.cxfClient(server.jobManagementUrl(), server.tlsFingerprint().orElseThrow(),
+        new Login.Basic("admin", ADMIN_PASSWORD));
   }
 
   @AfterEach

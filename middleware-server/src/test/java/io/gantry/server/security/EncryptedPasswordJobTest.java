@@ -56,7 +56,8 @@ class EncryptedPasswordJobTest {
       s.execute("insert into book values (1, 'rates'), (2, 'equity')");
     }
     server = GantryServer.start(new ServerConfigLoader().load(null, Map.of("listen.port", "0",
-        "data.dir", dir.resolve("server").toString(), "demo.enabled", "false")));
+        "data.dir", dir.resolve("server").toString(), "demo.enabled", "false",
+        "tls.enabled", "false", "auth.enabled", "false")));
     JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
     factory.setServiceClass(JobManagement.class);
     factory.setAddress(server.jobManagementUrl());

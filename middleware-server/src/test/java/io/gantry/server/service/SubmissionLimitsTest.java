@@ -31,7 +31,9 @@ class SubmissionLimitsTest {
   void start() throws Exception {
     server = GantryServer.start(new ServerConfigLoader().load(null, Map.of("listen.port", "0",
         "data.dir", dir.toString(), "demo.enabled", "false", "slots.total", "1",
-        "limits.queued-jobs-per-user", "2", "limits.kill-grace", "1")));
+        "limits.queued-jobs-per-user", "2", "limits.kill-grace", "1",
+        // the limits of the single local user; accounts are SecureJobManagementTest's subject
+        "tls.enabled", "false", "auth.enabled", "false")));
     JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
     factory.setServiceClass(JobManagement.class);
     factory.setAddress(server.jobManagementUrl());

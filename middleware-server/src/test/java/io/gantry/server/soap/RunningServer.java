@@ -11,6 +11,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import javax.net.ssl.TrustManager;
+import javax.security.auth.callback.Callback;
+import javax.security.auth.callback.CallbackHandler;
+import io.gantry.server.security.FingerprintTrustManager;
+import org.apache.cxf.configuration.jsse.TLSClientParameters;
+import org.apache.cxf.configuration.security.AuthorizationPolicy;
+import org.apache.cxf.ws.security.wss4j.WSS4JOutInterceptor;
+import org.apache.wss4j.common.ext.WSPasswordCallback;
+import org.apache.wss4j.dom.WSConstants;
+import org.apache.wss4j.dom.handler.WSHandlerConstants;
 import java.util.function.Predicate;
 import org.apache.cxf.endpoint.Client;
 import org.apache.cxf.frontend.ClientProxy;
@@ -35,7 +46,7 @@ public final class RunningServer implements AutoCloseable {
 
   /**
    * Starts a server in {@code dataDir}; {@code settings} override the test defaults (no demo
-   * database, 2 slots, short kill grace), which are chosen so that tests start fast.
+   * database, 2 slots, short kill grace, plain HTTP, single user), chosen so that tests start fast.
    */
   public static RunningServer start(Path dataDir, Map<String, String> settings) throws Exception {
     return new RunningServer(GantryServer.start(new ServerConfigLoader().load(null,
@@ -51,8 +62,56 @@ public final class RunningServer implements AutoCloseable {
     all.put("demo.enabled", "false");
     all.put("slots.total", "2");
     all.put("limits.kill-grace", "PT2S");
+    // Plain HTTP and the single local user, chosen explicitly (loopback only): these tests are
+    // about the job lifecycle; TLS and accounts are tested with secureSettings().
+    all.put("tls.enabled", "false");
+    all.put("auth.enabled", "false");
     all.putAll(settings);
     return all;
+  }
+
+  /** The settings of a server with TLS (self-signed, generated) and user accounts. */
+  public static Map<String, String> secureSettings() {
+    return Map.of("tls.enabled", "true", "auth.enabled", "true");
+  }
+
+  /**
+   * Adds a user to the job store in {@code dataDir} as an operator would, with {@code
+   * gantry-server user add}, the password on standard input. Run it before the server starts:
+   * H2 lets one process at a time open the store.
+   */
+  public static void addUser(Path dataDir, String name, String password, boolean admin) {
+    java.io.InputStream stdin = System.in;
+    try {
+      System.setIn(new java.io.ByteArrayInputStream((password + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("user", "add", name,
+          "--config", testConfig(dataDir).toString()));
+      if (admin) {
+        args.add("--admin");
+      }
+      int code = new picocli.CommandLine(new io.gantry.server.GantryServerCommand()).execute(args.toArray(String[]::new));
+      if (code != 0) {
+        fail("gantry-server user add " + name + " exited with " + code);
+      }
+    } finally {
+      System.setIn(stdin);
+    }
+  }
+
+  /** A configuration file with the test settings for {@code dataDir}, as the launcher reads it. */
+  public static Path testConfig(Path dataDir) {
+    try {
+      java.nio.file.Files.createDirectories(dataDir);
+      Path file = dataDir.resolveSibling(dataDir.getFileName() + ".properties");
+      java.util.Properties p = new java.util.Properties();
+      p.putAll(testSettings(dataDir, Map.of()));
+      try (java.io.Writer w = java.nio.file.Files.newBufferedWriter(file)) {
+        p.store(w, "test server");
+      }
+      return file;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   public Path dataDir() {
@@ -69,16 +128,65 @@ public final class RunningServer implements AutoCloseable {
   }
 
   public static JobManagement cxfClient(String url) {
+    return cxfClient(url, null, Login.ANONYMOUS);
+  }
+
+  /** A CXF client that trusts this server's certificate by its fingerprint and logs in so. */
+  public JobManagement cxfClient(Login login) {
+    return cxfClient(url(), fingerprint().orElse(null), login);
+  }
+
+  /**
+   * A CXF client of {@code url}; over https it trusts only the certificate with {@code
+   * fingerprint} (SHA-256), as a user who was told the fingerprint would configure it.
+   */
+  public static JobManagement cxfClient(String url, String fingerprint, Login login) {
     JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
     factory.setServiceClass(JobManagement.class);
     factory.setAddress(url);
+    if (login instanceof Login.UsernameToken token) {
+      factory.getOutInterceptors().add(usernameToken(token));
+    }
     JobManagement port = (JobManagement) factory.create();
     Client client = ClientProxy.getClient(port);
     HTTPClientPolicy policy = new HTTPClientPolicy();
     policy.setConnectionTimeout(10_000);
     policy.setReceiveTimeout(60_000);
-    ((HTTPConduit) client.getConduit()).setClient(policy);
+    HTTPConduit conduit = (HTTPConduit) client.getConduit();
+    conduit.setClient(policy);
+    if (fingerprint != null) {
+      TLSClientParameters tls = new TLSClientParameters();
+      tls.setTrustManagers(new TrustManager[] {new FingerprintTrustManager(fingerprint)});
+      conduit.setTlsClientParameters(tls);
+    }
+    if (login instanceof Login.Basic basic) {
+      AuthorizationPolicy authorization = new AuthorizationPolicy();
+      authorization.setUserName(basic.user());
+      authorization.setPassword(basic.password());
+      authorization.setAuthorizationType("Basic");
+      conduit.setAuthorization(authorization);
+    }
     return port;
+  }
+
+  private static WSS4JOutInterceptor usernameToken(Login.UsernameToken token) {
+    Map<String, Object> settings = new HashMap<>();
+    settings.put(WSHandlerConstants.ACTION, WSHandlerConstants.USERNAME_TOKEN);
+    settings.put(WSHandlerConstants.USER, token.user());
+    settings.put(WSHandlerConstants.PASSWORD_TYPE,
+        token.digest() ? WSConstants.PW_DIGEST : WSConstants.PW_TEXT);
+    CallbackHandler passwords = callbacks -> {
+      for (Callback c : callbacks) {
+        ((WSPasswordCallback) c).setPassword(token.password());
+      }
+    };
+    settings.put(WSHandlerConstants.PW_CALLBACK_REF, passwords);
+    return new WSS4JOutInterceptor(settings);
+  }
+
+  /** The SHA-256 fingerprint of the server's TLS certificate; empty over plain HTTP. */
+  public Optional<String> fingerprint() {
+    return server.tlsFingerprint();
   }
 
   public RawSoapClient rawClient() {

@@ -29,7 +29,7 @@ abstract class JobStoreContract {
           + "<RemotePassword>ENC(AbC+/=)</RemotePassword><Name>Värde ≥ 1 €</Name></jsdl:JobDefinition>";
 
   /** Versioned migration scripts shipped in src/main/resources/io/gantry/server/store/migration. */
-  private static final long MIGRATIONS = 2;
+  private static final long MIGRATIONS = 3;
 
   protected JdbcJobStore store;
 

@@ -1,0 +1,54 @@
+package io.gantry.cli;
+
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.util.HexFormat;
+import java.util.Locale;
+import javax.net.ssl.X509TrustManager;
+
+/**
+ * Trusts exactly the server certificate with the SHA-256 fingerprint gantry-server printed at
+ * start ({@code --server-fingerprint} or {@code GANTRY_SERVER_FINGERPRINT}): how the command line
+ * reaches a server with a self-signed certificate without a "trust everything" switch. The
+ * fingerprint may be written with or without colons, in either case.
+ */
+final class FingerprintTrustManager implements X509TrustManager {
+  private final byte[] expected;
+
+  FingerprintTrustManager(String sha256Fingerprint) {
+    String hex = sha256Fingerprint.replace(":", "").strip().toLowerCase(Locale.ROOT);
+    if (!hex.matches("[0-9a-f]{64}")) {
+      throw new IllegalArgumentException("a SHA-256 fingerprint is 64 hexadecimal digits (colons allowed)");
+    }
+    this.expected = HexFormat.of().parseHex(hex);
+  }
+
+  @Override
+  public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+    if (chain == null || chain.length == 0) {
+      throw new CertificateException("the server sent no certificate");
+    }
+    byte[] actual;
+    try {
+      actual = MessageDigest.getInstance("SHA-256").digest(chain[0].getEncoded());
+    } catch (GeneralSecurityException e) {
+      throw new CertificateException(e);
+    }
+    if (!MessageDigest.isEqual(expected, actual)) {
+      throw new CertificateException("the server's certificate has SHA-256 fingerprint "
+          + HexFormat.ofDelimiter(":").withUpperCase().formatHex(actual) + ", not the one given");
+    }
+  }
+
+  @Override
+  public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+    throw new CertificateException("this trust manager only checks servers");
+  }
+
+  @Override
+  public X509Certificate[] getAcceptedIssuers() {
+    return new X509Certificate[0];
+  }
+}

@@ -1,0 +1,43 @@
+package io.gantry.server.http;
+
+import io.gantry.server.security.UserAuthenticator;
+import java.security.Principal;
+import org.apache.cxf.binding.soap.SoapFault;
+import org.apache.cxf.binding.soap.SoapMessage;
+import org.apache.cxf.binding.soap.interceptor.AbstractSoapInterceptor;
+import org.apache.cxf.interceptor.Fault;
+import org.apache.cxf.phase.Phase;
+import org.apache.cxf.security.SecurityContext;
+
+/**
+ * The last word before a SOAP operation runs: a request that neither HTTP Basic nor a
+ * UsernameToken authenticated is refused with a SOAP fault. An authenticated one gets the
+ * user's current role from the accounts (a user made admin, or removed, counts from the next
+ * request on), as the security context {@code Caller} reads.
+ */
+final class AuthenticationRequiredInterceptor extends AbstractSoapInterceptor {
+  static final String MESSAGE = "authentication required: HTTP Basic or a WS-Security"
+      + " UsernameToken (PasswordText), over TLS";
+  private final UserAuthenticator authenticator;
+
+  AuthenticationRequiredInterceptor(UserAuthenticator authenticator) {
+    super(Phase.PRE_INVOKE);
+    this.authenticator = authenticator;
+  }
+
+  @Override
+  public void handleMessage(SoapMessage message) throws Fault {
+    SecurityContext context = message.get(SecurityContext.class);
+    Principal principal = context == null ? null : context.getUserPrincipal();
+    if (principal == null) {
+      throw refusal(message);
+    }
+    AccountPrincipal account = authenticator.find(principal.getName()).map(AccountPrincipal::of)
+        .orElseThrow(() -> refusal(message));
+    message.put(SecurityContext.class, account);
+  }
+
+  private static SoapFault refusal(SoapMessage message) {
+    return new SoapFault(MESSAGE, message.getVersion().getSender());
+  }
+}

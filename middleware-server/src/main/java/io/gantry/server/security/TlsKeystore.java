@@ -1,0 +1,133 @@
+package io.gantry.server.security;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.security.cert.Certificate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The PKCS12 keystore holding the server's TLS key and certificate: a configured one in
+ * production, or one generated on first start into the data directory.
+ *
+ * <p>The generated certificate is self-signed (EC P-256, ten years, SAN {@code ip:127.0.0.1},
+ * {@code ip:::1}, {@code dns:localhost}); clients trust it by its SHA-256 fingerprint, which the
+ * server prints at every start. It is made by the JDK's own {@code keytool}, run with an argument
+ * array and the store password passed as a file ({@code -storepass:file}), never on a command
+ * line, because the JDK has no public API to sign a certificate.
+ */
+public final class TlsKeystore {
+  private static final String ALIAS = "gantry-server";
+  private final Path file;
+  private final char[] password;
+  private final String fingerprint;
+
+  private TlsKeystore(Path file, char[] password) throws IOException, GeneralSecurityException {
+    this.file = file;
+    this.password = password;
+    this.fingerprint = fingerprintOf(load());
+  }
+
+  /** A configured keystore; its password was read from the configured file. */
+  public static TlsKeystore configured(Path file, char[] password) throws IOException, GeneralSecurityException {
+    return new TlsKeystore(file, password);
+  }
+
+  /** The keystore in {@code directory}, generated with a random password the first time. */
+  public static TlsKeystore loadOrGenerate(Path directory) throws IOException, GeneralSecurityException {
+    Path file = directory.resolve("keystore.p12");
+    Path passwordFile = directory.resolve("keystore.password");
+    if (!Files.exists(file)) {
+      generate(directory, file, passwordFile);
+    }
+    return new TlsKeystore(file, Files.readString(passwordFile, StandardCharsets.UTF_8).strip().toCharArray());
+  }
+
+  private static void generate(Path directory, Path file, Path passwordFile) throws IOException {
+    Files.createDirectories(directory);
+    ownerOnly(directory, "rwx------");
+    Files.deleteIfExists(passwordFile);
+    Files.createFile(passwordFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(passwordFile, new String(PasswordHasher.randomPassword()), StandardOpenOption.TRUNCATE_EXISTING);
+    Path partial = directory.resolve("keystore.p12.partial");
+    Files.deleteIfExists(partial);
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+        "-genkeypair", "-alias", ALIAS, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "3650",
+        "-dname", "CN=gantry-server", "-ext", "SAN=ip:127.0.0.1,ip:::1,dns:localhost",
+        "-storetype", "PKCS12", "-keystore", partial.toString(),
+        "-storepass:file", passwordFile.toString(), "-keypass:file", passwordFile.toString()));
+    run(command);
+    ownerOnly(partial, "rw-------");
+    // Renamed only when complete, so a crash during generation never leaves a half keystore.
+    Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static void run(List<String> command) throws IOException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    try (InputStream out = p.getInputStream()) {
+      String text = new String(out.readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        throw new IOException("keytool could not generate the TLS certificate: " + text.strip());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      p.destroyForcibly();
+      throw new IOException("interrupted while generating the TLS certificate", e);
+    }
+  }
+
+  private static void ownerOnly(Path path, String permissions) throws IOException {
+    try {
+      Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(permissions));
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: its ACLs are the operator's to set
+    }
+  }
+
+  private KeyStore load() throws IOException, GeneralSecurityException {
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(file)) {
+      store.load(in, password);
+    }
+    return store;
+  }
+
+  private static String fingerprintOf(KeyStore store) throws GeneralSecurityException, IOException {
+    for (String alias : Collections.list(store.aliases())) {
+      if (store.isKeyEntry(alias)) {
+        return fingerprint(store.getCertificate(alias));
+      }
+    }
+    throw new IOException("the TLS keystore holds no private key with a certificate");
+  }
+
+  /** SHA-256 of the certificate's DER encoding, as colon-separated upper-case hex (as keytool and openssl print it). */
+  public static String fingerprint(Certificate certificate) throws GeneralSecurityException {
+    byte[] digest = MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded());
+    return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  /** The keystore password; for Jetty's SSL context only. */
+  public String password() {
+    return new String(password);
+  }
+
+  public String fingerprint() {
+    return fingerprint;
+  }
+}

@@ -1,0 +1,68 @@
+package io.gantry.server.security;
+
+import io.gantry.server.store.UserAccount;
+import io.gantry.server.store.UserAccounts;
+import java.util.Arrays;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks a user name and password against the user accounts: the one place where HTTP Basic and
+ * WS-Security UsernameToken logins are decided.
+ *
+ * <ol>
+ *   <li>An unknown name costs the same hash computation as a known one, so the time a failure
+ *       takes does not tell whether the user exists.
+ *   <li>A failure is logged with the name and the remote address, never with the password.
+ * </ol>
+ */
+public final class UserAuthenticator {
+  private static final Logger log = LoggerFactory.getLogger(UserAuthenticator.class);
+  private final UserAccounts accounts;
+  private final PasswordHasher hasher = new PasswordHasher();
+
+  public UserAuthenticator(UserAccounts accounts) {
+    this.accounts = accounts;
+  }
+
+  /** The account, if {@code password} is its password; clears {@code password}. */
+  public Optional<UserAccount> authenticate(String name, char[] password, String remoteAddress) {
+    try {
+      Optional<UserAccount> account = validName(name) ? accounts.find(name) : Optional.empty();
+      boolean ok = account.isPresent()
+          ? hasher.verify(password, account.get().passwordHash())
+          : hasher.verifyNobody(password);
+      if (!ok) {
+        log.warn("failed login as '{}' from {}", printable(name), remoteAddress);
+        return Optional.empty();
+      }
+      return account;
+    } finally {
+      Arrays.fill(password, '\0');
+    }
+  }
+
+  /** The account's current role, for a caller already authenticated. */
+  public Optional<UserAccount> find(String name) {
+    return validName(name) ? accounts.find(name) : Optional.empty();
+  }
+
+  private static boolean validName(String name) {
+    try {
+      UserAccount.requireValidName(name);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** A name as sent by a client may hold anything: keep log lines one line. */
+  private static String printable(String name) {
+    if (name == null) {
+      return "";
+    }
+    String s = name.length() > 64 ? name.substring(0, 64) + "..." : name;
+    return s.replaceAll("[^\\x20-\\x7e]", "?");
+  }
+}

@@ -1,0 +1,122 @@
+package io.gantry.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.server.config.ServerConfigLoader;
+import io.gantry.server.security.PasswordHasher;
+import io.gantry.server.store.JdbcJobStore;
+import io.gantry.server.store.UserAccount;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** gantry-server user add|passwd|remove|list, run in this JVM on a real job store. */
+class UserCommandTest {
+  @TempDir Path dir;
+
+  record Run(int exitCode, String out, String err) {}
+
+  private Run user(String stdin, String... args) {
+    InputStream saved = System.in;
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    try {
+      System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+      List<String> all = new ArrayList<>(List.of("user"));
+      all.addAll(List.of(args));
+      all.addAll(List.of("--data-dir", dir.toString()));
+      CommandLine gantryServer = new CommandLine(new GantryServerCommand());
+      gantryServer.setOut(new PrintWriter(out, true));
+      gantryServer.setErr(new PrintWriter(err, true));
+      int code = gantryServer.execute(all.toArray(String[]::new));
+      return new Run(code, out.toString(), err.toString());
+    } finally {
+      System.setIn(saved);
+    }
+  }
+
+  private Optional<UserAccount> stored(String name) {
+    var config = new ServerConfigLoader().load(null, Map.of("data.dir", dir.toString()));
+    try (JdbcJobStore store = JdbcJobStore.open(GantryServer.storeSettings(config))) {
+      return store.userAccounts().find(name);
+    }
+  }
+
+  @Test
+  void addStoresAUserWithAHashOfThePasswordFromStandardInput() throws Exception {
+    Run add = user("a long enough password\n", "add", "alice");
+    assertEquals(0, add.exitCode(), add.err());
+    assertEquals("added user alice (user)\n", add.out());
+    UserAccount alice = stored("alice").orElseThrow();
+    assertFalse(alice.admin());
+    assertTrue(new PasswordHasher().verify("a long enough password".toCharArray(), alice.passwordHash()));
+    assertFalse(add.out().contains("password") || add.err().contains("a long enough"));
+  }
+
+  @Test
+  void addWithAdminGivesRoleAdminAndListShowsRoles() {
+    assertEquals(0, user("a long enough password\n", "add", "carol", "--admin").exitCode());
+    assertEquals(0, user("another long password\n", "add", "bob").exitCode());
+    Run list = user("", "list");
+    assertEquals(0, list.exitCode());
+    assertEquals("bob\tuser\ncarol\tadmin\n", list.out());
+  }
+
+  @Test
+  void aTakenNameATooShortPasswordAndABadNameAreRefused() {
+    assertEquals(0, user("a long enough password\n", "add", "alice").exitCode());
+    Run again = user("a long enough password\n", "add", "alice");
+    assertEquals(1, again.exitCode());
+    assertTrue(again.err().contains("exists already"), again.err());
+    Run shortPassword = user("short\n", "add", "dave");
+    assertEquals(2, shortPassword.exitCode());
+    assertTrue(shortPassword.err().contains("at least 12 characters"), shortPassword.err());
+    assertTrue(stored("dave").isEmpty());
+    assertEquals(2, user("a long enough password\n", "add", "../etc").exitCode());
+  }
+
+  @Test
+  void passwdReplacesThePasswordAndRemoveDeletesTheUser() {
+    assertEquals(0, user("a long enough password\n", "add", "alice").exitCode());
+    Run passwd = user("a brand new password\n", "passwd", "alice");
+    assertEquals(0, passwd.exitCode(), passwd.err());
+    String hash = stored("alice").orElseThrow().passwordHash();
+    assertTrue(new PasswordHasher().verify("a brand new password".toCharArray(), hash));
+    assertFalse(new PasswordHasher().verify("a long enough password".toCharArray(), hash));
+
+    assertEquals(0, user("", "remove", "alice").exitCode());
+    assertTrue(stored("alice").isEmpty());
+    assertEquals(1, user("", "remove", "alice").exitCode());
+    assertEquals(1, user("a brand new password\n", "passwd", "alice").exitCode());
+  }
+
+  @Test
+  void theLastAdministratorCannotBeRemoved() {
+    assertEquals(0, user("a long enough password\n", "add", "carol", "--admin").exitCode());
+    Run remove = user("", "remove", "carol");
+    assertEquals(1, remove.exitCode());
+    assertTrue(remove.err().contains("last administrator"), remove.err());
+    assertEquals(0, user("another long password\n", "add", "dave", "--admin").exitCode());
+    assertEquals(0, user("", "remove", "carol").exitCode());
+    assertTrue(stored("carol").isEmpty());
+  }
+
+  @Test
+  void aPasswordIsNeverTakenFromTheCommandLine() {
+    Run run = user("", "add", "alice", "--password", "a long enough password");
+    assertEquals(2, run.exitCode());
+    assertTrue(stored("alice").isEmpty());
+  }
+}
