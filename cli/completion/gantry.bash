@@ -679,7 +679,7 @@ function _picocli_gantry_audit() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -688,6 +688,9 @@ function _picocli_gantry_audit() {
       return
       ;;
     '--user')
+      return
+      ;;
+    '--server-fingerprint')
       return
       ;;
   esac

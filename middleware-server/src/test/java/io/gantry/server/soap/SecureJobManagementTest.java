@@ -11,6 +11,7 @@ import io.gantry.server.api.JobList;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.api.JobStateFault;
+import io.gantry.server.api.JobAudit;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.OutputStreamName;
@@ -186,6 +187,17 @@ class SecureJobManagementTest {
     assertEquals(JobStateName.SUCCEEDED, as(ADMIN, kind).getJobResults(aliceJob).state);
     assertNotFound(id -> () -> as(OTHER, kind).getJobResults(id));
     assertRefused(kind, c -> () -> c.getJobResults(aliceJob));
+  }
+
+  @ParameterizedTest
+  @MethodSource("logins")
+  void getJobAuditShowsTheTrailToItsOwnerAndAdministratorsOnly(Login kind) throws Exception {
+    JobAudit own = as(OWNER, kind).getJobAudit(aliceJob);
+    assertEquals("alice", own.owner);
+    assertEquals("submitted by alice", own.entries.get(0).text, "the trail names who submitted");
+    assertEquals(own.entries.size(), as(ADMIN, kind).getJobAudit(aliceJob).entries.size());
+    assertNotFound(id -> () -> as(OTHER, kind).getJobAudit(id));
+    assertRefused(kind, c -> () -> c.getJobAudit(aliceJob));
   }
 
   @ParameterizedTest
