@@ -118,7 +118,7 @@ public final class GantryServer implements AutoCloseable {
       authenticator = Optional.of(new UserAuthenticator(store.userAccounts()));
     }
     http = own(new GantryHttpServer(config.listenHost(), config.listenPort(), keystore, authenticator,
-        List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement"))));
+        config.maxConcurrentRequestsPerUser(), List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement"))));
     http.start();
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
   }

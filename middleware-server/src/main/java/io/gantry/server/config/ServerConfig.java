@@ -28,6 +28,7 @@ public record ServerConfig(
     Duration killGracePeriod,
     long maxJobDefinitionBytes,
     int maxQueuedJobsPerUser,
+    int maxConcurrentRequestsPerUser,
     boolean demoEnabled,
     int demoPositions,
     int demoSshPort,

@@ -30,7 +30,7 @@ public final class ServerConfigLoader {
       "listen.host", "listen.port", "data.dir", "store.url", "store.user", "store.password-file",
       "store.password-env", "staging.root", "staging.parallelism", "staging.sql-threads",
       "mpirun.path", "mpirun.options", "mpirun.hostfile", "slots.total", "limits.wall-time",
-      "limits.kill-grace", "limits.job-definition-bytes", "limits.queued-jobs-per-user",
+      "limits.kill-grace", "limits.job-definition-bytes", "limits.queued-jobs-per-user", "limits.concurrent-requests-per-user",
       "demo.enabled", "demo.positions", "demo.ssh-port",
       "tls.enabled", "tls.keystore", "tls.keystore-password-file", "auth.enabled",
       "admin.password-file", "admin.password-env");
@@ -83,6 +83,7 @@ public final class ServerConfigLoader {
         duration("limits.kill-grace", Duration.ofSeconds(10)),
         integer("limits.job-definition-bytes", 4 * 1024 * 1024, 1024, 256 * 1024 * 1024),
         integer("limits.queued-jobs-per-user", 1000, 1, 1_000_000),
+        integer("limits.concurrent-requests-per-user", 16, 1, 10_000),
         bool("demo.enabled", true),
         integer("demo.positions", 2000, 1, 10_000_000),
         integer("demo.ssh-port", 2222, 0, 65535),

@@ -34,7 +34,7 @@ public final class GantryHttpServer implements AutoCloseable {
   private final boolean tls;
 
   public GantryHttpServer(String host, int port, Optional<TlsKeystore> keystore,
-      Optional<UserAuthenticator> authenticator, List<SoapEndpoint> endpoints) {
+      Optional<UserAuthenticator> authenticator, int concurrentRequestsPerUser, List<SoapEndpoint> endpoints) {
     jetty = new Server();
     tls = keystore.isPresent();
     connector = keystore.map(this::httpsConnector).orElseGet(() -> new ServerConnector(jetty));
@@ -50,7 +50,8 @@ public final class GantryHttpServer implements AutoCloseable {
         .orElse(List.of());
     authenticator.ifPresent(a -> context.addFilter(new FilterHolder(new BasicAuthenticationFilter(a)),
         "/services/*", EnumSet.of(DispatcherType.REQUEST)));
-    context.addServlet(new ServletHolder("soap", new SoapServlet(endpoints, soapInterceptors)), "/services/*");
+    context.addServlet(new ServletHolder("soap", new SoapServlet(endpoints, soapInterceptors,
+        new ConcurrentRequestLimit(concurrentRequestsPerUser))), "/services/*");
     jetty.setHandler(context);
     // Do not tell clients which server software and version runs here.
     jetty.setAttribute("org.eclipse.jetty.server.Server.sendServerVersion", false);

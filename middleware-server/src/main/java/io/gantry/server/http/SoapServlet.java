@@ -18,11 +18,14 @@ final class SoapServlet extends CXFNonSpringServlet {
   private static final long serialVersionUID = 1L;
   private final transient List<SoapEndpoint> endpoints;
   private final transient List<Interceptor<? extends Message>> inInterceptors;
+  private final transient ConcurrentRequestLimit requestLimit;
 
   /** {@code inInterceptors} run on every endpoint's requests: authentication, when enabled. */
-  SoapServlet(List<SoapEndpoint> endpoints, List<Interceptor<? extends Message>> inInterceptors) {
+  SoapServlet(List<SoapEndpoint> endpoints, List<Interceptor<? extends Message>> inInterceptors,
+      ConcurrentRequestLimit requestLimit) {
     this.endpoints = List.copyOf(endpoints);
     this.inInterceptors = List.copyOf(inInterceptors);
+    this.requestLimit = requestLimit;
   }
 
   @Override
@@ -36,6 +39,9 @@ final class SoapServlet extends CXFNonSpringServlet {
       factory.setServiceBean(endpoint.implementation());
       factory.setAddress(endpoint.path());
       factory.getInInterceptors().addAll(inInterceptors);
+      factory.getInInterceptors().add(requestLimit.acquire());
+      factory.getOutInterceptors().add(requestLimit.release());
+      factory.getOutFaultInterceptors().add(requestLimit.release());
       factory.getOutFaultInterceptors().add(new ClientFaultCodes());
       factory.create();
     }

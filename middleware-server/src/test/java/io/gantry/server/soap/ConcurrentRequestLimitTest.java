@@ -1,0 +1,75 @@
+package io.gantry.server.soap;
+
+import static io.gantry.server.soap.RunningServer.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobStateName;
+import jakarta.xml.ws.WebServiceException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** limits.concurrent-requests-per-user: a call over the limit is refused at once, with the setting named. */
+class ConcurrentRequestLimitTest {
+  private static final String LIMIT_MESSAGE = "limits.concurrent-requests-per-user";
+
+  @TempDir Path dir;
+
+  @Test
+  void aCallBeyondTheUsersConcurrentRequestsIsRefusedAndTheNextOneServed() throws Exception {
+    try (RunningServer server = RunningServer.start(dir, Map.of(
+        "limits.concurrent-requests-per-user", "1", "limits.kill-grace", "PT4S"))) {
+      JobManagement client = server.cxfClient();
+      // ignores SIGTERM, so killJob holds its request for the whole grace period
+      String id = client.submitJob(TestJobs.job("stubborn").shell("trap '' TERM; sleep 60", 120).document());
+      await(client, id, Duration.ofSeconds(30), s -> s.state == JobStateName.RUNNING, "RUNNING");
+
+      String refusal = null;
+      CompletableFuture<JobStateName> kill = killAsync(server, id);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (refusal == null && System.nanoTime() < deadline) {
+        try {
+          client.getServerInfo();
+        } catch (WebServiceException e) {
+          refusal = e.getMessage();
+        }
+        if (kill.isDone() && refusal == null) {
+          kill = retryIfRefused(server, id, kill); // our own probe held the permit when the kill came
+        }
+      }
+      assertTrue(refusal != null && refusal.contains(LIMIT_MESSAGE), "refused: " + refusal);
+      assertEquals(JobStateName.KILLED, kill.get(30, TimeUnit.SECONDS));
+      assertEquals(JobStateName.KILLED, client.getJobStatus(id).state, "served again once the kill answered");
+    }
+  }
+
+  private static CompletableFuture<JobStateName> killAsync(RunningServer server, String id) {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return server.cxfClient().killJob(id).state;
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+  }
+
+  private static CompletableFuture<JobStateName> retryIfRefused(RunningServer server, String id,
+      CompletableFuture<JobStateName> kill) throws InterruptedException {
+    try {
+      kill.get();
+      return kill;
+    } catch (ExecutionException e) {
+      if (String.valueOf(e.getCause()).contains(LIMIT_MESSAGE)) {
+        return killAsync(server, id);
+      }
+      throw new AssertionError("killJob failed", e);
+    }
+  }
+}
