@@ -15,7 +15,6 @@ import java.util.Optional;
 import javax.net.ssl.TrustManager;
 import javax.security.auth.callback.Callback;
 import javax.security.auth.callback.CallbackHandler;
-import io.gantry.server.security.FingerprintTrustManager;
 import org.apache.cxf.configuration.jsse.TLSClientParameters;
 import org.apache.cxf.configuration.security.AuthorizationPolicy;
 import org.apache.cxf.ws.security.wss4j.WSS4JOutInterceptor;

@@ -1,4 +1,4 @@
-package io.gantry.server.security;
+package io.gantry.server.soap;
 
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -10,8 +10,9 @@ import javax.net.ssl.X509TrustManager;
 
 /**
  * Trusts exactly one server certificate, named by its SHA-256 fingerprint (as gantry-server prints
- * it at start): how a client trusts a server with a self-signed certificate without trusting
- * everything. The fingerprint may be written with or without colons, in either case.
+ * it at start): how the tests' clients trust a server with a self-signed certificate without
+ * trusting everything, as the CLI does with its own copy of this class (the CLI must not depend
+ * on the server, nor the server's tests on the CLI). The fingerprint may be written with or without colons, in either case.
  */
 public final class FingerprintTrustManager implements X509TrustManager {
   private final byte[] expected;
