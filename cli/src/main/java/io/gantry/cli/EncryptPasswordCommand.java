@@ -9,14 +9,8 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
-import java.security.MessageDigest;
 import java.security.PublicKey;
-import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
-import java.util.Base64;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -61,7 +55,7 @@ final class EncryptPasswordCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     PublicKey key = publicKeyFile != null ? readKey(publicKeyFile) : serverKey();
-    String fingerprint = fingerprint(key);
+    String fingerprint = EncryptedSecret.fingerprint(key);
     if (expectedFingerprint != null && !expectedFingerprint.strip().equalsIgnoreCase(fingerprint)) {
       throw new CommandFailure(GantryCommand.EXIT_SERVER, "the password key has fingerprint "
           + fingerprint + ", not " + expectedFingerprint.strip() + "; nothing was encrypted");
@@ -114,20 +108,9 @@ final class EncryptPasswordCommand implements Callable<Integer> {
 
   private static PublicKey parseKey(String pem, String what) {
     try {
-      String body = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
-      return KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(body)));
-    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      return EncryptedSecret.publicKeyFromPem(pem);
+    } catch (IllegalArgumentException e) {
       throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, what + " is not an RSA public key in PEM form");
-    }
-  }
-
-  /** The same form the server reports: "SHA256:" and the colon-separated hex digest of the key. */
-  static String fingerprint(PublicKey key) {
-    try {
-      return "SHA256:" + HexFormat.ofDelimiter(":").formatHex(
-          MessageDigest.getInstance("SHA-256").digest(key.getEncoded()));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
     }
   }
 

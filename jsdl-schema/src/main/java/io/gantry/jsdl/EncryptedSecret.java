@@ -3,9 +3,11 @@ package io.gantry.jsdl;
 import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.spec.MGF1ParameterSpec;
+import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
 import javax.crypto.Cipher;
 import javax.crypto.spec.OAEPParameterSpec;
@@ -36,6 +38,32 @@ public final class EncryptedSecret {
       "SHA-256", "MGF1", MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT);
 
   private EncryptedSecret() {}
+
+  /**
+   * A server's password key from its PEM form ("BEGIN PUBLIC KEY", X.509 SubjectPublicKeyInfo),
+   * as getServerInfo publishes it. IllegalArgumentException when it is not an RSA public key.
+   */
+  public static PublicKey publicKeyFromPem(String pem) {
+    try {
+      String body = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+      return KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(body)));
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("not an RSA public key in PEM form");
+    }
+  }
+
+  /**
+   * "SHA256:" and the colon-separated hex SHA-256 of the encoded key: how server and clients name
+   * a password key, so a user can compare the two out of band.
+   */
+  public static String fingerprint(PublicKey key) {
+    try {
+      return "SHA256:" + java.util.HexFormat.ofDelimiter(":").formatHex(
+          java.security.MessageDigest.getInstance("SHA-256").digest(key.getEncoded()));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
+    }
+  }
 
   /**
    * Encrypts a secret with a server's public key into the textual form. The secret is encoded

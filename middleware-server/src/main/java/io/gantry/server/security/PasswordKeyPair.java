@@ -10,14 +10,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPairGenerator;
-import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.Set;
 
 /**
@@ -57,7 +54,7 @@ public final class PasswordKeyPair {
     }
     KeyFactory rsa = KeyFactory.getInstance("RSA");
     PrivateKey privateKey = rsa.generatePrivate(new PKCS8EncodedKeySpec(Files.readAllBytes(privateFile)));
-    PublicKey publicKey = rsa.generatePublic(new X509EncodedKeySpec(fromPem(Files.readString(publicFile))));
+    PublicKey publicKey = EncryptedSecret.publicKeyFromPem(Files.readString(publicFile));
     return new PasswordKeyPair(privateKey, publicKey);
   }
 
@@ -91,12 +88,7 @@ public final class PasswordKeyPair {
 
   /** "SHA256:" and the hex SHA-256 of the encoded public key, for users to compare out of band. */
   public String fingerprint() {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(publicKey.getEncoded());
-      return "SHA256:" + HexFormat.ofDelimiter(":").formatHex(digest);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return EncryptedSecret.fingerprint(publicKey);
   }
 
   /**
@@ -125,7 +117,6 @@ public final class PasswordKeyPair {
 
   /** The DER bytes of a "BEGIN PUBLIC KEY" PEM block. */
   public static byte[] fromPem(String pem) {
-    String body = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
-    return Base64.getDecoder().decode(body);
+    return EncryptedSecret.publicKeyFromPem(pem).getEncoded();
   }
 }
