@@ -13,9 +13,6 @@ import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
 import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
-import java.io.IOException;
-import java.security.GeneralSecurityException;
-import java.util.Optional;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.pipeline.JobPlanner;
@@ -30,16 +27,23 @@ import io.gantry.server.security.UserAuthenticator;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
+import io.gantry.server.web.WebFace;
+import io.gantry.server.web.WebFaceContext;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StagingGateway;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,10 +121,23 @@ public final class GantryServer implements AutoCloseable {
       new FirstAdmin(store.userAccounts(), security.adminPassword()).createIfNoUsers();
       authenticator = Optional.of(new UserAuthenticator(store.userAccounts()));
     }
+    WebFaceContext web = new WebFaceContext(service, authenticator, config.dataDirectory().resolve("web"),
+        security.webSessionIdleTimeout(), keystore.isPresent());
     http = own(new GantryHttpServer(config.listenHost(), config.listenPort(), keystore, authenticator,
-        config.maxConcurrentRequestsPerUser(), List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement"))));
+        config.maxConcurrentRequestsPerUser(), List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement")),
+        webFaces(web)));
     http.start();
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
+  }
+
+  /** The web faces on the class path (the web application when it is installed), ready to add. */
+  private static List<GantryHttpServer.ContextExtension> webFaces(WebFaceContext web) {
+    List<GantryHttpServer.ContextExtension> faces = new ArrayList<>();
+    for (WebFace face : ServiceLoader.load(WebFace.class)) {
+      log.info("web face {}", face.getClass().getName());
+      faces.add(context -> face.install(context, web));
+    }
+    return faces;
   }
 
   /** The configured keystore, or the one generated into the data directory on first start. */

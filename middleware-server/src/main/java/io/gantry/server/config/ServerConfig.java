@@ -40,10 +40,11 @@ public record ServerConfig(
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
-   * in the data directory"; {@code adminPassword} None means "generate one and print it once".
+   * in the data directory"; {@code adminPassword} None means "generate one and print it once";
+   * {@code webSessionIdleTimeout} ends a browser session left alone that long.
    */
   public record Security(boolean tlsEnabled, Path tlsKeystore, PasswordSource tlsKeystorePassword,
-      boolean authEnabled, PasswordSource adminPassword) {}
+      boolean authEnabled, PasswordSource adminPassword, Duration webSessionIdleTimeout) {}
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {

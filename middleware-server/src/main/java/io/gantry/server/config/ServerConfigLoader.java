@@ -33,7 +33,7 @@ public final class ServerConfigLoader {
       "limits.kill-grace", "limits.job-definition-bytes", "limits.queued-jobs-per-user", "limits.concurrent-requests-per-user",
       "demo.enabled", "demo.positions", "demo.ssh-port",
       "tls.enabled", "tls.keystore", "tls.keystore-password-file", "auth.enabled",
-      "admin.password-file", "admin.password-env");
+      "admin.password-file", "admin.password-env", "web.session-idle-timeout");
 
   private final Properties settings = new Properties();
 
@@ -119,7 +119,7 @@ public final class ServerConfigLoader {
     }
     return new ServerConfig.Security(tls, keystore,
         keystorePassword == null ? new PasswordSource.None() : new PasswordSource.FromFile(Path.of(keystorePassword)),
-        auth, password("admin"));
+        auth, password("admin"), duration("web.session-idle-timeout", Duration.ofMinutes(30)));
   }
 
   private static boolean isLoopback(String host) {

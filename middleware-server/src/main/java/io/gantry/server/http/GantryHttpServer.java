@@ -29,12 +29,18 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * Basic (the servlet filter) or a WS-Security UsernameToken (the CXF interceptors).
  */
 public final class GantryHttpServer implements AutoCloseable {
+  /** Adds more to the servlet context (the web application) before the server starts. */
+  public interface ContextExtension {
+    void addTo(ServletContextHandler context) throws Exception;
+  }
+
   private final Server jetty;
   private final ServerConnector connector;
   private final boolean tls;
 
   public GantryHttpServer(String host, int port, Optional<TlsKeystore> keystore,
-      Optional<UserAuthenticator> authenticator, int concurrentRequestsPerUser, List<SoapEndpoint> endpoints) {
+      Optional<UserAuthenticator> authenticator, int concurrentRequestsPerUser, List<SoapEndpoint> endpoints,
+      List<ContextExtension> extensions) throws Exception {
     jetty = new Server();
     tls = keystore.isPresent();
     connector = keystore.map(this::httpsConnector).orElseGet(() -> new ServerConnector(jetty));
@@ -52,6 +58,9 @@ public final class GantryHttpServer implements AutoCloseable {
         "/services/*", EnumSet.of(DispatcherType.REQUEST)));
     context.addServlet(new ServletHolder("soap", new SoapServlet(endpoints, soapInterceptors,
         new ConcurrentRequestLimit(concurrentRequestsPerUser))), "/services/*");
+    for (ContextExtension extension : extensions) {
+      extension.addTo(context);
+    }
     jetty.setHandler(context);
     // Do not tell clients which server software and version runs here.
     jetty.setAttribute("org.eclipse.jetty.server.Server.sendServerVersion", false);

@@ -65,6 +65,8 @@ public class JobManagementService implements JobManagement {
   private final MetaScheduler<JsdlJobPlan> scheduler;
   private final ServerInfo info;
   private final Duration killWait;
+  /** Set on a view made by {@link #actingFor}; null when the SOAP transport says who calls. */
+  private final Caller boundCaller;
 
   @Resource private WebServiceContext context;
 
@@ -76,10 +78,66 @@ public class JobManagementService implements JobManagement {
     this.scheduler = scheduler;
     this.info = info;
     this.killWait = killGrace.plusSeconds(5);
+    this.boundCaller = null;
+  }
+
+  private JobManagementService(JobManagementService service, Caller caller) {
+    this.parser = service.parser;
+    this.planner = service.planner;
+    this.store = service.store;
+    this.scheduler = service.scheduler;
+    this.info = service.info;
+    this.killWait = service.killWait;
+    this.boundCaller = caller;
+  }
+
+  /**
+   * The same service acting for one user, for a face of the server that authenticates users
+   * itself (the web application's form login). Every rule of the SOAP API applies unchanged:
+   * the user sees their own jobs, an administrator every job.
+   */
+  public JobManagementService actingFor(String user, boolean admin) {
+    return new JobManagementService(this, new Caller(user, admin));
   }
 
   private Caller caller() {
-    return Caller.of(context);
+    return boundCaller != null ? boundCaller : Caller.of(context);
+  }
+
+  /**
+   * A file in the job's directory, such as a result the program wrote, for in-process readers
+   * (the web application's results page). Only a relative path that stays inside the job's
+   * directory is answered; the file may not exist (yet).
+   */
+  public Optional<Path> jobFile(String jobId, String relativePath) throws JobNotFoundFault {
+    JobRecord job = ownJob(jobId);
+    Path relative = Path.of(relativePath).normalize();
+    if (relative.isAbsolute() || relative.startsWith("..")) {
+      return Optional.empty();
+    }
+    return jobDirectory(job).flatMap(dir -> confined(dir, dir.resolve(relative)));
+  }
+
+  /** The file, if it exists and is still inside {@code dir} once links are followed. */
+  private static Optional<Path> confined(Path dir, Path file) {
+    try {
+      Path real = file.toRealPath();
+      return real.startsWith(dir.toRealPath()) && Files.isRegularFile(real) ? Optional.of(real) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty(); // not there (yet)
+    }
+  }
+
+  private Optional<Path> jobDirectory(JobRecord job) {
+    ParseResult parsed = store.jobDescription(job.id()).map(parser::parse).orElse(null);
+    if (parsed == null || !parsed.isValid()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(planner.plan(job.id(), job.owner(), parsed.validJob()).jobDirectory());
+    } catch (JobFailure e) {
+      return Optional.empty();
+    }
   }
 
   @Override

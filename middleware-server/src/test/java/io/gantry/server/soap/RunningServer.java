@@ -1,5 +1,6 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.FingerprintTrustManager;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gantry.server.GantryServer;

@@ -1,5 +1,6 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.FingerprintTrustManager;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,4 +1,4 @@
-package io.gantry.server.soap;
+package io.gantry.testing;
 
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
