@@ -1,0 +1,152 @@
+package io.gantry.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.CookieManager;
+import java.net.HttpCookie;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The session rules and response headers, checked over plain HTTPS without a browser: a session
+ * left idle past web.session-idle-timeout ends, login issues a new session id, pages carry the
+ * security headers, and the SOAP API beside the pages keeps its own authentication.
+ */
+class SessionAndHeadersTest {
+  private static final Pattern TOKEN = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+  @TempDir static Path dir;
+  static WebServer server;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = WebServer.start(dir, Map.of("web.session-idle-timeout", "2", "demo.enabled", "false"));
+  }
+
+  @AfterAll
+  static void stopServer() {
+    server.close();
+  }
+
+  private static final class Visitor {
+    final CookieManager cookies = new CookieManager();
+    final HttpClient http;
+
+    Visitor() throws Exception {
+      http = HttpClient.newBuilder().sslContext(server.httpClient().sslContext()).cookieHandler(cookies)
+          .proxy(HttpClient.Builder.NO_PROXY).followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    HttpResponse<String> get(String path) throws Exception {
+      return http.send(HttpRequest.newBuilder(URI.create(server.url(path))).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> post(String path, String form) throws Exception {
+      return http.send(HttpRequest.newBuilder(URI.create(server.url(path)))
+          .header("Content-Type", "application/x-www-form-urlencoded")
+          .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    String sessionId() {
+      return cookies.getCookieStore().getCookies().stream()
+          .filter(c -> c.getName().equals(GantryWebApplication.SESSION_COOKIE)).map(HttpCookie::getValue)
+          .findFirst().orElse("");
+    }
+
+    HttpResponse<String> logIn(String user) throws Exception {
+      Matcher token = TOKEN.matcher(get("/login").body());
+      assertTrue(token.find(), "the login form has a CSRF token");
+      return post("/login", "csrf=" + token.group(1) + "&username=" + user + "&password="
+          + URLEncoder.encode(WebServer.password(user), StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void aSessionLeftIdleLongerThanTheTimeoutEnds() throws Exception {
+    Visitor alice = new Visitor();
+    assertEquals(302, alice.logIn(WebServer.ALICE).statusCode());
+    assertEquals(200, alice.get("/jobs").statusCode());
+    Thread.sleep(1_000);
+    assertEquals(200, alice.get("/jobs").statusCode(), "activity keeps the session alive");
+    Thread.sleep(3_500);
+    HttpResponse<String> later = alice.get("/jobs");
+    assertEquals(302, later.statusCode());
+    assertEquals("/login", later.headers().firstValue("Location").map(l -> URI.create(l).getPath()).orElse(""));
+  }
+
+  @Test
+  void loggingInIssuesANewSessionId() throws Exception {
+    Visitor bob = new Visitor();
+    bob.get("/login");
+    String before = bob.sessionId();
+    assertTrue(!before.isEmpty(), "the login form's session");
+    assertEquals(302, bob.logIn(WebServer.BOB).statusCode());
+    assertNotEquals(before, bob.sessionId(), "a session id known before login is worth nothing after it");
+  }
+
+  @Test
+  void aWrongPasswordIsRefusedWithoutSayingWhetherTheUserExists() throws Exception {
+    Visitor someone = new Visitor();
+    Matcher token = TOKEN.matcher(someone.get("/login").body());
+    assertTrue(token.find());
+    HttpResponse<String> wrong = someone.post("/login", "csrf=" + token.group(1) + "&username=alice&password=nope");
+    HttpResponse<String> nobody = someone.post("/login", "csrf=" + token.group(1) + "&username=nobody&password=nope");
+    assertEquals(401, wrong.statusCode());
+    assertEquals(401, nobody.statusCode());
+    assertTrue(wrong.body().contains("Wrong user name or password."));
+    assertTrue(nobody.body().contains("Wrong user name or password."));
+    assertEquals(302, someone.get("/jobs").statusCode(), "still not logged in");
+  }
+
+  @Test
+  void pagesCarryTheSecurityHeaders() throws Exception {
+    HttpResponse<String> login = new Visitor().get("/login");
+    String policy = login.headers().firstValue("Content-Security-Policy").orElse("");
+    assertTrue(policy.contains("default-src 'self'") && policy.contains("script-src 'self'")
+        && !policy.contains("unsafe-inline") && policy.contains("frame-ancestors 'none'"), policy);
+    assertEquals("nosniff", login.headers().firstValue("X-Content-Type-Options").orElse(""));
+    assertEquals("DENY", login.headers().firstValue("X-Frame-Options").orElse(""));
+    assertEquals("no-store", login.headers().firstValue("Cache-Control").orElse(""));
+    assertTrue(login.headers().firstValue("Strict-Transport-Security").isPresent());
+    String cookie = login.headers().allValues("Set-Cookie").stream()
+        .filter(c -> c.startsWith(GantryWebApplication.SESSION_COOKIE + "=")).findFirst().orElse("");
+    assertTrue(cookie.contains("Secure") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie);
+  }
+
+  @Test
+  void aPostFromAnotherOriginIsRefusedEvenWithTheToken() throws Exception {
+    Visitor alice = new Visitor();
+    alice.logIn(WebServer.ALICE);
+    Matcher token = TOKEN.matcher(alice.get("/jobs").body());
+    assertTrue(token.find());
+    HttpResponse<String> crossSite = alice.http.send(HttpRequest.newBuilder(URI.create(server.url("/logout")))
+        .header("Content-Type", "application/x-www-form-urlencoded").header("Origin", "https://evil.example")
+        .POST(HttpRequest.BodyPublishers.ofString("csrf=" + token.group(1))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(403, crossSite.statusCode());
+    assertEquals(200, alice.get("/jobs").statusCode(), "still logged in");
+  }
+
+  @Test
+  void theSoapApiBesideThePagesStillWantsItsOwnLogin() throws Exception {
+    HttpResponse<String> anonymous = new Visitor().post("/services/JobManagement", "");
+    assertNotEquals(200, anonymous.statusCode());
+    assertTrue(!anonymous.body().contains("<title>"), "no login page for SOAP clients: " + anonymous.body());
+    String id = server.submitAs(WebServer.ALICE, WebServer.echoJob("soap-beside-web", "hello"));
+    assertEquals(32, id.length());
+  }
+}
