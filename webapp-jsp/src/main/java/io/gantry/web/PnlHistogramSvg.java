@@ -15,8 +15,9 @@ import java.util.Locale;
 final class PnlHistogramSvg {
   static final int WIDTH = 800;
   static final int HEIGHT = 360;
-  private static final int LEFT = 70;
-  private static final int RIGHT = 20;
+  static final int LEFT = 70;
+  /** Room for half the widest x tick label ("1,000,000") right of the last tick. */
+  static final int RIGHT = 45;
   private static final int TOP = 20;
   private static final int BOTTOM = 50;
 
@@ -129,7 +130,8 @@ final class PnlHistogramSvg {
       svg.append(String.format(Locale.ROOT, "<g class=\"var-marker\" data-confidence=\"%s\">"
           + "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#b3261e\" stroke-width=\"2\""
           + " stroke-dasharray=\"6 4\"/>"
-          + "<text x=\"%.2f\" y=\"%d\" text-anchor=\"%s\" fill=\"#b3261e\">%s</text></g>%n",
+          + "<text x=\"%.2f\" y=\"%d\" text-anchor=\"%s\" fill=\"#b3261e\" stroke=\"#fff\" stroke-width=\"3\""
+          + " paint-order=\"stroke\">%s</text></g>%n",
           escape(level.confidence().toPlainString()), px, TOP, px, HEIGHT - BOTTOM,
           roomLeft ? px - 4 : px + 4, TOP + 12 + 15 * row, roomLeft ? "end" : "start", escape(label)));
       row++;

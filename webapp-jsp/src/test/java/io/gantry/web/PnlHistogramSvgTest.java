@@ -59,8 +59,8 @@ class PnlHistogramSvgTest {
     // -VaR between the bins' edges: -1600 is 40% of the way from -2000 to 2000
     Element line99 = (Element) markers.get(0).getElementsByTagName("line").item(0);
     double x = Double.parseDouble(line99.getAttribute("x1"));
-    double left = 70;
-    double right = PnlHistogramSvg.WIDTH - 20;
+    double left = PnlHistogramSvg.LEFT;
+    double right = PnlHistogramSvg.WIDTH - PnlHistogramSvg.RIGHT;
     assertEquals(left + 0.1 * (right - left), x, 0.01);
     assertEquals(line99.getAttribute("x1"), line99.getAttribute("x2"), "vertical");
   }
