@@ -48,6 +48,7 @@ public final class GantryWebApplication implements WebFace {
     context.addServlet(new ServletHolder("login", new LoginServlet(server.authenticator())), "/login");
     context.addServlet(new ServletHolder("logout", new LogoutServlet()), "/logout");
     context.addServlet(new ServletHolder("jobs", new JobListServlet(server.jobs())), "/jobs");
+    context.addServlet(new ServletHolder("job", new JobPageServlet(server.jobs())), "/jobs/*");
   }
 
   private static void configureSessions(SessionHandler sessions, WebFaceContext server) {

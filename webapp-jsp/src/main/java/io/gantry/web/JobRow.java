@@ -22,9 +22,14 @@ public record JobRow(String id, String name, String owner, String state, String 
       default -> false;
     };
     return new JobRow(s.jobId, s.name == null ? "" : s.name, s.owner, state,
-        "state-" + state.toLowerCase(java.util.Locale.ROOT).replace('_', '-'), s.phase == null ? "" : s.phase,
+        stateClass(state), s.phase == null ? "" : s.phase,
         time(s.submitted), time(s.started), time(s.finished), s.exitCode,
         s.failureReason == null ? "" : s.failureReason, done);
+  }
+
+  /** The CSS class of a state's badge: {@code state-staging-in}. */
+  static String stateClass(String state) {
+    return "state-" + state.toLowerCase(java.util.Locale.ROOT).replace('_', '-');
   }
 
   static String time(Instant t) {

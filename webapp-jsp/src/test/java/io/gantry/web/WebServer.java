@@ -17,8 +17,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -62,18 +64,22 @@ final class WebServer implements AutoCloseable {
     StringBuilder text = new StringBuilder();
     settings.forEach((k, v) -> text.append(k).append('=').append(v.replace("\\", "\\\\")).append('\n'));
     Files.writeString(config, text);
+    // the first administrator comes from admin.password-file only on a store without users,
+    // and these accounts are added before the server starts: add it as an operator would
+    addUser(config, ADMIN, "--admin");
     addUser(config, ALICE);
     addUser(config, BOB);
     return new WebServer(GantryServer.start(new ServerConfigLoader().load(config, Map.of())), data);
   }
 
   /** {@code gantry-server user add}, as an operator would run it, password on standard input. */
-  private static void addUser(Path config, String name) {
+  private static void addUser(Path config, String name, String... options) {
     InputStream stdin = System.in;
     try {
       System.setIn(new ByteArrayInputStream((PASSWORDS.get(name) + "\n").getBytes(StandardCharsets.UTF_8)));
-      int code = new CommandLine(new GantryServerCommand())
-          .execute("user", "add", name, "--config", config.toString());
+      List<String> arguments = new ArrayList<>(List.of("user", "add", name, "--config", config.toString()));
+      arguments.addAll(List.of(options));
+      int code = new CommandLine(new GantryServerCommand()).execute(arguments.toArray(String[]::new));
       assertEquals(0, code, "gantry-server user add " + name);
     } finally {
       System.setIn(stdin);

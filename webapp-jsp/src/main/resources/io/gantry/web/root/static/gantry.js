@@ -20,7 +20,10 @@
         .then(function (html) {
           var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById(element.id);
           if (fresh) {
+            // keep the keyboard where it was: focus the same control in the fresh content
+            var focused = element.contains(document.activeElement) ? document.activeElement.id : '';
             element.innerHTML = fresh.innerHTML;
+            if (focused && document.getElementById(focused)) { document.getElementById(focused).focus(); }
             if (fresh.hasAttribute('data-final')) { element.setAttribute('data-final', ''); }
             document.dispatchEvent(new CustomEvent('gantry:refreshed', { detail: element.id }));
           }
@@ -32,10 +35,12 @@
 
   document.addEventListener('DOMContentLoaded', function () {
     document.querySelectorAll('[data-refresh][id]').forEach(refresh);
-    document.querySelectorAll('form[data-confirm]').forEach(function (form) {
-      form.addEventListener('submit', function (event) {
-        if (!window.confirm(form.getAttribute('data-confirm'))) { event.preventDefault(); }
-      });
+    // on the document, so forms that a refresh brought in ask too
+    document.addEventListener('submit', function (event) {
+      var form = event.target;
+      if (form.matches('form[data-confirm]') && !window.confirm(form.getAttribute('data-confirm'))) {
+        event.preventDefault();
+      }
     });
   });
 }());

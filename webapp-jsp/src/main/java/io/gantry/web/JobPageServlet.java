@@ -1,0 +1,137 @@
+package io.gantry.web;
+
+import io.gantry.server.api.JobAudit;
+import io.gantry.server.api.JobNotFoundFault;
+import io.gantry.server.api.JobResults;
+import io.gantry.server.api.JobStateFault;
+import io.gantry.server.api.JobStatusInfo;
+import io.gantry.server.api.OutputStreamName;
+import io.gantry.server.service.JobManagementService;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+import java.io.Serializable;
+
+/**
+ * Everything under {@code /jobs/{id}}:
+ *
+ * <ul>
+ *   <li>{@code GET /jobs/{id}}: the job page (status, timeline, staging manifest, output tails,
+ *       cancel and kill);
+ *   <li>{@code GET /jobs/{id}/results}: the VaR results ({@link JobResultsPage});
+ *   <li>{@code GET /jobs/{id}/definition}: the redacted job definition ({@link JobDefinitionPage});
+ *   <li>{@code POST /jobs/{id}/cancel} and {@code /kill}: answered with a redirect to the job page,
+ *       which shows what happened once.
+ * </ul>
+ *
+ * A job that does not exist and another user's job get the same 404 page, for every page and
+ * action: the service's {@link JobNotFoundFault} does not tell them apart, and neither do we.
+ */
+final class JobPageServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+  private static final String MESSAGE = "gantry.job-message";
+  private final transient JobManagementService service;
+
+  JobPageServlet(JobManagementService service) {
+    this.service = service;
+  }
+
+  /** What a cancel or kill did, shown once on the job page after the redirect. */
+  record ActionMessage(String jobId, String text, boolean error) implements Serializable {}
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws ServletException, IOException {
+    String[] path = parts(request);
+    JobManagementService jobs = Pages.jobsOf(service, request);
+    try {
+      if (path.length == 1) {
+        jobPage(request, response, jobs, path[0]);
+      } else if (path.length == 2 && path[1].equals("results")) {
+        JobResultsPage.show(request, response, jobs, path[0]);
+      } else if (path.length == 2 && path[1].equals("definition")) {
+        JobDefinitionPage.show(request, response, jobs, path[0]);
+      } else {
+        notFound(request, response, path.length == 0 ? "" : path[0]);
+      }
+    } catch (JobNotFoundFault e) {
+      notFound(request, response, path[0]);
+    }
+  }
+
+  @Override
+  protected void doPost(HttpServletRequest request, HttpServletResponse response)
+      throws ServletException, IOException {
+    String[] path = parts(request);
+    if (path.length != 2 || !(path[1].equals("cancel") || path[1].equals("kill"))) {
+      notFound(request, response, path.length == 0 ? "" : path[0]);
+      return;
+    }
+    String id = path[0];
+    JobManagementService jobs = Pages.jobsOf(service, request);
+    ActionMessage message;
+    try {
+      JobStatusInfo after = path[1].equals("cancel") ? jobs.cancelJob(id) : jobs.killJob(id);
+      message = new ActionMessage(id, (path[1].equals("cancel") ? "Cancelled" : "Killed") + ": the job is now "
+          + after.state + ".", false);
+    } catch (JobNotFoundFault e) {
+      notFound(request, response, id);
+      return;
+    } catch (JobStateFault e) {
+      message = new ActionMessage(id, "Not done: " + e.getMessage() + ".", true);
+    }
+    request.getSession(true).setAttribute(MESSAGE, message);
+    response.sendRedirect(request.getContextPath() + "/jobs/" + id);
+  }
+
+  private void jobPage(HttpServletRequest request, HttpServletResponse response, JobManagementService jobs,
+      String id) throws JobNotFoundFault, ServletException, IOException {
+    JobRow job = JobRow.of(jobs.getJobStatus(id));
+    JobAudit audit = jobs.getJobAudit(id);
+    JobResults manifest = jobs.getJobResults(id);
+    request.setAttribute("job", job);
+    request.setAttribute("timeline", audit.entries.stream().map(TimelineRow::of).toList());
+    request.setAttribute("stagedIn", manifest.stagedIn.stream().map(StagedRow::of).toList());
+    request.setAttribute("stagedOut", manifest.stagedOut.stream().map(StagedRow::of).toList());
+    request.setAttribute("stdout", OutputTail.of(jobs, id, OutputStreamName.STDOUT));
+    request.setAttribute("stderr", OutputTail.of(jobs, id, OutputStreamName.STDERR));
+    request.setAttribute("cancellable", switch (job.state()) {
+      case "QUEUED", "STAGING_IN", "STAGED" -> true;
+      default -> false;
+    });
+    request.setAttribute("killable", job.state().equals("RUNNING"));
+    request.setAttribute("hasResults", jobs.jobFile(id, VarResults.SUMMARY).isPresent());
+    ActionMessage message = takeMessage(request.getSession(false), id);
+    if (message != null) {
+      request.setAttribute("actionMessage", message.text());
+      request.setAttribute("actionFailed", message.error());
+    }
+    Pages.render(request, response, "job", job.name().isEmpty() ? "Job " + id : job.name());
+  }
+
+  private static ActionMessage takeMessage(HttpSession session, String id) {
+    if (session == null || !(session.getAttribute(MESSAGE) instanceof ActionMessage m) || !m.jobId().equals(id)) {
+      return null;
+    }
+    session.removeAttribute(MESSAGE);
+    return m;
+  }
+
+  /** The same answer for an unknown job and another user's. */
+  static void notFound(HttpServletRequest request, HttpServletResponse response, String id)
+      throws ServletException, IOException {
+    Pages.error(request, response, HttpServletResponse.SC_NOT_FOUND,
+        "There is no job " + (id.length() > 64 ? id.substring(0, 64) + "…" : id) + " that you can see.");
+  }
+
+  private static String[] parts(HttpServletRequest request) {
+    String info = request.getPathInfo();
+    if (info == null || info.length() <= 1) {
+      return new String[0];
+    }
+    return info.substring(1).split("/", -1);
+  }
+}

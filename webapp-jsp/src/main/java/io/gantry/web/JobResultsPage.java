@@ -1,0 +1,44 @@
+package io.gantry.web;
+
+import io.gantry.server.api.JobNotFoundFault;
+import io.gantry.server.service.JobManagementService;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The results page of a VaR job: the VaR and expected shortfall table, the P&L histogram with
+ * the VaR levels marked, the largest contributions. Results that are not there (yet) or cannot
+ * be read are a message on the page, never an error page.
+ */
+final class JobResultsPage {
+  static final int TOP_CONTRIBUTIONS = 10;
+
+  private JobResultsPage() {}
+
+  static void show(HttpServletRequest request, HttpServletResponse response, JobManagementService jobs, String id)
+      throws JobNotFoundFault, ServletException, IOException {
+    JobRow job = JobRow.of(jobs.getJobStatus(id));
+    request.setAttribute("job", job);
+    Path summary = jobs.jobFile(id, VarResults.SUMMARY).orElse(null);
+    if (summary == null) {
+      request.setAttribute("problem", job.finalState()
+          ? "This job wrote no VaR results (" + VarResults.SUMMARY + ")."
+          : "No VaR results yet: the job is " + job.state() + ".");
+    } else {
+      try {
+        VarResults results = VarResults.read(summary, jobs.jobFile(id, VarResults.DISTRIBUTION).orElse(null),
+            jobs.jobFile(id, VarResults.CONTRIBUTIONS).orElse(null));
+        request.setAttribute("levels", results.levels().stream().map(VarLevelRow::of).toList());
+        request.setAttribute("plot", PnlHistogramSvg.render(results.bins(), results.levels()));
+        request.setAttribute("contributions",
+            results.top(TOP_CONTRIBUTIONS).stream().map(ContributionRow::of).toList());
+      } catch (VarResults.Unreadable e) {
+        request.setAttribute("problem", "The VaR results cannot be shown: " + e.getMessage() + ".");
+      }
+    }
+    Pages.render(request, response, "job-results", "Results of " + (job.name().isEmpty() ? id : job.name()));
+  }
+}

@@ -1,0 +1,133 @@
+package io.gantry.web;
+
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Function;
+import java.util.zip.GZIPInputStream;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * What the sample VaR program (mcvar) wrote into its job's {@code results/} directory, read from
+ * its gzip CSV files (blocked gzip: several members, which {@link GZIPInputStream} reads on).
+ * A file that is missing, not gzip, or has a missing column or a bad number gives an
+ * {@link Unreadable} naming the file and the line, for the page to show.
+ */
+record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contributions) {
+  static final String SUMMARY = "results/var_summary.csv.gz";
+  static final String DISTRIBUTION = "results/pnl_distribution.csv.gz";
+  static final String CONTRIBUTIONS = "results/contributions.csv.gz";
+
+  /** VaR and expected shortfall (positive loss amounts) at one confidence level. */
+  record Level(BigDecimal confidence, double var, double expectedShortfall, double mean, double stddev,
+      long scenarios) {
+    /** "99%", "97.5%". */
+    String percent() {
+      return confidence.movePointRight(2).stripTrailingZeros().toPlainString() + "%";
+    }
+  }
+
+  /** One bar of the P&L histogram: scenarios with lower &lt;= P&L &lt; upper. */
+  record Bin(double lower, double upper, long count) {}
+
+  record Contribution(String positionId, BigDecimal confidence, double contribution) {}
+
+  static final class Unreadable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unreadable(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Reads the summary and the distribution (both required) and the contributions (optional:
+   * empty when the file is not there). Levels come by rising confidence, bins by P&L.
+   */
+  static VarResults read(Path summary, Path distribution, Path contributions) throws Unreadable {
+    List<Level> levels = new ArrayList<>(rows(summary, SUMMARY, r -> new Level(decimal(r, "confidence"),
+        number(r, "var"), number(r, "expected_shortfall"), number(r, "pnl_mean"), number(r, "pnl_stddev"),
+        (long) number(r, "scenarios"))));
+    levels.sort(Comparator.comparing(Level::confidence));
+    List<Bin> bins = new ArrayList<>(rows(distribution, DISTRIBUTION,
+        r -> new Bin(number(r, "lower"), number(r, "upper"), (long) number(r, "count"))));
+    bins.sort(Comparator.comparingDouble(Bin::lower));
+    List<Contribution> parts = contributions == null || !Files.isRegularFile(contributions) ? List.of()
+        : rows(contributions, CONTRIBUTIONS, r -> new Contribution(text(r, "position_id"),
+            decimal(r, "confidence"), number(r, "contribution")));
+    if (levels.isEmpty()) {
+      throw new Unreadable(SUMMARY + " has no rows");
+    }
+    return new VarResults(List.copyOf(levels), List.copyOf(bins), parts);
+  }
+
+  /** The {@code n} largest contributions at the highest confidence level. */
+  List<Contribution> top(int n) {
+    BigDecimal highest = levels.get(levels.size() - 1).confidence();
+    return contributions.stream().filter(c -> c.confidence().compareTo(highest) == 0)
+        .sorted(Comparator.comparingDouble(Contribution::contribution).reversed()).limit(n).toList();
+  }
+
+  private static <T> List<T> rows(Path file, String name, Function<CSVRecord, T> row) throws Unreadable {
+    if (file == null || !Files.isRegularFile(file)) {
+      throw new Unreadable(name + " is not there");
+    }
+    CSVFormat format = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
+    try (Reader in = new InputStreamReader(new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8);
+        CSVParser csv = CSVParser.parse(in, format)) {
+      List<T> out = new ArrayList<>();
+      for (CSVRecord r : csv) {
+        try {
+          out.add(row.apply(r));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+          throw new Unreadable(name + " line " + (r.getRecordNumber() + 1) + ": " + e.getMessage());
+        }
+      }
+      return out;
+    } catch (IOException | java.io.UncheckedIOException | IllegalStateException e) {
+      throw new Unreadable(name + " cannot be read: " + e.getMessage());
+    }
+  }
+
+  private static String text(CSVRecord r, String column) {
+    if (!r.isMapped(column) || !r.isSet(column)) {
+      throw new IllegalArgumentException("no column " + column);
+    }
+    return r.get(column).trim();
+  }
+
+  private static double number(CSVRecord r, String column) {
+    String value = text(r, column);
+    try {
+      double d = Double.parseDouble(value);
+      if (!Double.isFinite(d)) {
+        throw new NumberFormatException();
+      }
+      return d;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(column + " is not a number: " + abbreviated(value));
+    }
+  }
+
+  private static BigDecimal decimal(CSVRecord r, String column) {
+    String value = text(r, column);
+    try {
+      return new BigDecimal(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(column + " is not a number: " + abbreviated(value));
+    }
+  }
+
+  private static String abbreviated(String value) {
+    return value.length() > 40 ? value.substring(0, 40) + "…" : value;
+  }
+}
