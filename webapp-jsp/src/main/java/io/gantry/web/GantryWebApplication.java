@@ -49,6 +49,18 @@ public final class GantryWebApplication implements WebFace {
     context.addServlet(new ServletHolder("logout", new LogoutServlet()), "/logout");
     context.addServlet(new ServletHolder("jobs", new JobListServlet(server.jobs())), "/jobs");
     context.addServlet(new ServletHolder("job", new JobPageServlet(server.jobs())), "/jobs/*");
+    addWizard(context, server);
+  }
+
+  /** The job wizard (with its JSDL upload, multipart and size-limited) and the user's drafts. */
+  private static void addWizard(ServletContextHandler context, WebFaceContext server) throws java.io.IOException {
+    DraftStore drafts = new DraftStore(server.dataDirectory().resolve("drafts"));
+    ServletHolder wizard = new ServletHolder("wizard", new WizardServlet(server.jobs(), drafts));
+    java.nio.file.Path uploads = Files.createDirectories(server.dataDirectory().resolve("uploads"));
+    wizard.getRegistration().setMultipartConfig(new jakarta.servlet.MultipartConfigElement(uploads.toString(),
+        WizardServlet.MAX_UPLOAD_BYTES, WizardServlet.MAX_UPLOAD_BYTES + 64 * 1024, 64 * 1024));
+    context.addServlet(wizard, "/wizard/*");
+    context.addServlet(new ServletHolder("drafts", new DraftsServlet(drafts)), "/drafts/*");
   }
 
   private static void configureSessions(SessionHandler sessions, WebFaceContext server) {

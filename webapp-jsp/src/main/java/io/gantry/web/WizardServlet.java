@@ -1,0 +1,375 @@
+package io.gantry.web;
+
+import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.JsdlParser;
+import io.gantry.server.api.InvalidJobFault;
+import io.gantry.server.api.JobDocument;
+import io.gantry.server.api.LimitExceededFault;
+import io.gantry.server.api.ValidationResult;
+import io.gantry.server.service.JobManagementService;
+import io.gantry.web.WizardStage.Kind;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import jakarta.servlet.http.Part;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.w3c.dom.Element;
+
+/**
+ * The job wizard, {@code /wizard}: one server-side form per step, kept in the HTTP session.
+ *
+ * <ol>
+ *   <li>Every step is a POST form; whatever button was pressed, the step's fields are saved first
+ *       and checked (numbers, NAME=value lines), and "Next" stays put while a field is wrong.
+ *   <li>A typed password is encrypted with the server's password key while the step is read; the
+ *       session and the document only ever hold the {@code ENC(...)} value.
+ *   <li>The review composes the JSDL document and has the server validate it (validateJob, the
+ *       API's report); each problem is also placed next to its field, and from then on every
+ *       posted step is validated again, so the marks stay current.
+ *   <li>Then: download ({@code /wizard/download}), save as a draft, or submit (to {@code /jobs/ID}).
+ * </ol>
+ *
+ * {@code /wizard/upload} reads an existing JSDL file (multipart, the CSRF token in the query) into
+ * the wizard; see {@link WizardJsdlImporter} for what it refuses.
+ */
+final class WizardServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+  static final String SESSION_JOB = "gantry.wizard";
+  private static final String SESSION_NOTICE = "gantry.wizard.notice";
+  static final long MAX_UPLOAD_BYTES = 4L * 1024 * 1024;
+  private final transient JobManagementService service;
+  private final transient DraftStore drafts;
+  private final transient JsdlParser parser = new JsdlParser();
+
+  WizardServlet(JobManagementService service, DraftStore drafts) {
+    this.service = service;
+    this.drafts = drafts;
+  }
+
+  /** The session's wizard job, made empty on first use. */
+  static WizardJob jobOf(HttpSession session) {
+    Object job = session.getAttribute(SESSION_JOB);
+    if (job instanceof WizardJob j) {
+      return j;
+    }
+    WizardJob fresh = new WizardJob();
+    session.setAttribute(SESSION_JOB, fresh);
+    return fresh;
+  }
+
+  static void notice(HttpSession session, String message) {
+    session.setAttribute(SESSION_NOTICE, message);
+  }
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws ServletException, IOException {
+    String path = request.getPathInfo() == null ? "" : request.getPathInfo();
+    WizardJob job = jobOf(request.getSession());
+    if (path.equals("/download")) {
+      download(job, response);
+      return;
+    }
+    if (!path.isEmpty() && !path.equals("/")) {
+      Pages.error(request, response, HttpServletResponse.SC_NOT_FOUND, "no such wizard page");
+      return;
+    }
+    WizardStep step = WizardStep.bySlug(String.valueOf(request.getParameter("step"))).orElse(WizardStep.IDENTIFICATION);
+    render(request, response, job, step);
+  }
+
+  @Override
+  protected void doPost(HttpServletRequest request, HttpServletResponse response)
+      throws ServletException, IOException {
+    String path = request.getPathInfo() == null ? "" : request.getPathInfo();
+    if (path.equals("/upload")) {
+      upload(request, response);
+      return;
+    }
+    HttpSession session = request.getSession();
+    WizardJob job = jobOf(session);
+    WizardStep step = WizardStep.bySlug(String.valueOf(request.getParameter("step"))).orElse(WizardStep.IDENTIFICATION);
+    String go = String.valueOf(request.getParameter("go"));
+    if (go.equals("reset")) {
+      session.setAttribute(SESSION_JOB, new WizardJob());
+      notice(session, "The wizard starts again with an empty job.");
+      redirect(request, response, WizardStep.IDENTIFICATION, "");
+      return;
+    }
+    boolean read = readStep(request, job, step);
+    if (job.reviewed()) {
+      validate(request, job);
+    }
+    if (!read) {
+      notice(session, "The stages changed in another window; this form was not saved. Please enter it again.");
+    }
+    act(request, response, job, step, go);
+  }
+
+  private boolean readStep(HttpServletRequest request, WizardJob job, WizardStep step) {
+    Map<String, String[]> params = request.getParameterMap();
+    if (step.staging()) {
+      return WizardForm.readStages(job.stages(step == WizardStep.PRE_STAGING), params, secret -> seal(request, secret));
+    }
+    WizardForm.readJobFields(step, params, job);
+    return true;
+  }
+
+  private void act(HttpServletRequest request, HttpServletResponse response, WizardJob job, WizardStep step,
+      String go) throws ServletException, IOException {
+    String[] action = go.split(":", 2);
+    String argument = action.length > 1 ? action[1] : "";
+    switch (action[0]) {
+      case "next" -> redirect(request, response, stepHasOwnErrors(job, step) ? step : step.next(), "");
+      case "back" -> redirect(request, response, step.previous(), "");
+      case "goto" -> redirect(request, response, WizardStep.bySlug(argument).orElse(step), "");
+      case "add", "remove", "up", "down" -> {
+        String anchor = arrange(job, step, action[0], argument);
+        job.serverProblems().clear();
+        if (job.reviewed()) {
+          validate(request, job);
+        }
+        redirect(request, response, step, anchor);
+      }
+      case "submit" -> submit(request, response, job);
+      case "save-draft" -> saveDraft(request, response, job);
+      default -> redirect(request, response, step, "");
+    }
+  }
+
+  private static boolean stepHasOwnErrors(WizardJob job, WizardStep step) {
+    if (step.staging()) {
+      return job.stages(step == WizardStep.PRE_STAGING).stream().anyMatch(s -> !s.fieldErrors().isEmpty());
+    }
+    return job.fieldErrors().keySet().stream().anyMatch(step.fields::contains);
+  }
+
+  /** Adds, removes or moves a stage; returns the anchor of the stage to show. */
+  private static String arrange(WizardJob job, WizardStep step, String what, String argument) {
+    if (!step.staging()) {
+      return "";
+    }
+    boolean pre = step == WizardStep.PRE_STAGING;
+    List<WizardStage> stages = job.stages(pre);
+    String prefix = pre ? "#pre-stage-" : "#post-stage-";
+    if (what.equals("add")) {
+      Kind kind = switch (argument) {
+        case "sql" -> pre ? Kind.SQL_QUERY : Kind.SQL_UPDATE;
+        case "scp" -> Kind.SCP;
+        default -> null;
+      };
+      if (kind == null || stages.size() >= 200) {
+        return "";
+      }
+      stages.add(newStage(kind, pre, stages));
+      return prefix + (stages.size() - 1);
+    }
+    int i;
+    try {
+      i = Integer.parseInt(argument);
+    } catch (NumberFormatException e) {
+      return "";
+    }
+    if (i < 0 || i >= stages.size()) {
+      return "";
+    }
+    switch (what) {
+      case "remove" -> {
+        stages.remove(i);
+        return stages.isEmpty() ? "" : prefix + Math.min(i, stages.size() - 1);
+      }
+      case "up" -> {
+        if (i > 0) {
+          Collections.swap(stages, i, i - 1);
+          return prefix + (i - 1);
+        }
+      }
+      case "down" -> {
+        if (i + 1 < stages.size()) {
+          Collections.swap(stages, i, i + 1);
+          return prefix + (i + 1);
+        }
+      }
+      default -> { }
+    }
+    return prefix + i;
+  }
+
+  private static WizardStage newStage(Kind kind, boolean pre, List<WizardStage> stages) {
+    WizardStage stage = new WizardStage(kind);
+    if (kind == Kind.SCP) {
+      long scp = stages.stream().filter(s -> s.kind() == Kind.SCP).count();
+      stage.set("order", Long.toString(scp + 1));
+      stage.set("direction", pre ? "transmit" : "receive");
+      stage.set("protocol", "scp");
+      stage.set("authKind", "identity");
+    } else {
+      stage.set("dsKind", "named");
+      stage.set("group", "1");
+      if (kind == Kind.SQL_QUERY) {
+        stage.set("creationFlag", "overwrite");
+      }
+    }
+    return stage;
+  }
+
+  /** Encrypts a typed password with the server's key, and wipes the typed characters. */
+  private String seal(HttpServletRequest request, char[] secret) {
+    try {
+      String pem = Pages.jobsOf(service, request).getServerInfo().passwordPublicKey;
+      if (pem == null || pem.isBlank()) {
+        throw new IllegalStateException("This server publishes no password key: use a named data source or SSH identity.");
+      }
+      PublicKey key = EncryptedSecret.publicKeyFromPem(pem);
+      try {
+        return EncryptedSecret.encrypt(key, secret);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("The password is too long to encrypt with the server's key.");
+      }
+    } finally {
+      Arrays.fill(secret, '\0');
+    }
+  }
+
+  /** Composes the job, has the server validate it, and places the report next to the fields. */
+  private ValidationResult validate(HttpServletRequest request, WizardJob job) {
+    ValidationResult result = Pages.jobsOf(service, request).validateJob(document(job));
+    WizardProblems.place(job, result.problems);
+    job.reviewed(true);
+    return result;
+  }
+
+  /** The composed job as the API receives it: parsed from its text, so lines match what is shown. */
+  private static JobDocument document(WizardJob job) {
+    String xml = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
+    try {
+      Element root = WizardJsdlImporter.hardenedFactory().newDocumentBuilder()
+          .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8))).getDocumentElement();
+      return new JobDocument(root);
+    } catch (Exception e) {
+      throw new IllegalStateException("the composed job cannot be read back", e);
+    }
+  }
+
+  private void submit(HttpServletRequest request, HttpServletResponse response, WizardJob job)
+      throws ServletException, IOException {
+    try {
+      String id = Pages.jobsOf(service, request).submitJob(document(job));
+      request.getSession().setAttribute(SESSION_JOB, new WizardJob());
+      response.sendRedirect(request.getContextPath() + "/jobs/" + id);
+    } catch (InvalidJobFault e) {
+      WizardProblems.place(job, e.getFaultInfo().problems);
+      notice(request.getSession(), "The job was not submitted: " + e.getMessage() + ".");
+      redirect(request, response, WizardStep.REVIEW, "");
+    } catch (LimitExceededFault e) {
+      notice(request.getSession(), "The job was not submitted: " + e.getMessage());
+      redirect(request, response, WizardStep.REVIEW, "");
+    }
+  }
+
+  private void saveDraft(HttpServletRequest request, HttpServletResponse response, WizardJob job)
+      throws IOException {
+    String name = String.valueOf(request.getParameter("draftName")).strip();
+    job.draftName(name);
+    try {
+      drafts.save(SignedInUser.of(request).name(), name, WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job)));
+      job.fieldErrors().remove("draftName");
+      notice(request.getSession(), "Saved as draft " + name + ".");
+    } catch (IllegalArgumentException e) {
+      job.fieldErrors().put("draftName", e.getMessage());
+    }
+    redirect(request, response, WizardStep.REVIEW, "");
+  }
+
+  private void upload(HttpServletRequest request, HttpServletResponse response)
+      throws ServletException, IOException {
+    Part file;
+    try {
+      file = request.getPart("file");
+    } catch (IllegalStateException | ServletException e) {
+      uploadRefused(request, response, List.of("The file is larger than " + MAX_UPLOAD_BYTES / 1024 / 1024
+          + " MiB, or the upload was broken off."), List.of());
+      return;
+    }
+    if (file == null || file.getSize() == 0) {
+      uploadRefused(request, response, List.of("Choose a JSDL file to read."), List.of());
+      return;
+    }
+    byte[] bytes;
+    try (InputStream in = file.getInputStream()) {
+      bytes = in.readNBytes((int) MAX_UPLOAD_BYTES + 1);
+    }
+    if (bytes.length > MAX_UPLOAD_BYTES) {
+      uploadRefused(request, response, List.of("The file is larger than 4 MiB."), List.of());
+      return;
+    }
+    WizardJsdlImporter.Result result = WizardJsdlImporter.read(bytes, parser);
+    if (!result.ok()) {
+      uploadRefused(request, response, result.problems(), result.unsupported());
+      return;
+    }
+    request.getSession().setAttribute(SESSION_JOB, result.job());
+    String name = file.getSubmittedFileName() == null ? "the file" : file.getSubmittedFileName();
+    notice(request.getSession(), "Read " + name + " into the wizard.");
+    redirect(request, response, WizardStep.IDENTIFICATION, "");
+  }
+
+  private void uploadRefused(HttpServletRequest request, HttpServletResponse response, List<String> problems,
+      List<String> unsupported) throws ServletException, IOException {
+    response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
+    request.setAttribute("uploadProblems", problems);
+    request.setAttribute("uploadUnsupported", unsupported);
+    render(request, response, jobOf(request.getSession()), WizardStep.IDENTIFICATION);
+  }
+
+  private static void download(WizardJob job, HttpServletResponse response) throws IOException {
+    String xml = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
+    String name = job.value("name").replaceAll("[^A-Za-z0-9._-]", "_");
+    response.setContentType("application/xml; charset=UTF-8");
+    response.setHeader("Content-Disposition", "attachment; filename=\"" + (name.isEmpty() ? "job" : name) + ".jsdl\"");
+    response.getOutputStream().write(xml.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private void render(HttpServletRequest request, HttpServletResponse response, WizardJob job, WizardStep step)
+      throws ServletException, IOException {
+    HttpSession session = request.getSession();
+    Object notice = session.getAttribute(SESSION_NOTICE);
+    session.removeAttribute(SESSION_NOTICE);
+    if (step == WizardStep.REVIEW) {
+      ValidationResult result = validate(request, job);
+      request.setAttribute("valid", result.valid);
+      request.setAttribute("report", result.problems.stream().map(WizardViews.ProblemRow::of).toList());
+      request.setAttribute("jsdl", WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job)));
+    }
+    TreeSet<String> dataSources = new TreeSet<>();
+    for (WizardStage s : job.getPre()) {
+      dataSources.add(s.value("dataSourceRef"));
+    }
+    for (WizardStage s : job.getPost()) {
+      dataSources.add(s.value("dataSourceRef"));
+    }
+    dataSources.remove("");
+    request.setAttribute("dataSources", dataSources);
+    request.setAttribute("notice", notice);
+    request.setAttribute("job", job);
+    request.setAttribute("step", step);
+    request.setAttribute("steps", WizardViews.steps(job, step));
+    Pages.render(request, response, "wizard", "New job: " + step.getTitle());
+  }
+
+  private static void redirect(HttpServletRequest request, HttpServletResponse response, WizardStep step,
+      String anchor) throws IOException {
+    response.sendRedirect(request.getContextPath() + "/wizard?step=" + step.getSlug() + anchor);
+  }
+}

@@ -1,0 +1,71 @@
+package io.gantry.web;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The wizard's steps, in order, each with the job fields its form posts. The staging steps post
+ * their list of stages instead (see {@link WizardForm}).
+ */
+public enum WizardStep {
+  IDENTIFICATION("Identification", List.of("name", "description", "project")),
+  APPLICATION("Application", List.of("applicationName", "executable", "processes", "arguments", "environment",
+      "workingDirectory", "hostFile", "stdout", "stderr", "verbosity", "mpirunOptions")),
+  RESOURCES("Resources", List.of("wallTime", "partition")),
+  PRE_STAGING("Pre-staging", List.of()),
+  POST_STAGING("Post-staging", List.of()),
+  REVIEW("Review", List.of());
+
+  private final String title;
+  final List<String> fields;
+
+  WizardStep(String title, List<String> fields) {
+    this.title = title;
+    this.fields = fields;
+  }
+
+  public String getTitle() {
+    return title;
+  }
+
+  /** The step's name in URLs and form values: {@code pre-staging}. */
+  public String getSlug() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /** The key under which problems with the step as a whole (not one field) are kept. */
+  String generalKey() {
+    return "_" + getSlug();
+  }
+
+  boolean staging() {
+    return this == PRE_STAGING || this == POST_STAGING;
+  }
+
+  static Optional<WizardStep> bySlug(String slug) {
+    for (WizardStep step : values()) {
+      if (step.getSlug().equals(slug)) {
+        return Optional.of(step);
+      }
+    }
+    return Optional.empty();
+  }
+
+  WizardStep next() {
+    return values()[Math.min(ordinal() + 1, values().length - 1)];
+  }
+
+  WizardStep previous() {
+    return values()[Math.max(ordinal() - 1, 0)];
+  }
+
+  /** Whether the job has errors in this step's fields, as the step navigation marks it. */
+  boolean hasErrors(WizardJob job) {
+    if (staging()) {
+      return job.stages(this == PRE_STAGING).stream().anyMatch(WizardStage::isHasErrors)
+          || job.getErrors().containsKey(generalKey());
+    }
+    return job.getErrors().keySet().stream().anyMatch(k -> fields.contains(k) || k.equals(generalKey()));
+  }
+}

@@ -1,0 +1,94 @@
+package io.gantry.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.jsdl.JsdlParser;
+import io.gantry.jsdl.JsdlWriter;
+import io.gantry.jsdl.ParseResult;
+import io.gantry.web.WizardStage.Kind;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The wizard's JSDL importer and composer, without a server. */
+class WizardJsdlRoundTripTest {
+  static final Path EXAMPLES = Path.of("..", "jsdl-schema", "examples");
+  private final JsdlParser parser = new JsdlParser();
+
+  @Test
+  void theVarJobImportedThenComposedIsTheSameJob() throws Exception {
+    byte[] original = Files.readAllBytes(EXAMPLES.resolve("var-job.jsdl"));
+    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(original, parser);
+    assertTrue(imported.ok(), () -> imported.problems() + " " + imported.unsupported());
+    WizardJob job = imported.job();
+    assertEquals("var-desk-1-daily", job.value("name"));
+    assertEquals("2", job.value("processes"));
+    assertEquals(6, job.getPre().size());
+    assertEquals(Kind.SCP, job.getPre().get(0).kind());
+    assertEquals(3, job.getPost().size());
+
+    String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
+    ParseResult again = parser.parse(composed);
+    assertTrue(again.isValid(), again.report()::toString);
+    assertEquals(JsdlWriter.write(parser.parse(original).validJob()), JsdlWriter.write(again.validJob()));
+  }
+
+  @Test
+  void everyExampleTheWizardCanEditSurvivesTheRoundTrip() throws Exception {
+    for (String name : new String[] {"hello-mpi.jsdl", "seed-figure2.jsdl"}) {
+      byte[] original = Files.readAllBytes(EXAMPLES.resolve(name));
+      WizardJsdlImporter.Result imported = WizardJsdlImporter.read(original, parser);
+      if (imported.ok()) {
+        String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(imported.job()));
+        assertEquals(JsdlWriter.write(parser.parse(original).validJob()), JsdlWriter.write(parser.parse(composed).validJob()),
+            name);
+      } else {
+        assertFalse(imported.unsupported().isEmpty(), name + ": refused, and says why");
+      }
+    }
+  }
+
+  @Test
+  void elementsTheWizardCannotEditAreNamedAndTheFileRefused() throws Exception {
+    WizardJsdlImporter.Result imported =
+        WizardJsdlImporter.read(Files.readAllBytes(EXAMPLES.resolve("posix-staging.jsdl")), parser);
+    assertFalse(imported.ok());
+    assertTrue(imported.unsupported().stream().anyMatch(p -> p.contains("POSIXApplication")), imported.unsupported()::toString);
+  }
+
+  @Test
+  void anInvalidDocumentGivesLocatedProblems() {
+    String broken = "<jsdl:JobDefinition xmlns:jsdl=\"http://schemas.ggf.org/jsdl/2005/11/jsdl\">\n"
+        + "  <jsdl:JobDescription><jsdl:Nonsense/></jsdl:JobDescription>\n</jsdl:JobDefinition>";
+    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(broken.getBytes(StandardCharsets.UTF_8), parser);
+    assertFalse(imported.ok());
+    assertTrue(imported.problems().stream().anyMatch(p -> p.startsWith("line 2:")), imported.problems()::toString);
+  }
+
+  @Test
+  void serverProblemsLandNextToTheFieldsTheyName() {
+    WizardJob job = new WizardJob();
+    WizardStage scp = new WizardStage(Kind.SCP);
+    WizardStage first = new WizardStage(Kind.SQL_QUERY);
+    WizardStage second = new WizardStage(Kind.SQL_QUERY);
+    job.getPre().addAll(java.util.List.of(scp, first, second));
+    io.gantry.server.api.Problem statement = new io.gantry.server.api.Problem();
+    statement.severity = "ERROR";
+    statement.path = "JobDefinition/JobDescription/PreDataStaging/SQLQueryDataStaging[2]/SQLStatement";
+    statement.message = "not a query";
+    io.gantry.server.api.Problem processes = new io.gantry.server.api.Problem();
+    processes.severity = "ERROR";
+    processes.path = "JobDefinition/JobDescription/Application/MpirunApplication/NumberOfProcesses";
+    processes.message = "must be at least 1";
+    WizardProblems.place(job, java.util.List.of(statement, processes));
+    assertEquals("not a query", second.getErrors().get("statement"));
+    assertTrue(first.getErrors().isEmpty());
+    assertEquals("must be at least 1", job.getErrors().get("processes"));
+    assertTrue(WizardStep.PRE_STAGING.hasErrors(job));
+    assertTrue(WizardStep.APPLICATION.hasErrors(job));
+    assertFalse(WizardStep.IDENTIFICATION.hasErrors(job));
+  }
+}
