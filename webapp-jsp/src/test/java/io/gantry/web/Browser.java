@@ -103,6 +103,13 @@ final class Browser implements AutoCloseable {
         .until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(css), text));
   }
 
+  /** Clicks the element and waits until the browser has left the current page for the next one. */
+  void clickAndAwaitNewPage(String css) {
+    WebElement page = find("html");
+    find(css).click();
+    new WebDriverWait(driver, Duration.ofSeconds(30)).until(ExpectedConditions.stalenessOf(page));
+  }
+
   Object script(String javascript, Object... arguments) {
     return ((JavascriptExecutor) driver).executeScript(javascript, arguments);
   }

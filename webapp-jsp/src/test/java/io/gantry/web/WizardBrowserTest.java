@@ -103,9 +103,18 @@ class WizardBrowserTest {
     new WebDriverWait(browser.driver(), Duration.ofSeconds(20))
         .until(ExpectedConditions.urlMatches("/jobs/[a-z2-7]{32}$"));
     String id = browser.driver().getCurrentUrl().replaceFirst(".*/jobs/", "");
-    browser.open("/jobs");
-    browser.awaitText("tr[data-job-id='" + id + "'] .state", "SUCCEEDED", 240);
+    browser.await("#job-state", 20);
+    browser.shot("job-page-after-submit");
+    // the job page follows the job by itself (live refresh), no reload
+    browser.awaitText("#job-state", "SUCCEEDED", 240);
     browser.shot("job-succeeded");
+    browser.await("#results-link", 10).click();
+    browser.await("#var-table", 20);
+    assertEquals(2, browser.findAll("#var-table tbody tr").size(), "VaR at 95% and 99%");
+    assertEquals(2, browser.findAll("#pnl-plot svg .var-marker").size(), "one marker per VaR level");
+    browser.shot("var-results");
+    browser.open("/jobs");
+    assertEquals("SUCCEEDED", browser.await("tr[data-job-id='" + id + "'] .state", 20).getText());
   }
 
   @Test
@@ -116,7 +125,7 @@ class WizardBrowserTest {
     browser.await("#f-processes", 20);
     type("f-executable", "/bin/true");
     type("f-processes", "0");
-    browser.find("#next").click();
+    browser.clickAndAwaitNewPage("#next");
     assertTrue(browser.await("#f-processes-error", 20).getText().contains("at least 1"));
     assertEquals("true", browser.find("#f-processes").getAttribute("aria-invalid"));
     assertTrue(browser.find("#nav-application").getAttribute("class").contains("has-errors"));
@@ -124,22 +133,22 @@ class WizardBrowserTest {
     type("f-processes", "1");
     next("#f-wallTime");
     type("f-wallTime", "soon");
-    browser.find("#next").click();
+    browser.clickAndAwaitNewPage("#next");
     assertTrue(browser.await("#f-wallTime-error", 20).getText().contains("whole number"));
     type("f-wallTime", "60");
     next("#pre-add-sql");
-    browser.find("#pre-add-sql").click();
+    browser.clickAndAwaitNewPage("#pre-add-sql");
     browser.await("#pre-0-statement", 20);
     type("pre-0-dataSourceRef", "demo-market");
     type("pre-0-statement", "UPDATE position SET quantity = 0");
     type("pre-0-outputFile", "positions.csv");
-    browser.find("#nav-review").click();
+    browser.clickAndAwaitNewPage("#nav-review");
     assertTrue(browser.await("#review-verdict", 20).getText().contains("problems"));
     assertTrue(browser.find("#validation-report").getText().contains("SQLStatement"));
     assertTrue(browser.find("#nav-pre-staging").getAttribute("class").contains("has-errors"));
     assertFalse(browser.find("#nav-identification").getAttribute("class").contains("has-errors"));
     browser.shot("review-with-problems");
-    browser.find("#nav-pre-staging").click();
+    browser.clickAndAwaitNewPage("#nav-pre-staging");
     WebElement problem = browser.await("#pre-0-statement-error", 20);
     assertFalse(problem.getText().isBlank());
     assertTrue(problem.getText().contains("SELECT"), problem.getText());
@@ -163,7 +172,7 @@ class WizardBrowserTest {
     assertEquals("var-desk-1-daily", browser.find("#f-name").getAttribute("value"));
     assertEquals("market-risk", browser.find("#f-project").getAttribute("value"));
     browser.shot("uploaded");
-    browser.find("#nav-pre-staging").click();
+    browser.clickAndAwaitNewPage("#nav-pre-staging");
     browser.await("#pre-5-statement", 20);
     assertEquals(6, browser.findAll("fieldset.stage").size());
     assertEquals("demo-remote", browser.find("#pre-0-identityRef").getAttribute("value"));
@@ -172,20 +181,20 @@ class WizardBrowserTest {
     type("pre-1-jdbcUrl", "jdbc:h2:mem:elsewhere");
     type("pre-1-dbUser", "reader");
     type("pre-1-dbPassword", CLEAR_PASSWORD);
-    browser.find("#pre-0-down").click(); // saves the step, and moves the scp stage down
+    browser.clickAndAwaitNewPage("#pre-0-down"); // saves the step, and moves the scp stage down
     browser.await("#pre-1-identityRef", 20);
     assertEquals("demo-remote", browser.find("#pre-1-identityRef").getAttribute("value"), "moved down");
     assertEquals("set (encrypted)", browser.find("#pre-0-dbPassword-state").getText());
     assertEquals("", browser.find("#pre-0-dbPassword").getAttribute("value"), "never echoed");
     assertFalse(browser.driver().getPageSource().contains(CLEAR_PASSWORD));
     browser.shot("password-set");
-    browser.find("#pre-1-up").click();
+    browser.clickAndAwaitNewPage("#pre-1-up");
     browser.await("#pre-0-identityRef", 20);
 
-    browser.find("#nav-review").click();
+    browser.clickAndAwaitNewPage("#nav-review");
     assertTrue(browser.await("#jsdl-text", 20).getText().contains("ENC(RSA-OAEP-256:"));
     type("f-draftName", "var-with-password");
-    browser.find("#save-draft").click();
+    browser.clickAndAwaitNewPage("#save-draft");
     assertEquals("Saved as draft var-with-password.", browser.await("#wizard-notice", 20).getText());
     assertFalse(browser.driver().getPageSource().contains(CLEAR_PASSWORD));
     browser.shot("draft-saved");
@@ -199,7 +208,7 @@ class WizardBrowserTest {
     String draft = fetch("/drafts/download?name=var-with-password");
     assertTrue(draft.contains("ENC(RSA-OAEP-256:") && !draft.contains(CLEAR_PASSWORD));
     assertTrue(new JsdlParser().parse(draft).report().problems().stream().noneMatch(p -> p.message().contains("XML")));
-    browser.find("#open-var-with-password").click();
+    browser.clickAndAwaitNewPage("#open-var-with-password");
     assertEquals("Opened draft var-with-password.", browser.await("#wizard-notice", 20).getText());
     assertEquals("var-desk-1-daily", browser.find("#f-name").getAttribute("value"));
     browser.shot("draft-reopened");
@@ -232,7 +241,7 @@ class WizardBrowserTest {
 
   private void upload(Path file) {
     browser.find("#upload-file").sendKeys(file.toAbsolutePath().normalize().toString());
-    browser.find("#upload").click();
+    browser.clickAndAwaitNewPage("#upload");
   }
 
   private String fetch(String path) {
@@ -242,7 +251,7 @@ class WizardBrowserTest {
   }
 
   private void next(String awaitCss) {
-    browser.find("#next").click();
+    browser.clickAndAwaitNewPage("#next");
     browser.await(awaitCss, 20);
   }
 
@@ -257,7 +266,7 @@ class WizardBrowserTest {
   /** Adds the stages (each add saves the form and reloads), then types every field of each. */
   private void fillStages(String side, List<WizardStage> stages) {
     for (int i = 0; i < stages.size(); i++) {
-      browser.find("#" + side + "-add-" + (stages.get(i).kind() == WizardStage.Kind.SCP ? "scp" : "sql")).click();
+      browser.clickAndAwaitNewPage("#" + side + "-add-" + (stages.get(i).kind() == WizardStage.Kind.SCP ? "scp" : "sql"));
       browser.await("#" + side + "-stage-" + i, 20);
     }
     for (int i = 0; i < stages.size(); i++) {
