@@ -154,6 +154,7 @@ function compReplyArray() {
 # to generate possible options and subcommands for the last specified subcommand.
 function _complete_gantry() {
   # Edge case: if command line has no space after subcommand, then don't assume this subcommand is selected (remkop/picocli#1468).
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} login" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} submit" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} status" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} list" ];    then _picocli_gantry; return $?; fi
@@ -170,35 +171,37 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_gantry; return $?; fi
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
-  local cmds0=(submit)
-  local cmds1=(status)
-  local cmds2=(list)
-  local cmds3=(wait)
-  local cmds4=(output)
-  local cmds5=(results)
-  local cmds6=(definition)
-  local cmds7=(cancel)
-  local cmds8=(kill)
-  local cmds9=(server-info)
-  local cmds10=(validate)
-  local cmds11=(encrypt-password)
-  local cmds12=(audit)
-  local cmds13=(help)
+  local cmds0=(login)
+  local cmds1=(submit)
+  local cmds2=(status)
+  local cmds3=(list)
+  local cmds4=(wait)
+  local cmds5=(output)
+  local cmds6=(results)
+  local cmds7=(definition)
+  local cmds8=(cancel)
+  local cmds9=(kill)
+  local cmds10=(server-info)
+  local cmds11=(validate)
+  local cmds12=(encrypt-password)
+  local cmds13=(audit)
+  local cmds14=(help)
 
-  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_help; return $?; fi
-  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_audit; return $?; fi
-  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
-  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_validate; return $?; fi
-  if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_serverinfo; return $?; fi
-  if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_kill; return $?; fi
-  if CompWordsContainsArray "${cmds7[@]}"; then _picocli_gantry_cancel; return $?; fi
-  if CompWordsContainsArray "${cmds6[@]}"; then _picocli_gantry_definition; return $?; fi
-  if CompWordsContainsArray "${cmds5[@]}"; then _picocli_gantry_results; return $?; fi
-  if CompWordsContainsArray "${cmds4[@]}"; then _picocli_gantry_output; return $?; fi
-  if CompWordsContainsArray "${cmds3[@]}"; then _picocli_gantry_wait; return $?; fi
-  if CompWordsContainsArray "${cmds2[@]}"; then _picocli_gantry_list; return $?; fi
-  if CompWordsContainsArray "${cmds1[@]}"; then _picocli_gantry_status; return $?; fi
-  if CompWordsContainsArray "${cmds0[@]}"; then _picocli_gantry_submit; return $?; fi
+  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_audit; return $?; fi
+  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
+  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_validate; return $?; fi
+  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_serverinfo; return $?; fi
+  if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_kill; return $?; fi
+  if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_cancel; return $?; fi
+  if CompWordsContainsArray "${cmds7[@]}"; then _picocli_gantry_definition; return $?; fi
+  if CompWordsContainsArray "${cmds6[@]}"; then _picocli_gantry_results; return $?; fi
+  if CompWordsContainsArray "${cmds5[@]}"; then _picocli_gantry_output; return $?; fi
+  if CompWordsContainsArray "${cmds4[@]}"; then _picocli_gantry_wait; return $?; fi
+  if CompWordsContainsArray "${cmds3[@]}"; then _picocli_gantry_list; return $?; fi
+  if CompWordsContainsArray "${cmds2[@]}"; then _picocli_gantry_status; return $?; fi
+  if CompWordsContainsArray "${cmds1[@]}"; then _picocli_gantry_submit; return $?; fi
+  if CompWordsContainsArray "${cmds0[@]}"; then _picocli_gantry_login; return $?; fi
 
   # No subcommands were specified; generate completions for the top-level command.
   _picocli_gantry; return $?;
@@ -210,8 +213,41 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="submit status list wait output results definition cancel kill server-info validate encrypt-password audit help"
+  local commands="login submit status list wait output results definition cancel kill server-info validate encrypt-password audit help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `login` subcommand.
+function _picocli_gantry_login() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
@@ -710,7 +746,7 @@ function _picocli_gantry_help() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="submit status list wait output results definition cancel kill server-info validate encrypt-password audit"
+  local commands="login submit status list wait output results definition cancel kill server-info validate encrypt-password audit"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 

@@ -18,11 +18,38 @@ final class FingerprintTrustManager implements X509TrustManager {
   private final byte[] expected;
 
   FingerprintTrustManager(String sha256Fingerprint) {
+    this.expected = parse(sha256Fingerprint);
+  }
+
+  /** The fingerprint's bytes; IllegalArgumentException when it is not 64 hexadecimal digits. */
+  static byte[] parse(String sha256Fingerprint) {
     String hex = sha256Fingerprint.replace(":", "").strip().toLowerCase(Locale.ROOT);
     if (!hex.matches("[0-9a-f]{64}")) {
       throw new IllegalArgumentException("a SHA-256 fingerprint is 64 hexadecimal digits (colons allowed)");
     }
-    this.expected = HexFormat.of().parseHex(hex);
+    return HexFormat.of().parseHex(hex);
+  }
+
+  /** The fingerprint as gantry-server prints it: colon-separated upper-case hex. */
+  static String canonical(String sha256Fingerprint) {
+    return format(parse(sha256Fingerprint));
+  }
+
+  /** SHA-256 of the certificate's DER encoding, as gantry-server prints it. */
+  static String fingerprintOf(X509Certificate certificate) throws CertificateException {
+    return format(digest(certificate));
+  }
+
+  private static String format(byte[] digest) {
+    return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
+  }
+
+  private static byte[] digest(X509Certificate certificate) throws CertificateException {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded());
+    } catch (GeneralSecurityException e) {
+      throw new CertificateException(e);
+    }
   }
 
   @Override
@@ -30,15 +57,10 @@ final class FingerprintTrustManager implements X509TrustManager {
     if (chain == null || chain.length == 0) {
       throw new CertificateException("the server sent no certificate");
     }
-    byte[] actual;
-    try {
-      actual = MessageDigest.getInstance("SHA-256").digest(chain[0].getEncoded());
-    } catch (GeneralSecurityException e) {
-      throw new CertificateException(e);
-    }
+    byte[] actual = digest(chain[0]);
     if (!MessageDigest.isEqual(expected, actual)) {
       throw new CertificateException("the server's certificate has SHA-256 fingerprint "
-          + HexFormat.ofDelimiter(":").withUpperCase().formatHex(actual) + ", not the one given");
+          + format(actual) + ", not the one pinned");
     }
   }
 

@@ -1,5 +1,7 @@
 package io.gantry.cli;
 
+import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,22 +14,26 @@ import picocli.CommandLine.Spec;
  * {@code gantry}: the command-line toolkit, a thin client of the server's SOAP API. Each task
  * is a subcommand class registered below; {@code validate} works offline, the others speak to
  * the server named by {@code --server}. The global options are inherited, so they may come
- * before or after the subcommand.
+ * before or after the subcommand; where one is not given, {@link ServerSettings} takes it from
+ * the environment or the login {@code gantry login} stored.
  */
 @Command(name = "gantry", mixinStandardHelpOptions = true, versionProvider = GantryVersion.class,
     description = "Submit and manage Gantry jobs (extended JSDL) on a Gantry server.",
-    subcommands = {SubmitCommand.class, StatusCommand.class, ListCommand.class, WaitCommand.class,
+    subcommands = {LoginCommand.class, SubmitCommand.class, StatusCommand.class, ListCommand.class, WaitCommand.class,
         OutputCommand.class, ResultsCommand.class, DefinitionCommand.class, CancelCommand.class,
         KillCommand.class, ServerInfoCommand.class, ValidateCommand.class, EncryptPasswordCommand.class, AuditCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExamples:%n",
-    footer = {"  gantry submit --wait var-job.jsdl",
+    footer = {"  gantry login --server https://hpc-gw.example.org:8443 --user alice",
+        "  gantry submit --wait var-job.jsdl",
         "  gantry --server https://hpc-gw.example.org:8443 list --state RUNNING",
         "",
-        "The server URL comes from --server, else from the environment variable",
-        "GANTRY_SERVER. --user is sent as the HTTP Basic user name with the password",
-        "from GANTRY_PASSWORD; a server without authentication configured ignores it.",
-        "Over https, --server-fingerprint (or GANTRY_SERVER_FINGERPRINT) pins the server's",
-        "certificate by the SHA-256 fingerprint gantry-server prints at start.",
+        "The server, user name and certificate fingerprint come from --server, --user and",
+        "--server-fingerprint, else from GANTRY_SERVER, GANTRY_USER and",
+        "GANTRY_SERVER_FINGERPRINT, else from what 'gantry login' stored (for that server",
+        "only), else https://127.0.0.1:8443. The user name is sent by HTTP Basic with the",
+        "password from GANTRY_PASSWORD, else asked on the terminal; a server without",
+        "authentication configured ignores both. Over https the fingerprint pins the",
+        "server's certificate (gantry-server prints it at start).",
         GantryCommand.EXIT_CODE_HELP})
 public final class GantryCommand implements Runnable {
   public static final int EXIT_OK = 0;
@@ -42,8 +48,10 @@ public final class GantryCommand implements Runnable {
       + "  0  success%n"
       + "  1  the job failed (FAILED, KILLED, CANCELLED), the document is invalid, or the%n"
       + "     server declined (e.g. cancel of a running job, a limit reached)%n"
-      + "  2  usage error, or a local file cannot be read%n"
-      + "  3  the server cannot be reached, or refused the credentials or the request%n"
+      + "  2  usage error, or a local file cannot be read (or the login file is open%n"
+      + "     to other users)%n"
+      + "  3  the server cannot be reached, its certificate is not the pinned one, or it%n"
+      + "     refused the credentials or the request%n"
       + "  4  no such job (it does not exist, or belongs to another user)%n"
       + "  5  wait --timeout ran out before the job ended";
 
@@ -52,22 +60,21 @@ public final class GantryCommand implements Runnable {
 
   @Spec CommandSpec spec;
 
+  // no picocli defaults: ServerSettings resolves the environment and the stored login, in that order
   @Option(names = "--server", scope = ScopeType.INHERIT, paramLabel = "URL",
-      defaultValue = "${env:GANTRY_SERVER:-https://127.0.0.1:8443}",
-      description = "the Gantry server (default: $GANTRY_SERVER, else ${DEFAULT-VALUE}); "
-          + "/services/JobManagement is appended")
+      description = "the Gantry server (default: $GANTRY_SERVER, else the one gantry login stored, else "
+          + ServerSettings.DEFAULT_SERVER + "); /services/JobManagement is appended")
   String server;
 
   @Option(names = "--user", scope = ScopeType.INHERIT, paramLabel = "NAME",
-      defaultValue = "${env:GANTRY_USER}",
-      description = "user name for HTTP Basic authentication (default: $GANTRY_USER); the password"
-          + " is read from $GANTRY_PASSWORD")
+      description = "user name for HTTP Basic authentication (default: $GANTRY_USER, else the one gantry"
+          + " login stored); the password is read from $GANTRY_PASSWORD, else asked on the terminal")
   String user;
 
   @Option(names = "--server-fingerprint", scope = ScopeType.INHERIT, paramLabel = "SHA256",
-      defaultValue = "${env:GANTRY_SERVER_FINGERPRINT}",
       description = "over https, trust only the server certificate with this SHA-256 fingerprint"
-          + " (gantry-server prints it at start; default: $GANTRY_SERVER_FINGERPRINT)")
+          + " (gantry-server prints it at start; default: $GANTRY_SERVER_FINGERPRINT, else the one"
+          + " gantry login stored)")
   String fingerprint;
 
   @Option(names = "--json", scope = ScopeType.INHERIT,
@@ -82,18 +89,59 @@ public final class GantryCommand implements Runnable {
       description = "no colours, also on a terminal (NO_COLOR in the environment does the same)")
   boolean noColor;
 
+  /** The process environment; tests give their own. */
+  private final Map<String, String> environment;
+  /** The user's terminal, empty when there is none (a pipe, a script). */
+  private final Optional<Terminal> terminal;
+
+  GantryCommand(Map<String, String> environment, Optional<Terminal> terminal) {
+    this.environment = environment;
+    this.terminal = terminal;
+  }
+
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(), "a command is needed, e.g. gantry submit FILE");
   }
 
-  /** A connection to the server named by --server, as --user. */
+  /** A connection to the server the settings name, as their user. */
   ServerConnection connect() {
+    ServerSettings settings = settings();
+    return connect(settings, settings.user() == null ? null : password(settings));
+  }
+
+  ServerConnection connect(ServerSettings settings, String password) {
     try {
-      return new ServerConnection(server, user, user == null ? null : System.getenv(PASSWORD_VARIABLE), fingerprint);
+      return new ServerConnection(settings, password);
     } catch (IllegalArgumentException e) {
       throw new CommandFailure(EXIT_USAGE_OR_IO, "--server-fingerprint: " + e.getMessage(), e);
     }
+  }
+
+  /** Server, user and fingerprint: from the options, else the environment, else the stored login. */
+  ServerSettings settings() {
+    return ServerSettings.resolve(new ServerSettings.Given(server, user, fingerprint), environment, loginFile());
+  }
+
+  LoginFile loginFile() {
+    return LoginFile.of(environment);
+  }
+
+  Optional<Terminal> terminal() {
+    return terminal;
+  }
+
+  /**
+   * The password of the settings' user: GANTRY_PASSWORD, else typed on the terminal, else none
+   * (the server then refuses the call and says so).
+   */
+  String password(ServerSettings settings) {
+    String variable = environment.get(PASSWORD_VARIABLE);
+    if (variable != null || terminal.isEmpty()) {
+      return variable;
+    }
+    char[] typed = terminal.get().readPassword("Password for " + settings.user() + " at " + settings.server() + ": ");
+    return typed == null ? null : new String(typed);
   }
 
   /** Whether standard output is an interactive terminal (progress is redrawn in place there). */
@@ -106,10 +154,15 @@ public final class GantryCommand implements Runnable {
     return new StateColors(onTerminal() && !noColor && System.getenv("NO_COLOR") == null);
   }
 
-  /** The configured command line; tests call this with their own output streams. */
+  /** The configured command line, in this process's environment and on its terminal. */
   public static CommandLine commandLine() {
+    return commandLine(System.getenv(), Terminal.ofSystemConsole());
+  }
+
+  /** The command line in {@code environment}; tests call this with their own streams and terminal. */
+  static CommandLine commandLine(Map<String, String> environment, Optional<Terminal> terminal) {
     // picocli answers usage errors with 2 (CommandLine.ExitCode.USAGE) already
-    return new CommandLine(new GantryCommand())
+    return new CommandLine(new GantryCommand(environment, terminal))
         .setExecutionExceptionHandler((e, command, parsed) -> {
           if (e instanceof CommandFailure failure) {
             command.getErr().println("gantry: " + failure.getMessage());

@@ -37,29 +37,37 @@ final class ServerConnection {
 
   private final String endpoint;
   private final String user;
+  private final String untrustedAdvice;
   private final JobManagement service;
 
   /**
    * @param server the server's base URL (the endpoint path is appended unless already there)
-   * @param user HTTP Basic user name, or null; the password comes from {@code GANTRY_PASSWORD}
+   * @param user HTTP Basic user name, or null
    */
   ServerConnection(String server, String user, String password) {
-    this(server, user, password, null);
+    this(new ServerSettings(server, user, null, null), password);
   }
 
   /**
-   * @param fingerprint SHA-256 fingerprint of the one server certificate to trust over https, or
-   *     null to trust the JDK's certificate authorities
+   * Over https, trusts only the certificate with the settings' SHA-256 fingerprint, or without
+   * one, the JDK's certificate authorities.
    */
-  ServerConnection(String server, String user, String password, String fingerprint) {
-    this.endpoint = endpointOf(server);
-    this.user = user;
+  ServerConnection(ServerSettings settings, String password) {
+    this.endpoint = endpointOf(settings.server());
+    this.user = settings.user();
+    this.untrustedAdvice = settings.pinnedBy() == null
+        ? "give the fingerprint it printed at start with --server-fingerprint or GANTRY_SERVER_FINGERPRINT"
+            + " (gantry login stores it)"
+        : "it is not the certificate you confirmed with gantry login (pinned in " + settings.pinnedBy()
+            + "); if the server's certificate was replaced, check the new fingerprint with its operator"
+            + " and run gantry login again";
     // proxy from the annotated interface: no WSDL fetch at start-up, one round trip less per command
     JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
     factory.setServiceClass(JobManagement.class);
     factory.setAddress(endpoint);
     this.service = (JobManagement) factory.create();
     configure(ClientProxy.getClient(service), user, password);
+    String fingerprint = settings.fingerprint();
     if (fingerprint != null && !fingerprint.isBlank()) {
       TLSClientParameters tls = new TLSClientParameters();
       tls.setTrustManagers(new TrustManager[] {new FingerprintTrustManager(fingerprint)});
@@ -147,8 +155,7 @@ final class ServerConnection {
       }
       if (t instanceof SSLHandshakeException) {
         return new CommandFailure(GantryCommand.EXIT_SERVER, "the Gantry server at " + endpoint
-            + " is not trusted (" + reason(t) + "); give the fingerprint it printed at start with"
-            + " --server-fingerprint or GANTRY_SERVER_FINGERPRINT", e);
+            + " is not trusted (" + reason(t) + "); " + untrustedAdvice, e);
       }
       if (t instanceof HTTPException http) {
         return httpFailure(http, e);

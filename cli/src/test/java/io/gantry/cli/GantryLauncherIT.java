@@ -33,7 +33,11 @@ class GantryLauncherIT {
   }
 
   private String runProcess(int expectedExit, List<String> command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).directory(elsewhere.toFile()).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(command).directory(elsewhere.toFile()).redirectErrorStream(true);
+    // the developer's own GANTRY_* settings and stored login stay out of the test
+    builder.environment().keySet().removeIf(name -> name.startsWith("GANTRY_"));
+    builder.environment().put(LoginFile.VARIABLE, GantryRun.NO_LOGIN_FILE.toString());
+    Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(60, TimeUnit.SECONDS));
     assertEquals(expectedExit, process.exitValue(), output);

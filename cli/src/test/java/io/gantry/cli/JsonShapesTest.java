@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gantry.cli.GantryRun.Result;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The documented --json shapes (cli/README.md): the same keys, in the same order, every time. */
 @ExtendWith(RealServer.Resolver.class)
@@ -94,5 +98,19 @@ class JsonShapesTest {
     JsonNode validate = json(0, "validate", "--json", TestJobs.HELLO_MPI.toString());
     assertEquals(List.of("files"), keys(validate));
     assertEquals(List.of("file", "valid", "problems"), keys(validate.get("files").get(0)));
+  }
+
+  @Test
+  void loginShapeOverPlainHttpHasNoFingerprintToPin(RealServer server, @TempDir Path dir) throws Exception {
+    Path loginFile = dir.resolve("config.properties");
+    Result login = new GantryRun(List.of("--server", server.baseUrl(), "--user", "carol"), Map.of(
+        LoginFile.VARIABLE, loginFile.toString(), GantryCommand.PASSWORD_VARIABLE, "ignored without accounts"),
+        Optional.empty()).run("login", "--json");
+    assertEquals(0, login.exitCode(), login.toString());
+    assertEquals("", login.err(), login.toString());
+    JsonNode json = MAPPER.readTree(login.out());
+    assertEquals(List.of("server", "user", "serverFingerprint", "loginFile"), keys(json));
+    assertEquals(true, json.get("serverFingerprint").isNull(), login.toString());
+    assertEquals(new StoredLogin(server.baseUrl(), "carol", null), new LoginFile(loginFile).read().orElseThrow());
   }
 }
