@@ -12,6 +12,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -105,9 +106,12 @@ final class Browser implements AutoCloseable {
 
   /** Clicks the element and waits until the browser has left the current page for the next one. */
   void clickAndAwaitNewPage(String css) {
-    WebElement page = find("html");
+    // a mark on the window object: the next document comes with a fresh window object, without it
+    script("window.gantryOldPage = true;");
     find(css).click();
-    new WebDriverWait(driver, Duration.ofSeconds(30)).until(ExpectedConditions.stalenessOf(page));
+    new WebDriverWait(driver, Duration.ofSeconds(30)).ignoring(WebDriverException.class).until(d ->
+        !Boolean.TRUE.equals(script("return window.gantryOldPage === true;"))
+            && "complete".equals(script("return document.readyState;")));
   }
 
   Object script(String javascript, Object... arguments) {
