@@ -4,16 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -22,30 +14,7 @@ import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** The job page: status, timeline, output, cancel and kill, another user's job; the live job list. */
-class JobPagesBrowserTest {
-  @TempDir static Path dir;
-  static WebServer server;
-  Browser browser;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = WebServer.start(dir, Map.of());
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
-  }
-
-  @BeforeEach
-  void startBrowser(TestInfo test) throws Exception {
-    browser = new Browser(server, getClass().getSimpleName() + "/" + test.getTestMethod().orElseThrow().getName());
-  }
-
-  @AfterEach
-  void stopBrowser() throws Exception {
-    browser.close();
-  }
+class JobPagesBrowserTest extends BrowserTest {
 
   /** A POSIX job that sleeps {@code seconds}, as JSDL. */
   static String sleepJob(String name, int seconds) {

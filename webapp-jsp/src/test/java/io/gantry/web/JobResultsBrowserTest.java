@@ -12,45 +12,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.WebElement;
 
 /** The sample VaR job from submission to its results page: the table and the P&L plot. */
-class JobResultsBrowserTest {
+class JobResultsBrowserTest extends BrowserTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
   private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
-  @TempDir static Path dir;
-  static WebServer server;
-  Browser browser;
-
   @BeforeAll
-  static void startServer() throws Exception {
+  static void needsMcvar() {
     assertTrue(Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
-    server = WebServer.start(dir, Map.of());
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
-  }
-
-  @BeforeEach
-  void startBrowser(TestInfo test) throws Exception {
-    browser = new Browser(server, getClass().getSimpleName() + "/" + test.getTestMethod().orElseThrow().getName());
-  }
-
-  @AfterEach
-  void stopBrowser() throws Exception {
-    browser.close();
   }
 
   /** The example as shipped, pointed at this server's demo SSH port and the built mcvar. */

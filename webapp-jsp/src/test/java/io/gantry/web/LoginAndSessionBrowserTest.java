@@ -5,43 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.Keys;
 
 /** Form login with the API's accounts, the session cookie, CSRF protection, logout, keyboard use. */
-class LoginAndSessionBrowserTest {
-  @TempDir static Path dir;
-  static WebServer server;
-  Browser browser;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = WebServer.start(dir, Map.of());
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
-  }
-
-  @BeforeEach
-  void startBrowser(TestInfo test) throws Exception {
-    browser = new Browser(server, getClass().getSimpleName() + "/" + test.getTestMethod().orElseThrow().getName());
-  }
-
-  @AfterEach
-  void stopBrowser() throws Exception {
-    browser.close();
-  }
+class LoginAndSessionBrowserTest extends BrowserTest {
 
   @Test
   void aUserLogsInWithTheApiPasswordAndOut() throws Exception {

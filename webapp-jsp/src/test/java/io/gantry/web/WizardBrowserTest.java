@@ -11,15 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -27,36 +20,13 @@ import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** The job wizard in a browser: the sample VaR job typed in and run, errors, upload, drafts, passwords. */
-class WizardBrowserTest {
+class WizardBrowserTest extends BrowserTest {
   static final Path VAR_JOB = WizardJsdlRoundTripTest.EXAMPLES.resolve("var-job.jsdl");
   static final Path MCVAR = Path.of("..", "node-programs", "build", "mcvar").toAbsolutePath().normalize();
   private static final Set<String> CHOICES = Set.of("dsKind", "creationFlag", "inputCompression", "outputCompression",
       "compression", "direction", "protocol", "authKind");
   private static final String CLEAR_PASSWORD = "Tr0ub4dor&3-in-clear";
 
-  @TempDir static Path dir;
-  static WebServer server;
-  Browser browser;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = WebServer.start(dir, Map.of());
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
-  }
-
-  @BeforeEach
-  void startBrowser(TestInfo test) throws Exception {
-    browser = new Browser(server, getClass().getSimpleName() + "/" + test.getTestMethod().orElseThrow().getName());
-  }
-
-  @AfterEach
-  void stopBrowser() throws Exception {
-    browser.close();
-  }
 
   /** var-job.jsdl as this test server runs it: its demo SSH port and the built mcvar. */
   static String varJobHere() throws Exception {
