@@ -179,6 +179,11 @@ final class ServerConnection {
       return new CommandFailure(GantryCommand.EXIT_SERVER, "the Gantry server at " + endpoint
           + " refused the request " + who + " (HTTP " + code + ")", e);
     }
+    if (code == 429) {
+      return new CommandFailure(GantryCommand.EXIT_SERVER, "the Gantry server at " + endpoint
+          + " holds back logins as user " + user + " from here after too many wrong passwords (HTTP 429);"
+          + " wait a little, then try again with the right password", e);
+    }
     if (code == 404) {
       return new CommandFailure(GantryCommand.EXIT_SERVER, "no Gantry job service at " + endpoint
           + " (HTTP 404); check --server", e);

@@ -21,6 +21,7 @@ import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
+import io.gantry.server.security.LoginThrottle;
 import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAuthenticator;
@@ -119,7 +120,8 @@ public final class GantryServer implements AutoCloseable {
     Optional<UserAuthenticator> authenticator = Optional.empty();
     if (security.authEnabled()) {
       new FirstAdmin(store.userAccounts(), security.adminPassword()).createIfNoUsers();
-      authenticator = Optional.of(new UserAuthenticator(store.userAccounts()));
+      authenticator = Optional.of(new UserAuthenticator(store.userAccounts(),
+          new LoginThrottle(security.failedLoginsBeforeDelay())));
     }
     WebFaceContext web = new WebFaceContext(service, authenticator, config.dataDirectory().resolve("web"),
         security.webSessionIdleTimeout(), keystore.isPresent());

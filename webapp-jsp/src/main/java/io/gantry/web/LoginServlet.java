@@ -8,13 +8,15 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
  * The login form, with the same user accounts as the SOAP API. A successful login starts a new
  * session (the one the form was served in is dropped, so a session id planted before login is
  * worth nothing) and goes to the job list; a failed one says so without telling whether the
- * user exists.
+ * user exists. After repeated failures the server's login throttle makes the user wait, and the
+ * form says for how long (HTTP 429).
  */
 final class LoginServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -43,6 +45,17 @@ final class LoginServlet extends HttpServlet {
     }
     String name = request.getParameter("username");
     String password = request.getParameter("password");
+    Duration wait = name == null ? Duration.ZERO
+        : authenticator.get().waitBeforeLogin(name.strip(), request.getRemoteAddr());
+    if (!wait.isZero()) {
+      long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+      response.setStatus(429);
+      response.setHeader("Retry-After", Long.toString(seconds));
+      request.setAttribute("throttled", seconds);
+      request.setAttribute("username", name);
+      Pages.render(request, response, "login", "Log in");
+      return;
+    }
     Optional<UserAccount> account = name == null || password == null ? Optional.empty()
         : authenticator.get().authenticate(name.strip(), password.toCharArray(), request.getRemoteAddr());
     if (account.isEmpty()) {

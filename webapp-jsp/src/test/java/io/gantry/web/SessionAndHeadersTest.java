@@ -113,6 +113,24 @@ class SessionAndHeadersTest {
   }
 
   @Test
+  void repeatedWrongPasswordsMakeTheFormSayHowLongToWait() throws Exception {
+    Visitor guesser = new Visitor();
+    Matcher token = TOKEN.matcher(guesser.get("/login").body());
+    assertTrue(token.find());
+    for (int i = 0; i < 5; i++) {
+      assertEquals(401, guesser.post("/login", "csrf=" + token.group(1) + "&username=admin&password=guess" + i).statusCode());
+    }
+    String right = "csrf=" + token.group(1) + "&username=admin&password="
+        + URLEncoder.encode(WebServer.password(WebServer.ADMIN), StandardCharsets.UTF_8);
+    HttpResponse<String> throttled = guesser.post("/login", right);
+    assertEquals(429, throttled.statusCode(), "even the right password waits");
+    assertTrue(throttled.body().contains("Too many failed logins: wait 1 s"), throttled.body());
+    assertEquals("1", throttled.headers().firstValue("Retry-After").orElse(""));
+    Thread.sleep(1_200);
+    assertEquals(302, guesser.post("/login", right).statusCode(), "after the wait the right password logs in");
+  }
+
+  @Test
   void pagesCarryTheSecurityHeaders() throws Exception {
     HttpResponse<String> login = new Visitor().get("/login");
     String policy = login.headers().firstValue("Content-Security-Policy").orElse("");

@@ -41,10 +41,12 @@ public record ServerConfig(
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
    * in the data directory"; {@code adminPassword} None means "generate one and print it once";
-   * {@code webSessionIdleTimeout} ends a browser session left alone that long.
+   * {@code webSessionIdleTimeout} ends a browser session left alone that long; after {@code
+   * failedLoginsBeforeDelay} failures in a row a user and address must wait between attempts.
    */
   public record Security(boolean tlsEnabled, Path tlsKeystore, PasswordSource tlsKeystorePassword,
-      boolean authEnabled, PasswordSource adminPassword, Duration webSessionIdleTimeout) {}
+      boolean authEnabled, PasswordSource adminPassword, Duration webSessionIdleTimeout,
+      int failedLoginsBeforeDelay) {}
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {

@@ -33,7 +33,8 @@ public final class ServerConfigLoader {
       "limits.kill-grace", "limits.job-definition-bytes", "limits.queued-jobs-per-user", "limits.concurrent-requests-per-user",
       "demo.enabled", "demo.positions", "demo.ssh-port",
       "tls.enabled", "tls.keystore", "tls.keystore-password-file", "auth.enabled",
-      "admin.password-file", "admin.password-env", "web.session-idle-timeout");
+      "admin.password-file", "admin.password-env", "web.session-idle-timeout",
+      "auth.failed-logins-before-delay");
 
   private final Properties settings = new Properties();
 
@@ -119,7 +120,8 @@ public final class ServerConfigLoader {
     }
     return new ServerConfig.Security(tls, keystore,
         keystorePassword == null ? new PasswordSource.None() : new PasswordSource.FromFile(Path.of(keystorePassword)),
-        auth, password("admin"), duration("web.session-idle-timeout", Duration.ofMinutes(30)));
+        auth, password("admin"), duration("web.session-idle-timeout", Duration.ofMinutes(30)),
+        integer("auth.failed-logins-before-delay", 5, 1, 1_000_000));
   }
 
   private static boolean isLoopback(String host) {

@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
 
@@ -38,7 +39,16 @@ final class BasicAuthenticationFilter extends HttpFilter {
       chain.doFilter(request, response);
       return;
     }
-    Optional<UserAccount> account = authenticate(header.substring(6).strip(), request.getRemoteAddr());
+    String[] login = decode(header.substring(6).strip());
+    Duration wait = login == null ? Duration.ZERO : authenticator.waitBeforeLogin(login[0], request.getRemoteAddr());
+    if (!wait.isZero()) {
+      // too many failures for this user from this address: say when to try again, check nothing
+      response.setHeader("Retry-After", Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000)));
+      response.sendError(429, "too many failed logins; try again later");
+      return;
+    }
+    Optional<UserAccount> account = login == null ? Optional.empty()
+        : authenticator.authenticate(login[0], login[1].toCharArray(), request.getRemoteAddr());
     if (account.isEmpty()) {
       response.setHeader("WWW-Authenticate", CHALLENGE);
       response.sendError(HttpServletResponse.SC_UNAUTHORIZED, "wrong user name or password");
@@ -47,19 +57,16 @@ final class BasicAuthenticationFilter extends HttpFilter {
     chain.doFilter(new Authenticated(request, AccountPrincipal.of(account.get())), response);
   }
 
-  private Optional<UserAccount> authenticate(String encoded, String remoteAddress) {
+  /** User name and password of a Basic credential, or null if it is not one. */
+  private static String[] decode(String encoded) {
     String decoded;
     try {
       decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      return Optional.empty();
+      return null;
     }
     int colon = decoded.indexOf(':');
-    if (colon < 0) {
-      return Optional.empty();
-    }
-    return authenticator.authenticate(decoded.substring(0, colon),
-        decoded.substring(colon + 1).toCharArray(), remoteAddress);
+    return colon < 0 ? null : new String[] {decoded.substring(0, colon), decoded.substring(colon + 1)};
   }
 
   /** The request as seen after a successful login: its principal and roles are the user's. */

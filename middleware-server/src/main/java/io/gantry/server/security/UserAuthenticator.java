@@ -15,28 +15,51 @@ import org.slf4j.LoggerFactory;
  *   <li>An unknown name costs the same hash computation as a known one, so the time a failure
  *       takes does not tell whether the user exists.
  *   <li>A failure is logged with the name and the remote address, never with the password.
+ *   <li>Repeated failures make the name and address wait ({@link LoginThrottle}); an attempt
+ *       made while waiting fails without being checked.
  * </ol>
  */
 public final class UserAuthenticator {
   private static final Logger log = LoggerFactory.getLogger(UserAuthenticator.class);
   private final UserAccounts accounts;
   private final PasswordHasher hasher = new PasswordHasher();
+  private final LoginThrottle throttle;
 
   public UserAuthenticator(UserAccounts accounts) {
+    this(accounts, new LoginThrottle(LoginThrottle.DEFAULT_FREE_FAILURES));
+  }
+
+  public UserAuthenticator(UserAccounts accounts, LoginThrottle throttle) {
     this.accounts = accounts;
+    this.throttle = throttle;
+  }
+
+  /**
+   * How long {@code name} from {@code remoteAddress} must wait before the next login attempt
+   * counts, after repeated failures; zero when it may try now. Lets a face of the server say so
+   * (HTTP 429) instead of "wrong password".
+   */
+  public java.time.Duration waitBeforeLogin(String name, String remoteAddress) {
+    return throttle.waitBefore(name, remoteAddress);
   }
 
   /** The account, if {@code password} is its password; clears {@code password}. */
   public Optional<UserAccount> authenticate(String name, char[] password, String remoteAddress) {
     try {
+      if (!throttle.waitBefore(name, remoteAddress).isZero()) {
+        log.warn("login as '{}' from {} refused unchecked: too many failures", printable(name), remoteAddress);
+        return Optional.empty();
+      }
       Optional<UserAccount> account = validName(name) ? accounts.find(name) : Optional.empty();
       boolean ok = account.isPresent()
           ? hasher.verify(password, account.get().passwordHash())
           : hasher.verifyNobody(password);
       if (!ok) {
+        throttle.failed(name, remoteAddress);
         log.warn("failed login as '{}' from {}", printable(name), remoteAddress);
         return Optional.empty();
       }
+      throttle.succeeded(name, remoteAddress);
       return account;
     } finally {
       Arrays.fill(password, '\0');

@@ -55,7 +55,11 @@ class SecureJobManagementTest {
     RunningServer.addUser(data, OWNER, PASSWORD, false);
     RunningServer.addUser(data, OTHER, PASSWORD, false);
     RunningServer.addUser(data, ADMIN, PASSWORD, true);
-    server = RunningServer.start(data, RunningServer.secureSettings());
+    // every operation is tried with a wrong password: keep the login throttle (tested in
+    // TlsAndLoginTest and LoginThrottleTest) from making the owner's next calls wait
+    Map<String, String> settings = new java.util.HashMap<>(RunningServer.secureSettings());
+    settings.put("auth.failed-logins-before-delay", "1000");
+    server = RunningServer.start(data, settings);
     JobManagement alice = as(OWNER, new Login.Basic("", ""));
     aliceJob = alice.submitJob(TestJobs.job("alice's").shell("echo from alice", 10).document());
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(alice, aliceJob, LIMIT).state);

@@ -122,6 +122,24 @@ class TlsAndLoginTest {
   }
 
   @Test
+  void repeatedWrongPasswordsMakeTheNextAttemptWaitThenTheRightOneWorksAgain() throws Exception {
+    for (int i = 0; i < 5; i++) {
+      assertEquals(401, post(basic("admin", "guess " + i)).statusCode(), "guess " + i + " is checked");
+    }
+    HttpResponse<String> throttled = post(basic("admin", ADMIN_PASSWORD));
+    assertEquals(429, throttled.statusCode(), "even the right password waits: a guesser learns nothing");
+    long retryAfter = Long.parseLong(throttled.headers().firstValue("Retry-After").orElseThrow());
+    assertTrue(retryAfter >= 1 && retryAfter <= 2, "1 s after the fifth failure: " + retryAfter);
+    assertEquals(401, post(basic("nobody", "guess")).statusCode(), "another user name is not held up");
+
+    Thread.sleep(retryAfter * 1000 + 200);
+    HttpResponse<String> right = post(basic("admin", ADMIN_PASSWORD));
+    assertEquals(200, right.statusCode(), "after the wait the right password works, and clears the count");
+    assertEquals(401, post(basic("admin", "one more guess")).statusCode(), "the count starts again");
+    assertEquals(200, post(basic("admin", ADMIN_PASSWORD)).statusCode());
+  }
+
+  @Test
   void aUsernameTokenWithAWrongPasswordOrAnUnknownUserGetsAFault() {
     assertThrows(SOAPFaultException.class,
         () -> server.cxfClient(new Login.UsernameToken("admin", "wrong password", false)).getServerInfo());
