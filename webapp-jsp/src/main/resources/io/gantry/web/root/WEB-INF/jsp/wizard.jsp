@@ -53,7 +53,7 @@
     </c:if>
     <form method="post" enctype="multipart/form-data" class="upload"
           action="${pageContext.request.contextPath}/wizard/upload?csrf=${fn:escapeXml(csrf)}">
-      <label for="upload-file">JSDL file (at most 4 MiB); it replaces the job in the wizard</label>
+      <label for="upload-file">JSDL file (at most ${uploadLimitMiB} MiB); it replaces the job in the wizard</label>
       <input type="file" id="upload-file" name="file" accept=".jsdl,.xml,application/xml,text/xml">
       <button type="submit" id="upload" class="secondary">Read into the wizard</button>
     </form>
