@@ -7,6 +7,7 @@ import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.LimitExceededFault;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.service.JobManagementService;
+import io.gantry.server.web.WebFaceContext.CredentialNames;
 import io.gantry.web.WizardStage.Kind;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -20,10 +21,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.function.Function;
 import org.w3c.dom.Element;
 
 /**
@@ -54,10 +56,12 @@ final class WizardServlet extends HttpServlet {
   private final transient JobManagementService service;
   private final transient DraftStore drafts;
   private final transient JsdlParser parser = new JsdlParser();
+  private final transient Function<String, CredentialNames> credentialNames;
 
-  WizardServlet(JobManagementService service, DraftStore drafts) {
+  WizardServlet(JobManagementService service, DraftStore drafts, Function<String, CredentialNames> credentialNames) {
     this.service = service;
     this.drafts = drafts;
+    this.credentialNames = credentialNames;
   }
 
   /** The session's wizard job, made empty on first use. */
@@ -392,21 +396,23 @@ final class WizardServlet extends HttpServlet {
       request.setAttribute("report", result.problems.stream().map(WizardViews.ProblemRow::of).toList());
       request.setAttribute("jsdl", WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job)));
     }
-    TreeSet<String> dataSources = new TreeSet<>();
-    for (WizardStage s : job.getPre()) {
-      dataSources.add(s.value("dataSourceRef"));
-    }
-    for (WizardStage s : job.getPost()) {
-      dataSources.add(s.value("dataSourceRef"));
-    }
-    dataSources.remove("");
-    request.setAttribute("dataSources", dataSources);
+    // the server's names this user may use, offered as suggestions for the name fields
+    CredentialNames names = credentialNames.apply(SignedInUser.of(request).name());
+    request.setAttribute("dataSources", names.dataSources());
+    request.setAttribute("sshIdentities", names.sshIdentities());
+    request.setAttribute("dataSourceHint", nameHint("a named data source", names.dataSources()));
+    request.setAttribute("identityHint", nameHint("a named identity", names.sshIdentities()));
     request.setAttribute("notice", notice);
     request.setAttribute("uploadLimitMiB", MAX_UPLOAD_MIB);
     request.setAttribute("job", job);
     request.setAttribute("step", step);
     request.setAttribute("steps", WizardViews.steps(job, step));
     Pages.render(request, response, "wizard", "New job: " + step.getTitle());
+  }
+
+  private static String nameHint(String what, Collection<String> names) {
+    return names.isEmpty() ? "with " + what + " (the server defines none for you)"
+        : "with " + what + "; yours: " + String.join(", ", names);
   }
 
   private static void redirect(HttpServletRequest request, HttpServletResponse response, WizardStep step,

@@ -35,7 +35,9 @@
       <c:if test="${step.slug != 'review'}"><button type="submit" name="go" value="next" id="next">Next</button></c:if>
     </div>
   </form>
+  <%-- the server's data sources and SSH identities this user may use (names only) --%>
   <datalist id="data-source-names"><c:forEach var="d" items="${dataSources}"><option value="${fn:escapeXml(d)}"></option></c:forEach></datalist>
+  <datalist id="ssh-identity-names"><c:forEach var="d" items="${sshIdentities}"><option value="${fn:escapeXml(d)}"></option></c:forEach></datalist>
   <c:if test="${step.slug == 'identification'}">
     <h2>Start from a file</h2>
     <c:if test="${not empty uploadProblems or not empty uploadUnsupported}">
