@@ -124,7 +124,8 @@ public final class GantryServer implements AutoCloseable {
           new LoginThrottle(security.failedLoginsBeforeDelay())));
     }
     WebFaceContext web = new WebFaceContext(service, authenticator, config.dataDirectory().resolve("web"),
-        security.webSessionIdleTimeout(), keystore.isPresent());
+        security.webSessionIdleTimeout(), keystore.isPresent(), user -> new WebFaceContext.CredentialNames(
+            credentials.dataSourceNamesFor(user), credentials.identityNamesFor(user)));
     http = own(new GantryHttpServer(config.listenHost(), config.listenPort(), keystore, authenticator,
         config.maxConcurrentRequestsPerUser(), List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement")),
         webFaces(web)));

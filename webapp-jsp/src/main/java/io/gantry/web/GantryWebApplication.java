@@ -55,7 +55,7 @@ public final class GantryWebApplication implements WebFace {
   /** The job wizard (with its JSDL upload, multipart and size-limited) and the user's drafts. */
   private static void addWizard(ServletContextHandler context, WebFaceContext server) throws java.io.IOException {
     DraftStore drafts = new DraftStore(server.dataDirectory().resolve("drafts"));
-    ServletHolder wizard = new ServletHolder("wizard", new WizardServlet(server.jobs(), drafts));
+    ServletHolder wizard = new ServletHolder("wizard", new WizardServlet(server.jobs(), drafts, server.credentialNames()));
     java.nio.file.Path uploads = Files.createDirectories(server.dataDirectory().resolve("uploads"));
     wizard.getRegistration().setMultipartConfig(new jakarta.servlet.MultipartConfigElement(uploads.toString(),
         WizardServlet.MAX_UPLOAD_BYTES, WizardServlet.MAX_UPLOAD_BYTES + 64 * 1024, 64 * 1024));

@@ -7,6 +7,7 @@ import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.LimitExceededFault;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.service.JobManagementService;
+import io.gantry.server.web.WebFaceContext.CredentialNames;
 import io.gantry.web.WizardStage.Kind;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -20,10 +21,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.function.Function;
 import org.w3c.dom.Element;
 
 /**
@@ -48,13 +50,18 @@ final class WizardServlet extends HttpServlet {
   static final String SESSION_JOB = "gantry.wizard";
   private static final String SESSION_NOTICE = "gantry.wizard.notice";
   static final long MAX_UPLOAD_BYTES = 4L * 1024 * 1024;
+  static final long MAX_UPLOAD_MIB = MAX_UPLOAD_BYTES / 1024 / 1024;
+  private static final String TOO_LARGE = "The file is larger than " + MAX_UPLOAD_MIB
+      + " MiB; Gantry accepts job descriptions up to " + MAX_UPLOAD_MIB + " MiB.";
   private final transient JobManagementService service;
   private final transient DraftStore drafts;
   private final transient JsdlParser parser = new JsdlParser();
+  private final transient Function<String, CredentialNames> credentialNames;
 
-  WizardServlet(JobManagementService service, DraftStore drafts) {
+  WizardServlet(JobManagementService service, DraftStore drafts, Function<String, CredentialNames> credentialNames) {
     this.service = service;
     this.drafts = drafts;
+    this.credentialNames = credentialNames;
   }
 
   /** The session's wizard job, made empty on first use. */
@@ -297,13 +304,29 @@ final class WizardServlet extends HttpServlet {
     Part file;
     try {
       file = request.getPart("file");
-    } catch (IllegalStateException | ServletException e) {
-      uploadRefused(request, response, List.of("The file is larger than " + MAX_UPLOAD_BYTES / 1024 / 1024
-          + " MiB, or the upload was broken off."), List.of());
+    } catch (IOException | ServletException | RuntimeException e) {
+      // the parser stops at the limit and throws away what it spooled; nothing of the file is kept
+      if (request.getContentLengthLong() > MAX_UPLOAD_BYTES || sizeExceeded(e)) {
+        uploadRefused(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, List.of(TOO_LARGE), List.of());
+      } else {
+        uploadRefused(request, response, HttpServletResponse.SC_BAD_REQUEST, List.of("The upload was broken off or"
+            + " is not a file upload the wizard can read (a multipart form with the field \"file\"); choose the"
+            + " file and send it again."), List.of());
+      }
       return;
     }
+    try {
+      readUpload(request, response, file);
+    } finally {
+      deleteParts(request);
+    }
+  }
+
+  private void readUpload(HttpServletRequest request, HttpServletResponse response, Part file)
+      throws ServletException, IOException {
     if (file == null || file.getSize() == 0) {
-      uploadRefused(request, response, List.of("Choose a JSDL file to read."), List.of());
+      uploadRefused(request, response, HttpServletResponse.SC_BAD_REQUEST, List.of("Choose a JSDL file to read."),
+          List.of());
       return;
     }
     byte[] bytes;
@@ -311,12 +334,12 @@ final class WizardServlet extends HttpServlet {
       bytes = in.readNBytes((int) MAX_UPLOAD_BYTES + 1);
     }
     if (bytes.length > MAX_UPLOAD_BYTES) {
-      uploadRefused(request, response, List.of("The file is larger than 4 MiB."), List.of());
+      uploadRefused(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, List.of(TOO_LARGE), List.of());
       return;
     }
     WizardJsdlImporter.Result result = WizardJsdlImporter.read(bytes, parser);
     if (!result.ok()) {
-      uploadRefused(request, response, result.problems(), result.unsupported());
+      uploadRefused(request, response, HttpServletResponse.SC_BAD_REQUEST, result.problems(), result.unsupported());
       return;
     }
     request.getSession().setAttribute(SESSION_JOB, result.job());
@@ -325,9 +348,30 @@ final class WizardServlet extends HttpServlet {
     redirect(request, response, WizardStep.IDENTIFICATION, "");
   }
 
-  private void uploadRefused(HttpServletRequest request, HttpServletResponse response, List<String> problems,
-      List<String> unsupported) throws ServletException, IOException {
-    response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
+  /** Whether the multipart parser gave up because the file or the request exceeded its limit. */
+  private static boolean sizeExceeded(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().toLowerCase(java.util.Locale.ROOT).contains("exceeded")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Removes the upload's spooled parts at once rather than at the end of the request. */
+  private static void deleteParts(HttpServletRequest request) {
+    try {
+      for (Part part : request.getParts()) {
+        part.delete();
+      }
+    } catch (IOException | ServletException | RuntimeException e) {
+      // Jetty removes them at the end of the request anyway
+    }
+  }
+
+  private void uploadRefused(HttpServletRequest request, HttpServletResponse response, int status,
+      List<String> problems, List<String> unsupported) throws ServletException, IOException {
+    response.setStatus(status);
     request.setAttribute("uploadProblems", problems);
     request.setAttribute("uploadUnsupported", unsupported);
     render(request, response, jobOf(request.getSession()), WizardStep.IDENTIFICATION);
@@ -352,20 +396,23 @@ final class WizardServlet extends HttpServlet {
       request.setAttribute("report", result.problems.stream().map(WizardViews.ProblemRow::of).toList());
       request.setAttribute("jsdl", WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job)));
     }
-    TreeSet<String> dataSources = new TreeSet<>();
-    for (WizardStage s : job.getPre()) {
-      dataSources.add(s.value("dataSourceRef"));
-    }
-    for (WizardStage s : job.getPost()) {
-      dataSources.add(s.value("dataSourceRef"));
-    }
-    dataSources.remove("");
-    request.setAttribute("dataSources", dataSources);
+    // the server's names this user may use, offered as suggestions for the name fields
+    CredentialNames names = credentialNames.apply(SignedInUser.of(request).name());
+    request.setAttribute("dataSources", names.dataSources());
+    request.setAttribute("sshIdentities", names.sshIdentities());
+    request.setAttribute("dataSourceHint", nameHint("a named data source", names.dataSources()));
+    request.setAttribute("identityHint", nameHint("a named identity", names.sshIdentities()));
     request.setAttribute("notice", notice);
+    request.setAttribute("uploadLimitMiB", MAX_UPLOAD_MIB);
     request.setAttribute("job", job);
     request.setAttribute("step", step);
     request.setAttribute("steps", WizardViews.steps(job, step));
     Pages.render(request, response, "wizard", "New job: " + step.getTitle());
+  }
+
+  private static String nameHint(String what, Collection<String> names) {
+    return names.isEmpty() ? "with " + what + " (the server defines none for you)"
+        : "with " + what + "; yours: " + String.join(", ", names);
   }
 
   private static void redirect(HttpServletRequest request, HttpServletResponse response, WizardStep step,

@@ -13,7 +13,10 @@ import io.gantry.staging.SshCredentials;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * The server's secrets, handed to the staging gateway at the moment of use: named data sources
@@ -54,6 +57,31 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
       return "SSH identity '" + name + "' is not defined on this server for user " + owner;
     }
     return null;
+  }
+
+  /**
+   * The names of the data sources {@code user} may use (the rule of {@link #dataSourceProblem}),
+   * sorted: names only, never a URL, a database user or a secret.
+   */
+  public SortedSet<String> dataSourceNamesFor(String user) {
+    TreeSet<String> names = new TreeSet<>();
+    dataSources.forEach((name, source) -> {
+      if (source.allows(user)) {
+        names.add(name);
+      }
+    });
+    return Collections.unmodifiableSortedSet(names);
+  }
+
+  /** The names of the SSH identities {@code user} may use (the rule of {@link #identityProblem}), sorted. */
+  public SortedSet<String> identityNamesFor(String user) {
+    TreeSet<String> names = new TreeSet<>();
+    identities.forEach((name, identity) -> {
+      if (identity.allows(user)) {
+        names.add(name);
+      }
+    });
+    return Collections.unmodifiableSortedSet(names);
   }
 
   @Override

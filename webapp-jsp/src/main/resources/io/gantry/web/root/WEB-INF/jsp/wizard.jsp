@@ -35,7 +35,9 @@
       <c:if test="${step.slug != 'review'}"><button type="submit" name="go" value="next" id="next">Next</button></c:if>
     </div>
   </form>
+  <%-- the server's data sources and SSH identities this user may use (names only) --%>
   <datalist id="data-source-names"><c:forEach var="d" items="${dataSources}"><option value="${fn:escapeXml(d)}"></option></c:forEach></datalist>
+  <datalist id="ssh-identity-names"><c:forEach var="d" items="${sshIdentities}"><option value="${fn:escapeXml(d)}"></option></c:forEach></datalist>
   <c:if test="${step.slug == 'identification'}">
     <h2>Start from a file</h2>
     <c:if test="${not empty uploadProblems or not empty uploadUnsupported}">
@@ -53,7 +55,7 @@
     </c:if>
     <form method="post" enctype="multipart/form-data" class="upload"
           action="${pageContext.request.contextPath}/wizard/upload?csrf=${fn:escapeXml(csrf)}">
-      <label for="upload-file">JSDL file (at most 4 MiB); it replaces the job in the wizard</label>
+      <label for="upload-file">JSDL file (at most ${uploadLimitMiB} MiB); it replaces the job in the wizard</label>
       <input type="file" id="upload-file" name="file" accept=".jsdl,.xml,application/xml,text/xml">
       <button type="submit" id="upload" class="secondary">Read into the wizard</button>
     </form>

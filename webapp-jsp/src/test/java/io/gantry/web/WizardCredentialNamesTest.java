@@ -1,0 +1,129 @@
+package io.gantry.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The wizard suggests, for its data source and SSH identity name fields, exactly the names of the
+ * server's configuration that the signed-in user may use: names only, never a URL or a secret.
+ */
+class WizardCredentialNamesTest {
+  private static final Pattern TOKEN = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+  @TempDir static Path dir;
+  static WebServer server;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    Path secret = Files.writeString(dir.resolve("identity.password"), "not a real password");
+    server = WebServer.start(dir, Map.ofEntries(
+        Map.entry("datasource.alice-risk.url", "jdbc:h2:mem:alice-risk"),
+        Map.entry("datasource.alice-risk.user", "alice_reader"),
+        Map.entry("datasource.alice-risk.users", "alice"),
+        Map.entry("datasource.bob-risk.url", "jdbc:h2:mem:bob-risk"),
+        Map.entry("datasource.bob-risk.users", "bob"),
+        Map.entry("datasource.shared-risk.url", "jdbc:h2:mem:shared-risk"),
+        Map.entry("identity.alice-cluster.password-file", secret.toString()),
+        Map.entry("identity.alice-cluster.users", "alice admin"),
+        Map.entry("identity.bob-cluster.password-file", secret.toString()),
+        Map.entry("identity.bob-cluster.users", "bob")));
+  }
+
+  @AfterAll
+  static void stopServer() {
+    server.close();
+  }
+
+  private static final class Visitor {
+    final HttpClient http;
+    String csrf;
+
+    Visitor(String user) throws Exception {
+      http = HttpClient.newBuilder().sslContext(server.httpClient().sslContext()).cookieHandler(new CookieManager())
+          .proxy(HttpClient.Builder.NO_PROXY).followRedirects(HttpClient.Redirect.NEVER).build();
+      assertEquals(302, post("/login", "csrf=" + token(get("/login").body()) + "&username=" + user + "&password="
+          + URLEncoder.encode(WebServer.password(user), StandardCharsets.UTF_8)).statusCode());
+      csrf = token(get("/wizard").body());
+    }
+
+    HttpResponse<String> get(String path) throws Exception {
+      return http.send(HttpRequest.newBuilder(URI.create(server.url(path))).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> post(String path, String form) throws Exception {
+      return http.send(HttpRequest.newBuilder(URI.create(server.url(path)))
+          .header("Content-Type", "application/x-www-form-urlencoded")
+          .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The pre-staging step with one SQL and one scp stage, so that both name fields show. */
+    String preStagingWithBothKinds() throws Exception {
+      assertEquals(302, post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:sql").statusCode());
+      assertEquals(302, post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:scp").statusCode());
+      HttpResponse<String> page = get("/wizard?step=pre-staging");
+      assertEquals(200, page.statusCode());
+      return page.body();
+    }
+  }
+
+  private static String token(String page) {
+    Matcher token = TOKEN.matcher(page);
+    assertTrue(token.find(), "the page has a CSRF token");
+    return token.group(1);
+  }
+
+  /** The options of one datalist of the page. */
+  private static List<String> options(String page, String list) {
+    Matcher block = Pattern.compile("<datalist id=\"" + list + "\">(.*?)</datalist>", Pattern.DOTALL).matcher(page);
+    assertTrue(block.find(), "the page has the datalist " + list);
+    Matcher option = Pattern.compile("<option value=\"([^\"]*)\"").matcher(block.group(1));
+    List<String> values = new ArrayList<>();
+    while (option.find()) {
+      values.add(option.group(1));
+    }
+    return values;
+  }
+
+  @Test
+  void aUserIsOfferedOnlyTheNamesTheyMayUse() throws Exception {
+    String alice = new Visitor(WebServer.ALICE).preStagingWithBothKinds();
+    assertEquals(List.of("alice-risk", "demo-market", "shared-risk"), options(alice, "data-source-names"));
+    assertEquals(List.of("alice-cluster", "demo-remote"), options(alice, "ssh-identity-names"));
+    assertTrue(alice.contains("list=\"data-source-names\"") && alice.contains("list=\"ssh-identity-names\""),
+        "the name fields use the lists");
+    assertTrue(alice.contains("yours: alice-risk, demo-market, shared-risk"), "the hint names them too");
+
+    String bob = new Visitor(WebServer.BOB).preStagingWithBothKinds();
+    assertEquals(List.of("bob-risk", "demo-market", "shared-risk"), options(bob, "data-source-names"));
+    assertEquals(List.of("bob-cluster", "demo-remote"), options(bob, "ssh-identity-names"));
+    assertFalse(bob.contains("alice-risk") || bob.contains("alice-cluster"), "nothing of alice's");
+  }
+
+  @Test
+  void noUrlUserOrSecretOfADataSourceReachesThePage() throws Exception {
+    String page = new Visitor(WebServer.ALICE).preStagingWithBothKinds();
+    assertFalse(page.contains("jdbc:"), "no JDBC URL");
+    assertFalse(page.contains("alice_reader"), "no database user");
+    assertFalse(page.contains("not a real password") || page.contains("identity.password"), "no secret, no file");
+  }
+}
