@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.CookieManager;
-import java.net.HttpCookie;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * security headers, and the SOAP API beside the pages keeps its own authentication.
  */
 class SessionAndHeadersTest {
-  private static final Pattern TOKEN = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
   @TempDir static Path dir;
   static WebServer server;
 
@@ -41,43 +35,9 @@ class SessionAndHeadersTest {
     server.close();
   }
 
-  private static final class Visitor {
-    final CookieManager cookies = new CookieManager();
-    final HttpClient http;
-
-    Visitor() throws Exception {
-      http = HttpClient.newBuilder().sslContext(server.httpClient().sslContext()).cookieHandler(cookies)
-          .proxy(HttpClient.Builder.NO_PROXY).followRedirects(HttpClient.Redirect.NEVER).build();
-    }
-
-    HttpResponse<String> get(String path) throws Exception {
-      return http.send(HttpRequest.newBuilder(URI.create(server.url(path))).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
-    }
-
-    HttpResponse<String> post(String path, String form) throws Exception {
-      return http.send(HttpRequest.newBuilder(URI.create(server.url(path)))
-          .header("Content-Type", "application/x-www-form-urlencoded")
-          .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    String sessionId() {
-      return cookies.getCookieStore().getCookies().stream()
-          .filter(c -> c.getName().equals(GantryWebApplication.SESSION_COOKIE)).map(HttpCookie::getValue)
-          .findFirst().orElse("");
-    }
-
-    HttpResponse<String> logIn(String user) throws Exception {
-      Matcher token = TOKEN.matcher(get("/login").body());
-      assertTrue(token.find(), "the login form has a CSRF token");
-      return post("/login", "csrf=" + token.group(1) + "&username=" + user + "&password="
-          + URLEncoder.encode(WebServer.password(user), StandardCharsets.UTF_8));
-    }
-  }
-
   @Test
   void aSessionLeftIdleLongerThanTheTimeoutEnds() throws Exception {
-    Visitor alice = new Visitor();
+    WebVisitor alice = new WebVisitor(server);
     assertEquals(302, alice.logIn(WebServer.ALICE).statusCode());
     assertEquals(200, alice.get("/jobs").statusCode());
     Thread.sleep(1_000);
@@ -90,7 +50,7 @@ class SessionAndHeadersTest {
 
   @Test
   void loggingInIssuesANewSessionId() throws Exception {
-    Visitor bob = new Visitor();
+    WebVisitor bob = new WebVisitor(server);
     bob.get("/login");
     String before = bob.sessionId();
     assertTrue(!before.isEmpty(), "the login form's session");
@@ -100,11 +60,10 @@ class SessionAndHeadersTest {
 
   @Test
   void aWrongPasswordIsRefusedWithoutSayingWhetherTheUserExists() throws Exception {
-    Visitor someone = new Visitor();
-    Matcher token = TOKEN.matcher(someone.get("/login").body());
-    assertTrue(token.find());
-    HttpResponse<String> wrong = someone.post("/login", "csrf=" + token.group(1) + "&username=alice&password=nope");
-    HttpResponse<String> nobody = someone.post("/login", "csrf=" + token.group(1) + "&username=nobody&password=nope");
+    WebVisitor someone = new WebVisitor(server);
+    String token = WebVisitor.token(someone.get("/login").body());
+    HttpResponse<String> wrong = someone.post("/login", "csrf=" + token + "&username=alice&password=nope");
+    HttpResponse<String> nobody = someone.post("/login", "csrf=" + token + "&username=nobody&password=nope");
     assertEquals(401, wrong.statusCode());
     assertEquals(401, nobody.statusCode());
     assertTrue(wrong.body().contains("Wrong user name or password."));
@@ -114,13 +73,12 @@ class SessionAndHeadersTest {
 
   @Test
   void repeatedWrongPasswordsMakeTheFormSayHowLongToWait() throws Exception {
-    Visitor guesser = new Visitor();
-    Matcher token = TOKEN.matcher(guesser.get("/login").body());
-    assertTrue(token.find());
+    WebVisitor guesser = new WebVisitor(server);
+    String token = WebVisitor.token(guesser.get("/login").body());
     for (int i = 0; i < 5; i++) {
-      assertEquals(401, guesser.post("/login", "csrf=" + token.group(1) + "&username=admin&password=guess" + i).statusCode());
+      assertEquals(401, guesser.post("/login", "csrf=" + token + "&username=admin&password=guess" + i).statusCode());
     }
-    String right = "csrf=" + token.group(1) + "&username=admin&password="
+    String right = "csrf=" + token + "&username=admin&password="
         + URLEncoder.encode(WebServer.password(WebServer.ADMIN), StandardCharsets.UTF_8);
     HttpResponse<String> throttled = guesser.post("/login", right);
     assertEquals(429, throttled.statusCode(), "even the right password waits");
@@ -132,7 +90,7 @@ class SessionAndHeadersTest {
 
   @Test
   void pagesCarryTheSecurityHeaders() throws Exception {
-    HttpResponse<String> login = new Visitor().get("/login");
+    HttpResponse<String> login = new WebVisitor(server).get("/login");
     String policy = login.headers().firstValue("Content-Security-Policy").orElse("");
     assertTrue(policy.contains("default-src 'self'") && policy.contains("script-src 'self'")
         && !policy.contains("unsafe-inline") && policy.contains("frame-ancestors 'none'"), policy);
@@ -147,21 +105,19 @@ class SessionAndHeadersTest {
 
   @Test
   void aPostFromAnotherOriginIsRefusedEvenWithTheToken() throws Exception {
-    Visitor alice = new Visitor();
+    WebVisitor alice = new WebVisitor(server);
     alice.logIn(WebServer.ALICE);
-    Matcher token = TOKEN.matcher(alice.get("/jobs").body());
-    assertTrue(token.find());
-    HttpResponse<String> crossSite = alice.http.send(HttpRequest.newBuilder(URI.create(server.url("/logout")))
+    String token = WebVisitor.token(alice.get("/jobs").body());
+    HttpResponse<String> crossSite = alice.send(alice.request("/logout")
         .header("Content-Type", "application/x-www-form-urlencoded").header("Origin", "https://evil.example")
-        .POST(HttpRequest.BodyPublishers.ofString("csrf=" + token.group(1))).build(),
-        HttpResponse.BodyHandlers.ofString());
+        .POST(HttpRequest.BodyPublishers.ofString("csrf=" + token)));
     assertEquals(403, crossSite.statusCode());
     assertEquals(200, alice.get("/jobs").statusCode(), "still logged in");
   }
 
   @Test
   void theSoapApiBesideThePagesStillWantsItsOwnLogin() throws Exception {
-    HttpResponse<String> anonymous = new Visitor().post("/services/JobManagement", "");
+    HttpResponse<String> anonymous = new WebVisitor(server).post("/services/JobManagement", "");
     assertNotEquals(200, anonymous.statusCode());
     assertTrue(!anonymous.body().contains("<title>"), "no login page for SOAP clients: " + anonymous.body());
     String id = server.submitAs(WebServer.ALICE, WebServer.echoJob("soap-beside-web", "hello"));

@@ -4,13 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.CookieManager;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * server's configuration that the signed-in user may use: names only, never a URL or a secret.
  */
 class WizardCredentialNamesTest {
-  private static final Pattern TOKEN = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
   @TempDir static Path dir;
   static WebServer server;
 
@@ -53,43 +46,25 @@ class WizardCredentialNamesTest {
     server.close();
   }
 
+  /** Alice or Bob, logged in, with the wizard's CSRF token at hand. */
   private static final class Visitor {
-    final HttpClient http;
-    String csrf;
+    final WebVisitor web;
+    final String csrf;
 
     Visitor(String user) throws Exception {
-      http = HttpClient.newBuilder().sslContext(server.httpClient().sslContext()).cookieHandler(new CookieManager())
-          .proxy(HttpClient.Builder.NO_PROXY).followRedirects(HttpClient.Redirect.NEVER).build();
-      assertEquals(302, post("/login", "csrf=" + token(get("/login").body()) + "&username=" + user + "&password="
-          + URLEncoder.encode(WebServer.password(user), StandardCharsets.UTF_8)).statusCode());
-      csrf = token(get("/wizard").body());
-    }
-
-    HttpResponse<String> get(String path) throws Exception {
-      return http.send(HttpRequest.newBuilder(URI.create(server.url(path))).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
-    }
-
-    HttpResponse<String> post(String path, String form) throws Exception {
-      return http.send(HttpRequest.newBuilder(URI.create(server.url(path)))
-          .header("Content-Type", "application/x-www-form-urlencoded")
-          .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+      web = new WebVisitor(server);
+      assertEquals(302, web.logIn(user).statusCode());
+      csrf = WebVisitor.token(web.get("/wizard").body());
     }
 
     /** The pre-staging step with one SQL and one scp stage, so that both name fields show. */
     String preStagingWithBothKinds() throws Exception {
-      assertEquals(302, post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:sql").statusCode());
-      assertEquals(302, post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:scp").statusCode());
-      HttpResponse<String> page = get("/wizard?step=pre-staging");
+      assertEquals(302, web.post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:sql").statusCode());
+      assertEquals(302, web.post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:scp").statusCode());
+      HttpResponse<String> page = web.get("/wizard?step=pre-staging");
       assertEquals(200, page.statusCode());
       return page.body();
     }
-  }
-
-  private static String token(String page) {
-    Matcher token = TOKEN.matcher(page);
-    assertTrue(token.find(), "the page has a CSRF token");
-    return token.group(1);
   }
 
   /** The options of one datalist of the page. */

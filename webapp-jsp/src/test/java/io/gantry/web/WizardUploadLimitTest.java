@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.net.CookieManager;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +12,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,42 +24,23 @@ import org.junit.jupiter.api.io.TempDir;
  * stays in the uploads directory.
  */
 class WizardUploadLimitTest {
-  private static final Pattern TOKEN = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
   private static final String BOUNDARY = "gantry-test-boundary-7d1f";
   @TempDir static Path dir;
   static WebServer server;
-  static HttpClient http;
+  static WebVisitor alice;
   static String csrf;
 
   @BeforeAll
   static void startServerAndLogIn() throws Exception {
     server = WebServer.start(dir, Map.of("demo.enabled", "false"));
-    http = HttpClient.newBuilder().sslContext(server.httpClient().sslContext()).cookieHandler(new CookieManager())
-        .proxy(HttpClient.Builder.NO_PROXY).followRedirects(HttpClient.Redirect.NEVER).build();
-    String token = token(get("/login").body());
-    HttpResponse<String> login = http.send(HttpRequest.newBuilder(URI.create(server.url("/login")))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString("csrf=" + token + "&username=alice&password="
-            + URLEncoder.encode(WebServer.password(WebServer.ALICE), StandardCharsets.UTF_8))).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertEquals(302, login.statusCode());
-    csrf = token(get("/wizard").body());
+    alice = new WebVisitor(server);
+    assertEquals(302, alice.logIn(WebServer.ALICE).statusCode());
+    csrf = WebVisitor.token(alice.get("/wizard").body());
   }
 
   @AfterAll
   static void stopServer() {
     server.close();
-  }
-
-  private static HttpResponse<String> get(String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(server.url(path))).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String token(String page) {
-    Matcher token = TOKEN.matcher(page);
-    assertTrue(token.find(), "the page has a CSRF token");
-    return token.group(1);
   }
 
   private static byte[] multipart(byte[] content, boolean closed) {
@@ -80,9 +55,9 @@ class WizardUploadLimitTest {
   }
 
   private static HttpResponse<String> upload(byte[] body) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(server.url("/wizard/upload?csrf=" + csrf)))
+    return alice.send(alice.request("/wizard/upload?csrf=" + csrf)
         .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
   }
 
   private static List<Path> uploadsLeft() throws Exception {
@@ -112,7 +87,7 @@ class WizardUploadLimitTest {
     assertTrue(answer.body().contains("The file is larger than 4 MiB; Gantry accepts job descriptions up to 4 MiB."),
         answer.body());
     assertEquals(List.of(), uploadsLeftAfterwards(), "nothing of the file stays on disk");
-    assertEquals(200, get("/wizard").statusCode(), "the session goes on");
+    assertEquals(200, alice.get("/wizard").statusCode(), "the session goes on");
   }
 
   @Test
@@ -126,10 +101,9 @@ class WizardUploadLimitTest {
 
   @Test
   void anUploadWithoutTheTokenIsRefusedBeforeItsBodyIsRead() throws Exception {
-    HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(server.url("/wizard/upload")))
+    HttpResponse<String> answer = alice.send(alice.request("/wizard/upload")
         .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(multipart(("csrf=" + csrf).getBytes(StandardCharsets.UTF_8), true)))
-        .build(), HttpResponse.BodyHandlers.ofString());
+        .POST(HttpRequest.BodyPublishers.ofByteArray(multipart(("csrf=" + csrf).getBytes(StandardCharsets.UTF_8), true))));
     assertEquals(403, answer.statusCode());
   }
 

@@ -2,6 +2,7 @@ package io.gantry.server.security;
 
 import io.gantry.server.store.UserAccount;
 import io.gantry.server.store.UserAccounts;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -39,7 +40,7 @@ public final class UserAuthenticator {
    * counts, after repeated failures; zero when it may try now. Lets a face of the server say so
    * (HTTP 429) instead of "wrong password".
    */
-  public java.time.Duration waitBeforeLogin(String name, String remoteAddress) {
+  public Duration waitBeforeLogin(String name, String remoteAddress) {
     return throttle.waitBefore(name, remoteAddress);
   }
 
