@@ -10,7 +10,7 @@ import jakarta.xml.bind.annotation.XmlType;
  * character, and the next chunk completes it.
  */
 @XmlAccessorType(XmlAccessType.FIELD)
-@XmlType(name = "OutputChunk", propOrder = {"stream", "offset", "nextOffset", "data", "complete"})
+@XmlType(name = "OutputChunk", propOrder = {"stream", "offset", "nextOffset", "data", "complete", "size"})
 public class OutputChunk {
   @XmlElement(required = true) public OutputStreamName stream;
   public long offset;
@@ -18,6 +18,11 @@ public class OutputChunk {
   @XmlElement(required = true) public byte[] data = new byte[0];
   /** True when the job has ended and nothing lies beyond {@link #nextOffset}. */
   public boolean complete;
+  /**
+   * How many bytes the stream holds at the moment of the call, so that a client can read its end
+   * without scanning (it may still grow while the job runs); absent from older servers.
+   */
+  public Long size;
 
   public long getNextOffset() {
     return nextOffset;

@@ -129,12 +129,17 @@ public class JobManagementService implements JobManagement {
   }
 
   private Optional<Path> jobDirectory(JobRecord job) {
+    return planOf(job).map(JsdlJobPlan::jobDirectory);
+  }
+
+  /** The job's plan, made again from its stored description (where its files are). */
+  private Optional<JsdlJobPlan> planOf(JobRecord job) {
     ParseResult parsed = store.jobDescription(job.id()).map(parser::parse).orElse(null);
     if (parsed == null || !parsed.isValid()) {
       return Optional.empty();
     }
     try {
-      return Optional.of(planner.plan(job.id(), job.owner(), parsed.validJob()).jobDirectory());
+      return Optional.of(planner.plan(job.id(), job.owner(), parsed.validJob()));
     } catch (JobFailure e) {
       return Optional.empty();
     }
@@ -307,11 +312,13 @@ public class JobManagementService implements JobManagement {
     boolean ended = job.state().isFinal();
     if (file == null || !Files.isRegularFile(file)) {
       chunk.complete = ended;
+      chunk.size = 0L;
       return chunk;
     }
     int want = maxBytes <= 0 ? 65536 : Math.min(maxBytes, MAX_OUTPUT_CHUNK);
     try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
       long size = in.length();
+      chunk.size = size;
       if (chunk.offset < size) {
         byte[] data = new byte[(int) Math.min(want, size - chunk.offset)];
         in.seek(chunk.offset);
@@ -328,17 +335,8 @@ public class JobManagementService implements JobManagement {
 
   /** Where the job's program writes the stream, from its plan. */
   private Path outputFile(JobRecord job, OutputStreamName stream) {
-    Optional<String> description = store.jobDescription(job.id());
-    ParseResult parsed = description.map(parser::parse).orElse(null);
-    if (parsed == null || !parsed.isValid()) {
-      return null;
-    }
-    try {
-      JsdlJobPlan plan = planner.plan(job.id(), job.owner(), parsed.validJob());
-      return stream == OutputStreamName.STDERR ? plan.launch().stderr() : plan.launch().stdout();
-    } catch (JobFailure e) {
-      return null;
-    }
+    return planOf(job).map(plan -> stream == OutputStreamName.STDERR ? plan.launch().stderr() : plan.launch().stdout())
+        .orElse(null);
   }
 
   @Override

@@ -72,6 +72,7 @@ class JobQueriesOverHttpTest {
     assertFalse(early.complete, "the job still runs");
     assertEquals(0, early.offset);
     assertEquals(6, early.nextOffset);
+    assertEquals(6L, early.size, "the stream's size so far");
 
     Files.createFile(release);
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, id, LIMIT).state);
@@ -82,6 +83,7 @@ class JobQueriesOverHttpTest {
     OutputChunk partial = client.getJobOutput(id, OutputStreamName.STDOUT, 2, 3);
     assertEquals("rst", new String(partial.data, StandardCharsets.UTF_8));
     assertFalse(partial.complete, "more lies beyond the chunk");
+    assertEquals(13L, partial.size, "the whole stream's size, whatever the chunk");
     OutputChunk errors = client.getJobOutput(id, OutputStreamName.STDERR, 0, 0);
     assertEquals("oops\n", new String(errors.data, StandardCharsets.UTF_8));
   }
