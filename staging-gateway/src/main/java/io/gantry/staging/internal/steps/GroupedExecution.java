@@ -13,7 +13,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * Runs steps group by group, as the seed's ExecutionOrderGroup prescribes.
+ * Runs steps group by group, as ExecutionOrderGroup prescribes (statements of one group in
+ * parallel, a group only after the previous one finished).
  *
  * <ol>
  *   <li>Groups run in ascending order; the steps of one group run in parallel on the bounded
