@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
             + "for writing job descriptions offline."},
     footerHeading = "%nExamples:%n",
     footer = {"  gantry encrypt-password --fingerprint SHA256:3f:a1:...:9c",
-        "  printf '%s\\n' \"$DB_PASSWORD\" | gantry --quiet encrypt-password",
+        "  printf '%%s\\n' \"$DB_PASSWORD\" | gantry --quiet encrypt-password",
         "  gantry encrypt-password --public-key server-password-key.pem",
         GantryCommand.EXIT_CODE_HELP})
 final class EncryptPasswordCommand implements Callable<Integer> {

@@ -77,6 +77,13 @@ public final class GantryServer implements AutoCloseable {
     }
   }
 
+  /** The staging gateway's settings: host keys, and staging.sql-threads steps at once per job. */
+  static GatewayOptions gatewayOptions(ServerConfig config) {
+    GatewayOptions defaults = GatewayOptions.defaults();
+    return defaults.withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())
+        .withThreads(config.sqlThreadsPerJob(), defaults.compressionThreads());
+  }
+
   private void startComponents(ServerConfig config) throws Exception {
     Files.createDirectories(config.dataDirectory());
     Files.createDirectories(config.stagingRoot());
@@ -97,8 +104,7 @@ public final class GantryServer implements AutoCloseable {
     }
     PasswordKeyPair passwordKey = PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
-    StagingGateway gateway = own(new StagingGateway(credentials, GatewayOptions.defaults()
-        .withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())));
+    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config)));
 
     DispatcherConfig dispatch = new DispatcherConfig(config.mpirunPath(), config.mpirunOptions(),
         config.totalSlots() > Runtime.getRuntime().availableProcessors(), config.killGracePeriod(),

@@ -18,8 +18,9 @@ import java.util.Base64;
 import java.util.Set;
 
 /**
- * The server's RSA key pair for passwords in job descriptions (seed 000, section 3.3: "a
- * password generator ... using common public key encryption"). Clients encrypt with the public
+ * The server's RSA key pair for passwords in job descriptions (section 3.3 of "Middleware and
+ * Performance Issues for Financial Risk Analytics on Blue Gene/L": "a password generator ...
+ * using common public key encryption"). Clients encrypt with the public
  * key ({@code gantry encrypt-password}, or any RSA-OAEP-SHA-256 implementation); only this server
  * can decrypt, and it does so at the moment of use.
  *
