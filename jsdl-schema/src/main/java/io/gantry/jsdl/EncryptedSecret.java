@@ -50,6 +50,9 @@ public final class EncryptedSecret {
   /** The unbound form of earlier versions, recognised only to refuse it with advice. */
   static final String OLD_PREFIX = "ENC(RSA-OAEP-256:";
 
+  /** What a job definition read by someone other than the owner shows in place of a password. */
+  public static final String REDACTED = "REDACTED";
+
   /** Modulus lengths in bytes of the accepted RSA keys: 3072, 4096, 6144 and 8192 bits. */
   public static final Set<Integer> CIPHERTEXT_LENGTHS = Set.of(384, 512, 768, 1024);
 
@@ -201,6 +204,11 @@ public final class EncryptedSecret {
   /** Why a value is not a usable encrypted secret, in words for the job's author. */
   public static Optional<String> problem(String value) {
     String text = value.strip();
+    if (text.equals(REDACTED)) {
+      return Optional.of("holds REDACTED, which a job definition shows in place of a password to anyone but"
+          + " the job's owner; encrypt the password with `gantry encrypt-password --for-user USER"
+          + " --for-destination DESTINATION` and paste the " + PREFIX + "...) value it prints");
+    }
     if (!text.startsWith("ENC(")) {
       return Optional.of("holds a plain-text password; encrypt it with `gantry encrypt-password --for-user USER"
           + " --for-destination DESTINATION` and paste the " + PREFIX + "...) value it prints");
