@@ -1,6 +1,8 @@
 package io.gantry.web;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.JsdlDefaults;
+import io.gantry.jsdl.SecretBinding;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
@@ -127,7 +129,8 @@ final class WizardServlet extends HttpServlet {
   private boolean readStep(HttpServletRequest request, WizardJob job, WizardStep step) {
     Map<String, String[]> params = request.getParameterMap();
     if (step.staging()) {
-      return WizardForm.readStages(job.stages(step == WizardStep.PRE_STAGING), params, secret -> seal(request, secret));
+      return WizardForm.readStages(job.stages(step == WizardStep.PRE_STAGING), params,
+          (stage, secret) -> seal(request, stage, secret));
     }
     WizardForm.readJobFields(step, params, job);
     return true;
@@ -231,22 +234,51 @@ final class WizardServlet extends HttpServlet {
     return stage;
   }
 
-  /** Encrypts a typed password with the server's key, and wipes the typed characters. */
-  private String seal(HttpServletRequest request, char[] secret) {
+  /**
+   * Encrypts a typed password with the server's key, bound to the signed-in user and to the
+   * stage's destination as posted with it (its JDBC URL, or user@host:port), and wipes the typed
+   * characters. A stage whose destination is changed later needs its password typed again; the
+   * server's validation says so next to the field.
+   */
+  private String seal(HttpServletRequest request, WizardStage stage, char[] secret) {
     try {
+      SecretBinding binding = bindingOf(SignedInUser.of(request).name(), stage);
       String pem = Pages.jobsOf(service, request).getServerInfo().passwordPublicKey;
       if (pem == null || pem.isBlank()) {
         throw new IllegalStateException("This server publishes no password key: use a named data source or SSH identity.");
       }
       PublicKey key = EncryptedSecret.publicKeyFromPem(pem);
       try {
-        return EncryptedSecret.encrypt(key, secret);
+        return EncryptedSecret.encrypt(key, secret, binding);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("The password is too long to encrypt with the server's key.");
       }
     } finally {
       Arrays.fill(secret, '\0');
     }
+  }
+
+  /** The user and destination a stage's password is for; IllegalArgumentException says what is missing. */
+  private static SecretBinding bindingOf(String user, WizardStage stage) {
+    if (stage.kind() == Kind.SCP) {
+      String host = stage.value("host");
+      String remoteUser = stage.value("user");
+      if (host.isBlank() || remoteUser.isBlank()) {
+        throw new IllegalArgumentException("Fill in the host and the remote user first: the password is encrypted"
+            + " for that login only.");
+      }
+      String port = stage.value("port").strip();
+      try {
+        return SecretBinding.ssh(user, remoteUser, host, port.isEmpty() ? JsdlDefaults.SSH_PORT : Integer.parseInt(port));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("Give a valid port first: the password is encrypted for that login only.");
+      }
+    }
+    String url = stage.value("jdbcUrl");
+    if (url.isBlank()) {
+      throw new IllegalArgumentException("Fill in the JDBC URL first: the password is encrypted for that database only.");
+    }
+    return SecretBinding.jdbc(user, url);
   }
 
   /** Composes the job, has the server validate it, and places the report next to the fields. */
