@@ -58,7 +58,7 @@ public final class GantryWebApplication implements WebFace {
     ServletHolder wizard = new ServletHolder("wizard", new WizardServlet(server.jobs(), drafts, server.credentialNames()));
     java.nio.file.Path uploads = Files.createDirectories(server.dataDirectory().resolve("uploads"));
     wizard.getRegistration().setMultipartConfig(new jakarta.servlet.MultipartConfigElement(uploads.toString(),
-        WizardServlet.MAX_UPLOAD_BYTES, WizardServlet.MAX_UPLOAD_BYTES + 64 * 1024, 64 * 1024));
+        WizardServlet.MAX_UPLOAD_BYTES, WizardServlet.MAX_UPLOAD_REQUEST_BYTES, 64 * 1024));
     context.addServlet(wizard, "/wizard/*");
     context.addServlet(new ServletHolder("drafts", new DraftsServlet(drafts)), "/drafts/*");
   }

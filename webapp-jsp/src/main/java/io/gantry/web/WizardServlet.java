@@ -9,6 +9,7 @@ import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.LimitExceededFault;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.service.JobManagementService;
+import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFaceContext.CredentialNames;
 import io.gantry.web.WizardStage.Kind;
 import jakarta.servlet.ServletException;
@@ -53,6 +54,8 @@ final class WizardServlet extends HttpServlet {
   private static final String SESSION_NOTICE = "gantry.wizard.notice";
   static final long MAX_UPLOAD_BYTES = 4L * 1024 * 1024;
   static final long MAX_UPLOAD_MIB = MAX_UPLOAD_BYTES / 1024 / 1024;
+  /** The whole multipart request: the file and room for the form's boundaries and headers. */
+  static final long MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
   private static final String TOO_LARGE = "The file is larger than " + MAX_UPLOAD_MIB
       + " MiB; Gantry accepts job descriptions up to " + MAX_UPLOAD_MIB + " MiB.";
   private final transient JobManagementService service;
@@ -331,19 +334,31 @@ final class WizardServlet extends HttpServlet {
     redirect(request, response, WizardStep.REVIEW, "");
   }
 
+  /**
+   * Reads an uploaded JSDL file. A body larger than the multipart limit allows is refused before
+   * it is parsed, from its Content-Length; one that turns out too large while it is parsed
+   * (chunked) is refused when the parser stops. Either way the refusal is answered through {@link
+   * RefusedRequest}, which reads a bounded rest of the body first: answering 413 while the
+   * client still sends made the server close a socket with unread bytes, which resets the
+   * connection and throws the page away on the client's side ("header parser received no bytes").
+   */
   private void upload(HttpServletRequest request, HttpServletResponse response)
       throws ServletException, IOException {
+    if (request.getContentLengthLong() > MAX_UPLOAD_REQUEST_BYTES) {
+      refuseUpload(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, TOO_LARGE);
+      return;
+    }
     Part file;
     try {
       file = request.getPart("file");
     } catch (IOException | ServletException | RuntimeException e) {
       // the parser stops at the limit and throws away what it spooled; nothing of the file is kept
       if (request.getContentLengthLong() > MAX_UPLOAD_BYTES || sizeExceeded(e)) {
-        uploadRefused(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, List.of(TOO_LARGE), List.of());
+        refuseUpload(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, TOO_LARGE);
       } else {
-        uploadRefused(request, response, HttpServletResponse.SC_BAD_REQUEST, List.of("The upload was broken off or"
+        refuseUpload(request, response, HttpServletResponse.SC_BAD_REQUEST, "The upload was broken off or"
             + " is not a file upload the wizard can read (a multipart form with the field \"file\"); choose the"
-            + " file and send it again."), List.of());
+            + " file and send it again.");
       }
       return;
     }
@@ -399,6 +414,18 @@ final class WizardServlet extends HttpServlet {
     } catch (IOException | ServletException | RuntimeException e) {
       // Jetty removes them at the end of the request anyway
     }
+  }
+
+  /** Refuses an upload whose body was not (all) read: drained as far as allowed, then the page. */
+  private void refuseUpload(HttpServletRequest request, HttpServletResponse response, int status, String problem)
+      throws IOException {
+    RefusedRequest.answer(request, response, () -> {
+      try {
+        uploadRefused(request, response, status, List.of(problem), List.of());
+      } catch (ServletException e) {
+        throw new IOException(e);
+      }
+    });
   }
 
   private void uploadRefused(HttpServletRequest request, HttpServletResponse response, int status,
