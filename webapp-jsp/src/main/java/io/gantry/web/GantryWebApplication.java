@@ -32,6 +32,7 @@ public final class GantryWebApplication implements WebFace {
     JspSupport.addTo(context, server.dataDirectory().resolve("jsp-work"));
     context.setBaseResource(ResourceFactory.of(context).newClassLoaderResource("io/gantry/web/root/"));
     context.setProtectedTargets(new String[] {"/WEB-INF", "/META-INF"});
+    context.setMaxFormContentSize(PageGuard.MAX_FORM_BYTES);
     configureSessions(context.getSessionHandler(), server);
 
     context.addFilter(new FilterHolder(new PageGuard(server.authenticator(), server.secure())), "/*",
