@@ -56,7 +56,11 @@ final class SoapBodyLimit extends HttpFilter {
     if (body.refusal() != null) {
       response.reset();
       RefusedRequest.answer(request, response, 413, tooLarge(body.limit() == authenticatedBytes, body.limit()));
+      return;
     }
+    // a fault given before the body was read (authentication required, the permit refused):
+    // read a bounded rest of it, so that the connection is not reset under the fault
+    RefusedRequest.drainRest(request);
   }
 
   private static String tooLarge(boolean authenticated, long limit) {

@@ -83,6 +83,16 @@ public final class RefusedRequest {
   }
 
   /**
+   * After an answer was written by someone else (a SOAP fault given before the body was read):
+   * reads and throws away what is left of the body, as far as the drain settings allow, so that
+   * the connection is not closed with unread bytes under the answer.
+   */
+  public static void drainRest(HttpServletRequest request) {
+    Drain drain = drainOf(request);
+    discard(request, drain.bytes(), System.nanoTime() + drain.time().toNanos());
+  }
+
+  /**
    * Reads and throws away up to {@code most} bytes of the body until {@code deadline}; the count
    * when the body ended, or -1 when it did not (or could not be read).
    */
