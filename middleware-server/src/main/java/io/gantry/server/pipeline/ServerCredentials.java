@@ -38,7 +38,9 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
 
   @Override
   public String encryptedSecretProblem(String value, SecretBinding use) {
-    return passwordKey.problem(value, use);
+    // the messages name destinations, and a JDBC URL may hold a password option
+    String problem = passwordKey.problem(value, use);
+    return problem == null ? null : DataSourceSpec.redactUrl(problem);
   }
 
   @Override
@@ -140,7 +142,7 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
     try {
       clear = passwordKey.decrypt(value, use);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(what + " " + e.getMessage());
+      throw new IllegalArgumentException(what + " " + DataSourceSpec.redactUrl(e.getMessage()));
     }
     try {
       return Secret.of(clear);

@@ -138,6 +138,15 @@ class BoundSecretsTest {
     assertTrue(report.contains("holds REDACTED"), report);
   }
 
+  @Test
+  void aPasswordOptionInADestinationUrlIsNotRepeatedInTheMessage() throws Exception {
+    String url = listener.jdbcUrl() + "?password=url-option-secret";
+    String report = refused("alice", sqlJob(url, alicesValue(VICTIMS_DB)));
+    assertTrue(report.contains("was encrypted for destination"), report);
+    assertFalse(report.contains("url-option-secret"), report);
+    listener.assertNoConnection();
+  }
+
   private static String password(JobDocument document) {
     return document.getJobDefinition().getElementsByTagNameNS("urn:gantry:jsdl:ext:1", "Password").item(0).getTextContent();
   }
