@@ -112,4 +112,17 @@ class SoapBodyLimitTest {
     assertTrue(!answer.head().toLowerCase(java.util.Locale.ROOT).contains("connection: close"),
         "the whole body was read, so the connection can serve the next request: " + answer.head());
   }
+
+  @Test
+  void aUsernameTokenRequestIsBoundedAsAWholeBecauseItIsAuthenticatedOnlyAfterItIsRead() throws Exception {
+    byte[] withToken = ("<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Header>"
+        + "<wsse:Security xmlns:wsse=\"http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd\">"
+        + "<wsse:UsernameToken><wsse:Username>alice</wsse:Username><wsse:Password Type=\"http://docs.oasis-open.org/"
+        + "wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordText\">" + PASSWORD + "</wsse:Password>"
+        + "</wsse:UsernameToken></wsse:Security></soap:Header><soap:Body><validateJob"
+        + " xmlns=\"urn:gantry:jobmanagement:1\"><jobDefinition>").getBytes(StandardCharsets.UTF_8);
+    StreamingPost.Answer answer = StreamingPost.post(port, "/services/JobManagement", "", withToken, 200 * 1024, true);
+    assertEquals(413, answer.status(), answer.head() + answer.body());
+    assertTrue(answer.body().contains("send larger requests with HTTP Basic authentication"), answer.body());
+  }
 }
