@@ -25,6 +25,7 @@ import io.gantry.server.security.LoginThrottle;
 import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAuthenticator;
+import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
@@ -126,15 +127,17 @@ public final class GantryServer implements AutoCloseable {
     Optional<UserAuthenticator> authenticator = Optional.empty();
     if (security.authEnabled()) {
       new FirstAdmin(store.userAccounts(), security.adminPassword()).createIfNoUsers();
+      ServerConfig.Admission admission = config.admission();
       authenticator = Optional.of(new UserAuthenticator(store.userAccounts(),
-          new LoginThrottle(security.failedLoginsBeforeDelay())));
+          new LoginThrottle(new LoginThrottle.Policy(security.failedLoginsBeforeDelay(),
+              admission.failedLoginsPerUser(), admission.failedLoginsPerAddress(), admission.trustedAddressPeriod()))));
     }
     WebFaceContext web = new WebFaceContext(service, authenticator, config.dataDirectory().resolve("web"),
         security.webSessionIdleTimeout(), keystore.isPresent(), user -> new WebFaceContext.CredentialNames(
             credentials.dataSourceNamesFor(user), credentials.identityNamesFor(user)));
     http = own(new GantryHttpServer(config.listenHost(), config.listenPort(), keystore, authenticator,
         config.maxConcurrentRequestsPerUser(), List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement")),
-        webFaces(web)));
+        webFaces(web), requestLimits(config)));
     http.start();
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
   }
@@ -186,6 +189,12 @@ public final class GantryServer implements AutoCloseable {
     }
     char[] password = config.jobStorePassword().read();
     return new JobStoreSettings(config.jobStoreUrl(), config.jobStoreUser(), new String(password), 8);
+  }
+
+  private static GantryHttpServer.RequestLimits requestLimits(ServerConfig config) {
+    ServerConfig.Admission admission = config.admission();
+    return new GantryHttpServer.RequestLimits(config.maxJobDefinitionBytes() + admission.soapEnvelopeMarginBytes(),
+        admission.unauthenticatedBodyBytes(), new RefusedRequest.Drain(admission.drainBytes(), admission.drainTime()));
   }
 
   private static ServerInfo serverInfo(ServerConfig config, PasswordKeyPair passwordKey) {
