@@ -8,8 +8,9 @@ set -euo pipefail
 . "$(dirname "$0")/container.sh"
 write_slurm_conf
 start_munged
-# sshd refuses a host key that others can read; mounted secrets are often 0444.
-install -d -m 0700 /etc/ssh/gantry
+# sshd refuses a host key that others can read (mounted secrets are often 0444), and reads
+# authorized_keys as the logging-in user: the folder stays traversable.
+install -d -m 0755 /etc/ssh/gantry
 install -m 0600 "${GANTRY_SSH_HOST_KEY:-/run/secrets/ssh_host_key}" /etc/ssh/gantry/ssh_host_ed25519_key
 install -m 0644 "${GANTRY_SSH_AUTHORIZED_KEYS:-/run/secrets/gantry_ssh_pub}" /etc/ssh/gantry/authorized_keys
 "$here/sshd.sh" --conf /run/gantry-sshd --host-key /etc/ssh/gantry/ssh_host_ed25519_key \
