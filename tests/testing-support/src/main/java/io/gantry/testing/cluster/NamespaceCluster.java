@@ -60,6 +60,7 @@ public final class NamespaceCluster implements AutoCloseable {
   private final List<Node> nodes = new ArrayList<>();
   private final List<Daemon> daemons = new ArrayList<>();
   private NamespaceTcpRelay loginSshRelay;
+  private final Thread closeAtExit = new Thread(this::closeQuietly, "namespace-cluster-teardown");
   private boolean closed;
 
   public static Builder builder() {
@@ -76,6 +77,8 @@ public final class NamespaceCluster implements AutoCloseable {
   }
 
   private void start() throws IOException {
+    // A test run stopped by Ctrl-C or surefire's timeout still removes the namespaces and daemons.
+    Runtime.getRuntime().addShutdownHook(closeAtExit);
     Files.createDirectories(directory.resolve("log"));
     // munged (user munge) must traverse to its socket; sshd's StrictModes refuses key files below a
     // directory others may write (so not /tmp); Unix socket paths must stay under 108 bytes.
@@ -415,6 +418,11 @@ public final class NamespaceCluster implements AutoCloseable {
       return;
     }
     closed = true;
+    try {
+      Runtime.getRuntime().removeShutdownHook(closeAtExit);
+    } catch (IllegalStateException shuttingDown) {
+      // called from the hook itself
+    }
     List<String> problems = new ArrayList<>();
     if (loginSshRelay != null) {
       loginSshRelay.close();
@@ -432,6 +440,14 @@ public final class NamespaceCluster implements AutoCloseable {
     }
     if (!problems.isEmpty()) {
       throw new IllegalStateException("cluster " + runId + " was not torn down cleanly: " + problems);
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      close();
+    } catch (RuntimeException e) {
+      System.err.println("NamespaceCluster " + runId + ": " + e.getMessage());
     }
   }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,6 +92,9 @@ class NamespaceClusterTest {
 
     assertEquals("FAILED 3:0", awaitEnd(id));
     assertEquals(id + "|FAILED|3:0", completionRecord(id));
+    // In docker/ the server reads this log (sacct -c) as user gantry, not as Slurm's root.
+    assertTrue(Files.getPosixFilePermissions(cluster.jobCompletionLog()).contains(PosixFilePermission.OTHERS_READ),
+        () -> cluster.jobCompletionLog() + " is not readable by other users");
   }
 
   @Test
