@@ -41,7 +41,9 @@ import java.util.stream.Stream;
  * <p>All hosts share this machine's file system: a program built in the repository (e.g.
  * {@code node-programs/build/mcvar}) is reachable by the same path on every node, and job
  * directories need no copying. {@link #close()} stops every daemon by PID, kills whatever still
- * runs in the namespaces (job steps, orted) and deletes the namespaces, even after a failed start.
+ * runs in the namespaces (job steps, orted) and deletes the namespaces, even after a failed start;
+ * a shutdown hook does the same when the JVM is stopped, and the next start removes the clusters
+ * of test JVMs that were killed outright (their folders under /run name their owner).
  */
 public final class NamespaceCluster implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
@@ -71,7 +73,8 @@ public final class NamespaceCluster implements AutoCloseable {
     this.settings = settings;
     SecureRandom random = new SecureRandom();
     this.runId = settings.runId != null ? settings.runId : HexFormat.of().formatHex(random.generateSeed(3));
-    this.directory = settings.directory != null ? settings.directory : Path.of("/run", "gantry-cluster-" + runId);
+    this.directory = settings.directory != null ? settings.directory
+        : StaleClusters.RUN.resolve(StaleClusters.PREFIX + runId);
     this.entrypoints = settings.repository.resolve("docker/entrypoints");
     this.network = new ClusterNetwork(runId, "10." + (100 + random.nextInt(150)) + "." + random.nextInt(256) + ".");
   }
@@ -80,6 +83,7 @@ public final class NamespaceCluster implements AutoCloseable {
     // A test run stopped by Ctrl-C or surefire's timeout still removes the namespaces and daemons.
     Runtime.getRuntime().addShutdownHook(closeAtExit);
     Files.createDirectories(directory.resolve("log"));
+    StaleClusters.claim(directory);
     // munged (user munge) must traverse to its socket; sshd's StrictModes refuses key files below a
     // directory others may write (so not /tmp); Unix socket paths must stay under 108 bytes.
     Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -525,7 +529,7 @@ public final class NamespaceCluster implements AutoCloseable {
 
     /**
      * Folder for the run's files, created and deleted by the cluster; by default
-     * {@code /run/gantry-cluster-RUNID}. Its parents must not be writable by others (sshd's
+     * {@code /run/gantry-cluster-RUNID} (only such folders are swept when their JVM was killed). Its parents must not be writable by others (sshd's
      * StrictModes) and its path short (Unix sockets of munge and slurmd).
      */
     public Builder directory(Path folder) {
@@ -551,6 +555,7 @@ public final class NamespaceCluster implements AutoCloseable {
       if (repository == null) {
         repository = Tools.repositoryRoot();
       }
+      StaleClusters.removeAll();
       NamespaceCluster cluster = new NamespaceCluster(this);
       try {
         cluster.start();

@@ -50,4 +50,28 @@ class NamespaceClusterLifecycleTest {
     }
     assertFalse(Files.exists(Path.of("/run/gantry-cluster-" + runId)));
   }
+
+  @Test
+  void whatAKilledTestJvmLeftIsRemovedWhileLiveClustersStay() throws Exception {
+    String runId = "e" + Long.toHexString(System.nanoTime() & 0xfffffL | 0x100000L).substring(1);
+    String namespace = "gantry-" + runId + "-login";
+    Path folder = Files.createDirectories(Path.of("/run/gantry-cluster-" + runId));
+    Process dead = new ProcessBuilder("true").start();
+    dead.waitFor();
+    Files.writeString(folder.resolve("owner"), dead.pid() + " 0\n");
+    Commands.check(List.of("ip", "netns", "add", namespace), Duration.ofSeconds(10));
+    Process orphan = new ProcessBuilder(ClusterNetwork.inNamespace(namespace, List.of("sleep", "600"))).start();
+    try (NamespaceCluster live = NamespaceCluster.builder().nodes(1).start()) {
+      // Starting a cluster swept the stale one...
+      assertFalse(NamespaceCluster.namespaceExists(namespace));
+      assertFalse(Files.exists(folder));
+      assertTrue(orphan.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "the stale namespace's process still runs");
+      // ...and a sweep leaves a cluster whose JVM runs alone.
+      assertFalse(StaleClusters.removeAll().contains(live.runId()));
+      assertTrue(NamespaceCluster.namespaceExists(live.loginNamespace()));
+      assertTrue(Files.exists(live.directory()));
+    } finally {
+      orphan.destroyForcibly();
+    }
+  }
 }
