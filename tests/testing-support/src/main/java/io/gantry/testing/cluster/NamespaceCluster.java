@@ -156,10 +156,15 @@ public final class NamespaceCluster implements AutoCloseable {
       keygen(hostKey, name);
       String publicKey = publicKeyWithoutComment(hostKey.resolveSibling(hostKey.getFileName() + ".pub"));
       knownHosts.add(host.getValue() + " " + publicKey);
-      started.add(daemon("sshd-" + name, ClusterNetwork.inNamespace(host.getKey(), List.of(script("sshd.sh"),
+      List<String> sshd = new ArrayList<>(List.of(script("sshd.sh"),
           "--conf", directory.resolve("sshd-" + name).toString(), "--host-key", hostKey.toString(),
           "--authorized-keys", ssh.resolve("authorized_keys").toString(), "--user", sshUser(),
-          "--listen", host.getValue(), "--port", "22", "--hostname", name))));
+          "--listen", host.getValue(), "--port", "22", "--hostname", name));
+      if (settings.slurm) {
+        // ssh sessions (a server outside the cluster running sbatch on the login host) find the cluster.
+        sshd.addAll(List.of("--setenv", "SLURM_CONF=" + slurmConf()));
+      }
+      started.add(daemon("sshd-" + name, ClusterNetwork.inNamespace(host.getKey(), sshd)));
       if (name.equals("login")) {
         loginSshRelay = new NamespaceTcpRelay(loginNamespace(), loginAddress(), 22);
         InetSocketAddress local = loginSshRelay.localAddress();

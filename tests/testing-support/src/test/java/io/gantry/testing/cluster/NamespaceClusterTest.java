@@ -130,11 +130,23 @@ class NamespaceClusterTest {
   }
 
   @Test
-  void theLoginHostsSshdIsReachableFromThisMachineWithStrictHostKeyChecking() {
+  void aClientOutsideTheClusterRunsSlurmCommandsOnTheLoginHostOverSsh() {
     var endpoint = cluster.loginSshEndpoint();
-    CommandResult result = Commands.check(List.of("ssh", "-F", cluster.sshConfig().toString(),
-        "-p", Integer.toString(endpoint.getPort()), endpoint.getHostString(), "hostname"), JOB_TIMEOUT);
-    assertEquals("login", result.stdout().trim());
+    List<String> ssh = List.of("ssh", "-F", cluster.sshConfig().toString(),
+        "-p", Integer.toString(endpoint.getPort()), endpoint.getHostString());
+    CommandResult host = Commands.check(concat(ssh, "hostname"), JOB_TIMEOUT);
+    assertEquals("login", host.stdout().trim());
+
+    // The session gets SLURM_CONF from sshd: nothing but the command travels.
+    String id = Commands.check(concat(ssh, "sbatch --parsable --output=/dev/null --wrap 'exit 4'"), JOB_TIMEOUT)
+        .stdout().trim();
+    assertEquals("FAILED 4:0", awaitEnd(id));
+  }
+
+  private static List<String> concat(List<String> first, String last) {
+    List<String> all = new ArrayList<>(first);
+    all.add(last);
+    return all;
   }
 
   // ---- helpers ----
