@@ -143,6 +143,19 @@ class NamespaceClusterTest {
     assertEquals("FAILED 4:0", awaitEnd(id));
   }
 
+  @Test
+  void sftpToTheLoginHostWritesFilesTheNodesSee() throws IOException {
+    var endpoint = cluster.loginSshEndpoint();
+    Path dir = Files.createDirectories(work.resolve("sftp"));
+    Path local = write(dir.resolve("local.csv"), "a,b\n1,2\n");
+    Path batch = write(dir.resolve("batch"), "put " + local + " " + dir.resolve("remote.csv") + "\n");
+    Commands.check(List.of("sftp", "-F", cluster.sshConfig().toString(), "-P", Integer.toString(endpoint.getPort()),
+        "-b", batch.toString(), endpoint.getHostString()), JOB_TIMEOUT);
+    CommandResult onNode = cluster.onNode(cluster.nodes().get(1), List.of("cat", dir.resolve("remote.csv").toString()),
+        JOB_TIMEOUT).orThrow();
+    assertEquals("a,b\n1,2\n", onNode.stdout());
+  }
+
   private static List<String> concat(List<String> first, String last) {
     List<String> all = new ArrayList<>(first);
     all.add(last);
