@@ -1,5 +1,6 @@
 package io.gantry.testing.cluster;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -29,7 +31,7 @@ final class Daemon {
   static Daemon start(String name, List<String> command, Path log) {
     try {
       Process process = new ProcessBuilder(command)
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
           .start();
@@ -102,7 +104,7 @@ final class Daemon {
     }
     handles.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     for (ProcessHandle handle : handles) {
-      handle.onExit().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).exceptionally(e -> handle).join();
+      handle.onExit().orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> handle).join();
     }
   }
 

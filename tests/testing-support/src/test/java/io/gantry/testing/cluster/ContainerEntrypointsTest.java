@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +38,7 @@ class ContainerEntrypointsTest {
   static void startControllerAndTwoNodes() throws IOException {
     network = NamespaceCluster.builder().nodes(2).start();
     secrets = Files.createDirectories(work.resolve("secrets"));
-    Files.write(secrets.resolve("munge_key"), new java.security.SecureRandom().generateSeed(1024));
+    Files.write(secrets.resolve("munge_key"), new SecureRandom().generateSeed(1024));
     keygen(secrets.resolve("ssh_host_key"));
     keygen(secrets.resolve("gantry_ssh_key"));
     Files.move(secrets.resolve("gantry_ssh_key.pub"), secrets.resolve("gantry_ssh_pub"));
@@ -129,8 +131,8 @@ class ContainerEntrypointsTest {
       Files.createDirectories(root.resolve(dir));
     }
     Commands.check(List.of("cp", "-a", "/etc/ssh/.", Files.createDirectories(root.resolve("etc-ssh")).toString()), TIMEOUT);
-    Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-    Files.setPosixFilePermissions(work, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxr-xr-x"));
     StringBuilder hosts = new StringBuilder("127.0.0.1 localhost\n" + network.loginAddress() + " slurmctld\n");
     for (int i = 0; i < NODES.size(); i++) {
       hosts.append(network.nodes().get(i).address()).append(' ').append(NODES.get(i)).append('\n');

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +49,7 @@ class EntryScriptsTest {
         "NodeName=n2 NodeAddr=node2.example CPUs=2 RealMemory=1024 State=UNKNOWN"),
         conf.stream().filter(l -> l.startsWith("NodeName=")).toList());
     assertEquals(1024, Files.size(dir.resolve("key")));
-    assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+    assertEquals("rw-------", PosixFilePermissions.toString(
         Files.getPosixFilePermissions(dir.resolve("key"))));
   }
 

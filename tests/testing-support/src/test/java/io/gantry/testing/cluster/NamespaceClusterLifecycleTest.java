@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class NamespaceClusterLifecycleTest {
@@ -65,7 +66,7 @@ class NamespaceClusterLifecycleTest {
       // Starting a cluster swept the stale one...
       assertFalse(NamespaceCluster.namespaceExists(namespace));
       assertFalse(Files.exists(folder));
-      assertTrue(orphan.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "the stale namespace's process still runs");
+      assertTrue(orphan.waitFor(10, TimeUnit.SECONDS), "the stale namespace's process still runs");
       // ...and a sweep leaves a cluster whose JVM runs alone.
       assertFalse(StaleClusters.removeAll().contains(live.runId()));
       assertTrue(NamespaceCluster.namespaceExists(live.loginNamespace()));
