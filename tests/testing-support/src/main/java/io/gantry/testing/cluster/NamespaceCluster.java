@@ -16,7 +16,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -49,7 +48,6 @@ public final class NamespaceCluster implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration STOP_GRACE = Duration.ofSeconds(5);
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(120);
-  private static final Pattern PLAIN_PATH = Pattern.compile("[A-Za-z0-9_./-]+");
 
   /** One node: its Slurm node name (also its host name), address and network namespace. */
   public record Node(String name, String address, String namespace) {}
@@ -141,79 +139,47 @@ public final class NamespaceCluster implements AutoCloseable {
   // ---- SSH ----
 
   private void startSshd() throws IOException {
-    Path ssh = directory.resolve("ssh");
-    Files.createDirectories(ssh);
-    keygen(sshPrivateKey(), "gantry-test-client");
+    Path ssh = Files.createDirectories(directory.resolve("ssh"));
+    SshFiles.keygen(sshPrivateKey(), "gantry-test-client");
     Files.copy(sshPrivateKey().resolveSibling("id_ed25519.pub"), ssh.resolve("authorized_keys"));
     List<String> knownHosts = new ArrayList<>();
-    Map<String, String> hosts = new LinkedHashMap<>(); // namespace -> address
-    hosts.put(loginNamespace(), loginAddress());
-    nodes.forEach(n -> hosts.put(n.namespace(), n.address()));
+    Map<String, String> hosts = new LinkedHashMap<>(); // host name -> namespace
+    hosts.put(controllerName(), loginNamespace());
+    nodes.forEach(n -> hosts.put(n.name(), n.namespace()));
     List<Daemon> started = new ArrayList<>();
     for (Map.Entry<String, String> host : hosts.entrySet()) {
-      String name = host.getKey().equals(loginNamespace()) ? "login" : nodeByNamespace(host.getKey()).name();
+      String name = host.getKey();
+      String address = name.equals(controllerName()) ? loginAddress() : nodeAddress(name);
       Path hostKey = ssh.resolve("host-" + name);
-      keygen(hostKey, name);
-      String publicKey = publicKeyWithoutComment(hostKey.resolveSibling(hostKey.getFileName() + ".pub"));
-      knownHosts.add(host.getValue() + " " + publicKey);
+      SshFiles.keygen(hostKey, name);
+      knownHosts.add(address + " " + SshFiles.publicKey(hostKey));
       List<String> sshd = new ArrayList<>(List.of(script("sshd.sh"),
           "--conf", directory.resolve("sshd-" + name).toString(), "--host-key", hostKey.toString(),
           "--authorized-keys", ssh.resolve("authorized_keys").toString(), "--user", sshUser(),
-          "--listen", host.getValue(), "--port", "22", "--hostname", name));
+          "--listen", address, "--port", Integer.toString(sshPort()), "--hostname", name));
       if (settings.slurm) {
         // ssh sessions (a server outside the cluster running sbatch on the login host) find the cluster.
         sshd.addAll(List.of("--setenv", "SLURM_CONF=" + slurmConf()));
       }
-      started.add(daemon("sshd-" + name, ClusterNetwork.inNamespace(host.getKey(), sshd)));
-      if (name.equals("login")) {
-        loginSshRelay = new NamespaceTcpRelay(loginNamespace(), loginAddress(), 22);
-        InetSocketAddress local = loginSshRelay.localAddress();
-        knownHosts.add("[" + local.getHostString() + "]:" + local.getPort() + " " + publicKey);
-      }
+      started.add(daemon("sshd-" + name, ClusterNetwork.inNamespace(host.getValue(), sshd)));
     }
+    loginSshRelay = new NamespaceTcpRelay(loginNamespace(), loginAddress(), sshPort());
+    InetSocketAddress relay = loginSshRelay.localAddress();
+    knownHosts.add("[" + relay.getHostString() + "]:" + relay.getPort() + " "
+        + SshFiles.publicKey(ssh.resolve("host-" + controllerName())));
     Files.write(knownHosts(), knownHosts, StandardCharsets.UTF_8);
-    Files.writeString(sshConfig(), String.join("\n",
-        "Host *",
-        "  User " + sshUser(),
-        "  IdentityFile " + sshPrivateKey(),
-        "  IdentitiesOnly yes",
-        "  UserKnownHostsFile " + knownHosts(),
-        "  GlobalKnownHostsFile /dev/null",
-        "  StrictHostKeyChecking yes",
-        "  BatchMode yes",
-        "  ConnectTimeout 10",
-        ""), StandardCharsets.UTF_8);
-    StringBuilder hostfile = new StringBuilder();
-    nodes.forEach(n -> hostfile.append(n.address()).append(" slots=").append(settings.cpusPerNode).append('\n'));
-    Files.writeString(hostfile(), hostfile.toString(), StandardCharsets.UTF_8);
+    SshFiles.writeConfig(sshConfig(), sshUser(), sshPrivateKey(), knownHosts());
+    SshFiles.writeHostfile(hostfile(), nodes.stream().map(Node::address).toList(), settings.cpusPerNode);
     for (Daemon daemon : started) {
       daemon.awaitReady(() -> daemon.logContains("Server listening on"), START_TIMEOUT, "listening");
     }
   }
 
-  private static void keygen(Path file, String comment) {
-    Commands.check(List.of("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", file.toString()),
-        COMMAND_TIMEOUT);
+  private String nodeAddress(String name) {
+    return nodes.stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow().address();
   }
 
-  private static String publicKeyWithoutComment(Path publicKeyFile) throws IOException {
-    String[] parts = Files.readString(publicKeyFile, StandardCharsets.UTF_8).trim().split(" ");
-    return parts[0] + " " + parts[1];
-  }
-
-  private Node nodeByNamespace(String namespace) {
-    return nodes.stream().filter(n -> n.namespace().equals(namespace)).findFirst().orElseThrow();
-  }
-
-  // ---- clients ----
-
-  /**
-   * Small scripts in {@link #clientBin()} that run a client inside the login namespace with
-   * {@code SLURM_CONF} set: a program outside the namespaces (gantry-server under test) calls
-   * {@code clientBin()/sbatch} as it would call {@code sbatch} on a real login node.
-   */
   private void writeClientWrappers() throws IOException {
-    Files.createDirectories(clientBin());
     List<String> programs = new ArrayList<>(List.of("mpirun"));
     if (settings.slurm) {
       programs.addAll(List.of("sbatch", "srun", "salloc", "squeue", "scontrol", "scancel", "sacct", "sinfo"));
@@ -221,30 +187,8 @@ public final class NamespaceCluster implements AutoCloseable {
     if (settings.sshd) {
       programs.addAll(List.of("ssh", "scp", "sftp"));
     }
-    for (String program : programs) {
-      Path target = Tools.find(program).orElseThrow(() -> new IllegalStateException(program + " not found"));
-      StringBuilder script = new StringBuilder("#!/bin/sh\n# Runs " + program + " on the test cluster's login host.\n");
-      clientEnvironment().forEach((k, v) -> script.append("export ").append(k).append("='").append(plain(v)).append("'\n"));
-      List<String> fixed = new ArrayList<>();
-      if (settings.sshd && List.of("ssh", "scp", "sftp").contains(program)) {
-        fixed = List.of("-F", sshConfig().toString());
-      }
-      script.append("exec nsenter --net=/run/netns/").append(plain(loginNamespace())).append(" -- ")
-          .append(plain(target.toString()));
-      fixed.forEach(a -> script.append(' ').append(plain(a)));
-      script.append(" \"$@\"\n");
-      Path wrapper = clientBin().resolve(program);
-      Files.writeString(wrapper, script, StandardCharsets.UTF_8);
-      Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
-  }
-
-  private static String plain(String value) {
-    // The wrappers are generated shell text: only plain values may go into them.
-    if (!PLAIN_PATH.matcher(value.replace(' ', '_').replace('=', '_')).matches()) {
-      throw new IllegalStateException("not a plain value for a wrapper script: " + value);
-    }
-    return value;
+    ClientWrappers.write(clientBin(), programs, clientEnvironment(), loginNamespace(),
+        settings.sshd ? sshConfig() : null);
   }
 
   /**
