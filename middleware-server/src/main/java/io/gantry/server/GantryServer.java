@@ -15,6 +15,8 @@ import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
+import io.gantry.server.pipeline.ApplicationRegistry;
+import io.gantry.server.pipeline.FileSystemRoots;
 import io.gantry.server.pipeline.JobPlanner;
 import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
@@ -114,7 +116,10 @@ public final class GantryServer implements AutoCloseable {
     PosixLauncher posix = own(new PosixLauncher(dispatch));
 
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes()));
-    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials);
+    ApplicationRegistry applications = ApplicationRegistry.withBuiltIns(config.jsdlResources().applications(),
+        ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, System.getenv("PATH")));
+    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, applications,
+        new FileSystemRoots(config.jsdlResources().fileSystems()));
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store);
     MetaScheduler<JsdlJobPlan> scheduler = own(new MetaScheduler<>(store, pipeline,
         config.totalSlots(), config.stagingParallelism(), config.killGracePeriod()));

@@ -37,7 +37,8 @@ public record ServerConfig(
     Path knownHostsFile,
     boolean acceptUnknownHostKeys,
     Security security,
-    Admission admission) {
+    Admission admission,
+    JsdlResources jsdlResources) {
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
@@ -69,6 +70,21 @@ public record ServerConfig(
    */
   public record Admission(long unauthenticatedBodyBytes, long soapEnvelopeMarginBytes, long drainBytes,
       Duration drainTime, int failedLoginsPerUser, int failedLoginsPerAddress, Duration trustedAddressPeriod) {}
+
+  /**
+   * What standard JSDL may refer to by name (see "Named applications and file systems" in
+   * configuration.md).
+   *
+   * @param applications the named applications ({@code application.ID.*}), in id order
+   * @param fileSystems directory of each {@code Resources/FileSystem} name ({@code
+   *     filesystem.NAME.path}); a DataStaging FileName with that FilesystemName lands there
+   */
+  public record JsdlResources(List<NamedApplication> applications, Map<String, Path> fileSystems) {
+    public JsdlResources {
+      applications = List.copyOf(applications);
+      fileSystems = Map.copyOf(fileSystems);
+    }
+  }
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {

@@ -25,6 +25,9 @@ public final class ServerConfigLoader {
       Pattern.compile("datasource\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(url|user|password-file|password-env|users)");
   private static final Pattern IDENTITY_KEY =
       Pattern.compile("identity\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(key-file|password-file|password-env|users)");
+  private static final Pattern APPLICATION_KEY = Pattern.compile("application\\.([A-Za-z0-9][A-Za-z0-9_.-]*)"
+      + "\\.(name|version|executable|kind|arguments|processes|users|description)");
+  private static final Pattern FILESYSTEM_KEY = Pattern.compile("filesystem\\.([A-Za-z_][A-Za-z0-9_.-]*)\\.path");
   private static final Set<String> KNOWN = Set.of(
       "ssh.known-hosts", "ssh.accept-unknown-host-keys",
       "listen.host", "listen.port", "data.dir", "store.url", "store.user", "store.password-file",
@@ -52,7 +55,8 @@ public final class ServerConfigLoader {
     overrides.forEach(settings::setProperty);
     for (String key : settings.stringPropertyNames()) {
       if (!KNOWN.contains(key) && !DATA_SOURCE_KEY.matcher(key).matches()
-          && !IDENTITY_KEY.matcher(key).matches()) {
+          && !IDENTITY_KEY.matcher(key).matches() && !APPLICATION_KEY.matcher(key).matches()
+          && !FILESYSTEM_KEY.matcher(key).matches()) {
         throw new ConfigException(key, "unknown setting");
       }
     }
@@ -95,7 +99,8 @@ public final class ServerConfigLoader {
         path("ssh.known-hosts", dataDir.resolve("ssh").resolve("known_hosts")),
         bool("ssh.accept-unknown-host-keys", false),
         security(host),
-        admission());
+        admission(),
+        new JsdlResourceSettings(settings, APPLICATION_KEY, FILESYSTEM_KEY).read());
   }
 
   /** Request bodies and the login throttle; the throttle's defaults follow auth.failed-logins-before-delay. */

@@ -11,8 +11,10 @@ import io.gantry.jsdl.model.ext.MpirunApplicationType;
 import io.gantry.jsdl.model.ext.SCPDataStagingType;
 import io.gantry.jsdl.model.ext.SQLQueryDataStagingType;
 import io.gantry.jsdl.model.ext.SQLUpdateDataStagingType;
+import io.gantry.jsdl.model.hpcpa.HPCProfileApplicationType;
 import io.gantry.jsdl.model.posix.POSIXApplicationType;
 import io.gantry.jsdl.model.spmd.SPMDApplicationType;
+import io.gantry.server.config.NamedApplication;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.store.JobId;
 import io.gantry.staging.CreationFlag;
@@ -28,6 +30,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Turns a valid JSDL job into a {@link JsdlJobPlan}. The parser already checked what the
@@ -41,6 +46,8 @@ public final class JobPlanner {
   private final Path stagingRoot;
   private final Duration defaultWallTime;
   private final DataSourceAccess dataSources;
+  private final ApplicationRegistry applications;
+  private final FileSystemRoots fileSystems;
 
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
@@ -58,9 +65,26 @@ public final class JobPlanner {
   }
 
   public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources) {
+    this(stagingRoot, defaultWallTime, dataSources, ApplicationRegistry.empty(), FileSystemRoots.none());
+  }
+
+  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
+      ApplicationRegistry applications, FileSystemRoots fileSystems) {
     this.stagingRoot = stagingRoot;
     this.defaultWallTime = defaultWallTime;
     this.dataSources = dataSources;
+    this.applications = applications;
+    this.fileSystems = fileSystems;
+  }
+
+  /** The directories behind JSDL file system names, for staging a FileName with a FilesystemName. */
+  public FileSystemRoots fileSystems() {
+    return fileSystems;
+  }
+
+  /** The named applications this planner resolves ApplicationName against. */
+  public ApplicationRegistry applications() {
+    return applications;
   }
 
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
@@ -70,7 +94,8 @@ public final class JobPlanner {
         transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems));
     StageOutPlan out = new StageOutPlan(id.toString(),
         loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems));
-    LaunchSpec launch = launch(id, job, dir, problems);
+    LaunchSpec launch = launch(id, owner, job, dir, problems);
+    fileSystemProblems(job, problems);
     if (!problems.isEmpty()) {
       throw new JobFailure(String.join("; ", problems));
     }
@@ -151,14 +176,79 @@ public final class JobPlanner {
     return transfers;
   }
 
-  private LaunchSpec launch(JobId id, JsdlJob job, Path dir, List<String> problems) {
+  /**
+   * Every file system the job names (Resources/FileSystem, DataStaging/FilesystemName) must be
+   * one the operator configured: the server cannot provide any other, so it refuses at once.
+   */
+  private void fileSystemProblems(JsdlJob job, List<String> problems) {
+    Set<String> named = new TreeSet<>();
+    if (job.description().getResources() != null) {
+      job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName()));
+    }
+    job.dataStaging().stream().map(d -> d.getFilesystemName()).filter(Objects::nonNull).forEach(named::add);
+    for (String name : named) {
+      fileSystems.problem(name).ifPresent(problems::add);
+    }
+  }
+
+  /** What the job runs; null for a job without Application, which only stages data. */
+  private LaunchSpec launch(JobId id, String owner, JsdlJob job, Path dir, List<String> problems) {
+    if (job.stagingOnly()) {
+      return null;
+    }
     if (job.mpirunApplication().isPresent()) {
       return mpirun(id, job.mpirunApplication().get(), dir, problems);
     }
     if (job.spmdApplication().isPresent()) {
       return spmd(id, job.spmdApplication().get(), dir);
     }
-    return posix(id, job.posixApplication().orElseThrow(), dir);
+    if (job.hpcProfileApplication().isPresent()) {
+      return hpcProfile(id, job.hpcProfileApplication().get(), dir);
+    }
+    if (job.posixApplication().isPresent()) {
+      return posix(id, job.posixApplication().get(), dir);
+    }
+    try {
+      String name = job.namedApplication().orElseThrow(() -> new JobFailure("the job names no application"));
+      return named(id, applications.resolve(name, job.applicationVersion(), owner), job, dir, problems);
+    } catch (JobFailure e) {
+      problems.add(e.getMessage());
+      return null;
+    }
+  }
+
+  /** A named application: the operator's program and arguments; the job may only pick the process count. */
+  private LaunchSpec named(JobId id, NamedApplication app, JsdlJob job, Path dir, List<String> problems) {
+    boolean mpi = app.kind() == NamedApplication.Kind.MPIRUN;
+    int processes = NamedProcessCount.requested(job).orElse(app.processes());
+    if (!mpi && processes != 1) {
+      problems.add("application " + app.label() + " runs one process, and Resources/TotalCPUCount asks for " + processes);
+      processes = 1;
+    }
+    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), mpi ? ProgramKind.MPI : ProgramKind.POSIX,
+            app.executable())
+        .arguments(app.arguments().toArray(String[]::new))
+        .workingDirectory(dir)
+        .output(dir.resolve("stdout.txt"), dir.resolve("stderr.txt"))
+        .wallTimeLimit(defaultWallTime);
+    if (mpi) {
+      spec.processes(processes);
+    }
+    spec.environment(JOB_ID_VARIABLE, id.toString());
+    return spec.build();
+  }
+
+  /** GFD.111's HPCProfileApplication is POSIXApplication without limits: run the same way. */
+  private LaunchSpec hpcProfile(JobId id, HPCProfileApplicationType app, Path dir) {
+    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
+        .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
+        .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
+        .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
+            inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
+        .wallTimeLimit(defaultWallTime);
+    app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
+    spec.environment(JOB_ID_VARIABLE, id.toString());
+    return spec.build();
   }
 
   private LaunchSpec mpirun(JobId id, MpirunApplicationType app, Path dir, List<String> problems) {

@@ -66,6 +66,9 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
 
   @Override
   public RunningJob launch(JsdlJobPlan plan) throws JobFailure {
+    if (!plan.runsProgram()) {
+      throw new JobFailure("the job has no application to run"); // the scheduler never asks
+    }
     Launcher launcher = plan.launch().kind() == ProgramKind.MPI ? mpiLauncher : posixLauncher;
     try {
       Files.createDirectories(plan.launch().workingDirectory());

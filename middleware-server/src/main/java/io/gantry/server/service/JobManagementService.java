@@ -5,6 +5,7 @@ import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.JsdlWriter;
 import io.gantry.jsdl.ParseResult;
 import io.gantry.server.api.AccessDeniedFault;
+import io.gantry.server.api.ApplicationInfo;
 import io.gantry.server.api.FaultDetail;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobAudit;
@@ -22,6 +23,7 @@ import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.api.Problem;
 import io.gantry.server.api.ServerInfo;
 import io.gantry.server.api.ValidationResult;
+import io.gantry.server.config.NamedApplication;
 import io.gantry.server.pipeline.JobPlanner;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.scheduler.JobFailure;
@@ -44,6 +46,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -335,7 +338,8 @@ public class JobManagementService implements JobManagement {
 
   /** Where the job's program writes the stream, from its plan. */
   private Path outputFile(JobRecord job, OutputStreamName stream) {
-    return planOf(job).map(plan -> stream == OutputStreamName.STDERR ? plan.launch().stderr() : plan.launch().stdout())
+    return planOf(job).filter(JsdlJobPlan::runsProgram)
+        .map(plan -> stream == OutputStreamName.STDERR ? plan.launch().stderr() : plan.launch().stdout())
         .orElse(null);
   }
 
@@ -374,6 +378,17 @@ public class JobManagementService implements JobManagement {
 
   @Override
   public ServerInfo getServerInfo() {
+    return info.withApplications(planner.applications().offeredTo(caller().name()).stream()
+        .map(JobManagementService::applicationInfo).toList());
+  }
+
+  private static ApplicationInfo applicationInfo(NamedApplication app) {
+    ApplicationInfo info = new ApplicationInfo();
+    info.name = app.name();
+    info.version = app.version().isEmpty() ? null : app.version();
+    info.kind = app.kind().name().toLowerCase(Locale.ROOT);
+    info.processes = app.processes();
+    info.description = app.description().isEmpty() ? null : app.description();
     return info;
   }
 
