@@ -36,7 +36,8 @@ public record ServerConfig(
     Map<String, SshIdentity> sshIdentities,
     Path knownHostsFile,
     boolean acceptUnknownHostKeys,
-    Security security) {
+    Security security,
+    Storage storage) {
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
@@ -47,6 +48,17 @@ public record ServerConfig(
   public record Security(boolean tlsEnabled, Path tlsKeystore, PasswordSource tlsKeystorePassword,
       boolean authEnabled, PasswordSource adminPassword, Duration webSessionIdleTimeout,
       int failedLoginsBeforeDelay) {}
+
+  /**
+   * Disk bounds and the server's watch over its own storage. A job whose staged input grows
+   * past {@code jobStagedBytes}, or whose program writes more than {@code jobOutputBytes} into
+   * its job directory, is stopped; stage-in waits for nothing and fails at once when the staging
+   * file system has less than {@code minFreeBytes} free; a WallTimeLimit above {@code
+   * maxWallTime} is a validation error; finished jobs' directories are removed {@code retention}
+   * after they ended; the data directory and job store are checked every {@code checkInterval}.
+   */
+  public record Storage(long jobStagedBytes, long jobOutputBytes, long minFreeBytes, Duration maxWallTime,
+      Duration retention, Duration checkInterval) {}
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {
