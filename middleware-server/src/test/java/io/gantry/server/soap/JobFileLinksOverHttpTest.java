@@ -69,8 +69,8 @@ class JobFileLinksOverHttpTest {
   }
 
   @Test
-  void theJobDirectoryReachedThroughALinkedSubdirectoryIsNotRead() throws Exception {
-    Path job = finishedJob("link-dir");
+  void stderrReplacedByAnAbsoluteLinkToTheKeystorePasswordIsNotRead() throws Exception {
+    Path job = finishedJob("link-stderr");
     String id = job.getFileName().toString();
     Path tls = server.dataDir().resolve("tls");
     Files.delete(job.resolve("stderr.txt"));
