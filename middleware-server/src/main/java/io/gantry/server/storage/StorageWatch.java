@@ -156,7 +156,8 @@ public final class StorageWatch implements AutoCloseable {
   }
 
   private static String reason(IOException e) {
-    return e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.toString();
+    return e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+        : e.getMessage() != null ? e.getMessage() : e.toString();
   }
 
   @Override
