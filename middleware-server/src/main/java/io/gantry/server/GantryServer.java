@@ -91,8 +91,7 @@ public final class GantryServer implements AutoCloseable {
   private void startComponents(ServerConfig config) throws Exception {
     ServerConfig.Storage limits = config.storage();
     Optional<Path> h2Store = h2StoreBase(config);
-    PrivateDataDirectory privateData = new PrivateDataDirectory(config.dataDirectory(), config.stagingRoot(),
-        h2Store.map(Path::getParent).orElse(null));
+    PrivateDataDirectory privateData = privateDataDirectory(config);
     privateData.prepare();
     privateData.check();
     privateData.tighten();
@@ -177,6 +176,12 @@ public final class GantryServer implements AutoCloseable {
       context.getServletHandler().prependFilterMapping(mapping);
     });
     return all;
+  }
+
+  /** The data directory, job directories' root and H2 job store directory, kept owner-only. */
+  public static PrivateDataDirectory privateDataDirectory(ServerConfig config) {
+    return new PrivateDataDirectory(config.dataDirectory(), config.stagingRoot(),
+        h2StoreBase(config).map(Path::getParent).orElse(null));
   }
 
   /** The base path of the H2 job store's files, when the job store is an H2 file. */
