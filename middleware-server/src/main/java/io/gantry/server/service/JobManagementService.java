@@ -33,6 +33,7 @@ import io.gantry.server.store.JobQuery;
 import io.gantry.server.store.JobRecord;
 import io.gantry.server.store.JobState;
 import io.gantry.server.store.JobStore;
+import io.gantry.server.store.JobStoreException;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.StorageWatch;
 import jakarta.annotation.Resource;
@@ -177,7 +178,17 @@ public class JobManagementService implements JobManagement {
 
   @Override
   public String submitJob(JobDocument jobDefinition) throws InvalidJobFault, LimitExceededFault {
-    Caller caller = caller();
+    try {
+      return submit(jobDefinition, caller());
+    } catch (JobStoreException e) {
+      // A store failing between two checks of the storage watch: say so as the watch would.
+      storage.checkNow();
+      requireStorage("the job was not accepted");
+      throw e;
+    }
+  }
+
+  private String submit(JobDocument jobDefinition, Caller caller) throws InvalidJobFault, LimitExceededFault {
     Checked checked = check(jobDefinition, caller);
     if (!checked.result().valid) {
       throw new InvalidJobFault("the job description is invalid: "

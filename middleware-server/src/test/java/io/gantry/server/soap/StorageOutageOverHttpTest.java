@@ -111,7 +111,9 @@ class StorageOutageOverHttpTest {
     Path data = dir.resolve("server");
     try (RunningServer server = RunningServer.start(data, FAST_CHECKS)) {
       JobManagement client = server.cxfClient();
-      deleteTree(data);
+      Path trash = dir.resolve("trash");
+      Files.move(data, trash); // gone at once, then deleted: the watch's probe file cannot race the delete
+      deleteTree(trash);
       SOAPFaultException fault = assertThrows(SOAPFaultException.class, () -> submitEcho(client));
       assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
       Files.createDirectories(data); // an empty directory is not the one with the keys and jobs
@@ -135,7 +137,7 @@ class StorageOutageOverHttpTest {
         Path filler = mount.resolve("filler");
         fill(filler);
         SOAPFaultException fault = awaitRefusal(client);
-        assertTrue(fault.getMessage().contains("storage is failing") || fault.getMessage().contains("job store"),
+        assertTrue(fault.getMessage().contains("storage is failing"),
             fault.getMessage());
         Files.delete(filler);
         awaitRecovery(client);
@@ -158,7 +160,7 @@ class StorageOutageOverHttpTest {
 
       readOnly(postgres, database, true);
       SOAPFaultException fault = awaitRefusal(client);
-      assertTrue(fault.getMessage().contains("storage is failing") || fault.getMessage().contains("read-only"),
+      assertTrue(fault.getMessage().contains("storage is failing"),
           fault.getMessage());
       readOnly(postgres, database, false);
       awaitRecovery(client);
