@@ -52,8 +52,8 @@ public record ServerConfig(
   /**
    * Disk bounds and the server's watch over its own storage. A job whose staged input grows
    * past {@code jobStagedBytes}, or whose program writes more than {@code jobOutputBytes} into
-   * its job directory, is stopped; stage-in waits for nothing and fails at once when the staging
-   * file system has less than {@code minFreeBytes} free; a WallTimeLimit above {@code
+   * its job directory, is stopped; a job whose stage-in would start with less than {@code
+   * minFreeBytes} free on the staging file system fails at once; a WallTimeLimit above {@code
    * maxWallTime} is a validation error; finished jobs' directories are removed {@code retention}
    * after they ended; the data directory and job store are checked every {@code checkInterval}.
    */
