@@ -97,8 +97,10 @@ public final class GantryServer implements AutoCloseable {
     privateData.tighten();
     JdbcJobStore store = own(JdbcJobStore.open(storeSettings(config)));
     privateData.tighten(); // a new H2 store file has the process umask's mode
-    StorageWatch storage = own(new StorageWatch(Map.of("the data directory", config.dataDirectory(),
-        "the job directories' root", config.stagingRoot()),
+    Map<String, Path> watched = new java.util.LinkedHashMap<>(); // messages name them in this order
+    watched.put("the data directory", config.dataDirectory());
+    watched.put("the job directories' root", config.stagingRoot());
+    StorageWatch storage = own(new StorageWatch(watched,
         h2Store.map(base -> Path.of(base + ".mv.db")).orElse(null), store::probeWrite, limits.checkInterval()));
     storage.start();
     JobDirectoryRetention retention = own(new JobDirectoryRetention(store, config.stagingRoot(), limits.retention(),
