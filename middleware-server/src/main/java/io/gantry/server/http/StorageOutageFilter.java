@@ -45,7 +45,8 @@ public final class StorageOutageFilter implements Filter {
       if (!causedByJobStore(e) || response.isCommitted()) {
         throw e;
       }
-      refuse(request, response, watch.checkNow().orElse("the job store failed: " + rootMessage(e)));
+      watch.checkSoon();
+      refuse(request, response, watch.problem().orElse("the job store cannot be reached or written"));
     }
   }
 
@@ -92,13 +93,5 @@ public final class StorageOutageFilter implements Filter {
       }
     }
     return false;
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t.getMessage() == null ? t.toString() : t.getMessage();
   }
 }

@@ -181,10 +181,10 @@ public class JobManagementService implements JobManagement {
     try {
       return submit(jobDefinition, caller());
     } catch (JobStoreException e) {
-      // A store failing between two checks of the storage watch: say so as the watch would.
-      storage.checkNow();
-      requireStorage("the job was not accepted");
-      throw e;
+      // A store failing between two checks of the storage watch: answer at once, check soon.
+      storage.checkSoon();
+      throw storageFault(storage.problem().orElse("the job store cannot be reached or written"),
+          "the job was not accepted");
     }
   }
 
@@ -207,7 +207,7 @@ public class JobManagementService implements JobManagement {
     JobRecord record = store.submit(caller.name(), job.jobName().orElse(null), JsdlWriter.write(job));
     // The store may have taken the job into a file deleted since the last check: acknowledge
     // only what a fresh check says is kept.
-    if (storage.checkNow().isPresent()) {
+    if (storage.confirmStillThere().isPresent()) {
       try {
         store.transition(record.id(), JobState.QUEUED, JobState.FAILED, "the server's storage failed as the job was stored");
       } catch (RuntimeException e) {
@@ -227,9 +227,13 @@ public class JobManagementService implements JobManagement {
   /** Refuses new work, as a SOAP fault, while the server's storage is failing. */
   private void requireStorage(String consequence) {
     storage.problem().ifPresent(problem -> {
-      throw new jakarta.xml.ws.WebServiceException("the server's storage is failing (" + problem + "); "
-          + consequence + ". The server accepts new work again by itself once its storage is back.");
+      throw storageFault(problem, consequence);
     });
+  }
+
+  private static jakarta.xml.ws.WebServiceException storageFault(String problem, String consequence) {
+    return new jakarta.xml.ws.WebServiceException("the server's storage is failing (" + problem + "); "
+        + consequence + ". The server accepts new work again by itself once its storage is back.");
   }
 
   @Override

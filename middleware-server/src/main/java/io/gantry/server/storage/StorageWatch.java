@@ -88,6 +88,42 @@ public final class StorageWatch implements AutoCloseable {
     return problem;
   }
 
+  /**
+   * Checks at once, with a few {@code stat} calls and no write, that the watched directories and
+   * the H2 store file are still the ones the server started on: what a job just stored in a
+   * deleted file needs to be told apart, cheaply enough to run for every submission. A problem
+   * found is remembered until the next full check.
+   */
+  public Optional<String> confirmStillThere() {
+    List<String> wrong = new ArrayList<>();
+    for (Watched dir : directories) {
+      try {
+        if (!Objects.equals(identity(dir.path()), dir.key())) {
+          wrong.add(dir.role() + " was replaced since the server started");
+        }
+      } catch (IOException e) {
+        wrong.add(dir.role() + " is gone");
+      }
+    }
+    if (storeFile != null) {
+      storeFileProblem().ifPresent(wrong::add);
+    }
+    if (wrong.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<String> now = Optional.of(String.join("; ", wrong));
+    problem = now;
+    checkSoon();
+    return now;
+  }
+
+  /** Runs a full check on the watch's own thread, without waiting for it. */
+  public void checkSoon() {
+    if (!timer.isShutdown()) {
+      timer.execute(this::checkNow);
+    }
+  }
+
   /** Checks everything now; returns, and remembers, what is wrong. */
   public synchronized Optional<String> checkNow() {
     List<String> wrong = new ArrayList<>();

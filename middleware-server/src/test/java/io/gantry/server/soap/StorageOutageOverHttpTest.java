@@ -45,7 +45,7 @@ class StorageOutageOverHttpTest {
 
   /** Submits until the server refuses (at most a few check intervals), returning its fault. */
   private static SOAPFaultException awaitRefusal(JobManagement client) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
     while (true) {
       try {
         String id = submitEcho(client);
@@ -164,6 +164,33 @@ class StorageOutageOverHttpTest {
           fault.getMessage());
       readOnly(postgres, database, false);
       awaitRecovery(client);
+    }
+  }
+
+  @Test
+  void aStoppedPostgresJobStoreRefusesNewWorkWithAFaultNotAnErrorPage() throws Exception {
+    EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
+    try {
+      String database = postgres.createDatabase();
+      Map<String, String> settings = new HashMap<>(FAST_CHECKS);
+      settings.put("store.url", postgres.jdbcUrl(database));
+      settings.put("store.user", postgres.user());
+      try (RunningServer server = RunningServer.start(dir.resolve("server"), settings)) {
+        JobManagement client = server.cxfClient();
+        assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
+        postgres.close();
+        SOAPFaultException fault = awaitRefusal(client);
+        assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
+        assertTrue(fault.getMessage().contains("the job store cannot be"), fault.getMessage());
+        String web = server.url().replace("/services/JobManagement", "/jobs");
+        long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
+        while (get(web).statusCode() != 503 && System.nanoTime() < deadline) {
+          Thread.sleep(200); // until the watch's own probe has failed too
+        }
+        assertEquals(503, get(web).statusCode());
+      }
+    } finally {
+      postgres.close();
     }
   }
 
