@@ -3,6 +3,7 @@ package io.gantry.server;
 import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.security.PasswordHasher;
+import io.gantry.server.storage.PrivateDataDirectory;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.UserAccount;
 import io.gantry.server.store.UserAccounts;
@@ -64,7 +65,11 @@ final class UserCommand {
         err().println("gantry-server: " + e.getMessage());
         return 2;
       }
+      // Run before the first start, this creates the data directory: owner-only, as the server would.
+      PrivateDataDirectory privateData = GantryServer.privateDataDirectory(config);
+      privateData.prepare();
       try (JdbcJobStore store = JdbcJobStore.open(GantryServer.storeSettings(config))) {
+        privateData.tighten();
         return run(store.userAccounts());
       }
     }

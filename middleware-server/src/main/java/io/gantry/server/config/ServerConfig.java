@@ -37,7 +37,8 @@ public record ServerConfig(
     Path knownHostsFile,
     boolean acceptUnknownHostKeys,
     Security security,
-    Admission admission) {
+    Admission admission,
+    Storage storage) {
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
@@ -69,6 +70,17 @@ public record ServerConfig(
    */
   public record Admission(long unauthenticatedBodyBytes, long soapEnvelopeMarginBytes, long drainBytes,
       Duration drainTime, int failedLoginsPerUser, int failedLoginsPerAddress, Duration trustedAddressPeriod) {}
+
+  /**
+   * Disk bounds and the server's watch over its own storage. A job whose staged input grows
+   * past {@code jobStagedBytes}, or whose program writes more than {@code jobOutputBytes} into
+   * its job directory, is stopped; a job whose stage-in would start with less than {@code
+   * minFreeBytes} free on the staging file system fails at once; a WallTimeLimit above {@code
+   * maxWallTime} is a validation error; finished jobs' directories are removed {@code retention}
+   * after they ended; the data directory and job store are checked every {@code checkInterval}.
+   */
+  public record Storage(long jobStagedBytes, long jobOutputBytes, long minFreeBytes, Duration maxWallTime,
+      Duration retention, Duration checkInterval) {}
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {

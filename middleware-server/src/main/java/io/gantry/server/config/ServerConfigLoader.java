@@ -36,7 +36,9 @@ public final class ServerConfigLoader {
       "admin.password-file", "admin.password-env", "web.session-idle-timeout",
       "auth.failed-logins-before-delay",
       "http.unauthenticated-body-bytes", "http.soap-envelope-margin-bytes", "http.drain-bytes", "http.drain-time",
-      "auth.failed-logins-per-user", "auth.failed-logins-per-address", "auth.trusted-address-period");
+      "auth.failed-logins-per-user", "auth.failed-logins-per-address", "auth.trusted-address-period",
+      "limits.job-staged-bytes", "limits.job-output-bytes", "limits.max-wall-time", "staging.min-free-bytes",
+      "jobs.retention", "storage.check-interval");
 
   private final Properties settings = new Properties();
 
@@ -95,7 +97,8 @@ public final class ServerConfigLoader {
         path("ssh.known-hosts", dataDir.resolve("ssh").resolve("known_hosts")),
         bool("ssh.accept-unknown-host-keys", false),
         security(host),
-        admission());
+        admission(),
+        storage());
   }
 
   /** Request bodies and the login throttle; the throttle's defaults follow auth.failed-logins-before-delay. */
@@ -114,6 +117,59 @@ public final class ServerConfigLoader {
         integer("auth.failed-logins-per-user", (int) Math.min(1_000_000, 4L * perPair), 1, 4_000_000),
         integer("auth.failed-logins-per-address", (int) Math.min(1_000_000, 6L * perPair), 1, 6_000_000),
         trusted);
+  }
+
+  /**
+   * Disk bounds. The default wall time must fit under the maximum, or every job without a
+   * WallTimeLimit of its own would be refused.
+   */
+  private ServerConfig.Storage storage() {
+    Duration maxWallTime = duration("limits.max-wall-time", Duration.ofDays(7));
+    Duration defaultWallTime = duration("limits.wall-time", Duration.ofHours(12));
+    if (defaultWallTime.compareTo(maxWallTime) > 0) {
+      throw new ConfigException("limits.wall-time", defaultWallTime + " is longer than limits.max-wall-time ("
+          + maxWallTime + ")");
+    }
+    return new ServerConfig.Storage(
+        bytes("limits.job-staged-bytes", 16L << 30),
+        bytes("limits.job-output-bytes", 16L << 30),
+        bytes("staging.min-free-bytes", 1L << 30),
+        maxWallTime,
+        duration("jobs.retention", Duration.ofDays(7)),
+        duration("storage.check-interval", Duration.ofSeconds(5)));
+  }
+
+  private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*([kKmMgGtT]?)(i?[bB])?");
+
+  /** A number of bytes: plain, or with a binary suffix ({@code 512M}, {@code 16G}, {@code 2TiB}). */
+  private long bytes(String key, long fallback) {
+    String value = settings.getProperty(key);
+    if (value == null) {
+      return fallback;
+    }
+    var m = BYTES.matcher(value.strip());
+    if (!m.matches()) {
+      throw new ConfigException(key, "'" + value + "' is not a number of bytes (e.g. 1048576, 512M, 16G)");
+    }
+    int shift = switch (m.group(2).toUpperCase()) {
+      case "K" -> 10;
+      case "M" -> 20;
+      case "G" -> 30;
+      case "T" -> 40;
+      default -> 0;
+    };
+    try {
+      long n = Long.parseLong(m.group(1));
+      if (n > (Long.MAX_VALUE >> shift)) {
+        throw new NumberFormatException();
+      }
+      if (n == 0) {
+        throw new ConfigException(key, "must be more than 0");
+      }
+      return n << shift;
+    } catch (NumberFormatException e) {
+      throw new ConfigException(key, "'" + value + "' is too large");
+    }
   }
 
   /**

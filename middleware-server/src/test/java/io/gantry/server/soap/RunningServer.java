@@ -101,7 +101,12 @@ public final class RunningServer implements AutoCloseable {
   /** A configuration file with the test settings for {@code dataDir}, as the launcher reads it. */
   public static Path testConfig(Path dataDir) {
     try {
-      java.nio.file.Files.createDirectories(dataDir);
+      if (!java.nio.file.Files.isDirectory(dataDir)) {
+        // as an operator would make it: the server refuses a data directory others may list
+        java.nio.file.Files.createDirectories(dataDir);
+        java.nio.file.Files.setPosixFilePermissions(dataDir,
+            java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+      }
       Path file = dataDir.resolveSibling(dataDir.getFileName() + ".properties");
       java.util.Properties p = new java.util.Properties();
       p.putAll(testSettings(dataDir, Map.of()));
