@@ -106,6 +106,12 @@ public record LaunchSpec(
         hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account);
   }
 
+  /** The same spec, run under {@code runAs}. */
+  public LaunchSpec withAccount(JobAccount runAs) {
+    return new LaunchSpec(jobId, kind, executable, arguments, environment, workingDirectory, processes,
+        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, runAs);
+  }
+
   public static Builder builder(String jobId, ProgramKind kind, String executable) {
     return new Builder(jobId, kind, executable);
   }

@@ -36,7 +36,8 @@ public record ServerConfig(
     Map<String, SshIdentity> sshIdentities,
     Path knownHostsFile,
     boolean acceptUnknownHostKeys,
-    Security security) {
+    Security security,
+    Sandbox sandbox) {
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
@@ -47,6 +48,17 @@ public record ServerConfig(
   public record Security(boolean tlsEnabled, Path tlsKeystore, PasswordSource tlsKeystorePassword,
       boolean authEnabled, PasswordSource adminPassword, Duration webSessionIdleTimeout,
       int failedLoginsBeforeDelay) {}
+
+  /**
+   * Who jobs run as and what they may run: {@code defaultOsAccount} for users with no OS account
+   * of their own (never root, never the server's account), and {@code allowedExecutableRoots},
+   * directories of programs bound read-only into every job's sandbox and put on its PATH.
+   */
+  public record Sandbox(String defaultOsAccount, List<Path> allowedExecutableRoots) {
+    public Sandbox {
+      allowedExecutableRoots = List.copyOf(allowedExecutableRoots);
+    }
+  }
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {

@@ -34,7 +34,8 @@ public final class ServerConfigLoader {
       "demo.enabled", "demo.positions", "demo.ssh-port",
       "tls.enabled", "tls.keystore", "tls.keystore-password-file", "auth.enabled",
       "admin.password-file", "admin.password-env", "web.session-idle-timeout",
-      "auth.failed-logins-before-delay");
+      "auth.failed-logins-before-delay",
+      "jobs.default-os-account", "jobs.allowed-executable-roots");
 
   private final Properties settings = new Properties();
 
@@ -92,7 +93,39 @@ public final class ServerConfigLoader {
         sshIdentities(),
         path("ssh.known-hosts", dataDir.resolve("ssh").resolve("known_hosts")),
         bool("ssh.accept-unknown-host-keys", false),
-        security(host));
+        security(host),
+        sandbox(dataDir, path("staging.root", dataDir.resolve("jobs"))));
+  }
+
+  /**
+   * Who jobs run as and which programs their sandbox shows. An executable root is bound into
+   * every job's sandbox, so one that holds the data directory or the job directories would show
+   * jobs the server's keys and each other's files: refused.
+   */
+  private ServerConfig.Sandbox sandbox(Path dataDir, Path stagingRoot) {
+    String account = text("jobs.default-os-account", "nobody");
+    if (!account.matches("[A-Za-z0-9_][A-Za-z0-9._-]{0,31}")) {
+      throw new ConfigException("jobs.default-os-account", "'" + account + "' is not an OS account name");
+    }
+    if (account.equals("root")) {
+      throw new ConfigException("jobs.default-os-account", "must not be root: jobs never run as root");
+    }
+    List<Path> roots = new java.util.ArrayList<>();
+    for (String word : words("jobs.allowed-executable-roots")) {
+      Path root = Path.of(word);
+      if (!root.isAbsolute()) {
+        throw new ConfigException("jobs.allowed-executable-roots", "'" + word + "' is not an absolute path");
+      }
+      root = root.normalize();
+      if (root.getNameCount() == 0 || dataDir.startsWith(root) || stagingRoot.startsWith(root)
+          || root.startsWith(dataDir) || root.startsWith(stagingRoot)) {
+        throw new ConfigException("jobs.allowed-executable-roots", root + " would show jobs the server's data"
+            + " directory (" + dataDir + ") or the job directories (" + stagingRoot + "); name the"
+            + " directories of the programs only");
+      }
+      roots.add(root);
+    }
+    return new ServerConfig.Sandbox(account, roots);
   }
 
   /**

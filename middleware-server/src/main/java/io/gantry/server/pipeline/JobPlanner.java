@@ -40,6 +40,7 @@ public final class JobPlanner {
   private final Path stagingRoot;
   private final Duration defaultWallTime;
   private final DataSourceAccess dataSources;
+  private final JobAccounts accounts;
 
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
@@ -53,10 +54,20 @@ public final class JobPlanner {
     String encryptedSecretProblem(String value);
   }
 
-  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources) {
+  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
+      JobAccounts accounts) {
     this.stagingRoot = stagingRoot;
     this.defaultWallTime = defaultWallTime;
     this.dataSources = dataSources;
+    this.accounts = accounts;
+  }
+
+  /**
+   * The OS account {@code owner}'s jobs run under, looked up now. Not part of {@link #plan}:
+   * plans are also made to find a finished job's files, which must not depend on the account.
+   */
+  public io.gantry.dispatcher.JobAccount accountOf(String owner) throws JobFailure {
+    return accounts.accountOf(owner);
   }
 
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
@@ -151,6 +162,7 @@ public final class JobPlanner {
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable())
         .arguments(app.getArgument().toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory()))
+        .jobDirectory(dir)
         .processes(app.getNumberOfProcesses())
         .output(inside(dir, orDefault(app.getStdoutFileName(), "stdout.txt")),
             inside(dir, orDefault(app.getStderrFileName(), "stderr.txt")))
@@ -175,6 +187,7 @@ public final class JobPlanner {
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable().getValue().strip())
         .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
+        .jobDirectory(dir)
         .processes(app.getNumberOfProcesses() == null ? 1 : app.getNumberOfProcesses().getValue().intValueExact())
         .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
             inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
@@ -190,6 +203,7 @@ public final class JobPlanner {
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
         .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
+        .jobDirectory(dir)
         .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
             inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
         .wallTimeLimit(wall);
