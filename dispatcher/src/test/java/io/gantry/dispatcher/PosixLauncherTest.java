@@ -72,6 +72,22 @@ class PosixLauncherTest {
   }
 
   @Test
+  void theJobKnowsItsAccountByNameAndRunsProgramsFromAnAllowedExecutableRoot(@TempDir Path elsewhere)
+      throws Exception {
+    Path tools = java.nio.file.Files.createDirectories(elsewhere.resolve("opt/risk/bin"));
+    Path hello = java.nio.file.Files.writeString(tools.resolve("hello-risk"), "#!/bin/sh\necho \"hello $(id -un)\"\n");
+    java.nio.file.Files.setPosixFilePermissions(hello, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    java.nio.file.Files.setPosixFilePermissions(tools, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    try (PosixLauncher withTools = new PosixLauncher(CONFIG.withSandbox(
+        SandboxConfig.defaults().withExecutableRoots(List.of(tools))))) {
+      started = withTools.launch(job("hello-risk").build());
+      JobOutcome outcome = started.onExit().get(20, TimeUnit.SECONDS);
+      assertTrue(outcome.succeeded(), outcome.describe() + read(jobDir.resolve("stderr.txt")));
+    }
+    assertEquals("hello " + ACCOUNT.name() + "\n", read(jobDir.resolve("stdout.txt")));
+  }
+
+  @Test
   void standardOutputAndErrorMayShareOneFile() throws Exception {
     Path log = jobDir.resolve("job.log");
     run(job("/bin/sh", "-c", "echo one; echo two >&2; echo three").output(log, log).build());

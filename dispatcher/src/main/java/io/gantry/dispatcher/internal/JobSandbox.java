@@ -124,7 +124,9 @@ public final class JobSandbox {
     for (String name : SYSTEM_LINKS) {
       systemLink(argv, Path.of("/", name));
     }
+    java.util.Set<Path> made = new java.util.HashSet<>();
     for (String entry : ETC_ENTRIES) {
+      parents(argv, made, Path.of("/etc", entry));
       bind(argv, "--ro-bind-try", "/etc/" + entry, "/etc/" + entry);
     }
     bind(argv, "--ro-bind", "/sys", "/sys");
@@ -132,6 +134,7 @@ public final class JobSandbox {
     argv.addAll(List.of("--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm"));
     for (Path root : config.executableRoots()) {
       if (!root.startsWith("/usr")) {
+        parents(argv, made, root);
         bind(argv, "--ro-bind", root.toString(), root.toString());
       }
     }
@@ -275,6 +278,20 @@ public final class JobSandbox {
       }
     } else if (Files.isDirectory(top)) {
       bind(argv, "--ro-bind", top.toString(), top.toString());
+    }
+  }
+
+  /**
+   * Creates the directories above a bind target as 0755: bubblewrap running as root would make
+   * them 0700, and the job's account could then not reach /etc/passwd or an executable root.
+   */
+  private static void parents(List<String> argv, java.util.Set<Path> made, Path target) {
+    Path parent = target.getParent();
+    for (int i = 1; parent != null && i <= parent.getNameCount(); i++) {
+      Path dir = Path.of("/").resolve(parent.subpath(0, i));
+      if (made.add(dir)) {
+        argv.addAll(List.of("--perms", "0755", "--dir", dir.toString()));
+      }
     }
   }
 
