@@ -34,6 +34,23 @@ public record SandboxConfig(Path bwrap, Path setpriv, List<Path> executableRoots
     return new SandboxConfig(Path.of("/usr/bin/bwrap"), Path.of("/usr/bin/setpriv"), List.of());
   }
 
+  /**
+   * Why a job's sandbox would not show {@code executable}, or empty: an absolute path must lie
+   * under /usr (or /bin, /sbin, /lib*), the job directory as {@code /job}, or an executable root.
+   * Relative paths and bare names are looked up when the job starts.
+   */
+  public java.util.Optional<String> executableProblem(String executable) {
+    if (executable == null || !executable.startsWith("/")) {
+      return java.util.Optional.empty();
+    }
+    Path path = Path.of(executable).normalize();
+    boolean visible = java.util.stream.Stream.of("/usr", "/bin", "/sbin", "/lib", "/lib64", "/job")
+        .anyMatch(path::startsWith) || executableRoots.stream().anyMatch(path::startsWith);
+    return visible ? java.util.Optional.empty() : java.util.Optional.of("executable " + executable
+        + " is outside what a job's sandbox shows: /usr, the job directory (as /job) and the allowed"
+        + " executable roots " + executableRoots + " (setting jobs.allowed-executable-roots)");
+  }
+
   public SandboxConfig withExecutableRoots(List<Path> roots) {
     return new SandboxConfig(bwrap, setpriv, roots);
   }

@@ -117,7 +117,8 @@ public final class GantryServer implements AutoCloseable {
     PosixLauncher posix = own(new PosixLauncher(dispatch));
 
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes()));
-    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts);
+    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
+        sandbox);
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store);
     MetaScheduler<JsdlJobPlan> scheduler = own(new MetaScheduler<>(store, pipeline,
         config.totalSlots(), config.stagingParallelism(), config.killGracePeriod()));

@@ -41,6 +41,7 @@ public final class JobPlanner {
   private final Duration defaultWallTime;
   private final DataSourceAccess dataSources;
   private final JobAccounts accounts;
+  private final io.gantry.dispatcher.SandboxConfig sandbox;
 
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
@@ -55,11 +56,24 @@ public final class JobPlanner {
   }
 
   public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
-      JobAccounts accounts) {
+      JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox) {
     this.stagingRoot = stagingRoot;
     this.defaultWallTime = defaultWallTime;
     this.dataSources = dataSources;
     this.accounts = accounts;
+    this.sandbox = sandbox;
+  }
+
+  /**
+   * Refuses, before queueing, what would only fail at launch: an owner whose OS account cannot
+   * run jobs, an executable the job's sandbox does not show.
+   */
+  public void checkLaunchable(JsdlJobPlan plan) throws JobFailure {
+    accounts.accountOf(plan.owner());
+    java.util.Optional<String> problem = sandbox.executableProblem(plan.launch().executable());
+    if (problem.isPresent()) {
+      throw new JobFailure(problem.get());
+    }
   }
 
   /**

@@ -239,6 +239,16 @@ class JobIsolationAttackTest {
     assertThrows(InvalidJobFault.class, () -> bob.submitJob(TestJobs.documentOf(xml)));
   }
 
+  @Test
+  void anExecutableTheSandboxDoesNotShowIsRefusedBeforeQueueing() throws Exception {
+    String xml = shellJob("elsewhere", "x", "true").replace(
+        "<posix:Executable>/bin/sh</posix:Executable>", "<posix:Executable>" + dataDir + "/keys/run</posix:Executable>");
+    ValidationResult result = bob.validateJob(TestJobs.documentOf(xml));
+    assertFalse(result.valid);
+    assertTrue(result.problems.stream().anyMatch(p -> p.message.contains("outside what a job's sandbox shows")
+        && p.message.contains("jobs.allowed-executable-roots")), result.problems.get(0).message);
+  }
+
   /** The host pid of {@code program} running under {@code account}, as a local attacker finds it in /proc. */
   private static long pidOf(String account, String program) throws Exception {
     int uid = OsAccounts.lookup(account).uid();
