@@ -26,9 +26,9 @@ public final class PosixLauncher implements Launcher, AutoCloseable {
     if (spec.kind() != ProgramKind.POSIX) {
       throw new IllegalArgumentException("job " + spec.jobId() + " is not a POSIX job");
     }
-    Map<String, String> env = sandbox.environment(spec, config.inheritedEnvironment(), System.getenv());
     // The resolved path inside the sandbox, so the sandbox's PATH decides, not the server's.
-    LaunchSpec inside = sandbox.inside(spec, true);
+    LaunchSpec inside = sandbox.inside(spec, true); // first: refuses a spec without an account
+    Map<String, String> env = sandbox.environment(spec, config.inheritedEnvironment(), System.getenv());
     List<String> program = new ArrayList<>();
     program.add(inside.executable());
     program.addAll(spec.arguments());

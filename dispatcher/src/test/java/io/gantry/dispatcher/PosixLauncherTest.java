@@ -88,6 +88,14 @@ class PosixLauncherTest {
   }
 
   @Test
+  void aJobWithoutAnOsAccountIsNeverStarted() {
+    LaunchSpec spec = LaunchSpec.builder("j", ProgramKind.POSIX, "/bin/true").workingDirectory(jobDir)
+        .output(jobDir.resolve("o"), jobDir.resolve("e")).build();
+    LaunchException e = assertThrows(LaunchException.class, () -> launcher.launch(spec));
+    assertTrue(e.getMessage().contains("OS account"), e.getMessage());
+  }
+
+  @Test
   void standardOutputAndErrorMayShareOneFile() throws Exception {
     Path log = jobDir.resolve("job.log");
     run(job("/bin/sh", "-c", "echo one; echo two >&2; echo three").output(log, log).build());

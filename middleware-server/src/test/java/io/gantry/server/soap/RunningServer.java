@@ -130,6 +130,14 @@ public final class RunningServer implements AutoCloseable {
     return dataDir;
   }
 
+  /**
+   * A job's directory on this host. Tests reach a running job through files here (a "release"
+   * file the job waits for): the job's sandbox shows it nothing of the test's own directories.
+   */
+  public Path jobDirectory(String jobId) {
+    return dataDir.resolve("jobs").resolve(jobId);
+  }
+
   public String url() {
     return server.jobManagementUrl();
   }
