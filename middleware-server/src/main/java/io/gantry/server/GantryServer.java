@@ -1,6 +1,11 @@
 package io.gantry.server;
 
 import io.gantry.dispatcher.DispatcherConfig;
+import io.gantry.dispatcher.JobAccount;
+import io.gantry.dispatcher.LaunchException;
+import io.gantry.dispatcher.OsAccounts;
+import io.gantry.dispatcher.SandboxConfig;
+import io.gantry.dispatcher.SandboxProbe;
 import io.gantry.dispatcher.LocalMpirunLauncher;
 import io.gantry.dispatcher.PosixLauncher;
 import io.gantry.jsdl.JsdlParser;
@@ -15,6 +20,7 @@ import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
+import io.gantry.server.pipeline.JobAccounts;
 import io.gantry.server.pipeline.JobPlanner;
 import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
@@ -132,15 +138,20 @@ public final class GantryServer implements AutoCloseable {
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
     StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config)));
 
+    SandboxConfig sandbox = SandboxConfig.defaults()
+        .withExecutableRoots(config.sandbox().allowedExecutableRoots());
+    JobAccounts accounts = JobAccounts.of(store.userAccounts(), config.sandbox().defaultOsAccount());
+    checkJobAccounts(config, store, sandbox);
     DispatcherConfig dispatch = new DispatcherConfig(config.mpirunPath(), config.mpirunOptions(),
         config.totalSlots() > Runtime.getRuntime().availableProcessors(), config.killGracePeriod(),
-        DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
+        DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT, sandbox);
     LocalMpirunLauncher mpi = own(new LocalMpirunLauncher(dispatch));
     PosixLauncher posix = own(new PosixLauncher(dispatch));
 
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes())
         .withMaxWallTime(limits.maxWallTime()));
-    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials);
+    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
+        sandbox);
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store);
     JobDiskLimits<JsdlJobPlan> diskLimits = own(new JobDiskLimits<>(pipeline, JsdlJobPlan::jobDirectory, store,
         limits.jobStagedBytes(), limits.jobOutputBytes(), limits.minFreeBytes()));
@@ -208,6 +219,37 @@ public final class GantryServer implements AutoCloseable {
 
   private static Duration min(Duration a, Duration b) {
     return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /**
+   * Refuses to start unless jobs can run confined under accounts that are not the server's: the
+   * server runs as root (it switches accounts and builds sandboxes), the default account exists and
+   * is neither root nor the server's, no user is mapped to the server's account, and a test sandbox
+   * starts. A user mapped to an account that is gone only gets a warning: their jobs are refused
+   * with that reason, everyone else's run.
+   */
+  private static void checkJobAccounts(ServerConfig config, JdbcJobStore store, SandboxConfig sandbox)
+      throws LaunchException {
+    int serverUid = OsAccounts.serverUid();
+    if (serverUid != 0) {
+      throw new IllegalStateException("gantry-server runs as uid " + serverUid + ", but it starts every job"
+          + " under its user's own OS account inside a bubblewrap sandbox, which needs root; run it as root"
+          + " (see docs/security.md)");
+    }
+    JobAccount fallback;
+    try {
+      fallback = JobAccounts.check(OsAccounts.lookup(config.sandbox().defaultOsAccount()), serverUid);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("jobs.default-os-account: " + e.getMessage());
+    }
+    for (Map.Entry<String, String> mapped : store.userAccounts().osAccounts().entrySet()) {
+      try {
+        JobAccounts.check(OsAccounts.lookup(mapped.getValue()), serverUid);
+      } catch (IllegalArgumentException e) {
+        log.warn("user {}: jobs will be refused: {}", mapped.getKey(), e.getMessage());
+      }
+    }
+    SandboxProbe.verify(sandbox, fallback);
   }
 
   /** The web faces on the class path (the web application when it is installed), ready to add. */

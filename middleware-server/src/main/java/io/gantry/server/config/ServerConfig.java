@@ -38,7 +38,8 @@ public record ServerConfig(
     boolean acceptUnknownHostKeys,
     Security security,
     Admission admission,
-    Storage storage) {
+    Storage storage,
+    Sandbox sandbox) {
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
@@ -81,6 +82,17 @@ public record ServerConfig(
    */
   public record Storage(long jobStagedBytes, long jobOutputBytes, long minFreeBytes, Duration maxWallTime,
       Duration retention, Duration checkInterval) {}
+
+  /**
+   * Who jobs run as and what they may run: {@code defaultOsAccount} for users with no OS account
+   * of their own (never root, never the server's account), and {@code allowedExecutableRoots},
+   * directories of programs bound read-only into every job's sandbox and put on its PATH.
+   */
+  public record Sandbox(String defaultOsAccount, List<Path> allowedExecutableRoots) {
+    public Sandbox {
+      allowedExecutableRoots = List.copyOf(allowedExecutableRoots);
+    }
+  }
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {

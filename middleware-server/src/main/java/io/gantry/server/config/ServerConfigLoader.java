@@ -38,7 +38,8 @@ public final class ServerConfigLoader {
       "http.unauthenticated-body-bytes", "http.soap-envelope-margin-bytes", "http.drain-bytes", "http.drain-time",
       "auth.failed-logins-per-user", "auth.failed-logins-per-address", "auth.trusted-address-period",
       "limits.job-staged-bytes", "limits.job-output-bytes", "limits.max-wall-time", "staging.min-free-bytes",
-      "jobs.retention", "storage.check-interval");
+      "jobs.retention", "storage.check-interval",
+      "jobs.default-os-account", "jobs.allowed-executable-roots");
 
   private final Properties settings = new Properties();
 
@@ -98,7 +99,8 @@ public final class ServerConfigLoader {
         bool("ssh.accept-unknown-host-keys", false),
         security(host),
         admission(),
-        storage());
+        storage(),
+        sandbox(dataDir, path("staging.root", dataDir.resolve("jobs"))));
   }
 
   /** Request bodies and the login throttle; the throttle's defaults follow auth.failed-logins-before-delay. */
@@ -170,6 +172,37 @@ public final class ServerConfigLoader {
     } catch (NumberFormatException e) {
       throw new ConfigException(key, "'" + value + "' is too large");
     }
+  }
+
+  /**
+   * Who jobs run as and which programs their sandbox shows. An executable root is bound into
+   * every job's sandbox, so one that holds the data directory or the job directories would show
+   * jobs the server's keys and each other's files: refused.
+   */
+  private ServerConfig.Sandbox sandbox(Path dataDir, Path stagingRoot) {
+    String account = text("jobs.default-os-account", "nobody");
+    if (!account.matches("[A-Za-z0-9_][A-Za-z0-9._-]{0,31}")) {
+      throw new ConfigException("jobs.default-os-account", "'" + account + "' is not an OS account name");
+    }
+    if (account.equals("root")) {
+      throw new ConfigException("jobs.default-os-account", "must not be root: jobs never run as root");
+    }
+    List<Path> roots = new java.util.ArrayList<>();
+    for (String word : words("jobs.allowed-executable-roots")) {
+      Path root = Path.of(word);
+      if (!root.isAbsolute()) {
+        throw new ConfigException("jobs.allowed-executable-roots", "'" + word + "' is not an absolute path");
+      }
+      root = root.normalize();
+      if (root.getNameCount() == 0 || dataDir.startsWith(root) || stagingRoot.startsWith(root)
+          || root.startsWith(dataDir) || root.startsWith(stagingRoot)) {
+        throw new ConfigException("jobs.allowed-executable-roots", root + " would show jobs the server's data"
+            + " directory (" + dataDir + ") or the job directories (" + stagingRoot + "); name the"
+            + " directories of the programs only");
+      }
+      roots.add(root);
+    }
+    return new ServerConfig.Sandbox(account, roots);
   }
 
   /**

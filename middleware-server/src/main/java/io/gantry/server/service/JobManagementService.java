@@ -262,6 +262,7 @@ public class JobManagementService implements JobManagement {
           throw new JobFailure("the job asks for " + plan.slots() + " processes; this server has "
               + info.totalSlots + " compute slots (setting slots.total)");
         }
+        planner.checkLaunchable(plan); // refused now, before queueing, if it could not start
       } catch (JobFailure e) {
         result.problems.add(problem("ERROR", 0, 0, "JobDefinition", e.getMessage()));
         job = null;

@@ -81,6 +81,14 @@ public final class RunningServer implements AutoCloseable {
    * H2 lets one process at a time open the store.
    */
   public static void addUser(Path dataDir, String name, String password, boolean admin) {
+    addUser(dataDir, name, password, admin, null);
+  }
+
+  /**
+   * Adds a user whose jobs run under {@code osAccount} ({@code user add NAME --os-account
+   * ACCOUNT}); null for the server's jobs.default-os-account.
+   */
+  public static void addUser(Path dataDir, String name, String password, boolean admin, String osAccount) {
     java.io.InputStream stdin = System.in;
     try {
       System.setIn(new java.io.ByteArrayInputStream((password + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
@@ -89,9 +97,13 @@ public final class RunningServer implements AutoCloseable {
       if (admin) {
         args.add("--admin");
       }
+      if (osAccount != null) {
+        args.addAll(java.util.List.of("--os-account", osAccount));
+      }
       int code = new picocli.CommandLine(new io.gantry.server.GantryServerCommand()).execute(args.toArray(String[]::new));
       if (code != 0) {
-        fail("gantry-server user add " + name + " exited with " + code);
+        fail("gantry-server user add " + name + " exited with " + code
+            + (osAccount == null ? "" : " (is OS account " + osAccount + " there? run scripts/create-test-accounts)"));
       }
     } finally {
       System.setIn(stdin);
@@ -121,6 +133,14 @@ public final class RunningServer implements AutoCloseable {
 
   public Path dataDir() {
     return dataDir;
+  }
+
+  /**
+   * A job's directory on this host. Tests reach a running job through files here (a "release"
+   * file the job waits for): the job's sandbox shows it nothing of the test's own directories.
+   */
+  public Path jobDirectory(String jobId) {
+    return dataDir.resolve("jobs").resolve(jobId);
   }
 
   public String url() {

@@ -31,6 +31,7 @@ abstract class JobStoreContract {
   /** Versioned migration scripts shipped in src/main/resources/io/gantry/server/store/migration. */
   private static final long MIGRATIONS = countMigrations();
 
+  /** Counted, not written down, so that each new migration does not have to edit this test too. */
   private static long countMigrations() {
     try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(
         java.nio.file.Path.of("src/main/resources/io/gantry/server/store/migration"))) {
