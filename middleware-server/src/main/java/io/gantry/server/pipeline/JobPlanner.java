@@ -46,6 +46,8 @@ public final class JobPlanner {
   private final Path stagingRoot;
   private final Duration defaultWallTime;
   private final DataSourceAccess dataSources;
+  private final JobAccounts accounts;
+  private final io.gantry.dispatcher.SandboxConfig sandbox;
   private final ApplicationRegistry applications;
   private final FileSystemRoots fileSystems;
 
@@ -64,17 +66,27 @@ public final class JobPlanner {
     String encryptedSecretProblem(String value, SecretBinding use);
   }
 
-  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources) {
-    this(stagingRoot, defaultWallTime, dataSources, ApplicationRegistry.empty(), FileSystemRoots.none());
+  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
+      JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox) {
+    this(stagingRoot, defaultWallTime, dataSources, accounts, sandbox, ApplicationRegistry.empty(),
+        FileSystemRoots.none());
   }
 
-  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
-      ApplicationRegistry applications, FileSystemRoots fileSystems) {
+  private JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
+      JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox, ApplicationRegistry applications,
+      FileSystemRoots fileSystems) {
     this.stagingRoot = stagingRoot;
     this.defaultWallTime = defaultWallTime;
     this.dataSources = dataSources;
+    this.accounts = accounts;
+    this.sandbox = sandbox;
     this.applications = applications;
     this.fileSystems = fileSystems;
+  }
+
+  /** This planner, resolving ApplicationName against {@code applications} and file system names against {@code fileSystems}. */
+  public JobPlanner withStandardJsdl(ApplicationRegistry applications, FileSystemRoots fileSystems) {
+    return new JobPlanner(stagingRoot, defaultWallTime, dataSources, accounts, sandbox, applications, fileSystems);
   }
 
   /** The directories behind JSDL file system names, for staging a FileName with a FilesystemName. */
@@ -85,6 +97,29 @@ public final class JobPlanner {
   /** The named applications this planner resolves ApplicationName against. */
   public ApplicationRegistry applications() {
     return applications;
+  }
+
+  /**
+   * Refuses, before queueing, what would only fail at launch: an owner whose OS account cannot
+   * run jobs, an executable the job's sandbox does not show.
+   */
+  public void checkLaunchable(JsdlJobPlan plan) throws JobFailure {
+    accounts.accountOf(plan.owner());
+    if (!plan.runsProgram()) {
+      return; // staging only: nothing is launched
+    }
+    java.util.Optional<String> problem = sandbox.executableProblem(plan.launch().executable());
+    if (problem.isPresent()) {
+      throw new JobFailure(problem.get());
+    }
+  }
+
+  /**
+   * The OS account {@code owner}'s jobs run under, looked up now. Not part of {@link #plan}:
+   * plans are also made to find a finished job's files, which must not depend on the account.
+   */
+  public io.gantry.dispatcher.JobAccount accountOf(String owner) throws JobFailure {
+    return accounts.accountOf(owner);
   }
 
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
@@ -258,6 +293,7 @@ public final class JobPlanner {
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable())
         .arguments(app.getArgument().toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory()))
+        .jobDirectory(dir)
         .processes(app.getNumberOfProcesses())
         .output(inside(dir, orDefault(app.getStdoutFileName(), "stdout.txt")),
             inside(dir, orDefault(app.getStderrFileName(), "stderr.txt")))
@@ -282,6 +318,7 @@ public final class JobPlanner {
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable().getValue().strip())
         .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
+        .jobDirectory(dir)
         .processes(app.getNumberOfProcesses() == null ? 1 : app.getNumberOfProcesses().getValue().intValueExact())
         .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
             inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
@@ -297,6 +334,7 @@ public final class JobPlanner {
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
         .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
+        .jobDirectory(dir)
         .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
             inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
         .wallTimeLimit(wall);
