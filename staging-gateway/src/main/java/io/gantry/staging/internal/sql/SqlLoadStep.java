@@ -1,5 +1,6 @@
 package io.gantry.staging.internal.sql;
 
+import io.gantry.staging.CredentialResolver;
 import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.ManifestRecord;
 import io.gantry.staging.SqlLoad;
@@ -58,7 +59,7 @@ public final class SqlLoadStep implements Step {
   @Override
   public ManifestRecord run(StepContext context) throws StagingException, InterruptedException {
     long start = System.nanoTime();
-    DataSourceSpec spec = env.resolve(load.dataSource(), label());
+    DataSourceSpec spec = env.resolve(load.dataSource(), CredentialResolver.Access.WRITE, label());
     try {
       Path input = env.jobDirectory().resolve(load.inputFileName(), "stage-out input file");
       if (!Files.isRegularFile(input)) {
@@ -66,7 +67,7 @@ public final class SqlLoadStep implements Step {
       }
       String checksum = Checksums.sha256(input);
       String stepKey = stepKey();
-      try (Connection c = env.pools().connect(spec, label())) {
+      try (Connection c = env.pools().connect(spec, load.dataSource().name() == null, label())) {
         StageOutLedger.ensureTable(c);
         c.setAutoCommit(false);
         try {
