@@ -30,6 +30,8 @@ import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
+import io.gantry.server.pipeline.StagingRules;
+import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StagingGateway;
 import java.io.IOException;
@@ -88,8 +90,7 @@ public final class GantryServer implements AutoCloseable {
       if (demo.createIfMissing()) {
         log.info("created the demo market database ({} positions)", config.demoPositions());
       }
-      dataSources.put(DemoMarket.DATA_SOURCE_NAME, new NamedDataSource(DemoMarket.DATA_SOURCE_NAME,
-          demo.jdbcUrl(), "sa", new PasswordSource.None(), Set.of()));
+      dataSources.put(DemoMarket.DATA_SOURCE_NAME, demo.dataSource());
     }
     Map<String, SshIdentity> identities = new HashMap<>(config.sshIdentities());
     if (config.demoEnabled() && !identities.containsKey(DemoRemoteHost.IDENTITY)) {
@@ -97,8 +98,9 @@ public final class GantryServer implements AutoCloseable {
     }
     PasswordKeyPair passwordKey = PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
+    ConnectionPolicy connections = connectionPolicy(config, dataSources);
     StagingGateway gateway = own(new StagingGateway(credentials, GatewayOptions.defaults()
-        .withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())));
+        .withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys()), connections));
 
     DispatcherConfig dispatch = new DispatcherConfig(config.mpirunPath(), config.mpirunOptions(),
         config.totalSlots() > Runtime.getRuntime().availableProcessors(), config.killGracePeriod(),
@@ -106,7 +108,8 @@ public final class GantryServer implements AutoCloseable {
     LocalMpirunLauncher mpi = own(new LocalMpirunLauncher(dispatch));
     PosixLauncher posix = own(new PosixLauncher(dispatch));
 
-    JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes()));
+    JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes()),
+        new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials);
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store);
     MetaScheduler<JsdlJobPlan> scheduler = own(new MetaScheduler<>(store, pipeline,
@@ -131,6 +134,20 @@ public final class GantryServer implements AutoCloseable {
         webFaces(web)));
     http.start();
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
+  }
+
+  /**
+   * What staging may reach: the operator's settings, the hosts of the configured data sources,
+   * and the demo's SSH host on loopback while the demo runs.
+   */
+  private ConnectionPolicy connectionPolicy(ServerConfig config, Map<String, NamedDataSource> dataSources) {
+    List<String> hosts = new ArrayList<>(config.staging().allowedHosts());
+    if (demoHost != null) {
+      hosts.add("127.0.0.1:" + demoHost.port());
+    }
+    List<String> configuredUrls = dataSources.values().stream().map(NamedDataSource::jdbcUrl).toList();
+    return ConnectionPolicy.of(config.staging().inlineDataSources(), config.staging().allowedJdbcUrls(),
+        hosts, configuredUrls);
   }
 
   /** The web faces on the class path (the web application when it is installed), ready to add. */

@@ -36,7 +36,8 @@ public record ServerConfig(
     Map<String, SshIdentity> sshIdentities,
     Path knownHostsFile,
     boolean acceptUnknownHostKeys,
-    Security security) {
+    Security security,
+    Staging staging) {
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
@@ -47,6 +48,17 @@ public record ServerConfig(
   public record Security(boolean tlsEnabled, Path tlsKeystore, PasswordSource tlsKeystorePassword,
       boolean authEnabled, PasswordSource adminPassword, Duration webSessionIdleTimeout,
       int failedLoginsBeforeDelay) {}
+
+  /**
+   * What staging may connect to (docs/configuration.md, "Data sources and staging targets").
+   *
+   * @param inlineDataSources whether a job may bring its own JDBC URL
+   * @param allowedJdbcUrls globs an inline URL (without its options) must match
+   * @param allowedHosts explicit {@code host} or {@code host:port} entries staging may reach
+   * @param sqlFunctions functions staging SQL may call beyond the built-in allow-list
+   */
+  public record Staging(boolean inlineDataSources, List<String> allowedJdbcUrls, List<String> allowedHosts,
+      java.util.Set<String> sqlFunctions) {}
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {
