@@ -64,11 +64,18 @@ public final class DemoMarket {
    * to the operating system at once (H2 otherwise holds it back up to 500 ms, and a kill -9 of
    * the server would lose results of a job already recorded as SUCCEEDED), and the retry: file
    * system reopens the file when a staging thread is interrupted mid-write by a cancel or kill,
-   * where H2 would otherwise close the whole database.
+   * where H2 would otherwise close the whole database. WRITE_DELAY is a persistent database
+   * setting that only an administrator may give, so the accounts' URL ({@link
+   * #accountJdbcUrl}) leaves it out and {@link #createIfMissing} stores it.
    */
   public String jdbcUrl() {
+    return accountJdbcUrl() + ";WRITE_DELAY=0";
+  }
+
+  /** The URL the staging accounts connect with: the same database, no administrator setting. */
+  public String accountJdbcUrl() {
     return "jdbc:h2:retry:file:" + directory.resolve("market").toAbsolutePath()
-        + ";DATABASE_TO_LOWER=TRUE;NON_KEYWORDS=VALUE;WRITE_DELAY=0";
+        + ";DATABASE_TO_LOWER=TRUE;NON_KEYWORDS=VALUE";
   }
 
   /**
@@ -79,7 +86,7 @@ public final class DemoMarket {
    * if a statement got past the SQL checks. Call after {@link #createIfMissing}.
    */
   public NamedDataSource dataSource() {
-    return new NamedDataSource(DATA_SOURCE_NAME, jdbcUrl(), WRITER,
+    return new NamedDataSource(DATA_SOURCE_NAME, accountJdbcUrl(), WRITER,
         new PasswordSource.FromFile(passwordFile(WRITER)), Set.of(),
         new NamedDataSource.Account(READER, new PasswordSource.FromFile(passwordFile(READER))));
   }
@@ -110,6 +117,7 @@ public final class DemoMarket {
    */
   private void ensureAccounts(Connection admin) throws SQLException {
     try (Statement s = admin.createStatement()) {
+      s.execute("set write_delay 0"); // persistent: holds for the accounts' connections too
       s.execute(LEDGER);
       for (String account : List.of(READER, WRITER)) {
         String password = password(passwordFile(account));

@@ -121,6 +121,11 @@ public final class RunningServer implements AutoCloseable {
     return dataDir;
   }
 
+  /** The port of the demo's SSH host, when the demo runs. */
+  public java.util.OptionalInt demoSshPort() {
+    return server.demoSshPort();
+  }
+
   public String url() {
     return server.jobManagementUrl();
   }
