@@ -8,7 +8,6 @@ import io.gantry.jsdl.ParserOptions;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.ServerInfo;
 import io.gantry.server.config.NamedDataSource;
-import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
 import io.gantry.server.demo.DemoMarket;
@@ -47,7 +46,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -53,7 +53,11 @@ final class SqlFunctions {
       // arrays and row generators
       "ARRAY_LENGTH", "CARDINALITY", "UNNEST", "ARRAY_CONTAINS", "GENERATE_SERIES", "SYSTEM_RANGE");
 
-  /** Well-known dangerous functions, with the reason a user reads. */
+  /**
+   * Well-known dangerous functions, with the reason a user reads; an operator cannot allow
+   * these. Functions that are merely not pure ({@code pg_sleep}, which holds a pooled
+   * connection) are simply not on the allow-list, and {@code staging.sql-functions} may add them.
+   */
   private static final Map<String, String> DENIED = Map.ofEntries(
       Map.entry("FILE_READ", "reads files on the database server"),
       Map.entry("FILE_WRITE", "writes files on the database server"),
@@ -79,7 +83,6 @@ final class SqlFunctions {
       Map.entry("DBLINK_CONNECT", "connects the database to another database"),
       Map.entry("SET_CONFIG", "changes server settings"),
       Map.entry("CURRENT_SETTING", "reads server settings"),
-      Map.entry("PG_SLEEP", "holds a connection idle"),
       Map.entry("PG_TERMINATE_BACKEND", "stops other sessions"),
       Map.entry("PG_CANCEL_BACKEND", "stops other sessions"),
       Map.entry("PG_RELOAD_CONF", "reloads the server's configuration"),

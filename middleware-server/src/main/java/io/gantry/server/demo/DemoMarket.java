@@ -46,6 +46,21 @@ public final class DemoMarket {
   private static final int HISTORY_DAYS = 2 * 261;
   private static final long SEED = 20261122L;
 
+  /** The account stage-in reads with. */
+  public static final String READER = "market_reader";
+  /** The account stage-out writes with. */
+  public static final String WRITER = "results_writer";
+
+  private static final List<String> MARKET_TABLES =
+      List.of("risk_factor", "factor_history", "portfolio", "position", "var_run_parameter");
+  private static final List<String> RESULT_TABLES =
+      List.of("var_summary", "var_pnl_distribution", "var_contribution", "gantry_stage_out_ledger");
+
+  /** The staging gateway's stage-out ledger (StageOutLedger), made here since the writer may not create tables. */
+  private static final String LEDGER = "create table if not exists gantry_stage_out_ledger (job_id varchar(64) not null,"
+      + " step_key varchar(64) not null, file_checksum varchar(64) not null, row_count bigint not null,"
+      + " committed_at timestamp not null, primary key (job_id, step_key))";
+
   private final Path directory;
   private final int positions;
 
@@ -90,21 +105,6 @@ public final class DemoMarket {
         new PasswordSource.FromFile(passwordFile(WRITER)), Set.of(),
         new NamedDataSource.Account(READER, new PasswordSource.FromFile(passwordFile(READER))));
   }
-
-  /** The account stage-in reads with. */
-  public static final String READER = "market_reader";
-  /** The account stage-out writes with. */
-  public static final String WRITER = "results_writer";
-
-  private static final List<String> MARKET_TABLES =
-      List.of("risk_factor", "factor_history", "portfolio", "position", "var_run_parameter");
-  private static final List<String> RESULT_TABLES =
-      List.of("var_summary", "var_pnl_distribution", "var_contribution", "gantry_stage_out_ledger");
-
-  /** The staging gateway's stage-out ledger (StageOutLedger), made here since the writer may not create tables. */
-  private static final String LEDGER = "create table if not exists gantry_stage_out_ledger (job_id varchar(64) not null,"
-      + " step_key varchar(64) not null, file_checksum varchar(64) not null, row_count bigint not null,"
-      + " committed_at timestamp not null, primary key (job_id, step_key))";
 
   private Path passwordFile(String account) {
     return directory.resolve(account + ".password");
