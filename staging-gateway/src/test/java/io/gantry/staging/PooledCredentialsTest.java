@@ -73,6 +73,28 @@ class PooledCredentialsTest {
   }
 
   @Test
+  void wrongPasswordsLeaveNoPoolsBehind() throws Exception {
+    try (StagingGateway gateway = new StagingGateway(new TestCredentials(), GatewayOptions.defaults()
+        .withRetries(Duration.ofSeconds(1), 1, Duration.ZERO))) {
+      for (int i = 0; i < 3; i++) {
+        String guess = "guess-" + i;
+        assertThrows(StagingException.class, () -> stageIn(gateway, guess, "SELECT id FROM quote"));
+      }
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      while (poolThreads() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertEquals(0, poolThreads(), "each refused credential's pool is closed");
+    }
+  }
+
+  /** HikariCP's threads of this gateway's pools (housekeeper, connection adder), named after the pool. */
+  private static long poolThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && t.getName().contains("gantry-staging-jdbc_postgresql")).count();
+  }
+
+  @Test
   void stageInCannotWriteEvenWhereTheAccountMay() throws Exception {
     try (StagingGateway gateway = gateway()) {
       StagingException e = assertThrows(StagingException.class,

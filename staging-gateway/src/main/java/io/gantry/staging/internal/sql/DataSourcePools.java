@@ -60,7 +60,8 @@ public final class DataSourcePools implements AutoCloseable {
    */
   public Connection connect(DataSourceSpec spec, boolean inline, String step)
       throws StagingException, InterruptedException {
-    HikariDataSource pool = pools.computeIfAbsent(key(spec), k -> newPool(spec));
+    String key = key(spec);
+    HikariDataSource pool = pools.computeIfAbsent(key, k -> newPool(spec));
     SQLException last = null;
     for (int attempt = 1; attempt <= options.connectAttempts(); attempt++) {
       if (attempt > 1) {
@@ -73,6 +74,11 @@ public final class DataSourcePools implements AutoCloseable {
       } catch (SQLException e) {
         last = e;
       }
+    }
+    if (isLoginRefused(last) && pools.remove(key, pool)) {
+      // a pool for a refused credential can never serve anyone: drop it (and its housekeeping
+      // thread), so that jobs trying many passwords do not pile up pools
+      pool.close();
     }
     String reason = inline && !isLoginRefused(last) ? couldNotConnect(spec) : Backoff.rootMessage(last);
     throw new StagingException(step, "cannot connect to data source " + spec.describe() + " after "
