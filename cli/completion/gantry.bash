@@ -673,12 +673,18 @@ function _picocli_gantry_encryptpassword() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--fingerprint' '--public-key' '--server' '--user' '--server-fingerprint'"
+  local arg_opts="'--fingerprint' '--for-user' '--for-destination' '--public-key' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
     '--fingerprint')
+      return
+      ;;
+    '--for-user')
+      return
+      ;;
+    '--for-destination')
       return
       ;;
     '--public-key')

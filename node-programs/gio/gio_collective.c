@@ -1,7 +1,8 @@
 /* gio_collective.c: one file read by every MPI rank, in rounds of buffer_size bytes.
  *
  * Every rank asks for the same bytes in the same order (they parse the same stream), so a
- * round is a collective step all ranks reach together. Modes (seed 000, section 4):
+ * round is a collective step all ranks reach together. Modes (section 4 of
+ * "Middleware and Performance Issues for Financial Risk Analytics on Blue Gene/L", docs/background.md):
  *   1. naive: every rank reads the round from the file system itself;
  *   2. root: rank 0 reads it and broadcasts it;
  *   3. mpiio: the generic MPI_File_read_all by every rank;
@@ -22,7 +23,7 @@
 #include "gio_internal.h"
 #include "gio_mpi.h"
 
-/* Auto phase 2: the crossover of the seed's figure 5 moves to longer sections as K grows;
+/* Auto phase 2: the crossover of that paper's figure 5 moves to longer sections as K grows;
  * we broadcast when sections are long or access ranks few, else exchange all-to-all. */
 #define MBC_MIN_SECTION (256u * 1024u)
 

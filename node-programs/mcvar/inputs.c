@@ -17,12 +17,22 @@ typedef struct table {
     char *fields[CSV_MAX_FIELDS], *cols[CSV_MAX_FIELDS];
 } table;
 
-static int fail(table *t, char *err, const char *what) {
+static int fail_at(table *t, char *err, unsigned long long line, const char *what) {
     char msg[MCVAR_ERRLEN];
     snprintf(msg, sizeof msg, "%s", what);
-    snprintf(err, MCVAR_ERRLEN, "%s:%llu: %s", t->path,
-             (unsigned long long)gio_reader_line_number(t->r), msg);
+    snprintf(err, MCVAR_ERRLEN, "%s:%llu: %s", t->path, line, msg);
     return -1;
+}
+
+/* A problem with the line just read. */
+static int fail(table *t, char *err, const char *what) {
+    return fail_at(t, err, gio_reader_line_number(t->r), what);
+}
+
+/* Decoding failed inside the next line: name the line it would have been (line 1 when the
+ * first compressed block is bad, never line 0). */
+static int fail_next(table *t, char *err, const char *what) {
+    return fail_at(t, err, gio_reader_line_number(t->r) + 1, what);
 }
 
 static int read_header(table *t, const char *const *columns, int ncolumns, char *err) {
@@ -33,7 +43,7 @@ static int read_header(table *t, const char *const *columns, int ncolumns, char 
         snprintf(err, MCVAR_ERRLEN, "%s:1: empty file: expected a header row", t->path);
         return -1;
     }
-    if (rc) return fail(t, err, msg);
+    if (rc) return fail_next(t, err, msg);
     if (len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) { line += 3; len -= 3; } /* BOM */
     int n = csv_split(line, len, t->fields, CSV_MAX_FIELDS, msg);
     if (n < 0) return fail(t, err, msg);
@@ -68,13 +78,7 @@ static int read_rows(table *t, const char *const *columns, int ncolumns, inputs_
         }
         if (fn(ctx, t->cols, msg)) return fail(t, err, msg);
     }
-    if (rc != GIO_EOF) {
-        /* Decoding failed inside the next line: name the line it would have been. */
-        snprintf(err, MCVAR_ERRLEN, "%s:%llu: %s", t->path,
-                 (unsigned long long)gio_reader_line_number(t->r) + 1, msg);
-        return -1;
-    }
-    return 0;
+    return rc == GIO_EOF ? 0 : fail_next(t, err, msg);
 }
 
 int inputs_read_table(const char *path, const gio_read_options *o,

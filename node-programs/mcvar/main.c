@@ -6,6 +6,8 @@
  *    its own counter-based random stream, and its P&L sums positions in book order.
  * 4. Rank 0 gathers all P&Ls in scenario order and computes VaR, ES, the histogram and the
  *    contributions, so outputs are byte-identical whatever the number of ranks.
+ * 0. Rank 0 removes the result files of any earlier run from the output directory, so a
+ *    failed run leaves none at all.
  * 5. Outputs are written under temporary names and renamed only when every rank agreed.
  * After each step all ranks agree on failure (CoMD style); the lowest failing rank prints
  * its message and every rank exits with the same status. */
@@ -141,11 +143,13 @@ static int execute(run *r) {
     char err[MCVAR_ERRLEN] = "";
     int me = gio_mpi_rank();
     double t0 = gio_mpi_wtime();
+    int st = me == 0 && report_clear(r->o.out_dir, err) ? EXIT_OUTPUT : 0;
+    if ((st = agree(st, err))) return st;
     if (agree(load_inputs(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
     r->t_read = gio_mpi_wtime() - t0;
     if (agree(prepare(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
     if (agree(simulate(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
-    int st = gio_mpi_gather_doubles(r->pnl_local, (size_t)(r->hi - r->lo), r->pnl_all);
+    st = gio_mpi_gather_doubles(r->pnl_local, (size_t)(r->hi - r->lo), r->pnl_all);
     if (st) snprintf(err, sizeof err, "gathering scenario P&L failed");
     if (agree(st ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
     report rep = {0};

@@ -1,5 +1,6 @@
-/* params.c: reads and checks run parameters; each limit is named in its message. Unknown
- * names are ignored: the parameter table may hold settings of other tools. */
+/* params.c: reads and checks run parameters; each limit is named in its message. An
+ * unknown name is refused: a misspelt "scenario" or "confidence_level" would otherwise leave
+ * the default in force and give a plausible but wrong VaR. */
 #include "params.h"
 
 #include <errno.h>
@@ -88,6 +89,9 @@ static int param_row(void *ctx, char **c, char *err) {
         if (integer(v, 1, 100000, &i))
             return snprintf(err, 256, "histogram_bins '%s' must be an integer in [1, 100000]", v), -1;
         p->histogram_bins = (int)i;
+    } else {
+        return snprintf(err, 256, "unknown parameter '%s' (known: scenarios, horizon_days, "
+                                  "confidence_levels, method, dof, seed, histogram_bins)", name), -1;
     }
     return 0;
 }

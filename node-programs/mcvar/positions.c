@@ -1,7 +1,10 @@
-/* positions.c: reads the positions file. Rules per instrument:
+/* positions.c: reads the positions file. position_id is unique (it keys the contribution
+ * rows, and a duplicate would break the result table's primary key at stage-out). Rules per
+ * instrument:
  *   spot: quantity units of factor_id (not a rate factor); rate_factor_id ignored;
  *   zcb:  pays quantity at maturity_years, discounted at rate_factor_id (or factor_id when
- *         rate_factor_id is empty), which must be a rate factor;
+ *         rate_factor_id is empty), which must be a rate factor; when both are given they
+ *         must name the same factor, since a zcb has only one;
  *   call/put: European on factor_id (not a rate), discounted at rate_factor_id, with
  *         strike > 0, maturity_years > 0 and volatility >= 0. */
 #include "positions.h"
@@ -11,6 +14,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "idmap.h"
 #include "inputs.h"
 
 void book_init(book *b) { memset(b, 0, sizeof *b); }
@@ -35,6 +39,7 @@ static int grow(book *b) {
 typedef struct book_load {
     book *b;
     const market *m;
+    idmap seen; /* position ids read so far */
 } book_load;
 
 static int number(const char *name, const char *s, double *out, char *err) {
@@ -60,6 +65,11 @@ static int position_row(void *ctx, char **c, char *err) {
     int i = b->n, f = -1, r = -1;
     double q = 0, k = 0, t = 0, v = 0;
     if (!c[0][0]) return snprintf(err, 256, "empty position_id"), -1;
+    int first, added = idmap_add(&l->seen, c[0], &first);
+    if (added < 0) return snprintf(err, 256, "out of memory"), -1;
+    if (added == 1)
+        return snprintf(err, 256, "duplicate position_id '%s' (position %d has it already)",
+                        c[0], first + 1), -1;
     if (number("quantity", c[4], &q, err)) return -1;
     if (strcmp(c[1], "spot") == 0) {
         b->type[i] = INSTR_SPOT;
@@ -68,6 +78,10 @@ static int position_row(void *ctx, char **c, char *err) {
     } else if (strcmp(c[1], "zcb") == 0) {
         b->type[i] = INSTR_ZCB;
         if (c[2][0] && factor(m, "factor_id", c[2], &f, err)) return -1;
+        if (c[2][0] && c[3][0] && strcmp(c[2], c[3]) != 0)
+            return snprintf(err, 256, "zcb factor_id '%s' differs from rate_factor_id '%s': a "
+                            "zcb is discounted at one rate factor; give it in rate_factor_id "
+                            "and leave factor_id empty or the same", c[2], c[3]), -1;
         if (factor(m, c[3][0] ? "rate_factor_id" : "factor_id", c[3][0] ? c[3] : c[2], &r, err))
             return -1;
         if (!m->is_rate[r]) return snprintf(err, 256, "zcb needs a rate factor, '%s' is %s", m->ids.keys[r], m->kind[r]), -1;
@@ -105,8 +119,11 @@ int book_read(book *b, const market *m, const char *path, const gio_read_options
     static const char *const cols[] = {"position_id", "instrument", "factor_id",
                                        "rate_factor_id", "quantity", "strike",
                                        "maturity_years", "volatility"};
-    book_load l = {b, m};
-    if (inputs_read_table(path, o, cols, 8, position_row, &l, err)) return -1;
+    book_load l = {b, m, {0}};
+    idmap_init(&l.seen);
+    int rc = inputs_read_table(path, o, cols, 8, position_row, &l, err);
+    idmap_free(&l.seen);
+    if (rc) return -1;
     if (b->n == 0) return snprintf(err, MCVAR_ERRLEN, "%s: no positions", path), -1;
     return 0;
 }

@@ -1,5 +1,6 @@
 /* report.c: the CSV outputs (plain or blocked gzip). Numbers are printed with 17
- * significant digits, so they round-trip exactly and identical runs give identical bytes. */
+ * significant digits, so they round-trip exactly and identical runs give identical bytes;
+ * a negative zero (the VaR of a book that never moves is -0.0) is printed as 0. */
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
@@ -14,6 +15,9 @@
 
 static const char *const names[REPORT_FILES] = {"var_summary.csv", "pnl_distribution.csv",
                                                 "contributions.csv"};
+
+/* -0.0 + 0.0 is +0.0 and every other value is unchanged, so "%g" never prints "-0". */
+static double unsigned_zero(double x) { return x + 0.0; }
 
 /* RFC 4180: quote a field holding a comma, quote or line break. */
 static int put_field(gio_writer *w, const char *s, char *err) {
@@ -31,7 +35,9 @@ static int summary(gio_writer *w, const report_options *o, const risk_summary *r
         const var_level *v = &r->level[l];
         rc = put_field(w, o->run_id, err);
         if (!rc) rc = gio_writer_printf(w, err, ",%.15g,%.17g,%.17g,%.17g,%.17g,%lld\n",
-                                        v->confidence, v->var, v->es, r->mean, r->stddev, r->n);
+                                        v->confidence, unsigned_zero(v->var),
+                                        unsigned_zero(v->es), unsigned_zero(r->mean),
+                                        unsigned_zero(r->stddev), r->n);
     }
     return rc;
 }
@@ -46,7 +52,8 @@ static int distribution(gio_writer *w, const report_options *o, const risk_summa
     for (int b = 0; !rc && b < bins; b++) {
         double lo = r->min + b * width, hi = b == bins - 1 ? r->max : r->min + (b + 1) * width;
         rc = put_field(w, o->run_id, err);
-        if (!rc) rc = gio_writer_printf(w, err, ",%d,%.17g,%.17g,%lld\n", b, lo, hi, counts[b]);
+        if (!rc) rc = gio_writer_printf(w, err, ",%d,%.17g,%.17g,%lld\n", b, unsigned_zero(lo),
+                                        unsigned_zero(hi), counts[b]);
     }
     free(counts);
     return rc;
@@ -61,9 +68,23 @@ static int contributions(gio_writer *w, const report_options *o, const risk_summ
             if (!rc) rc = gio_writer_write(w, ",", 1, err);
             if (!rc) rc = put_field(w, bk->id[p], err);
             if (!rc) rc = gio_writer_printf(w, err, ",%.15g,%.17g\n", r->level[l].confidence,
-                                            contrib[(size_t)l * bk->n + p]);
+                                            unsigned_zero(contrib[(size_t)l * bk->n + p]));
         }
     return rc;
+}
+
+int report_clear(const char *out_dir, char *err) {
+    char path[4096];
+    for (int i = 0; i < REPORT_FILES; i++)
+        for (int gz = 0; gz < 2; gz++) {
+            snprintf(path, sizeof path, "%s/%s%s", out_dir, names[i], gz ? ".gz" : "");
+            if (remove(path) != 0 && errno != ENOENT && errno != ENOTDIR) {
+                snprintf(err, MCVAR_ERRLEN, "cannot remove the earlier result %s: %s", path,
+                         strerror(errno));
+                return -1;
+            }
+        }
+    return 0;
 }
 
 int report_write(report *rep, const report_options *o, const risk_summary *r,

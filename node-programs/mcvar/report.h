@@ -20,6 +20,10 @@ typedef struct report_options {
     size_t block_size;
 } report_options;
 
+/* Removes the result files (plain and .gz) an earlier run left in out_dir, so that a run
+ * that fails leaves no results at all rather than an older run's, which a stage-out would
+ * take for this run's. A missing directory or file is fine. */
+int report_clear(const char *out_dir, char *err);
 int report_write(report *rep, const report_options *o, const risk_summary *r,
                  const double *pnl, int bins, const book *bk,
                  const double *contrib /* nlevels x positions */, char *err);

@@ -1,14 +1,37 @@
 /* risk.c: order statistics of the scenario P&L and the per-position VaR contributions. */
 #include "risk.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define CONTRIB_BLOCK 64
 
+/* The confidence as it was written: the shortest decimal of at most 9 places that reads back
+ * as the same double, as num / den. 0.95 is stored as 0.9499999999999999556, and
+ * (1 - 0.95) * 1e8 comes out as 5000000.0000000047; no absolute slack fits every n, so
+ * the count is taken from the decimal in integers instead. */
+static int decimal_of(double c, long long *num, long long *den) {
+    long long d = 1;
+    for (int places = 0; places <= 9; places++, d *= 10) {
+        double scaled = nearbyint(c * (double)d);
+        /* Both are integers below 2^53, so the quotient is the double nearest num / den. */
+        if (scaled / (double)d == c) {
+            *num = (long long)scaled;
+            *den = d;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 long long risk_tail_count(double confidence, long long n) {
-    long long k = (long long)ceil((1.0 - confidence) * (double)n - 1e-9);
+    long long num, den, k;
+    if (n > 0 && decimal_of(confidence, &num, &den) == 0 && den - num <= (LLONG_MAX - den) / n)
+        k = ((den - num) * n + den - 1) / den; /* ceil((1 - num/den) n), exactly */
+    else /* more than 9 places: the double itself is the confidence */
+        k = (long long)ceill((1.0L - (long double)confidence) * (long double)n);
     return k < 1 ? 1 : k > n ? n : k;
 }
 

@@ -2,7 +2,8 @@
  * scenarios, in scenario order (the same array whatever the number of ranks).
  *
  * Quantile convention: with the n P&Ls sorted ascending (ties by scenario index) and
- * k = ceil((1 - confidence) n) (computed with a 1e-9 slack so 0.99 * 1e5 gives 1000),
+ * k = ceil((1 - confidence) n), computed exactly from the confidence as written in decimal
+ * (up to 9 places; 0.95 of 1e8 is 5000000, not 5000001 as floating point would have it),
  * VaR = -pnl_(k) and ES = -(pnl_(1) + ... + pnl_(k)) / k. */
 #ifndef MCVAR_RISK_H
 #define MCVAR_RISK_H

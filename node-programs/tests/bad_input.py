@@ -1,7 +1,9 @@
 """Bad input stops mcvar with "file:line: what is wrong" from exactly one rank, a non-zero
-exit, and no output files. Covers unknown factor, negative volatility, non-numeric field,
-missing column (in a row and in the header), a bad parameter, and truncated or corrupt
-compressed blocks (whose line is the first line the bad block would have completed).
+exit, and no output files, not even an earlier run's. Covers unknown factor, negative
+volatility, non-numeric field, missing column (in a row and in the header), a bad or unknown
+parameter, a duplicate position_id, a zcb naming two different factors, and truncated or
+corrupt compressed blocks (whose line is the first line the bad block would have completed,
+line 1 for the first block).
 usage: bad_input.py BIN WORK"""
 import os, re, shutil, struct, subprocess, sys
 
@@ -27,13 +29,18 @@ def members(data):
 
 failures = 0
 
-def case(name, expect, edit):
-    """edit(dir) changes the copied inputs and returns the history file name to use."""
+STALE = ["var_summary.csv", "contributions.csv", "pnl_distribution.csv.gz"]
+
+def case(name, expect, edit, stale=False):
+    """edit(dir) changes the copied inputs and returns the history file name to use; with
+    stale, the output directory starts with an earlier run's results, which must go."""
     global failures
     d = os.path.join(WORK, name)
     shutil.copytree(base, d)
     out = os.path.join(d, "out")
     os.mkdir(out)
+    for f in STALE if stale else []:
+        open(os.path.join(out, f), "w").write("run_id,stale\nearlier,1\n")
     history = edit(d) or "history.csv"
     cmd = ["mpirun", "--oversubscribe", "-np", "2", f"{BIN}/mcvar",
            "--factors", f"{d}/factors.csv", "--history", f"{d}/{history}",
@@ -74,6 +81,17 @@ case("history_unknown_factor", rf"history\.csv:{nhist + 1}: unknown factor 'ZZZ'
      append("history.csv", "2015-01-05,ZZZ,1.0"))
 case("bad_parameter", r"params\.csv:\d+: method 'monte' is not",
      append("params.csv", "method,monte"))
+nparams = len(lines("params.csv"))
+case("unknown_parameter", rf"params\.csv:{nparams + 1}: unknown parameter 'scenario'",
+     append("params.csv", "scenario,500"))
+first_id = lines("positions.csv")[1].split(",")[0]
+case("duplicate_position_id", rf"positions\.csv:{npos + 1}: duplicate position_id '{first_id}'",
+     append("positions.csv", f"{first_id},spot,F00002,,10,,,"))
+case("zcb_with_two_factors",
+     rf"positions\.csv:{npos + 1}: zcb factor_id 'F00001' differs from rate_factor_id 'F00000'",
+     append("positions.csv", "PX,zcb,F00001,F00000,100,,1,"))
+case("failed_run_leaves_no_earlier_results", rf"positions\.csv:{npos + 1}: unknown factor",
+     append("positions.csv", "PX,spot,NOPE,,10,,,"), stale=True)
 
 def header_edit(d):
     p = os.path.join(d, "positions.csv")
@@ -94,13 +112,13 @@ case("history_gap", r"history\.csv: date \S+ has no level for factor 'F0000\d'",
 plain = open(os.path.join(base, "history.csv"), "rb").read()
 line_of_block = plain[:5 * 1000].count(b"\n") + 1
 
-def compressed(damage):
+def compressed(damage, member=5):
     def edit(d):
         gz = os.path.join(d, "history.csv.gz")
         subprocess.run([f"{BIN}/tests/gio-write", os.path.join(d, "history.csv"), gz, "1000"],
                        check=True)
         data = bytearray(open(gz, "rb").read())
-        off, size = members(bytes(data))[5]
+        off, size = members(bytes(data))[member]
         open(gz, "wb").write(damage(data, off, size))
         return "history.csv.gz"
     return edit
@@ -112,4 +130,6 @@ def flip(data, off, size):
 case("corrupt_block", rf"history\.csv\.gz:{line_of_block}: corrupt compressed block", compressed(flip))
 case("truncated_block", rf"history\.csv\.gz:{line_of_block}: truncated compressed block",
      compressed(lambda data, off, size: bytes(data[:off + size // 2])))
+case("corrupt_first_block", r"history\.csv\.gz:1: corrupt compressed block",
+     compressed(flip, member=0))
 sys.exit(1 if failures else 0)

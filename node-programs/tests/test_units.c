@@ -117,6 +117,22 @@ static void tail_count_uses_the_decimal_confidence(void) {
     CHECK(risk_tail_count(0.999, 10) == 1, "at least one scenario");
 }
 
+/* Where an absolute slack bites: (1 - 0.95) * 1e8 is 5000000.0000000047 in doubles. */
+static void tail_count_is_exact_at_a_hundred_million_scenarios_and_more(void) {
+    static const struct { double c; long long n, k; } cases[] = {
+        {0.95, 100000000, 5000000},    {0.975, 100000000, 2500000},
+        {0.7, 100000000, 30000000},    {0.99, 1000000000, 10000000},
+        {0.995, 1000000000, 5000000},  {0.9999, 1000000000, 100000},
+        {0.95, 999999999, 50000000},   {0.99, 123456789, 1234568},
+        {0.123456789, 1000000000, 876543211}, {0.5, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        long long k = risk_tail_count(cases[i].c, cases[i].n);
+        CHECK(k == cases[i].k, "%.10g of %lld -> %lld, want %lld", cases[i].c, cases[i].n, k,
+              cases[i].k);
+    }
+}
+
 int main(void) {
     philox_matches_random123_known_answers();
     normals_have_unit_moments_and_depend_only_on_the_scenario();
@@ -124,6 +140,7 @@ int main(void) {
     option_revalued_under_zero_shock_equals_black_scholes();
     put_call_parity_holds_after_the_horizon_decay();
     tail_count_uses_the_decimal_confidence();
+    tail_count_is_exact_at_a_hundred_million_scenarios_and_more();
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     else printf("all unit checks passed\n");
     return failures != 0;

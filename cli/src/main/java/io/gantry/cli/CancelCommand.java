@@ -1,5 +1,6 @@
 package io.gantry.cli;
 
+import io.gantry.cli.soap.JobStateFault;
 import io.gantry.cli.soap.JobStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -25,7 +26,13 @@ final class CancelCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    JobStatus job = gantry.connect().call(s -> s.cancelJob(jobId));
+    JobStatus job = gantry.connect().call(s -> {
+      try {
+        return s.cancelJob(jobId);
+      } catch (JobStateFault e) {
+        throw WrongVerb.explain(e, jobId, "kill", "its program has started");
+      }
+    });
     return ChangedJob.print(gantry, spec, job);
   }
 }

@@ -1,6 +1,7 @@
 package io.gantry.cli;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.SecretBinding;
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
@@ -21,22 +22,30 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gantry encrypt-password}: turns a password into the {@code ENC(RSA-OAEP-256:...)} value
- * a job description carries, encrypted with the server's public key, so that only that server
- * can read it. The password comes from a prompt that does not echo, or from standard input;
- * never from an argument, because arguments are visible to every local user.
+ * {@code gantry encrypt-password}: turns a password into the {@code ENC(RSA-OAEP-256-v2:...)}
+ * value a job description carries, encrypted with the server's public key and bound to one
+ * Gantry user and one destination (a JDBC URL, or an SSH login user@host:port), so that only
+ * that server can read it, and only for that user's jobs sending it there. The password comes
+ * from a prompt that does not echo, or from standard input; never from an argument, because
+ * arguments are visible to every local user.
  */
 @Command(name = "encrypt-password", mixinStandardHelpOptions = true,
     description = {"Encrypt a password for a job description (RemotePassword, DataSource/Password) "
-        + "with the server's public key; print the ENC(RSA-OAEP-256:...) value.",
+        + "with the server's public key; print the ENC(RSA-OAEP-256-v2:...) value.",
+        "The value works only in jobs of the user named by --for-user, and only for the destination named by "
+            + "--for-destination: the job's JDBC URL exactly as written in DataSource/JDBCURL, or for a "
+            + "RemotePassword the login RemoteUserId@RemoteHostName:RemotePort (port 22 when omitted; the "
+            + "host's case does not matter).",
         "The password is read from a prompt that does not echo, or from the first line of standard "
             + "input when that is not a terminal. It is never taken from the command line.",
         "The key comes from the server (getServerInfo), or from a PEM file (--public-key) "
             + "for writing job descriptions offline."},
     footerHeading = "%nExamples:%n",
-    footer = {"  gantry encrypt-password --fingerprint SHA256:3f:a1:...:9c",
-        "  printf '%s\\n' \"$DB_PASSWORD\" | gantry --quiet encrypt-password",
-        "  gantry encrypt-password --public-key server-password-key.pem",
+    footer = {"  gantry encrypt-password --for-user alice --for-destination risk@sftp.bank.example \\",
+        "      --fingerprint SHA256:3f:a1:...:9c",
+        "  printf '%%s\\n' \"$DB_PASSWORD\" | gantry --quiet encrypt-password --for-user alice \\",
+        "      --for-destination 'jdbc:postgresql://db.bank.example:5432/risk'",
+        "  gantry encrypt-password --public-key server-password-key.pem --for-user alice --for-destination ...",
         GantryCommand.EXIT_CODE_HELP})
 final class EncryptPasswordCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
@@ -46,6 +55,15 @@ final class EncryptPasswordCommand implements Callable<Integer> {
       description = "refuse unless the server's key has this fingerprint (as its operator published it)")
   String expectedFingerprint;
 
+  @Option(names = "--for-user", required = true, paramLabel = "USER",
+      description = "the Gantry user whose jobs may use the value (the jobs' owner)")
+  String forUser;
+
+  @Option(names = "--for-destination", required = true, paramLabel = "DESTINATION",
+      description = "where the password may be sent: a JDBC URL exactly as the job writes it, or user@host[:port]"
+          + " for a RemotePassword")
+  String forDestination;
+
   @Option(names = "--public-key", paramLabel = "FILE",
       description = "encrypt with this PEM public key instead of asking the server")
   Path publicKeyFile;
@@ -54,6 +72,12 @@ final class EncryptPasswordCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    SecretBinding binding;
+    try {
+      binding = SecretBinding.of(forUser, forDestination);
+    } catch (IllegalArgumentException e) {
+      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, e.getMessage() + "; nothing was encrypted");
+    }
     PublicKey key = publicKeyFile != null ? readKey(publicKeyFile) : serverKey();
     String fingerprint = EncryptedSecret.fingerprint(key);
     if (expectedFingerprint != null && !expectedFingerprint.strip().equalsIgnoreCase(fingerprint)) {
@@ -64,7 +88,7 @@ final class EncryptPasswordCommand implements Callable<Integer> {
     try {
       String value;
       try {
-        value = EncryptedSecret.encrypt(key, secret);
+        value = EncryptedSecret.encrypt(key, secret, binding);
       } catch (IllegalArgumentException e) {
         // RSA-OAEP-SHA-256 holds at most (key bytes - 66) bytes: 318 for a 3072-bit key
         throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO,
@@ -74,11 +98,14 @@ final class EncryptPasswordCommand implements Callable<Integer> {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("value", value);
         json.put("keyFingerprint", fingerprint);
+        json.put("user", binding.user());
+        json.put("destination", binding.destination());
         JsonOutput.print(out, json);
       } else {
         out.println(value);
         if (!gantry.quiet) {
-          err.println("encrypted for the key " + fingerprint);
+          err.println("encrypted for the key " + fingerprint + ", for jobs of user " + binding.user()
+              + " sending it to " + binding.destination());
         }
       }
     } finally {

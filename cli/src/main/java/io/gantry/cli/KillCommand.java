@@ -1,5 +1,6 @@
 package io.gantry.cli;
 
+import io.gantry.cli.soap.JobStateFault;
 import io.gantry.cli.soap.JobStatus;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -25,7 +26,13 @@ final class KillCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    JobStatus job = gantry.connect().call(s -> s.killJob(jobId));
+    JobStatus job = gantry.connect().call(s -> {
+      try {
+        return s.killJob(jobId);
+      } catch (JobStateFault e) {
+        throw WrongVerb.explain(e, jobId, "cancel", "its program has not started");
+      }
+    });
     return ChangedJob.print(gantry, spec, job);
   }
 }

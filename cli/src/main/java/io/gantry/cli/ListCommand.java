@@ -13,7 +13,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code gantry list}: the caller's jobs as a table, newest first. */
+/**
+ * {@code gantry list}: the caller's jobs as a table, newest first. A job that failed shows why
+ * (its first {@value #REASON_WIDTH} characters; {@code gantry status ID} shows all): a FAILED
+ * job whose program exited 0 failed in staging, which EXIT alone would hide.
+ */
 @Command(name = "list", mixinStandardHelpOptions = true,
     description = "List jobs, newest first: your own, or with --all every user's (administrators only; "
         + "others get 'access denied', exit 3).",
@@ -22,6 +26,8 @@ import picocli.CommandLine.Spec;
         "  gantry list --state RUNNING --state QUEUED",
         "  gantry list --quiet --state FAILED      # ids only", GantryCommand.EXIT_CODE_HELP})
 final class ListCommand implements Callable<Integer> {
+  static final int REASON_WIDTH = 80;
+
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
 
@@ -59,11 +65,21 @@ final class ListCommand implements Callable<Integer> {
   }
 
   private TextTable table(List<JobStatus> jobs) {
-    TextTable table = new TextTable("JOB ID", "NAME", "OWNER", "STATE", "SUBMITTED", "FINISHED", "EXIT");
+    TextTable table = new TextTable("JOB ID", "NAME", "OWNER", "STATE", "SUBMITTED", "FINISHED", "EXIT",
+        "REASON");
     for (JobStatus j : jobs) {
       table.row(j.getJobId(), j.getName(), j.getOwner(), j.getState().value(), Times.text(j.getSubmitted()),
-          Times.text(j.getFinished()), j.getExitCode());
+          Times.text(j.getFinished()), j.getExitCode(), brief(j.getFailureReason()));
     }
     return table;
+  }
+
+  /** The reason on one line, cut to REASON_WIDTH characters; null (shown as "-") if none. */
+  static String brief(String reason) {
+    if (reason == null || reason.isBlank()) {
+      return null;
+    }
+    String line = reason.strip().replaceAll("\\s+", " ");
+    return line.length() <= REASON_WIDTH ? line : line.substring(0, REASON_WIDTH - 3) + "...";
   }
 }

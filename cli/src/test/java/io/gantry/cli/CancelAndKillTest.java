@@ -1,6 +1,7 @@
 package io.gantry.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.cli.GantryRun.Result;
@@ -58,7 +59,9 @@ class CancelAndKillTest {
 
     Result wrongVerb = gantry.run("kill", queued);
     assertEquals(1, wrongVerb.exitCode(), wrongVerb.toString());
-    assertTrue(wrongVerb.err().contains("its program has not started, use cancelJob"), wrongVerb.toString());
+    assertTrue(wrongVerb.err().contains("job " + queued + " is STAGED: its program has not started; use 'gantry cancel "
+        + queued + "'"), wrongVerb.toString());
+    assertFalse(wrongVerb.err().contains("cancelJob"), wrongVerb.toString());
 
     Result cancel = gantry.run("cancel", queued);
     assertEquals(0, cancel.exitCode(), cancel.toString());
@@ -67,7 +70,9 @@ class CancelAndKillTest {
 
     Result cancelRunning = gantry.run("cancel", first);
     assertEquals(1, cancelRunning.exitCode(), cancelRunning.toString());
-    assertTrue(cancelRunning.err().contains("use killJob"), cancelRunning.toString());
+    assertTrue(cancelRunning.err().contains("job " + first + " is RUNNING: its program has started; use 'gantry kill "
+        + first + "'"), cancelRunning.toString());
+    assertFalse(cancelRunning.err().contains("killJob"), cancelRunning.toString());
 
     Result timedOut = gantry.run("wait", "--timeout", "1s", first);
     assertEquals(5, timedOut.exitCode(), timedOut.toString());

@@ -63,7 +63,7 @@ class SubmitAndInspectTest {
     Result list = gantry.run("list");
     assertEquals(0, list.exitCode(), list.toString());
     assertTrue(list.out().startsWith("JOB ID "), list.toString());
-    assertTrue(list.out().lines().anyMatch(l -> l.matches(id + "  hello-mpi +local +SUCCEEDED .* 0")), list.toString());
+    assertTrue(list.out().lines().anyMatch(l -> l.matches(id + "  hello-mpi +local +SUCCEEDED .* 0 +-")), list.toString());
   }
 
   @Test
@@ -127,6 +127,15 @@ class SubmitAndInspectTest {
     assertEquals(new Result(0, "no positions for DESK-9\n", ""), gantry.run("output", "--stderr", id));
     assertEquals(new Result(0, "", ""), gantry.run("output", id));
 
+    String statusLine = gantry.run("status", id).out().lines().filter(l -> l.contains("  reason: "))
+        .findFirst().orElseThrow();
+    String reason = statusLine.substring(statusLine.indexOf("  reason: ") + "  reason: ".length()).strip();
+    assertFalse(reason.isEmpty());
+    Result list = gantry.run("list", "--state", "FAILED");
+    assertTrue(list.out().startsWith("JOB ID ") && list.out().lines().findFirst().orElseThrow().endsWith("EXIT  REASON"),
+        list.toString());
+    assertTrue(list.out().lines().anyMatch(l -> l.matches(id + "  fails +local +FAILED .* 3 +"
+        + java.util.regex.Pattern.quote(ListCommand.brief(reason)))), list.toString());
     List<String> failed = gantry.run("list", "-q", "--state", "FAILED,KILLED").out().lines().toList();
     assertTrue(failed.contains(id), failed.toString());
     assertFalse(gantry.run("list", "-q", "--state", "SUCCEEDED").out().lines().anyMatch(id::equals));

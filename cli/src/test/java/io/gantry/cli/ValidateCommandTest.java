@@ -53,10 +53,10 @@ class ValidateCommandTest {
 
   @Test
   void warningsAreListedBeneathOk() {
-    Path seed = EXAMPLES.resolve("seed-figure2.jsdl");
-    Run run = run("validate", seed.toString());
+    Path figure2 = EXAMPLES.resolve("bgl-middleware-figure2.jsdl");
+    Run run = run("validate", figure2.toString());
     assertEquals(0, run.exitCode());
-    assertEquals("OK " + seed + "\n  warning: line 16:1 JobDefinition: the draft JSDL namespace"
+    assertEquals("OK " + figure2 + "\n  warning: line 16:1 JobDefinition: the draft JSDL namespace"
         + " http://schemas.ggf.org/jsdl/2005/04/jsdl is read as http://schemas.ggf.org/jsdl/2005/11/jsdl;"
         + " change the document to the JSDL 1.0 namespace\n", run.out());
   }

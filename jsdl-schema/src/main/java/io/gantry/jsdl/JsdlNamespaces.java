@@ -7,7 +7,7 @@ public final class JsdlNamespaces {
   public static final String SPMD = "http://schemas.ogf.org/jsdl/2007/02/jsdl-spmd";
   /** Gantry's extensions; prefix {@code gx} by convention. */
   public static final String GANTRY = "urn:gantry:jsdl:ext:1";
-  /** The draft namespace the seed's documents use; read as {@link #JSDL}. */
+  /** The draft namespace of older job files (Blue Gene/L middleware era); read as {@link #JSDL}. */
   public static final String JSDL_DRAFT_2005_04 = "http://schemas.ggf.org/jsdl/2005/04/jsdl";
 
   private JsdlNamespaces() {}

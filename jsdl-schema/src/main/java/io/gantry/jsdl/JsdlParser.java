@@ -27,7 +27,7 @@ import org.w3c.dom.Element;
  * <ol>
  *   <li>Refuse documents over the size limit before parsing anything.
  *   <li>Read with a hardened parser (no DOCTYPE, no entities, nesting limit) into a DOM that
- *       remembers each element's line and column; the seed's draft namespace is renamed.
+ *       remembers each element's line and column; the 2005/04 draft namespace is renamed.
  *   <li>Validate against the JSDL, POSIX, SPMD and Gantry schemas, in plain words.
  *   <li>Check what a schema cannot (staging order, job-directory confinement, passwords, the
  *       SQL of each staging step, the operator's {@link StagingPolicy}).

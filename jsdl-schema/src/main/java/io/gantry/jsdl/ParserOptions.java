@@ -14,7 +14,7 @@ import java.util.List;
  */
 public record ParserOptions(long maxBytes, int maxDepth, List<Path> allowedRoots) {
 
-  /** 4 MiB: the seed's largest job files are a few KiB; a VaR job with long SQL is far below. */
+  /** 4 MiB: real job files are a few KiB; a VaR job with long SQL is far below. */
   public static final long DEFAULT_MAX_BYTES = 4L * 1024 * 1024;
 
   /** A JSDL job nests about 8 levels; 64 leaves room for extensions and stops stack attacks. */

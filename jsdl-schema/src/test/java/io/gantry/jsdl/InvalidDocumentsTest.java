@@ -97,25 +97,38 @@ class InvalidDocumentsTest {
             "<gx:SQLOutputFileName>quotes.csv<", "<gx:SQLOutputFileName>ids.csv<"),
         new Case("plain-text remote password",
             "line 29:9 " + PRE + "SCPDataStaging/RemotePassword: holds a plain-text password; encrypt it with"
-                + " `gantry encrypt-password` and paste the ENC(RSA-OAEP-256:...) value it prints,"
+                + " `gantry encrypt-password --for-user USER --for-destination DESTINATION` and paste the"
+                + " ENC(RSA-OAEP-256-v2:...) value it prints,"
                 + " or name an SSH key with IdentityRef",
             "<gx:RemotePassword>" + JsdlDocuments.DUMMY_ENCRYPTED, "<gx:RemotePassword>iluv1bm"),
         new Case("encrypted password not base64",
-            "line 29:9 " + PRE + "SCPDataStaging/RemotePassword: value is not valid base64 inside ENC(RSA-OAEP-256:...);"
-                + " make a new one with `gantry encrypt-password`, or name an SSH key with IdentityRef",
-            "<gx:RemotePassword>" + JsdlDocuments.DUMMY_ENCRYPTED, "<gx:RemotePassword>ENC(RSA-OAEP-256:not*base64)"),
-        new Case("encrypted password too short",
-            "line 29:9 " + PRE + "SCPDataStaging/RemotePassword: value decodes to 3 bytes; a value from a 3072-bit"
-                + " or 4096-bit key has 384 or 512 bytes; make a new one with `gantry encrypt-password`,"
-                + " or name an SSH key with IdentityRef",
+            "line 29:9 " + PRE + "SCPDataStaging/RemotePassword: value has a ciphertext that is not valid base64 inside"
+                + " ENC(RSA-OAEP-256-v2:...); make a new one with `gantry encrypt-password --for-user USER"
+                + " --for-destination DESTINATION`, or name an SSH key with IdentityRef",
+            "<gx:RemotePassword>" + JsdlDocuments.DUMMY_ENCRYPTED,
+            "<gx:RemotePassword>ENC(RSA-OAEP-256-v2:alice:dUBoOjIy:not*base64)"),
+        new Case("encrypted password in the old unbound form",
+            "line 29:9 " + PRE + "SCPDataStaging/RemotePassword: value is in the old form ENC(RSA-OAEP-256:...), which"
+                + " is not bound to a user and a destination and is no longer accepted; encrypt the password again"
+                + " with `gantry encrypt-password --for-user USER --for-destination DESTINATION` (or type it into"
+                + " the wizard again), or name an SSH key with IdentityRef",
             "<gx:RemotePassword>" + JsdlDocuments.DUMMY_ENCRYPTED, "<gx:RemotePassword>ENC(RSA-OAEP-256:AAAA)"),
+        new Case("encrypted password too short",
+            "line 29:9 " + PRE + "SCPDataStaging/RemotePassword: value has a ciphertext of 3 bytes; a value from a"
+                + " 3072-bit or 4096-bit key has 384 or 512 bytes; make a new one with `gantry encrypt-password --for-user USER"
+                + " --for-destination DESTINATION`,"
+                + " or name an SSH key with IdentityRef",
+            "<gx:RemotePassword>" + JsdlDocuments.DUMMY_ENCRYPTED,
+            "<gx:RemotePassword>ENC(RSA-OAEP-256-v2:alice:dUBoOjIy:AAAA)"),
         new Case("encrypted password of another algorithm",
-            "line 29:9 " + PRE + "SCPDataStaging/RemotePassword: value is not in the encrypted form ENC(RSA-OAEP-256:...);"
-                + " make a new one with `gantry encrypt-password`, or name an SSH key with IdentityRef",
+            "line 29:9 " + PRE + "SCPDataStaging/RemotePassword: value is not in the encrypted form"
+                + " ENC(RSA-OAEP-256-v2:USER:DESTINATION:...); make a new one with `gantry encrypt-password --for-user USER"
+                + " --for-destination DESTINATION`, or name an SSH key with IdentityRef",
             "<gx:RemotePassword>" + JsdlDocuments.DUMMY_ENCRYPTED, "<gx:RemotePassword>ENC(DES:AAAA)"),
         new Case("plain-text database password",
             "line 44:11 " + PRE + "SQLQueryDataStaging[2]/DataSource/Password: holds a plain-text password; encrypt it"
-                + " with `gantry encrypt-password` and paste the ENC(RSA-OAEP-256:...) value it prints,"
+                + " with `gantry encrypt-password --for-user USER --for-destination DESTINATION` and paste the"
+                + " ENC(RSA-OAEP-256-v2:...) value it prints,"
                 + " or use DataSourceRef to name a data source configured on the server",
             "<gx:Password>" + JsdlDocuments.DUMMY_ENCRYPTED, "<gx:Password>secret"),
         new Case("receive in stage-in",

@@ -9,7 +9,8 @@ import java.util.Arrays;
 /** Test documents: the valid base job, and a syntactically valid dummy encrypted password. */
 final class JsdlDocuments {
   /** ENC(...) of 384 bytes, the size of an RSA-OAEP ciphertext under a 3072-bit key. */
-  static final String DUMMY_ENCRYPTED = EncryptedSecret.format(filled(384));
+  static final String DUMMY_ENCRYPTED = EncryptedSecret.format(
+      SecretBinding.of("alice", "jdbc:h2:tcp://localhost/risk"), filled(384));
 
   private JsdlDocuments() {}
 

@@ -45,8 +45,8 @@ class JsdlJobTest {
 
   @Test
   void omittedOptionalElementsReadAsTheirDefaults() throws IOException {
-    JsdlJob seed = new JsdlParser().parse(Path.of("examples/seed-figure2.jsdl")).validJob();
-    SCPDataStagingType scp = seed.scpStageIn().get(0);
+    JsdlJob figure2 = new JsdlParser().parse(Path.of("examples/bgl-middleware-figure2.jsdl")).validJob();
+    SCPDataStagingType scp = figure2.scpStageIn().get(0);
     assertEquals(ProtocolType.SCP, JsdlDefaults.protocol(scp));
     assertEquals(22, JsdlDefaults.port(scp));
     assertFalse(JsdlDefaults.isOn(scp.getCompression()));

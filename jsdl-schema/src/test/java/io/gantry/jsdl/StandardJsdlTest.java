@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
-/** JSDL 1.0 documents written for other systems, the seed's draft namespace, and DOM input. */
+/** JSDL 1.0 documents written for other systems, the 2005/04 draft namespace, and DOM input. */
 class StandardJsdlTest {
   static final String WITH_FOREIGN_EXTENSIONS = """
       <?xml version="1.0" encoding="UTF-8"?>

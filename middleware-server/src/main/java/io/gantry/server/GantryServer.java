@@ -24,6 +24,7 @@ import io.gantry.server.security.LoginThrottle;
 import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAuthenticator;
+import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
@@ -77,6 +78,13 @@ public final class GantryServer implements AutoCloseable {
     }
   }
 
+  /** The staging gateway's settings: host keys, and staging.sql-threads steps at once per job. */
+  static GatewayOptions gatewayOptions(ServerConfig config) {
+    GatewayOptions defaults = GatewayOptions.defaults();
+    return defaults.withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())
+        .withThreads(config.sqlThreadsPerJob(), defaults.compressionThreads());
+  }
+
   private void startComponents(ServerConfig config) throws Exception {
     Files.createDirectories(config.dataDirectory());
     Files.createDirectories(config.stagingRoot());
@@ -97,8 +105,7 @@ public final class GantryServer implements AutoCloseable {
     PasswordKeyPair passwordKey = PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
     ConnectionPolicy connections = connectionPolicy(config, dataSources);
-    StagingGateway gateway = own(new StagingGateway(credentials, GatewayOptions.defaults()
-        .withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys()), connections));
+    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config), connections));
 
     DispatcherConfig dispatch = new DispatcherConfig(config.mpirunPath(), config.mpirunOptions(),
         config.totalSlots() > Runtime.getRuntime().availableProcessors(), config.killGracePeriod(),
@@ -121,15 +128,17 @@ public final class GantryServer implements AutoCloseable {
     Optional<UserAuthenticator> authenticator = Optional.empty();
     if (security.authEnabled()) {
       new FirstAdmin(store.userAccounts(), security.adminPassword()).createIfNoUsers();
+      ServerConfig.Admission admission = config.admission();
       authenticator = Optional.of(new UserAuthenticator(store.userAccounts(),
-          new LoginThrottle(security.failedLoginsBeforeDelay())));
+          new LoginThrottle(new LoginThrottle.Policy(security.failedLoginsBeforeDelay(),
+              admission.failedLoginsPerUser(), admission.failedLoginsPerAddress(), admission.trustedAddressPeriod()))));
     }
     WebFaceContext web = new WebFaceContext(service, authenticator, config.dataDirectory().resolve("web"),
         security.webSessionIdleTimeout(), keystore.isPresent(), user -> new WebFaceContext.CredentialNames(
             credentials.dataSourceNamesFor(user), credentials.identityNamesFor(user)));
     http = own(new GantryHttpServer(config.listenHost(), config.listenPort(), keystore, authenticator,
         config.maxConcurrentRequestsPerUser(), List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement")),
-        webFaces(web)));
+        webFaces(web), requestLimits(config)));
     http.start();
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
   }
@@ -195,6 +204,12 @@ public final class GantryServer implements AutoCloseable {
     }
     char[] password = config.jobStorePassword().read();
     return new JobStoreSettings(config.jobStoreUrl(), config.jobStoreUser(), new String(password), 8);
+  }
+
+  private static GantryHttpServer.RequestLimits requestLimits(ServerConfig config) {
+    ServerConfig.Admission admission = config.admission();
+    return new GantryHttpServer.RequestLimits(config.maxJobDefinitionBytes() + admission.soapEnvelopeMarginBytes(),
+        admission.unauthenticatedBodyBytes(), new RefusedRequest.Drain(admission.drainBytes(), admission.drainTime()));
   }
 
   private static ServerInfo serverInfo(ServerConfig config, PasswordKeyPair passwordKey) {

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -38,6 +39,10 @@ import picocli.CommandLine.Model.CommandSpec;
 final class UserCommand {
   static final int MIN_PASSWORD_LENGTH = 12;
 
+  /** The top command, whose --config and --data-dir (given before "user") apply here too. */
+  @ParentCommand
+  GantryServerCommand server;
+
   /** The skeleton of every subcommand: open the job store, run, close. */
   abstract static class Action implements Callable<Integer> {
     @Mixin
@@ -46,11 +51,15 @@ final class UserCommand {
     @Spec
     CommandSpec spec;
 
+    @ParentCommand
+    UserCommand user;
+
     @Override
     public Integer call() throws Exception {
       ServerConfig config;
       try {
-        config = configuration.load(Map.of());
+        ConfigurationOptions before = user == null || user.server == null ? null : user.server.configuration;
+        config = configuration.orElse(before).load(Map.of());
       } catch (ConfigException e) {
         err().println("gantry-server: " + e.getMessage());
         return 2;

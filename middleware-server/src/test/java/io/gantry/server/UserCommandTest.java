@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,11 +48,50 @@ class UserCommandTest {
     }
   }
 
+  /** Runs gantry-server with exactly these arguments (no --data-dir added). */
+  private Run gantryServer(String stdin, String... args) {
+    InputStream saved = System.in;
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    try {
+      System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+      CommandLine gantryServer = new CommandLine(new GantryServerCommand());
+      gantryServer.setOut(new PrintWriter(out, true));
+      gantryServer.setErr(new PrintWriter(err, true));
+      return new Run(gantryServer.execute(args), out.toString(), err.toString());
+    } finally {
+      System.setIn(saved);
+    }
+  }
+
   private Optional<UserAccount> stored(String name) {
     var config = new ServerConfigLoader().load(null, Map.of("data.dir", dir.toString()));
     try (JdbcJobStore store = JdbcJobStore.open(GantryServer.storeSettings(config))) {
       return store.userAccounts().find(name);
     }
+  }
+
+  @Test
+  void dataDirAndConfigGivenBeforeTheSubcommandChooseTheJobStore() throws Exception {
+    Run add = gantryServer("a long enough password\n", "--data-dir", dir.toString(), "user", "add", "alice");
+    assertEquals(0, add.exitCode(), add.err());
+    assertTrue(stored("alice").isPresent(), "alice must be in the job store under --data-dir");
+
+    Path config = dir.resolve("server.properties");
+    Files.writeString(config, "data.dir=" + dir + "\n");
+    Run viaConfig = gantryServer("another long password\n", "--config", config.toString(), "user", "add", "bob");
+    assertEquals(0, viaConfig.exitCode(), viaConfig.err());
+    assertTrue(stored("bob").isPresent(), "bob must be in the job store of --config's data.dir");
+    assertEquals("alice\tuser\nbob\tuser\n", user("", "list").out());
+  }
+
+  @Test
+  void optionsAfterTheSubcommandWinOverThoseBeforeIt() {
+    Path elsewhere = dir.resolve("elsewhere");
+    Run add = gantryServer("a long enough password\n", "--data-dir", elsewhere.toString(),
+        "user", "add", "alice", "--data-dir", dir.toString());
+    assertEquals(0, add.exitCode(), add.err());
+    assertTrue(stored("alice").isPresent());
   }
 
   @Test

@@ -7,7 +7,8 @@ import java.time.Duration;
  * Tuning and policy of a {@link StagingGateway}; {@link #defaults()} suits a server. Checked when
  * built, with messages naming the setting and its limits.
  *
- * @param stepThreads statements run in parallel within one execution-order group (bounded pool)
+ * @param stepThreads steps (statements, transfers) of one execution-order group run in parallel,
+ *     per stage-in or stage-out: one job's wide group never holds more threads than this
  * @param compressionThreads threads deflating blocks of blocked-gzip outputs
  * @param blockSize uncompressed bytes per blocked-gzip block (BGZF allows at most 65280)
  * @param compressionLevel deflate level 1 (fast) .. 9 (small)

@@ -53,7 +53,9 @@ public final class StagingGateway implements AutoCloseable {
     this.options = Objects.requireNonNull(options, "options");
     this.policy = Objects.requireNonNull(policy, "policy");
     this.pools = new DataSourcePools(options);
-    this.stepPool = Executors.newFixedThreadPool(options.stepThreads(), daemonThreads("gantry-staging-step"));
+    // Each stage-in or stage-out runs at most stepThreads steps at once (GroupedExecution's
+    // window), so the shared pool needs no bound of its own: it grows to the runs in progress.
+    this.stepPool = Executors.newCachedThreadPool(daemonThreads("gantry-staging-step"));
     this.compressionPool = Executors.newFixedThreadPool(options.compressionThreads(),
         daemonThreads("gantry-staging-deflate"));
   }
@@ -98,7 +100,7 @@ public final class StagingGateway implements AutoCloseable {
   }
 
   private List<ManifestRecord> run(String phase, List<Step> steps, PlanProgress progress) throws StagingException {
-    return steps.isEmpty() ? List.of() : new GroupedExecution(stepPool).run(phase, steps, progress);
+    return steps.isEmpty() ? List.of() : new GroupedExecution(stepPool, options.stepThreads()).run(phase, steps, progress);
   }
 
   private static JobDirectory openJobDirectory(Path jobDirectory) throws StagingException {

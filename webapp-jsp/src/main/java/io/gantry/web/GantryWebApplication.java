@@ -32,6 +32,7 @@ public final class GantryWebApplication implements WebFace {
     JspSupport.addTo(context, server.dataDirectory().resolve("jsp-work"));
     context.setBaseResource(ResourceFactory.of(context).newClassLoaderResource("io/gantry/web/root/"));
     context.setProtectedTargets(new String[] {"/WEB-INF", "/META-INF"});
+    context.setMaxFormContentSize(PageGuard.MAX_FORM_BYTES);
     configureSessions(context.getSessionHandler(), server);
 
     context.addFilter(new FilterHolder(new PageGuard(server.authenticator(), server.secure())), "/*",
@@ -58,7 +59,7 @@ public final class GantryWebApplication implements WebFace {
     ServletHolder wizard = new ServletHolder("wizard", new WizardServlet(server.jobs(), drafts, server.credentialNames()));
     java.nio.file.Path uploads = Files.createDirectories(server.dataDirectory().resolve("uploads"));
     wizard.getRegistration().setMultipartConfig(new jakarta.servlet.MultipartConfigElement(uploads.toString(),
-        WizardServlet.MAX_UPLOAD_BYTES, WizardServlet.MAX_UPLOAD_BYTES + 64 * 1024, 64 * 1024));
+        WizardServlet.MAX_UPLOAD_BYTES, WizardServlet.MAX_UPLOAD_REQUEST_BYTES, 64 * 1024));
     context.addServlet(wizard, "/wizard/*");
     context.addServlet(new ServletHolder("drafts", new DraftsServlet(drafts)), "/drafts/*");
   }

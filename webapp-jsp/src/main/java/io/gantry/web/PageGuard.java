@@ -2,6 +2,7 @@ package io.gantry.web;
 
 import io.gantry.server.security.UserAuthenticator;
 import io.gantry.server.store.UserAccount;
+import io.gantry.server.web.RefusedRequest;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -37,6 +38,14 @@ final class PageGuard extends HttpFilter {
   private final transient Optional<UserAuthenticator> authenticator;
   private final boolean secure;
 
+  /** The largest form body (url-encoded) a page accepts; the servlet context is set to the same. */
+  static final int MAX_FORM_BYTES = 1024 * 1024;
+
+  private static boolean multipart(HttpServletRequest request) {
+    String type = request.getContentType();
+    return type != null && type.strip().toLowerCase(java.util.Locale.ROOT).startsWith("multipart/");
+  }
+
   PageGuard(Optional<UserAuthenticator> authenticator, boolean secure) {
     this.authenticator = authenticator;
     this.secure = secure;
@@ -52,9 +61,16 @@ final class PageGuard extends HttpFilter {
     }
     addSecurityHeaders(response, path.startsWith("/static/"));
     if (!"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod())) {
+      // refusals drain a bounded part of the body first, so that the browser reads the page
+      if (!multipart(request) && request.getContentLengthLong() > MAX_FORM_BYTES) {
+        RefusedRequest.answer(request, response, () -> response.sendError(
+            HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "refused: the form is larger than " + MAX_FORM_BYTES
+                + " bytes, the most a page of Gantry accepts; upload a long job description as a JSDL file"));
+        return;
+      }
       if (!sameOrigin(request) || !CsrfToken.matches(request)) {
-        response.sendError(HttpServletResponse.SC_FORBIDDEN,
-            "refused: the form is not from this server or has expired; reload the page and try again");
+        RefusedRequest.answer(request, response, () -> response.sendError(HttpServletResponse.SC_FORBIDDEN,
+            "refused: the form is not from this server or has expired; reload the page and try again"));
         return;
       }
     }

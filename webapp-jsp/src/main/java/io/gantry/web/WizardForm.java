@@ -3,7 +3,7 @@ package io.gantry.web;
 import io.gantry.web.WizardStage.Kind;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -61,7 +61,8 @@ final class WizardForm {
    * Reads the stages of a staging step. The form says how many stages it showed; when that is not
    * what the session holds (the list changed in another tab), nothing is read.
    */
-  static boolean readStages(List<WizardStage> stages, Map<String, String[]> params, Function<char[], String> seal) {
+  static boolean readStages(List<WizardStage> stages, Map<String, String[]> params,
+      BiFunction<WizardStage, char[], String> seal) {
     String shown = param(params, "stages");
     if (shown == null || !shown.equals(Integer.toString(stages.size()))) {
       return false;
@@ -72,8 +73,9 @@ final class WizardForm {
     return true;
   }
 
+  /** Reads a stage's fields first, so that a typed password is sealed for the destination posted with it. */
   private static void readStage(WizardStage stage, String prefix, Map<String, String[]> params,
-      Function<char[], String> seal) {
+      BiFunction<WizardStage, char[], String> seal) {
     stage.fieldErrors().clear();
     for (String field : fieldsOf(stage.kind())) {
       String value = param(params, prefix + field);
@@ -89,7 +91,7 @@ final class WizardForm {
     String typed = param(params, prefix + secret);
     if (typed != null && !typed.isEmpty()) {
       try {
-        stage.set(secret, seal.apply(typed.toCharArray()));
+        stage.set(secret, seal.apply(stage, typed.toCharArray()));
       } catch (IllegalArgumentException | IllegalStateException e) {
         stage.fieldErrors().put(secret, e.getMessage());
       }

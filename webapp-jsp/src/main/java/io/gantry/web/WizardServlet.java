@@ -1,12 +1,15 @@
 package io.gantry.web;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.JsdlDefaults;
+import io.gantry.jsdl.SecretBinding;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.LimitExceededFault;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.service.JobManagementService;
+import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFaceContext.CredentialNames;
 import io.gantry.web.WizardStage.Kind;
 import jakarta.servlet.ServletException;
@@ -51,6 +54,8 @@ final class WizardServlet extends HttpServlet {
   private static final String SESSION_NOTICE = "gantry.wizard.notice";
   static final long MAX_UPLOAD_BYTES = 4L * 1024 * 1024;
   static final long MAX_UPLOAD_MIB = MAX_UPLOAD_BYTES / 1024 / 1024;
+  /** The whole multipart request: the file and room for the form's boundaries and headers. */
+  static final long MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
   private static final String TOO_LARGE = "The file is larger than " + MAX_UPLOAD_MIB
       + " MiB; Gantry accepts job descriptions up to " + MAX_UPLOAD_MIB + " MiB.";
   private final transient JobManagementService service;
@@ -127,7 +132,8 @@ final class WizardServlet extends HttpServlet {
   private boolean readStep(HttpServletRequest request, WizardJob job, WizardStep step) {
     Map<String, String[]> params = request.getParameterMap();
     if (step.staging()) {
-      return WizardForm.readStages(job.stages(step == WizardStep.PRE_STAGING), params, secret -> seal(request, secret));
+      return WizardForm.readStages(job.stages(step == WizardStep.PRE_STAGING), params,
+          (stage, secret) -> seal(request, stage, secret));
     }
     WizardForm.readJobFields(step, params, job);
     return true;
@@ -231,22 +237,51 @@ final class WizardServlet extends HttpServlet {
     return stage;
   }
 
-  /** Encrypts a typed password with the server's key, and wipes the typed characters. */
-  private String seal(HttpServletRequest request, char[] secret) {
+  /**
+   * Encrypts a typed password with the server's key, bound to the signed-in user and to the
+   * stage's destination as posted with it (its JDBC URL, or user@host:port), and wipes the typed
+   * characters. A stage whose destination is changed later needs its password typed again; the
+   * server's validation says so next to the field.
+   */
+  private String seal(HttpServletRequest request, WizardStage stage, char[] secret) {
     try {
+      SecretBinding binding = bindingOf(SignedInUser.of(request).name(), stage);
       String pem = Pages.jobsOf(service, request).getServerInfo().passwordPublicKey;
       if (pem == null || pem.isBlank()) {
         throw new IllegalStateException("This server publishes no password key: use a named data source or SSH identity.");
       }
       PublicKey key = EncryptedSecret.publicKeyFromPem(pem);
       try {
-        return EncryptedSecret.encrypt(key, secret);
+        return EncryptedSecret.encrypt(key, secret, binding);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("The password is too long to encrypt with the server's key.");
       }
     } finally {
       Arrays.fill(secret, '\0');
     }
+  }
+
+  /** The user and destination a stage's password is for; IllegalArgumentException says what is missing. */
+  private static SecretBinding bindingOf(String user, WizardStage stage) {
+    if (stage.kind() == Kind.SCP) {
+      String host = stage.value("host");
+      String remoteUser = stage.value("user");
+      if (host.isBlank() || remoteUser.isBlank()) {
+        throw new IllegalArgumentException("Fill in the host and the remote user first: the password is encrypted"
+            + " for that login only.");
+      }
+      String port = stage.value("port").strip();
+      try {
+        return SecretBinding.ssh(user, remoteUser, host, port.isEmpty() ? JsdlDefaults.SSH_PORT : Integer.parseInt(port));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("Give a valid port first: the password is encrypted for that login only.");
+      }
+    }
+    String url = stage.value("jdbcUrl");
+    if (url.isBlank()) {
+      throw new IllegalArgumentException("Fill in the JDBC URL first: the password is encrypted for that database only.");
+    }
+    return SecretBinding.jdbc(user, url);
   }
 
   /** Composes the job, has the server validate it, and places the report next to the fields. */
@@ -299,19 +334,31 @@ final class WizardServlet extends HttpServlet {
     redirect(request, response, WizardStep.REVIEW, "");
   }
 
+  /**
+   * Reads an uploaded JSDL file. A body larger than the multipart limit allows is refused before
+   * it is parsed, from its Content-Length; one that turns out too large while it is parsed
+   * (chunked) is refused when the parser stops. Either way the refusal is answered through {@link
+   * RefusedRequest}, which reads a bounded rest of the body first: answering 413 while the
+   * client still sends made the server close a socket with unread bytes, which resets the
+   * connection and throws the page away on the client's side ("header parser received no bytes").
+   */
   private void upload(HttpServletRequest request, HttpServletResponse response)
       throws ServletException, IOException {
+    if (request.getContentLengthLong() > MAX_UPLOAD_REQUEST_BYTES) {
+      refuseUpload(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, TOO_LARGE);
+      return;
+    }
     Part file;
     try {
       file = request.getPart("file");
     } catch (IOException | ServletException | RuntimeException e) {
       // the parser stops at the limit and throws away what it spooled; nothing of the file is kept
       if (request.getContentLengthLong() > MAX_UPLOAD_BYTES || sizeExceeded(e)) {
-        uploadRefused(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, List.of(TOO_LARGE), List.of());
+        refuseUpload(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, TOO_LARGE);
       } else {
-        uploadRefused(request, response, HttpServletResponse.SC_BAD_REQUEST, List.of("The upload was broken off or"
+        refuseUpload(request, response, HttpServletResponse.SC_BAD_REQUEST, "The upload was broken off or"
             + " is not a file upload the wizard can read (a multipart form with the field \"file\"); choose the"
-            + " file and send it again."), List.of());
+            + " file and send it again.");
       }
       return;
     }
@@ -367,6 +414,18 @@ final class WizardServlet extends HttpServlet {
     } catch (IOException | ServletException | RuntimeException e) {
       // Jetty removes them at the end of the request anyway
     }
+  }
+
+  /** Refuses an upload whose body was not (all) read: drained as far as allowed, then the page. */
+  private void refuseUpload(HttpServletRequest request, HttpServletResponse response, int status, String problem)
+      throws IOException {
+    RefusedRequest.answer(request, response, () -> {
+      try {
+        uploadRefused(request, response, status, List.of(problem), List.of());
+      } catch (ServletException e) {
+        throw new IOException(e);
+      }
+    });
   }
 
   private void uploadRefused(HttpServletRequest request, HttpServletResponse response, int status,

@@ -162,21 +162,21 @@ class WizardBrowserTest extends BrowserTest {
     browser.await("#pre-0-identityRef", 20);
 
     browser.clickAndAwaitNewPage("#nav-review");
-    assertTrue(browser.await("#jsdl-text", 20).getText().contains("ENC(RSA-OAEP-256:"));
+    assertTrue(browser.await("#jsdl-text", 20).getText().contains("ENC(RSA-OAEP-256-v2:"));
     type("f-draftName", "var-with-password");
     browser.clickAndAwaitNewPage("#save-draft");
     assertEquals("Saved as draft var-with-password.", browser.await("#wizard-notice", 20).getText());
     assertFalse(browser.driver().getPageSource().contains(CLEAR_PASSWORD));
     browser.shot("draft-saved");
     String download = fetch("/wizard/download");
-    assertTrue(download.contains("<gx:Password>ENC(RSA-OAEP-256:"), download);
+    assertTrue(download.contains("<gx:Password>ENC(RSA-OAEP-256-v2:"), download);
     assertFalse(download.contains(CLEAR_PASSWORD));
 
     browser.open("/drafts");
     browser.await("#open-var-with-password", 20);
     browser.shot("drafts");
     String draft = fetch("/drafts/download?name=var-with-password");
-    assertTrue(draft.contains("ENC(RSA-OAEP-256:") && !draft.contains(CLEAR_PASSWORD));
+    assertTrue(draft.contains("ENC(RSA-OAEP-256-v2:") && !draft.contains(CLEAR_PASSWORD));
     assertTrue(new JsdlParser().parse(draft).report().problems().stream().noneMatch(p -> p.message().contains("XML")));
     browser.clickAndAwaitNewPage("#open-var-with-password");
     assertEquals("Opened draft var-with-password.", browser.await("#wizard-notice", 20).getText());

@@ -38,7 +38,7 @@ class WizardJsdlRoundTripTest {
 
   @Test
   void everyExampleTheWizardCanEditSurvivesTheRoundTrip() throws Exception {
-    for (String name : new String[] {"hello-mpi.jsdl", "seed-figure2.jsdl"}) {
+    for (String name : new String[] {"hello-mpi.jsdl", "bgl-middleware-figure2.jsdl"}) {
       byte[] original = Files.readAllBytes(EXAMPLES.resolve(name));
       WizardJsdlImporter.Result imported = WizardJsdlImporter.read(original, parser);
       if (imported.ok()) {

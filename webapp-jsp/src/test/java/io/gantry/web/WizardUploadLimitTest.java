@@ -116,4 +116,13 @@ class WizardUploadLimitTest {
     assertEquals(400, answer.statusCode(), answer.body());
     assertTrue(answer.body().contains("POSIXApplication"), answer.body());
   }
+
+  @Test
+  void aFormOverTheLimitIsRefusedWithTheLimitNamedAndTheSessionGoesOn() throws Exception {
+    String form = "csrf=" + csrf + "&step=identification&go=stay&description=" + "x".repeat(2 * 1024 * 1024);
+    HttpResponse<String> answer = alice.post("/wizard", form);
+    assertEquals(413, answer.statusCode(), answer.body());
+    assertTrue(answer.body().contains("the form is larger than 1048576 bytes"), answer.body());
+    assertEquals(200, alice.get("/wizard").statusCode(), "the session goes on");
+  }
 }

@@ -26,7 +26,7 @@ import org.xml.sax.helpers.DefaultHandler;
  * <ol>
  *   <li>A DOCTYPE stops the parse at once (no DTD, no entities, no local file read).
  *   <li>Nesting deeper than the limit stops the parse at the offending start tag.
- *   <li>The seed's draft JSDL namespace is renamed to the 2005/11 one, with a warning.
+ *   <li>The 2005/04 draft JSDL namespace is renamed to the 2005/11 one, with a warning.
  * </ol>
  */
 public final class LocatedDomReader extends DefaultHandler {

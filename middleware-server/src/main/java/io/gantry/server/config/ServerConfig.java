@@ -37,6 +37,7 @@ public record ServerConfig(
     Path knownHostsFile,
     boolean acceptUnknownHostKeys,
     Security security,
+    Admission admission,
     Staging staging) {
 
   /**
@@ -48,6 +49,27 @@ public record ServerConfig(
   public record Security(boolean tlsEnabled, Path tlsKeystore, PasswordSource tlsKeystorePassword,
       boolean authEnabled, PasswordSource adminPassword, Duration webSessionIdleTimeout,
       int failedLoginsBeforeDelay) {}
+
+  /**
+   * What a caller can make the server read and how logins are throttled (see the section
+   * "Request bodies and the login throttle" of configuration.md).
+   *
+   * @param unauthenticatedBodyBytes the most a SOAP request may carry before its caller is
+   *     authenticated ({@code http.unauthenticated-body-bytes})
+   * @param soapEnvelopeMarginBytes what a SOAP request may carry beyond {@code
+   *     limits.job-definition-bytes} ({@code http.soap-envelope-margin-bytes})
+   * @param drainBytes how much of a refused request's body is read and thrown away so that the
+   *     client reads the answer ({@code http.drain-bytes})
+   * @param drainTime for how long at most ({@code http.drain-time})
+   * @param failedLoginsPerUser failures for one user from addresses it has not logged in from
+   *     recently before those wait ({@code auth.failed-logins-per-user})
+   * @param failedLoginsPerAddress failures from one address before names that have not logged in
+   *     from it recently wait ({@code auth.failed-logins-per-address})
+   * @param trustedAddressPeriod how long a successful login exempts its address for its user
+   *     ({@code auth.trusted-address-period})
+   */
+  public record Admission(long unauthenticatedBodyBytes, long soapEnvelopeMarginBytes, long drainBytes,
+      Duration drainTime, int failedLoginsPerUser, int failedLoginsPerAddress, Duration trustedAddressPeriod) {}
 
   /**
    * What staging may connect to (docs/configuration.md, "Data sources and staging targets").

@@ -35,6 +35,8 @@ public final class ServerConfigLoader {
       "tls.enabled", "tls.keystore", "tls.keystore-password-file", "auth.enabled",
       "admin.password-file", "admin.password-env", "web.session-idle-timeout",
       "auth.failed-logins-before-delay",
+      "http.unauthenticated-body-bytes", "http.soap-envelope-margin-bytes", "http.drain-bytes", "http.drain-time",
+      "auth.failed-logins-per-user", "auth.failed-logins-per-address", "auth.trusted-address-period",
       "staging.inline-data-sources", "staging.allowed-jdbc-urls", "staging.allowed-hosts", "staging.sql-functions");
 
   private final Properties settings = new Properties();
@@ -94,7 +96,26 @@ public final class ServerConfigLoader {
         path("ssh.known-hosts", dataDir.resolve("ssh").resolve("known_hosts")),
         bool("ssh.accept-unknown-host-keys", false),
         security(host),
+        admission(),
         staging());
+  }
+
+  /** Request bodies and the login throttle; the throttle's defaults follow auth.failed-logins-before-delay. */
+  private ServerConfig.Admission admission() {
+    int perPair = integer("auth.failed-logins-before-delay", 5, 1, 1_000_000);
+    Duration drainTime = duration("http.drain-time", Duration.ofSeconds(5));
+    if (drainTime.compareTo(Duration.ofMinutes(1)) > 0) {
+      throw new ConfigException("http.drain-time", "must be at most PT1M, not " + drainTime);
+    }
+    Duration trusted = duration("auth.trusted-address-period", Duration.ofDays(30));
+    return new ServerConfig.Admission(
+        integer("http.unauthenticated-body-bytes", 64 * 1024, 4 * 1024, 16 * 1024 * 1024),
+        integer("http.soap-envelope-margin-bytes", 256 * 1024, 4 * 1024, 64 * 1024 * 1024),
+        integer("http.drain-bytes", 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+        drainTime,
+        integer("auth.failed-logins-per-user", (int) Math.min(1_000_000, 4L * perPair), 1, 4_000_000),
+        integer("auth.failed-logins-per-address", (int) Math.min(1_000_000, 6L * perPair), 1, 6_000_000),
+        trusted);
   }
 
   /**

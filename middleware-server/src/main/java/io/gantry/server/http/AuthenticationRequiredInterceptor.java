@@ -10,8 +10,9 @@ import org.apache.cxf.phase.Phase;
 import org.apache.cxf.security.SecurityContext;
 
 /**
- * The last word before a SOAP operation runs: a request that neither HTTP Basic nor a
- * UsernameToken authenticated is refused with a SOAP fault. An authenticated one gets the
+ * Right after the SOAP headers were read and a UsernameToken checked, before the body is
+ * unmarshalled: a request that neither HTTP Basic nor a UsernameToken authenticated is refused
+ * with a SOAP fault. An authenticated one gets the
  * user's current role from the accounts (a user made admin, or removed, counts from the next
  * request on), as the security context {@code Caller} reads.
  */
@@ -21,7 +22,8 @@ final class AuthenticationRequiredInterceptor extends AbstractSoapInterceptor {
   private final UserAuthenticator authenticator;
 
   AuthenticationRequiredInterceptor(UserAuthenticator authenticator) {
-    super(Phase.PRE_INVOKE);
+    super(Phase.PRE_PROTOCOL);
+    addAfter(UsernameTokenInterceptor.class.getName());
     this.authenticator = authenticator;
   }
 

@@ -13,11 +13,14 @@ import org.apache.cxf.security.SecurityContext;
 /**
  * At most {@code limits.concurrent-requests-per-user} SOAP calls of one user at a time, so one
  * user's script in a loop cannot take every server thread from the others. A permit is taken
- * once the caller is known (after HTTP Basic or WS-Security authentication) and given back when
- * the answer or the fault goes out; a call over the limit is refused at once, not queued.
+ * once the caller is known (after HTTP Basic or WS-Security authentication), before the SOAP body
+ * is unmarshalled, and given back when the answer or the fault goes out; a call over the limit
+ * is refused at once, not queued. Taking it also lifts the body bound of a caller a
+ * UsernameToken authenticated ({@link BoundedRequestBody}).
  */
 final class ConcurrentRequestLimit {
   private static final String PERMIT = ConcurrentRequestLimit.class.getName() + ".permit";
+  private static final String ACQUIRE_ID = ConcurrentRequestLimit.class.getName() + ".acquire";
   private final int perUser;
   private final ConcurrentMap<String, Semaphore> permits = new ConcurrentHashMap<>();
 
@@ -30,7 +33,7 @@ final class ConcurrentRequestLimit {
 
   /** Takes the caller's permit before the operation runs. */
   AbstractPhaseInterceptor<Message> acquire() {
-    return new AbstractPhaseInterceptor<>(Phase.PRE_INVOKE) {
+    AbstractPhaseInterceptor<Message> acquire = new AbstractPhaseInterceptor<>(ACQUIRE_ID, Phase.PRE_PROTOCOL) {
       @Override
       public void handleMessage(Message message) {
         String user = userOf(message);
@@ -43,8 +46,12 @@ final class ConcurrentRequestLimit {
           throw refused;
         }
         message.getExchange().put(PERMIT, semaphore);
+        BoundedRequestBody.authenticated(message);
       }
     };
+    acquire.addAfter(AuthenticationRequiredInterceptor.class.getName());
+    acquire.addAfter(UsernameTokenInterceptor.class.getName());
+    return acquire;
   }
 
   /** Gives the permit back when the answer (or the fault) goes out; exactly once per call. */

@@ -2,6 +2,7 @@ package io.gantry.server.http;
 
 import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAuthenticator;
+import io.gantry.server.web.RefusedRequest;
 import jakarta.servlet.DispatcherType;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
@@ -38,9 +39,18 @@ public final class GantryHttpServer implements AutoCloseable {
   private final ServerConnector connector;
   private final boolean tls;
 
+  /**
+   * Bounds on what a request may make the server read.
+   *
+   * @param soapBodyBytes the most a SOAP request of an authenticated caller may carry
+   * @param unauthenticatedBodyBytes the most a SOAP request may carry before its caller is authenticated
+   * @param drain how much of a refused request's body is read so that the client reads the answer
+   */
+  public record RequestLimits(long soapBodyBytes, long unauthenticatedBodyBytes, RefusedRequest.Drain drain) {}
+
   public GantryHttpServer(String host, int port, Optional<TlsKeystore> keystore,
       Optional<UserAuthenticator> authenticator, int concurrentRequestsPerUser, List<SoapEndpoint> endpoints,
-      List<ContextExtension> extensions) throws Exception {
+      List<ContextExtension> extensions, RequestLimits limits) throws Exception {
     jetty = new Server();
     tls = keystore.isPresent();
     connector = keystore.map(this::httpsConnector).orElseGet(() -> new ServerConnector(jetty));
@@ -54,8 +64,12 @@ public final class GantryHttpServer implements AutoCloseable {
         .map(a -> List.<Interceptor<? extends Message>>of(new UsernameTokenInterceptor(a),
             new AuthenticationRequiredInterceptor(a)))
         .orElse(List.of());
+    context.setAttribute(RefusedRequest.DRAIN_ATTRIBUTE, limits.drain());
+    // Basic first, then the body bound, which depends on whether Basic authenticated the caller
     authenticator.ifPresent(a -> context.addFilter(new FilterHolder(new BasicAuthenticationFilter(a)),
         "/services/*", EnumSet.of(DispatcherType.REQUEST)));
+    context.addFilter(new FilterHolder(new SoapBodyLimit(limits.soapBodyBytes(), limits.unauthenticatedBodyBytes(),
+        authenticator.isPresent())), "/services/*", EnumSet.of(DispatcherType.REQUEST));
     context.addServlet(new ServletHolder("soap", new SoapServlet(endpoints, soapInterceptors,
         new ConcurrentRequestLimit(concurrentRequestsPerUser))), "/services/*");
     for (ContextExtension extension : extensions) {

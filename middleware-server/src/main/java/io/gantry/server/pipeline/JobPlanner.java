@@ -4,6 +4,7 @@ import io.gantry.dispatcher.LaunchSpec;
 import io.gantry.dispatcher.ProgramKind;
 import io.gantry.jsdl.JsdlDefaults;
 import io.gantry.jsdl.JsdlJob;
+import io.gantry.jsdl.SecretBinding;
 import io.gantry.jsdl.model.ext.DataSourceType;
 import io.gantry.jsdl.model.ext.EnvironmentType;
 import io.gantry.jsdl.model.ext.MpirunApplicationType;
@@ -49,8 +50,11 @@ public final class JobPlanner {
     /** A problem with {@code owner} using SSH identity {@code name}, or null if allowed. */
     String identityProblem(String name, String owner);
 
-    /** Why an encrypted password value would not decrypt on this server, or null if it would. */
-    String encryptedSecretProblem(String value);
+    /**
+     * Why an encrypted password value would not decrypt on this server for {@code use} (the job's
+     * owner and the destination the job sends it to), or null if it would.
+     */
+    String encryptedSecretProblem(String value, SecretBinding use);
   }
 
   public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources) {
@@ -105,22 +109,35 @@ public final class JobPlanner {
       }
       return DataSourceRef.named(name);
     }
-    if (inline.getPassword() != null) {
-      String problem = dataSources.encryptedSecretProblem(inline.getPassword());
-      if (problem != null) {
-        problems.add("the password of data source " + DataSourceSpec.redactUrl(inline.getJDBCURL()) + " " + problem);
-      }
+    if (inline.getPassword() == null) {
+      return DataSourceRef.inline(inline.getJDBCURL(), inline.getUserId(), null);
     }
-    return DataSourceRef.inline(inline.getJDBCURL(), inline.getUserId(), inline.getPassword());
+    String problem = secretProblem(inline.getPassword(), () -> SecretBinding.jdbc(owner, inline.getJDBCURL()));
+    if (problem != null) {
+      problems.add("the password of data source " + DataSourceSpec.redactUrl(inline.getJDBCURL()) + " " + problem);
+    }
+    return DataSourceRef.inline(inline.getJDBCURL(), inline.getUserId(),
+        OwnedSecret.token(owner, inline.getPassword()));
+  }
+
+  /** Checked here, at validation, so that a value meant for someone or somewhere else never reaches staging. */
+  private String secretProblem(String value, java.util.function.Supplier<SecretBinding> use) {
+    try {
+      return dataSources.encryptedSecretProblem(value, use.get());
+    } catch (IllegalArgumentException e) {
+      return "cannot be bound: " + e.getMessage();
+    }
   }
 
   private List<RemoteTransfer> transfers(List<SCPDataStagingType> steps, String owner, List<String> problems) {
     List<RemoteTransfer> transfers = new ArrayList<>();
     for (SCPDataStagingType s : steps) {
-      String credential = s.getIdentityRef() != null ? s.getIdentityRef() : s.getRemotePassword();
+      String credential = s.getIdentityRef() != null ? s.getIdentityRef()
+          : OwnedSecret.token(owner, s.getRemotePassword());
       String problem = s.getIdentityRef() != null
           ? dataSources.identityProblem(s.getIdentityRef(), owner)
-          : dataSources.encryptedSecretProblem(s.getRemotePassword());
+          : secretProblem(s.getRemotePassword(),
+              () -> SecretBinding.ssh(owner, s.getRemoteUserId(), s.getRemoteHostName(), JsdlDefaults.port(s)));
       if (problem != null) {
         problems.add(s.getIdentityRef() != null ? problem
             : "the RemotePassword for " + s.getRemoteUserId() + "@" + s.getRemoteHostName() + " " + problem);

@@ -1,5 +1,6 @@
 package io.gantry.server.pipeline;
 
+import io.gantry.jsdl.SecretBinding;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.SshIdentity;
@@ -36,8 +37,10 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
   }
 
   @Override
-  public String encryptedSecretProblem(String value) {
-    return passwordKey.problem(value);
+  public String encryptedSecretProblem(String value, SecretBinding use) {
+    // the messages name destinations, and a JDBC URL may hold a password option
+    String problem = passwordKey.problem(value, use);
+    return problem == null ? null : DataSourceSpec.redactUrl(problem);
   }
 
   @Override
@@ -101,7 +104,11 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
   @Override
   public DataSourceSpec dataSource(DataSourceRef ref) {
     if (ref.name() == null) {
-      Secret password = ref.passwordToken() == null ? Secret.of("") : decrypted(ref.passwordToken(),
+      if (ref.passwordToken() == null) {
+        return new DataSourceSpec(null, ref.jdbcUrl(), ref.user(), Secret.of(""));
+      }
+      OwnedSecret token = OwnedSecret.of(ref.passwordToken());
+      Secret password = decrypted(token.value(), SecretBinding.jdbc(token.owner(), ref.jdbcUrl()),
           "the password of data source " + ref.describe());
       return new DataSourceSpec(null, ref.jdbcUrl(), ref.user(), password);
     }
@@ -115,8 +122,10 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
   @Override
   public SshCredentials ssh(RemoteTransfer transfer) {
     String name = transfer.credential();
-    if (name != null && name.startsWith("ENC(")) {
-      return SshCredentials.password(decrypted(name,
+    if (OwnedSecret.isToken(name)) {
+      OwnedSecret token = OwnedSecret.of(name);
+      return SshCredentials.password(decrypted(token.value(),
+          SecretBinding.ssh(token.owner(), transfer.user(), transfer.host(), transfer.port()),
           "the RemotePassword for " + transfer.user() + "@" + transfer.host()));
     }
     SshIdentity identity = name == null ? null : identities.get(name);
@@ -137,13 +146,17 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
     return SshCredentials.password(secret(identity.secret()));
   }
 
-  /** Decrypts at the moment of use; the clear text lives only in the returned Secret. */
-  private Secret decrypted(String value, String what) {
+  /**
+   * Decrypts at the moment of use, for the owner and destination of this use only: a value bound
+   * to another user or destination fails here, before any connection is opened. The clear text
+   * lives only in the returned Secret.
+   */
+  private Secret decrypted(String value, SecretBinding use, String what) {
     char[] clear;
     try {
-      clear = passwordKey.decrypt(value);
+      clear = passwordKey.decrypt(value, use);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(what + " " + e.getMessage());
+      throw new IllegalArgumentException(what + " " + DataSourceSpec.redactUrl(e.getMessage()));
     }
     try {
       return Secret.of(clear);

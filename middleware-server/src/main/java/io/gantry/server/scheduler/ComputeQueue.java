@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Strict first-come-first-served admission to the compute slots, as in the seed's
- * meta-scheduler. Pure bookkeeping, no I/O and no threads: the caller holds the lock.
+ * Strict first-come-first-served admission to the compute slots, as in the meta-scheduler of
+ * "Middleware and Performance Issues for Financial Risk Analytics on Blue Gene/L" (docs/background.md). Pure bookkeeping, no I/O and no threads: the caller holds the lock.
  *
  * <ol>
  *   <li>Jobs enter in submission order and leave it only by starting or being withdrawn.

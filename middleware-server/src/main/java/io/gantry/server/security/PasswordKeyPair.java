@@ -1,6 +1,7 @@
 package io.gantry.server.security;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.SecretBinding;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,10 +19,12 @@ import java.util.Base64;
 import java.util.Set;
 
 /**
- * The server's RSA key pair for passwords in job descriptions (seed 000, section 3.3: "a
- * password generator ... using common public key encryption"). Clients encrypt with the public
+ * The server's RSA key pair for passwords in job descriptions (section 3.3 of "Middleware and
+ * Performance Issues for Financial Risk Analytics on Blue Gene/L": "a password generator ...
+ * using common public key encryption"). Clients encrypt with the public
  * key ({@code gantry encrypt-password}, or any RSA-OAEP-SHA-256 implementation); only this server
- * can decrypt, and it does so at the moment of use.
+ * can decrypt, and it does so at the moment of use, only for the user and destination each
+ * value is bound to ({@link SecretBinding}).
  *
  * <p>Created at first start: 3072 bits, the private key in a file only the server's user may
  * read, in a directory only it may enter. A key file readable by others is refused at start.
@@ -92,17 +95,18 @@ public final class PasswordKeyPair {
   }
 
   /**
-   * Decrypts a value of the form {@code ENC(RSA-OAEP-256:...)}; the caller clears the array when
-   * done. IllegalArgumentException says why a value cannot be used, never what it held.
+   * Decrypts a value of the form {@code ENC(RSA-OAEP-256-v2:...)} for the user and destination
+   * of {@code use}; the caller clears the array when done. IllegalArgumentException says why a
+   * value cannot be used there, never what it held.
    */
-  public char[] decrypt(String value) {
-    return EncryptedSecret.decrypt(privateKey, value);
+  public char[] decrypt(String value, SecretBinding use) {
+    return EncryptedSecret.decrypt(privateKey, value, use);
   }
 
-  /** Why {@code value} would not decrypt, or null if it would; the secret is wiped at once. */
-  public String problem(String value) {
+  /** Why {@code value} would not decrypt for {@code use}, or null if it would; the secret is wiped at once. */
+  public String problem(String value, SecretBinding use) {
     try {
-      java.util.Arrays.fill(decrypt(value), '\0');
+      java.util.Arrays.fill(decrypt(value, use), '\0');
       return null;
     } catch (IllegalArgumentException e) {
       return e.getMessage();

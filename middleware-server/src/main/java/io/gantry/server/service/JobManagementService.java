@@ -365,8 +365,11 @@ public class JobManagementService implements JobManagement {
 
   @Override
   public JobDocument getJobDefinition(String jobId) throws JobNotFoundFault {
-    JobRecord job = ownJob(jobId);
-    return new JobDocument(DefinitionRedactor.redacted(store.jobDescription(job.id()).orElseThrow()));
+    Caller caller = caller();
+    JobRecord job = ownJob(jobId, caller);
+    // the owner may resubmit it: their ENC(...) values decrypt for nobody else anyway
+    boolean owner = job.owner().equals(caller.name());
+    return new JobDocument(DefinitionRedactor.redacted(store.jobDescription(job.id()).orElseThrow(), owner));
   }
 
   @Override

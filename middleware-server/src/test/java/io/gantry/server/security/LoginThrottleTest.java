@@ -61,4 +61,57 @@ class LoginThrottleTest {
     fail("alice", "10.0.0.1", 4);
     assertEquals(Duration.ZERO, throttle.waitBefore("alice", "10.0.0.1"), "counting starts again from zero");
   }
+
+  @Test
+  void manyFailuresUnderMadeUpNamesDoNotDelayUsersWhoLoggedInFromThatAddressBefore() {
+    throttle.succeeded("alice", "10.0.0.9");
+    throttle.succeeded("bob", "10.0.0.9");
+    for (int i = 0; i < 31; i++) {
+      throttle.failed("made-up-" + i, "10.0.0.9");
+    }
+    assertEquals(Duration.ofSeconds(2), throttle.waitBefore("made-up-99", "10.0.0.9"), "the sprayer is slowed");
+    assertEquals(Duration.ZERO, throttle.waitBefore("alice", "10.0.0.9"), "alice behind the same NAT");
+    assertEquals(Duration.ZERO, throttle.waitBefore("bob", "10.0.0.9"), "bob behind the same NAT");
+    advance(LoginThrottle.MAX_WAIT);
+    assertEquals(Duration.ZERO, throttle.waitBefore("made-up-99", "10.0.0.9"), "the wait runs down");
+  }
+
+  @Test
+  void aUsersOwnFailuresFromATrustedAddressCountOnlyForThePair() {
+    throttle.succeeded("alice", "10.0.0.9");
+    fail("alice", "10.0.0.9", 40);
+    assertEquals(Duration.ZERO, throttle.waitBefore("carol", "10.0.0.9"), "the address is not slowed for others");
+    assertEquals(Duration.ZERO, throttle.waitBefore("alice", "10.0.0.7"), "nor alice's account elsewhere");
+    assertEquals(LoginThrottle.MAX_WAIT, throttle.waitBefore("alice", "10.0.0.9"), "the pair is");
+  }
+
+  @Test
+  void guessingOneAccountFromManyAddressesSlowsItFromNewAddressesButNotFromItsOwn() {
+    throttle.succeeded("alice", "10.0.0.1");
+    for (int i = 0; i < 20; i++) {
+      throttle.failed("alice", "192.0.2." + i);
+    }
+    assertEquals(Duration.ofSeconds(1), throttle.waitBefore("alice", "198.51.100.1"), "a new address waits");
+    assertEquals(Duration.ZERO, throttle.waitBefore("alice", "10.0.0.1"), "alice's own address does not");
+    assertEquals(Duration.ZERO, throttle.waitBefore("bob", "198.51.100.1"), "others do not");
+  }
+
+  @Test
+  void anAddressIsTrustedForAUserOnlyForTheTrustedPeriod() {
+    throttle.succeeded("alice", "10.0.0.9");
+    advance(LoginThrottle.Policy.DEFAULT_TRUSTED_ADDRESS_PERIOD.plusSeconds(1));
+    for (int i = 0; i < 30; i++) {
+      throttle.failed("made-up-" + i, "10.0.0.9");
+    }
+    assertEquals(Duration.ofSeconds(1), throttle.waitBefore("alice", "10.0.0.9"));
+  }
+
+  @Test
+  void aSuccessDoesNotClearTheAddressCount() {
+    for (int i = 0; i < 30; i++) {
+      throttle.failed("made-up-" + i, "10.0.0.9");
+    }
+    throttle.succeeded("mallory", "10.0.0.9"); // an attacker's own account
+    assertEquals(Duration.ofSeconds(1), throttle.waitBefore("made-up-31", "10.0.0.9"));
+  }
 }

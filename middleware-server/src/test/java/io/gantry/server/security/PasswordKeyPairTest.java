@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.SecretBinding;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -38,9 +39,10 @@ class PasswordKeyPairTest {
     PasswordKeyPair key = PasswordKeyPair.loadOrCreate(dataDir.resolve("keys"));
     PublicKey published = KeyFactory.getInstance("RSA")
         .generatePublic(new X509EncodedKeySpec(PasswordKeyPair.fromPem(key.publicKeyPem())));
-    String value = EncryptedSecret.encrypt(published, "s3cret".toCharArray());
-    assertNull(key.problem(value));
-    assertArrayEquals("s3cret".toCharArray(), key.decrypt(value));
+    SecretBinding use = SecretBinding.of("alice", "risk@db.example:22");
+    String value = EncryptedSecret.encrypt(published, "s3cret".toCharArray(), use);
+    assertNull(key.problem(value, use));
+    assertArrayEquals("s3cret".toCharArray(), key.decrypt(value, use));
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.SecretBinding;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobList;
@@ -176,23 +177,26 @@ class JobQueriesOverHttpTest {
   }
 
   @Test
-  void theDefinitionReadBackHasItsPasswordsRedacted() throws Exception {
-    // encrypted as a client does it: with the public key the server publishes
+  void theOwnersDefinitionReadBackKeepsItsBoundPasswordSoItCanBeSubmittedAgain() throws Exception {
+    // encrypted as a client does it: with the public key the server publishes, for the caller
+    // (the single user "local" of a server without authentication) and the transfer's login
     PublicKey key = KeyFactory.getInstance("RSA").generatePublic(
         new X509EncodedKeySpec(PasswordKeyPair.fromPem(client.getServerInfo().passwordPublicKey)));
-    String password = EncryptedSecret.encrypt(key, "s3cret-of-the-risk-team".toCharArray());
+    String password = EncryptedSecret.encrypt(key, "s3cret-of-the-risk-team".toCharArray(),
+        SecretBinding.of("local", TestJobs.SCP_PASSWORD_DESTINATION));
     String id = client.submitJob(TestJobs.job("with-password").scpStageInWithPassword(password)
         .posix(60, "/bin/true").document());
     JobDocument definition = client.getJobDefinition(id);
     String xml = text(definition);
-    assertFalse(xml.contains(password.substring(17, 60)), "no part of the ciphertext: " + xml);
-    assertEquals("REDACTED", definition.getJobDefinition()
+    assertEquals(password, definition.getJobDefinition()
         .getElementsByTagNameNS(TestJobs.GANTRY, "RemotePassword").item(0).getTextContent());
     assertTrue(xml.contains("/srv/data/prices.csv"), "the rest is as submitted");
+    assertTrue(client.validateJob(definition).valid, "the owner's copy validates as it is");
+    String ciphertext = password.substring(password.length() - 60, password.length() - 1);
     // nothing listens on port 9: stage-in fails, and says so without the password
     JobStatusInfo status = awaitFinal(client, id, LIMIT);
     assertEquals(JobStateName.FAILED, status.state);
-    assertFalse(status.failureReason.contains(password.substring(17, 60)),
+    assertFalse(status.failureReason.contains(ciphertext),
         "the reason shows no ciphertext either: " + status.failureReason);
     assertFalse(status.failureReason.contains("s3cret"), status.failureReason);
   }
@@ -200,10 +204,12 @@ class JobQueriesOverHttpTest {
   @Test
   void aPasswordThisServerCannotDecryptIsInvalidAndNotEchoed() throws Exception {
     long before = client.listJobs(null, 0, 1, false).total;
-    String foreign = TestJobs.syntacticallyValidEncryptedPassword();
+    String foreign = TestJobs.syntacticallyValidEncryptedPassword("local");
     InvalidJobFault fault = assertThrows(InvalidJobFault.class, () -> client.submitJob(
         TestJobs.job("foreign-password").scpStageInWithPassword(foreign).posix(60, "/bin/true").document()));
-    assertFalse(messages(fault.getFaultInfo()).toString().contains(foreign.substring(17, 60)),
+    assertTrue(messages(fault.getFaultInfo()).toString().contains("does not decrypt with this server's key"),
+        messages(fault.getFaultInfo()).toString());
+    assertFalse(messages(fault.getFaultInfo()).toString().contains(foreign.substring(foreign.length() - 60)),
         messages(fault.getFaultInfo()).toString());
     assertEquals(before, client.listJobs(null, 0, 1, false).total, "nothing was queued");
   }

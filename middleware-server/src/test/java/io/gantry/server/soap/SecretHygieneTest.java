@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.SecretBinding;
 import io.gantry.server.api.AuditEntry;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
@@ -88,8 +89,9 @@ class SecretHygieneTest {
         assertThrows(WebServiceException.class, () -> intruder.listJobs(List.of(), 0, 1, false));
 
         PublicKey key = publicKey(alice.getServerInfo().passwordPublicKey);
-        String dbToken = EncryptedSecret.encrypt(key, DB_PASSWORD.toCharArray());
-        String sshToken = EncryptedSecret.encrypt(key, SSH_PASSWORD.toCharArray());
+        String dbToken = EncryptedSecret.encrypt(key, DB_PASSWORD.toCharArray(), SecretBinding.jdbc("alice", dbUrl));
+        String sshToken = EncryptedSecret.encrypt(key, SSH_PASSWORD.toCharArray(),
+            SecretBinding.ssh("alice", "risk", "127.0.0.1", remote.port()));
 
         // The job prints its whole environment and, while it sleeps, the test reads every command line.
         String good = alice.submitJob(TestJobs.documentOf(job("good", dbUrl, "risk", dbToken, remote.port(),

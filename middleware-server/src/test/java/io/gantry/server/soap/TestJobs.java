@@ -98,16 +98,20 @@ public final class TestJobs {
     return this;
   }
 
+  /** The destination of {@link #scpStageInWithPassword}'s transfer, as an encrypted password is bound to it. */
+  public static final String SCP_PASSWORD_DESTINATION = "risk@127.0.0.1:9";
+
   /**
-   * A password value of the right form (RSA-OAEP-256 ciphertext of a 3072-bit key: 384 bytes)
-   * that no server's key decrypts.
+   * A password value of the right form (RSA-OAEP-256-v2 ciphertext of a 3072-bit key: 384 bytes,
+   * bound to {@code user} and {@link #SCP_PASSWORD_DESTINATION}) that no server's key decrypts.
    */
-  public static String syntacticallyValidEncryptedPassword() {
+  public static String syntacticallyValidEncryptedPassword(String user) {
     byte[] ciphertext = new byte[384];
     for (int i = 0; i < ciphertext.length; i++) {
       ciphertext[i] = (byte) (i * 31 + 7);
     }
-    return "ENC(RSA-OAEP-256:" + Base64.getEncoder().encodeToString(ciphertext) + ")";
+    return io.gantry.jsdl.EncryptedSecret.format(
+        io.gantry.jsdl.SecretBinding.of(user, SCP_PASSWORD_DESTINATION), ciphertext);
   }
 
   public String xml() {

@@ -13,11 +13,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * Runs steps group by group, as the seed's ExecutionOrderGroup prescribes.
+ * Runs steps group by group, as ExecutionOrderGroup prescribes (statements of one group in
+ * parallel, a group only after the previous one finished).
  *
  * <ol>
- *   <li>Groups run in ascending order; the steps of one group run in parallel on the bounded
- *       step pool.
+ *   <li>Groups run in ascending order; the steps of one group run in parallel on the shared
+ *       step pool, at most {@code maxParallel} of this run's at a time (a window: the next step
+ *       is submitted when one finishes), so one job's wide group cannot take every thread.
  *   <li>A group starts only when every step of the previous group succeeded.
  *   <li>The first failure cancels the rest of its group, waits until they have cleaned up (so no
  *       temporary file outlives the call), and is reported; later groups never start.
@@ -26,9 +28,14 @@ import java.util.concurrent.Future;
  */
 public final class GroupedExecution {
   private final ExecutorService pool;
+  private final int maxParallel;
 
-  public GroupedExecution(ExecutorService pool) {
+  public GroupedExecution(ExecutorService pool, int maxParallel) {
+    if (maxParallel < 1) {
+      throw new IllegalArgumentException("maxParallel must be at least 1, not " + maxParallel);
+    }
     this.pool = pool;
+    this.maxParallel = maxParallel;
   }
 
   public List<ManifestRecord> run(String phase, List<? extends Step> steps, PlanProgress progress)
@@ -49,28 +56,23 @@ public final class GroupedExecution {
   private List<ManifestRecord> runGroup(List<Step> group, PlanProgress progress) throws StagingException {
     ExecutorCompletionService<ManifestRecord> completion = new ExecutorCompletionService<>(pool);
     CountDownLatch finished = new CountDownLatch(group.size());
+    // Every step has its context from the start, so cancelling also settles the ones not yet
+    // submitted (cancelBeforeStart counts them down).
     List<StepContext> contexts = new ArrayList<>();
-    List<Future<ManifestRecord>> futures = new ArrayList<>();
-    for (Step step : group) {
-      StepContext context = new StepContext(progress);
-      contexts.add(context);
-      futures.add(completion.submit(() -> {
-        if (!context.begin()) {
-          throw new InterruptedException("cancelled before it started");
-        }
-        try {
-          ManifestRecord record = step.run(context);
-          progress.listener().stepFinished(record);
-          return record;
-        } finally {
-          finished.countDown();
-        }
-      }));
+    for (int i = 0; i < group.size(); i++) {
+      contexts.add(new StepContext(progress));
     }
+    List<Future<ManifestRecord>> futures = new ArrayList<>();
     List<ManifestRecord> records = new ArrayList<>();
     try {
+      while (futures.size() < Math.min(maxParallel, group.size())) {
+        futures.add(submit(completion, group.get(futures.size()), contexts.get(futures.size()), finished));
+      }
       for (int i = 0; i < group.size(); i++) {
         records.add(completion.take().get());
+        if (futures.size() < group.size()) {
+          futures.add(submit(completion, group.get(futures.size()), contexts.get(futures.size()), finished));
+        }
       }
       return records;
     } catch (ExecutionException e) {
@@ -81,6 +83,22 @@ public final class GroupedExecution {
       Thread.currentThread().interrupt();
       throw new StagingException("staging", "cancelled (interrupted) while running " + describe(group), e);
     }
+  }
+
+  private static Future<ManifestRecord> submit(ExecutorCompletionService<ManifestRecord> completion,
+      Step step, StepContext context, CountDownLatch finished) {
+    return completion.submit(() -> {
+      if (!context.begin()) {
+        throw new InterruptedException("cancelled before it started");
+      }
+      try {
+        ManifestRecord record = step.run(context);
+        context.progress().listener().stepFinished(record);
+        return record;
+      } finally {
+        finished.countDown();
+      }
+    });
   }
 
   private static void cancelAll(List<StepContext> contexts, List<Future<ManifestRecord>> futures,
