@@ -151,6 +151,9 @@ public final class GantryServer implements AutoCloseable {
     List<String> hosts = new ArrayList<>(config.staging().allowedHosts());
     if (demoHost != null) {
       hosts.add("127.0.0.1:" + demoHost.port());
+    } else if (config.demoEnabled() && config.demoSshPort() != 0) {
+      // the demo host did not start (port taken): its jobs then fail to connect, not to validate
+      hosts.add("127.0.0.1:" + config.demoSshPort());
     }
     List<String> configuredUrls = dataSources.values().stream().map(NamedDataSource::jdbcUrl).toList();
     return ConnectionPolicy.of(config.staging().inlineDataSources(), config.staging().allowedJdbcUrls(),

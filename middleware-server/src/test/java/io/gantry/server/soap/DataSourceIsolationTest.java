@@ -93,7 +93,7 @@ class DataSourceIsolationTest {
     String url = "jdbc:h2:mem:x;INIT=CREATE ALIAS P AS 'void p() throws Exception { java.nio.file.Files.writeString("
         + "java.nio.file.Path.of(\"" + marker + "\"), \"x\")\\; }'\\;CALL P()";
     Problem p = refused(withStageIn(query("<gx:DataSource>\n<gx:JDBCURL>" + url.replace("&", "&amp;")
-        + "</gx:JDBCURL><gx:UserId>sa</gx:UserId><gx:Password>" + TestJobs.syntacticallyValidEncryptedPassword()
+        + "</gx:JDBCURL><gx:UserId>sa</gx:UserId><gx:Password>" + TestJobs.syntacticallyValidEncryptedPassword("local")
         + "</gx:Password></gx:DataSource>", "SELECT 1")));
     assertTrue(p.path.endsWith("DataSource/JDBCURL"), p.path);
     assertTrue(p.message.contains("staging.inline-data-sources=false"), p.message);
