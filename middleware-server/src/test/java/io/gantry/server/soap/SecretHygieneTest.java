@@ -168,8 +168,29 @@ class SecretHygieneTest {
     return all.toString();
   }
 
-  /** The command line of every process this user can see, while the job runs. */
+  /**
+   * The command line of every process this user can see, while the job runs. RUNNING is stored
+   * before the job's sandbox starts (every transition is durable before it is acted on), so the
+   * job's processes appear a moment later: every snapshot until they are seen is kept.
+   */
   private static String commandLinesOfEveryProcess() throws Exception {
+    StringBuilder all = new StringBuilder();
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    String snapshot;
+    do {
+      snapshot = commandLinesNow();
+      all.append(snapshot);
+    } while (!snapshot.contains("sleep 3") && System.nanoTime() < deadline && pause());
+    assertTrue(all.toString().contains("sleep 3"), "the job's own processes were seen");
+    return all.toString();
+  }
+
+  private static boolean pause() throws InterruptedException {
+    Thread.sleep(20);
+    return true;
+  }
+
+  private static String commandLinesNow() throws java.io.IOException {
     StringBuilder all = new StringBuilder();
     try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
       for (Path p : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
@@ -181,7 +202,6 @@ class SecretHygieneTest {
         }
       }
     }
-    assertTrue(all.toString().contains("sleep 3"), "the job's own processes were seen");
     return all.toString();
   }
 
