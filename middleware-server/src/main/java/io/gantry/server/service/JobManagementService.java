@@ -225,9 +225,17 @@ public class JobManagementService implements JobManagement {
   @Override
   public List<JobStatusInfo> getJobStatuses(List<String> jobIds) {
     Caller caller = caller();
+    List<String> ids = jobIds == null ? List.of() : jobIds;
+    if (ids.size() > JobQuery.MAX_LIMIT) {
+      throw new InvalidArgumentException("jobId", "at most " + JobQuery.MAX_LIMIT + " ids per call, got " + ids.size());
+    }
+    for (String id : ids) {
+      checkedId(id);
+    }
+    // one answer per id asked, in order: a client can zip them; unknown and foreign ids look alike
     List<JobStatusInfo> result = new ArrayList<>();
-    for (String id : jobIds == null ? List.<String>of() : jobIds) {
-      findVisible(id, caller).ifPresent(job -> result.add(StatusMapper.status(job)));
+    for (String id : ids) {
+      result.add(findVisible(id, caller).map(StatusMapper::status).orElseGet(() -> StatusMapper.notFound(id)));
     }
     return result;
   }
@@ -235,6 +243,12 @@ public class JobManagementService implements JobManagement {
   @Override
   public JobList listJobs(List<JobStateName> states, int offset, int limit, boolean allUsers)
       throws AccessDeniedFault {
+    if (offset < 0) {
+      throw new InvalidArgumentException("offset", "must be 0 or more, was " + offset);
+    }
+    if (limit < 1 || limit > JobQuery.MAX_LIMIT) {
+      throw new InvalidArgumentException("limit", "must be between 1 and " + JobQuery.MAX_LIMIT + ", was " + limit);
+    }
     Caller caller = caller();
     if (allUsers && !caller.admin()) {
       throw new AccessDeniedFault("only administrators may list every user's jobs",
@@ -245,11 +259,10 @@ public class JobManagementService implements JobManagement {
       wanted.add(JobState.valueOf(s.name()));
     }
     String owner = allUsers ? null : caller.name();
-    int size = limit <= 0 ? 100 : Math.min(limit, JobQuery.MAX_LIMIT);
-    JobPage page = store.newestFirst(owner, wanted, Math.max(0, offset), size);
+    JobPage page = store.newestFirst(owner, wanted, offset, limit);
     JobList list = new JobList();
     list.total = page.total();
-    list.offset = Math.max(0, offset);
+    list.offset = offset;
     page.jobs().forEach(j -> list.jobs.add(StatusMapper.status(j)));
     return list;
   }
@@ -303,10 +316,16 @@ public class JobManagementService implements JobManagement {
   @Override
   public OutputChunk getJobOutput(String jobId, OutputStreamName stream, long offset, int maxBytes)
       throws JobNotFoundFault {
+    if (offset < 0) {
+      throw new InvalidArgumentException("offset", "must be 0 or more, was " + offset);
+    }
+    if (maxBytes < 1 || maxBytes > MAX_OUTPUT_CHUNK) {
+      throw new InvalidArgumentException("maxBytes", "must be between 1 and " + MAX_OUTPUT_CHUNK + ", was " + maxBytes);
+    }
     JobRecord job = ownJob(jobId);
     OutputChunk chunk = new OutputChunk();
     chunk.stream = stream == null ? OutputStreamName.STDOUT : stream;
-    chunk.offset = Math.max(0, offset);
+    chunk.offset = offset;
     chunk.nextOffset = chunk.offset;
     Path file = outputFile(job, chunk.stream);
     boolean ended = job.state().isFinal();
@@ -315,7 +334,7 @@ public class JobManagementService implements JobManagement {
       chunk.size = 0L;
       return chunk;
     }
-    int want = maxBytes <= 0 ? 65536 : Math.min(maxBytes, MAX_OUTPUT_CHUNK);
+    int want = maxBytes;
     try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
       long size = in.length();
       chunk.size = size;
@@ -328,7 +347,7 @@ public class JobManagementService implements JobManagement {
       }
       chunk.complete = ended && chunk.nextOffset >= size;
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read the output of job " + jobId + ": " + e.getMessage());
+      throw new IllegalStateException("cannot read the output of job " + jobId, e);
     }
     return chunk;
   }
@@ -383,9 +402,22 @@ public class JobManagementService implements JobManagement {
 
   /** The job, if it exists and the caller may see it; one fault for "no such" and "not yours". */
   private JobRecord ownJob(String jobId, Caller caller) throws JobNotFoundFault {
+    checkedId(jobId);
     return findVisible(jobId, caller).orElseThrow(() -> new JobNotFoundFault(
         "no job " + jobId + " for user " + caller.name(),
         new FaultDetail("JOB_NOT_FOUND", "no job " + jobId + " for user " + caller.name(), jobId, null)));
+  }
+
+  /** A missing or malformed id is the caller's mistake, told apart from a well-formed unknown one. */
+  private static JobId checkedId(String jobId) {
+    if (jobId == null || jobId.isEmpty()) {
+      throw new InvalidArgumentException("jobId", "missing");
+    }
+    try {
+      return JobId.parse(jobId);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException("jobId", "not a job id (32 letters and digits as submitJob returns)");
+    }
   }
 
   private Optional<JobRecord> findVisible(String jobId, Caller caller) {
