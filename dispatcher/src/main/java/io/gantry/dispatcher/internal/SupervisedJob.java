@@ -46,6 +46,8 @@ final class SupervisedJob implements RunningJob {
   private CompletableFuture<Void> treeGone;
   private volatile boolean wallTimeExceeded;
   private volatile boolean killed;
+  /** The grace period ran out and SIGKILL was sent (guarded by this). */
+  private boolean escalated;
 
   /**
    * @param cleanupGrace SIGTERM-to-SIGKILL grace for the wall-time limit and for leftovers
@@ -130,14 +132,19 @@ final class SupervisedJob implements RunningJob {
   private CompletableFuture<Void> signal(List<ProcessHandle> tree, Duration grace) {
     CompletableFuture<Void> gone = ProcessTree.allExited(tree);
     ProcessTree.terminate(tree);
-    ScheduledFuture<?> kill = scheduler.schedule(
-        () -> ProcessTree.kill(tree, process.toHandle()), grace.toMillis(), TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> kill = scheduler.schedule(() -> {
+      synchronized (this) {
+        escalated = true;
+      }
+      ProcessTree.kill(tree, process.toHandle());
+    }, grace.toMillis(), TimeUnit.MILLISECONDS);
     gone.thenRun(() -> kill.cancel(false));
     return gone;
   }
 
   private synchronized JobOutcome finish() {
     timers.forEach(t -> t.cancel(false));
-    return new JobOutcome(jobId, process.exitValue(), wallTimeExceeded, killed, startedAt, Instant.now());
+    return new JobOutcome(jobId, process.exitValue(), wallTimeExceeded, killed, startedAt, Instant.now(),
+        treeGone == null || !(killed || wallTimeExceeded) ? 0 : escalated ? 9 : 15);
   }
 }

@@ -7,6 +7,7 @@ import io.gantry.server.api.JobStateFault;
 import io.gantry.server.api.LimitExceededFault;
 import io.gantry.server.service.InvalidArgumentException;
 import java.util.Set;
+import jakarta.xml.bind.UnmarshalException;
 import java.util.UUID;
 import org.apache.cxf.binding.soap.SoapFault;
 import org.apache.cxf.interceptor.Fault;
@@ -57,7 +58,16 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
       }
       return;
     }
-    if (cause == null || fault instanceof SoapFault && cause instanceof Fault || isClientCode(fault)) {
+    if (cause instanceof UnmarshalException) {
+      // a body that does not match the WSDL: JAXB's text names the element and what was expected
+      fault.setFaultCode(Fault.FAULT_CODE_CLIENT);
+      if (!isSafe(fault.getMessage())) {
+        fault.setMessage("the request does not match the service's WSDL (an element, its namespace or a value)");
+      }
+      return;
+    }
+    if (cause == null || fault instanceof SoapFault && cause instanceof Fault
+        || isClientCode(fault) && isSafe(fault.getMessage())) {
       return;
     }
     String incident = UUID.randomUUID().toString();
@@ -67,6 +77,11 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
         + " under this incident id");
     // the cause is never serialised (CXF's fault stack traces stay off), only this text and no detail
     fault.setDetail(null);
+  }
+
+  /** No Java class, package or stack frame in the text. */
+  private static boolean isSafe(String text) {
+    return text != null && !text.contains("Exception") && !text.contains("java.") && !text.contains("\tat ");
   }
 
   private static boolean isClientCode(Fault fault) {

@@ -46,6 +46,9 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The job-management SOAP service. Validates with the same parser as {@code gantry validate},
@@ -56,6 +59,7 @@ import java.util.Set;
     targetNamespace = JobManagement.NAMESPACE, serviceName = "JobManagementService",
     portName = "JobManagementPort")
 public class JobManagementService implements JobManagement {
+  private static final Logger log = LoggerFactory.getLogger(JobManagementService.class);
   /** Largest piece of output returned by one call. */
   static final int MAX_OUTPUT_CHUNK = 1 << 20;
 
@@ -200,6 +204,14 @@ public class JobManagementService implements JobManagement {
         }
       } catch (JobFailure e) {
         result.problems.add(problem("ERROR", 0, 0, "JobDefinition", e.getMessage()));
+        job = null;
+      } catch (RuntimeException e) {
+        // a document the checks above let through but the planner cannot handle: the caller
+        // still gets an InvalidJob report, the exception text only the server's log
+        String incident = UUID.randomUUID().toString();
+        log.error("incident {}: planning a job that passed validation failed", incident, e);
+        result.problems.add(problem("ERROR", 0, 0, "JobDefinition", "the server cannot run this job as"
+            + " described (incident " + incident + "; the server's log has the details)"));
         job = null;
       }
     }
@@ -416,7 +428,7 @@ public class JobManagementService implements JobManagement {
     try {
       return JobId.parse(jobId);
     } catch (IllegalArgumentException e) {
-      throw new InvalidArgumentException("jobId", "not a job id (32 letters and digits as submitJob returns)");
+      throw new InvalidArgumentException("jobId", "not a job id (32 characters a-z and 2-7, as submitJob returns them)");
     }
   }
 
