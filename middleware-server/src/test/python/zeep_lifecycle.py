@@ -11,6 +11,8 @@ import argparse
 import sys
 import time
 
+from xml.sax.saxutils import escape
+
 import requests
 from lxml import etree
 from zeep import Client
@@ -32,6 +34,7 @@ def check(condition, what):
 
 
 def job(name, script, wall_time=60):
+    name, script = escape(name), escape(script)
     xml = (
         f'<jsdl:JobDefinition xmlns:jsdl="{JSDL}" xmlns:posix="{POSIX}"><jsdl:JobDescription>'
         f"<jsdl:JobIdentification><jsdl:JobName>{name}</jsdl:JobName></jsdl:JobIdentification>"
@@ -83,8 +86,14 @@ def session_for(args):
     if args.cafile:
         session.verify = args.cafile
     if args.auth == "basic":
-        session.auth = (args.user, args.password)
+        session.auth = basic(args.user, args.password)
     return session
+
+
+def basic(user, password):
+    # requests encodes str credentials as Latin-1; the server's challenge says charset="UTF-8"
+    # (RFC 7617), so give it the UTF-8 bytes
+    return (user.encode("utf-8"), password.encode("utf-8"))
 
 
 def client_for(args, password=None):
@@ -93,7 +102,7 @@ def client_for(args, password=None):
     if args.auth == "wsse":
         wsse = UsernameToken(args.user, password or args.password)
     elif password is not None:
-        session.auth = (args.user, password)
+        session.auth = basic(args.user, password)
     return Client(args.wsdl, transport=Transport(session=session, timeout=30), wsse=wsse)
 
 
@@ -139,7 +148,9 @@ def lifecycle(args):
     check(audit is not None, "getJobAudit answers")
     check(service.getJobResults(jobId=job_id).state == "SUCCEEDED", "getJobResults answers")
     definition = service.getJobDefinition(jobId=job_id)
-    check(NAME in etree.tostring(definition._value_1, encoding="unicode"), "getJobDefinition gives the job back")
+    # zeep hands back the xs:any content itself (or wrapped, depending on the answer's shape)
+    element = getattr(definition, "_value_1", definition)
+    check(NAME in etree.tostring(element, encoding="unicode"), "getJobDefinition gives the job back")
     expect_fault(lambda: service.cancelJob(jobId=job_id), "Client", "already ended")
 
     runner = service.submitJob(jobDefinition=job("runner", "echo started; while :; do sleep 0.1; done"))
