@@ -134,7 +134,8 @@ final class SupervisedJob implements RunningJob {
     ProcessTree.terminate(tree);
     ScheduledFuture<?> kill = scheduler.schedule(() -> {
       synchronized (this) {
-        escalated = true;
+        // what ended the job is SIGKILL only if its root was still there to receive it
+        escalated = process.isAlive();
       }
       ProcessTree.kill(tree, process.toHandle());
     }, grace.toMillis(), TimeUnit.MILLISECONDS);
