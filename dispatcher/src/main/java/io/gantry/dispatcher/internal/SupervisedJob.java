@@ -139,18 +139,6 @@ final class SupervisedJob implements RunningJob {
    */
   private CompletableFuture<Void> signal(List<ProcessHandle> tree, List<ProcessHandle> wrappers, Duration grace) {
     CompletableFuture<Void> gone = ProcessTree.allExited(tree);
-<<<<<<< HEAD
-    ProcessTree.terminate(tree);
-    ScheduledFuture<?> kill = scheduler.schedule(() -> {
-      synchronized (this) {
-        // what ended the job is SIGKILL only if its root was still there to receive it
-        escalated = process.isAlive();
-      }
-      ProcessTree.kill(tree, process.toHandle());
-    }, grace.toMillis(), TimeUnit.MILLISECONDS);
-    gone.thenRun(() -> kill.cancel(false));
-    return gone;
-=======
     Set<ProcessHandle> termed = ConcurrentHashMap.newKeySet();
     Runnable terminateNew = () -> {
       List<ProcessHandle> fresh = new ArrayList<>(tree.stream().filter(p -> !wrappers.contains(p)).toList());
@@ -160,8 +148,13 @@ final class SupervisedJob implements RunningJob {
     terminateNew.run();
     ScheduledFuture<?> late = wrapperDepth == 0 ? null : scheduler.scheduleWithFixedDelay(
         terminateNew, LATE_TERM_INTERVAL_MS, LATE_TERM_INTERVAL_MS, TimeUnit.MILLISECONDS);
-    ScheduledFuture<?> kill = scheduler.schedule(
-        () -> ProcessTree.kill(tree, process.toHandle()), grace.toMillis(), TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> kill = scheduler.schedule(() -> {
+      synchronized (this) {
+        // what ended the job is SIGKILL only if its root was still there to receive it
+        escalated = process.isAlive();
+      }
+      ProcessTree.kill(tree, process.toHandle());
+    }, grace.toMillis(), TimeUnit.MILLISECONDS);
     CompletableFuture<Void> over = gone.thenCombine(process.onExit(), (a, b) -> null);
     over.thenRun(() -> {
       kill.cancel(false);
@@ -170,7 +163,6 @@ final class SupervisedJob implements RunningJob {
       }
     });
     return over.thenApply(v -> null);
->>>>>>> main
   }
 
   private synchronized JobOutcome finish() {
