@@ -39,7 +39,8 @@ public record ServerConfig(
     Security security,
     Admission admission,
     Storage storage,
-    Sandbox sandbox) {
+    Sandbox sandbox,
+    Staging staging) {
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
@@ -93,6 +94,17 @@ public record ServerConfig(
       allowedExecutableRoots = List.copyOf(allowedExecutableRoots);
     }
   }
+
+  /**
+   * What staging may connect to (docs/configuration.md, "Data sources and staging targets").
+   *
+   * @param inlineDataSources whether a job may bring its own JDBC URL
+   * @param allowedJdbcUrls globs an inline URL (without its options) must match
+   * @param allowedHosts explicit {@code host} or {@code host:port} entries staging may reach
+   * @param sqlFunctions functions staging SQL may call beyond the built-in allow-list
+   */
+  public record Staging(boolean inlineDataSources, List<String> allowedJdbcUrls, List<String> allowedHosts,
+      java.util.Set<String> sqlFunctions) {}
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {
