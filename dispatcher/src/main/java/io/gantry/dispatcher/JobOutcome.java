@@ -23,6 +23,9 @@ import java.util.OptionalInt;
  * @param killed the job was stopped on request through {@link RunningJob#terminate(Duration)}
  * @param startedAt when the root process was started
  * @param endedAt when the root process (and, after a termination, its whole tree) had ended
+ * @param stopSignal the last signal the dispatcher sent to stop the job (15 SIGTERM, or 9 SIGKILL
+ *     when the grace period ran out), 0 when it did not stop it. A program that catches SIGTERM
+ *     and exits (mpirun exits 1) reports its own status; this says what really ended it
  */
 public record JobOutcome(
     String jobId,
@@ -30,7 +33,8 @@ public record JobOutcome(
     boolean wallTimeExceeded,
     boolean killed,
     Instant startedAt,
-    Instant endedAt) {
+    Instant endedAt,
+    int stopSignal) {
 
   /** Highest signal number on Linux (SIGRTMAX); anything above 128 + this is a plain exit code. */
   private static final int MAX_SIGNAL = 64;
@@ -62,8 +66,33 @@ public record JobOutcome(
     return Duration.between(startedAt, endedAt);
   }
 
+  /** The signal's name as {@code kill -l} prints it, with its number: "SIGTERM (signal 15)". */
+  public static String signalName(int signal) {
+    String name = switch (signal) {
+      case 1 -> "SIGHUP";
+      case 2 -> "SIGINT";
+      case 6 -> "SIGABRT";
+      case 9 -> "SIGKILL";
+      case 11 -> "SIGSEGV";
+      case 15 -> "SIGTERM";
+      default -> "signal";
+    };
+    return name.equals("signal") ? "signal " + signal : name + " (signal " + signal + ")";
+  }
+
+  /**
+   * The status to report for a job stopped on request: 128 + the signal that stopped it, the
+   * shell's convention, whatever the program itself returned after catching it.
+   */
+  public int reportedStatus() {
+    return killed && stopSignal > 0 ? 128 + stopSignal : exitStatus;
+  }
+
   /** One line for the job's audit trail, e.g. "killed by signal 15 (or exit code 143)". */
   public String describe() {
+    if (killed && stopSignal > 0) {
+      return "stopped on request with " + signalName(stopSignal);
+    }
     String how =
         terminatingSignal().isPresent()
             ? "ended by signal " + terminatingSignal().getAsInt() + " (or exit code " + exitStatus + ")"

@@ -290,8 +290,11 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       change = StateChange.of(JobState.RUNNING, JobState.FAILED,
           "the server was stopped while the job ran; submit it again");
     } else if (outcome.killed()) {
+      // one reason: who stopped it and with which signal; the program's own status after catching
+      // SIGTERM (mpirun exits 1) would only blur that, so the signal is what is reported
+      String signal = outcome.stopSignal() > 0 ? " with " + JobOutcome.signalName(outcome.stopSignal()) : "";
       change = StateChange.of(JobState.RUNNING, JobState.KILLED,
-          "killed by " + (killedBy == null ? "an administrator" : killedBy) + "; " + outcome.describe());
+          "killed by " + (killedBy == null ? "an administrator" : killedBy) + signal);
     } else if (outcome.wallTimeExceeded()) {
       change = StateChange.of(JobState.RUNNING, JobState.FAILED,
           "wall-time limit exceeded after " + outcome.runTime().toSeconds()
@@ -302,7 +305,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     } else {
       change = StateChange.of(JobState.RUNNING, JobState.STAGING_OUT, "the program exited with code 0");
     }
-    return change.withExitCode(outcome.exitStatus());
+    return change.withExitCode(outcome.reportedStatus());
   }
 
   // ---- staging threads ------------------------------------------------------------------

@@ -155,6 +155,11 @@ public final class RunningServer implements AutoCloseable {
     return server.jobManagementUrl();
   }
 
+  /** The SOAP 1.2 binding of the same service. */
+  public String soap12Url() {
+    return url().replace("/services/", "/services/soap12/");
+  }
+
   /** A CXF client of the job-management port, as a Java user of Gantry would write it. */
   public JobManagement cxfClient() {
     return cxfClient(url());
