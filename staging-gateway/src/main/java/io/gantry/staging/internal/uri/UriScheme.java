@@ -1,0 +1,23 @@
+package io.gantry.staging.internal.uri;
+
+import io.gantry.staging.UriLogin;
+import io.gantry.staging.UriTransfer;
+import io.gantry.staging.internal.steps.StepContext;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+
+/**
+ * One protocol of standard staging. The step around it owns the job-directory side (temporary
+ * name, checksum, creation flag, retries); a scheme only moves bytes, and on the remote side
+ * writes under a temporary name and renames where the protocol can.
+ */
+public interface UriScheme {
+  /** Copies the remote file into {@code out}; returns the bytes copied. */
+  long download(UriTransfer transfer, UriLogin login, OutputStream out, StepContext context)
+      throws UriFailure, IOException, InterruptedException;
+
+  /** Sends the job-directory file {@code file} to the remote side; returns the bytes sent. */
+  long upload(UriTransfer transfer, UriLogin login, Path file, StepContext context)
+      throws UriFailure, IOException, InterruptedException;
+}
