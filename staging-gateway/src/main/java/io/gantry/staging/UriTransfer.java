@@ -44,7 +44,8 @@ public record UriTransfer(
     if (fileName == null || fileName.isBlank()) {
       throw new IllegalArgumentException("FileName must not be empty");
     }
-    if (!SCHEMES.contains(scheme())) {
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!SCHEMES.contains(scheme)) {
       throw new IllegalArgumentException(unsupported(uri.getScheme()));
     }
   }
