@@ -10,7 +10,8 @@ import io.gantry.staging.internal.uri.UriFailure;
 import io.gantry.staging.internal.uri.UriScheme;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Path;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 
 /**
  * {@code scp:} and {@code sftp:} URIs through the same SSH code as {@code SCPDataStaging}: the
@@ -41,14 +42,15 @@ public final class SshUriScheme implements UriScheme {
   }
 
   @Override
-  public long upload(UriTransfer transfer, UriLogin login, Path file, StepContext context)
-      throws UriFailure, IOException {
+  public long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel file, long size,
+      StepContext context) throws UriFailure, IOException {
     Session session = open(transfer, login, context);
     try {
       int timeout = (int) options.connectTimeout().toMillis();
       return transfer.scheme().equals("scp")
-          ? ScpProtocol.upload(session, file, transfer.uri().getPath(), timeout)
-          : SftpProtocol.upload(session, file, transfer.uri().getPath(), timeout);
+          ? ScpProtocol.upload(session, Channels.newInputStream(file), size, transfer.fileName(),
+              transfer.uri().getPath(), timeout)
+          : SftpProtocol.upload(session, Channels.newInputStream(file), size, transfer.uri().getPath(), timeout);
     } catch (TransferFailure f) {
       throw translate(f);
     } finally {

@@ -9,6 +9,8 @@ import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -40,11 +42,11 @@ public final class FileScheme implements UriScheme {
   }
 
   @Override
-  public long upload(UriTransfer transfer, UriLogin login, Path source, StepContext context)
-      throws UriFailure, IOException {
+  public long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel source, long size,
+      StepContext context) throws UriFailure, IOException {
     Path target = checked(transfer);
     Files.createDirectories(target.getParent());
-    try (StagedFile staged = StagedFile.create(target); InputStream in = Files.newInputStream(source)) {
+    try (StagedFile staged = StagedFile.create(target); InputStream in = Channels.newInputStream(source)) {
       in.transferTo(staged.stream());
       staged.commit(CreationFlag.OVERWRITE);
       return staged.bytes();

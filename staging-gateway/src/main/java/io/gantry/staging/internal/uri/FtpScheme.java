@@ -10,8 +10,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -67,15 +67,15 @@ public final class FtpScheme implements UriScheme {
   }
 
   @Override
-  public long upload(UriTransfer transfer, UriLogin login, Path file, StepContext context)
-      throws UriFailure, IOException {
+  public long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel file, long size,
+      StepContext context) throws UriFailure, IOException {
     FTPClient ftp = connect(transfer, login, context);
     try {
       String target = transfer.uri().getPath();
       int slash = target.lastIndexOf('/');
       String temp = target.substring(0, slash + 1) + "." + target.substring(slash + 1) + "."
           + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part";
-      try (InputStream in = Files.newInputStream(file)) {
+      try (InputStream in = Channels.newInputStream(file)) {
         if (!ftp.storeFile(temp, in)) {
           throw reply(transfer, ftp, "cannot write " + target);
         }
@@ -86,7 +86,7 @@ public final class FtpScheme implements UriScheme {
         ftp.deleteFile(temp);
         throw failure;
       }
-      return Files.size(file);
+      return size;
     } finally {
       close(ftp);
     }

@@ -15,7 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Base64;
@@ -78,15 +78,27 @@ public final class HttpScheme implements UriScheme {
   }
 
   @Override
-  public long upload(UriTransfer transfer, UriLogin login, Path file, StepContext context)
-      throws UriFailure, IOException, InterruptedException {
-    HttpResponse<InputStream> response = send(transfer, login, HttpRequest.BodyPublishers.ofFile(file), "PUT", context);
+  public long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel file, long size,
+      StepContext context) throws UriFailure, IOException, InterruptedException {
+    // the body is read once per request (a redirect resends it), always from the file's start
+    HttpRequest.BodyPublisher content = HttpRequest.BodyPublishers.fromPublisher(
+        HttpRequest.BodyPublishers.ofInputStream(() -> fromStart(file)), size);
+    HttpResponse<InputStream> response = send(transfer, login, content, "PUT", context);
     try (InputStream body = response.body()) {
       int status = response.statusCode();
       if (status != 200 && status != 201 && status != 204) {
         throw failure(transfer, status);
       }
-      return java.nio.file.Files.size(file);
+      return size;
+    }
+  }
+
+  private static InputStream fromStart(SeekableByteChannel file) {
+    try {
+      file.position(0);
+      return java.nio.channels.Channels.newInputStream(file);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 

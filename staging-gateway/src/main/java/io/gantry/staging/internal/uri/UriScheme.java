@@ -5,7 +5,7 @@ import io.gantry.staging.UriTransfer;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Path;
+import java.nio.channels.SeekableByteChannel;
 
 /**
  * One protocol of standard staging. The step around it owns the job-directory side (temporary
@@ -17,7 +17,10 @@ public interface UriScheme {
   long download(UriTransfer transfer, UriLogin login, OutputStream out, StepContext context)
       throws UriFailure, IOException, InterruptedException;
 
-  /** Sends the job-directory file {@code file} to the remote side; returns the bytes sent. */
-  long upload(UriTransfer transfer, UriLogin login, Path file, StepContext context)
+  /**
+   * Sends the job-directory file opened as {@code file} (at its start, {@code size} bytes; opened
+   * without following links) to the remote side; returns the bytes sent.
+   */
+  long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel file, long size, StepContext context)
       throws UriFailure, IOException, InterruptedException;
 }

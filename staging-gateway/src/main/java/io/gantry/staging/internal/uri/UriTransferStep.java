@@ -15,7 +15,9 @@ import io.gantry.staging.internal.steps.Backoff;
 import io.gantry.staging.internal.steps.Step;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
@@ -137,14 +139,20 @@ public final class UriTransferStep implements Step {
 
   private ManifestRecord send(UriScheme scheme, UriLogin login, StepContext context, long start)
       throws UriFailure, IOException, InterruptedException {
-    Path source = jobDirectory.resolve(transfer.fileName(), "FileName");
-    if (!Files.isRegularFile(source, LinkOption.NOFOLLOW_LINKS)) {
-      throw UriFailure.permanent("the job did not produce " + transfer.fileName()
-          + " as a regular file in its directory", null);
+    SeekableByteChannel source;
+    try {
+      source = jobDirectory.openForReading(transfer.fileName(), "FileName");
+    } catch (NoSuchFileException e) {
+      throw UriFailure.permanent(e.getFile() + " (the job did not write it)", null);
+    } catch (IOException e) {
+      throw UriFailure.permanent(e.getMessage(), e);
     }
-    long bytes = scheme.upload(transfer, login, source, context);
-    context.progress().add(0, bytes);
-    return record("uri-out", transfer.fileName(), bytes, Checksums.sha256(source), start);
+    try (source) {
+      String sha256 = Checksums.sha256(source);
+      long bytes = scheme.upload(transfer, login, source, source.size(), context);
+      context.progress().add(0, bytes);
+      return record("uri-out", transfer.fileName(), bytes, sha256, start);
+    }
   }
 
   private ManifestRecord record(String kind, String file, long bytes, String sha256, long start) {
