@@ -15,6 +15,7 @@ import io.gantry.server.api.ServerInfo;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.ServerConfig;
+import io.gantry.server.config.StandardStagingSettings;
 import io.gantry.server.config.SshIdentity;
 import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
@@ -44,6 +45,7 @@ import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StagingGateway;
+import io.gantry.staging.UriStagingPolicy;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -136,7 +138,8 @@ public final class GantryServer implements AutoCloseable {
     }
     PasswordKeyPair passwordKey = PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
-    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config)));
+    UriStagingPolicy uriPolicy = StandardStagingSettings.policy(config.standardStaging());
+    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config), uriPolicy));
 
     SandboxConfig sandbox = SandboxConfig.defaults()
         .withExecutableRoots(config.sandbox().allowedExecutableRoots());
@@ -151,7 +154,7 @@ public final class GantryServer implements AutoCloseable {
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes())
         .withMaxWallTime(limits.maxWallTime()));
     JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
-        sandbox);
+        sandbox).withUriStaging(uriPolicy);
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store);
     JobDiskLimits<JsdlJobPlan> diskLimits = own(new JobDiskLimits<>(pipeline, JsdlJobPlan::jobDirectory, store,
         limits.jobStagedBytes(), limits.jobOutputBytes(), limits.minFreeBytes()));
