@@ -111,8 +111,10 @@ final class StagingChecks {
         findings.error(password, "a PasswordDigest cannot be used to log in elsewhere; give the password"
             + " encrypted for this server (gantry encrypt-password)");
       } else {
+        boolean clear = !c.password().startsWith("ENC(");
         EncryptedSecret.problem(c.password()).ifPresent(problem -> findings.error(password, problem
-            + "; a clear password is never accepted in a job description (or name an identity with gx:IdentityRef)"));
+            + (clear ? "; a clear password is never accepted in a job description" : "")
+            + " (or name an identity of the server with gx:IdentityRef)"));
       }
       if (c.user() == null || c.user().isEmpty()) {
         findings.error(credential, "the UsernameToken has no Username");
