@@ -32,6 +32,8 @@ import org.apache.commons.net.ftp.FTPSClient;
  *       JDK's, and the host name is verified.
  *   <li>A password is sent only over ftps; without a login, ftp logs in as {@code anonymous}.
  *   <li>Stage-out stores under a temporary name in the target directory and renames.
+ *   <li>Passive data connections go to the control connection's address whatever the PASV reply
+ *       names, so a server cannot point them at another host.
  *   <li>4xx replies and connection failures may be retried; 5xx replies are final.
  * </ol>
  */
@@ -117,6 +119,11 @@ public final class FtpScheme implements UriScheme {
         throw UriFailure.permanent("login to " + where + " as " + (login == null ? "anonymous" : login.user())
             + " failed", null);
       }
+      // A PASV reply names the data connection's address; a hostile server could name any
+      // host and port behind the firewall. Data goes only to the host the control connection
+      // reached (and so passed the host rule).
+      String controlHost = ftp.getRemoteAddress().getHostAddress();
+      ftp.setPassiveNatWorkaroundStrategy(announced -> controlHost);
       ftp.enterLocalPassiveMode();
       ftp.setFileType(FTP.BINARY_FILE_TYPE);
       return ftp;
