@@ -98,9 +98,9 @@ public record SecretBinding(String user, String destination) {
     }
     Matcher m = SSH.matcher(d);
     if (!m.matches()) {
-      throw new IllegalArgumentException("the destination '" + d + "' is neither a JDBC URL (jdbc:...), an SSH"
-          + " login user@host or user@host:port (an IPv6 address in brackets), nor a staging URI login"
-          + " scheme://user@host:port (http, https, ftp, ftps, scp, sftp)");
+      throw new IllegalArgumentException("the destination '" + d + "' is neither a JDBC URL (jdbc:...) nor an SSH"
+          + " login user@host or user@host:port (an IPv6 address in brackets) nor a staging URI login"
+          + " scheme://user@host:port (https, ftps, scp, sftp)");
     }
     int port = m.group(3) == null ? DEFAULT_SSH_PORT : Integer.parseInt(m.group(3));
     if (port < 1 || port > 65535) {
