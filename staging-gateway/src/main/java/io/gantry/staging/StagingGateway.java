@@ -45,19 +45,34 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class StagingGateway implements AutoCloseable {
   private final CredentialResolver credentials;
   private final GatewayOptions options;
+  private final ConnectionPolicy policy;
   private final DataSourcePools pools;
   private final ExecutorService stepPool;
   private final ExecutorService compressionPool;
   private final UriStagingPolicy uriPolicy;
   private final Map<String, UriScheme> uriSchemes;
 
-  /** A gateway whose standard DataStaging may not use file: URIs and reaches any host. */
+  /** A gateway that connects wherever a plan says ({@link ConnectionPolicy#unrestricted()}; no file: roots). */
   public StagingGateway(CredentialResolver credentials, GatewayOptions options) {
-    this(credentials, options, UriStagingPolicy.networkOnly());
+    this(credentials, options, ConnectionPolicy.unrestricted());
   }
 
-  /** A gateway whose standard DataStaging (URIs) follows {@code uriPolicy}. */
+  /** A gateway that connects only where {@code policy} allows, checked at each connection. */
+  public StagingGateway(CredentialResolver credentials, GatewayOptions options, ConnectionPolicy policy) {
+    this(credentials, options, policy, new UriStagingPolicy(List.of(), null, policy::hostProblem));
+  }
+
+  /** A gateway whose standard DataStaging (URIs) follows {@code uriPolicy}, every host every plan names. */
   public StagingGateway(CredentialResolver credentials, GatewayOptions options, UriStagingPolicy uriPolicy) {
+    this(credentials, options, ConnectionPolicy.unrestricted(), uriPolicy);
+  }
+
+  /**
+   * A gateway under both policies: {@code policy} for SQL and SCP staging, {@code uriPolicy}
+   * (whose host rule should be {@code policy::hostProblem}) for standard DataStaging.
+   */
+  public StagingGateway(CredentialResolver credentials, GatewayOptions options, ConnectionPolicy policy,
+      UriStagingPolicy uriPolicy) {
     this.uriPolicy = Objects.requireNonNull(uriPolicy, "uriPolicy");
     HttpScheme http = new HttpScheme(uriPolicy, options.connectTimeout());
     FtpScheme ftp = new FtpScheme(uriPolicy, options.connectTimeout());
@@ -66,6 +81,7 @@ public final class StagingGateway implements AutoCloseable {
         "ftp", ftp, "ftps", ftp, "scp", ssh, "sftp", ssh);
     this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.options = Objects.requireNonNull(options, "options");
+    this.policy = Objects.requireNonNull(policy, "policy");
     this.pools = new DataSourcePools(options);
     // Each stage-in or stage-out runs at most stepThreads steps at once (GroupedExecution's
     // window), so the shared pool needs no bound of its own: it grows to the runs in progress.
@@ -83,7 +99,7 @@ public final class StagingGateway implements AutoCloseable {
   public Manifest stageIn(StageInPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
     JobDirectory dir = openJobDirectory(jobDirectory);
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options);
+    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy);
     List<ManifestRecord> records = new ArrayList<>();
     records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
     records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir), progress));
@@ -100,7 +116,7 @@ public final class StagingGateway implements AutoCloseable {
   public Manifest stageOut(StageOutPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
     JobDirectory dir = openJobDirectory(jobDirectory);
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options);
+    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy);
     List<Step> loads = new ArrayList<>();
     plan.loads().forEach(l -> loads.add(new SqlLoadStep(l, env, plan.jobId())));
     List<ManifestRecord> records = new ArrayList<>(run("sql", loads, progress));
@@ -126,7 +142,7 @@ public final class StagingGateway implements AutoCloseable {
 
   private List<Step> transfers(List<RemoteTransfer> transfers, JobDirectory dir) {
     List<Step> steps = new ArrayList<>();
-    transfers.forEach(t -> steps.add(new RemoteTransferStep(t, dir, credentials, options, compressionPool)));
+    transfers.forEach(t -> steps.add(new RemoteTransferStep(t, dir, credentials, options, policy, compressionPool)));
     return steps;
   }
 

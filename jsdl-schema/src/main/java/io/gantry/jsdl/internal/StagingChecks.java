@@ -4,7 +4,9 @@ import static io.gantry.jsdl.JsdlNamespaces.GANTRY;
 import static io.gantry.jsdl.JsdlNamespaces.JSDL;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.JsdlDefaults;
 import io.gantry.jsdl.StagingCredential;
+import io.gantry.jsdl.StagingPolicy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,26 +23,28 @@ import org.w3c.dom.Element;
  *   <li>Each SQLInputFileName of a stage-in query is the output of a query in an earlier
  *       ExecutionOrderGroup, since groups run one after another and a group's queries in
  *       parallel; no two queries write the same file.
- *   <li>Statements fit their element (queries read, stage-out writes) and have ? parameters
- *       exactly when an input file binds them.
+ *   <li>Statements fit their element, as a SQL parser reads them ({@link SqlStatements}: one
+ *       query to stage in, one INSERT/UPDATE/MERGE/DELETE to stage out, only allowed
+ *       functions), and have ? parameters exactly when an input file binds them.
  *   <li>Passwords are in the encrypted form.
- *   <li>A standard DataStaging URI has a scheme the gateway moves; its credential (GFD.135
- *       UsernameToken) carries an encrypted password or names an identity, and a password
- *       goes only over an encrypting scheme.
+ *   <li>Inline data sources and remote hosts pass the server's {@link StagingPolicy}.
+ *   <li>A standard DataStaging URI has a scheme the gateway moves and a host the policy allows;
+ *       its credential (GFD.135 UsernameToken) carries an encrypted password or names an
+ *       identity, and a password goes only over an encrypting scheme.
  * </ol>
  */
 final class StagingChecks {
-  private static final Set<String> QUERY_KEYWORDS = Set.of("SELECT", "WITH", "VALUES");
   private static final List<String> STAGED_SCHEMES = List.of("file", "http", "https", "scp", "sftp", "ftp", "ftps");
   private static final Set<String> PLAIN_SCHEMES = Set.of("http", "ftp", "file");
-  private static final Set<String> UPDATE_KEYWORDS = Set.of("INSERT", "UPDATE", "MERGE", "DELETE");
 
   private final Findings findings;
   private final JobDirectoryPaths paths;
+  private final StagingPolicy policy;
 
-  StagingChecks(Findings findings, JobDirectoryPaths paths) {
+  StagingChecks(Findings findings, JobDirectoryPaths paths, StagingPolicy policy) {
     this.findings = findings;
     this.paths = paths;
+    this.policy = policy;
   }
 
   void check(Element root) {
@@ -68,6 +72,9 @@ final class StagingChecks {
     }
     Element uri = Dom.child(side, JSDL, "URI");
     String scheme = uriScheme(uri, side);
+    if (scheme != null && !scheme.equals("file")) {
+      host(uri, scheme);
+    }
     for (Element credential : Dom.children(side).stream().filter(StagingCredential::isCredential).toList()) {
       credential(credential, uri, scheme);
     }
@@ -92,6 +99,28 @@ final class StagingChecks {
       return null;
     }
     return scheme;
+  }
+
+  /** The URI's host and port must pass the server's host rule, as scp/sftp hosts do. */
+  private void host(Element uri, String scheme) {
+    java.net.URI parsed;
+    try {
+      parsed = new java.net.URI(Dom.text(uri));
+    } catch (java.net.URISyntaxException e) {
+      findings.error(uri, "the URI is not valid: " + e.getMessage());
+      return;
+    }
+    if (parsed.getHost() == null) {
+      findings.error(uri, "the URI names no host");
+      return;
+    }
+    int port = parsed.getPort() > 0 ? parsed.getPort() : switch (scheme) {
+      case "http" -> 80;
+      case "https" -> 443;
+      case "ftp", "ftps" -> 21;
+      default -> 22;
+    };
+    policy.remoteHostProblem(parsed.getHost(), port).ifPresent(problem -> findings.error(uri, problem));
   }
 
   private void credential(Element credential, Element uri, String scheme) {
@@ -138,6 +167,8 @@ final class StagingChecks {
       Long number = Dom.number(port);
       if (number != null && (number < 1 || number > 65535)) {
         findings.error(port, "must be a TCP port from 1 to 65535, not " + number);
+      } else {
+        remoteHost(Dom.child(scp, GANTRY, "RemoteHostName"), number == null ? JsdlDefaults.SSH_PORT : number.intValue());
       }
       password(Dom.child(scp, GANTRY, "RemotePassword"), "or name an SSH key with IdentityRef");
       stagedFile(Dom.child(scp, GANTRY, jobSideFile));
@@ -160,7 +191,7 @@ final class StagingChecks {
     }
     for (Element query : queries) {
       Element input = Dom.child(query, GANTRY, "SQLInputFileName");
-      statement(query, QUERY_KEYWORDS, "SQLQueryDataStaging reads data", input != null);
+      statement(query, SqlStatements.Kind.QUERY, "SQLQueryDataStaging reads data", input != null);
       if (stagedFile(input)) {
         producedEarlier(query, input, producers);
       }
@@ -189,20 +220,17 @@ final class StagingChecks {
     findings.atLeast(Dom.child(update, GANTRY, "BatchSize"), 1);
     stagedFile(Dom.child(update, GANTRY, "SQLInputFileName"));
     // the input file is required here: if it is missing the schema check says so, not this one
-    statement(update, UPDATE_KEYWORDS, "SQLUpdateDataStaging writes results", true);
+    statement(update, SqlStatements.Kind.UPDATE, "SQLUpdateDataStaging writes results", true);
   }
 
-  private void statement(Element staging, Set<String> keywords, String purpose, boolean hasInput) {
+  private void statement(Element staging, SqlStatements.Kind kind, String purpose, boolean hasInput) {
     Element statement = Dom.child(staging, GANTRY, "SQLStatement");
     String sql = Dom.text(statement);
     if (sql == null || sql.isEmpty()) {
       return; // the schema check reports it
     }
-    String keyword = SqlText.firstKeyword(sql);
-    if (!keywords.contains(keyword)) {
-      findings.error(statement, purpose + ", so SQLStatement must start with "
-          + String.join(" or ", keywords.stream().sorted().toList()) + ", not '" + keyword + "'");
-    }
+    SqlStatements.problem(sql, kind, policy.extraSqlFunctions())
+        .ifPresent(problem -> findings.error(statement, purpose + "; this SQLStatement " + problem));
     int parameters = SqlText.parameterCount(sql);
     if (parameters > 0 && !hasInput) {
       findings.error(statement, "has " + parameters + " ? parameter(s) but there is no SQLInputFileName"
@@ -214,8 +242,19 @@ final class StagingChecks {
   }
 
   private void dataSource(Element staging) {
-    password(Dom.child(Dom.child(staging, GANTRY, "DataSource"), GANTRY, "Password"),
+    Element inline = Dom.child(staging, GANTRY, "DataSource");
+    Element url = Dom.child(inline, GANTRY, "JDBCURL");
+    if (url != null && !Dom.text(url).isEmpty()) {
+      policy.inlineDataSourceProblem(Dom.text(url)).ifPresent(problem -> findings.error(url, problem));
+    }
+    password(Dom.child(inline, GANTRY, "Password"),
         "or use DataSourceRef to name a data source configured on the server");
+  }
+
+  private void remoteHost(Element host, int port) {
+    if (host != null && !Dom.text(host).isEmpty()) {
+      policy.remoteHostProblem(Dom.text(host), port).ifPresent(problem -> findings.error(host, problem));
+    }
   }
 
   private void password(Element password, String alternative) {
