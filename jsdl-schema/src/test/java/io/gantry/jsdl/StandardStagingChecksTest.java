@@ -84,6 +84,25 @@ class StandardStagingChecksTest {
   }
 
   @Test
+  void aHostTheServerDoesNotAllowIsAnErrorAtTheUri() {
+    StagingPolicy onlyFiles = new StagingPolicy() {
+      @Override
+      public java.util.Optional<String> inlineDataSourceProblem(String jdbcUrl) {
+        return java.util.Optional.empty();
+      }
+
+      @Override
+      public java.util.Optional<String> remoteHostProblem(String host, int port) {
+        return java.util.Optional.of("could not connect to " + host + ":" + port);
+      }
+    };
+    ParseResult r = new JsdlParser(ParserOptions.defaults(), onlyFiles)
+        .parse(job(staging("Target", "https://files.example/out.txt", "")));
+    assertEquals(List.of("line 10:9 JobDefinition/JobDescription/DataStaging/Target/URI: could not connect to"
+        + " files.example:443"), r.report().errors().stream().map(Problem::toString).toList());
+  }
+
+  @Test
   void aStagingUriLoginIsADestinationOfItsOwn() {
     assertEquals("ftps://alice@files.example:21", SecretBinding.canonical("FTPS://alice@Files.Example"));
     assertEquals("https://alice@h:8443", SecretBinding.uri("bob", "https", "alice", "h", 8443).destination());

@@ -172,6 +172,8 @@ class StandardStagingJobTest {
   void whatCannotStageIsRefusedBeforeQueueingWithTheReason() throws Exception {
     String otherHost = encrypted(SSH_PASSWORD, SecretBinding.uri("local", "https", "risk", "files.example", 443));
     Map<String, String> refused = Map.of(
+        staging("x", "overwrite", null, uri("http://127.0.0.1:9/x"), null), "staging.allowed-hosts",
+        staging("x", "overwrite", null, null, uri("ftp://169.254.169.254/latest")), "staging.allowed-hosts",
         staging("x", "overwrite", null, uri("gsiftp://grid.example/x"), null), "Gantry cannot stage 'gsiftp:' URIs",
         staging("x", "overwrite", null, uri("srm://grid.example/x"), null), "Gantry cannot stage 'srm:' URIs",
         staging("x", "overwrite", null, uri("file://" + dir.resolve("server/keys/private.pem")), null),
