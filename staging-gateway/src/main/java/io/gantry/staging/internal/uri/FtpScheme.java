@@ -8,8 +8,6 @@ import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ConnectException;
-import java.net.SocketTimeoutException;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
@@ -134,12 +132,10 @@ public final class FtpScheme implements UriScheme {
       close(ftp);
       throw UriFailure.permanent("TLS with " + where + " failed (certificate not trusted or wrong host name?): "
           + e.getMessage(), e);
-    } catch (ConnectException | SocketTimeoutException e) {
+    } catch (IOException e) {
+      // one text for refused, filtered, reset and timed out: staging must not probe the network
       close(ftp);
       throw UriFailure.retryable("could not connect to " + where, e);
-    } catch (IOException e) {
-      close(ftp);
-      throw UriFailure.retryable("the connection to " + where + " failed: " + e.getMessage(), e);
     } finally {
       context.clearOnCancel(cancel);
     }

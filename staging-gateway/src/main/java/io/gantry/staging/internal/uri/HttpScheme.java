@@ -8,12 +8,10 @@ import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
@@ -134,10 +132,9 @@ public final class HttpScheme implements UriScheme {
     } catch (SSLException e) {
       throw UriFailure.permanent("TLS with " + where + " failed (certificate not trusted or wrong host"
           + " name?): " + e.getMessage(), e);
-    } catch (ConnectException | HttpTimeoutException e) {
-      throw UriFailure.retryable("could not connect to " + where, e);
     } catch (IOException e) {
-      throw UriFailure.retryable("the connection to " + where + " failed: " + e.getMessage(), e);
+      // one text for refused, filtered, reset and timed out: staging must not probe the network
+      throw UriFailure.retryable("could not connect to " + where, e);
     }
   }
 
