@@ -15,6 +15,7 @@ import io.gantry.server.api.ServerInfo;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
+import io.gantry.server.config.StandardStagingSettings;
 import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
@@ -45,6 +46,7 @@ import io.gantry.server.pipeline.StagingRules;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StagingGateway;
+import io.gantry.staging.UriStagingPolicy;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -136,7 +138,9 @@ public final class GantryServer implements AutoCloseable {
     PasswordKeyPair passwordKey = PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
     ConnectionPolicy connections = connectionPolicy(config, dataSources);
-    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config), connections));
+    // standard DataStaging (URIs) passes the same host rule as scp/sftp and inline data sources
+    UriStagingPolicy uriPolicy = StandardStagingSettings.policy(config.standardStaging(), connections::hostProblem);
+    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config), connections, uriPolicy));
 
     SandboxConfig sandbox = SandboxConfig.defaults()
         .withExecutableRoots(config.sandbox().allowedExecutableRoots());
@@ -151,7 +155,7 @@ public final class GantryServer implements AutoCloseable {
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes())
         .withMaxWallTime(limits.maxWallTime()), new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
-        sandbox);
+        sandbox).withUriStaging(uriPolicy);
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store);
     JobDiskLimits<JsdlJobPlan> diskLimits = own(new JobDiskLimits<>(pipeline, JsdlJobPlan::jobDirectory, store,
         limits.jobStagedBytes(), limits.jobOutputBytes(), limits.minFreeBytes()));

@@ -25,4 +25,18 @@ public interface CredentialResolver {
 
   /** The login for a transfer's {@code RemoteUserId} at its host. */
   SshCredentials ssh(RemoteTransfer transfer);
+
+  /**
+   * The login for a standard DataStaging URI ({@code UsernameToken} or an identity reference),
+   * or null to connect anonymously (http without authentication, anonymous ftp).
+   *
+   * @throws IllegalArgumentException when the credential is unknown or does not decrypt for this
+   *     user and destination
+   */
+  default UriLogin uriLogin(UriTransfer transfer) {
+    if (transfer.credential() != null) {
+      throw new IllegalArgumentException("this server resolves no credentials for DataStaging URIs");
+    }
+    return null;
+  }
 }

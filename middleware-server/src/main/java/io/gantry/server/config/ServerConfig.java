@@ -40,7 +40,20 @@ public record ServerConfig(
     Admission admission,
     Storage storage,
     Sandbox sandbox,
-    Staging staging) {
+    Staging staging,
+    StandardStaging standardStaging) {
+
+  /**
+   * Standard JSDL DataStaging (URIs): the directories {@code file:} URIs may read and write under
+   * ({@code staging.file-roots}; none: file: refused), and the certificates https and ftps servers
+   * are checked against ({@code staging.trust-store}, a PKCS12 or JKS file with its password in
+   * {@code staging.trust-store-password-file}; null: the JDK's trust store).
+   */
+  public record StandardStaging(List<Path> fileRoots, Path trustStore, PasswordSource trustStorePassword) {
+    public StandardStaging {
+      fileRoots = List.copyOf(fileRoots);
+    }
+  }
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one

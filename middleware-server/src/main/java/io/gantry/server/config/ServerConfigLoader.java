@@ -27,6 +27,7 @@ public final class ServerConfigLoader {
       Pattern.compile("identity\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(key-file|password-file|password-env|users)");
   private static final Set<String> KNOWN = Set.of(
       "ssh.known-hosts", "ssh.accept-unknown-host-keys",
+      "staging.file-roots", "staging.trust-store", "staging.trust-store-password-file",
       "listen.host", "listen.port", "data.dir", "store.url", "store.user", "store.password-file",
       "store.password-env", "staging.root", "staging.parallelism", "staging.sql-threads",
       "mpirun.path", "mpirun.options", "mpirun.hostfile", "slots.total", "limits.wall-time",
@@ -102,7 +103,8 @@ public final class ServerConfigLoader {
         admission(),
         storage(),
         sandbox(dataDir, path("staging.root", dataDir.resolve("jobs"))),
-        staging());
+        staging(),
+        standardStaging(dataDir, path("staging.root", dataDir.resolve("jobs"))));
   }
 
   /** Request bodies and the login throttle; the throttle's defaults follow auth.failed-logins-before-delay. */
@@ -181,6 +183,37 @@ public final class ServerConfigLoader {
    * every job's sandbox, so one that holds the data directory or the job directories would show
    * jobs the server's keys and each other's files: refused.
    */
+  /**
+   * file: roots must be absolute and must not hold (or lie in) the server's data directory or the
+   * job directories: a job reading file:///.../tls/keystore.password or another job's input is
+   * what the roots are there to prevent.
+   */
+  private ServerConfig.StandardStaging standardStaging(Path dataDir, Path stagingRoot) {
+    List<Path> roots = new java.util.ArrayList<>();
+    for (String word : words("staging.file-roots")) {
+      Path root = Path.of(word);
+      if (!root.isAbsolute()) {
+        throw new ConfigException("staging.file-roots", "'" + word + "' is not an absolute path");
+      }
+      root = root.normalize();
+      Path data = dataDir.toAbsolutePath().normalize();
+      Path jobs = stagingRoot.toAbsolutePath().normalize();
+      if (root.getNameCount() == 0 || data.startsWith(root) || jobs.startsWith(root)
+          || root.startsWith(data) || root.startsWith(jobs)) {
+        throw new ConfigException("staging.file-roots", root + " would let jobs read or write the server's data"
+            + " directory (" + data + ") or the job directories (" + jobs + ")");
+      }
+      roots.add(root);
+    }
+    Path trustStore = optionalPath("staging.trust-store");
+    String password = settings.getProperty("staging.trust-store-password-file");
+    if (trustStore != null && password == null) {
+      throw new ConfigException("staging.trust-store-password-file", "is required with staging.trust-store");
+    }
+    return new ServerConfig.StandardStaging(roots, trustStore,
+        password == null ? new PasswordSource.None() : new PasswordSource.FromFile(Path.of(password)));
+  }
+
   private ServerConfig.Sandbox sandbox(Path dataDir, Path stagingRoot) {
     String account = text("jobs.default-os-account", "nobody");
     if (!account.matches("[A-Za-z0-9_][A-Za-z0-9._-]{0,31}")) {

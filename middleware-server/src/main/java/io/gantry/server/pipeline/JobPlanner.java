@@ -43,6 +43,8 @@ public final class JobPlanner {
   private final DataSourceAccess dataSources;
   private final JobAccounts accounts;
   private final io.gantry.dispatcher.SandboxConfig sandbox;
+  /** Standard DataStaging's rules; without a call to {@link #withUriStaging}: no file: roots, any host. */
+  private StandardStagingPlanner standardStaging;
 
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
@@ -66,6 +68,13 @@ public final class JobPlanner {
     this.dataSources = dataSources;
     this.accounts = accounts;
     this.sandbox = sandbox;
+    this.standardStaging = new StandardStagingPlanner(io.gantry.staging.UriStagingPolicy.networkOnly(), dataSources);
+  }
+
+  /** Checks standard DataStaging against {@code policy} (file roots, hosts) at validation; returns this. */
+  public JobPlanner withUriStaging(io.gantry.staging.UriStagingPolicy policy) {
+    this.standardStaging = new StandardStagingPlanner(policy, dataSources);
+    return this;
   }
 
   /**
@@ -91,10 +100,12 @@ public final class JobPlanner {
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
     Path dir = stagingRoot.resolve(id.toString());
     List<String> problems = new ArrayList<>();
+    StandardStagingPlanner.Plan standard = standardStaging.plan(owner, job.dataStaging(), problems);
     StageInPlan in = new StageInPlan(
-        transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems));
+        transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems), standard.in());
     StageOutPlan out = new StageOutPlan(id.toString(),
-        loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems));
+        loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems), standard.out(),
+        standard.deleteOnTermination());
     LaunchSpec launch = launch(id, job, dir, problems);
     if (!problems.isEmpty()) {
       throw new JobFailure(String.join("; ", problems));
