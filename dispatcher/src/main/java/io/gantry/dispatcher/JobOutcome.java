@@ -23,6 +23,7 @@ import java.util.OptionalInt;
  * @param killed the job was stopped on request through {@link RunningJob#terminate(Duration)}
  * @param startedAt when the root process was started
  * @param endedAt when the root process (and, after a termination, its whole tree) had ended
+ * @param detail what the batch system said of the job (e.g. "Slurm: NODE_FAIL 0:0 on n1"), or null
  */
 public record JobOutcome(
     String jobId,
@@ -30,10 +31,17 @@ public record JobOutcome(
     boolean wallTimeExceeded,
     boolean killed,
     Instant startedAt,
-    Instant endedAt) {
+    Instant endedAt,
+    String detail) {
 
   /** Highest signal number on Linux (SIGRTMAX); anything above 128 + this is a plain exit code. */
   private static final int MAX_SIGNAL = 64;
+
+  /** An outcome of a process this host ran: no batch system to quote. */
+  public JobOutcome(String jobId, int exitStatus, boolean wallTimeExceeded, boolean killed,
+      Instant startedAt, Instant endedAt) {
+    this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, null);
+  }
 
   public JobOutcome {
     Objects.requireNonNull(jobId, "jobId");
@@ -68,6 +76,9 @@ public record JobOutcome(
         terminatingSignal().isPresent()
             ? "ended by signal " + terminatingSignal().getAsInt() + " (or exit code " + exitStatus + ")"
             : "exited with code " + exitStatus;
+    if (detail != null) {
+      how = how + " (" + detail + ")";
+    }
     if (wallTimeExceeded) {
       return "wall-time limit exceeded, stopped by the dispatcher; " + how;
     }
