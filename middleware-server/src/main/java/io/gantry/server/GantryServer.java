@@ -1,8 +1,9 @@
 package io.gantry.server;
 
 import io.gantry.dispatcher.DispatcherConfig;
-import io.gantry.dispatcher.LocalMpirunLauncher;
+import io.gantry.dispatcher.Launcher;
 import io.gantry.dispatcher.PosixLauncher;
+import io.gantry.dispatcher.slurm.SlurmLauncher;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParserOptions;
 import io.gantry.server.api.JobManagement;
@@ -15,6 +16,7 @@ import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
+import io.gantry.server.pipeline.ComputePolicy;
 import io.gantry.server.pipeline.JobPlanner;
 import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
@@ -110,12 +112,17 @@ public final class GantryServer implements AutoCloseable {
     DispatcherConfig dispatch = new DispatcherConfig(config.mpirunPath(), config.mpirunOptions(),
         config.totalSlots() > Runtime.getRuntime().availableProcessors(), config.killGracePeriod(),
         DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
-    LocalMpirunLauncher mpi = own(new LocalMpirunLauncher(dispatch));
+    Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
+    own((AutoCloseable) mpi); // both MPI launchers are closeable
     PosixLauncher posix = own(new PosixLauncher(dispatch));
+    SlurmLauncher slurm = config.compute().backend() == ServerConfig.Backend.SLURM
+        ? own(ComputeBackends.slurmLauncher(config)) : null;
+    log.info("compute backend {}", config.compute().backend().setting());
 
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes()));
-    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials);
-    JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store);
+    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials,
+        ComputePolicy.of(config));
+    JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
     MetaScheduler<JsdlJobPlan> scheduler = own(new MetaScheduler<>(store, pipeline,
         config.totalSlots(), config.stagingParallelism(), config.killGracePeriod()));
     scheduler.recover();

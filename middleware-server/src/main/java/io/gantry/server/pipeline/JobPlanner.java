@@ -2,6 +2,7 @@ package io.gantry.server.pipeline;
 
 import io.gantry.dispatcher.LaunchSpec;
 import io.gantry.dispatcher.ProgramKind;
+import io.gantry.dispatcher.slurm.BatchResources;
 import io.gantry.jsdl.JsdlDefaults;
 import io.gantry.jsdl.JsdlJob;
 import io.gantry.jsdl.SecretBinding;
@@ -41,6 +42,7 @@ public final class JobPlanner {
   private final Path stagingRoot;
   private final Duration defaultWallTime;
   private final DataSourceAccess dataSources;
+  private final ComputePolicy compute;
 
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
@@ -58,9 +60,14 @@ public final class JobPlanner {
   }
 
   public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources) {
+    this(stagingRoot, defaultWallTime, dataSources, ComputePolicy.local());
+  }
+
+  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources, ComputePolicy compute) {
     this.stagingRoot = stagingRoot;
     this.defaultWallTime = defaultWallTime;
     this.dataSources = dataSources;
+    this.compute = compute;
   }
 
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
@@ -71,10 +78,19 @@ public final class JobPlanner {
     StageOutPlan out = new StageOutPlan(id.toString(),
         loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems));
     LaunchSpec launch = launch(id, job, dir, problems);
+    BatchResources batch = compute.slurm() ? compute.resources(job, owner,
+        job.mpirunApplication().map(MpirunApplicationType::getPartition).orElse(null), processesPerHost(job), problems)
+        : BatchResources.none();
     if (!problems.isEmpty()) {
       throw new JobFailure(String.join("; ", problems));
     }
-    return new JsdlJobPlan(id, owner, dir, in, launch, out);
+    return new JsdlJobPlan(id, owner, dir, in, launch, out, batch);
+  }
+
+  /** JSDL SPMD's ProcessesPerHost, the one JSDL element that says how ranks spread over hosts. */
+  private static Integer processesPerHost(JsdlJob job) {
+    return job.spmdApplication().map(SPMDApplicationType::getProcessesPerHost)
+        .map(p -> p.getValue().intValueExact()).orElse(null);
   }
 
   private List<SqlExtract> extracts(List<SQLQueryDataStagingType> queries, String owner, List<String> problems) {
@@ -162,8 +178,9 @@ public final class JobPlanner {
   }
 
   private LaunchSpec mpirun(JobId id, MpirunApplicationType app, Path dir, List<String> problems) {
-    if (app.getPartition() != null) {
-      problems.add("Partition names a Blue Gene partition; with Open MPI give a HostFile instead");
+    if (app.getPartition() != null && !compute.slurm()) {
+      problems.add("Partition names a Slurm partition, and this server's compute backend is "
+          + compute.backend().setting() + "; with Open MPI give a HostFile instead");
     }
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable())
         .arguments(app.getArgument().toArray(String[]::new))
@@ -178,8 +195,10 @@ public final class JobPlanner {
       options.add("--verbose");
     }
     spec.extraMpirunOptions(options.toArray(String[]::new));
-    if (app.getHostFile() != null) {
+    if (app.getHostFile() != null && compute.usesJobHostFiles()) {
       spec.hostFile(inside(dir, app.getHostFile()));
+    } else if (compute.defaultHostFile() != null) {
+      spec.hostFile(compute.defaultHostFile());
     }
     for (EnvironmentType e : app.getEnvironment()) {
       spec.environment(e.getName(), e.getValue());
