@@ -46,6 +46,9 @@ final class OutputCommand implements Callable<Integer> {
       Thread.sleep(JobWaiter.POLL_INTERVAL.toMillis());
       complete = follower.readAvailable(sink);
     }
+    if (follower.note() != null && collected == null) {
+      spec.commandLine().getErr().println("gantry: " + follower.note());
+    }
     if (collected != null) {
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("jobId", jobId);
@@ -53,6 +56,9 @@ final class OutputCommand implements Callable<Integer> {
       json.put("bytes", follower.offset());
       json.put("complete", complete);
       json.put("text", collected.toString());
+      if (follower.note() != null) {
+        json.put("note", follower.note());
+      }
       JsonOutput.print(out, json);
     }
     return GantryCommand.EXIT_OK;

@@ -27,6 +27,7 @@ final class OutputFollower {
   private ByteBuffer pending = ByteBuffer.allocate(0);
   private long offset;
   private boolean complete;
+  private String note;
 
   OutputFollower(ServerConnection server, String jobId, OutputStream stream) {
     this(server, jobId, stream, CHUNK_BYTES);
@@ -52,6 +53,7 @@ final class OutputFollower {
       write(chunk.getData(), chunk.isComplete(), out);
       offset = chunk.getNextOffset();
       complete = chunk.isComplete();
+      note = chunk.getNote();
       if (chunk.getNextOffset() == from) {
         break; // nothing new yet
       }
@@ -62,6 +64,14 @@ final class OutputFollower {
 
   long offset() {
     return offset;
+  }
+
+  /**
+   * Why the server gave no bytes where some were expected (the job's directory was removed
+   * after the retention period, the file is one the server does not read); null otherwise.
+   */
+  String note() {
+    return note;
   }
 
   private void write(byte[] data, boolean last, PrintWriter out) {

@@ -163,6 +163,20 @@ class SubmitAndInspectTest {
   }
 
   @Test
+  void anOutputTheJobTurnedIntoALinkPrintsTheServersNoteNotTheLinkedFile(RealServer server) throws Exception {
+    Path job = TestJobs.posix(dir, "linker", "/bin/sh", "-c", "echo mine");
+    String id = gantry.run("submit", "-q", job.toString()).out().strip();
+    assertEquals(0, gantry.run("wait", "-q", id).exitCode());
+    Path stdout = server.dataDir().resolve("jobs").resolve(id).resolve("stdout.txt");
+    Files.delete(stdout);
+    Path secret = Files.writeString(dir.resolve("secret"), "not for the job");
+    Files.createSymbolicLink(stdout, secret); // as the job's program could have done
+    Result output = gantry.run("output", id);
+    assertEquals("", output.out());
+    assertTrue(output.err().startsWith("gantry: the job's stdout file stdout.txt is a symbolic link"), output.toString());
+  }
+
+  @Test
   void anInvalidDocumentIsRefusedOfflineWithLineAndColumnAndNothingIsSubmitted() throws Exception {
     Path broken = Files.writeString(dir.resolve("broken.jsdl"), ValidateCommandTest.BROKEN);
     long before = gantry.run("list", "-q", "--limit", "1000").out().lines().count();

@@ -14,18 +14,20 @@ import java.util.Objects;
  * @param killGracePeriod how long a job gets between SIGTERM and SIGKILL when the wall-time limit
  *     runs out
  * @param inheritedEnvironment names of server environment variables that launched programs see;
- *     all others are withheld, because the server's environment may hold credentials
+ *     all others are withheld, because the server's environment may hold credentials. Names the
+ *     sandbox sets itself or that steer the loader (PATH, HOME, LD_*, ...) are never inherited.
+ * @param sandbox how jobs are confined (bubblewrap, setpriv, the executable roots)
  */
 public record DispatcherConfig(
     String mpirun,
     List<String> defaultMpirunOptions,
     boolean oversubscribe,
     Duration killGracePeriod,
-    List<String> inheritedEnvironment) {
+    List<String> inheritedEnvironment,
+    SandboxConfig sandbox) {
 
-  /** What a program needs to find libraries, locale and temporary space, and nothing more. */
-  public static final List<String> DEFAULT_INHERITED_ENVIRONMENT =
-      List.of("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "LD_LIBRARY_PATH");
+  /** The locale; PATH, HOME and TMPDIR are the sandbox's own. */
+  public static final List<String> DEFAULT_INHERITED_ENVIRONMENT = List.of("LANG", "LC_ALL");
 
   public DispatcherConfig {
     if (mpirun == null || mpirun.isBlank()) {
@@ -43,6 +45,14 @@ public record DispatcherConfig(
       throw new IllegalArgumentException("killGracePeriod cannot be negative, was " + killGracePeriod);
     }
     inheritedEnvironment = List.copyOf(inheritedEnvironment);
+    Objects.requireNonNull(sandbox, "sandbox");
+  }
+
+  /** The settings with the default sandbox (no executable roots beyond /usr). */
+  public DispatcherConfig(String mpirun, List<String> defaultMpirunOptions, boolean oversubscribe,
+      Duration killGracePeriod, List<String> inheritedEnvironment) {
+    this(mpirun, defaultMpirunOptions, oversubscribe, killGracePeriod, inheritedEnvironment,
+        SandboxConfig.defaults());
   }
 
   /** {@code mpirun} from {@code PATH}, no oversubscription, 10 s grace, the default inheritance. */
@@ -52,10 +62,14 @@ public record DispatcherConfig(
   }
 
   public DispatcherConfig withOversubscribe(boolean value) {
-    return new DispatcherConfig(mpirun, defaultMpirunOptions, value, killGracePeriod, inheritedEnvironment);
+    return new DispatcherConfig(mpirun, defaultMpirunOptions, value, killGracePeriod, inheritedEnvironment, sandbox);
   }
 
   public DispatcherConfig withKillGracePeriod(Duration grace) {
-    return new DispatcherConfig(mpirun, defaultMpirunOptions, oversubscribe, grace, inheritedEnvironment);
+    return new DispatcherConfig(mpirun, defaultMpirunOptions, oversubscribe, grace, inheritedEnvironment, sandbox);
+  }
+
+  public DispatcherConfig withSandbox(SandboxConfig value) {
+    return new DispatcherConfig(mpirun, defaultMpirunOptions, oversubscribe, killGracePeriod, inheritedEnvironment, value);
   }
 }

@@ -1,9 +1,10 @@
 package io.gantry.dispatcher;
 
-import io.gantry.dispatcher.internal.CurrentUser;
+import io.gantry.dispatcher.internal.RemoteEnvironment;
 import io.gantry.dispatcher.internal.ProcessSupervisor;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -14,6 +15,9 @@ import java.util.TreeMap;
  * operator's file decides where jobs run.
  */
 public final class HostsMpirunLauncher implements Launcher, AutoCloseable {
+  /** mpirun and ssh need PATH and HOME besides the locale: this runs outside any sandbox. */
+  private static final List<String> INHERITED = List.of("PATH", "HOME", "LANG", "LC_ALL", "LD_LIBRARY_PATH");
+
   private final DispatcherConfig config;
   private final MpirunCommand command;
   private final Path hostFile;
@@ -37,9 +41,11 @@ public final class HostsMpirunLauncher implements Launcher, AutoCloseable {
           + ": jobs run on the hosts of the server's host file; a job's own host file does not apply");
     }
     LaunchSpec onHosts = withHostFile(spec);
-    Map<String, String> env = new TreeMap<>(command.environment(onHosts, System.getenv(), CurrentUser.isRoot()));
+    List<String> argv = command.argv(onHosts); // checks the job's options and environment names
+    Map<String, String> env = new TreeMap<>(RemoteEnvironment.build(INHERITED, System.getenv(),
+        RemoteEnvironment.serverIsRoot(), onHosts.environment()));
     env.putAll(agent.environment());
-    return supervisor.start(onHosts, command.argv(onHosts), env, config.killGracePeriod());
+    return supervisor.start(onHosts, argv, env, config.killGracePeriod(), 0);
   }
 
   private LaunchSpec withHostFile(LaunchSpec spec) {

@@ -29,6 +29,10 @@ import java.util.regex.Pattern;
  * @param wallTimeLimit the job is stopped after this long; null for no limit
  * @param stdout file receiving the program's standard output (truncated first)
  * @param stderr file receiving its standard error; may equal {@code stdout}
+ * @param jobDirectory the job's whole directory, the one writable path of its sandbox (seen there
+ *     as {@code /job}); the working directory, host file and outputs lie inside it. Null means the
+ *     working directory itself.
+ * @param account the OS account the program runs under; launchers refuse a spec without one
  */
 public record LaunchSpec(
     String jobId,
@@ -42,7 +46,9 @@ public record LaunchSpec(
     List<String> extraMpirunOptions,
     Duration wallTimeLimit,
     Path stdout,
-    Path stderr) {
+    Path stderr,
+    Path jobDirectory,
+    JobAccount account) {
 
   /** Portable environment variable names (POSIX "Portable Character Set", no '=' or NUL). */
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -56,6 +62,7 @@ public record LaunchSpec(
     Objects.requireNonNull(workingDirectory, "workingDirectory");
     Objects.requireNonNull(stdout, "stdout");
     Objects.requireNonNull(stderr, "stderr");
+    jobDirectory = jobDirectory == null ? workingDirectory : jobDirectory;
     if (executable == null || executable.isBlank()) {
       throw new IllegalArgumentException("job " + jobId + ": executable must not be empty");
     }
@@ -86,7 +93,23 @@ public record LaunchSpec(
         + ", arguments=" + arguments + ", environment names=" + environment.keySet()
         + ", workingDirectory=" + workingDirectory + ", processes=" + processes + ", hostFile="
         + hostFile + ", extraMpirunOptions=" + extraMpirunOptions + ", wallTimeLimit="
-        + wallTimeLimit + ", stdout=" + stdout + ", stderr=" + stderr + "]";
+        + wallTimeLimit + ", stdout=" + stdout + ", stderr=" + stderr + ", jobDirectory="
+        + jobDirectory + ", account=" + (account == null ? null : account.name()) + "]";
+  }
+
+  /**
+   * The same spec with its paths as the program sees them inside the sandbox; the output files
+   * stay host paths, because the server opens them before the sandbox starts.
+   */
+  public LaunchSpec relocated(String executable, Path workingDirectory, Path hostFile, Path jobDirectory) {
+    return new LaunchSpec(jobId, kind, executable, arguments, environment, workingDirectory, processes,
+        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account);
+  }
+
+  /** The same spec, run under {@code runAs}. */
+  public LaunchSpec withAccount(JobAccount runAs) {
+    return new LaunchSpec(jobId, kind, executable, arguments, environment, workingDirectory, processes,
+        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, runAs);
   }
 
   public static Builder builder(String jobId, ProgramKind kind, String executable) {
@@ -136,6 +159,8 @@ public record LaunchSpec(
     private Duration wallTimeLimit;
     private Path stdout;
     private Path stderr;
+    private Path jobDirectory;
+    private JobAccount account;
 
     private Builder(String jobId, ProgramKind kind, String executable) {
       this.jobId = jobId;
@@ -185,10 +210,22 @@ public record LaunchSpec(
       return this;
     }
 
+    /** The job's whole directory (default: the working directory). */
+    public Builder jobDirectory(Path dir) {
+      jobDirectory = dir;
+      return this;
+    }
+
+    /** The OS account the program runs under. */
+    public Builder account(JobAccount runAs) {
+      account = runAs;
+      return this;
+    }
+
     public LaunchSpec build() {
       return new LaunchSpec(
           jobId, kind, executable, arguments, environment, workingDirectory, processes, hostFile,
-          extraMpirunOptions, wallTimeLimit, stdout, stderr);
+          extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account);
     }
   }
 }

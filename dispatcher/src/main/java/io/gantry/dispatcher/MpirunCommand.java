@@ -1,9 +1,9 @@
 package io.gantry.dispatcher;
 
-import io.gantry.dispatcher.internal.ChildEnvironment;
+import io.gantry.jsdl.MpirunOptionPolicy;
+import io.gantry.jsdl.ReservedEnvironment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code mpirun} command line for a job, as an argument array that is handed to the operating
@@ -17,17 +17,10 @@ import java.util.Map;
  *
  * Environment variables travel by name only ({@code -x NAME}): their values sit in mpirun's own
  * environment, from where Open MPI forwards them to every rank. Command lines are readable by any
- * local user through /proc, environments are not.
+ * local user through /proc, environments are not. The launcher runs this command inside the job's
+ * sandbox, so the paths in the spec it is given are those inside the sandbox ({@code /job/...}).
  */
 public final class MpirunCommand {
-
-  /**
-   * Variable prefixes that configure Open MPI itself. A job may not set them: in mpirun's own
-   * environment {@code OMPI_MCA_plm_rsh_agent} and friends would choose what mpirun executes,
-   * bypassing {@link MpirunOptionPolicy}.
-   */
-  private static final List<String> RUNTIME_PREFIXES =
-      List.of("OMPI_", "OPAL_", "ORTE_", "PMIX_", "PRTE_");
 
   private final DispatcherConfig config;
 
@@ -62,30 +55,18 @@ public final class MpirunCommand {
     return List.copyOf(argv);
   }
 
-  /**
-   * The environment mpirun runs with: the inherited server variables, Open MPI's run-as-root
-   * consent when the server runs as root (Open MPI refuses root otherwise), then the job's own.
-   */
-  public Map<String, String> environment(LaunchSpec spec, Map<String, String> serverEnvironment,
-      boolean runningAsRoot) {
-    check(spec);
-    Map<String, String> extra = runningAsRoot
-        ? Map.of("OMPI_ALLOW_RUN_AS_ROOT", "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        : Map.of();
-    return ChildEnvironment.build(config.inheritedEnvironment(), serverEnvironment, extra,
-        spec.environment());
-  }
-
   private static void check(LaunchSpec spec) {
     if (spec.kind() != ProgramKind.MPI) {
       throw new IllegalArgumentException("job " + spec.jobId() + " is not an MPI job");
     }
     MpirunOptionPolicy.check(spec.jobId(), spec.extraMpirunOptions());
+    // The values sit in mpirun's own environment: names that steer the loader, the C library or
+    // Open MPI (OMPI_MCA_plm_rsh_agent chooses what mpirun executes) are refused here too.
     for (String name : spec.environment().keySet()) {
-      if (RUNTIME_PREFIXES.stream().anyMatch(name::startsWith)) {
-        throw new IllegalArgumentException("job " + spec.jobId() + ": environment variable "
-            + name + " would configure Open MPI itself; variables starting with "
-            + RUNTIME_PREFIXES + " are reserved");
+      if (!name.equals("GANTRY_JOB_ID")) {
+        ReservedEnvironment.problem(name).ifPresent(problem -> {
+          throw new IllegalArgumentException("job " + spec.jobId() + ": " + problem);
+        });
       }
     }
     if (spec.executable().startsWith("-")) {

@@ -1,7 +1,6 @@
 package io.gantry.dispatcher;
 
-import io.gantry.dispatcher.internal.ChildEnvironment;
-import io.gantry.dispatcher.internal.Executables;
+import io.gantry.dispatcher.internal.JobSandbox;
 import io.gantry.dispatcher.internal.ProcessSupervisor;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,14 +8,17 @@ import java.util.Map;
 
 /**
  * Runs POSIXApplication jobs: the executable itself, one process, no {@code mpirun}. Supervision
- * (files, wall time, tree kill, outcome) is the same as for MPI jobs.
+ * (files, wall time, tree kill, outcome) is the same as for MPI jobs, and so is the sandbox: the
+ * program runs inside it under the job's OS account.
  */
 public final class PosixLauncher implements Launcher, AutoCloseable {
   private final DispatcherConfig config;
+  private final JobSandbox sandbox;
   private final ProcessSupervisor supervisor = new ProcessSupervisor();
 
   public PosixLauncher(DispatcherConfig config) {
     this.config = config;
+    this.sandbox = new JobSandbox(config.sandbox());
   }
 
   @Override
@@ -24,13 +26,15 @@ public final class PosixLauncher implements Launcher, AutoCloseable {
     if (spec.kind() != ProgramKind.POSIX) {
       throw new IllegalArgumentException("job " + spec.jobId() + " is not a POSIX job");
     }
-    Map<String, String> env = ChildEnvironment.build(
-        config.inheritedEnvironment(), System.getenv(), Map.of(), spec.environment());
-    // The resolved path, so the job's PATH decides, not the server's (the JDK would use its own).
-    List<String> argv = new ArrayList<>();
-    argv.add(Executables.resolve(spec, env.get("PATH")).toString());
-    argv.addAll(spec.arguments());
-    return supervisor.start(spec, argv, env, config.killGracePeriod());
+    // The resolved path inside the sandbox, so the sandbox's PATH decides, not the server's.
+    LaunchSpec inside = sandbox.inside(spec, true); // first: refuses a spec without an account
+    Map<String, String> env = sandbox.environment(spec, config.inheritedEnvironment(), System.getenv());
+    List<String> program = new ArrayList<>();
+    program.add(inside.executable());
+    program.addAll(spec.arguments());
+    sandbox.prepareOutputs(spec);
+    return supervisor.start(spec, sandbox.wrap(spec, inside, program), env, config.killGracePeriod(),
+        JobSandbox.WRAPPER_DEPTH);
   }
 
   @Override

@@ -22,9 +22,16 @@ class LocalMpirunLauncherTest {
   private static final DispatcherConfig CONFIG =
       DispatcherConfig.defaults().withOversubscribe(true).withKillGracePeriod(Duration.ofSeconds(1));
 
+  private static final JobAccount ACCOUNT = TestAccounts.account(TestAccounts.ALICE);
+
   @TempDir Path jobDir;
   private final LocalMpirunLauncher launcher = new LocalMpirunLauncher(CONFIG);
   private RunningJob started;
+
+  @org.junit.jupiter.api.BeforeEach
+  void giveTheDirectoryToTheJobsAccount() {
+    TestAccounts.jobDirectoryOf(ACCOUNT, jobDir);
+  }
 
   @AfterEach
   void stopLeftovers() throws Exception {
@@ -37,7 +44,7 @@ class LocalMpirunLauncherTest {
 
   private LaunchSpec.Builder job(String executable, String... args) {
     return LaunchSpec.builder("job-" + System.nanoTime(), ProgramKind.MPI, executable)
-        .arguments(args).workingDirectory(jobDir)
+        .arguments(args).workingDirectory(jobDir).jobDirectory(jobDir).account(ACCOUNT)
         .output(jobDir.resolve("stdout.txt"), jobDir.resolve("stderr.txt"));
   }
 
@@ -99,19 +106,25 @@ class LocalMpirunLauncherTest {
   @Test
   void environmentValuesReachTheRanksButNoCommandLine() throws Exception {
     String secret = "value-" + System.nanoTime();
-    LaunchSpec spec = job("/bin/sh", "-c", "echo $GANTRY_TEST_VAR; sleep 30")
-        .environment("GANTRY_TEST_VAR", secret).build();
+    LaunchSpec spec = job("/bin/sh", "-c", "echo $RISK_TEST_VAR; sleep 30")
+        .environment("RISK_TEST_VAR", secret).build();
     started = launcher.launch(spec);
     await("the rank to print the variable", GENEROUS,
         () -> read(jobDir.resolve("stdout.txt")).contains(secret));
 
-    ProcessHandle mpirun = ProcessHandle.of(started.pid()).orElseThrow();
-    await("the rank to start its sleep", GENEROUS, () -> mpirun.descendants().count() >= 2);
-    // the process is mpirun itself with exactly our argument array: no shell in between
-    assertEquals(new MpirunCommand(CONFIG).argv(spec), commandLine(mpirun));
-    List<ProcessHandle> tree = new java.util.ArrayList<>(mpirun.descendants().toList());
-    tree.add(mpirun);
-    assertTrue(tree.size() >= 3, "mpirun, the shell rank and its sleep: " + tree.size());
+    ProcessHandle sandbox = ProcessHandle.of(started.pid()).orElseThrow();
+    await("the rank to start its sleep", GENEROUS, () -> sandbox.descendants().count() >= 4);
+    // the process is bwrap itself with exactly our argument array: no shell in between ...
+    List<String> argv = launcher.commandLine(spec);
+    assertEquals(argv, commandLine(sandbox));
+    // ... and inside it mpirun, started by setpriv with the sandbox's paths
+    List<String> mpirunArgv = argv.subList(argv.lastIndexOf("--") + 1, argv.size());
+    assertEquals(CONFIG.mpirun(), mpirunArgv.get(0));
+    assertTrue(mpirunArgv.containsAll(List.of("--wdir", "/job")), mpirunArgv.toString());
+    assertTrue(sandbox.descendants().anyMatch(p -> commandLine(p).equals(mpirunArgv)), "mpirun runs as " + mpirunArgv);
+    List<ProcessHandle> tree = new java.util.ArrayList<>(sandbox.descendants().toList());
+    tree.add(sandbox);
+    assertTrue(tree.size() >= 5, "bwrap, its init, mpirun, the shell rank and its sleep: " + tree.size());
     for (ProcessHandle p : tree) {
       assertFalse(String.join(" ", commandLine(p)).contains(secret), "visible in pid " + p.pid());
     }
@@ -122,7 +135,7 @@ class LocalMpirunLauncherTest {
     started = launcher.launch(
         job("/bin/sh", "-c", "sleep 60; echo late").wallTimeLimit(Duration.ofSeconds(4)).build());
     ProcessHandle mpirun = ProcessHandle.of(started.pid()).orElseThrow();
-    await("the rank and its sleep to start", GENEROUS, () -> mpirun.descendants().count() >= 2);
+    await("the rank and its sleep to start", GENEROUS, () -> mpirun.descendants().count() >= 4);
     List<ProcessHandle> tree = mpirun.descendants().toList();
 
     JobOutcome outcome = started.onExit().get(20, TimeUnit.SECONDS);
@@ -140,7 +153,7 @@ class LocalMpirunLauncherTest {
   void killingARunningJobStopsRanksThatIgnoreSigterm() throws Exception {
     started = launcher.launch(job("/bin/sh", "-c", "trap '' TERM; sleep 60").processes(2).build());
     ProcessHandle mpirun = ProcessHandle.of(started.pid()).orElseThrow();
-    await("both ranks and their sleeps", GENEROUS, () -> mpirun.descendants().count() >= 4);
+    await("both ranks and their sleeps", GENEROUS, () -> mpirun.descendants().count() >= 6);
     List<ProcessHandle> tree = mpirun.descendants().toList();
 
     started.terminate(Duration.ofSeconds(1));
@@ -155,9 +168,25 @@ class LocalMpirunLauncherTest {
   @Test
   void aMissingExecutableIsReportedBeforeAnythingStarts() {
     LaunchException e = assertThrows(LaunchException.class,
-        () -> launcher.launch(job("/nonexistent/mcvar").build()));
-    assertTrue(e.getMessage().contains("/nonexistent/mcvar") && e.getMessage().contains("does not exist"),
+        () -> launcher.launch(job("/usr/bin/no-such-mcvar").build()));
+    assertTrue(e.getMessage().contains("/usr/bin/no-such-mcvar") && e.getMessage().contains("does not exist"),
         e.getMessage());
+  }
+
+  @Test
+  void anExecutableOutsideWhatTheSandboxShowsIsRefusedBeforeAnythingStarts() {
+    LaunchException e = assertThrows(LaunchException.class,
+        () -> launcher.launch(job("/opt/risk/bin/mcvar").build()));
+    assertTrue(e.getMessage().contains("/opt/risk/bin/mcvar") && e.getMessage().contains("outside"),
+        e.getMessage());
+  }
+
+  @Test
+  void aJobWithoutAnOsAccountIsNeverStarted() {
+    LaunchSpec spec = LaunchSpec.builder("j", ProgramKind.MPI, "/bin/true").workingDirectory(jobDir)
+        .output(jobDir.resolve("o"), jobDir.resolve("e")).build();
+    LaunchException e = assertThrows(LaunchException.class, () -> launcher.launch(spec));
+    assertTrue(e.getMessage().contains("OS account"), e.getMessage());
   }
 
   @Test

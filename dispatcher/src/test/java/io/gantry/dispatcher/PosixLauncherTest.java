@@ -20,9 +20,16 @@ import org.junit.jupiter.api.io.TempDir;
 class PosixLauncherTest {
   private static final DispatcherConfig CONFIG = DispatcherConfig.defaults();
 
+  private static final JobAccount ACCOUNT = TestAccounts.account(TestAccounts.ALICE);
+
   @TempDir Path jobDir;
   private final PosixLauncher launcher = new PosixLauncher(CONFIG);
   private RunningJob started;
+
+  @org.junit.jupiter.api.BeforeEach
+  void giveTheDirectoryToTheJobsAccount() {
+    TestAccounts.jobDirectoryOf(ACCOUNT, jobDir);
+  }
 
   @AfterEach
   void stopLeftovers() throws Exception {
@@ -35,7 +42,7 @@ class PosixLauncherTest {
 
   private LaunchSpec.Builder job(String executable, String... args) {
     return LaunchSpec.builder("posix-" + System.nanoTime(), ProgramKind.POSIX, executable)
-        .arguments(args).workingDirectory(jobDir)
+        .arguments(args).workingDirectory(jobDir).account(ACCOUNT)
         .output(jobDir.resolve("stdout.txt"), jobDir.resolve("stderr.txt"));
   }
 
@@ -45,22 +52,47 @@ class PosixLauncherTest {
   }
 
   @Test
-  void theProgramRunsDirectlyInItsWorkingDirectoryWithOnlyItsEnvironment() throws Exception {
-    JobOutcome outcome = run(job("/bin/sh", "-c", "pwd; echo \"[$X]\"; env | grep -c . >&2; exit 4")
+  void theProgramRunsInItsSandboxedWorkingDirectoryWithOnlyItsEnvironment() throws Exception {
+    JobOutcome outcome = run(job("/bin/sh", "-c", "pwd; echo \"[$X] $HOME $(id -u)\"; env | grep -c . >&2; exit 4")
         .environment("X", "y").build());
     assertEquals(4, outcome.exitCode().getAsInt(), outcome.describe());
-    assertEquals(jobDir.toRealPath() + "\n[y]\n", read(jobDir.resolve("stdout.txt")));
+    assertEquals("/job\n[y] /job " + ACCOUNT.uid() + "\n", read(jobDir.resolve("stdout.txt")));
     int variables = Integer.parseInt(read(jobDir.resolve("stderr.txt")).trim());
-    // X plus at most the inherited few (PATH, HOME, ...) and what sh adds (PWD, SHLVL, _)
-    assertTrue(variables <= 1 + DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT.size() + 3,
+    // X, the sandbox's own (PATH, HOME, TMPDIR, USER, LOGNAME, 3 MCA file lists), the inherited
+    // locale (2) and what sh adds (PWD, SHLVL, _)
+    assertTrue(variables <= 1 + 8 + DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT.size() + 3,
         "server environment leaked: " + variables + " variables");
   }
 
   @Test
-  void aBareProgramNameIsFoundOnTheJobsPath() throws Exception {
-    JobOutcome outcome = run(job("echo", "hello").environment("PATH", "/usr/bin:/bin").build());
+  void aBareProgramNameIsFoundOnTheSandboxsPath() throws Exception {
+    JobOutcome outcome = run(job("echo", "hello").build());
     assertTrue(outcome.succeeded());
     assertEquals("hello\n", read(jobDir.resolve("stdout.txt")));
+  }
+
+  @Test
+  void theJobKnowsItsAccountByNameAndRunsProgramsFromAnAllowedExecutableRoot(@TempDir Path elsewhere)
+      throws Exception {
+    Path tools = java.nio.file.Files.createDirectories(elsewhere.resolve("opt/risk/bin"));
+    Path hello = java.nio.file.Files.writeString(tools.resolve("hello-risk"), "#!/bin/sh\necho \"hello $(id -un)\"\n");
+    java.nio.file.Files.setPosixFilePermissions(hello, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    java.nio.file.Files.setPosixFilePermissions(tools, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    try (PosixLauncher withTools = new PosixLauncher(CONFIG.withSandbox(
+        SandboxConfig.defaults().withExecutableRoots(List.of(tools))))) {
+      started = withTools.launch(job("hello-risk").build());
+      JobOutcome outcome = started.onExit().get(20, TimeUnit.SECONDS);
+      assertTrue(outcome.succeeded(), outcome.describe() + read(jobDir.resolve("stderr.txt")));
+    }
+    assertEquals("hello " + ACCOUNT.name() + "\n", read(jobDir.resolve("stdout.txt")));
+  }
+
+  @Test
+  void aJobWithoutAnOsAccountIsNeverStarted() {
+    LaunchSpec spec = LaunchSpec.builder("j", ProgramKind.POSIX, "/bin/true").workingDirectory(jobDir)
+        .output(jobDir.resolve("o"), jobDir.resolve("e")).build();
+    LaunchException e = assertThrows(LaunchException.class, () -> launcher.launch(spec));
+    assertTrue(e.getMessage().contains("OS account"), e.getMessage());
   }
 
   @Test
@@ -73,9 +105,10 @@ class PosixLauncherTest {
   @Test
   void aChildThatIgnoresSigtermIsKilledAfterTheGracePeriod() throws Exception {
     started = launcher.launch(job("/bin/sh", "-c", "trap '' TERM; sleep 60; echo survived").build());
-    ProcessHandle shell = ProcessHandle.of(started.pid()).orElseThrow();
-    await("the shell to start its sleep", Duration.ofSeconds(10), () -> shell.descendants().count() >= 1);
-    List<ProcessHandle> sleeps = shell.descendants().toList();
+    ProcessHandle sandbox = ProcessHandle.of(started.pid()).orElseThrow();
+    // bwrap, its init in the new PID namespace, the shell, its sleep
+    await("the shell to start its sleep", Duration.ofSeconds(10), () -> sandbox.descendants().count() >= 3);
+    List<ProcessHandle> sleeps = sandbox.descendants().toList();
 
     long before = System.nanoTime();
     started.terminate(Duration.ofSeconds(1));
@@ -90,12 +123,16 @@ class PosixLauncherTest {
 
   @Test
   void processesAJobLeavesBehindAreStoppedWhenItEnds() throws Exception {
-    // the shell backgrounds a sleep and exits; the sleep is re-parented to init
-    JobOutcome outcome = run(job("/bin/sh", "-c", "/bin/sleep 60 & echo $! > bg.pid; sleep 2; exit 0").build());
+    // the shell backgrounds a sleep and exits; the sleep is re-parented to the sandbox's init
+    started = launcher.launch(job("/bin/sh", "-c", "/bin/sleep 60 & sleep 2; exit 0").build());
+    ProcessHandle root = ProcessHandle.of(started.pid()).orElseThrow();
+    await("the background sleep to start", Duration.ofSeconds(10), () -> root.descendants()
+        .anyMatch(p -> commandLine(p).equals(List.of("/bin/sleep", "60"))));
+    ProcessHandle sleep = root.descendants()
+        .filter(p -> commandLine(p).equals(List.of("/bin/sleep", "60"))).findFirst().orElseThrow();
+    JobOutcome outcome = started.onExit().get(20, TimeUnit.SECONDS);
     assertTrue(outcome.succeeded(), outcome.describe());
-    long pid = Long.parseLong(read(jobDir.resolve("bg.pid")).trim());
-    await("the left-behind sleep to be gone", Duration.ofSeconds(10),
-        () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+    await("the left-behind sleep to be gone", Duration.ofSeconds(10), () -> !sleep.isAlive());
   }
 
   @Test
@@ -143,7 +180,7 @@ class PosixLauncherTest {
   @Test
   void aMissingProgramIsAClearLaunchError() {
     LaunchException e = assertThrows(LaunchException.class,
-        () -> launcher.launch(job("no-such-program-gantry").environment("PATH", "/bin").build()));
+        () -> launcher.launch(job("no-such-program-gantry").build()));
     assertTrue(e.getMessage().contains("no-such-program-gantry") && e.getMessage().contains("not found"),
         e.getMessage());
     Path notExecutable = jobDir.resolve("stdout.txt");

@@ -11,8 +11,10 @@ import java.util.List;
  * @param allowedRoots absolute directories outside the job directory that an application's
  *     working directory, host file, input and output files may name (e.g. a shared project
  *     area); staged files always stay inside the job directory
+ * @param maxWallTimeSeconds the longest WallTimeLimit a job may ask for ({@link Long#MAX_VALUE}:
+ *     no bound); a longer one is an error at its element, not silently shortened
  */
-public record ParserOptions(long maxBytes, int maxDepth, List<Path> allowedRoots) {
+public record ParserOptions(long maxBytes, int maxDepth, List<Path> allowedRoots, long maxWallTimeSeconds) {
 
   /** 4 MiB: real job files are a few KiB; a VaR job with long SQL is far below. */
   public static final long DEFAULT_MAX_BYTES = 4L * 1024 * 1024;
@@ -34,6 +36,14 @@ public record ParserOptions(long maxBytes, int maxDepth, List<Path> allowedRoots
       }
     }
     allowedRoots = allowedRoots.stream().map(Path::normalize).toList();
+    if (maxWallTimeSeconds < 1) {
+      throw new IllegalArgumentException("maxWallTimeSeconds cannot be less than 1, was " + maxWallTimeSeconds);
+    }
+  }
+
+  /** The options as before there was a wall-time bound: none. */
+  public ParserOptions(long maxBytes, int maxDepth, List<Path> allowedRoots) {
+    this(maxBytes, maxDepth, allowedRoots, Long.MAX_VALUE);
   }
 
   public static ParserOptions defaults() {
@@ -41,14 +51,19 @@ public record ParserOptions(long maxBytes, int maxDepth, List<Path> allowedRoots
   }
 
   public ParserOptions withMaxBytes(long bytes) {
-    return new ParserOptions(bytes, maxDepth, allowedRoots);
+    return new ParserOptions(bytes, maxDepth, allowedRoots, maxWallTimeSeconds);
   }
 
   public ParserOptions withMaxDepth(int depth) {
-    return new ParserOptions(maxBytes, depth, allowedRoots);
+    return new ParserOptions(maxBytes, depth, allowedRoots, maxWallTimeSeconds);
   }
 
   public ParserOptions withAllowedRoots(List<Path> roots) {
-    return new ParserOptions(maxBytes, maxDepth, roots);
+    return new ParserOptions(maxBytes, maxDepth, roots, maxWallTimeSeconds);
+  }
+
+  /** Refuses a WallTimeLimit longer than {@code limit} (whole seconds). */
+  public ParserOptions withMaxWallTime(java.time.Duration limit) {
+    return new ParserOptions(maxBytes, maxDepth, allowedRoots, Math.max(1, limit.toSeconds()));
   }
 }

@@ -255,6 +255,37 @@ class InvalidDocumentsTest {
             "line 13:9 " + MPI + "/Environment: attribute name: 'OMP THREADS' is not a valid name"
                 + " (letters, digits, '.', '-', '_'; no spaces or colons)",
             "name=\"OMP_NUM_THREADS\"", "name=\"OMP THREADS\""),
+        new Case("LD_PRELOAD in the environment",
+            "line 13:9 " + MPI + "/Environment: environment variable LD_PRELOAD is reserved: names starting with"
+                + " LD_ steer the loader, the C library, Open MPI or Gantry itself; jobs may not set them"
+                + " (reserved prefixes: LD_, GLIBC_, MALLOC_, OMPI_, OPAL_, ORTE_, PMIX_, PRTE_, HWLOC_, GANTRY_)",
+            "name=\"OMP_NUM_THREADS\"", "name=\"LD_PRELOAD\""),
+        new Case("PATH in the environment",
+            "line 13:9 " + MPI + "/Environment: environment variable PATH is set by the server (or steers how"
+                + " programs are loaded) and a job may not set it",
+            "name=\"OMP_NUM_THREADS\"", "name=\"PATH\""),
+        new Case("HOME in the environment",
+            "line 13:9 " + MPI + "/Environment: environment variable HOME is set by the server (or steers how"
+                + " programs are loaded) and a job may not set it",
+            "name=\"OMP_NUM_THREADS\"", "name=\"HOME\""),
+        new Case("an Open MPI parameter in the environment",
+            "line 13:9 " + MPI + "/Environment: environment variable OMPI_MCA_plm_rsh_agent is reserved: names"
+                + " starting with OMPI_ steer the loader, the C library, Open MPI or Gantry itself; jobs may not"
+                + " set them (reserved prefixes: LD_, GLIBC_, MALLOC_, OMPI_, OPAL_, ORTE_, PMIX_, PRTE_, HWLOC_, GANTRY_)",
+            "name=\"OMP_NUM_THREADS\"", "name=\"OMPI_MCA_plm_rsh_agent\""),
+        new Case("an mpirun option that starts another program",
+            "line 17:9 " + MPI + "/MpirunOption[1]: mpirun option '--prefix' is not among the options a job"
+                + " may set (one option or value per MpirunOption element; allowed: --bind-to, --cpus-per-proc,"
+                + " --cpus-per-rank, --display-allocation, --display-map, --map-by, --mca, --merge-stderr-to-stdout,"
+                + " --nolocal, --npernode, --npersocket, --quiet, --rank-by, --report-bindings, --tag-output,"
+                + " --timestamp-output, --use-hwthread-cpus, --verbose, -q, -v)",
+            "<gx:MpirunOption>--bind-to</gx:MpirunOption>", "<gx:MpirunOption>--prefix</gx:MpirunOption>"),
+        new Case("an MCA parameter that names the remote shell",
+            "line 17:49 " + MPI + "/MpirunOption[2]: mpirun option '--mca plm_rsh_agent' sets a parameter outside"
+                + " the tunable frameworks [btl, pml, mtl, coll, osc, io, fcoll, fs, sharedfp, mpi, oob_tcp]",
+            "<gx:MpirunOption>--bind-to</gx:MpirunOption><gx:MpirunOption>core</gx:MpirunOption>",
+            "<gx:MpirunOption>--mca</gx:MpirunOption><gx:MpirunOption>plm_rsh_agent</gx:MpirunOption>"
+                + "<gx:MpirunOption>/job/evil</gx:MpirunOption>"),
         new Case("unknown attribute",
             "line 10:9 " + MPI + "/Executable: attribute mode is not allowed here",
             "<gx:Executable>", "<gx:Executable mode=\"fast\">"),

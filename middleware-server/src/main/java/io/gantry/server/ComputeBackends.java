@@ -34,6 +34,6 @@ final class ComputeBackends {
     ServerConfig.Compute c = config.compute();
     return new SlurmLauncher(new SlurmConfig(c.slurmBinDirectory(), c.slurmConf(), c.slurmPollInterval(),
         c.slurmMpirun(), config.dataDirectory().resolve("slurm"), c.slurmCommandTimeout(),
-        DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT));
+        SlurmConfig.DEFAULT_INHERITED_ENVIRONMENT));
   }
 }

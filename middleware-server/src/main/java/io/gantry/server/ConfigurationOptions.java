@@ -34,6 +34,20 @@ final class ConfigurationOptions {
     return merged;
   }
 
+  /** A setting's value in the configuration file, if there is a file and it sets it. */
+  java.util.Optional<String> fileSetting(String key) {
+    if (config == null) {
+      return java.util.Optional.empty();
+    }
+    java.util.Properties p = new java.util.Properties();
+    try (java.io.Reader in = java.nio.file.Files.newBufferedReader(config, java.nio.charset.StandardCharsets.UTF_8)) {
+      p.load(in);
+    } catch (java.io.IOException e) {
+      return java.util.Optional.empty(); // load() reports the unreadable file with its reason
+    }
+    return java.util.Optional.ofNullable(p.getProperty(key)).filter(v -> !v.isBlank());
+  }
+
   /** The checked configuration; throws ConfigException naming a bad setting. */
   ServerConfig load(Map<String, String> moreOverrides) {
     Map<String, String> overrides = new HashMap<>(moreOverrides);

@@ -1,6 +1,12 @@
 package io.gantry.server;
 
 import io.gantry.dispatcher.DispatcherConfig;
+import io.gantry.dispatcher.JobAccount;
+import io.gantry.dispatcher.LaunchException;
+import io.gantry.dispatcher.OsAccounts;
+import io.gantry.dispatcher.SandboxConfig;
+import io.gantry.dispatcher.SandboxProbe;
+import io.gantry.dispatcher.LocalMpirunLauncher;
 import io.gantry.dispatcher.Launcher;
 import io.gantry.dispatcher.PosixLauncher;
 import io.gantry.dispatcher.slurm.SlurmLauncher;
@@ -17,6 +23,7 @@ import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.pipeline.ComputePolicy;
+import io.gantry.server.pipeline.JobAccounts;
 import io.gantry.server.pipeline.JobPlanner;
 import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
@@ -29,6 +36,11 @@ import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAuthenticator;
 import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.service.JobManagementService;
+import io.gantry.server.http.StorageOutageFilter;
+import io.gantry.server.storage.JobDirectoryRetention;
+import io.gantry.server.storage.JobDiskLimits;
+import io.gantry.server.storage.PrivateDataDirectory;
+import io.gantry.server.storage.StorageWatch;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
 import io.gantry.server.web.WebFace;
@@ -40,6 +52,12 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumSet;
+import jakarta.servlet.DispatcherType;
+import org.eclipse.jetty.ee11.servlet.FilterHolder;
+import org.eclipse.jetty.ee11.servlet.FilterMapping;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -88,9 +106,23 @@ public final class GantryServer implements AutoCloseable {
   }
 
   private void startComponents(ServerConfig config) throws Exception {
-    Files.createDirectories(config.dataDirectory());
-    Files.createDirectories(config.stagingRoot());
+    ServerConfig.Storage limits = config.storage();
+    Optional<Path> h2Store = h2StoreBase(config);
+    PrivateDataDirectory privateData = privateDataDirectory(config);
+    privateData.prepare();
+    privateData.check();
+    privateData.tighten();
     JdbcJobStore store = own(JdbcJobStore.open(storeSettings(config)));
+    privateData.tighten(); // a new H2 store file has the process umask's mode
+    Map<String, Path> watched = new java.util.LinkedHashMap<>(); // messages name them in this order
+    watched.put("the data directory", config.dataDirectory());
+    watched.put("the job directories' root", config.stagingRoot());
+    StorageWatch storage = own(new StorageWatch(watched,
+        h2Store.map(base -> Path.of(base + ".mv.db")).orElse(null), store::probeWrite, limits.checkInterval()));
+    storage.start();
+    JobDirectoryRetention retention = own(new JobDirectoryRetention(store, config.stagingRoot(), limits.retention(),
+        Clock.systemUTC()));
+    retention.start(min(Duration.ofMinutes(10), limits.checkInterval().multipliedBy(12)));
 
     Map<String, NamedDataSource> dataSources = new HashMap<>(config.dataSources());
     if (config.demoEnabled() && !dataSources.containsKey(DemoMarket.DATA_SOURCE_NAME)) {
@@ -109,9 +141,13 @@ public final class GantryServer implements AutoCloseable {
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
     StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config)));
 
+    SandboxConfig sandbox = SandboxConfig.defaults()
+        .withExecutableRoots(config.sandbox().allowedExecutableRoots());
+    JobAccounts accounts = JobAccounts.of(store.userAccounts(), config.sandbox().defaultOsAccount());
+    checkJobAccounts(config, store, sandbox);
     DispatcherConfig dispatch = new DispatcherConfig(config.mpirunPath(), config.mpirunOptions(),
         config.totalSlots() > Runtime.getRuntime().availableProcessors(), config.killGracePeriod(),
-        DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
+        DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT, sandbox);
     Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
     own((AutoCloseable) mpi); // both MPI launchers are closeable
     PosixLauncher posix = own(new PosixLauncher(dispatch));
@@ -119,16 +155,20 @@ public final class GantryServer implements AutoCloseable {
         ? own(ComputeBackends.slurmLauncher(config)) : null;
     log.info("compute backend {}", config.compute().backend().setting());
 
-    JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes()));
-    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials,
-        ComputePolicy.of(config));
+    JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes())
+        .withMaxWallTime(limits.maxWallTime()));
+    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
+        sandbox, ComputePolicy.of(config));
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
-    MetaScheduler<JsdlJobPlan> scheduler = own(new MetaScheduler<>(store, pipeline,
+    JobDiskLimits<JsdlJobPlan> diskLimits = own(new JobDiskLimits<>(pipeline, JsdlJobPlan::jobDirectory, store,
+        limits.jobStagedBytes(), limits.jobOutputBytes(), limits.minFreeBytes()));
+    MetaScheduler<JsdlJobPlan> scheduler = own(new MetaScheduler<>(store, diskLimits,
         config.totalSlots(), config.stagingParallelism(), config.killGracePeriod()));
     scheduler.recover();
+    diskLimits.watch(scheduler, limits.checkInterval());
 
     JobManagementService service = new JobManagementService(parser, planner, store, scheduler,
-        serverInfo(config, passwordKey), config.killGracePeriod());
+        serverInfo(config, passwordKey), config.killGracePeriod(), storage, retention);
     ServerConfig.Security security = config.security();
     Optional<TlsKeystore> keystore = security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();
     Optional<UserAuthenticator> authenticator = Optional.empty();
@@ -144,9 +184,79 @@ public final class GantryServer implements AutoCloseable {
             credentials.dataSourceNamesFor(user), credentials.identityNamesFor(user)));
     http = own(new GantryHttpServer(config.listenHost(), config.listenPort(), keystore, authenticator,
         config.maxConcurrentRequestsPerUser(), List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement")),
-        webFaces(web), requestLimits(config)));
+        withStorageOutageFilter(storage, webFaces(web)), requestLimits(config)));
     http.start();
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
+    privateData.tighten(); // keys, keystore, demo databases made on this start
+  }
+
+  /** The storage outage filter goes before every other, so that nothing reaches a failing store. */
+  private static List<GantryHttpServer.ContextExtension> withStorageOutageFilter(StorageWatch storage,
+      List<GantryHttpServer.ContextExtension> faces) {
+    List<GantryHttpServer.ContextExtension> all = new ArrayList<>(faces);
+    all.add(context -> {
+      FilterHolder holder = new FilterHolder(new StorageOutageFilter(storage));
+      holder.setName("storage-outage");
+      FilterMapping mapping = new FilterMapping();
+      mapping.setFilterName("storage-outage");
+      mapping.setPathSpec("/*");
+      mapping.setDispatcherTypes(EnumSet.of(DispatcherType.REQUEST));
+      context.getServletHandler().addFilter(holder);
+      context.getServletHandler().prependFilterMapping(mapping);
+    });
+    return all;
+  }
+
+  /** The data directory, job directories' root and H2 job store directory, kept owner-only. */
+  public static PrivateDataDirectory privateDataDirectory(ServerConfig config) {
+    return new PrivateDataDirectory(config.dataDirectory(), config.stagingRoot(),
+        h2StoreBase(config).map(Path::getParent).orElse(null));
+  }
+
+  /** The base path of the H2 job store's files, when the job store is an H2 file. */
+  private static Optional<Path> h2StoreBase(ServerConfig config) {
+    String url = config.jobStoreUrl();
+    if (url.startsWith("jdbc:h2:file:")) {
+      String path = url.substring("jdbc:h2:file:".length());
+      int options = path.indexOf(';');
+      return Optional.of(Path.of(options < 0 ? path : path.substring(0, options)).toAbsolutePath());
+    }
+    return Optional.empty();
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /**
+   * Refuses to start unless jobs can run confined under accounts that are not the server's: the
+   * server runs as root (it switches accounts and builds sandboxes), the default account exists and
+   * is neither root nor the server's, no user is mapped to the server's account, and a test sandbox
+   * starts. A user mapped to an account that is gone only gets a warning: their jobs are refused
+   * with that reason, everyone else's run.
+   */
+  private static void checkJobAccounts(ServerConfig config, JdbcJobStore store, SandboxConfig sandbox)
+      throws LaunchException {
+    int serverUid = OsAccounts.serverUid();
+    if (serverUid != 0) {
+      throw new IllegalStateException("gantry-server runs as uid " + serverUid + ", but it starts every job"
+          + " under its user's own OS account inside a bubblewrap sandbox, which needs root; run it as root"
+          + " (see docs/security.md)");
+    }
+    JobAccount fallback;
+    try {
+      fallback = JobAccounts.check(OsAccounts.lookup(config.sandbox().defaultOsAccount()), serverUid);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("jobs.default-os-account: " + e.getMessage());
+    }
+    for (Map.Entry<String, String> mapped : store.userAccounts().osAccounts().entrySet()) {
+      try {
+        JobAccounts.check(OsAccounts.lookup(mapped.getValue()), serverUid);
+      } catch (IllegalArgumentException e) {
+        log.warn("user {}: jobs will be refused: {}", mapped.getKey(), e.getMessage());
+      }
+    }
+    SandboxProbe.verify(sandbox, fallback);
   }
 
   /** The web faces on the class path (the web application when it is installed), ready to add. */

@@ -2,7 +2,10 @@ package io.gantry.server;
 
 import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.ServerConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -25,11 +28,22 @@ public final class GantryServerCommand implements Callable<Integer> {
   @Option(names = "--port", paramLabel = "N", description = "port to listen on (default 8443)")
   Integer port;
 
+  @Option(names = "--allow-executables", paramLabel = "DIR",
+      description = "also bind DIR read-only into every job's sandbox and put it on the job's PATH"
+          + " (appends to jobs.allowed-executable-roots; repeatable)")
+  List<Path> allowExecutables = new ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> overrides = new HashMap<>();
     if (port != null) {
       overrides.put("listen.port", port.toString());
+    }
+    if (!allowExecutables.isEmpty()) {
+      List<String> roots = new ArrayList<>(configuration.fileSetting("jobs.allowed-executable-roots")
+          .map(v -> List.of(v.strip().split("[\\s,]+"))).orElse(List.of()));
+      allowExecutables.forEach(dir -> roots.add(dir.toAbsolutePath().normalize().toString()));
+      overrides.put("jobs.allowed-executable-roots", String.join(" ", roots));
     }
     ServerConfig settings;
     try {

@@ -1,8 +1,11 @@
 package io.gantry.server;
 
+import io.gantry.dispatcher.OsAccounts;
 import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.ServerConfig;
+import io.gantry.server.pipeline.JobAccounts;
 import io.gantry.server.security.PasswordHasher;
+import io.gantry.server.storage.PrivateDataDirectory;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.UserAccount;
 import io.gantry.server.store.UserAccounts;
@@ -25,17 +28,19 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code gantry-server user add|passwd|remove|list}: the user accounts in the configured job
- * store. Passwords are read from a prompt that does not echo, or from the first line of standard
+ * {@code gantry-server user add|passwd|set-os-account|remove|list}: the user accounts in the
+ * configured job store, and the OS account each user's jobs run under. Passwords are read from a prompt that does not echo, or from the first line of standard
  * input when it is not a terminal (scripts), never from arguments, which other local users can
  * see in the process list. With the default H2 job store, run these while the server is stopped
  * (H2 lets one process open the file); a PostgreSQL job store may be changed while it runs.
  */
 @Command(name = "user", mixinStandardHelpOptions = true,
     description = "Manage the user accounts in the job store.",
-    subcommands = {UserCommand.Add.class, UserCommand.Passwd.class, UserCommand.Remove.class, UserCommand.ListUsers.class},
+    subcommands = {UserCommand.Add.class, UserCommand.Passwd.class, UserCommand.SetOsAccount.class,
+        UserCommand.Remove.class, UserCommand.ListUsers.class},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:done", "1:no such user, or the user exists already", "2:bad command line or configuration"})
+    exitCodeList = {"0:done", "1:no such user, or the user exists already",
+        "2:bad command line or configuration, or an OS account that cannot run jobs"})
 final class UserCommand {
   static final int MIN_PASSWORD_LENGTH = 12;
 
@@ -53,6 +58,7 @@ final class UserCommand {
 
     @ParentCommand
     UserCommand user;
+    String defaultOsAccount;
 
     @Override
     public Integer call() throws Exception {
@@ -64,7 +70,12 @@ final class UserCommand {
         err().println("gantry-server: " + e.getMessage());
         return 2;
       }
+      // Run before the first start, this creates the data directory: owner-only, as the server would.
+      PrivateDataDirectory privateData = GantryServer.privateDataDirectory(config);
+      privateData.prepare();
+      defaultOsAccount = config.sandbox().defaultOsAccount();
       try (JdbcJobStore store = JdbcJobStore.open(GantryServer.storeSettings(config))) {
+        privateData.tighten();
         return run(store.userAccounts());
       }
     }
@@ -107,6 +118,18 @@ final class UserCommand {
       return password;
     }
 
+    /** Whether jobs can run under the account; if not, says why. */
+    boolean usableOsAccount(String account) {
+      try {
+        // the account running this command stands for the server's: both are the operator's
+        JobAccounts.check(OsAccounts.lookup(account), OsAccounts.serverUid());
+        return true;
+      } catch (IllegalArgumentException e) {
+        err().println("gantry-server: " + e.getMessage());
+        return false;
+      }
+    }
+
     static String hash(char[] password) {
       try {
         return new PasswordHasher().hash(password);
@@ -124,12 +147,20 @@ final class UserCommand {
     @Option(names = "--admin", description = "role admin: sees and controls every user's jobs")
     boolean admin;
 
+    @Option(names = "--os-account", paramLabel = "ACCOUNT",
+        description = "the OS account the user's jobs run under (it must exist, and be neither root nor"
+            + " the server's own); default: the setting jobs.default-os-account")
+    String osAccount;
+
     @Override
     int run(UserAccounts accounts) throws IOException {
       try {
         UserAccount.requireValidName(name);
       } catch (IllegalArgumentException e) {
         err().println("gantry-server: " + e.getMessage());
+        return 2;
+      }
+      if (osAccount != null && !usableOsAccount(osAccount)) {
         return 2;
       }
       if (accounts.find(name).isPresent()) {
@@ -145,7 +176,11 @@ final class UserCommand {
         err().println("gantry-server: user " + name + " exists already");
         return 1;
       }
-      out().println("added user " + name + " (" + role.value() + ")");
+      if (osAccount != null) {
+        accounts.setOsAccount(name, osAccount);
+      }
+      out().println("added user " + name + " (" + role.value() + ")"
+          + (osAccount == null ? "" : ", jobs run as OS account " + osAccount));
       return 0;
     }
   }
@@ -170,6 +205,38 @@ final class UserCommand {
         return 1;
       }
       out().println("changed the password of " + name);
+      return 0;
+    }
+  }
+
+  @Command(name = "set-os-account",
+      description = "Set the OS account a user's jobs run under, or --default for jobs.default-os-account.")
+  static final class SetOsAccount extends Action {
+    @Parameters(index = "0", paramLabel = "NAME")
+    String name;
+
+    @Parameters(index = "1", paramLabel = "ACCOUNT", arity = "0..1",
+        description = "an existing OS account, neither root nor the server's own")
+    String osAccount;
+
+    @Option(names = "--default", description = "run the user's jobs under jobs.default-os-account again")
+    boolean useDefault;
+
+    @Override
+    int run(UserAccounts accounts) {
+      if ((osAccount == null) == !useDefault) {
+        err().println("gantry-server: give either an OS account or --default");
+        return 2;
+      }
+      if (osAccount != null && !usableOsAccount(osAccount)) {
+        return 2;
+      }
+      if (!accounts.setOsAccount(name, osAccount)) {
+        err().println("gantry-server: no user " + name);
+        return 1;
+      }
+      out().println(osAccount == null ? "jobs of " + name + " run as jobs.default-os-account"
+          : "jobs of " + name + " run as OS account " + osAccount);
       return 0;
     }
   }
@@ -200,12 +267,15 @@ final class UserCommand {
     }
   }
 
-  @Command(name = "list", description = "List the users and their roles.")
+  @Command(name = "list", description = "List the users, their roles and the OS accounts their jobs run as.")
   static final class ListUsers extends Action {
     @Override
     int run(UserAccounts accounts) {
+      Map<String, String> osAccounts = accounts.osAccounts();
       for (UserAccount account : accounts.list()) {
-        out().println(account.name() + "\t" + account.role().value());
+        String os = osAccounts.get(account.name());
+        out().println(account.name() + "\t" + account.role().value() + "\t"
+            + (os == null ? "(jobs.default-os-account: " + defaultOsAccount + ")" : os));
       }
       return 0;
     }

@@ -111,7 +111,43 @@ class UserCommandTest {
     assertEquals(0, user("another long password\n", "add", "bob").exitCode());
     Run list = user("", "list");
     assertEquals(0, list.exitCode());
-    assertEquals("bob\tuser\ncarol\tadmin\n", list.out());
+    assertEquals("bob\tuser\t(jobs.default-os-account: nobody)\n"
+        + "carol\tadmin\t(jobs.default-os-account: nobody)\n", list.out());
+  }
+
+  @Test
+  void aUserMappedToAnOsAccountIsListedWithItAndCanBeMovedBackToTheDefault() {
+    Run add = user("a long enough password\n", "add", "alice", "--os-account", "gantry-test-alice");
+    assertEquals(0, add.exitCode(), add.err() + " (run scripts/create-test-accounts)");
+    assertEquals("added user alice (user), jobs run as OS account gantry-test-alice\n", add.out());
+    assertEquals("alice\tuser\tgantry-test-alice\n", user("", "list").out());
+
+    Run move = user("", "set-os-account", "alice", "gantry-test-bob");
+    assertEquals(0, move.exitCode(), move.err());
+    assertEquals("alice\tuser\tgantry-test-bob\n", user("", "list").out());
+    assertEquals(0, user("", "set-os-account", "alice", "--default").exitCode());
+    assertEquals("alice\tuser\t(jobs.default-os-account: nobody)\n", user("", "list").out());
+    assertEquals(1, user("", "set-os-account", "nobody-here", "gantry-test-bob").exitCode());
+  }
+
+  @Test
+  void rootTheServersOwnAccountAndMissingAccountsAreRefusedAsJobAccounts() {
+    Run root = user("a long enough password\n", "add", "alice", "--os-account", "root");
+    assertEquals(2, root.exitCode());
+    assertTrue(root.err().contains("never run as root"), root.err());
+    assertTrue(stored("alice").isEmpty(), "nothing is stored when the account is refused");
+
+    Run missing = user("a long enough password\n", "add", "alice", "--os-account", "gantry-no-such-account");
+    assertEquals(2, missing.exitCode());
+    assertTrue(missing.err().contains("does not exist"), missing.err());
+
+    Run option = user("a long enough password\n", "add", "alice", "--os-account", "-rf");
+    assertEquals(2, option.exitCode());
+
+    assertEquals(0, user("a long enough password\n", "add", "alice").exitCode());
+    Run toRoot = user("", "set-os-account", "alice", "root");
+    assertEquals(2, toRoot.exitCode());
+    assertTrue(toRoot.err().contains("root"), toRoot.err());
   }
 
   @Test

@@ -113,6 +113,20 @@ class RemoteTransferTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(Protocol.class)
+  void receiveRefusesAJobFileReplacedByALinkToTheServersSecrets(Protocol protocol, @TempDir Path server)
+      throws Exception {
+    Path secret = Files.writeString(server.resolve("keystore.password"), "the-keystore-password");
+    Files.createSymbolicLink(jobDir.resolve("result.bin"), secret);
+    try (StagingGateway g = new StagingGateway(credentials, options())) {
+      StagingException e = assertThrows(StagingException.class, () -> g.stageOut(new StageOutPlan("job-l", List.of(),
+          List.of(transfer(Direction.RECEIVE, protocol, "risk", "result.bin", "/data/stolen", false))), jobDir, null));
+      assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
+    }
+    assertFalse(Files.exists(remoteRoot.resolve("data/stolen")));
+  }
+
   @Test
   void privateKeyAuthenticationWorks() throws Exception {
     JSch jsch = new JSch();

@@ -98,6 +98,37 @@ abstract class SqlStageOutContract {
   }
 
   @Test
+  void aStageOutFileReplacedByALinkToAFileOutsideTheJobDirectoryIsNotLoaded(@TempDir Path outside) throws Exception {
+    writeSummary("summary.csv", 3, false);
+    Path secret = Files.move(jobDir.resolve("summary.csv"), outside.resolve("someone-elses.csv"));
+    Files.createSymbolicLink(jobDir.resolve("summary.csv"), secret);
+    StagingException e = assertThrows(StagingException.class,
+        () -> stageOut("job-link", new SqlLoad(results, 1, INSERT, "summary.csv", 100)));
+    assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
+    assertEquals(0, count());
+  }
+
+  @Test
+  void aStageOutDirectoryReplacedByALinkIsNotFollowed(@TempDir Path outside) throws Exception {
+    writeSummary("summary.csv", 3, false);
+    Files.move(jobDir.resolve("summary.csv"), outside.resolve("summary.csv"));
+    Files.createSymbolicLink(jobDir.resolve("results"), outside);
+    assertThrows(StagingException.class,
+        () -> stageOut("job-dirlink", new SqlLoad(results, 1, INSERT, "results/summary.csv", 100)));
+    assertEquals(0, count());
+  }
+
+  @Test
+  void aFifoInsteadOfAStageOutFileFailsAtOnce() throws Exception {
+    assertEquals(0, new ProcessBuilder("mkfifo", jobDir.resolve("summary.csv").toString()).start().waitFor());
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+      StagingException e = assertThrows(StagingException.class,
+          () -> stageOut("job-fifo", new SqlLoad(results, 1, INSERT, "summary.csv", 100)));
+      assertTrue(e.getMessage().contains("not a regular file"), e.getMessage());
+    });
+  }
+
+  @Test
   void runningTheSameStageOutTwiceDoesNotDuplicateRows() throws Exception {
     writeSummary("summary.csv", 50, false);
     SqlLoad load = new SqlLoad(results, 1, INSERT, "summary.csv", 7);

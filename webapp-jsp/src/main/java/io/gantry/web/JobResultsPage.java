@@ -6,7 +6,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.file.Path;
 
 /**
  * The results page of a VaR job: the VaR and expected shortfall table, the P&L histogram with
@@ -22,15 +21,13 @@ final class JobResultsPage {
       throws JobNotFoundFault, ServletException, IOException {
     JobRow job = JobRow.of(jobs.getJobStatus(id));
     request.setAttribute("job", job);
-    Path summary = jobs.jobFile(id, VarResults.SUMMARY).orElse(null);
-    if (summary == null) {
+    if (!jobs.hasJobFile(id, VarResults.SUMMARY)) {
       request.setAttribute("problem", job.finalState()
           ? "This job wrote no VaR results (" + VarResults.SUMMARY + ")."
           : "No VaR results yet: the job is " + job.state() + ".");
     } else {
       try {
-        VarResults results = VarResults.read(summary, jobs.jobFile(id, VarResults.DISTRIBUTION).orElse(null),
-            jobs.jobFile(id, VarResults.CONTRIBUTIONS).orElse(null));
+        VarResults results = VarResults.read(name -> resultFile(jobs, id, name));
         request.setAttribute("levels", results.levels().stream().map(VarLevelRow::of).toList());
         request.setAttribute("plot", PnlHistogramSvg.render(results.bins(), results.levels()));
         request.setAttribute("contributions",
@@ -40,5 +37,17 @@ final class JobResultsPage {
       }
     }
     Pages.render(request, response, "job-results", "Results of " + (job.name().isEmpty() ? id : job.name()));
+  }
+
+  /**
+   * One of the job's result files, opened by the server without following links: a job that
+   * replaced it with a link to one of the server's files gets "not there", never the file.
+   */
+  private static java.util.Optional<java.io.InputStream> resultFile(JobManagementService jobs, String id, String name) {
+    try {
+      return jobs.openJobFile(id, name);
+    } catch (JobNotFoundFault e) {
+      return java.util.Optional.empty(); // removed since the page found it
+    }
   }
 }

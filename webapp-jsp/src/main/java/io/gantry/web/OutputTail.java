@@ -11,16 +11,18 @@ import java.nio.ByteBuffer;
 /**
  * The end of a job's standard output or error, as the job page shows it: the last {@link #LIMIT}
  * bytes, decoded as UTF-8 (a character cut at the start is replaced). One call learns the
- * stream's size ({@link OutputChunk#size}), a second reads its end.
+ * stream's size ({@link OutputChunk#size}), a second reads its end. The server's note, when it
+ * has one (the directory was removed after the retention period), is shown instead of nothing.
  */
-public record OutputTail(String text, long size, boolean cut) {
+public record OutputTail(String text, long size, boolean cut, String note) {
   static final int LIMIT = 16 * 1024;
 
   static OutputTail of(JobManagementService jobs, String jobId, OutputStreamName stream) throws JobNotFoundFault {
-    long size = jobs.getJobOutput(jobId, stream, 0, 1).size;
+    OutputChunk head = jobs.getJobOutput(jobId, stream, 0, 1);
+    long size = head.size == null ? 0 : head.size;
     long from = Math.max(0, size - LIMIT);
     OutputChunk tail = jobs.getJobOutput(jobId, stream, from, LIMIT);
-    return new OutputTail(decode(tail.data), from + tail.data.length, from > 0);
+    return new OutputTail(decode(tail.data), from + tail.data.length, from > 0, tail.note);
   }
 
   private static String decode(byte[] data) {

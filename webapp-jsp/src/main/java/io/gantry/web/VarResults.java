@@ -1,15 +1,15 @@
 package io.gantry.web;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.csv.CSVFormat;
@@ -49,21 +49,26 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
     }
   }
 
+  /** Opens one of the job's result files by its name in the job directory; empty when not there. */
+  @FunctionalInterface
+  interface ResultFiles {
+    Optional<InputStream> open(String name) throws IOException;
+  }
+
   /**
    * Reads the summary and the distribution (both required) and the contributions (optional:
    * empty when the file is not there). Levels come by rising confidence, bins by P&L.
    */
-  static VarResults read(Path summary, Path distribution, Path contributions) throws Unreadable {
-    List<Level> levels = new ArrayList<>(rows(summary, SUMMARY, r -> new Level(decimal(r, "confidence"),
+  static VarResults read(ResultFiles files) throws Unreadable {
+    List<Level> levels = new ArrayList<>(rows(files, SUMMARY, r -> new Level(decimal(r, "confidence"),
         number(r, "var"), number(r, "expected_shortfall"), number(r, "pnl_mean"), number(r, "pnl_stddev"),
         (long) number(r, "scenarios"))));
     levels.sort(Comparator.comparing(Level::confidence));
-    List<Bin> bins = new ArrayList<>(rows(distribution, DISTRIBUTION,
+    List<Bin> bins = new ArrayList<>(rows(files, DISTRIBUTION,
         r -> new Bin(number(r, "lower"), number(r, "upper"), (long) number(r, "count"))));
     bins.sort(Comparator.comparingDouble(Bin::lower));
-    List<Contribution> parts = contributions == null || !Files.isRegularFile(contributions) ? List.of()
-        : rows(contributions, CONTRIBUTIONS, r -> new Contribution(text(r, "position_id"),
-            decimal(r, "confidence"), number(r, "contribution")));
+    List<Contribution> parts = rows(files, CONTRIBUTIONS, r -> new Contribution(text(r, "position_id"),
+        decimal(r, "confidence"), number(r, "contribution")), List.of());
     if (levels.isEmpty()) {
       throw new Unreadable(SUMMARY + " has no rows");
     }
@@ -77,12 +82,28 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
         .sorted(Comparator.comparingDouble(Contribution::contribution).reversed()).limit(n).toList();
   }
 
-  private static <T> List<T> rows(Path file, String name, Function<CSVRecord, T> row) throws Unreadable {
-    if (file == null || !Files.isRegularFile(file)) {
+  private static <T> List<T> rows(ResultFiles files, String name, Function<CSVRecord, T> row) throws Unreadable {
+    return rows(files, name, row, null);
+  }
+
+  /** The file's rows; {@code absent} when it is not there, or null when it must be. */
+  private static <T> List<T> rows(ResultFiles files, String name, Function<CSVRecord, T> row, List<T> absent)
+      throws Unreadable {
+    Optional<InputStream> file;
+    try {
+      file = files.open(name);
+    } catch (IOException e) {
+      throw new Unreadable(name + " cannot be read: " + e.getMessage());
+    }
+    if (file.isEmpty()) {
+      if (absent != null) {
+        return absent;
+      }
       throw new Unreadable(name + " is not there");
     }
     CSVFormat format = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
-    try (Reader in = new InputStreamReader(new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8);
+    try (InputStream raw = file.get();
+        Reader in = new InputStreamReader(new GZIPInputStream(raw), StandardCharsets.UTF_8);
         CSVParser csv = CSVParser.parse(in, format)) {
       List<T> out = new ArrayList<>();
       for (CSVRecord r : csv) {

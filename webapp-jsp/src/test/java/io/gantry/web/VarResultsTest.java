@@ -37,9 +37,22 @@ class VarResultsTest {
     return file;
   }
 
+  /** The three files as the page's opener would give them: empty when not there. */
+  private static VarResults read(Path summary, Path distribution, Path contributions) throws VarResults.Unreadable {
+    java.util.Map<String, Path> files = new java.util.HashMap<>();
+    files.put(VarResults.SUMMARY, summary);
+    files.put(VarResults.DISTRIBUTION, distribution);
+    files.put(VarResults.CONTRIBUTIONS, contributions);
+    return VarResults.read(name -> {
+      Path file = files.get(name);
+      return file == null || !Files.exists(file) ? java.util.Optional.empty()
+          : java.util.Optional.of(Files.newInputStream(file));
+    });
+  }
+
   @Test
   void readsLevelsByRisingConfidenceAndBinsByPnlFromBlockedGzip() throws Exception {
-    VarResults r = VarResults.read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION), null);
+    VarResults r = read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION), null);
     assertEquals(List.of("95%", "99%"), r.levels().stream().map(VarResults.Level::percent).toList());
     assertEquals(1234567.5, r.levels().get(1).var());
     assertEquals(50000, r.levels().get(1).scenarios());
@@ -49,7 +62,7 @@ class VarResultsTest {
 
   @Test
   void theTableShowsThousandsSeparators() throws Exception {
-    VarResults r = VarResults.read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION), null);
+    VarResults r = read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION), null);
     VarLevelRow row = VarLevelRow.of(r.levels().get(1));
     assertEquals("99%", row.confidence());
     assertEquals("1,234,567.50", row.var());
@@ -70,7 +83,7 @@ class VarResultsTest {
       csv.append("r1,P").append(i).append(",0.99,").append(i * 10).append('\n');
       csv.append("r1,P").append(i).append(",0.95,").append(1000 - i).append('\n');
     }
-    VarResults r = VarResults.read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION),
+    VarResults r = read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION),
         blockedGzip("c.csv.gz", csv.toString()));
     List<VarResults.Contribution> top = r.top(10);
     assertEquals(10, top.size());
@@ -81,7 +94,7 @@ class VarResultsTest {
   @Test
   void aMissingFileIsNamed() throws Exception {
     VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class,
-        () -> VarResults.read(blockedGzip("s.csv.gz", SUMMARY), dir.resolve("absent.csv.gz"), null));
+        () -> read(blockedGzip("s.csv.gz", SUMMARY), dir.resolve("absent.csv.gz"), null));
     assertEquals("results/pnl_distribution.csv.gz is not there", e.getMessage());
   }
 
@@ -89,7 +102,7 @@ class VarResultsTest {
   void aFileThatIsNotGzipIsNamed() throws Exception {
     Path plain = Files.writeString(dir.resolve("s.csv.gz"), SUMMARY);
     VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class,
-        () -> VarResults.read(plain, blockedGzip("d.csv.gz", DISTRIBUTION), null));
+        () -> read(plain, blockedGzip("d.csv.gz", DISTRIBUTION), null));
     assertTrue(e.getMessage().startsWith("results/var_summary.csv.gz cannot be read"), e.getMessage());
   }
 
@@ -98,7 +111,7 @@ class VarResultsTest {
     byte[] whole = Files.readAllBytes(blockedGzip("whole.csv.gz", SUMMARY));
     Path cut = Files.write(dir.resolve("s.csv.gz"), java.util.Arrays.copyOf(whole, whole.length - 9));
     VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class,
-        () -> VarResults.read(cut, blockedGzip("d.csv.gz", DISTRIBUTION), null));
+        () -> read(cut, blockedGzip("d.csv.gz", DISTRIBUTION), null));
     assertTrue(e.getMessage().startsWith("results/var_summary.csv.gz cannot be read"), e.getMessage());
   }
 
@@ -106,18 +119,18 @@ class VarResultsTest {
   void aBadNumberOrAMissingColumnNamesTheLine() throws Exception {
     Path bad = blockedGzip("s.csv.gz", SUMMARY.replace("800000,", "lots,"));
     VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class,
-        () -> VarResults.read(bad, blockedGzip("d.csv.gz", DISTRIBUTION), null));
+        () -> read(bad, blockedGzip("d.csv.gz", DISTRIBUTION), null));
     assertEquals("results/var_summary.csv.gz line 3: var is not a number: lots", e.getMessage());
 
     Path noCount = blockedGzip("d2.csv.gz", "run_id,bin,lower,upper\nr1,0,-1,0\n");
     e = assertThrows(VarResults.Unreadable.class,
-        () -> VarResults.read(blockedGzip("s2.csv.gz", SUMMARY), noCount, null));
+        () -> read(blockedGzip("s2.csv.gz", SUMMARY), noCount, null));
     assertEquals("results/pnl_distribution.csv.gz line 2: no column count", e.getMessage());
   }
 
   @Test
   void anEmptySummaryIsRefused() throws Exception {
-    VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class, () -> VarResults.read(
+    VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class, () -> read(
         blockedGzip("s.csv.gz", "run_id,confidence,var,expected_shortfall,pnl_mean,pnl_stddev,scenarios\n"),
         blockedGzip("d.csv.gz", DISTRIBUTION), null));
     assertEquals("results/var_summary.csv.gz has no rows", e.getMessage());

@@ -59,6 +59,9 @@ final class WebServer implements AutoCloseable {
     Map<String, String> settings = new HashMap<>(Map.of(
         "listen.port", "0", "data.dir", data.toString(), "demo.enabled", "true", "demo.positions", "300",
         "demo.ssh-port", "0", "slots.total", "2", "admin.password-file", adminPassword.toString()));
+    // jobs run sandboxed; the built mcvar is visible to them only from an allowed root
+    settings.put("jobs.allowed-executable-roots",
+        Path.of("..", "node-programs", "build").toAbsolutePath().normalize().toString());
     settings.putAll(extra);
     Path config = dir.resolve("gantry-server.properties");
     StringBuilder text = new StringBuilder();

@@ -34,7 +34,7 @@ public final class Executables {
         + "' not found on the job's PATH; give its full path");
   }
 
-  private static Path requireExecutable(LaunchSpec spec, Path path) throws LaunchException {
+  static Path requireExecutable(LaunchSpec spec, Path path) throws LaunchException {
     if (!Files.exists(path)) {
       throw new LaunchException("job " + spec.jobId() + ": executable " + path + " does not exist");
     }

@@ -40,9 +40,12 @@ public final class ProcessSupervisor implements AutoCloseable {
    *
    * @param wallTimeGrace SIGTERM-to-SIGKILL grace used when the wall-time limit runs out, and for
    *     processes the job leaves behind
+   * @param wrapperDepth how many levels of the tree, from the started process down, are the
+   *     launcher's own wrappers (the sandbox) rather than the job's programs: they get no SIGTERM,
+   *     only the final SIGKILL, so that the job's programs get their grace period
    */
   public RunningJob start(LaunchSpec spec, List<String> argv, Map<String, String> environment,
-      Duration wallTimeGrace) throws LaunchException {
+      Duration wallTimeGrace, int wrapperDepth) throws LaunchException {
     synchronized (this) {
       if (closed) {
         throw new IllegalStateException("job " + spec.jobId() + ": the launcher is closed");
@@ -72,7 +75,8 @@ public final class ProcessSupervisor implements AutoCloseable {
     }
     // argv only: it never holds a secret (values travel in the environment, which is not logged)
     log.info("job {}: started pid {}: {}", spec.jobId(), process.pid(), argv);
-    SupervisedJob job = new SupervisedJob(spec.jobId(), process, startedAt, scheduler, wallTimeGrace);
+    SupervisedJob job = new SupervisedJob(spec.jobId(), process, startedAt, scheduler, wallTimeGrace,
+        wrapperDepth);
     synchronized (this) {
       running++;
     }

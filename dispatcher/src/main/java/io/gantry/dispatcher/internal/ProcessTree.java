@@ -24,6 +24,23 @@ final class ProcessTree {
     return tree;
   }
 
+  /** The root and its descendants down to {@code depth - 1} levels below it: the launcher's wrappers. */
+  static List<ProcessHandle> wrappers(ProcessHandle root, int depth) {
+    List<ProcessHandle> level = List.of(root);
+    List<ProcessHandle> all = new ArrayList<>();
+    for (int d = 0; d < depth && !level.isEmpty(); d++) {
+      all.addAll(level);
+      level = level.stream().flatMap(ProcessHandle::children).toList();
+    }
+    return all;
+  }
+
+  /** The descendants of {@code root} that are not wrappers: the job's own processes. */
+  static List<ProcessHandle> jobProcesses(ProcessHandle root, int wrapperDepth) {
+    List<ProcessHandle> wrappers = wrappers(root, wrapperDepth);
+    return root.descendants().filter(p -> !wrappers.contains(p)).toList();
+  }
+
   /** SIGTERM to each process still alive. */
   static void terminate(List<ProcessHandle> tree) {
     tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);

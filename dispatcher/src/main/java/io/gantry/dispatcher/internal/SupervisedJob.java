@@ -33,6 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SupervisedJob implements RunningJob {
   static final Duration TRACKING_INTERVAL = Duration.ofSeconds(1);
+  private static final long LATE_TERM_INTERVAL_MS = 100;
   private static final Logger log = LoggerFactory.getLogger(SupervisedJob.class);
 
   private final String jobId;
@@ -40,6 +41,7 @@ final class SupervisedJob implements RunningJob {
   private final Instant startedAt;
   private final ScheduledExecutorService scheduler;
   private final Duration cleanupGrace;
+  private final int wrapperDepth;
   private final Set<ProcessHandle> noted = ConcurrentHashMap.newKeySet();
   private final CompletableFuture<JobOutcome> outcome;
   private final List<ScheduledFuture<?>> timers = new ArrayList<>();
@@ -51,7 +53,8 @@ final class SupervisedJob implements RunningJob {
    * @param cleanupGrace SIGTERM-to-SIGKILL grace for the wall-time limit and for leftovers
    */
   SupervisedJob(String jobId, Process process, Instant startedAt, ScheduledExecutorService scheduler,
-      Duration cleanupGrace) {
+      Duration cleanupGrace, int wrapperDepth) {
+    this.wrapperDepth = wrapperDepth;
     this.jobId = jobId;
     this.process = process;
     this.startedAt = startedAt;
@@ -95,7 +98,7 @@ final class SupervisedJob implements RunningJob {
   }
 
   private void noteDescendants() {
-    process.toHandle().descendants().forEach(noted::add);
+    ProcessTree.jobProcesses(process.toHandle(), wrapperDepth).forEach(noted::add);
   }
 
   private synchronized void stop(Duration grace, boolean forWallTime) {
@@ -109,7 +112,7 @@ final class SupervisedJob implements RunningJob {
     }
     List<ProcessHandle> tree = ProcessTree.snapshot(process.toHandle());
     noted.stream().filter(p -> !tree.contains(p)).forEach(tree::add);
-    treeGone = signal(tree, grace);
+    treeGone = signal(tree, ProcessTree.wrappers(process.toHandle(), wrapperDepth), grace);
   }
 
   /** After the root's exit: wait for a termination in progress, or clean up leftovers. */
@@ -122,18 +125,37 @@ final class SupervisedJob implements RunningJob {
       }
       treeGone = leftovers.isEmpty()
           ? CompletableFuture.completedFuture(null)
-          : signal(new ArrayList<>(leftovers), cleanupGrace);
+          : signal(new ArrayList<>(leftovers), List.of(), cleanupGrace);
     }
     return treeGone;
   }
 
-  private CompletableFuture<Void> signal(List<ProcessHandle> tree, Duration grace) {
+  /**
+   * SIGTERM to the tree but its wrappers, SIGKILL to all of it after the grace period. Behind
+   * wrappers, the job's first process may not exist yet when a job is stopped right after its
+   * start: processes that appear during the grace period get their SIGTERM too, once each.
+   */
+  private CompletableFuture<Void> signal(List<ProcessHandle> tree, List<ProcessHandle> wrappers, Duration grace) {
     CompletableFuture<Void> gone = ProcessTree.allExited(tree);
-    ProcessTree.terminate(tree);
+    Set<ProcessHandle> termed = ConcurrentHashMap.newKeySet();
+    Runnable terminateNew = () -> {
+      List<ProcessHandle> fresh = new ArrayList<>(tree.stream().filter(p -> !wrappers.contains(p)).toList());
+      fresh.addAll(ProcessTree.jobProcesses(process.toHandle(), wrapperDepth));
+      ProcessTree.terminate(fresh.stream().filter(termed::add).toList());
+    };
+    terminateNew.run();
+    ScheduledFuture<?> late = wrapperDepth == 0 ? null : scheduler.scheduleWithFixedDelay(
+        terminateNew, LATE_TERM_INTERVAL_MS, LATE_TERM_INTERVAL_MS, TimeUnit.MILLISECONDS);
     ScheduledFuture<?> kill = scheduler.schedule(
         () -> ProcessTree.kill(tree, process.toHandle()), grace.toMillis(), TimeUnit.MILLISECONDS);
-    gone.thenRun(() -> kill.cancel(false));
-    return gone;
+    CompletableFuture<Void> over = gone.thenCombine(process.onExit(), (a, b) -> null);
+    over.thenRun(() -> {
+      kill.cancel(false);
+      if (late != null) {
+        late.cancel(false);
+      }
+    });
+    return over.thenApply(v -> null);
   }
 
   private synchronized JobOutcome finish() {

@@ -22,6 +22,9 @@ import java.util.Objects;
 public record SlurmConfig(Path binDirectory, Path slurmConf, Duration pollInterval, String mpirun,
     Path scriptDirectory, Duration commandTimeout, List<String> inheritedEnvironment) {
 
+  /** What the Slurm commands and the job start from: the search path and the locale, nothing else. */
+  public static final List<String> DEFAULT_INHERITED_ENVIRONMENT = List.of("PATH", "LANG", "LC_ALL");
+
   public SlurmConfig {
     Objects.requireNonNull(pollInterval, "pollInterval");
     if (pollInterval.compareTo(Duration.ofSeconds(1)) < 0) {

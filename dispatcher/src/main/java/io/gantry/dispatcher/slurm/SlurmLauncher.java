@@ -7,8 +7,7 @@ import io.gantry.dispatcher.Launcher;
 import io.gantry.dispatcher.MpirunCommand;
 import io.gantry.dispatcher.ProgramKind;
 import io.gantry.dispatcher.RunningJob;
-import io.gantry.dispatcher.internal.ChildEnvironment;
-import io.gantry.dispatcher.internal.CurrentUser;
+import io.gantry.dispatcher.internal.RemoteEnvironment;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +50,7 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
     this.mpirun = new MpirunCommand(new DispatcherConfig(config.mpirun(), List.of(), false,
         Duration.ofSeconds(10), config.inheritedEnvironment()));
     this.client = new SlurmClient(config,
-        ChildEnvironment.build(config.inheritedEnvironment(), System.getenv(), Map.of(), Map.of()));
+        RemoteEnvironment.build(config.inheritedEnvironment(), System.getenv(), false, Map.of()));
     this.script = BatchScript.install(config.scriptDirectory());
   }
 
@@ -75,18 +74,17 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
           + ": with Slurm, Slurm chooses the hosts; a host file does not apply");
     }
     List<String> program = new ArrayList<>();
-    Map<String, String> env;
     if (spec.kind() == ProgramKind.MPI) {
       program.addAll(mpirun.argv(spec));
-      env = mpirun.environment(spec, System.getenv(), CurrentUser.isRoot());
     } else {
       if (spec.executable().startsWith("-")) {
         throw new IllegalArgumentException("job " + spec.jobId() + ": executable must not start with '-'");
       }
       program.add(spec.executable());
       program.addAll(spec.arguments());
-      env = ChildEnvironment.build(config.inheritedEnvironment(), System.getenv(), Map.of(), spec.environment());
     }
+    Map<String, String> env = RemoteEnvironment.build(config.inheritedEnvironment(), System.getenv(),
+        runAs == null && RemoteEnvironment.serverIsRoot(), spec.environment());
     List<String> argv = SbatchCommand.argv("sbatch", spec, resources, script, runAs, program);
     SlurmClient.Result result;
     try {

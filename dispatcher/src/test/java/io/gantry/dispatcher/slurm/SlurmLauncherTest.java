@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gantry.dispatcher.DispatcherConfig;
 import io.gantry.dispatcher.JobOutcome;
 import io.gantry.dispatcher.LaunchSpec;
-import io.gantry.dispatcher.LocalMpirunLauncher;
 import io.gantry.dispatcher.ProgramKind;
 import io.gantry.dispatcher.RunningJob;
 import io.gantry.testing.cluster.Commands;
@@ -43,7 +41,7 @@ class SlurmLauncherTest {
 
   static SlurmConfig config() {
     return new SlurmConfig(cluster.clientBin(), cluster.slurmConf(), POLL, "mpirun",
-        work.resolve("slurm-scripts"), Duration.ofSeconds(30), DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
+        work.resolve("slurm-scripts"), Duration.ofSeconds(30), SlurmConfig.DEFAULT_INHERITED_ENVIRONMENT);
   }
 
   @AfterAll
@@ -68,7 +66,7 @@ class SlurmLauncherTest {
   }
 
   @Test
-  void aFourRankMcvarJobSpreadOverBothNodesWritesTheSameBytesAsOnOneHost() throws Exception {
+  void aFourRankMcvarJobSpreadOverBothNodesWritesTheSameBytesAsOnOneNode() throws Exception {
     Path bin = cluster.nodeProgramsBuild();
     Path inputs = Files.createDirectories(work.resolve("mcvar-in"));
     Commands.check(List.of(bin.resolve("mcvar-gen").toString(), "--out-dir", inputs.toString(), "--factors", "8",
@@ -98,16 +96,17 @@ class SlurmLauncherTest {
             cluster.nodeProgramsBuild().resolve("mcvar").toString())
         .arguments(args.toArray(String[]::new)).processes(4).workingDirectory(dir)
         .output(dir.resolve("stdout.txt"), dir.resolve("stderr.txt")).wallTimeLimit(Duration.ofMinutes(5)).build();
-    JobOutcome outcome;
-    if (onSlurm) {
-      outcome = await(launcher.submit(spec, new BatchResources(2, null, false, null, null), null, id -> {}),
-          Duration.ofSeconds(120));
-      assertTrue(outcome.detail().contains("n[1-2]"), "ran on both nodes: " + outcome.describe());
-    } else {
-      try (LocalMpirunLauncher local = new LocalMpirunLauncher(DispatcherConfig.defaults().withOversubscribe(true))) {
-        outcome = await(local.launch(spec), Duration.ofSeconds(120));
-      }
+    if (!onSlurm) {
+      // One node: mpirun with four ranks on n1 alone.
+      List<String> command = new ArrayList<>(List.of("mpirun", "-np", "4", "--oversubscribe", "--wdir", dir.toString(),
+          spec.executable()));
+      command.addAll(spec.arguments());
+      cluster.onNode(cluster.nodes().get(0), command, Duration.ofSeconds(120)).orThrow();
+      return dir.resolve("results");
     }
+    JobOutcome outcome = await(launcher.submit(spec, new BatchResources(2, null, false, null, null), null, id -> {}),
+        Duration.ofSeconds(120));
+    assertTrue(outcome.detail().contains("n[1-2]"), "ran on both nodes: " + outcome.describe());
     assertTrue(outcome.succeeded(), outcome.describe() + ": " + Files.readString(dir.resolve("stderr.txt")));
     return dir.resolve("results");
   }

@@ -5,12 +5,17 @@ import static io.gantry.jsdl.JsdlNamespaces.JSDL;
 import static io.gantry.jsdl.JsdlNamespaces.POSIX;
 import static io.gantry.jsdl.JsdlNamespaces.SPMD;
 
+import io.gantry.jsdl.MpirunOptionPolicy;
+import io.gantry.jsdl.ReservedEnvironment;
+import java.util.List;
 import org.w3c.dom.Element;
 
 /**
- * Checks on the application that the schema cannot make: counts and limits in range, and the
- * application's files inside the job directory or an allowed root. The executable itself may
- * be any program path: it is run, not written.
+ * Checks on the application that the schema cannot make: counts and limits in range, the
+ * application's files inside the job directory or an allowed root, no environment variable the
+ * server reserves ({@link ReservedEnvironment}) and mpirun options within {@link
+ * MpirunOptionPolicy}. The executable itself may be any program path: it is run (inside the job's
+ * sandbox, under the job's account), not written.
  */
 final class ApplicationChecks {
   private static final String[] MPIRUN_FILES = {"WorkingDirectory", "HostFile", "StdoutFileName", "StderrFileName"};
@@ -31,9 +36,11 @@ final class ApplicationChecks {
     }
     for (Element posix : Dom.children(application, POSIX, "POSIXApplication")) {
       files(posix, POSIX, POSIX_FILES);
+      environment(posix, POSIX);
     }
     for (Element spmd : Dom.children(application, SPMD, "SPMDApplication")) {
       files(spmd, POSIX, POSIX_FILES);
+      environment(spmd, POSIX);
     }
   }
 
@@ -42,6 +49,18 @@ final class ApplicationChecks {
     findings.atLeast(Dom.child(mpirun, GANTRY, "WallTimeLimit"), 1);
     findings.atLeast(Dom.child(mpirun, GANTRY, "Verbosity"), 0);
     files(mpirun, GANTRY, MPIRUN_FILES);
+    environment(mpirun, GANTRY);
+    // One token per element, exactly as the dispatcher will pass them to mpirun (not stripped).
+    List<Element> options = Dom.children(mpirun, GANTRY, "MpirunOption");
+    MpirunOptionPolicy.firstViolation(options.stream().map(Element::getTextContent).toList())
+        .ifPresent(v -> findings.error(options.get(v.index()), v.message()));
+  }
+
+  private void environment(Element application, String namespace) {
+    for (Element variable : Dom.children(application, namespace, "Environment")) {
+      ReservedEnvironment.problem(variable.getAttribute("name"))
+          .ifPresent(problem -> findings.error(variable, problem));
+    }
   }
 
   private void files(Element application, String namespace, String[] names) {

@@ -30,5 +30,6 @@ public final class DocumentChecks {
     new StructureChecks(findings).check(root);
     new ApplicationChecks(findings, paths).check(root);
     new StagingChecks(findings, paths).check(root);
+    new WallTimeChecks(findings, options.maxWallTimeSeconds()).check(root);
   }
 }

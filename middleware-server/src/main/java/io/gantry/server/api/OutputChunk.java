@@ -10,7 +10,7 @@ import jakarta.xml.bind.annotation.XmlType;
  * character, and the next chunk completes it.
  */
 @XmlAccessorType(XmlAccessType.FIELD)
-@XmlType(name = "OutputChunk", propOrder = {"stream", "offset", "nextOffset", "data", "complete", "size"})
+@XmlType(name = "OutputChunk", propOrder = {"stream", "offset", "nextOffset", "data", "complete", "size", "note"})
 public class OutputChunk {
   @XmlElement(required = true) public OutputStreamName stream;
   public long offset;
@@ -23,6 +23,12 @@ public class OutputChunk {
    * without scanning (it may still grow while the job runs); absent from older servers.
    */
   public Long size;
+  /**
+   * Why there are no bytes where a client would expect some, in words for a user: the job's
+   * directory was removed after the retention period, or the file is not one the server reads
+   * (a link, a FIFO); absent otherwise and from older servers.
+   */
+  public String note;
 
   public long getNextOffset() {
     return nextOffset;

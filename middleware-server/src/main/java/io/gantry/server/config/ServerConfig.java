@@ -38,6 +38,8 @@ public record ServerConfig(
     boolean acceptUnknownHostKeys,
     Security security,
     Admission admission,
+    Storage storage,
+    Sandbox sandbox,
     Compute compute) {
 
   /** Which compute backend runs jobs ({@code compute.backend}). */
@@ -111,6 +113,28 @@ public record ServerConfig(
    */
   public record Admission(long unauthenticatedBodyBytes, long soapEnvelopeMarginBytes, long drainBytes,
       Duration drainTime, int failedLoginsPerUser, int failedLoginsPerAddress, Duration trustedAddressPeriod) {}
+
+  /**
+   * Disk bounds and the server's watch over its own storage. A job whose staged input grows
+   * past {@code jobStagedBytes}, or whose program writes more than {@code jobOutputBytes} into
+   * its job directory, is stopped; a job whose stage-in would start with less than {@code
+   * minFreeBytes} free on the staging file system fails at once; a WallTimeLimit above {@code
+   * maxWallTime} is a validation error; finished jobs' directories are removed {@code retention}
+   * after they ended; the data directory and job store are checked every {@code checkInterval}.
+   */
+  public record Storage(long jobStagedBytes, long jobOutputBytes, long minFreeBytes, Duration maxWallTime,
+      Duration retention, Duration checkInterval) {}
+
+  /**
+   * Who jobs run as and what they may run: {@code defaultOsAccount} for users with no OS account
+   * of their own (never root, never the server's account), and {@code allowedExecutableRoots},
+   * directories of programs bound read-only into every job's sandbox and put on its PATH.
+   */
+  public record Sandbox(String defaultOsAccount, List<Path> allowedExecutableRoots) {
+    public Sandbox {
+      allowedExecutableRoots = List.copyOf(allowedExecutableRoots);
+    }
+  }
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {

@@ -41,7 +41,10 @@ public final class ServerConfigLoader {
       "admin.password-file", "admin.password-env", "web.session-idle-timeout",
       "auth.failed-logins-before-delay",
       "http.unauthenticated-body-bytes", "http.soap-envelope-margin-bytes", "http.drain-bytes", "http.drain-time",
-      "auth.failed-logins-per-user", "auth.failed-logins-per-address", "auth.trusted-address-period");
+      "auth.failed-logins-per-user", "auth.failed-logins-per-address", "auth.trusted-address-period",
+      "limits.job-staged-bytes", "limits.job-output-bytes", "limits.max-wall-time", "staging.min-free-bytes",
+      "jobs.retention", "storage.check-interval",
+      "jobs.default-os-account", "jobs.allowed-executable-roots");
 
   private final Properties settings = new Properties();
 
@@ -101,6 +104,8 @@ public final class ServerConfigLoader {
         bool("ssh.accept-unknown-host-keys", false),
         security(host),
         admission(),
+        storage(),
+        sandbox(dataDir, path("staging.root", dataDir.resolve("jobs"))),
         compute());
   }
 
@@ -161,6 +166,90 @@ public final class ServerConfigLoader {
         integer("auth.failed-logins-per-user", (int) Math.min(1_000_000, 4L * perPair), 1, 4_000_000),
         integer("auth.failed-logins-per-address", (int) Math.min(1_000_000, 6L * perPair), 1, 6_000_000),
         trusted);
+  }
+
+  /**
+   * Disk bounds. The default wall time must fit under the maximum, or every job without a
+   * WallTimeLimit of its own would be refused.
+   */
+  private ServerConfig.Storage storage() {
+    Duration maxWallTime = duration("limits.max-wall-time", Duration.ofDays(7));
+    Duration defaultWallTime = duration("limits.wall-time", Duration.ofHours(12));
+    if (defaultWallTime.compareTo(maxWallTime) > 0) {
+      throw new ConfigException("limits.wall-time", defaultWallTime + " is longer than limits.max-wall-time ("
+          + maxWallTime + ")");
+    }
+    return new ServerConfig.Storage(
+        bytes("limits.job-staged-bytes", 16L << 30),
+        bytes("limits.job-output-bytes", 16L << 30),
+        bytes("staging.min-free-bytes", 1L << 30),
+        maxWallTime,
+        duration("jobs.retention", Duration.ofDays(7)),
+        duration("storage.check-interval", Duration.ofSeconds(5)));
+  }
+
+  private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*([kKmMgGtT]?)(i?[bB])?");
+
+  /** A number of bytes: plain, or with a binary suffix ({@code 512M}, {@code 16G}, {@code 2TiB}). */
+  private long bytes(String key, long fallback) {
+    String value = settings.getProperty(key);
+    if (value == null) {
+      return fallback;
+    }
+    var m = BYTES.matcher(value.strip());
+    if (!m.matches()) {
+      throw new ConfigException(key, "'" + value + "' is not a number of bytes (e.g. 1048576, 512M, 16G)");
+    }
+    int shift = switch (m.group(2).toUpperCase()) {
+      case "K" -> 10;
+      case "M" -> 20;
+      case "G" -> 30;
+      case "T" -> 40;
+      default -> 0;
+    };
+    try {
+      long n = Long.parseLong(m.group(1));
+      if (n > (Long.MAX_VALUE >> shift)) {
+        throw new NumberFormatException();
+      }
+      if (n == 0) {
+        throw new ConfigException(key, "must be more than 0");
+      }
+      return n << shift;
+    } catch (NumberFormatException e) {
+      throw new ConfigException(key, "'" + value + "' is too large");
+    }
+  }
+
+  /**
+   * Who jobs run as and which programs their sandbox shows. An executable root is bound into
+   * every job's sandbox, so one that holds the data directory or the job directories would show
+   * jobs the server's keys and each other's files: refused.
+   */
+  private ServerConfig.Sandbox sandbox(Path dataDir, Path stagingRoot) {
+    String account = text("jobs.default-os-account", "nobody");
+    if (!account.matches("[A-Za-z0-9_][A-Za-z0-9._-]{0,31}")) {
+      throw new ConfigException("jobs.default-os-account", "'" + account + "' is not an OS account name");
+    }
+    if (account.equals("root")) {
+      throw new ConfigException("jobs.default-os-account", "must not be root: jobs never run as root");
+    }
+    List<Path> roots = new java.util.ArrayList<>();
+    for (String word : words("jobs.allowed-executable-roots")) {
+      Path root = Path.of(word);
+      if (!root.isAbsolute()) {
+        throw new ConfigException("jobs.allowed-executable-roots", "'" + word + "' is not an absolute path");
+      }
+      root = root.normalize();
+      if (root.getNameCount() == 0 || dataDir.startsWith(root) || stagingRoot.startsWith(root)
+          || root.startsWith(dataDir) || root.startsWith(stagingRoot)) {
+        throw new ConfigException("jobs.allowed-executable-roots", root + " would show jobs the server's data"
+            + " directory (" + dataDir + ") or the job directories (" + stagingRoot + "); name the"
+            + " directories of the programs only");
+      }
+      roots.add(root);
+    }
+    return new ServerConfig.Sandbox(account, roots);
   }
 
   /**

@@ -43,6 +43,8 @@ public final class JobPlanner {
   private final Duration defaultWallTime;
   private final DataSourceAccess dataSources;
   private final ComputePolicy compute;
+  private final JobAccounts accounts;
+  private final io.gantry.dispatcher.SandboxConfig sandbox;
 
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
@@ -59,15 +61,39 @@ public final class JobPlanner {
     String encryptedSecretProblem(String value, SecretBinding use);
   }
 
-  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources) {
-    this(stagingRoot, defaultWallTime, dataSources, ComputePolicy.local());
+  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
+      JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox) {
+    this(stagingRoot, defaultWallTime, dataSources, accounts, sandbox, ComputePolicy.local());
   }
 
-  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources, ComputePolicy compute) {
+  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
+      JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox, ComputePolicy compute) {
+    this.compute = compute;
     this.stagingRoot = stagingRoot;
     this.defaultWallTime = defaultWallTime;
     this.dataSources = dataSources;
-    this.compute = compute;
+    this.accounts = accounts;
+    this.sandbox = sandbox;
+  }
+
+  /**
+   * Refuses, before queueing, what would only fail at launch: an owner whose OS account cannot
+   * run jobs, an executable the job's sandbox does not show.
+   */
+  public void checkLaunchable(JsdlJobPlan plan) throws JobFailure {
+    accounts.accountOf(plan.owner());
+    java.util.Optional<String> problem = sandbox.executableProblem(plan.launch().executable());
+    if (problem.isPresent()) {
+      throw new JobFailure(problem.get());
+    }
+  }
+
+  /**
+   * The OS account {@code owner}'s jobs run under, looked up now. Not part of {@link #plan}:
+   * plans are also made to find a finished job's files, which must not depend on the account.
+   */
+  public io.gantry.dispatcher.JobAccount accountOf(String owner) throws JobFailure {
+    return accounts.accountOf(owner);
   }
 
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
@@ -185,6 +211,7 @@ public final class JobPlanner {
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable())
         .arguments(app.getArgument().toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory()))
+        .jobDirectory(dir)
         .processes(app.getNumberOfProcesses())
         .output(inside(dir, orDefault(app.getStdoutFileName(), "stdout.txt")),
             inside(dir, orDefault(app.getStderrFileName(), "stderr.txt")))
@@ -211,6 +238,7 @@ public final class JobPlanner {
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable().getValue().strip())
         .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
+        .jobDirectory(dir)
         .processes(app.getNumberOfProcesses() == null ? 1 : app.getNumberOfProcesses().getValue().intValueExact())
         .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
             inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
@@ -226,6 +254,7 @@ public final class JobPlanner {
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
         .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
+        .jobDirectory(dir)
         .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
             inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
         .wallTimeLimit(wall);

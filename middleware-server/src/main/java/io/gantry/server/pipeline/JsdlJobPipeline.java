@@ -1,5 +1,6 @@
 package io.gantry.server.pipeline;
 
+import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
 import io.gantry.dispatcher.Launcher;
 import io.gantry.dispatcher.ProgramKind;
@@ -80,16 +81,19 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   @Override
   public RunningJob launch(JsdlJobPlan plan) throws JobFailure {
     Launcher launcher = plan.launch().kind() == ProgramKind.MPI ? mpiLauncher : posixLauncher;
+    // looked up again now, not at submission: the mapping or the account may have changed since
+    JobAccount account = planner.accountOf(plan.owner());
     try {
       Files.createDirectories(plan.launch().workingDirectory());
       Files.createDirectories(plan.launch().stdout().getParent());
       Files.createDirectories(plan.launch().stderr().getParent());
+      JobDirectoryOwner.give(plan.jobDirectory(), account);
       if (slurm != null) {
         // Stored before anything else happens, so that a restarted server finds the job again.
-        return slurm.submit(plan.launch(), plan.batch(), null,
+        return slurm.submit(plan.launch().withAccount(account), plan.batch(), SlurmAccounts.runAs(account),
             slurmId -> store.recordComputeRef(plan.jobId(), SLURM_REF + slurmId));
       }
-      return launcher.launch(plan.launch());
+      return launcher.launch(plan.launch().withAccount(account));
     } catch (LaunchException | IOException | IllegalArgumentException e) {
       throw new JobFailure(e.getMessage(), e);
     }
@@ -113,7 +117,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     store.recordDataMovements(plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
   }
 
-  /** The job's directory, created empty: a stage-in that runs again starts from nothing. */
+  /**
+   * The job's directory, created empty and private (0700, the server's until launch): a stage-in
+   * that runs again starts from nothing.
+   */
   private static void cleanDirectory(Path dir) throws JobFailure {
     try {
       if (Files.exists(dir)) {
@@ -125,7 +132,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
           }
         }
       }
-      Files.createDirectories(dir);
+      JobDirectoryOwner.createPrivate(dir);
     } catch (IOException e) {
       throw new JobFailure("cannot prepare the job directory " + dir + ": " + e.getMessage(), e);
     }

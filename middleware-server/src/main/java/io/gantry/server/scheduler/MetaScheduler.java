@@ -56,6 +56,8 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     Future<?> stagingTask;
     RunningJob running;
     String killedBy;
+    /** Why the server itself stopped the job (a limit it went over), or null. */
+    String stoppedBecause;
 
     ActiveJob(P plan) {
       this.plan = plan;
@@ -141,6 +143,43 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       }
       return new Decision(false, job);
     });
+  }
+
+  /**
+   * Stops a job that went over one of the server's limits, recording {@code reason} as its
+   * failure: a running program is terminated (FAILED once its processes are gone), a stage-in
+   * is interrupted (FAILED at once). Returns whether the job was stopped.
+   */
+  public boolean stop(JobId id, String reason) {
+    return onControlAndWait(() -> {
+      JobRecord job = store.find(id).orElse(null);
+      ActiveJob<P> a = active.get(id);
+      if (job == null || a == null) {
+        return false;
+      }
+      if (job.state() == JobState.RUNNING && a.running != null) {
+        if (a.stoppedBecause == null && a.killedBy == null) {
+          a.stoppedBecause = reason;
+          a.running.terminate(killGrace);
+        }
+        return true;
+      }
+      if (job.state() == JobState.STAGING_IN && store.transition(id, JobState.STAGING_IN, JobState.FAILED, reason)) {
+        queue.withdraw(id);
+        active.remove(id);
+        if (a.stagingTask != null) {
+          a.stagingTask.cancel(true);
+        }
+        admit();
+        return true;
+      }
+      return false;
+    });
+  }
+
+  /** The plans of the jobs between submission and their final state, for watchers of their directories. */
+  public List<P> activePlans() {
+    return onControlAndWait(() -> active.values().stream().map(a -> a.plan).toList());
   }
 
   private static boolean cancellable(JobState state) {
@@ -271,7 +310,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       return; // ended as the server stops: the next server finds its end and stages it out
     }
     queue.finish(id);
-    StateChange change = outcomeChange(outcome, a == null ? null : a.killedBy);
+    StateChange change = a != null && a.stoppedBecause != null && !closing
+        ? StateChange.of(JobState.RUNNING, JobState.FAILED, a.stoppedBecause).withExitCode(outcome.exitStatus())
+        : outcomeChange(outcome, a == null ? null : a.killedBy);
     if (store.transition(id, change) && change.to() == JobState.STAGING_OUT) {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
     } else {

@@ -33,12 +33,19 @@ import io.gantry.server.store.JobQuery;
 import io.gantry.server.store.JobRecord;
 import io.gantry.server.store.JobState;
 import io.gantry.server.store.JobStore;
+import io.gantry.server.store.JobStoreException;
+import io.gantry.server.storage.JobDirectoryRetention;
+import io.gantry.server.storage.StorageWatch;
 import jakarta.annotation.Resource;
 import jakarta.jws.WebService;
 import jakarta.xml.ws.WebServiceContext;
+import io.gantry.staging.JobDirectoryReader;
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.file.Files;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,6 +53,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The job-management SOAP service. Validates with the same parser as {@code gantry validate},
@@ -58,6 +67,7 @@ import java.util.Set;
 public class JobManagementService implements JobManagement {
   /** Largest piece of output returned by one call. */
   static final int MAX_OUTPUT_CHUNK = 1 << 20;
+  private static final Logger log = LoggerFactory.getLogger(JobManagementService.class);
 
   private final JsdlParser parser;
   private final JobPlanner planner;
@@ -65,19 +75,24 @@ public class JobManagementService implements JobManagement {
   private final MetaScheduler<JsdlJobPlan> scheduler;
   private final ServerInfo info;
   private final Duration killWait;
+  private final StorageWatch storage;
+  private final JobDirectoryRetention retention;
   /** Set on a view made by {@link #actingFor}; null when the SOAP transport says who calls. */
   private final Caller boundCaller;
 
   @Resource private WebServiceContext context;
 
   public JobManagementService(JsdlParser parser, JobPlanner planner, JobStore store,
-      MetaScheduler<JsdlJobPlan> scheduler, ServerInfo info, Duration killGrace) {
+      MetaScheduler<JsdlJobPlan> scheduler, ServerInfo info, Duration killGrace, StorageWatch storage,
+      JobDirectoryRetention retention) {
     this.parser = parser;
     this.planner = planner;
     this.store = store;
     this.scheduler = scheduler;
     this.info = info;
     this.killWait = killGrace.plusSeconds(5);
+    this.storage = storage;
+    this.retention = retention;
     this.boundCaller = null;
   }
 
@@ -88,6 +103,8 @@ public class JobManagementService implements JobManagement {
     this.scheduler = service.scheduler;
     this.info = service.info;
     this.killWait = service.killWait;
+    this.storage = service.storage;
+    this.retention = service.retention;
     this.boundCaller = caller;
   }
 
@@ -105,26 +122,40 @@ public class JobManagementService implements JobManagement {
   }
 
   /**
-   * A file in the job's directory, such as a result the program wrote, for in-process readers
-   * (the web application's results page). Only a relative path that stays inside the job's
-   * directory is answered; the file may not exist (yet).
+   * Opens a file of the job's directory, such as a result the program wrote, for in-process
+   * readers (the web application's results page). Empty when it is not there (yet), when the
+   * job's directory has been removed, or when it is not a regular file inside the directory: the
+   * job's program may have replaced it with a link to one of the server's files, and the server
+   * reads with more rights than the job ({@link JobDirectoryReader}).
    */
-  public Optional<Path> jobFile(String jobId, String relativePath) throws JobNotFoundFault {
+  public Optional<InputStream> openJobFile(String jobId, String relativePath) throws JobNotFoundFault {
     JobRecord job = ownJob(jobId);
-    Path relative = Path.of(relativePath).normalize();
-    if (relative.isAbsolute() || relative.startsWith("..")) {
+    Optional<Path> dir = jobDirectory(job);
+    if (dir.isEmpty()) {
       return Optional.empty();
     }
-    return jobDirectory(job).flatMap(dir -> confined(dir, dir.resolve(relative)));
+    try {
+      return Optional.of(Channels.newInputStream(JobDirectoryReader.open(dir.get(), relativePath)));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      log.warn("job {}: {} not read: {}", jobId, relativePath, e.getMessage());
+      return Optional.empty();
+    }
   }
 
-  /** The file, if it exists and is still inside {@code dir} once links are followed. */
-  private static Optional<Path> confined(Path dir, Path file) {
+  /** Whether {@link #openJobFile} would open the file now. */
+  public boolean hasJobFile(String jobId, String relativePath) throws JobNotFoundFault {
+    Optional<InputStream> in = openJobFile(jobId, relativePath);
+    in.ifPresent(JobManagementService::closeQuietly);
+    return in.isPresent();
+  }
+
+  private static void closeQuietly(InputStream in) {
     try {
-      Path real = file.toRealPath();
-      return real.startsWith(dir.toRealPath()) && Files.isRegularFile(real) ? Optional.of(real) : Optional.empty();
+      in.close();
     } catch (IOException e) {
-      return Optional.empty(); // not there (yet)
+      // nothing was read or written through it
     }
   }
 
@@ -147,7 +178,17 @@ public class JobManagementService implements JobManagement {
 
   @Override
   public String submitJob(JobDocument jobDefinition) throws InvalidJobFault, LimitExceededFault {
-    Caller caller = caller();
+    try {
+      return submit(jobDefinition, caller());
+    } catch (JobStoreException e) {
+      // A store failing between two checks of the storage watch: answer at once, check soon.
+      storage.checkSoon();
+      throw storageFault(storage.problem().orElse("the job store cannot be reached or written"),
+          "the job was not accepted");
+    }
+  }
+
+  private String submit(JobDocument jobDefinition, Caller caller) throws InvalidJobFault, LimitExceededFault {
     Checked checked = check(jobDefinition, caller);
     if (!checked.result().valid) {
       throw new InvalidJobFault("the job description is invalid: "
@@ -162,7 +203,18 @@ public class JobManagementService implements JobManagement {
       throw new LimitExceededFault(message, new FaultDetail("LIMIT_EXCEEDED", message, null, null));
     }
     JsdlJob job = checked.job();
+    requireStorage("the job was not accepted");
     JobRecord record = store.submit(caller.name(), job.jobName().orElse(null), JsdlWriter.write(job));
+    // The store may have taken the job into a file deleted since the last check: acknowledge
+    // only what a fresh check says is kept.
+    if (storage.confirmStillThere().isPresent()) {
+      try {
+        store.transition(record.id(), JobState.QUEUED, JobState.FAILED, "the server's storage failed as the job was stored");
+      } catch (RuntimeException e) {
+        // the store is failing: the fault below is the answer either way
+      }
+      requireStorage("the job was not accepted");
+    }
     try {
       scheduler.submitted(planner.plan(record.id(), caller.name(), job));
     } catch (JobFailure e) {
@@ -170,6 +222,18 @@ public class JobManagementService implements JobManagement {
       store.transition(record.id(), JobState.QUEUED, JobState.FAILED, e.getMessage());
     }
     return record.id().toString();
+  }
+
+  /** Refuses new work, as a SOAP fault, while the server's storage is failing. */
+  private void requireStorage(String consequence) {
+    storage.problem().ifPresent(problem -> {
+      throw storageFault(problem, consequence);
+    });
+  }
+
+  private static jakarta.xml.ws.WebServiceException storageFault(String problem, String consequence) {
+    return new jakarta.xml.ws.WebServiceException("the server's storage is failing (" + problem + "); "
+        + consequence + ". The server accepts new work again by itself once its storage is back.");
   }
 
   @Override
@@ -198,6 +262,7 @@ public class JobManagementService implements JobManagement {
           throw new JobFailure("the job asks for " + plan.slots() + " processes; this server has "
               + info.totalSlots + " compute slots (setting slots.total)");
         }
+        planner.checkLaunchable(plan); // refused now, before queueing, if it could not start
       } catch (JobFailure e) {
         result.problems.add(problem("ERROR", 0, 0, "JobDefinition", e.getMessage()));
         job = null;
@@ -308,35 +373,49 @@ public class JobManagementService implements JobManagement {
     chunk.stream = stream == null ? OutputStreamName.STDOUT : stream;
     chunk.offset = Math.max(0, offset);
     chunk.nextOffset = chunk.offset;
-    Path file = outputFile(job, chunk.stream);
+    chunk.size = 0L;
     boolean ended = job.state().isFinal();
-    if (file == null || !Files.isRegularFile(file)) {
-      chunk.complete = ended;
-      chunk.size = 0L;
+    chunk.complete = ended;
+    Optional<JsdlJobPlan> plan = planOf(job);
+    if (plan.isEmpty()) {
+      return chunk;
+    }
+    Path dir = plan.get().jobDirectory();
+    Path file = chunk.stream == OutputStreamName.STDERR ? plan.get().launch().stderr() : plan.get().launch().stdout();
+    if (ended && retention.removed(job, dir)) {
+      chunk.note = retention.removedNote(job);
       return chunk;
     }
     int want = maxBytes <= 0 ? 65536 : Math.min(maxBytes, MAX_OUTPUT_CHUNK);
-    try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-      long size = in.length();
+    try (SeekableByteChannel in = JobDirectoryReader.open(dir, relativeName(dir, file))) {
+      long size = in.size();
       chunk.size = size;
       if (chunk.offset < size) {
-        byte[] data = new byte[(int) Math.min(want, size - chunk.offset)];
-        in.seek(chunk.offset);
-        in.readFully(data);
-        chunk.data = data;
-        chunk.nextOffset = chunk.offset + data.length;
+        ByteBuffer data = ByteBuffer.allocate((int) Math.min(want, size - chunk.offset));
+        in.position(chunk.offset);
+        while (data.hasRemaining() && in.read(data) > 0) {
+          // a file can only be cut short by its job meanwhile; what was read is returned
+        }
+        chunk.data = java.util.Arrays.copyOf(data.array(), data.position());
+        chunk.nextOffset = chunk.offset + chunk.data.length;
       }
       chunk.complete = ended && chunk.nextOffset >= size;
+    } catch (NoSuchFileException e) {
+      return chunk; // not written (yet)
+    } catch (JobDirectoryReader.RefusedFileException e) {
+      log.warn("job {}: output {} not read: {}", jobId, e.getFile(), e.getReason());
+      chunk.note = "the job's " + chunk.stream.name().toLowerCase(java.util.Locale.ROOT) + " file "
+          + e.getFile() + " " + e.getReason() + "; the server does not read it";
     } catch (IOException e) {
       throw new IllegalStateException("cannot read the output of job " + jobId + ": " + e.getMessage());
     }
     return chunk;
   }
 
-  /** Where the job's program writes the stream, from its plan. */
-  private Path outputFile(JobRecord job, OutputStreamName stream) {
-    return planOf(job).map(plan -> stream == OutputStreamName.STDERR ? plan.launch().stderr() : plan.launch().stdout())
-        .orElse(null);
+  /** The file's name relative to the job directory, as the planner keeps every file inside it. */
+  private static String relativeName(Path dir, Path file) {
+    Path relative = dir.relativize(file.normalize());
+    return relative.toString().replace(java.io.File.separatorChar, '/');
   }
 
   @Override

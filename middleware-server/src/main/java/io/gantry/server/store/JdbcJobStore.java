@@ -61,6 +61,9 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     config.setUsername(settings.user());
     config.setPassword(settings.password());
     config.setMaximumPoolSize(settings.maximumPoolSize());
+    // A store that gives no connection in 10 s is failing (a database server stopped): the
+    // caller gets an error and the storage watch a failed probe, instead of Hikari's 30 s wait.
+    config.setConnectionTimeout(10_000);
     HikariDataSource pool = new HikariDataSource(config);
     try {
       return new JdbcJobStore(pool, Clock.systemUTC(), pool);
@@ -68,6 +71,37 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
       pool.close();
       throw e;
     }
+  }
+
+  /**
+   * Proves the store can still be written durably, by rewriting one probe row; throws {@link
+   * JobStoreException} when it cannot. Connections that failed are replaced first, so a store
+   * that is back (space freed, read-write again) is used again without a restart.
+   */
+  public void probeWrite() {
+    try {
+      writeProbe();
+    } catch (JobStoreException e) {
+      // After a failed write, H2 closes its database and PostgreSQL may have ended the session:
+      // the pooled connections are dead. New ones reopen the store if it is back.
+      if (ownedPool == null || ownedPool.getHikariPoolMXBean() == null) {
+        throw e;
+      }
+      ownedPool.getHikariPoolMXBean().softEvictConnections();
+      writeProbe();
+    }
+  }
+
+  private void writeProbe() {
+    tx.write("write the storage probe", c -> {
+      try (PreparedStatement ps = c.prepareStatement("UPDATE gantry_storage_probe SET written_at = ? WHERE id = 1")) {
+        JobRows.setInstant(ps, 1, now());
+        if (ps.executeUpdate() != 1) {
+          throw new SQLException("the storage probe row is missing");
+        }
+        return null;
+      }
+    });
   }
 
   @Override

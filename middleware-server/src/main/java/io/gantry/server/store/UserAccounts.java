@@ -87,6 +87,47 @@ public final class UserAccounts {
     });
   }
 
+  /**
+   * The OS account the user's jobs run under, if one is mapped; empty for no such user or none
+   * mapped (then the server's jobs.default-os-account applies).
+   */
+  public Optional<String> osAccount(String name) {
+    return tx.read("read the OS account of user " + name, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT os_account FROM gantry_user WHERE name = ?")) {
+        ps.setString(1, name);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+        }
+      }
+    });
+  }
+
+  /** Every user's mapped OS account; users without one are left out. */
+  public java.util.Map<String, String> osAccounts() {
+    return tx.read("list OS accounts", c -> {
+      java.util.Map<String, String> all = new java.util.TreeMap<>();
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT name, os_account FROM gantry_user WHERE os_account IS NOT NULL");
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          all.put(rs.getString(1), rs.getString(2));
+        }
+      }
+      return all;
+    });
+  }
+
+  /** Maps the user to an OS account, or back to the default with null; false if no such user. */
+  public boolean setOsAccount(String name, String osAccount) {
+    return tx.write("set the OS account of user " + name, c -> {
+      try (PreparedStatement ps = c.prepareStatement("UPDATE gantry_user SET os_account = ? WHERE name = ?")) {
+        ps.setString(1, osAccount);
+        ps.setString(2, name);
+        return ps.executeUpdate() == 1;
+      }
+    });
+  }
+
   public boolean isEmpty() {
     return tx.read("count users", c -> {
       try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM gantry_user");

@@ -53,7 +53,9 @@ class SampleVarJobTest {
     Path adminPassword = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + ".admin"), ADMIN_PASSWORD);
     server = GantryServer.start(new ServerConfigLoader().load(null, Map.of("listen.port", "0",
         "data.dir", dataDir.toString(), "demo.positions", "300", "demo.ssh-port", "0",
-        "slots.total", "2", "admin.password-file", adminPassword.toString())));
+        "slots.total", "2", "admin.password-file", adminPassword.toString(),
+        // mcvar runs inside the job's sandbox, which shows it only from an allowed root
+        "jobs.allowed-executable-roots", MCVAR.getParent().toString())));
     client = RunningServer.cxfClient(server.jobManagementUrl(), server.tlsFingerprint().orElseThrow(),
         new Login.Basic("admin", ADMIN_PASSWORD));
   }

@@ -69,9 +69,12 @@ final class ScriptedPipeline implements JobPipeline<ScriptedPipeline.Plan>, Auto
     Path dir = root.resolve(plan.jobId().toString());
     try {
       java.nio.file.Files.createDirectories(dir);
+      // sandboxed like every job, under a test account (scripts/create-test-accounts)
+      io.gantry.dispatcher.JobAccount account = io.gantry.dispatcher.OsAccounts.lookup("gantry-test-alice");
+      java.nio.file.Files.setAttribute(dir, "unix:uid", account.uid());
       LaunchSpec.Builder spec = LaunchSpec.builder(plan.jobId().toString(), ProgramKind.POSIX, "/bin/sh")
           .arguments("-c", plan.script().get("run"))
-          .workingDirectory(dir)
+          .workingDirectory(dir).account(account)
           .output(dir.resolve("stdout"), dir.resolve("stderr"));
       if (plan.script().containsKey("wall")) {
         spec.wallTimeLimit(Duration.ofSeconds(Long.parseLong(plan.script().get("wall"))));

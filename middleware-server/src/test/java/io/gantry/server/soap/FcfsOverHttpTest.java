@@ -48,11 +48,11 @@ class FcfsOverHttpTest {
 
   @Test
   void laterJobsStageInWhileOneRunsThenStartInSubmissionOrderWithoutOvertaking() throws Exception {
-    Path log = dir.resolve("start-order.log");
-    Path release = dir.resolve("release-a");
-    String record = "echo \"$0\" >> '" + log + "'";
+    // each job notes when it starts in its own directory (its sandbox shows it nothing else)
+    String record = "echo \"$(date +%s%N) $0\" >> order.log";
     String a = client.submitJob(TestJobs.job("a").shell(record.replace("$0", "A")
-        + "; while [ ! -e '" + release + "' ]; do sleep 0.1; done", 60).document());
+        + "; while [ ! -e release ]; do sleep 0.1; done", 60).document());
+    Path release = server.jobDirectory(a).resolve("release");
     await(client, a, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
 
     String positions = "SELECT position_id, quantity FROM position";
@@ -72,13 +72,19 @@ class FcfsOverHttpTest {
     // one slot is free and the narrow job would fit, but the wide one came first
     Thread.sleep(1000);
     assertEquals(JobStateName.STAGED, client.getJobStatus(narrow).state, "no overtaking");
-    assertFalse(Files.readAllLines(log).contains("C"));
+    assertFalse(Files.exists(server.jobDirectory(narrow).resolve("order.log")));
 
     Files.createFile(release);
     for (String id : List.of(a, wide, narrow)) {
       assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, id, LIMIT).state);
     }
-    assertEquals(List.of("A", "B", "B", "B-done", "B-done", "C"), Files.readAllLines(log),
+    List<String> order = new java.util.ArrayList<>();
+    for (String id : List.of(a, wide, narrow)) {
+      order.addAll(Files.readAllLines(server.jobDirectory(id).resolve("order.log")));
+    }
+    order.sort(java.util.Comparator.comparingLong(line -> Long.parseLong(line.split(" ")[0])));
+    assertEquals(List.of("A", "B", "B", "B-done", "B-done", "C"),
+        order.stream().map(line -> line.split(" ")[1]).toList(),
         "started in submission order; C only after both ranks of B ended");
   }
 }

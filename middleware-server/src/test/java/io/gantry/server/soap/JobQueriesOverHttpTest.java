@@ -66,9 +66,9 @@ class JobQueriesOverHttpTest {
 
   @Test
   void outputIsReadWhileTheProgramRunsAndCompletesAfterIt() throws Exception {
-    Path release = dir.resolve("release-output");
     String id = client.submitJob(TestJobs.job("talker").shell("echo first; echo oops >&2;"
-        + " while [ ! -e '" + release + "' ]; do sleep 0.1; done; echo second", 60).document());
+        + " while [ ! -e release ]; do sleep 0.1; done; echo second", 60).document());
+    Path release = server.jobDirectory(id).resolve("release");
     OutputChunk early = awaitOutput(id, "first\n");
     assertFalse(early.complete, "the job still runs");
     assertEquals(0, early.offset);
@@ -102,9 +102,9 @@ class JobQueriesOverHttpTest {
 
   @Test
   void cancellingARunningJobIsAStateConflictThatNamesItsState() throws Exception {
-    Path release = dir.resolve("release-conflict");
     String id = client.submitJob(TestJobs.job("busy")
-        .shell("while [ ! -e '" + release + "' ]; do sleep 0.1; done", 60).document());
+        .shell("while [ ! -e release ]; do sleep 0.1; done", 60).document());
+    Path release = server.jobDirectory(id).resolve("release");
     RunningServer.await(client, id, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
     JobStateFault fault = assertThrows(JobStateFault.class, () -> client.cancelJob(id));
     assertEquals("JOB_STATE", fault.getFaultInfo().code);

@@ -81,6 +81,14 @@ public final class RunningServer implements AutoCloseable {
    * H2 lets one process at a time open the store.
    */
   public static void addUser(Path dataDir, String name, String password, boolean admin) {
+    addUser(dataDir, name, password, admin, null);
+  }
+
+  /**
+   * Adds a user whose jobs run under {@code osAccount} ({@code user add NAME --os-account
+   * ACCOUNT}); null for the server's jobs.default-os-account.
+   */
+  public static void addUser(Path dataDir, String name, String password, boolean admin, String osAccount) {
     java.io.InputStream stdin = System.in;
     try {
       System.setIn(new java.io.ByteArrayInputStream((password + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
@@ -89,9 +97,13 @@ public final class RunningServer implements AutoCloseable {
       if (admin) {
         args.add("--admin");
       }
+      if (osAccount != null) {
+        args.addAll(java.util.List.of("--os-account", osAccount));
+      }
       int code = new picocli.CommandLine(new io.gantry.server.GantryServerCommand()).execute(args.toArray(String[]::new));
       if (code != 0) {
-        fail("gantry-server user add " + name + " exited with " + code);
+        fail("gantry-server user add " + name + " exited with " + code
+            + (osAccount == null ? "" : " (is OS account " + osAccount + " there? run scripts/create-test-accounts)"));
       }
     } finally {
       System.setIn(stdin);
@@ -101,7 +113,12 @@ public final class RunningServer implements AutoCloseable {
   /** A configuration file with the test settings for {@code dataDir}, as the launcher reads it. */
   public static Path testConfig(Path dataDir) {
     try {
-      java.nio.file.Files.createDirectories(dataDir);
+      if (!java.nio.file.Files.isDirectory(dataDir)) {
+        // as an operator would make it: the server refuses a data directory others may list
+        java.nio.file.Files.createDirectories(dataDir);
+        java.nio.file.Files.setPosixFilePermissions(dataDir,
+            java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+      }
       Path file = dataDir.resolveSibling(dataDir.getFileName() + ".properties");
       java.util.Properties p = new java.util.Properties();
       p.putAll(testSettings(dataDir, Map.of()));
@@ -116,6 +133,14 @@ public final class RunningServer implements AutoCloseable {
 
   public Path dataDir() {
     return dataDir;
+  }
+
+  /**
+   * A job's directory on this host. Tests reach a running job through files here (a "release"
+   * file the job waits for): the job's sandbox shows it nothing of the test's own directories.
+   */
+  public Path jobDirectory(String jobId) {
+    return dataDir.resolve("jobs").resolve(jobId);
   }
 
   public String url() {

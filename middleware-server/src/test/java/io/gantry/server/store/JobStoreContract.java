@@ -29,7 +29,17 @@ abstract class JobStoreContract {
           + "<RemotePassword>ENC(AbC+/=)</RemotePassword><Name>Värde ≥ 1 €</Name></jsdl:JobDefinition>";
 
   /** Versioned migration scripts shipped in src/main/resources/io/gantry/server/store/migration. */
-  private static final long MIGRATIONS = 3;
+  private static final long MIGRATIONS = countMigrations();
+
+  /** Counted, not written down, so that each new migration does not have to edit this test too. */
+  private static long countMigrations() {
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(
+        java.nio.file.Path.of("src/main/resources/io/gantry/server/store/migration"))) {
+      return files.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).count();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 
   protected JdbcJobStore store;
 

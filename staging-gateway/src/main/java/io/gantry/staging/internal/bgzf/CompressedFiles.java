@@ -23,12 +23,17 @@ public final class CompressedFiles {
 
   /** The file's content, inflated if it is gzip (blocked or not). */
   public static InputStream openDecompressed(Path file) throws IOException {
-    InputStream raw = new BufferedInputStream(Files.newInputStream(file), 256 * 1024);
+    return decompressed(Files.newInputStream(file), file.getFileName().toString());
+  }
+
+  /** The stream's content, inflated if it is gzip (blocked or not); {@code name} for messages. */
+  public static InputStream decompressed(InputStream in, String name) throws IOException {
+    InputStream raw = new BufferedInputStream(in, 256 * 1024);
     raw.mark(2);
     byte[] head = raw.readNBytes(2);
     raw.reset();
     if (BlockGzipFormat.isGzip(head, head.length)) {
-      return new GzipMemberReader(raw, file.getFileName().toString());
+      return new GzipMemberReader(raw, name);
     }
     return raw;
   }

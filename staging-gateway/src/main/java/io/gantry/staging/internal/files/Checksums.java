@@ -2,6 +2,8 @@ package io.gantry.staging.internal.files;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -12,7 +14,21 @@ import java.util.HexFormat;
 public final class Checksums {
   private Checksums() {}
 
+  /** SHA-256 of an opened file's bytes from its start; leaves the channel at its start again. */
+  public static String sha256(SeekableByteChannel channel) throws IOException {
+    channel.position(0);
+    String sum = sha256(Channels.newInputStream(channel));
+    channel.position(0);
+    return sum;
+  }
+
   public static String sha256(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return sha256(in);
+    }
+  }
+
+  private static String sha256(InputStream in) throws IOException {
     MessageDigest digest;
     try {
       digest = MessageDigest.getInstance("SHA-256");
@@ -20,11 +36,9 @@ public final class Checksums {
       throw new IllegalStateException(e);
     }
     byte[] buf = new byte[256 * 1024];
-    try (InputStream in = Files.newInputStream(file)) {
-      int n;
-      while ((n = in.read(buf)) > 0) {
-        digest.update(buf, 0, n);
-      }
+    int n;
+    while ((n = in.read(buf)) > 0) {
+      digest.update(buf, 0, n);
     }
     return HexFormat.of().formatHex(digest.digest());
   }

@@ -1,8 +1,11 @@
 package io.gantry.staging.internal.files;
 
+import io.gantry.staging.JobDirectoryReader;
 import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -30,19 +33,7 @@ public final class JobDirectory {
    * @param what what the name is (e.g. {@code SQLOutputFileName}), for the error message
    */
   public Path resolve(String name, String what) throws IOException {
-    if (name == null || name.isBlank()) {
-      throw new IOException(what + " is empty");
-    }
-    Path relative = Path.of(name);
-    if (relative.isAbsolute()) {
-      throw new IOException(what + " '" + name + "' must be relative to the job directory, not absolute");
-    }
-    for (Path part : relative) {
-      if (part.toString().equals("..")) {
-        throw new IOException(what + " '" + name + "' must not contain '..'");
-      }
-    }
-    Path file = root.resolve(relative).normalize();
+    Path file = root.resolve(checkedRelative(name, what)).normalize();
     Path parent = file.getParent();
     Files.createDirectories(parent);
     if (!parent.toRealPath().startsWith(root)) {
@@ -55,6 +46,40 @@ public final class JobDirectory {
       throw new IOException(what + " '" + name + "' is a directory");
     }
     return file;
+  }
+
+  /**
+   * Opens a file the job's program wrote, for stage-out: after the program ran, any name may
+   * have been replaced with a link or a FIFO, so no link is followed on the way and only a
+   * regular file is read ({@link JobDirectoryReader}).
+   *
+   * @throws IOException naming {@code what} when the file is missing or refused
+   */
+  public SeekableByteChannel openForReading(String name, String what) throws IOException {
+    String relative = checkedRelative(name, what).normalize().toString();
+    try {
+      return JobDirectoryReader.open(root, relative);
+    } catch (NoSuchFileException e) {
+      throw new NoSuchFileException(what + " '" + name + "' does not exist");
+    } catch (JobDirectoryReader.RefusedFileException e) {
+      throw new IOException(what + " '" + name + "' " + e.getReason() + "; not read", e);
+    }
+  }
+
+  private static Path checkedRelative(String name, String what) throws IOException {
+    if (name == null || name.isBlank()) {
+      throw new IOException(what + " is empty");
+    }
+    Path relative = Path.of(name);
+    if (relative.isAbsolute()) {
+      throw new IOException(what + " '" + name + "' must be relative to the job directory, not absolute");
+    }
+    for (Path part : relative) {
+      if (part.toString().equals("..")) {
+        throw new IOException(what + " '" + name + "' must not contain '..'");
+      }
+    }
+    return relative;
   }
 
   /** The job-relative name of a file, for manifests. */

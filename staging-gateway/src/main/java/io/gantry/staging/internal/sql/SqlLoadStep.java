@@ -12,8 +12,9 @@ import io.gantry.staging.internal.steps.Step;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.NoSuchFileException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.BatchUpdateException;
@@ -60,31 +61,14 @@ public final class SqlLoadStep implements Step {
     long start = System.nanoTime();
     DataSourceSpec spec = env.resolve(load.dataSource(), label());
     try {
-      Path input = env.jobDirectory().resolve(load.inputFileName(), "stage-out input file");
-      if (!Files.isRegularFile(input)) {
-        throw new StagingException(label(), "input file '" + load.inputFileName() + "' does not exist");
+      SeekableByteChannel input;
+      try {
+        input = env.jobDirectory().openForReading(load.inputFileName(), "input file");
+      } catch (NoSuchFileException e) {
+        throw new StagingException(label(), e.getFile());
       }
-      String checksum = Checksums.sha256(input);
-      String stepKey = stepKey();
-      try (Connection c = env.pools().connect(spec, label())) {
-        StageOutLedger.ensureTable(c);
-        c.setAutoCommit(false);
-        try {
-          StageOutLedger.Entry done = StageOutLedger.find(c, jobId, stepKey);
-          if (done != null) {
-            c.rollback();
-            return alreadyCommitted(done, checksum, spec, input, start);
-          }
-          long rows = insertRows(c, input, context);
-          StageOutLedger.record(c, jobId, stepKey, checksum, rows);
-          c.commit();
-          return new ManifestRecord("sql-load", spec.describe(), load.statement(), load.inputFileName(), rows,
-              Files.size(input), checksum, seconds(start), false);
-        } catch (SQLException | IOException | ParameterBinder.BindException | StagingException
-            | InterruptedException | RuntimeException e) {
-          rollbackQuietly(c);
-          throw e;
-        }
+      try (input) {
+        return load(spec, input, context, start);
       }
     } catch (SQLException e) {
       throw new StagingException(label(), SqlSteps.failure(spec, load.statement(), e) + "; nothing was written", e);
@@ -93,11 +77,39 @@ public final class SqlLoadStep implements Step {
     }
   }
 
-  private long insertRows(Connection c, Path input, StepContext context)
+  /** One read of the opened file for its checksum, a second for its rows: the same bytes both times. */
+  private ManifestRecord load(DataSourceSpec spec, SeekableByteChannel input, StepContext context, long start)
+      throws SQLException, IOException, ParameterBinder.BindException, StagingException, InterruptedException {
+    long size = input.size(); // the CSV reader closes the channel when done
+    String checksum = Checksums.sha256(input);
+    String stepKey = stepKey();
+    try (Connection c = env.pools().connect(spec, label())) {
+      StageOutLedger.ensureTable(c);
+      c.setAutoCommit(false);
+      try {
+        StageOutLedger.Entry done = StageOutLedger.find(c, jobId, stepKey);
+        if (done != null) {
+          c.rollback();
+          return alreadyCommitted(done, checksum, spec, input, start);
+        }
+        long rows = insertRows(c, input, context);
+        StageOutLedger.record(c, jobId, stepKey, checksum, rows);
+        c.commit();
+        return new ManifestRecord("sql-load", spec.describe(), load.statement(), load.inputFileName(), rows,
+            size, checksum, seconds(start), false);
+      } catch (SQLException | IOException | ParameterBinder.BindException | StagingException
+          | InterruptedException | RuntimeException e) {
+        rollbackQuietly(c);
+        throw e;
+      }
+    }
+  }
+
+  private long insertRows(Connection c, SeekableByteChannel input, StepContext context)
       throws SQLException, IOException, ParameterBinder.BindException, StagingException, InterruptedException {
     String name = load.inputFileName();
     try (PreparedStatement ps = c.prepareStatement(load.statement());
-        CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(input), name)) {
+        CsvRowReader reader = new CsvRowReader(CompressedFiles.decompressed(Channels.newInputStream(input), name), name)) {
       AutoCloseable cancel = ps::cancel;
       context.onCancel(cancel);
       ParameterBinder binder = ParameterBinder.forStatement(ps, name);
@@ -146,13 +158,13 @@ public final class SqlLoadStep implements Step {
   }
 
   private ManifestRecord alreadyCommitted(StageOutLedger.Entry done, String checksum, DataSourceSpec spec,
-      Path input, long start) throws StagingException, IOException {
+      SeekableByteChannel input, long start) throws StagingException, IOException {
     if (!done.checksum().equals(checksum)) {
       throw new StagingException(label(), "job " + jobId + " already committed this step with a different file"
           + " (SHA-256 " + done.checksum() + ", now " + checksum + "); refusing to load it twice");
     }
     return new ManifestRecord("sql-load", spec.describe(), load.statement(), load.inputFileName(), done.rows(),
-        Files.size(input), checksum, seconds(start), true);
+        input.size(), checksum, seconds(start), true);
   }
 
   /** Identifies the step within the job: data source, statement and file, hashed to a fixed width. */

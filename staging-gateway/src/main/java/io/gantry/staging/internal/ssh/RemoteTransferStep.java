@@ -18,7 +18,10 @@ import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
@@ -138,30 +141,47 @@ public final class RemoteTransferStep implements Step {
   }
 
   private ManifestRecord send(Session session, long start, StepContext context) throws TransferFailure, IOException {
-    Path source = jobDirectory.resolve(transfer.sourceFileName(), "SourceFileName");
-    if (!Files.isRegularFile(source)) {
-      throw TransferFailure.permanent("local file '" + transfer.sourceFileName() + "' does not exist", null);
-    }
-    Path upload = transfer.compress() ? compressCopy(source) : source;
+    SeekableByteChannel source;
     try {
-      int timeout = (int) options.connectTimeout().toMillis();
-      long bytes = transfer.protocol() == RemoteTransfer.Protocol.SCP
-          ? ScpProtocol.upload(session, upload, transfer.targetFileName(), timeout)
-          : SftpProtocol.upload(session, upload, transfer.targetFileName(), timeout);
-      context.progress().add(0, bytes);
-      return record("receive", transfer.targetFileName(), transfer.sourceFileName(), bytes,
-          Checksums.sha256(upload), start);
+      source = jobDirectory.openForReading(transfer.sourceFileName(), "local file");
+    } catch (NoSuchFileException e) {
+      throw TransferFailure.permanent(e.getFile(), null);
+    } catch (IOException e) {
+      throw TransferFailure.permanent(e.getMessage(), e);
+    }
+    Path compressed = null;
+    try (source) {
+      SeekableByteChannel upload = source;
+      if (transfer.compress()) {
+        compressed = compressCopy(source);
+        upload = Files.newByteChannel(compressed);
+      }
+      try (SeekableByteChannel sent = upload) {
+        String sha256 = Checksums.sha256(sent);
+        long size = sent.size();
+        int timeout = (int) options.connectTimeout().toMillis();
+        String name = transfer.sourceFileName();
+        long bytes = transfer.protocol() == RemoteTransfer.Protocol.SCP
+            ? ScpProtocol.upload(session, Channels.newInputStream(sent), size, name, transfer.targetFileName(), timeout)
+            : SftpProtocol.upload(session, Channels.newInputStream(sent), size, transfer.targetFileName(), timeout);
+        context.progress().add(0, bytes);
+        return record("receive", transfer.targetFileName(), transfer.sourceFileName(), bytes, sha256, start);
+      }
     } finally {
-      if (upload != source) {
-        Files.deleteIfExists(upload);
+      if (compressed != null) {
+        Files.deleteIfExists(compressed);
       }
     }
   }
 
-  /** scp must announce the size before sending, so on-the-fly compression goes through a hidden file. */
-  private Path compressCopy(Path source) throws IOException {
-    Path temp = Files.createTempFile(source.getParent(), "." + source.getFileName(), ".bgz.part");
-    try (InputStream in = Files.newInputStream(source);
+  /**
+   * scp must announce the size before sending, so on-the-fly compression goes through a file; it
+   * lies in the server's temporary directory, not the job's, whose names the job may have turned
+   * into links.
+   */
+  private Path compressCopy(SeekableByteChannel source) throws IOException {
+    Path temp = Files.createTempFile("gantry-upload-", ".bgz.part");
+    try (InputStream in = Channels.newInputStream(source);
         OutputStream out = new BlockGzipWriter(Files.newOutputStream(temp), compressionPool,
             options.compressionThreads(), options.blockSize(), options.compressionLevel())) {
       in.transferTo(out);

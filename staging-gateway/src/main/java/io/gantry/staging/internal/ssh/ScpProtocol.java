@@ -55,25 +55,25 @@ final class ScpProtocol {
     }
   }
 
-  /** Sends the local file to {@code remotePath}; returns its size. */
-  static long upload(Session session, Path local, String remotePath, int timeoutMillis)
-      throws TransferFailure, IOException {
+  /** Sends {@code size} bytes of {@code file} (the job's {@code local}) to {@code remotePath}; returns the size. */
+  static long upload(Session session, InputStream file, long size, String local, String remotePath,
+      int timeoutMillis) throws TransferFailure, IOException {
     ChannelExec channel = openExec(session, "scp -t " + shellQuote(remotePath), timeoutMillis);
-    long size = Files.size(local);
-    try (InputStream in = channel.getInputStream(); OutputStream out = channel.getOutputStream();
-        InputStream file = Files.newInputStream(local)) {
+    try (InputStream in = channel.getInputStream(); OutputStream out = channel.getOutputStream()) {
       connect(channel, timeoutMillis);
       checkAck(in, remotePath);
       String name = remotePath.substring(remotePath.lastIndexOf('/') + 1);
       out.write(("C0644 " + size + " " + name + "\n").getBytes(StandardCharsets.UTF_8));
       out.flush();
       checkAck(in, remotePath);
-      file.transferTo(out);
+      if (file.transferTo(out) != size) {
+        throw new IOException(local + " changed size while being sent");
+      }
       sendOk(out);
       checkAck(in, remotePath);
       return size;
     } catch (IOException e) {
-      throw dropped("connection dropped while sending " + local.getFileName() + ": " + e.getMessage());
+      throw dropped("connection dropped while sending " + local + ": " + e.getMessage());
     } finally {
       channel.disconnect();
     }

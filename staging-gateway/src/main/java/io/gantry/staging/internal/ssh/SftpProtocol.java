@@ -40,17 +40,16 @@ final class SftpProtocol {
     }
   }
 
-  static long upload(Session session, Path local, String remotePath, int timeoutMillis)
+  /** Sends {@code size} bytes of {@code in} to {@code remotePath}, renamed into place when complete. */
+  static long upload(Session session, InputStream in, long size, String remotePath, int timeoutMillis)
       throws TransferFailure, IOException {
     ChannelSftp sftp = open(session, timeoutMillis);
     int slash = remotePath.lastIndexOf('/');
     String temp = remotePath.substring(0, slash + 1) + "." + remotePath.substring(slash + 1) + ".part";
-    try (InputStream in = Files.newInputStream(local)) {
+    try {
       sftp.put(in, temp, ChannelSftp.OVERWRITE);
       replace(sftp, temp, remotePath);
-      return Files.size(local);
-    } catch (IOException e) {
-      throw TransferFailure.retryable("connection dropped during sftp to " + remotePath + ": " + e.getMessage(), e);
+      return size;
     } catch (SftpException e) {
       quietlyRemove(sftp, temp);
       throw classify(e, remotePath, session);

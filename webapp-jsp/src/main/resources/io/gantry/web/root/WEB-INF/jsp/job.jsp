@@ -82,9 +82,11 @@
     </c:choose>
 
     <h2>Standard output</h2>
+    <c:if test="${not empty stdout.note}"><p class="muted" id="stdout-note"><c:out value="${stdout.note}"/></p></c:if>
     <c:if test="${stdout.cut}"><p class="muted">The last 16 KiB of ${stdout.size} bytes.</p></c:if>
     <pre class="log" id="stdout" tabindex="0" aria-label="Standard output"><c:out value="${stdout.text}"/></pre>
     <h2>Standard error</h2>
+    <c:if test="${not empty stderr.note}"><p class="muted" id="stderr-note"><c:out value="${stderr.note}"/></p></c:if>
     <c:if test="${stderr.cut}"><p class="muted">The last 16 KiB of ${stderr.size} bytes.</p></c:if>
     <pre class="log" id="stderr" tabindex="0" aria-label="Standard error"><c:out value="${stderr.text}"/></pre>
     <c:if test="${not job.finalState}"><p class="muted" id="live-note">This page updates itself while the job runs.</p></c:if>

@@ -1,12 +1,16 @@
-package io.gantry.dispatcher;
+package io.gantry.jsdl;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Which {@code mpirun} options a job description may add. An allow-list, not a deny-list, because
- * Open MPI has hundreds of options and several of them run arbitrary programs or step outside the
- * job's directory, and new releases add more:
+ * Which {@code mpirun} options a job description may add (one option or value per
+ * {@code MpirunOption} element). It lives here, in the job language, so that a job breaking it is
+ * refused when it is validated or submitted, with the element's line:column, rather than at
+ * launch after queueing; the dispatcher checks the same policy again before it starts anything.
+ * An allow-list, not a deny-list, because Open MPI has hundreds of options and several of them run
+ * arbitrary programs or step outside the job's directory, and new releases add more:
  *
  * <ol>
  *   <li>Options that start other programs are refused: {@code --prefix}, {@code --launch-agent},
@@ -59,7 +63,51 @@ public final class MpirunOptionPolicy {
   private static final List<String> TUNABLE_MCA_FRAMEWORKS =
       List.of("btl", "pml", "mtl", "coll", "osc", "io", "fcoll", "fs", "sharedfp", "mpi", "oob_tcp");
 
+  /**
+   * The first token that breaks the policy and why.
+   *
+   * @param index position of the offending token in the list (an option, or the value that is
+   *     missing or wrong: then the position of its option)
+   * @param message what is wrong, naming the option, e.g. {@code mpirun option '--prefix' is not
+   *     among the options a job may set}
+   */
+  public record Violation(int index, String message) {}
+
   private MpirunOptionPolicy() {}
+
+  /** The first violation in {@code options}, or empty when a job may pass them all. */
+  public static Optional<Violation> firstViolation(List<String> options) {
+    int i = 0;
+    while (i < options.size()) {
+      String option = options.get(i);
+      if (!clean(option)) {
+        return violation(i, "mpirun options must not contain NUL or line breaks");
+      }
+      Integer arity = ARITY.get(canonical(option));
+      if (arity == null) {
+        return refused(i, option, "is not among the options a job may set (one option or value per"
+            + " MpirunOption element; allowed: " + String.join(", ", ARITY.keySet().stream().sorted().toList()) + ")");
+      }
+      if (i + arity >= options.size()) {
+        return refused(i, option, "needs " + arity + " value(s), each in its own MpirunOption element");
+      }
+      for (int v = 1; v <= arity; v++) {
+        String value = options.get(i + v);
+        if (!clean(value)) {
+          return violation(i + v, "mpirun options must not contain NUL or line breaks");
+        }
+        if (value.isEmpty() || value.startsWith("-")) {
+          return refused(i + v, option, "needs " + arity + " value(s), got '" + value + "'");
+        }
+      }
+      if (canonical(option).equals("--mca") && !tunable(options.get(i + 1))) {
+        return refused(i + 1, option + " " + options.get(i + 1),
+            "sets a parameter outside the tunable frameworks " + TUNABLE_MCA_FRAMEWORKS);
+      }
+      i += 1 + arity;
+    }
+    return Optional.empty();
+  }
 
   /**
    * Checks a job's extra options.
@@ -67,30 +115,9 @@ public final class MpirunOptionPolicy {
    * @throws IllegalArgumentException naming the job and the first offending option
    */
   public static void check(String jobId, List<String> options) {
-    int i = 0;
-    while (i < options.size()) {
-      String option = options.get(i);
-      requireClean(jobId, option);
-      Integer arity = ARITY.get(canonical(option));
-      if (arity == null) {
-        throw refused(jobId, option, "is not among the options a job may set");
-      }
-      if (i + arity >= options.size()) {
-        throw refused(jobId, option, "needs " + arity + " value(s)");
-      }
-      for (int v = 1; v <= arity; v++) {
-        String value = options.get(i + v);
-        requireClean(jobId, value);
-        if (value.isEmpty() || value.startsWith("-")) {
-          throw refused(jobId, option, "needs " + arity + " value(s), got '" + value + "'");
-        }
-      }
-      if (canonical(option).equals("--mca") && !tunable(options.get(i + 1))) {
-        throw refused(jobId, option + " " + options.get(i + 1),
-            "sets a parameter outside the tunable frameworks " + TUNABLE_MCA_FRAMEWORKS);
-      }
-      i += 1 + arity;
-    }
+    firstViolation(options).ifPresent(v -> {
+      throw new IllegalArgumentException("job " + jobId + ": " + v.message());
+    });
   }
 
   private static String canonical(String option) {
@@ -103,14 +130,15 @@ public final class MpirunOptionPolicy {
         .anyMatch(f -> parameter.equals(f) || parameter.startsWith(f + "_"));
   }
 
-  private static void requireClean(String jobId, String token) {
-    if (token == null || token.indexOf('\0') >= 0 || token.indexOf('\n') >= 0 || token.indexOf('\r') >= 0) {
-      throw new IllegalArgumentException(
-          "job " + jobId + ": mpirun options must not be null or contain NUL or line breaks");
-    }
+  private static boolean clean(String token) {
+    return token != null && token.indexOf('\0') < 0 && token.indexOf('\n') < 0 && token.indexOf('\r') < 0;
   }
 
-  private static IllegalArgumentException refused(String jobId, String option, String why) {
-    return new IllegalArgumentException("job " + jobId + ": mpirun option '" + option + "' " + why);
+  private static Optional<Violation> refused(int index, String option, String why) {
+    return violation(index, "mpirun option '" + option + "' " + why);
+  }
+
+  private static Optional<Violation> violation(int index, String message) {
+    return Optional.of(new Violation(index, message));
   }
 }

@@ -1,0 +1,227 @@
+package io.gantry.server.soap;
+
+import static io.gantry.server.soap.RunningServer.awaitFinal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobStateName;
+import io.gantry.testing.EmbeddedPostgresServer;
+import jakarta.xml.ws.soap.SOAPFaultException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The server notices its own storage failing: it refuses new work with a SOAP fault and a 503
+ * page, never acknowledges a job it could not keep, and takes work again by itself once the
+ * storage is back.
+ */
+class StorageOutageOverHttpTest {
+  static final Duration LIMIT = Duration.ofSeconds(30);
+  static final Map<String, String> FAST_CHECKS = Map.of("storage.check-interval", "PT0.2S");
+
+  @TempDir Path dir;
+
+  private static String submitEcho(JobManagement client) throws Exception {
+    return client.submitJob(TestJobs.job("echo").shell("echo hello", 30).document());
+  }
+
+  /** Submits until the server refuses (at most a few check intervals), returning its fault. */
+  private static SOAPFaultException awaitRefusal(JobManagement client) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
+    while (true) {
+      try {
+        String id = submitEcho(client);
+        throw new AssertionError("job " + id + " was acknowledged on failing storage");
+      } catch (SOAPFaultException e) {
+        return e;
+      } catch (AssertionError e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(100);
+      }
+    }
+  }
+
+  /** Submits until the server accepts again, and checks that the job runs to the end. */
+  private static void awaitRecovery(JobManagement client) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (true) {
+      try {
+        String id = submitEcho(client);
+        var status = awaitFinal(client, id, LIMIT);
+        assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
+        return;
+      } catch (SOAPFaultException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  private static HttpResponse<String> get(String url) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void aDataDirectoryMovedAwayRefusesNewWorkAndItsReturnRestoresService() throws Exception {
+    Path data = dir.resolve("server");
+    Path away = dir.resolve("moved-away");
+    try (RunningServer server = RunningServer.start(data, FAST_CHECKS)) {
+      JobManagement client = server.cxfClient();
+      assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
+
+      Files.move(data, away);
+      SOAPFaultException fault = assertThrows(SOAPFaultException.class, () -> submitEcho(client),
+          "a job submitted right after the data directory went must not be acknowledged");
+      assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
+      assertTrue(fault.getMessage().contains("the data directory is gone"), fault.getMessage());
+      HttpResponse<String> page = get(server.url().replace("/services/JobManagement", "/jobs"));
+      assertEquals(503, page.statusCode());
+      assertTrue(page.body().contains("Service unavailable"), page.body());
+
+      Files.move(away, data);
+      awaitRecovery(client);
+    }
+  }
+
+  @Test
+  void aDeletedDataDirectoryNeverLetsAJobBeAcknowledged() throws Exception {
+    Path data = dir.resolve("server");
+    try (RunningServer server = RunningServer.start(data, FAST_CHECKS)) {
+      JobManagement client = server.cxfClient();
+      Path trash = dir.resolve("trash");
+      Files.move(data, trash); // gone at once, then deleted: the watch's probe file cannot race the delete
+      deleteTree(trash);
+      SOAPFaultException fault = assertThrows(SOAPFaultException.class, () -> submitEcho(client));
+      assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
+      Files.createDirectories(data); // an empty directory is not the one with the keys and jobs
+      Thread.sleep(600);
+      fault = awaitRefusal(client);
+      assertTrue(fault.getMessage().contains("was replaced since the server started"), fault.getMessage());
+    }
+  }
+
+  @Test
+  void aFullDiskUnderTheH2JobStoreRefusesNewWorkUntilSpaceIsFreed() throws Exception {
+    Path mount = Files.createDirectories(dir.resolve("small-disk"));
+    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", mount.toString()) == 0,
+        "needs permission to mount a tmpfs");
+    try {
+      Path data = mount.resolve("server");
+      Map<String, String> settings = new HashMap<>(FAST_CHECKS);
+      settings.put("staging.min-free-bytes", "1M");
+      try (RunningServer server = RunningServer.start(data, settings)) {
+        JobManagement client = server.cxfClient();
+        Path filler = mount.resolve("filler");
+        fill(filler);
+        SOAPFaultException fault = awaitRefusal(client);
+        assertTrue(fault.getMessage().contains("storage is failing"),
+            fault.getMessage());
+        Files.delete(filler);
+        awaitRecovery(client);
+      }
+    } finally {
+      run("umount", "-l", mount.toString());
+    }
+  }
+
+  @Test
+  void aPostgresJobStoreTurnedReadOnlyRefusesNewWorkAndRecoversWhenWritableAgain() throws Exception {
+    EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
+    String database = postgres.createDatabase();
+    Map<String, String> settings = new HashMap<>(FAST_CHECKS);
+    settings.put("store.url", postgres.jdbcUrl(database));
+    settings.put("store.user", postgres.user());
+    try (RunningServer server = RunningServer.start(dir.resolve("server"), settings)) {
+      JobManagement client = server.cxfClient();
+      assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
+
+      readOnly(postgres, database, true);
+      SOAPFaultException fault = awaitRefusal(client);
+      assertTrue(fault.getMessage().contains("storage is failing"),
+          fault.getMessage());
+      readOnly(postgres, database, false);
+      awaitRecovery(client);
+    }
+  }
+
+  @Test
+  void aStoppedPostgresJobStoreRefusesNewWorkWithAFaultNotAnErrorPage() throws Exception {
+    EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
+    try {
+      String database = postgres.createDatabase();
+      Map<String, String> settings = new HashMap<>(FAST_CHECKS);
+      settings.put("store.url", postgres.jdbcUrl(database));
+      settings.put("store.user", postgres.user());
+      try (RunningServer server = RunningServer.start(dir.resolve("server"), settings)) {
+        JobManagement client = server.cxfClient();
+        assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
+        postgres.close();
+        SOAPFaultException fault = awaitRefusal(client);
+        assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
+        assertTrue(fault.getMessage().contains("the job store cannot be"), fault.getMessage());
+        String web = server.url().replace("/services/JobManagement", "/jobs");
+        long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
+        while (get(web).statusCode() != 503 && System.nanoTime() < deadline) {
+          Thread.sleep(200); // until the watch's own probe has failed too
+        }
+        assertEquals(503, get(web).statusCode());
+      }
+    } finally {
+      postgres.close();
+    }
+  }
+
+  /** Makes the database read-only for every new session, and ends the sessions open now. */
+  private static void readOnly(EmbeddedPostgresServer postgres, String database, boolean on) throws Exception {
+    try (Connection c = postgres.connect("postgres"); Statement s = c.createStatement()) {
+      s.execute("ALTER DATABASE " + database + " SET default_transaction_read_only = " + (on ? "on" : "off"));
+      s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database + "'");
+    }
+  }
+
+  private static void fill(Path file) throws IOException {
+    byte[] block = new byte[1 << 20];
+    try (OutputStream out = Files.newOutputStream(file)) {
+      while (true) {
+        out.write(block);
+      }
+    } catch (IOException e) {
+      // full: that is the point
+    }
+  }
+
+  private static int run(String... command) throws Exception {
+    return new ProcessBuilder(command).redirectErrorStream(true).start().waitFor();
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.gantry.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The job and results pages read files the job's program may have replaced with links to the
+ * server's secrets (here the keystore password of this very server): the pages show neither the
+ * secret nor an error page. The swaps are made here, as the job's program would make them.
+ */
+class JobFileLinksWebTest {
+  @TempDir static Path dir;
+  static WebServer server;
+  static String secret;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = WebServer.start(dir, Map.of("demo.enabled", "false"));
+    secret = Files.readString(server.dataDir().resolve("tls/keystore.password")).strip();
+  }
+
+  @AfterAll
+  static void stopServer() {
+    server.close();
+  }
+
+  private static Path finishedJob(WebVisitor alice, String name) throws Exception {
+    String id = server.submitAs(WebServer.ALICE, WebServer.echoJob(name, "hello"));
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!alice.get("/jobs/" + id).body().contains(">SUCCEEDED<")) {
+      assertTrue(System.nanoTime() < deadline, "job " + id + " did not succeed");
+      Thread.sleep(200);
+    }
+    return server.dataDir().resolve("jobs").resolve(id);
+  }
+
+  @Test
+  void aResultsDirectoryLinkedToTheServersTlsDirectoryShowsNoSecret() throws Exception {
+    WebVisitor alice = new WebVisitor(server);
+    alice.logIn(WebServer.ALICE);
+    Path job = finishedJob(alice, "results-link");
+    String id = job.getFileName().toString();
+    Path tls = server.dataDir().resolve("tls");
+    Files.copy(tls.resolve("keystore.password"), tls.resolve("var_summary.csv.gz"));
+    Files.createSymbolicLink(job.resolve("results"), Path.of("../../tls"));
+
+    HttpResponse<String> results = alice.get("/jobs/" + id + "/results");
+    assertEquals(200, results.statusCode());
+    assertFalse(results.body().contains(secret), "the keystore password leaked through the results page");
+    assertTrue(results.body().contains("no VaR results"), results.body());
+    HttpResponse<String> page = alice.get("/jobs/" + id);
+    assertFalse(page.body().contains("id=\"results-link\""), "no results link for results behind a link");
+  }
+
+  @Test
+  void stdoutLinkedToTheKeystorePasswordShowsANoteInsteadOfTheSecret() throws Exception {
+    WebVisitor alice = new WebVisitor(server);
+    alice.logIn(WebServer.ALICE);
+    Path job = finishedJob(alice, "stdout-link");
+    Files.delete(job.resolve("stdout.txt"));
+    Files.createSymbolicLink(job.resolve("stdout.txt"), Path.of("../../tls/keystore.password"));
+
+    HttpResponse<String> page = alice.get("/jobs/" + job.getFileName());
+    assertEquals(200, page.statusCode());
+    assertFalse(page.body().contains(secret), "the keystore password leaked through the job page");
+    assertTrue(page.body().contains("id=\"stdout-note\""), "the page says why there is no output");
+  }
+}
