@@ -46,7 +46,9 @@ class SameJobOnEveryBackendTest {
   @TempDir static Path work;
 
   @BeforeAll
-  static void startCluster() {
+  static void startCluster() throws Exception {
+    // Slurm runs jobs under their owner's OS account outside a sandbox: it must reach the job directory.
+    Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwx--x--x"));
     assertTrue(Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
     cluster = NamespaceCluster.builder().nodes(2).cpusPerNode(2).slurm().sshd().start();
   }
@@ -84,7 +86,7 @@ class SameJobOnEveryBackendTest {
   private List<String> run(String name, Map<String, String> backend) throws Exception {
     Path dataDir = work.resolve(name);
     Map<String, String> settings = new HashMap<>(Map.of("demo.enabled", "true", "demo.positions", "300",
-        "demo.ssh-port", "0"));
+        "demo.ssh-port", "0", "jobs.allowed-executable-roots", MCVAR.getParent().toString()));
     settings.putAll(backend);
     try (GantryServer server = GantryServer.start(new ServerConfigLoader().load(null,
         RunningServer.testSettings(dataDir, settings)))) {

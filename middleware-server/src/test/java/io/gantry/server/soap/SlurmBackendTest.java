@@ -13,6 +13,7 @@ import io.gantry.testing.EmbeddedPostgresServer;
 import io.gantry.testing.cluster.NamespaceCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +41,15 @@ class SlurmBackendTest {
   @BeforeAll
   static void startCluster() {
     cluster = NamespaceCluster.builder().nodes(2).cpusPerNode(2).slurm().start();
+  }
+
+  /**
+   * Slurm starts the job under its owner's OS account (jobs.default-os-account, nobody), outside
+   * any sandbox: the account must be able to pass through the test's folder to the job directory.
+   */
+  @BeforeEach
+  void letJobAccountsPassThrough() throws Exception {
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
   }
 
   @AfterAll
