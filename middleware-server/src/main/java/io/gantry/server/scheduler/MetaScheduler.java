@@ -417,9 +417,10 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   }
 
   /**
-   * Stops scheduling. Running programs are terminated and their jobs recorded as FAILED
-   * (a later server cannot re-attach to them); staging is interrupted and resumes at the next
-   * start.
+   * Stops scheduling. Programs running as this server's children are terminated and their jobs
+   * recorded as FAILED (a later server cannot re-attach to them); jobs of a batch system keep
+   * running and stay RUNNING, for the next server to follow; staging is interrupted and resumes
+   * at the next start.
    */
   @Override
   public void close() throws InterruptedException {
