@@ -128,6 +128,26 @@ class SlurmBackendTest {
     assertEquals(1, finalTransitions(dataDir, id), "the job ended once");
   }
 
+  @Test
+  void aServerStoppedInOrderLeavesItsSlurmJobRunningAndTheNextOneFinishesIt() throws Exception {
+    Path dataDir = dir.resolve("server");
+    Path release = dir.resolve("release-stop");
+    String id;
+    try (RunningServer first = RunningServer.start(dataDir, slurmSettings(cluster))) {
+      JobManagement client = first.cxfClient();
+      id = client.submitJob(TestJobs.job("outlives-stop")
+          .shell("echo started; while [ ! -e " + release + " ]; do sleep 0.2; done; echo done", 300).document());
+      awaitText(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt"), "started");
+    } // a graceful stop: the Slurm job is neither cancelled nor failed
+    assertTrue(cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"), "still running in Slurm");
+    Files.writeString(release, "go");
+    try (RunningServer second = RunningServer.start(dataDir, slurmSettings(cluster))) {
+      JobStatusInfo end = awaitFinal(second.cxfClient(), id, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    }
+    assertEquals("started\ndone\n", Files.readString(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt")));
+  }
+
   static void awaitText(Path file, String text) throws Exception {
     long deadline = System.nanoTime() + LIMIT.toNanos();
     while (!(Files.exists(file) && Files.readString(file).contains(text))) {
