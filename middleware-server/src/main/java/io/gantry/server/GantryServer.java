@@ -154,6 +154,10 @@ public final class GantryServer implements AutoCloseable {
     SlurmLauncher slurm = config.compute().backend() == ServerConfig.Backend.SLURM
         ? own(ComputeBackends.slurmLauncher(config)) : null;
     log.info("compute backend {}", config.compute().backend().setting());
+    if (config.hostFile() != null && config.compute().backend() != ServerConfig.Backend.MPIRUN_HOSTS) {
+      log.warn("mpirun.hostfile is used by compute.backend=mpirun-hosts only; with {} it is not used",
+          config.compute().backend().setting());
+    }
 
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes())
         .withMaxWallTime(limits.maxWallTime()));

@@ -5,7 +5,6 @@ import io.gantry.jsdl.JsdlJob;
 import io.gantry.jsdl.model.core.RangeValueType;
 import io.gantry.jsdl.model.core.ResourcesType;
 import io.gantry.server.config.ServerConfig;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -14,17 +13,17 @@ import java.util.Map;
  * host file is used, and the Slurm resources of a job (JSDL Resources, the Partition element,
  * the per-user and server defaults for partition and account).
  */
-public record ComputePolicy(ServerConfig.Backend backend, Path serverHostFile, String partition,
+public record ComputePolicy(ServerConfig.Backend backend, String partition,
     String account, Map<String, ServerConfig.SlurmUser> users) {
 
   /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */
   public static ComputePolicy local() {
-    return new ComputePolicy(ServerConfig.Backend.LOCAL, null, null, null, Map.of());
+    return new ComputePolicy(ServerConfig.Backend.LOCAL, null, null, Map.of());
   }
 
   public static ComputePolicy of(ServerConfig config) {
     ServerConfig.Compute c = config.compute();
-    return new ComputePolicy(c.backend(), config.hostFile(), c.slurmPartition(), c.slurmAccount(), c.slurmUsers());
+    return new ComputePolicy(c.backend(), c.slurmPartition(), c.slurmAccount(), c.slurmUsers());
   }
 
   /**
@@ -34,11 +33,6 @@ public record ComputePolicy(ServerConfig.Backend backend, Path serverHostFile, S
    */
   public boolean usesJobHostFiles() {
     return backend == ServerConfig.Backend.LOCAL;
-  }
-
-  /** The host file a local job without one of its own gets: {@code mpirun.hostfile}, or none. */
-  public Path defaultHostFile() {
-    return backend == ServerConfig.Backend.LOCAL ? serverHostFile : null;
   }
 
   public boolean slurm() {

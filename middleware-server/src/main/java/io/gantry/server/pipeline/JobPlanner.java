@@ -224,8 +224,6 @@ public final class JobPlanner {
     spec.extraMpirunOptions(options.toArray(String[]::new));
     if (app.getHostFile() != null && compute.usesJobHostFiles()) {
       spec.hostFile(inside(dir, app.getHostFile()));
-    } else if (compute.defaultHostFile() != null) {
-      spec.hostFile(compute.defaultHostFile());
     }
     for (EnvironmentType e : app.getEnvironment()) {
       spec.environment(e.getName(), e.getValue());
