@@ -82,7 +82,8 @@ class UserCommandTest {
     Run viaConfig = gantryServer("another long password\n", "--config", config.toString(), "user", "add", "bob");
     assertEquals(0, viaConfig.exitCode(), viaConfig.err());
     assertTrue(stored("bob").isPresent(), "bob must be in the job store of --config's data.dir");
-    assertEquals("alice\tuser\nbob\tuser\n", user("", "list").out());
+    assertEquals("alice\tuser\t(jobs.default-os-account: nobody)\nbob\tuser\t(jobs.default-os-account: nobody)\n",
+        user("", "list").out());
   }
 
   @Test
