@@ -15,7 +15,6 @@ import io.gantry.jsdl.ParserOptions;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.ServerInfo;
 import io.gantry.server.config.NamedDataSource;
-import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
 import io.gantry.server.demo.DemoMarket;
@@ -45,6 +44,8 @@ import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
+import io.gantry.server.pipeline.StagingRules;
+import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StagingGateway;
 import java.io.IOException;
@@ -66,7 +67,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -130,8 +130,7 @@ public final class GantryServer implements AutoCloseable {
       if (demo.createIfMissing()) {
         log.info("created the demo market database ({} positions)", config.demoPositions());
       }
-      dataSources.put(DemoMarket.DATA_SOURCE_NAME, new NamedDataSource(DemoMarket.DATA_SOURCE_NAME,
-          demo.jdbcUrl(), "sa", new PasswordSource.None(), Set.of()));
+      dataSources.put(DemoMarket.DATA_SOURCE_NAME, demo.dataSource());
     }
     Map<String, SshIdentity> identities = new HashMap<>(config.sshIdentities());
     if (config.demoEnabled() && !identities.containsKey(DemoRemoteHost.IDENTITY)) {
@@ -139,7 +138,8 @@ public final class GantryServer implements AutoCloseable {
     }
     PasswordKeyPair passwordKey = PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
-    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config)));
+    ConnectionPolicy connections = connectionPolicy(config, dataSources);
+    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config), connections));
 
     SandboxConfig sandbox = SandboxConfig.defaults()
         .withExecutableRoots(config.sandbox().allowedExecutableRoots());
@@ -160,7 +160,7 @@ public final class GantryServer implements AutoCloseable {
     }
 
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes())
-        .withMaxWallTime(limits.maxWallTime()));
+        .withMaxWallTime(limits.maxWallTime()), new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
         sandbox, ComputePolicy.of(config));
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
@@ -261,6 +261,23 @@ public final class GantryServer implements AutoCloseable {
       }
     }
     SandboxProbe.verify(sandbox, fallback);
+  }
+
+  /**
+   * What staging may reach: the operator's settings, the hosts of the configured data sources,
+   * and the demo's SSH host on loopback while the demo runs.
+   */
+  private ConnectionPolicy connectionPolicy(ServerConfig config, Map<String, NamedDataSource> dataSources) {
+    List<String> hosts = new ArrayList<>(config.staging().allowedHosts());
+    if (demoHost != null) {
+      hosts.add("127.0.0.1:" + demoHost.port());
+    } else if (config.demoEnabled() && config.demoSshPort() != 0) {
+      // the demo host did not start (port taken): its jobs then fail to connect, not to validate
+      hosts.add("127.0.0.1:" + config.demoSshPort());
+    }
+    List<String> configuredUrls = dataSources.values().stream().map(NamedDataSource::jdbcUrl).toList();
+    return ConnectionPolicy.of(config.staging().inlineDataSources(), config.staging().allowedJdbcUrls(),
+        hosts, configuredUrls);
   }
 
   /** The web faces on the class path (the web application when it is installed), ready to add. */

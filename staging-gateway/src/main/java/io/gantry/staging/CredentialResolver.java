@@ -12,6 +12,17 @@ public interface CredentialResolver {
    */
   DataSourceSpec dataSource(DataSourceRef ref);
 
+  /** What a connection is for: stage-in reads, stage-out writes. */
+  enum Access { READ, WRITE }
+
+  /**
+   * The connection for one purpose, so a server can give stage-in a read-only account and
+   * stage-out one that may only write results; by default the same for both.
+   */
+  default DataSourceSpec dataSource(DataSourceRef ref, Access access) {
+    return dataSource(ref);
+  }
+
   /** The login for a transfer's {@code RemoteUserId} at its host. */
   SshCredentials ssh(RemoteTransfer transfer);
 }

@@ -37,13 +37,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class StagingGateway implements AutoCloseable {
   private final CredentialResolver credentials;
   private final GatewayOptions options;
+  private final ConnectionPolicy policy;
   private final DataSourcePools pools;
   private final ExecutorService stepPool;
   private final ExecutorService compressionPool;
 
+  /** A gateway that connects wherever a plan says ({@link ConnectionPolicy#unrestricted()}). */
   public StagingGateway(CredentialResolver credentials, GatewayOptions options) {
+    this(credentials, options, ConnectionPolicy.unrestricted());
+  }
+
+  /** A gateway that connects only where {@code policy} allows, checked at each connection. */
+  public StagingGateway(CredentialResolver credentials, GatewayOptions options, ConnectionPolicy policy) {
     this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.options = Objects.requireNonNull(options, "options");
+    this.policy = Objects.requireNonNull(policy, "policy");
     this.pools = new DataSourcePools(options);
     // Each stage-in or stage-out runs at most stepThreads steps at once (GroupedExecution's
     // window), so the shared pool needs no bound of its own: it grows to the runs in progress.
@@ -61,7 +69,7 @@ public final class StagingGateway implements AutoCloseable {
   public Manifest stageIn(StageInPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
     JobDirectory dir = openJobDirectory(jobDirectory);
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options);
+    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy);
     List<ManifestRecord> records = new ArrayList<>();
     records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
     List<Step> extracts = new ArrayList<>();
@@ -77,7 +85,7 @@ public final class StagingGateway implements AutoCloseable {
   public Manifest stageOut(StageOutPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
     JobDirectory dir = openJobDirectory(jobDirectory);
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options);
+    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy);
     List<Step> loads = new ArrayList<>();
     plan.loads().forEach(l -> loads.add(new SqlLoadStep(l, env, plan.jobId())));
     List<ManifestRecord> records = new ArrayList<>(run("sql", loads, progress));
@@ -87,7 +95,7 @@ public final class StagingGateway implements AutoCloseable {
 
   private List<Step> transfers(List<RemoteTransfer> transfers, JobDirectory dir) {
     List<Step> steps = new ArrayList<>();
-    transfers.forEach(t -> steps.add(new RemoteTransferStep(t, dir, credentials, options, compressionPool)));
+    transfers.forEach(t -> steps.add(new RemoteTransferStep(t, dir, credentials, options, policy, compressionPool)));
     return steps;
   }
 

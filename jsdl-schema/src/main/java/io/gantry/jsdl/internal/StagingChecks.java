@@ -4,6 +4,8 @@ import static io.gantry.jsdl.JsdlNamespaces.GANTRY;
 import static io.gantry.jsdl.JsdlNamespaces.JSDL;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.JsdlDefaults;
+import io.gantry.jsdl.StagingPolicy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,22 +22,24 @@ import org.w3c.dom.Element;
  *   <li>Each SQLInputFileName of a stage-in query is the output of a query in an earlier
  *       ExecutionOrderGroup, since groups run one after another and a group's queries in
  *       parallel; no two queries write the same file.
- *   <li>Statements fit their element (queries read, stage-out writes) and have ? parameters
- *       exactly when an input file binds them.
+ *   <li>Statements fit their element, as a SQL parser reads them ({@link SqlStatements}: one
+ *       query to stage in, one INSERT/UPDATE/MERGE/DELETE to stage out, only allowed
+ *       functions), and have ? parameters exactly when an input file binds them.
  *   <li>Passwords are in the encrypted form.
+ *   <li>Inline data sources and remote hosts pass the server's {@link StagingPolicy}.
  * </ol>
  */
 final class StagingChecks {
-  private static final Set<String> QUERY_KEYWORDS = Set.of("SELECT", "WITH", "VALUES");
   private static final Set<String> STAGED_SCHEMES = Set.of("file", "scp", "sftp", "http", "https");
-  private static final Set<String> UPDATE_KEYWORDS = Set.of("INSERT", "UPDATE", "MERGE", "DELETE");
 
   private final Findings findings;
   private final JobDirectoryPaths paths;
+  private final StagingPolicy policy;
 
-  StagingChecks(Findings findings, JobDirectoryPaths paths) {
+  StagingChecks(Findings findings, JobDirectoryPaths paths, StagingPolicy policy) {
     this.findings = findings;
     this.paths = paths;
+    this.policy = policy;
   }
 
   void check(Element root) {
@@ -86,6 +90,8 @@ final class StagingChecks {
       Long number = Dom.number(port);
       if (number != null && (number < 1 || number > 65535)) {
         findings.error(port, "must be a TCP port from 1 to 65535, not " + number);
+      } else {
+        remoteHost(Dom.child(scp, GANTRY, "RemoteHostName"), number == null ? JsdlDefaults.SSH_PORT : number.intValue());
       }
       password(Dom.child(scp, GANTRY, "RemotePassword"), "or name an SSH key with IdentityRef");
       stagedFile(Dom.child(scp, GANTRY, jobSideFile));
@@ -108,7 +114,7 @@ final class StagingChecks {
     }
     for (Element query : queries) {
       Element input = Dom.child(query, GANTRY, "SQLInputFileName");
-      statement(query, QUERY_KEYWORDS, "SQLQueryDataStaging reads data", input != null);
+      statement(query, SqlStatements.Kind.QUERY, "SQLQueryDataStaging reads data", input != null);
       if (stagedFile(input)) {
         producedEarlier(query, input, producers);
       }
@@ -137,20 +143,17 @@ final class StagingChecks {
     findings.atLeast(Dom.child(update, GANTRY, "BatchSize"), 1);
     stagedFile(Dom.child(update, GANTRY, "SQLInputFileName"));
     // the input file is required here: if it is missing the schema check says so, not this one
-    statement(update, UPDATE_KEYWORDS, "SQLUpdateDataStaging writes results", true);
+    statement(update, SqlStatements.Kind.UPDATE, "SQLUpdateDataStaging writes results", true);
   }
 
-  private void statement(Element staging, Set<String> keywords, String purpose, boolean hasInput) {
+  private void statement(Element staging, SqlStatements.Kind kind, String purpose, boolean hasInput) {
     Element statement = Dom.child(staging, GANTRY, "SQLStatement");
     String sql = Dom.text(statement);
     if (sql == null || sql.isEmpty()) {
       return; // the schema check reports it
     }
-    String keyword = SqlText.firstKeyword(sql);
-    if (!keywords.contains(keyword)) {
-      findings.error(statement, purpose + ", so SQLStatement must start with "
-          + String.join(" or ", keywords.stream().sorted().toList()) + ", not '" + keyword + "'");
-    }
+    SqlStatements.problem(sql, kind, policy.extraSqlFunctions())
+        .ifPresent(problem -> findings.error(statement, purpose + "; this SQLStatement " + problem));
     int parameters = SqlText.parameterCount(sql);
     if (parameters > 0 && !hasInput) {
       findings.error(statement, "has " + parameters + " ? parameter(s) but there is no SQLInputFileName"
@@ -162,8 +165,19 @@ final class StagingChecks {
   }
 
   private void dataSource(Element staging) {
-    password(Dom.child(Dom.child(staging, GANTRY, "DataSource"), GANTRY, "Password"),
+    Element inline = Dom.child(staging, GANTRY, "DataSource");
+    Element url = Dom.child(inline, GANTRY, "JDBCURL");
+    if (url != null && !Dom.text(url).isEmpty()) {
+      policy.inlineDataSourceProblem(Dom.text(url)).ifPresent(problem -> findings.error(url, problem));
+    }
+    password(Dom.child(inline, GANTRY, "Password"),
         "or use DataSourceRef to name a data source configured on the server");
+  }
+
+  private void remoteHost(Element host, int port) {
+    if (host != null && !Dom.text(host).isEmpty()) {
+      policy.remoteHostProblem(Dom.text(host), port).ifPresent(problem -> findings.error(host, problem));
+    }
   }
 
   private void password(Element password, String alternative) {

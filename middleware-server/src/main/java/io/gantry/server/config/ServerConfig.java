@@ -40,6 +40,7 @@ public record ServerConfig(
     Admission admission,
     Storage storage,
     Sandbox sandbox,
+    Staging staging,
     Compute compute) {
 
   /** Which compute backend runs jobs ({@code compute.backend}). */
@@ -135,6 +136,17 @@ public record ServerConfig(
       allowedExecutableRoots = List.copyOf(allowedExecutableRoots);
     }
   }
+
+  /**
+   * What staging may connect to (docs/configuration.md, "Data sources and staging targets").
+   *
+   * @param inlineDataSources whether a job may bring its own JDBC URL
+   * @param allowedJdbcUrls globs an inline URL (without its options) must match
+   * @param allowedHosts explicit {@code host} or {@code host:port} entries staging may reach
+   * @param sqlFunctions functions staging SQL may call beyond the built-in allow-list
+   */
+  public record Staging(boolean inlineDataSources, List<String> allowedJdbcUrls, List<String> allowedHosts,
+      java.util.Set<String> sqlFunctions) {}
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {

@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  */
 public final class ServerConfigLoader {
   private static final Pattern DATA_SOURCE_KEY =
-      Pattern.compile("datasource\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(url|user|password-file|password-env|users)");
+      Pattern.compile("datasource\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(url|user|password-file|password-env|users|read-user|read-password-file|read-password-env)");
   private static final Pattern IDENTITY_KEY =
       Pattern.compile("identity\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(key-file|password-file|password-env|users)");
   private static final Pattern SLURM_USER_KEY =
@@ -44,7 +44,8 @@ public final class ServerConfigLoader {
       "auth.failed-logins-per-user", "auth.failed-logins-per-address", "auth.trusted-address-period",
       "limits.job-staged-bytes", "limits.job-output-bytes", "limits.max-wall-time", "staging.min-free-bytes",
       "jobs.retention", "storage.check-interval",
-      "jobs.default-os-account", "jobs.allowed-executable-roots");
+      "jobs.default-os-account", "jobs.allowed-executable-roots",
+      "staging.inline-data-sources", "staging.allowed-jdbc-urls", "staging.allowed-hosts", "staging.sql-functions");
 
   private final Properties settings = new Properties();
 
@@ -95,7 +96,7 @@ public final class ServerConfigLoader {
         integer("limits.job-definition-bytes", 4 * 1024 * 1024, 1024, 256 * 1024 * 1024),
         integer("limits.queued-jobs-per-user", 1000, 1, 1_000_000),
         integer("limits.concurrent-requests-per-user", 16, 1, 10_000),
-        bool("demo.enabled", true),
+        demoEnabled(host),
         integer("demo.positions", 2000, 1, 10_000_000),
         integer("demo.ssh-port", 2222, 0, 65535),
         dataSources(),
@@ -106,6 +107,7 @@ public final class ServerConfigLoader {
         admission(),
         storage(),
         sandbox(dataDir, path("staging.root", dataDir.resolve("jobs"))),
+        staging(),
         compute());
   }
 
@@ -253,6 +255,37 @@ public final class ServerConfigLoader {
   }
 
   /**
+   * The demo hands out a database and an SSH host with well-known accounts: off unless asked
+   * for, and then only on a loopback listener, never on an address others reach.
+   */
+  private boolean demoEnabled(String host) {
+    boolean demo = bool("demo.enabled", false);
+    if (demo && !isLoopback(host)) {
+      throw new ConfigException("demo.enabled", "the demo runs only on a loopback listener, and listen.host is "
+          + host + "; turn the demo off or listen on 127.0.0.1");
+    }
+    return demo;
+  }
+
+  private ServerConfig.Staging staging() {
+    List<String> hosts = words("staging.allowed-hosts");
+    for (String entry : hosts) {
+      if (!entry.matches("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+|[0-9A-Fa-f:]+)(:\\d{1,5})?")) {
+        throw new ConfigException("staging.allowed-hosts", "'" + entry + "' is not a host or host:port");
+      }
+    }
+    Set<String> functions = new TreeSet<>();
+    for (String name : words("staging.sql-functions")) {
+      if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        throw new ConfigException("staging.sql-functions", "'" + name + "' is not a function name");
+      }
+      functions.add(name.toUpperCase(java.util.Locale.ROOT));
+    }
+    return new ServerConfig.Staging(bool("staging.inline-data-sources", false),
+        words("staging.allowed-jdbc-urls"), hosts, Set.copyOf(functions));
+  }
+
+  /**
    * TLS and authentication, both on by default. Plain HTTP carries passwords and job
    * descriptions in clear, and a server without accounts lets anyone who reaches it act as its
    * one user, so turning either off is refused on any address but loopback.
@@ -331,17 +364,27 @@ public final class ServerConfigLoader {
             "must not carry a password; use " + prefix + "password-file or password-env");
       }
       Set<String> users = new TreeSet<>(words(prefix + "users"));
+      String readUser = settings.getProperty(prefix + "read-user");
+      PasswordSource readPassword = password(prefix + "read-password-file", prefix + "read-password-env");
+      if (readUser == null && !(readPassword instanceof PasswordSource.None)) {
+        throw new ConfigException(prefix + "read-user", "is required with " + prefix + "read-password-file or -env");
+      }
+      NamedDataSource.Account reader = readUser == null ? null : new NamedDataSource.Account(readUser.strip(), readPassword);
       result.put(name, new NamedDataSource(name, url, settings.getProperty(prefix + "user", ""),
-          password("datasource." + name), users));
+          password("datasource." + name), users, reader));
     }
     return Map.copyOf(result);
   }
 
   private PasswordSource password(String prefix) {
-    String file = settings.getProperty(prefix + ".password-file");
-    String env = settings.getProperty(prefix + ".password-env");
+    return password(prefix + ".password-file", prefix + ".password-env");
+  }
+
+  private PasswordSource password(String fileKey, String envKey) {
+    String file = settings.getProperty(fileKey);
+    String env = settings.getProperty(envKey);
     if (file != null && env != null) {
-      throw new ConfigException(prefix + ".password-file", "set either password-file or password-env, not both");
+      throw new ConfigException(fileKey, "set either password-file or password-env, not both");
     }
     if (file != null) {
       return new PasswordSource.FromFile(Path.of(file));

@@ -87,6 +87,20 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
     return Collections.unmodifiableSortedSet(names);
   }
 
+  /**
+   * Stage-in of a named data source with a reader account connects as the reader; stage-out,
+   * and stage-in of one without, as its user.
+   */
+  @Override
+  public DataSourceSpec dataSource(DataSourceRef ref, Access access) {
+    NamedDataSource source = ref.name() == null ? null : dataSources.get(ref.name());
+    if (access == Access.READ && source != null && source.reader() != null) {
+      return new DataSourceSpec(source.name(), source.jdbcUrl(), source.reader().user(),
+          secret(source.reader().password()));
+    }
+    return dataSource(ref);
+  }
+
   @Override
   public DataSourceSpec dataSource(DataSourceRef ref) {
     if (ref.name() == null) {

@@ -52,7 +52,7 @@ class SampleVarJobTest {
     // On the defaults, TLS and accounts included: the first administrator's password is configured.
     Path adminPassword = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + ".admin"), ADMIN_PASSWORD);
     server = GantryServer.start(new ServerConfigLoader().load(null, Map.of("listen.port", "0",
-        "data.dir", dataDir.toString(), "demo.positions", "300", "demo.ssh-port", "0",
+        "data.dir", dataDir.toString(), "demo.enabled", "true", "demo.positions", "300", "demo.ssh-port", "0",
         "slots.total", "2", "admin.password-file", adminPassword.toString(),
         // mcvar runs inside the job's sandbox, which shows it only from an allowed root
         "jobs.allowed-executable-roots", MCVAR.getParent().toString())));

@@ -66,6 +66,9 @@ public final class RunningServer implements AutoCloseable {
     // about the job lifecycle; TLS and accounts are tested with secureSettings().
     all.put("tls.enabled", "false");
     all.put("auth.enabled", "false");
+    // staging targets of these tests (SSH test hosts, closed ports) are on loopback, which a
+    // real server reaches only when its operator lists it
+    all.put("staging.allowed-hosts", "127.0.0.1");
     all.putAll(settings);
     return all;
   }
@@ -133,6 +136,11 @@ public final class RunningServer implements AutoCloseable {
 
   public Path dataDir() {
     return dataDir;
+  }
+
+  /** The port of the demo's SSH host, when the demo runs. */
+  public java.util.OptionalInt demoSshPort() {
+    return server.demoSshPort();
   }
 
   /**

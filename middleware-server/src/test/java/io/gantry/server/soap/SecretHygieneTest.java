@@ -13,6 +13,7 @@ import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.api.StagedFileInfo;
+import io.gantry.testing.H2TcpServer;
 import io.gantry.testing.SshTestHost;
 import jakarta.xml.ws.WebServiceException;
 import java.io.ByteArrayOutputStream;
@@ -63,11 +64,12 @@ class SecretHygieneTest {
     System.setErr(new PrintStream(new Tee(savedErr, log), true, StandardCharsets.UTF_8));
     System.setOut(new PrintStream(new Tee(savedOut, log), true, StandardCharsets.UTF_8));
     List<String> seen = new ArrayList<>();
-    try (SshTestHost remote = SshTestHost.start(dir.resolve("remote"))) {
+    try (SshTestHost remote = SshTestHost.start(dir.resolve("remote"));
+        H2TcpServer databases = H2TcpServer.start(dir.resolve("databases"))) {
       remote.addUser("risk", SSH_PASSWORD);
       Files.createDirectories(remote.root().resolve("data"));
       Files.writeString(remote.root().resolve("data/prices.csv"), "id,price\n1,100.5\n");
-      String dbUrl = "jdbc:h2:file:" + dir.resolve("risk/db");
+      String dbUrl = databases.jdbcUrl("risk");
       try (Connection c = DriverManager.getConnection(dbUrl, "risk", DB_PASSWORD);
           Statement s = c.createStatement()) {
         s.execute("create table book(id int primary key, name varchar(20))");
@@ -79,6 +81,7 @@ class SecretHygieneTest {
       Path data = dir.resolve("server");
       RunningServer.addUser(data, "alice", USER_PASSWORD, false);
       Map<String, String> settings = new java.util.HashMap<>(RunningServer.secureSettings());
+      settings.putAll(databases.inlineStagingSettings());
       settings.put("ssh.known-hosts", knownHosts.toString());
       try (RunningServer server = RunningServer.start(data, settings)) {
         JobManagement alice = server.cxfClient(new Login.Basic("alice", USER_PASSWORD));
