@@ -26,6 +26,7 @@ import java.util.OptionalInt;
  * @param stopSignal the last signal the dispatcher sent to stop the job (15 SIGTERM, or 9 SIGKILL
  *     when the grace period ran out), 0 when it did not stop it. A program that catches SIGTERM
  *     and exits (mpirun exits 1) reports its own status; this says what really ended it
+ * @param detail what the batch system said of the job (e.g. "Slurm: NODE_FAIL 0:0 on n1"), or null
  */
 public record JobOutcome(
     String jobId,
@@ -34,10 +35,29 @@ public record JobOutcome(
     boolean killed,
     Instant startedAt,
     Instant endedAt,
-    int stopSignal) {
+    int stopSignal,
+    String detail) {
 
   /** Highest signal number on Linux (SIGRTMAX); anything above 128 + this is a plain exit code. */
   private static final int MAX_SIGNAL = 64;
+
+  /** An outcome of a process this host ran and did not stop: no signal sent, no batch system to quote. */
+  public JobOutcome(String jobId, int exitStatus, boolean wallTimeExceeded, boolean killed,
+      Instant startedAt, Instant endedAt) {
+    this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, 0, null);
+  }
+
+  /** An outcome of a process this host ran, stopped (or not) with {@code stopSignal}. */
+  public JobOutcome(String jobId, int exitStatus, boolean wallTimeExceeded, boolean killed,
+      Instant startedAt, Instant endedAt, int stopSignal) {
+    this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, stopSignal, null);
+  }
+
+  /** An outcome a batch system reported: it sent the signals, {@code detail} quotes what it said. */
+  public JobOutcome(String jobId, int exitStatus, boolean wallTimeExceeded, boolean killed,
+      Instant startedAt, Instant endedAt, String detail) {
+    this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, 0, detail);
+  }
 
   public JobOutcome {
     Objects.requireNonNull(jobId, "jobId");
@@ -97,6 +117,9 @@ public record JobOutcome(
         terminatingSignal().isPresent()
             ? "ended by signal " + terminatingSignal().getAsInt() + " (or exit code " + exitStatus + ")"
             : "exited with code " + exitStatus;
+    if (detail != null) {
+      how = how + " (" + detail + ")";
+    }
     if (wallTimeExceeded) {
       return "wall-time limit exceeded, stopped by the dispatcher; " + how;
     }

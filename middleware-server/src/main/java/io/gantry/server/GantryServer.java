@@ -7,7 +7,9 @@ import io.gantry.dispatcher.OsAccounts;
 import io.gantry.dispatcher.SandboxConfig;
 import io.gantry.dispatcher.SandboxProbe;
 import io.gantry.dispatcher.LocalMpirunLauncher;
+import io.gantry.dispatcher.Launcher;
 import io.gantry.dispatcher.PosixLauncher;
+import io.gantry.dispatcher.slurm.SlurmLauncher;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParserOptions;
 import io.gantry.server.api.JobManagement;
@@ -20,6 +22,7 @@ import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
+import io.gantry.server.pipeline.ComputePolicy;
 import io.gantry.server.pipeline.JobAccounts;
 import io.gantry.server.pipeline.JobPlanner;
 import io.gantry.server.pipeline.JsdlJobPipeline;
@@ -149,14 +152,22 @@ public final class GantryServer implements AutoCloseable {
     DispatcherConfig dispatch = new DispatcherConfig(config.mpirunPath(), config.mpirunOptions(),
         config.totalSlots() > Runtime.getRuntime().availableProcessors(), config.killGracePeriod(),
         DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT, sandbox);
-    LocalMpirunLauncher mpi = own(new LocalMpirunLauncher(dispatch));
+    Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
+    own((AutoCloseable) mpi); // both MPI launchers are closeable
     PosixLauncher posix = own(new PosixLauncher(dispatch));
+    SlurmLauncher slurm = config.compute().backend() == ServerConfig.Backend.SLURM
+        ? own(ComputeBackends.slurmLauncher(config)) : null;
+    log.info("compute backend {}", config.compute().backend().setting());
+    if (config.hostFile() != null && config.compute().backend() != ServerConfig.Backend.MPIRUN_HOSTS) {
+      log.warn("mpirun.hostfile is used by compute.backend=mpirun-hosts only; with {} it is not used",
+          config.compute().backend().setting());
+    }
 
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes())
         .withMaxWallTime(limits.maxWallTime()), new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
-        sandbox).withUriStaging(uriPolicy);
-    JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store);
+        sandbox, ComputePolicy.of(config)).withUriStaging(uriPolicy);
+    JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
     JobDiskLimits<JsdlJobPlan> diskLimits = own(new JobDiskLimits<>(pipeline, JsdlJobPlan::jobDirectory, store,
         limits.jobStagedBytes(), limits.jobOutputBytes(), limits.minFreeBytes()));
     MetaScheduler<JsdlJobPlan> scheduler = own(new MetaScheduler<>(store, diskLimits,

@@ -25,7 +25,12 @@ public final class ServerConfigLoader {
       Pattern.compile("datasource\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(url|user|password-file|password-env|users|read-user|read-password-file|read-password-env)");
   private static final Pattern IDENTITY_KEY =
       Pattern.compile("identity\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(key-file|password-file|password-env|users)");
+  private static final Pattern SLURM_USER_KEY =
+      Pattern.compile("slurm\\.user\\.([A-Za-z0-9][A-Za-z0-9_.@-]*)\\.(partition|account)");
   private static final Set<String> KNOWN = Set.of(
+      "compute.backend", "mpirun.ssh-agent", "mpirun.ssh-identity", "mpirun.ssh-known-hosts", "mpirun.ssh-user",
+      "mpirun.ssh-config", "slurm.bin-dir", "slurm.conf", "slurm.poll-interval", "slurm.command-timeout",
+      "slurm.mpirun", "slurm.partition", "slurm.account",
       "ssh.known-hosts", "ssh.accept-unknown-host-keys",
       "staging.file-roots", "staging.trust-store", "staging.trust-store-password-file",
       "listen.host", "listen.port", "data.dir", "store.url", "store.user", "store.password-file",
@@ -57,7 +62,7 @@ public final class ServerConfigLoader {
     overrides.forEach(settings::setProperty);
     for (String key : settings.stringPropertyNames()) {
       if (!KNOWN.contains(key) && !DATA_SOURCE_KEY.matcher(key).matches()
-          && !IDENTITY_KEY.matcher(key).matches()) {
+          && !IDENTITY_KEY.matcher(key).matches() && !SLURM_USER_KEY.matcher(key).matches()) {
         throw new ConfigException(key, "unknown setting");
       }
     }
@@ -104,7 +109,49 @@ public final class ServerConfigLoader {
         storage(),
         sandbox(dataDir, path("staging.root", dataDir.resolve("jobs"))),
         staging(),
-        standardStaging(dataDir, path("staging.root", dataDir.resolve("jobs"))));
+        standardStaging(dataDir, path("staging.root", dataDir.resolve("jobs"))),
+        compute());
+  }
+
+  /** compute.backend and the settings of the mpirun-hosts and slurm backends. */
+  private ServerConfig.Compute compute() {
+    String name = text("compute.backend", "local");
+    ServerConfig.Backend backend = java.util.Arrays.stream(ServerConfig.Backend.values())
+        .filter(b -> b.setting().equals(name)).findFirst()
+        .orElseThrow(() -> new ConfigException("compute.backend", "'" + name + "' is not local, mpirun-hosts or slurm"));
+    if (backend == ServerConfig.Backend.MPIRUN_HOSTS && settings.getProperty("mpirun.hostfile") == null) {
+      throw new ConfigException("mpirun.hostfile", "is required with compute.backend=mpirun-hosts");
+    }
+    Duration poll = duration("slurm.poll-interval", Duration.ofSeconds(5));
+    if (poll.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new ConfigException("slurm.poll-interval", "must be at least 1 second, so that slurmctld is not flooded");
+    }
+    Map<String, ServerConfig.SlurmUser> users = new LinkedHashMap<>();
+    for (String key : new TreeSet<>(settings.stringPropertyNames())) {
+      var m = SLURM_USER_KEY.matcher(key);
+      if (m.matches()) {
+        String user = m.group(1);
+        users.put(user, new ServerConfig.SlurmUser(
+            slurmName("slurm.user." + user + ".partition"), slurmName("slurm.user." + user + ".account")));
+      }
+    }
+    return new ServerConfig.Compute(backend, text("mpirun.ssh-agent", "ssh"), optionalPath("mpirun.ssh-identity"),
+        optionalPath("mpirun.ssh-known-hosts"), settings.getProperty("mpirun.ssh-user"), optionalPath("mpirun.ssh-config"),
+        optionalPath("slurm.bin-dir"), optionalPath("slurm.conf"), poll,
+        duration("slurm.command-timeout", Duration.ofSeconds(30)), text("slurm.mpirun", "mpirun"),
+        slurmName("slurm.partition"), slurmName("slurm.account"), Map.copyOf(users));
+  }
+
+  /** A Slurm partition or account name: a plain word, or null when not set. */
+  private String slurmName(String key) {
+    String value = settings.getProperty(key);
+    if (value == null) {
+      return null;
+    }
+    if (!value.strip().matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")) {
+      throw new ConfigException(key, "'" + value + "' is not a plain Slurm name");
+    }
+    return value.strip();
   }
 
   /** Request bodies and the login throttle; the throttle's defaults follow auth.failed-logins-before-delay. */

@@ -2,6 +2,7 @@ package io.gantry.server.pipeline;
 
 import io.gantry.dispatcher.LaunchSpec;
 import io.gantry.dispatcher.ProgramKind;
+import io.gantry.dispatcher.slurm.BatchResources;
 import io.gantry.jsdl.JsdlDefaults;
 import io.gantry.jsdl.JsdlJob;
 import io.gantry.jsdl.SecretBinding;
@@ -41,6 +42,7 @@ public final class JobPlanner {
   private final Path stagingRoot;
   private final Duration defaultWallTime;
   private final DataSourceAccess dataSources;
+  private final ComputePolicy compute;
   private final JobAccounts accounts;
   private final io.gantry.dispatcher.SandboxConfig sandbox;
   /** Standard DataStaging's rules; without a call to {@link #withUriStaging}: no file: roots, any host. */
@@ -63,6 +65,12 @@ public final class JobPlanner {
 
   public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
       JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox) {
+    this(stagingRoot, defaultWallTime, dataSources, accounts, sandbox, ComputePolicy.local());
+  }
+
+  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
+      JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox, ComputePolicy compute) {
+    this.compute = compute;
     this.stagingRoot = stagingRoot;
     this.defaultWallTime = defaultWallTime;
     this.dataSources = dataSources;
@@ -107,10 +115,19 @@ public final class JobPlanner {
         loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems), standard.out(),
         standard.deleteOnTermination());
     LaunchSpec launch = launch(id, job, dir, problems);
+    BatchResources batch = compute.slurm() ? compute.resources(job, owner,
+        job.mpirunApplication().map(MpirunApplicationType::getPartition).orElse(null), processesPerHost(job), problems)
+        : BatchResources.none();
     if (!problems.isEmpty()) {
       throw new JobFailure(String.join("; ", problems));
     }
-    return new JsdlJobPlan(id, owner, dir, in, launch, out);
+    return new JsdlJobPlan(id, owner, dir, in, launch, out, batch);
+  }
+
+  /** JSDL SPMD's ProcessesPerHost, the one JSDL element that says how ranks spread over hosts. */
+  private static Integer processesPerHost(JsdlJob job) {
+    return job.spmdApplication().map(SPMDApplicationType::getProcessesPerHost)
+        .map(p -> p.getValue().intValueExact()).orElse(null);
   }
 
   private List<SqlExtract> extracts(List<SQLQueryDataStagingType> queries, String owner, List<String> problems) {
@@ -198,8 +215,9 @@ public final class JobPlanner {
   }
 
   private LaunchSpec mpirun(JobId id, MpirunApplicationType app, Path dir, List<String> problems) {
-    if (app.getPartition() != null) {
-      problems.add("Partition names a Blue Gene partition; with Open MPI give a HostFile instead");
+    if (app.getPartition() != null && !compute.slurm()) {
+      problems.add("Partition names a Slurm partition, and this server's compute backend is "
+          + compute.backend().setting() + "; with Open MPI give a HostFile instead");
     }
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable())
         .arguments(app.getArgument().toArray(String[]::new))
@@ -215,7 +233,7 @@ public final class JobPlanner {
       options.add("--verbose");
     }
     spec.extraMpirunOptions(options.toArray(String[]::new));
-    if (app.getHostFile() != null) {
+    if (app.getHostFile() != null && compute.usesJobHostFiles()) {
       spec.hostFile(inside(dir, app.getHostFile()));
     }
     for (EnvironmentType e : app.getEnvironment()) {
