@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
         "The value works only in jobs of the user named by --for-user, and only for the destination named by "
             + "--for-destination: the job's JDBC URL exactly as written in DataSource/JDBCURL, or for a "
             + "RemotePassword the login RemoteUserId@RemoteHostName:RemotePort (port 22 when omitted; the "
-            + "host's case does not matter).",
+            + "host's case does not matter), or for a DataStaging UsernameToken the URI's login "
+            + "scheme://user@host:port (https, ftps, scp, sftp; the scheme's port when omitted).",
         "The password is read from a prompt that does not echo, or from the first line of standard "
             + "input when that is not a terminal. It is never taken from the command line.",
         "The key comes from the server (getServerInfo), or from a PEM file (--public-key) "
@@ -60,8 +61,8 @@ final class EncryptPasswordCommand implements Callable<Integer> {
   String forUser;
 
   @Option(names = "--for-destination", required = true, paramLabel = "DESTINATION",
-      description = "where the password may be sent: a JDBC URL exactly as the job writes it, or user@host[:port]"
-          + " for a RemotePassword")
+      description = "where the password may be sent: a JDBC URL exactly as the job writes it, user@host[:port]"
+          + " for a RemotePassword, or scheme://user@host[:port] for a DataStaging UsernameToken")
   String forDestination;
 
   @Option(names = "--public-key", paramLabel = "FILE",

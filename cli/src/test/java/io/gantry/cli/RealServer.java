@@ -56,7 +56,7 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
     try {
       Path dataDir = Files.createTempDirectory("gantry-cli-test-server");
       return new RealServer(GantryServer.start(new ServerConfigLoader().load(null, Map.of(
-          "listen.port", "0", "data.dir", dataDir.toString(), "demo.positions", "50",
+          "listen.port", "0", "data.dir", dataDir.toString(), "demo.enabled", "true", "demo.positions", "50",
           "slots.total", "2", "limits.kill-grace", "PT2S",
           // plain HTTP and the single local user, chosen explicitly: these tests are about the
           // commands; SecureServerIT runs the CLI against TLS and accounts

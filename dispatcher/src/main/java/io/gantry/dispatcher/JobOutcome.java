@@ -23,6 +23,10 @@ import java.util.OptionalInt;
  * @param killed the job was stopped on request through {@link RunningJob#terminate(Duration)}
  * @param startedAt when the root process was started
  * @param endedAt when the root process (and, after a termination, its whole tree) had ended
+ * @param stopSignal the last signal the dispatcher sent to stop the job (15 SIGTERM, or 9 SIGKILL
+ *     when the grace period ran out), 0 when it did not stop it. A program that catches SIGTERM
+ *     and exits (mpirun exits 1) reports its own status; this says what really ended it
+ * @param detail what the batch system said of the job (e.g. "Slurm: NODE_FAIL 0:0 on n1"), or null
  */
 public record JobOutcome(
     String jobId,
@@ -30,10 +34,30 @@ public record JobOutcome(
     boolean wallTimeExceeded,
     boolean killed,
     Instant startedAt,
-    Instant endedAt) {
+    Instant endedAt,
+    int stopSignal,
+    String detail) {
 
   /** Highest signal number on Linux (SIGRTMAX); anything above 128 + this is a plain exit code. */
   private static final int MAX_SIGNAL = 64;
+
+  /** An outcome of a process this host ran and did not stop: no signal sent, no batch system to quote. */
+  public JobOutcome(String jobId, int exitStatus, boolean wallTimeExceeded, boolean killed,
+      Instant startedAt, Instant endedAt) {
+    this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, 0, null);
+  }
+
+  /** An outcome of a process this host ran, stopped (or not) with {@code stopSignal}. */
+  public JobOutcome(String jobId, int exitStatus, boolean wallTimeExceeded, boolean killed,
+      Instant startedAt, Instant endedAt, int stopSignal) {
+    this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, stopSignal, null);
+  }
+
+  /** An outcome a batch system reported: it sent the signals, {@code detail} quotes what it said. */
+  public JobOutcome(String jobId, int exitStatus, boolean wallTimeExceeded, boolean killed,
+      Instant startedAt, Instant endedAt, String detail) {
+    this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, 0, detail);
+  }
 
   public JobOutcome {
     Objects.requireNonNull(jobId, "jobId");
@@ -62,12 +86,40 @@ public record JobOutcome(
     return Duration.between(startedAt, endedAt);
   }
 
+  /** The signal's name as {@code kill -l} prints it, with its number: "SIGTERM (signal 15)". */
+  public static String signalName(int signal) {
+    String name = switch (signal) {
+      case 1 -> "SIGHUP";
+      case 2 -> "SIGINT";
+      case 6 -> "SIGABRT";
+      case 9 -> "SIGKILL";
+      case 11 -> "SIGSEGV";
+      case 15 -> "SIGTERM";
+      default -> "signal";
+    };
+    return name.equals("signal") ? "signal " + signal : name + " (signal " + signal + ")";
+  }
+
+  /**
+   * The status to report for a job stopped on request: 128 + the signal that stopped it, the
+   * shell's convention, whatever the program itself returned after catching it.
+   */
+  public int reportedStatus() {
+    return killed && stopSignal > 0 ? 128 + stopSignal : exitStatus;
+  }
+
   /** One line for the job's audit trail, e.g. "killed by signal 15 (or exit code 143)". */
   public String describe() {
+    if (killed && stopSignal > 0) {
+      return "stopped on request with " + signalName(stopSignal);
+    }
     String how =
         terminatingSignal().isPresent()
             ? "ended by signal " + terminatingSignal().getAsInt() + " (or exit code " + exitStatus + ")"
             : "exited with code " + exitStatus;
+    if (detail != null) {
+      how = how + " (" + detail + ")";
+    }
     if (wallTimeExceeded) {
       return "wall-time limit exceeded, stopped by the dispatcher; " + how;
     }

@@ -24,4 +24,12 @@ public interface RunningJob {
    * nothing. Returns at once; wait on {@link #onExit()} for the end.
    */
   void terminate(Duration grace);
+
+  /**
+   * True when the job runs outside this server's process tree (a batch system's job): a server
+   * that stops leaves it running, and the next server follows it again.
+   */
+  default boolean outlivesServer() {
+    return false;
+  }
 }

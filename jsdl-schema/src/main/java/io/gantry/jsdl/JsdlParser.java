@@ -29,19 +29,27 @@ import org.w3c.dom.Element;
  *   <li>Read with a hardened parser (no DOCTYPE, no entities, nesting limit) into a DOM that
  *       remembers each element's line and column; the 2005/04 draft namespace is renamed.
  *   <li>Validate against the JSDL, POSIX, SPMD and Gantry schemas, in plain words.
- *   <li>Check what a schema cannot (staging order, job-directory confinement, passwords).
+ *   <li>Check what a schema cannot (staging order, job-directory confinement, passwords, the
+ *       SQL of each staging step, the operator's {@link StagingPolicy}).
  *   <li>Only when there is no error, bind the DOM to the generated JAXB model.
  * </ol>
  */
 public final class JsdlParser {
   private final ParserOptions options;
+  private final StagingPolicy stagingPolicy;
 
   public JsdlParser() {
     this(ParserOptions.defaults());
   }
 
   public JsdlParser(ParserOptions options) {
+    this(options, StagingPolicy.CLIENT_SIDE);
+  }
+
+  /** A parser that also applies a server's staging policy (data sources, hosts, SQL functions). */
+  public JsdlParser(ParserOptions options, StagingPolicy stagingPolicy) {
     this.options = options;
+    this.stagingPolicy = stagingPolicy;
   }
 
   public ParserOptions options() {
@@ -95,7 +103,7 @@ public final class JsdlParser {
     if (document == null) {
       return new ParseResult(report, null);
     }
-    DocumentChecks.check(document, options, report);
+    DocumentChecks.check(document, options, stagingPolicy, report);
     if (report.hasErrors()) {
       return new ParseResult(report, null);
     }

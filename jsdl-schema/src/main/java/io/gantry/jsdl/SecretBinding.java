@@ -20,6 +20,9 @@ import java.util.regex.Pattern;
  *       case-insensitive), the port is always written (22 when the job gives none), an IPv6
  *       address is written in brackets. Names are not resolved: {@code db.example} and its IP
  *       address are two destinations.
+ *   <li>a URI login {@code scheme://user@host:port}, for the password of a standard DataStaging
+ *       Source or Target ({@code UsernameToken}): scheme and host lower-cased, the scheme's port
+ *       always written. The scheme is part of it, so a value made for ftps is refused for ftp.
  * </ol>
  *
  * @param user the Gantry user name (1-64 letters, digits, '.', '_', '@' or '-')
@@ -28,6 +31,8 @@ import java.util.regex.Pattern;
 public record SecretBinding(String user, String destination) {
   public static final int DEFAULT_SSH_PORT = 22;
   private static final Pattern USER = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,63}");
+  private static final Pattern URI_LOGIN = Pattern.compile(
+      "(?i)(https?|s?ftp|ftps|scp)://([^@\\s/]+)@(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(?::(\\d{1,5}))?/?");
   private static final Pattern SSH = Pattern.compile("([^@\\s]+)@(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(?::(\\d{1,5}))?");
 
   public SecretBinding {
@@ -62,6 +67,15 @@ public record SecretBinding(String user, String destination) {
     return of(user, (remoteUser == null ? "" : remoteUser.strip()) + "@" + h + ":" + port);
   }
 
+  /** The binding of a DataStaging UsernameToken password: {@code scheme://user@host:port} of the URI. */
+  public static SecretBinding uri(String user, String scheme, String remoteUser, String host, int port) {
+    String h = host == null ? "" : host.strip();
+    if (h.contains(":") && !h.startsWith("[")) {
+      h = "[" + h + "]";
+    }
+    return of(user, scheme + "://" + (remoteUser == null ? "" : remoteUser.strip()) + "@" + h + ":" + port);
+  }
+
   /** The command that makes a value for this binding, for messages. */
   public String command() {
     return "gantry encrypt-password --for-user " + user + " --for-destination " + quoted(destination);
@@ -73,16 +87,35 @@ public record SecretBinding(String user, String destination) {
     if (d.startsWith("jdbc:")) {
       return requireJdbc(d);
     }
+    Matcher u = URI_LOGIN.matcher(d);
+    if (u.matches()) {
+      String scheme = u.group(1).toLowerCase(Locale.ROOT);
+      int port = u.group(4) == null ? defaultPort(scheme) : Integer.parseInt(u.group(4));
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException("the destination '" + d + "' has port " + port + "; a port is 1 to 65535");
+      }
+      return scheme + "://" + u.group(2) + "@" + u.group(3).toLowerCase(Locale.ROOT) + ":" + port;
+    }
     Matcher m = SSH.matcher(d);
     if (!m.matches()) {
       throw new IllegalArgumentException("the destination '" + d + "' is neither a JDBC URL (jdbc:...) nor an SSH"
-          + " login user@host or user@host:port (an IPv6 address in brackets)");
+          + " login user@host or user@host:port (an IPv6 address in brackets) nor a staging URI login"
+          + " scheme://user@host:port (https, ftps, scp, sftp)");
     }
     int port = m.group(3) == null ? DEFAULT_SSH_PORT : Integer.parseInt(m.group(3));
     if (port < 1 || port > 65535) {
       throw new IllegalArgumentException("the destination '" + d + "' has port " + port + "; a port is 1 to 65535");
     }
     return m.group(1) + "@" + m.group(2).toLowerCase(Locale.ROOT) + ":" + port;
+  }
+
+  private static int defaultPort(String scheme) {
+    return switch (scheme) {
+      case "http" -> 80;
+      case "https" -> 443;
+      case "ftp", "ftps" -> 21;
+      default -> DEFAULT_SSH_PORT;
+    };
   }
 
   private static String requireJdbc(String url) {

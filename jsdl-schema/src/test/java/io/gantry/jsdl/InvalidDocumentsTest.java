@@ -203,12 +203,12 @@ class InvalidDocumentsTest {
             "one row per id</gx:SQLStatement>\n        <gx:SQLInputFileName>./ids.csv</gx:SQLInputFileName>\n"
                 + "        <gx:SQLInputFileCompression>no</gx:SQLInputFileCompression>\n      </gx:SQLUpdateDataStaging>"),
         new Case("stage-out statement is a query",
-            "line 66:9 " + POST + "SQLUpdateDataStaging/SQLStatement: SQLUpdateDataStaging writes results, so SQLStatement"
-                + " must start with DELETE or INSERT or MERGE or UPDATE, not 'SELECT'",
+            "line 66:9 " + POST + "SQLUpdateDataStaging/SQLStatement: SQLUpdateDataStaging writes results; this"
+                + " SQLStatement is a SELECT statement; stage-out SQL must be exactly one INSERT, UPDATE, MERGE or DELETE",
             "INSERT INTO result (id, value) VALUES (?, ?)", "SELECT * FROM result WHERE id = ? AND value = ?"),
         new Case("stage-in statement writes",
-            "line 37:9 " + PRE + "SQLQueryDataStaging[1]/SQLStatement: SQLQueryDataStaging reads data, so SQLStatement"
-                + " must start with SELECT or VALUES or WITH, not 'DELETE'",
+            "line 37:9 " + PRE + "SQLQueryDataStaging[1]/SQLStatement: SQLQueryDataStaging reads data; this"
+                + " SQLStatement is a DELETE statement; stage-in SQL must be exactly one query: SELECT, WITH ... SELECT or VALUES",
             "SELECT id FROM book WHERE name = 'A?'", "DELETE FROM book"),
         new Case("parameters without an input file",
             "line 37:9 " + PRE + "SQLQueryDataStaging[1]/SQLStatement: has 2 ? parameter(s) but there is no"

@@ -35,7 +35,7 @@ class StandardJsdlTest {
             <FileName>input.dat</FileName>
             <FilesystemName>HOME</FilesystemName>
             <CreationFlag>append</CreationFlag>
-            <Source><URI>gsiftp://grid.example.org/data/input.dat</URI><o:Mirror>m</o:Mirror></Source>
+            <Source><URI>https://grid.example.org/data/input.dat</URI><o:Mirror>m</o:Mirror></Source>
           </DataStaging>
           <o:Accounting><o:Project>risk</o:Project></o:Accounting>
         </JobDescription>
@@ -69,14 +69,13 @@ class StandardJsdlTest {
     assertEquals(List.of(
         "line 5:53 " + d + "JobIdentification/Tag: unknown extension element Tag (namespace urn:other:grid) is ignored by Gantry",
         "line 14:7 " + d + "Resources/Accelerator: unknown extension element Accelerator (namespace urn:other:grid) is ignored by Gantry",
-        "line 20:15 " + d + "DataStaging/Source/URI: Gantry cannot stage gsiftp: URIs; it stages file:, scp:, sftp:, http: and https: URIs",
-        "line 20:66 " + d + "DataStaging/Source/Mirror: unknown extension element Mirror (namespace urn:other:grid) is ignored by Gantry",
+        "line 20:65 " + d + "DataStaging/Source/Mirror: unknown extension element Mirror (namespace urn:other:grid) is ignored by Gantry",
         "line 22:5 " + d + "Accounting: unknown extension element Accounting (namespace urn:other:grid) is ignored by Gantry",
         "line 24:3 JobDefinition/Signature: unknown extension element Signature (namespace urn:other:grid) is ignored by Gantry"),
         result.report().warnings().stream().map(Problem::toString).toList());
     JsdlJob job = result.validJob();
     assertEquals("/bin/date", job.posixApplication().orElseThrow().getExecutable().getValue());
-    assertEquals("gsiftp://grid.example.org/data/input.dat", job.dataStaging().get(0).getSource().getURI());
+    assertEquals("https://grid.example.org/data/input.dat", job.dataStaging().get(0).getSource().getURI());
     assertEquals(4.0, job.description().getResources().getTotalCPUCount().getRange().get(0).getUpperBound().getValue());
   }
 

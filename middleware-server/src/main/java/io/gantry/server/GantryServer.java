@@ -7,21 +7,24 @@ import io.gantry.dispatcher.OsAccounts;
 import io.gantry.dispatcher.SandboxConfig;
 import io.gantry.dispatcher.SandboxProbe;
 import io.gantry.dispatcher.LocalMpirunLauncher;
+import io.gantry.dispatcher.Launcher;
 import io.gantry.dispatcher.PosixLauncher;
+import io.gantry.dispatcher.slurm.SlurmLauncher;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParserOptions;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.ServerInfo;
 import io.gantry.server.config.NamedDataSource;
-import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
+import io.gantry.server.config.StandardStagingSettings;
 import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.pipeline.ApplicationRegistry;
 import io.gantry.server.pipeline.FileSystemRoots;
+import io.gantry.server.pipeline.ComputePolicy;
 import io.gantry.server.pipeline.JobAccounts;
 import io.gantry.server.pipeline.JobPlanner;
 import io.gantry.server.pipeline.JsdlJobPipeline;
@@ -44,8 +47,11 @@ import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
+import io.gantry.server.pipeline.StagingRules;
+import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StagingGateway;
+import io.gantry.staging.UriStagingPolicy;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -65,7 +71,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -129,8 +134,7 @@ public final class GantryServer implements AutoCloseable {
       if (demo.createIfMissing()) {
         log.info("created the demo market database ({} positions)", config.demoPositions());
       }
-      dataSources.put(DemoMarket.DATA_SOURCE_NAME, new NamedDataSource(DemoMarket.DATA_SOURCE_NAME,
-          demo.jdbcUrl(), "sa", new PasswordSource.None(), Set.of()));
+      dataSources.put(DemoMarket.DATA_SOURCE_NAME, demo.dataSource());
     }
     Map<String, SshIdentity> identities = new HashMap<>(config.sshIdentities());
     if (config.demoEnabled() && !identities.containsKey(DemoRemoteHost.IDENTITY)) {
@@ -138,7 +142,10 @@ public final class GantryServer implements AutoCloseable {
     }
     PasswordKeyPair passwordKey = PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
-    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config)));
+    ConnectionPolicy connections = connectionPolicy(config, dataSources);
+    // standard DataStaging (URIs) passes the same host rule as scp/sftp and inline data sources
+    UriStagingPolicy uriPolicy = StandardStagingSettings.policy(config.standardStaging(), connections::hostProblem);
+    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config), connections, uriPolicy));
 
     SandboxConfig sandbox = SandboxConfig.defaults()
         .withExecutableRoots(config.sandbox().allowedExecutableRoots());
@@ -147,16 +154,25 @@ public final class GantryServer implements AutoCloseable {
     DispatcherConfig dispatch = new DispatcherConfig(config.mpirunPath(), config.mpirunOptions(),
         config.totalSlots() > Runtime.getRuntime().availableProcessors(), config.killGracePeriod(),
         DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT, sandbox);
-    LocalMpirunLauncher mpi = own(new LocalMpirunLauncher(dispatch));
+    Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
+    own((AutoCloseable) mpi); // both MPI launchers are closeable
     PosixLauncher posix = own(new PosixLauncher(dispatch));
+    SlurmLauncher slurm = config.compute().backend() == ServerConfig.Backend.SLURM
+        ? own(ComputeBackends.slurmLauncher(config)) : null;
+    log.info("compute backend {}", config.compute().backend().setting());
+    if (config.hostFile() != null && config.compute().backend() != ServerConfig.Backend.MPIRUN_HOSTS) {
+      log.warn("mpirun.hostfile is used by compute.backend=mpirun-hosts only; with {} it is not used",
+          config.compute().backend().setting());
+    }
 
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes())
-        .withMaxWallTime(limits.maxWallTime()));
-    ApplicationRegistry applications = ApplicationRegistry.withBuiltIns(config.jsdlResources().applications(),
-        ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, System.getenv("PATH")));
+        .withMaxWallTime(limits.maxWallTime()), new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
-        sandbox).withStandardJsdl(applications, new FileSystemRoots(config.jsdlResources().fileSystems()));
-    JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store);
+        sandbox, ComputePolicy.of(config)).withUriStaging(uriPolicy)
+        .withStandardJsdl(ApplicationRegistry.withBuiltIns(config.jsdlResources().applications(),
+            ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, System.getenv("PATH"))),
+            new FileSystemRoots(config.jsdlResources().fileSystems()));
+    JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
     JobDiskLimits<JsdlJobPlan> diskLimits = own(new JobDiskLimits<>(pipeline, JsdlJobPlan::jobDirectory, store,
         limits.jobStagedBytes(), limits.jobOutputBytes(), limits.minFreeBytes()));
     MetaScheduler<JsdlJobPlan> scheduler = own(new MetaScheduler<>(store, diskLimits,
@@ -254,6 +270,23 @@ public final class GantryServer implements AutoCloseable {
       }
     }
     SandboxProbe.verify(sandbox, fallback);
+  }
+
+  /**
+   * What staging may reach: the operator's settings, the hosts of the configured data sources,
+   * and the demo's SSH host on loopback while the demo runs.
+   */
+  private ConnectionPolicy connectionPolicy(ServerConfig config, Map<String, NamedDataSource> dataSources) {
+    List<String> hosts = new ArrayList<>(config.staging().allowedHosts());
+    if (demoHost != null) {
+      hosts.add("127.0.0.1:" + demoHost.port());
+    } else if (config.demoEnabled() && config.demoSshPort() != 0) {
+      // the demo host did not start (port taken): its jobs then fail to connect, not to validate
+      hosts.add("127.0.0.1:" + config.demoSshPort());
+    }
+    List<String> configuredUrls = dataSources.values().stream().map(NamedDataSource::jdbcUrl).toList();
+    return ConnectionPolicy.of(config.staging().inlineDataSources(), config.staging().allowedJdbcUrls(),
+        hosts, configuredUrls);
   }
 
   /** The web faces on the class path (the web application when it is installed), ready to add. */

@@ -9,10 +9,18 @@ import io.gantry.staging.internal.ssh.RemoteTransferStep;
 import io.gantry.staging.internal.steps.GroupedExecution;
 import io.gantry.staging.internal.steps.PlanProgress;
 import io.gantry.staging.internal.steps.Step;
+import io.gantry.staging.internal.ssh.SshUriScheme;
+import io.gantry.staging.internal.uri.DeleteOnTermination;
+import io.gantry.staging.internal.uri.FileScheme;
+import io.gantry.staging.internal.uri.FtpScheme;
+import io.gantry.staging.internal.uri.HttpScheme;
+import io.gantry.staging.internal.uri.UriScheme;
+import io.gantry.staging.internal.uri.UriTransferStep;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,8 +28,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The staging gateway: moves a job's data between SQL databases, remote hosts and the job
- * directory on the compute file system. One instance serves many jobs (it owns the connection
+ * The staging gateway: moves a job's data between SQL databases, remote hosts, URIs (standard
+ * JSDL DataStaging) and the job directory on the compute file system. One instance serves many jobs (it owns the connection
  * pools and threads); close it when the server stops.
  *
  * <pre>{@code
@@ -37,13 +45,43 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class StagingGateway implements AutoCloseable {
   private final CredentialResolver credentials;
   private final GatewayOptions options;
+  private final ConnectionPolicy policy;
   private final DataSourcePools pools;
   private final ExecutorService stepPool;
   private final ExecutorService compressionPool;
+  private final UriStagingPolicy uriPolicy;
+  private final Map<String, UriScheme> uriSchemes;
 
+  /** A gateway that connects wherever a plan says ({@link ConnectionPolicy#unrestricted()}; no file: roots). */
   public StagingGateway(CredentialResolver credentials, GatewayOptions options) {
+    this(credentials, options, ConnectionPolicy.unrestricted());
+  }
+
+  /** A gateway that connects only where {@code policy} allows, checked at each connection. */
+  public StagingGateway(CredentialResolver credentials, GatewayOptions options, ConnectionPolicy policy) {
+    this(credentials, options, policy, new UriStagingPolicy(List.of(), null, policy::hostProblem));
+  }
+
+  /** A gateway whose standard DataStaging (URIs) follows {@code uriPolicy}, every host every plan names. */
+  public StagingGateway(CredentialResolver credentials, GatewayOptions options, UriStagingPolicy uriPolicy) {
+    this(credentials, options, ConnectionPolicy.unrestricted(), uriPolicy);
+  }
+
+  /**
+   * A gateway under both policies: {@code policy} for SQL and SCP staging, {@code uriPolicy}
+   * (whose host rule should be {@code policy::hostProblem}) for standard DataStaging.
+   */
+  public StagingGateway(CredentialResolver credentials, GatewayOptions options, ConnectionPolicy policy,
+      UriStagingPolicy uriPolicy) {
+    this.uriPolicy = Objects.requireNonNull(uriPolicy, "uriPolicy");
+    HttpScheme http = new HttpScheme(uriPolicy, options.connectTimeout());
+    FtpScheme ftp = new FtpScheme(uriPolicy, options.connectTimeout());
+    SshUriScheme ssh = new SshUriScheme(options);
+    this.uriSchemes = Map.of("file", new FileScheme(uriPolicy), "http", http, "https", http,
+        "ftp", ftp, "ftps", ftp, "scp", ssh, "sftp", ssh);
     this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.options = Objects.requireNonNull(options, "options");
+    this.policy = Objects.requireNonNull(policy, "policy");
     this.pools = new DataSourcePools(options);
     // Each stage-in or stage-out runs at most stepThreads steps at once (GroupedExecution's
     // window), so the shared pool needs no bound of its own: it grows to the runs in progress.
@@ -61,9 +99,10 @@ public final class StagingGateway implements AutoCloseable {
   public Manifest stageIn(StageInPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
     JobDirectory dir = openJobDirectory(jobDirectory);
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options);
+    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy);
     List<ManifestRecord> records = new ArrayList<>();
     records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
+    records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir), progress));
     List<Step> extracts = new ArrayList<>();
     plan.extracts().forEach(x -> extracts.add(new SqlExtractStep(x, env)));
     records.addAll(run("sql", extracts, progress));
@@ -77,17 +116,33 @@ public final class StagingGateway implements AutoCloseable {
   public Manifest stageOut(StageOutPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
     JobDirectory dir = openJobDirectory(jobDirectory);
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options);
+    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy);
     List<Step> loads = new ArrayList<>();
     plan.loads().forEach(l -> loads.add(new SqlLoadStep(l, env, plan.jobId())));
     List<ManifestRecord> records = new ArrayList<>(run("sql", loads, progress));
     records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
+    records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir), progress));
+    deleteOnTermination(plan, dir);
     return new Manifest(records);
+  }
+
+  private static void deleteOnTermination(StageOutPlan plan, JobDirectory dir) throws StagingException {
+    try {
+      DeleteOnTermination.apply(dir, plan.deleteOnTermination());
+    } catch (IOException e) {
+      throw new StagingException("DeleteOnTermination", e.getMessage(), e);
+    }
+  }
+
+  private List<Step> uriTransfers(List<UriTransfer> transfers, JobDirectory dir) {
+    List<Step> steps = new ArrayList<>();
+    transfers.forEach(t -> steps.add(new UriTransferStep(t, dir, credentials, options, uriPolicy, uriSchemes)));
+    return steps;
   }
 
   private List<Step> transfers(List<RemoteTransfer> transfers, JobDirectory dir) {
     List<Step> steps = new ArrayList<>();
-    transfers.forEach(t -> steps.add(new RemoteTransferStep(t, dir, credentials, options, compressionPool)));
+    transfers.forEach(t -> steps.add(new RemoteTransferStep(t, dir, credentials, options, policy, compressionPool)));
     return steps;
   }
 

@@ -41,4 +41,17 @@ final class TestCredentials implements CredentialResolver {
     }
     return c;
   }
+
+  /** Standard staging: the login registered for the transfer's user, or anonymous without one. */
+  @Override
+  public UriLogin uriLogin(UriTransfer transfer) {
+    if (transfer.user() == null) {
+      return null;
+    }
+    SshCredentials c = logins.get(transfer.user());
+    if (c == null) {
+      throw new IllegalArgumentException("no login configured for " + transfer.user());
+    }
+    return new UriLogin(transfer.user(), c);
+  }
 }

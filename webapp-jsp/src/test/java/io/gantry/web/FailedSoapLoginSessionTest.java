@@ -67,8 +67,8 @@ class FailedSoapLoginSessionTest {
         + "username-token-profile-1.0#PasswordText\">wrong</wsse:Password></wsse:UsernameToken></wsse:Security>"
         + "</s:Header>";
     HttpResponse<String> answer = soap(null, security);
-    assertEquals(500, answer.statusCode(), answer.body());
-    assertTrue(answer.body().contains("Fault"), answer.body());
+    assertEquals(401, answer.statusCode(), answer.body());
+    assertTrue(answer.body().contains("unknown user or wrong password"), answer.body());
     assertEquals(List.of(), cookies(answer));
   }
 

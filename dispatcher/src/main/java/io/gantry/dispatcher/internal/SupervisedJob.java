@@ -48,6 +48,8 @@ final class SupervisedJob implements RunningJob {
   private CompletableFuture<Void> treeGone;
   private volatile boolean wallTimeExceeded;
   private volatile boolean killed;
+  /** The grace period ran out and SIGKILL was sent (guarded by this). */
+  private boolean escalated;
 
   /**
    * @param cleanupGrace SIGTERM-to-SIGKILL grace for the wall-time limit and for leftovers
@@ -146,8 +148,13 @@ final class SupervisedJob implements RunningJob {
     terminateNew.run();
     ScheduledFuture<?> late = wrapperDepth == 0 ? null : scheduler.scheduleWithFixedDelay(
         terminateNew, LATE_TERM_INTERVAL_MS, LATE_TERM_INTERVAL_MS, TimeUnit.MILLISECONDS);
-    ScheduledFuture<?> kill = scheduler.schedule(
-        () -> ProcessTree.kill(tree, process.toHandle()), grace.toMillis(), TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> kill = scheduler.schedule(() -> {
+      synchronized (this) {
+        // what ended the job is SIGKILL only if its root was still there to receive it
+        escalated = process.isAlive();
+      }
+      ProcessTree.kill(tree, process.toHandle());
+    }, grace.toMillis(), TimeUnit.MILLISECONDS);
     CompletableFuture<Void> over = gone.thenCombine(process.onExit(), (a, b) -> null);
     over.thenRun(() -> {
       kill.cancel(false);
@@ -160,6 +167,7 @@ final class SupervisedJob implements RunningJob {
 
   private synchronized JobOutcome finish() {
     timers.forEach(t -> t.cancel(false));
-    return new JobOutcome(jobId, process.exitValue(), wallTimeExceeded, killed, startedAt, Instant.now());
+    return new JobOutcome(jobId, process.exitValue(), wallTimeExceeded, killed, startedAt, Instant.now(),
+        treeGone == null || !(killed || wallTimeExceeded) ? 0 : escalated ? 9 : 15);
   }
 }

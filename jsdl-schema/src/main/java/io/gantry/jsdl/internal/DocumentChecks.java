@@ -2,6 +2,7 @@ package io.gantry.jsdl.internal;
 
 import io.gantry.jsdl.JsdlNamespaces;
 import io.gantry.jsdl.ParserOptions;
+import io.gantry.jsdl.StagingPolicy;
 import io.gantry.jsdl.ValidationReport;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -15,6 +16,11 @@ public final class DocumentChecks {
   private DocumentChecks() {}
 
   public static void check(Document document, ParserOptions options, ValidationReport report) {
+    check(document, options, StagingPolicy.CLIENT_SIDE, report);
+  }
+
+  public static void check(Document document, ParserOptions options, StagingPolicy policy,
+      ValidationReport report) {
     Element root = document.getDocumentElement();
     if (!Dom.is(root, JsdlNamespaces.JSDL, "JobDefinition")) {
       SourcePosition at = SourcePosition.of(root);
@@ -30,7 +36,7 @@ public final class DocumentChecks {
     JobDirectoryPaths paths = new JobDirectoryPaths(options.allowedRoots());
     new StructureChecks(findings).check(root);
     new ApplicationChecks(findings, paths).check(root);
-    new StagingChecks(findings, paths).check(root);
+    new StagingChecks(findings, paths, policy).check(root);
     new WallTimeChecks(findings, options.maxWallTimeSeconds()).check(root);
   }
 }

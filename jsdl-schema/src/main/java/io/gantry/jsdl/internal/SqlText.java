@@ -1,10 +1,8 @@
 package io.gantry.jsdl.internal;
 
-import java.util.Locale;
-
 /**
- * Just enough SQL reading to check a statement against its staging element: the JDBC {@code ?}
- * parameters outside quotes and comments, and the first keyword.
+ * Counts the JDBC {@code ?} parameters outside quotes and comments; whether a statement fits its
+ * staging element is {@link SqlStatements}' work, with a real SQL parser.
  */
 final class SqlText {
   private SqlText() {}
@@ -42,29 +40,5 @@ final class SqlText {
       i++;
     }
     return sql.length();
-  }
-
-  /** The statement's first word in upper case, after blanks, comments and opening parentheses. */
-  static String firstKeyword(String sql) {
-    int i = 0;
-    while (i < sql.length()) {
-      char c = sql.charAt(i);
-      if (Character.isWhitespace(c) || c == '(') {
-        i++;
-      } else if (sql.startsWith("--", i)) {
-        int end = sql.indexOf('\n', i);
-        i = end < 0 ? sql.length() : end + 1;
-      } else if (sql.startsWith("/*", i)) {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? sql.length() : end + 2;
-      } else {
-        break;
-      }
-    }
-    int start = i;
-    while (i < sql.length() && Character.isLetter(sql.charAt(i))) {
-      i++;
-    }
-    return sql.substring(start, i).toUpperCase(Locale.ROOT);
   }
 }

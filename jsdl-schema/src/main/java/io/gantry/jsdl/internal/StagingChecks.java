@@ -4,6 +4,9 @@ import static io.gantry.jsdl.JsdlNamespaces.GANTRY;
 import static io.gantry.jsdl.JsdlNamespaces.JSDL;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.JsdlDefaults;
+import io.gantry.jsdl.StagingCredential;
+import io.gantry.jsdl.StagingPolicy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,30 +23,36 @@ import org.w3c.dom.Element;
  *   <li>Each SQLInputFileName of a stage-in query is the output of a query in an earlier
  *       ExecutionOrderGroup, since groups run one after another and a group's queries in
  *       parallel; no two queries write the same file.
- *   <li>Statements fit their element (queries read, stage-out writes) and have ? parameters
- *       exactly when an input file binds them.
+ *   <li>Statements fit their element, as a SQL parser reads them ({@link SqlStatements}: one
+ *       query to stage in, one INSERT/UPDATE/MERGE/DELETE to stage out, only allowed
+ *       functions), and have ? parameters exactly when an input file binds them.
  *   <li>Passwords are in the encrypted form.
+ *   <li>Inline data sources and remote hosts pass the server's {@link StagingPolicy}.
+ *   <li>A standard DataStaging URI has a scheme the gateway moves and a host the policy allows;
+ *       its credential (GFD.135 UsernameToken) carries an encrypted password or names an
+ *       identity, and a password goes only over an encrypting scheme.
  * </ol>
  */
 final class StagingChecks {
-  private static final Set<String> QUERY_KEYWORDS = Set.of("SELECT", "WITH", "VALUES");
-  private static final Set<String> STAGED_SCHEMES = Set.of("file", "scp", "sftp", "http", "https");
-  private static final Set<String> UPDATE_KEYWORDS = Set.of("INSERT", "UPDATE", "MERGE", "DELETE");
+  private static final List<String> STAGED_SCHEMES = List.of("file", "http", "https", "scp", "sftp", "ftp", "ftps");
+  private static final Set<String> PLAIN_SCHEMES = Set.of("http", "ftp", "file");
 
   private final Findings findings;
   private final JobDirectoryPaths paths;
+  private final StagingPolicy policy;
 
-  StagingChecks(Findings findings, JobDirectoryPaths paths) {
+  StagingChecks(Findings findings, JobDirectoryPaths paths, StagingPolicy policy) {
     this.findings = findings;
     this.paths = paths;
+    this.policy = policy;
   }
 
   void check(Element root) {
     Element description = Dom.child(root, JSDL, "JobDescription");
     for (Element staging : Dom.children(description, JSDL, "DataStaging")) {
       stagedFile(Dom.child(staging, JSDL, "FileName"));
-      uriScheme(Dom.child(Dom.child(staging, JSDL, "Source"), JSDL, "URI"));
-      uriScheme(Dom.child(Dom.child(staging, JSDL, "Target"), JSDL, "URI"));
+      sourceOrTarget(Dom.child(staging, JSDL, "Source"));
+      sourceOrTarget(Dom.child(staging, JSDL, "Target"));
     }
     for (Element pre : Dom.children(description, GANTRY, "PreDataStaging")) {
       scp(pre, "transmit", "TargetFileName", "stage-in copies files into the job directory");
@@ -57,20 +66,92 @@ final class StagingChecks {
     }
   }
 
+  private void sourceOrTarget(Element side) {
+    if (side == null) {
+      return;
+    }
+    Element uri = Dom.child(side, JSDL, "URI");
+    String scheme = uriScheme(uri, side);
+    if (scheme != null && !scheme.equals("file")) {
+      host(uri, scheme);
+    }
+    for (Element credential : Dom.children(side).stream().filter(StagingCredential::isCredential).toList()) {
+      credential(credential, uri, scheme);
+    }
+  }
+
   /**
-   * A warning, not an error: the document is valid JSDL and other systems may stage it, but
-   * Gantry's staging gateway moves only these schemes and would fail the job at stage-in.
+   * An error, not a warning: the document is valid JSDL, but a job Gantry cannot stage must not
+   * wait in the queue only to fail at stage-in. Returns the scheme, lower case, or null.
    */
-  private void uriScheme(Element uri) {
+  private String uriScheme(Element uri, Element side) {
     String text = Dom.text(uri);
     if (text == null || text.isEmpty()) {
-      return;
+      findings.error(uri == null ? side : uri, side.getLocalName() + " has no URI to stage "
+          + (side.getLocalName().equals("Source") ? "from" : "to"));
+      return null;
     }
     int colon = text.indexOf(':');
     String scheme = colon < 1 ? "" : text.substring(0, colon).toLowerCase(java.util.Locale.ROOT);
     if (!STAGED_SCHEMES.contains(scheme)) {
-      findings.warning(uri, (scheme.isEmpty() ? "the URI has no scheme" : "Gantry cannot stage " + scheme + ": URIs")
-          + "; it stages file:, scp:, sftp:, http: and https: URIs");
+      findings.error(uri, (scheme.isEmpty() ? "the URI has no scheme" : "Gantry cannot stage '" + scheme + ":' URIs")
+          + "; it stages " + String.join(":, ", STAGED_SCHEMES) + ": URIs");
+      return null;
+    }
+    return scheme;
+  }
+
+  /** The URI's host and port must pass the server's host rule, as scp/sftp hosts do. */
+  private void host(Element uri, String scheme) {
+    java.net.URI parsed;
+    try {
+      parsed = new java.net.URI(Dom.text(uri));
+    } catch (java.net.URISyntaxException e) {
+      findings.error(uri, "the URI is not valid: " + e.getMessage());
+      return;
+    }
+    if (parsed.getHost() == null) {
+      findings.error(uri, "the URI names no host");
+      return;
+    }
+    int port = parsed.getPort() > 0 ? parsed.getPort() : switch (scheme) {
+      case "http" -> 80;
+      case "https" -> 443;
+      case "ftp", "ftps" -> 21;
+      default -> 22;
+    };
+    policy.remoteHostProblem(parsed.getHost(), port).ifPresent(problem -> findings.error(uri, problem));
+  }
+
+  private void credential(Element credential, Element uri, String scheme) {
+    StagingCredential c = StagingCredential.read(credential);
+    Element password = StagingCredential.passwordElement(credential);
+    if (uri == null) {
+      findings.error(credential, "a Credential needs a URI beside it to log in to");
+    }
+    if (c.password() == null && c.identityRef() == null) {
+      findings.error(credential, "the Credential holds neither a wsse:UsernameToken with a Password nor a"
+          + " gx:IdentityRef naming an identity of the server");
+      return;
+    }
+    if (password != null) {
+      String type = password.getAttribute("Type");
+      if (type.endsWith("#PasswordDigest")) {
+        findings.error(password, "a PasswordDigest cannot be used to log in elsewhere; give the password"
+            + " encrypted for this server (gantry encrypt-password)");
+      } else {
+        boolean clear = !c.password().startsWith("ENC(");
+        EncryptedSecret.problem(c.password()).ifPresent(problem -> findings.error(password, problem
+            + (clear ? "; a clear password is never accepted in a job description" : "")
+            + " (or name an identity of the server with gx:IdentityRef)"));
+      }
+      if (c.user() == null || c.user().isEmpty()) {
+        findings.error(credential, "the UsernameToken has no Username");
+      }
+      if (scheme != null && PLAIN_SCHEMES.contains(scheme)) {
+        findings.error(password, "a password is sent only over an encrypted connection; use "
+            + (scheme.equals("ftp") ? "ftps:" : "https:") + " instead of " + scheme + ":");
+      }
     }
   }
 
@@ -86,6 +167,8 @@ final class StagingChecks {
       Long number = Dom.number(port);
       if (number != null && (number < 1 || number > 65535)) {
         findings.error(port, "must be a TCP port from 1 to 65535, not " + number);
+      } else {
+        remoteHost(Dom.child(scp, GANTRY, "RemoteHostName"), number == null ? JsdlDefaults.SSH_PORT : number.intValue());
       }
       password(Dom.child(scp, GANTRY, "RemotePassword"), "or name an SSH key with IdentityRef");
       stagedFile(Dom.child(scp, GANTRY, jobSideFile));
@@ -108,7 +191,7 @@ final class StagingChecks {
     }
     for (Element query : queries) {
       Element input = Dom.child(query, GANTRY, "SQLInputFileName");
-      statement(query, QUERY_KEYWORDS, "SQLQueryDataStaging reads data", input != null);
+      statement(query, SqlStatements.Kind.QUERY, "SQLQueryDataStaging reads data", input != null);
       if (stagedFile(input)) {
         producedEarlier(query, input, producers);
       }
@@ -137,20 +220,17 @@ final class StagingChecks {
     findings.atLeast(Dom.child(update, GANTRY, "BatchSize"), 1);
     stagedFile(Dom.child(update, GANTRY, "SQLInputFileName"));
     // the input file is required here: if it is missing the schema check says so, not this one
-    statement(update, UPDATE_KEYWORDS, "SQLUpdateDataStaging writes results", true);
+    statement(update, SqlStatements.Kind.UPDATE, "SQLUpdateDataStaging writes results", true);
   }
 
-  private void statement(Element staging, Set<String> keywords, String purpose, boolean hasInput) {
+  private void statement(Element staging, SqlStatements.Kind kind, String purpose, boolean hasInput) {
     Element statement = Dom.child(staging, GANTRY, "SQLStatement");
     String sql = Dom.text(statement);
     if (sql == null || sql.isEmpty()) {
       return; // the schema check reports it
     }
-    String keyword = SqlText.firstKeyword(sql);
-    if (!keywords.contains(keyword)) {
-      findings.error(statement, purpose + ", so SQLStatement must start with "
-          + String.join(" or ", keywords.stream().sorted().toList()) + ", not '" + keyword + "'");
-    }
+    SqlStatements.problem(sql, kind, policy.extraSqlFunctions())
+        .ifPresent(problem -> findings.error(statement, purpose + "; this SQLStatement " + problem));
     int parameters = SqlText.parameterCount(sql);
     if (parameters > 0 && !hasInput) {
       findings.error(statement, "has " + parameters + " ? parameter(s) but there is no SQLInputFileName"
@@ -162,8 +242,19 @@ final class StagingChecks {
   }
 
   private void dataSource(Element staging) {
-    password(Dom.child(Dom.child(staging, GANTRY, "DataSource"), GANTRY, "Password"),
+    Element inline = Dom.child(staging, GANTRY, "DataSource");
+    Element url = Dom.child(inline, GANTRY, "JDBCURL");
+    if (url != null && !Dom.text(url).isEmpty()) {
+      policy.inlineDataSourceProblem(Dom.text(url)).ifPresent(problem -> findings.error(url, problem));
+    }
+    password(Dom.child(inline, GANTRY, "Password"),
         "or use DataSourceRef to name a data source configured on the server");
+  }
+
+  private void remoteHost(Element host, int port) {
+    if (host != null && !Dom.text(host).isEmpty()) {
+      policy.remoteHostProblem(Dom.text(host), port).ifPresent(problem -> findings.error(host, problem));
+    }
   }
 
   private void password(Element password, String alternative) {

@@ -7,6 +7,7 @@ import static io.gantry.jsdl.JsdlNamespaces.POSIX;
 import static io.gantry.jsdl.JsdlNamespaces.SPMD;
 
 import io.gantry.jsdl.JsdlNamespaces;
+import io.gantry.jsdl.StagingCredential;
 import java.util.List;
 import java.util.Map;
 import org.w3c.dom.Element;
@@ -44,6 +45,9 @@ final class StructureChecks {
   private void visit(Element element) {
     for (Element child : Dom.children(element)) {
       String namespace = child.getNamespaceURI();
+      if (StagingCredential.isCredential(child) && JSDL.equals(element.getNamespaceURI())) {
+        continue; // GFD.135's login of a Source or Target: StagingChecks reads it
+      }
       if (!JsdlNamespaces.isKnown(namespace)) {
         findings.warning(child, "unknown extension element " + child.getLocalName() + " (namespace "
             + namespace + ") is ignored by Gantry");

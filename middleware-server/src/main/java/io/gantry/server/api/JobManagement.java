@@ -43,7 +43,10 @@ public interface JobManagement {
   @WebResult(name = "status")
   JobStatusInfo getJobStatus(@WebParam(name = "jobId") String jobId) throws JobNotFoundFault;
 
-  /** Status of several jobs at once; unknown ids are omitted from the answer. */
+  /**
+   * Status of several jobs at once (at most 1000 ids): one answer per id asked, in the order
+   * asked; an id that names no job the caller may see is answered with {@code notFound} true.
+   */
   @WebMethod
   @WebResult(name = "status")
   List<JobStatusInfo> getJobStatuses(@WebParam(name = "jobId") List<String> jobIds);

@@ -11,16 +11,16 @@ import java.time.Instant;
 /** Where a job stands: state, what it is doing now, when, and why it failed if it did. */
 @XmlAccessorType(XmlAccessType.FIELD)
 @XmlType(name = "JobStatus", propOrder = {"jobId", "name", "owner", "state", "phase",
-    "submitted", "started", "finished", "exitCode", "failureReason"})
+    "submitted", "started", "finished", "exitCode", "failureReason", "notFound"})
 public class JobStatusInfo {
   @XmlElement(required = true) public String jobId;
   public String name;
-  @XmlElement(required = true) public String owner;
-  @XmlElement(required = true) public JobStateName state;
+  /** Absent only in a {@link #notFound} answer, as are {@link #state} and {@link #submitted}. */
+  public String owner;
+  public JobStateName state;
   /** What the job is doing now, e.g. "staging group 2 of 3, 1200 rows". */
   public String phase;
 
-  @XmlElement(required = true)
   @XmlJavaTypeAdapter(InstantAdapter.class) @XmlSchemaType(name = "dateTime")
   public Instant submitted;
 
@@ -34,4 +34,10 @@ public class JobStatusInfo {
   public Integer exitCode;
   /** For FAILED, KILLED and CANCELLED: what happened, in words a user can act on. */
   public String failureReason;
+  /**
+   * True in a {@code getJobStatuses} answer for an id that names no job the caller may see
+   * (unknown and other users' jobs look alike); then only {@link #jobId} is set. Appended last
+   * and optional, so clients built before it read every other answer as before.
+   */
+  public Boolean notFound;
 }

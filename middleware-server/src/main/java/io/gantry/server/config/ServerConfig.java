@@ -40,7 +40,63 @@ public record ServerConfig(
     Admission admission,
     Storage storage,
     Sandbox sandbox,
+    Staging staging,
+    StandardStaging standardStaging,
+    Compute compute,
     JsdlResources jsdlResources) {
+
+  /**
+   * Standard JSDL DataStaging (URIs): the directories {@code file:} URIs may read and write under
+   * ({@code staging.file-roots}; none: file: refused), and the certificates https and ftps servers
+   * are checked against ({@code staging.trust-store}, a PKCS12 or JKS file with its password in
+   * {@code staging.trust-store-password-file}; null: the JDK's trust store).
+   */
+  public record StandardStaging(List<Path> fileRoots, Path trustStore, PasswordSource trustStorePassword) {
+    public StandardStaging {
+      fileRoots = List.copyOf(fileRoots);
+    }
+  }
+
+  /** Which compute backend runs jobs ({@code compute.backend}). */
+  public enum Backend {
+    LOCAL("local"), MPIRUN_HOSTS("mpirun-hosts"), SLURM("slurm");
+
+    private final String setting;
+
+    Backend(String setting) {
+      this.setting = setting;
+    }
+
+    public String setting() {
+      return setting;
+    }
+  }
+
+  /** A user's Slurm defaults ({@code slurm.user.NAME.partition}, {@code slurm.user.NAME.account}); null: the server's. */
+  public record SlurmUser(String partition, String account) {}
+
+  /**
+   * Where and how jobs run (section "Compute backends" of configuration.md).
+   *
+   * @param backend {@code compute.backend}
+   * @param sshAgent {@code mpirun.ssh-agent}: the ssh program mpirun starts its daemons with
+   * @param sshIdentity {@code mpirun.ssh-identity}: the private key, or null
+   * @param sshKnownHosts {@code mpirun.ssh-known-hosts}: host keys checked strictly, or null
+   * @param sshUser {@code mpirun.ssh-user}, or null
+   * @param sshConfig {@code mpirun.ssh-config}, or null
+   * @param slurmBinDirectory {@code slurm.bin-dir}, or null for PATH
+   * @param slurmConf {@code slurm.conf}: SLURM_CONF of the client commands, or null
+   * @param slurmPollInterval {@code slurm.poll-interval}
+   * @param slurmCommandTimeout {@code slurm.command-timeout}
+   * @param slurmMpirun {@code slurm.mpirun}: mpirun on the compute nodes
+   * @param slurmPartition {@code slurm.partition}, or null
+   * @param slurmAccount {@code slurm.account}, or null
+   * @param slurmUsers per-user defaults, by Gantry user name
+   */
+  public record Compute(Backend backend, String sshAgent, Path sshIdentity, Path sshKnownHosts, String sshUser,
+      Path sshConfig, Path slurmBinDirectory, Path slurmConf, Duration slurmPollInterval,
+      Duration slurmCommandTimeout, String slurmMpirun, String slurmPartition, String slurmAccount,
+      Map<String, SlurmUser> slurmUsers) {}
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one
@@ -94,6 +150,17 @@ public record ServerConfig(
       allowedExecutableRoots = List.copyOf(allowedExecutableRoots);
     }
   }
+
+  /**
+   * What staging may connect to (docs/configuration.md, "Data sources and staging targets").
+   *
+   * @param inlineDataSources whether a job may bring its own JDBC URL
+   * @param allowedJdbcUrls globs an inline URL (without its options) must match
+   * @param allowedHosts explicit {@code host} or {@code host:port} entries staging may reach
+   * @param sqlFunctions functions staging SQL may call beyond the built-in allow-list
+   */
+  public record Staging(boolean inlineDataSources, List<String> allowedJdbcUrls, List<String> allowedHosts,
+      java.util.Set<String> sqlFunctions) {}
 
   /**
    * What standard JSDL may refer to by name (see "Named applications and file systems" in

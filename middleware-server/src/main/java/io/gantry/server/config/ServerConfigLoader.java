@@ -22,14 +22,20 @@ import java.util.regex.Pattern;
  */
 public final class ServerConfigLoader {
   private static final Pattern DATA_SOURCE_KEY =
-      Pattern.compile("datasource\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(url|user|password-file|password-env|users)");
+      Pattern.compile("datasource\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(url|user|password-file|password-env|users|read-user|read-password-file|read-password-env)");
   private static final Pattern IDENTITY_KEY =
       Pattern.compile("identity\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(key-file|password-file|password-env|users)");
   private static final Pattern APPLICATION_KEY = Pattern.compile("application\\.([A-Za-z0-9][A-Za-z0-9_.-]*)"
       + "\\.(name|version|executable|kind|arguments|processes|users|description)");
   private static final Pattern FILESYSTEM_KEY = Pattern.compile("filesystem\\.([A-Za-z_][A-Za-z0-9_.-]*)\\.path");
+  private static final Pattern SLURM_USER_KEY =
+      Pattern.compile("slurm\\.user\\.([A-Za-z0-9][A-Za-z0-9_.@-]*)\\.(partition|account)");
   private static final Set<String> KNOWN = Set.of(
+      "compute.backend", "mpirun.ssh-agent", "mpirun.ssh-identity", "mpirun.ssh-known-hosts", "mpirun.ssh-user",
+      "mpirun.ssh-config", "slurm.bin-dir", "slurm.conf", "slurm.poll-interval", "slurm.command-timeout",
+      "slurm.mpirun", "slurm.partition", "slurm.account",
       "ssh.known-hosts", "ssh.accept-unknown-host-keys",
+      "staging.file-roots", "staging.trust-store", "staging.trust-store-password-file",
       "listen.host", "listen.port", "data.dir", "store.url", "store.user", "store.password-file",
       "store.password-env", "staging.root", "staging.parallelism", "staging.sql-threads",
       "mpirun.path", "mpirun.options", "mpirun.hostfile", "slots.total", "limits.wall-time",
@@ -42,7 +48,8 @@ public final class ServerConfigLoader {
       "auth.failed-logins-per-user", "auth.failed-logins-per-address", "auth.trusted-address-period",
       "limits.job-staged-bytes", "limits.job-output-bytes", "limits.max-wall-time", "staging.min-free-bytes",
       "jobs.retention", "storage.check-interval",
-      "jobs.default-os-account", "jobs.allowed-executable-roots");
+      "jobs.default-os-account", "jobs.allowed-executable-roots",
+      "staging.inline-data-sources", "staging.allowed-jdbc-urls", "staging.allowed-hosts", "staging.sql-functions");
 
   private final Properties settings = new Properties();
 
@@ -58,8 +65,8 @@ public final class ServerConfigLoader {
     overrides.forEach(settings::setProperty);
     for (String key : settings.stringPropertyNames()) {
       if (!KNOWN.contains(key) && !DATA_SOURCE_KEY.matcher(key).matches()
-          && !IDENTITY_KEY.matcher(key).matches() && !APPLICATION_KEY.matcher(key).matches()
-          && !FILESYSTEM_KEY.matcher(key).matches()) {
+          && !IDENTITY_KEY.matcher(key).matches() && !SLURM_USER_KEY.matcher(key).matches()
+          && !APPLICATION_KEY.matcher(key).matches() && !FILESYSTEM_KEY.matcher(key).matches()) {
         throw new ConfigException(key, "unknown setting");
       }
     }
@@ -94,7 +101,7 @@ public final class ServerConfigLoader {
         integer("limits.job-definition-bytes", 4 * 1024 * 1024, 1024, 256 * 1024 * 1024),
         integer("limits.queued-jobs-per-user", 1000, 1, 1_000_000),
         integer("limits.concurrent-requests-per-user", 16, 1, 10_000),
-        bool("demo.enabled", true),
+        demoEnabled(host),
         integer("demo.positions", 2000, 1, 10_000_000),
         integer("demo.ssh-port", 2222, 0, 65535),
         dataSources(),
@@ -105,7 +112,51 @@ public final class ServerConfigLoader {
         admission(),
         storage(),
         sandbox(dataDir, path("staging.root", dataDir.resolve("jobs"))),
+        staging(),
+        standardStaging(dataDir, path("staging.root", dataDir.resolve("jobs"))),
+        compute(),
         new JsdlResourceSettings(settings, APPLICATION_KEY, FILESYSTEM_KEY).read());
+  }
+
+  /** compute.backend and the settings of the mpirun-hosts and slurm backends. */
+  private ServerConfig.Compute compute() {
+    String name = text("compute.backend", "local");
+    ServerConfig.Backend backend = java.util.Arrays.stream(ServerConfig.Backend.values())
+        .filter(b -> b.setting().equals(name)).findFirst()
+        .orElseThrow(() -> new ConfigException("compute.backend", "'" + name + "' is not local, mpirun-hosts or slurm"));
+    if (backend == ServerConfig.Backend.MPIRUN_HOSTS && settings.getProperty("mpirun.hostfile") == null) {
+      throw new ConfigException("mpirun.hostfile", "is required with compute.backend=mpirun-hosts");
+    }
+    Duration poll = duration("slurm.poll-interval", Duration.ofSeconds(5));
+    if (poll.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new ConfigException("slurm.poll-interval", "must be at least 1 second, so that slurmctld is not flooded");
+    }
+    Map<String, ServerConfig.SlurmUser> users = new LinkedHashMap<>();
+    for (String key : new TreeSet<>(settings.stringPropertyNames())) {
+      var m = SLURM_USER_KEY.matcher(key);
+      if (m.matches()) {
+        String user = m.group(1);
+        users.put(user, new ServerConfig.SlurmUser(
+            slurmName("slurm.user." + user + ".partition"), slurmName("slurm.user." + user + ".account")));
+      }
+    }
+    return new ServerConfig.Compute(backend, text("mpirun.ssh-agent", "ssh"), optionalPath("mpirun.ssh-identity"),
+        optionalPath("mpirun.ssh-known-hosts"), settings.getProperty("mpirun.ssh-user"), optionalPath("mpirun.ssh-config"),
+        optionalPath("slurm.bin-dir"), optionalPath("slurm.conf"), poll,
+        duration("slurm.command-timeout", Duration.ofSeconds(30)), text("slurm.mpirun", "mpirun"),
+        slurmName("slurm.partition"), slurmName("slurm.account"), Map.copyOf(users));
+  }
+
+  /** A Slurm partition or account name: a plain word, or null when not set. */
+  private String slurmName(String key) {
+    String value = settings.getProperty(key);
+    if (value == null) {
+      return null;
+    }
+    if (!value.strip().matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")) {
+      throw new ConfigException(key, "'" + value + "' is not a plain Slurm name");
+    }
+    return value.strip();
   }
 
   /** Request bodies and the login throttle; the throttle's defaults follow auth.failed-logins-before-delay. */
@@ -184,6 +235,37 @@ public final class ServerConfigLoader {
    * every job's sandbox, so one that holds the data directory or the job directories would show
    * jobs the server's keys and each other's files: refused.
    */
+  /**
+   * file: roots must be absolute and must not hold (or lie in) the server's data directory or the
+   * job directories: a job reading file:///.../tls/keystore.password or another job's input is
+   * what the roots are there to prevent.
+   */
+  private ServerConfig.StandardStaging standardStaging(Path dataDir, Path stagingRoot) {
+    List<Path> roots = new java.util.ArrayList<>();
+    for (String word : words("staging.file-roots")) {
+      Path root = Path.of(word);
+      if (!root.isAbsolute()) {
+        throw new ConfigException("staging.file-roots", "'" + word + "' is not an absolute path");
+      }
+      root = root.normalize();
+      Path data = dataDir.toAbsolutePath().normalize();
+      Path jobs = stagingRoot.toAbsolutePath().normalize();
+      if (root.getNameCount() == 0 || data.startsWith(root) || jobs.startsWith(root)
+          || root.startsWith(data) || root.startsWith(jobs)) {
+        throw new ConfigException("staging.file-roots", root + " would let jobs read or write the server's data"
+            + " directory (" + data + ") or the job directories (" + jobs + ")");
+      }
+      roots.add(root);
+    }
+    Path trustStore = optionalPath("staging.trust-store");
+    String password = settings.getProperty("staging.trust-store-password-file");
+    if (trustStore != null && password == null) {
+      throw new ConfigException("staging.trust-store-password-file", "is required with staging.trust-store");
+    }
+    return new ServerConfig.StandardStaging(roots, trustStore,
+        password == null ? new PasswordSource.None() : new PasswordSource.FromFile(Path.of(password)));
+  }
+
   private ServerConfig.Sandbox sandbox(Path dataDir, Path stagingRoot) {
     String account = text("jobs.default-os-account", "nobody");
     if (!account.matches("[A-Za-z0-9_][A-Za-z0-9._-]{0,31}")) {
@@ -208,6 +290,37 @@ public final class ServerConfigLoader {
       roots.add(root);
     }
     return new ServerConfig.Sandbox(account, roots);
+  }
+
+  /**
+   * The demo hands out a database and an SSH host with well-known accounts: off unless asked
+   * for, and then only on a loopback listener, never on an address others reach.
+   */
+  private boolean demoEnabled(String host) {
+    boolean demo = bool("demo.enabled", false);
+    if (demo && !isLoopback(host)) {
+      throw new ConfigException("demo.enabled", "the demo runs only on a loopback listener, and listen.host is "
+          + host + "; turn the demo off or listen on 127.0.0.1");
+    }
+    return demo;
+  }
+
+  private ServerConfig.Staging staging() {
+    List<String> hosts = words("staging.allowed-hosts");
+    for (String entry : hosts) {
+      if (!entry.matches("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+|[0-9A-Fa-f:]+)(:\\d{1,5})?")) {
+        throw new ConfigException("staging.allowed-hosts", "'" + entry + "' is not a host or host:port");
+      }
+    }
+    Set<String> functions = new TreeSet<>();
+    for (String name : words("staging.sql-functions")) {
+      if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        throw new ConfigException("staging.sql-functions", "'" + name + "' is not a function name");
+      }
+      functions.add(name.toUpperCase(java.util.Locale.ROOT));
+    }
+    return new ServerConfig.Staging(bool("staging.inline-data-sources", false),
+        words("staging.allowed-jdbc-urls"), hosts, Set.copyOf(functions));
   }
 
   /**
@@ -289,17 +402,27 @@ public final class ServerConfigLoader {
             "must not carry a password; use " + prefix + "password-file or password-env");
       }
       Set<String> users = new TreeSet<>(words(prefix + "users"));
+      String readUser = settings.getProperty(prefix + "read-user");
+      PasswordSource readPassword = password(prefix + "read-password-file", prefix + "read-password-env");
+      if (readUser == null && !(readPassword instanceof PasswordSource.None)) {
+        throw new ConfigException(prefix + "read-user", "is required with " + prefix + "read-password-file or -env");
+      }
+      NamedDataSource.Account reader = readUser == null ? null : new NamedDataSource.Account(readUser.strip(), readPassword);
       result.put(name, new NamedDataSource(name, url, settings.getProperty(prefix + "user", ""),
-          password("datasource." + name), users));
+          password("datasource." + name), users, reader));
     }
     return Map.copyOf(result);
   }
 
   private PasswordSource password(String prefix) {
-    String file = settings.getProperty(prefix + ".password-file");
-    String env = settings.getProperty(prefix + ".password-env");
+    return password(prefix + ".password-file", prefix + ".password-env");
+  }
+
+  private PasswordSource password(String fileKey, String envKey) {
+    String file = settings.getProperty(fileKey);
+    String env = settings.getProperty(envKey);
     if (file != null && env != null) {
-      throw new ConfigException(prefix + ".password-file", "set either password-file or password-env, not both");
+      throw new ConfigException(fileKey, "set either password-file or password-env, not both");
     }
     if (file != null) {
       return new PasswordSource.FromFile(Path.of(file));

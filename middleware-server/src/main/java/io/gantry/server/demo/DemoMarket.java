@@ -1,11 +1,16 @@
 package io.gantry.server.demo;
 
+import io.gantry.server.config.NamedDataSource;
+import io.gantry.server.config.PasswordSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.Date;
@@ -17,7 +22,9 @@ import java.sql.Statement;
 import java.time.DayOfWeek;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -39,6 +46,21 @@ public final class DemoMarket {
   private static final int HISTORY_DAYS = 2 * 261;
   private static final long SEED = 20261122L;
 
+  /** The account stage-in reads with. */
+  public static final String READER = "market_reader";
+  /** The account stage-out writes with. */
+  public static final String WRITER = "results_writer";
+
+  private static final List<String> MARKET_TABLES =
+      List.of("risk_factor", "factor_history", "portfolio", "position", "var_run_parameter");
+  private static final List<String> RESULT_TABLES =
+      List.of("var_summary", "var_pnl_distribution", "var_contribution", "gantry_stage_out_ledger");
+
+  /** The staging gateway's stage-out ledger (StageOutLedger), made here since the writer may not create tables. */
+  private static final String LEDGER = "create table if not exists gantry_stage_out_ledger (job_id varchar(64) not null,"
+      + " step_key varchar(64) not null, file_checksum varchar(64) not null, row_count bigint not null,"
+      + " committed_at timestamp not null, primary key (job_id, step_key))";
+
   private final Path directory;
   private final int positions;
 
@@ -57,17 +79,83 @@ public final class DemoMarket {
    * to the operating system at once (H2 otherwise holds it back up to 500 ms, and a kill -9 of
    * the server would lose results of a job already recorded as SUCCEEDED), and the retry: file
    * system reopens the file when a staging thread is interrupted mid-write by a cancel or kill,
-   * where H2 would otherwise close the whole database.
+   * where H2 would otherwise close the whole database. WRITE_DELAY is a persistent database
+   * setting that only an administrator may give, so the accounts' URL ({@link
+   * #accountJdbcUrl}) leaves it out and {@link #createIfMissing} stores it.
    */
   public String jdbcUrl() {
+    return accountJdbcUrl() + ";WRITE_DELAY=0";
+  }
+
+  /** The URL the staging accounts connect with: the same database, no administrator setting. */
+  public String accountJdbcUrl() {
     return "jdbc:h2:retry:file:" + directory.resolve("market").toAbsolutePath()
-        + ";DATABASE_TO_LOWER=TRUE;NON_KEYWORDS=VALUE;WRITE_DELAY=0";
+        + ";DATABASE_TO_LOWER=TRUE;NON_KEYWORDS=VALUE";
+  }
+
+  /**
+   * The demo as a named data source with least privilege: stage-in reads as {@link #READER}
+   * (SELECT on the market tables only), stage-out writes as {@link #WRITER} (INSERT on the
+   * result tables and the stage-out ledger only). Neither is an administrator, so H2's file,
+   * script and Java functions (FILE_READ, CSVWRITE, CREATE ALIAS, ...) are refused to both even
+   * if a statement got past the SQL checks. Call after {@link #createIfMissing}.
+   */
+  public NamedDataSource dataSource() {
+    return new NamedDataSource(DATA_SOURCE_NAME, accountJdbcUrl(), WRITER,
+        new PasswordSource.FromFile(passwordFile(WRITER)), Set.of(),
+        new NamedDataSource.Account(READER, new PasswordSource.FromFile(passwordFile(READER))));
+  }
+
+  private Path passwordFile(String account) {
+    return directory.resolve(account + ".password");
+  }
+
+  /**
+   * Creates the two accounts if missing and sets their passwords from their owner-only files
+   * (made with random passwords on first use), on every start: a database from before the
+   * accounts existed gets them too.
+   */
+  private void ensureAccounts(Connection admin) throws SQLException {
+    try (Statement s = admin.createStatement()) {
+      s.execute("set write_delay 0"); // persistent: holds for the accounts' connections too
+      s.execute(LEDGER);
+      for (String account : List.of(READER, WRITER)) {
+        String password = password(passwordFile(account));
+        s.execute("create user if not exists " + account + " password '" + password + "'");
+        s.execute("alter user " + account + " set password '" + password + "'");
+      }
+      s.execute("grant select on table " + String.join(", ", MARKET_TABLES) + " to " + READER);
+      s.execute("grant insert on table " + String.join(", ", RESULT_TABLES) + " to " + WRITER);
+      s.execute("grant select on table gantry_stage_out_ledger to " + WRITER);
+    }
+  }
+
+  /** The password in {@code file}, made (24 random bytes, URL-safe Base64, mode 0600) if missing. */
+  private static String password(Path file) {
+    try {
+      if (!Files.exists(file)) {
+        byte[] random = new byte[24];
+        new SecureRandom().nextBytes(random);
+        Files.createDirectories(file.getParent());
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, Base64.getUrlEncoder().withoutPadding().encodeToString(random));
+      }
+      String password = Files.readString(file).strip();
+      if (!password.matches("[A-Za-z0-9_-]{16,}")) {
+        throw new IllegalStateException("demo database password file " + file + " is not one the server made;"
+            + " delete it and restart");
+      }
+      return password;
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot make or read the demo database password file " + file, e);
+    }
   }
 
   /** Creates and fills the database unless it already exists; returns true if it created it. */
   public boolean createIfMissing() throws SQLException {
     try (Connection c = DriverManager.getConnection(jdbcUrl(), "sa", "")) {
       if (exists(c)) {
+        ensureAccounts(c);
         return false;
       }
       c.setAutoCommit(false);
@@ -79,6 +167,7 @@ public final class DemoMarket {
         insertPortfolio(c, factors);
         insertRunParameters(c);
         c.commit();
+        ensureAccounts(c);
       } catch (SQLException | RuntimeException e) {
         c.rollback();
         throw e;

@@ -1,6 +1,7 @@
 package io.gantry.server.http;
 
 import io.gantry.server.security.UserAuthenticator;
+import jakarta.servlet.http.HttpServletResponse;
 import java.security.Principal;
 import org.apache.cxf.binding.soap.SoapFault;
 import org.apache.cxf.binding.soap.SoapMessage;
@@ -8,11 +9,12 @@ import org.apache.cxf.binding.soap.interceptor.AbstractSoapInterceptor;
 import org.apache.cxf.interceptor.Fault;
 import org.apache.cxf.phase.Phase;
 import org.apache.cxf.security.SecurityContext;
+import org.apache.cxf.transport.http.AbstractHTTPDestination;
 
 /**
  * Right after the SOAP headers were read and a UsernameToken checked, before the body is
  * unmarshalled: a request that neither HTTP Basic nor a UsernameToken authenticated is refused
- * with a SOAP fault. An authenticated one gets the
+ * with a SOAP fault over HTTP 401. An authenticated one gets the
  * user's current role from the accounts (a user made admin, or removed, counts from the next
  * request on), as the security context {@code Caller} reads.
  */
@@ -40,6 +42,19 @@ final class AuthenticationRequiredInterceptor extends AbstractSoapInterceptor {
   }
 
   private static SoapFault refusal(SoapMessage message) {
-    return new SoapFault(MESSAGE, message.getVersion().getSender());
+    return unauthorized(message, MESSAGE);
+  }
+
+  /**
+   * A {@code Client}/{@code Sender} fault answered with HTTP 401 and a Basic challenge, as
+   * RFC 9110 asks of a 401: zeep, curl and browsers then know a login is what is missing.
+   */
+  static SoapFault unauthorized(SoapMessage message, String reason) {
+    SoapFault fault = new SoapFault(reason, message.getVersion().getSender());
+    fault.setStatusCode(HttpServletResponse.SC_UNAUTHORIZED);
+    if (message.get(AbstractHTTPDestination.HTTP_RESPONSE) instanceof HttpServletResponse response) {
+      response.setHeader("WWW-Authenticate", BasicAuthenticationFilter.CHALLENGE);
+    }
+    return fault;
   }
 }

@@ -2,7 +2,6 @@ package io.gantry.server.http;
 
 import io.gantry.server.security.UserAuthenticator;
 import io.gantry.server.store.UserAccount;
-import io.gantry.server.web.RefusedRequest;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -23,8 +22,8 @@ import java.util.Optional;
  * without them goes on to the SOAP stack, where a WS-Security UsernameToken may authenticate it
  * and {@link AuthenticationRequiredInterceptor} refuses it if nothing did.
  *
- * <p>A refusal is answered before the body is read (only a bounded amount is drained so that the
- * client reads the answer, see {@link RefusedRequest}), and directly, not through the web face's
+ * <p>A refusal is a SOAP fault ({@link SoapFaultAnswer}), answered before the body is read (only a bounded amount is drained so that the
+ * client reads the answer, see {@link io.gantry.server.web.RefusedRequest}), and directly, not through the web face's
  * error pages, which would open a web session for every failed login.
  */
 final class BasicAuthenticationFilter extends HttpFilter {
@@ -49,14 +48,14 @@ final class BasicAuthenticationFilter extends HttpFilter {
     if (!wait.isZero()) {
       // too many failures for this user from this address: say when to try again, check nothing
       response.setHeader("Retry-After", Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000)));
-      RefusedRequest.answer(request, response, 429, "too many failed logins; try again later");
+      SoapFaultAnswer.send(request, response, 429, "too many failed logins; try again later");
       return;
     }
     Optional<UserAccount> account = login == null ? Optional.empty()
         : authenticator.authenticate(login[0], login[1].toCharArray(), request.getRemoteAddr());
     if (account.isEmpty()) {
       response.setHeader("WWW-Authenticate", CHALLENGE);
-      RefusedRequest.answer(request, response, HttpServletResponse.SC_UNAUTHORIZED, "wrong user name or password");
+      SoapFaultAnswer.send(request, response, HttpServletResponse.SC_UNAUTHORIZED, "unknown user or wrong password");
       return;
     }
     chain.doFilter(new Authenticated(request, AccountPrincipal.of(account.get())), response);

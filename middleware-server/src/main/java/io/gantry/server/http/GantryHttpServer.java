@@ -68,6 +68,7 @@ public final class GantryHttpServer implements AutoCloseable {
     // Basic first, then the body bound, which depends on whether Basic authenticated the caller
     authenticator.ifPresent(a -> context.addFilter(new FilterHolder(new BasicAuthenticationFilter(a)),
         "/services/*", EnumSet.of(DispatcherType.REQUEST)));
+    context.addFilter(new FilterHolder(new DeclaredCharset()), "/services/*", EnumSet.of(DispatcherType.REQUEST));
     context.addFilter(new FilterHolder(new SoapBodyLimit(limits.soapBodyBytes(), limits.unauthenticatedBodyBytes(),
         authenticator.isPresent())), "/services/*", EnumSet.of(DispatcherType.REQUEST));
     context.addServlet(new ServletHolder("soap", new SoapServlet(endpoints, soapInterceptors,

@@ -17,7 +17,8 @@ import org.apache.wss4j.dom.handler.WSHandlerConstants;
  * WSS4J's in-interceptor, set up for UsernameToken logins checked by {@link
  * UsernameTokenValidator}. It steps aside for requests that carry no {@code wsse:Security}
  * header (HTTP Basic, or no credentials at all): those are decided by the servlet filter and by
- * {@link AuthenticationRequiredInterceptor}, so each refusal has a clear message.
+ * {@link AuthenticationRequiredInterceptor}, so each refusal has a clear message. A refused
+ * token is answered with HTTP 401 and the reason {@link UsernameTokenValidator} recorded.
  */
 final class UsernameTokenInterceptor extends WSS4JInInterceptor {
   private static final QName SECURITY = new QName(WSConstants.WSSE_NS, WSConstants.WSSE_LN);
@@ -39,7 +40,16 @@ final class UsernameTokenInterceptor extends WSS4JInInterceptor {
     if (!hasSecurityHeader(message) || authenticatedByHttp(message)) {
       return;
     }
-    super.handleMessage(message);
+    try {
+      super.handleMessage(message);
+    } catch (Fault e) {
+      // WSS4J's own text is "A security error was encountered when verifying the message",
+      // whatever went wrong; say what the client can act on, and nothing about the accounts
+      Object reason = message.get(UsernameTokenValidator.REASON);
+      throw AuthenticationRequiredInterceptor.unauthorized(message, reason instanceof String r ? r
+          : "the WS-Security header was not accepted: send one UsernameToken with a PasswordText"
+              + " password, over TLS");
+    }
   }
 
   private static boolean hasSecurityHeader(SoapMessage message) {

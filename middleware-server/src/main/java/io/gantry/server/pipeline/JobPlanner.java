@@ -2,6 +2,7 @@ package io.gantry.server.pipeline;
 
 import io.gantry.dispatcher.LaunchSpec;
 import io.gantry.dispatcher.ProgramKind;
+import io.gantry.dispatcher.slurm.BatchResources;
 import io.gantry.jsdl.JsdlDefaults;
 import io.gantry.jsdl.JsdlJob;
 import io.gantry.jsdl.SecretBinding;
@@ -46,10 +47,14 @@ public final class JobPlanner {
   private final Path stagingRoot;
   private final Duration defaultWallTime;
   private final DataSourceAccess dataSources;
+  private final ComputePolicy compute;
   private final JobAccounts accounts;
   private final io.gantry.dispatcher.SandboxConfig sandbox;
-  private final ApplicationRegistry applications;
-  private final FileSystemRoots fileSystems;
+  /** Standard DataStaging's rules; without a call to {@link #withUriStaging}: no file: roots, any host. */
+  private StandardStagingPlanner standardStaging;
+  /** Named applications and file systems; without a call to {@link #withStandardJsdl}: none. */
+  private ApplicationRegistry applications = ApplicationRegistry.empty();
+  private FileSystemRoots fileSystems = FileSystemRoots.none();
 
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
@@ -68,25 +73,31 @@ public final class JobPlanner {
 
   public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
       JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox) {
-    this(stagingRoot, defaultWallTime, dataSources, accounts, sandbox, ApplicationRegistry.empty(),
-        FileSystemRoots.none());
+    this(stagingRoot, defaultWallTime, dataSources, accounts, sandbox, ComputePolicy.local());
   }
 
-  private JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
-      JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox, ApplicationRegistry applications,
-      FileSystemRoots fileSystems) {
+  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
+      JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox, ComputePolicy compute) {
+    this.compute = compute;
     this.stagingRoot = stagingRoot;
     this.defaultWallTime = defaultWallTime;
     this.dataSources = dataSources;
     this.accounts = accounts;
     this.sandbox = sandbox;
-    this.applications = applications;
-    this.fileSystems = fileSystems;
+    this.standardStaging = new StandardStagingPlanner(io.gantry.staging.UriStagingPolicy.networkOnly(), dataSources);
   }
 
-  /** This planner, resolving ApplicationName against {@code applications} and file system names against {@code fileSystems}. */
+  /** Checks standard DataStaging against {@code policy} (file roots, hosts) at validation; returns this. */
+  public JobPlanner withUriStaging(io.gantry.staging.UriStagingPolicy policy) {
+    this.standardStaging = new StandardStagingPlanner(policy, dataSources);
+    return this;
+  }
+
+  /** Resolves ApplicationName against {@code applications} and file system names against {@code fileSystems}; returns this. */
   public JobPlanner withStandardJsdl(ApplicationRegistry applications, FileSystemRoots fileSystems) {
-    return new JobPlanner(stagingRoot, defaultWallTime, dataSources, accounts, sandbox, applications, fileSystems);
+    this.applications = applications;
+    this.fileSystems = fileSystems;
+    return this;
   }
 
   /** The directories behind JSDL file system names, for staging a FileName with a FilesystemName. */
@@ -125,16 +136,27 @@ public final class JobPlanner {
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
     Path dir = stagingRoot.resolve(id.toString());
     List<String> problems = new ArrayList<>();
+    StandardStagingPlanner.Plan standard = standardStaging.plan(owner, job.dataStaging(), problems);
     StageInPlan in = new StageInPlan(
-        transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems));
+        transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems), standard.in());
     StageOutPlan out = new StageOutPlan(id.toString(),
-        loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems));
+        loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems), standard.out(),
+        standard.deleteOnTermination());
     LaunchSpec launch = launch(id, owner, job, dir, problems);
     fileSystemProblems(job, problems);
+    BatchResources batch = compute.slurm() ? compute.resources(job, owner,
+        job.mpirunApplication().map(MpirunApplicationType::getPartition).orElse(null), processesPerHost(job), problems)
+        : BatchResources.none();
     if (!problems.isEmpty()) {
       throw new JobFailure(String.join("; ", problems));
     }
-    return new JsdlJobPlan(id, owner, dir, in, launch, out);
+    return new JsdlJobPlan(id, owner, dir, in, launch, out, batch);
+  }
+
+  /** JSDL SPMD's ProcessesPerHost, the one JSDL element that says how ranks spread over hosts. */
+  private static Integer processesPerHost(JsdlJob job) {
+    return job.spmdApplication().map(SPMDApplicationType::getProcessesPerHost)
+        .map(p -> p.getValue().intValueExact()).orElse(null);
   }
 
   private List<SqlExtract> extracts(List<SQLQueryDataStagingType> queries, String owner, List<String> problems) {
@@ -287,8 +309,9 @@ public final class JobPlanner {
   }
 
   private LaunchSpec mpirun(JobId id, MpirunApplicationType app, Path dir, List<String> problems) {
-    if (app.getPartition() != null) {
-      problems.add("Partition names a Blue Gene partition; with Open MPI give a HostFile instead");
+    if (app.getPartition() != null && !compute.slurm()) {
+      problems.add("Partition names a Slurm partition, and this server's compute backend is "
+          + compute.backend().setting() + "; with Open MPI give a HostFile instead");
     }
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable())
         .arguments(app.getArgument().toArray(String[]::new))
@@ -304,7 +327,7 @@ public final class JobPlanner {
       options.add("--verbose");
     }
     spec.extraMpirunOptions(options.toArray(String[]::new));
-    if (app.getHostFile() != null) {
+    if (app.getHostFile() != null && compute.usesJobHostFiles()) {
       spec.hostFile(inside(dir, app.getHostFile()));
     }
     for (EnvironmentType e : app.getEnvironment()) {

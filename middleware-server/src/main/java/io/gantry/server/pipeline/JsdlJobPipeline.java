@@ -5,6 +5,7 @@ import io.gantry.dispatcher.LaunchException;
 import io.gantry.dispatcher.Launcher;
 import io.gantry.dispatcher.ProgramKind;
 import io.gantry.dispatcher.RunningJob;
+import io.gantry.dispatcher.slurm.SlurmLauncher;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParseResult;
 import io.gantry.server.scheduler.JobFailure;
@@ -23,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -31,15 +33,26 @@ import java.util.stream.Stream;
  * phase's manifest is recorded in the job store.
  */
 public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
+  /** Prefix of a stored Slurm job id ({@link JobStore#recordComputeRef}). */
+  static final String SLURM_REF = "slurm:";
+
   private final JsdlParser parser;
   private final JobPlanner planner;
   private final StagingGateway gateway;
   private final Launcher mpiLauncher;
   private final Launcher posixLauncher;
   private final JobStore store;
+  private final SlurmLauncher slurm;
 
   public JsdlJobPipeline(JsdlParser parser, JobPlanner planner, StagingGateway gateway,
       Launcher mpiLauncher, Launcher posixLauncher, JobStore store) {
+    this(parser, planner, gateway, mpiLauncher, posixLauncher, store, null);
+  }
+
+  /** With {@code slurm} non-null every job, MPI or not, is submitted to Slurm. */
+  public JsdlJobPipeline(JsdlParser parser, JobPlanner planner, StagingGateway gateway,
+      Launcher mpiLauncher, Launcher posixLauncher, JobStore store, SlurmLauncher slurm) {
+    this.slurm = slurm;
     this.parser = parser;
     this.planner = planner;
     this.gateway = gateway;
@@ -78,10 +91,26 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       Files.createDirectories(plan.launch().stdout().getParent());
       Files.createDirectories(plan.launch().stderr().getParent());
       JobDirectoryOwner.give(plan.jobDirectory(), account);
+      if (slurm != null) {
+        // Stored before anything else happens, so that a restarted server finds the job again.
+        return slurm.submit(plan.launch().withAccount(account), plan.batch(), SlurmAccounts.runAs(account),
+            slurmId -> store.recordComputeRef(plan.jobId(), SLURM_REF + slurmId));
+      }
       return launcher.launch(plan.launch().withAccount(account));
-    } catch (LaunchException | IOException e) {
+    } catch (LaunchException | IOException | IllegalArgumentException e) {
       throw new JobFailure(e.getMessage(), e);
     }
+  }
+
+  @Override
+  public Optional<RunningJob> reattach(JsdlJobPlan plan, String computeRef) throws JobFailure {
+    if (!computeRef.startsWith(SLURM_REF)) {
+      return Optional.empty();
+    }
+    if (slurm == null) {
+      throw new JobFailure("the job runs in Slurm (" + computeRef + ") and this server's compute backend is not slurm");
+    }
+    return Optional.of(slurm.reattach(plan.jobId().toString(), computeRef.substring(SLURM_REF.length())));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.gantry.server.pipeline;
 
 import io.gantry.dispatcher.LaunchSpec;
+import io.gantry.dispatcher.slurm.BatchResources;
 import io.gantry.server.scheduler.JobPlan;
 import io.gantry.server.store.JobId;
 import io.gantry.staging.StageInPlan;
@@ -9,8 +10,9 @@ import java.nio.file.Path;
 
 /**
  * A job as the server will carry it out: what to stage in, what to run, what to stage out, all
- * inside one job directory on the compute file system. {@code launch} is null for a job that
- * only stages data (JSDL without Application).
+ * inside one job directory on the compute file system; {@code batch} is what a batch system
+ * (Slurm) is asked for beyond the launch spec. {@code launch} is null for a job that only stages
+ * data (JSDL without Application).
  */
 public record JsdlJobPlan(
     JobId jobId,
@@ -18,7 +20,8 @@ public record JsdlJobPlan(
     Path jobDirectory,
     StageInPlan stageIn,
     LaunchSpec launch,
-    StageOutPlan stageOut) implements JobPlan {
+    StageOutPlan stageOut,
+    BatchResources batch) implements JobPlan {
 
   @Override
   public int slots() {

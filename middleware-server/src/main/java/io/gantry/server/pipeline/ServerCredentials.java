@@ -11,6 +11,8 @@ import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.RemoteTransfer;
 import io.gantry.staging.Secret;
 import io.gantry.staging.SshCredentials;
+import io.gantry.staging.UriLogin;
+import io.gantry.staging.UriTransfer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Arrays;
@@ -87,6 +89,20 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
     return Collections.unmodifiableSortedSet(names);
   }
 
+  /**
+   * Stage-in of a named data source with a reader account connects as the reader; stage-out,
+   * and stage-in of one without, as its user.
+   */
+  @Override
+  public DataSourceSpec dataSource(DataSourceRef ref, Access access) {
+    NamedDataSource source = ref.name() == null ? null : dataSources.get(ref.name());
+    if (access == Access.READ && source != null && source.reader() != null) {
+      return new DataSourceSpec(source.name(), source.jdbcUrl(), source.reader().user(),
+          secret(source.reader().password()));
+    }
+    return dataSource(ref);
+  }
+
   @Override
   public DataSourceSpec dataSource(DataSourceRef ref) {
     if (ref.name() == null) {
@@ -105,6 +121,28 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
     return new DataSourceSpec(source.name(), source.jdbcUrl(), source.user(), secret(source.password()));
   }
 
+  /**
+   * Standard DataStaging: an encrypted UsernameToken password decrypts only for the job's owner
+   * and the URI's {@code scheme://user@host:port}; an identity reference gives that identity's
+   * key or password for the URI's user.
+   */
+  @Override
+  public UriLogin uriLogin(UriTransfer transfer) {
+    String credential = transfer.credential();
+    if (credential == null) {
+      return null;
+    }
+    if (transfer.user() == null) {
+      throw new IllegalArgumentException("no remote user to log in as; name it in the URI or the UsernameToken");
+    }
+    if (OwnedSecret.isToken(credential)) {
+      OwnedSecret token = OwnedSecret.of(credential);
+      return new UriLogin(transfer.user(), SshCredentials.password(decrypted(token.value(),
+          StandardStagingPlanner.binding(token.owner(), transfer), "the UsernameToken Password")));
+    }
+    return new UriLogin(transfer.user(), identity(credential, "DataStaging " + transfer.order()));
+  }
+
   @Override
   public SshCredentials ssh(RemoteTransfer transfer) {
     String name = transfer.credential();
@@ -114,10 +152,13 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
           SecretBinding.ssh(token.owner(), transfer.user(), transfer.host(), transfer.port()),
           "the RemotePassword for " + transfer.user() + "@" + transfer.host()));
     }
+    return identity(name, "transfer " + transfer.arrangingOrder() + " to " + transfer.host());
+  }
+
+  private SshCredentials identity(String name, String use) {
     SshIdentity identity = name == null ? null : identities.get(name);
     if (identity == null) {
-      throw new IllegalArgumentException("transfer " + transfer.arrangingOrder() + " to "
-          + transfer.host() + ": no SSH identity named '" + name + "' on this server");
+      throw new IllegalArgumentException(use + ": no SSH identity named '" + name + "' on this server");
     }
     if (identity.privateKeyFile() != null) {
       try {

@@ -24,6 +24,15 @@ public interface JobPipeline<P extends JobPlan> {
   /** Starts the job's program. */
   RunningJob launch(P plan) throws JobFailure;
 
+  /**
+   * Follows again a job whose program a previous server process started outside itself (e.g. a
+   * Slurm job), by the reference the launch stored; empty when the program ran as a child of
+   * that server and is lost with it.
+   */
+  default java.util.Optional<RunningJob> reattach(P plan, String computeRef) throws JobFailure {
+    return java.util.Optional.empty();
+  }
+
   /** Stages the job's results out; running it twice must not duplicate anything. */
   void stageOut(P plan, PhaseProgress progress) throws JobFailure, InterruptedException;
 }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -190,9 +191,11 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   private void recoverOne(JobRecord job) {
     JobId id = job.id();
     if (job.state() == JobState.RUNNING) {
-      // Its mpirun was a child of the previous server process: its outcome is unknowable.
-      store.transition(id, JobState.RUNNING, JobState.FAILED,
-          "server restarted while running; the result is unknown, submit the job again");
+      if (!reattach(job)) {
+        // Its mpirun was a child of the previous server process: its outcome is unknowable.
+        store.transition(id, JobState.RUNNING, JobState.FAILED,
+            "server restarted while running; the result is unknown, submit the job again");
+      }
       return;
     }
     P plan;
@@ -219,6 +222,37 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         a.stagingTask = stageOutPool.submit(() -> stageOut(plan));
       }
       default -> throw new IllegalStateException("not an unfinished state: " + job.state());
+    }
+  }
+
+  /**
+   * A running job whose program runs outside the server (a Slurm job) is followed again: it keeps
+   * its slots and reaches stage-out once, when the batch system reports its end.
+   */
+  private boolean reattach(JobRecord job) {
+    JobId id = job.id();
+    Optional<String> ref = store.computeRef(id);
+    if (ref.isEmpty()) {
+      return false;
+    }
+    try {
+      String description = store.jobDescription(id)
+          .orElseThrow(() -> new JobFailure("the job's description is missing from the job store"));
+      P plan = pipeline.plan(job, description);
+      Optional<RunningJob> running = pipeline.reattach(plan, ref.get());
+      if (running.isEmpty()) {
+        return false;
+      }
+      ActiveJob<P> a = new ActiveJob<>(plan);
+      a.running = running.get();
+      active.put(id, a);
+      queue.restoreRunning(id, plan.slots());
+      a.running.onExit().thenAccept(outcome -> onControl(() -> exited(id, outcome)));
+      log.info("job {}: following its program again after the restart ({})", id, ref.get());
+      return true;
+    } catch (JobFailure | RuntimeException e) {
+      log.warn("job {}: cannot follow {} again: {}", id, ref.get(), e.toString());
+      return false;
     }
   }
 
@@ -289,8 +323,11 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   }
 
   private void exited(JobId id, JobOutcome outcome) {
-    queue.finish(id);
     ActiveJob<P> a = active.get(id);
+    if (closing && a != null && a.running != null && a.running.outlivesServer()) {
+      return; // ended as the server stops: the next server finds its end and stages it out
+    }
+    queue.finish(id);
     StateChange change = a != null && a.stoppedBecause != null && !closing
         ? StateChange.of(JobState.RUNNING, JobState.FAILED, a.stoppedBecause).withExitCode(outcome.exitStatus())
         : outcomeChange(outcome, a == null ? null : a.killedBy);
@@ -308,8 +345,11 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       change = StateChange.of(JobState.RUNNING, JobState.FAILED,
           "the server was stopped while the job ran; submit it again");
     } else if (outcome.killed()) {
+      // one reason: who stopped it and with which signal; the program's own status after catching
+      // SIGTERM (mpirun exits 1) would only blur that, so the signal is what is reported
+      String signal = outcome.stopSignal() > 0 ? " with " + JobOutcome.signalName(outcome.stopSignal()) : "";
       change = StateChange.of(JobState.RUNNING, JobState.KILLED,
-          "killed by " + (killedBy == null ? "an administrator" : killedBy) + "; " + outcome.describe());
+          "killed by " + (killedBy == null ? "an administrator" : killedBy) + signal);
     } else if (outcome.wallTimeExceeded()) {
       change = StateChange.of(JobState.RUNNING, JobState.FAILED,
           "wall-time limit exceeded after " + outcome.runTime().toSeconds()
@@ -320,7 +360,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     } else {
       change = StateChange.of(JobState.RUNNING, JobState.STAGING_OUT, "the program exited with code 0");
     }
-    return change.withExitCode(outcome.exitStatus());
+    return change.withExitCode(outcome.reportedStatus());
   }
 
   // ---- staging threads ------------------------------------------------------------------
@@ -398,15 +438,18 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   }
 
   /**
-   * Stops scheduling. Running programs are terminated and their jobs recorded as FAILED
-   * (a later server cannot re-attach to them); staging is interrupted and resumes at the next
-   * start.
+   * Stops scheduling. Programs running as this server's children are terminated and their jobs
+   * recorded as FAILED (a later server cannot re-attach to them); jobs of a batch system keep
+   * running and stay RUNNING, for the next server to follow; staging is interrupted and resumes
+   * at the next start.
    */
   @Override
   public void close() throws InterruptedException {
     closing = true;
+    // Jobs of a batch system outlive the server: they are left running, still RUNNING in the
+    // store, and the next server follows them again.
     List<Future<JobOutcome>> ending = onControlAndWait(() -> active.values().stream()
-        .filter(a -> a.running != null)
+        .filter(a -> a.running != null && !a.running.outlivesServer())
         .map(a -> {
           a.running.terminate(killGrace);
           return (Future<JobOutcome>) a.running.onExit();

@@ -56,6 +56,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,9 +69,9 @@ import org.slf4j.LoggerFactory;
     targetNamespace = JobManagement.NAMESPACE, serviceName = "JobManagementService",
     portName = "JobManagementPort")
 public class JobManagementService implements JobManagement {
+  private static final Logger log = LoggerFactory.getLogger(JobManagementService.class);
   /** Largest piece of output returned by one call. */
   static final int MAX_OUTPUT_CHUNK = 1 << 20;
-  private static final Logger log = LoggerFactory.getLogger(JobManagementService.class);
 
   private final JsdlParser parser;
   private final JobPlanner planner;
@@ -269,6 +270,14 @@ public class JobManagementService implements JobManagement {
       } catch (JobFailure e) {
         result.problems.add(problem("ERROR", 0, 0, "JobDefinition", e.getMessage()));
         job = null;
+      } catch (RuntimeException e) {
+        // a document the checks above let through but the planner cannot handle: the caller
+        // still gets an InvalidJob report, the exception text only the server's log
+        String incident = UUID.randomUUID().toString();
+        log.error("incident {}: planning a job that passed validation failed", incident, e);
+        result.problems.add(problem("ERROR", 0, 0, "JobDefinition", "the server cannot run this job as"
+            + " described (incident " + incident + "; the server's log has the details)"));
+        job = null;
       }
     }
     result.valid = job != null;
@@ -293,9 +302,17 @@ public class JobManagementService implements JobManagement {
   @Override
   public List<JobStatusInfo> getJobStatuses(List<String> jobIds) {
     Caller caller = caller();
+    List<String> ids = jobIds == null ? List.of() : jobIds;
+    if (ids.size() > JobQuery.MAX_LIMIT) {
+      throw new InvalidArgumentException("jobId", "at most " + JobQuery.MAX_LIMIT + " ids per call, got " + ids.size());
+    }
+    for (String id : ids) {
+      checkedId(id);
+    }
+    // one answer per id asked, in order: a client can zip them; unknown and foreign ids look alike
     List<JobStatusInfo> result = new ArrayList<>();
-    for (String id : jobIds == null ? List.<String>of() : jobIds) {
-      findVisible(id, caller).ifPresent(job -> result.add(StatusMapper.status(job)));
+    for (String id : ids) {
+      result.add(findVisible(id, caller).map(StatusMapper::status).orElseGet(() -> StatusMapper.notFound(id)));
     }
     return result;
   }
@@ -303,6 +320,12 @@ public class JobManagementService implements JobManagement {
   @Override
   public JobList listJobs(List<JobStateName> states, int offset, int limit, boolean allUsers)
       throws AccessDeniedFault {
+    if (offset < 0) {
+      throw new InvalidArgumentException("offset", "must be 0 or more, was " + offset);
+    }
+    if (limit < 1 || limit > JobQuery.MAX_LIMIT) {
+      throw new InvalidArgumentException("limit", "must be between 1 and " + JobQuery.MAX_LIMIT + ", was " + limit);
+    }
     Caller caller = caller();
     if (allUsers && !caller.admin()) {
       throw new AccessDeniedFault("only administrators may list every user's jobs",
@@ -313,11 +336,10 @@ public class JobManagementService implements JobManagement {
       wanted.add(JobState.valueOf(s.name()));
     }
     String owner = allUsers ? null : caller.name();
-    int size = limit <= 0 ? 100 : Math.min(limit, JobQuery.MAX_LIMIT);
-    JobPage page = store.newestFirst(owner, wanted, Math.max(0, offset), size);
+    JobPage page = store.newestFirst(owner, wanted, offset, limit);
     JobList list = new JobList();
     list.total = page.total();
-    list.offset = Math.max(0, offset);
+    list.offset = offset;
     page.jobs().forEach(j -> list.jobs.add(StatusMapper.status(j)));
     return list;
   }
@@ -371,10 +393,16 @@ public class JobManagementService implements JobManagement {
   @Override
   public OutputChunk getJobOutput(String jobId, OutputStreamName stream, long offset, int maxBytes)
       throws JobNotFoundFault {
+    if (offset < 0) {
+      throw new InvalidArgumentException("offset", "must be 0 or more, was " + offset);
+    }
+    if (maxBytes < 1 || maxBytes > MAX_OUTPUT_CHUNK) {
+      throw new InvalidArgumentException("maxBytes", "must be between 1 and " + MAX_OUTPUT_CHUNK + ", was " + maxBytes);
+    }
     JobRecord job = ownJob(jobId);
     OutputChunk chunk = new OutputChunk();
     chunk.stream = stream == null ? OutputStreamName.STDOUT : stream;
-    chunk.offset = Math.max(0, offset);
+    chunk.offset = offset;
     chunk.nextOffset = chunk.offset;
     chunk.size = 0L;
     boolean ended = job.state().isFinal();
@@ -389,7 +417,7 @@ public class JobManagementService implements JobManagement {
       chunk.note = retention.removedNote(job);
       return chunk;
     }
-    int want = maxBytes <= 0 ? 65536 : Math.min(maxBytes, MAX_OUTPUT_CHUNK);
+    int want = maxBytes;
     try (SeekableByteChannel in = JobDirectoryReader.open(dir, relativeName(dir, file))) {
       long size = in.size();
       chunk.size = size;
@@ -410,7 +438,7 @@ public class JobManagementService implements JobManagement {
       chunk.note = "the job's " + chunk.stream.name().toLowerCase(java.util.Locale.ROOT) + " file "
           + e.getFile() + " " + e.getReason() + "; the server does not read it";
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read the output of job " + jobId + ": " + e.getMessage());
+      throw new IllegalStateException("cannot read the output of job " + jobId, e);
     }
     return chunk;
   }
@@ -476,9 +504,22 @@ public class JobManagementService implements JobManagement {
 
   /** The job, if it exists and the caller may see it; one fault for "no such" and "not yours". */
   private JobRecord ownJob(String jobId, Caller caller) throws JobNotFoundFault {
+    checkedId(jobId);
     return findVisible(jobId, caller).orElseThrow(() -> new JobNotFoundFault(
         "no job " + jobId + " for user " + caller.name(),
         new FaultDetail("JOB_NOT_FOUND", "no job " + jobId + " for user " + caller.name(), jobId, null)));
+  }
+
+  /** A missing or malformed id is the caller's mistake, told apart from a well-formed unknown one. */
+  private static JobId checkedId(String jobId) {
+    if (jobId == null || jobId.isEmpty()) {
+      throw new InvalidArgumentException("jobId", "missing");
+    }
+    try {
+      return JobId.parse(jobId);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException("jobId", "not a job id (32 characters a-z and 2-7, as submitJob returns them)");
+    }
   }
 
   private Optional<JobRecord> findVisible(String jobId, Caller caller) {

@@ -25,6 +25,14 @@ final class StatusMapper {
     return s;
   }
 
+  /** The answer for an id that names no job the caller may see. */
+  static JobStatusInfo notFound(String jobId) {
+    JobStatusInfo s = new JobStatusInfo();
+    s.jobId = jobId;
+    s.notFound = true;
+    return s;
+  }
+
   static StagedFileInfo stagedFile(DataMovement m, int index) {
     StagedFileInfo f = new StagedFileInfo();
     f.step = m.kind() + "[" + index + "]";

@@ -95,6 +95,11 @@ public final class JobDiskLimits<P extends JobPlan> implements JobPipeline<P>, A
   }
 
   @Override
+  public Optional<RunningJob> reattach(P plan, String computeRef) throws JobFailure {
+    return pipeline.reattach(plan, computeRef);
+  }
+
+  @Override
   public void stageOut(P plan, PhaseProgress progress) throws JobFailure, InterruptedException {
     Optional<String> over = overOutputLimit(plan);
     if (over.isPresent()) {

@@ -140,6 +140,29 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   }
 
   @Override
+  public void recordComputeRef(JobId id, String ref) {
+    tx.write("record the compute reference of job " + id, c -> {
+      try (PreparedStatement ps = c.prepareStatement("UPDATE gantry_job SET compute_ref = ? WHERE id = ?")) {
+        ps.setString(1, ref);
+        ps.setString(2, id.value());
+        return ps.executeUpdate();
+      }
+    });
+  }
+
+  @Override
+  public Optional<String> computeRef(JobId id) {
+    return tx.read("read the compute reference of job " + id, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT compute_ref FROM gantry_job WHERE id = ?")) {
+        ps.setString(1, id.value());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+        }
+      }
+    });
+  }
+
+  @Override
   public Optional<String> jobDescription(JobId id) {
     return tx.read("read the job description of " + id, c -> {
       try (PreparedStatement ps = c.prepareStatement("SELECT jsdl_xml FROM gantry_job WHERE id = ?")) {

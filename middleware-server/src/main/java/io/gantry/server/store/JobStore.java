@@ -81,4 +81,17 @@ public interface JobStore {
 
   /** Every data movement of the job, stage-in first, each phase in the order recorded. */
   List<DataMovement> dataMovements(JobId id);
+
+  /**
+   * Records where the job's program runs outside this server (the Slurm job id), so that a
+   * restarted server can follow it again. Written once the batch system accepted the job.
+   */
+  default void recordComputeRef(JobId id, String ref) {
+    throw new UnsupportedOperationException("this job store keeps no compute references");
+  }
+
+  /** The reference {@link #recordComputeRef} stored, if any. */
+  default Optional<String> computeRef(JobId id) {
+    return Optional.empty();
+  }
 }

@@ -56,7 +56,7 @@ class SampleVarJobTest {
     // On the defaults, TLS and accounts included: the first administrator's password is configured.
     Path adminPassword = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + ".admin"), ADMIN_PASSWORD);
     server = GantryServer.start(new ServerConfigLoader().load(null, Map.ofEntries(Map.entry("listen.port", "0"),
-        Map.entry("data.dir", dataDir.toString()), Map.entry("demo.positions", "300"), Map.entry("demo.ssh-port", "0"),
+        Map.entry("data.dir", dataDir.toString()), Map.entry("demo.enabled", "true"), Map.entry("demo.positions", "300"), Map.entry("demo.ssh-port", "0"),
         Map.entry("slots.total", "2"), Map.entry("admin.password-file", adminPassword.toString()),
         // mcvar runs inside the job's sandbox, which shows it only from an allowed root
         Map.entry("jobs.allowed-executable-roots", MCVAR.getParent().toString()),

@@ -16,6 +16,7 @@ import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.config.ServerConfigLoader;
 import java.io.StringReader;
 import java.nio.file.Files;
+import io.gantry.testing.H2TcpServer;
 import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.PublicKey;
@@ -43,18 +44,22 @@ class EncryptedPasswordJobTest {
   private GantryServer server;
   private JobManagement client;
   private String dbUrl;
+  private H2TcpServer databases;
 
   @BeforeEach
   void start() throws Exception {
-    dbUrl = "jdbc:h2:file:" + dir.resolve("risk/db");
+    databases = H2TcpServer.start(dir.resolve("databases"));
+    dbUrl = databases.jdbcUrl("risk");
     try (Connection c = DriverManager.getConnection(dbUrl, "risk", DB_PASSWORD);
         Statement s = c.createStatement()) {
       s.execute("create table book(id int primary key, name varchar(20))");
       s.execute("insert into book values (1, 'rates'), (2, 'equity')");
     }
-    server = GantryServer.start(new ServerConfigLoader().load(null, Map.of("listen.port", "0",
+    Map<String, String> settings = new java.util.HashMap<>(Map.of("listen.port", "0",
         "data.dir", dir.resolve("server").toString(), "demo.enabled", "false",
-        "tls.enabled", "false", "auth.enabled", "false")));
+        "tls.enabled", "false", "auth.enabled", "false"));
+    settings.putAll(databases.inlineStagingSettings()); // a job's own data source, allowed explicitly
+    server = GantryServer.start(new ServerConfigLoader().load(null, settings));
     JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
     factory.setServiceClass(JobManagement.class);
     factory.setAddress(server.jobManagementUrl());
@@ -64,6 +69,7 @@ class EncryptedPasswordJobTest {
   @AfterEach
   void stop() {
     server.close();
+    databases.close();
   }
 
   private String encryptForServer(String secret) throws Exception {

@@ -3,6 +3,7 @@ package io.gantry.server.soap;
 import static io.gantry.server.soap.RunningServer.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -77,7 +78,7 @@ class JobQueriesOverHttpTest {
 
     Files.createFile(release);
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, id, LIMIT).state);
-    OutputChunk rest = client.getJobOutput(id, OutputStreamName.STDOUT, early.nextOffset, 0);
+    OutputChunk rest = client.getJobOutput(id, OutputStreamName.STDOUT, early.nextOffset, 65536);
     assertEquals("second\n", new String(rest.data, StandardCharsets.UTF_8));
     assertEquals(early.nextOffset + 7, rest.nextOffset);
     assertTrue(rest.complete);
@@ -85,17 +86,17 @@ class JobQueriesOverHttpTest {
     assertEquals("rst", new String(partial.data, StandardCharsets.UTF_8));
     assertFalse(partial.complete, "more lies beyond the chunk");
     assertEquals(13L, partial.size, "the whole stream's size, whatever the chunk");
-    OutputChunk errors = client.getJobOutput(id, OutputStreamName.STDERR, 0, 0);
+    OutputChunk errors = client.getJobOutput(id, OutputStreamName.STDERR, 0, 65536);
     assertEquals("oops\n", new String(errors.data, StandardCharsets.UTF_8));
   }
 
   private OutputChunk awaitOutput(String id, String expected) throws Exception {
     long deadline = System.nanoTime() + LIMIT.toNanos();
-    OutputChunk chunk = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 0);
+    OutputChunk chunk = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 65536);
     while (!new String(chunk.data, StandardCharsets.UTF_8).equals(expected)) {
       assertTrue(System.nanoTime() < deadline, "no output '" + expected.strip() + "' within " + LIMIT);
       Thread.sleep(50);
-      chunk = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 0);
+      chunk = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 65536);
     }
     return chunk;
   }
@@ -119,16 +120,18 @@ class JobQueriesOverHttpTest {
 
   @Test
   void anUnknownJobIsNotFoundForEveryOperation() {
-    String unknown = "0123456789abcdefghijklmnopqrstuv";
+    String unknown = "abcdefghijklmnopqrstuvwxyz234567";
     for (var call : List.<ThrowingCall>of(
         () -> client.getJobStatus(unknown), () -> client.cancelJob(unknown),
         () -> client.killJob(unknown), () -> client.getJobResults(unknown),
         () -> client.getJobDefinition(unknown), () -> client.getJobAudit(unknown),
-        () -> client.getJobOutput(unknown, OutputStreamName.STDOUT, 0, 0),
-        () -> client.getJobStatus("not even an id"))) {
+        () -> client.getJobOutput(unknown, OutputStreamName.STDOUT, 0, 65536))) {
       JobNotFoundFault fault = assertThrows(JobNotFoundFault.class, call::run);
       assertEquals("JOB_NOT_FOUND", fault.getFaultInfo().code);
     }
+    // a malformed id is the caller's mistake, named as such (not "not found")
+    var malformed = assertThrows(jakarta.xml.ws.soap.SOAPFaultException.class, () -> client.getJobStatus("not even an id"));
+    assertTrue(malformed.getMessage().startsWith("argument jobId:"), malformed.getMessage());
   }
 
   private interface ThrowingCall {
@@ -262,9 +265,12 @@ class JobQueriesOverHttpTest {
     JobList both = client.listJobs(List.of(JobStateName.FAILED, JobStateName.SUCCEEDED), 0, 1000, false);
     assertTrue(ids(both.jobs).containsAll(submitted));
 
-    List<JobStatusInfo> statuses = client.getJobStatuses(
-        Arrays.asList(submitted.get(4), "0123456789abcdefghijklmnopqrstuv", submitted.get(0)));
-    assertEquals(List.of(submitted.get(4), submitted.get(0)), ids(statuses), "unknown ids are left out");
+    String unknown = "abcdefghijklmnopqrstuvwxyz234567";
+    List<JobStatusInfo> statuses = client.getJobStatuses(Arrays.asList(submitted.get(4), unknown, submitted.get(0)));
+    assertEquals(List.of(submitted.get(4), unknown, submitted.get(0)), ids(statuses), "one answer per id, in order");
+    assertEquals(Boolean.TRUE, statuses.get(1).notFound, "the unknown id is marked");
+    assertNull(statuses.get(1).state);
+    assertNull(statuses.get(0).notFound);
     assertEquals("page-4", statuses.get(0).name);
     assertEquals("local", statuses.get(0).owner);
   }

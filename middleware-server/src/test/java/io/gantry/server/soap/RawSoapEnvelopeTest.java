@@ -54,7 +54,7 @@ class RawSoapEnvelopeTest {
     assertEquals("0", status.text("exitCode"));
 
     Answer output = soap.call("getJobOutput", "<g:jobId>" + id + "</g:jobId><g:stream>STDOUT</g:stream>"
-        + "<g:offset>0</g:offset><g:maxBytes>0</g:maxBytes>");
+        + "<g:offset>0</g:offset><g:maxBytes>65536</g:maxBytes>");
     assertEquals("hello from a raw envelope\n",
         new String(Base64.getDecoder().decode(output.text("data").strip()), StandardCharsets.UTF_8));
     assertEquals("true", output.text("complete"));
@@ -102,7 +102,7 @@ class RawSoapEnvelopeTest {
 
   @Test
   void anUnknownJobIsAJobNotFoundFaultWithItsCode() throws Exception {
-    Answer answer = soap.call("getJobStatus", "<g:jobId>0123456789abcdefghijklmnopqrstuv</g:jobId>");
+    Answer answer = soap.call("getJobStatus", "<g:jobId>abcdefghijklmnopqrstuvwxyz234567</g:jobId>");
     assertEquals(500, answer.status());
     assertTrue(answer.isFault());
     assertEquals(RawSoapClient.API, answer.elements("JobNotFound").get(0).getNamespaceURI());

@@ -66,6 +66,9 @@ public final class RunningServer implements AutoCloseable {
     // about the job lifecycle; TLS and accounts are tested with secureSettings().
     all.put("tls.enabled", "false");
     all.put("auth.enabled", "false");
+    // staging targets of these tests (SSH test hosts, closed ports) are on loopback, which a
+    // real server reaches only when its operator lists it
+    all.put("staging.allowed-hosts", "127.0.0.1");
     all.putAll(settings);
     return all;
   }
@@ -135,6 +138,11 @@ public final class RunningServer implements AutoCloseable {
     return dataDir;
   }
 
+  /** The port of the demo's SSH host, when the demo runs. */
+  public java.util.OptionalInt demoSshPort() {
+    return server.demoSshPort();
+  }
+
   /**
    * A job's directory on this host. Tests reach a running job through files here (a "release"
    * file the job waits for): the job's sandbox shows it nothing of the test's own directories.
@@ -145,6 +153,11 @@ public final class RunningServer implements AutoCloseable {
 
   public String url() {
     return server.jobManagementUrl();
+  }
+
+  /** The SOAP 1.2 binding of the same service. */
+  public String soap12Url() {
+    return url().replace("/services/", "/services/soap12/");
   }
 
   /** A CXF client of the job-management port, as a Java user of Gantry would write it. */

@@ -13,6 +13,7 @@ import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.api.StagedFileInfo;
+import io.gantry.testing.H2TcpServer;
 import io.gantry.testing.SshTestHost;
 import jakarta.xml.ws.WebServiceException;
 import java.io.ByteArrayOutputStream;
@@ -63,11 +64,12 @@ class SecretHygieneTest {
     System.setErr(new PrintStream(new Tee(savedErr, log), true, StandardCharsets.UTF_8));
     System.setOut(new PrintStream(new Tee(savedOut, log), true, StandardCharsets.UTF_8));
     List<String> seen = new ArrayList<>();
-    try (SshTestHost remote = SshTestHost.start(dir.resolve("remote"))) {
+    try (SshTestHost remote = SshTestHost.start(dir.resolve("remote"));
+        H2TcpServer databases = H2TcpServer.start(dir.resolve("databases"))) {
       remote.addUser("risk", SSH_PASSWORD);
       Files.createDirectories(remote.root().resolve("data"));
       Files.writeString(remote.root().resolve("data/prices.csv"), "id,price\n1,100.5\n");
-      String dbUrl = "jdbc:h2:file:" + dir.resolve("risk/db");
+      String dbUrl = databases.jdbcUrl("risk");
       try (Connection c = DriverManager.getConnection(dbUrl, "risk", DB_PASSWORD);
           Statement s = c.createStatement()) {
         s.execute("create table book(id int primary key, name varchar(20))");
@@ -79,6 +81,7 @@ class SecretHygieneTest {
       Path data = dir.resolve("server");
       RunningServer.addUser(data, "alice", USER_PASSWORD, false);
       Map<String, String> settings = new java.util.HashMap<>(RunningServer.secureSettings());
+      settings.putAll(databases.inlineStagingSettings());
       settings.put("ssh.known-hosts", knownHosts.toString());
       try (RunningServer server = RunningServer.start(data, settings)) {
         JobManagement alice = server.cxfClient(new Login.Basic("alice", USER_PASSWORD));
@@ -165,8 +168,29 @@ class SecretHygieneTest {
     return all.toString();
   }
 
-  /** The command line of every process this user can see, while the job runs. */
+  /**
+   * The command line of every process this user can see, while the job runs. RUNNING is stored
+   * before the job's sandbox starts (every transition is durable before it is acted on), so the
+   * job's processes appear a moment later: every snapshot until they are seen is kept.
+   */
   private static String commandLinesOfEveryProcess() throws Exception {
+    StringBuilder all = new StringBuilder();
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    String snapshot;
+    do {
+      snapshot = commandLinesNow();
+      all.append(snapshot);
+    } while (!snapshot.contains("sleep 3") && System.nanoTime() < deadline && pause());
+    assertTrue(all.toString().contains("sleep 3"), "the job's own processes were seen");
+    return all.toString();
+  }
+
+  private static boolean pause() throws InterruptedException {
+    Thread.sleep(20);
+    return true;
+  }
+
+  private static String commandLinesNow() throws java.io.IOException {
     StringBuilder all = new StringBuilder();
     try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
       for (Path p : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
@@ -178,7 +202,6 @@ class SecretHygieneTest {
         }
       }
     }
-    assertTrue(all.toString().contains("sleep 3"), "the job's own processes were seen");
     return all.toString();
   }
 

@@ -106,9 +106,9 @@ class SecureJobManagementTest {
   @ParameterizedTest
   @MethodSource("logins")
   void submitJobNeedsAUserAndRecordsThemAsOwner(Login kind) throws Exception {
-    long before = as(ADMIN, kind).listJobs(List.of(), 0, 0, true).total;
+    long before = as(ADMIN, kind).listJobs(List.of(), 0, 100, true).total;
     assertRefused(kind, c -> () -> c.submitJob(TestJobs.job("sneaky").shell("true", 5).document()));
-    assertEquals(before, as(ADMIN, kind).listJobs(List.of(), 0, 0, true).total, "a refused submit queues nothing");
+    assertEquals(before, as(ADMIN, kind).listJobs(List.of(), 0, 100, true).total, "a refused submit queues nothing");
 
     String bobs = as(OTHER, kind).submitJob(TestJobs.job("bob's").shell("true", 5).document());
     assertEquals(OTHER, as(OTHER, kind).getJobStatus(bobs).owner);
@@ -135,23 +135,26 @@ class SecureJobManagementTest {
 
   @ParameterizedTest
   @MethodSource("logins")
-  void getJobStatusesLeavesOutOtherUsersJobs(Login kind) {
-    assertEquals(1, size(as(OWNER, kind).getJobStatuses(List.of(aliceJob))));
-    assertEquals(1, size(as(ADMIN, kind).getJobStatuses(List.of(aliceJob))));
-    assertEquals(0, size(as(OTHER, kind).getJobStatuses(List.of(aliceJob))));
+  void getJobStatusesMarksOtherUsersJobsAsNotFound(Login kind) {
+    assertEquals(null, as(OWNER, kind).getJobStatuses(List.of(aliceJob)).get(0).notFound);
+    assertEquals(null, as(ADMIN, kind).getJobStatuses(List.of(aliceJob)).get(0).notFound);
+    List<JobStatusInfo> other = as(OTHER, kind).getJobStatuses(List.of(aliceJob));
+    assertEquals(1, size(other));
+    assertEquals(Boolean.TRUE, other.get(0).notFound, "looks exactly like an unknown id");
+    assertEquals(null, other.get(0).owner, "nothing about the job is told");
     assertRefused(kind, c -> () -> c.getJobStatuses(List.of(aliceJob)));
   }
 
   @ParameterizedTest
   @MethodSource("logins")
   void listJobsListsOwnJobsAndEveryonesOnlyForAdministrators(Login kind) throws Exception {
-    assertTrue(ids(as(OWNER, kind).listJobs(List.of(), 0, 0, false)).contains(aliceJob));
-    assertFalse(ids(as(OTHER, kind).listJobs(List.of(), 0, 0, false)).contains(aliceJob));
-    assertFalse(ids(as(ADMIN, kind).listJobs(List.of(), 0, 0, false)).contains(aliceJob), "an admin's own list");
-    assertTrue(ids(as(ADMIN, kind).listJobs(List.of(), 0, 0, true)).contains(aliceJob));
-    assertThrows(AccessDeniedFault.class, () -> as(OTHER, kind).listJobs(List.of(), 0, 0, true));
-    assertThrows(AccessDeniedFault.class, () -> as(OWNER, kind).listJobs(List.of(), 0, 0, true));
-    assertRefused(kind, c -> () -> c.listJobs(List.of(), 0, 0, false));
+    assertTrue(ids(as(OWNER, kind).listJobs(List.of(), 0, 100, false)).contains(aliceJob));
+    assertFalse(ids(as(OTHER, kind).listJobs(List.of(), 0, 100, false)).contains(aliceJob));
+    assertFalse(ids(as(ADMIN, kind).listJobs(List.of(), 0, 100, false)).contains(aliceJob), "an admin's own list");
+    assertTrue(ids(as(ADMIN, kind).listJobs(List.of(), 0, 100, true)).contains(aliceJob));
+    assertThrows(AccessDeniedFault.class, () -> as(OTHER, kind).listJobs(List.of(), 0, 100, true));
+    assertThrows(AccessDeniedFault.class, () -> as(OWNER, kind).listJobs(List.of(), 0, 100, true));
+    assertRefused(kind, c -> () -> c.listJobs(List.of(), 0, 100, false));
   }
 
   @ParameterizedTest
@@ -177,11 +180,11 @@ class SecureJobManagementTest {
   @MethodSource("logins")
   void getJobOutputShowsOutputToItsOwnerAndAdministratorsOnly(Login kind) throws Exception {
     for (String user : List.of(OWNER, ADMIN)) {
-      byte[] data = as(user, kind).getJobOutput(aliceJob, OutputStreamName.STDOUT, 0, 0).data;
+      byte[] data = as(user, kind).getJobOutput(aliceJob, OutputStreamName.STDOUT, 0, 65536).data;
       assertEquals("from alice\n", new String(data, java.nio.charset.StandardCharsets.UTF_8), user);
     }
-    assertNotFound(id -> () -> as(OTHER, kind).getJobOutput(id, OutputStreamName.STDOUT, 0, 0));
-    assertRefused(kind, c -> () -> c.getJobOutput(aliceJob, OutputStreamName.STDOUT, 0, 0));
+    assertNotFound(id -> () -> as(OTHER, kind).getJobOutput(id, OutputStreamName.STDOUT, 0, 65536));
+    assertRefused(kind, c -> () -> c.getJobOutput(aliceJob, OutputStreamName.STDOUT, 0, 65536));
   }
 
   @ParameterizedTest

@@ -31,11 +31,13 @@ class WsdlContractTest {
   @TempDir static Path dataDir;
   static RunningServer server;
   static String served;
+  static String servedSoap12;
 
   @BeforeAll
   static void start() throws Exception {
     server = RunningServer.start(dataDir, Map.of());
     served = server.rawClient().get("?wsdl");
+    servedSoap12 = new RawSoapClient(server.soap12Url()).get("?wsdl");
   }
 
   @AfterAll
@@ -45,7 +47,7 @@ class WsdlContractTest {
 
   @Test
   void servedWsdlIsTheCheckedInContract() throws Exception {
-    String normalised = WsdlContract.normalised(served);
+    String normalised = WsdlContract.normalised(served, servedSoap12);
     if (Boolean.getBoolean(UPDATE_PROPERTY)) {
       Files.writeString(CHECKED_IN, normalised, StandardCharsets.UTF_8);
     }
@@ -98,6 +100,17 @@ class WsdlContractTest {
       String input = children(op, "input").get(0).getAttribute("message");
       assertEquals(op.getAttribute("name"), input.substring(input.indexOf(':') + 1));
     }
+  }
+
+  @Test
+  void theSoap12EndpointServesTheSamePortTypeBoundToSoap12() throws Exception {
+    Document wsdl = RawSoapClient.parse(servedSoap12.getBytes(StandardCharsets.UTF_8));
+    Element binding = first(wsdl, WsdlContract.WSDL_NS, "binding");
+    assertEquals("tns:JobManagement", binding.getAttribute("type"));
+    assertEquals(12, all(wsdl, WsdlContract.SOAP12_BINDING_NS, "operation").size());
+    assertEquals("JobManagementSoap12Port", first(wsdl, WsdlContract.WSDL_NS, "port").getAttribute("name"));
+    assertEquals(server.soap12Url(),
+        first(wsdl, WsdlContract.SOAP12_BINDING_NS, "address").getAttribute("location"));
   }
 
   @Test

@@ -31,9 +31,34 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
   /** Starts a private server; the caller closes it. */
   public static EmbeddedPostgresServer start() {
+    return start(null);
+  }
+
+  /**
+   * Starts a private server that checks passwords (scram-sha-256) for every user but
+   * {@code postgres}, which stays trusted for setup: for tests of logins. The caller closes it.
+   *
+   * @param hbaDirectory a directory of the test's own, where the pg_hba.conf is written
+   */
+  public static EmbeddedPostgresServer startWithPasswords(java.nio.file.Path hbaDirectory) {
+    java.nio.file.Path hba = hbaDirectory.resolve("pg_hba.conf");
     try {
+      java.nio.file.Files.writeString(hba, "host all postgres 127.0.0.1/32 trust\n"
+          + "host all all 127.0.0.1/32 scram-sha-256\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return start(hba);
+  }
+
+  private static EmbeddedPostgresServer start(java.nio.file.Path hbaFile) {
+    try {
+      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+      if (hbaFile != null) {
+        builder.setServerConfig("hba_file", hbaFile.toAbsolutePath().toString());
+      }
       return new EmbeddedPostgresServer(
-          EmbeddedPostgres.builder()
+          builder
               .setServerConfig("listen_addresses", "127.0.0.1")
               .setServerConfig("max_connections", "100")
               .setServerConfig("fsync", "off")

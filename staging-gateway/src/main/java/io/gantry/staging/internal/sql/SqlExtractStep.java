@@ -1,6 +1,7 @@
 package io.gantry.staging.internal.sql;
 
 import io.gantry.staging.CreationFlag;
+import io.gantry.staging.CredentialResolver;
 import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.ManifestRecord;
 import io.gantry.staging.SqlExtract;
@@ -64,7 +65,7 @@ public final class SqlExtractStep implements Step {
   @Override
   public ManifestRecord run(StepContext context) throws StagingException, InterruptedException {
     long start = System.nanoTime();
-    DataSourceSpec spec = env.resolve(extract.dataSource(), label());
+    DataSourceSpec spec = env.resolve(extract.dataSource(), CredentialResolver.Access.READ, label());
     try {
       Path output = env.jobDirectory().resolve(extract.outputFileName(), "SQLOutputFileName");
       Path input = extract.inputFileName() == null ? null
@@ -87,7 +88,7 @@ public final class SqlExtractStep implements Step {
       try (StagedFile file = appending
               ? StagedFile.appendingTo(output, compress ? CompressedFiles.lengthWithoutEofBlock(output) : Files.size(output))
               : StagedFile.create(output);
-          Connection connection = env.pools().connect(spec, label())) {
+          Connection connection = env.pools().connect(spec, extract.dataSource().name() == null, label())) {
         if (appending && !compress && !endsWithLineBreak(output)) {
           file.stream().write('\n'); // a hand-made file without a final line break: keep its last row whole
         }
@@ -108,7 +109,7 @@ public final class SqlExtractStep implements Step {
   private long query(Connection connection, StagedFile file, boolean compress, Path input,
       List<String> existingHeader, StepContext context)
       throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
-    connection.setAutoCommit(false);
+    readOnlyTransaction(connection);
     OutputStream sink = compress
         ? new BlockGzipWriter(file.stream(), env.compressionPool(), env.options().compressionThreads(),
             env.options().blockSize(), env.options().compressionLevel())
@@ -146,6 +147,23 @@ public final class SqlExtractStep implements Step {
     connection.commit();
     export.reportRest();
     return export.rowCount();
+  }
+
+  /**
+   * Stage-in only reads, and says so to the database, so that a write the SQL checks missed
+   * still fails: pgjdbc begins the transaction READ ONLY, and SET TRANSACTION makes sure even
+   * if a driver setting told it to ignore the hint. H2 treats setReadOnly as a hint only; there
+   * the SQL checks and a read-only database account are the defence (docs/security.md). The
+   * pool resets the flag when the connection goes back.
+   */
+  private static void readOnlyTransaction(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
+    connection.setReadOnly(true);
+    if (PostgresCopyExport.isPostgres(connection)) {
+      try (java.sql.Statement s = connection.createStatement()) {
+        s.execute("SET TRANSACTION READ ONLY");
+      }
+    }
   }
 
   /** The COPY fast path; returns the row count, or -1 if a column type needs the JDBC path. */

@@ -1,5 +1,6 @@
 package io.gantry.staging.internal.sql;
 
+import io.gantry.staging.CredentialResolver;
 import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.ManifestRecord;
 import io.gantry.staging.SqlLoad;
@@ -59,7 +60,7 @@ public final class SqlLoadStep implements Step {
   @Override
   public ManifestRecord run(StepContext context) throws StagingException, InterruptedException {
     long start = System.nanoTime();
-    DataSourceSpec spec = env.resolve(load.dataSource(), label());
+    DataSourceSpec spec = env.resolve(load.dataSource(), CredentialResolver.Access.WRITE, label());
     try {
       SeekableByteChannel input;
       try {
@@ -83,7 +84,7 @@ public final class SqlLoadStep implements Step {
     long size = input.size(); // the CSV reader closes the channel when done
     String checksum = Checksums.sha256(input);
     String stepKey = stepKey();
-    try (Connection c = env.pools().connect(spec, label())) {
+    try (Connection c = env.pools().connect(spec, load.dataSource().name() == null, label())) {
       StageOutLedger.ensureTable(c);
       c.setAutoCommit(false);
       try {

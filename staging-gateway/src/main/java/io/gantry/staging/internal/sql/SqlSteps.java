@@ -1,5 +1,6 @@
 package io.gantry.staging.internal.sql;
 
+import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.CredentialResolver;
 import io.gantry.staging.DataSourceRef;
 import io.gantry.staging.DataSourceSpec;
@@ -14,12 +15,23 @@ public record SqlSteps(
     CredentialResolver credentials,
     DataSourcePools pools,
     ExecutorService compressionPool,
-    GatewayOptions options) {
+    GatewayOptions options,
+    ConnectionPolicy policy) {
 
-  /** Resolves a plan's data source, turning the resolver's refusal into a step failure. */
-  DataSourceSpec resolve(DataSourceRef ref, String step) throws StagingException {
+  /**
+   * Resolves a plan's data source for reading or writing, turning the resolver's refusal into a
+   * step failure. An inline URL is checked against the policy again here, at the moment of use,
+   * before any password is decrypted.
+   */
+  DataSourceSpec resolve(DataSourceRef ref, CredentialResolver.Access access, String step) throws StagingException {
+    if (ref.name() == null) {
+      var problem = policy.inlineDataSourceProblem(ref.jdbcUrl());
+      if (problem.isPresent()) {
+        throw new StagingException(step, "data source " + ref.describe() + ": " + problem.get());
+      }
+    }
     try {
-      DataSourceSpec spec = credentials.dataSource(ref);
+      DataSourceSpec spec = credentials.dataSource(ref, access);
       if (spec == null) {
         throw new StagingException(step, "unknown data source " + ref.describe());
       }

@@ -1,6 +1,7 @@
 package io.gantry.staging.internal.ssh;
 
 import com.jcraft.jsch.Session;
+import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.CreationFlag;
 import io.gantry.staging.CredentialResolver;
 import io.gantry.staging.GatewayOptions;
@@ -46,14 +47,16 @@ public final class RemoteTransferStep implements Step {
   private final JobDirectory jobDirectory;
   private final CredentialResolver credentials;
   private final GatewayOptions options;
+  private final ConnectionPolicy policy;
   private final ExecutorService compressionPool;
 
   public RemoteTransferStep(RemoteTransfer transfer, JobDirectory jobDirectory, CredentialResolver credentials,
-      GatewayOptions options, ExecutorService compressionPool) {
+      GatewayOptions options, ConnectionPolicy policy, ExecutorService compressionPool) {
     this.transfer = transfer;
     this.jobDirectory = jobDirectory;
     this.credentials = credentials;
     this.options = options;
+    this.policy = policy;
     this.compressionPool = compressionPool;
   }
 
@@ -69,6 +72,12 @@ public final class RemoteTransferStep implements Step {
 
   @Override
   public ManifestRecord run(StepContext context) throws StagingException, InterruptedException {
+    // checked again at the moment of use: the rules may have changed since validation, or the
+    // name may resolve elsewhere now; and before any password is decrypted
+    var refused = policy.hostProblem(transfer.host(), transfer.port());
+    if (refused.isPresent()) {
+      throw new StagingException(label(), refused.get());
+    }
     SshCredentials login = resolveLogin();
     TransferFailure last = null;
     for (int attempt = 1; attempt <= options.connectAttempts(); attempt++) {

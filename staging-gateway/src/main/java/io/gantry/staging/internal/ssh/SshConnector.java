@@ -17,9 +17,11 @@ import java.util.Arrays;
  * Opens authenticated SSH sessions with JSch (the maintained {@code com.github.mwiede} fork).
  * Host keys are checked against the configured known_hosts file: an unknown or changed key fails
  * unless the options say {@code acceptUnknownHostKeys}. Failures are sorted into retryable
- * (network) and permanent (host key, authentication), with messages naming host and user only.
+ * (network) and permanent (host key, authentication), with messages naming host and user only;
+ * every network failure reads the same, "could not connect to HOST:PORT".
  */
 final class SshConnector {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SshConnector.class);
   private final GatewayOptions options;
 
   SshConnector(GatewayOptions options) {
@@ -66,7 +68,10 @@ final class SshConnector {
       if (e.getMessage() != null && e.getMessage().startsWith("Auth")) {
         throw authFailure(where, credentials, e);
       }
-      throw TransferFailure.retryable("cannot connect to " + where + ": " + e.getMessage(), e);
+      // one text for refused, filtered, reset and "not SSH": the job must not learn which
+      // ports of a host are open from staging's errors (the log keeps JSch's reason)
+      LOG.info("connection to {}:{} failed: {}", t.host(), t.port(), e.getMessage());
+      throw TransferFailure.retryable("could not connect to " + t.host() + ":" + t.port(), null);
     }
   }
 

@@ -1,0 +1,82 @@
+package io.gantry.server.pipeline;
+
+import io.gantry.dispatcher.slurm.BatchResources;
+import io.gantry.jsdl.JsdlJob;
+import io.gantry.jsdl.model.core.RangeValueType;
+import io.gantry.jsdl.model.core.ResourcesType;
+import io.gantry.server.config.ServerConfig;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the configured compute backend makes of a job's resource requests: whether a job's own
+ * host file is used, and the Slurm resources of a job (JSDL Resources, the Partition element,
+ * the per-user and server defaults for partition and account).
+ */
+public record ComputePolicy(ServerConfig.Backend backend, String partition,
+    String account, Map<String, ServerConfig.SlurmUser> users) {
+
+  /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */
+  public static ComputePolicy local() {
+    return new ComputePolicy(ServerConfig.Backend.LOCAL, null, null, Map.of());
+  }
+
+  public static ComputePolicy of(ServerConfig config) {
+    ServerConfig.Compute c = config.compute();
+    return new ComputePolicy(c.backend(), c.slurmPartition(), c.slurmAccount(), c.slurmUsers());
+  }
+
+  /**
+   * Only the local backend runs on a job's own host file. Elsewhere the operator's hosts (or
+   * Slurm) decide, and a job's file is ignored, so that the same job description runs unchanged
+   * on every backend; its host names never reach ssh with the operator's key.
+   */
+  public boolean usesJobHostFiles() {
+    return backend == ServerConfig.Backend.LOCAL;
+  }
+
+  public boolean slurm() {
+    return backend == ServerConfig.Backend.SLURM;
+  }
+
+  /**
+   * The job's Slurm resources: ProcessesPerHost (SPMD) to {@code --ntasks-per-node},
+   * IndividualPhysicalMemory (bytes per host, exact value or lower bound) to {@code --mem} in MB
+   * rounded up, ExclusiveExecution to {@code --exclusive}, the job's Partition, else the user's,
+   * else the server's; the account is the user's, else the server's (a job cannot choose whom it
+   * charges).
+   */
+  public BatchResources resources(JsdlJob job, String owner, String jobPartition, Integer processesPerHost,
+      List<String> problems) {
+    ResourcesType r = job.description().getResources();
+    Long memoryMb = null;
+    boolean exclusive = false;
+    if (r != null) {
+      Double bytes = amount(r.getIndividualPhysicalMemory());
+      if (bytes != null) {
+        memoryMb = (long) Math.ceil(bytes / (1024 * 1024));
+      }
+      exclusive = Boolean.TRUE.equals(r.isExclusiveExecution());
+    }
+    ServerConfig.SlurmUser user = users.getOrDefault(owner, new ServerConfig.SlurmUser(null, null));
+    String part = jobPartition != null ? jobPartition.strip()
+        : user.partition() != null ? user.partition() : partition;
+    String acct = user.account() != null ? user.account() : account;
+    try {
+      return new BatchResources(processesPerHost, memoryMb, exclusive, part, acct);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+      return BatchResources.none();
+    }
+  }
+
+  private static Double amount(RangeValueType range) {
+    if (range == null) {
+      return null;
+    }
+    if (!range.getExact().isEmpty()) {
+      return range.getExact().get(0).getValue();
+    }
+    return range.getLowerBoundedRange() == null ? null : range.getLowerBoundedRange().getValue();
+  }
+}

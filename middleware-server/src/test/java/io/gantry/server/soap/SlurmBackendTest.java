@@ -1,0 +1,174 @@
+package io.gantry.server.soap;
+
+import static io.gantry.server.soap.RunningServer.await;
+import static io.gantry.server.soap.RunningServer.awaitFinal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobStateName;
+import io.gantry.server.api.JobStatusInfo;
+import io.gantry.testing.EmbeddedPostgresServer;
+import io.gantry.testing.cluster.NamespaceCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * gantry-server with {@code compute.backend=slurm} in front of a real two-node Slurm cluster
+ * (network namespaces): failing programs, kills, and a server killed with -9 while its job runs
+ * in Slurm.
+ */
+class SlurmBackendTest {
+  private static final Duration LIMIT = Duration.ofSeconds(120);
+  private static NamespaceCluster cluster;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = NamespaceCluster.builder().nodes(2).cpusPerNode(2).slurm().start();
+  }
+
+  /**
+   * Slurm starts the job under its owner's OS account (jobs.default-os-account, nobody), outside
+   * any sandbox: the account must be able to pass through the test's folder to the job directory.
+   */
+  @BeforeEach
+  void letJobAccountsPassThrough() throws Exception {
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** The Slurm settings of an operator whose client commands are the cluster's wrappers. */
+  static Map<String, String> slurmSettings(NamespaceCluster cluster) {
+    return Map.of("compute.backend", "slurm", "slurm.bin-dir", cluster.clientBin().toString(),
+        "slurm.conf", cluster.slurmConf().toString(), "slurm.poll-interval", "1");
+  }
+
+  @Test
+  void aFailingProgramsExitCodeReachesTheJobsStatus() throws Exception {
+    try (RunningServer server = RunningServer.start(dir.resolve("server"), slurmSettings(cluster))) {
+      JobManagement client = server.cxfClient();
+      String id = client.submitJob(TestJobs.job("fails").shell("echo failing >&2; exit 3", 60).document());
+      JobStatusInfo end = awaitFinal(client, id, LIMIT);
+      assertEquals(JobStateName.FAILED, end.state);
+      assertEquals(3, end.exitCode);
+      assertTrue(end.failureReason.contains("Slurm: FAILED 3:0"), end.failureReason);
+    }
+  }
+
+  @Test
+  void killingARunningJobCancelsItInSlurm() throws Exception {
+    try (RunningServer server = RunningServer.start(dir.resolve("server"), slurmSettings(cluster))) {
+      JobManagement client = server.cxfClient();
+      String id = client.submitJob(TestJobs.job("long").shell("echo started; exec sleep 300", 600).document());
+      Path stdout = dir.resolve("server/jobs").resolve(id).resolve("stdout.txt");
+      awaitText(stdout, "started");
+      client.killJob(id);
+      JobStatusInfo end = awaitFinal(client, id, LIMIT);
+      assertEquals(JobStateName.KILLED, end.state, end.failureReason);
+      assertTrue(end.failureReason.contains("CANCELLED"), end.failureReason);
+    }
+    assertTrue(cluster.onLogin("squeue", "-h").stdout().isBlank(), "Slurm runs nothing of the job any more");
+  }
+
+  @Test
+  void aServerKilledWithMinus9WhileItsJobRunsInSlurmFollowsItAgainAfterRestartAndStagesItOutOnce() throws Exception {
+    RiskDatabase risk = RiskDatabase.postgres(EmbeddedPostgresServer.shared());
+    Path dataDir = dir.resolve("server");
+    Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
+    settings.putAll(slurmSettings(cluster));
+    settings = RunningServer.testSettings(dataDir, settings);
+    Path release = dir.resolve("release");
+
+    String id;
+    try (ServerProcess first = ServerProcess.start(dir, settings, "slurm-first")) {
+      JobManagement client = RunningServer.cxfClient(first.url());
+      // The job runs until the test lets it go: the server is killed in the middle of it.
+      id = client.submitJob(RiskDatabase.valuationJob("outlives")
+          .shell("echo started; while [ ! -e " + release + " ]; do sleep 0.2; done; "
+              + RiskDatabase.RESULT_SCRIPT, 300).document());
+      awaitText(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt"), "started");
+      assertEquals(JobStateName.RUNNING, client.getJobStatus(id).state);
+      first.killHard();
+    }
+    assertTrue(cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"),
+        "the Slurm job outlives the server");
+
+    try (ServerProcess second = ServerProcess.start(dir, settings, "slurm-second")) {
+      JobManagement client = RunningServer.cxfClient(second.url());
+      assertEquals(JobStateName.RUNNING, client.getJobStatus(id).state, "followed again, not failed");
+      Files.writeString(release, "go");
+      JobStatusInfo end = awaitFinal(client, id, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+      assertEquals(0, end.exitCode);
+    }
+    assertEquals(1, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"),
+        "results staged out once");
+    assertEquals(1, finalTransitions(dataDir, id), "the job ended once");
+  }
+
+  @Test
+  void aServerStoppedInOrderLeavesItsSlurmJobRunningAndTheNextOneFinishesIt() throws Exception {
+    Path dataDir = dir.resolve("server");
+    Path release = dir.resolve("release-stop");
+    String id;
+    try (RunningServer first = RunningServer.start(dataDir, slurmSettings(cluster))) {
+      JobManagement client = first.cxfClient();
+      id = client.submitJob(TestJobs.job("outlives-stop")
+          .shell("echo started; while [ ! -e " + release + " ]; do sleep 0.2; done; echo done", 300).document());
+      awaitText(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt"), "started");
+    } // a graceful stop: the Slurm job is neither cancelled nor failed
+    assertTrue(cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"), "still running in Slurm");
+    Files.writeString(release, "go");
+    try (RunningServer second = RunningServer.start(dataDir, slurmSettings(cluster))) {
+      JobStatusInfo end = awaitFinal(second.cxfClient(), id, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    }
+    assertEquals("started\ndone\n", Files.readString(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt")));
+  }
+
+  static void awaitText(Path file, String text) throws Exception {
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    while (!(Files.exists(file) && Files.readString(file).contains(text))) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(file + " never contained " + text);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static int finalTransitions(Path dataDir, String id) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:h2:file:"
+            + dataDir.resolve("jobstore").resolve("gantry").toAbsolutePath(), "gantry", "");
+        PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM gantry_job_transition"
+            + " WHERE job_id = ? AND to_state IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'KILLED')")) {
+      ps.setString(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        assertFalse(rs.wasNull());
+        return rs.getInt(1);
+      }
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package io.gantry.server.staging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.SecretBinding;
+import io.gantry.server.GantryServer;
+import io.gantry.server.api.InvalidJobFault;
+import io.gantry.server.api.JobDocument;
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobResults;
+import io.gantry.server.api.JobStateName;
+import io.gantry.server.api.JobStatusInfo;
+import io.gantry.server.config.ServerConfigLoader;
+import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.testing.FtpTestServer;
+import io.gantry.testing.HttpTestServer;
+import io.gantry.testing.SshTestHost;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.PublicKey;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.apache.cxf.jaxws.JaxWsProxyFactoryBean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
+import org.xml.sax.InputSource;
+
+/**
+ * Standard JSDL DataStaging through a running server: a job stages in over http, ftp, sftp and
+ * file:, runs a program on the files, and stages its output out; what cannot stage is refused
+ * before queueing.
+ */
+class StandardStagingJobTest {
+  private static final String SSH_PASSWORD = "sftp-Pässword-7";
+
+  @TempDir Path dir;
+  GantryServer server;
+  JobManagement client;
+  HttpTestServer http;
+  FtpTestServer ftp;
+  SshTestHost ssh;
+  Path shared;
+
+  @BeforeEach
+  void start() throws Exception {
+    http = HttpTestServer.http(dir.resolve("http"));
+    ftp = FtpTestServer.ftp(dir.resolve("ftp"));
+    ssh = SshTestHost.start(dir.resolve("ssh"));
+    ssh.addUser("risk", SSH_PASSWORD);
+    shared = Files.createDirectories(dir.resolve("shared"));
+    Files.writeString(dir.resolve("known_hosts"), ssh.knownHostsLine() + "\n");
+    Map<String, String> settings = new HashMap<>(Map.of("listen.port", "0",
+        "data.dir", dir.resolve("server").toString(), "demo.enabled", "false",
+        "tls.enabled", "false", "auth.enabled", "false",
+        "staging.file-roots", shared.toString(), "ssh.known-hosts", dir.resolve("known_hosts").toString()));
+    settings.putAll(TestStagingHosts.loopback(http.port(), ftp.port(), ssh.port()));
+    server = GantryServer.start(new ServerConfigLoader().load(null, settings));
+    JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
+    factory.setServiceClass(JobManagement.class);
+    factory.setAddress(server.jobManagementUrl());
+    client = (JobManagement) factory.create();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+    http.close();
+    ftp.close();
+    ssh.close();
+  }
+
+  private String encrypted(String secret, SecretBinding binding) throws Exception {
+    String pem = client.getServerInfo().passwordPublicKey;
+    PublicKey key = KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(PasswordKeyPair.fromPem(pem)));
+    return EncryptedSecret.encrypt(key, secret.toCharArray(), binding);
+  }
+
+  static String staging(String file, String flag, Boolean delete, String source, String target) {
+    return "<jsdl:DataStaging><jsdl:FileName>" + file + "</jsdl:FileName><jsdl:CreationFlag>" + flag
+        + "</jsdl:CreationFlag>" + (delete == null ? "" : "<jsdl:DeleteOnTermination>" + delete
+        + "</jsdl:DeleteOnTermination>") + (source == null ? "" : "<jsdl:Source>" + source + "</jsdl:Source>")
+        + (target == null ? "" : "<jsdl:Target>" + target + "</jsdl:Target>") + "</jsdl:DataStaging>\n";
+  }
+
+  static String uri(String uri) {
+    return "<jsdl:URI>" + uri + "</jsdl:URI>";
+  }
+
+  static String token(String user, String password) {
+    return "<ac:Credential><wsse:UsernameToken><wsse:Username>" + user + "</wsse:Username><wsse:Password>"
+        + password + "</wsse:Password></wsse:UsernameToken></ac:Credential>";
+  }
+
+  static Element job(String script, String staging) throws Exception {
+    String xml = """
+        <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
+            xmlns:posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix"
+            xmlns:ac="http://schemas.ogf.org/hpcp/2007/11/ac"
+            xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">
+          <jsdl:JobDescription>
+            <jsdl:Application><posix:POSIXApplication>
+              <posix:Executable>/bin/sh</posix:Executable>
+              <posix:Argument>-c</posix:Argument><posix:Argument>%s</posix:Argument>
+              <posix:Output>out.txt</posix:Output><posix:Error>err.txt</posix:Error>
+            </posix:POSIXApplication></jsdl:Application>
+            %s
+          </jsdl:JobDescription>
+        </jsdl:JobDefinition>
+        """.formatted(script, staging);
+    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+    f.setNamespaceAware(true);
+    return f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
+  }
+
+  private JobStatusInfo await(String id) throws Exception {
+    JobStatusInfo status = client.getJobStatus(id);
+    for (int i = 0; i < 300 && status.state != JobStateName.SUCCEEDED && status.state != JobStateName.FAILED; i++) {
+      Thread.sleep(100);
+      status = client.getJobStatus(id);
+    }
+    return status;
+  }
+
+  @Test
+  void aJobStagesInFromEverySchemeRunsOnTheFilesAndStagesItsOutputOut() throws Exception {
+    Files.writeString(dir.resolve("http/a.txt"), "from http\n");
+    Files.writeString(dir.resolve("ftp/b.txt"), "from ftp\n");
+    Files.writeString(dir.resolve("ssh/c.txt"), "from sftp\n");
+    Files.writeString(shared.resolve("d.txt"), "from file\n");
+    String sftp = "sftp://127.0.0.1:" + ssh.port();
+    String password = encrypted(SSH_PASSWORD, SecretBinding.uri("local", "sftp", "risk", "127.0.0.1", ssh.port()));
+    String staging = staging("a.txt", "overwrite", true, uri(http.base() + "/a.txt"), null)
+        + staging("b.txt", "overwrite", null, uri("ftp://127.0.0.1:" + ftp.port() + "/b.txt"), null)
+        + staging("c.txt", "dontOverwrite", null, uri(sftp + "/c.txt") + token("risk", password), null)
+        + staging("d.txt", "overwrite", null, uri("file://" + shared.resolve("d.txt")), null)
+        + staging("out.txt", "overwrite", null, null, uri(http.base() + "/results/out.txt"))
+        + staging("out.txt", "overwrite", null, null, uri("ftp://127.0.0.1:" + ftp.port() + "/out.txt"))
+        + staging("out.txt", "overwrite", null, null, uri(sftp + "/out.txt") + token("risk", password))
+        + staging("out.txt", "overwrite", null, null, uri("file://" + shared.resolve("results/out.txt")));
+    String id = client.submitJob(new JobDocument(job("cat a.txt b.txt c.txt d.txt", staging)));
+    JobStatusInfo status = await(id);
+    assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
+    String expected = "from http\nfrom ftp\nfrom sftp\nfrom file\n";
+    assertEquals(expected, Files.readString(dir.resolve("http/results/out.txt")));
+    assertEquals(expected, Files.readString(dir.resolve("ftp/out.txt")));
+    assertEquals(expected, Files.readString(dir.resolve("ssh/out.txt")));
+    assertEquals(expected, Files.readString(shared.resolve("results/out.txt")));
+    assertTrue(http.requests().contains("GET /a.txt"), http.requests().toString());
+
+    JobResults results = client.getJobResults(id);
+    assertEquals(4, results.stagedIn.size());
+    assertEquals(4, results.stagedOut.size());
+    assertTrue(results.stagedIn.stream().allMatch(f -> f.checksum != null && f.checksum.matches("sha256:[0-9a-f]{64}")));
+    Path jobDir = dir.resolve("server/jobs").resolve(id);
+    assertFalse(Files.exists(jobDir.resolve("a.txt")), "DeleteOnTermination removed a.txt");
+    assertTrue(Files.exists(jobDir.resolve("b.txt")));
+  }
+
+  @Test
+  void whatCannotStageIsRefusedBeforeQueueingWithTheReason() throws Exception {
+    String otherHost = encrypted(SSH_PASSWORD, SecretBinding.uri("local", "https", "risk", "files.example", 443));
+    Map<String, String> refused = Map.of(
+        staging("x", "overwrite", null, uri("http://127.0.0.1:9/x"), null), "staging.allowed-hosts",
+        staging("x", "overwrite", null, null, uri("ftp://169.254.169.254/latest")), "staging.allowed-hosts",
+        staging("x", "overwrite", null, uri("gsiftp://grid.example/x"), null), "Gantry cannot stage 'gsiftp:' URIs",
+        staging("x", "overwrite", null, uri("srm://grid.example/x"), null), "Gantry cannot stage 'srm:' URIs",
+        staging("x", "overwrite", null, uri("file://" + dir.resolve("server/keys/private.pem")), null),
+            "outside the directories of staging.file-roots",
+        staging("x", "overwrite", null, uri("sftp://127.0.0.1:" + ssh.port() + "/c.txt")
+            + token("risk", SSH_PASSWORD), null), "a clear password is never accepted",
+        staging("x", "overwrite", null, uri("https://127.0.0.1:" + http.port() + "/c.txt")
+            + token("risk", otherHost), null), "the UsernameToken Password");
+    for (Map.Entry<String, String> e : refused.entrySet()) {
+      InvalidJobFault fault = assertThrows(InvalidJobFault.class,
+          () -> client.submitJob(new JobDocument(job("true", e.getKey()))), e.getKey());
+      String report = fault.getFaultInfo().problems.stream().map(p -> p.message).toList().toString();
+      assertTrue(report.contains(e.getValue()), report);
+      assertFalse(report.contains(SSH_PASSWORD), "the clear password is not repeated: " + report);
+    }
+    assertEquals(0, client.listJobs(List.of(), 0, 10, false).total);
+  }
+
+  @Test
+  void aFailingTransferIsRetriedAndThenFailsTheJobWithAClearMessage() throws Exception {
+    Files.writeString(dir.resolve("http/a.txt"), "x");
+    http.failNext(100);
+    String id = client.submitJob(new JobDocument(job("cat a.txt",
+        staging("a.txt", "overwrite", null, uri(http.base() + "/a.txt"), null))));
+    JobStatusInfo status = await(id);
+    assertEquals(JobStateName.FAILED, status.state);
+    assertTrue(status.failureReason.contains("stage in http://127.0.0.1:" + http.port() + "/a.txt to a.txt"),
+        status.failureReason);
+    assertTrue(status.failureReason.contains("failed after 3 attempts"), status.failureReason);
+    assertTrue(status.failureReason.contains("answered HTTP 503"), status.failureReason);
+    assertEquals(3, http.requests().size());
+  }
+
+  @Test
+  void theProgramsErrorFileIsStagedOutEvenWhenItIsTheOnlyOutput() throws Exception {
+    String id = client.submitJob(new JobDocument(job("echo oops &gt;&amp;2",
+        staging("err.txt", "overwrite", null, null, uri("file://" + shared.resolve("err.txt"))))));
+    JobStatusInfo status = await(id);
+    assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
+    assertEquals("oops\n", Files.readString(shared.resolve("err.txt")));
+  }
+}

@@ -1,0 +1,94 @@
+package io.gantry.staging;
+
+import java.net.URI;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * One standard JSDL {@code DataStaging} movement: a file of the job directory fetched from
+ * {@code Source/URI} before the job runs ({@link Direction#IN}) or sent to {@code Target/URI}
+ * after it ends ({@link Direction#OUT}). A DataStaging element with both a Source and a Target
+ * becomes two transfers.
+ *
+ * @param order position of the DataStaging element in the document (1-based): transfers run one
+ *     after another in this order, so the audit trail reads like the document
+ * @param direction IN (URI to job directory) or OUT (job directory to URI)
+ * @param uri the remote side; its scheme picks the protocol
+ * @param fileName the job-relative file ({@code FileName})
+ * @param creationFlag GFD.56 {@code CreationFlag}: what stage-in does when {@code fileName}
+ *     exists in the job directory
+ * @param credential what the {@link CredentialResolver} resolves the login from: an SSH identity
+ *     name or an encrypted password token (never a clear-text secret); null for none
+ * @param user the login name (UsernameToken {@code Username}, else the URI's user part); null for
+ *     anonymous
+ */
+public record UriTransfer(
+    int order,
+    Direction direction,
+    URI uri,
+    String fileName,
+    CreationFlag creationFlag,
+    String credential,
+    String user) {
+
+  /** The schemes the gateway moves, in the order messages list them. */
+  public static final java.util.List<String> SCHEMES =
+      java.util.List.of("file", "http", "https", "scp", "sftp", "ftp", "ftps");
+
+  public enum Direction { IN, OUT }
+
+  public UriTransfer {
+    Objects.requireNonNull(direction, "direction");
+    Objects.requireNonNull(uri, "uri");
+    Objects.requireNonNull(creationFlag, "creationFlag");
+    if (fileName == null || fileName.isBlank()) {
+      throw new IllegalArgumentException("FileName must not be empty");
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!SCHEMES.contains(scheme)) {
+      throw new IllegalArgumentException(unsupported(uri.getScheme()));
+    }
+  }
+
+  /** The message for a scheme the gateway cannot move. */
+  public static String unsupported(String scheme) {
+    return "Gantry cannot stage " + (scheme == null || scheme.isEmpty() ? "a URI without a scheme"
+        : "'" + scheme + ":' URIs") + "; it stages " + String.join(":, ", SCHEMES) + ": URIs";
+  }
+
+  /** The URI's scheme, lower case. */
+  public String scheme() {
+    return uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+  }
+
+  /** The port the URI names, or the scheme's default. */
+  public int port() {
+    return uri.getPort() > 0 ? uri.getPort() : defaultPort(scheme());
+  }
+
+  public static int defaultPort(String scheme) {
+    return switch (scheme) {
+      case "http" -> 80;
+      case "https" -> 443;
+      case "scp", "sftp" -> 22;
+      case "ftp", "ftps" -> 21;
+      default -> -1;
+    };
+  }
+
+  /**
+   * The URI without user information, query or fragment: safe for messages and the manifest
+   * (a user may put a password in the user part; it is never repeated).
+   */
+  public String describe() {
+    if (scheme().equals("file")) {
+      return "file://" + uri.getPath();
+    }
+    return scheme() + "://" + uri.getHost() + ":" + port() + (uri.getRawPath() == null ? "" : uri.getRawPath());
+  }
+
+  public String label() {
+    return (direction == Direction.IN ? "stage in " + describe() + " to " + fileName
+        : "stage out " + fileName + " to " + describe()) + " (DataStaging " + order + ")";
+  }
+}

@@ -1,0 +1,63 @@
+package io.gantry.staging.internal.uri;
+
+import io.gantry.staging.CreationFlag;
+import io.gantry.staging.UriLogin;
+import io.gantry.staging.UriStagingPolicy;
+import io.gantry.staging.UriTransfer;
+import io.gantry.staging.internal.files.StagedFile;
+import io.gantry.staging.internal.steps.StepContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * {@code file:} URIs, confined to the operator's roots. The root check runs again here, at the
+ * moment of use, on the real path: a symbolic link planted after validation cannot lead out.
+ * Reads open the file without following a final link; writes go through a temporary name and a
+ * rename inside the (checked) directory.
+ */
+public final class FileScheme implements UriScheme {
+  private final UriStagingPolicy policy;
+
+  public FileScheme(UriStagingPolicy policy) {
+    this.policy = policy;
+  }
+
+  @Override
+  public long download(UriTransfer transfer, UriLogin login, OutputStream out, StepContext context)
+      throws UriFailure, IOException {
+    Path file = checked(transfer);
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      throw UriFailure.permanent(transfer.describe() + " is not a regular file", null);
+    }
+    try (InputStream in = Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      return in.transferTo(out);
+    }
+  }
+
+  @Override
+  public long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel source, long size,
+      StepContext context) throws UriFailure, IOException {
+    Path target = checked(transfer);
+    Files.createDirectories(target.getParent());
+    try (StagedFile staged = StagedFile.create(target); InputStream in = Channels.newInputStream(source)) {
+      in.transferTo(staged.stream());
+      staged.commit(CreationFlag.OVERWRITE);
+      return staged.bytes();
+    }
+  }
+
+  private Path checked(UriTransfer transfer) throws UriFailure {
+    var problem = policy.fileProblem(transfer.uri().getPath(), transfer.direction());
+    if (problem.isPresent()) {
+      throw UriFailure.permanent(problem.get(), null);
+    }
+    return Path.of(transfer.uri().getPath()).normalize();
+  }
+}

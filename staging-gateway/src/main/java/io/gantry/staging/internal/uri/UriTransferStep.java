@@ -1,0 +1,162 @@
+package io.gantry.staging.internal.uri;
+
+import io.gantry.staging.CreationFlag;
+import io.gantry.staging.CredentialResolver;
+import io.gantry.staging.GatewayOptions;
+import io.gantry.staging.ManifestRecord;
+import io.gantry.staging.StagingException;
+import io.gantry.staging.UriLogin;
+import io.gantry.staging.UriStagingPolicy;
+import io.gantry.staging.UriTransfer;
+import io.gantry.staging.internal.files.Checksums;
+import io.gantry.staging.internal.files.JobDirectory;
+import io.gantry.staging.internal.files.StagedFile;
+import io.gantry.staging.internal.steps.Backoff;
+import io.gantry.staging.internal.steps.Step;
+import io.gantry.staging.internal.steps.StepContext;
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one standard {@code DataStaging} transfer.
+ *
+ * <ol>
+ *   <li>The policy is checked again at the moment of use (host rule, file roots).
+ *   <li>Stage-in honours the {@code CreationFlag} on the job-directory file: {@code dontOverwrite}
+ *       fails if it exists (and never replaces one that appears meanwhile), {@code append} adds
+ *       the fetched bytes after the existing ones, {@code overwrite} replaces; the bytes arrive
+ *       under a temporary name with their SHA-256 and are renamed when complete.
+ *   <li>A retryable failure is tried again from the start with backoff, up to the gateway's
+ *       {@code connectAttempts}; the final message says how many attempts failed and why.
+ * </ol>
+ */
+public final class UriTransferStep implements Step {
+  private static final Logger LOG = LoggerFactory.getLogger(UriTransferStep.class);
+
+  private final UriTransfer transfer;
+  private final JobDirectory jobDirectory;
+  private final CredentialResolver credentials;
+  private final GatewayOptions options;
+  private final UriStagingPolicy policy;
+  private final Map<String, UriScheme> schemes;
+
+  public UriTransferStep(UriTransfer transfer, JobDirectory jobDirectory, CredentialResolver credentials,
+      GatewayOptions options, UriStagingPolicy policy, Map<String, UriScheme> schemes) {
+    this.transfer = transfer;
+    this.jobDirectory = jobDirectory;
+    this.credentials = credentials;
+    this.options = options;
+    this.policy = policy;
+    this.schemes = schemes;
+  }
+
+  @Override
+  public int group() {
+    return transfer.order();
+  }
+
+  @Override
+  public String label() {
+    return transfer.label();
+  }
+
+  @Override
+  public ManifestRecord run(StepContext context) throws StagingException, InterruptedException {
+    Optional<String> problem = policy.problem(transfer);
+    if (problem.isPresent()) {
+      throw new StagingException(label(), problem.get());
+    }
+    UriLogin login = login();
+    UriFailure last = null;
+    for (int attempt = 1; attempt <= options.connectAttempts(); attempt++) {
+      if (attempt > 1) {
+        LOG.warn("{}: attempt {} of {} failed, retrying: {}", label(), attempt - 1, options.connectAttempts(),
+            last.getMessage());
+        Backoff.sleepBefore(attempt, options.retryBackoff());
+      }
+      context.checkCancelled();
+      try {
+        return attempt(login, context);
+      } catch (UriFailure f) {
+        if (!f.retryable()) {
+          throw new StagingException(label(), f.getMessage(), f);
+        }
+        last = f;
+      } catch (IOException | IllegalArgumentException e) {
+        throw new StagingException(label(), e.getMessage(), e);
+      }
+    }
+    throw new StagingException(label(), "failed after " + options.connectAttempts() + " attempts: "
+        + last.getMessage(), last);
+  }
+
+  private UriLogin login() throws StagingException {
+    try {
+      return credentials.uriLogin(transfer);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new StagingException(label(), "credentials for " + transfer.describe() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private ManifestRecord attempt(UriLogin login, StepContext context)
+      throws UriFailure, IOException, InterruptedException {
+    long start = System.nanoTime();
+    UriScheme scheme = schemes.get(transfer.scheme());
+    return transfer.direction() == UriTransfer.Direction.IN
+        ? fetch(scheme, login, context, start) : send(scheme, login, context, start);
+  }
+
+  private ManifestRecord fetch(UriScheme scheme, UriLogin login, StepContext context, long start)
+      throws UriFailure, IOException, InterruptedException {
+    Path target = jobDirectory.resolve(transfer.fileName(), "FileName");
+    CreationFlag flag = transfer.creationFlag();
+    boolean exists = Files.exists(target, LinkOption.NOFOLLOW_LINKS);
+    if (exists && flag == CreationFlag.DONT_OVERWRITE) {
+      throw UriFailure.permanent(transfer.fileName() + " exists and the CreationFlag is dontOverwrite", null);
+    }
+    try (StagedFile file = exists && flag == CreationFlag.APPEND
+        ? StagedFile.appendingTo(target, Files.size(target)) : StagedFile.create(target)) {
+      long before = file.bytes();
+      scheme.download(transfer, login, file.stream(), context);
+      String sha256 = file.commit(flag);
+      context.progress().add(0, file.bytes() - before);
+      return record("uri-in", transfer.fileName(), file.bytes(), sha256, start);
+    } catch (IOException e) {
+      if (flag == CreationFlag.DONT_OVERWRITE && e.getMessage() != null && e.getMessage().contains("dontOverwrite")) {
+        throw UriFailure.permanent(e.getMessage(), e);
+      }
+      throw e;
+    }
+  }
+
+  private ManifestRecord send(UriScheme scheme, UriLogin login, StepContext context, long start)
+      throws UriFailure, IOException, InterruptedException {
+    SeekableByteChannel source;
+    try {
+      source = jobDirectory.openForReading(transfer.fileName(), "FileName");
+    } catch (NoSuchFileException e) {
+      throw UriFailure.permanent(e.getFile() + " (the job did not write it)", null);
+    } catch (IOException e) {
+      throw UriFailure.permanent(e.getMessage(), e);
+    }
+    try (source) {
+      String sha256 = Checksums.sha256(source);
+      long bytes = scheme.upload(transfer, login, source, source.size(), context);
+      context.progress().add(0, bytes);
+      return record("uri-out", transfer.fileName(), bytes, sha256, start);
+    }
+  }
+
+  private ManifestRecord record(String kind, String file, long bytes, String sha256, long start) {
+    return new ManifestRecord(kind, transfer.describe(), transfer.uri().getPath(), file, -1, bytes, sha256,
+        (System.nanoTime() - start) / 1e9, false);
+  }
+}

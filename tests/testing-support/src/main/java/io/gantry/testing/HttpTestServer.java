@@ -1,0 +1,158 @@
+package io.gantry.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The JDK's HTTP server (plain, or HTTPS with a {@link TestKeystore}) on 127.0.0.1, serving a
+ * directory: GET reads a file, PUT writes one. Tests can ask for Basic authentication, arm a
+ * number of 503 answers (a server failing for a while), and add redirects; every request is
+ * recorded as {@code METHOD path}.
+ */
+public final class HttpTestServer implements AutoCloseable {
+  private final HttpServer server;
+  private final ExecutorService threads = Executors.newFixedThreadPool(4);
+  private final Path root;
+  private final List<String> requests = new CopyOnWriteArrayList<>();
+  private final Map<String, String> redirects = new ConcurrentHashMap<>();
+  private final AtomicInteger failuresLeft = new AtomicInteger();
+  private volatile String basic;
+
+  private HttpTestServer(Path root, TestKeystore tls) throws IOException {
+    this.root = root;
+    InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    if (tls == null) {
+      server = HttpServer.create(address, 0);
+    } else {
+      HttpsServer https = HttpsServer.create(address, 0);
+      https.setHttpsConfigurator(new HttpsConfigurator(tls.serverContext()));
+      server = https;
+    }
+    server.createContext("/", this::handle);
+    server.setExecutor(threads);
+    server.start();
+  }
+
+  /** A plain HTTP server for {@code root}. */
+  public static HttpTestServer http(Path root) {
+    return start(root, null);
+  }
+
+  /** An HTTPS server for {@code root} presenting {@code tls}'s certificate. */
+  public static HttpTestServer https(Path root, TestKeystore tls) {
+    return start(root, tls);
+  }
+
+  private static HttpTestServer start(Path root, TestKeystore tls) {
+    try {
+      Files.createDirectories(root);
+      return new HttpTestServer(root, tls);
+    } catch (IOException e) {
+      throw new UncheckedIOException("test HTTP server did not start", e);
+    }
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** {@code http://127.0.0.1:PORT} or {@code https://...}. */
+  public String base() {
+    return (server instanceof HttpsServer ? "https" : "http") + "://127.0.0.1:" + port();
+  }
+
+  /** Requires Basic authentication with this user and password. */
+  public void requireLogin(String user, String password) {
+    basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The next {@code count} requests are answered 503. */
+  public void failNext(int count) {
+    failuresLeft.set(count);
+  }
+
+  /** A request for {@code path} is answered 302 to {@code location}. */
+  public void redirect(String path, String location) {
+    redirects.put(path, location);
+  }
+
+  public List<String> requests() {
+    return List.copyOf(requests);
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String path = exchange.getRequestURI().getPath();
+      requests.add(exchange.getRequestMethod() + " " + path);
+      if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        exchange.sendResponseHeaders(503, -1);
+        return;
+      }
+      if (basic != null && !basic.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+        exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"test\"");
+        exchange.sendResponseHeaders(401, -1);
+        return;
+      }
+      if (redirects.containsKey(path)) {
+        exchange.getResponseHeaders().add("Location", redirects.get(path));
+        exchange.sendResponseHeaders(302, -1);
+        return;
+      }
+      Path file = root.resolve(path.substring(1)).normalize();
+      if (!file.startsWith(root)) {
+        exchange.sendResponseHeaders(403, -1);
+        return;
+      }
+      switch (exchange.getRequestMethod()) {
+        case "GET" -> get(exchange, file);
+        case "PUT" -> put(exchange, file);
+        default -> exchange.sendResponseHeaders(405, -1);
+      }
+    }
+  }
+
+  private static void get(HttpExchange exchange, Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      exchange.sendResponseHeaders(404, -1);
+      return;
+    }
+    exchange.sendResponseHeaders(200, Files.size(file));
+    try (OutputStream out = exchange.getResponseBody()) {
+      Files.copy(file, out);
+    }
+  }
+
+  private static void put(HttpExchange exchange, Path file) throws IOException {
+    Files.createDirectories(file.getParent());
+    boolean existed = Files.exists(file);
+    try (InputStream in = exchange.getRequestBody()) {
+      Files.copy(in, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    exchange.sendResponseHeaders(existed ? 204 : 201, -1);
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    threads.shutdownNow();
+  }
+}
