@@ -20,14 +20,14 @@ class ApplicationsCommandTest {
     Result result = new GantryRun(server.baseUrl()).run("applications");
     assertEquals(0, result.exitCode(), result.toString());
     assertTrue(result.out().startsWith("NAME"), result.out());
-    assertTrue(result.out().lines().anyMatch(l -> l.matches("greet\\s+1\\.0\\s+posix\\s+1\\s+says hello")), result.out());
+    assertTrue(result.out().lines().anyMatch(l -> l.matches("greet\\s+-\\s+posix\\s+1\\s+says hello")), result.out());
   }
 
   @Test
   void applicationsQuietPrintsNameAndVersionOnly(RealServer server) {
     Result result = new GantryRun(server.baseUrl()).run("applications", "--quiet");
     assertEquals(0, result.exitCode(), result.toString());
-    assertTrue(result.out().lines().anyMatch("greet 1.0"::equals), result.out());
+    assertTrue(result.out().lines().anyMatch("greet"::equals), result.out());
   }
 
   @Test

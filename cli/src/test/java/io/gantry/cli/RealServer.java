@@ -62,7 +62,7 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
           // commands; SecureServerIT runs the CLI against TLS and accounts
           "tls.enabled", "false", "auth.enabled", "false",
           // a named application, for gantry applications (ApplicationsCommandTest)
-          "application.greet.executable", "/bin/echo", "application.greet.version", "1.0",
+          "application.greet.executable", "/bin/echo",
           "application.greet.description", "says hello"))), dataDir);
     } catch (Exception e) {
       throw new IllegalStateException("cannot start gantry-server for the CLI tests: " + e, e);
