@@ -165,6 +165,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cancel" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} kill" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} server-info" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} applications" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} validate" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} encrypt-password" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} audit" ];    then _picocli_gantry; return $?; fi
@@ -182,15 +183,17 @@ function _complete_gantry() {
   local cmds8=(cancel)
   local cmds9=(kill)
   local cmds10=(server-info)
-  local cmds11=(validate)
-  local cmds12=(encrypt-password)
-  local cmds13=(audit)
-  local cmds14=(help)
+  local cmds11=(applications)
+  local cmds12=(validate)
+  local cmds13=(encrypt-password)
+  local cmds14=(audit)
+  local cmds15=(help)
 
-  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_help; return $?; fi
-  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_audit; return $?; fi
-  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
-  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_validate; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_audit; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
+  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_validate; return $?; fi
+  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_applications; return $?; fi
   if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_serverinfo; return $?; fi
   if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_kill; return $?; fi
   if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_cancel; return $?; fi
@@ -213,7 +216,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill server-info validate encrypt-password audit help"
+  local commands="login submit status list wait output results definition cancel kill server-info applications validate encrypt-password audit help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -625,6 +628,39 @@ function _picocli_gantry_serverinfo() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `applications` subcommand.
+function _picocli_gantry_applications() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `validate` subcommand.
 function _picocli_gantry_validate() {
   # Get completion data
@@ -752,7 +788,7 @@ function _picocli_gantry_help() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill server-info validate encrypt-password audit"
+  local commands="login submit status list wait output results definition cancel kill server-info applications validate encrypt-password audit"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
     description = "Submit and manage Gantry jobs (extended JSDL) on a Gantry server.",
     subcommands = {LoginCommand.class, SubmitCommand.class, StatusCommand.class, ListCommand.class, WaitCommand.class,
         OutputCommand.class, ResultsCommand.class, DefinitionCommand.class, CancelCommand.class,
-        KillCommand.class, ServerInfoCommand.class, ValidateCommand.class, EncryptPasswordCommand.class, AuditCommand.class, CommandLine.HelpCommand.class},
+        KillCommand.class, ServerInfoCommand.class, ApplicationsCommand.class, ValidateCommand.class, EncryptPasswordCommand.class, AuditCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExamples:%n",
     footer = {"  gantry login --server https://hpc-gw.example.org:8443 --user alice",
         "  gantry submit --wait var-job.jsdl",

@@ -1,5 +1,6 @@
 package io.gantry.cli;
 
+import io.gantry.jsdl.JsdlJob;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParseResult;
 import io.gantry.jsdl.Problem;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -81,7 +83,19 @@ final class ValidateCommand implements Callable<Integer> {
     json.put("file", file.toString());
     json.put("valid", result.isValid());
     json.put("problems", problems);
+    note(result).ifPresent(note -> json.put("note", note));
     return json;
+  }
+
+  /**
+   * Offline, a named application cannot be checked: only the server knows what it offers (and
+   * to whom), so the verdict says who decides.
+   */
+  private static Optional<String> note(ParseResult result) {
+    return result.job().flatMap(JsdlJob::namedApplication).map(name -> "ApplicationName " + name
+        + result.validJob().applicationVersion().map(v -> " version " + v).orElse("")
+        + " is resolved by the server when the job is validated or submitted; gantry applications"
+        + " lists what it offers you");
   }
 
   /** Prints one file's verdict; true when it is valid. */
@@ -90,6 +104,7 @@ final class ValidateCommand implements Callable<Integer> {
     for (Problem problem : result.report().problems()) {
       out.println("  " + (problem.severity() == Severity.WARNING ? "warning: " : "") + problem);
     }
+    note(result).ifPresent(note -> out.println("  note: " + note));
     return result.isValid();
   }
 }

@@ -60,7 +60,10 @@ final class RealServer implements ExtensionContext.Store.CloseableResource, Auto
           "slots.total", "2", "limits.kill-grace", "PT2S",
           // plain HTTP and the single local user, chosen explicitly: these tests are about the
           // commands; SecureServerIT runs the CLI against TLS and accounts
-          "tls.enabled", "false", "auth.enabled", "false"))), dataDir);
+          "tls.enabled", "false", "auth.enabled", "false",
+          // a named application, for gantry applications (ApplicationsCommandTest)
+          "application.greet.executable", "/bin/echo",
+          "application.greet.description", "says hello"))), dataDir);
     } catch (Exception e) {
       throw new IllegalStateException("cannot start gantry-server for the CLI tests: " + e, e);
     }

@@ -5,6 +5,7 @@ import io.gantry.jsdl.model.core.DataStagingType;
 import io.gantry.jsdl.model.core.JobDefinitionType;
 import io.gantry.jsdl.model.core.JobDescriptionType;
 import io.gantry.jsdl.model.ext.MpirunApplicationType;
+import io.gantry.jsdl.model.hpcpa.HPCProfileApplicationType;
 import io.gantry.jsdl.model.ext.PostDataStagingType;
 import io.gantry.jsdl.model.ext.PreDataStagingType;
 import io.gantry.jsdl.model.ext.SCPDataStagingType;
@@ -55,6 +56,39 @@ public final class JsdlJob {
 
   public Optional<SPMDApplicationType> spmdApplication() {
     return applicationExtension(SPMDApplicationType.class);
+  }
+
+  public Optional<HPCProfileApplicationType> hpcProfileApplication() {
+    return applicationExtension(HPCProfileApplicationType.class);
+  }
+
+  /** True when the job has no Application at all: it only stages data (GFD.56 allows this). */
+  public boolean stagingOnly() {
+    return description().getApplication() == null;
+  }
+
+  /**
+   * The ApplicationName when it is all the job says about its program (no application element
+   * beside it): the server resolves it in its registry of named applications. Empty otherwise,
+   * also when an ApplicationName only labels a POSIXApplication or the like.
+   */
+  public Optional<String> namedApplication() {
+    ApplicationType application = description().getApplication();
+    if (application == null || application.getApplicationName() == null || hasApplicationElement()) {
+      return Optional.empty();
+    }
+    return Optional.of(application.getApplicationName().strip());
+  }
+
+  /** ApplicationVersion, stripped, if given. */
+  public Optional<String> applicationVersion() {
+    return Optional.ofNullable(description().getApplication())
+        .map(ApplicationType::getApplicationVersion).map(String::strip);
+  }
+
+  private boolean hasApplicationElement() {
+    return mpirunApplication().isPresent() || posixApplication().isPresent()
+        || spmdApplication().isPresent() || hpcProfileApplication().isPresent();
   }
 
   /** Standard JSDL DataStaging elements (URIs), in document order. */

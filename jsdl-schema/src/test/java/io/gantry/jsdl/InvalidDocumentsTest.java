@@ -166,10 +166,12 @@ class InvalidDocumentsTest {
         new Case("two application kinds",
             "line 19:30 " + S + "Application/POSIXApplication: a second application kind (POSIXApplication after"
                 + " MpirunApplication); keep exactly one",
-            "</gx:MpirunApplication>", "</gx:MpirunApplication><p:POSIXApplication xmlns:p=\"" + POSIX_NS + "\"/>"),
+            "</gx:MpirunApplication>", "</gx:MpirunApplication><p:POSIXApplication xmlns:p=\"" + POSIX_NS + "\"><p:Executable>x</p:Executable>"
+                + "</p:POSIXApplication>"),
         new Case("application kind missing",
-            "line 8:5 " + S + "Application: no application to run; add exactly one of POSIXApplication,"
-                + " SPMDApplication or MpirunApplication",
+            "line 8:5 " + S + "Application: no application to run; give an ApplicationName the server offers"
+                + " (gantry applications lists them) or exactly one of POSIXApplication, HPCProfileApplication,"
+                + " SPMDApplication or MpirunApplication, or leave Application out for a job that only stages data",
             "<gx:MpirunApplication>", "<o:BatchApplication xmlns:o=\"urn:other\">",
             "</gx:MpirunApplication>", "</o:BatchApplication>"),
         new Case("mpirun application in the job description",

@@ -33,7 +33,7 @@ class StandardJsdlTest {
           </Resources>
           <DataStaging name="in1">
             <FileName>input.dat</FileName>
-            <FileSystemName>HOME</FileSystemName>
+            <FilesystemName>HOME</FilesystemName>
             <CreationFlag>append</CreationFlag>
             <Source><URI>https://grid.example.org/data/input.dat</URI><o:Mirror>m</o:Mirror></Source>
           </DataStaging>

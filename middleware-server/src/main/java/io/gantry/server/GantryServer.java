@@ -22,6 +22,8 @@ import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
+import io.gantry.server.pipeline.ApplicationRegistry;
+import io.gantry.server.pipeline.FileSystemRoots;
 import io.gantry.server.pipeline.ComputePolicy;
 import io.gantry.server.pipeline.JobAccounts;
 import io.gantry.server.pipeline.JobPlanner;
@@ -166,7 +168,10 @@ public final class GantryServer implements AutoCloseable {
     JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes())
         .withMaxWallTime(limits.maxWallTime()), new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
-        sandbox, ComputePolicy.of(config)).withUriStaging(uriPolicy);
+        sandbox, ComputePolicy.of(config)).withUriStaging(uriPolicy)
+        .withStandardJsdl(ApplicationRegistry.withBuiltIns(config.jsdlResources().applications(),
+            ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, System.getenv("PATH"))),
+            new FileSystemRoots(config.jsdlResources().fileSystems()));
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
     JobDiskLimits<JsdlJobPlan> diskLimits = own(new JobDiskLimits<>(pipeline, JsdlJobPlan::jobDirectory, store,
         limits.jobStagedBytes(), limits.jobOutputBytes(), limits.minFreeBytes()));

@@ -41,10 +41,21 @@ final class WizardJsdlComposer {
     }
     Element application = jsdl(description, "Application");
     optional(application, JSDL, "ApplicationName", job.value("applicationName"));
-    application(gx(application, "MpirunApplication"), job);
+    if (isNamedApplication(job)) {
+      // the server's application of that name: only the process count is the job's to choose
+      Element resources = jsdl(description, "Resources");
+      text(jsdl(resources, "TotalCPUCount"), JSDL, "Exact", job.value("processes"));
+    } else {
+      application(gx(application, "MpirunApplication"), job);
+    }
     stages(description, "PreDataStaging", job.getPre());
     stages(description, "PostDataStaging", job.getPost());
     return doc;
+  }
+
+  /** No executable but an application name: the job runs the server's named application. */
+  static boolean isNamedApplication(WizardJob job) {
+    return job.value("executable").isBlank() && !job.value("applicationName").isBlank();
   }
 
   static String toXml(Document doc) {

@@ -103,6 +103,8 @@ final class WizardJsdlImporter {
           identification(part, job);
         } else if (isJsdl(part, "Application")) {
           application(part, job);
+        } else if (isJsdl(part, "Resources")) {
+          processCount(part, job);
         } else if (isGx(part, "PreDataStaging") || isGx(part, "PostDataStaging")) {
           take(part);
           for (Element stage : children(part)) {
@@ -112,6 +114,21 @@ final class WizardJsdlImporter {
       }
     }
     return job;
+  }
+
+  /** Resources/TotalCPUCount with one Exact: the process count of a named application's job. */
+  private void processCount(Element resources, WizardJob job) {
+    List<Element> parts = children(resources);
+    if (parts.size() != 1 || !isJsdl(parts.get(0), "TotalCPUCount")) {
+      return;
+    }
+    List<Element> values = children(parts.get(0));
+    if (values.size() != 1 || !isJsdl(values.get(0), "Exact") || values.get(0).hasAttributes()) {
+      return;
+    }
+    take(resources);
+    take(parts.get(0));
+    job.set("processes", takeText(values.get(0)).strip().replaceAll("\\.0+$", ""));
   }
 
   private void identification(Element id, WizardJob job) {

@@ -52,6 +52,27 @@ class WizardJsdlRoundTripTest {
   }
 
   @Test
+  void aNamedApplicationJobIsComposedWithoutAProgramAndSurvivesTheRoundTrip() throws Exception {
+    String named = """
+        <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"><jsdl:JobDescription>
+          <jsdl:JobIdentification><jsdl:JobName>var-named</jsdl:JobName></jsdl:JobIdentification>
+          <jsdl:Application><jsdl:ApplicationName>mcvar</jsdl:ApplicationName></jsdl:Application>
+          <jsdl:Resources><jsdl:TotalCPUCount><jsdl:Exact>4</jsdl:Exact></jsdl:TotalCPUCount></jsdl:Resources>
+        </jsdl:JobDescription></jsdl:JobDefinition>
+        """;
+    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(named.getBytes(java.nio.charset.StandardCharsets.UTF_8), parser);
+    assertTrue(imported.ok(), imported.unsupported()::toString);
+    assertEquals("mcvar", imported.job().value("applicationName"));
+    assertEquals("", imported.job().value("executable"));
+    assertEquals("4", imported.job().value("processes"));
+    String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(imported.job()));
+    ParseResult again = parser.parse(composed);
+    assertTrue(again.isValid(), again.report()::toString);
+    assertEquals(java.util.Optional.of("mcvar"), again.validJob().namedApplication());
+    assertEquals(JsdlWriter.write(parser.parse(named).validJob()), JsdlWriter.write(again.validJob()));
+  }
+
+  @Test
   void elementsTheWizardCannotEditAreNamedAndTheFileRefused() throws Exception {
     WizardJsdlImporter.Result imported =
         WizardJsdlImporter.read(Files.readAllBytes(EXAMPLES.resolve("posix-staging.jsdl")), parser);

@@ -1,6 +1,7 @@
 package io.gantry.jsdl.internal;
 
 import static io.gantry.jsdl.JsdlNamespaces.GANTRY;
+import static io.gantry.jsdl.JsdlNamespaces.HPCPA;
 import static io.gantry.jsdl.JsdlNamespaces.JSDL;
 import static io.gantry.jsdl.JsdlNamespaces.POSIX;
 import static io.gantry.jsdl.JsdlNamespaces.SPMD;
@@ -35,12 +36,36 @@ final class ApplicationChecks {
       mpirun(mpirun);
     }
     for (Element posix : Dom.children(application, POSIX, "POSIXApplication")) {
+      executable(posix, POSIX);
       files(posix, POSIX, POSIX_FILES);
       environment(posix, POSIX);
     }
     for (Element spmd : Dom.children(application, SPMD, "SPMDApplication")) {
+      executable(spmd, POSIX);
       files(spmd, POSIX, POSIX_FILES);
       environment(spmd, POSIX);
+    }
+    for (Element hpc : Dom.children(application, HPCPA, "HPCProfileApplication")) {
+      executable(hpc, HPCPA);
+      files(hpc, HPCPA, POSIX_FILES);
+      Element user = Dom.child(hpc, HPCPA, "UserName");
+      if (user != null) {
+        findings.warning(user, "UserName is not used: a job always runs for the Gantry user who submits it");
+      }
+    }
+  }
+
+  /**
+   * The standard makes Executable optional so that a profile may fill it in; Gantry has no such
+   * default, so a missing or empty one is refused here rather than failing in the planner.
+   */
+  private void executable(Element application, String namespace) {
+    Element executable = Dom.child(application, namespace, "Executable");
+    if (executable == null) {
+      findings.error(application, "Executable is missing; " + application.getLocalName()
+          + " needs the program to run (or use an ApplicationName the server offers)");
+    } else if (Dom.text(executable).isBlank()) {
+      findings.error(executable, "Executable is empty; give the program to run");
     }
   }
 

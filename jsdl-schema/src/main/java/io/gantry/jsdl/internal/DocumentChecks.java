@@ -30,8 +30,9 @@ public final class DocumentChecks {
               : " in " + root.getNamespaceURI()));
       return;
     }
-    SchemaMessages.report(SchemaValidation.validate(document), report);
     Findings findings = new Findings(report);
+    DeprecatedSpellings.rename(document, findings);
+    SchemaMessages.report(SchemaValidation.validate(document), report);
     JobDirectoryPaths paths = new JobDirectoryPaths(options.allowedRoots());
     new StructureChecks(findings).check(root);
     new ApplicationChecks(findings, paths).check(root);

@@ -11,13 +11,15 @@ import org.w3c.dom.ls.LSInput;
 import org.xml.sax.SAXException;
 
 /**
- * The compiled schemas (JSDL core, POSIX, SPMD, Gantry's extensions), loaded once from the
+ * The compiled schemas (JSDL core, POSIX, SPMD, HPC Profile
+ * Application, Gantry's extensions), loaded once from the
  * classpath. The Schema is immutable and thread-safe; every validation makes its own handler.
  */
 public final class JsdlSchemas {
   static final String DIRECTORY = "/io/gantry/jsdl/xsd/";
   /** In import order: a schema comes after the ones it imports. */
-  static final String[] FILES = {"jsdl.xsd", "jsdl-posix.xsd", "jsdl-spmd.xsd", "gantry-jsdl-ext.xsd"};
+  static final String[] FILES = {"jsdl.xsd", "jsdl-posix.xsd", "jsdl-spmd.xsd", "jsdl-hpcpa.xsd",
+      "gantry-jsdl-ext.xsd"};
 
   private static final Schema SCHEMA = load();
 

@@ -26,7 +26,9 @@ import org.xml.sax.helpers.DefaultHandler;
  * <ol>
  *   <li>A DOCTYPE stops the parse at once (no DTD, no entities, no local file read).
  *   <li>Nesting deeper than the limit stops the parse at the offending start tag.
- *   <li>The 2005/04 draft JSDL namespace is renamed to the 2005/11 one, with a warning.
+ *   <li>The 2005/04 draft JSDL namespace is renamed to the 2005/11 one, with a warning; the
+ *       ogf.org spelling of the HPC Profile Application namespace to the ggf.org one (both are
+ *       in use by conforming clients, so silently).
  * </ol>
  */
 public final class LocatedDomReader extends DefaultHandler {
@@ -131,6 +133,9 @@ public final class LocatedDomReader extends DefaultHandler {
     if (JsdlNamespaces.JSDL_DRAFT_2005_04.equals(uri)) {
       draftNamespaceSeen = true;
       return JsdlNamespaces.JSDL;
+    }
+    if (JsdlNamespaces.HPCPA_OGF.equals(uri)) {
+      return JsdlNamespaces.HPCPA;
     }
     return uri;
   }

@@ -1,5 +1,6 @@
 package io.gantry.jsdl.internal;
 
+import io.gantry.jsdl.JsdlNamespaces;
 import java.util.ArrayList;
 import java.util.List;
 import javax.xml.XMLConstants;
@@ -38,7 +39,7 @@ final class SchemaValidation implements ErrorHandler, Locator {
       handler.setErrorHandler(validation);
       handler.setDocumentLocator(validation);
       handler.startDocument();
-      validation.replay(handler, document.getDocumentElement());
+      validation.replay(handler, document.getDocumentElement(), false);
       handler.endDocument();
     } catch (SAXException e) {
       validation.errors.add(new SchemaError(validation.current, e.getMessage()));
@@ -46,7 +47,13 @@ final class SchemaValidation implements ErrorHandler, Locator {
     return validation.errors;
   }
 
-  private void replay(ValidatorHandler handler, Element element) throws SAXException {
+  /**
+   * Inside an element of a namespace Gantry does not know, xsi:type (and xsi:nil) attributes
+   * are left out: the lax wildcard would otherwise try to resolve a type from a schema Gantry
+   * has not got and fail the whole document, where a foreign extension is only a warning.
+   */
+  private void replay(ValidatorHandler handler, Element element, boolean inForeign) throws SAXException {
+    boolean foreign = inForeign || !JsdlNamespaces.isKnown(element.getNamespaceURI());
     AttributesImpl attributes = new AttributesImpl();
     List<String> prefixes = new ArrayList<>();
     NamedNodeMap map = element.getAttributes();
@@ -56,7 +63,7 @@ final class SchemaValidation implements ErrorHandler, Locator {
         String prefix = "xmlns".equals(a.getName()) ? "" : a.getLocalName();
         handler.startPrefixMapping(prefix, a.getValue());
         prefixes.add(prefix);
-      } else {
+      } else if (!(foreign && XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI.equals(a.getNamespaceURI()))) {
         String local = a.getLocalName() == null ? a.getName() : a.getLocalName();
         attributes.addAttribute(nonNull(a.getNamespaceURI()), local, a.getName(), "CDATA", a.getValue());
       }
@@ -66,7 +73,7 @@ final class SchemaValidation implements ErrorHandler, Locator {
         element.getTagName(), attributes);
     for (Node n = element.getFirstChild(); n != null; n = n.getNextSibling()) {
       if (n instanceof Element child) {
-        replay(handler, child);
+        replay(handler, child, foreign);
       } else if (n.getNodeType() == Node.TEXT_NODE) {
         current = element;
         char[] text = n.getNodeValue().toCharArray();

@@ -1,6 +1,7 @@
 package io.gantry.jsdl.internal;
 
 import static io.gantry.jsdl.JsdlNamespaces.GANTRY;
+import static io.gantry.jsdl.JsdlNamespaces.HPCPA;
 import static io.gantry.jsdl.JsdlNamespaces.JSDL;
 import static io.gantry.jsdl.JsdlNamespaces.POSIX;
 import static io.gantry.jsdl.JsdlNamespaces.SPMD;
@@ -13,7 +14,7 @@ import org.w3c.dom.Element;
 
 /**
  * Checks on the document's shape that JSDL's lax wildcards let through: each extension in the
- * place it belongs, exactly one application kind, foreign extensions reported as warnings.
+ * place it belongs, at most one application kind, foreign extensions reported as warnings.
  */
 final class StructureChecks {
   /** Where each extension element that may sit in a JSDL wildcard belongs: its parent. */
@@ -22,7 +23,8 @@ final class StructureChecks {
       "{" + GANTRY + "}PreDataStaging", "JobDescription",
       "{" + GANTRY + "}PostDataStaging", "JobDescription",
       "{" + POSIX + "}POSIXApplication", "Application",
-      "{" + SPMD + "}SPMDApplication", "Application");
+      "{" + SPMD + "}SPMDApplication", "Application",
+      "{" + HPCPA + "}HPCProfileApplication", "Application");
 
   private final Findings findings;
 
@@ -87,17 +89,28 @@ final class StructureChecks {
     }
   }
 
+  /**
+   * GFD.56 makes Application optional: without one the job only stages data. With one, it is
+   * either exactly one kind of application element (run as written; an ApplicationName beside
+   * it is a label) or an ApplicationName alone, which the server resolves in its registry.
+   */
   private void applicationKind(Element description) {
     Element application = Dom.child(description, JSDL, "Application");
-    String kinds = "POSIXApplication, SPMDApplication or MpirunApplication";
+    String kinds = "POSIXApplication, HPCProfileApplication, SPMDApplication or MpirunApplication";
     if (application == null) {
-      findings.error(description, "Application is missing; a job needs exactly one of " + kinds);
       return;
     }
     List<Element> found = Dom.children(application).stream()
         .filter(e -> "Application".equals(HOME.get(key(e)))).toList();
-    if (found.isEmpty()) {
-      findings.error(application, "no application to run; add exactly one of " + kinds);
+    Element name = Dom.child(application, JSDL, "ApplicationName");
+    Element version = Dom.child(application, JSDL, "ApplicationVersion");
+    if (found.isEmpty() && name == null) {
+      findings.error(application, "no application to run; give an ApplicationName the server offers"
+          + " (gantry applications lists them) or exactly one of " + kinds
+          + ", or leave Application out for a job that only stages data");
+    }
+    if (found.isEmpty() && name == null && version != null) {
+      findings.error(version, "ApplicationVersion without ApplicationName names no application");
     }
     for (Element extra : found.subList(Math.min(1, found.size()), found.size())) {
       findings.error(extra, "a second application kind (" + extra.getLocalName() + " after "

@@ -42,7 +42,8 @@ public record ServerConfig(
     Sandbox sandbox,
     Staging staging,
     StandardStaging standardStaging,
-    Compute compute) {
+    Compute compute,
+    JsdlResources jsdlResources) {
 
   /**
    * Standard JSDL DataStaging (URIs): the directories {@code file:} URIs may read and write under
@@ -160,6 +161,21 @@ public record ServerConfig(
    */
   public record Staging(boolean inlineDataSources, List<String> allowedJdbcUrls, List<String> allowedHosts,
       java.util.Set<String> sqlFunctions) {}
+
+  /**
+   * What standard JSDL may refer to by name (see "Named applications and file systems" in
+   * configuration.md).
+   *
+   * @param applications the named applications ({@code application.ID.*}), in id order
+   * @param fileSystems directory of each {@code Resources/FileSystem} name ({@code
+   *     filesystem.NAME.path}); a DataStaging FileName with that FilesystemName lands there
+   */
+  public record JsdlResources(List<NamedApplication> applications, Map<String, Path> fileSystems) {
+    public JsdlResources {
+      applications = List.copyOf(applications);
+      fileSystems = Map.copyOf(fileSystems);
+    }
+  }
 
   /** The SSH identity of that name, or null. */
   public SshIdentity sshIdentity(String name) {

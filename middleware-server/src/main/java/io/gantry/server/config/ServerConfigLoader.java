@@ -25,6 +25,9 @@ public final class ServerConfigLoader {
       Pattern.compile("datasource\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(url|user|password-file|password-env|users|read-user|read-password-file|read-password-env)");
   private static final Pattern IDENTITY_KEY =
       Pattern.compile("identity\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(key-file|password-file|password-env|users)");
+  private static final Pattern APPLICATION_KEY = Pattern.compile("application\\.([A-Za-z0-9][A-Za-z0-9_.-]*)"
+      + "\\.(name|version|executable|kind|arguments|processes|users|description)");
+  private static final Pattern FILESYSTEM_KEY = Pattern.compile("filesystem\\.([A-Za-z_][A-Za-z0-9_.-]*)\\.path");
   private static final Pattern SLURM_USER_KEY =
       Pattern.compile("slurm\\.user\\.([A-Za-z0-9][A-Za-z0-9_.@-]*)\\.(partition|account)");
   private static final Set<String> KNOWN = Set.of(
@@ -62,7 +65,8 @@ public final class ServerConfigLoader {
     overrides.forEach(settings::setProperty);
     for (String key : settings.stringPropertyNames()) {
       if (!KNOWN.contains(key) && !DATA_SOURCE_KEY.matcher(key).matches()
-          && !IDENTITY_KEY.matcher(key).matches() && !SLURM_USER_KEY.matcher(key).matches()) {
+          && !IDENTITY_KEY.matcher(key).matches() && !SLURM_USER_KEY.matcher(key).matches()
+          && !APPLICATION_KEY.matcher(key).matches() && !FILESYSTEM_KEY.matcher(key).matches()) {
         throw new ConfigException(key, "unknown setting");
       }
     }
@@ -110,7 +114,8 @@ public final class ServerConfigLoader {
         sandbox(dataDir, path("staging.root", dataDir.resolve("jobs"))),
         staging(),
         standardStaging(dataDir, path("staging.root", dataDir.resolve("jobs"))),
-        compute());
+        compute(),
+        new JsdlResourceSettings(settings, APPLICATION_KEY, FILESYSTEM_KEY).read());
   }
 
   /** compute.backend and the settings of the mpirun-hosts and slurm backends. */

@@ -12,8 +12,10 @@ import io.gantry.jsdl.model.ext.MpirunApplicationType;
 import io.gantry.jsdl.model.ext.SCPDataStagingType;
 import io.gantry.jsdl.model.ext.SQLQueryDataStagingType;
 import io.gantry.jsdl.model.ext.SQLUpdateDataStagingType;
+import io.gantry.jsdl.model.hpcpa.HPCProfileApplicationType;
 import io.gantry.jsdl.model.posix.POSIXApplicationType;
 import io.gantry.jsdl.model.spmd.SPMDApplicationType;
+import io.gantry.server.config.NamedApplication;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.store.JobId;
 import io.gantry.staging.CreationFlag;
@@ -29,6 +31,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Turns a valid JSDL job into a {@link JsdlJobPlan}. The parser already checked what the
@@ -47,6 +52,9 @@ public final class JobPlanner {
   private final io.gantry.dispatcher.SandboxConfig sandbox;
   /** Standard DataStaging's rules; without a call to {@link #withUriStaging}: no file: roots, any host. */
   private StandardStagingPlanner standardStaging;
+  /** Named applications and file systems; without a call to {@link #withStandardJsdl}: none. */
+  private ApplicationRegistry applications = ApplicationRegistry.empty();
+  private FileSystemRoots fileSystems = FileSystemRoots.none();
 
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
@@ -85,12 +93,32 @@ public final class JobPlanner {
     return this;
   }
 
+  /** Resolves ApplicationName against {@code applications} and file system names against {@code fileSystems}; returns this. */
+  public JobPlanner withStandardJsdl(ApplicationRegistry applications, FileSystemRoots fileSystems) {
+    this.applications = applications;
+    this.fileSystems = fileSystems;
+    return this;
+  }
+
+  /** The directories behind JSDL file system names, for staging a FileName with a FilesystemName. */
+  public FileSystemRoots fileSystems() {
+    return fileSystems;
+  }
+
+  /** The named applications this planner resolves ApplicationName against. */
+  public ApplicationRegistry applications() {
+    return applications;
+  }
+
   /**
    * Refuses, before queueing, what would only fail at launch: an owner whose OS account cannot
    * run jobs, an executable the job's sandbox does not show.
    */
   public void checkLaunchable(JsdlJobPlan plan) throws JobFailure {
     accounts.accountOf(plan.owner());
+    if (!plan.runsProgram()) {
+      return; // staging only: nothing is launched
+    }
     java.util.Optional<String> problem = sandbox.executableProblem(plan.launch().executable());
     if (problem.isPresent()) {
       throw new JobFailure(problem.get());
@@ -114,7 +142,8 @@ public final class JobPlanner {
     StageOutPlan out = new StageOutPlan(id.toString(),
         loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems), standard.out(),
         standard.deleteOnTermination());
-    LaunchSpec launch = launch(id, job, dir, problems);
+    LaunchSpec launch = launch(id, owner, job, dir, problems);
+    fileSystemProblems(job, problems);
     BatchResources batch = compute.slurm() ? compute.resources(job, owner,
         job.mpirunApplication().map(MpirunApplicationType::getPartition).orElse(null), processesPerHost(job), problems)
         : BatchResources.none();
@@ -204,14 +233,79 @@ public final class JobPlanner {
     return transfers;
   }
 
-  private LaunchSpec launch(JobId id, JsdlJob job, Path dir, List<String> problems) {
+  /**
+   * Every file system the job names (Resources/FileSystem, DataStaging/FilesystemName) must be
+   * one the operator configured: the server cannot provide any other, so it refuses at once.
+   */
+  private void fileSystemProblems(JsdlJob job, List<String> problems) {
+    Set<String> named = new TreeSet<>();
+    if (job.description().getResources() != null) {
+      job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName()));
+    }
+    job.dataStaging().stream().map(d -> d.getFilesystemName()).filter(Objects::nonNull).forEach(named::add);
+    for (String name : named) {
+      fileSystems.problem(name).ifPresent(problems::add);
+    }
+  }
+
+  /** What the job runs; null for a job without Application, which only stages data. */
+  private LaunchSpec launch(JobId id, String owner, JsdlJob job, Path dir, List<String> problems) {
+    if (job.stagingOnly()) {
+      return null;
+    }
     if (job.mpirunApplication().isPresent()) {
       return mpirun(id, job.mpirunApplication().get(), dir, problems);
     }
     if (job.spmdApplication().isPresent()) {
       return spmd(id, job.spmdApplication().get(), dir);
     }
-    return posix(id, job.posixApplication().orElseThrow(), dir);
+    if (job.hpcProfileApplication().isPresent()) {
+      return hpcProfile(id, job.hpcProfileApplication().get(), dir);
+    }
+    if (job.posixApplication().isPresent()) {
+      return posix(id, job.posixApplication().get(), dir);
+    }
+    try {
+      String name = job.namedApplication().orElseThrow(() -> new JobFailure("the job names no application"));
+      return named(id, applications.resolve(name, job.applicationVersion(), owner), job, dir, problems);
+    } catch (JobFailure e) {
+      problems.add(e.getMessage());
+      return null;
+    }
+  }
+
+  /** A named application: the operator's program and arguments; the job may only pick the process count. */
+  private LaunchSpec named(JobId id, NamedApplication app, JsdlJob job, Path dir, List<String> problems) {
+    boolean mpi = app.kind() == NamedApplication.Kind.MPIRUN;
+    int processes = NamedProcessCount.requested(job).orElse(app.processes());
+    if (!mpi && processes != 1) {
+      problems.add("application " + app.label() + " runs one process, and Resources/TotalCPUCount asks for " + processes);
+      processes = 1;
+    }
+    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), mpi ? ProgramKind.MPI : ProgramKind.POSIX,
+            app.executable())
+        .arguments(app.arguments().toArray(String[]::new))
+        .workingDirectory(dir)
+        .output(dir.resolve("stdout.txt"), dir.resolve("stderr.txt"))
+        .wallTimeLimit(defaultWallTime);
+    if (mpi) {
+      spec.processes(processes);
+    }
+    spec.environment(JOB_ID_VARIABLE, id.toString());
+    return spec.build();
+  }
+
+  /** GFD.111's HPCProfileApplication is POSIXApplication without limits: run the same way. */
+  private LaunchSpec hpcProfile(JobId id, HPCProfileApplicationType app, Path dir) {
+    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
+        .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
+        .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
+        .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
+            inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
+        .wallTimeLimit(defaultWallTime);
+    app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
+    spec.environment(JOB_ID_VARIABLE, id.toString());
+    return spec.build();
   }
 
   private LaunchSpec mpirun(JobId id, MpirunApplicationType app, Path dir, List<String> problems) {

@@ -80,6 +80,9 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
 
   @Override
   public RunningJob launch(JsdlJobPlan plan) throws JobFailure {
+    if (!plan.runsProgram()) {
+      throw new JobFailure("the job has no application to run"); // the scheduler never asks
+    }
     Launcher launcher = plan.launch().kind() == ProgramKind.MPI ? mpiLauncher : posixLauncher;
     // looked up again now, not at submission: the mapping or the account may have changed since
     JobAccount account = planner.accountOf(plan.owner());

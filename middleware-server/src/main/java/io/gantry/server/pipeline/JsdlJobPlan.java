@@ -11,7 +11,8 @@ import java.nio.file.Path;
 /**
  * A job as the server will carry it out: what to stage in, what to run, what to stage out, all
  * inside one job directory on the compute file system; {@code batch} is what a batch system
- * (Slurm) is asked for beyond the launch spec.
+ * (Slurm) is asked for beyond the launch spec. {@code launch} is null for a job that only stages
+ * data (JSDL without Application).
  */
 public record JsdlJobPlan(
     JobId jobId,
@@ -24,6 +25,11 @@ public record JsdlJobPlan(
 
   @Override
   public int slots() {
-    return launch.processes();
+    return launch == null ? 0 : launch.processes();
+  }
+
+  @Override
+  public boolean runsProgram() {
+    return launch != null;
   }
 }

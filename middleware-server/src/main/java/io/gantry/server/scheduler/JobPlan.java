@@ -8,4 +8,12 @@ public interface JobPlan {
 
   /** Compute slots (MPI processes) the job holds while it runs. */
   int slots();
+
+  /**
+   * False for a job with no program (JSDL without Application): it only stages data, never waits
+   * in the compute queue, and goes from STAGED straight to STAGING_OUT.
+   */
+  default boolean runsProgram() {
+    return true;
+  }
 }

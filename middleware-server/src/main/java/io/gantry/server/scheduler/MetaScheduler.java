@@ -210,8 +210,10 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     switch (job.state()) {
       case QUEUED, STAGING_IN -> enqueue(plan, job.state());
       case STAGED -> {
-        if (enqueue(plan, JobState.STAGED)) {
+        if (enqueue(plan, JobState.STAGED) && plan.runsProgram()) {
           queue.markStaged(id);
+        } else if (active.containsKey(id)) {
+          stagingOnly(id, active.get(id));
         }
       }
       case STAGING_OUT -> {
@@ -258,7 +260,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   private boolean enqueue(P plan, JobState state) {
     JobId id = plan.jobId();
     try {
-      queue.enqueue(id, plan.slots());
+      if (plan.runsProgram()) {
+        queue.enqueue(id, plan.slots());
+      }
     } catch (IllegalArgumentException e) {
       store.transition(id, state, JobState.FAILED, e.getMessage());
       return false;
@@ -272,8 +276,22 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   }
 
   private void staged(JobId id) {
+    ActiveJob<P> a = active.get(id);
+    if (a != null && !a.plan.runsProgram()) {
+      stagingOnly(id, a);
+      return;
+    }
     queue.markStaged(id);
     admit();
+  }
+
+  /** A job without a program holds no slot: its stage-out follows its stage-in at once. */
+  private void stagingOnly(JobId id, ActiveJob<P> a) {
+    if (store.transition(id, JobState.STAGED, JobState.STAGING_OUT, "no application to run; stage-out started")) {
+      a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
+    } else {
+      active.remove(id);
+    }
   }
 
   /** Starts every job the queue admits, in order. */

@@ -5,6 +5,7 @@ import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.JsdlWriter;
 import io.gantry.jsdl.ParseResult;
 import io.gantry.server.api.AccessDeniedFault;
+import io.gantry.server.api.ApplicationInfo;
 import io.gantry.server.api.FaultDetail;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobAudit;
@@ -22,6 +23,7 @@ import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.api.Problem;
 import io.gantry.server.api.ServerInfo;
 import io.gantry.server.api.ValidationResult;
+import io.gantry.server.config.NamedApplication;
 import io.gantry.server.pipeline.JobPlanner;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.scheduler.JobFailure;
@@ -51,6 +53,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -404,7 +407,7 @@ public class JobManagementService implements JobManagement {
     chunk.size = 0L;
     boolean ended = job.state().isFinal();
     chunk.complete = ended;
-    Optional<JsdlJobPlan> plan = planOf(job);
+    Optional<JsdlJobPlan> plan = planOf(job).filter(JsdlJobPlan::runsProgram); // staging only: no output
     if (plan.isEmpty()) {
       return chunk;
     }
@@ -481,6 +484,17 @@ public class JobManagementService implements JobManagement {
 
   @Override
   public ServerInfo getServerInfo() {
+    return info.withApplications(planner.applications().offeredTo(caller().name()).stream()
+        .map(JobManagementService::applicationInfo).toList());
+  }
+
+  private static ApplicationInfo applicationInfo(NamedApplication app) {
+    ApplicationInfo info = new ApplicationInfo();
+    info.name = app.name();
+    info.version = app.version().isEmpty() ? null : app.version();
+    info.kind = app.kind().name().toLowerCase(Locale.ROOT);
+    info.processes = app.processes();
+    info.description = app.description().isEmpty() ? null : app.description();
     return info;
   }
 

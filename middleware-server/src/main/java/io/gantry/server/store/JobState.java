@@ -7,7 +7,8 @@ import java.util.Set;
  * Where a job is in its life. The happy path is
  * {@code QUEUED -> STAGING_IN -> STAGED -> RUNNING -> STAGING_OUT -> SUCCEEDED}; any state that
  * is not final may also end in FAILED, and a job is CANCELLED if it is removed before its program
- * started, KILLED if it is stopped once its program started (while running or staging out).
+ * started, KILLED if it is stopped once its program started (while running or staging out). A
+ * job without a program (staging only) skips RUNNING: {@code STAGED -> STAGING_OUT}.
  */
 public enum JobState {
   QUEUED,
@@ -35,7 +36,8 @@ public enum JobState {
     return switch (this) {
       case QUEUED -> EnumSet.of(STAGING_IN, FAILED, CANCELLED);
       case STAGING_IN -> EnumSet.of(STAGED, FAILED, CANCELLED);
-      case STAGED -> EnumSet.of(RUNNING, FAILED, CANCELLED);
+      // STAGING_OUT straight from STAGED: a job that only stages data has no program to run
+      case STAGED -> EnumSet.of(RUNNING, STAGING_OUT, FAILED, CANCELLED);
       case RUNNING -> EnumSet.of(STAGING_OUT, FAILED, KILLED);
       case STAGING_OUT -> EnumSet.of(SUCCEEDED, FAILED, KILLED);
       case SUCCEEDED, FAILED, CANCELLED, KILLED -> EnumSet.noneOf(JobState.class);

@@ -22,6 +22,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -41,6 +42,9 @@ class SampleVarJobTest {
   private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
 
   private static final String ADMIN_PASSWORD = "the sample's admin password";
+  private static final List<String> NAMED_MCVAR_ARGUMENTS = List.of("--factors", "factors.csv.gz", "--history",
+      "history.csv.gz", "--positions", "positions.csv.gz", "--params", "params.csv.gz", "--out-dir", "results",
+      "--compress-output");
 
   @TempDir Path dataDir;
   private GantryServer server;
@@ -51,11 +55,15 @@ class SampleVarJobTest {
     assertTrue(Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
     // On the defaults, TLS and accounts included: the first administrator's password is configured.
     Path adminPassword = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + ".admin"), ADMIN_PASSWORD);
-    server = GantryServer.start(new ServerConfigLoader().load(null, Map.of("listen.port", "0",
-        "data.dir", dataDir.toString(), "demo.enabled", "true", "demo.positions", "300", "demo.ssh-port", "0",
-        "slots.total", "2", "admin.password-file", adminPassword.toString(),
+    server = GantryServer.start(new ServerConfigLoader().load(null, Map.ofEntries(Map.entry("listen.port", "0"),
+        Map.entry("data.dir", dataDir.toString()), Map.entry("demo.enabled", "true"), Map.entry("demo.positions", "300"), Map.entry("demo.ssh-port", "0"),
+        Map.entry("slots.total", "2"), Map.entry("admin.password-file", adminPassword.toString()),
         // mcvar runs inside the job's sandbox, which shows it only from an allowed root
-        "jobs.allowed-executable-roots", MCVAR.getParent().toString())));
+        Map.entry("jobs.allowed-executable-roots", MCVAR.getParent().toString()),
+        // the named form of the sample (var-job-named.jsdl) runs the server's mcvar application
+        Map.entry("application.mcvar.executable", MCVAR.toString()), Map.entry("application.mcvar.kind", "mpirun"),
+        Map.entry("application.mcvar.version", "1.0"), Map.entry("application.mcvar.processes", "2"),
+        Map.entry("application.mcvar.arguments", String.join(" ", NAMED_MCVAR_ARGUMENTS)))));
     client = RunningServer.cxfClient(server.jobManagementUrl(), server.tlsFingerprint().orElseThrow(),
         new Login.Basic("admin", ADMIN_PASSWORD));
   }
@@ -74,6 +82,22 @@ class SampleVarJobTest {
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);
     return f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
+  }
+
+  @Test
+  void theNamedSampleRunsTheServersMcvarApplication() throws Exception {
+    String xml = Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job-named.jsdl"));
+    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+    f.setNamespaceAware(true);
+    Element job = f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
+    String jobId = client.submitJob(new JobDocument(job));
+    JobStatusInfo status = awaitEnd(jobId, Duration.ofMinutes(3));
+    assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
+    assertEquals(3, client.getJobResults(jobId).stagedOut.size());
+    try (Connection c = DriverManager.getConnection(
+        new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "")) {
+      assertEquals(50000, scalar(c, "select sum(count) from var_pnl_distribution where run_id = ?", jobId));
+    }
   }
 
   @Test

@@ -1,0 +1,68 @@
+package io.gantry.server.pipeline;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The directories behind JSDL file system names ({@code filesystem.NAME.path}): a DataStaging
+ * FileName with a FilesystemName lands under that directory instead of the job directory.
+ *
+ * <p>Confinement: a file name is relative, and after normalising it must still lie under its
+ * root; {@code ..}, absolute names and the root itself are refused. (Symbolic links inside a
+ * root are the operator's to arrange; whoever writes through the result should still open it
+ * without following links, as the staging gateway does for job directories.)
+ */
+public final class FileSystemRoots {
+  private final Map<String, Path> roots;
+
+  public FileSystemRoots(Map<String, Path> roots) {
+    this.roots = new TreeMap<>(roots);
+  }
+
+  public static FileSystemRoots none() {
+    return new FileSystemRoots(Map.of());
+  }
+
+  /** The configured names, sorted. */
+  public Set<String> names() {
+    return roots.keySet();
+  }
+
+  /** The directory of file system {@code name}, if the server configures it. */
+  public Optional<Path> root(String name) {
+    return Optional.ofNullable(roots.get(name));
+  }
+
+  /**
+   * Where {@code fileName} of file system {@code fileSystem} lies on the server.
+   *
+   * @throws IllegalArgumentException naming the problem, for an unknown file system or a name
+   *     that would leave its root
+   */
+  public Path resolve(String fileSystem, String fileName) {
+    Path root = root(fileSystem).orElseThrow(() -> new IllegalArgumentException(unknown(fileSystem)));
+    if (fileName == null || fileName.isBlank()) {
+      throw new IllegalArgumentException("a file name in file system " + fileSystem + " must not be empty");
+    }
+    Path relative = Path.of(fileName.strip());
+    Path resolved = root.resolve(relative).normalize();
+    if (relative.isAbsolute() || !resolved.startsWith(root) || resolved.equals(root)) {
+      throw new IllegalArgumentException(fileName + " is outside file system " + fileSystem
+          + "; give a path relative to it, without ..");
+    }
+    return resolved;
+  }
+
+  /** Why a file system name is not usable here, or empty if it is configured. */
+  public Optional<String> problem(String fileSystem) {
+    return roots.containsKey(fileSystem) ? Optional.empty() : Optional.of(unknown(fileSystem));
+  }
+
+  private String unknown(String name) {
+    return "file system " + name + " is not one this server provides; "
+        + (roots.isEmpty() ? "it configures none (filesystem.NAME.path)" : "it provides " + String.join(", ", roots.keySet()));
+  }
+}
