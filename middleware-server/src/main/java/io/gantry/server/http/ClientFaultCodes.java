@@ -58,6 +58,12 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
       }
       return;
     }
+    if (cause instanceof io.gantry.server.service.StorageFailureException) {
+      // the server's own trouble, told in words written for clients (no path, no class)
+      fault.setFaultCode(Fault.FAULT_CODE_SERVER);
+      fault.setMessage(cause.getMessage());
+      return;
+    }
     if (cause instanceof UnmarshalException) {
       // a body that does not match the WSDL: JAXB's text names the element and what was expected
       fault.setFaultCode(Fault.FAULT_CODE_CLIENT);
@@ -86,6 +92,7 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
 
   private static boolean isClientCode(Fault fault) {
     String local = fault.getFaultCode() == null ? "" : fault.getFaultCode().getLocalPart();
-    return local.equals("Client") || local.equals("Sender");
+    // CXF's own client code is {http://cxf.apache.org/faultcode}client, in lower case
+    return local.equalsIgnoreCase("Client") || local.equals("Sender");
   }
 }

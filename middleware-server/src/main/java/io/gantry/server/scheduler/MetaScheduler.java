@@ -349,7 +349,8 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       // SIGTERM (mpirun exits 1) would only blur that, so the signal is what is reported
       String signal = outcome.stopSignal() > 0 ? " with " + JobOutcome.signalName(outcome.stopSignal()) : "";
       change = StateChange.of(JobState.RUNNING, JobState.KILLED,
-          "killed by " + (killedBy == null ? "an administrator" : killedBy) + signal);
+          "killed by " + (killedBy == null ? "an administrator" : killedBy) + signal
+              + (outcome.detail() == null ? "" : " (" + outcome.detail() + ")"));
     } else if (outcome.wallTimeExceeded()) {
       change = StateChange.of(JobState.RUNNING, JobState.FAILED,
           "wall-time limit exceeded after " + outcome.runTime().toSeconds()

@@ -235,8 +235,8 @@ public class JobManagementService implements JobManagement {
     });
   }
 
-  private static jakarta.xml.ws.WebServiceException storageFault(String problem, String consequence) {
-    return new jakarta.xml.ws.WebServiceException("the server's storage is failing (" + problem + "); "
+  private static StorageFailureException storageFault(String problem, String consequence) {
+    return new StorageFailureException("the server's storage is failing (" + problem + "); "
         + consequence + ". The server accepts new work again by itself once its storage is back.");
   }
 
@@ -270,6 +270,8 @@ public class JobManagementService implements JobManagement {
       } catch (JobFailure e) {
         result.problems.add(problem("ERROR", 0, 0, "JobDefinition", e.getMessage()));
         job = null;
+      } catch (JobStoreException e) {
+        throw e; // the server's storage, not the document: answered as a storage fault
       } catch (RuntimeException e) {
         // a document the checks above let through but the planner cannot handle: the caller
         // still gets an InvalidJob report, the exception text only the server's log
