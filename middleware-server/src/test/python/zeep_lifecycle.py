@@ -162,9 +162,13 @@ def lifecycle(args):
         time.sleep(0.05)
     killed = service.killJob(jobId=runner)
     check(killed.state == "KILLED", f"killJob ends it KILLED: {killed.state}")
-    check(killed.exitCode == 143, f"the exit code is 128 + SIGTERM: {killed.exitCode}")
-    check(killed.failureReason == f"killed by {args.user} with SIGTERM (signal 15)",
-          f"one reason naming the signal: {killed.failureReason!r}")
+    # SIGTERM ends the shell at once; only a machine too loaded to let it exit within the
+    # server's grace period sees SIGKILL. Either way: one reason naming the signal, and 128 + it.
+    by_signal = {f"killed by {args.user} with SIGTERM (signal 15)": 143,
+                 f"killed by {args.user} with SIGKILL (signal 9)": 137}
+    check(killed.failureReason in by_signal, f"one reason naming the signal: {killed.failureReason!r}")
+    check(killed.exitCode == by_signal.get(killed.failureReason),
+          f"the exit code is 128 + that signal: {killed.exitCode}")
 
     wrong = client_for(args, password=args.password + "-wrong")
     wrong_service = wrong.create_service(f"{{{API}}}JobManagementServiceSoapBinding", args.url)

@@ -127,8 +127,12 @@ class JobLifecycleOverHttpTest {
     JobStatusInfo killed = client.killJob(blocker);
     assertEquals(JobStateName.KILLED, killed.state, killed.failureReason);
     // mpirun exits 1 after it forwarded SIGTERM: what is reported is the signal, once
-    assertEquals(143, killed.exitCode, "128 + SIGTERM, the signal that stopped it");
-    assertEquals("killed by local with SIGTERM (signal 15)", killed.failureReason);
+    // SIGTERM normally ends mpirun and its ranks; on a loaded machine mpirun may outlast the 2 s
+    // grace and be ended by SIGKILL. Either way: one reason naming the signal, and 128 + it.
+    java.util.regex.Matcher reason = java.util.regex.Pattern
+        .compile("killed by local with SIG(TERM|KILL) \\(signal (15|9)\\)").matcher(killed.failureReason);
+    assertTrue(reason.matches(), killed.failureReason);
+    assertEquals(128 + Integer.parseInt(reason.group(2)), killed.exitCode, "128 + the signal that stopped it");
     assertEquals(0, processesMentioning(release.toString()), "no rank outlives its killed job");
     assertEquals(JobStateName.CANCELLED, client.getJobStatus(waiting).state, "stays cancelled");
     assertNull(client.getJobStatus(waiting).started, "a cancelled job never ran");
