@@ -21,8 +21,9 @@ import org.w3c.dom.Element;
  * elements with an empty field are left out. Passwords are already {@code ENC(...)} values.
  */
 final class WizardJsdlComposer {
-  static final String JSDL = JsdlNamespaces.JSDL;
-  static final String GX = JsdlNamespaces.GANTRY;
+  // short names for the namespaces every line below writes in
+  private static final String JSDL = JsdlNamespaces.JSDL;
+  private static final String GX = JsdlNamespaces.GANTRY;
 
   private WizardJsdlComposer() {}
 
