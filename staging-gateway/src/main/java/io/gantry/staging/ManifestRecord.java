@@ -30,7 +30,8 @@ public record ManifestRecord(
       return "null";
     }
     StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-    for (char c : s.toCharArray()) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
       switch (c) {
         case '"': b.append("\\\""); break;
         case '\\': b.append("\\\\"); break;

@@ -72,8 +72,8 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
       }
       return;
     }
-    if (cause == null || fault instanceof SoapFault && cause instanceof Fault
-        || isClientCode(fault) && isSafe(fault.getMessage())) {
+    if (cause == null || (fault instanceof SoapFault && cause instanceof Fault)
+        || (isClientCode(fault) && isSafe(fault.getMessage()))) {
       return;
     }
     String incident = UUID.randomUUID().toString();
