@@ -242,10 +242,6 @@ public final class NamespaceCluster implements AutoCloseable {
     return "login";
   }
 
-  public String controllerAddress() {
-    return loginAddress();
-  }
-
   /** The cluster's slurm.conf; give it to clients as SLURM_CONF. */
   public Path slurmConf() {
     return slurmConfDirectory().resolve("slurm.conf");
