@@ -92,7 +92,7 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
    */
   static boolean isCallersMistake(Fault fault) {
     Throwable cause = fault.getCause();
-    if (cause != null && CALLERS_MISTAKES.contains(cause.getClass()) || cause instanceof UnmarshalException) {
+    if ((cause != null && CALLERS_MISTAKES.contains(cause.getClass())) || cause instanceof UnmarshalException) {
       return true;
     }
     return isClientCode(fault) && isSafe(fault.getMessage());
