@@ -85,8 +85,4 @@ final class SettingValues {
   PasswordSource password(Setting<String> file, Setting<String> env) {
     return password(file, env, "");
   }
-
-  Set<String> keys() {
-    return values.stringPropertyNames();
-  }
 }

@@ -49,6 +49,7 @@ class SettingsWiringTest {
       "datasource.", Map.of("datasource.x.url", "jdbc:h2:mem:x"),
       "datasource.NAME.read-password", Map.of("datasource.x.url", "jdbc:h2:mem:x", "datasource.x.read-user", "reader"),
       "identity.", Map.of("identity.x.key-file", "/etc/example/id_ed25519"),
+      "filesystem.", Map.of("filesystem.x.path", System.getProperty("java.io.tmpdir")),
       "application.", Map.of("application.x.executable", "/bin/true"),
       "application.ID.processes", Map.of("application.x.executable", "/bin/true", "application.x.kind", "mpirun"));
 
@@ -119,7 +120,7 @@ class SettingsWiringTest {
     String syntax = setting.type().syntax();
     String fixed = setting.defaultValue().orElse(null);
     if (syntax.equals("true|false")) {
-      return fixed != null && setting.type().read(setting.key(), fixed).equals(Boolean.TRUE) ? "false" : "true";
+      return fixed != null && (Boolean) setting.type().read(setting.key(), fixed) ? "false" : "true";
     }
     if (syntax.matches("\\d+\\.\\.\\d+")) {
       int min = Integer.parseInt(syntax.substring(0, syntax.indexOf('.')));
