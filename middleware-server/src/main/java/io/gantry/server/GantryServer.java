@@ -171,7 +171,7 @@ public final class GantryServer implements AutoCloseable {
         sandbox, ComputePolicy.of(config)).withUriStaging(uriPolicy)
         .withStandardJsdl(ApplicationRegistry.withBuiltIns(config.jsdlResources().applications(),
             ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, System.getenv("PATH"))),
-            new FileSystemRoots(config.jsdlResources().fileSystems()));
+            new FileSystemRoots(config.jsdlResources().fileSystems(), config.jsdlResources().readOnlyFileSystems()));
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
     JobDiskLimits<JsdlJobPlan> diskLimits = own(new JobDiskLimits<>(pipeline, JsdlJobPlan::jobDirectory, store,
         limits.jobStagedBytes(), limits.jobOutputBytes(), limits.minFreeBytes()));

@@ -16,7 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the {@code application.ID.*} and {@code filesystem.NAME.path} settings into {@link
+ * Reads the {@code application.ID.*} and {@code filesystem.NAME.*} settings into {@link
  * ServerConfig.JsdlResources}, checking each when loaded: a named application needs an
  * executable, a known kind and a process count in range, and no two share a name and version; a
  * file system's directory must exist.
@@ -33,7 +33,8 @@ final class JsdlResourceSettings {
   }
 
   ServerConfig.JsdlResources read() {
-    return new ServerConfig.JsdlResources(applications(), fileSystems());
+    Map<String, Path> fileSystems = fileSystems();
+    return new ServerConfig.JsdlResources(applications(), fileSystems, readOnly(fileSystems.keySet()));
   }
 
   private List<NamedApplication> applications() {
@@ -78,11 +79,31 @@ final class JsdlResourceSettings {
     Map<String, Path> result = new TreeMap<>();
     for (String name : names(fileSystemKey)) {
       String key = "filesystem." + name + ".path";
-      Path dir = Path.of(text(key, null)).toAbsolutePath().normalize();
+      String path = text(key, null);
+      if (path == null) {
+        throw new ConfigException(key, "is required: the directory behind file system " + name);
+      }
+      Path dir = Path.of(path).toAbsolutePath().normalize();
       if (!Files.isDirectory(dir)) {
         throw new ConfigException(key, dir + " is not a directory; create it or correct the path");
       }
       result.put(name, dir);
+    }
+    return result;
+  }
+
+  /** The file systems a job's sandbox shows read-only: staging still writes them, the job cannot. */
+  private Set<String> readOnly(Set<String> names) {
+    Set<String> result = new TreeSet<>();
+    for (String name : names) {
+      String key = "filesystem." + name + ".read-only";
+      String value = text(key, "false").toLowerCase(Locale.ROOT);
+      if (!value.equals("true") && !value.equals("false")) {
+        throw new ConfigException(key, "must be true or false, not '" + value + "'");
+      }
+      if (value.equals("true")) {
+        result.add(name);
+      }
     }
     return result;
   }

@@ -27,7 +27,7 @@ public final class ServerConfigLoader {
       Pattern.compile("identity\\.([A-Za-z0-9][A-Za-z0-9_.-]*)\\.(key-file|password-file|password-env|users)");
   private static final Pattern APPLICATION_KEY = Pattern.compile("application\\.([A-Za-z0-9][A-Za-z0-9_.-]*)"
       + "\\.(name|version|executable|kind|arguments|processes|users|description)");
-  private static final Pattern FILESYSTEM_KEY = Pattern.compile("filesystem\\.([A-Za-z_][A-Za-z0-9_.-]*)\\.path");
+  private static final Pattern FILESYSTEM_KEY = Pattern.compile("filesystem\\.([A-Za-z_][A-Za-z0-9_.-]*)\\.(path|read-only)");
   private static final Pattern SLURM_USER_KEY =
       Pattern.compile("slurm\\.user\\.([A-Za-z0-9][A-Za-z0-9_.@-]*)\\.(partition|account)");
   private static final Set<String> KNOWN = Set.of(

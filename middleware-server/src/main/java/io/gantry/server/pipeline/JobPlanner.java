@@ -136,14 +136,17 @@ public final class JobPlanner {
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
     Path dir = stagingRoot.resolve(id.toString());
     List<String> problems = new ArrayList<>();
-    StandardStagingPlanner.Plan standard = standardStaging.plan(owner, job.dataStaging(), problems);
+    StandardStagingPlanner.Plan standard = standardStaging.plan(owner, job.dataStaging(), fileSystems, problems);
     StageInPlan in = new StageInPlan(
         transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems), standard.in());
     StageOutPlan out = new StageOutPlan(id.toString(),
         loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems), standard.out(),
         standard.deleteOnTermination());
     LaunchSpec launch = launch(id, owner, job, dir, problems);
-    fileSystemProblems(job, problems);
+    Set<String> named = fileSystemProblems(job, problems);
+    if (launch != null) {
+      launch = new JobFileSystems(fileSystems, compute.sandboxed()).mounted(launch, named, job, problems);
+    }
     BatchResources batch = compute.slurm() ? compute.resources(job, owner,
         job.mpirunApplication().map(MpirunApplicationType::getPartition).orElse(null), processesPerHost(job), problems)
         : BatchResources.none();
@@ -236,16 +239,19 @@ public final class JobPlanner {
   /**
    * Every file system the job names (Resources/FileSystem, DataStaging/FilesystemName) must be
    * one the operator configured: the server cannot provide any other, so it refuses at once.
+   * Returns the names.
    */
-  private void fileSystemProblems(JsdlJob job, List<String> problems) {
+  private Set<String> fileSystemProblems(JsdlJob job, List<String> problems) {
     Set<String> named = new TreeSet<>();
     if (job.description().getResources() != null) {
-      job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName()));
+      job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName().strip()));
     }
-    job.dataStaging().stream().map(d -> d.getFilesystemName()).filter(Objects::nonNull).forEach(named::add);
+    job.dataStaging().stream().map(d -> d.getFilesystemName()).filter(Objects::nonNull).map(String::strip)
+        .forEach(named::add);
     for (String name : named) {
       fileSystems.problem(name).ifPresent(problems::add);
     }
+    return named;
   }
 
   /** What the job runs; null for a job without Application, which only stages data. */

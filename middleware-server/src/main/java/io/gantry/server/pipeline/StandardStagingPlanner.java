@@ -6,6 +6,8 @@ import io.gantry.jsdl.model.core.CreationFlagEnumeration;
 import io.gantry.jsdl.model.core.DataStagingType;
 import io.gantry.jsdl.model.core.SourceTargetType;
 import io.gantry.staging.CreationFlag;
+import io.gantry.staging.NamedFileSystem;
+import io.gantry.staging.StagedName;
 import io.gantry.staging.UriStagingPolicy;
 import io.gantry.staging.UriTransfer;
 import java.net.URI;
@@ -19,8 +21,9 @@ import java.util.Optional;
  * what only the server knows: its file roots and host rule ({@link UriStagingPolicy}), the
  * identities the owner may use, and that an encrypted password decrypts for the owner and the
  * URI's destination ({@code scheme://user@host:port}). A Source becomes a stage-in, a Target a
- * stage-out, both one of each; {@code DeleteOnTermination=true} marks the file for removal after
- * stage-out.
+ * stage-out, both one of each; {@code DeleteOnTermination=true} marks the file for removal once
+ * the job has terminated. A FileName with a {@code FilesystemName} lies in that file system's
+ * directory ({@link FileSystemRoots}) instead of the job directory.
  */
 final class StandardStagingPlanner {
   private final UriStagingPolicy policy;
@@ -32,30 +35,56 @@ final class StandardStagingPlanner {
   }
 
   /** The transfers and deletions of a job's DataStaging elements. */
-  record Plan(List<UriTransfer> in, List<UriTransfer> out, List<String> deleteOnTermination) {}
+  record Plan(List<UriTransfer> in, List<UriTransfer> out, List<StagedName> deleteOnTermination) {}
 
-  Plan plan(String owner, List<DataStagingType> elements, List<String> problems) {
+  Plan plan(String owner, List<DataStagingType> elements, FileSystemRoots fileSystems, List<String> problems) {
     List<UriTransfer> in = new ArrayList<>();
     List<UriTransfer> out = new ArrayList<>();
-    List<String> delete = new ArrayList<>();
+    List<StagedName> delete = new ArrayList<>();
     int order = 0;
     for (DataStagingType staging : elements) {
       order++;
       String where = "DataStaging " + order + " (FileName " + staging.getFileName() + ")";
       CreationFlag flag = creationFlag(staging.getCreationFlag());
-      transfer(owner, order, UriTransfer.Direction.IN, staging.getSource(), staging.getFileName(), flag, where,
+      Optional<NamedFileSystem> named = fileSystem(staging, fileSystems, where, problems);
+      if (staging.getFilesystemName() != null && named.isEmpty()) {
+        continue; // an unknown file system or a name leaving it: reported, nothing to stage
+      }
+      NamedFileSystem fileSystem = named.orElse(null);
+      transfer(owner, order, UriTransfer.Direction.IN, staging.getSource(), staging.getFileName(), flag, fileSystem, where,
           problems).ifPresent(in::add);
-      transfer(owner, order, UriTransfer.Direction.OUT, staging.getTarget(), staging.getFileName(), flag, where,
+      transfer(owner, order, UriTransfer.Direction.OUT, staging.getTarget(), staging.getFileName(), flag, fileSystem, where,
           problems).ifPresent(out::add);
       if (Boolean.TRUE.equals(staging.isDeleteOnTermination())) {
-        delete.add(staging.getFileName().strip());
+        delete.add(new StagedName(fileSystem, staging.getFileName().strip()));
       }
     }
     return new Plan(in, out, delete);
   }
 
+  /**
+   * The file system of a DataStaging with a FilesystemName, its FileName checked to stay inside;
+   * empty when it names none (the job directory) or when it cannot be used (a problem is added;
+   * an unknown name is reported once for the whole job by {@link JobPlanner}).
+   */
+  private static Optional<NamedFileSystem> fileSystem(DataStagingType staging, FileSystemRoots fileSystems,
+      String where, List<String> problems) {
+    String name = staging.getFilesystemName() == null ? null : staging.getFilesystemName().strip();
+    if (name == null || fileSystems.root(name).isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      fileSystems.resolve(name, staging.getFileName());
+      return Optional.of(new NamedFileSystem(name, fileSystems.root(name).get()));
+    } catch (IllegalArgumentException e) {
+      problems.add(where + ": " + e.getMessage());
+      return Optional.empty();
+    }
+  }
+
   private Optional<UriTransfer> transfer(String owner, int order, UriTransfer.Direction direction,
-      SourceTargetType side, String fileName, CreationFlag flag, String where, List<String> problems) {
+      SourceTargetType side, String fileName, CreationFlag flag, NamedFileSystem fileSystem, String where,
+      List<String> problems) {
     if (side == null || side.getURI() == null || side.getURI().isBlank()) {
       return Optional.empty(); // the parser reports a Source or Target without a URI
     }
@@ -76,7 +105,7 @@ final class StandardStagingPlanner {
     UriTransfer transfer;
     try {
       transfer = new UriTransfer(order, direction, uri, fileName.strip(), flag,
-          credential.map(c -> credentialToken(owner, c)).orElse(null), user);
+          credential.map(c -> credentialToken(owner, c)).orElse(null), user, fileSystem);
     } catch (IllegalArgumentException e) {
       problems.add(what + ": " + e.getMessage());
       return Optional.empty();
