@@ -87,6 +87,9 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     Launcher launcher = plan.launch().kind() == ProgramKind.MPI ? mpiLauncher : posixLauncher;
     // looked up again now, not at submission: the mapping or the account may have changed since
     JobAccount account = planner.accountOf(plan.owner());
+    if (plan.launch().hostFile() != null) {
+      LocalHostFile.check(plan.jobDirectory(), plan.launch().hostFile()); // only local jobs carry their own
+    }
     try {
       Files.createDirectories(plan.launch().workingDirectory());
       Files.createDirectories(plan.launch().stdout().getParent());
