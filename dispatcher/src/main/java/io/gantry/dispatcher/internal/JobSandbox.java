@@ -87,10 +87,6 @@ public final class JobSandbox {
           "/usr/lib/aarch64-linux-gnu/pmix2/share/pmix-mca-params.conf", "/etc/pmix-mca-params.conf"),
       "PRTE_MCA_mca_base_param_files", List.of("/etc/prte-mca-params.conf"));
 
-  /** Variables of the reserved GANTRY_ prefix that the server itself sets for a job. */
-  private static final java.util.regex.Pattern SERVER_VARIABLES =
-      java.util.regex.Pattern.compile("GANTRY_JOB_ID|GANTRY_FS_[A-Za-z0-9_]+");
-
   private final SandboxConfig config;
 
   public JobSandbox(SandboxConfig config) {
@@ -184,7 +180,7 @@ public final class JobSandbox {
     env.put("LOGNAME", account.name());
     PARAMETER_FILES.forEach((name, candidates) -> env.put(name, systemFiles(candidates)));
     spec.environment().forEach((name, value) -> {
-      ReservedEnvironment.problem(name).filter(p -> !SERVER_VARIABLES.matcher(name).matches()).ifPresent(problem -> {
+      ReservedEnvironment.problem(name).filter(p -> !ReservedEnvironment.setByServer(name)).ifPresent(problem -> {
         throw new IllegalArgumentException("job " + spec.jobId() + ": " + problem);
       });
       env.put(name, value);

@@ -267,6 +267,31 @@ class StandardStagingJobTest {
   }
 
   @Test
+  void anMpiJobFindsItsFileSystemThroughTheVariablesToo() throws Exception {
+    Files.writeString(dir.resolve("http/market.csv"), "from http\n");
+    String xml = """
+        <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl" xmlns:gx="urn:gantry:jsdl:ext:1">
+          <jsdl:JobDescription>
+            <jsdl:Application><gx:MpirunApplication>
+              <gx:Executable>/bin/sh</gx:Executable>
+              <gx:Argument>-c</gx:Argument><gx:Argument>cp $GANTRY_FS_SCRATCH/mpi-in.csv $SCRATCH/mpi-out.csv</gx:Argument>
+              <gx:NumberOfProcesses>1</gx:NumberOfProcesses>
+            </gx:MpirunApplication></jsdl:Application>
+            %s
+          </jsdl:JobDescription>
+        </jsdl:JobDefinition>
+        """.formatted(inFileSystem("mpi-in.csv", "SCRATCH", true, uri(http.base() + "/market.csv"), null)
+            + inFileSystem("mpi-out.csv", "SCRATCH", true, null, uri("file://" + shared.resolve("mpi-out.csv"))));
+    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+    f.setNamespaceAware(true);
+    Element job = f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
+    JobStatusInfo status = await(client.submitJob(new JobDocument(job)));
+    assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
+    assertEquals("from http\n", Files.readString(shared.resolve("mpi-out.csv")));
+    assertFalse(Files.exists(scratch.resolve("mpi-out.csv")), "DeleteOnTermination");
+  }
+
+  @Test
   void deleteOnTerminationAlsoRemovesTheFilesOfAJobWhoseProgramFailed() throws Exception {
     Files.writeString(dir.resolve("http/a.txt"), "input\n");
     String id = client.submitJob(new JobDocument(job("cat a.txt; exit 3",
