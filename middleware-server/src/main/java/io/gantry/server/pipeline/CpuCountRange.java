@@ -7,6 +7,7 @@ import io.gantry.jsdl.model.core.RangeValueType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -63,7 +64,7 @@ final class CpuCountRange {
   }
 
   /** The whole counts next to every bound and Exact value: the nearest allowed count is one of them. */
-  private TreeSet<Integer> candidates(int max) {
+  private Set<Integer> candidates(int max) {
     List<Double> edges = new ArrayList<>();
     range.getExact().forEach(e -> edges.add(e.getValue()));
     if (range.getUpperBoundedRange() != null) {
@@ -76,7 +77,7 @@ final class CpuCountRange {
       edges.add(r.getLowerBound().getValue());
       edges.add(r.getUpperBound().getValue());
     });
-    TreeSet<Integer> result = new TreeSet<>(List.of(1, max));
+    Set<Integer> result = new TreeSet<>(List.of(1, max));
     for (double edge : edges) {
       for (double c : new double[] {Math.floor(edge) - 1, Math.floor(edge), Math.ceil(edge), Math.ceil(edge) + 1}) {
         if (c >= 1 && c <= max) {
