@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
  *     as {@code /job}); the working directory, host file and outputs lie inside it. Null means the
  *     working directory itself.
  * @param account the OS account the program runs under; launchers refuse a spec without one
+ * @param fileSystems the operator's directories the job's sandbox shows besides the job directory
+ *     (JSDL file systems), each at {@code /fs/NAME}
  */
 public record LaunchSpec(
     String jobId,
@@ -48,7 +50,8 @@ public record LaunchSpec(
     Path stdout,
     Path stderr,
     Path jobDirectory,
-    JobAccount account) {
+    JobAccount account,
+    List<FileSystemMount> fileSystems) {
 
   /** Portable environment variable names (POSIX "Portable Character Set", no '=' or NUL). */
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -68,6 +71,7 @@ public record LaunchSpec(
     }
     requirePlainText("executable", executable, jobId);
     arguments = List.copyOf(arguments == null ? List.of() : arguments);
+    fileSystems = List.copyOf(fileSystems == null ? List.of() : fileSystems);
     arguments.forEach(a -> requirePlainText("argument", a, jobId));
     environment = checkedEnvironment(environment, jobId);
     extraMpirunOptions = List.copyOf(extraMpirunOptions == null ? List.of() : extraMpirunOptions);
@@ -94,7 +98,8 @@ public record LaunchSpec(
         + ", workingDirectory=" + workingDirectory + ", processes=" + processes + ", hostFile="
         + hostFile + ", extraMpirunOptions=" + extraMpirunOptions + ", wallTimeLimit="
         + wallTimeLimit + ", stdout=" + stdout + ", stderr=" + stderr + ", jobDirectory="
-        + jobDirectory + ", account=" + (account == null ? null : account.name()) + "]";
+        + jobDirectory + ", account=" + (account == null ? null : account.name()) + ", fileSystems="
+        + fileSystems + "]";
   }
 
   /**
@@ -103,13 +108,26 @@ public record LaunchSpec(
    */
   public LaunchSpec relocated(String executable, Path workingDirectory, Path hostFile, Path jobDirectory) {
     return new LaunchSpec(jobId, kind, executable, arguments, environment, workingDirectory, processes,
-        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account);
+        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account, fileSystems);
   }
 
   /** The same spec, run under {@code runAs}. */
   public LaunchSpec withAccount(JobAccount runAs) {
     return new LaunchSpec(jobId, kind, executable, arguments, environment, workingDirectory, processes,
-        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, runAs);
+        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, runAs, fileSystems);
+  }
+
+  /**
+   * The same spec showing {@code mounts} to the program, with {@code variables} added to its
+   * environment (replacing the job's own of the same name).
+   */
+  public LaunchSpec withFileSystems(List<FileSystemMount> mounts, Map<String, String> variables) {
+    Map<String, String> env = new TreeMap<>(environment);
+    env.putAll(variables);
+    List<FileSystemMount> all = new ArrayList<>(fileSystems);
+    all.addAll(mounts);
+    return new LaunchSpec(jobId, kind, executable, arguments, env, workingDirectory, processes,
+        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account, all);
   }
 
   public static Builder builder(String jobId, ProgramKind kind, String executable) {
@@ -161,6 +179,7 @@ public record LaunchSpec(
     private Path stderr;
     private Path jobDirectory;
     private JobAccount account;
+    private final List<FileSystemMount> fileSystems = new ArrayList<>();
 
     private Builder(String jobId, ProgramKind kind, String executable) {
       this.jobId = jobId;
@@ -222,10 +241,16 @@ public record LaunchSpec(
       return this;
     }
 
+    /** A JSDL file system the sandbox shows at {@code /fs/NAME}. */
+    public Builder fileSystem(FileSystemMount mount) {
+      fileSystems.add(mount);
+      return this;
+    }
+
     public LaunchSpec build() {
       return new LaunchSpec(
           jobId, kind, executable, arguments, environment, workingDirectory, processes, hostFile,
-          extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account);
+          extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account, fileSystems);
     }
   }
 }

@@ -63,7 +63,7 @@ public final class MpirunCommand {
     // The values sit in mpirun's own environment: names that steer the loader, the C library or
     // Open MPI (OMPI_MCA_plm_rsh_agent chooses what mpirun executes) are refused here too.
     for (String name : spec.environment().keySet()) {
-      if (!name.equals("GANTRY_JOB_ID")) {
+      if (!ReservedEnvironment.setByServer(name)) {
         ReservedEnvironment.problem(name).ifPresent(problem -> {
           throw new IllegalArgumentException("job " + spec.jobId() + ": " + problem);
         });

@@ -31,7 +31,19 @@ public final class ReservedEnvironment {
       "GCONV_PATH", "LOCPATH", "NLSPATH", "HOSTALIASES", "RESOLV_HOST_CONF", "RES_OPTIONS",
       "LOCALDOMAIN", "TZDIR", "GETCONF_DIR", "NIS_PATH");
 
+  /** The reserved names the server itself sets for a job: its id, and where its file systems are. */
+  private static final java.util.regex.Pattern SET_BY_SERVER =
+      java.util.regex.Pattern.compile("GANTRY_JOB_ID|GANTRY_FS_[A-Za-z0-9_]+");
+
   private ReservedEnvironment() {}
+
+  /**
+   * Whether {@code name} is one the server sets for every job ({@code GANTRY_JOB_ID}, {@code
+   * GANTRY_FS_NAME}): reserved for jobs, allowed from the server when the launchers check again.
+   */
+  public static boolean setByServer(String name) {
+    return name != null && SET_BY_SERVER.matcher(name).matches();
+  }
 
   /** Why a job may not set {@code name}, or empty when it may. */
   public static Optional<String> problem(String name) {

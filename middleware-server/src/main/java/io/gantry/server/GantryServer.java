@@ -170,8 +170,8 @@ public final class GantryServer implements AutoCloseable {
     JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
         sandbox, ComputePolicy.of(config)).withUriStaging(uriPolicy)
         .withStandardJsdl(ApplicationRegistry.withBuiltIns(config.jsdlResources().applications(),
-            ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, System.getenv("PATH"))),
-            new FileSystemRoots(config.jsdlResources().fileSystems()));
+            ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, jobPath(config))),
+            new FileSystemRoots(config.jsdlResources().fileSystems(), config.jsdlResources().readOnlyFileSystems()));
     JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
     JobDiskLimits<JsdlJobPlan> diskLimits = own(new JobDiskLimits<>(pipeline, JsdlJobPlan::jobDirectory, store,
         limits.jobStagedBytes(), limits.jobOutputBytes(), limits.minFreeBytes()));
@@ -387,5 +387,20 @@ public final class GantryServer implements AutoCloseable {
         log.warn("while stopping {}: {}", r.getClass().getSimpleName(), e.toString());
       } 
     }
+  }
+
+  /**
+   * Where the built-in mcvar is looked for: the job's own PATH, that is the allowed executable
+   * roots (what the sandbox shows, e.g. node-programs/build with bin/gantry-server), then the
+   * server's PATH.
+   */
+  private static String jobPath(ServerConfig config) {
+    java.util.List<String> dirs = new java.util.ArrayList<>();
+    config.sandbox().allowedExecutableRoots().forEach(r -> dirs.add(r.toString()));
+    String path = System.getenv("PATH");
+    if (path != null) {
+      dirs.add(path);
+    }
+    return String.join(java.io.File.pathSeparator, dirs);
   }
 }

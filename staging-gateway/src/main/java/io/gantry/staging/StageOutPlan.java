@@ -5,15 +5,16 @@ import java.util.List;
 /**
  * Everything a job stages out ({@code PostDataStaging} and standard {@code DataStaging} with a
  * Target): SQL loads group by group, then remote transfers in {@code ArrangingOrder}, then the
- * standard URI transfers in document order; last, the files marked {@code DeleteOnTermination}
- * are removed from the job directory.
+ * standard URI transfers in document order. The files marked {@code DeleteOnTermination} are
+ * removed by {@link StagingGateway#deleteOnTermination} once the job has terminated, whatever its
+ * outcome.
  *
  * @param jobId the job's id; with each step's identity it keys the exactly-once ledger
- * @param deleteOnTermination job-relative files removed once stage-out succeeded (GFD.56: "deleted
- *     after the job terminates"; after stage-out, so a file both staged out and marked is sent first)
+ * @param deleteOnTermination files removed when the job terminates (GFD.56: deleted "after the job
+ *     terminates"), successful or not; after stage-out, so a file both staged out and marked is sent first
  */
 public record StageOutPlan(String jobId, List<SqlLoad> loads, List<RemoteTransfer> transfers,
-    List<UriTransfer> uriTransfers, List<String> deleteOnTermination) {
+    List<UriTransfer> uriTransfers, List<StagedName> deleteOnTermination) {
   public StageOutPlan {
     if (jobId == null || jobId.isBlank() || jobId.length() > 64) {
       throw new IllegalArgumentException("stage-out needs a job id of 1..64 characters");

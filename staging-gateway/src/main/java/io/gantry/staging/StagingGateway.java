@@ -122,13 +122,23 @@ public final class StagingGateway implements AutoCloseable {
     List<ManifestRecord> records = new ArrayList<>(run("sql", loads, progress));
     records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
     records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir), progress));
-    deleteOnTermination(plan, dir);
     return new Manifest(records);
   }
 
-  private static void deleteOnTermination(StageOutPlan plan, JobDirectory dir) throws StagingException {
+  /**
+   * GFD.56 {@code DeleteOnTermination}: removes the plan's marked files once the job has
+   * terminated, whatever its outcome (after a successful stage-out, a failed program, a kill or
+   * a failed staging step alike). Call it once the job is final.
+   *
+   * @return the files removed (a marked file that does not exist is skipped)
+   */
+  public List<StagedName> deleteOnTermination(StageOutPlan plan, Path jobDirectory) throws StagingException {
+    if (plan.deleteOnTermination().isEmpty()) {
+      return List.of();
+    }
     try {
-      DeleteOnTermination.apply(dir, plan.deleteOnTermination());
+      JobDirectory dir = java.nio.file.Files.isDirectory(jobDirectory) ? openJobDirectory(jobDirectory) : null;
+      return DeleteOnTermination.apply(dir, plan.deleteOnTermination());
     } catch (IOException e) {
       throw new StagingException("DeleteOnTermination", e.getMessage(), e);
     }

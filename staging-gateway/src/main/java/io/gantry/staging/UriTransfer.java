@@ -21,6 +21,8 @@ import java.util.Objects;
  *     name or an encrypted password token (never a clear-text secret); null for none
  * @param user the login name (UsernameToken {@code Username}, else the URI's user part); null for
  *     anonymous
+ * @param fileSystem the file system {@code fileName} is relative to (DataStaging
+ *     {@code FilesystemName}); null for the job directory
  */
 public record UriTransfer(
     int order,
@@ -29,13 +31,20 @@ public record UriTransfer(
     String fileName,
     CreationFlag creationFlag,
     String credential,
-    String user) {
+    String user,
+    NamedFileSystem fileSystem) {
 
   /** The schemes the gateway moves, in the order messages list them. */
   public static final java.util.List<String> SCHEMES =
       java.util.List.of("file", "http", "https", "scp", "sftp", "ftp", "ftps");
 
   public enum Direction { IN, OUT }
+
+  /** A transfer of a file in the job directory. */
+  public UriTransfer(int order, Direction direction, URI uri, String fileName, CreationFlag creationFlag,
+      String credential, String user) {
+    this(order, direction, uri, fileName, creationFlag, credential, user, null);
+  }
 
   public UriTransfer {
     Objects.requireNonNull(direction, "direction");
@@ -87,8 +96,14 @@ public record UriTransfer(
     return scheme() + "://" + uri.getHost() + ":" + port() + (uri.getRawPath() == null ? "" : uri.getRawPath());
   }
 
+  /** The staged file: its name and the file system it is relative to. */
+  public StagedName staged() {
+    return new StagedName(fileSystem, fileName);
+  }
+
   public String label() {
-    return (direction == Direction.IN ? "stage in " + describe() + " to " + fileName
-        : "stage out " + fileName + " to " + describe()) + " (DataStaging " + order + ")";
+    String file = staged().toString();
+    return (direction == Direction.IN ? "stage in " + describe() + " to " + file
+        : "stage out " + file + " to " + describe()) + " (DataStaging " + order + ")";
   }
 }

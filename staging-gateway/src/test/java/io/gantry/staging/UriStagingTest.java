@@ -47,7 +47,7 @@ class UriStagingTest {
     }
   }
 
-  Manifest stageOut(UriStagingPolicy policy, List<String> delete, UriTransfer... transfers) throws StagingException {
+  Manifest stageOut(UriStagingPolicy policy, List<StagedName> delete, UriTransfer... transfers) throws StagingException {
     try (StagingGateway g = new StagingGateway(credentials, options(), policy)) {
       return g.stageOut(new StageOutPlan("job-1", List.of(), List.of(), List.of(transfers), delete), jobDir, null);
     }
@@ -255,14 +255,52 @@ class UriStagingTest {
   }
 
   @Test
-  void deleteOnTerminationRemovesTheMarkedFilesAfterStageOut() throws Exception {
+  void deleteOnTerminationRemovesTheMarkedFilesOnlyWhenAskedOnceTheJobHasTerminated() throws Exception {
     Path root = Files.createDirectories(remote.resolve("shared"));
     Files.writeString(jobDir.resolve("big.bin"), "scratch");
     Files.writeString(jobDir.resolve("result.txt"), "keep");
-    stageOut(roots(root), List.of("big.bin", "result.txt"), out("file://" + root.resolve("result.txt"), "result.txt", null));
-    assertEquals("keep", Files.readString(root.resolve("result.txt")), "sent before it was deleted");
+    List<StagedName> marked = List.of(StagedName.inJobDirectory("big.bin"), StagedName.inJobDirectory("result.txt"),
+        StagedName.inJobDirectory("never-written.txt"));
+    StageOutPlan plan = new StageOutPlan("job-1", List.of(), List.of(),
+        List.of(out("file://" + root.resolve("result.txt"), "result.txt", null)), marked);
+    try (StagingGateway g = new StagingGateway(credentials, options(), roots(root))) {
+      g.stageOut(plan, jobDir, null);
+      assertEquals("keep", Files.readString(root.resolve("result.txt")), "sent before it was deleted");
+      assertTrue(Files.exists(jobDir.resolve("result.txt")), "stage-out alone deletes nothing");
+      assertEquals(List.of(marked.get(0), marked.get(1)), g.deleteOnTermination(plan, jobDir));
+    }
     assertFalse(Files.exists(jobDir.resolve("big.bin")));
     assertFalse(Files.exists(jobDir.resolve("result.txt")));
+  }
+
+  @Test
+  void aFileNameWithAFileSystemLandsInItsDirectoryAndCannotLeaveIt() throws Exception {
+    Path root = Files.createDirectories(remote.resolve("shared"));
+    Path scratch = Files.createDirectories(work.resolve("scratch"));
+    NamedFileSystem fs = new NamedFileSystem("SCRATCH", scratch);
+    Files.writeString(root.resolve("in.txt"), "input\n");
+    stageIn(roots(root), new UriTransfer(1, Direction.IN, URI.create("file://" + root.resolve("in.txt")), "data/in.txt",
+        CreationFlag.OVERWRITE, null, null, fs));
+    assertEquals("input\n", Files.readString(scratch.resolve("data/in.txt")));
+    assertFalse(Files.exists(jobDir.resolve("data/in.txt")), "not in the job directory");
+
+    Files.writeString(scratch.resolve("out.txt"), "output\n");
+    Manifest out = stageOut(roots(root), List.of(), new UriTransfer(2, Direction.OUT,
+        URI.create("file://" + root.resolve("out.txt")), "out.txt", CreationFlag.OVERWRITE, null, null, fs));
+    assertEquals("output\n", Files.readString(root.resolve("out.txt")));
+    assertEquals("SCRATCH:out.txt", out.records().get(0).file());
+
+    Path outside = Files.createDirectories(work.resolve("outside"));
+    Files.writeString(outside.resolve("secret.txt"), "secret");
+    Files.createSymbolicLink(scratch.resolve("escape"), outside);
+    StagingException e = assertThrows(StagingException.class, () -> stageOut(roots(root), List.of(),
+        new UriTransfer(3, Direction.OUT, URI.create("file://" + root.resolve("leak.txt")), "escape/secret.txt",
+            CreationFlag.OVERWRITE, null, null, fs)));
+    assertTrue(e.getMessage().contains("escape/secret.txt"), e.getMessage());
+    assertFalse(Files.exists(root.resolve("leak.txt")));
+    assertThrows(StagingException.class, () -> stageIn(roots(root), new UriTransfer(4, Direction.IN,
+        URI.create("file://" + root.resolve("in.txt")), "escape/planted.txt", CreationFlag.OVERWRITE, null, null, fs)));
+    assertFalse(Files.exists(outside.resolve("planted.txt")), "no write through a link out of the file system");
   }
 
   @Test

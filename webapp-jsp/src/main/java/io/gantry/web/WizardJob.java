@@ -12,10 +12,25 @@ import java.util.List;
 public final class WizardJob extends WizardFields {
   private static final long serialVersionUID = 1L;
 
+  /** The named application a new job runs: the sample's Monte Carlo VaR program, on its 2 processes. */
+  static final String DEFAULT_APPLICATION = "mcvar";
+
   private final List<WizardStage> pre = new ArrayList<>();
   private final List<WizardStage> post = new ArrayList<>();
   private String draftName = "";
   private boolean reviewed;
+
+  /**
+   * A new job as the wizard offers it: the named application mcvar with its default process
+   * count, so a user who only adds staging submits plain JSDL any grid client could write; typing
+   * an executable instead describes the program (gx:MpirunApplication).
+   */
+  static WizardJob fresh() {
+    WizardJob job = new WizardJob();
+    job.set("applicationName", DEFAULT_APPLICATION);
+    job.set("processes", "2");
+    return job;
+  }
 
   public List<WizardStage> getPre() {
     return pre;

@@ -41,6 +41,7 @@ final class WizardJsdlComposer {
     }
     Element application = jsdl(description, "Application");
     optional(application, JSDL, "ApplicationName", job.value("applicationName"));
+    optional(application, JSDL, "ApplicationVersion", job.value("applicationVersion"));
     if (isNamedApplication(job)) {
       // the server's application of that name: only the process count is the job's to choose
       Element resources = jsdl(description, "Resources");

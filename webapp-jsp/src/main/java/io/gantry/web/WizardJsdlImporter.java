@@ -153,6 +153,8 @@ final class WizardJsdlImporter {
     for (Element e : children(application)) {
       if (isJsdl(e, "ApplicationName")) {
         job.set("applicationName", takeText(e).strip());
+      } else if (isJsdl(e, "ApplicationVersion")) {
+        job.set("applicationVersion", takeText(e).strip());
       } else if (isGx(e, "MpirunApplication") && e.getAttributes().getLength() == namespaceAttributes(e)) {
         take(e);
         for (Element f : children(e)) {

@@ -15,6 +15,7 @@ import java.util.Map;
 final class WizardProblems {
   private static final Map<String, String> JOB_FIELDS = Map.ofEntries(Map.entry("JobName", "name"),
       Map.entry("JobProject", "project"), Map.entry("ApplicationName", "applicationName"),
+      Map.entry("ApplicationVersion", "applicationVersion"),
       Map.entry("Executable", "executable"), Map.entry("WorkingDirectory", "workingDirectory"),
       Map.entry("Argument", "arguments"), Map.entry("Environment", "environment"),
       Map.entry("NumberOfProcesses", "processes"), Map.entry("HostFile", "hostFile"),

@@ -76,7 +76,7 @@ final class WizardServlet extends HttpServlet {
     if (job instanceof WizardJob j) {
       return j;
     }
-    WizardJob fresh = new WizardJob();
+    WizardJob fresh = WizardJob.fresh();
     session.setAttribute(SESSION_JOB, fresh);
     return fresh;
   }
@@ -115,8 +115,8 @@ final class WizardServlet extends HttpServlet {
     WizardStep step = WizardStep.bySlug(String.valueOf(request.getParameter("step"))).orElse(WizardStep.IDENTIFICATION);
     String go = String.valueOf(request.getParameter("go"));
     if (go.equals("reset")) {
-      session.setAttribute(SESSION_JOB, new WizardJob());
-      notice(session, "The wizard starts again with an empty job.");
+      session.setAttribute(SESSION_JOB, WizardJob.fresh());
+      notice(session, "The wizard starts again with a new job (the named application mcvar).");
       redirect(request, response, WizardStep.IDENTIFICATION, "");
       return;
     }
@@ -309,7 +309,7 @@ final class WizardServlet extends HttpServlet {
       throws ServletException, IOException {
     try {
       String id = Pages.jobsOf(service, request).submitJob(document(job));
-      request.getSession().setAttribute(SESSION_JOB, new WizardJob());
+      request.getSession().setAttribute(SESSION_JOB, WizardJob.fresh());
       response.sendRedirect(request.getContextPath() + "/jobs/" + id);
     } catch (InvalidJobFault e) {
       WizardProblems.place(job, e.getFaultInfo().problems);

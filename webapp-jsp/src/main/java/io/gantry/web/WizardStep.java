@@ -10,7 +10,7 @@ import java.util.Optional;
  */
 public enum WizardStep {
   IDENTIFICATION("Identification", List.of("name", "description", "project")),
-  APPLICATION("Application", List.of("applicationName", "executable", "processes", "arguments", "environment",
+  APPLICATION("Application", List.of("applicationName", "applicationVersion", "executable", "processes", "arguments", "environment",
       "workingDirectory", "hostFile", "stdout", "stderr", "verbosity", "mpirunOptions")),
   RESOURCES("Resources", List.of("wallTime", "partition")),
   PRE_STAGING("Pre-staging", List.of()),

@@ -88,6 +88,23 @@ class WizardBrowserTest extends BrowserTest {
   }
 
   @Test
+  void aNewJobOffersTheNamedApplicationMcvarWithAVersionTheServerValidates() throws Exception {
+    browser.logIn(WebServer.BOB);
+    browser.open("/wizard");
+    browser.await("#f-name", 20).sendKeys("var-named", Keys.ENTER);
+    assertEquals("mcvar", browser.await("#f-applicationName", 20).getAttribute("value"));
+    assertEquals("", browser.find("#f-executable").getAttribute("value"));
+    type("f-applicationVersion", "1.0");
+    browser.shot("named-application");
+    browser.clickAndAwaitNewPage("#nav-review");
+    assertEquals("The server finds this job valid.", browser.await("#review-verdict", 20).getText());
+    String jsdl = browser.find("#jsdl-text").getText();
+    assertTrue(jsdl.contains("<jsdl:ApplicationName>mcvar</jsdl:ApplicationName>"), jsdl);
+    assertTrue(jsdl.contains("<jsdl:ApplicationVersion>1.0</jsdl:ApplicationVersion>"), jsdl);
+    assertFalse(jsdl.contains("MpirunApplication"), jsdl);
+  }
+
+  @Test
   void wrongInputIsShownNextToItsField() throws Exception {
     browser.logIn(WebServer.BOB);
     browser.open("/wizard");

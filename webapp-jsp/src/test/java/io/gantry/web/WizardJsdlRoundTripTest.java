@@ -73,6 +73,23 @@ class WizardJsdlRoundTripTest {
   }
 
   @Test
+  void aNewWizardJobRunsTheNamedApplicationMcvarAndKeepsItsVersion() throws Exception {
+    WizardJob job = WizardJob.fresh();
+    job.set("name", "var-named");
+    job.set("applicationVersion", "1.0");
+    ParseResult composed = parser.parse(WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job)));
+    assertTrue(composed.isValid(), composed.report()::toString);
+    assertEquals(java.util.Optional.of("mcvar"), composed.validJob().namedApplication());
+    assertEquals(java.util.Optional.of("1.0"), composed.validJob().applicationVersion());
+    assertTrue(composed.validJob().mpirunApplication().isEmpty(), "the server supplies the program");
+    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(
+        WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job)).getBytes(StandardCharsets.UTF_8), parser);
+    assertTrue(imported.ok(), imported.unsupported()::toString);
+    assertEquals("1.0", imported.job().value("applicationVersion"));
+    assertEquals("2", imported.job().value("processes"));
+  }
+
+  @Test
   void elementsTheWizardCannotEditAreNamedAndTheFileRefused() throws Exception {
     WizardJsdlImporter.Result imported =
         WizardJsdlImporter.read(Files.readAllBytes(EXAMPLES.resolve("posix-staging.jsdl")), parser);

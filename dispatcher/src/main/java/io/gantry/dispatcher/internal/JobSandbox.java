@@ -1,5 +1,6 @@
 package io.gantry.dispatcher.internal;
 
+import io.gantry.dispatcher.FileSystemMount;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
 import io.gantry.dispatcher.LaunchSpec;
@@ -29,8 +30,10 @@ import java.util.stream.Collectors;
  *       and the executable roots read-only, a short list of /etc files (not all of /etc, which
  *       may hold the server's own configuration), /sys read-only, a fresh /proc showing only the
  *       sandbox's processes, a minimal /dev, private /tmp and /dev/shm, and the job directory as
- *       the only writable path, always at {@code /job}. Nothing else of the host exists there: not
- *       the server's data directory, not other jobs' directories, not other processes.
+ *       the only writable path, always at {@code /job}, besides the JSDL file systems the job
+ *       names ({@code /fs/NAME}, read-write or read-only as the operator configured each). Nothing
+ *       else of the host exists there: not the server's data directory, not other jobs'
+ *       directories, not other processes.
  *   <li>Inside, setpriv switches to the job's uid, gid and supplementary groups and drops every
  *       capability (effective, permitted, inheritable, ambient and the bounding set) and sets
  *       no_new_privs, so nothing the job runs can gain privileges back (setuid binaries included).
@@ -139,6 +142,10 @@ public final class JobSandbox {
       }
     }
     bind(argv, "--bind", spec.jobDirectory().toAbsolutePath().normalize().toString(), JOB_DIRECTORY.toString());
+    for (FileSystemMount fs : spec.fileSystems()) {
+      parents(argv, made, fs.mountPoint());
+      bind(argv, fs.readOnly() ? "--ro-bind" : "--bind", realDirectory(spec, fs), fs.mountPoint().toString());
+    }
     argv.addAll(List.of("--chdir", inside.workingDirectory().toString()));
     argv.addAll(List.of("--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
         "--cap-add", "CAP_SETPCAP", "--cap-add", "CAP_DAC_READ_SEARCH", "--"));
@@ -173,7 +180,7 @@ public final class JobSandbox {
     env.put("LOGNAME", account.name());
     PARAMETER_FILES.forEach((name, candidates) -> env.put(name, systemFiles(candidates)));
     spec.environment().forEach((name, value) -> {
-      ReservedEnvironment.problem(name).filter(p -> !name.equals("GANTRY_JOB_ID")).ifPresent(problem -> {
+      ReservedEnvironment.problem(name).filter(p -> !ReservedEnvironment.setByServer(name)).ifPresent(problem -> {
         throw new IllegalArgumentException("job " + spec.jobId() + ": " + problem);
       });
       env.put(name, value);
@@ -203,6 +210,24 @@ public final class JobSandbox {
         throw new LaunchException("job " + spec.jobId() + ": cannot create the output file " + file
             + ": " + e.getMessage(), e);
       }
+    }
+  }
+
+  /**
+   * The file system's directory with every link resolved, checked to be a directory now: what
+   * bubblewrap binds is then what the operator configured, not what a link there points to later.
+   */
+  private static String realDirectory(LaunchSpec spec, FileSystemMount fs) throws LaunchException {
+    try {
+      Path real = fs.directory().toRealPath();
+      if (!Files.isDirectory(real)) {
+        throw new LaunchException("job " + spec.jobId() + ": file system " + fs.name() + " (" + fs.directory()
+            + ") is not a directory");
+      }
+      return real.toString();
+    } catch (IOException e) {
+      throw new LaunchException("job " + spec.jobId() + ": file system " + fs.name() + " (" + fs.directory()
+          + ") cannot be opened: " + e.getMessage(), e);
     }
   }
 

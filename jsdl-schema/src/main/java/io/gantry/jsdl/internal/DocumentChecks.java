@@ -38,5 +38,6 @@ public final class DocumentChecks {
     new ApplicationChecks(findings, paths).check(root);
     new StagingChecks(findings, paths, policy).check(root);
     new WallTimeChecks(findings, options.maxWallTimeSeconds()).check(root);
+    new ResourceChecks(findings).check(root);
   }
 }

@@ -38,9 +38,13 @@ final class JsdlResourceSettings {
       SettingType.text()).means("one line shown by gantry applications and getServerInfo");
   static final Setting<Path> FILESYSTEM_PATH = Setting.of("filesystem.NAME.path", SettingType.path())
       .namedBy("[A-Za-z_][A-Za-z0-9_.-]*").means("the directory behind JSDL file system NAME");
+  static final Setting<Boolean> FILESYSTEM_READ_ONLY = Setting.of("filesystem.NAME.read-only", SettingType.bool())
+      .byDefault("false").namedBy("[A-Za-z_][A-Za-z0-9_.-]*")
+      .means("jobs see file system NAME read-only (staging still writes it)");
 
   static ServerConfig.JsdlResources read(SettingValues values) {
-    return new ServerConfig.JsdlResources(applications(values), fileSystems(values));
+    Map<String, Path> fileSystems = fileSystems(values);
+    return new ServerConfig.JsdlResources(applications(values), fileSystems, readOnly(values, fileSystems.keySet()));
   }
 
   private static List<NamedApplication> applications(SettingValues values) {
@@ -82,12 +86,24 @@ final class JsdlResourceSettings {
 
   private static Map<String, Path> fileSystems(SettingValues values) {
     Map<String, Path> result = new TreeMap<>();
-    for (String name : values.names(FILESYSTEM_PATH)) {
-      Path dir = values.get(FILESYSTEM_PATH, name);
+    for (String name : values.names(FILESYSTEM_PATH, FILESYSTEM_READ_ONLY)) {
+      Path dir = values.find(FILESYSTEM_PATH, name).orElseThrow(() -> new ConfigException(
+          FILESYSTEM_PATH.keyFor(name), "is required: the directory behind file system " + name));
       if (!Files.isDirectory(dir)) {
         throw new ConfigException(FILESYSTEM_PATH.keyFor(name), dir + " is not a directory; create it or correct the path");
       }
       result.put(name, dir);
+    }
+    return result;
+  }
+
+  /** The file systems a job's sandbox shows read-only: staging still writes them, the job cannot. */
+  private static Set<String> readOnly(SettingValues values, Set<String> names) {
+    Set<String> result = new TreeSet<>();
+    for (String name : names) {
+      if (values.get(FILESYSTEM_READ_ONLY, name)) {
+        result.add(name);
+      }
     }
     return result;
   }

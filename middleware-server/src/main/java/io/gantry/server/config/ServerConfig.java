@@ -169,11 +169,19 @@ public record ServerConfig(
    * @param applications the named applications ({@code application.ID.*}), in id order
    * @param fileSystems directory of each {@code Resources/FileSystem} name ({@code
    *     filesystem.NAME.path}); a DataStaging FileName with that FilesystemName lands there
+   * @param readOnlyFileSystems the names whose directory a job's sandbox shows read-only ({@code
+   *     filesystem.NAME.read-only=true})
    */
-  public record JsdlResources(List<NamedApplication> applications, Map<String, Path> fileSystems) {
+  public record JsdlResources(List<NamedApplication> applications, Map<String, Path> fileSystems,
+      java.util.Set<String> readOnlyFileSystems) {
     public JsdlResources {
       applications = List.copyOf(applications);
       fileSystems = Map.copyOf(fileSystems);
+      readOnlyFileSystems = java.util.Set.copyOf(readOnlyFileSystems);
+    }
+
+    public JsdlResources(List<NamedApplication> applications, Map<String, Path> fileSystems) {
+      this(applications, fileSystems, java.util.Set.of());
     }
   }
 

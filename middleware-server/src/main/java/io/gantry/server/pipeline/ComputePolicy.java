@@ -35,6 +35,14 @@ public record ComputePolicy(ServerConfig.Backend backend, String partition,
     return backend == ServerConfig.Backend.LOCAL;
   }
 
+  /**
+   * Whether jobs run in this host's sandbox (the local backend), which shows JSDL file systems at
+   * {@code /fs/NAME}; elsewhere they see the host paths, which must be shared with the nodes.
+   */
+  public boolean sandboxed() {
+    return backend == ServerConfig.Backend.LOCAL;
+  }
+
   public boolean slurm() {
     return backend == ServerConfig.Backend.SLURM;
   }

@@ -11,15 +11,24 @@ import java.util.TreeMap;
  * FileName with a FilesystemName lands under that directory instead of the job directory.
  *
  * <p>Confinement: a file name is relative, and after normalising it must still lie under its
- * root; {@code ..}, absolute names and the root itself are refused. (Symbolic links inside a
- * root are the operator's to arrange; whoever writes through the result should still open it
- * without following links, as the staging gateway does for job directories.)
+ * root; {@code ..}, absolute names and the root itself are refused here, at validation. The
+ * staging gateway checks again when it moves the file, refusing a symbolic link that leads out
+ * of the root ({@link io.gantry.staging.NamedFileSystem}).
+ *
+ * <p>Inside a job's sandbox each file system the job names appears at {@code /fs/NAME}
+ * ({@link io.gantry.dispatcher.FileSystemMount}), read-only when the operator says so.
  */
 public final class FileSystemRoots {
   private final Map<String, Path> roots;
+  private final Set<String> readOnly;
 
   public FileSystemRoots(Map<String, Path> roots) {
+    this(roots, Set.of());
+  }
+
+  public FileSystemRoots(Map<String, Path> roots, Set<String> readOnly) {
     this.roots = new TreeMap<>(roots);
+    this.readOnly = Set.copyOf(readOnly);
   }
 
   public static FileSystemRoots none() {
@@ -54,6 +63,11 @@ public final class FileSystemRoots {
           + "; give a path relative to it, without ..");
     }
     return resolved;
+  }
+
+  /** Whether jobs see file system {@code name} read-only ({@code filesystem.NAME.read-only}). */
+  public boolean readOnly(String name) {
+    return readOnly.contains(name);
   }
 
   /** Why a file system name is not usable here, or empty if it is configured. */

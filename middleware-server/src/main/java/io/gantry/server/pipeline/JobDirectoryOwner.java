@@ -42,6 +42,11 @@ final class JobDirectoryOwner {
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
   }
 
+  /** Gives one file (never what a link points to) to the job's account. */
+  static void giveFile(Path file, JobAccount account) throws IOException {
+    own(file, account);
+  }
+
   private static void own(Path path, JobAccount account) throws IOException {
     Files.setAttribute(path, "unix:uid", account.uid(), LinkOption.NOFOLLOW_LINKS);
     Files.setAttribute(path, "unix:gid", account.gid(), LinkOption.NOFOLLOW_LINKS);

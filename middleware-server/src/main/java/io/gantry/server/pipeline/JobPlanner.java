@@ -135,14 +135,17 @@ public final class JobPlanner {
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
     Path dir = stagingRoot.resolve(id.toString());
     List<String> problems = new ArrayList<>();
-    StandardStagingPlanner.Plan standard = standardStaging.plan(owner, job.stagingSteps(), problems);
+    StandardStagingPlanner.Plan standard = standardStaging.plan(owner, job.stagingSteps(), fileSystems, problems);
     StageInPlan in = new StageInPlan(
         transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems), standard.in());
     StageOutPlan out = new StageOutPlan(id.toString(),
         loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems), standard.out(),
         standard.deleteOnTermination());
     LaunchSpec launch = launch(id, owner, job, dir, problems);
-    fileSystemProblems(job, problems);
+    Set<String> named = fileSystemProblems(job, problems);
+    if (launch != null) {
+      launch = new JobFileSystems(fileSystems, compute.sandboxed()).mounted(launch, named, job, problems);
+    }
     BatchResources batch = compute.slurm() ? compute.resources(job, owner,
         job.mpirunApplication().map(MpirunApplicationType::getPartition).orElse(null), processesPerHost(job), problems)
         : BatchResources.none();
@@ -233,16 +236,18 @@ public final class JobPlanner {
   /**
    * Every file system the job names (Resources/FileSystem, DataStaging/FilesystemName) must be
    * one the operator configured: the server cannot provide any other, so it refuses at once.
+   * Returns the names.
    */
-  private void fileSystemProblems(JsdlJob job, List<String> problems) {
+  private Set<String> fileSystemProblems(JsdlJob job, List<String> problems) {
     Set<String> named = new TreeSet<>();
     if (job.description().getResources() != null) {
-      job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName()));
+      job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName().strip()));
     }
     job.stagingSteps().forEach(step -> step.fileSystemName().ifPresent(named::add));
     for (String name : named) {
       fileSystems.problem(name).ifPresent(problems::add);
     }
+    return named;
   }
 
   /** What the job runs; null for a job without Application, which only stages data. */
@@ -251,15 +256,19 @@ public final class JobPlanner {
       return null;
     }
     if (job.mpirunApplication().isPresent()) {
+      ProcessCount.check(job, job.mpirunApplication().get().getNumberOfProcesses(), "NumberOfProcesses gives",
+          problems);
       return mpirun(id, job.mpirunApplication().get(), dir, problems);
     }
     if (job.spmdApplication().isPresent()) {
-      return spmd(id, job.spmdApplication().get(), dir);
+      return spmd(id, job.spmdApplication().get(), dir, job, problems);
     }
     if (job.hpcProfileApplication().isPresent()) {
+      ProcessCount.check(job, 1, "an HPC Profile application runs", problems);
       return hpcProfile(id, job.hpcProfileApplication().get(), dir);
     }
     if (job.posixApplication().isPresent()) {
+      ProcessCount.check(job, 1, "a POSIX application runs", problems);
       return posix(id, job.posixApplication().get(), dir);
     }
     try {
@@ -274,10 +283,11 @@ public final class JobPlanner {
   /** A named application: the operator's program and arguments; the job may only pick the process count. */
   private LaunchSpec named(JobId id, NamedApplication app, JsdlJob job, Path dir, List<String> problems) {
     boolean mpi = app.kind() == NamedApplication.Kind.MPIRUN;
-    int processes = NamedProcessCount.requested(job).orElse(app.processes());
-    if (!mpi && processes != 1) {
-      problems.add("application " + app.label() + " runs one process, and Resources/TotalCPUCount asks for " + processes);
-      processes = 1;
+    int processes = 1;
+    if (mpi) {
+      processes = ProcessCount.chosen(job, app.processes(), "application " + app.label(), problems);
+    } else {
+      ProcessCount.check(job, 1, "application " + app.label() + " (kind posix) runs", problems);
     }
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), mpi ? ProgramKind.MPI : ProgramKind.POSIX,
             app.executable())
@@ -334,12 +344,20 @@ public final class JobPlanner {
     return spec.build();
   }
 
-  private LaunchSpec spmd(JobId id, SPMDApplicationType app, Path dir) {
+  /** GFD.115: without NumberOfProcesses, the count comes from Resources/TotalCPUCount (else 1). */
+  private LaunchSpec spmd(JobId id, SPMDApplicationType app, Path dir, JsdlJob job, List<String> problems) {
+    int processes;
+    if (app.getNumberOfProcesses() == null) {
+      processes = ProcessCount.chosen(job, 1, "the SPMD application (it gives no NumberOfProcesses)", problems);
+    } else {
+      processes = app.getNumberOfProcesses().getValue().intValueExact();
+      ProcessCount.check(job, processes, "NumberOfProcesses gives", problems);
+    }
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable().getValue().strip())
         .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
         .jobDirectory(dir)
-        .processes(app.getNumberOfProcesses() == null ? 1 : app.getNumberOfProcesses().getValue().intValueExact())
+        .processes(processes)
         .output(inside(dir, app.getOutput() == null ? JsdlDefaults.STDOUT_FILE : app.getOutput().getValue().strip()),
             inside(dir, app.getError() == null ? JsdlDefaults.STDERR_FILE : app.getError().getValue().strip()))
         .wallTimeLimit(defaultWallTime);

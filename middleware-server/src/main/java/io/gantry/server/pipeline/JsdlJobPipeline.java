@@ -43,6 +43,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private final Launcher posixLauncher;
   private final JobStore store;
   private final SlurmLauncher slurm;
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JsdlJobPipeline.class);
 
   public JsdlJobPipeline(JsdlParser parser, JobPlanner planner, StagingGateway gateway,
       Launcher mpiLauncher, Launcher posixLauncher, JobStore store) {
@@ -86,11 +87,15 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     Launcher launcher = plan.launch().kind() == ProgramKind.MPI ? mpiLauncher : posixLauncher;
     // looked up again now, not at submission: the mapping or the account may have changed since
     JobAccount account = planner.accountOf(plan.owner());
+    if (plan.launch().hostFile() != null) {
+      LocalHostFile.check(plan.jobDirectory(), plan.launch().hostFile()); // only local jobs carry their own
+    }
     try {
       Files.createDirectories(plan.launch().workingDirectory());
       Files.createDirectories(plan.launch().stdout().getParent());
       Files.createDirectories(plan.launch().stderr().getParent());
       JobDirectoryOwner.give(plan.jobDirectory(), account);
+      giveStagedFileSystemFiles(plan, account);
       if (slurm != null) {
         // Stored before anything else happens, so that a restarted server finds the job again.
         return slurm.submit(plan.launch().withAccount(account), plan.batch(), SlurmAccounts.runAs(account),
@@ -118,6 +123,40 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     Manifest manifest = stage(() -> gateway.stageOut(plan.stageOut(), plan.jobDirectory(),
         listener("stage-out", progress)));
     store.recordDataMovements(plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
+  }
+
+  /**
+   * GFD.56 DeleteOnTermination, once the job is final whatever its outcome. A file that cannot be
+   * deleted is logged: the job's outcome is already recorded and stays as it is.
+   */
+  @Override
+  public void terminated(JsdlJobPlan plan) {
+    try {
+      List<io.gantry.staging.StagedName> removed = gateway.deleteOnTermination(plan.stageOut(), plan.jobDirectory());
+      if (!removed.isEmpty()) {
+        LOG.info("job {}: DeleteOnTermination removed {}", plan.jobId(), removed);
+      }
+    } catch (StagingException e) {
+      LOG.warn("job {}: DeleteOnTermination: {}", plan.jobId(), e.getMessage());
+    }
+  }
+
+  /**
+   * Files staged into a JSDL file system are the server's when written; the job reads (and in a
+   * read-write file system may replace) them as its own account, like its job directory's files.
+   * Links are never followed; a name that is no longer a regular file is left alone.
+   */
+  private static void giveStagedFileSystemFiles(JsdlJobPlan plan, JobAccount account) throws IOException {
+    for (io.gantry.staging.UriTransfer t : plan.stageIn().uriTransfers()) {
+      if (t.fileSystem() == null) {
+        continue;
+      }
+      Path file = t.fileSystem().root().resolve(t.fileName()).normalize();
+      if (file.startsWith(t.fileSystem().root())
+          && Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        JobDirectoryOwner.giveFile(file, account);
+      }
+    }
   }
 
   /**

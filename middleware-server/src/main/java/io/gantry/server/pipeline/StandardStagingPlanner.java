@@ -4,6 +4,8 @@ import io.gantry.jsdl.SecretBinding;
 import io.gantry.jsdl.StagingCredential;
 import io.gantry.jsdl.StagingStep;
 import io.gantry.staging.CreationFlag;
+import io.gantry.staging.NamedFileSystem;
+import io.gantry.staging.StagedName;
 import io.gantry.staging.UriStagingPolicy;
 import io.gantry.staging.UriTransfer;
 import java.net.URI;
@@ -18,7 +20,9 @@ import java.util.Optional;
  * identities the owner may use, and that an encrypted password decrypts for the owner and the
  * URI's destination ({@code scheme://user@host:port}). It reads jsdl-schema's typed {@link
  * StagingStep}s (defaults applied): a Source becomes a stage-in, a Target a stage-out, both one
- * of each; {@code DeleteOnTermination=true} marks the file for removal after stage-out.
+ * of each; {@code DeleteOnTermination=true} marks the file for removal once the job has
+ * terminated. A FileName with a {@code FilesystemName} lies in that file system's directory
+ * ({@link FileSystemRoots}) instead of the job directory.
  */
 final class StandardStagingPlanner {
   private final UriStagingPolicy policy;
@@ -30,27 +34,52 @@ final class StandardStagingPlanner {
   }
 
   /** The transfers and deletions of a job's DataStaging elements. */
-  record Plan(List<UriTransfer> in, List<UriTransfer> out, List<String> deleteOnTermination) {}
+  record Plan(List<UriTransfer> in, List<UriTransfer> out, List<StagedName> deleteOnTermination) {}
 
-  Plan plan(String owner, List<StagingStep> steps, List<String> problems) {
+  Plan plan(String owner, List<StagingStep> steps, FileSystemRoots fileSystems, List<String> problems) {
     List<UriTransfer> in = new ArrayList<>();
     List<UriTransfer> out = new ArrayList<>();
-    List<String> delete = new ArrayList<>();
+    List<StagedName> delete = new ArrayList<>();
     for (StagingStep step : steps) {
       CreationFlag flag = CreationFlag.fromJsdl(step.creationFlag().value());
-      step.source().flatMap(source -> transfer(owner, step, UriTransfer.Direction.IN, source, flag, problems))
-          .ifPresent(in::add);
-      step.target().flatMap(target -> transfer(owner, step, UriTransfer.Direction.OUT, target, flag, problems))
-          .ifPresent(out::add);
+      Optional<NamedFileSystem> named = fileSystem(step, fileSystems, problems);
+      if (step.fileSystemName().isPresent() && named.isEmpty()) {
+        continue; // an unknown file system or a name leaving it: reported, nothing to stage
+      }
+      NamedFileSystem fileSystem = named.orElse(null);
+      step.source().flatMap(source -> transfer(owner, step, UriTransfer.Direction.IN, source, flag, fileSystem,
+          problems)).ifPresent(in::add);
+      step.target().flatMap(target -> transfer(owner, step, UriTransfer.Direction.OUT, target, flag, fileSystem,
+          problems)).ifPresent(out::add);
       if (step.deleteOnTermination()) {
-        delete.add(step.fileName());
+        delete.add(new StagedName(fileSystem, step.fileName()));
       }
     }
     return new Plan(in, out, delete);
   }
 
+  /**
+   * The file system of a DataStaging with a FilesystemName, its FileName checked to stay inside;
+   * empty when it names none (the job directory) or when it cannot be used (a problem is added;
+   * an unknown name is reported once for the whole job by {@link JobPlanner}).
+   */
+  private static Optional<NamedFileSystem> fileSystem(StagingStep step, FileSystemRoots fileSystems,
+      List<String> problems) {
+    Optional<String> name = step.fileSystemName();
+    if (name.isEmpty() || fileSystems.root(name.get()).isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      fileSystems.resolve(name.get(), step.fileName());
+      return Optional.of(new NamedFileSystem(name.get(), fileSystems.root(name.get()).get()));
+    } catch (IllegalArgumentException e) {
+      problems.add(step.where() + ": " + e.getMessage());
+      return Optional.empty();
+    }
+  }
+
   private Optional<UriTransfer> transfer(String owner, StagingStep step, UriTransfer.Direction direction,
-      StagingStep.Endpoint side, CreationFlag flag, List<String> problems) {
+      StagingStep.Endpoint side, CreationFlag flag, NamedFileSystem fileSystem, List<String> problems) {
     String what = step.where() + (direction == UriTransfer.Direction.IN ? " Source" : " Target");
     URI uri;
     try {
@@ -68,7 +97,7 @@ final class StandardStagingPlanner {
     UriTransfer transfer;
     try {
       transfer = new UriTransfer(step.order(), direction, uri, step.fileName(), flag,
-          credential.map(c -> credentialToken(owner, c)).orElse(null), user);
+          credential.map(c -> credentialToken(owner, c)).orElse(null), user, fileSystem);
     } catch (IllegalArgumentException e) {
       problems.add(what + ": " + e.getMessage());
       return Optional.empty();

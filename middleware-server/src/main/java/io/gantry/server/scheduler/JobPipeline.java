@@ -35,4 +35,11 @@ public interface JobPipeline<P extends JobPlan> {
 
   /** Stages the job's results out; running it twice must not duplicate anything. */
   void stageOut(P plan, PhaseProgress progress) throws JobFailure, InterruptedException;
+
+  /**
+   * Called once the job has reached its final state (succeeded, failed, killed, or cancelled after
+   * its stage-in began), whatever the outcome, on a staging thread: GFD.56's DeleteOnTermination.
+   * Must not throw; a failure is the pipeline's to log.
+   */
+  default void terminated(P plan) {}
 }

@@ -104,6 +104,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         if (store.transition(id, job.state(), JobState.CANCELLED, "cancelled by " + user)) {
           queue.withdraw(id);
           ActiveJob<P> a = active.remove(id);
+          if (a != null && job.state() == JobState.STAGED) {
+            ended(a.plan); // staged and waiting: nothing runs that would still write its files
+          }
           if (a != null && a.stagingTask != null) {
             a.stagingTask.cancel(true);
           }
@@ -321,6 +324,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       active.remove(id);
       store.transition(id, JobState.RUNNING, JobState.FAILED,
           "could not start the program: " + e.getMessage());
+      ended(a.plan);
     }
   }
 
@@ -337,8 +341,28 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
     } else {
       active.remove(id);
+      if (a != null) {
+        ended(a.plan);
+      }
     }
     admit();
+  }
+
+  /** The job is final and no staging task of it runs: its DeleteOnTermination, off this thread. */
+  private void ended(P plan) {
+    try {
+      stageOutPool.execute(() -> terminated(plan));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      log.warn("job {}: ended while the server stops; its DeleteOnTermination files are left", plan.jobId());
+    }
+  }
+
+  private void terminated(P plan) {
+    try {
+      pipeline.terminated(plan);
+    } catch (RuntimeException e) {
+      log.warn("job {}: DeleteOnTermination failed: {}", plan.jobId(), e.toString());
+    }
   }
 
   private StateChange outcomeChange(JobOutcome outcome, String killedBy) {
@@ -373,27 +397,39 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     try {
       if (from == JobState.QUEUED
           && !store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "stage-in started")) {
-        return; // cancelled before its turn
+        return; // cancelled before its turn: nothing of it was staged, nothing to delete
       }
       pipeline.stageIn(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_IN, detail));
       if (store.transition(id, JobState.STAGING_IN, JobState.STAGED, "stage-in finished")) {
         onControl(() -> staged(id));
+      } else {
+        terminated(plan); // cancelled or stopped as the stage-in ended
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // cancelled: the cancel recorded the new state
+      terminated(plan);
     } catch (JobFailure | RuntimeException e) {
+      terminated(plan); // before the final state is stored, as after a stage-out
       failBeforeRun(id, JobState.STAGING_IN, "stage-in failed: " + message(e));
     }
   }
 
+  /**
+   * Stage-out, then DeleteOnTermination before the final state is stored: a client that sees the
+   * job final finds its marked files gone (a kill during stage-out stores KILLED at once and
+   * deletes when the interrupted stage-out has stopped).
+   */
   private void stageOut(P plan) {
     JobId id = plan.jobId();
     try {
       pipeline.stageOut(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_OUT, detail));
+      terminated(plan);
       store.transition(id, JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // killed: the kill recorded the new state
+      terminated(plan);
     } catch (JobFailure | RuntimeException e) {
+      terminated(plan);
       store.transition(id, JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
     } finally {
       onControl(() -> active.remove(id));

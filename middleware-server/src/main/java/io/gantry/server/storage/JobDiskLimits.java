@@ -101,6 +101,11 @@ public final class JobDiskLimits<P extends JobPlan> implements JobPipeline<P>, A
   }
 
   @Override
+  public void terminated(P plan) {
+    pipeline.terminated(plan);
+  }
+
+  @Override
   public void stageOut(P plan, PhaseProgress progress) throws JobFailure, InterruptedException {
     Optional<String> over = overOutputLimit(plan);
     if (over.isPresent()) {

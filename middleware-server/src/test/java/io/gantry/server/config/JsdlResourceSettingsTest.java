@@ -76,6 +76,19 @@ class JsdlResourceSettingsTest {
   }
 
   @Test
+  void aFileSystemIsReadWriteUnlessSetReadOnlyAndNeedsItsPath() throws Exception {
+    Path ref = Files.createDirectories(dir.resolve("ref"));
+    Path scratch = Files.createDirectories(dir.resolve("scratch2"));
+    ServerConfig.JsdlResources resources = load(Map.of("filesystem.REF.path", ref.toString(),
+        "filesystem.REF.read-only", "true", "filesystem.SCRATCH.path", scratch.toString())).jsdlResources();
+    assertEquals(java.util.Set.of("REF"), resources.readOnlyFileSystems());
+    assertEquals("setting 'filesystem.REF.read-only': 'maybe' is not true or false",
+        refusal(Map.of("filesystem.REF.path", ref.toString(), "filesystem.REF.read-only", "maybe")));
+    assertEquals("setting 'filesystem.TAPE.path': is required: the directory behind file system TAPE",
+        refusal(Map.of("filesystem.TAPE.read-only", "true")));
+  }
+
+  @Test
   void aMisspeltApplicationSettingIsRefused() {
     assertEquals("setting 'application.x.executabel': unknown setting; did you mean application.x.executable?",
         refusal(Map.of("application.x.executabel", "/bin/true")));

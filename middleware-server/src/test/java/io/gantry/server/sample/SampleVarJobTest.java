@@ -42,10 +42,6 @@ class SampleVarJobTest {
   private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
 
   private static final String ADMIN_PASSWORD = "the sample's admin password";
-  private static final List<String> NAMED_MCVAR_ARGUMENTS = List.of("--factors", "factors.csv.gz", "--history",
-      "history.csv.gz", "--positions", "positions.csv.gz", "--params", "params.csv.gz", "--out-dir", "results",
-      "--compress-output");
-
   @TempDir Path dataDir;
   private GantryServer server;
   private JobManagement client;
@@ -59,11 +55,9 @@ class SampleVarJobTest {
         Map.entry("data.dir", dataDir.toString()), Map.entry("demo.enabled", "true"), Map.entry("demo.positions", "300"), Map.entry("demo.ssh-port", "0"),
         Map.entry("slots.total", "2"), Map.entry("admin.password-file", adminPassword.toString()),
         // mcvar runs inside the job's sandbox, which shows it only from an allowed root
-        Map.entry("jobs.allowed-executable-roots", MCVAR.getParent().toString()),
-        // the named form of the sample (var-job-named.jsdl) runs the server's mcvar application
-        Map.entry("application.mcvar.executable", MCVAR.toString()), Map.entry("application.mcvar.kind", "mpirun"),
-        Map.entry("application.mcvar.version", "1.0"), Map.entry("application.mcvar.processes", "2"),
-        Map.entry("application.mcvar.arguments", String.join(" ", NAMED_MCVAR_ARGUMENTS)))));
+        // (and, as with bin/gantry-server and scripts/run-sample, the server offers its built-in
+        // mcvar application found there to the named form, var-job-named.jsdl)
+        Map.entry("jobs.allowed-executable-roots", MCVAR.getParent().toString()))));
     client = RunningServer.cxfClient(server.jobManagementUrl(), server.tlsFingerprint().orElseThrow(),
         new Login.Basic("admin", ADMIN_PASSWORD));
   }
@@ -85,19 +79,41 @@ class SampleVarJobTest {
   }
 
   @Test
-  void theNamedSampleRunsTheServersMcvarApplication() throws Exception {
+  void theNamedSampleRunsTheServersBuiltInMcvarWithTheFiguresOfTheDescribedSample() throws Exception {
     String xml = Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job-named.jsdl"));
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);
     Element job = f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
-    String jobId = client.submitJob(new JobDocument(job));
-    JobStatusInfo status = awaitEnd(jobId, Duration.ofMinutes(3));
+    assertEquals(List.of("mcvar 1.0 mpirun 2"), client.getServerInfo().applications.stream()
+        .filter(a -> a.name.equals("mcvar")).map(a -> a.name + " " + a.version + " " + a.kind + " " + a.processes)
+        .toList(), "the built-in mcvar, found in the allowed executable roots");
+    String named = client.submitJob(new JobDocument(job));
+    JobStatusInfo status = awaitEnd(named, Duration.ofMinutes(3));
     assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
-    assertEquals(3, client.getJobResults(jobId).stagedOut.size());
+    assertEquals(3, client.getJobResults(named).stagedOut.size());
+    String described = client.submitJob(new JobDocument(sampleJob()));
+    assertEquals(JobStateName.SUCCEEDED, awaitEnd(described, Duration.ofMinutes(3)).state);
     try (Connection c = DriverManager.getConnection(
         new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "")) {
-      assertEquals(50000, scalar(c, "select sum(count) from var_pnl_distribution where run_id = ?", jobId));
+      assertEquals(50000, scalar(c, "select sum(count) from var_pnl_distribution where run_id = ?", named));
+      assertEquals(summary(c, described), summary(c, named), "scripts/run-sample prints the README's figures");
     }
+  }
+
+  /** The var_summary rows of a run, rounded as scripts/run-sample prints them. */
+  private static List<String> summary(Connection c, String jobId) throws Exception {
+    List<String> rows = new java.util.ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement("select confidence, cast(var as decimal(20, 2)),"
+        + " cast(expected_shortfall as decimal(20, 2)), scenarios from var_summary where run_id = ? order by confidence")) {
+      ps.setString(1, jobId);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(rs.getString(1) + " | " + rs.getString(2) + " | " + rs.getString(3) + " | " + rs.getString(4));
+        }
+      }
+    }
+    assertEquals(2, rows.size(), rows.toString());
+    return rows;
   }
 
   @Test

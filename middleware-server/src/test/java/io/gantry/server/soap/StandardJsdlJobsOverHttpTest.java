@@ -177,6 +177,35 @@ class StandardJsdlJobsOverHttpTest {
     assertTrue(client.validateJob(TestJobs.documentOf(named("wide", null))).valid, "2 processes by default");
   }
 
+  private static String wide(String totalCpuCount) {
+    return job("<Application><ApplicationName>wide</ApplicationName></Application>"
+        + "<Resources><TotalCPUCount>" + totalCpuCount + "</TotalCPUCount></Resources>");
+  }
+
+  @Test
+  void aTotalCpuCountRangeIsHonouredOrRefusedWithItsReasonNeverIgnored() throws Exception {
+    assertTrue(client.validateJob(TestJobs.documentOf(wide("<LowerBoundedRange>1</LowerBoundedRange>"))).valid,
+        "the default of 2 lies in the range");
+    assertEquals(List.of("the job asks for 3 processes; this server has 2 compute slots (setting slots.total)"),
+        errors(client.validateJob(TestJobs.documentOf(wide("<Range><LowerBound>3</LowerBound>"
+            + "<UpperBound>4</UpperBound></Range>")))), "the lower bound, nearest the default of 2");
+    assertEquals(List.of("Resources/TotalCPUCount (< 1) allows no whole number of processes from 1 to 65536;"
+            + " application wide would run 2"),
+        errors(client.validateJob(TestJobs.documentOf(wide("<UpperBoundedRange exclusiveBound=\"true\">1"
+            + "</UpperBoundedRange>")))));
+    String posix = job("<Application><p:POSIXApplication xmlns:p=\"http://schemas.ggf.org/jsdl/2005/11/jsdl-posix\">"
+        + "<p:Executable>/bin/true</p:Executable></p:POSIXApplication></Application>"
+        + "<Resources><TotalCPUCount><LowerBoundedRange>4</LowerBoundedRange></TotalCPUCount></Resources>");
+    assertEquals(List.of("Resources/TotalCPUCount (>= 4) does not allow 1 process, which a POSIX application runs;"
+        + " make them agree or leave TotalCPUCount out"), errors(client.validateJob(TestJobs.documentOf(posix))));
+
+    String id = client.submitJob(TestJobs.documentOf(wide("<UpperBoundedRange>1.5</UpperBoundedRange>")));
+    JobStatusInfo status = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
+    assertTrue(client.getJobAudit(id).entries.stream().anyMatch(e -> e.text != null && e.text.contains("started on 1 slot(s)")),
+        "the upper bound 1.5 allows 1 process, not the default 2");
+  }
+
   @Test
   void aPosixApplicationWithoutExecutableIsAnInvalidJobReportNotAServerFault() {
     String xml = job("<Application><p:POSIXApplication xmlns:p=\"http://schemas.ggf.org/jsdl/2005/11/jsdl-posix\">"

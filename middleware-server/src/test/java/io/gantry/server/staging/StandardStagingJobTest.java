@@ -52,6 +52,8 @@ class StandardStagingJobTest {
   FtpTestServer ftp;
   SshTestHost ssh;
   Path shared;
+  Path scratch;
+  Path reference;
 
   @BeforeEach
   void start() throws Exception {
@@ -60,12 +62,20 @@ class StandardStagingJobTest {
     ssh = SshTestHost.start(dir.resolve("ssh"));
     ssh.addUser("risk", SSH_PASSWORD);
     shared = Files.createDirectories(dir.resolve("shared"));
+    // The operator's file systems: a scratch space every job account may write (sticky, as /tmp)
+    // and reference data jobs may only read.
+    scratch = Files.createDirectories(dir.resolve("scratch"));
+    Files.setPosixFilePermissions(scratch, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    reference = Files.createDirectories(dir.resolve("reference"));
     Files.writeString(dir.resolve("known_hosts"), ssh.knownHostsLine() + "\n");
     Map<String, String> settings = new HashMap<>(Map.of("listen.port", "0",
         "data.dir", dir.resolve("server").toString(), "demo.enabled", "false",
         "tls.enabled", "false", "auth.enabled", "false",
         "staging.file-roots", shared.toString(), "ssh.known-hosts", dir.resolve("known_hosts").toString()));
     settings.putAll(TestStagingHosts.loopback(http.port(), ftp.port(), ssh.port()));
+    settings.put("filesystem.SCRATCH.path", scratch.toString());
+    settings.put("filesystem.REF.path", reference.toString());
+    settings.put("filesystem.REF.read-only", "true");
     server = GantryServer.start(new ServerConfigLoader().load(null, settings));
     JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
     factory.setServiceClass(JobManagement.class);
@@ -214,5 +224,103 @@ class StandardStagingJobTest {
     JobStatusInfo status = await(id);
     assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
     assertEquals("oops\n", Files.readString(shared.resolve("err.txt")));
+  }
+
+  static String inFileSystem(String file, String fileSystem, boolean delete, String source, String target) {
+    return "<jsdl:DataStaging><jsdl:FileName>" + file + "</jsdl:FileName><jsdl:FilesystemName>" + fileSystem
+        + "</jsdl:FilesystemName><jsdl:CreationFlag>overwrite</jsdl:CreationFlag><jsdl:DeleteOnTermination>"
+        + delete + "</jsdl:DeleteOnTermination>" + (source == null ? "" : "<jsdl:Source>" + source + "</jsdl:Source>")
+        + (target == null ? "" : "<jsdl:Target>" + target + "</jsdl:Target>") + "</jsdl:DataStaging>\n";
+  }
+
+  /** Waits for a deletion that follows the job's final state (after a failed program it is not stored first). */
+  private static boolean gone(Path file) throws InterruptedException {
+    for (int i = 0; i < 100 && Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS); i++) {
+      Thread.sleep(50);
+    }
+    return !Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+  }
+
+  @Test
+  void aSandboxedJobReadsAndWritesTheFileSystemsItNamesAndTheirFilesAreStagedThere() throws Exception {
+    Files.writeString(dir.resolve("http/market.csv"), "from http\n");
+    Files.writeString(reference.resolve("ref.txt"), "reference data\n");
+    String script = "mkdir -p $SCRATCH/results; { cat $SCRATCH/in/market.csv /fs/REF/ref.txt;"
+        + " if touch /fs/REF/w 2&gt;/dev/null; then echo ref-writable; else echo ref-read-only; fi;"
+        + " echo $GANTRY_FS_SCRATCH $REF; } &gt; $SCRATCH/results/out.txt";
+    String staging = "<jsdl:Resources><jsdl:FileSystem name=\"REF\"><jsdl:FileSystemType>normal</jsdl:FileSystemType>"
+        + "</jsdl:FileSystem></jsdl:Resources>\n"
+        + inFileSystem("in/market.csv", "SCRATCH", true, uri(http.base() + "/market.csv"), null)
+        + inFileSystem("results/out.txt", "SCRATCH", false, null, uri("file://" + shared.resolve("out.txt")));
+    String id = client.submitJob(new JobDocument(job(script, staging)));
+    JobStatusInfo status = await(id);
+    assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
+    String expected = "from http\nreference data\nref-read-only\n/fs/SCRATCH /fs/REF\n";
+    assertEquals(expected, Files.readString(scratch.resolve("results/out.txt")), "written by the job in /fs/SCRATCH");
+    assertEquals(expected, Files.readString(shared.resolve("out.txt")), "staged out from the file system");
+    assertFalse(Files.exists(reference.resolve("w")));
+    assertFalse(Files.exists(scratch.resolve("in/market.csv")), "DeleteOnTermination in the file system");
+    Path jobDir = dir.resolve("server/jobs").resolve(id);
+    assertFalse(Files.exists(jobDir.resolve("in/market.csv")), "the file system's file is not in the job directory");
+    JobResults results = client.getJobResults(id);
+    assertEquals("SCRATCH:in/market.csv", results.stagedIn.get(0).target);
+  }
+
+  @Test
+  void anMpiJobFindsItsFileSystemThroughTheVariablesToo() throws Exception {
+    Files.writeString(dir.resolve("http/market.csv"), "from http\n");
+    String xml = """
+        <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl" xmlns:gx="urn:gantry:jsdl:ext:1">
+          <jsdl:JobDescription>
+            <jsdl:Application><gx:MpirunApplication>
+              <gx:Executable>/bin/sh</gx:Executable>
+              <gx:Argument>-c</gx:Argument><gx:Argument>cp $GANTRY_FS_SCRATCH/mpi-in.csv $SCRATCH/mpi-out.csv</gx:Argument>
+              <gx:NumberOfProcesses>1</gx:NumberOfProcesses>
+            </gx:MpirunApplication></jsdl:Application>
+            %s
+          </jsdl:JobDescription>
+        </jsdl:JobDefinition>
+        """.formatted(inFileSystem("mpi-in.csv", "SCRATCH", true, uri(http.base() + "/market.csv"), null)
+            + inFileSystem("mpi-out.csv", "SCRATCH", true, null, uri("file://" + shared.resolve("mpi-out.csv"))));
+    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+    f.setNamespaceAware(true);
+    Element job = f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
+    JobStatusInfo status = await(client.submitJob(new JobDocument(job)));
+    assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
+    assertEquals("from http\n", Files.readString(shared.resolve("mpi-out.csv")));
+    assertFalse(Files.exists(scratch.resolve("mpi-out.csv")), "DeleteOnTermination");
+  }
+
+  @Test
+  void deleteOnTerminationAlsoRemovesTheFilesOfAJobWhoseProgramFailed() throws Exception {
+    Files.writeString(dir.resolve("http/a.txt"), "input\n");
+    String id = client.submitJob(new JobDocument(job("cat a.txt; exit 3",
+        staging("a.txt", "overwrite", true, uri(http.base() + "/a.txt"), null)
+            + staging("keep.txt", "overwrite", false, uri(http.base() + "/a.txt"), null)
+            + inFileSystem("scratch.txt", "SCRATCH", true, uri(http.base() + "/a.txt"), null))));
+    JobStatusInfo status = await(id);
+    assertEquals(JobStateName.FAILED, status.state);
+    Path jobDir = dir.resolve("server/jobs").resolve(id);
+    assertTrue(gone(jobDir.resolve("a.txt")), "DeleteOnTermination after a failed program");
+    assertTrue(gone(scratch.resolve("scratch.txt")), "and in a file system");
+    assertTrue(Files.exists(jobDir.resolve("keep.txt")), "unmarked files stay");
+    assertEquals("input\n", Files.readString(jobDir.resolve("out.txt")), "the program did read it");
+  }
+
+  @Test
+  void anUnknownFileSystemOrANameLeavingOneIsRefusedNamingWhatTheServerProvides() throws Exception {
+    Map<String, String> refused = Map.of(
+        inFileSystem("x", "TAPE", false, uri(http.base() + "/x"), null),
+            "file system TAPE is not one this server provides; it provides REF, SCRATCH",
+        inFileSystem("../escape.txt", "SCRATCH", false, uri(http.base() + "/x"), null),
+            "'..' is not allowed in file names",
+        "<jsdl:Resources><jsdl:FileSystem name=\"SCRATCH\"><jsdl:MountPoint>/scratch</jsdl:MountPoint>"
+            + "</jsdl:FileSystem></jsdl:Resources>", "MountPoint /scratch cannot be provided");
+    for (Map.Entry<String, String> e : refused.entrySet()) {
+      InvalidJobFault fault = assertThrows(InvalidJobFault.class,
+          () -> client.submitJob(new JobDocument(job("true", e.getKey()))), e.getKey());
+      String report = fault.getFaultInfo().problems.stream().map(p -> p.message).toList().toString();
+      assertTrue(report.contains(e.getValue()), report);
+    }
   }
 }

@@ -1,27 +1,48 @@
 package io.gantry.staging.internal.uri;
 
+import io.gantry.staging.StagedName;
 import io.gantry.staging.internal.files.JobDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * GFD.56 {@code DeleteOnTermination}: the files so marked are removed from the job directory once
- * the job has terminated and its stage-out succeeded. The names go through the same job-directory
- * rules as every staged file, and a link is removed, never what it points to.
+ * GFD.56 {@code DeleteOnTermination}: the files so marked are removed once the job has
+ * terminated, whatever its outcome. The names go through the same rules as every staged file
+ * (relative, no {@code ..}, no link leading out of the job directory or file system), and a link
+ * is removed, never what it points to.
  */
 public final class DeleteOnTermination {
   private DeleteOnTermination() {}
 
-  /** Deletes each file; returns the job-relative names actually removed. */
-  public static List<String> apply(JobDirectory dir, List<String> names) throws IOException {
-    List<String> removed = new java.util.ArrayList<>();
-    for (String name : names) {
-      Path file = dir.resolve(name, "FileName");
-      if (Files.deleteIfExists(file)) {
-        removed.add(name);
+  /**
+   * Deletes each file that exists ({@code jobDirectory} null when the job never got one: only
+   * files in file systems are then looked for); returns the names actually removed. Every name is tried even
+   * when one fails; the first failure is thrown afterwards, naming the file.
+   */
+  public static List<StagedName> apply(JobDirectory jobDirectory, List<StagedName> names) throws IOException {
+    List<StagedName> removed = new ArrayList<>();
+    IOException first = null;
+    for (StagedName name : names) {
+      if (name.fileSystem() == null && jobDirectory == null) {
+        continue;
       }
+      try {
+        JobDirectory dir = name.fileSystem() == null ? jobDirectory : new JobDirectory(name.fileSystem().root());
+        Path file = dir.resolve(name.fileName(), "FileName");
+        if (Files.deleteIfExists(file)) {
+          removed.add(name);
+        }
+      } catch (IOException e) {
+        if (first == null) {
+          first = new IOException("cannot delete " + name + ": " + e.getMessage(), e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
     }
     return removed;
   }

@@ -93,7 +93,7 @@ public final class UriTransferStep implements Step {
 
   private ManifestRecord fetch(UriScheme scheme, UriLogin login, StepContext context, long start)
       throws UriFailure, IOException, InterruptedException {
-    Path target = jobDirectory.resolve(transfer.fileName(), "FileName");
+    Path target = directory().resolve(transfer.fileName(), "FileName");
     CreationFlag flag = transfer.creationFlag();
     boolean exists = Files.exists(target, LinkOption.NOFOLLOW_LINKS);
     if (exists && flag == CreationFlag.DONT_OVERWRITE) {
@@ -105,7 +105,7 @@ public final class UriTransferStep implements Step {
       scheme.download(transfer, login, file.stream(), context);
       String sha256 = file.commit(flag);
       context.progress().add(0, file.bytes() - before);
-      return record("uri-in", transfer.fileName(), file.bytes(), sha256, start);
+      return record("uri-in", transfer.staged().toString(), file.bytes(), sha256, start);
     } catch (IOException e) {
       if (flag == CreationFlag.DONT_OVERWRITE && e.getMessage() != null && e.getMessage().contains("dontOverwrite")) {
         throw UriFailure.permanent(e.getMessage(), e);
@@ -118,7 +118,7 @@ public final class UriTransferStep implements Step {
       throws UriFailure, IOException, InterruptedException {
     SeekableByteChannel source;
     try {
-      source = jobDirectory.openForReading(transfer.fileName(), "FileName");
+      source = directory().openForReading(transfer.fileName(), "FileName");
     } catch (NoSuchFileException e) {
       throw UriFailure.permanent(e.getFile() + " (the job did not write it)", null);
     } catch (IOException e) {
@@ -128,8 +128,16 @@ public final class UriTransferStep implements Step {
       String sha256 = Checksums.sha256(source);
       long bytes = scheme.upload(transfer, login, source, source.size(), context);
       context.progress().add(0, bytes);
-      return record("uri-out", transfer.fileName(), bytes, sha256, start);
+      return record("uri-out", transfer.staged().toString(), bytes, sha256, start);
     }
+  }
+
+  /**
+   * Where the FileName lies: the job directory, or the root of the file system the DataStaging
+   * names, opened under the same confinement (no {@code ..}, no link leading out).
+   */
+  private JobDirectory directory() throws IOException {
+    return transfer.fileSystem() == null ? jobDirectory : new JobDirectory(transfer.fileSystem().root());
   }
 
   private ManifestRecord record(String kind, String file, long bytes, String sha256, long start) {
