@@ -189,6 +189,9 @@ public final class SqlExtractStep implements Step {
           try (ResultSet rs = ps.executeQuery()) {
             export.rows(rs);
           }
+        } else if (PostgresCopyExport.isPostgres(connection) && env.options().bindBatchRows() > 1) {
+          new BatchedBinding(connection, ps, extract, env.options().bindBatchRows(), label())
+              .run(input, export, context);
         } else {
           executePerInputRow(ps, input, export, context);
         }
