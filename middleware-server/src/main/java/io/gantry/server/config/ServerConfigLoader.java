@@ -49,7 +49,8 @@ public final class ServerConfigLoader {
       "limits.job-staged-bytes", "limits.job-output-bytes", "limits.max-wall-time", "staging.min-free-bytes",
       "jobs.retention", "storage.check-interval",
       "jobs.default-os-account", "jobs.allowed-executable-roots",
-      "staging.inline-data-sources", "staging.allowed-jdbc-urls", "staging.allowed-hosts", "staging.sql-functions");
+      "staging.inline-data-sources", "staging.allowed-jdbc-urls", "staging.allowed-hosts", "staging.sql-functions",
+      "cache.max-bytes", "staging.bind-batch-rows");
 
   private final Properties settings = new Properties();
 
@@ -115,7 +116,9 @@ public final class ServerConfigLoader {
         staging(),
         standardStaging(dataDir, path("staging.root", dataDir.resolve("jobs"))),
         compute(),
-        new JsdlResourceSettings(settings, APPLICATION_KEY, FILESYSTEM_KEY).read());
+        new JsdlResourceSettings(settings, APPLICATION_KEY, FILESYSTEM_KEY).read(),
+        new ServerConfig.StageIn(bytes("cache.max-bytes", 10L << 30),
+            integer("staging.bind-batch-rows", 100, 1, 10_000)));
   }
 
   /** compute.backend and the settings of the mpirun-hosts and slurm backends. */
