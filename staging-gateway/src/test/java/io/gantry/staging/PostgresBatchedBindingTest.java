@@ -62,4 +62,16 @@ class PostgresBatchedBindingTest {
     Files.writeString(jobDir.resolve("three.csv"), "a,b,c\n3,B0,\n4,B1,B1\n6,,x\n");
     assertArrayEquals(extract(1, sql, "three.csv", false), extract(2, sql, "three.csv", false));
   }
+
+  @Test
+  void oneStatementOverAnArrayOfTextKeysKeepsEachKeysOrderAndTheInputOrder() throws Exception {
+    // one text parameter: batches go as one statement over an array of keys; empty (NULL) and
+    // repeated keys, a key with a quote, a question mark in a literal and a comment
+    Files.writeString(jobDir.resolve("books.csv"), "book\nB2\nB0\n\nB2\nx'y\nB1\nnone\nB0\n");
+    String sql = "SELECT id, note, '?' AS mark FROM tick -- which book?\n WHERE book = ? ORDER BY id DESC";
+    assertArrayEquals(extract(1, sql, "books.csv", false), extract(3, sql, "books.csv", false));
+    var rows = StagedFiles.readCsv(jobDir.resolve("out-3.csv"));
+    assertEquals(1 + 2 * 667 + 2 * 666 + 667, rows.size()); // B2 twice, B0 twice, B1 once; NULL, x'y, none: no rows
+    assertEquals("2000", rows.get(1).get(0)); // B2 first, its highest id first
+  }
 }

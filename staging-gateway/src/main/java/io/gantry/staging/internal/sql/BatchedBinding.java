@@ -22,7 +22,9 @@ import java.util.List;
  * many Parse/Bind/Execute messages behind one Sync, and the results come back one result set per
  * input row, in input order. Each execution is exactly the per-row statement with that row's
  * values, so the output is the same bytes as one round trip per row; only the waiting differs.
- * The data source's connection pool still bounds how many statements run at once.
+ * A statement with one parameter of a simple type goes further: each batch is one statement over
+ * an array of keys ({@link KeyArrayStatement}). The data source's connection pool still bounds
+ * how many statements run at once.
  */
 final class BatchedBinding {
   private final Connection connection;
@@ -32,6 +34,8 @@ final class BatchedBinding {
   private final String label;
   private final String statement;
   private PreparedStatement full;
+  /** The parameter's type when whole batches go as one statement over an array of keys; else null. */
+  private String keyArray;
 
   BatchedBinding(Connection connection, PreparedStatement single, SqlExtract extract, int batch, String label) {
     this.connection = connection;
@@ -46,6 +50,18 @@ final class BatchedBinding {
       throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
     String inputName = extract.inputFileName();
     ParameterBinder binder = ParameterBinder.forStatement(single, inputName);
+    if (binder.parameterCount() == 1) {
+      String type = single.getParameterMetaData().getParameterTypeName(1);
+      String overKeys = KeyArrayStatement.supports(type) ? KeyArrayStatement.rewrite(statement, type) : null;
+      if (overKeys != null) {
+        keyArray = type;
+        try (java.sql.Statement s = connection.createStatement()) {
+          s.execute("SET LOCAL max_parallel_workers_per_gather = 0");
+        }
+        full = connection.prepareStatement(overKeys);
+        full.setFetchSize(single.getFetchSize()); // a cursor: a batch's rows stream like one statement's
+      }
+    }
     List<String[]> rows = new ArrayList<>(batch);
     List<Long> lines = new ArrayList<>(batch);
     try (CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(input), inputName)) {
@@ -75,6 +91,10 @@ final class BatchedBinding {
   private void execute(ParameterBinder binder, List<String[]> rows, List<Long> lines, ResultExport export,
       StepContext context)
       throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
+    if (keyArray != null) {
+      executeOverKeys(binder, rows, lines, export, context);
+      return;
+    }
     boolean whole = rows.size() == batch;
     PreparedStatement ps = whole ? full() : prepare(rows.size());
     AutoCloseable cancel = ps::cancel;
@@ -103,6 +123,35 @@ final class BatchedBinding {
       if (!whole) {
         ps.close();
       }
+    }
+    rows.clear();
+    lines.clear();
+  }
+
+  /**
+   * One statement for the whole batch: the keys as an array. Each value is first bound to the
+   * single statement, so a bad value fails exactly as it would per row (file, line, parameter).
+   */
+  private void executeOverKeys(ParameterBinder binder, List<String[]> rows, List<Long> lines, ResultExport export,
+      StepContext context)
+      throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
+    Object[] keys = new Object[rows.size()];
+    for (int i = 0; i < keys.length; i++) {
+      binder.bind(single, rows.get(i), lines.get(i));
+      keys[i] = rows.get(i)[0];
+    }
+    AutoCloseable cancel = full::cancel;
+    context.onCancel(cancel);
+    try {
+      full.setArray(1, connection.createArrayOf(keyArray, keys));
+      try (ResultSet rs = full.executeQuery()) {
+        export.rows(rs);
+      } catch (SQLException e) {
+        throw new SQLException("with the parameters of " + extract.inputFileName() + " lines " + lines.get(0)
+            + "-" + lines.get(lines.size() - 1) + ": " + e.getMessage(), e.getSQLState(), e);
+      }
+    } finally {
+      context.clearOnCancel(cancel);
     }
     rows.clear();
     lines.clear();
