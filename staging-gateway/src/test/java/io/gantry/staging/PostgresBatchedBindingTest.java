@@ -64,6 +64,20 @@ class PostgresBatchedBindingTest {
   }
 
   @Test
+  void primaryKeyLookupsComeBackInInputOrderNotKeyOrder() throws Exception {
+    db.execute("CREATE TABLE instrument (id int primary key, book text, price numeric(14,6))",
+        "INSERT INTO instrument SELECT g, 'BOOK-' || (g % 97), (g * 37 % 100000) / 64.0"
+            + " FROM generate_series(1, 20000) g", "ANALYZE instrument");
+    StringBuilder ids = new StringBuilder("id\n");
+    for (int i = 0; i < 3000; i++) {
+      ids.append((i * 7919L) % 20_000 + 1).append('\n');
+    }
+    Files.writeString(jobDir.resolve("ids.csv"), ids);
+    String sql = "SELECT id, book, price FROM instrument WHERE id = ?";
+    assertArrayEquals(extract(1, sql, "ids.csv", true), extract(500, sql, "ids.csv", true));
+  }
+
+  @Test
   void oneStatementOverAnArrayOfTextKeysKeepsEachKeysOrderAndTheInputOrder() throws Exception {
     // one text parameter: batches go as one statement over an array of keys; empty (NULL) and
     // repeated keys, a key with a quote, a question mark in a literal and a comment

@@ -58,7 +58,9 @@ public final class CacheBenchmark {
           throw new IllegalArgumentException("no transfers");
         }
       };
-      sample(server, db, credentials, work);
+      if (System.getenv("BENCH_KEEP") == null) {
+        sample(server, db, credentials, work);
+      }
       bound(server, db, credentials, work);
     } finally {
       try (var files = Files.walk(work)) {
@@ -87,6 +89,14 @@ public final class CacheBenchmark {
           Files.readAllBytes(work.resolve("warm/factors.csv.gz")));
       boolean historySame = Arrays.equals(Files.readAllBytes(work.resolve("cold/history.csv.gz")),
           Files.readAllBytes(work.resolve("warm/history.csv.gz")));
+      Run before;
+      try (StagingGateway today = new StagingGateway(credentials,
+          GatewayOptions.defaults().withPostgresCopy(false).withBindBatchRows(1))) {
+        today.stageIn(plan, Files.createDirectories(work.resolve("before-warm-up")), null);
+        before = run(today, plan, Files.createDirectories(work.resolve("before")));
+      }
+      System.out.println("sample_without_cache_or_batching_statements: " + before.statements);
+      System.out.printf("sample_without_cache_or_batching_stage_in_seconds: %.3f%n", before.seconds);
       System.out.println("sample_cold_statements: " + cold.statements);
       System.out.println("sample_cold_round_trips: " + cold.roundTrips);
       System.out.printf("sample_cold_stage_in_seconds: %.3f%n", cold.seconds);
@@ -99,6 +109,8 @@ public final class CacheBenchmark {
       System.out.printf("ratio_cold_over_warm_statements: %.1f%n", (double) cold.statements / warm.statements);
       System.out.println("goal_ratio_cold_over_warm_statements_at_least: 10.0");
       System.out.printf("ratio_cold_over_warm_round_trips: %.1f%n", (double) cold.roundTrips / warm.roundTrips);
+      System.out.printf("ratio_without_cache_or_batching_over_warm_statements: %.1f%n",
+          (double) before.statements / warm.statements);
       System.out.printf("ratio_warm_over_cold_seconds: %.3f%n", warm.seconds / cold.seconds);
       System.out.println("goal_ratio_warm_over_cold_seconds_at_most: 0.200");
     }
@@ -175,6 +187,10 @@ public final class CacheBenchmark {
     System.out.printf("bound_per_row_seconds: %.3f%n", perRow);
     System.out.printf("bound_batched_100_seconds: %.3f%n", batched);
     System.out.println("bound_outputs_identical: " + Arrays.equals(perRowBytes, batchedBytes));
+    if (System.getenv("BENCH_KEEP") != null) {
+      Files.write(Path.of(System.getenv("BENCH_KEEP"), "per-row.csv.gz"), perRowBytes);
+      Files.write(Path.of(System.getenv("BENCH_KEEP"), "batched.csv.gz"), batchedBytes);
+    }
     System.out.printf("ratio_batched_over_per_row: %.3f%n", batched / perRow);
     System.out.println("goal_ratio_batched_over_per_row_at_most: 0.250");
   }

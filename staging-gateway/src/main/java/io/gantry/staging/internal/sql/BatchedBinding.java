@@ -56,7 +56,7 @@ final class BatchedBinding {
       if (overKeys != null) {
         keyArray = type;
         try (java.sql.Statement s = connection.createStatement()) {
-          s.execute("SET LOCAL max_parallel_workers_per_gather = 0");
+          s.execute(KeyArrayStatement.PLAN_SETTINGS);
         }
         full = connection.prepareStatement(overKeys);
         full.setFetchSize(single.getFetchSize()); // a cursor: a batch's rows stream like one statement's
