@@ -117,6 +117,9 @@ public final class CacheStore {
       drop(key);
       return Optional.empty();
     }
+    // read-only for everyone, again: a recursive chmod of the staging root by an operator would
+    // otherwise keep the job's account from reading the file through its link
+    Files.setPosixFilePermissions(e.data(), PosixFilePermissions.fromString("r--r--r--"));
     Files.setLastModifiedTime(meta(key), FileTime.from(now));
     return Optional.of(e);
   }
