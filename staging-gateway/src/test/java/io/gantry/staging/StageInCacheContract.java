@@ -140,6 +140,16 @@ abstract class StageInCacheContract {
   }
 
   @Test
+  void aFailingKeyQueryFailsTheStepNamingTheKeyQuery() throws Exception {
+    Path job = newJob();
+    StagingException e = assertThrows(StagingException.class,
+        () -> stageIn(gateway, job, positions(new CacheRule(null, "SELECT max(updated_at) FROM no_such_table"))));
+    assertTrue(e.getMessage().contains("CacheKeyQuery [SELECT max(updated_at) FROM no_such_table] failed"),
+        e.getMessage());
+    assertFalse(Files.exists(job.resolve("positions.csv.gz")));
+  }
+
+  @Test
   void evictionUnderTheSizeLimitSparesAnEntryAJobStillLinks() throws Exception {
     gateway.close();
     StageInCache small = StageInCache.open(root.resolve("small"), 1); // every new entry passes the limit

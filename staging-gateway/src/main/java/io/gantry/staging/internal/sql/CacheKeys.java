@@ -78,6 +78,9 @@ final class CacheKeys {
           }
           b.append('\n');
         }
+      } catch (SQLException e) {
+        throw new SQLException("CacheKeyQuery [" + SqlSteps.abbreviate(keyQuery) + "] failed: " + e.getMessage(),
+            e.getSQLState(), e);
       } finally {
         context.clearOnCancel(cancel);
       }
