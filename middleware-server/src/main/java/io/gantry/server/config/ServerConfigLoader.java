@@ -117,7 +117,9 @@ public final class ServerConfigLoader {
         standardStaging(dataDir, path("staging.root", dataDir.resolve("jobs"))),
         compute(),
         new JsdlResourceSettings(settings, APPLICATION_KEY, FILESYSTEM_KEY).read(),
-        new ServerConfig.StageIn(bytes("cache.max-bytes", 10L << 30),
+        new ServerConfig.StageIn(
+            // 0 turns the cache off; every other size is a size like the other byte settings
+            "0".equals(settings.getProperty("cache.max-bytes", "").strip()) ? 0 : bytes("cache.max-bytes", 10L << 30),
             integer("staging.bind-batch-rows", 100, 1, 10_000)));
   }
 
