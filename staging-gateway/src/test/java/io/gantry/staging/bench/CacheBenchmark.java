@@ -34,7 +34,8 @@ import java.util.List;
  *       the database, round trips and stage-in seconds;
  *   <li>a statement bound to a 10,000-row input file, one round trip per row against batched.
  * </ul>
- * Prints {@code name: value} lines.
+ * Prints {@code name: value} lines. Times are the fastest of three runs (cold/warm in pairs);
+ * statement counts are the same in every run.
  */
 public final class CacheBenchmark {
   static final CacheRule SLOW_MOVING = new CacheRule(Duration.ofHours(4), null);
@@ -78,22 +79,38 @@ public final class CacheBenchmark {
     try (StagingGateway gateway = new StagingGateway(credentials, GatewayOptions.defaults().withPostgresCopy(false))
         .useCache(cache)) {
       gateway.stageIn(plan, Files.createDirectories(work.resolve("warm-up")), null); // JIT and pool, not counted
-      cache.clear();
-      Run cold = run(gateway, plan, Files.createDirectories(work.resolve("cold")));
-      try (Connection c = server.connect(db); Statement s = c.createStatement()) {
-        s.execute("UPDATE risk_factor SET level = level * 1.01"); // the intraday move
+      Run cold = null;
+      Run warm = null;
+      // three cold/warm pairs on a shared machine: the fastest of each counts (counts never vary)
+      for (int pair = 0; pair < 3; pair++) {
+        cache.clear();
+        Run c1 = run(gateway, plan, Files.createDirectories(work.resolve("cold-" + pair)));
+        try (Connection c = server.connect(db); Statement s = c.createStatement()) {
+          s.execute("UPDATE risk_factor SET level = level * 1.01"); // the intraday move
+        }
+        Run w1 = run(gateway, plan, Files.createDirectories(work.resolve("warm-" + pair)));
+        cold = cold == null || c1.seconds < cold.seconds ? c1 : cold;
+        warm = warm == null || w1.seconds < warm.seconds ? w1 : warm;
+        if (pair == 0) {
+          Files.copy(work.resolve("cold-0/factors.csv.gz"), work.resolve("cold-factors.csv.gz"));
+          Files.copy(work.resolve("warm-0/factors.csv.gz"), work.resolve("warm-factors.csv.gz"));
+          Files.copy(work.resolve("cold-0/history.csv.gz"), work.resolve("cold-history.csv.gz"));
+          Files.copy(work.resolve("warm-0/history.csv.gz"), work.resolve("warm-history.csv.gz"));
+        }
       }
-      Run warm = run(gateway, plan, Files.createDirectories(work.resolve("warm")));
       long hits = warm.manifest.records().stream().filter(r -> r.cacheHit()).count();
-      boolean levelsChanged = !Arrays.equals(Files.readAllBytes(work.resolve("cold/factors.csv.gz")),
-          Files.readAllBytes(work.resolve("warm/factors.csv.gz")));
-      boolean historySame = Arrays.equals(Files.readAllBytes(work.resolve("cold/history.csv.gz")),
-          Files.readAllBytes(work.resolve("warm/history.csv.gz")));
-      Run before;
+      boolean levelsChanged = !Arrays.equals(Files.readAllBytes(work.resolve("cold-factors.csv.gz")),
+          Files.readAllBytes(work.resolve("warm-factors.csv.gz")));
+      boolean historySame = Arrays.equals(Files.readAllBytes(work.resolve("cold-history.csv.gz")),
+          Files.readAllBytes(work.resolve("warm-history.csv.gz")));
+      Run before = null;
       try (StagingGateway today = new StagingGateway(credentials,
           GatewayOptions.defaults().withPostgresCopy(false).withBindBatchRows(1))) {
         today.stageIn(plan, Files.createDirectories(work.resolve("before-warm-up")), null);
-        before = run(today, plan, Files.createDirectories(work.resolve("before")));
+        for (int i = 0; i < 3; i++) {
+          Run r = run(today, plan, Files.createDirectories(work.resolve("before-" + i)));
+          before = before == null || r.seconds < before.seconds ? r : before;
+        }
       }
       System.out.println("sample_without_cache_or_batching_statements: " + before.statements);
       System.out.printf("sample_without_cache_or_batching_stage_in_seconds: %.3f%n", before.seconds);
