@@ -51,7 +51,8 @@ final class ModelEquality {
       return null;
     }
     if (a instanceof Map<?, ?> || a instanceof String || a instanceof Number || a instanceof Boolean
-        || a instanceof Enum<?> || a.getClass().getName().startsWith("java")
+        || a instanceof Enum<?> || a instanceof javax.xml.datatype.Duration // xsd:duration, a JDK-internal class
+        || a.getClass().getName().startsWith("java")
         || a.getClass().getName().startsWith("javax")) {
       return Objects.equals(a, b) ? null : path + ": " + a + " vs " + b;
     }

@@ -50,6 +50,7 @@ import io.gantry.server.web.WebFaceContext;
 import io.gantry.server.pipeline.StagingRules;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
+import io.gantry.staging.StageInCache;
 import io.gantry.staging.StagingGateway;
 import io.gantry.staging.UriStagingPolicy;
 import java.io.IOException;
@@ -102,11 +103,17 @@ public final class GantryServer implements AutoCloseable {
     }
   }
 
+  /** The stage-in cache: beneath the staging root, so every compute host sharing it sees it. */
+  static Path stageInCacheDirectory(ServerConfig config) {
+    return config.stagingRoot().resolve(".stage-in-cache");
+  }
+
   /** The staging gateway's settings: host keys, and staging.sql-threads steps at once per job. */
   static GatewayOptions gatewayOptions(ServerConfig config) {
     GatewayOptions defaults = GatewayOptions.defaults();
     return defaults.withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())
-        .withThreads(config.sqlThreadsPerJob(), defaults.compressionThreads());
+        .withThreads(config.sqlThreadsPerJob(), defaults.compressionThreads())
+        .withBindBatchRows(config.stageIn().bindBatchRows());
   }
 
   private void startComponents(ServerConfig config) throws Exception {
@@ -146,6 +153,9 @@ public final class GantryServer implements AutoCloseable {
     // standard DataStaging (URIs) passes the same host rule as scp/sftp and inline data sources
     UriStagingPolicy uriPolicy = StandardStagingSettings.policy(config.standardStaging(), connections::hostProblem);
     StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config), connections, uriPolicy));
+    if (config.stageIn().cacheMaxBytes() > 0) {
+      gateway.useCache(StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes()));
+    }
 
     SandboxConfig sandbox = SandboxConfig.defaults()
         .withExecutableRoots(config.sandbox().allowedExecutableRoots());

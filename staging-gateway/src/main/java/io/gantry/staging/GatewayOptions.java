@@ -21,6 +21,8 @@ import java.time.Duration;
  * @param acceptUnknownHostKeys if true, unknown and changed host keys are accepted (explicit opt-out)
  * @param postgresCopy extract from PostgreSQL with {@code COPY ... TO STDOUT} when every column's
  *     text form is already the staged form (see {@code PostgresCopyExport}); JDBC rows otherwise
+ * @param bindBatchRows input rows whose executions of a bound statement go to PostgreSQL in one
+ *     round trip (1: one round trip per row)
  */
 public record GatewayOptions(
     int stepThreads,
@@ -34,7 +36,8 @@ public record GatewayOptions(
     Duration retryBackoff,
     Path knownHostsFile,
     boolean acceptUnknownHostKeys,
-    boolean postgresCopy) {
+    boolean postgresCopy,
+    int bindBatchRows) {
 
   public static final int MAX_BLOCK_SIZE = 65280;
 
@@ -46,6 +49,7 @@ public record GatewayOptions(
     check(fetchSize, 1, 1_000_000, "fetchSize");
     check(maxConnectionsPerDataSource, 1, 1000, "maxConnectionsPerDataSource");
     check(connectAttempts, 1, 100, "connectAttempts");
+    check(bindBatchRows, 1, 10_000, "bindBatchRows");
     if (connectTimeout == null || connectTimeout.toMillis() < 250) {
       throw new IllegalArgumentException("connectTimeout must be at least 250 ms");
     }
@@ -65,40 +69,46 @@ public record GatewayOptions(
 
   public static GatewayOptions defaults() {
     return new GatewayOptions(4, Math.max(1, Runtime.getRuntime().availableProcessors()), 16 * 1024, 1,
-        10_000, 4, Duration.ofSeconds(10), 3, Duration.ofSeconds(1), null, false, true);
+        10_000, 4, Duration.ofSeconds(10), 3, Duration.ofSeconds(1), null, false, true, 100);
   }
 
   public GatewayOptions withKnownHosts(Path file, boolean acceptUnknown) {
     return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
-        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, file, acceptUnknown, postgresCopy);
+        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, file, acceptUnknown, postgresCopy, bindBatchRows);
   }
 
   public GatewayOptions withRetries(Duration timeout, int attempts, Duration backoff) {
     return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
-        maxConnectionsPerDataSource, timeout, attempts, backoff, knownHostsFile, acceptUnknownHostKeys, postgresCopy);
+        maxConnectionsPerDataSource, timeout, attempts, backoff, knownHostsFile, acceptUnknownHostKeys, postgresCopy, bindBatchRows);
   }
 
   public GatewayOptions withBlockSize(int bytes) {
     return new GatewayOptions(stepThreads, compressionThreads, bytes, compressionLevel, fetchSize,
         maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys, postgresCopy);
+        acceptUnknownHostKeys, postgresCopy, bindBatchRows);
   }
 
   public GatewayOptions withPostgresCopy(boolean enabled) {
     return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
         maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys, enabled);
+        acceptUnknownHostKeys, enabled, bindBatchRows);
   }
 
   public GatewayOptions withThreads(int steps, int compression) {
     return new GatewayOptions(steps, compression, blockSize, compressionLevel, fetchSize,
         maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys, postgresCopy);
+        acceptUnknownHostKeys, postgresCopy, bindBatchRows);
   }
 
   public GatewayOptions withCompressionLevel(int level) {
     return new GatewayOptions(stepThreads, compressionThreads, blockSize, level, fetchSize,
         maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys, postgresCopy);
+        acceptUnknownHostKeys, postgresCopy, bindBatchRows);
+  }
+
+  public GatewayOptions withBindBatchRows(int rows) {
+    return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
+        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
+        acceptUnknownHostKeys, postgresCopy, rows);
   }
 }

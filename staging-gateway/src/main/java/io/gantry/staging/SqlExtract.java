@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param inputFileName CSV file (relative) whose rows bind the parameters, each row one execution; or null
  * @param creationFlag what to do when the output exists
  * @param outputCompressed write blocked gzip ({@code SQLOutputFileCompression})
+ * @param cache when the result may come from the stage-in cache; null: never cached
  */
 public record SqlExtract(
     DataSourceRef dataSource,
@@ -21,7 +22,8 @@ public record SqlExtract(
     String outputFileName,
     String inputFileName,
     CreationFlag creationFlag,
-    boolean outputCompressed) {
+    boolean outputCompressed,
+    CacheRule cache) {
   public SqlExtract {
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(creationFlag, "creationFlag");
@@ -34,6 +36,19 @@ public record SqlExtract(
     if (inputFileName != null && inputFileName.isBlank()) {
       inputFileName = null;
     }
+  }
+
+  /** An extract that is never cached. */
+  public SqlExtract(DataSourceRef dataSource, int executionOrderGroup, String statement, String outputFileName,
+      String inputFileName, CreationFlag creationFlag, boolean outputCompressed) {
+    this(dataSource, executionOrderGroup, statement, outputFileName, inputFileName, creationFlag, outputCompressed,
+        null);
+  }
+
+  /** The same extract under another cache rule. */
+  public SqlExtract withCache(CacheRule rule) {
+    return new SqlExtract(dataSource, executionOrderGroup, statement, outputFileName, inputFileName, creationFlag,
+        outputCompressed, rule);
   }
 
   /** Short label for messages and the manifest. */

@@ -51,6 +51,7 @@ public final class StagingGateway implements AutoCloseable {
   private final ExecutorService compressionPool;
   private final UriStagingPolicy uriPolicy;
   private final Map<String, UriScheme> uriSchemes;
+  private volatile StageInCache cache;
 
   /** A gateway that connects wherever a plan says ({@link ConnectionPolicy#unrestricted()}; no file: roots). */
   public StagingGateway(CredentialResolver credentials, GatewayOptions options) {
@@ -91,6 +92,15 @@ public final class StagingGateway implements AutoCloseable {
   }
 
   /**
+   * Serves extracts whose {@link CacheRule} allows it from {@code stageInCache} (null: no cache,
+   * the default). Call once, before the first stage-in.
+   */
+  public StagingGateway useCache(StageInCache stageInCache) {
+    this.cache = stageInCache;
+    return this;
+  }
+
+  /**
    * Stage-in: remote transfers in ArrangingOrder, then SQL extracts group by group.
    *
    * @param jobDirectory existing directory all plan file names are relative to
@@ -99,7 +109,9 @@ public final class StagingGateway implements AutoCloseable {
   public Manifest stageIn(StageInPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
     JobDirectory dir = openJobDirectory(jobDirectory);
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy);
+    StageInCache c = cache;
+    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy,
+        c == null ? null : c.store());
     List<ManifestRecord> records = new ArrayList<>();
     records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
     records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir), progress));
@@ -116,7 +128,7 @@ public final class StagingGateway implements AutoCloseable {
   public Manifest stageOut(StageOutPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
     JobDirectory dir = openJobDirectory(jobDirectory);
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy);
+    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy, null);
     List<Step> loads = new ArrayList<>();
     plan.loads().forEach(l -> loads.add(new SqlLoadStep(l, env, plan.jobId())));
     List<ManifestRecord> records = new ArrayList<>(run("sql", loads, progress));

@@ -192,9 +192,32 @@ final class StagingChecks {
     for (Element query : queries) {
       Element input = Dom.child(query, GANTRY, "SQLInputFileName");
       statement(query, SqlStatements.Kind.QUERY, "SQLQueryDataStaging reads data", input != null);
+      cache(query);
       if (stagedFile(input)) {
         producedEarlier(query, input, producers);
       }
+    }
+  }
+
+  /**
+   * The stage-in cache elements: a validity that is not negative, and a key query that is one
+   * query without parameters under the same SQL rules as SQLStatement (it runs on the same
+   * data source before every cached extract).
+   */
+  private void cache(Element query) {
+    Element validity = Dom.child(query, GANTRY, "CacheValidity");
+    if (validity != null && Dom.text(validity).startsWith("-")) {
+      findings.error(validity, "must not be negative; PT0S means never cached");
+    }
+    Element keyQuery = Dom.child(query, GANTRY, "CacheKeyQuery");
+    String sql = Dom.text(keyQuery);
+    if (keyQuery == null || sql == null || sql.isEmpty()) {
+      return;
+    }
+    SqlStatements.problem(sql, SqlStatements.Kind.QUERY, policy.extraSqlFunctions())
+        .ifPresent(problem -> findings.error(keyQuery, "CacheKeyQuery reads data; this query " + problem));
+    if (SqlText.parameterCount(sql) > 0) {
+      findings.error(keyQuery, "must have no ? parameters: it runs once, before the extract, with nothing to bind");
     }
   }
 

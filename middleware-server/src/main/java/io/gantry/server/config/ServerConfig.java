@@ -43,7 +43,16 @@ public record ServerConfig(
     Staging staging,
     StandardStaging standardStaging,
     Compute compute,
-    JsdlResources jsdlResources) {
+    JsdlResources jsdlResources,
+    StageIn stageIn) {
+
+  /**
+   * Stage-in reuse (docs/configuration.md, "Stage-in cache and batched binding"): the stage-in
+   * cache under the staging root, at most {@code cacheMaxBytes} ({@code cache.max-bytes}; 0: no
+   * cache), and how many input rows of a bound statement go to PostgreSQL in one round trip
+   * ({@code staging.bind-batch-rows}; 1: one per row).
+   */
+  public record StageIn(long cacheMaxBytes, int bindBatchRows) {}
 
   /**
    * Standard JSDL DataStaging (URIs): the directories {@code file:} URIs may read and write under

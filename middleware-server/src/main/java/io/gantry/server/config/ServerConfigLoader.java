@@ -72,6 +72,7 @@ public final class ServerConfigLoader {
         StagingSection.read(values),
         StagingSection.readStandard(values),
         ComputeSection.read(values),
-        JsdlResourceSettings.read(values));
+        JsdlResourceSettings.read(values),
+        StageInSection.read(values));
   }
 }

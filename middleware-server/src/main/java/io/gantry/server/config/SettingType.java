@@ -95,6 +95,15 @@ public record SettingType<T>(String syntax, Reader<T> reader, T absent) {
 
   /** A number of bytes, more than 0: plain, or with a binary suffix ({@code 512M}, {@code 16G}, {@code 2TiB}). */
   public static SettingType<Long> bytes() {
+    return bytes(false);
+  }
+
+  /** A number of bytes as {@link #bytes()}, where 0 is allowed (and means "off"). */
+  public static SettingType<Long> bytesOrZero() {
+    return bytes(true);
+  }
+
+  private static SettingType<Long> bytes(boolean zeroAllowed) {
     return new SettingType<>("bytes", (key, value) -> {
       Matcher m = BYTES.matcher(value.strip());
       if (!m.matches()) {
@@ -112,7 +121,7 @@ public record SettingType<T>(String syntax, Reader<T> reader, T absent) {
         if (n > (Long.MAX_VALUE >> shift)) {
           throw new NumberFormatException();
         }
-        if (n == 0) {
+        if (n == 0 && !zeroAllowed) {
           throw new ConfigException(key, "must be more than 0");
         }
         return n << shift;

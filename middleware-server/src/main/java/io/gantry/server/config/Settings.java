@@ -17,7 +17,7 @@ import java.util.Optional;
 public final class Settings {
   private static final List<Class<?>> SECTIONS = List.of(ServerSection.class, SecuritySection.class,
       AdmissionSection.class, StorageSection.class, SandboxSection.class, StagingSection.class,
-      CredentialSection.class, ComputeSection.class, JsdlResourceSettings.class);
+      CredentialSection.class, ComputeSection.class, JsdlResourceSettings.class, StageInSection.class);
 
   private static final List<Setting<?>> ALL = collect();
 

@@ -22,6 +22,7 @@ import io.gantry.staging.CreationFlag;
 import io.gantry.staging.DataSourceRef;
 import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.RemoteTransfer;
+import io.gantry.staging.CacheRule;
 import io.gantry.staging.SqlExtract;
 import io.gantry.staging.SqlLoad;
 import io.gantry.staging.StageInPlan;
@@ -168,9 +169,24 @@ public final class JobPlanner {
       CreationFlag flag = CreationFlag.fromJsdl(JsdlDefaults.creationFlag(q.getSQLOutputFileCreationFlag()).value());
       extracts.add(new SqlExtract(source, q.getExecutionOrderGroup(), q.getSQLStatement().strip(),
           q.getSQLOutputFileName(), q.getSQLInputFileName(), flag,
-          JsdlDefaults.isOn(q.getSQLOutputFileCompression())));
+          JsdlDefaults.isOn(q.getSQLOutputFileCompression()), cacheRule(q)));
     }
     return extracts;
+  }
+
+  /**
+   * CacheValidity and CacheKeyQuery; null (never cached) without either. An xsd:duration may
+   * count months and years, so it is measured from now.
+   */
+  private static CacheRule cacheRule(SQLQueryDataStagingType q) {
+    javax.xml.datatype.Duration validity = q.getCacheValidity();
+    String keyQuery = q.getCacheKeyQuery() == null ? null : q.getCacheKeyQuery().strip();
+    if (validity == null && (keyQuery == null || keyQuery.isEmpty())) {
+      return null;
+    }
+    return new CacheRule(validity == null ? null
+        : java.time.Duration.ofMillis(validity.getTimeInMillis(
+            java.util.GregorianCalendar.from(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)))), keyQuery);
   }
 
   private List<SqlLoad> loads(List<SQLUpdateDataStagingType> updates, String owner, List<String> problems) {

@@ -144,6 +144,35 @@ class SampleVarJobTest {
     }
   }
 
+  @Test
+  void anIntradayReRunAfterALevelMoveQueriesOnlyTheLevels() throws Exception {
+    String first = client.submitJob(new JobDocument(sampleJob()));
+    assertEquals(JobStateName.SUCCEEDED, awaitEnd(first, Duration.ofMinutes(3)).state);
+    try (Connection c = DriverManager.getConnection(new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "");
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("update risk_factor set level = cast(level * 1.01 as decimal(20, 10))"); // what scripts/move-demo-levels does
+    }
+    String second = client.submitJob(new JobDocument(sampleJob()));
+    JobStatusInfo status = awaitEnd(second, Duration.ofMinutes(3));
+    assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
+
+    Map<String, StagedFileInfo> before = byTarget(client.getJobResults(first).stagedIn);
+    Map<String, StagedFileInfo> after = byTarget(client.getJobResults(second).stagedIn);
+    for (String cached : List.of("positions.csv.gz", "params.csv.gz", "factor-ids.csv", "history.csv.gz")) {
+      assertTrue(after.get(cached).step.startsWith("sql-extract-cached["), cached + ": " + after.get(cached).step);
+      assertEquals(before.get(cached).checksum, after.get(cached).checksum, cached);
+    }
+    assertTrue(after.get("factors.csv.gz").step.startsWith("sql-extract["), after.get("factors.csv.gz").step);
+    assertTrue(!before.get("factors.csv.gz").checksum.equals(after.get("factors.csv.gz").checksum),
+        "the levels moved, so their extract differs");
+  }
+
+  private static Map<String, StagedFileInfo> byTarget(List<StagedFileInfo> files) {
+    Map<String, StagedFileInfo> m = new java.util.HashMap<>();
+    files.forEach(f -> m.put(f.target, f));
+    return m;
+  }
+
   private JobStatusInfo awaitEnd(String jobId, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     JobStatusInfo status = client.getJobStatus(jobId);

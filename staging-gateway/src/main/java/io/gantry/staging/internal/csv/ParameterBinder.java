@@ -53,17 +53,25 @@ public final class ParameterBinder {
 
   /** Binds {@code fields[0..parameterCount)}; {@code line} is for messages. */
   public void bind(PreparedStatement ps, String[] fields, long line) throws SQLException, BindException {
+    bind(ps, 0, fields, line);
+  }
+
+  /**
+   * Binds {@code fields[0..parameterCount)} to parameters {@code offset + 1 ..}: one row's share of
+   * a statement that repeats the bound statement several times (batched binding).
+   */
+  public void bind(PreparedStatement ps, int offset, String[] fields, long line) throws SQLException, BindException {
     for (int i = 0; i < types.length; i++) {
       String value = fields[i];
       if (value == null) {
         if (notNullable[i]) {
           throw new BindException(where(line, i) + " is empty (NULL) but the parameter does not allow NULL");
         }
-        ps.setNull(i + 1, types[i] == Types.OTHER ? Types.VARCHAR : types[i]);
+        ps.setNull(offset + i + 1, types[i] == Types.OTHER ? Types.VARCHAR : types[i]);
         continue;
       }
       try {
-        bindValue(ps, i + 1, types[i], value);
+        bindValue(ps, offset + i + 1, types[i], value);
       } catch (DateTimeParseException | IllegalArgumentException e) {
         throw new BindException(where(line, i) + ": '" + abbreviate(value) + "' is not a valid "
             + typeName(types[i]));

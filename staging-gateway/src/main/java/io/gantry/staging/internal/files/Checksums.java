@@ -28,7 +28,8 @@ public final class Checksums {
     }
   }
 
-  private static String sha256(InputStream in) throws IOException {
+  /** SHA-256 of the rest of a stream's bytes. */
+  public static String sha256(InputStream in) throws IOException {
     MessageDigest digest;
     try {
       digest = MessageDigest.getInstance("SHA-256");

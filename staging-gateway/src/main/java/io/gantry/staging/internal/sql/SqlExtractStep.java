@@ -7,6 +7,7 @@ import io.gantry.staging.ManifestRecord;
 import io.gantry.staging.SqlExtract;
 import io.gantry.staging.StagingException;
 import io.gantry.staging.internal.bgzf.BlockGzipWriter;
+import io.gantry.staging.internal.cache.CacheStore;
 import io.gantry.staging.internal.bgzf.CompressedFiles;
 import io.gantry.staging.internal.csv.CsvRowReader;
 import io.gantry.staging.internal.csv.CsvRowWriter;
@@ -26,7 +27,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one {@link SqlExtract}: the query's rows stream into a CSV file (blocked gzip if asked).
@@ -44,6 +49,7 @@ import java.util.List;
  * </ol>
  */
 public final class SqlExtractStep implements Step {
+  private static final Logger LOG = LoggerFactory.getLogger(SqlExtractStep.class);
   private final SqlExtract extract;
   private final SqlSteps env;
 
@@ -77,32 +83,82 @@ public final class SqlExtractStep implements Step {
         throw new StagingException(label(), "'" + extract.outputFileName()
             + "' exists and SQLOutputFileCreationFlag is dontOverwrite");
       }
-      boolean appending = extract.creationFlag() == CreationFlag.APPEND && Files.exists(output)
-          && Files.size(output) > 0;
-      boolean compress = appending ? CompressedFiles.isGzip(output) : extract.outputCompressed();
-      if (appending && compress != extract.outputCompressed()) {
-        throw new StagingException(label(), "cannot append " + (extract.outputCompressed() ? "compressed" : "plain")
-            + " rows to the existing " + (compress ? "compressed" : "plain") + " file '" + extract.outputFileName() + "'");
+      if (cacheable()) {
+        return cached(spec, output, input, context, start);
       }
-      List<String> existingHeader = appending ? readHeader(output) : null;
-      try (StagedFile file = appending
-              ? StagedFile.appendingTo(output, compress ? CompressedFiles.lengthWithoutEofBlock(output) : Files.size(output))
-              : StagedFile.create(output);
-          Connection connection = env.pools().connect(spec, extract.dataSource().name() == null, label())) {
-        if (appending && !compress && !endsWithLineBreak(output)) {
-          file.stream().write('\n'); // a hand-made file without a final line break: keep its last row whole
-        }
-        long rows = query(connection, file, compress, input, existingHeader, context);
-        String sha256 = file.commit(extract.creationFlag());
-        return new ManifestRecord("sql-extract", spec.describe(), extract.statement(), extract.outputFileName(),
-            rows, file.bytes(), sha256, (System.nanoTime() - start) / 1e9, false);
-      }
+      return extractInto(spec, output, input, context, start);
     } catch (SQLException e) {
       throw new StagingException(label(), SqlSteps.failure(spec, extract.statement(), e), e);
     } catch (ParameterBinder.BindException e) {
       throw new StagingException(label(), e.getMessage(), e);
     } catch (IOException e) {
       throw new StagingException(label(), e.getMessage(), e);
+    }
+  }
+
+  /** Runs the statement into {@code output}: the step without the cache. */
+  private ManifestRecord extractInto(DataSourceSpec spec, Path output, Path input, StepContext context, long start)
+      throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
+    boolean appending = extract.creationFlag() == CreationFlag.APPEND && Files.exists(output)
+        && Files.size(output) > 0;
+    boolean compress = appending ? CompressedFiles.isGzip(output) : extract.outputCompressed();
+    if (appending && compress != extract.outputCompressed()) {
+      throw new StagingException(label(), "cannot append " + (extract.outputCompressed() ? "compressed" : "plain")
+          + " rows to the existing " + (compress ? "compressed" : "plain") + " file '" + extract.outputFileName() + "'");
+    }
+    List<String> existingHeader = appending ? readHeader(output) : null;
+    try (StagedFile file = appending
+            ? StagedFile.appendingTo(output, compress ? CompressedFiles.lengthWithoutEofBlock(output) : Files.size(output))
+            : StagedFile.create(output);
+        Connection connection = env.pools().connect(spec, extract.dataSource().name() == null, label())) {
+      if (appending && !compress && !endsWithLineBreak(output)) {
+        file.stream().write('\n'); // a hand-made file without a final line break: keep its last row whole
+      }
+      long rows = query(connection, file, compress, input, existingHeader, context);
+      String sha256 = file.commit(extract.creationFlag());
+      return new ManifestRecord("sql-extract", spec.describe(), extract.statement(), extract.outputFileName(),
+          rows, file.bytes(), sha256, (System.nanoTime() - start) / 1e9, false);
+    }
+  }
+
+  private boolean cacheable() {
+    return env.cache() != null && extract.cache() != null && extract.cache().enabled()
+        && extract.creationFlag() != CreationFlag.APPEND;
+  }
+
+  /**
+   * The step through the stage-in cache. The data source is resolved first (the resolver refuses a
+   * user not allowed on it) and a connection taken (for an inline source, this is the login with
+   * the job's own password), so a cached extract only reaches a job that could have run the
+   * statement itself. The key query, if any, runs on that connection; then, under the key's lock
+   * (concurrent jobs with the same key extract once), a valid entry whose checksum still holds is
+   * linked into the job directory, or the statement runs and its output becomes the entry.
+   */
+  private ManifestRecord cached(DataSourceSpec spec, Path output, Path input, StepContext context, long start)
+      throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
+    String keyResult;
+    try (Connection connection = env.pools().connect(spec, extract.dataSource().name() == null, label())) {
+      keyResult = extract.cache().keyQuery() == null ? "" : CacheKeys.keyQueryResult(connection,
+          extract.cache().keyQuery(), context);
+    }
+    String key = CacheKeys.key(extract, spec, input, keyResult);
+    try (CacheStore.Held held = env.cache().lock(key)) {
+      Optional<CacheStore.Entry> hit = env.cache().usable(key, extract.cache().validity(), Instant.now());
+      if (hit.isPresent()) {
+        CacheStore.Entry e = hit.get();
+        CacheKeys.linkInto(e.data(), output, extract.creationFlag());
+        return new ManifestRecord(ManifestRecord.SQL_EXTRACT_CACHED, spec.describe(), extract.statement(),
+            extract.outputFileName(), e.rows(), e.bytes(), e.sha256(), (System.nanoTime() - start) / 1e9, false);
+      }
+      ManifestRecord extracted = extractInto(spec, output, input, context, start);
+      try {
+        env.cache().publish(key, output, extracted.sha256(), extracted.bytes(), extracted.rows(), spec.describe(),
+            extract.statement(), Instant.now());
+      } catch (IOException e) {
+        // the job has its file; only later jobs lose the shortcut
+        LOG.warn("{}: could not add the extract to the stage-in cache: {}", label(), e.toString());
+      }
+      return extracted;
     }
   }
 
@@ -133,6 +189,9 @@ public final class SqlExtractStep implements Step {
           try (ResultSet rs = ps.executeQuery()) {
             export.rows(rs);
           }
+        } else if (PostgresCopyExport.isPostgres(connection) && env.options().bindBatchRows() > 1) {
+          new BatchedBinding(connection, ps, extract, env.options().bindBatchRows(), label())
+              .run(input, export, context);
         } else {
           executePerInputRow(ps, input, export, context);
         }

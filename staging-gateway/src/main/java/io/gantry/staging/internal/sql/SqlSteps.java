@@ -6,17 +6,22 @@ import io.gantry.staging.DataSourceRef;
 import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StagingException;
+import io.gantry.staging.internal.cache.CacheStore;
 import io.gantry.staging.internal.files.JobDirectory;
 import java.util.concurrent.ExecutorService;
 
-/** What SQL steps share: the job directory, credentials, pools, compression threads and options. */
+/**
+ * What SQL steps share: the job directory, credentials, pools, compression threads, options and
+ * the stage-in cache (null: none).
+ */
 public record SqlSteps(
     JobDirectory jobDirectory,
     CredentialResolver credentials,
     DataSourcePools pools,
     ExecutorService compressionPool,
     GatewayOptions options,
-    ConnectionPolicy policy) {
+    ConnectionPolicy policy,
+    CacheStore cache) {
 
   /**
    * Resolves a plan's data source for reading or writing, turning the resolver's refusal into a
