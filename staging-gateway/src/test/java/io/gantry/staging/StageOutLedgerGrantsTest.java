@@ -95,7 +95,8 @@ class StageOutLedgerGrantsTest {
 
   @Test
   void theStatementsRunOnH2Too() throws Exception {
-    String url = "jdbc:h2:mem:ledger-ddl-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1";
+    // the admin's connection keeps the in-memory database open for the desk's
+    String url = "jdbc:h2:mem:ledger-ddl-" + System.nanoTime();
     try (Connection admin = DriverManager.getConnection(url, "sa", ""); Statement s = admin.createStatement()) {
       s.execute("CREATE USER desk_a PASSWORD 'a-password'");
       for (String statement : StageOutLedgerDdl.script(StageOutLedgerDdl.Dialect.H2, List.of("desk_a")).split(";\n")) {
