@@ -76,7 +76,7 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
     List<Contribution> parts = rows(files, CONTRIBUTIONS, r -> new Contribution(text(r, "position_id"),
         decimal(r, "confidence"), number(r, "contribution")), List.of());
     if (levels.isEmpty()) {
-      throw new Unreadable(SUMMARY + " has no rows");
+      throw new Unreadable(SUMMARY + "(.gz) has no rows");
     }
     return new VarResults(List.copyOf(levels), List.copyOf(bins), parts);
   }

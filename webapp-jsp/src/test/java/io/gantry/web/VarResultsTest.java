@@ -147,6 +147,6 @@ class VarResultsTest {
     VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class, () -> read(
         blockedGzip("s.csv.gz", "run_id,confidence,var,expected_shortfall,pnl_mean,pnl_stddev,scenarios\n"),
         blockedGzip("d.csv.gz", DISTRIBUTION), null));
-    assertEquals("results/var_summary.csv.gz has no rows", e.getMessage());
+    assertEquals("results/var_summary.csv(.gz) has no rows", e.getMessage());
   }
 }
