@@ -85,6 +85,19 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
     fault.setDetail(null);
   }
 
+  /**
+   * Whether the fault is the caller's to fix, whatever code CXF has given it so far: a declared
+   * fault or an argument check, a body that does not match the WSDL, or a {@code Client}/{@code
+   * Sender} fault with a text written for clients (the login refusals).
+   */
+  static boolean isCallersMistake(Fault fault) {
+    Throwable cause = fault.getCause();
+    if (cause != null && CALLERS_MISTAKES.contains(cause.getClass()) || cause instanceof UnmarshalException) {
+      return true;
+    }
+    return isClientCode(fault) && isSafe(fault.getMessage());
+  }
+
   /** No Java class, package or stack frame in the text. */
   private static boolean isSafe(String text) {
     return text != null && !text.contains("Exception") && !text.contains("java.") && !text.contains("\tat ");
