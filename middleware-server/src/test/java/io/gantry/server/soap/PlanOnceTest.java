@@ -131,7 +131,7 @@ class PlanOnceTest {
   }
 
   @Test
-  void theStoredPlanHoldsNoSecretOnlyWhereTheSecretIsUsed() throws Exception {
+  void theStoredPlanHoldsNoSecretNorEncryptedValue() throws Exception {
     String password = "db-pässword-7";
     try (H2TcpServer databases = H2TcpServer.start(dir.resolve("databases"))) {
       String dbUrl = databases.jdbcUrl("books");
