@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * slots, so that two running jobs leave a third one QUEUED (cancel needs one that has not
  * started).
  */
-final class RealServer implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+final class RealServer implements AutoCloseable {
   private final GantryServer server;
   private final Path dataDir;
 

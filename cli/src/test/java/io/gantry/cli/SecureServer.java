@@ -23,7 +23,7 @@ import picocli.CommandLine;
  * alice and bob, added as an operator adds them ({@code gantry-server user add}) before the
  * server starts, because H2 lets one process at a time open the job store.
  */
-final class SecureServer implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+final class SecureServer implements AutoCloseable {
   static final String ADMIN = "admin";
   static final String ALICE = "alice";
   static final String BOB = "bob";

@@ -72,8 +72,8 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
       }
       return;
     }
-    if (cause == null || fault instanceof SoapFault && cause instanceof Fault
-        || isClientCode(fault) && isSafe(fault.getMessage())) {
+    if (cause == null || (fault instanceof SoapFault && cause instanceof Fault)
+        || (isClientCode(fault) && isSafe(fault.getMessage()))) {
       return;
     }
     String incident = UUID.randomUUID().toString();
@@ -92,7 +92,7 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
    */
   static boolean isCallersMistake(Fault fault) {
     Throwable cause = fault.getCause();
-    if (cause != null && CALLERS_MISTAKES.contains(cause.getClass()) || cause instanceof UnmarshalException) {
+    if ((cause != null && CALLERS_MISTAKES.contains(cause.getClass())) || cause instanceof UnmarshalException) {
       return true;
     }
     return isClientCode(fault) && isSafe(fault.getMessage());
