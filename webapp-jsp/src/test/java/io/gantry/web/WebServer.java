@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.gantry.server.GantryServer;
 import io.gantry.server.GantryServerCommand;
 import io.gantry.server.config.ServerConfigLoader;
-import io.gantry.testing.FingerprintTrustManager;
+import io.gantry.soap.FingerprintTrustManager;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,7 +3,7 @@ package io.gantry.server.bench;
 import io.gantry.server.security.PasswordHasher;
 import io.gantry.server.soap.RunningServer;
 import io.gantry.server.soap.TestJobs;
-import io.gantry.testing.FingerprintTrustManager;
+import io.gantry.soap.FingerprintTrustManager;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

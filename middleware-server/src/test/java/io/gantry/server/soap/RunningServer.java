@@ -1,6 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.FingerprintTrustManager;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gantry.server.GantryServer;
@@ -8,6 +7,7 @@ import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.config.ServerConfigLoader;
+import io.gantry.soap.FingerprintTrustManager;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
