@@ -97,6 +97,33 @@ class SubmitAndInspectTest {
   }
 
   @Test
+  void aStageOutThatFailedInItsSecondGroupShowsTheStepThatCommittedInResultsAuditAndStatus() throws Exception {
+    Result submit = gantry.run("submit", "--wait", TestJobs.stageOutFailingInGroupTwo(dir).toString());
+    assertEquals(1, submit.exitCode(), submit.toString());
+    String id = submittedId(submit);
+
+    Result status = gantry.run("status", id);
+    assertTrue(status.out().contains("FAILED"), status.toString());
+    assertTrue(status.out().contains("VAR_NO_SUCH_TABLE") || status.out().contains("var_no_such_table"), status.toString());
+    assertTrue(status.out().contains("1 stage-out step(s) had committed before the failure and stay committed:"
+        + " sql-load results/pnl_distribution.csv to 'demo-market'"), status.toString());
+
+    Result results = gantry.run("results", id);
+    assertEquals(0, results.exitCode(), results.toString());
+    List<String> lines = results.out().lines().toList();
+    assertEquals("job " + id + "  FAILED", lines.get(0), results.toString());
+    assertEquals(3, lines.size(), "header and the one committed step: " + results);
+    assertTrue(lines.get(2).matches("out +sql-load\\[1] +results/pnl_distribution\\.csv +'demo-market'.* 1 +\\d+ .*"),
+        results.toString());
+
+    Result audit = gantry.run("audit", id);
+    List<String> trail = audit.out().lines().toList();
+    assertTrue(trail.get(trail.size() - 2).matches("\\S+Z +STAGING_OUT -> FAILED +stage-out failed: .*had committed.*"),
+        audit.toString());
+    assertTrue(trail.get(trail.size() - 1).matches("\\S+Z +data +stage-out: sql-load, 1 rows, .*"), audit.toString());
+  }
+
+  @Test
   void quietSubmitPrintsOnlyTheIdAndWaitGivesTheOutcomeInItsExitCode() {
     Result submit = gantry.run("submit", "--quiet", TestJobs.HELLO_MPI.toString());
     assertEquals(0, submit.exitCode(), submit.toString());

@@ -51,6 +51,46 @@ final class TestJobs {
     return Files.writeString(dir.resolve("var-staging-only.jsdl"), var);
   }
 
+  /**
+   * A job whose stage-out commits its first group (a P&L bin into the demo's
+   * var_pnl_distribution, from a plain CSV) and fails in its second (a table that is not there).
+   */
+  static Path stageOutFailingInGroupTwo(Path dir) throws IOException {
+    String script = "mkdir -p results; printf 'run_id,bin,lower,upper,count\\n%s,0,-1,0,5\\n' \"$GANTRY_JOB_ID\""
+        + " > results/pnl_distribution.csv";
+    return Files.writeString(dir.resolve("half-out.jsdl"), """
+        <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
+                            xmlns:jsdl-posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix"
+                            xmlns:gx="urn:gantry:jsdl:ext:1">
+          <jsdl:JobDescription>
+            <jsdl:JobIdentification><jsdl:JobName>half-out</jsdl:JobName></jsdl:JobIdentification>
+            <jsdl:Application>
+              <jsdl-posix:POSIXApplication>
+                <jsdl-posix:Executable>/bin/sh</jsdl-posix:Executable>
+                <jsdl-posix:Argument>-c</jsdl-posix:Argument>
+                <jsdl-posix:Argument>%s</jsdl-posix:Argument>
+                <jsdl-posix:WallTimeLimit>120</jsdl-posix:WallTimeLimit>
+              </jsdl-posix:POSIXApplication>
+            </jsdl:Application>
+            <gx:PostDataStaging>
+              <gx:SQLUpdateDataStaging>
+                <gx:DataSourceRef>demo-market</gx:DataSourceRef>
+                <gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup>
+                <gx:SQLStatement>INSERT INTO var_pnl_distribution (run_id, bin, lower, upper, count) VALUES (?, ?, ?, ?, ?)</gx:SQLStatement>
+                <gx:SQLInputFileName>results/pnl_distribution.csv</gx:SQLInputFileName>
+              </gx:SQLUpdateDataStaging>
+              <gx:SQLUpdateDataStaging>
+                <gx:DataSourceRef>demo-market</gx:DataSourceRef>
+                <gx:ExecutionOrderGroup>2</gx:ExecutionOrderGroup>
+                <gx:SQLStatement>INSERT INTO var_no_such_table (run_id, bin, lower, upper, count) VALUES (?, ?, ?, ?, ?)</gx:SQLStatement>
+                <gx:SQLInputFileName>results/pnl_distribution.csv</gx:SQLInputFileName>
+              </gx:SQLUpdateDataStaging>
+            </gx:PostDataStaging>
+          </jsdl:JobDescription>
+        </jsdl:JobDefinition>
+        """.formatted(xmlText(script)));
+  }
+
   private static String xmlText(String text) {
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }

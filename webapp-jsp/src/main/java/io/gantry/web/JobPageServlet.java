@@ -103,7 +103,7 @@ final class JobPageServlet extends HttpServlet {
       default -> false;
     });
     request.setAttribute("killable", job.state().equals("RUNNING"));
-    request.setAttribute("hasResults", jobs.hasJobFile(id, VarResults.SUMMARY));
+    request.setAttribute("hasResults", JobResultsPage.hasResults(jobs, id));
     ActionMessage message = takeMessage(request.getSession(false), id);
     if (message != null) {
       request.setAttribute("actionMessage", message.text());

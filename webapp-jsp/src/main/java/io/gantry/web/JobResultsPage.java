@@ -21,9 +21,9 @@ final class JobResultsPage {
       throws JobNotFoundFault, ServletException, IOException {
     JobRow job = JobRow.of(jobs.getJobStatus(id));
     request.setAttribute("job", job);
-    if (!jobs.hasJobFile(id, VarResults.SUMMARY)) {
+    if (!hasResults(jobs, id)) {
       request.setAttribute("problem", job.finalState()
-          ? "This job wrote no VaR results (" + VarResults.SUMMARY + ")."
+          ? "This job wrote no VaR results (" + VarResults.SUMMARY + " or " + VarResults.SUMMARY + ".gz)."
           : "No VaR results yet: the job is " + job.state() + ".");
     } else {
       try {
@@ -37,6 +37,16 @@ final class JobResultsPage {
       }
     }
     Pages.render(request, response, "job-results", "Results of " + (job.name().isEmpty() ? id : job.name()));
+  }
+
+  /** Whether the job wrote a VaR summary, compressed or plain. */
+  static boolean hasResults(JobManagementService jobs, String id) throws JobNotFoundFault {
+    for (String name : VarResults.namesOf(VarResults.SUMMARY)) {
+      if (jobs.hasJobFile(id, name)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -18,14 +18,20 @@ import org.apache.commons.csv.CSVRecord;
 
 /**
  * What the sample VaR program (mcvar) wrote into its job's {@code results/} directory, read from
- * its gzip CSV files (blocked gzip: several members, which {@link GZIPInputStream} reads on).
+ * its CSV files, compressed ({@code .csv.gz}, blocked gzip: several members, which {@link
+ * GZIPInputStream} reads on) or plain ({@code .csv}), told apart by their first bytes.
  * A file that is missing, not gzip, or has a missing column or a bad number gives an
  * {@link Unreadable} naming the file and the line, for the page to show.
  */
 record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contributions) {
-  static final String SUMMARY = "results/var_summary.csv.gz";
-  static final String DISTRIBUTION = "results/pnl_distribution.csv.gz";
-  static final String CONTRIBUTIONS = "results/contributions.csv.gz";
+  static final String SUMMARY = "results/var_summary.csv";
+  static final String DISTRIBUTION = "results/pnl_distribution.csv";
+  static final String CONTRIBUTIONS = "results/contributions.csv";
+
+  /** The names a result may have in the job directory: compressed first (mcvar's default), then plain. */
+  static List<String> namesOf(String result) {
+    return List.of(result + ".gz", result);
+  }
 
   /** VaR and expected shortfall (positive loss amounts) at one confidence level. */
   record Level(BigDecimal confidence, double var, double expectedShortfall, double mean, double stddev,
@@ -70,7 +76,7 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
     List<Contribution> parts = rows(files, CONTRIBUTIONS, r -> new Contribution(text(r, "position_id"),
         decimal(r, "confidence"), number(r, "contribution")), List.of());
     if (levels.isEmpty()) {
-      throw new Unreadable(SUMMARY + " has no rows");
+      throw new Unreadable(SUMMARY + "(.gz) has no rows");
     }
     return new VarResults(List.copyOf(levels), List.copyOf(bins), parts);
   }
@@ -89,21 +95,28 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
   /** The file's rows; {@code absent} when it is not there, or null when it must be. */
   private static <T> List<T> rows(ResultFiles files, String name, Function<CSVRecord, T> row, List<T> absent)
       throws Unreadable {
-    Optional<InputStream> file;
-    try {
-      file = files.open(name);
-    } catch (IOException e) {
-      throw new Unreadable(name + " cannot be read: " + e.getMessage());
+    Optional<InputStream> file = Optional.empty();
+    String result = name;
+    for (String candidate : namesOf(result)) {
+      try {
+        file = files.open(candidate);
+      } catch (IOException e) {
+        throw new Unreadable(candidate + " cannot be read: " + e.getMessage());
+      }
+      if (file.isPresent()) {
+        name = candidate;
+        break;
+      }
     }
     if (file.isEmpty()) {
       if (absent != null) {
         return absent;
       }
-      throw new Unreadable(name + " is not there");
+      throw new Unreadable(result + "(.gz) is not there");
     }
     CSVFormat format = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
     try (InputStream raw = file.get();
-        Reader in = new InputStreamReader(new GZIPInputStream(raw), StandardCharsets.UTF_8);
+        Reader in = new InputStreamReader(decompressed(raw), StandardCharsets.UTF_8);
         CSVParser csv = CSVParser.parse(in, format)) {
       List<T> out = new ArrayList<>();
       for (CSVRecord r : csv) {
@@ -117,6 +130,16 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
     } catch (IOException | java.io.UncheckedIOException | IllegalStateException e) {
       throw new Unreadable(name + " cannot be read: " + e.getMessage());
     }
+  }
+
+  /** The file's text: inflated when it starts with gzip's magic bytes, as it is otherwise. */
+  private static InputStream decompressed(InputStream raw) throws IOException {
+    java.io.BufferedInputStream in = new java.io.BufferedInputStream(raw);
+    in.mark(2);
+    int first = in.read();
+    int second = in.read();
+    in.reset();
+    return first == 0x1f && second == 0x8b ? new GZIPInputStream(in) : in;
   }
 
   private static String text(CSVRecord r, String column) {

@@ -37,12 +37,18 @@ class VarResultsTest {
     return file;
   }
 
-  /** The three files as the page's opener would give them: empty when not there. */
+  /** The three files under mcvar's names ({@code .csv.gz}) as the page's opener would give them: empty when not there. */
   private static VarResults read(Path summary, Path distribution, Path contributions) throws VarResults.Unreadable {
+    return read(".gz", summary, distribution, contributions);
+  }
+
+  /** The same, named with {@code suffix} after {@code .csv}. */
+  private static VarResults read(String suffix, Path summary, Path distribution, Path contributions)
+      throws VarResults.Unreadable {
     java.util.Map<String, Path> files = new java.util.HashMap<>();
-    files.put(VarResults.SUMMARY, summary);
-    files.put(VarResults.DISTRIBUTION, distribution);
-    files.put(VarResults.CONTRIBUTIONS, contributions);
+    files.put(VarResults.SUMMARY + suffix, summary);
+    files.put(VarResults.DISTRIBUTION + suffix, distribution);
+    files.put(VarResults.CONTRIBUTIONS + suffix, contributions);
     return VarResults.read(name -> {
       Path file = files.get(name);
       return file == null || !Files.exists(file) ? java.util.Optional.empty()
@@ -95,15 +101,23 @@ class VarResultsTest {
   void aMissingFileIsNamed() throws Exception {
     VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class,
         () -> read(blockedGzip("s.csv.gz", SUMMARY), dir.resolve("absent.csv.gz"), null));
-    assertEquals("results/pnl_distribution.csv.gz is not there", e.getMessage());
+    assertEquals("results/pnl_distribution.csv(.gz) is not there", e.getMessage());
   }
 
   @Test
-  void aFileThatIsNotGzipIsNamed() throws Exception {
-    Path plain = Files.writeString(dir.resolve("s.csv.gz"), SUMMARY);
-    VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class,
-        () -> read(plain, blockedGzip("d.csv.gz", DISTRIBUTION), null));
-    assertTrue(e.getMessage().startsWith("results/var_summary.csv.gz cannot be read"), e.getMessage());
+  void plainCsvResultsAreReadAsWellAsCompressedOnes() throws Exception {
+    Path summary = Files.writeString(dir.resolve("s.csv"), SUMMARY);
+    Path distribution = Files.writeString(dir.resolve("d.csv"), DISTRIBUTION);
+    VarResults r = read("", summary, distribution, null);
+    assertEquals(List.of("95%", "99%"), r.levels().stream().map(VarResults.Level::percent).toList());
+    assertEquals(List.of(new VarResults.Bin(-100, 0, 5), new VarResults.Bin(0, 100, 7)), r.bins());
+  }
+
+  @Test
+  void compressionIsToldByTheFilesFirstBytesNotByItsName() throws Exception {
+    Path plainUnderGzipName = Files.writeString(dir.resolve("s.csv.gz"), SUMMARY);
+    VarResults r = read(plainUnderGzipName, blockedGzip("d.csv.gz", DISTRIBUTION), null);
+    assertEquals(1234567.5, r.levels().get(1).var());
   }
 
   @Test
@@ -133,6 +147,6 @@ class VarResultsTest {
     VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class, () -> read(
         blockedGzip("s.csv.gz", "run_id,confidence,var,expected_shortfall,pnl_mean,pnl_stddev,scenarios\n"),
         blockedGzip("d.csv.gz", DISTRIBUTION), null));
-    assertEquals("results/var_summary.csv.gz has no rows", e.getMessage());
+    assertEquals("results/var_summary.csv(.gz) has no rows", e.getMessage());
   }
 }

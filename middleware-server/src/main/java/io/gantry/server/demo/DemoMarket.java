@@ -57,9 +57,7 @@ public final class DemoMarket {
       List.of("var_summary", "var_pnl_distribution", "var_contribution", "gantry_stage_out_ledger");
 
   /** The staging gateway's stage-out ledger (StageOutLedger), made here since the writer may not create tables. */
-  private static final String LEDGER = "create table if not exists gantry_stage_out_ledger (job_id varchar(64) not null,"
-      + " step_key varchar(64) not null, file_checksum varchar(64) not null, row_count bigint not null,"
-      + " committed_at timestamp not null, primary key (job_id, step_key))";
+  private static final String LEDGER = io.gantry.staging.StageOutLedgerDdl.CREATE_TABLE;
 
   private final Path directory;
   private final int positions;

@@ -134,8 +134,26 @@ public final class JobPlanner {
   }
 
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
-    Path dir = stagingRoot.resolve(id.toString());
     List<String> problems = new ArrayList<>();
+    JsdlJobPlan plan = draft(id, owner, job, problems);
+    if (!problems.isEmpty()) {
+      throw new JobFailure(String.join("; ", problems));
+    }
+    return plan;
+  }
+
+  /**
+   * Where the files of a job stored before plans were kept with jobs are, planned as if today's
+   * configuration had no objection to it: a data source removed since, or a user's access to it
+   * withdrawn, does not move an old job's directory or output. Never used to run a job.
+   */
+  public JsdlJobPlan filesOf(JobId id, String owner, JsdlJob job) {
+    return draft(id, owner, job, new ArrayList<>());
+  }
+
+  /** The plan, with what stands in its way added to {@code problems}. */
+  private JsdlJobPlan draft(JobId id, String owner, JsdlJob job, List<String> problems) {
+    Path dir = stagingRoot.resolve(id.toString());
     StandardStagingPlanner.Plan standard = standardStaging.plan(owner, job.stagingSteps(), fileSystems, problems);
     StageInPlan in = new StageInPlan(
         transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems), standard.in());
@@ -150,9 +168,6 @@ public final class JobPlanner {
     BatchResources batch = compute.slurm() ? compute.resources(job, owner,
         job.mpirunApplication().map(MpirunApplicationType::getPartition).orElse(null), processesPerHost(job), problems)
         : BatchResources.none();
-    if (!problems.isEmpty()) {
-      throw new JobFailure(String.join("; ", problems));
-    }
     return new JsdlJobPlan(id, owner, dir, in, launch, out, batch);
   }
 

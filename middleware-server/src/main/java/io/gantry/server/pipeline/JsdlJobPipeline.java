@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 
 /**
@@ -118,11 +119,48 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     return Optional.of(slurm.reattach(plan.jobId().toString(), computeRef.substring(SLURM_REF.length())));
   }
 
+  /**
+   * Stages out. A stage-out that fails after some of its steps committed (group 1 loaded, group 2
+   * refused) cannot take them back: those steps are recorded all the same, so results, audit and
+   * the job page show them, and the failure names them.
+   */
   @Override
   public void stageOut(JsdlJobPlan plan, PhaseProgress progress) throws JobFailure, InterruptedException {
-    Manifest manifest = stage(() -> gateway.stageOut(plan.stageOut(), plan.jobDirectory(),
-        listener("stage-out", progress)));
+    List<ManifestRecord> finished = new CopyOnWriteArrayList<>();
+    Manifest manifest;
+    try {
+      manifest = stage(() -> gateway.stageOut(plan.stageOut(), plan.jobDirectory(),
+          recording(listener("stage-out", progress), finished)));
+    } catch (JobFailure e) {
+      Manifest committed = new Manifest(finished);
+      store.recordDataMovements(plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, committed));
+      // the staging error (often the database's own long message) is shortened so that the
+      // committed steps still fit the stored failure reason
+      String error = e.getMessage().length() > 2000 ? e.getMessage().substring(0, 1997) + "..." : e.getMessage();
+      throw new JobFailure(error + "; " + CommittedSteps.describe(committed.records()), e);
+    }
     store.recordDataMovements(plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
+  }
+
+  /** {@code listener}, also keeping every finished step (its output is in place, its rows committed). */
+  private static StagingListener recording(StagingListener listener, List<ManifestRecord> finished) {
+    return new StagingListener() {
+      @Override
+      public void groupStarted(String phase, int index, int count, int groupNumber) {
+        listener.groupStarted(phase, index, count, groupNumber);
+      }
+
+      @Override
+      public void progress(long rowsSoFar, long bytesSoFar) {
+        listener.progress(rowsSoFar, bytesSoFar);
+      }
+
+      @Override
+      public void stepFinished(ManifestRecord record) {
+        finished.add(record);
+        listener.stepFinished(record);
+      }
+    };
   }
 
   /**

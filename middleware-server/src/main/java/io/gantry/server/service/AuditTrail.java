@@ -13,7 +13,7 @@ import java.util.List;
  * Builds a job's audit trail from the job store's append-only transition history and its data
  * movements. Each phase's movements are recorded when the phase ends, so they are listed at the
  * transition that ended it: stage-in at STAGING_IN -> STAGED, stage-out at STAGING_OUT ->
- * SUCCEEDED.
+ * SUCCEEDED (or FAILED, with the steps that had committed).
  */
 final class AuditTrail {
   private AuditTrail() {}
@@ -41,7 +41,8 @@ final class AuditTrail {
     if (t.from() == JobState.STAGING_IN && t.to() == JobState.STAGED) {
       return DataMovement.STAGE_IN;
     }
-    if (t.from() == JobState.STAGING_OUT && t.to() == JobState.SUCCEEDED) {
+    // a failed stage-out lists the steps that had committed before it failed: they stay in the database
+    if (t.from() == JobState.STAGING_OUT && (t.to() == JobState.SUCCEEDED || t.to() == JobState.FAILED)) {
       return DataMovement.STAGE_OUT;
     }
     return null;

@@ -26,6 +26,7 @@ import io.gantry.server.api.ValidationResult;
 import io.gantry.server.config.NamedApplication;
 import io.gantry.server.pipeline.JobPlanner;
 import io.gantry.server.pipeline.JsdlJobPlan;
+import io.gantry.server.pipeline.StoredPlans;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.store.DataMovement;
@@ -36,6 +37,7 @@ import io.gantry.server.store.JobRecord;
 import io.gantry.server.store.JobState;
 import io.gantry.server.store.JobStore;
 import io.gantry.server.store.JobStoreException;
+import io.gantry.server.store.StoredPlan;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.StorageWatch;
 import jakarta.annotation.Resource;
@@ -164,20 +166,32 @@ public class JobManagementService implements JobManagement {
   }
 
   private Optional<Path> jobDirectory(JobRecord job) {
-    return planOf(job).map(JsdlJobPlan::jobDirectory);
+    return planOf(job).map(StoredPlan::jobDirectory);
   }
 
-  /** The job's plan, made again from its stored description (where its files are). */
-  private Optional<JsdlJobPlan> planOf(JobRecord job) {
+  /**
+   * The job's plan as stored at submission: where its files are does not depend on today's
+   * configuration, and no read parses the job description again. A job stored before plans were
+   * kept is planned once, on its first read, and that plan is stored for every later one.
+   */
+  private Optional<StoredPlan> planOf(JobRecord job) {
+    Optional<StoredPlan> stored = store.plan(job.id());
+    return stored.isPresent() ? stored : planStoredJob(job);
+  }
+
+  private Optional<StoredPlan> planStoredJob(JobRecord job) {
     ParseResult parsed = store.jobDescription(job.id()).map(parser::parse).orElse(null);
     if (parsed == null || !parsed.isValid()) {
+      log.warn("job {}: stored before its plan was kept, and its description no longer parses; its files"
+          + " cannot be found", job.id());
       return Optional.empty();
     }
-    try {
-      return Optional.of(planner.plan(job.id(), job.owner(), parsed.validJob()));
-    } catch (JobFailure e) {
-      return Optional.empty();
+    StoredPlan plan = StoredPlans.of(planner.filesOf(job.id(), job.owner(), parsed.validJob()));
+    if (store.recordPlan(job.id(), plan)) {
+      log.info("job {}: stored before its plan was kept; planned once now and stored", job.id());
+      return Optional.of(plan);
     }
+    return store.plan(job.id()); // another read stored it first: that one holds
   }
 
   @Override
@@ -207,8 +221,11 @@ public class JobManagementService implements JobManagement {
       throw new LimitExceededFault(message, new FaultDetail("LIMIT_EXCEEDED", message, null, null));
     }
     JsdlJob job = checked.job();
+    JsdlJobPlan plan = checked.plan();
     requireStorage("the job was not accepted");
-    JobRecord record = store.submit(caller.name(), job.jobName().orElse(null), JsdlWriter.write(job));
+    // planned once, by check: the job is stored under the id it was planned for, with that plan
+    JobRecord record = store.submit(plan.jobId(), caller.name(), job.jobName().orElse(null), JsdlWriter.write(job),
+        StoredPlans.of(plan));
     // The store may have taken the job into a file deleted since the last check: acknowledge
     // only what a fresh check says is kept.
     if (storage.confirmStillThere().isPresent()) {
@@ -219,12 +236,7 @@ public class JobManagementService implements JobManagement {
       }
       requireStorage("the job was not accepted");
     }
-    try {
-      scheduler.submitted(planner.plan(record.id(), caller.name(), job));
-    } catch (JobFailure e) {
-      // checked a moment ago with a provisional id; only a configuration change in between gets here
-      store.transition(record.id(), JobState.QUEUED, JobState.FAILED, e.getMessage());
-    }
+    scheduler.submitted(plan);
     return record.id().toString();
   }
 
@@ -245,23 +257,25 @@ public class JobManagementService implements JobManagement {
     return check(jobDefinition, caller()).result();
   }
 
-  private record Checked(ValidationResult result, JsdlJob job) {}
+  /** A check's report, and for a valid job its description and the plan made for it (under a fresh id). */
+  private record Checked(ValidationResult result, JsdlJob job, JsdlJobPlan plan) {}
 
   /** Schema and semantic checks, then what only this server knows (data sources, identities). */
   private Checked check(JobDocument document, Caller caller) {
     ValidationResult result = new ValidationResult();
     if (document == null || document.getJobDefinition() == null) {
       result.problems.add(problem("ERROR", 0, 0, "", "the message carries no JobDefinition element"));
-      return new Checked(result, null);
+      return new Checked(result, null, null);
     }
     ParseResult parsed = parser.parse(document.getJobDefinition());
     for (io.gantry.jsdl.Problem p : parsed.report().problems()) {
       result.problems.add(problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
     }
     JsdlJob job = parsed.isValid() ? parsed.validJob() : null;
+    JsdlJobPlan plan = null;
     if (job != null) {
       try {
-        JsdlJobPlan plan = planner.plan(JobId.random(), caller.name(), job);
+        plan = planner.plan(JobId.random(), caller.name(), job);
         if (plan.slots() > info.totalSlots) {
           throw new JobFailure("the job asks for " + plan.slots() + " processes; this server has "
               + info.totalSlots + " compute slots (setting slots.total)");
@@ -283,7 +297,7 @@ public class JobManagementService implements JobManagement {
       }
     }
     result.valid = job != null;
-    return new Checked(result, job);
+    return new Checked(result, job, job == null ? null : plan);
   }
 
   private static Problem problem(String severity, int line, int column, String path, String message) {
@@ -409,18 +423,18 @@ public class JobManagementService implements JobManagement {
     chunk.size = 0L;
     boolean ended = job.state().isFinal();
     chunk.complete = ended;
-    Optional<JsdlJobPlan> plan = planOf(job).filter(JsdlJobPlan::runsProgram); // staging only: no output
+    Optional<StoredPlan> plan = planOf(job).filter(StoredPlan::runsProgram); // staging only: no output
     if (plan.isEmpty()) {
       return chunk;
     }
     Path dir = plan.get().jobDirectory();
-    Path file = chunk.stream == OutputStreamName.STDERR ? plan.get().launch().stderr() : plan.get().launch().stdout();
+    String file = chunk.stream == OutputStreamName.STDERR ? plan.get().stderr() : plan.get().stdout();
     if (ended && retention.removed(job, dir)) {
       chunk.note = retention.removedNote(job);
       return chunk;
     }
     int want = maxBytes;
-    try (SeekableByteChannel in = JobDirectoryReader.open(dir, relativeName(dir, file))) {
+    try (SeekableByteChannel in = JobDirectoryReader.open(dir, file)) {
       long size = in.size();
       chunk.size = size;
       if (chunk.offset < size) {
@@ -443,12 +457,6 @@ public class JobManagementService implements JobManagement {
       throw new IllegalStateException("cannot read the output of job " + jobId, e);
     }
     return chunk;
-  }
-
-  /** The file's name relative to the job directory, as the planner keeps every file inside it. */
-  private static String relativeName(Path dir, Path file) {
-    Path relative = dir.relativize(file.normalize());
-    return relative.toString().replace(java.io.File.separatorChar, '/');
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.gantry.server.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.gantry.server.store.internal.JobRows;
+import io.gantry.server.store.internal.PlanRows;
 import io.gantry.server.store.internal.SchemaMigrations;
 import io.gantry.server.store.internal.Transactor;
 import java.sql.Connection;
@@ -106,6 +107,11 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   @Override
   public JobRecord submit(String owner, String name, String jobDescription) {
+    checkNewJob(owner, name, jobDescription);
+    return insertJob(JobId.random(), owner, name, jobDescription, null);
+  }
+
+  private static void checkNewJob(String owner, String name, String jobDescription) {
     if (owner == null || owner.isBlank() || owner.length() > NAME_LIMIT) {
       throw new IllegalArgumentException("a job needs an owner of 1 to " + NAME_LIMIT + " characters");
     }
@@ -115,7 +121,17 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     if (jobDescription == null) {
       throw new IllegalArgumentException("a job needs its job description");
     }
-    JobId id = JobId.random();
+  }
+
+  @Override
+  public JobRecord submit(JobId id, String owner, String name, String jobDescription, StoredPlan plan) {
+    java.util.Objects.requireNonNull(id, "id");
+    java.util.Objects.requireNonNull(plan, "plan");
+    checkNewJob(owner, name, jobDescription);
+    return insertJob(id, owner, name, jobDescription, plan);
+  }
+
+  private JobRecord insertJob(JobId id, String owner, String name, String jobDescription, StoredPlan plan) {
     Instant now = now();
     return tx.write("store new job " + id, c -> {
       try (PreparedStatement ps = c.prepareStatement(
@@ -129,9 +145,32 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
         ps.setString(6, jobDescription);
         ps.executeUpdate();
       }
+      if (plan != null) {
+        PlanRows.insert(c, id, plan, now, TEXT_LIMIT);
+      }
       appendHistory(c, id, null, JobState.QUEUED, now, "submitted by " + owner);
       return readJob(c, id).orElseThrow();
     });
+  }
+
+  @Override
+  public boolean recordPlan(JobId id, StoredPlan plan) {
+    Instant now = now();
+    return tx.write("record the plan of job " + id, c -> {
+      if (readJob(c, id).isEmpty()) {
+        throw new UnknownJobException(id);
+      }
+      if (PlanRows.exists(c, id)) {
+        return false;
+      }
+      PlanRows.insert(c, id, plan, now, TEXT_LIMIT);
+      return true;
+    });
+  }
+
+  @Override
+  public Optional<StoredPlan> plan(JobId id) {
+    return tx.read("read the plan of job " + id, c -> PlanRows.read(c, id));
   }
 
   @Override

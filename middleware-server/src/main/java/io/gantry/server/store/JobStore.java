@@ -16,6 +16,23 @@ public interface JobStore {
    */
   JobRecord submit(String owner, String name, String jobDescription);
 
+  /**
+   * Stores a new job in QUEUED together with its plan, under {@code id} (the id the plan was made
+   * for), in one transaction: a job is never seen without the plan its readers rely on.
+   */
+  JobRecord submit(JobId id, String owner, String name, String jobDescription, StoredPlan plan);
+
+  /**
+   * Records the plan of a job stored without one (before job store version 9). False, and nothing
+   * changed, when the job has a plan already: a plan is fixed once.
+   *
+   * @throws UnknownJobException if there is no such job
+   */
+  boolean recordPlan(JobId id, StoredPlan plan);
+
+  /** The plan stored with the job; empty for a job stored before plans were. */
+  Optional<StoredPlan> plan(JobId id);
+
   Optional<JobRecord> find(JobId id);
 
   /** The job description as submitted. */

@@ -191,4 +191,30 @@ class JobLifecycleOverHttpTest {
     assertEquals(0, status.exitCode, "the program itself succeeded");
     assertTrue(status.failureReason.startsWith("stage-out failed"), status.failureReason);
   }
+
+  @Test
+  void aStageOutFailingInItsSecondGroupShowsAndNamesTheStepThatCommittedInTheFirst() throws Exception {
+    String id = client.submitJob(TestJobs.job("half-out")
+        .shell("printf 'job_id,value_at_risk\\n%s,7\\n' \"$GANTRY_JOB_ID\" > result.csv; cp result.csv second.csv", 60)
+        .sqlStageOut(RiskDatabase.NAME, 1, "INSERT INTO job_result (job_id, value_at_risk) VALUES (?, ?)", "result.csv")
+        .sqlStageOut(RiskDatabase.NAME, 2, "INSERT INTO no_such_result (job_id, v) VALUES (?, ?)", "second.csv")
+        .document());
+    JobStatusInfo status = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.FAILED, status.state);
+    assertEquals(1, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"), "group 1 committed");
+    assertTrue(status.failureReason.contains("NO_SUCH_RESULT"), "the failed step: " + status.failureReason);
+    assertTrue(status.failureReason.contains("1 stage-out step(s) had committed before the failure and stay committed:"
+        + " sql-load result.csv to 'risk'"), status.failureReason);
+
+    JobResults results = client.getJobResults(id);
+    assertEquals(1, results.stagedOut.size(), "the committed step");
+    assertEquals(1L, results.stagedOut.get(0).rows);
+    assertTrue(results.stagedOut.get(0).source.endsWith("result.csv"), results.stagedOut.get(0).source);
+
+    List<String> trail = client.getJobAudit(id).entries.stream().map(e -> e.kind.equals("DATA_MOVEMENT")
+        ? "data " + e.text : e.fromState + "->" + e.toState).toList();
+    assertEquals("data stage-out: sql-load, 1 rows, " + results.stagedOut.get(0).bytes + " bytes",
+        trail.get(trail.size() - 1), trail.toString());
+    assertEquals("STAGING_OUT->FAILED", trail.get(trail.size() - 2), trail.toString());
+  }
 }

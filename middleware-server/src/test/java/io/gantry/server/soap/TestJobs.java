@@ -79,8 +79,13 @@ public final class TestJobs {
 
   /** Stage-out: each row of {@code file} (after its header) binds the statement. */
   public TestJobs sqlStageOut(String dataSource, String statement, String file) {
+    return sqlStageOut(dataSource, 1, statement, file);
+  }
+
+  /** The same, in ExecutionOrderGroup {@code group}. */
+  public TestJobs sqlStageOut(String dataSource, int group, String statement, String file) {
     postStaging.add("<gx:SQLUpdateDataStaging><gx:DataSourceRef>" + dataSource + "</gx:DataSourceRef>"
-        + "<gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup>"
+        + "<gx:ExecutionOrderGroup>" + group + "</gx:ExecutionOrderGroup>"
         + "<gx:SQLStatement>" + escape(statement) + "</gx:SQLStatement>"
         + "<gx:SQLInputFileName>" + file + "</gx:SQLInputFileName>"
         + "</gx:SQLUpdateDataStaging>");

@@ -66,6 +66,37 @@ abstract class JobStoreContract {
     return store.submit(owner, "var-run", JSDL);
   }
 
+  private static StoredPlan plan(String dir) {
+    return new StoredPlan(java.nio.file.Path.of(dir), "out/stdout.txt", "stderr.txt", List.of(
+        new StoredPlan.Step(DataMovement.STAGE_IN, "sql-extract", 1, "risk", "SELECT 1", "positions.csv"),
+        new StoredPlan.Step(DataMovement.STAGE_OUT, "sql-load", 2, "risk", "INSERT INTO r VALUES (?)", "r.csv"),
+        new StoredPlan.Step(DataMovement.STAGE_OUT, "receive", 1, "scp://risk@h:22", null, "r.csv")));
+  }
+
+  @Test
+  void aJobIsStoredWithItsPlanUnderTheIdThePlanWasMadeFor() throws Exception {
+    JobId id = JobId.random();
+    JobRecord job = store.submit(id, "alice", "planned", JSDL, plan("/jobs/" + id));
+    assertEquals(id, job.id());
+    store.close();
+    store = reopenStore();
+    StoredPlan read = store.plan(id).orElseThrow();
+    assertEquals(plan("/jobs/" + id), read, "directory, output files and steps in plan order");
+    assertTrue(read.runsProgram());
+  }
+
+  @Test
+  void aJobStoredWithoutAPlanGetsOneOnceAndKeepsTheFirst() {
+    JobRecord job = submit("alice");
+    assertTrue(store.plan(job.id()).isEmpty(), "stored as before version 9: no plan");
+    StoredPlan stagingOnly = new StoredPlan(java.nio.file.Path.of("/jobs/a"), null, null, List.of());
+    assertTrue(store.recordPlan(job.id(), stagingOnly));
+    assertFalse(store.recordPlan(job.id(), plan("/elsewhere")), "a plan is fixed once");
+    assertEquals(stagingOnly, store.plan(job.id()).orElseThrow());
+    assertFalse(store.plan(job.id()).orElseThrow().runsProgram());
+    assertThrows(UnknownJobException.class, () -> store.recordPlan(JobId.random(), stagingOnly));
+  }
+
   @Test
   void listingsPageNewestFirstWithTheTotalInTheDatabase() {
     List<JobRecord> alices = new java.util.ArrayList<>();

@@ -1,5 +1,6 @@
 package io.gantry.staging.internal.sql;
 
+import io.gantry.staging.StageOutLedgerDdl;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,22 +18,26 @@ import java.time.Instant;
  * (job_id, step_key) also stops two concurrent runs: the second one's commit fails and rolls back.
  */
 final class StageOutLedger {
-  static final String TABLE = "gantry_stage_out_ledger";
+  static final String TABLE = StageOutLedgerDdl.TABLE;
 
   private StageOutLedger() {}
 
-  /** Creates the ledger table if missing, in its own transaction. */
+  /**
+   * Creates the ledger table if missing, in its own transaction. A table a DBA created (and
+   * granted) is used as it is: its user needs no right to create tables.
+   */
   static void ensureTable(Connection c) throws SQLException {
     boolean autoCommit = c.getAutoCommit();
-    c.setAutoCommit(true);
+    c.setAutoCommit(true); // a failed probe must not abort a transaction (PostgreSQL)
     try (Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (job_id VARCHAR(64) NOT NULL, step_key VARCHAR(64) NOT NULL,"
-          + " file_checksum VARCHAR(64) NOT NULL, row_count BIGINT NOT NULL, committed_at TIMESTAMP NOT NULL,"
-          + " PRIMARY KEY (job_id, step_key))");
+      if (exists(c)) {
+        return;
+      }
+      s.execute(StageOutLedgerDdl.CREATE_TABLE);
     } catch (SQLException e) {
       // another step may have created it at the same moment; that is fine if it exists now
       if (!exists(c)) {
-        throw e;
+        throw new SQLException(StageOutLedgerDdl.missingMessage(e.getMessage()), e.getSQLState(), e);
       }
     } finally {
       c.setAutoCommit(autoCommit);

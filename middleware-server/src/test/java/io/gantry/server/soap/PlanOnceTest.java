@@ -1,0 +1,181 @@
+package io.gantry.server.soap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.SecretBinding;
+import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobStateName;
+import io.gantry.server.api.OutputChunk;
+import io.gantry.server.api.OutputStreamName;
+import io.gantry.server.config.ServerConfigLoader;
+import io.gantry.server.store.JobStoreSettings;
+import io.gantry.testing.H2TcpServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A job's files are decided once, at submission, and stored with the job: reading an old job's
+ * output does not depend on today's configuration, and does not parse its description again.
+ */
+class PlanOnceTest {
+  private static final Duration LIMIT = Duration.ofSeconds(60);
+  @TempDir Path dir;
+
+  private Path dataDir() {
+    return dir.resolve("server");
+  }
+
+  /** A server on the same data directory (job store, job directories) with {@code settings}. */
+  private RunningServer start(Map<String, String> settings) throws Exception {
+    return RunningServer.start(dataDir(), settings);
+  }
+
+  /** Runs the valuation job (stage-in from the risk data source, stdout "valued 25 positions") to its end. */
+  private String valuationJobRun(RiskDatabase risk) throws Exception {
+    try (RunningServer server = start(risk.dataSourceSettings())) {
+      JobManagement client = server.cxfClient();
+      String id = client.submitJob(RiskDatabase.valuationJob("plan-once").document());
+      assertEquals(JobStateName.SUCCEEDED, RunningServer.awaitFinal(client, id, LIMIT).state);
+      assertEquals("valued 25 positions\n", stdout(client, id));
+      return id;
+    }
+  }
+
+  private static String stdout(JobManagement client, String id) throws Exception {
+    OutputChunk chunk = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 4096);
+    return chunk.data == null ? "" : new String(chunk.data, StandardCharsets.UTF_8);
+  }
+
+  private Connection jobStore() throws SQLException {
+    // the server's default job store: an H2 file in its data directory (H2 lets one user in
+    // whichever server is stopped between the reads and writes of these tests)
+    String url = new ServerConfigLoader().load(null, RunningServer.testSettings(dataDir(), Map.of())).jobStoreUrl();
+    JobStoreSettings store = JobStoreSettings.h2File(Path.of(url.substring("jdbc:h2:file:".length())));
+    return DriverManager.getConnection(store.jdbcUrl(), store.user(), store.password());
+  }
+
+  @Test
+  void aJobsOutputStaysReadableAfterItsDataSourceIsRemovedOrRenamed() throws Exception {
+    RiskDatabase risk = RiskDatabase.h2File(dir.resolve("db"));
+    String id = valuationJobRun(risk);
+    try (RunningServer server = start(Map.of())) {
+      assertEquals("valued 25 positions\n", stdout(server.cxfClient(), id), "data source removed");
+    }
+    Map<String, String> renamed = new HashMap<>();
+    risk.dataSourceSettings().forEach((k, v) -> renamed.put(k.replace("datasource.risk.", "datasource.market."), v));
+    try (RunningServer server = start(renamed)) {
+      assertEquals("valued 25 positions\n", stdout(server.cxfClient(), id), "data source renamed");
+    }
+  }
+
+  @Test
+  void aJobsOutputStaysReadableAfterItsOwnerLosesAccessToItsDataSource() throws Exception {
+    RiskDatabase risk = RiskDatabase.h2File(dir.resolve("db"));
+    String id = valuationJobRun(risk);
+    Map<String, String> onlyBob = new HashMap<>(risk.dataSourceSettings());
+    onlyBob.put("datasource.risk.users", "bob");
+    try (RunningServer server = start(onlyBob)) {
+      JobManagement client = server.cxfClient();
+      // the owner (the local user) may no longer submit this job ...
+      assertFalse(client.validateJob(RiskDatabase.valuationJob("again").document()).valid);
+      // ... and still reads what it wrote
+      assertEquals("valued 25 positions\n", stdout(client, id));
+    }
+  }
+
+  @Test
+  void readsAnswerFromTheStoredPlanWithoutParsingTheDescriptionAgain() throws Exception {
+    String id = valuationJobRun(RiskDatabase.h2File(dir.resolve("db")));
+    try (Connection c = jobStore(); PreparedStatement ps = c.prepareStatement(
+        "UPDATE gantry_job SET jsdl_xml = ? WHERE id = ?")) {
+      ps.setString(1, "<not-a-job-description/>"); // any re-parse would find no plan in this
+      ps.setString(2, id);
+      assertEquals(1, ps.executeUpdate());
+    }
+    try (RunningServer server = start(Map.of())) {
+      assertEquals("valued 25 positions\n", stdout(server.cxfClient(), id));
+    }
+  }
+
+  @Test
+  void aJobStoredBeforePlansWereKeptIsPlannedOnceOnItsFirstReadAndKeepsThatPlan() throws Exception {
+    String id = valuationJobRun(RiskDatabase.h2File(dir.resolve("db")));
+    try (Connection c = jobStore(); Statement s = c.createStatement()) {
+      // as a job stored by a server before job store version 9
+      s.executeUpdate("DELETE FROM gantry_job_plan_step WHERE job_id = '" + id + "'");
+      s.executeUpdate("DELETE FROM gantry_job_plan WHERE job_id = '" + id + "'");
+    }
+    try (RunningServer server = start(Map.of())) { // and its data source is gone too
+      assertEquals("valued 25 positions\n", stdout(server.cxfClient(), id));
+    }
+    try (Connection c = jobStore(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT job_directory, stdout_file FROM gantry_job_plan WHERE job_id = '" + id + "'")) {
+      assertTrue(rs.next(), "the plan made on the first read is stored");
+      assertEquals(dataDir().resolve("jobs").resolve(id).toString(), rs.getString(1));
+      assertEquals("stdout.txt", rs.getString(2));
+    }
+  }
+
+  @Test
+  void theStoredPlanHoldsNoSecretNorEncryptedValue() throws Exception {
+    String password = "db-pässword-7";
+    try (H2TcpServer databases = H2TcpServer.start(dir.resolve("databases"))) {
+      String dbUrl = databases.jdbcUrl("books");
+      DriverManager.getConnection(dbUrl, "risk", password).close();
+      Map<String, String> settings = new HashMap<>(databases.inlineStagingSettings());
+      String id;
+      String sqlValue;
+      String scpValue;
+      try (RunningServer server = start(settings)) {
+        JobManagement client = server.cxfClient();
+        java.security.PublicKey key = EncryptedSecret.publicKeyFromPem(client.getServerInfo().passwordPublicKey);
+        sqlValue = EncryptedSecret.encrypt(key, password.toCharArray(), SecretBinding.jdbc("local", dbUrl));
+        scpValue = EncryptedSecret.encrypt(key, "ssh-secret".toCharArray(),
+            SecretBinding.of("local", TestJobs.SCP_PASSWORD_DESTINATION));
+        String xml = TestJobs.job("secrets").posix(30, "/bin/true").scpStageInWithPassword(scpValue).xml()
+            .replace("</gx:PreDataStaging>", "<gx:SQLQueryDataStaging><gx:DataSource><gx:JDBCURL>" + dbUrl
+                + "</gx:JDBCURL><gx:UserId>risk</gx:UserId><gx:Password>" + sqlValue + "</gx:Password>"
+                + "</gx:DataSource><gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup>"
+                + "<gx:SQLStatement>SELECT 1 AS one</gx:SQLStatement>"
+                + "<gx:SQLOutputFileName>one.csv</gx:SQLOutputFileName></gx:SQLQueryDataStaging></gx:PreDataStaging>");
+        id = client.submitJob(TestJobs.documentOf(xml));
+        RunningServer.awaitFinal(client, id, LIMIT);
+      }
+      StringBuilder stored = new StringBuilder();
+      int steps = 0;
+      try (Connection c = jobStore(); Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT p.job_directory, p.stdout_file, p.stderr_file, t.kind, t.source,"
+              + " t.detail, t.file FROM gantry_job_plan p JOIN gantry_job_plan_step t ON t.job_id = p.job_id"
+              + " WHERE p.job_id = '" + id + "'")) {
+        while (rs.next()) {
+          steps++;
+          for (int i = 1; i <= 7; i++) {
+            stored.append(rs.getString(i)).append('|');
+          }
+          stored.append('\n');
+        }
+      }
+      assertEquals(2, steps, stored.toString());
+      assertTrue(stored.toString().contains("risk@127.0.0.1:9"), "the scp step names its destination: " + stored);
+      assertTrue(stored.toString().contains("sql-extract"), stored.toString());
+      for (String secret : new String[] {"ENC(", sqlValue, scpValue, password, "ssh-secret",
+          java.util.Base64.getEncoder().encodeToString(EncryptedSecret.parse(sqlValue).ciphertext())}) {
+        assertFalse(stored.toString().contains(secret), "the stored plan holds " + secret + ": " + stored);
+      }
+    }
+  }
+}
