@@ -1,6 +1,8 @@
 package io.gantry.server.bench;
 
-import io.gantry.server.soap.RunningServer;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.server.soap.JobManagementClients;
+
 import io.gantry.server.soap.TestJobs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,8 +45,8 @@ public final class ServerBenchmark {
    * what is measured is accepting jobs durably, not running them.
    */
   private static void submitThroughput(Path dir, Duration warmUp, Duration measure) throws Exception {
-    try (RunningServer server = RunningServer.start(dir, Map.of("slots.total", "1",
-        "limits.queued-jobs-per-user", "1000000"))) {
+    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("throughput")).settings(Map.of("slots.total", "1",
+        "limits.queued-jobs-per-user", "1000000")).start()) {
       SubmitThroughput bench = new SubmitThroughput(server.url(),
           TestJobs.job("nothing").posix(60, "/bin/true").xml());
       for (int clients : CLIENTS) {
@@ -60,8 +62,8 @@ public final class ServerBenchmark {
 
   private static void trivialJobOverhead(Path dir, int runs) throws Exception {
     Files.createDirectories(dir.resolve("direct"));
-    try (RunningServer server = RunningServer.start(dir.resolve("server"), Map.of("slots.total", "1"))) {
-      TrivialJobOverhead.Result r = new TrivialJobOverhead(server.cxfClient(), dir.resolve("direct")).run(runs);
+    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("trivial")).settings(Map.of("slots.total", "1")).start()) {
+      TrivialJobOverhead.Result r = new TrivialJobOverhead(JobManagementClients.of(server), dir.resolve("direct")).run(runs);
       print("trivial_job.runs", runs);
       print("trivial_job.mpirun_direct_ms", String.format(Locale.ROOT, "%.1f", r.mpirunMillis()));
       print("trivial_job.submit_to_succeeded_ms", String.format(Locale.ROOT, "%.1f", r.submitToSucceededMillis()));

@@ -1,5 +1,8 @@
 package io.gantry.server.sample;
 
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.server.soap.JobManagementClients;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,7 +16,6 @@ import io.gantry.server.api.StagedFileInfo;
 import io.gantry.server.config.ServerConfigLoader;
 import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.soap.Login;
-import io.gantry.server.soap.RunningServer;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,26 +48,26 @@ class SampleVarJobTest {
       "history.csv.gz", "--positions", "positions.csv.gz", "--params", "params.csv.gz", "--out-dir", "results",
       "--compress-output");
 
-  @TempDir Path dataDir;
-  private GantryServer server;
+  @TempDir Path dir;
+  private Path dataDir;
+  private GantryTestServer server;
   private JobManagement client;
 
   @BeforeEach
   void startServer() throws Exception {
+    dataDir = dir.resolve("server");
     assertTrue(Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
     // On the defaults, TLS and accounts included: the first administrator's password is configured.
-    Path adminPassword = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + ".admin"), ADMIN_PASSWORD);
-    server = GantryServer.start(new ServerConfigLoader().load(null, Map.ofEntries(Map.entry("listen.port", "0"),
-        Map.entry("data.dir", dataDir.toString()), Map.entry("demo.enabled", "true"), Map.entry("demo.positions", "300"), Map.entry("demo.ssh-port", "0"),
-        Map.entry("slots.total", "2"), Map.entry("admin.password-file", adminPassword.toString()),
+    Path adminPassword = Files.writeString(dir.resolve("admin.password"), ADMIN_PASSWORD);
+    server = GantryTestServer.builder(dir).dataDir(dataDir).secure().demo(300).settings(Map.ofEntries(
+        Map.entry("admin.password-file", adminPassword.toString()),
         // mcvar runs inside the job's sandbox, which shows it only from an allowed root
         Map.entry("jobs.allowed-executable-roots", MCVAR.getParent().toString()),
         // the named form of the sample (var-job-named.jsdl) runs the server's mcvar application
         Map.entry("application.mcvar.executable", MCVAR.toString()), Map.entry("application.mcvar.kind", "mpirun"),
         Map.entry("application.mcvar.version", "1.0"), Map.entry("application.mcvar.processes", "2"),
-        Map.entry("application.mcvar.arguments", String.join(" ", NAMED_MCVAR_ARGUMENTS)))));
-    client = RunningServer.cxfClient(server.jobManagementUrl(), server.tlsFingerprint().orElseThrow(),
-        new Login.Basic("admin", ADMIN_PASSWORD));
+        Map.entry("application.mcvar.arguments", String.join(" ", NAMED_MCVAR_ARGUMENTS)))).start();
+    client = JobManagementClients.of(server, new Login.Basic("admin", ADMIN_PASSWORD));
   }
 
   @AfterEach

@@ -1,6 +1,8 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.await;
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,9 +26,9 @@ class ConcurrentRequestLimitTest {
 
   @Test
   void aCallBeyondTheUsersConcurrentRequestsIsRefusedAndTheNextOneServed() throws Exception {
-    try (RunningServer server = RunningServer.start(dir, Map.of(
-        "limits.concurrent-requests-per-user", "1", "limits.kill-grace", "PT4S"))) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).settings(Map.of(
+        "limits.concurrent-requests-per-user", "1", "limits.kill-grace", "PT4S")).start()) {
+      JobManagement client = JobManagementClients.of(server);
       // ignores SIGTERM, so killJob holds its request for the whole grace period
       String id = client.submitJob(TestJobs.job("stubborn").shell("trap '' TERM; sleep 60", 120).document());
       await(client, id, Duration.ofSeconds(30), s -> s.state == JobStateName.RUNNING, "RUNNING");
@@ -50,17 +52,17 @@ class ConcurrentRequestLimitTest {
     }
   }
 
-  private static CompletableFuture<JobStateName> killAsync(RunningServer server, String id) {
+  private static CompletableFuture<JobStateName> killAsync(GantryTestServer server, String id) {
     return CompletableFuture.supplyAsync(() -> {
       try {
-        return server.cxfClient().killJob(id).state;
+        return JobManagementClients.of(server).killJob(id).state;
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
     });
   }
 
-  private static CompletableFuture<JobStateName> retryIfRefused(RunningServer server, String id,
+  private static CompletableFuture<JobStateName> retryIfRefused(GantryTestServer server, String id,
       CompletableFuture<JobStateName> kill) throws InterruptedException {
     try {
       kill.get();

@@ -1,7 +1,9 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.await;
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.await;
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -33,7 +35,7 @@ class DiskBoundsOverHttpTest {
 
   @TempDir static Path dir;
   static RiskDatabase risk;
-  static RunningServer server;
+  static GantryTestServer server;
   static JobManagement client;
 
   @BeforeAll
@@ -46,8 +48,8 @@ class DiskBoundsOverHttpTest {
     settings.put("limits.wall-time", "PT10M");
     settings.put("jobs.retention", "PT3S");
     settings.put("storage.check-interval", "PT0.2S");
-    server = RunningServer.start(dir.resolve("server"), settings);
-    client = server.cxfClient();
+    server = GantryTestServer.builder(dir).settings(settings).start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterAll

@@ -1,5 +1,7 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -24,13 +26,13 @@ import org.w3c.dom.Element;
  */
 class RawSoapEnvelopeTest {
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static RawSoapClient soap;
 
   @BeforeAll
   static void start() throws Exception {
-    server = RunningServer.start(dir.resolve("server"), Map.of());
-    soap = server.rawClient();
+    server = GantryTestServer.builder(dir).start();
+    soap = new RawSoapClient(server.url());
   }
 
   @AfterAll

@@ -1,6 +1,8 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -88,8 +90,8 @@ class StorageOutageOverHttpTest {
   void aDataDirectoryMovedAwayRefusesNewWorkAndItsReturnRestoresService() throws Exception {
     Path data = dir.resolve("server");
     Path away = dir.resolve("moved-away");
-    try (RunningServer server = RunningServer.start(data, FAST_CHECKS)) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).dataDir(data).settings(FAST_CHECKS).start()) {
+      JobManagement client = JobManagementClients.of(server);
       assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
 
       Files.move(data, away);
@@ -109,8 +111,8 @@ class StorageOutageOverHttpTest {
   @Test
   void aDeletedDataDirectoryNeverLetsAJobBeAcknowledged() throws Exception {
     Path data = dir.resolve("server");
-    try (RunningServer server = RunningServer.start(data, FAST_CHECKS)) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).dataDir(data).settings(FAST_CHECKS).start()) {
+      JobManagement client = JobManagementClients.of(server);
       Path trash = dir.resolve("trash");
       Files.move(data, trash); // gone at once, then deleted: the watch's probe file cannot race the delete
       deleteTree(trash);
@@ -132,8 +134,8 @@ class StorageOutageOverHttpTest {
       Path data = mount.resolve("server");
       Map<String, String> settings = new HashMap<>(FAST_CHECKS);
       settings.put("staging.min-free-bytes", "1M");
-      try (RunningServer server = RunningServer.start(data, settings)) {
-        JobManagement client = server.cxfClient();
+      try (GantryTestServer server = GantryTestServer.builder(mount).dataDir(data).settings(settings).start()) {
+        JobManagement client = JobManagementClients.of(server);
         Path filler = mount.resolve("filler");
         fill(filler);
         SOAPFaultException fault = awaitRefusal(client);
@@ -154,8 +156,8 @@ class StorageOutageOverHttpTest {
     Map<String, String> settings = new HashMap<>(FAST_CHECKS);
     settings.put("store.url", postgres.jdbcUrl(database));
     settings.put("store.user", postgres.user());
-    try (RunningServer server = RunningServer.start(dir.resolve("server"), settings)) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).settings(settings).start()) {
+      JobManagement client = JobManagementClients.of(server);
       assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
 
       readOnly(postgres, database, true);
@@ -175,8 +177,8 @@ class StorageOutageOverHttpTest {
       Map<String, String> settings = new HashMap<>(FAST_CHECKS);
       settings.put("store.url", postgres.jdbcUrl(database));
       settings.put("store.user", postgres.user());
-      try (RunningServer server = RunningServer.start(dir.resolve("server"), settings)) {
-        JobManagement client = server.cxfClient();
+      try (GantryTestServer server = GantryTestServer.builder(dir).settings(settings).start()) {
+        JobManagement client = JobManagementClients.of(server);
         assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
         postgres.close();
         SOAPFaultException fault = awaitRefusal(client);

@@ -1,5 +1,8 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,16 +36,14 @@ class ZeepClientTest {
   static final String PASSWORD = "zoe-pässword-1";
 
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static Path pem;
 
   @BeforeAll
   static void start() throws Exception {
     assertTrue(Files.isExecutable(VENV_PYTHON), "zeep is not installed: run scripts/soap-clients-venv"
         + " (scripts/test-all does) to create " + VENV_PYTHON.toAbsolutePath().normalize());
-    Path data = dir.resolve("server");
-    RunningServer.addUser(data, USER, PASSWORD, false);
-    server = RunningServer.start(data, RunningServer.secureSettings());
+    server = GantryTestServer.builder(dir).secure().account(new TestAccount(USER, PASSWORD, false, null)).start();
     pem = dir.resolve("server.pem");
     Files.writeString(pem, pemOf(server.dataDir().resolve("tls")));
   }
@@ -70,7 +71,7 @@ class ZeepClientTest {
   void zeepRunsTheWholeLifecycleOverSoap11And12(String auth) throws Exception {
     List<String> command = new ArrayList<>(List.of(VENV_PYTHON.toString(), SCRIPT.toString(),
         "--wsdl", Path.of("src/main/resources/wsdl/JobManagement.wsdl").toString(),
-        "--url", server.url(), "--url12", server.soap12Url(), "--auth", auth, "--user", USER,
+        "--url", server.url(), "--url12", JobManagementClients.soap12Url(server), "--auth", auth, "--user", USER,
         "--cafile", pem.toString()));
     Path log = dir.resolve("zeep-" + auth + ".log");
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

@@ -1,12 +1,13 @@
 package io.gantry.server.storage;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.GantryServer;
 import io.gantry.server.config.ServerConfigLoader;
-import io.gantry.server.soap.RunningServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -28,8 +29,8 @@ class PrivateDataDirectoryTest {
   }
 
   private GantryServer start(Path data) throws Exception {
-    return GantryServer.start(new ServerConfigLoader().load(null, RunningServer.testSettings(data,
-        Map.of("tls.enabled", "true"))));
+    return GantryServer.start(new ServerConfigLoader().load(null, GantryTestServer.builder(dir).dataDir(data).tls(true)
+        .settingsMap()));
   }
 
   @Test
