@@ -26,8 +26,10 @@ public final class ServerJvm {
   private static final AtomicLong RUNS = new AtomicLong();
   // A server for tests needs little heap; the serial collector and C1 alone start a JVM fastest
   // on a machine of two cores where the test JVM runs beside it.
+  // Log lines carry the time of day, to line them up with the test's own output after a failure.
   private static final List<String> JVM_OPTIONS =
-      List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+      List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+          "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
 
   private ServerJvm() {}
 
