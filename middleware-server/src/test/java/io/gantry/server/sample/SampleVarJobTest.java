@@ -1,19 +1,19 @@
 package io.gantry.server.sample;
 
+import io.gantry.server.soap.TestJobs;
+
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.server.soap.JobManagementClients;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gantry.server.GantryServer;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobResults;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.StagedFileInfo;
-import io.gantry.server.config.ServerConfigLoader;
 import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.soap.Login;
 import java.io.StringReader;
@@ -130,14 +130,8 @@ class SampleVarJobTest {
     }
   }
 
-  private JobStatusInfo awaitEnd(String jobId, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    JobStatusInfo status = client.getJobStatus(jobId);
-    while (!isFinal(status.state) && System.nanoTime() < deadline) {
-      Thread.sleep(200);
-      status = client.getJobStatus(jobId);
-    }
-    return status;
+  private JobStatusInfo awaitEnd(String jobId, Duration timeout) {
+    return TestJobs.awaitFinal(client, jobId, timeout);
   }
 
   private static boolean isFinal(JobStateName state) {

@@ -17,7 +17,6 @@ import io.gantry.server.soap.Login;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.server.store.JdbcJobStore;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,5 +1,9 @@
 package io.gantry.server.security;
 
+import java.util.OptionalLong;
+
+import io.gantry.testing.Await;
+
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.TestAccount;
 import io.gantry.server.soap.JobManagementClients;
@@ -27,9 +31,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -121,19 +123,8 @@ class JobIsolationAttackTest {
     return secrets;
   }
 
-  private static void awaitFile(Path file, String content) throws InterruptedException {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        if (Files.exists(file) && Files.readString(file).contains(content)) {
-          return;
-        }
-      } catch (IOException e) {
-        // being written
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("gave up waiting for " + content + " in " + file);
+  private static void awaitFile(Path file, String content) {
+    Await.fileContaining(file, content, LIMIT);
   }
 
   @Test
@@ -253,22 +244,23 @@ class JobIsolationAttackTest {
   /** The host pid of {@code program} running under {@code account}, as a local attacker finds it in /proc. */
   private static long pidOf(String account, String program) throws Exception {
     int uid = OsAccounts.lookup(account).uid();
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (System.nanoTime() < deadline) {
-      try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-        for (Path proc : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
-          try {
-            if (Files.readString(proc.resolve("comm")).strip().equals(program)
-                && ((Integer) Files.getAttribute(proc, "unix:uid")) == uid) {
-              return Long.parseLong(proc.getFileName().toString());
-            }
-          } catch (IOException gone) {
-            // ended meanwhile
+    return Await.value(program + " to run as " + account, LIMIT, () -> findPid(uid, program),
+        OptionalLong::isPresent).getAsLong();
+  }
+
+  private static OptionalLong findPid(int uid, String program) throws IOException {
+    try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+      for (Path proc : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
+        try {
+          if (Files.readString(proc.resolve("comm")).strip().equals(program)
+              && ((Integer) Files.getAttribute(proc, "unix:uid")) == uid) {
+            return OptionalLong.of(Long.parseLong(proc.getFileName().toString()));
           }
+        } catch (IOException gone) {
+          // ended meanwhile
         }
       }
-      Thread.sleep(50);
     }
-    throw new AssertionError("no " + program + " running as " + account);
+    return OptionalLong.empty();
   }
 }

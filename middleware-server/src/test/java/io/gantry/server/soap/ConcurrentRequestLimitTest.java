@@ -1,5 +1,9 @@
 package io.gantry.server.soap;
 
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.gantry.testing.Await;
+
 import io.gantry.testing.server.GantryTestServer;
 
 import static io.gantry.server.soap.TestJobs.await;
@@ -33,21 +37,20 @@ class ConcurrentRequestLimitTest {
       String id = client.submitJob(TestJobs.job("stubborn").shell("trap '' TERM; sleep 60", 120).document());
       await(client, id, Duration.ofSeconds(30), s -> s.state == JobStateName.RUNNING, "RUNNING");
 
-      String refusal = null;
-      CompletableFuture<JobStateName> kill = killAsync(server, id);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (refusal == null && System.nanoTime() < deadline) {
+      AtomicReference<CompletableFuture<JobStateName>> kill = new AtomicReference<>(killAsync(server, id));
+      String refusal = Await.value("a request refused while killJob holds the permit", Duration.ofSeconds(30), () -> {
         try {
           client.getServerInfo();
         } catch (WebServiceException e) {
-          refusal = e.getMessage();
+          return e.getMessage();
         }
-        if (kill.isDone() && refusal == null) {
-          kill = retryIfRefused(server, id, kill); // our own probe held the permit when the kill came
+        if (kill.get().isDone()) {
+          kill.set(retryIfRefused(server, id, kill.get())); // our own probe held the permit when the kill came
         }
-      }
-      assertTrue(refusal != null && refusal.contains(LIMIT_MESSAGE), "refused: " + refusal);
-      assertEquals(JobStateName.KILLED, kill.get(30, TimeUnit.SECONDS));
+        return null;
+      }, java.util.Objects::nonNull);
+      assertTrue(refusal.contains(LIMIT_MESSAGE), "refused: " + refusal);
+      assertEquals(JobStateName.KILLED, kill.get().get(30, TimeUnit.SECONDS));
       assertEquals(JobStateName.KILLED, client.getJobStatus(id).state, "served again once the kill answered");
     }
   }

@@ -1,12 +1,13 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.Await;
+
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.GantryTestServerBuilder;
 
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
@@ -105,14 +106,10 @@ class CrashRecoveryTest {
     }
   }
 
-  private static void awaitSucceeded(JobManagement client, List<String> ids, int count) throws Exception {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (client.getJobStatuses(ids).stream().filter(s -> s.state == JobStateName.SUCCEEDED).count() < count) {
-      if (System.nanoTime() > deadline) {
-        fail(count + " jobs did not succeed within " + LIMIT);
-      }
-      Thread.sleep(50);
-    }
+  private static void awaitSucceeded(JobManagement client, List<String> ids, int count) {
+    Await.value(count + " jobs to succeed", LIMIT,
+        () -> client.getJobStatuses(ids).stream().filter(s -> s.state == JobStateName.SUCCEEDED).count(),
+        succeeded -> succeeded >= count);
   }
 
   private static boolean waiting(JobStateName state) {

@@ -1,5 +1,7 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.Await;
+
 import io.gantry.testing.server.GantryTestServer;
 
 import static io.gantry.server.soap.TestJobs.await;
@@ -100,11 +102,8 @@ class DiskBoundsOverHttpTest {
     String id = client.submitJob(TestJobs.job("kept-briefly").shell("echo hello", 30).document());
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, id, LIMIT).state);
     Path jobDir = server.dataDir().resolve("jobs").resolve(id);
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (Files.exists(jobDir) && System.nanoTime() < deadline) {
-      Thread.sleep(200);
-    }
-    assertFalse(Files.exists(jobDir), "the job directory outlived jobs.retention");
+    Await.until("the job directory to be removed after jobs.retention", Duration.ofSeconds(20),
+        () -> !Files.exists(jobDir));
 
     OutputChunk out = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 1000);
     assertEquals(0, out.data.length);

@@ -1,5 +1,7 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.Await;
+
 import io.gantry.testing.server.GantryTestServer;
 
 import static io.gantry.server.soap.TestJobs.awaitFinal;
@@ -92,15 +94,11 @@ class JobQueriesOverHttpTest {
     assertEquals("oops\n", new String(errors.data, StandardCharsets.UTF_8));
   }
 
-  private OutputChunk awaitOutput(String id, String expected) throws Exception {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    OutputChunk chunk = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 65536);
-    while (!new String(chunk.data, StandardCharsets.UTF_8).equals(expected)) {
-      assertTrue(System.nanoTime() < deadline, "no output '" + expected.strip() + "' within " + LIMIT);
-      Thread.sleep(50);
-      chunk = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 65536);
-    }
-    return chunk;
+  private OutputChunk awaitOutput(String id, String expected) {
+    return Await.value("job " + id + "'s output '" + expected.strip() + "'", LIMIT,
+        () -> client.getJobOutput(id, OutputStreamName.STDOUT, 0, 65536),
+        chunk -> new String(chunk.data, StandardCharsets.UTF_8).equals(expected),
+        chunk -> "'" + new String(chunk.data, StandardCharsets.UTF_8) + "'");
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.Await;
+
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.TestAccount;
 
@@ -178,21 +180,14 @@ class SecretHygieneTest {
    * before the job's sandbox starts (every transition is durable before it is acted on), so the
    * job's processes appear a moment later: every snapshot until they are seen is kept.
    */
-  private static String commandLinesOfEveryProcess() throws Exception {
+  private static String commandLinesOfEveryProcess() {
     StringBuilder all = new StringBuilder();
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-    String snapshot;
-    do {
-      snapshot = commandLinesNow();
+    Await.until("the job's own processes to be seen", Duration.ofSeconds(20), () -> {
+      String snapshot = commandLinesNow();
       all.append(snapshot);
-    } while (!snapshot.contains("sleep 3") && System.nanoTime() < deadline && pause());
-    assertTrue(all.toString().contains("sleep 3"), "the job's own processes were seen");
+      return snapshot.contains("sleep 3");
+    });
     return all.toString();
-  }
-
-  private static boolean pause() throws InterruptedException {
-    Thread.sleep(20);
-    return true;
   }
 
   private static String commandLinesNow() throws java.io.IOException {

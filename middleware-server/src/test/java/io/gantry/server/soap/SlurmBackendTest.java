@@ -1,9 +1,10 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.Await;
+
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.GantryTestServerBuilder;
 
-import static io.gantry.server.soap.TestJobs.await;
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -151,14 +152,8 @@ class SlurmBackendTest {
     assertEquals("started\ndone\n", Files.readString(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt")));
   }
 
-  static void awaitText(Path file, String text) throws Exception {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (!(Files.exists(file) && Files.readString(file).contains(text))) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(file + " never contained " + text);
-      }
-      Thread.sleep(100);
-    }
+  static void awaitText(Path file, String text) {
+    Await.fileContaining(file, text, LIMIT);
   }
 
   private static int finalTransitions(Path dataDir, String id) throws Exception {

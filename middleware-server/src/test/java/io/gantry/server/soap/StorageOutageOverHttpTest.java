@@ -1,5 +1,7 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.Await;
+
 import io.gantry.testing.server.GantryTestServer;
 
 import static io.gantry.server.soap.TestJobs.awaitFinal;
@@ -26,6 +28,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,39 +49,31 @@ class StorageOutageOverHttpTest {
   }
 
   /** Submits until the server refuses (at most a few check intervals), returning its fault. */
-  private static SOAPFaultException awaitRefusal(JobManagement client) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-    while (true) {
-      try {
-        String id = submitEcho(client);
-        throw new AssertionError("job " + id + " was acknowledged on failing storage");
-      } catch (SOAPFaultException e) {
-        return e;
-      } catch (AssertionError e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        Thread.sleep(100);
-      }
+  private static SOAPFaultException awaitRefusal(JobManagement client) {
+    return Await.value("a submission refused on failing storage", Duration.ofSeconds(40), () -> refusal(client),
+        Optional::isPresent, none -> "every job was acknowledged").orElseThrow();
+  }
+
+  private static Optional<SOAPFaultException> refusal(JobManagement client) throws Exception {
+    try {
+      submitEcho(client);
+      return Optional.empty();
+    } catch (SOAPFaultException e) {
+      return Optional.of(e);
     }
   }
 
   /** Submits until the server accepts again, and checks that the job runs to the end. */
-  private static void awaitRecovery(JobManagement client) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (true) {
+  private static void awaitRecovery(JobManagement client) {
+    String id = Await.value("a submission accepted again", Duration.ofSeconds(20), () -> {
       try {
-        String id = submitEcho(client);
-        var status = awaitFinal(client, id, LIMIT);
-        assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
-        return;
+        return submitEcho(client);
       } catch (SOAPFaultException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        Thread.sleep(200);
+        return null;
       }
-    }
+    }, java.util.Objects::nonNull);
+    var status = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
   }
 
   private static HttpResponse<String> get(String url) throws Exception {
@@ -185,11 +180,8 @@ class StorageOutageOverHttpTest {
         assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
         assertTrue(fault.getMessage().contains("the job store cannot be"), fault.getMessage());
         String web = server.url().replace("/services/JobManagement", "/jobs");
-        long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-        while (get(web).statusCode() != 503 && System.nanoTime() < deadline) {
-          Thread.sleep(200); // until the watch's own probe has failed too
-        }
-        assertEquals(503, get(web).statusCode());
+        // until the watch's own probe has failed too
+        Await.value("the web pages to answer 503", Duration.ofSeconds(40), () -> get(web).statusCode(), code -> code == 503);
       }
     } finally {
       postgres.close();

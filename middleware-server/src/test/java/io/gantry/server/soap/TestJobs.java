@@ -8,7 +8,6 @@ import io.gantry.testing.Await;
 import java.io.StringReader;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Predicate;

@@ -1,5 +1,8 @@
 package io.gantry.testing;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -96,6 +99,23 @@ public final class Await {
       }
       sleep(what, pause);
       pause = Math.min(MAX_POLL_MILLIS, pause * 2);
+    }
+  }
+
+  /**
+   * Waits until {@code file} exists and contains {@code text} (a job's output, a "started"
+   * marker); returns its content. A file being written may be read part-way: it is read again.
+   */
+  public static String fileContaining(Path file, String text, Duration timeout) {
+    return value(file + " to contain '" + text + "'", timeout, () -> readIfPresent(file),
+        content -> content.contains(text), content -> "'" + content + "'");
+  }
+
+  private static String readIfPresent(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file) : "";
+    } catch (IOException e) {
+      return ""; // removed or being replaced meanwhile: read again next time
     }
   }
 
