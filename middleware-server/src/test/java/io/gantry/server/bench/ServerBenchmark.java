@@ -22,6 +22,8 @@ import java.util.stream.Stream;
  */
 public final class ServerBenchmark {
   private static final int[] CLIENTS = {1, 8, 32};
+  // the server measured as deployed: full JIT and heap, not the fast-start options of test servers
+  private static final java.util.List<String> SERVER_JVM = java.util.List.of("-Xmx1g");
 
   public static void main(String[] args) throws Exception {
     Duration warmUp = Duration.ofSeconds(Long.parseLong(System.getProperty("bench.warmup-seconds", "3")));
@@ -45,7 +47,7 @@ public final class ServerBenchmark {
    * what is measured is accepting jobs durably, not running them.
    */
   private static void submitThroughput(Path dir, Duration warmUp, Duration measure) throws Exception {
-    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("throughput")).settings(Map.of("slots.total", "1",
+    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("throughput")).jvmOptions(SERVER_JVM).settings(Map.of("slots.total", "1",
         "limits.queued-jobs-per-user", "1000000")).start()) {
       SubmitThroughput bench = new SubmitThroughput(server.url(),
           TestJobs.job("nothing").posix(60, "/bin/true").xml());
@@ -62,7 +64,7 @@ public final class ServerBenchmark {
 
   private static void trivialJobOverhead(Path dir, int runs) throws Exception {
     Files.createDirectories(dir.resolve("direct"));
-    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("trivial")).settings(Map.of("slots.total", "1")).start()) {
+    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("trivial")).jvmOptions(SERVER_JVM).settings(Map.of("slots.total", "1")).start()) {
       TrivialJobOverhead.Result r = new TrivialJobOverhead(JobManagementClients.of(server), dir.resolve("direct")).run(runs);
       print("trivial_job.runs", runs);
       print("trivial_job.mpirun_direct_ms", String.format(Locale.ROOT, "%.1f", r.mpirunMillis()));

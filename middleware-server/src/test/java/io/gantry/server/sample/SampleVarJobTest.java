@@ -96,6 +96,7 @@ class SampleVarJobTest {
     JobStatusInfo status = awaitEnd(jobId, Duration.ofMinutes(3));
     assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
     assertEquals(3, client.getJobResults(jobId).stagedOut.size());
+    server.close(); // the demo database is a file of the server's, which H2 opens in one process at a time
     try (Connection c = DriverManager.getConnection(
         new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "")) {
       assertEquals(50000, scalar(c, "select sum(count) from var_pnl_distribution where run_id = ?", jobId));
@@ -117,6 +118,7 @@ class SampleVarJobTest {
     assertTrue(positions.checksum.startsWith("sha256:"));
     assertEquals(3, results.stagedOut.size());
 
+    server.close(); // the demo database is a file of the server's, which H2 opens in one process at a time
     try (Connection c = DriverManager.getConnection(
         new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "")) {
       double var99 = scalar(c, "select var from var_summary where run_id = ? and confidence = 0.99", jobId);

@@ -1,5 +1,7 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.server.GantryTestServerBuilder;
+
 import io.gantry.testing.server.GantryTestServer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,14 +32,19 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DataSourceIsolationTest {
   @TempDir static Path dir;
+  static GantryTestServerBuilder builder;
   static GantryTestServer server;
   static JobManagement client;
 
   @BeforeAll
   static void start() throws Exception {
     // a loopback target must be listed to be reached; the demo adds its own SSH host itself
-    server = GantryTestServer.builder(dir).settings(Map.of("demo.enabled", "true", "demo.positions", "20",
-        "demo.ssh-port", "0", "staging.allowed-hosts", "192.0.2.1")).start();
+    builder = GantryTestServer.builder(dir).demo(20).setting("staging.allowed-hosts", "192.0.2.1");
+    startServer();
+  }
+
+  static void startServer() throws Exception {
+    server = builder.start();
     client = JobManagementClients.of(server);
   }
 
@@ -83,9 +90,14 @@ class DataSourceIsolationTest {
     Problem p = refused(withStageIn(query("<gx:DataSourceRef>demo-market</gx:DataSourceRef>",
         "SELECT 1; DROP TABLE var_summary")));
     assertTrue(p.message.contains("holds 2 statements"), p.message);
+    // the demo database is a file of the server's (H2 opens it in one process): looked at with
+    // the server stopped, as a DBA would; the same data directory serves the next tests
+    server.close();
     try (Connection c = DriverManager.getConnection(new DemoMarket(server.dataDir().resolve("demo"), 20).jdbcUrl(), "sa", "");
         ResultSet rs = c.getMetaData().getTables(null, null, "var_summary", null)) {
       assertTrue(rs.next(), "var_summary is still there");
+    } finally {
+      startServer();
     }
   }
 

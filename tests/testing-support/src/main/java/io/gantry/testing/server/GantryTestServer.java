@@ -75,10 +75,10 @@ public final class GantryTestServer implements AutoCloseable {
     return new GantryTestServerBuilder(dir);
   }
 
-  static GantryTestServer start(Path config, Path dataDir, List<TestAccount> accounts, String name)
-      throws IOException, InterruptedException {
+  static GantryTestServer start(Path config, Path dataDir, List<TestAccount> accounts, String name,
+      List<String> jvmOptions) throws IOException, InterruptedException {
     Path stem = ServerJvm.logStem(name);
-    Process process = ServerJvm.startServer(config, ServerJvm.out(stem), ServerJvm.err(stem));
+    Process process = ServerJvm.startServer(config, jvmOptions, ServerJvm.out(stem), ServerJvm.err(stem));
     try {
       String output = Await.value("gantry-server (" + config + ") to say where it listens", START_TIMEOUT,
           () -> startOutput(process, stem), text -> LISTENING.matcher(text).find(), text -> "its output: " + text);

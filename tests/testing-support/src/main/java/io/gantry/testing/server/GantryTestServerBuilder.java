@@ -25,6 +25,7 @@ public final class GantryTestServerBuilder {
   private final Path dir;
   private Path dataDir;
   private String name = "gantry-server";
+  private List<String> jvmOptions = ServerJvm.FAST_START;
   private final Map<String, String> chosen = new LinkedHashMap<>();
   private final Map<String, String> explicit = new LinkedHashMap<>();
   private final List<TestAccount> accounts = new ArrayList<>();
@@ -79,7 +80,7 @@ public final class GantryTestServerBuilder {
     return this;
   }
 
-  /** The compute backend ({@code compute.backend}: local, ssh, slurm). */
+  /** The compute backend ({@code compute.backend}: local, mpirun-hosts, slurm). */
   public GantryTestServerBuilder backend(String backend) {
     chosen.put("compute.backend", backend);
     return this;
@@ -99,6 +100,15 @@ public final class GantryTestServerBuilder {
 
   public GantryTestServerBuilder settings(Map<String, String> settings) {
     explicit.putAll(settings);
+    return this;
+  }
+
+  /**
+   * The server JVM's options, instead of those that start it fastest (little heap, C1 only): a
+   * benchmark measures the server as deployed, e.g. {@code List.of("-Xmx1g")}.
+   */
+  public GantryTestServerBuilder jvmOptions(List<String> options) {
+    this.jvmOptions = List.copyOf(options);
     return this;
   }
 
@@ -122,7 +132,7 @@ public final class GantryTestServerBuilder {
    */
   public GantryTestServer start() throws IOException, InterruptedException {
     Path config = addAccounts();
-    return GantryTestServer.start(config, dataDir, List.copyOf(accounts), name);
+    return GantryTestServer.start(config, dataDir, List.copyOf(accounts), name, jvmOptions);
   }
 
   /**

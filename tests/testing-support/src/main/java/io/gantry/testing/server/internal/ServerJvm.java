@@ -24,12 +24,14 @@ public final class ServerJvm {
   public static final String MAIN = "io.gantry.server.GantryServerCommand";
 
   private static final AtomicLong RUNS = new AtomicLong();
-  // A server for tests needs little heap; the serial collector and C1 alone start a JVM fastest
-  // on a machine of two cores where the test JVM runs beside it.
+  /**
+   * A server for tests needs little heap; the serial collector and C1 alone start a JVM fastest on
+   * a machine of two cores where the test JVM runs beside it. A benchmark asks for others.
+   */
+  public static final List<String> FAST_START = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
   // Log lines carry the time of day, to line them up with the test's own output after a failure.
-  private static final List<String> JVM_OPTIONS =
-      List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-          "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
+  private static final List<String> LOG_OPTIONS =
+      List.of("-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
 
   private ServerJvm() {}
 
@@ -44,8 +46,9 @@ public final class ServerJvm {
   }
 
   /** Starts gantry-server on {@code config}; it stops when this JVM's end of its input closes. */
-  public static Process startServer(Path config, Path stdout, Path stderr) throws IOException {
-    List<String> command = java();
+  public static Process startServer(Path config, List<String> jvmOptions, Path stdout, Path stderr)
+      throws IOException {
+    List<String> command = java(jvmOptions);
     command.addAll(List.of(ParentWatch.class.getName(), MAIN, "--config", config.toString()));
     return new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
   }
@@ -56,7 +59,7 @@ public final class ServerJvm {
    */
   public static int run(List<String> args, String input, Path stem, Duration timeout)
       throws IOException, InterruptedException {
-    List<String> command = java();
+    List<String> command = java(FAST_START);
     command.add(MAIN);
     command.addAll(args);
     Process process = new ProcessBuilder(command).redirectOutput(out(stem).toFile())
@@ -79,14 +82,15 @@ public final class ServerJvm {
     return stem.resolveSibling(stem.getFileName() + ".err");
   }
 
-  private static List<String> java() {
+  private static List<String> java(List<String> jvmOptions) {
     if (ClassLoader.getSystemResource(MAIN.replace('.', '/') + ".class") == null) {
       throw new IllegalStateException(MAIN + " is not on this test's class path: add"
           + " gantry-middleware-server to the module's test dependencies");
     }
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(JVM_OPTIONS);
+    command.addAll(jvmOptions);
+    command.addAll(LOG_OPTIONS);
     // the server's temporary files go where this test run keeps its own (surefire's argLine)
     command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
     command.addAll(List.of("-cp", System.getProperty("java.class.path")));
