@@ -85,7 +85,7 @@ final class EncryptPasswordCommand implements Callable<Integer> {
       throw new CommandFailure(GantryCommand.EXIT_SERVER, "the password key has fingerprint "
           + fingerprint + ", not " + expectedFingerprint.strip() + "; nothing was encrypted");
     }
-    char[] secret = readSecret(err);
+    char[] secret = readSecret();
     try {
       String value;
       try {
@@ -142,7 +142,7 @@ final class EncryptPasswordCommand implements Callable<Integer> {
     }
   }
 
-  private static char[] readSecret(PrintWriter err) {
+  private static char[] readSecret() {
     Console console = System.console();
     char[] secret;
     if (console != null) {

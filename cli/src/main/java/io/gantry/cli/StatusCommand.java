@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gantry status ID...}: one line per job. Asks job by job rather than with
- * getJobStatuses, because that operation leaves unknown ids out silently and the user must
- * hear which id was not found.
+ * getJobStatuses so that an unknown id is reported in the server's own words (which name the
+ * user the server took the caller to be), the same message every other command prints.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = {"Show jobs' state, phase, times, exit code and failure reason, one line per job.",

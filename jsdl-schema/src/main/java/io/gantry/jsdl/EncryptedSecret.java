@@ -97,7 +97,10 @@ public final class EncryptedSecret {
     byte[] plain = new byte[encoded.remaining()];
     encoded.get(plain);
     if (encoded.hasArray()) {
-      Arrays.fill(encoded.array(), (byte) 0);
+      // the whole backing array is wiped, whatever part of it the buffer covers
+      @SuppressWarnings("ByteBufferBackingArray")
+      byte[] backing = encoded.array();
+      Arrays.fill(backing, (byte) 0);
     }
     try {
       Cipher cipher = Cipher.getInstance(TRANSFORMATION);
@@ -157,6 +160,7 @@ public final class EncryptedSecret {
   }
 
   /** A value's binding (as its clear fields say) and ciphertext. */
+  @SuppressWarnings("ArrayRecordComponent") // handed to the cipher once; never compared or hashed
   public record Parsed(SecretBinding binding, byte[] ciphertext) {}
 
   /** Wraps a ciphertext in the textual form; the inverse of {@link #parse(String)}. */

@@ -23,6 +23,7 @@ class InvalidDocumentsTest {
   private static final String POSIX_NS = "http://schemas.ggf.org/jsdl/2005/11/jsdl-posix";
 
   /** A broken document: pairs of (text in the base job, its replacement), and the report. */
+  @SuppressWarnings("ArrayRecordComponent") // a test case's varargs; never compared or hashed
   record Case(String name, String expected, String... edits) {
     @Override
     public String toString() {

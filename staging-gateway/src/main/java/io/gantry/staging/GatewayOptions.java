@@ -101,16 +101,4 @@ public record GatewayOptions(
         maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
         acceptUnknownHostKeys, postgresCopy);
   }
-
-  public GatewayOptions withFetchSize(int rows) {
-    return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, rows,
-        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys, postgresCopy);
-  }
-
-  public GatewayOptions withMaxConnectionsPerDataSource(int connections) {
-    return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
-        connections, connectTimeout, connectAttempts, retryBackoff, knownHostsFile, acceptUnknownHostKeys,
-        postgresCopy);
-  }
 }

@@ -16,35 +16,4 @@ package io.gantry.staging;
  */
 public record ManifestRecord(
     String kind, String source, String detail, String file, long rows, long bytes, String sha256,
-    double seconds, boolean skipped) {
-
-  /** One JSON object (no secrets in any field). */
-  public String toJson() {
-    return "{\"kind\":" + quote(kind) + ",\"source\":" + quote(source) + ",\"detail\":" + quote(detail)
-        + ",\"file\":" + quote(file) + ",\"rows\":" + rows + ",\"bytes\":" + bytes
-        + ",\"sha256\":" + quote(sha256) + ",\"seconds\":" + seconds + ",\"skipped\":" + skipped + "}";
-  }
-
-  private static String quote(String s) {
-    if (s == null) {
-      return "null";
-    }
-    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"': b.append("\\\""); break;
-        case '\\': b.append("\\\\"); break;
-        case '\n': b.append("\\n"); break;
-        case '\r': b.append("\\r"); break;
-        case '\t': b.append("\\t"); break;
-        default:
-          if (c < 0x20) {
-            b.append(String.format("\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-      }
-    }
-    return b.append('"').toString();
-  }
-}
+    double seconds, boolean skipped) {}

@@ -89,6 +89,7 @@ class JobDirectoryReaderTest {
   }
 
   @Test
+  @SuppressWarnings("StreamResourceLeak") // the directory stream is a try-with-resources resource; the cast hides it
   void aFifoSwappedInAfterTheCheckIsRefusedWithoutWaitingForAWriter() throws Exception {
     Files.delete(job.resolve("stdout.txt"));
     assertEquals(0, new ProcessBuilder("mkfifo", job.resolve("stdout.txt").toString()).start().waitFor());

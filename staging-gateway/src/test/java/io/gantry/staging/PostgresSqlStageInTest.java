@@ -2,8 +2,6 @@ package io.gantry.staging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.gantry.staging.internal.bgzf.CompressedFiles;
-import java.io.InputStream;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -52,9 +50,4 @@ class PostgresSqlStageInTest extends SqlStageInContract {
     assertEquals(List.of("1", "1.5000", "0.25", "2024-01-02", "2024-01-01T01:30:00"), rows.get(1));
   }
 
-  private byte[] inflate(String name) throws Exception {
-    try (InputStream in = CompressedFiles.openDecompressed(jobDir.resolve(name))) {
-      return in.readAllBytes();
-    }
-  }
 }

@@ -13,6 +13,7 @@ import io.gantry.staging.RemoteTransfer.Protocol;
 import io.gantry.staging.internal.bgzf.CompressedFiles;
 import io.gantry.testing.SshTestHost;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,7 +81,7 @@ class RemoteTransferTest {
   @ParameterizedTest
   @EnumSource(Protocol.class)
   void transmitCanCompressOnTheFlyIntoBlockedGzip(Protocol protocol) throws Exception {
-    byte[] csv = "a,b\n1,2\n".repeat(50_000).getBytes();
+    byte[] csv = "a,b\n1,2\n".repeat(50_000).getBytes(StandardCharsets.UTF_8);
     Files.write(remoteRoot.resolve("data/t.csv"), csv);
     stageIn(options(), transfer(Direction.TRANSMIT, protocol, "risk", "/data/t.csv", "t.csv.gz", true));
     Path local = jobDir.resolve("t.csv.gz");
@@ -135,7 +136,7 @@ class RemoteTransferTest {
     ByteArrayOutputStream publicKey = new ByteArrayOutputStream();
     key.writePrivateKey(privateKey);
     key.writePublicKey(publicKey, "gantry-test");
-    host.authorizeKey(publicKey.toString());
+    host.authorizeKey(publicKey.toString(StandardCharsets.UTF_8));
     credentials.login("keyuser", SshCredentials.privateKey(privateKey.toByteArray(), null));
     stageIn(options(), transfer(Direction.TRANSMIT, Protocol.SFTP, "keyuser", "/data/market.bin", "k.bin", false));
     assertArrayEquals(payload, Files.readAllBytes(jobDir.resolve("k.bin")));

@@ -39,8 +39,9 @@ final class PnlHistogramSvg {
     }
     long maxCount = Math.max(1, bins.stream().mapToLong(VarResults.Bin::count).max().orElse(1));
     Scale x = new Scale(lo, hi, LEFT, WIDTH - RIGHT);
-    double yTop = niceTicks(0, maxCount, 5).stream().mapToDouble(Double::doubleValue).max().orElse(maxCount);
-    Scale y = new Scale(0, Math.max(yTop, maxCount), HEIGHT - BOTTOM, TOP);
+    double yTop = niceTicks(0, (double) maxCount, 5).stream().mapToDouble(Double::doubleValue).max()
+        .orElse((double) maxCount);
+    Scale y = new Scale(0, Math.max(yTop, (double) maxCount), HEIGHT - BOTTOM, TOP);
 
     StringBuilder svg = new StringBuilder();
     svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"pnl-plot\" role=\"img\" width=\"100%\"")
@@ -77,7 +78,7 @@ final class PnlHistogramSvg {
     for (VarResults.Bin bin : bins) {
       double left = x.at(bin.lower());
       double width = Math.max(0.5, x.at(bin.upper()) - left);
-      double top = y.at(bin.count());
+      double top = y.at((double) bin.count());
       svg.append(String.format(Locale.ROOT, "<rect class=\"bar\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\">"
           + "<title>%s to %s: %,d</title></rect>%n", left, top, width, y.at(0) - top,
           escape(amount(bin.lower())), escape(amount(bin.upper())), bin.count()));
@@ -105,7 +106,7 @@ final class PnlHistogramSvg {
     svg.append("<g class=\"axis y-axis\" stroke=\"#5b6675\" fill=\"#3b4552\" font-size=\"12\">\n");
     svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>%n",
         LEFT, TOP, LEFT, HEIGHT - BOTTOM));
-    for (double t : niceTicks(0, maxCount, 5)) {
+    for (double t : niceTicks(0, (double) maxCount, 5)) {
       double py = y.at(t);
       svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>"
           + "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\" stroke=\"none\">%s</text>%n",

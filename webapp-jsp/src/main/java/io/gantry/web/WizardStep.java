@@ -18,6 +18,7 @@ public enum WizardStep {
   REVIEW("Review", List.of());
 
   private final String title;
+  @SuppressWarnings("ImmutableEnumChecker") // always a List.of(...), which is immutable
   final List<String> fields;
 
   WizardStep(String title, List<String> fields) {
@@ -52,10 +53,13 @@ public enum WizardStep {
     return Optional.empty();
   }
 
+  // the wizard's steps are, by design, its constants in declaration order
+  @SuppressWarnings("EnumOrdinal")
   WizardStep next() {
     return values()[Math.min(ordinal() + 1, values().length - 1)];
   }
 
+  @SuppressWarnings("EnumOrdinal")
   WizardStep previous() {
     return values()[Math.max(ordinal() - 1, 0)];
   }

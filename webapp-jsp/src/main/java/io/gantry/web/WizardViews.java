@@ -18,6 +18,7 @@ final class WizardViews {
     }
   }
 
+  @SuppressWarnings("EnumOrdinal") // a step's number is its place in declaration order
   static List<StepLink> steps(WizardJob job, WizardStep current) {
     List<StepLink> links = new ArrayList<>();
     for (WizardStep step : WizardStep.values()) {

@@ -44,6 +44,7 @@ public final class ProcessSupervisor implements AutoCloseable {
    *     launcher's own wrappers (the sandbox) rather than the job's programs: they get no SIGTERM,
    *     only the final SIGKILL, so that the job's programs get their grace period
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // ended() cannot fail; the exit future itself is returned as the job's handle
   public RunningJob start(LaunchSpec spec, List<String> argv, Map<String, String> environment,
       Duration wallTimeGrace, int wrapperDepth) throws LaunchException {
     synchronized (this) {

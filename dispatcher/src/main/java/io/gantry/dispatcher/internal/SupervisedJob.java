@@ -137,6 +137,7 @@ final class SupervisedJob implements RunningJob {
    * wrappers, the job's first process may not exist yet when a job is stopped right after its
    * start: processes that appear during the grace period get their SIGTERM too, once each.
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // the action only cancels the kill timer and cannot fail
   private CompletableFuture<Void> signal(List<ProcessHandle> tree, List<ProcessHandle> wrappers, Duration grace) {
     CompletableFuture<Void> gone = ProcessTree.allExited(tree);
     Set<ProcessHandle> termed = ConcurrentHashMap.newKeySet();

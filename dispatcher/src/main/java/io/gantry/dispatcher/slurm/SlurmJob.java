@@ -72,6 +72,7 @@ final class SlurmJob implements RunningJob {
 
   /** {@code scancel}: Slurm sends SIGTERM to every step, and SIGKILL after its own KillWait. */
   @Override
+  @SuppressWarnings("FutureReturnValueIgnored") // scancel's outcome is read by the job's poller, not from this future
   public void terminate(Duration grace) {
     if (outcome.isDone()) {
       return;

@@ -50,7 +50,7 @@ class SbatchCommandTest {
     assertEquals(1, SbatchCommand.minutes(Duration.ofSeconds(1)));
     assertEquals(1, SbatchCommand.minutes(Duration.ofSeconds(60)));
     assertEquals(2, SbatchCommand.minutes(Duration.ofSeconds(61)));
-    assertEquals(30, SbatchCommand.minutes(Duration.ofSeconds(1800)));
+    assertEquals(30, SbatchCommand.minutes(Duration.ofMinutes(30)));
   }
 
   @Test

@@ -103,11 +103,11 @@ class SlurmLauncherTest {
       List<String> command = new ArrayList<>(List.of("mpirun", "-np", "4", "--oversubscribe", "--wdir", dir.toString(),
           spec.executable()));
       command.addAll(spec.arguments());
-      cluster.onNode(cluster.nodes().get(0), command, Duration.ofSeconds(120)).orThrow();
+      cluster.onNode(cluster.nodes().get(0), command, Duration.ofMinutes(2)).orThrow();
       return dir.resolve("results");
     }
     JobOutcome outcome = await(launcher.submit(spec, new BatchResources(2, null, false, null, null), null, id -> {}),
-        Duration.ofSeconds(120));
+        Duration.ofMinutes(2));
     assertTrue(outcome.detail().contains("n[1-2]"), "ran on both nodes: " + outcome.describe());
     assertTrue(outcome.succeeded(), outcome.describe() + ": " + Files.readString(dir.resolve("stderr.txt")));
     return dir.resolve("results");

@@ -209,7 +209,7 @@ public final class ServerConfigLoader {
     if (!m.matches()) {
       throw new ConfigException(key, "'" + value + "' is not a number of bytes (e.g. 1048576, 512M, 16G)");
     }
-    int shift = switch (m.group(2).toUpperCase()) {
+    int shift = switch (m.group(2).toUpperCase(java.util.Locale.ROOT)) {
       case "K" -> 10;
       case "M" -> 20;
       case "G" -> 30;
@@ -397,7 +397,7 @@ public final class ServerConfigLoader {
       if (url == null || !url.startsWith("jdbc:")) {
         throw new ConfigException(prefix + "url", "a JDBC URL is required for data source " + name);
       }
-      if (url.toLowerCase().contains("password=")) {
+      if (url.toLowerCase(java.util.Locale.ROOT).contains("password=")) {
         throw new ConfigException(prefix + "url",
             "must not carry a password; use " + prefix + "password-file or password-env");
       }
@@ -466,7 +466,7 @@ public final class ServerConfigLoader {
     if (value == null) {
       return fallback;
     }
-    return switch (value.strip().toLowerCase()) {
+    return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
       case "true", "yes", "on" -> true;
       case "false", "no", "off" -> false;
       default -> throw new ConfigException(key, "'" + value + "' is not true or false");

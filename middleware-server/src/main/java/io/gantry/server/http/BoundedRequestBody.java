@@ -68,6 +68,8 @@ final class BoundedRequestBody extends HttpServletRequestWrapper {
     }
 
     @Override
+    // one request thread reads the body; volatile only lets the refusing thread see the count
+    @SuppressWarnings("NonAtomicVolatileUpdate")
     public int read(byte[] b, int off, int len) throws IOException {
       if (refusal != null) {
         throw new IOException(refusal);

@@ -72,8 +72,8 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
       }
       return;
     }
-    if (cause == null || fault instanceof SoapFault && cause instanceof Fault
-        || isClientCode(fault) && isSafe(fault.getMessage())) {
+    if (cause == null || (fault instanceof SoapFault && cause instanceof Fault)
+        || (isClientCode(fault) && isSafe(fault.getMessage()))) {
       return;
     }
     String incident = UUID.randomUUID().toString();
@@ -83,6 +83,19 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
         + " under this incident id");
     // the cause is never serialised (CXF's fault stack traces stay off), only this text and no detail
     fault.setDetail(null);
+  }
+
+  /**
+   * Whether the fault is the caller's to fix, whatever code CXF has given it so far: a declared
+   * fault or an argument check, a body that does not match the WSDL, or a {@code Client}/{@code
+   * Sender} fault with a text written for clients (the login refusals).
+   */
+  static boolean isCallersMistake(Fault fault) {
+    Throwable cause = fault.getCause();
+    if ((cause != null && CALLERS_MISTAKES.contains(cause.getClass())) || cause instanceof UnmarshalException) {
+      return true;
+    }
+    return isClientCode(fault) && isSafe(fault.getMessage());
   }
 
   /** No Java class, package or stack frame in the text. */

@@ -9,6 +9,7 @@ import org.apache.cxf.binding.soap.SoapBindingConfiguration;
 import org.apache.cxf.Bus;
 import org.apache.cxf.interceptor.Interceptor;
 import org.apache.cxf.jaxws.JaxWsServerFactoryBean;
+import org.apache.cxf.logging.FaultListener;
 import org.apache.cxf.message.Message;
 import org.apache.cxf.transport.servlet.CXFNonSpringServlet;
 
@@ -72,6 +73,7 @@ final class SoapServlet extends CXFNonSpringServlet {
     factory.getOutInterceptors().add(requestLimit.release());
     factory.getOutFaultInterceptors().add(requestLimit.release());
     factory.getOutFaultInterceptors().add(new ClientFaultCodes());
+    factory.getProperties(true).put(FaultListener.class.getName(), new CallerFaultLog());
     factory.create();
   }
 }

@@ -35,11 +35,6 @@ public final class JobAccounts {
     return new JobAccounts(users::osAccount, defaultAccount, OsAccounts.serverUid());
   }
 
-  /** The name of the account {@code owner}'s jobs run under (not looked up). */
-  public String accountName(String owner) {
-    return mapping.apply(owner).orElse(defaultAccount);
-  }
-
   /**
    * The looked-up account {@code owner}'s jobs run under.
    *

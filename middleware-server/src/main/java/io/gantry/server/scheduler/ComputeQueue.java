@@ -106,11 +106,6 @@ final class ComputeQueue<K> {
     return freeSlots;
   }
 
-  /** Jobs not yet started, in queue order. */
-  List<K> waitingJobs() {
-    return List.copyOf(waiting.keySet());
-  }
-
   boolean isRunning(K job) {
     return running.containsKey(job);
   }

@@ -229,6 +229,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
    * A running job whose program runs outside the server (a Slurm job) is followed again: it keeps
    * its slots and reaches stage-out once, when the batch system reports its end.
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // exited() runs on the control thread, which logs its own failures
   private boolean reattach(JobRecord job) {
     JobId id = job.id();
     Optional<String> ref = store.computeRef(id);
@@ -304,6 +305,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     }
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // exited() runs on the control thread, which logs its own failures
   private void launch(JobId id) {
     ActiveJob<P> a = active.get(id);
     if (a == null || !store.transition(id, JobState.STAGED, JobState.RUNNING,
@@ -473,6 +475,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     control.awaitTermination(10, TimeUnit.SECONDS);
   }
 
+  @SuppressWarnings("ThreadPriorityCheck") // a hint only: the scheduler's bookkeeping yields to staging work, and nothing depends on it for correctness
   private static ThreadFactory threads(String prefix, int priority) {
     AtomicInteger n = new AtomicInteger();
     return r -> {

@@ -50,6 +50,7 @@ public final class JobDirectoryRetention implements AutoCloseable {
   }
 
   /** Sweeps every {@code interval}, the first time right away. */
+  @SuppressWarnings("FutureReturnValueIgnored") // sweepQuietly catches everything; closing the timer ends the task
   public JobDirectoryRetention start(Duration interval) {
     long millis = Math.max(50, interval.toMillis());
     timer.scheduleWithFixedDelay(this::sweepQuietly, 0, millis, TimeUnit.MILLISECONDS);

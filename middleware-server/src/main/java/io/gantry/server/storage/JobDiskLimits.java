@@ -68,6 +68,7 @@ public final class JobDiskLimits<P extends JobPlan> implements JobPipeline<P>, A
   }
 
   /** Measures the scheduler's active jobs every {@code interval}. */
+  @SuppressWarnings("FutureReturnValueIgnored") // measureQuietly catches everything; closing the timer ends the task
   public JobDiskLimits<P> watch(MetaScheduler<P> scheduler, Duration interval) {
     long millis = Math.max(50, interval.toMillis());
     timer.scheduleWithFixedDelay(() -> measureQuietly(scheduler), millis, millis, TimeUnit.MILLISECONDS);

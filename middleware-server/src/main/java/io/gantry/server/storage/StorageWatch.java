@@ -77,6 +77,7 @@ public final class StorageWatch implements AutoCloseable {
   }
 
   /** Starts the periodic checks. */
+  @SuppressWarnings("FutureReturnValueIgnored") // checkNow records its own failures; closing the timer ends the task
   public StorageWatch start() {
     long millis = Math.max(50, interval.toMillis());
     timer.scheduleWithFixedDelay(this::checkNow, millis, millis, TimeUnit.MILLISECONDS);

@@ -29,8 +29,4 @@ public record StateChange(JobState from, JobState to, String reason, Integer exi
   public StateChange withExitCode(int code) {
     return new StateChange(from, to, reason, code, phaseDetail);
   }
-
-  public StateChange withPhaseDetail(String detail) {
-    return new StateChange(from, to, reason, exitCode, detail);
-  }
 }

@@ -14,11 +14,11 @@ public record UserAccount(String name, Role role, String passwordHash) {
     USER, ADMIN;
 
     public String value() {
-      return name().toLowerCase();
+      return name().toLowerCase(java.util.Locale.ROOT);
     }
 
     public static Role of(String value) {
-      return Role.valueOf(value.toUpperCase());
+      return Role.valueOf(value.toUpperCase(java.util.Locale.ROOT));
     }
   }
 

@@ -107,6 +107,7 @@ class JobIsolationAttackTest {
   }
 
   /** Everything secret the server keeps in its data directory, as text to look for in output. */
+  @SuppressWarnings("StreamResourceLeak") // the concatenated stream closes both walks
   private List<String> serverSecrets() throws IOException {
     List<String> secrets = new ArrayList<>();
     secrets.add(Files.readString(dataDir.resolve("tls/keystore.password")).strip());

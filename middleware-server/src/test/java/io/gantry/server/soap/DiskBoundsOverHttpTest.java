@@ -120,6 +120,6 @@ class DiskBoundsOverHttpTest {
     await(client, id, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
     Thread.sleep(4000); // longer than jobs.retention
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, id, LIMIT).state);
-    assertEquals("done\n", new String(client.getJobOutput(id, OutputStreamName.STDOUT, 0, 100).data));
+    assertEquals("done\n", new String(client.getJobOutput(id, OutputStreamName.STDOUT, 0, 100).data, java.nio.charset.StandardCharsets.UTF_8));
   }
 }

@@ -97,7 +97,7 @@ class JobLifecycleOverHttpTest {
     JobStatusInfo status = awaitFinal(client, id, LIMIT);
     assertEquals(JobStateName.FAILED, status.state);
     assertTrue(status.failureReason.startsWith("stage-in failed"), status.failureReason);
-    assertTrue(status.failureReason.toUpperCase().contains("NO_SUCH_TABLE"), status.failureReason);
+    assertTrue(status.failureReason.toUpperCase(java.util.Locale.ROOT).contains("NO_SUCH_TABLE"), status.failureReason);
     assertNull(status.started);
     assertNull(status.exitCode);
     assertTrue(Files.notExists(server.dataDir().resolve("jobs").resolve(id).resolve("ran")));

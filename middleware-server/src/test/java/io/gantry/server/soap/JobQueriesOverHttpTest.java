@@ -268,7 +268,7 @@ class JobQueriesOverHttpTest {
     String unknown = "abcdefghijklmnopqrstuvwxyz234567";
     List<JobStatusInfo> statuses = client.getJobStatuses(Arrays.asList(submitted.get(4), unknown, submitted.get(0)));
     assertEquals(List.of(submitted.get(4), unknown, submitted.get(0)), ids(statuses), "one answer per id, in order");
-    assertEquals(Boolean.TRUE, statuses.get(1).notFound, "the unknown id is marked");
+    assertEquals(true, statuses.get(1).notFound, "the unknown id is marked");
     assertNull(statuses.get(1).state);
     assertNull(statuses.get(0).notFound);
     assertEquals("page-4", statuses.get(0).name);

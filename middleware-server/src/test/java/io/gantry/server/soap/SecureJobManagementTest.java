@@ -140,7 +140,7 @@ class SecureJobManagementTest {
     assertEquals(null, as(ADMIN, kind).getJobStatuses(List.of(aliceJob)).get(0).notFound);
     List<JobStatusInfo> other = as(OTHER, kind).getJobStatuses(List.of(aliceJob));
     assertEquals(1, size(other));
-    assertEquals(Boolean.TRUE, other.get(0).notFound, "looks exactly like an unknown id");
+    assertEquals(true, other.get(0).notFound, "looks exactly like an unknown id");
     assertEquals(null, other.get(0).owner, "nothing about the job is told");
     assertRefused(kind, c -> () -> c.getJobStatuses(List.of(aliceJob)));
   }

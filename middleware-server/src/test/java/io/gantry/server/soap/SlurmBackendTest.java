@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in Slurm.
  */
 class SlurmBackendTest {
-  private static final Duration LIMIT = Duration.ofSeconds(120);
+  private static final Duration LIMIT = Duration.ofMinutes(2);
   private static NamespaceCluster cluster;
 
   @TempDir Path dir;

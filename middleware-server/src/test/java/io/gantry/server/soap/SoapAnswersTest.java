@@ -244,6 +244,6 @@ class SoapAnswersTest {
     assertEquals(JobStateName.SUCCEEDED, done.state, done.failureReason);
     List<JobStatusInfo> statuses = client.getJobStatuses(List.of(id, "c".repeat(32)));
     assertEquals(2, statuses.size());
-    assertEquals(Boolean.TRUE, statuses.get(1).notFound);
+    assertEquals(true, statuses.get(1).notFound);
   }
 }

@@ -32,7 +32,7 @@ public final class StreamingPost {
   public static Answer post(int port, String path, String headers, byte[] prefix, long length, boolean chunked)
       throws Exception {
     try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+      socket.connect(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 10_000);
       socket.setSoTimeout(60_000);
       OutputStream out = socket.getOutputStream();
       String head = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"

@@ -76,7 +76,7 @@ class ZeepClientTest {
     Path log = dir.resolve("zeep-" + auth + ".log");
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     // nothing from the environment may redirect or re-trust the client's traffic
-    builder.environment().keySet().removeIf(k -> k.toLowerCase().endsWith("_proxy")
+    builder.environment().keySet().removeIf(k -> k.toLowerCase(java.util.Locale.ROOT).endsWith("_proxy")
         || k.equals("REQUESTS_CA_BUNDLE") || k.equals("CURL_CA_BUNDLE"));
     Process python = builder.start();
     try (OutputStream stdin = python.getOutputStream()) {

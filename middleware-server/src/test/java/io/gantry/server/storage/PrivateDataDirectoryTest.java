@@ -33,6 +33,7 @@ class PrivateDataDirectoryTest {
   }
 
   @Test
+  @SuppressWarnings("StreamResourceLeak") // the concatenated stream closes both listings
   void aFreshServerCreatesItsDataDirectoryOwnerOnly() throws Exception {
     Path data = dir.resolve("data");
     try (GantryServer server = start(data)) {

@@ -65,10 +65,8 @@ final class ConnectionDroppingProxy implements AutoCloseable {
         startPump(client, server, budget, cut);
         startPump(server, client, budget, cut);
       } catch (IOException e) {
-        if (!closed) {
-          // a failed accept or upstream connect affects one client only; keep serving
-          continue;
-        }
+        // a failed accept or upstream connect affects one client only; keep serving (the loop
+        // ends once the proxy is closed)
       }
     }
   }

@@ -34,7 +34,7 @@ public final class TestKeystore {
           "-dname", "CN=localhost", "-ext", "SAN=IP:127.0.0.1,DNS:localhost", "-storetype", "PKCS12",
           "-keystore", file.toString(), "-storepass", new String(PASSWORD)))
           .redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes());
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       if (p.waitFor() != 0) {
         throw new IllegalStateException("keytool failed: " + out);
       }

@@ -20,7 +20,7 @@ public final class BlockGzipFormat {
   static final int MAX_MEMBER_SIZE = 65536;
 
   /** The standard BGZF end-of-file marker: an empty block, 28 bytes. */
-  public static final byte[] EOF_BLOCK = {
+  static final byte[] EOF_BLOCK = {
     0x1f, (byte) 0x8b, 8, 4, 0, 0, 0, 0, 0, (byte) 0xff, 6, 0, 'B', 'C', 2, 0, 0x1b, 0, 3, 0, 0, 0, 0, 0, 0, 0,
     0, 0
   };

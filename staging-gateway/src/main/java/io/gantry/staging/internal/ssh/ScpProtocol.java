@@ -23,7 +23,7 @@ final class ScpProtocol {
   /** Copies the remote file into {@code out}; returns its size. */
   static long download(Session session, String remotePath, OutputStream out, int timeoutMillis)
       throws TransferFailure, IOException {
-    ChannelExec channel = openExec(session, "scp -f " + shellQuote(remotePath), timeoutMillis);
+    ChannelExec channel = openExec(session, "scp -f " + shellQuote(remotePath));
     try (InputStream in = channel.getInputStream(); OutputStream ack = channel.getOutputStream()) {
       connect(channel, timeoutMillis);
       sendOk(ack);
@@ -58,7 +58,7 @@ final class ScpProtocol {
   /** Sends {@code size} bytes of {@code file} (the job's {@code local}) to {@code remotePath}; returns the size. */
   static long upload(Session session, InputStream file, long size, String local, String remotePath,
       int timeoutMillis) throws TransferFailure, IOException {
-    ChannelExec channel = openExec(session, "scp -t " + shellQuote(remotePath), timeoutMillis);
+    ChannelExec channel = openExec(session, "scp -t " + shellQuote(remotePath));
     try (InputStream in = channel.getInputStream(); OutputStream out = channel.getOutputStream()) {
       connect(channel, timeoutMillis);
       checkAck(in, remotePath);
@@ -79,7 +79,7 @@ final class ScpProtocol {
     }
   }
 
-  private static ChannelExec openExec(Session session, String command, int timeoutMillis) throws TransferFailure {
+  private static ChannelExec openExec(Session session, String command) throws TransferFailure {
     try {
       ChannelExec channel = (ChannelExec) session.openChannel("exec");
       channel.setCommand(command);

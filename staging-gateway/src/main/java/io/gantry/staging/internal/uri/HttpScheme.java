@@ -113,7 +113,7 @@ public final class HttpScheme implements UriScheme {
       if (login != null) {
         request.header("Authorization", basic(login));
       }
-      HttpResponse<InputStream> response = exchange(request.build(), transfer);
+      HttpResponse<InputStream> response = exchange(request.build());
       int status = response.statusCode();
       if (status < 300 || status >= 400 || status == 304) {
         return response;
@@ -124,7 +124,7 @@ public final class HttpScheme implements UriScheme {
     throw UriFailure.permanent(transfer.describe() + ": more than " + MAX_REDIRECTS + " redirects", null);
   }
 
-  private HttpResponse<InputStream> exchange(HttpRequest request, UriTransfer transfer)
+  private HttpResponse<InputStream> exchange(HttpRequest request)
       throws UriFailure, InterruptedException {
     String where = request.uri().getHost() + ":" + port(request.uri());
     try {

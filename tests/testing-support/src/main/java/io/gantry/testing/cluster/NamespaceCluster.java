@@ -47,7 +47,7 @@ import java.util.stream.Stream;
 public final class NamespaceCluster implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration STOP_GRACE = Duration.ofSeconds(5);
-  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(120);
+  private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(2);
 
   /** One node: its Slurm node name (also its host name), address and network namespace. */
   public record Node(String name, String address, String namespace) {}
@@ -242,10 +242,6 @@ public final class NamespaceCluster implements AutoCloseable {
     return "login";
   }
 
-  public String controllerAddress() {
-    return loginAddress();
-  }
-
   /** The cluster's slurm.conf; give it to clients as SLURM_CONF. */
   public Path slurmConf() {
     return slurmConfDirectory().resolve("slurm.conf");
@@ -423,7 +419,7 @@ public final class NamespaceCluster implements AutoCloseable {
     private boolean slurm;
     private boolean sshd;
     private int cpusPerNode = 2;
-    private Duration minJobAge = Duration.ofSeconds(300);
+    private Duration minJobAge = Duration.ofMinutes(5);
     private Path directory;
     private Path repository;
     private boolean keepDirectory;

@@ -40,7 +40,7 @@ class NamespaceClusterLifecycleTest {
 
   @Test
   void aClusterThatFailsHalfwayThroughStartingLeavesNothingBehind() {
-    String runId = "f" + Long.toHexString(System.nanoTime() & 0xfffffL | 0x100000L).substring(1);
+    String runId = "f" + Long.toHexString((System.nanoTime() & 0xfffffL) | 0x100000L).substring(1);
     // The namespaces are made before slurm.conf is written; a value slurm-conf.sh refuses fails the start there.
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> NamespaceCluster.builder()
         .runId(runId).nodes(2).slurm().minJobAge(Duration.ofSeconds(-1)).start());
@@ -54,7 +54,7 @@ class NamespaceClusterLifecycleTest {
 
   @Test
   void whatAKilledTestJvmLeftIsRemovedWhileLiveClustersStay() throws Exception {
-    String runId = "e" + Long.toHexString(System.nanoTime() & 0xfffffL | 0x100000L).substring(1);
+    String runId = "e" + Long.toHexString((System.nanoTime() & 0xfffffL) | 0x100000L).substring(1);
     String namespace = "gantry-" + runId + "-login";
     Path folder = Files.createDirectories(Path.of("/run/gantry-cluster-" + runId));
     Process dead = new ProcessBuilder("true").start();
