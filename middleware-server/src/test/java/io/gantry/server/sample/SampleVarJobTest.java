@@ -136,11 +136,6 @@ class SampleVarJobTest {
     return TestJobs.awaitFinal(client, jobId, timeout);
   }
 
-  private static boolean isFinal(JobStateName state) {
-    return state == JobStateName.SUCCEEDED || state == JobStateName.FAILED
-        || state == JobStateName.CANCELLED || state == JobStateName.KILLED;
-  }
-
   private static double scalar(Connection c, String sql, String jobId) throws Exception {
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       ps.setString(1, jobId);

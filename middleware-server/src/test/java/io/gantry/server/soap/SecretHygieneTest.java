@@ -70,7 +70,7 @@ class SecretHygieneTest {
     System.setOut(new PrintStream(new Tee(savedOut, log), true, StandardCharsets.UTF_8));
     List<String> seen = new ArrayList<>();
     // the server runs in a process of its own: its log is read from there
-    java.util.concurrent.atomic.AtomicReference<GantryTestServer> started = new java.util.concurrent.atomic.AtomicReference<>();
+    GantryTestServer started = null;
     try (SshTestHost remote = SshTestHost.start(dir.resolve("remote"));
         H2TcpServer databases = H2TcpServer.start(dir.resolve("databases"))) {
       remote.addUser("risk", SSH_PASSWORD);
@@ -90,7 +90,7 @@ class SecretHygieneTest {
       settings.put("ssh.known-hosts", knownHosts.toString());
       try (GantryTestServer server = GantryTestServer.builder(dir).dataDir(dir.resolve("server")).secure()
           .settings(settings).account(new TestAccount("alice", USER_PASSWORD, false, null)).start()) {
-        started.set(server);
+        started = server;
         JobManagement alice = JobManagementClients.of(server, new Login.Basic("alice", USER_PASSWORD));
         JobManagement intruder = JobManagementClients.of(server, new Login.Basic("alice", WRONG_PASSWORD));
         assertThrows(WebServiceException.class, () -> intruder.listJobs(List.of(), 0, 1, false));
@@ -125,7 +125,7 @@ class SecretHygieneTest {
       System.setErr(savedErr);
       System.setOut(savedOut);
     }
-    seen.add(log.toString(StandardCharsets.UTF_8) + started.get().log());
+    seen.add(log.toString(StandardCharsets.UTF_8) + started.log());
     seen.add(allFilesUnder(dir.resolve("server")));
     assertTrue(seen.get(seen.size() - 2).contains("alice"), "the log was captured (failed login named)");
     for (String secret : SECRETS) {

@@ -43,7 +43,7 @@ public final class GantryTestServer implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("listening on (https?://\\S+)");
   private static final Pattern FINGERPRINT = Pattern.compile("TLS certificate SHA-256 fingerprint: (\\S+)");
   private static final Pattern DEMO_SSH = Pattern.compile("demo SSH host listening on \\S+:(\\d+)");
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
   private final Process process;
