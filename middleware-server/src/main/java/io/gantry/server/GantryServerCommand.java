@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 @Command(name = "gantry-server", mixinStandardHelpOptions = true, version = "gantry-server " + GantryServer.VERSION,
     description = {"Gantry's job-submission server: SOAP job API, staging, FCFS scheduling, mpirun.",
         "Runs on embedded defaults with no configuration; see middleware-server/docs/configuration.md."},
-    subcommands = UserCommand.class,
+    subcommands = {UserCommand.class, SettingsCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:stopped normally", "2:bad command line or configuration", "1:failed to start"})
 public final class GantryServerCommand implements Callable<Integer> {

@@ -3,46 +3,54 @@ package io.gantry.server.config;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Reads the {@code application.ID.*} and {@code filesystem.NAME.path} settings into {@link
- * ServerConfig.JsdlResources}, checking each when loaded: a named application needs an
- * executable, a known kind and a process count in range, and no two share a name and version; a
- * file system's directory must exist.
+ * The {@code application.ID.*} and {@code filesystem.NAME.path} settings, read into {@link
+ * ServerConfig.JsdlResources} and checked when loaded: a named application needs an executable,
+ * a known kind and a process count in range, and no two share a name and version; a file
+ * system's directory must exist.
  */
 final class JsdlResourceSettings {
-  private final Properties settings;
-  private final Pattern applicationKey;
-  private final Pattern fileSystemKey;
+  private JsdlResourceSettings() {}
 
-  JsdlResourceSettings(Properties settings, Pattern applicationKey, Pattern fileSystemKey) {
-    this.settings = settings;
-    this.applicationKey = applicationKey;
-    this.fileSystemKey = fileSystemKey;
+  static final Setting<String> APPLICATION_EXECUTABLE = Setting.of("application.ID.executable", SettingType.text())
+      .shownDefault("(required)").means("the program of named application ID");
+  static final Setting<String> APPLICATION_NAME = Setting.of("application.ID.name",
+      SettingType.word("[^\\s]+", "one word")).shownDefault("`ID`").means("the ApplicationName jobs use");
+  static final Setting<String> APPLICATION_VERSION = Setting.of("application.ID.version", SettingType.text())
+      .means("the ApplicationVersion");
+  static final Setting<String> APPLICATION_KIND = Setting.of("application.ID.kind", SettingType.text())
+      .byDefault("posix").means("mpirun or posix");
+  static final Setting<List<String>> APPLICATION_ARGUMENTS = Setting.of("application.ID.arguments",
+      SettingType.arguments()).means("the program's arguments, separated by white space");
+  static final Setting<Integer> APPLICATION_PROCESSES = Setting.of("application.ID.processes",
+      SettingType.integer(1, 1_000_000)).byDefault("1").means("default process count (mpirun kind only)");
+  static final Setting<List<String>> APPLICATION_USERS = Setting.of("application.ID.users", SettingType.words())
+      .shownDefault("every user").means("Gantry users who may run it");
+  static final Setting<String> APPLICATION_DESCRIPTION = Setting.of("application.ID.description",
+      SettingType.text()).means("one line shown by gantry applications and getServerInfo");
+  static final Setting<Path> FILESYSTEM_PATH = Setting.of("filesystem.NAME.path", SettingType.path())
+      .namedBy("[A-Za-z_][A-Za-z0-9_.-]*").means("the directory behind JSDL file system NAME");
+
+  static ServerConfig.JsdlResources read(SettingValues values) {
+    return new ServerConfig.JsdlResources(applications(values), fileSystems(values));
   }
 
-  ServerConfig.JsdlResources read() {
-    return new ServerConfig.JsdlResources(applications(), fileSystems());
-  }
-
-  private List<NamedApplication> applications() {
+  private static List<NamedApplication> applications(SettingValues values) {
     List<NamedApplication> result = new ArrayList<>();
     Set<String> labels = new HashSet<>();
-    for (String id : names(applicationKey)) {
-      NamedApplication app = application(id);
+    for (String id : values.names(APPLICATION_EXECUTABLE, APPLICATION_NAME, APPLICATION_VERSION, APPLICATION_KIND,
+        APPLICATION_ARGUMENTS, APPLICATION_PROCESSES, APPLICATION_USERS, APPLICATION_DESCRIPTION)) {
+      NamedApplication app = application(values, id);
       if (!labels.add(app.name() + "\u0000" + app.version())) {
-        throw new ConfigException("application." + id + ".version", "another application is already "
+        throw new ConfigException(APPLICATION_VERSION.keyFor(id), "another application is already "
             + app.label() + "; give each version of " + app.name() + " its own application.ID with its own version");
       }
       result.add(app);
@@ -50,83 +58,37 @@ final class JsdlResourceSettings {
     return result;
   }
 
-  private NamedApplication application(String id) {
-    String prefix = "application." + id + ".";
-    String executable = text(prefix + "executable", null);
+  private static NamedApplication application(SettingValues values, String id) {
+    String executable = values.get(APPLICATION_EXECUTABLE, id);
     if (executable == null) {
-      throw new ConfigException(prefix + "executable", "is required: the program application " + id + " runs");
+      throw new ConfigException(APPLICATION_EXECUTABLE.keyFor(id), "is required: the program application " + id + " runs");
     }
-    NamedApplication.Kind kind = switch (text(prefix + "kind", "posix").toLowerCase(Locale.ROOT)) {
+    NamedApplication.Kind kind = switch (values.get(APPLICATION_KIND, id).toLowerCase(Locale.ROOT)) {
       case "posix" -> NamedApplication.Kind.POSIX;
       case "mpirun" -> NamedApplication.Kind.MPIRUN;
-      default -> throw new ConfigException(prefix + "kind", "must be mpirun or posix, not " + settings.getProperty(prefix + "kind"));
+      default -> throw new ConfigException(APPLICATION_KIND.keyFor(id), "must be mpirun or posix, not "
+          + values.raw(APPLICATION_KIND, id));
     };
-    int processes = processes(prefix + "processes");
+    int processes = values.get(APPLICATION_PROCESSES, id);
     if (kind == NamedApplication.Kind.POSIX && processes != 1) {
-      throw new ConfigException(prefix + "processes", "a posix application runs one process; set kind=mpirun for " + processes);
+      throw new ConfigException(APPLICATION_PROCESSES.keyFor(id),
+          "a posix application runs one process; set kind=mpirun for " + processes);
     }
-    String name = text(prefix + "name", id);
-    if (!name.matches("[^\\s]+")) {
-      throw new ConfigException(prefix + "name", "must be one word, not '" + name + "'");
-    }
-    return new NamedApplication(id, name, text(prefix + "version", ""), kind, executable,
-        words(prefix + "arguments", "\\s+"), processes, new TreeSet<>(words(prefix + "users", "[\\s,]+")),
-        text(prefix + "description", ""));
+    String name = values.find(APPLICATION_NAME, id).orElse(id);
+    return new NamedApplication(id, name, values.find(APPLICATION_VERSION, id).orElse(""), kind, executable,
+        values.get(APPLICATION_ARGUMENTS, id), processes, new TreeSet<>(values.get(APPLICATION_USERS, id)),
+        values.find(APPLICATION_DESCRIPTION, id).orElse(""));
   }
 
-  private Map<String, Path> fileSystems() {
+  private static Map<String, Path> fileSystems(SettingValues values) {
     Map<String, Path> result = new TreeMap<>();
-    for (String name : names(fileSystemKey)) {
-      String key = "filesystem." + name + ".path";
-      Path dir = Path.of(text(key, null)).toAbsolutePath().normalize();
+    for (String name : values.names(FILESYSTEM_PATH)) {
+      Path dir = values.get(FILESYSTEM_PATH, name);
       if (!Files.isDirectory(dir)) {
-        throw new ConfigException(key, dir + " is not a directory; create it or correct the path");
+        throw new ConfigException(FILESYSTEM_PATH.keyFor(name), dir + " is not a directory; create it or correct the path");
       }
       result.put(name, dir);
     }
     return result;
-  }
-
-  private Set<String> names(Pattern key) {
-    Set<String> names = new TreeSet<>();
-    for (String k : settings.stringPropertyNames()) {
-      Matcher m = key.matcher(k);
-      if (m.matches()) {
-        names.add(m.group(1));
-      }
-    }
-    return names;
-  }
-
-  private int processes(String key) {
-    String value = settings.getProperty(key);
-    if (value == null) {
-      return 1;
-    }
-    try {
-      int n = Integer.parseInt(value.strip());
-      if (n < 1 || n > 1_000_000) {
-        throw new ConfigException(key, n + " is outside 1..1000000");
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new ConfigException(key, "'" + value + "' is not a whole number");
-    }
-  }
-
-  private String text(String key, String fallback) {
-    String value = settings.getProperty(key);
-    if (value == null) {
-      return fallback;
-    }
-    if (value.isBlank()) {
-      throw new ConfigException(key, "is empty");
-    }
-    return value.strip();
-  }
-
-  private List<String> words(String key, String separator) {
-    String value = settings.getProperty(key, "").strip();
-    return value.isEmpty() ? List.of() : Arrays.asList(value.split(separator));
   }
 }

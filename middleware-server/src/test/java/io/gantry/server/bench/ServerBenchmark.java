@@ -1,40 +1,67 @@
 package io.gantry.server.bench;
 
 import io.gantry.testing.server.GantryTestServer;
-import io.gantry.server.soap.JobManagementClients;
+import io.gantry.testing.server.GantryTestServerBuilder;
+import io.gantry.testing.server.TestAccount;
 
+import io.gantry.server.security.PasswordHasher;
+import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
+import io.gantry.testing.FingerprintTrustManager;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 
 /**
- * gantry-server's benchmark (issue 5): durable submissions per second and their latency with
- * 1, 8 and 32 concurrent SOAP clients, and the middleware's overhead for a trivial mpirun job.
+ * gantry-server's benchmark: durable submissions per second and their latency with 1, 8 and 32
+ * concurrent SOAP clients, each beside a baseline measured in the same run (getServerInfo, the
+ * cheapest operation a client can call: what every call costs before the operation's own work),
+ * so that the cost of a submission reads as a ratio; and the middleware's overhead for a
+ * trivial mpirun job. Two set-ups:
+ *
+ * <ol>
+ *   <li>{@code secure}: as deployed, TLS and authentication on (HTTP Basic), 8 users, the
+ *       clients spread over them (32 clients: 4 per user, within
+ *       limits.concurrent-requests-per-user's default of 16);
+ *   <li>{@code plain}: plain HTTP, authentication off; every client is then the single user
+ *       {@code local}, so the per-user request limit is raised to the client count.
+ * </ol>
+ *
  * Everything runs on loopback against real servers in temporary data directories; output is
- * {@code name: value} lines. Goals: >= 1000 submits/s with p99 <= 50 ms at 32 clients;
- * overhead <= 200 ms.
+ * {@code name: value} lines. Goals (issue 5): >= 1000 submits/s with p99 <= 50 ms at 32
+ * clients; overhead <= 200 ms.
  */
 public final class ServerBenchmark {
   private static final int[] CLIENTS = {1, 8, 32};
+  private static final int USERS = 8;
   // the server measured as deployed: full JIT and heap, not the fast-start options of test servers
-  private static final java.util.List<String> SERVER_JVM = java.util.List.of("-Xmx1g");
+  private static final List<String> SERVER_JVM = List.of("-Xmx1g");
+  private static final String SUBMIT_SUCCESS = "jobId>";
+  private static final String INFO_SUCCESS = "version>";
 
   public static void main(String[] args) throws Exception {
-    Duration warmUp = Duration.ofSeconds(Long.parseLong(System.getProperty("bench.warmup-seconds", "3")));
-    Duration measure = Duration.ofSeconds(Long.parseLong(System.getProperty("bench.measure-seconds", "8")));
+    Duration warmUp = Duration.ofSeconds(Long.parseLong(System.getProperty("bench.warmup-seconds", "2")));
+    Duration measure = Duration.ofSeconds(Long.parseLong(System.getProperty("bench.measure-seconds", "6")));
     int overheadRuns = Integer.getInteger("bench.overhead-runs", 9);
     Path tmp = Files.createTempDirectory("gantry-bench");
     try {
       print("machine.cores", Runtime.getRuntime().availableProcessors());
       print("machine.cpu", cpuModel());
       print("java.version", System.getProperty("java.version"));
-      submitThroughput(tmp.resolve("throughput"), warmUp, measure);
+      print("bench.warmup_seconds", warmUp.toSeconds());
+      print("bench.measure_seconds", measure.toSeconds());
+      secure(tmp.resolve("secure"), warmUp, measure);
+      plain(tmp.resolve("plain"), warmUp, measure);
       trivialJobOverhead(tmp.resolve("overhead"), overheadRuns);
     } finally {
       deleteTree(tmp);
@@ -42,29 +69,102 @@ public final class ServerBenchmark {
     System.exit(0); // CXF and HTTP client threads are not all daemons
   }
 
+  /** TLS (the generated certificate, trusted by its fingerprint) and 8 users logging in with HTTP Basic. */
+  private static void secure(Path dir, Duration warmUp, Duration measure) throws Exception {
+    List<ClosedLoopLoad.Login> users = new ArrayList<>();
+    GantryTestServerBuilder builder = GantryTestServer.builder(dir).jvmOptions(SERVER_JVM).secure()
+        .settings(throughputSettings());
+    for (int i = 1; i <= USERS; i++) {
+      users.add(new ClosedLoopLoad.Login("bench" + i, "bench-password-" + i));
+      builder.account(new TestAccount("bench" + i, "bench-password-" + i, false, null));
+    }
+    try (GantryTestServer server = builder.start()) {
+      SSLContext tls = SSLContext.getInstance("TLS");
+      tls.init(null, new TrustManager[] {new FingerprintTrustManager(server.fingerprint().orElseThrow())}, null);
+      print("secure.tls", true);
+      print("secure.auth", "http-basic");
+      print("secure.users", USERS);
+      print("secure.limits.concurrent_requests_per_user", 16);
+      print("secure.password_check_ms", String.format(Locale.ROOT, "%.1f", passwordCheckMillis()));
+      measureSetup("secure", server.url(), tls, users, warmUp, measure);
+    }
+  }
+
+  /**
+   * One password check as the server makes it for every HTTP Basic request (PBKDF2, {@value
+   * PasswordHasher#ITERATIONS} iterations), median of 5 on this machine now: the floor under
+   * every authenticated call's latency.
+   */
+  private static double passwordCheckMillis() {
+    PasswordHasher hasher = new PasswordHasher();
+    String stored = hasher.hash("bench-password-1".toCharArray());
+    long[] took = new long[5];
+    for (int i = 0; i < took.length; i++) {
+      long t0 = System.nanoTime();
+      hasher.verify("bench-password-1".toCharArray(), stored);
+      took[i] = System.nanoTime() - t0;
+    }
+    return LatencySummary.median(took);
+  }
+
+  /** Plain HTTP, no accounts: every client is the user local. */
+  private static void plain(Path dir, Duration warmUp, Duration measure) throws Exception {
+    int limit = CLIENTS[CLIENTS.length - 1] * 2;
+    Map<String, String> settings = new HashMap<>(throughputSettings());
+    settings.put("limits.concurrent-requests-per-user", Integer.toString(limit));
+    try (GantryTestServer server = GantryTestServer.builder(dir).jvmOptions(SERVER_JVM).settings(settings).start()) {
+      print("plain.tls", false);
+      print("plain.auth", "off");
+      print("plain.users", 1);
+      print("plain.limits.concurrent_requests_per_user", limit);
+      measureSetup("plain", server.url(), null, List.of(), warmUp, measure);
+    }
+  }
+
   /**
    * Jobs that do nothing (/bin/true), on one compute slot: they queue behind each other, so
    * what is measured is accepting jobs durably, not running them.
    */
-  private static void submitThroughput(Path dir, Duration warmUp, Duration measure) throws Exception {
-    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("throughput")).jvmOptions(SERVER_JVM).settings(Map.of("slots.total", "1",
-        "limits.queued-jobs-per-user", "1000000")).start()) {
-      SubmitThroughput bench = new SubmitThroughput(server.url(),
-          TestJobs.job("nothing").posix(60, "/bin/true").xml());
-      for (int clients : CLIENTS) {
-        SubmitThroughput.Result r = bench.run(clients, warmUp, measure);
-        String prefix = "submit.clients_" + clients + ".";
-        print(prefix + "per_second", String.format(Locale.ROOT, "%.0f", r.perSecond()));
-        print(prefix + "p50_ms", String.format(Locale.ROOT, "%.1f", r.latency().p50Millis()));
-        print(prefix + "p99_ms", String.format(Locale.ROOT, "%.1f", r.latency().p99Millis()));
-        print(prefix + "errors", r.errors());
-      }
+  private static Map<String, String> throughputSettings() {
+    return Map.of("slots.total", "1", "limits.queued-jobs-per-user", "1000000");
+  }
+
+  /** At each client count, the baseline and then submitJob, so both see the same machine. */
+  private static void measureSetup(String name, String url, SSLContext tls, List<ClosedLoopLoad.Login> users,
+      Duration warmUp, Duration measure) throws Exception {
+    ClosedLoopLoad info = new ClosedLoopLoad(url, tls, users, "<g:getServerInfo/>", INFO_SUCCESS);
+    ClosedLoopLoad submit = new ClosedLoopLoad(url, tls, users, "<g:submitJob><g:jobDefinition>"
+        + TestJobs.job("nothing").posix(60, "/bin/true").xml() + "</g:jobDefinition></g:submitJob>", SUBMIT_SUCCESS);
+    long errors = 0;
+    for (int clients : CLIENTS) {
+      String prefix = name + ".clients_" + clients + ".";
+      ClosedLoopLoad.Result baseline = info.run(clients, warmUp, measure);
+      printResult(prefix + "server_info.", baseline);
+      ClosedLoopLoad.Result submits = submit.run(clients, warmUp, measure);
+      printResult(prefix + "submit.", submits);
+      print(prefix + "submit_vs_server_info.p50_ratio",
+          String.format(Locale.ROOT, "%.2f", submits.latency().p50Millis() / baseline.latency().p50Millis()));
+      print(prefix + "submit_vs_server_info.throughput_ratio",
+          String.format(Locale.ROOT, "%.2f", submits.perSecond() / baseline.perSecond()));
+      errors += baseline.errors() + submits.errors();
+    }
+    print(name + ".errors_total", errors);
+  }
+
+  private static void printResult(String prefix, ClosedLoopLoad.Result r) {
+    print(prefix + "per_second", String.format(Locale.ROOT, "%.1f", r.perSecond()));
+    print(prefix + "p50_ms", String.format(Locale.ROOT, "%.1f", r.latency().p50Millis()));
+    print(prefix + "p99_ms", String.format(Locale.ROOT, "%.1f", r.latency().p99Millis()));
+    print(prefix + "errors", r.errors());
+    if (r.errors() > 0) {
+      print(prefix + "first_error", r.firstError());
     }
   }
 
   private static void trivialJobOverhead(Path dir, int runs) throws Exception {
     Files.createDirectories(dir.resolve("direct"));
-    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("trivial")).jvmOptions(SERVER_JVM).settings(Map.of("slots.total", "1")).start()) {
+    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("server")).jvmOptions(SERVER_JVM)
+        .slots(1).start()) {
       TrivialJobOverhead.Result r = new TrivialJobOverhead(JobManagementClients.of(server), dir.resolve("direct")).run(runs);
       print("trivial_job.runs", runs);
       print("trivial_job.mpirun_direct_ms", String.format(Locale.ROOT, "%.1f", r.mpirunMillis()));

@@ -77,7 +77,7 @@ class JsdlResourceSettingsTest {
 
   @Test
   void aMisspeltApplicationSettingIsRefused() {
-    assertEquals("setting 'application.x.executabel': unknown setting",
+    assertEquals("setting 'application.x.executabel': unknown setting; did you mean application.x.executable?",
         refusal(Map.of("application.x.executabel", "/bin/true")));
   }
 }

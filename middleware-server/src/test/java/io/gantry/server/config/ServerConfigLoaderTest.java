@@ -59,7 +59,7 @@ class ServerConfigLoaderTest {
   void misspeltSettingIsRefusedRatherThanIgnored() {
     var e = assertThrows(ConfigException.class,
         () -> new ServerConfigLoader().load(null, Map.of("listen.prot", "80")));
-    assertEquals("setting 'listen.prot': unknown setting", e.getMessage());
+    assertEquals("setting 'listen.prot': unknown setting; did you mean listen.port?", e.getMessage());
   }
 
   @Test

@@ -1,0 +1,185 @@
+package io.gantry.server.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * No setting is read and ignored (issue 17: mpirun.hostfile and staging.sql-threads were): each
+ * setting of {@link Settings}, set to a valid value other than its default, changes the loaded
+ * {@link ServerConfig}, and every part of ServerConfig is read by the server's code.
+ *
+ * <p>A new setting gets its example value from its type; one that needs a particular value, or
+ * other settings beside it, gets an entry in {@link #EXAMPLES} or {@link #COMPANIONS}.
+ */
+class SettingsWiringTest {
+  /** Values for settings whose type alone does not give a valid one that differs from the default. */
+  private static final Map<String, String> EXAMPLES = Map.ofEntries(
+      Map.entry("listen.host", "localhost"),
+      Map.entry("store.url", "jdbc:h2:mem:example"),
+      Map.entry("slots.total", "997"), // the default is the number of cores
+      Map.entry("compute.backend", "slurm"),
+      Map.entry("staging.file-roots", "/srv/example-share"),
+      Map.entry("jobs.allowed-executable-roots", "/opt/example-programs"),
+      Map.entry("staging.sql-functions", "fx_rate"),
+      Map.entry("datasource.NAME.url", "jdbc:h2:mem:example"),
+      Map.entry("application.ID.kind", "mpirun"));
+
+  /** Settings that are valid only beside others (the baseline has these too). */
+  private static final Map<String, Map<String, String>> COMPANIONS = Map.of(
+      "tls.keystore", Map.of("tls.keystore-password-file", "/etc/example/tls.password"),
+      "staging.trust-store", Map.of("staging.trust-store-password-file", "/etc/example/trust.password"),
+      "datasource.", Map.of("datasource.x.url", "jdbc:h2:mem:x"),
+      "datasource.NAME.read-password", Map.of("datasource.x.url", "jdbc:h2:mem:x", "datasource.x.read-user", "reader"),
+      "identity.", Map.of("identity.x.key-file", "/etc/example/id_ed25519"),
+      "filesystem.", Map.of("filesystem.x.path", System.getProperty("java.io.tmpdir")),
+      "application.", Map.of("application.x.executable", "/bin/true"),
+      "application.ID.processes", Map.of("application.x.executable", "/bin/true", "application.x.kind", "mpirun"));
+
+  @TempDir Path dir;
+
+  @TestFactory
+  Stream<DynamicTest> everySettingChangesTheLoadedConfiguration() {
+    return Settings.all().stream().map(setting -> DynamicTest.dynamicTest(setting.key(), () -> {
+      String key = setting.keyFor("x");
+      Map<String, String> baseline = new HashMap<>(companions(setting.key()));
+      baseline.remove(key);
+      Map<String, String> changed = new HashMap<>(baseline);
+      changed.put(key, example(setting));
+      assertNotEquals(load(baseline), load(changed),
+          key + "=" + changed.get(key) + " loads the same ServerConfig as without it: the setting is read and ignored");
+    }));
+  }
+
+  @Test
+  void everyPartOfTheConfigurationIsReadByTheServer() throws Exception {
+    Path classes = Path.of(ServerConfig.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Set<String> called = new TreeSet<>();
+    try (Stream<Path> files = Files.walk(classes)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+        if (!file.getFileName().toString().startsWith("ServerConfig")) {
+          called.addAll(methodsCalled(file));
+        }
+      }
+    }
+    Set<String> unread = new TreeSet<>();
+    for (Class<?> type : configurationRecords()) {
+      for (RecordComponent component : type.getRecordComponents()) {
+        String accessor = type.getName().replace('.', '/') + "." + component.getName();
+        if (!called.contains(accessor)) {
+          unread.add(type.getSimpleName() + "." + component.getName() + "()");
+        }
+      }
+    }
+    assertEquals(Set.of(), unread, "parts of ServerConfig that no class of the server reads");
+  }
+
+  private static List<Class<?>> configurationRecords() {
+    List<Class<?>> records = new java.util.ArrayList<>(List.of(ServerConfig.class));
+    for (Class<?> nested : ServerConfig.class.getDeclaredClasses()) {
+      if (nested.isRecord()) {
+        records.add(nested);
+      }
+    }
+    return records;
+  }
+
+  private ServerConfig load(Map<String, String> settings) {
+    return new ServerConfigLoader().load(null, settings);
+  }
+
+  private static Map<String, String> companions(String key) {
+    return COMPANIONS.entrySet().stream().filter(e -> key.startsWith(e.getKey()))
+        .max(java.util.Comparator.comparingInt(e -> e.getKey().length()))
+        .map(Map.Entry::getValue).orElse(Map.of());
+  }
+
+  /** A valid value of {@code setting} other than its default. */
+  private String example(Setting<?> setting) throws IOException {
+    String given = EXAMPLES.get(setting.key());
+    if (given != null) {
+      return given;
+    }
+    String syntax = setting.type().syntax();
+    String fixed = setting.defaultValue().orElse(null);
+    if (syntax.equals("true|false")) {
+      return fixed != null && (Boolean) setting.type().read(setting.key(), fixed) ? "false" : "true";
+    }
+    if (syntax.matches("\\d+\\.\\.\\d+")) {
+      int min = Integer.parseInt(syntax.substring(0, syntax.indexOf('.')));
+      int max = Integer.parseInt(syntax.substring(syntax.lastIndexOf('.') + 1));
+      int value = fixed == null ? min + 1 : Integer.parseInt(fixed) + 1;
+      return Integer.toString(value > max ? min : value);
+    }
+    return switch (syntax) {
+      case "duration" -> fixed == null ? "PT1H"
+          : Long.toString(((Duration) setting.type().read(setting.key(), fixed)).toSeconds() + 1);
+      case "bytes" -> fixed == null ? "1M" : Long.toString((Long) setting.type().read(setting.key(), fixed) + 1024);
+      case "path" -> Files.createDirectories(dir.resolve("example")).toString();
+      case "list", "arguments" -> "example-a example-b";
+      default -> "example";
+    };
+  }
+
+  /** "owner.name" of every method a class file calls (its constant pool's method references). */
+  private static Set<String> methodsCalled(Path classFile) throws IOException {
+    Set<String> called = new TreeSet<>();
+    try (InputStream in = Files.newInputStream(classFile); DataInputStream data = new DataInputStream(in)) {
+      data.readInt(); // magic
+      data.readUnsignedShort(); // minor
+      data.readUnsignedShort(); // major
+      int count = data.readUnsignedShort();
+      String[] utf8 = new String[count];
+      int[] first = new int[count];
+      int[] second = new int[count];
+      int[] tags = new int[count];
+      for (int i = 1; i < count; i++) {
+        int tag = data.readUnsignedByte();
+        tags[i] = tag;
+        switch (tag) {
+          case 1 -> utf8[i] = data.readUTF();
+          case 3, 4 -> data.readInt();
+          case 5, 6 -> {
+            data.readLong();
+            i++; // takes two entries
+          }
+          case 7, 8, 16, 19, 20 -> first[i] = data.readUnsignedShort();
+          case 9, 10, 11, 12, 17, 18 -> {
+            first[i] = data.readUnsignedShort();
+            second[i] = data.readUnsignedShort();
+          }
+          case 15 -> {
+            data.readUnsignedByte();
+            first[i] = data.readUnsignedShort();
+          }
+          default -> throw new IOException(classFile + ": constant pool tag " + tag);
+        }
+      }
+      for (int i = 1; i < count; i++) {
+        if (tags[i] == 10) {
+          String owner = utf8[first[first[i]]];
+          String name = utf8[first[second[i]]];
+          called.add(owner + "." + name);
+        }
+      }
+    }
+    return called;
+  }
+}
