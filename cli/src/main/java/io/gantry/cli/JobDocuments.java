@@ -1,14 +1,13 @@
 package io.gantry.cli;
 
+import io.gantry.jsdl.HardenedXml;
+import io.gantry.soap.SoapContract;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringWriter;
 import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.transform.OutputKeys;
 import javax.xml.transform.TransformerException;
-import javax.xml.transform.TransformerFactory;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Element;
@@ -20,18 +19,12 @@ import org.xml.sax.SAXException;
  * offline check cannot pull in an external entity on its way.
  */
 final class JobDocuments {
-  static final String API_NAMESPACE = "urn:gantry:jobmanagement:1";
   private JobDocuments() {}
 
   static Element element(byte[] xml) {
     try {
-      DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-      factory.setNamespaceAware(true);
-      factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-      factory.setExpandEntityReferences(false);
-      return factory.newDocumentBuilder().parse(new ByteArrayInputStream(xml)).getDocumentElement();
-    } catch (ParserConfigurationException | SAXException | IOException e) {
+      return HardenedXml.parse(new ByteArrayInputStream(xml)).getDocumentElement();
+    } catch (SAXException | IOException e) {
       // the offline parser accepted it, so only a parser difference gets here
       throw new CommandFailure(GantryCommand.EXIT_NEGATIVE, "cannot read the job description as XML: "
           + e.getMessage(), e);
@@ -48,7 +41,7 @@ final class JobDocuments {
     for (int i = attributes.getLength() - 1; i >= 0; i--) {
       var attribute = attributes.item(i);
       if (XMLConstants.XMLNS_ATTRIBUTE_NS_URI.equals(attribute.getNamespaceURI())
-          && API_NAMESPACE.equals(attribute.getNodeValue())) {
+          && SoapContract.API_NAMESPACE.equals(attribute.getNodeValue())) {
         element.removeAttributeNode((org.w3c.dom.Attr) attribute);
       }
     }
@@ -57,10 +50,7 @@ final class JobDocuments {
 
   static String text(Element element) {
     try {
-      TransformerFactory factory = TransformerFactory.newInstance();
-      factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-      factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_STYLESHEET, "");
-      var transformer = factory.newTransformer();
+      var transformer = HardenedXml.transformerFactory().newTransformer();
       transformer.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
       StringWriter text = new StringWriter();
       transformer.transform(new DOMSource(element), new StreamResult(text));

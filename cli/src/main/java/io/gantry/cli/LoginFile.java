@@ -1,5 +1,6 @@
 package io.gantry.cli;
 
+import io.gantry.soap.FingerprintTrustManager;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;

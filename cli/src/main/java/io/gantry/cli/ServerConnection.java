@@ -5,6 +5,7 @@ import io.gantry.cli.soap.JobManagement;
 import io.gantry.cli.soap.JobNotFoundFault;
 import io.gantry.cli.soap.JobStateFault;
 import io.gantry.cli.soap.LimitExceededFault;
+import io.gantry.soap.FingerprintTrustManager;
 import jakarta.xml.ws.WebServiceException;
 import jakarta.xml.ws.soap.SOAPFaultException;
 import java.net.ConnectException;

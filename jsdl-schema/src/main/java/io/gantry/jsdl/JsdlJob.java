@@ -96,6 +96,11 @@ public final class JsdlJob {
     return description().getDataStaging();
   }
 
+  /** The same DataStaging elements, typed and with defaults applied: what planners read. */
+  public List<StagingStep> stagingSteps() {
+    return StagingStep.of(dataStaging());
+  }
+
   /**
    * Stage-in steps in document order: {@link SCPDataStagingType} and
    * {@link SQLQueryDataStagingType}; empty without a PreDataStaging.

@@ -1,6 +1,10 @@
 package io.gantry.jsdl;
 
-/** The XML namespaces of a Gantry job description. */
+/**
+ * The XML namespaces of a Gantry job description, for every module that reads or writes one
+ * (the parser, the server, the wizard). The HPC File Staging Profile's credential namespaces are
+ * in {@link StagingCredential}.
+ */
 public final class JsdlNamespaces {
   public static final String JSDL = "http://schemas.ggf.org/jsdl/2005/11/jsdl";
   public static final String POSIX = "http://schemas.ggf.org/jsdl/2005/11/jsdl-posix";
@@ -15,6 +19,11 @@ public final class JsdlNamespaces {
   public static final String JSDL_DRAFT_2005_04 = "http://schemas.ggf.org/jsdl/2005/04/jsdl";
 
   private JsdlNamespaces() {}
+
+  /** JSDL core as it is read: the 2005/11 namespace or the older draft's. */
+  public static boolean isJsdl(String namespace) {
+    return JSDL.equals(namespace) || JSDL_DRAFT_2005_04.equals(namespace);
+  }
 
   /** True for the namespaces whose schemas Gantry knows; anything else is a foreign extension. */
   public static boolean isKnown(String namespace) {

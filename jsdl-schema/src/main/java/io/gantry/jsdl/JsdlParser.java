@@ -1,7 +1,6 @@
 package io.gantry.jsdl;
 
 import io.gantry.jsdl.internal.DocumentChecks;
-import io.gantry.jsdl.internal.HardenedXml;
 import io.gantry.jsdl.internal.JsdlBinding;
 import io.gantry.jsdl.internal.LocatedDomReader;
 import io.gantry.jsdl.model.core.JobDefinitionType;

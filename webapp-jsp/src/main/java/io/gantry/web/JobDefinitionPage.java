@@ -1,5 +1,6 @@
 package io.gantry.web;
 
+import io.gantry.jsdl.HardenedXml;
 import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.service.JobManagementService;
 import jakarta.servlet.ServletException;
@@ -8,11 +9,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import javax.xml.XMLConstants;
 import javax.xml.transform.OutputKeys;
 import javax.xml.transform.Transformer;
 import javax.xml.transform.TransformerException;
-import javax.xml.transform.TransformerFactory;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Element;
@@ -41,10 +40,7 @@ final class JobDefinitionPage {
 
   private static String xml(Element element) {
     try {
-      TransformerFactory factory = TransformerFactory.newInstance();
-      factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-      factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_STYLESHEET, "");
-      Transformer t = factory.newTransformer();
+      Transformer t = HardenedXml.transformerFactory().newTransformer();
       t.setOutputProperty(OutputKeys.INDENT, "yes");
       t.setOutputProperty("{http://xml.apache.org/xslt}indent-amount", "2");
       StringWriter out = new StringWriter();

@@ -1,15 +1,14 @@
 package io.gantry.web;
 
+import io.gantry.jsdl.HardenedXml;
+import io.gantry.jsdl.JsdlNamespaces;
 import io.gantry.web.WizardStage.Kind;
 import java.io.StringWriter;
 import java.util.List;
 import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.transform.OutputKeys;
 import javax.xml.transform.Transformer;
 import javax.xml.transform.TransformerException;
-import javax.xml.transform.TransformerFactory;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
 import org.w3c.dom.Document;
@@ -22,8 +21,9 @@ import org.w3c.dom.Element;
  * elements with an empty field are left out. Passwords are already {@code ENC(...)} values.
  */
 final class WizardJsdlComposer {
-  static final String JSDL = "http://schemas.ggf.org/jsdl/2005/11/jsdl";
-  static final String GX = "urn:gantry:jsdl:ext:1";
+  // short names for the namespaces every line below writes in
+  private static final String JSDL = JsdlNamespaces.JSDL;
+  private static final String GX = JsdlNamespaces.GANTRY;
 
   private WizardJsdlComposer() {}
 
@@ -60,7 +60,7 @@ final class WizardJsdlComposer {
 
   static String toXml(Document doc) {
     try {
-      Transformer out = TransformerFactory.newInstance().newTransformer();
+      Transformer out = HardenedXml.transformerFactory().newTransformer();
       out.setOutputProperty(OutputKeys.INDENT, "yes");
       out.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
       out.setOutputProperty("{http://xml.apache.org/xslt}indent-amount", "2");
@@ -179,12 +179,6 @@ final class WizardJsdlComposer {
   }
 
   static Document newDocument() {
-    try {
-      DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-      factory.setNamespaceAware(true);
-      return factory.newDocumentBuilder().newDocument();
-    } catch (ParserConfigurationException e) {
-      throw new IllegalStateException(e);
-    }
+    return HardenedXml.newDocument();
   }
 }

@@ -1,5 +1,7 @@
 package io.gantry.web;
 
+import io.gantry.jsdl.HardenedXml;
+import io.gantry.jsdl.JsdlNamespaces;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParseResult;
 import io.gantry.jsdl.Problem;
@@ -13,8 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Element;
 import org.w3c.dom.NamedNodeMap;
@@ -36,7 +36,6 @@ import org.xml.sax.SAXException;
  * </ol>
  */
 final class WizardJsdlImporter {
-  private static final Set<String> JSDL = Set.of(WizardJsdlComposer.JSDL, "http://schemas.ggf.org/jsdl/2005/04/jsdl");
   private static final Map<String, String> APPLICATION_FIELDS = Map.of("Executable", "executable",
       "WorkingDirectory", "workingDirectory", "NumberOfProcesses", "processes", "HostFile", "hostFile",
       "Partition", "partition", "Verbosity", "verbosity", "WallTimeLimit", "wallTime",
@@ -75,8 +74,8 @@ final class WizardJsdlImporter {
     }
     Element root;
     try {
-      root = hardenedFactory().newDocumentBuilder().parse(new ByteArrayInputStream(document)).getDocumentElement();
-    } catch (ParserConfigurationException | SAXException | IOException e) {
+      root = HardenedXml.parse(new ByteArrayInputStream(document)).getDocumentElement();
+    } catch (SAXException | IOException e) {
       return new Result(null, List.of("the document cannot be read: " + e.getMessage()), List.of());
     }
     WizardJsdlImporter importer = new WizardJsdlImporter();
@@ -268,11 +267,11 @@ final class WizardJsdlImporter {
   }
 
   private static boolean isJsdl(Element e, String local) {
-    return JSDL.contains(e.getNamespaceURI()) && local.equals(e.getLocalName());
+    return JsdlNamespaces.isJsdl(e.getNamespaceURI()) && local.equals(e.getLocalName());
   }
 
   private static boolean isGx(Element e, String local) {
-    return WizardJsdlComposer.GX.equals(e.getNamespaceURI()) && local.equals(e.getLocalName());
+    return JsdlNamespaces.GANTRY.equals(e.getNamespaceURI()) && local.equals(e.getLocalName());
   }
 
   private static List<Element> children(Element e) {
@@ -283,15 +282,5 @@ final class WizardJsdlImporter {
       }
     }
     return elements;
-  }
-
-  static DocumentBuilderFactory hardenedFactory() throws ParserConfigurationException {
-    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-    factory.setNamespaceAware(true);
-    factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-    factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-    factory.setExpandEntityReferences(false);
-    factory.setXIncludeAware(false);
-    return factory;
   }
 }

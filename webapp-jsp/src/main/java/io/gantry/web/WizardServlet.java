@@ -1,6 +1,7 @@
 package io.gantry.web;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.HardenedXml;
 import io.gantry.jsdl.JsdlDefaults;
 import io.gantry.jsdl.SecretBinding;
 import io.gantry.jsdl.JsdlParser;
@@ -225,13 +226,13 @@ final class WizardServlet extends HttpServlet {
       long scp = stages.stream().filter(s -> s.kind() == Kind.SCP).count();
       stage.set("order", Long.toString(scp + 1));
       stage.set("direction", pre ? "transmit" : "receive");
-      stage.set("protocol", "scp");
+      stage.set("protocol", JsdlDefaults.PROTOCOL.value());
       stage.set("authKind", "identity");
     } else {
       stage.set("dsKind", "named");
       stage.set("group", "1");
       if (kind == Kind.SQL_QUERY) {
-        stage.set("creationFlag", "overwrite");
+        stage.set("creationFlag", JsdlDefaults.CREATION_FLAG.value());
       }
     }
     return stage;
@@ -296,8 +297,8 @@ final class WizardServlet extends HttpServlet {
   private static JobDocument document(WizardJob job) {
     String xml = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
     try {
-      Element root = WizardJsdlImporter.hardenedFactory().newDocumentBuilder()
-          .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8))).getDocumentElement();
+      Element root = HardenedXml.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)))
+          .getDocumentElement();
       return new JobDocument(root);
     } catch (Exception e) {
       throw new IllegalStateException("the composed job cannot be read back", e);

@@ -1,6 +1,6 @@
 package io.gantry.web;
 
-import io.gantry.testing.FingerprintTrustManager;
+import io.gantry.soap.FingerprintTrustManager;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.TestAccount;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.gantry.jsdl.internal;
 
+import io.gantry.jsdl.HardenedXml;
 import io.gantry.jsdl.JsdlNamespaces;
 import io.gantry.jsdl.ValidationReport;
 import java.io.ByteArrayInputStream;

@@ -1,5 +1,6 @@
 package io.gantry.jsdl.internal;
 
+import io.gantry.jsdl.HardenedXml;
 import java.io.InputStream;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.gantry.server.api;
 
+import io.gantry.soap.SoapContract;
 import jakarta.jws.WebMethod;
 import jakarta.jws.WebParam;
 import jakarta.jws.WebResult;
@@ -20,8 +21,8 @@ import java.util.List;
     parameterStyle = SOAPBinding.ParameterStyle.WRAPPED)
 public interface JobManagement {
 
-  /** Versioned target namespace; a change that breaks clients gets a new version. */
-  String NAMESPACE = "urn:gantry:jobmanagement:1";
+  /** Versioned target namespace; a change that breaks clients gets a new version (in soap-contract). */
+  String NAMESPACE = SoapContract.API_NAMESPACE;
 
   /**
    * Validates and queues a job. The job description travels as the JSDL {@code JobDefinition}

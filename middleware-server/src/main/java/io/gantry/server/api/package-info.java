@@ -3,8 +3,8 @@
  *
  * <p>Document/literal wrapped, WS-I Basic Profile, one versioned namespace ({@link
  * JobManagement#NAMESPACE}). Element and type names are part of the published contract: the
- * WSDL they produce is checked in ({@code src/main/resources/wsdl/JobManagement.wsdl}) and a
- * test fails when the served WSDL drifts from it.
+ * WSDL they produce is checked in (module soap-contract, {@code io/gantry/soap/JobManagement.wsdl})
+ * and a test fails when the served WSDL drifts from it.
  */
 @XmlSchema(namespace = JobManagement.NAMESPACE, elementFormDefault = XmlNsForm.QUALIFIED)
 package io.gantry.server.api;

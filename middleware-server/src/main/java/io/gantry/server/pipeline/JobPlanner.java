@@ -31,7 +31,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -136,7 +135,7 @@ public final class JobPlanner {
   public JsdlJobPlan plan(JobId id, String owner, JsdlJob job) throws JobFailure {
     Path dir = stagingRoot.resolve(id.toString());
     List<String> problems = new ArrayList<>();
-    StandardStagingPlanner.Plan standard = standardStaging.plan(owner, job.dataStaging(), problems);
+    StandardStagingPlanner.Plan standard = standardStaging.plan(owner, job.stagingSteps(), problems);
     StageInPlan in = new StageInPlan(
         transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems), standard.in());
     StageOutPlan out = new StageOutPlan(id.toString(),
@@ -163,9 +162,7 @@ public final class JobPlanner {
     List<SqlExtract> extracts = new ArrayList<>();
     for (SQLQueryDataStagingType q : queries) {
       DataSourceRef source = dataSource(q.getDataSourceRef(), q.getDataSource(), owner, problems);
-      CreationFlag flag = q.getSQLOutputFileCreationFlag() == null ? CreationFlag.OVERWRITE
-          : CreationFlag.valueOf(q.getSQLOutputFileCreationFlag().value()
-              .replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT));
+      CreationFlag flag = CreationFlag.fromJsdl(JsdlDefaults.creationFlag(q.getSQLOutputFileCreationFlag()).value());
       extracts.add(new SqlExtract(source, q.getExecutionOrderGroup(), q.getSQLStatement().strip(),
           q.getSQLOutputFileName(), q.getSQLInputFileName(), flag,
           JsdlDefaults.isOn(q.getSQLOutputFileCompression())));
@@ -242,7 +239,7 @@ public final class JobPlanner {
     if (job.description().getResources() != null) {
       job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName()));
     }
-    job.dataStaging().stream().map(d -> d.getFilesystemName()).filter(Objects::nonNull).forEach(named::add);
+    job.stagingSteps().forEach(step -> step.fileSystemName().ifPresent(named::add));
     for (String name : named) {
       fileSystems.problem(name).ifPresent(problems::add);
     }
@@ -286,7 +283,7 @@ public final class JobPlanner {
             app.executable())
         .arguments(app.arguments().toArray(String[]::new))
         .workingDirectory(dir)
-        .output(dir.resolve("stdout.txt"), dir.resolve("stderr.txt"))
+        .output(dir.resolve(JsdlDefaults.STDOUT_FILE), dir.resolve(JsdlDefaults.STDERR_FILE))
         .wallTimeLimit(defaultWallTime);
     if (mpi) {
       spec.processes(processes);
@@ -300,8 +297,8 @@ public final class JobPlanner {
     LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
         .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
-        .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
-            inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
+        .output(inside(dir, app.getOutput() == null ? JsdlDefaults.STDOUT_FILE : app.getOutput().getValue().strip()),
+            inside(dir, app.getError() == null ? JsdlDefaults.STDERR_FILE : app.getError().getValue().strip()))
         .wallTimeLimit(defaultWallTime);
     app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
     spec.environment(JOB_ID_VARIABLE, id.toString());
@@ -318,8 +315,8 @@ public final class JobPlanner {
         .workingDirectory(inside(dir, app.getWorkingDirectory()))
         .jobDirectory(dir)
         .processes(app.getNumberOfProcesses())
-        .output(inside(dir, orDefault(app.getStdoutFileName(), "stdout.txt")),
-            inside(dir, orDefault(app.getStderrFileName(), "stderr.txt")))
+        .output(inside(dir, orDefault(app.getStdoutFileName(), JsdlDefaults.STDOUT_FILE)),
+            inside(dir, orDefault(app.getStderrFileName(), JsdlDefaults.STDERR_FILE)))
         .wallTimeLimit(app.getWallTimeLimit() == null ? defaultWallTime
             : Duration.ofSeconds(app.getWallTimeLimit()));
     List<String> options = new ArrayList<>(app.getMpirunOption());
@@ -343,8 +340,8 @@ public final class JobPlanner {
         .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
         .jobDirectory(dir)
         .processes(app.getNumberOfProcesses() == null ? 1 : app.getNumberOfProcesses().getValue().intValueExact())
-        .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
-            inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
+        .output(inside(dir, app.getOutput() == null ? JsdlDefaults.STDOUT_FILE : app.getOutput().getValue().strip()),
+            inside(dir, app.getError() == null ? JsdlDefaults.STDERR_FILE : app.getError().getValue().strip()))
         .wallTimeLimit(defaultWallTime);
     app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
     spec.environment(JOB_ID_VARIABLE, id.toString());
@@ -358,8 +355,8 @@ public final class JobPlanner {
         .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
         .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
         .jobDirectory(dir)
-        .output(inside(dir, app.getOutput() == null ? "stdout.txt" : app.getOutput().getValue().strip()),
-            inside(dir, app.getError() == null ? "stderr.txt" : app.getError().getValue().strip()))
+        .output(inside(dir, app.getOutput() == null ? JsdlDefaults.STDOUT_FILE : app.getOutput().getValue().strip()),
+            inside(dir, app.getError() == null ? JsdlDefaults.STDERR_FILE : app.getError().getValue().strip()))
         .wallTimeLimit(wall);
     app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
     spec.environment(JOB_ID_VARIABLE, id.toString());

@@ -2,9 +2,7 @@ package io.gantry.server.pipeline;
 
 import io.gantry.jsdl.SecretBinding;
 import io.gantry.jsdl.StagingCredential;
-import io.gantry.jsdl.model.core.CreationFlagEnumeration;
-import io.gantry.jsdl.model.core.DataStagingType;
-import io.gantry.jsdl.model.core.SourceTargetType;
+import io.gantry.jsdl.StagingStep;
 import io.gantry.staging.CreationFlag;
 import io.gantry.staging.UriStagingPolicy;
 import io.gantry.staging.UriTransfer;
@@ -18,9 +16,9 @@ import java.util.Optional;
  * Maps standard JSDL {@code DataStaging} onto the gateway's URI transfers, checking at validation
  * what only the server knows: its file roots and host rule ({@link UriStagingPolicy}), the
  * identities the owner may use, and that an encrypted password decrypts for the owner and the
- * URI's destination ({@code scheme://user@host:port}). A Source becomes a stage-in, a Target a
- * stage-out, both one of each; {@code DeleteOnTermination=true} marks the file for removal after
- * stage-out.
+ * URI's destination ({@code scheme://user@host:port}). It reads jsdl-schema's typed {@link
+ * StagingStep}s (defaults applied): a Source becomes a stage-in, a Target a stage-out, both one
+ * of each; {@code DeleteOnTermination=true} marks the file for removal after stage-out.
  */
 final class StandardStagingPlanner {
   private final UriStagingPolicy policy;
@@ -34,35 +32,29 @@ final class StandardStagingPlanner {
   /** The transfers and deletions of a job's DataStaging elements. */
   record Plan(List<UriTransfer> in, List<UriTransfer> out, List<String> deleteOnTermination) {}
 
-  Plan plan(String owner, List<DataStagingType> elements, List<String> problems) {
+  Plan plan(String owner, List<StagingStep> steps, List<String> problems) {
     List<UriTransfer> in = new ArrayList<>();
     List<UriTransfer> out = new ArrayList<>();
     List<String> delete = new ArrayList<>();
-    int order = 0;
-    for (DataStagingType staging : elements) {
-      order++;
-      String where = "DataStaging " + order + " (FileName " + staging.getFileName() + ")";
-      CreationFlag flag = creationFlag(staging.getCreationFlag());
-      transfer(owner, order, UriTransfer.Direction.IN, staging.getSource(), staging.getFileName(), flag, where,
-          problems).ifPresent(in::add);
-      transfer(owner, order, UriTransfer.Direction.OUT, staging.getTarget(), staging.getFileName(), flag, where,
-          problems).ifPresent(out::add);
-      if (Boolean.TRUE.equals(staging.isDeleteOnTermination())) {
-        delete.add(staging.getFileName().strip());
+    for (StagingStep step : steps) {
+      CreationFlag flag = CreationFlag.fromJsdl(step.creationFlag().value());
+      step.source().flatMap(source -> transfer(owner, step, UriTransfer.Direction.IN, source, flag, problems))
+          .ifPresent(in::add);
+      step.target().flatMap(target -> transfer(owner, step, UriTransfer.Direction.OUT, target, flag, problems))
+          .ifPresent(out::add);
+      if (step.deleteOnTermination()) {
+        delete.add(step.fileName());
       }
     }
     return new Plan(in, out, delete);
   }
 
-  private Optional<UriTransfer> transfer(String owner, int order, UriTransfer.Direction direction,
-      SourceTargetType side, String fileName, CreationFlag flag, String where, List<String> problems) {
-    if (side == null || side.getURI() == null || side.getURI().isBlank()) {
-      return Optional.empty(); // the parser reports a Source or Target without a URI
-    }
-    String what = where + (direction == UriTransfer.Direction.IN ? " Source" : " Target");
+  private Optional<UriTransfer> transfer(String owner, StagingStep step, UriTransfer.Direction direction,
+      StagingStep.Endpoint side, CreationFlag flag, List<String> problems) {
+    String what = step.where() + (direction == UriTransfer.Direction.IN ? " Source" : " Target");
     URI uri;
     try {
-      uri = new URI(side.getURI().strip());
+      uri = new URI(side.uri());
     } catch (URISyntaxException e) {
       problems.add(what + ": the URI is not valid: " + e.getMessage());
       return Optional.empty();
@@ -71,11 +63,11 @@ final class StandardStagingPlanner {
       problems.add(what + ": the URI carries a password; give it as an encrypted UsernameToken Password instead");
       return Optional.empty();
     }
-    Optional<StagingCredential> credential = StagingCredential.of(side.getAny());
+    Optional<StagingCredential> credential = side.credential();
     String user = credential.map(StagingCredential::user).filter(u -> !u.isBlank()).orElse(uri.getUserInfo());
     UriTransfer transfer;
     try {
-      transfer = new UriTransfer(order, direction, uri, fileName.strip(), flag,
+      transfer = new UriTransfer(step.order(), direction, uri, step.fileName(), flag,
           credential.map(c -> credentialToken(owner, c)).orElse(null), user);
     } catch (IllegalArgumentException e) {
       problems.add(what + ": " + e.getMessage());
@@ -117,9 +109,5 @@ final class StandardStagingPlanner {
   /** The destination a DataStaging password is bound to: the URI's scheme, user, host and port. */
   static SecretBinding binding(String owner, UriTransfer transfer) {
     return SecretBinding.uri(owner, transfer.scheme(), transfer.user(), transfer.uri().getHost(), transfer.port());
-  }
-
-  private static CreationFlag creationFlag(CreationFlagEnumeration flag) {
-    return flag == null ? CreationFlag.OVERWRITE : CreationFlag.fromJsdl(flag.value());
   }
 }

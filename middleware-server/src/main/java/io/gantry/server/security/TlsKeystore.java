@@ -1,5 +1,6 @@
 package io.gantry.server.security;
 
+import io.gantry.soap.FingerprintTrustManager;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -9,11 +10,10 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.security.MessageDigest;
 import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -114,8 +114,8 @@ public final class TlsKeystore {
 
   /** SHA-256 of the certificate's DER encoding, as colon-separated upper-case hex (as keytool and openssl print it). */
   public static String fingerprint(Certificate certificate) throws GeneralSecurityException {
-    byte[] digest = MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded());
-    return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
+    // the clients' trust manager computes the same digest; one definition keeps both sides in step
+    return FingerprintTrustManager.fingerprintOf((X509Certificate) certificate);
   }
 
   public Path file() {

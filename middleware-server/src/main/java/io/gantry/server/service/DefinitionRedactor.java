@@ -1,16 +1,12 @@
 package io.gantry.server.service;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.HardenedXml;
 import io.gantry.jsdl.JsdlNamespaces;
 import java.io.IOException;
-import java.io.StringReader;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
-import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
 
 /**
@@ -43,15 +39,8 @@ final class DefinitionRedactor {
 
   private static Document parse(String xml) {
     try {
-      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-      f.setNamespaceAware(true);
-      f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-      f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-      f.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
-      f.setExpandEntityReferences(false);
-      return f.newDocumentBuilder().parse(new InputSource(new StringReader(xml)));
-    } catch (ParserConfigurationException | SAXException | IOException e) {
+      return HardenedXml.parse(xml);
+    } catch (SAXException | IOException e) {
       throw new IllegalStateException("stored job description cannot be read: " + e.getMessage(), e);
     }
   }

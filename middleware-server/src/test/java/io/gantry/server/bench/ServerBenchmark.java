@@ -7,7 +7,7 @@ import io.gantry.testing.server.TestAccount;
 import io.gantry.server.security.PasswordHasher;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
-import io.gantry.testing.FingerprintTrustManager;
+import io.gantry.soap.FingerprintTrustManager;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.gantry.server.soap;
 
 import io.gantry.server.api.JobManagement;
-import io.gantry.testing.FingerprintTrustManager;
+import io.gantry.soap.FingerprintTrustManager;
 import io.gantry.testing.server.GantryTestServer;
 import java.util.HashMap;
 import java.util.Map;

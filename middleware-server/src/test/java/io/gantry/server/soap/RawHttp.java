@@ -1,6 +1,6 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.FingerprintTrustManager;
+import io.gantry.soap.FingerprintTrustManager;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

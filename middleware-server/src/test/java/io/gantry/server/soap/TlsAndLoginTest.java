@@ -1,8 +1,6 @@
 package io.gantry.server.soap;
 
 import io.gantry.testing.server.GantryTestServer;
-
-import io.gantry.testing.FingerprintTrustManager;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -10,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.api.JobManagement;
+import io.gantry.soap.FingerprintTrustManager;
 import jakarta.xml.ws.WebServiceException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.security.TlsKeystore;
+import io.gantry.soap.SoapContract;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,6 +40,7 @@ class ZeepClientTest {
   @TempDir static Path dir;
   static GantryTestServer server;
   static Path pem;
+  static Path wsdl;
 
   @BeforeAll
   static void start() throws Exception {
@@ -46,6 +49,11 @@ class ZeepClientTest {
     server = GantryTestServer.builder(dir).secure().account(new TestAccount(USER, PASSWORD, false, null)).start();
     pem = dir.resolve("server.pem");
     Files.writeString(pem, pemOf(server.dataDir().resolve("tls")));
+    // the published contract from the class path (soap-contract), as zeep's user would download it
+    wsdl = dir.resolve("JobManagement.wsdl");
+    try (InputStream in = SoapContract.wsdl().openStream()) {
+      Files.copy(in, wsdl);
+    }
   }
 
   @AfterAll
@@ -70,7 +78,7 @@ class ZeepClientTest {
   @ValueSource(strings = {"basic", "wsse"})
   void zeepRunsTheWholeLifecycleOverSoap11And12(String auth) throws Exception {
     List<String> command = new ArrayList<>(List.of(VENV_PYTHON.toString(), SCRIPT.toString(),
-        "--wsdl", Path.of("src/main/resources/wsdl/JobManagement.wsdl").toString(),
+        "--wsdl", wsdl.toString(),
         "--url", server.url(), "--url12", JobManagementClients.soap12Url(server), "--auth", auth, "--user", USER,
         "--cafile", pem.toString()));
     Path log = dir.resolve("zeep-" + auth + ".log");

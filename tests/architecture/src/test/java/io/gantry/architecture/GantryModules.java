@@ -5,6 +5,7 @@ import java.util.List;
 /** Gantry's modules as the architecture tests see them: each owns one root package. */
 enum GantryModules {
   JSDL_SCHEMA("io.gantry.jsdl"),
+  SOAP_CONTRACT("io.gantry.soap"),
   STAGING_GATEWAY("io.gantry.staging"),
   DISPATCHER("io.gantry.dispatcher"),
   MIDDLEWARE_SERVER("io.gantry.server"),

@@ -5,6 +5,7 @@ import static io.gantry.architecture.GantryModules.CLI;
 import static io.gantry.architecture.GantryModules.DISPATCHER;
 import static io.gantry.architecture.GantryModules.JSDL_SCHEMA;
 import static io.gantry.architecture.GantryModules.MIDDLEWARE_SERVER;
+import static io.gantry.architecture.GantryModules.SOAP_CONTRACT;
 import static io.gantry.architecture.GantryModules.STAGING_GATEWAY;
 import static io.gantry.architecture.GantryModules.TESTING_SUPPORT;
 import static io.gantry.architecture.GantryModules.WEBAPP_JSP;
@@ -33,12 +34,13 @@ class ModuleBoundariesTest {
   /** Which of our modules each module may use, besides itself. */
   private static final Map<GantryModules, List<GantryModules>> ALLOWED = Map.of(
       JSDL_SCHEMA, List.of(),
+      SOAP_CONTRACT, List.of(),
       STAGING_GATEWAY, List.of(JSDL_SCHEMA),
       DISPATCHER, List.of(JSDL_SCHEMA),
-      MIDDLEWARE_SERVER, List.of(JSDL_SCHEMA, STAGING_GATEWAY, DISPATCHER),
-      WEBAPP_JSP, List.of(JSDL_SCHEMA, STAGING_GATEWAY, DISPATCHER, MIDDLEWARE_SERVER),
-      CLI, List.of(JSDL_SCHEMA),
-      TESTING_SUPPORT, List.of());
+      MIDDLEWARE_SERVER, List.of(JSDL_SCHEMA, SOAP_CONTRACT, STAGING_GATEWAY, DISPATCHER),
+      WEBAPP_JSP, List.of(JSDL_SCHEMA, SOAP_CONTRACT, STAGING_GATEWAY, DISPATCHER, MIDDLEWARE_SERVER),
+      CLI, List.of(JSDL_SCHEMA, SOAP_CONTRACT),
+      TESTING_SUPPORT, List.of(SOAP_CONTRACT));
 
   private static JavaClasses gantry;
 

@@ -13,7 +13,7 @@ import io.gantry.staging.internal.bgzf.BlockGzipWriter;
 import io.gantry.staging.internal.files.Checksums;
 import io.gantry.staging.internal.files.JobDirectory;
 import io.gantry.staging.internal.files.StagedFile;
-import io.gantry.staging.internal.steps.Backoff;
+import io.gantry.staging.internal.steps.RetriedAttempts;
 import io.gantry.staging.internal.steps.Step;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
@@ -25,8 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs one {@link RemoteTransfer} over scp or sftp.
@@ -41,8 +39,6 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 public final class RemoteTransferStep implements Step {
-  private static final Logger LOG = LoggerFactory.getLogger(RemoteTransferStep.class);
-
   private final RemoteTransfer transfer;
   private final JobDirectory jobDirectory;
   private final CredentialResolver credentials;
@@ -79,27 +75,7 @@ public final class RemoteTransferStep implements Step {
       throw new StagingException(label(), refused.get());
     }
     SshCredentials login = resolveLogin();
-    TransferFailure last = null;
-    for (int attempt = 1; attempt <= options.connectAttempts(); attempt++) {
-      if (attempt > 1) {
-        LOG.warn("{}: attempt {} of {} failed, retrying: {}", label(), attempt - 1, options.connectAttempts(),
-            last.getMessage());
-        Backoff.sleepBefore(attempt, options.retryBackoff());
-      }
-      context.checkCancelled();
-      try {
-        return attempt(login, context);
-      } catch (TransferFailure f) {
-        if (!f.retryable()) {
-          throw new StagingException(label(), f.getMessage(), f);
-        }
-        last = f;
-      } catch (IOException e) {
-        throw new StagingException(label(), e.getMessage(), e);
-      }
-    }
-    throw new StagingException(label(), "failed after " + options.connectAttempts() + " attempts: "
-        + last.getMessage(), last);
+    return RetriedAttempts.run(label(), options, context, () -> attempt(login, context));
   }
 
   private SshCredentials resolveLogin() throws StagingException {

@@ -11,7 +11,7 @@ import io.gantry.staging.UriTransfer;
 import io.gantry.staging.internal.files.Checksums;
 import io.gantry.staging.internal.files.JobDirectory;
 import io.gantry.staging.internal.files.StagedFile;
-import io.gantry.staging.internal.steps.Backoff;
+import io.gantry.staging.internal.steps.RetriedAttempts;
 import io.gantry.staging.internal.steps.Step;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
@@ -22,8 +22,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs one standard {@code DataStaging} transfer.
@@ -35,12 +33,11 @@ import org.slf4j.LoggerFactory;
  *       the fetched bytes after the existing ones, {@code overwrite} replaces; the bytes arrive
  *       under a temporary name with their SHA-256 and are renamed when complete.
  *   <li>A retryable failure is tried again from the start with backoff, up to the gateway's
- *       {@code connectAttempts}; the final message says how many attempts failed and why.
+ *       {@code connectAttempts} ({@link RetriedAttempts}, shared with scp and sftp); the final
+ *       message says how many attempts failed and why.
  * </ol>
  */
 public final class UriTransferStep implements Step {
-  private static final Logger LOG = LoggerFactory.getLogger(UriTransferStep.class);
-
   private final UriTransfer transfer;
   private final JobDirectory jobDirectory;
   private final CredentialResolver credentials;
@@ -75,27 +72,7 @@ public final class UriTransferStep implements Step {
       throw new StagingException(label(), problem.get());
     }
     UriLogin login = login();
-    UriFailure last = null;
-    for (int attempt = 1; attempt <= options.connectAttempts(); attempt++) {
-      if (attempt > 1) {
-        LOG.warn("{}: attempt {} of {} failed, retrying: {}", label(), attempt - 1, options.connectAttempts(),
-            last.getMessage());
-        Backoff.sleepBefore(attempt, options.retryBackoff());
-      }
-      context.checkCancelled();
-      try {
-        return attempt(login, context);
-      } catch (UriFailure f) {
-        if (!f.retryable()) {
-          throw new StagingException(label(), f.getMessage(), f);
-        }
-        last = f;
-      } catch (IOException | IllegalArgumentException e) {
-        throw new StagingException(label(), e.getMessage(), e);
-      }
-    }
-    throw new StagingException(label(), "failed after " + options.connectAttempts() + " attempts: "
-        + last.getMessage(), last);
+    return RetriedAttempts.run(label(), options, context, () -> attempt(login, context));
   }
 
   private UriLogin login() throws StagingException {

@@ -1,4 +1,4 @@
-package io.gantry.cli;
+package io.gantry.soap;
 
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -10,19 +10,20 @@ import javax.net.ssl.X509TrustManager;
 
 /**
  * Trusts exactly the server certificate with the SHA-256 fingerprint gantry-server printed at
- * start ({@code --server-fingerprint} or {@code GANTRY_SERVER_FINGERPRINT}): how the command line
- * reaches a server with a self-signed certificate without a "trust everything" switch. The
- * fingerprint may be written with or without colons, in either case.
+ * start: how the command line ({@code --server-fingerprint} or {@code GANTRY_SERVER_FINGERPRINT})
+ * and the tests' clients reach a server with a self-signed certificate without a "trust
+ * everything" switch. The fingerprint may be written with or without colons, in either case.
+ * The server prints its fingerprint with {@link #fingerprintOf}, so both sides agree on one form.
  */
-final class FingerprintTrustManager implements X509TrustManager {
+public final class FingerprintTrustManager implements X509TrustManager {
   private final byte[] expected;
 
-  FingerprintTrustManager(String sha256Fingerprint) {
+  public FingerprintTrustManager(String sha256Fingerprint) {
     this.expected = parse(sha256Fingerprint);
   }
 
   /** The fingerprint's bytes; IllegalArgumentException when it is not 64 hexadecimal digits. */
-  static byte[] parse(String sha256Fingerprint) {
+  public static byte[] parse(String sha256Fingerprint) {
     String hex = sha256Fingerprint.replace(":", "").strip().toLowerCase(Locale.ROOT);
     if (!hex.matches("[0-9a-f]{64}")) {
       throw new IllegalArgumentException("a SHA-256 fingerprint is 64 hexadecimal digits (colons allowed)");
@@ -31,12 +32,12 @@ final class FingerprintTrustManager implements X509TrustManager {
   }
 
   /** The fingerprint as gantry-server prints it: colon-separated upper-case hex. */
-  static String canonical(String sha256Fingerprint) {
+  public static String canonical(String sha256Fingerprint) {
     return format(parse(sha256Fingerprint));
   }
 
   /** SHA-256 of the certificate's DER encoding, as gantry-server prints it. */
-  static String fingerprintOf(X509Certificate certificate) throws CertificateException {
+  public static String fingerprintOf(X509Certificate certificate) throws CertificateException {
     return format(digest(certificate));
   }
 
