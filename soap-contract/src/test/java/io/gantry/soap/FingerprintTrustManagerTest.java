@@ -69,7 +69,7 @@ class FingerprintTrustManagerTest {
         "-keystore", store.toString(), "-storepass", "changeit", "-keypass", "changeit")
         .redirectErrorStream(true).start();
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "keytool did not finish");
-    assertEquals(0, p.exitValue(), new String(p.getInputStream().readAllBytes()));
+    assertEquals(0, p.exitValue(), new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
     KeyStore keys = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(store)) {
       keys.load(in, "changeit".toCharArray());
