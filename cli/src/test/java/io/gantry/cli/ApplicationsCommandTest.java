@@ -1,5 +1,7 @@
 package io.gantry.cli;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,12 +13,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code gantry applications} lists the server's named applications; validate leaves them to the server. */
-@ExtendWith(RealServer.Resolver.class)
+@ExtendWith(CliServers.Plain.class)
 class ApplicationsCommandTest {
   @TempDir Path dir;
 
   @Test
-  void applicationsListsWhatTheServerOffersInATable(RealServer server) {
+  void applicationsListsWhatTheServerOffersInATable(GantryTestServer server) {
     Result result = new GantryRun(server.baseUrl()).run("applications");
     assertEquals(0, result.exitCode(), result.toString());
     assertTrue(result.out().startsWith("NAME"), result.out());
@@ -24,7 +26,7 @@ class ApplicationsCommandTest {
   }
 
   @Test
-  void applicationsQuietPrintsNameAndVersionOnly(RealServer server) {
+  void applicationsQuietPrintsNameAndVersionOnly(GantryTestServer server) {
     Result result = new GantryRun(server.baseUrl()).run("applications", "--quiet");
     assertEquals(0, result.exitCode(), result.toString());
     assertTrue(result.out().lines().anyMatch("greet"::equals), result.out());

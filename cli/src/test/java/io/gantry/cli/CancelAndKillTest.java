@@ -1,11 +1,16 @@
 package io.gantry.cli;
 
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.cli.GantryRun.Result;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -17,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cancel, kill and wait --timeout on jobs that sleep. The test server has two slots: two
  * sleepers run, and a third job waits for a slot (STAGED), where only cancel applies.
  */
-@ExtendWith(RealServer.Resolver.class)
+@ExtendWith(CliServers.Plain.class)
 class CancelAndKillTest {
   @TempDir Path dir;
   private GantryRun gantry;
@@ -39,15 +44,14 @@ class CancelAndKillTest {
     }
   }
 
-  /** Polls until the job's state is {@code state}; the test's own timeout bounds the loop. */
-  private static void awaitState(GantryRun gantry, String id, String state) throws InterruptedException {
-    while (!gantry.run("status", "-q", id).out().equals(id + " " + state + "\n")) {
-      Thread.sleep(200);
-    }
+  /** Polls {@code gantry status} until the job's state is {@code state}. */
+  private static void awaitState(GantryRun gantry, String id, String state) {
+    Await.value("job " + id + " to be " + state, Duration.ofSeconds(60), () -> gantry.run("status", "-q", id).out(),
+        out -> out.equals(id + " " + state + "\n"));
   }
 
   @Test
-  void aQueuedJobIsCancelledARunningOneKilledAndEachRefusesTheOtherVerb(RealServer server) throws Exception {
+  void aQueuedJobIsCancelledARunningOneKilledAndEachRefusesTheOtherVerb(GantryTestServer server) throws Exception {
     gantry = new GantryRun(server.baseUrl());
     Path sleeper = TestJobs.posix(dir, "sleeper", "/bin/sh", "-c", "sleep 30");
     String first = submit(sleeper);

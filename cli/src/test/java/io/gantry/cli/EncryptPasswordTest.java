@@ -1,5 +1,7 @@
 package io.gantry.cli;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** gantry encrypt-password: values the real server decrypts, the secret read from standard input. */
-@ExtendWith(RealServer.Resolver.class)
+@ExtendWith(CliServers.Plain.class)
 class EncryptPasswordTest {
   @TempDir Path dir;
 
@@ -40,12 +42,12 @@ class EncryptPasswordTest {
     return all.toArray(String[]::new);
   }
 
-  private static PasswordKeyPair serverKey(RealServer server) throws Exception {
+  private static PasswordKeyPair serverKey(GantryTestServer server) throws Exception {
     return PasswordKeyPair.loadOrCreate(server.dataDir().resolve("keys"));
   }
 
   @Test
-  void valueFromStandardInputDecryptsOnTheServerToTheSecretWithoutItsLineBreak(RealServer server) throws Exception {
+  void valueFromStandardInputDecryptsOnTheServerToTheSecretWithoutItsLineBreak(GantryTestServer server) throws Exception {
     Result result = withStandardInput("Sëcret pass phrase\r\nsecond line ignored\n",
         new GantryRun(server.baseUrl()), encrypt("encrypt-password"));
     assertEquals(0, result.exitCode(), result.toString());
@@ -57,7 +59,7 @@ class EncryptPasswordTest {
   }
 
   @Test
-  void theValueDecryptsForNoOtherUserAndNoOtherDestination(RealServer server) throws Exception {
+  void theValueDecryptsForNoOtherUserAndNoOtherDestination(GantryTestServer server) throws Exception {
     Result result = withStandardInput("secret\n", new GantryRun(server.baseUrl()), encrypt("encrypt-password"));
     String value = result.out().strip();
     PasswordKeyPair key = serverKey(server);
@@ -66,7 +68,7 @@ class EncryptPasswordTest {
   }
 
   @Test
-  void withoutUserOrDestinationNothingIsEncrypted(RealServer server) {
+  void withoutUserOrDestinationNothingIsEncrypted(GantryTestServer server) {
     Result result = withStandardInput("secret\n", new GantryRun(server.baseUrl()), "encrypt-password",
         "--for-user", "alice");
     assertEquals(2, result.exitCode(), result.toString());
@@ -79,7 +81,7 @@ class EncryptPasswordTest {
   }
 
   @Test
-  void aKeyWithAnotherFingerprintIsRefusedAndNothingIsPrinted(RealServer server) {
+  void aKeyWithAnotherFingerprintIsRefusedAndNothingIsPrinted(GantryTestServer server) {
     Result result = withStandardInput("secret\n", new GantryRun(server.baseUrl()),
         encrypt("encrypt-password", "--fingerprint", "SHA256:00:11"));
     assertEquals(3, result.exitCode(), result.toString());
@@ -88,7 +90,7 @@ class EncryptPasswordTest {
   }
 
   @Test
-  void thePublishedFingerprintIsAccepted(RealServer server) throws Exception {
+  void thePublishedFingerprintIsAccepted(GantryTestServer server) throws Exception {
     Result result = withStandardInput("secret\n", new GantryRun(server.baseUrl()),
         encrypt("--quiet", "encrypt-password", "--fingerprint", serverKey(server).fingerprint()));
     assertEquals(0, result.exitCode(), result.toString());
@@ -97,10 +99,10 @@ class EncryptPasswordTest {
   }
 
   @Test
-  void aPemFileEncryptsOfflineWithoutTheServer(RealServer server) throws Exception {
+  void aPemFileEncryptsOfflineWithoutTheServer(GantryTestServer server) throws Exception {
     Path pem = dir.resolve("server-key.pem");
     Files.writeString(pem, serverKey(server).publicKeyPem());
-    Result result = withStandardInput("offline\n", new GantryRun(RealServer.deadUrl()),
+    Result result = withStandardInput("offline\n", new GantryRun(CliServers.deadUrl()),
         encrypt("--json", "encrypt-password", "--public-key", pem.toString()));
     assertEquals(0, result.exitCode(), result.toString());
     String value = result.out().replaceAll("(?s).*\"value\"\\s*:\\s*\"([^\"]+)\".*", "$1");
@@ -111,13 +113,13 @@ class EncryptPasswordTest {
   }
 
   @Test
-  void emptyStandardInputIsAUsageError(RealServer server) {
+  void emptyStandardInputIsAUsageError(GantryTestServer server) {
     Result result = withStandardInput("", new GantryRun(server.baseUrl()), encrypt("encrypt-password"));
     assertEquals(new Result(2, "", "gantry: no password given on standard input\n"), result);
   }
 
   @Test
-  void aPasswordTooLongForTheKeyIsRefusedClearly(RealServer server) {
+  void aPasswordTooLongForTheKeyIsRefusedClearly(GantryTestServer server) {
     Result result = withStandardInput("x".repeat(400) + "\n", new GantryRun(server.baseUrl()),
         encrypt("encrypt-password"));
     assertEquals(2, result.exitCode(), result.toString());

@@ -1,5 +1,7 @@
 package io.gantry.cli;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** cli/bin/gantry against the packaged jar, started from an unrelated directory. */
-@ExtendWith(RealServer.Resolver.class)
+@ExtendWith(CliServers.Plain.class)
 class GantryLauncherIT {
   private static final Path SCRIPT = Path.of("/usr/bin/script");
 
@@ -45,7 +47,7 @@ class GantryLauncherIT {
   }
 
   /** A job that runs for a couple of seconds, so that wait sees it RUNNING before it ends. */
-  private String submitShortSleep(RealServer server) throws IOException {
+  private String submitShortSleep(GantryTestServer server) throws IOException {
     Path job = TestJobs.posix(elsewhere, "nap", "/bin/sh", "-c", "sleep 2");
     GantryRun.Result submit = new GantryRun(server.baseUrl()).run("submit", "-q", job.toString());
     assertEquals(0, submit.exitCode(), submit.toString());
@@ -53,7 +55,7 @@ class GantryLauncherIT {
   }
 
   @Test
-  void waitOnAPipeWritesPlainProgressLinesAndTheFinalStatus(RealServer server) throws Exception {
+  void waitOnAPipeWritesPlainProgressLinesAndTheFinalStatus(GantryTestServer server) throws Exception {
     String id = submitShortSleep(server);
     String output = runProcess(0, List.of(LAUNCHER.toString(), "--server", server.baseUrl(), "wait", id));
     assertFalse(output.contains("\r") || output.contains("\033"), output);
@@ -62,7 +64,7 @@ class GantryLauncherIT {
   }
 
   @Test
-  void waitOnATerminalRedrawsItsProgressLineInPlace(RealServer server) throws Exception {
+  void waitOnATerminalRedrawsItsProgressLineInPlace(GantryTestServer server) throws Exception {
     assumeTrue(Files.isExecutable(SCRIPT), "util-linux script(1) gives the launcher a pseudo-terminal");
     String id = submitShortSleep(server);
     String command = LAUNCHER + " --server " + server.baseUrl() + " wait " + id;

@@ -1,5 +1,7 @@
 package io.gantry.cli;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The documented --json shapes (cli/README.md): the same keys, in the same order, every time. */
-@ExtendWith(RealServer.Resolver.class)
+@ExtendWith(CliServers.Plain.class)
 class JsonShapesTest {
   static final List<String> JOB_KEYS = List.of("jobId", "name", "owner", "state", "final", "phase",
       "submitted", "started", "finished", "exitCode", "failureReason");
@@ -27,7 +29,7 @@ class JsonShapesTest {
   static JsonNode submitted;
 
   @BeforeAll
-  static void runHelloMpi(RealServer server) throws Exception {
+  static void runHelloMpi(GantryTestServer server) throws Exception {
     gantry = new GantryRun(server.baseUrl());
     submitted = json(0, "--json", "submit", "--wait", TestJobs.HELLO_MPI.toString());
     jobId = submitted.get("jobId").asText();
@@ -101,7 +103,7 @@ class JsonShapesTest {
   }
 
   @Test
-  void loginShapeOverPlainHttpHasNoFingerprintToPin(RealServer server, @TempDir Path dir) throws Exception {
+  void loginShapeOverPlainHttpHasNoFingerprintToPin(GantryTestServer server, @TempDir Path dir) throws Exception {
     Path loginFile = dir.resolve("config.properties");
     Result login = new GantryRun(List.of("--server", server.baseUrl(), "--user", "carol"), Map.of(
         LoginFile.VARIABLE, loginFile.toString(), GantryCommand.PASSWORD_VARIABLE, "ignored without accounts"),

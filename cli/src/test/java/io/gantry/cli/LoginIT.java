@@ -1,6 +1,9 @@
 package io.gantry.cli;
 
-import static io.gantry.cli.SecureServer.ALICE;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+
+import static io.gantry.cli.CliServers.ALICE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * gantry login through cli/bin/gantry without a terminal, as a script runs it, against a real
  * server with TLS and accounts; then the commands that take their defaults from it.
  */
-@ExtendWith(SecureServer.Resolver.class)
+@ExtendWith(CliServers.Secure.class)
 class LoginIT {
   static final String OTHER_FINGERPRINT = "AB:".repeat(31) + "CD";
 
@@ -31,14 +34,14 @@ class LoginIT {
   void aliceWithHerPasswordInTheEnvironment() {
     loginFile = dir.resolve("config/gantry/config.properties");
     gantry = new GantryProcess(dir).with(LoginFile.VARIABLE, loginFile.toString())
-        .with(GantryCommand.PASSWORD_VARIABLE, SecureServer.passwordOf(ALICE));
+        .with(GantryCommand.PASSWORD_VARIABLE, TestAccount.defaultPassword(ALICE));
   }
 
   @Test
-  void loginWithTheFingerprintStoresAnOwnerOnlyFileWithoutThePasswordAndCommandsNeedNoOptions(SecureServer server)
+  void loginWithTheFingerprintStoresAnOwnerOnlyFileWithoutThePasswordAndCommandsNeedNoOptions(GantryTestServer server)
       throws Exception {
     // as a user might copy it: lower case, without colons; stored as the server prints it
-    String typed = server.fingerprint().replace(":", "").toLowerCase(Locale.ROOT);
+    String typed = server.fingerprint().orElseThrow().replace(":", "").toLowerCase(Locale.ROOT);
     Output login = gantry.run("login", "--server", server.baseUrl(), "--user", ALICE, "--server-fingerprint", typed);
     assertEquals(new Output(0, "logged in to " + server.baseUrl() + " as alice; stored in " + loginFile
         + " (no password)\n"), login);
@@ -47,8 +50,8 @@ class LoginIT {
     assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(loginFile.getParent())));
     String stored = Files.readString(loginFile);
     assertEquals("# written by gantry login; no password is kept here\nserver=" + server.baseUrl()
-        + "\nuser=alice\nserver-fingerprint=" + server.fingerprint() + "\n", stored);
-    assertFalse(stored.contains(SecureServer.passwordOf(ALICE)), stored);
+        + "\nuser=alice\nserver-fingerprint=" + server.fingerprint().orElseThrow() + "\n", stored);
+    assertFalse(stored.contains(TestAccount.defaultPassword(ALICE)), stored);
 
     Path job = TestJobs.posix(dir, "from-login", "/bin/echo", "stored login");
     Output submit = gantry.run("submit", "--quiet", "--wait", job.toString());
@@ -61,16 +64,16 @@ class LoginIT {
   }
 
   @Test
-  void aWrongPasswordIsExitCode3AndStoresNothing(SecureServer server) throws Exception {
+  void aWrongPasswordIsExitCode3AndStoresNothing(GantryTestServer server) throws Exception {
     Output login = gantry.with(GantryCommand.PASSWORD_VARIABLE, "not alice's password")
-        .run("login", "--server", server.baseUrl(), "--user", ALICE, "--server-fingerprint", server.fingerprint());
+        .run("login", "--server", server.baseUrl(), "--user", ALICE, "--server-fingerprint", server.fingerprint().orElseThrow());
     assertEquals(new Output(3, "gantry: the Gantry server at " + server.baseUrl() + "/services/JobManagement"
         + " refused the request as user alice (HTTP 401); nothing was stored\n"), login);
     assertFalse(Files.exists(loginFile.getParent()), "not even the directory is created");
   }
 
   @Test
-  void withoutATerminalLoginNeedsTheFingerprintAndHasNoSwitchToSkipIt(SecureServer server) throws Exception {
+  void withoutATerminalLoginNeedsTheFingerprintAndHasNoSwitchToSkipIt(GantryTestServer server) throws Exception {
     Output login = gantry.run("login", "--server", server.baseUrl(), "--user", ALICE);
     assertEquals(new Output(2, "gantry: no terminal to confirm the certificate of " + server.baseUrl()
         + " on, and trusting it unseen would trust whoever answers there: give the fingerprint gantry-server"
@@ -82,19 +85,19 @@ class LoginIT {
   }
 
   @Test
-  void anotherCertificateThanTheOnePinnedIsExitCode3AndStoresNothing(SecureServer server) throws Exception {
+  void anotherCertificateThanTheOnePinnedIsExitCode3AndStoresNothing(GantryTestServer server) throws Exception {
     Output login = gantry.run("login", "--server", server.baseUrl(), "--user", ALICE, "--server-fingerprint",
         OTHER_FINGERPRINT);
     assertEquals(3, login.exitCode(), login.text());
     assertTrue(login.text().startsWith("gantry: the Gantry server at " + server.baseUrl() + "/services/JobManagement"
-        + " is not trusted (the server's certificate has SHA-256 fingerprint " + server.fingerprint()
+        + " is not trusted (the server's certificate has SHA-256 fingerprint " + server.fingerprint().orElseThrow()
         + ", not the one pinned); "), login.text());
     assertTrue(login.text().endsWith("; nothing was stored\n"), login.text());
     assertFalse(Files.exists(loginFile.getParent()));
   }
 
   @Test
-  void aStoredFingerprintTheServerNoLongerHasIsExitCode3AndAsksForANewLogin(SecureServer server) throws Exception {
+  void aStoredFingerprintTheServerNoLongerHasIsExitCode3AndAsksForANewLogin(GantryTestServer server) throws Exception {
     new LoginFile(loginFile).write(new StoredLogin(server.baseUrl(), ALICE, OTHER_FINGERPRINT));
     Output list = gantry.run("list");
     assertEquals(3, list.exitCode(), list.text());
@@ -104,9 +107,9 @@ class LoginIT {
   }
 
   @Test
-  void aCommandWithAWrongPasswordAfterLoginIsExitCode3(SecureServer server) throws Exception {
+  void aCommandWithAWrongPasswordAfterLoginIsExitCode3(GantryTestServer server) throws Exception {
     assertEquals(0, gantry.run("login", "--server", server.baseUrl(), "--user", ALICE, "--server-fingerprint",
-        server.fingerprint()).exitCode());
+        server.fingerprint().orElseThrow()).exitCode());
     Output list = gantry.with(GantryCommand.PASSWORD_VARIABLE, "not alice's password").run("list");
     assertEquals(new Output(3, "gantry: the Gantry server at " + server.baseUrl() + "/services/JobManagement"
         + " refused the request as user alice (HTTP 401)\n"), list);

@@ -1,6 +1,9 @@
 package io.gantry.cli;
 
-import static io.gantry.cli.SecureServer.ALICE;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+
+import static io.gantry.cli.CliServers.ALICE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * certificate's fingerprint, trusts it or not, and types the password without echo. (Without a
  * terminal, LoginIT runs the launcher.)
  */
-@ExtendWith(SecureServer.Resolver.class)
+@ExtendWith(CliServers.Secure.class)
 class LoginTest {
   static final String TRUST_QUESTION = "Trust this certificate? [y/N] ";
 
@@ -38,23 +41,23 @@ class LoginTest {
   }
 
   @Test
-  void theFingerprintIsShownAndOnceTrustedItIsStoredWithTheServerAndUser(SecureServer server) throws Exception {
-    ScriptedTerminal terminal = new ScriptedTerminal("y", SecureServer.passwordOf(ALICE));
+  void theFingerprintIsShownAndOnceTrustedItIsStoredWithTheServerAndUser(GantryTestServer server) throws Exception {
+    ScriptedTerminal terminal = new ScriptedTerminal("y", TestAccount.defaultPassword(ALICE));
     Result login = onTerminal(terminal, "--server", server.baseUrl(), "--user", ALICE).run("login");
 
     assertEquals(0, login.exitCode(), login.toString());
     assertEquals("logged in to " + server.baseUrl() + " as alice; stored in " + loginFile() + " (no password)\n", login.out());
     assertTrue(login.err().startsWith("The server at " + server.baseUrl() + " presents this certificate:\n"), login.toString());
-    assertTrue(login.err().contains("\n  SHA-256 fingerprint: " + server.fingerprint() + "\n"), login.toString());
+    assertTrue(login.err().contains("\n  SHA-256 fingerprint: " + server.fingerprint().orElseThrow() + "\n"), login.toString());
     assertEquals(List.of(TRUST_QUESTION, "Password for alice at " + server.baseUrl() + ": "), terminal.prompts);
-    assertEquals(new StoredLogin(server.baseUrl(), ALICE, server.fingerprint()),
+    assertEquals(new StoredLogin(server.baseUrl(), ALICE, server.fingerprint().orElseThrow()),
         new LoginFile(loginFile()).read().orElseThrow());
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"n", "", "yes please"})
-  void anythingButYesTrustsNothingAsksNoPasswordAndStoresNothing(String answer, SecureServer server) {
-    ScriptedTerminal terminal = new ScriptedTerminal(answer, SecureServer.passwordOf(ALICE));
+  void anythingButYesTrustsNothingAsksNoPasswordAndStoresNothing(String answer, GantryTestServer server) {
+    ScriptedTerminal terminal = new ScriptedTerminal(answer, TestAccount.defaultPassword(ALICE));
     Result login = onTerminal(terminal, "--server", server.baseUrl(), "--user", ALICE).run("login");
 
     assertEquals(1, login.exitCode(), login.toString());
@@ -64,7 +67,7 @@ class LoginTest {
   }
 
   @Test
-  void theUserNameIsAskedWhenNotGivenAndAWrongTypedPasswordStoresNothing(SecureServer server) {
+  void theUserNameIsAskedWhenNotGivenAndAWrongTypedPasswordStoresNothing(GantryTestServer server) {
     ScriptedTerminal terminal = new ScriptedTerminal(ALICE, "y", "not alice's password");
     Result login = onTerminal(terminal, "--server", server.baseUrl()).run("login");
 
@@ -77,12 +80,12 @@ class LoginTest {
   }
 
   @Test
-  void afterLoginACommandWithNoOptionsAsksOnlyForThePassword(SecureServer server) {
-    Result login = onTerminal(new ScriptedTerminal("y", SecureServer.passwordOf(ALICE)),
+  void afterLoginACommandWithNoOptionsAsksOnlyForThePassword(GantryTestServer server) {
+    Result login = onTerminal(new ScriptedTerminal("y", TestAccount.defaultPassword(ALICE)),
         "--server", server.baseUrl(), "--user", ALICE).run("login");
     assertEquals(0, login.exitCode(), login.toString());
 
-    ScriptedTerminal terminal = new ScriptedTerminal(SecureServer.passwordOf(ALICE));
+    ScriptedTerminal terminal = new ScriptedTerminal(TestAccount.defaultPassword(ALICE));
     Result info = onTerminal(terminal).run("server-info", "--quiet");
     assertEquals(new Result(0, "0.1.0\n", ""), info);
     assertEquals(List.of("Password for alice at " + server.baseUrl() + ": "), terminal.prompts);

@@ -1,8 +1,10 @@
 package io.gantry.cli;
 
-import static io.gantry.cli.SecureServer.ADMIN;
-import static io.gantry.cli.SecureServer.ALICE;
-import static io.gantry.cli.SecureServer.BOB;
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.cli.CliServers.ADMIN;
+import static io.gantry.cli.CliServers.ALICE;
+import static io.gantry.cli.CliServers.BOB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * not exist (so ids cannot be probed), every user's list is for administrators, and a wrong
  * password is refused.
  */
-@ExtendWith(SecureServer.Resolver.class)
+@ExtendWith(CliServers.Secure.class)
 class OtherUsersJobsTest {
   static final String UNKNOWN = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 
@@ -32,18 +34,18 @@ class OtherUsersJobsTest {
   static String alicesJob;
 
   @BeforeAll
-  static void aliceRunsAJob(SecureServer server) throws Exception {
+  static void aliceRunsAJob(GantryTestServer server) throws Exception {
     Path job = TestJobs.posix(dir, "alices", "/bin/echo", "alice's output");
-    Result submit = server.as(ALICE).run("submit", "--quiet", "--wait", job.toString());
+    Result submit = CliServers.as(server, ALICE).run("submit", "--quiet", "--wait", job.toString());
     assertEquals(0, submit.exitCode(), submit.toString());
     alicesJob = submit.out().strip();
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"status", "output", "cancel", "results", "kill", "definition", "audit", "wait"})
-  void anotherUsersJobIsExitCode4WithTheMessageOfAnUnknownId(String command, SecureServer server) {
-    Result notYours = server.as(BOB).run(command, alicesJob);
-    Result unknown = server.as(BOB).run(command, UNKNOWN);
+  void anotherUsersJobIsExitCode4WithTheMessageOfAnUnknownId(String command, GantryTestServer server) {
+    Result notYours = CliServers.as(server, BOB).run(command, alicesJob);
+    Result unknown = CliServers.as(server, BOB).run(command, UNKNOWN);
     assertEquals(4, notYours.exitCode(), notYours.toString());
     assertEquals("", notYours.out(), notYours.toString());
     assertTrue(notYours.err().contains("no job " + alicesJob + " for user bob\n"), notYours.toString());
@@ -51,30 +53,30 @@ class OtherUsersJobsTest {
   }
 
   @Test
-  void anotherUsersCancelLeavesTheJobAsItWas(SecureServer server) {
-    server.as(BOB).run("cancel", alicesJob);
-    Result status = server.as(ALICE).run("--quiet", "status", alicesJob);
+  void anotherUsersCancelLeavesTheJobAsItWas(GantryTestServer server) {
+    CliServers.as(server, BOB).run("cancel", alicesJob);
+    Result status = CliServers.as(server, ALICE).run("--quiet", "status", alicesJob);
     assertEquals(new Result(0, alicesJob + " SUCCEEDED\n", ""), status);
   }
 
   @Test
-  void listAllIsAccessDeniedExitCode3ForAUserAndEveryJobForAnAdministrator(SecureServer server) {
-    Result denied = server.as(BOB).run("list", "--all");
+  void listAllIsAccessDeniedExitCode3ForAUserAndEveryJobForAnAdministrator(GantryTestServer server) {
+    Result denied = CliServers.as(server, BOB).run("list", "--all");
     assertEquals(new Result(3, "", "gantry: access denied: only administrators may list every user's jobs\n"), denied);
 
-    Result all = server.as(ADMIN).run("list", "--all", "--quiet");
+    Result all = CliServers.as(server, ADMIN).run("list", "--all", "--quiet");
     assertEquals(0, all.exitCode(), all.toString());
     assertTrue(all.out().lines().toList().contains(alicesJob), all.toString());
-    Result bobs = server.as(BOB).run("list", "--quiet");
+    Result bobs = CliServers.as(server, BOB).run("list", "--quiet");
     assertEquals(0, bobs.exitCode(), bobs.toString());
     assertFalse(bobs.out().contains(alicesJob), bobs.toString());
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"list", "status " + UNKNOWN, "server-info"})
-  void aCommandWithAWrongPasswordIsExitCode3NamingTheUser(String line, SecureServer server) {
+  void aCommandWithAWrongPasswordIsExitCode3NamingTheUser(String line, GantryTestServer server) {
     GantryRun wrongPassword = new GantryRun(List.of("--server", server.baseUrl(), "--server-fingerprint",
-        server.fingerprint(), "--user", ALICE), Map.of(LoginFile.VARIABLE, GantryRun.NO_LOGIN_FILE.toString(),
+        server.fingerprint().orElseThrow(), "--user", ALICE), Map.of(LoginFile.VARIABLE, GantryRun.NO_LOGIN_FILE.toString(),
         GantryCommand.PASSWORD_VARIABLE, "not alice's password"), Optional.empty());
     Result result = wrongPassword.run(line.split(" "));
     assertEquals(new Result(3, "", "gantry: the Gantry server at " + server.baseUrl()

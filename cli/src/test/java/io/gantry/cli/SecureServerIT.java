@@ -1,6 +1,9 @@
 package io.gantry.cli;
 
-import static io.gantry.cli.SecureServer.ADMIN;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+
+import static io.gantry.cli.CliServers.ADMIN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,12 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
  * accounts: trusted by the fingerprint the server printed, logged in with --user and
  * GANTRY_PASSWORD, as a user of a fresh installation would do it.
  */
-@ExtendWith(SecureServer.Resolver.class)
+@ExtendWith(CliServers.Secure.class)
 class SecureServerIT {
   @TempDir Path dir;
 
   /** gantry as admin with {@code password}, trusting the certificate {@code trusted} (null: none given). */
-  private Output gantry(SecureServer server, int expectedExit, String password, String trusted, String... args)
+  private Output gantry(GantryTestServer server, int expectedExit, String password, String trusted, String... args)
       throws Exception {
     GantryProcess process = new GantryProcess(dir).with(GantryCommand.PASSWORD_VARIABLE, password);
     if (trusted != null) {
@@ -38,20 +41,20 @@ class SecureServerIT {
   }
 
   @Test
-  void aJobIsSubmittedAndFollowedOverTlsTrustedByFingerprint(SecureServer server) throws Exception {
-    String password = SecureServer.passwordOf(ADMIN);
+  void aJobIsSubmittedAndFollowedOverTlsTrustedByFingerprint(GantryTestServer server) throws Exception {
+    String password = TestAccount.defaultPassword(ADMIN);
     Path job = TestJobs.posix(dir, "hello", "/bin/echo", "over tls");
-    String id = gantry(server, 0, password, server.fingerprint(), "submit", "-q", job.toString()).text().strip();
+    String id = gantry(server, 0, password, server.fingerprint().orElseThrow(), "submit", "-q", job.toString()).text().strip();
     assertTrue(id.matches("[a-z2-7]{32}"), id);
-    String waited = gantry(server, 0, password, server.fingerprint(), "wait", id).text();
+    String waited = gantry(server, 0, password, server.fingerprint().orElseThrow(), "wait", id).text();
     assertTrue(waited.contains(id + "  SUCCEEDED"), waited);
-    assertTrue(gantry(server, 0, password, server.fingerprint(), "output", id).text().contains("over tls"));
+    assertTrue(gantry(server, 0, password, server.fingerprint().orElseThrow(), "output", id).text().contains("over tls"));
   }
 
   @Test
-  void aServerWithAnotherCertificateIsRefused(SecureServer server) throws Exception {
+  void aServerWithAnotherCertificateIsRefused(GantryTestServer server) throws Exception {
     String other = "AB:".repeat(31) + "CD";
-    String password = SecureServer.passwordOf(ADMIN);
+    String password = TestAccount.defaultPassword(ADMIN);
     String output = gantry(server, 3, password, null, "--server-fingerprint", other, "server-info").text();
     assertTrue(output.contains("is not trusted"), output);
     String untrusted = gantry(server, 3, password, null, "server-info").text();
@@ -59,8 +62,8 @@ class SecureServerIT {
   }
 
   @Test
-  void aWrongPasswordIsRefusedWithTheUserNamed(SecureServer server) throws Exception {
-    String output = gantry(server, 3, "not the password", server.fingerprint(), "server-info").text();
+  void aWrongPasswordIsRefusedWithTheUserNamed(GantryTestServer server) throws Exception {
+    String output = gantry(server, 3, "not the password", server.fingerprint().orElseThrow(), "server-info").text();
     assertTrue(output.contains("refused the request as user admin (HTTP 401)"), output);
   }
 }

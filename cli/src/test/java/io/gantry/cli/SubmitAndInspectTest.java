@@ -1,5 +1,7 @@
 package io.gantry.cli;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** submit, wait, status, list, output, results and definition against a real server. */
-@ExtendWith(RealServer.Resolver.class)
+@ExtendWith(CliServers.Plain.class)
 class SubmitAndInspectTest {
   static final String JOB_ID = "[a-z0-9]{32}";
 
@@ -22,7 +24,7 @@ class SubmitAndInspectTest {
   @TempDir Path dir;
 
   @BeforeAll
-  static void connect(RealServer server) {
+  static void connect(GantryTestServer server) {
     gantry = new GantryRun(server.baseUrl());
   }
 
@@ -176,7 +178,7 @@ class SubmitAndInspectTest {
   }
 
   @Test
-  void aCharacterSplitAcrossTwoPiecesOfOutputArrivesWhole(RealServer server) throws Exception {
+  void aCharacterSplitAcrossTwoPiecesOfOutputArrivesWhole(GantryTestServer server) throws Exception {
     // octal escapes keep the job description ASCII, whatever the server's locale
     Path job = TestJobs.posix(dir, "euro", "/bin/sh", "-c", "printf 'Gr\\303\\274\\303\\237e, 5 \\342\\202\\254\\n'");
     String id = gantry.run("submit", "-q", job.toString()).out().strip();
@@ -190,7 +192,7 @@ class SubmitAndInspectTest {
   }
 
   @Test
-  void anOutputTheJobTurnedIntoALinkPrintsTheServersNoteNotTheLinkedFile(RealServer server) throws Exception {
+  void anOutputTheJobTurnedIntoALinkPrintsTheServersNoteNotTheLinkedFile(GantryTestServer server) throws Exception {
     Path job = TestJobs.posix(dir, "linker", "/bin/sh", "-c", "echo mine");
     String id = gantry.run("submit", "-q", job.toString()).out().strip();
     assertEquals(0, gantry.run("wait", "-q", id).exitCode());

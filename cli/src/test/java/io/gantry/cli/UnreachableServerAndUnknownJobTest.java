@@ -1,5 +1,7 @@
 package io.gantry.cli;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** What every server command says when the server is down, and when the job id is unknown. */
-@ExtendWith(RealServer.Resolver.class)
+@ExtendWith(CliServers.Plain.class)
 class UnreachableServerAndUnknownJobTest {
   static final String UNKNOWN = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 
@@ -25,7 +27,7 @@ class UnreachableServerAndUnknownJobTest {
   @ValueSource(strings = {"submit HELLO", "status ID", "list", "wait ID", "output ID", "results ID",
       "definition ID", "cancel ID", "kill ID", "server-info", "audit ID"})
   void aServerThatIsDownIsExitCode3WithAMessageNamingItsUrl(String line) throws Exception {
-    String dead = RealServer.deadUrl();
+    String dead = CliServers.deadUrl();
     Result result = new GantryRun(dead).run(command(line));
     assertEquals(new Result(3, "", "gantry: cannot connect to the Gantry server at " + dead
         + "/services/JobManagement (Connection refused); is it running? Set --server or GANTRY_SERVER\n"), result);
@@ -33,7 +35,7 @@ class UnreachableServerAndUnknownJobTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"status ID", "wait ID", "output ID", "results ID", "definition ID", "cancel ID", "kill ID", "audit ID"})
-  void anUnknownJobIsExitCode4(String line, RealServer server) {
+  void anUnknownJobIsExitCode4(String line, GantryTestServer server) {
     Result result = new GantryRun(server.baseUrl()).run(command(line));
     assertEquals(4, result.exitCode(), result.toString());
     assertEquals("", result.out());
@@ -42,7 +44,7 @@ class UnreachableServerAndUnknownJobTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"http://127.0.0.1:PORT", "http://127.0.0.1:PORT/", "http://127.0.0.1:PORT/services/JobManagement"})
-  void theServerUrlMayBeGivenWithOrWithoutTheEndpointPath(String url, RealServer server) {
+  void theServerUrlMayBeGivenWithOrWithoutTheEndpointPath(String url, GantryTestServer server) {
     String port = server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1);
     Result result = new GantryRun(url.replace("PORT", port)).run("server-info", "-q");
     assertEquals(new Result(0, "0.1.0\n", ""), result);
@@ -50,7 +52,7 @@ class UnreachableServerAndUnknownJobTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"http://127.0.0.1:PORT/elsewhere"})
-  void aUrlWithoutTheJobServiceIsExitCode3(String url, RealServer server) {
+  void aUrlWithoutTheJobServiceIsExitCode3(String url, GantryTestServer server) {
     String port = server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1);
     Result result = new GantryRun(url.replace("PORT", port)).run("server-info");
     assertEquals(3, result.exitCode(), result.toString());

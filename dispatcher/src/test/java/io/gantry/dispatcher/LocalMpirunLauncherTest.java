@@ -1,6 +1,6 @@
 package io.gantry.dispatcher;
 
-import static io.gantry.dispatcher.ProcessProbe.await;
+import static io.gantry.testing.Await.until;
 import static io.gantry.dispatcher.ProcessProbe.commandLine;
 import static io.gantry.dispatcher.ProcessProbe.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -109,11 +109,11 @@ class LocalMpirunLauncherTest {
     LaunchSpec spec = job("/bin/sh", "-c", "echo $RISK_TEST_VAR; sleep 30")
         .environment("RISK_TEST_VAR", secret).build();
     started = launcher.launch(spec);
-    await("the rank to print the variable", GENEROUS,
+    until("the rank to print the variable", GENEROUS,
         () -> read(jobDir.resolve("stdout.txt")).contains(secret));
 
     ProcessHandle sandbox = ProcessHandle.of(started.pid()).orElseThrow();
-    await("the rank to start its sleep", GENEROUS, () -> sandbox.descendants().count() >= 4);
+    until("the rank to start its sleep", GENEROUS, () -> sandbox.descendants().count() >= 4);
     // the process is bwrap itself with exactly our argument array: no shell in between ...
     List<String> argv = launcher.commandLine(spec);
     assertEquals(argv, commandLine(sandbox));
@@ -135,7 +135,7 @@ class LocalMpirunLauncherTest {
     started = launcher.launch(
         job("/bin/sh", "-c", "sleep 60; echo late").wallTimeLimit(Duration.ofSeconds(4)).build());
     ProcessHandle mpirun = ProcessHandle.of(started.pid()).orElseThrow();
-    await("the rank and its sleep to start", GENEROUS, () -> mpirun.descendants().count() >= 4);
+    until("the rank and its sleep to start", GENEROUS, () -> mpirun.descendants().count() >= 4);
     List<ProcessHandle> tree = mpirun.descendants().toList();
 
     JobOutcome outcome = started.onExit().get(20, TimeUnit.SECONDS);
@@ -153,7 +153,7 @@ class LocalMpirunLauncherTest {
   void killingARunningJobStopsRanksThatIgnoreSigterm() throws Exception {
     started = launcher.launch(job("/bin/sh", "-c", "trap '' TERM; sleep 60").processes(2).build());
     ProcessHandle mpirun = ProcessHandle.of(started.pid()).orElseThrow();
-    await("both ranks and their sleeps", GENEROUS, () -> mpirun.descendants().count() >= 6);
+    until("both ranks and their sleeps", GENEROUS, () -> mpirun.descendants().count() >= 6);
     List<ProcessHandle> tree = mpirun.descendants().toList();
 
     started.terminate(Duration.ofSeconds(1));

@@ -1,6 +1,6 @@
 package io.gantry.dispatcher;
 
-import static io.gantry.dispatcher.ProcessProbe.await;
+import static io.gantry.testing.Await.until;
 import static io.gantry.dispatcher.ProcessProbe.commandLine;
 import static io.gantry.dispatcher.ProcessProbe.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -107,7 +107,7 @@ class PosixLauncherTest {
     started = launcher.launch(job("/bin/sh", "-c", "trap '' TERM; sleep 60; echo survived").build());
     ProcessHandle sandbox = ProcessHandle.of(started.pid()).orElseThrow();
     // bwrap, its init in the new PID namespace, the shell, its sleep
-    await("the shell to start its sleep", Duration.ofSeconds(10), () -> sandbox.descendants().count() >= 3);
+    until("the shell to start its sleep", Duration.ofSeconds(10), () -> sandbox.descendants().count() >= 3);
     List<ProcessHandle> sleeps = sandbox.descendants().toList();
 
     long before = System.nanoTime();
@@ -126,13 +126,13 @@ class PosixLauncherTest {
     // the shell backgrounds a sleep and exits; the sleep is re-parented to the sandbox's init
     started = launcher.launch(job("/bin/sh", "-c", "/bin/sleep 60 & sleep 2; exit 0").build());
     ProcessHandle root = ProcessHandle.of(started.pid()).orElseThrow();
-    await("the background sleep to start", Duration.ofSeconds(10), () -> root.descendants()
+    until("the background sleep to start", Duration.ofSeconds(10), () -> root.descendants()
         .anyMatch(p -> commandLine(p).equals(List.of("/bin/sleep", "60"))));
     ProcessHandle sleep = root.descendants()
         .filter(p -> commandLine(p).equals(List.of("/bin/sleep", "60"))).findFirst().orElseThrow();
     JobOutcome outcome = started.onExit().get(20, TimeUnit.SECONDS);
     assertTrue(outcome.succeeded(), outcome.describe());
-    await("the left-behind sleep to be gone", Duration.ofSeconds(10), () -> !sleep.isAlive());
+    until("the left-behind sleep to be gone", Duration.ofSeconds(10), () -> !sleep.isAlive());
   }
 
   @Test

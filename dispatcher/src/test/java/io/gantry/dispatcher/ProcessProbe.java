@@ -1,14 +1,10 @@
 package io.gantry.dispatcher;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 /** Looks at real processes and files from tests: /proc command lines, waiting for output. */
 final class ProcessProbe {
@@ -22,21 +18,6 @@ final class ProcessProbe {
       return text.isEmpty() ? List.of() : List.of(text.split("\0"));
     } catch (IOException e) {
       return List.of();
-    }
-  }
-
-  static void await(String what, Duration limit, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        fail("gave up after " + limit + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        fail("interrupted waiting for " + what);
-      }
     }
   }
 

@@ -1,6 +1,6 @@
 package io.gantry.dispatcher;
 
-import static io.gantry.dispatcher.ProcessProbe.await;
+import static io.gantry.testing.Await.until;
 import static io.gantry.dispatcher.ProcessProbe.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -77,7 +77,7 @@ class SandboxAttackTest {
   /** The host pid of a process of the job running {@code program}, as an attacker would look it up. */
   private static long hostPidOf(RunningJob job, String program) {
     ProcessHandle root = ProcessHandle.of(job.pid()).orElseThrow();
-    await(program + " to run", Duration.ofSeconds(20), () -> root.descendants()
+    until(program + " to run", Duration.ofSeconds(20), () -> root.descendants()
         .anyMatch(p -> p.info().command().map(c -> c.endsWith(program)).orElse(false)));
     return root.descendants().filter(p -> p.info().command().map(c -> c.endsWith(program)).orElse(false))
         .findFirst().orElseThrow().pid();
@@ -89,7 +89,7 @@ class SandboxAttackTest {
     Files.writeString(aliceDir.resolve("staged.csv"), "price\n100\n");
     RunningJob alice = start(posix, shell(ALICE, aliceDir,
         "echo \"$RISK_SECRET\" > secret.txt; exec sleep 60").environment("RISK_SECRET", secret).build());
-    await("alice's job to write its secret", Duration.ofSeconds(20),
+    until("alice's job to write its secret", Duration.ofSeconds(20),
         () -> read(aliceDir.resolve("secret.txt")).contains(secret));
     long alicePid = hostPidOf(alice, "sleep");
 

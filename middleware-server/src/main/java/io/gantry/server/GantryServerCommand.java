@@ -65,6 +65,7 @@ public final class GantryServerCommand implements Callable<Integer> {
       stopped.countDown();
     }, "gantry-server-stop"));
     server.tlsFingerprint().ifPresent(f -> System.out.println("TLS certificate SHA-256 fingerprint: " + f));
+    server.demoSshPort().ifPresent(p -> System.out.println("demo SSH host listening on 127.0.0.1:" + p));
     System.out.println("gantry-server " + GantryServer.VERSION + " listening on "
         + server.jobManagementUrl() + " (data in " + settings.dataDirectory() + ")");
     System.out.flush();

@@ -1,5 +1,7 @@
 package io.gantry.staging;
 
+import io.gantry.testing.Await;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,11 +82,8 @@ class PooledCredentialsTest {
         String guess = "guess-" + i;
         assertThrows(StagingException.class, () -> stageIn(gateway, guess, "SELECT id FROM quote"));
       }
-      long deadline = System.nanoTime() + 5_000_000_000L;
-      while (poolThreads() > 0 && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
-      assertEquals(0, poolThreads(), "each refused credential's pool is closed");
+      Await.value("each refused credential's pool to be closed", Duration.ofSeconds(5),
+          PooledCredentialsTest::poolThreads, threads -> threads == 0, threads -> threads + " pool threads");
     }
   }
 

@@ -1,5 +1,7 @@
 package io.gantry.web;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,12 +35,12 @@ final class Browser implements AutoCloseable {
   static final Dimension PHONE = new Dimension(390, 844);
 
   private final ChromeDriver driver;
-  private final WebServer server;
+  private final GantryTestServer server;
   private final Path screenshots;
   private final Path home;
   private int step;
 
-  Browser(WebServer server, String testName) throws IOException {
+  Browser(GantryTestServer server, String testName) throws IOException {
     this.server = server;
     // Chromium's singleton socket lives in TMPDIR, and a Unix socket path has at most 107 bytes
     this.home = Files.createTempDirectory(Path.of("/tmp"), "gantry-chromium-");
@@ -127,7 +129,7 @@ final class Browser implements AutoCloseable {
   void logIn(String user) {
     open("/login");
     find("#username").sendKeys(user);
-    find("#password").sendKeys(WebServer.password(user));
+    find("#password").sendKeys(server.account(user).password());
     find("#login").click();
     await("#signed-in-user", 20);
   }

@@ -1,5 +1,7 @@
 package io.gantry.web;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -10,18 +12,18 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What every browser test class shares: one {@link WebServer} for the class, a fresh {@link
+ * What every browser test class shares: one {@link WebTestServer} for the class, a fresh {@link
  * Browser} (own profile, no cookies) for each test, its screenshots under
  * {@code target/screenshots/<class>/<test>/}.
  */
 abstract class BrowserTest {
   @TempDir static Path dir;
-  static WebServer server;
+  static GantryTestServer server;
   Browser browser;
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = WebServer.start(dir, Map.of());
+    server = WebTestServer.start(dir, Map.of());
   }
 
   @AfterAll

@@ -1,5 +1,7 @@
 package io.gantry.web;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,11 +27,11 @@ class FailedSoapLoginSessionTest {
   private static final String ENVELOPE = "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\""
       + " xmlns:g=\"urn:gantry:jobmanagement:1\">%s<s:Body><g:getServerInfo/></s:Body></s:Envelope>";
   @TempDir static Path dir;
-  static WebServer server;
+  static GantryTestServer server;
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = WebServer.start(dir, Map.of("demo.enabled", "false", "auth.failed-logins-before-delay", "1000"));
+    server = WebTestServer.start(dir, Map.of("demo.enabled", "false", "auth.failed-logins-before-delay", "1000"));
   }
 
   @AfterAll
@@ -44,7 +46,7 @@ class FailedSoapLoginSessionTest {
     if (header != null) {
       request.header("Authorization", header);
     }
-    return server.httpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return WebTestServer.httpClient(server).send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static List<String> cookies(HttpResponse<String> answer) {

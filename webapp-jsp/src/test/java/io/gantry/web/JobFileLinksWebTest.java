@@ -1,5 +1,11 @@
 package io.gantry.web;
 
+import java.time.Duration;
+
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,12 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class JobFileLinksWebTest {
   @TempDir static Path dir;
-  static WebServer server;
+  static GantryTestServer server;
   static String secret;
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = WebServer.start(dir, Map.of("demo.enabled", "false"));
+    server = WebTestServer.start(dir, Map.of("demo.enabled", "false"));
     secret = Files.readString(server.dataDir().resolve("tls/keystore.password")).strip();
   }
 
@@ -35,19 +41,16 @@ class JobFileLinksWebTest {
   }
 
   private static Path finishedJob(WebVisitor alice, String name) throws Exception {
-    String id = server.submitAs(WebServer.ALICE, WebServer.echoJob(name, "hello"));
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (!alice.get("/jobs/" + id).body().contains(">SUCCEEDED<")) {
-      assertTrue(System.nanoTime() < deadline, "job " + id + " did not succeed");
-      Thread.sleep(200);
-    }
+    String id = WebTestServer.submitAs(server, WebTestServer.ALICE, WebTestServer.echoJob(name, "hello"));
+    Await.until("job " + id + "'s page to say SUCCEEDED", Duration.ofSeconds(60),
+        () -> alice.get("/jobs/" + id).body().contains(">SUCCEEDED<"));
     return server.dataDir().resolve("jobs").resolve(id);
   }
 
   @Test
   void aResultsDirectoryLinkedToTheServersTlsDirectoryShowsNoSecret() throws Exception {
     WebVisitor alice = new WebVisitor(server);
-    alice.logIn(WebServer.ALICE);
+    alice.logIn(WebTestServer.ALICE);
     Path job = finishedJob(alice, "results-link");
     String id = job.getFileName().toString();
     Path tls = server.dataDir().resolve("tls");
@@ -65,7 +68,7 @@ class JobFileLinksWebTest {
   @Test
   void stdoutLinkedToTheKeystorePasswordShowsANoteInsteadOfTheSecret() throws Exception {
     WebVisitor alice = new WebVisitor(server);
-    alice.logIn(WebServer.ALICE);
+    alice.logIn(WebTestServer.ALICE);
     Path job = finishedJob(alice, "stdout-link");
     Files.delete(job.resolve("stdout.txt"));
     Files.createSymbolicLink(job.resolve("stdout.txt"), Path.of("../../tls/keystore.password"));

@@ -18,19 +18,19 @@ class JobPagesBrowserTest extends BrowserTest {
 
   /** A POSIX job that sleeps {@code seconds}, as JSDL. */
   static String sleepJob(String name, int seconds) {
-    return WebServer.echoJob(name, String.valueOf(seconds)).replace("/bin/echo", "/bin/sleep");
+    return WebTestServer.echoJob(name, String.valueOf(seconds)).replace("/bin/echo", "/bin/sleep");
   }
 
   @Test
   void anEchoJobsPageShowsItSucceededWithTimelineOutputAndDefinition() throws Exception {
-    String id = server.submitAs(WebServer.ALICE, WebServer.echoJob("echo-page", "hello from the job page"));
-    browser.logIn(WebServer.ALICE);
+    String id = WebTestServer.submitAs(server, WebTestServer.ALICE, WebTestServer.echoJob("echo-page", "hello from the job page"));
+    browser.logIn(WebTestServer.ALICE);
     browser.open("/jobs/" + id);
     browser.awaitText("#job-state", "SUCCEEDED", 60);
     browser.awaitText("#stdout", "hello from the job page", 20);
     assertEquals("echo-page", browser.find("#job-name").getText());
     assertEquals(id, browser.find("#job-id").getText());
-    assertEquals(WebServer.ALICE, browser.find("#job-owner").getText());
+    assertEquals(WebTestServer.ALICE, browser.find("#job-owner").getText());
     assertEquals("0", browser.find("#job-exit-code").getText());
     String timeline = browser.find("#timeline").getText();
     for (String state : new String[] {"QUEUED", "RUNNING", "SUCCEEDED"}) {
@@ -57,10 +57,10 @@ class JobPagesBrowserTest extends BrowserTest {
   @Test
   void aQueuedJobIsCancelledAndARunningOneKilledFromTheirPages() throws Exception {
     // the server has 2 slots: two sleepers fill them and the third job waits
-    String first = server.submitAs(WebServer.ALICE, sleepJob("sleeper-1", 60));
-    String second = server.submitAs(WebServer.ALICE, sleepJob("sleeper-2", 60));
-    String queued = server.submitAs(WebServer.ALICE, sleepJob("waiting", 60));
-    browser.logIn(WebServer.ALICE);
+    String first = WebTestServer.submitAs(server, WebTestServer.ALICE, sleepJob("sleeper-1", 60));
+    String second = WebTestServer.submitAs(server, WebTestServer.ALICE, sleepJob("sleeper-2", 60));
+    String queued = WebTestServer.submitAs(server, WebTestServer.ALICE, sleepJob("waiting", 60));
+    browser.logIn(WebTestServer.ALICE);
 
     browser.open("/jobs/" + queued);
     String waiting = browser.await("#job-state", 20).getText();
@@ -99,8 +99,8 @@ class JobPagesBrowserTest extends BrowserTest {
 
   @Test
   void bobCannotSeeOrStopAlicesJobButTheAdministratorCan() throws Exception {
-    String id = server.submitAs(WebServer.ALICE, sleepJob("alices-sleeper", 60));
-    browser.logIn(WebServer.BOB);
+    String id = WebTestServer.submitAs(server, WebTestServer.ALICE, sleepJob("alices-sleeper", 60));
+    browser.logIn(WebTestServer.BOB);
     String unknown = "a".repeat(32);
     browser.open("/jobs/" + unknown);
     String unknownMessage = browser.await("#error-message", 20).getText();
@@ -117,13 +117,13 @@ class JobPagesBrowserTest extends BrowserTest {
     assertEquals(404L, post("/jobs/" + unknown + "/kill"));
     browser.logOut();
 
-    browser.logIn(WebServer.ADMIN);
+    browser.logIn(WebTestServer.ADMIN);
     browser.open("/jobs/" + id);
     String state = browser.await("#job-state", 20).getText();
     assertTrue(state.equals("QUEUED") || state.equals("STAGING_IN") || state.equals("STAGED")
         || state.equals("RUNNING"), "bob changed nothing: " + state);
     assertFalse(browser.find("#timeline").getText().contains("bob"));
-    assertEquals(WebServer.ALICE, browser.find("#job-owner").getText());
+    assertEquals(WebTestServer.ALICE, browser.find("#job-owner").getText());
     browser.awaitText("#job-state", "RUNNING", 30);
     browser.shot("admin-sees-alices-job");
     clickAndConfirm("#kill-job");
@@ -133,11 +133,11 @@ class JobPagesBrowserTest extends BrowserTest {
 
   @Test
   void theJobListShowsANewJobWithoutReloadAndFiltersByState() throws Exception {
-    browser.logIn(WebServer.BOB);
+    browser.logIn(WebTestServer.BOB);
     browser.open("/jobs");
     browser.await("#job-list", 20);
     browser.shot("list-before");
-    String id = server.submitAs(WebServer.BOB, WebServer.echoJob("appears-live", "x"));
+    String id = WebTestServer.submitAs(server, WebTestServer.BOB, WebTestServer.echoJob("appears-live", "x"));
     browser.await("tr[data-job-id='" + id + "']", 30);
     new WebDriverWait(browser.driver(), Duration.ofSeconds(60)).until(d -> d.findElement(
         By.cssSelector("tr[data-job-id='" + id + "'] .state")).getText().equals("SUCCEEDED"));

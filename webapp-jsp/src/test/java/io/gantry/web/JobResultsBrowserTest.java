@@ -30,14 +30,14 @@ class JobResultsBrowserTest extends BrowserTest {
   /** The example as shipped, pointed at this server's demo SSH port and the built mcvar. */
   private static String sampleJob() throws Exception {
     return Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job.jsdl"))
-        .replace("<gx:RemotePort>2222</gx:RemotePort>", "<gx:RemotePort>" + server.demoSshPort() + "</gx:RemotePort>")
+        .replace("<gx:RemotePort>2222</gx:RemotePort>", "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
         .replace("<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>" + MCVAR + "</gx:Executable>");
   }
 
   @Test
   void theSampleVarJobsResultsShowItsFiguresAndOneMarkerPerConfidenceLevel() throws Exception {
-    String id = server.submitAs(WebServer.ALICE, sampleJob());
-    browser.logIn(WebServer.ALICE);
+    String id = WebTestServer.submitAs(server, WebTestServer.ALICE, sampleJob());
+    browser.logIn(WebTestServer.ALICE);
     browser.open("/jobs/" + id);
     browser.await("#job-state", 20);
     browser.shot("var-job-started");
@@ -82,8 +82,8 @@ class JobResultsBrowserTest extends BrowserTest {
 
   @Test
   void aJobWithoutResultsSaysSoOnItsResultsPage() throws Exception {
-    String id = server.submitAs(WebServer.BOB, WebServer.echoJob("no-results", "nothing to see"));
-    browser.logIn(WebServer.BOB);
+    String id = WebTestServer.submitAs(server, WebTestServer.BOB, WebTestServer.echoJob("no-results", "nothing to see"));
+    browser.logIn(WebTestServer.BOB);
     browser.open("/jobs/" + id);
     browser.awaitText("#job-state", "SUCCEEDED", 60);
     browser.open("/jobs/" + id + "/results");

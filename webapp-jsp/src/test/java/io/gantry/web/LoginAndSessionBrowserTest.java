@@ -19,14 +19,14 @@ class LoginAndSessionBrowserTest extends BrowserTest {
     assertTrue(browser.driver().getCurrentUrl().endsWith("/login"), "pages need a login first");
     browser.shot("login-page");
 
-    browser.find("#username").sendKeys(WebServer.ALICE);
+    browser.find("#username").sendKeys(WebTestServer.ALICE);
     browser.find("#password").sendKeys("not alice's password");
     browser.find("#login").click();
     assertEquals("Wrong user name or password.", browser.await("#login-error", 20).getText());
     browser.shot("wrong-password");
 
-    browser.logIn(WebServer.ALICE);
-    assertEquals(WebServer.ALICE, browser.find("#signed-in-user").getText());
+    browser.logIn(WebTestServer.ALICE);
+    assertEquals(WebTestServer.ALICE, browser.find("#signed-in-user").getText());
     assertTrue(browser.driver().getCurrentUrl().endsWith("/jobs"));
     browser.shot("signed-in");
 
@@ -45,7 +45,7 @@ class LoginAndSessionBrowserTest extends BrowserTest {
 
   @Test
   void aPostWithoutTheCsrfTokenIsRefused() throws Exception {
-    browser.logIn(WebServer.BOB);
+    browser.logIn(WebTestServer.BOB);
     Object status = browser.driver().manage().timeouts() == null ? null : ((org.openqa.selenium.JavascriptExecutor)
         browser.driver()).executeAsyncScript(
         "const done = arguments[arguments.length - 1];"
@@ -59,13 +59,13 @@ class LoginAndSessionBrowserTest extends BrowserTest {
     assertEquals(403L, forged, "logout with a forged token");
 
     browser.open("/jobs");
-    assertEquals(WebServer.BOB, browser.await("#signed-in-user", 20).getText(), "still logged in");
+    assertEquals(WebTestServer.BOB, browser.await("#signed-in-user", 20).getText(), "still logged in");
     browser.script("document.querySelector('header form.logout input[name=csrf]').remove();");
     browser.find("#logout").click();
     assertTrue(browser.await("#error-message", 20).getText().contains("refused"));
     browser.shot("form-without-token-refused");
     browser.open("/jobs");
-    assertEquals(WebServer.BOB, browser.await("#signed-in-user", 20).getText(), "the refused logout did nothing");
+    assertEquals(WebTestServer.BOB, browser.await("#signed-in-user", 20).getText(), "the refused logout did nothing");
   }
 
   @Test
@@ -73,10 +73,10 @@ class LoginAndSessionBrowserTest extends BrowserTest {
     browser.open("/login");
     browser.await("#username", 20);
     assertEquals("username", browser.script("return document.activeElement.id;"), "the form starts focused");
-    browser.driver().switchTo().activeElement().sendKeys(WebServer.ALICE, Keys.TAB);
+    browser.driver().switchTo().activeElement().sendKeys(WebTestServer.ALICE, Keys.TAB);
     assertEquals("password", browser.script("return document.activeElement.id;"));
-    browser.driver().switchTo().activeElement().sendKeys(WebServer.password(WebServer.ALICE), Keys.ENTER);
-    assertEquals(WebServer.ALICE, browser.await("#signed-in-user", 20).getText());
+    browser.driver().switchTo().activeElement().sendKeys(server.account(WebTestServer.ALICE).password(), Keys.ENTER);
+    assertEquals(WebTestServer.ALICE, browser.await("#signed-in-user", 20).getText());
     browser.shot("keyboard-login");
   }
 
@@ -87,7 +87,7 @@ class LoginAndSessionBrowserTest extends BrowserTest {
     browser.await("#username", 20);
     assertFalse(browser.scrollsSideways(), "login page at 390 px");
     browser.shot("login-phone");
-    browser.logIn(WebServer.ALICE);
+    browser.logIn(WebTestServer.ALICE);
     assertFalse(browser.scrollsSideways(), "job list at 390 px");
     browser.shot("jobs-phone");
   }

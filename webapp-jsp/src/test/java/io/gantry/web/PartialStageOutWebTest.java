@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.testing.Await;
+import io.gantry.testing.server.GantryTestServer;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -19,11 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PartialStageOutWebTest {
   @TempDir static Path dir;
-  static WebServer server;
+  static GantryTestServer server;
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = WebServer.start(dir, Map.of());
+    server = WebTestServer.start(dir, Map.of());
   }
 
   @AfterAll
@@ -54,16 +57,12 @@ class PartialStageOutWebTest {
 
   @Test
   void theJobPageShowsTheCommittedStepAndTheResultsPageReadsPlainCsv() throws Exception {
-    String id = server.submitAs(WebServer.ALICE, job());
+    String id = WebTestServer.submitAs(server, WebTestServer.ALICE, job());
     WebVisitor alice = new WebVisitor(server);
-    alice.logIn(WebServer.ALICE);
-    long deadline = System.nanoTime() + 90_000_000_000L;
+    alice.logIn(WebTestServer.ALICE);
+    Await.until("job " + id + " failed on its page", Duration.ofSeconds(90),
+        () -> alice.get("/jobs/" + id).body().contains(">FAILED<"));
     String page = alice.get("/jobs/" + id).body();
-    while (!page.contains(">FAILED<")) {
-      assertTrue(System.nanoTime() < deadline, "job " + id + " did not fail: " + page);
-      Thread.sleep(200);
-      page = alice.get("/jobs/" + id).body();
-    }
     assertTrue(page.contains("1 stage-out step(s) had committed before the failure and stay committed:"
         + " sql-load results/pnl_distribution.csv to &#039;demo-market&#039;"), page);
     assertTrue(page.contains("results/pnl_distribution.csv"), "the committed step in the staging manifest");

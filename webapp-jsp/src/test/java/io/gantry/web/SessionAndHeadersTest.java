@@ -1,5 +1,7 @@
 package io.gantry.web;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,11 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SessionAndHeadersTest {
   @TempDir static Path dir;
-  static WebServer server;
+  static GantryTestServer server;
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = WebServer.start(dir, Map.of("web.session-idle-timeout", "2", "demo.enabled", "false"));
+    server = WebTestServer.start(dir, Map.of("web.session-idle-timeout", "2", "demo.enabled", "false"));
   }
 
   @AfterAll
@@ -38,7 +40,7 @@ class SessionAndHeadersTest {
   @Test
   void aSessionLeftIdleLongerThanTheTimeoutEnds() throws Exception {
     WebVisitor alice = new WebVisitor(server);
-    assertEquals(302, alice.logIn(WebServer.ALICE).statusCode());
+    assertEquals(302, alice.logIn(WebTestServer.ALICE).statusCode());
     assertEquals(200, alice.get("/jobs").statusCode());
     Thread.sleep(1_000);
     assertEquals(200, alice.get("/jobs").statusCode(), "activity keeps the session alive");
@@ -54,7 +56,7 @@ class SessionAndHeadersTest {
     bob.get("/login");
     String before = bob.sessionId();
     assertTrue(!before.isEmpty(), "the login form's session");
-    assertEquals(302, bob.logIn(WebServer.BOB).statusCode());
+    assertEquals(302, bob.logIn(WebTestServer.BOB).statusCode());
     assertNotEquals(before, bob.sessionId(), "a session id known before login is worth nothing after it");
   }
 
@@ -79,7 +81,7 @@ class SessionAndHeadersTest {
       assertEquals(401, guesser.post("/login", "csrf=" + token + "&username=admin&password=guess" + i).statusCode());
     }
     String right = "csrf=" + token + "&username=admin&password="
-        + URLEncoder.encode(WebServer.password(WebServer.ADMIN), StandardCharsets.UTF_8);
+        + URLEncoder.encode(server.account(WebTestServer.ADMIN).password(), StandardCharsets.UTF_8);
     HttpResponse<String> throttled = guesser.post("/login", right);
     assertEquals(429, throttled.statusCode(), "even the right password waits");
     assertTrue(throttled.body().contains("Too many failed logins: wait 1 s"), throttled.body());
@@ -106,7 +108,7 @@ class SessionAndHeadersTest {
   @Test
   void aPostFromAnotherOriginIsRefusedEvenWithTheToken() throws Exception {
     WebVisitor alice = new WebVisitor(server);
-    alice.logIn(WebServer.ALICE);
+    alice.logIn(WebTestServer.ALICE);
     String token = WebVisitor.token(alice.get("/jobs").body());
     HttpResponse<String> crossSite = alice.send(alice.request("/logout")
         .header("Content-Type", "application/x-www-form-urlencoded").header("Origin", "https://evil.example")
@@ -120,7 +122,7 @@ class SessionAndHeadersTest {
     HttpResponse<String> anonymous = new WebVisitor(server).post("/services/JobManagement", "");
     assertNotEquals(200, anonymous.statusCode());
     assertTrue(!anonymous.body().contains("<title>"), "no login page for SOAP clients: " + anonymous.body());
-    String id = server.submitAs(WebServer.ALICE, WebServer.echoJob("soap-beside-web", "hello"));
+    String id = WebTestServer.submitAs(server, WebTestServer.ALICE, WebTestServer.echoJob("soap-beside-web", "hello"));
     assertEquals(32, id.length());
   }
 }

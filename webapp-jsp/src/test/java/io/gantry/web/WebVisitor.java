@@ -1,5 +1,7 @@
 package io.gantry.web;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.CookieManager;
@@ -20,13 +22,13 @@ import java.util.regex.Pattern;
  */
 final class WebVisitor {
   private static final Pattern TOKEN = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
-  private final WebServer server;
+  private final GantryTestServer server;
   private final CookieManager cookies = new CookieManager();
   final HttpClient http;
 
-  WebVisitor(WebServer server) throws Exception {
+  WebVisitor(GantryTestServer server) throws Exception {
     this.server = server;
-    http = HttpClient.newBuilder().sslContext(server.httpClient().sslContext()).cookieHandler(cookies)
+    http = HttpClient.newBuilder().sslContext(WebTestServer.httpClient(server).sslContext()).cookieHandler(cookies)
         .proxy(HttpClient.Builder.NO_PROXY).followRedirects(HttpClient.Redirect.NEVER).build();
   }
 
@@ -51,7 +53,7 @@ final class WebVisitor {
   /** Fills in the login form as {@code user} with the right password; the answer is 302 on success. */
   HttpResponse<String> logIn(String user) throws Exception {
     return post("/login", "csrf=" + token(get("/login").body()) + "&username=" + user + "&password="
-        + URLEncoder.encode(WebServer.password(user), StandardCharsets.UTF_8));
+        + URLEncoder.encode(server.account(user).password(), StandardCharsets.UTF_8));
   }
 
   /** The session cookie's value; empty before the server set one. */

@@ -31,7 +31,7 @@ class WizardBrowserTest extends BrowserTest {
   /** var-job.jsdl as this test server runs it: its demo SSH port and the built mcvar. */
   static String varJobHere() throws Exception {
     return Files.readString(VAR_JOB)
-        .replace("<gx:RemotePort>2222</gx:RemotePort>", "<gx:RemotePort>" + server.demoSshPort() + "</gx:RemotePort>")
+        .replace("<gx:RemotePort>2222</gx:RemotePort>", "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
         .replace("<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>" + MCVAR + "</gx:Executable>");
   }
 
@@ -39,7 +39,7 @@ class WizardBrowserTest extends BrowserTest {
   void theSampleVarJobIsTypedInReviewedSubmittedAndSucceeds() throws Exception {
     WizardJob want = WizardJsdlImporter.read(varJobHere().getBytes(java.nio.charset.StandardCharsets.UTF_8),
         new JsdlParser()).job();
-    browser.logIn(WebServer.ALICE);
+    browser.logIn(WebTestServer.ALICE);
     browser.open("/wizard");
     browser.await("#f-name", 20);
     for (String field : WizardStep.IDENTIFICATION.fields) {
@@ -89,7 +89,7 @@ class WizardBrowserTest extends BrowserTest {
 
   @Test
   void aNewJobOffersTheNamedApplicationMcvarWithAVersionTheServerValidates() throws Exception {
-    browser.logIn(WebServer.BOB);
+    browser.logIn(WebTestServer.BOB);
     browser.open("/wizard");
     browser.await("#f-name", 20).sendKeys("var-named", Keys.ENTER);
     assertEquals("mcvar", browser.await("#f-applicationName", 20).getAttribute("value"));
@@ -106,7 +106,7 @@ class WizardBrowserTest extends BrowserTest {
 
   @Test
   void wrongInputIsShownNextToItsField() throws Exception {
-    browser.logIn(WebServer.BOB);
+    browser.logIn(WebTestServer.BOB);
     browser.open("/wizard");
     browser.await("#f-name", 20).sendKeys("bad-update", Keys.ENTER); // Enter means Next
     browser.await("#f-processes", 20);
@@ -144,7 +144,7 @@ class WizardBrowserTest extends BrowserTest {
 
   @Test
   void anUploadedJobIsEditedWithAnEncryptedPasswordSavedAsDraftReopenedAndDownloaded() throws Exception {
-    browser.logIn(WebServer.ALICE);
+    browser.logIn(WebTestServer.ALICE);
     browser.open("/wizard");
     Path broken = Files.writeString(dir.resolve("broken.jsdl"), "<jsdl:JobDefinition xmlns:jsdl=\"http://schemas.ggf.org/jsdl/2005/11/jsdl\">\n<oops>");
     upload(broken);
@@ -210,7 +210,7 @@ class WizardBrowserTest extends BrowserTest {
 
   @Test
   void everyStepFitsAPhone() throws Exception {
-    browser.logIn(WebServer.ALICE);
+    browser.logIn(WebTestServer.ALICE);
     browser.resize(Browser.PHONE);
     browser.open("/wizard");
     upload(VAR_JOB);

@@ -1,5 +1,7 @@
 package io.gantry.web;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,12 +25,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WizardCredentialNamesTest {
   @TempDir static Path dir;
-  static WebServer server;
+  static GantryTestServer server;
 
   @BeforeAll
   static void startServer() throws Exception {
     Path secret = Files.writeString(dir.resolve("identity.password"), "not a real password");
-    server = WebServer.start(dir, Map.ofEntries(
+    server = WebTestServer.start(dir, Map.ofEntries(
         Map.entry("datasource.alice-risk.url", "jdbc:h2:mem:alice-risk"),
         Map.entry("datasource.alice-risk.user", "alice_reader"),
         Map.entry("datasource.alice-risk.users", "alice"),
@@ -81,14 +83,14 @@ class WizardCredentialNamesTest {
 
   @Test
   void aUserIsOfferedOnlyTheNamesTheyMayUse() throws Exception {
-    String alice = new Visitor(WebServer.ALICE).preStagingWithBothKinds();
+    String alice = new Visitor(WebTestServer.ALICE).preStagingWithBothKinds();
     assertEquals(List.of("alice-risk", "demo-market", "shared-risk"), options(alice, "data-source-names"));
     assertEquals(List.of("alice-cluster", "demo-remote"), options(alice, "ssh-identity-names"));
     assertTrue(alice.contains("list=\"data-source-names\"") && alice.contains("list=\"ssh-identity-names\""),
         "the name fields use the lists");
     assertTrue(alice.contains("yours: alice-risk, demo-market, shared-risk"), "the hint names them too");
 
-    String bob = new Visitor(WebServer.BOB).preStagingWithBothKinds();
+    String bob = new Visitor(WebTestServer.BOB).preStagingWithBothKinds();
     assertEquals(List.of("bob-risk", "demo-market", "shared-risk"), options(bob, "data-source-names"));
     assertEquals(List.of("bob-cluster", "demo-remote"), options(bob, "ssh-identity-names"));
     assertFalse(bob.contains("alice-risk") || bob.contains("alice-cluster"), "nothing of alice's");
@@ -96,7 +98,7 @@ class WizardCredentialNamesTest {
 
   @Test
   void noUrlUserOrSecretOfADataSourceReachesThePage() throws Exception {
-    String page = new Visitor(WebServer.ALICE).preStagingWithBothKinds();
+    String page = new Visitor(WebTestServer.ALICE).preStagingWithBothKinds();
     assertFalse(page.contains("jdbc:"), "no JDBC URL");
     assertFalse(page.contains("alice_reader"), "no database user");
     assertFalse(page.contains("not a real password") || page.contains("identity.password"), "no secret, no file");

@@ -1,5 +1,7 @@
 package io.gantry.web;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -26,11 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
 class WizardPasswordBindingTest {
   private static final String TYPED = "typed into the wizard";
   @TempDir static Path dir;
-  static WebServer server;
+  static GantryTestServer server;
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = WebServer.start(dir, Map.of("demo.enabled", "false"));
+    server = WebTestServer.start(dir, Map.of("demo.enabled", "false"));
   }
 
   @AfterAll
@@ -40,7 +42,7 @@ class WizardPasswordBindingTest {
 
   private static String encryptedValueOf(String kind, String fields) throws Exception {
     WebVisitor alice = new WebVisitor(server);
-    assertEquals(302, alice.logIn(WebServer.ALICE).statusCode());
+    assertEquals(302, alice.logIn(WebTestServer.ALICE).statusCode());
     String csrf = WebVisitor.token(alice.get("/wizard").body());
     assertEquals(302, alice.post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:" + kind).statusCode());
     assertEquals(302, alice.post("/wizard", "csrf=" + csrf + "&step=pre-staging&stages=1&" + fields
@@ -65,7 +67,7 @@ class WizardPasswordBindingTest {
     String url = "jdbc:postgresql://db.bank.example:5432/risk?ssl=true&sslmode=verify-full";
     String value = encryptedValueOf("sql", "s0.dsKind=inline&s0.jdbcUrl=" + enc(url) + "&s0.dbUser=reader"
         + "&s0.dbPassword=" + enc(TYPED));
-    SecretBinding use = SecretBinding.jdbc(WebServer.ALICE, url);
+    SecretBinding use = SecretBinding.jdbc(WebTestServer.ALICE, url);
     assertEquals(use, EncryptedSecret.parse(value).binding());
     assertArrayEquals(TYPED.toCharArray(), decrypt(value, use));
   }
@@ -74,7 +76,7 @@ class WizardPasswordBindingTest {
   void anSshPasswordIsBoundToTheSignedInUserAndTheLogin() throws Exception {
     String value = encryptedValueOf("scp", "s0.host=SFTP.bank.example&s0.user=risk&s0.port=&s0.authKind=password"
         + "&s0.password=" + enc(TYPED));
-    SecretBinding use = SecretBinding.of(WebServer.ALICE, "risk@sftp.bank.example:22");
+    SecretBinding use = SecretBinding.of(WebTestServer.ALICE, "risk@sftp.bank.example:22");
     assertEquals(use, EncryptedSecret.parse(value).binding());
     assertArrayEquals(TYPED.toCharArray(), decrypt(value, use));
   }

@@ -1,5 +1,9 @@
 package io.gantry.web;
 
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,15 +30,15 @@ import org.junit.jupiter.api.io.TempDir;
 class WizardUploadLimitTest {
   private static final String BOUNDARY = "gantry-test-boundary-7d1f";
   @TempDir static Path dir;
-  static WebServer server;
+  static GantryTestServer server;
   static WebVisitor alice;
   static String csrf;
 
   @BeforeAll
   static void startServerAndLogIn() throws Exception {
-    server = WebServer.start(dir, Map.of("demo.enabled", "false"));
+    server = WebTestServer.start(dir, Map.of("demo.enabled", "false"));
     alice = new WebVisitor(server);
-    assertEquals(302, alice.logIn(WebServer.ALICE).statusCode());
+    assertEquals(302, alice.logIn(WebTestServer.ALICE).statusCode());
     csrf = WebVisitor.token(alice.get("/wizard").body());
   }
 
@@ -68,13 +72,9 @@ class WizardUploadLimitTest {
   }
 
   /** The uploads directory once the server has finished with the request (it may clean up just after answering). */
-  private static List<Path> uploadsLeftAfterwards() throws Exception {
-    List<Path> left = uploadsLeft();
-    for (int i = 0; i < 50 && !left.isEmpty(); i++) {
-      Thread.sleep(100);
-      left = uploadsLeft();
-    }
-    return left;
+  private static List<Path> uploadsLeftAfterwards() {
+    return Await.value("the server to remove the refused upload", java.time.Duration.ofSeconds(5),
+        WizardUploadLimitTest::uploadsLeft, List::isEmpty);
   }
 
   @Test
@@ -109,7 +109,7 @@ class WizardUploadLimitTest {
 
   @Test
   void aFileWithinTheLimitIsStillReadAndNotKept() throws Exception {
-    HttpResponse<String> answer = upload(multipart(WebServer.echoJob("small-upload", "hello")
+    HttpResponse<String> answer = upload(multipart(WebTestServer.echoJob("small-upload", "hello")
         .getBytes(StandardCharsets.UTF_8), true));
     assertEquals(List.of(), uploadsLeftAfterwards());
     // an echo job is a POSIX application, which the wizard (mpirun) refuses to edit: a clear 400 all the same

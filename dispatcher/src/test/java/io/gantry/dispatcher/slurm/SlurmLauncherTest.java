@@ -1,5 +1,7 @@
 package io.gantry.dispatcher.slurm;
 
+import io.gantry.testing.Await;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -175,14 +177,7 @@ class SlurmLauncherTest {
     assertTrue(outcome.detail().contains("TIMEOUT"), outcome.describe());
   }
 
-  static void awaitFile(Path file, String text) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      if (Files.exists(file) && Files.readString(file).contains(text)) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(file + " never contained " + text);
+  static void awaitFile(Path file, String text) {
+    Await.fileContaining(file, text, Duration.ofSeconds(60));
   }
 }

@@ -1,7 +1,11 @@
 package io.gantry.server.bench;
 
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.GantryTestServerBuilder;
+import io.gantry.testing.server.TestAccount;
+
 import io.gantry.server.security.PasswordHasher;
-import io.gantry.server.soap.RunningServer;
+import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.soap.FingerprintTrustManager;
 import java.io.IOException;
@@ -40,6 +44,8 @@ import javax.net.ssl.TrustManager;
 public final class ServerBenchmark {
   private static final int[] CLIENTS = {1, 8, 32};
   private static final int USERS = 8;
+  // the server measured as deployed: full JIT and heap, not the fast-start options of test servers
+  private static final List<String> SERVER_JVM = List.of("-Xmx1g");
   private static final String SUBMIT_SUCCESS = "jobId>";
   private static final String INFO_SUCCESS = "version>";
 
@@ -66,13 +72,13 @@ public final class ServerBenchmark {
   /** TLS (the generated certificate, trusted by its fingerprint) and 8 users logging in with HTTP Basic. */
   private static void secure(Path dir, Duration warmUp, Duration measure) throws Exception {
     List<ClosedLoopLoad.Login> users = new ArrayList<>();
+    GantryTestServerBuilder builder = GantryTestServer.builder(dir).jvmOptions(SERVER_JVM).secure()
+        .settings(throughputSettings());
     for (int i = 1; i <= USERS; i++) {
       users.add(new ClosedLoopLoad.Login("bench" + i, "bench-password-" + i));
-      RunningServer.addUser(dir, "bench" + i, "bench-password-" + i, false);
+      builder.account(new TestAccount("bench" + i, "bench-password-" + i, false, null));
     }
-    Map<String, String> settings = new HashMap<>(throughputSettings());
-    settings.putAll(RunningServer.secureSettings());
-    try (RunningServer server = RunningServer.start(dir, settings)) {
+    try (GantryTestServer server = builder.start()) {
       SSLContext tls = SSLContext.getInstance("TLS");
       tls.init(null, new TrustManager[] {new FingerprintTrustManager(server.fingerprint().orElseThrow())}, null);
       print("secure.tls", true);
@@ -106,7 +112,7 @@ public final class ServerBenchmark {
     int limit = CLIENTS[CLIENTS.length - 1] * 2;
     Map<String, String> settings = new HashMap<>(throughputSettings());
     settings.put("limits.concurrent-requests-per-user", Integer.toString(limit));
-    try (RunningServer server = RunningServer.start(dir, settings)) {
+    try (GantryTestServer server = GantryTestServer.builder(dir).jvmOptions(SERVER_JVM).settings(settings).start()) {
       print("plain.tls", false);
       print("plain.auth", "off");
       print("plain.users", 1);
@@ -157,8 +163,9 @@ public final class ServerBenchmark {
 
   private static void trivialJobOverhead(Path dir, int runs) throws Exception {
     Files.createDirectories(dir.resolve("direct"));
-    try (RunningServer server = RunningServer.start(dir.resolve("server"), Map.of("slots.total", "1"))) {
-      TrivialJobOverhead.Result r = new TrivialJobOverhead(server.cxfClient(), dir.resolve("direct")).run(runs);
+    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("server")).jvmOptions(SERVER_JVM)
+        .slots(1).start()) {
+      TrivialJobOverhead.Result r = new TrivialJobOverhead(JobManagementClients.of(server), dir.resolve("direct")).run(runs);
       print("trivial_job.runs", runs);
       print("trivial_job.mpirun_direct_ms", String.format(Locale.ROOT, "%.1f", r.mpirunMillis()));
       print("trivial_job.submit_to_succeeded_ms", String.format(Locale.ROOT, "%.1f", r.submitToSucceededMillis()));

@@ -1,17 +1,18 @@
 package io.gantry.server.compute;
 
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.server.soap.JobManagementClients;
+import io.gantry.server.soap.TestJobs;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gantry.server.GantryServer;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
-import io.gantry.server.config.ServerConfigLoader;
 import io.gantry.server.demo.DemoMarket;
-import io.gantry.server.soap.RunningServer;
 import io.gantry.testing.cluster.NamespaceCluster;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -88,9 +89,9 @@ class SameJobOnEveryBackendTest {
     Map<String, String> settings = new HashMap<>(Map.of("demo.enabled", "true", "demo.positions", "300",
         "demo.ssh-port", "0", "jobs.allowed-executable-roots", MCVAR.getParent().toString()));
     settings.putAll(backend);
-    try (GantryServer server = GantryServer.start(new ServerConfigLoader().load(null,
-        RunningServer.testSettings(dataDir, settings)))) {
-      JobManagement client = RunningServer.cxfClient(server.jobManagementUrl());
+    try (GantryTestServer server = GantryTestServer.builder(work.resolve(name + "-server")).dataDir(dataDir)
+        .settings(settings).start()) {
+      JobManagement client = JobManagementClients.of(server);
       String xml = Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job.jsdl"))
           .replace("<gx:RemotePort>2222</gx:RemotePort>",
               "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
@@ -99,8 +100,9 @@ class SameJobOnEveryBackendTest {
       f.setNamespaceAware(true);
       String id = client.submitJob(new JobDocument(
           f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement()));
-      JobStatusInfo end = RunningServer.awaitFinal(client, id, Duration.ofMinutes(3));
+      JobStatusInfo end = TestJobs.awaitFinal(client, id, Duration.ofMinutes(3));
       assertEquals(JobStateName.SUCCEEDED, end.state, name + ": " + end.failureReason);
+      server.close(); // the demo database is a file of the server's, which H2 opens in one process at a time
       return results(dataDir, id);
     }
   }

@@ -1,12 +1,14 @@
 package io.gantry.server.sample;
 
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.server.soap.JobManagementClients;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
-import io.gantry.server.soap.RunningServer;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.testing.EmbeddedPostgresServer;
 import java.io.InputStream;
@@ -57,15 +59,15 @@ class PostgresStageInTest {
         + "<gx:SQLInputFileName>factor-ids.csv</gx:SQLInputFileName></gx:SQLQueryDataStaging>";
     String xml = TestJobs.job("pg-sample").posix(60, "/bin/true").xml().replace("</jsdl:JobDescription>",
         "<gx:PreDataStaging>" + stageIn + withQuery + "</gx:PreDataStaging></jsdl:JobDescription>");
-    try (RunningServer server = RunningServer.start(dir, Map.of("datasource.market.url", postgres.jdbcUrl(db),
-        "datasource.market.user", postgres.user()))) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).settings(Map.of("datasource.market.url", postgres.jdbcUrl(db),
+        "datasource.market.user", postgres.user())).start()) {
+      JobManagement client = JobManagementClients.of(server);
       var validation = client.validateJob(TestJobs.documentOf(xml));
       assertTrue(validation.valid, validation.problems.stream().map(p -> p.message).toList().toString());
       String id = client.submitJob(TestJobs.documentOf(xml));
-      JobStatusInfo status = RunningServer.awaitFinal(client, id, Duration.ofSeconds(60));
+      JobStatusInfo status = TestJobs.awaitFinal(client, id, Duration.ofSeconds(60));
       assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
-      Path job = dir.resolve("jobs").resolve(id);
+      Path job = server.jobDirectory(id);
       assertEquals("factor_id,level\nEQ001,100.0000000000\nIR-USD-1Y,0.0400000000\n",
           sorted(Files.readString(job.resolve("latest.csv"))));
       assertTrue(Files.readString(job.resolve("factor-ids.csv")).contains("IR-USD-1Y"));

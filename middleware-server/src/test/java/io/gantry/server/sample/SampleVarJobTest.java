@@ -3,17 +3,18 @@ package io.gantry.server.sample;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gantry.server.GantryServer;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobResults;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.StagedFileInfo;
-import io.gantry.server.config.ServerConfigLoader;
 import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.soap.Login;
-import io.gantry.server.soap.RunningServer;
+import io.gantry.server.soap.JobManagementClients;
+import io.gantry.server.soap.TestJobs;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.GantryTestServerBuilder;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,24 +43,31 @@ class SampleVarJobTest {
   private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
 
   private static final String ADMIN_PASSWORD = "the sample's admin password";
-  @TempDir Path dataDir;
-  private GantryServer server;
+  @TempDir Path dir;
+  private Path dataDir;
+  private GantryTestServerBuilder builder;
+  private GantryTestServer server;
   private JobManagement client;
 
   @BeforeEach
   void startServer() throws Exception {
+    dataDir = dir.resolve("server");
     assertTrue(Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
     // On the defaults, TLS and accounts included: the first administrator's password is configured.
-    Path adminPassword = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + ".admin"), ADMIN_PASSWORD);
-    server = GantryServer.start(new ServerConfigLoader().load(null, Map.ofEntries(Map.entry("listen.port", "0"),
-        Map.entry("data.dir", dataDir.toString()), Map.entry("demo.enabled", "true"), Map.entry("demo.positions", "300"), Map.entry("demo.ssh-port", "0"),
-        Map.entry("slots.total", "2"), Map.entry("admin.password-file", adminPassword.toString()),
+    Path adminPassword = Files.writeString(dir.resolve("admin.password"), ADMIN_PASSWORD);
+    builder = GantryTestServer.builder(dir).dataDir(dataDir).secure().demo(300).settings(Map.ofEntries(
+        Map.entry("admin.password-file", adminPassword.toString()),
         // mcvar runs inside the job's sandbox, which shows it only from an allowed root
         // (and, as with bin/gantry-server and scripts/run-sample, the server offers its built-in
         // mcvar application found there to the named form, var-job-named.jsdl)
-        Map.entry("jobs.allowed-executable-roots", MCVAR.getParent().toString()))));
-    client = RunningServer.cxfClient(server.jobManagementUrl(), server.tlsFingerprint().orElseThrow(),
-        new Login.Basic("admin", ADMIN_PASSWORD));
+        Map.entry("jobs.allowed-executable-roots", MCVAR.getParent().toString())));
+    start();
+  }
+
+  /** Starts the server on this test's data directory (again, after a stop). */
+  private void start() throws Exception {
+    server = builder.start();
+    client = JobManagementClients.of(server, new Login.Basic("admin", ADMIN_PASSWORD));
   }
 
   @AfterEach
@@ -93,6 +101,7 @@ class SampleVarJobTest {
     assertEquals(3, client.getJobResults(named).stagedOut.size());
     String described = client.submitJob(new JobDocument(sampleJob()));
     assertEquals(JobStateName.SUCCEEDED, awaitEnd(described, Duration.ofMinutes(3)).state);
+    server.close(); // the demo database is a file of the server's, which H2 opens in one process at a time
     try (Connection c = DriverManager.getConnection(
         new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "")) {
       assertEquals(50000, scalar(c, "select sum(count) from var_pnl_distribution where run_id = ?", named));
@@ -130,6 +139,7 @@ class SampleVarJobTest {
     assertEquals(300, positions.rows);
     assertTrue(positions.checksum.startsWith("sha256:"));
     assertEquals(3, results.stagedOut.size());
+    server.close(); // the demo database is a file of the server's, which H2 opens in one process at a time
 
     try (Connection c = DriverManager.getConnection(
         new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "")) {
@@ -148,15 +158,17 @@ class SampleVarJobTest {
   void anIntradayReRunAfterALevelMoveQueriesOnlyTheLevels() throws Exception {
     String first = client.submitJob(new JobDocument(sampleJob()));
     assertEquals(JobStateName.SUCCEEDED, awaitEnd(first, Duration.ofMinutes(3)).state);
+    Map<String, StagedFileInfo> before = byTarget(client.getJobResults(first).stagedIn);
+    server.close(); // the demo database is a file of the server's, which H2 opens in one process at a time
     try (Connection c = DriverManager.getConnection(new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "");
         java.sql.Statement s = c.createStatement()) {
       s.execute("update risk_factor set level = cast(level * 1.01 as decimal(20, 10))"); // what scripts/move-demo-levels does
     }
+    start(); // the cache lives under the data directory's staging root and outlives the server
     String second = client.submitJob(new JobDocument(sampleJob()));
     JobStatusInfo status = awaitEnd(second, Duration.ofMinutes(3));
     assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
 
-    Map<String, StagedFileInfo> before = byTarget(client.getJobResults(first).stagedIn);
     Map<String, StagedFileInfo> after = byTarget(client.getJobResults(second).stagedIn);
     for (String cached : List.of("positions.csv.gz", "params.csv.gz", "factor-ids.csv", "history.csv.gz")) {
       assertTrue(after.get(cached).step.startsWith("sql-extract-cached["), cached + ": " + after.get(cached).step);
@@ -173,19 +185,8 @@ class SampleVarJobTest {
     return m;
   }
 
-  private JobStatusInfo awaitEnd(String jobId, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    JobStatusInfo status = client.getJobStatus(jobId);
-    while (!isFinal(status.state) && System.nanoTime() < deadline) {
-      Thread.sleep(200);
-      status = client.getJobStatus(jobId);
-    }
-    return status;
-  }
-
-  private static boolean isFinal(JobStateName state) {
-    return state == JobStateName.SUCCEEDED || state == JobStateName.FAILED
-        || state == JobStateName.CANCELLED || state == JobStateName.KILLED;
+  private JobStatusInfo awaitEnd(String jobId, Duration timeout) {
+    return TestJobs.awaitFinal(client, jobId, timeout);
   }
 
   private static double scalar(Connection c, String sql, String jobId) throws Exception {

@@ -1,5 +1,7 @@
 package io.gantry.server.scheduler;
 
+import io.gantry.testing.Await;
+
 import static io.gantry.server.scheduler.ScriptedPipeline.script;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -53,15 +55,9 @@ class MetaSchedulerTest {
     return job.id();
   }
 
-  private JobRecord awaitState(JobId id, JobState state) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    JobRecord job = store.find(id).orElseThrow();
-    while (job.state() != state && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-      job = store.find(id).orElseThrow();
-    }
-    assertEquals(state, job.state(), () -> "history: " + store.history(id));
-    return job;
+  private JobRecord awaitState(JobId id, JobState state) {
+    return Await.value("job " + id + " to be " + state, Duration.ofSeconds(20), () -> store.find(id).orElseThrow(),
+        job -> job.state() == state, job -> job.state() + ", history: " + store.history(id));
   }
 
   private CountDownLatch gate(JobId id) {

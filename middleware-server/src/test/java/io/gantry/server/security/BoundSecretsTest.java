@@ -1,5 +1,9 @@
 package io.gantry.server.security;
 
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+import io.gantry.server.soap.JobManagementClients;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,7 +16,6 @@ import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.Problem;
 import io.gantry.server.soap.Login;
-import io.gantry.server.soap.RunningServer;
 import io.gantry.server.soap.TestJobs;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -23,7 +26,6 @@ import java.security.PublicKey;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -43,21 +45,20 @@ class BoundSecretsTest {
   private static final String VICTIMS_DB = "jdbc:postgresql://db.bank.example:5432/risk";
   private static final String VICTIMS_SFTP = "risk@sftp.bank.example:22";
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static PublicKey key;
   private Listener listener;
 
   @BeforeAll
   static void start() throws Exception {
-    Path data = dir.resolve("server");
-    RunningServer.addUser(data, "alice", PASSWORD, false);
-    RunningServer.addUser(data, "mallory", PASSWORD, false);
-    RunningServer.addUser(data, "root", PASSWORD, true);
-    HashMap<String, String> settings = new HashMap<>(RunningServer.secureSettings());
+    HashMap<String, String> settings = new HashMap<>();
     // the jobs here name their own database (a listener on loopback): allowed explicitly
     settings.put("staging.inline-data-sources", "true");
     settings.put("staging.allowed-jdbc-urls", "jdbc:postgresql://127.0.0.1:*/*");
-    server = RunningServer.start(data, settings);
+    server = GantryTestServer.builder(dir).secure().settings(settings)
+        .account(new TestAccount("alice", PASSWORD, false, null))
+        .account(new TestAccount("mallory", PASSWORD, false, null))
+        .account(new TestAccount("root", PASSWORD, true, null)).start();
     key = EncryptedSecret.publicKeyFromPem(as("alice").getServerInfo().passwordPublicKey);
   }
 
@@ -77,7 +78,7 @@ class BoundSecretsTest {
   }
 
   static JobManagement as(String user) {
-    return server.cxfClient(new Login.Basic(user, PASSWORD));
+    return JobManagementClients.of(server, new Login.Basic(user, PASSWORD));
   }
 
   private static String alicesValue(String destination) {

@@ -1,5 +1,13 @@
 package io.gantry.server.security;
 
+import java.time.Duration;
+
+import io.gantry.server.soap.TestJobs;
+
+import io.gantry.server.soap.JobManagementClients;
+
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,13 +15,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.jsdl.EncryptedSecret;
 import io.gantry.jsdl.SecretBinding;
-import io.gantry.server.GantryServer;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
-import io.gantry.server.config.ServerConfigLoader;
 import java.io.StringReader;
 import java.nio.file.Files;
 import io.gantry.testing.H2TcpServer;
@@ -23,12 +29,9 @@ import java.security.PublicKey;
 import java.security.spec.X509EncodedKeySpec;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.Map;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.apache.cxf.jaxws.JaxWsProxyFactoryBean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,7 +44,7 @@ class EncryptedPasswordJobTest {
   private static final String DB_PASSWORD = "Sëcret-42 known to the database only";
 
   @TempDir Path dir;
-  private GantryServer server;
+  private GantryTestServer server;
   private JobManagement client;
   private String dbUrl;
   private H2TcpServer databases;
@@ -55,15 +58,10 @@ class EncryptedPasswordJobTest {
       s.execute("create table book(id int primary key, name varchar(20))");
       s.execute("insert into book values (1, 'rates'), (2, 'equity')");
     }
-    Map<String, String> settings = new java.util.HashMap<>(Map.of("listen.port", "0",
-        "data.dir", dir.resolve("server").toString(), "demo.enabled", "false",
-        "tls.enabled", "false", "auth.enabled", "false"));
-    settings.putAll(databases.inlineStagingSettings()); // a job's own data source, allowed explicitly
-    server = GantryServer.start(new ServerConfigLoader().load(null, settings));
-    JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
-    factory.setServiceClass(JobManagement.class);
-    factory.setAddress(server.jobManagementUrl());
-    client = (JobManagement) factory.create();
+    server = GantryTestServer.builder(dir).dataDir(dir.resolve("server"))
+        .settings(databases.inlineStagingSettings()) // a job's own data source, allowed explicitly
+        .start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterEach
@@ -108,11 +106,7 @@ class EncryptedPasswordJobTest {
   @Test
   void passwordEncryptedWithThePublishedKeyOpensTheDatabaseAndIsStoredNowhereInClear() throws Exception {
     String id = client.submitJob(new JobDocument(job(encryptForServer(DB_PASSWORD))));
-    JobStatusInfo status = client.getJobStatus(id);
-    for (int i = 0; i < 200 && status.state != JobStateName.SUCCEEDED && status.state != JobStateName.FAILED; i++) {
-      Thread.sleep(100);
-      status = client.getJobStatus(id);
-    }
+    JobStatusInfo status = TestJobs.awaitFinal(client, id, Duration.ofSeconds(20));
     assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
     assertEquals("ID,NAME\n1,rates\n2,equity\n", // H2 labels unquoted columns in upper case
         Files.readString(dir.resolve("server/jobs").resolve(id).resolve("books.csv")).replace("\r\n", "\n"));

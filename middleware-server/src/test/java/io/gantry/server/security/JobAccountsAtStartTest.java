@@ -1,5 +1,10 @@
 package io.gantry.server.security;
 
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.GantryTestServerBuilder;
+import io.gantry.testing.server.TestAccount;
+import io.gantry.server.soap.JobManagementClients;
+
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,11 +14,9 @@ import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.config.ServerConfigLoader;
 import io.gantry.server.soap.Login;
-import io.gantry.server.soap.RunningServer;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.server.store.JdbcJobStore;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +26,8 @@ class JobAccountsAtStartTest {
 
   @Test
   void aDefaultAccountThatDoesNotExistStopsTheServerNamingTheSetting() {
-    var settings = RunningServer.testSettings(dir, Map.of("jobs.default-os-account", "gantry-no-such-account"));
+    var settings = GantryTestServer.builder(dir)
+        .setting("jobs.default-os-account", "gantry-no-such-account").settingsMap();
     IllegalStateException e = assertThrows(IllegalStateException.class,
         () -> GantryServer.start(new ServerConfigLoader().load(null, settings)).close());
     assertTrue(e.getMessage().contains("jobs.default-os-account") && e.getMessage().contains("does not exist"),
@@ -33,14 +37,16 @@ class JobAccountsAtStartTest {
   @Test
   void aUserWhoseOsAccountWasRemovedHasJobsRefusedBeforeQueueingWhileOthersRun() throws Exception {
     String password = "a long enough password";
-    RunningServer.addUser(dir, "carol", password, false, "gantry-test-alice");
+    GantryTestServerBuilder builder = GantryTestServer.builder(dir).auth(true)
+        .account(new TestAccount("carol", password, false, "gantry-test-alice"));
+    builder.addAccounts();
     try (JdbcJobStore store = JdbcJobStore.open(
-        io.gantry.server.store.JobStoreSettings.h2File(dir.resolve("jobstore").resolve("gantry")))) {
+        io.gantry.server.store.JobStoreSettings.h2File(builder.dataDir().resolve("jobstore").resolve("gantry")))) {
       // as if the operator deleted the account after mapping it
       store.userAccounts().setOsAccount("carol", "gantry-gone-account");
     }
-    try (RunningServer server = RunningServer.start(dir, Map.of("auth.enabled", "true"))) {
-      JobManagement carol = server.cxfClient(new Login.Basic("carol", password));
+    try (GantryTestServer server = builder.start()) {
+      JobManagement carol = JobManagementClients.of(server, new Login.Basic("carol", password));
       ValidationResult result = carol.validateJob(TestJobs.job("j").shell("true", 10).document());
       assertFalse(result.valid);
       assertTrue(result.problems.stream().anyMatch(p -> p.message.contains("gantry-gone-account")

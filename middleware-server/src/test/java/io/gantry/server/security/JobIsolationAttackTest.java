@@ -1,5 +1,13 @@
 package io.gantry.server.security;
 
+import java.util.OptionalLong;
+
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+import io.gantry.server.soap.JobManagementClients;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,7 +22,6 @@ import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.Problem;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.soap.Login;
-import io.gantry.server.soap.RunningServer;
 import io.gantry.server.soap.TestJobs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,9 +31,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,20 +53,18 @@ class JobIsolationAttackTest {
 
   @TempDir Path dir;
   private Path dataDir;
-  private RunningServer server;
+  private GantryTestServer server;
   private JobManagement alice;
   private JobManagement bob;
 
   @BeforeEach
   void startAServerWithTwoUsersOnDistinctAccounts() throws Exception {
     dataDir = dir.resolve("server");
-    RunningServer.addUser(dataDir, "alice", PASSWORD, false, ALICE_OS);
-    RunningServer.addUser(dataDir, "bob", PASSWORD, false, BOB_OS);
-    Map<String, String> settings = new HashMap<>(RunningServer.secureSettings());
-    settings.putAll(Map.of("demo.enabled", "true", "demo.positions", "20", "demo.ssh-port", "0"));
-    server = RunningServer.start(dataDir, settings);
-    alice = server.cxfClient(new Login.Basic("alice", PASSWORD));
-    bob = server.cxfClient(new Login.Basic("bob", PASSWORD));
+    server = GantryTestServer.builder(dir).dataDir(dataDir).secure().demo(20)
+        .account(new TestAccount("alice", PASSWORD, false, ALICE_OS))
+        .account(new TestAccount("bob", PASSWORD, false, BOB_OS)).start();
+    alice = JobManagementClients.of(server, new Login.Basic("alice", PASSWORD));
+    bob = JobManagementClients.of(server, new Login.Basic("bob", PASSWORD));
   }
 
   @AfterEach
@@ -121,19 +124,8 @@ class JobIsolationAttackTest {
     return secrets;
   }
 
-  private static void awaitFile(Path file, String content) throws InterruptedException {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        if (Files.exists(file) && Files.readString(file).contains(content)) {
-          return;
-        }
-      } catch (IOException e) {
-        // being written
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("gave up waiting for " + content + " in " + file);
+  private static void awaitFile(Path file, String content) {
+    Await.fileContaining(file, content, LIMIT);
   }
 
   @Test
@@ -145,7 +137,7 @@ class JobIsolationAttackTest {
     // alice: one finished job, one running while bob attacks; she attacks bob's directories too
     String finished = alice.submitJob(TestJobs.documentOf(shellJob("alice-finished", finishedSecret,
         "echo \"$RISK_SECRET\" > secret.txt; echo \"$RISK_SECRET\"")));
-    assertEquals(JobStateName.SUCCEEDED, RunningServer.awaitFinal(alice, finished, LIMIT).state);
+    assertEquals(JobStateName.SUCCEEDED, TestJobs.awaitFinal(alice, finished, LIMIT).state);
     String running = alice.submitJob(TestJobs.documentOf(shellJob("alice-running", runningSecret, String.join("; ",
         "id -u; echo \"$RISK_SECRET\" > secret.txt; sleep 6",
         "cat \"$1\"/*/secret.txt \"$1\"/*/stdout.txt 2>/dev/null | grep -q bob- && echo LEAK-bob",
@@ -169,8 +161,8 @@ class JobIsolationAttackTest {
     String bobJob = bob.submitJob(TestJobs.documentOf(shellJob("bob-attack", bobSecret, attack,
         dataDir.toString(), dataDir.resolve("jobs").toString(), jobDirectory(finished).toString(),
         jobDirectory(running).toString(), Long.toString(alicePid))));
-    JobStatusInfo bobStatus = RunningServer.awaitFinal(bob, bobJob, LIMIT);
-    JobStatusInfo aliceStatus = RunningServer.awaitFinal(alice, running, LIMIT);
+    JobStatusInfo bobStatus = TestJobs.awaitFinal(bob, bobJob, LIMIT);
+    JobStatusInfo aliceStatus = TestJobs.awaitFinal(alice, running, LIMIT);
 
     String bobOut = read(jobDirectory(bobJob).resolve("stdout.txt"));
     String aliceOut = read(jobDirectory(running).resolve("stdout.txt"));
@@ -196,7 +188,7 @@ class JobIsolationAttackTest {
   @Test
   void jobDirectoriesBelongToTheJobsAccountAndNobodyElseMayEnterThem() throws Exception {
     String id = alice.submitJob(TestJobs.documentOf(shellJob("alice", "s", "ls -ln staged.csv")));
-    assertEquals(JobStateName.SUCCEEDED, RunningServer.awaitFinal(alice, id, LIMIT).state);
+    assertEquals(JobStateName.SUCCEEDED, TestJobs.awaitFinal(alice, id, LIMIT).state);
     JobAccount aliceOs = OsAccounts.lookup(ALICE_OS);
     Path jobDir = jobDirectory(id);
     assertEquals(aliceOs.uid(), Files.getAttribute(jobDir, "unix:uid", LinkOption.NOFOLLOW_LINKS));
@@ -253,22 +245,23 @@ class JobIsolationAttackTest {
   /** The host pid of {@code program} running under {@code account}, as a local attacker finds it in /proc. */
   private static long pidOf(String account, String program) throws Exception {
     int uid = OsAccounts.lookup(account).uid();
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (System.nanoTime() < deadline) {
-      try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-        for (Path proc : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
-          try {
-            if (Files.readString(proc.resolve("comm")).strip().equals(program)
-                && ((Integer) Files.getAttribute(proc, "unix:uid")) == uid) {
-              return Long.parseLong(proc.getFileName().toString());
-            }
-          } catch (IOException gone) {
-            // ended meanwhile
+    return Await.value(program + " to run as " + account, LIMIT, () -> findPid(uid, program),
+        OptionalLong::isPresent).getAsLong();
+  }
+
+  private static OptionalLong findPid(int uid, String program) throws IOException {
+    try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+      for (Path proc : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
+        try {
+          if (Files.readString(proc.resolve("comm")).strip().equals(program)
+              && ((Integer) Files.getAttribute(proc, "unix:uid")) == uid) {
+            return OptionalLong.of(Long.parseLong(proc.getFileName().toString()));
           }
+        } catch (IOException gone) {
+          // ended meanwhile
         }
       }
-      Thread.sleep(50);
     }
-    throw new AssertionError("no " + program + " running as " + account);
+    return OptionalLong.empty();
   }
 }

@@ -1,19 +1,26 @@
 package io.gantry.server.service;
 
+import java.time.Duration;
+
+import io.gantry.server.api.JobStateName;
+
+import io.gantry.server.soap.TestJobs;
+
+import io.gantry.server.soap.JobManagementClients;
+
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gantry.server.GantryServer;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.LimitExceededFault;
-import io.gantry.server.config.ServerConfigLoader;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.apache.cxf.jaxws.JaxWsProxyFactoryBean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,20 +31,16 @@ import org.xml.sax.InputSource;
 /** A user's unfinished jobs are bounded, with a fault that says which limit and what to do. */
 class SubmissionLimitsTest {
   @TempDir Path dir;
-  private GantryServer server;
+  private GantryTestServer server;
   private JobManagement client;
 
   @BeforeEach
   void start() throws Exception {
-    server = GantryServer.start(new ServerConfigLoader().load(null, Map.of("listen.port", "0",
-        "data.dir", dir.toString(), "demo.enabled", "false", "slots.total", "1",
-        "limits.queued-jobs-per-user", "2", "limits.kill-grace", "1",
-        // the limits of the single local user; accounts are SecureJobManagementTest's subject
-        "tls.enabled", "false", "auth.enabled", "false")));
-    JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
-    factory.setServiceClass(JobManagement.class);
-    factory.setAddress(server.jobManagementUrl());
-    client = (JobManagement) factory.create();
+    // the limits of the single local user (the builder's default); accounts are
+    // SecureJobManagementTest's subject
+    server = GantryTestServer.builder(dir).slots(1)
+        .settings(Map.of("limits.queued-jobs-per-user", "2", "limits.kill-grace", "1")).start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterEach
@@ -73,13 +76,7 @@ class SubmissionLimitsTest {
     client.submitJob(sleeper()); // room again
   }
 
-  private void awaitRunning(String id) throws Exception {
-    for (int i = 0; i < 200; i++) {
-      if (client.getJobStatus(id).state == io.gantry.server.api.JobStateName.RUNNING) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("job " + id + " did not start");
+  private void awaitRunning(String id) {
+    TestJobs.await(client, id, Duration.ofSeconds(10), s -> s.state == JobStateName.RUNNING, "RUNNING");
   }
 }

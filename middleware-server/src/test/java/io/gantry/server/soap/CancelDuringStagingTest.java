@@ -1,6 +1,8 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,7 +29,7 @@ class CancelDuringStagingTest {
   static final Duration LIMIT = Duration.ofSeconds(30);
 
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static JobManagement client;
 
   @BeforeAll
@@ -36,8 +38,8 @@ class CancelDuringStagingTest {
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("slots.total", "1");
     settings.put("staging.parallelism", "4");
-    server = RunningServer.start(dir.resolve("server"), settings);
-    client = server.cxfClient();
+    server = GantryTestServer.builder(dir).settings(settings).start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterAll

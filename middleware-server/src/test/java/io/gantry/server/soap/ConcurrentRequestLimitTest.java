@@ -1,6 +1,12 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.await;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,43 +30,42 @@ class ConcurrentRequestLimitTest {
 
   @Test
   void aCallBeyondTheUsersConcurrentRequestsIsRefusedAndTheNextOneServed() throws Exception {
-    try (RunningServer server = RunningServer.start(dir, Map.of(
-        "limits.concurrent-requests-per-user", "1", "limits.kill-grace", "PT4S"))) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).settings(Map.of(
+        "limits.concurrent-requests-per-user", "1", "limits.kill-grace", "PT4S")).start()) {
+      JobManagement client = JobManagementClients.of(server);
       // ignores SIGTERM, so killJob holds its request for the whole grace period
       String id = client.submitJob(TestJobs.job("stubborn").shell("trap '' TERM; sleep 60", 120).document());
       await(client, id, Duration.ofSeconds(30), s -> s.state == JobStateName.RUNNING, "RUNNING");
 
-      String refusal = null;
-      CompletableFuture<JobStateName> kill = killAsync(server, id);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (refusal == null && System.nanoTime() < deadline) {
+      AtomicReference<CompletableFuture<JobStateName>> kill = new AtomicReference<>(killAsync(server, id));
+      String refusal = Await.value("a request refused while killJob holds the permit", Duration.ofSeconds(30), () -> {
         try {
           client.getServerInfo();
         } catch (WebServiceException e) {
-          refusal = e.getMessage();
+          return e.getMessage();
         }
-        if (kill.isDone() && refusal == null) {
-          kill = retryIfRefused(server, id, kill); // our own probe held the permit when the kill came
+        if (kill.get().isDone()) {
+          kill.set(retryIfRefused(server, id, kill.get())); // our own probe held the permit when the kill came
         }
-      }
-      assertTrue(refusal != null && refusal.contains(LIMIT_MESSAGE), "refused: " + refusal);
-      assertEquals(JobStateName.KILLED, kill.get(30, TimeUnit.SECONDS));
+        return null;
+      }, java.util.Objects::nonNull);
+      assertTrue(refusal.contains(LIMIT_MESSAGE), "refused: " + refusal);
+      assertEquals(JobStateName.KILLED, kill.get().get(30, TimeUnit.SECONDS));
       assertEquals(JobStateName.KILLED, client.getJobStatus(id).state, "served again once the kill answered");
     }
   }
 
-  private static CompletableFuture<JobStateName> killAsync(RunningServer server, String id) {
+  private static CompletableFuture<JobStateName> killAsync(GantryTestServer server, String id) {
     return CompletableFuture.supplyAsync(() -> {
       try {
-        return server.cxfClient().killJob(id).state;
+        return JobManagementClients.of(server).killJob(id).state;
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
     });
   }
 
-  private static CompletableFuture<JobStateName> retryIfRefused(RunningServer server, String id,
+  private static CompletableFuture<JobStateName> retryIfRefused(GantryTestServer server, String id,
       CompletableFuture<JobStateName> kill) throws InterruptedException {
     try {
       kill.get();

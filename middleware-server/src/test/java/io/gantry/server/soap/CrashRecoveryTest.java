@@ -1,9 +1,13 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.GantryTestServerBuilder;
+
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
@@ -51,12 +55,12 @@ class CrashRecoveryTest {
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("staging.parallelism", "1");
     settings.put("slots.total", Integer.toString(SLOTS));
-    settings = RunningServer.testSettings(dataDir, settings);
+    GantryTestServerBuilder builder = GantryTestServer.builder(dir).dataDir(dataDir).settings(settings);
 
     List<String> ids = new ArrayList<>();
     Map<String, JobStatusInfo> beforeCrash = new HashMap<>();
-    try (ServerProcess first = ServerProcess.start(dir, settings, "first")) {
-      JobManagement client = RunningServer.cxfClient(first.url());
+    try (GantryTestServer first = builder.name("first").start()) {
+      JobManagement client = JobManagementClients.of(first);
       for (int i = 0; i < JOBS; i++) {
         TestJobs job = i == 3
             ? TestJobs.job("crash-" + i).posix(60, "/bin/false")
@@ -75,8 +79,8 @@ class CrashRecoveryTest {
     assertTrue(states(beforeCrash).size() >= 3, "jobs in several states at the crash: " + states(beforeCrash));
 
     int startedSinceSnapshot = 0;
-    try (ServerProcess second = ServerProcess.start(dir, settings, "second")) {
-      JobManagement client = RunningServer.cxfClient(second.url());
+    try (GantryTestServer second = builder.name("second").start()) {
+      JobManagement client = JobManagementClients.of(second);
       for (String id : ids) {
         JobStatusInfo end = awaitFinal(client, id, LIMIT); // also: every accepted job is still known
         JobStatusInfo before = beforeCrash.get(id);
@@ -102,14 +106,10 @@ class CrashRecoveryTest {
     }
   }
 
-  private static void awaitSucceeded(JobManagement client, List<String> ids, int count) throws Exception {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (client.getJobStatuses(ids).stream().filter(s -> s.state == JobStateName.SUCCEEDED).count() < count) {
-      if (System.nanoTime() > deadline) {
-        fail(count + " jobs did not succeed within " + LIMIT);
-      }
-      Thread.sleep(50);
-    }
+  private static void awaitSucceeded(JobManagement client, List<String> ids, int count) {
+    Await.value(count + " jobs to succeed", LIMIT,
+        () -> client.getJobStatuses(ids).stream().filter(s -> s.state == JobStateName.SUCCEEDED).count(),
+        succeeded -> succeeded >= count);
   }
 
   private static boolean waiting(JobStateName state) {

@@ -1,5 +1,9 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.server.GantryTestServerBuilder;
+
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,15 +32,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DataSourceIsolationTest {
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServerBuilder builder;
+  static GantryTestServer server;
   static JobManagement client;
 
   @BeforeAll
   static void start() throws Exception {
     // a loopback target must be listed to be reached; the demo adds its own SSH host itself
-    server = RunningServer.start(dir, Map.of("demo.enabled", "true", "demo.positions", "20",
-        "demo.ssh-port", "0", "staging.allowed-hosts", "192.0.2.1"));
-    client = server.cxfClient();
+    builder = GantryTestServer.builder(dir).demo(20).setting("staging.allowed-hosts", "192.0.2.1");
+    startServer();
+  }
+
+  static void startServer() throws Exception {
+    server = builder.start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterAll
@@ -71,7 +80,7 @@ class DataSourceIsolationTest {
   @Test
   void theDemoKeystorePasswordCannotBeReadThroughFileRead() throws Exception {
     Problem p = refused(withStageIn(query("<gx:DataSourceRef>demo-market</gx:DataSourceRef>",
-        "SELECT UTF8TOSTRING(FILE_READ('" + dir.resolve("tls/keystore.password") + "'))")));
+        "SELECT UTF8TOSTRING(FILE_READ('" + server.dataDir().resolve("tls/keystore.password") + "'))")));
     assertTrue(p.path.endsWith("SQLStatement"), p.path);
     assertTrue(p.message.contains("calls FILE_READ, which reads files on the database server"), p.message);
   }
@@ -81,9 +90,14 @@ class DataSourceIsolationTest {
     Problem p = refused(withStageIn(query("<gx:DataSourceRef>demo-market</gx:DataSourceRef>",
         "SELECT 1; DROP TABLE var_summary")));
     assertTrue(p.message.contains("holds 2 statements"), p.message);
-    try (Connection c = DriverManager.getConnection(new DemoMarket(dir.resolve("demo"), 20).jdbcUrl(), "sa", "");
+    // the demo database is a file of the server's (H2 opens it in one process): looked at with
+    // the server stopped, as a DBA would; the same data directory serves the next tests
+    server.close();
+    try (Connection c = DriverManager.getConnection(new DemoMarket(server.dataDir().resolve("demo"), 20).jdbcUrl(), "sa", "");
         ResultSet rs = c.getMetaData().getTables(null, null, "var_summary", null)) {
       assertTrue(rs.next(), "var_summary is still there");
+    } finally {
+      startServer();
     }
   }
 

@@ -1,7 +1,11 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.await;
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.await;
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -33,7 +37,7 @@ class DiskBoundsOverHttpTest {
 
   @TempDir static Path dir;
   static RiskDatabase risk;
-  static RunningServer server;
+  static GantryTestServer server;
   static JobManagement client;
 
   @BeforeAll
@@ -46,8 +50,8 @@ class DiskBoundsOverHttpTest {
     settings.put("limits.wall-time", "PT10M");
     settings.put("jobs.retention", "PT3S");
     settings.put("storage.check-interval", "PT0.2S");
-    server = RunningServer.start(dir.resolve("server"), settings);
-    client = server.cxfClient();
+    server = GantryTestServer.builder(dir).settings(settings).start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterAll
@@ -98,11 +102,8 @@ class DiskBoundsOverHttpTest {
     String id = client.submitJob(TestJobs.job("kept-briefly").shell("echo hello", 30).document());
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, id, LIMIT).state);
     Path jobDir = server.dataDir().resolve("jobs").resolve(id);
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (Files.exists(jobDir) && System.nanoTime() < deadline) {
-      Thread.sleep(200);
-    }
-    assertFalse(Files.exists(jobDir), "the job directory outlived jobs.retention");
+    Await.until("the job directory to be removed after jobs.retention", Duration.ofSeconds(20),
+        () -> !Files.exists(jobDir));
 
     OutputChunk out = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 1000);
     assertEquals(0, out.data.length);

@@ -1,7 +1,9 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.await;
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.await;
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -28,7 +30,7 @@ class FcfsOverHttpTest {
 
   @TempDir static Path dir;
   static RiskDatabase risk;
-  static RunningServer server;
+  static GantryTestServer server;
   static JobManagement client;
 
   @BeforeAll
@@ -37,8 +39,8 @@ class FcfsOverHttpTest {
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("slots.total", "2");
     settings.put("staging.parallelism", "2");
-    server = RunningServer.start(dir.resolve("server"), settings);
-    client = server.cxfClient();
+    server = GantryTestServer.builder(dir).settings(settings).start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterAll

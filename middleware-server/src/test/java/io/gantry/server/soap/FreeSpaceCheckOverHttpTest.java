@@ -1,6 +1,8 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,8 +21,8 @@ class FreeSpaceCheckOverHttpTest {
 
   @Test
   void aJobIsNotStagedInWhenTheDiskHasLessThanTheMinimumFree() throws Exception {
-    try (RunningServer server = RunningServer.start(dir.resolve("server"), Map.of("staging.min-free-bytes", "1000000T"))) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).settings(Map.of("staging.min-free-bytes", "1000000T")).start()) {
+      JobManagement client = JobManagementClients.of(server);
       String id = client.submitJob(TestJobs.job("no-room").shell("echo hello", 30).document());
       JobStatusInfo status = awaitFinal(client, id, Duration.ofSeconds(30));
       assertEquals(JobStateName.FAILED, status.state);

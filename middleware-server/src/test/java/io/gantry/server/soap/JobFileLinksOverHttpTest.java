@@ -1,6 +1,8 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -14,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,13 +30,13 @@ class JobFileLinksOverHttpTest {
   static final String SECRET = "keystore-password-that-must-not-leak";
 
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static JobManagement client;
 
   @BeforeAll
   static void start() throws Exception {
-    server = RunningServer.start(dir.resolve("server"), Map.of());
-    client = server.cxfClient();
+    server = GantryTestServer.builder(dir).start();
+    client = JobManagementClients.of(server);
     Files.writeString(server.dataDir().resolve("tls").resolve("keystore.password"), SECRET);
   }
 

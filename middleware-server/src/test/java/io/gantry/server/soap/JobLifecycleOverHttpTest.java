@@ -1,7 +1,9 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.await;
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.await;
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -34,7 +36,7 @@ class JobLifecycleOverHttpTest {
 
   @TempDir static Path dir;
   static RiskDatabase risk;
-  static RunningServer server;
+  static GantryTestServer server;
   static JobManagement client;
 
   @BeforeAll
@@ -42,8 +44,8 @@ class JobLifecycleOverHttpTest {
     risk = RiskDatabase.h2File(dir);
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("slots.total", "2");
-    server = RunningServer.start(dir.resolve("server"), settings);
-    client = server.cxfClient();
+    server = GantryTestServer.builder(dir).settings(settings).start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterAll

@@ -1,6 +1,10 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -51,13 +55,13 @@ class JobQueriesOverHttpTest {
   static final Duration LIMIT = Duration.ofSeconds(30);
 
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static JobManagement client;
 
   @BeforeAll
   static void start() throws Exception {
-    server = RunningServer.start(dir.resolve("server"), Map.of("slots.total", "2"));
-    client = server.cxfClient();
+    server = GantryTestServer.builder(dir).settings(Map.of("slots.total", "2")).start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterAll
@@ -90,15 +94,11 @@ class JobQueriesOverHttpTest {
     assertEquals("oops\n", new String(errors.data, StandardCharsets.UTF_8));
   }
 
-  private OutputChunk awaitOutput(String id, String expected) throws Exception {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    OutputChunk chunk = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 65536);
-    while (!new String(chunk.data, StandardCharsets.UTF_8).equals(expected)) {
-      assertTrue(System.nanoTime() < deadline, "no output '" + expected.strip() + "' within " + LIMIT);
-      Thread.sleep(50);
-      chunk = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 65536);
-    }
-    return chunk;
+  private OutputChunk awaitOutput(String id, String expected) {
+    return Await.value("job " + id + "'s output '" + expected.strip() + "'", LIMIT,
+        () -> client.getJobOutput(id, OutputStreamName.STDOUT, 0, 65536),
+        chunk -> new String(chunk.data, StandardCharsets.UTF_8).equals(expected),
+        chunk -> "'" + new String(chunk.data, StandardCharsets.UTF_8) + "'");
   }
 
   @Test
@@ -106,7 +106,7 @@ class JobQueriesOverHttpTest {
     String id = client.submitJob(TestJobs.job("busy")
         .shell("while [ ! -e release ]; do sleep 0.1; done", 60).document());
     Path release = server.jobDirectory(id).resolve("release");
-    RunningServer.await(client, id, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
+    TestJobs.await(client, id, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
     JobStateFault fault = assertThrows(JobStateFault.class, () -> client.cancelJob(id));
     assertEquals("JOB_STATE", fault.getFaultInfo().code);
     assertEquals(JobStateName.RUNNING, fault.getFaultInfo().state);

@@ -10,9 +10,9 @@ import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.OutputChunk;
 import io.gantry.server.api.OutputStreamName;
-import io.gantry.server.config.ServerConfigLoader;
 import io.gantry.server.store.JobStoreSettings;
 import io.gantry.testing.H2TcpServer;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -40,16 +40,16 @@ class PlanOnceTest {
   }
 
   /** A server on the same data directory (job store, job directories) with {@code settings}. */
-  private RunningServer start(Map<String, String> settings) throws Exception {
-    return RunningServer.start(dataDir(), settings);
+  private GantryTestServer start(Map<String, String> settings) throws Exception {
+    return GantryTestServer.builder(dir).dataDir(dataDir()).settings(settings).start();
   }
 
   /** Runs the valuation job (stage-in from the risk data source, stdout "valued 25 positions") to its end. */
   private String valuationJobRun(RiskDatabase risk) throws Exception {
-    try (RunningServer server = start(risk.dataSourceSettings())) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = start(risk.dataSourceSettings())) {
+      JobManagement client = JobManagementClients.of(server);
       String id = client.submitJob(RiskDatabase.valuationJob("plan-once").document());
-      assertEquals(JobStateName.SUCCEEDED, RunningServer.awaitFinal(client, id, LIMIT).state);
+      assertEquals(JobStateName.SUCCEEDED, TestJobs.awaitFinal(client, id, LIMIT).state);
       assertEquals("valued 25 positions\n", stdout(client, id));
       return id;
     }
@@ -63,8 +63,7 @@ class PlanOnceTest {
   private Connection jobStore() throws SQLException {
     // the server's default job store: an H2 file in its data directory (H2 lets one user in
     // whichever server is stopped between the reads and writes of these tests)
-    String url = new ServerConfigLoader().load(null, RunningServer.testSettings(dataDir(), Map.of())).jobStoreUrl();
-    JobStoreSettings store = JobStoreSettings.h2File(Path.of(url.substring("jdbc:h2:file:".length())));
+    JobStoreSettings store = JobStoreSettings.h2File(dataDir().resolve("jobstore").resolve("gantry"));
     return DriverManager.getConnection(store.jdbcUrl(), store.user(), store.password());
   }
 
@@ -72,13 +71,13 @@ class PlanOnceTest {
   void aJobsOutputStaysReadableAfterItsDataSourceIsRemovedOrRenamed() throws Exception {
     RiskDatabase risk = RiskDatabase.h2File(dir.resolve("db"));
     String id = valuationJobRun(risk);
-    try (RunningServer server = start(Map.of())) {
-      assertEquals("valued 25 positions\n", stdout(server.cxfClient(), id), "data source removed");
+    try (GantryTestServer server = start(Map.of())) {
+      assertEquals("valued 25 positions\n", stdout(JobManagementClients.of(server), id), "data source removed");
     }
     Map<String, String> renamed = new HashMap<>();
     risk.dataSourceSettings().forEach((k, v) -> renamed.put(k.replace("datasource.risk.", "datasource.market."), v));
-    try (RunningServer server = start(renamed)) {
-      assertEquals("valued 25 positions\n", stdout(server.cxfClient(), id), "data source renamed");
+    try (GantryTestServer server = start(renamed)) {
+      assertEquals("valued 25 positions\n", stdout(JobManagementClients.of(server), id), "data source renamed");
     }
   }
 
@@ -88,8 +87,8 @@ class PlanOnceTest {
     String id = valuationJobRun(risk);
     Map<String, String> onlyBob = new HashMap<>(risk.dataSourceSettings());
     onlyBob.put("datasource.risk.users", "bob");
-    try (RunningServer server = start(onlyBob)) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = start(onlyBob)) {
+      JobManagement client = JobManagementClients.of(server);
       // the owner (the local user) may no longer submit this job ...
       assertFalse(client.validateJob(RiskDatabase.valuationJob("again").document()).valid);
       // ... and still reads what it wrote
@@ -106,8 +105,8 @@ class PlanOnceTest {
       ps.setString(2, id);
       assertEquals(1, ps.executeUpdate());
     }
-    try (RunningServer server = start(Map.of())) {
-      assertEquals("valued 25 positions\n", stdout(server.cxfClient(), id));
+    try (GantryTestServer server = start(Map.of())) {
+      assertEquals("valued 25 positions\n", stdout(JobManagementClients.of(server), id));
     }
   }
 
@@ -119,8 +118,8 @@ class PlanOnceTest {
       s.executeUpdate("DELETE FROM gantry_job_plan_step WHERE job_id = '" + id + "'");
       s.executeUpdate("DELETE FROM gantry_job_plan WHERE job_id = '" + id + "'");
     }
-    try (RunningServer server = start(Map.of())) { // and its data source is gone too
-      assertEquals("valued 25 positions\n", stdout(server.cxfClient(), id));
+    try (GantryTestServer server = start(Map.of())) { // and its data source is gone too
+      assertEquals("valued 25 positions\n", stdout(JobManagementClients.of(server), id));
     }
     try (Connection c = jobStore(); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT job_directory, stdout_file FROM gantry_job_plan WHERE job_id = '" + id + "'")) {
@@ -140,8 +139,8 @@ class PlanOnceTest {
       String id;
       String sqlValue;
       String scpValue;
-      try (RunningServer server = start(settings)) {
-        JobManagement client = server.cxfClient();
+      try (GantryTestServer server = start(settings)) {
+        JobManagement client = JobManagementClients.of(server);
         java.security.PublicKey key = EncryptedSecret.publicKeyFromPem(client.getServerInfo().passwordPublicKey);
         sqlValue = EncryptedSecret.encrypt(key, password.toCharArray(), SecretBinding.jdbc("local", dbUrl));
         scpValue = EncryptedSecret.encrypt(key, "ssh-secret".toCharArray(),
@@ -153,7 +152,7 @@ class PlanOnceTest {
                 + "<gx:SQLStatement>SELECT 1 AS one</gx:SQLStatement>"
                 + "<gx:SQLOutputFileName>one.csv</gx:SQLOutputFileName></gx:SQLQueryDataStaging></gx:PreDataStaging>");
         id = client.submitJob(TestJobs.documentOf(xml));
-        RunningServer.awaitFinal(client, id, LIMIT);
+        TestJobs.awaitFinal(client, id, LIMIT);
       }
       StringBuilder stored = new StringBuilder();
       int steps = 0;

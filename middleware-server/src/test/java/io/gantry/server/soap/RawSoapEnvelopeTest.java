@@ -1,16 +1,20 @@
 package io.gantry.server.soap;
 
+import java.time.Duration;
+
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gantry.server.soap.RawSoapClient.Answer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,13 +28,13 @@ import org.w3c.dom.Element;
  */
 class RawSoapEnvelopeTest {
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static RawSoapClient soap;
 
   @BeforeAll
   static void start() throws Exception {
-    server = RunningServer.start(dir.resolve("server"), Map.of());
-    soap = server.rawClient();
+    server = GantryTestServer.builder(dir).start();
+    soap = new RawSoapClient(server.url());
   }
 
   @AfterAll
@@ -60,18 +64,12 @@ class RawSoapEnvelopeTest {
     assertEquals("true", output.text("complete"));
   }
 
-  private Answer awaitState(String id, String state) throws Exception {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (System.nanoTime() < deadline) {
+  private Answer awaitState(String id, String state) {
+    return Await.value("job " + id + " to reach " + state, Duration.ofSeconds(30), () -> {
       Answer status = soap.call("getJobStatus", "<g:jobId>" + id + "</g:jobId>");
       assertEquals(200, status.status());
-      if (state.equals(status.text("state"))) {
-        return status;
-      }
-      Thread.sleep(50);
-    }
-    fail("job " + id + " did not reach " + state + " within 30 s");
-    return null;
+      return status;
+    }, status -> state.equals(status.text("state")), status -> status.text("state"));
   }
 
   @Test

@@ -1,5 +1,8 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.H2TcpServer;
+import java.util.concurrent.atomic.AtomicInteger;
+
 import io.gantry.testing.EmbeddedPostgresServer;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -29,16 +32,37 @@ public final class RiskDatabase {
     this.user = user;
   }
 
+  private static final AtomicInteger H2_DATABASES = new AtomicInteger();
+  private static H2TcpServer h2Server;
+
   /**
-   * In an H2 file, which the server opens inside its own JVM (the test's). Its queries can call
-   * {@code AWAIT_FILE(path)}, which holds a stage-in until the test creates the file.
+   * In an H2 file served over TCP from the test's JVM: the Gantry server is a process of its own,
+   * and H2 lets one process at a time open a file, while the test reads the results too. Its
+   * queries can call {@code AWAIT_FILE(path)}, which runs here and holds a stage-in until the
+   * test creates the file. {@code dir} is unused: the databases live under the shared H2 server's
+   * own temporary directory, one per call.
    */
   public static RiskDatabase h2File(Path dir) throws SQLException {
-    RiskDatabase db = create(new RiskDatabase("jdbc:h2:file:" + dir.resolve("risk").toAbsolutePath(), "sa"));
+    String url = h2Server().jdbcUrl(NAME + "-" + H2_DATABASES.incrementAndGet());
+    RiskDatabase db = create(new RiskDatabase(url, "sa"));
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("CREATE ALIAS AWAIT_FILE FOR '" + RiskDatabase.class.getName() + ".awaitFile'");
     }
     return db;
+  }
+
+  /** One H2 server for the risk databases of a test JVM, stopped when the JVM ends. */
+  private static synchronized H2TcpServer h2Server() {
+    if (h2Server == null) {
+      try {
+        h2Server = H2TcpServer.start(Files.createTempDirectory("risk-databases"));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      H2TcpServer started = h2Server;
+      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "risk-databases-stop"));
+    }
+    return h2Server;
   }
 
   /** A query holding on {@code AWAIT_FILE(release)}: its stage-in lasts until the file exists. */

@@ -1,5 +1,10 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -64,6 +69,8 @@ class SecretHygieneTest {
     System.setErr(new PrintStream(new Tee(savedErr, log), true, StandardCharsets.UTF_8));
     System.setOut(new PrintStream(new Tee(savedOut, log), true, StandardCharsets.UTF_8));
     List<String> seen = new ArrayList<>();
+    // the server runs in a process of its own: its log is read from there
+    GantryTestServer started = null;
     try (SshTestHost remote = SshTestHost.start(dir.resolve("remote"));
         H2TcpServer databases = H2TcpServer.start(dir.resolve("databases"))) {
       remote.addUser("risk", SSH_PASSWORD);
@@ -78,14 +85,14 @@ class SecretHygieneTest {
       Path knownHosts = dir.resolve("known_hosts");
       Files.writeString(knownHosts, remote.knownHostsLine() + "\n");
 
-      Path data = dir.resolve("server");
-      RunningServer.addUser(data, "alice", USER_PASSWORD, false);
-      Map<String, String> settings = new java.util.HashMap<>(RunningServer.secureSettings());
+      Map<String, String> settings = new java.util.HashMap<>();
       settings.putAll(databases.inlineStagingSettings());
       settings.put("ssh.known-hosts", knownHosts.toString());
-      try (RunningServer server = RunningServer.start(data, settings)) {
-        JobManagement alice = server.cxfClient(new Login.Basic("alice", USER_PASSWORD));
-        JobManagement intruder = server.cxfClient(new Login.Basic("alice", WRONG_PASSWORD));
+      try (GantryTestServer server = GantryTestServer.builder(dir).dataDir(dir.resolve("server")).secure()
+          .settings(settings).account(new TestAccount("alice", USER_PASSWORD, false, null)).start()) {
+        started = server;
+        JobManagement alice = JobManagementClients.of(server, new Login.Basic("alice", USER_PASSWORD));
+        JobManagement intruder = JobManagementClients.of(server, new Login.Basic("alice", WRONG_PASSWORD));
         assertThrows(WebServiceException.class, () -> intruder.listJobs(List.of(), 0, 1, false));
 
         PublicKey key = publicKey(alice.getServerInfo().passwordPublicKey);
@@ -96,16 +103,16 @@ class SecretHygieneTest {
         // The job prints its whole environment and, while it sleeps, the test reads every command line.
         String good = alice.submitJob(TestJobs.documentOf(job("good", dbUrl, "risk", dbToken, remote.port(),
             sshToken, "env; echo; cat prices.csv books.csv; sleep 3")));
-        JobStatusInfo running = RunningServer.await(alice, good, LIMIT,
+        JobStatusInfo running = TestJobs.await(alice, good, LIMIT,
             s -> s.state == JobStateName.RUNNING || TestJobs.isFinal(s.state), "RUNNING");
         assertEquals(JobStateName.RUNNING, running.state, running.failureReason);
         seen.add(commandLinesOfEveryProcess());
-        assertEquals(JobStateName.SUCCEEDED, RunningServer.awaitFinal(alice, good, LIMIT).state);
+        assertEquals(JobStateName.SUCCEEDED, TestJobs.awaitFinal(alice, good, LIMIT).state);
 
         // A job whose database login is refused: its failure reason names the database, not the password.
         String refused = alice.submitJob(TestJobs.documentOf(job("refused", dbUrl, "nobody", dbToken,
             remote.port(), sshToken, "true")));
-        JobStatusInfo failed = RunningServer.awaitFinal(alice, refused, LIMIT);
+        JobStatusInfo failed = TestJobs.awaitFinal(alice, refused, LIMIT);
         assertEquals(JobStateName.FAILED, failed.state);
         assertTrue(failed.failureReason.contains("stage-in failed"), failed.failureReason);
 
@@ -118,7 +125,7 @@ class SecretHygieneTest {
       System.setErr(savedErr);
       System.setOut(savedOut);
     }
-    seen.add(log.toString(StandardCharsets.UTF_8));
+    seen.add(log.toString(StandardCharsets.UTF_8) + started.log());
     seen.add(allFilesUnder(dir.resolve("server")));
     assertTrue(seen.get(seen.size() - 2).contains("alice"), "the log was captured (failed login named)");
     for (String secret : SECRETS) {
@@ -173,21 +180,14 @@ class SecretHygieneTest {
    * before the job's sandbox starts (every transition is durable before it is acted on), so the
    * job's processes appear a moment later: every snapshot until they are seen is kept.
    */
-  private static String commandLinesOfEveryProcess() throws Exception {
+  private static String commandLinesOfEveryProcess() {
     StringBuilder all = new StringBuilder();
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-    String snapshot;
-    do {
-      snapshot = commandLinesNow();
+    Await.until("the job's own processes to be seen", Duration.ofSeconds(20), () -> {
+      String snapshot = commandLinesNow();
       all.append(snapshot);
-    } while (!snapshot.contains("sleep 3") && System.nanoTime() < deadline && pause());
-    assertTrue(all.toString().contains("sleep 3"), "the job's own processes were seen");
+      return snapshot.contains("sleep 3");
+    });
     return all.toString();
-  }
-
-  private static boolean pause() throws InterruptedException {
-    Thread.sleep(20);
-    return true;
   }
 
   private static String commandLinesNow() throws java.io.IOException {

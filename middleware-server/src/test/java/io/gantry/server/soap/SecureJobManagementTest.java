@@ -1,6 +1,9 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,21 +48,18 @@ class SecureJobManagementTest {
   static final String PASSWORD = "correct horse battery";
 
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static String aliceJob;
   static final Map<String, JobManagement> clients = new HashMap<>();
 
   @BeforeAll
   static void start() throws Exception {
-    Path data = dir.resolve("server");
-    RunningServer.addUser(data, OWNER, PASSWORD, false);
-    RunningServer.addUser(data, OTHER, PASSWORD, false);
-    RunningServer.addUser(data, ADMIN, PASSWORD, true);
     // every operation is tried with a wrong password: keep the login throttle (tested in
     // TlsAndLoginTest and LoginThrottleTest) from making the owner's next calls wait
-    Map<String, String> settings = new java.util.HashMap<>(RunningServer.secureSettings());
-    settings.put("auth.failed-logins-before-delay", "1000");
-    server = RunningServer.start(data, settings);
+    server = GantryTestServer.builder(dir).secure().setting("auth.failed-logins-before-delay", "1000")
+        .account(new TestAccount(OWNER, PASSWORD, false, null))
+        .account(new TestAccount(OTHER, PASSWORD, false, null))
+        .account(new TestAccount(ADMIN, PASSWORD, true, null)).start();
     JobManagement alice = as(OWNER, new Login.Basic("", ""));
     aliceJob = alice.submitJob(TestJobs.job("alice's").shell("echo from alice", 10).document());
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(alice, aliceJob, LIMIT).state);
@@ -76,16 +76,16 @@ class SecureJobManagementTest {
 
   static JobManagement as(String user, Login kind) {
     return clients.computeIfAbsent(user + "/" + kind.getClass().getSimpleName(),
-        k -> server.cxfClient(Login.like(kind, user, PASSWORD)));
+        k -> JobManagementClients.of(server, Login.like(kind, user, PASSWORD)));
   }
 
   static JobManagement anonymous() {
-    return clients.computeIfAbsent("anonymous", k -> server.cxfClient(Login.ANONYMOUS));
+    return clients.computeIfAbsent("anonymous", k -> JobManagementClients.of(server, Login.ANONYMOUS));
   }
 
   static JobManagement wrongPassword(Login kind) {
     return clients.computeIfAbsent("wrong/" + kind.getClass().getSimpleName(),
-        k -> server.cxfClient(Login.like(kind, OWNER, PASSWORD + "!")));
+        k -> JobManagementClients.of(server, Login.like(kind, OWNER, PASSWORD + "!")));
   }
 
   /** Anonymous and wrong-password callers are refused before the operation runs. */

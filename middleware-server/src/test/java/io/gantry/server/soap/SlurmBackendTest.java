@@ -1,7 +1,11 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.await;
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.GantryTestServerBuilder;
+
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,8 +71,8 @@ class SlurmBackendTest {
 
   @Test
   void aFailingProgramsExitCodeReachesTheJobsStatus() throws Exception {
-    try (RunningServer server = RunningServer.start(dir.resolve("server"), slurmSettings(cluster))) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).settings(slurmSettings(cluster)).start()) {
+      JobManagement client = JobManagementClients.of(server);
       String id = client.submitJob(TestJobs.job("fails").shell("echo failing >&2; exit 3", 60).document());
       JobStatusInfo end = awaitFinal(client, id, LIMIT);
       assertEquals(JobStateName.FAILED, end.state);
@@ -79,8 +83,8 @@ class SlurmBackendTest {
 
   @Test
   void killingARunningJobCancelsItInSlurm() throws Exception {
-    try (RunningServer server = RunningServer.start(dir.resolve("server"), slurmSettings(cluster))) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).settings(slurmSettings(cluster)).start()) {
+      JobManagement client = JobManagementClients.of(server);
       String id = client.submitJob(TestJobs.job("long").shell("echo started; exec sleep 300", 600).document());
       Path stdout = dir.resolve("server/jobs").resolve(id).resolve("stdout.txt");
       awaitText(stdout, "started");
@@ -98,12 +102,12 @@ class SlurmBackendTest {
     Path dataDir = dir.resolve("server");
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.putAll(slurmSettings(cluster));
-    settings = RunningServer.testSettings(dataDir, settings);
+    GantryTestServerBuilder builder = GantryTestServer.builder(dir).dataDir(dataDir).settings(settings);
     Path release = dir.resolve("release");
 
     String id;
-    try (ServerProcess first = ServerProcess.start(dir, settings, "slurm-first")) {
-      JobManagement client = RunningServer.cxfClient(first.url());
+    try (GantryTestServer first = builder.name("slurm-first").start()) {
+      JobManagement client = JobManagementClients.of(first);
       // The job runs until the test lets it go: the server is killed in the middle of it.
       id = client.submitJob(RiskDatabase.valuationJob("outlives")
           .shell("echo started; while [ ! -e " + release + " ]; do sleep 0.2; done; "
@@ -115,8 +119,8 @@ class SlurmBackendTest {
     assertTrue(cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"),
         "the Slurm job outlives the server");
 
-    try (ServerProcess second = ServerProcess.start(dir, settings, "slurm-second")) {
-      JobManagement client = RunningServer.cxfClient(second.url());
+    try (GantryTestServer second = builder.name("slurm-second").start()) {
+      JobManagement client = JobManagementClients.of(second);
       assertEquals(JobStateName.RUNNING, client.getJobStatus(id).state, "followed again, not failed");
       Files.writeString(release, "go");
       JobStatusInfo end = awaitFinal(client, id, LIMIT);
@@ -133,29 +137,23 @@ class SlurmBackendTest {
     Path dataDir = dir.resolve("server");
     Path release = dir.resolve("release-stop");
     String id;
-    try (RunningServer first = RunningServer.start(dataDir, slurmSettings(cluster))) {
-      JobManagement client = first.cxfClient();
+    try (GantryTestServer first = GantryTestServer.builder(dir).dataDir(dataDir).settings(slurmSettings(cluster)).start()) {
+      JobManagement client = JobManagementClients.of(first);
       id = client.submitJob(TestJobs.job("outlives-stop")
           .shell("echo started; while [ ! -e " + release + " ]; do sleep 0.2; done; echo done", 300).document());
       awaitText(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt"), "started");
     } // a graceful stop: the Slurm job is neither cancelled nor failed
     assertTrue(cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"), "still running in Slurm");
     Files.writeString(release, "go");
-    try (RunningServer second = RunningServer.start(dataDir, slurmSettings(cluster))) {
-      JobStatusInfo end = awaitFinal(second.cxfClient(), id, LIMIT);
+    try (GantryTestServer second = GantryTestServer.builder(dir).dataDir(dataDir).settings(slurmSettings(cluster)).start()) {
+      JobStatusInfo end = awaitFinal(JobManagementClients.of(second), id, LIMIT);
       assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
     }
     assertEquals("started\ndone\n", Files.readString(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt")));
   }
 
-  static void awaitText(Path file, String text) throws Exception {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (!(Files.exists(file) && Files.readString(file).contains(text))) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(file + " never contained " + text);
-      }
-      Thread.sleep(100);
-    }
+  static void awaitText(Path file, String text) {
+    Await.fileContaining(file, text, LIMIT);
   }
 
   private static int finalTransitions(Path dataDir, String id) throws Exception {

@@ -1,5 +1,8 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -32,14 +35,12 @@ class SoapAnswersTest {
   static final String NAME = "Größe-€";
 
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static RawHttp http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path data = dir.resolve("server");
-    RunningServer.addUser(data, USER, PASSWORD, false);
-    server = RunningServer.start(data, RunningServer.secureSettings());
+    server = GantryTestServer.builder(dir).secure().account(new TestAccount(USER, PASSWORD, false, null)).start();
     http = new RawHttp(server.fingerprint().orElseThrow());
   }
 
@@ -77,7 +78,7 @@ class SoapAnswersTest {
     assertTrue(soap11.faultCode().endsWith("Client"), soap11.faultCode());
     assertTrue(soap11.faultText().contains("authentication required"), soap11.faultText());
 
-    RawHttp.Answer soap12 = http.post(server.soap12Url(), "application/soap+xml; charset=utf-8",
+    RawHttp.Answer soap12 = http.post(JobManagementClients.soap12Url(server), "application/soap+xml; charset=utf-8",
         RawHttp.soap12("getServerInfo", "").getBytes(StandardCharsets.UTF_8), Map.of());
     assertEquals(401, soap12.status());
     assertNotNull(soap12.header("WWW-Authenticate"));
@@ -87,7 +88,7 @@ class SoapAnswersTest {
 
   @Test
   void aWrongBasicPasswordOnTheSoap12EndpointGetsASoap12Fault() throws Exception {
-    RawHttp.Answer answer = http.post(server.soap12Url(), "application/soap+xml; charset=utf-8",
+    RawHttp.Answer answer = http.post(JobManagementClients.soap12Url(server), "application/soap+xml; charset=utf-8",
         RawHttp.soap12("getServerInfo", "").getBytes(StandardCharsets.UTF_8), RawHttp.basic(USER, "wrong"));
     assertEquals(401, answer.status());
     assertTrue(answer.faultCode().endsWith("Sender"), answer.faultCode());
@@ -224,11 +225,11 @@ class SoapAnswersTest {
 
   @Test
   void theSoap12BindingServesTheSameServiceWithSenderFaults() throws Exception {
-    RawHttp.Answer info = http.post(server.soap12Url(), "application/soap+xml; charset=utf-8",
+    RawHttp.Answer info = http.post(JobManagementClients.soap12Url(server), "application/soap+xml; charset=utf-8",
         RawHttp.soap12("getServerInfo", "").getBytes(StandardCharsets.UTF_8), RawHttp.basic(USER, PASSWORD));
     assertEquals(200, info.status());
     assertFalse(info.soap().isFault());
-    RawHttp.Answer fault = http.post(server.soap12Url(), "application/soap+xml; charset=utf-8",
+    RawHttp.Answer fault = http.post(JobManagementClients.soap12Url(server), "application/soap+xml; charset=utf-8",
         RawHttp.soap12("listJobs", "<g:offset>0</g:offset><g:limit>0</g:limit><g:allUsers>false</g:allUsers>")
             .getBytes(StandardCharsets.UTF_8), RawHttp.basic(USER, PASSWORD));
     assertTrue(fault.faultCode().endsWith("Sender"), fault.faultCode());
@@ -237,9 +238,9 @@ class SoapAnswersTest {
 
   @Test
   void theJavaClientStillWorksAndSeesTheNewNotFoundMark() throws Exception {
-    var client = server.cxfClient(new Login.Basic(USER, PASSWORD));
+    var client = JobManagementClients.of(server, new Login.Basic(USER, PASSWORD));
     String id = client.submitJob(TestJobs.job("cxf").shell("true", 30).document());
-    JobStatusInfo done = RunningServer.awaitFinal(client, id, Duration.ofSeconds(60));
+    JobStatusInfo done = TestJobs.awaitFinal(client, id, Duration.ofSeconds(60));
     assertEquals(JobStateName.SUCCEEDED, done.state, done.failureReason);
     List<JobStatusInfo> statuses = client.getJobStatuses(List.of(id, "c".repeat(32)));
     assertEquals(2, statuses.size());

@@ -1,5 +1,8 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,13 +31,12 @@ class SoapBodyLimitTest {
       + "<soap:Body><validateJob xmlns=\"urn:gantry:jobmanagement:1\"><jobDefinition>")
       .getBytes(StandardCharsets.UTF_8);
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static int port;
 
   @BeforeAll
   static void start() throws Exception {
-    RunningServer.addUser(dir, "alice", PASSWORD, false);
-    server = RunningServer.start(dir, Map.of("auth.enabled", "true", "tls.enabled", "false"));
+    server = GantryTestServer.builder(dir).auth(true).account(new TestAccount("alice", PASSWORD, false, null)).start();
     port = java.net.URI.create(server.url()).getPort();
   }
 

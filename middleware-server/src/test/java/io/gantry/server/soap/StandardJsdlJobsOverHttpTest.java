@@ -1,6 +1,8 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -37,7 +39,7 @@ class StandardJsdlJobsOverHttpTest {
 
   @TempDir static Path dir;
   static RiskDatabase risk;
-  static RunningServer server;
+  static GantryTestServer server;
   static JobManagement client;
   static Path scratch;
 
@@ -60,8 +62,8 @@ class StandardJsdlJobsOverHttpTest {
     settings.put("application.payroll.executable", "/bin/echo");
     settings.put("application.payroll.users", "alice, bob");
     settings.put("filesystem.SCRATCH.path", scratch.toString());
-    server = RunningServer.start(dir.resolve("server"), settings);
-    client = server.cxfClient();
+    server = GantryTestServer.builder(dir).settings(settings).start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterAll

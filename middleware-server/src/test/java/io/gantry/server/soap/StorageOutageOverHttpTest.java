@@ -1,6 +1,10 @@
 package io.gantry.server.soap;
 
-import static io.gantry.server.soap.RunningServer.awaitFinal;
+import io.gantry.testing.Await;
+
+import io.gantry.testing.server.GantryTestServer;
+
+import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +28,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,39 +49,31 @@ class StorageOutageOverHttpTest {
   }
 
   /** Submits until the server refuses (at most a few check intervals), returning its fault. */
-  private static SOAPFaultException awaitRefusal(JobManagement client) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-    while (true) {
-      try {
-        String id = submitEcho(client);
-        throw new AssertionError("job " + id + " was acknowledged on failing storage");
-      } catch (SOAPFaultException e) {
-        return e;
-      } catch (AssertionError e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        Thread.sleep(100);
-      }
+  private static SOAPFaultException awaitRefusal(JobManagement client) {
+    return Await.value("a submission refused on failing storage", Duration.ofSeconds(40), () -> refusal(client),
+        Optional::isPresent, none -> "every job was acknowledged").orElseThrow();
+  }
+
+  private static Optional<SOAPFaultException> refusal(JobManagement client) throws Exception {
+    try {
+      submitEcho(client);
+      return Optional.empty();
+    } catch (SOAPFaultException e) {
+      return Optional.of(e);
     }
   }
 
   /** Submits until the server accepts again, and checks that the job runs to the end. */
-  private static void awaitRecovery(JobManagement client) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (true) {
+  private static void awaitRecovery(JobManagement client) {
+    String id = Await.value("a submission accepted again", Duration.ofSeconds(20), () -> {
       try {
-        String id = submitEcho(client);
-        var status = awaitFinal(client, id, LIMIT);
-        assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
-        return;
+        return submitEcho(client);
       } catch (SOAPFaultException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        Thread.sleep(200);
+        return null;
       }
-    }
+    }, java.util.Objects::nonNull);
+    var status = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
   }
 
   private static HttpResponse<String> get(String url) throws Exception {
@@ -88,8 +85,8 @@ class StorageOutageOverHttpTest {
   void aDataDirectoryMovedAwayRefusesNewWorkAndItsReturnRestoresService() throws Exception {
     Path data = dir.resolve("server");
     Path away = dir.resolve("moved-away");
-    try (RunningServer server = RunningServer.start(data, FAST_CHECKS)) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).dataDir(data).settings(FAST_CHECKS).start()) {
+      JobManagement client = JobManagementClients.of(server);
       assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
 
       Files.move(data, away);
@@ -109,8 +106,8 @@ class StorageOutageOverHttpTest {
   @Test
   void aDeletedDataDirectoryNeverLetsAJobBeAcknowledged() throws Exception {
     Path data = dir.resolve("server");
-    try (RunningServer server = RunningServer.start(data, FAST_CHECKS)) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).dataDir(data).settings(FAST_CHECKS).start()) {
+      JobManagement client = JobManagementClients.of(server);
       Path trash = dir.resolve("trash");
       Files.move(data, trash); // gone at once, then deleted: the watch's probe file cannot race the delete
       deleteTree(trash);
@@ -132,8 +129,8 @@ class StorageOutageOverHttpTest {
       Path data = mount.resolve("server");
       Map<String, String> settings = new HashMap<>(FAST_CHECKS);
       settings.put("staging.min-free-bytes", "1M");
-      try (RunningServer server = RunningServer.start(data, settings)) {
-        JobManagement client = server.cxfClient();
+      try (GantryTestServer server = GantryTestServer.builder(mount).dataDir(data).settings(settings).start()) {
+        JobManagement client = JobManagementClients.of(server);
         Path filler = mount.resolve("filler");
         fill(filler);
         SOAPFaultException fault = awaitRefusal(client);
@@ -154,8 +151,8 @@ class StorageOutageOverHttpTest {
     Map<String, String> settings = new HashMap<>(FAST_CHECKS);
     settings.put("store.url", postgres.jdbcUrl(database));
     settings.put("store.user", postgres.user());
-    try (RunningServer server = RunningServer.start(dir.resolve("server"), settings)) {
-      JobManagement client = server.cxfClient();
+    try (GantryTestServer server = GantryTestServer.builder(dir).settings(settings).start()) {
+      JobManagement client = JobManagementClients.of(server);
       assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
 
       readOnly(postgres, database, true);
@@ -175,19 +172,16 @@ class StorageOutageOverHttpTest {
       Map<String, String> settings = new HashMap<>(FAST_CHECKS);
       settings.put("store.url", postgres.jdbcUrl(database));
       settings.put("store.user", postgres.user());
-      try (RunningServer server = RunningServer.start(dir.resolve("server"), settings)) {
-        JobManagement client = server.cxfClient();
+      try (GantryTestServer server = GantryTestServer.builder(dir).settings(settings).start()) {
+        JobManagement client = JobManagementClients.of(server);
         assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
         postgres.close();
         SOAPFaultException fault = awaitRefusal(client);
         assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
         assertTrue(fault.getMessage().contains("the job store cannot be"), fault.getMessage());
         String web = server.url().replace("/services/JobManagement", "/jobs");
-        long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-        while (get(web).statusCode() != 503 && System.nanoTime() < deadline) {
-          Thread.sleep(200); // until the watch's own probe has failed too
-        }
-        assertEquals(503, get(web).statusCode());
+        // until the watch's own probe has failed too
+        Await.value("the web pages to answer 503", Duration.ofSeconds(40), () -> get(web).statusCode(), code -> code == 503);
       }
     } finally {
       postgres.close();

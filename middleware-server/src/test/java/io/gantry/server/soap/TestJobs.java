@@ -1,12 +1,16 @@
 package io.gantry.server.soap;
 
 import io.gantry.server.api.JobDocument;
+import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
+import io.gantry.server.api.JobStatusInfo;
+import io.gantry.testing.Await;
 import java.io.StringReader;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.Predicate;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.xml.sax.InputSource;
@@ -151,6 +155,18 @@ public final class TestJobs {
     } catch (Exception e) {
       throw new IllegalArgumentException("test job is not XML: " + e.getMessage(), e);
     }
+  }
+
+  /** Polls the job's status until it is final; fails the test after {@code timeout} (scaled). */
+  public static JobStatusInfo awaitFinal(JobManagement client, String jobId, Duration timeout) {
+    return await(client, jobId, timeout, s -> isFinal(s.state), "a final state");
+  }
+
+  /** Polls the job's status until {@code condition} holds; fails the test after {@code timeout} (scaled). */
+  public static JobStatusInfo await(JobManagement client, String jobId, Duration timeout,
+      Predicate<JobStatusInfo> condition, String what) {
+    return Await.value("job " + jobId + " to reach " + what, timeout, () -> client.getJobStatus(jobId),
+        condition, s -> s.state + " (" + s.phase + ", " + s.failureReason + ")");
   }
 
   public static boolean isFinal(JobStateName state) {

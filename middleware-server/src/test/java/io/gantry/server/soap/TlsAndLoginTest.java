@@ -1,5 +1,6 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.server.GantryTestServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -19,8 +20,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.HashMap;
-import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManager;
@@ -40,15 +39,14 @@ class TlsAndLoginTest {
       + "<g:getServerInfo xmlns:g='urn:gantry:jobmanagement:1'/></s:Body></s:Envelope>";
 
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
 
   @BeforeAll
   static void start() throws Exception {
     Path passwordFile = dir.resolve("admin.password");
     Files.writeString(passwordFile, ADMIN_PASSWORD + "\n");
-    Map<String, String> settings = new HashMap<>(RunningServer.secureSettings());
-    settings.put("admin.password-file", passwordFile.toString());
-    server = RunningServer.start(dir.resolve("server"), settings);
+    server = GantryTestServer.builder(dir).dataDir(dir.resolve("server")).secure()
+        .setting("admin.password-file", passwordFile.toString()).start();
   }
 
   @AfterAll
@@ -58,7 +56,7 @@ class TlsAndLoginTest {
 
   @Test
   void theFirstStartCreatesAnAdministratorWithTheConfiguredPassword() {
-    JobManagement admin = server.cxfClient(new Login.Basic("admin", ADMIN_PASSWORD));
+    JobManagement admin = JobManagementClients.of(server, new Login.Basic("admin", ADMIN_PASSWORD));
     assertEquals("0.1.0", admin.getServerInfo().version);
     assertTrue(server.url().startsWith("https://127.0.0.1:"), server.url());
   }
@@ -71,10 +69,10 @@ class TlsAndLoginTest {
         Files.getPosixFilePermissions(dir.resolve("server/tls/keystore.password"))));
     Path other = dir.resolve("restarted");
     String first;
-    try (RunningServer s = RunningServer.start(other, RunningServer.secureSettings())) {
+    try (GantryTestServer s = GantryTestServer.builder(other).secure().start()) {
       first = s.fingerprint().orElseThrow();
     }
-    try (RunningServer s = RunningServer.start(other, RunningServer.secureSettings())) {
+    try (GantryTestServer s = GantryTestServer.builder(other).secure().start()) {
       assertEquals(first, s.fingerprint().orElseThrow());
     }
     assertNotEquals(first, server.fingerprint().orElseThrow(), "each data directory has its own key");
@@ -83,7 +81,7 @@ class TlsAndLoginTest {
   @Test
   void aClientPinnedToAnotherFingerprintRefusesTheServer() {
     String wrong = "00".repeat(31) + "01";
-    JobManagement client = RunningServer.cxfClient(server.url(), wrong,
+    JobManagement client = JobManagementClients.of(server.url(), wrong,
         new Login.Basic("admin", ADMIN_PASSWORD));
     WebServiceException e = assertThrows(WebServiceException.class, client::getServerInfo);
     assertTrue(causedBy(e, SSLHandshakeException.class), e.toString());
@@ -92,7 +90,7 @@ class TlsAndLoginTest {
   @Test
   void plainHttpIsNotServedOnTheTlsPort() {
     String plain = server.url().replace("https://", "http://");
-    JobManagement client = RunningServer.cxfClient(plain, null, new Login.Basic("admin", ADMIN_PASSWORD));
+    JobManagement client = JobManagementClients.of(plain, null, new Login.Basic("admin", ADMIN_PASSWORD));
     assertThrows(WebServiceException.class, client::getServerInfo);
   }
 
@@ -106,7 +104,7 @@ class TlsAndLoginTest {
 
     // CXF's client reports the 401 itself, as it does for a wrong Basic password
     WebServiceException e = assertThrows(WebServiceException.class,
-        () -> server.cxfClient(Login.ANONYMOUS).getServerInfo());
+        () -> JobManagementClients.of(server, Login.ANONYMOUS).getServerInfo());
     assertTrue(status(e) == 401, "HTTP 401 under " + e);
   }
 
@@ -143,10 +141,10 @@ class TlsAndLoginTest {
   @Test
   void aUsernameTokenWithAWrongPasswordOrAnUnknownUserGetsA401() {
     assertThrows(WebServiceException.class,
-        () -> server.cxfClient(new Login.UsernameToken("admin", "wrong password", false)).getServerInfo());
+        () -> JobManagementClients.of(server, new Login.UsernameToken("admin", "wrong password", false)).getServerInfo());
     assertThrows(WebServiceException.class,
-        () -> server.cxfClient(new Login.UsernameToken("nobody", ADMIN_PASSWORD, false)).getServerInfo());
-    assertEquals("0.1.0", server.cxfClient(new Login.UsernameToken("admin", ADMIN_PASSWORD, false))
+        () -> JobManagementClients.of(server, new Login.UsernameToken("nobody", ADMIN_PASSWORD, false)).getServerInfo());
+    assertEquals("0.1.0", JobManagementClients.of(server, new Login.UsernameToken("admin", ADMIN_PASSWORD, false))
         .getServerInfo().version);
   }
 
@@ -155,7 +153,7 @@ class TlsAndLoginTest {
     // The server keeps only a salted hash, so it cannot check a digest of the clear password.
     // (SoapAnswersTest checks the reason the fault gives)
     assertThrows(WebServiceException.class,
-        () -> server.cxfClient(new Login.UsernameToken("admin", ADMIN_PASSWORD, true)).getServerInfo());
+        () -> JobManagementClients.of(server, new Login.UsernameToken("admin", ADMIN_PASSWORD, true)).getServerInfo());
   }
 
   @Test

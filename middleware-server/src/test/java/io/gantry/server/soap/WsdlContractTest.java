@@ -1,5 +1,7 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,15 +32,15 @@ class WsdlContractTest {
   static final String UPDATE_PROPERTY = "gantry.wsdl.update";
 
   @TempDir static Path dataDir;
-  static RunningServer server;
+  static GantryTestServer server;
   static String served;
   static String servedSoap12;
 
   @BeforeAll
   static void start() throws Exception {
-    server = RunningServer.start(dataDir, Map.of());
-    served = server.rawClient().get("?wsdl");
-    servedSoap12 = new RawSoapClient(server.soap12Url()).get("?wsdl");
+    server = GantryTestServer.builder(dataDir).start();
+    served = new RawSoapClient(server.url()).get("?wsdl");
+    servedSoap12 = new RawSoapClient(JobManagementClients.soap12Url(server)).get("?wsdl");
   }
 
   @AfterAll
@@ -116,7 +117,7 @@ class WsdlContractTest {
     assertEquals("tns:JobManagement", binding.getAttribute("type"));
     assertEquals(12, all(wsdl, WsdlContract.SOAP12_BINDING_NS, "operation").size());
     assertEquals("JobManagementSoap12Port", first(wsdl, WsdlContract.WSDL_NS, "port").getAttribute("name"));
-    assertEquals(server.soap12Url(),
+    assertEquals(JobManagementClients.soap12Url(server),
         first(wsdl, WsdlContract.SOAP12_BINDING_NS, "address").getAttribute("location"));
   }
 

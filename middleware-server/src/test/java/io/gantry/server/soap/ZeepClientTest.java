@@ -1,5 +1,8 @@
 package io.gantry.server.soap;
 
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,7 +38,7 @@ class ZeepClientTest {
   static final String PASSWORD = "zoe-pässword-1";
 
   @TempDir static Path dir;
-  static RunningServer server;
+  static GantryTestServer server;
   static Path pem;
   static Path wsdl;
 
@@ -43,9 +46,7 @@ class ZeepClientTest {
   static void start() throws Exception {
     assertTrue(Files.isExecutable(VENV_PYTHON), "zeep is not installed: run scripts/soap-clients-venv"
         + " (scripts/test-all does) to create " + VENV_PYTHON.toAbsolutePath().normalize());
-    Path data = dir.resolve("server");
-    RunningServer.addUser(data, USER, PASSWORD, false);
-    server = RunningServer.start(data, RunningServer.secureSettings());
+    server = GantryTestServer.builder(dir).secure().account(new TestAccount(USER, PASSWORD, false, null)).start();
     pem = dir.resolve("server.pem");
     Files.writeString(pem, pemOf(server.dataDir().resolve("tls")));
     // the published contract from the class path (soap-contract), as zeep's user would download it
@@ -78,7 +79,7 @@ class ZeepClientTest {
   void zeepRunsTheWholeLifecycleOverSoap11And12(String auth) throws Exception {
     List<String> command = new ArrayList<>(List.of(VENV_PYTHON.toString(), SCRIPT.toString(),
         "--wsdl", wsdl.toString(),
-        "--url", server.url(), "--url12", server.soap12Url(), "--auth", auth, "--user", USER,
+        "--url", server.url(), "--url12", JobManagementClients.soap12Url(server), "--auth", auth, "--user", USER,
         "--cafile", pem.toString()));
     Path log = dir.resolve("zeep-" + auth + ".log");
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

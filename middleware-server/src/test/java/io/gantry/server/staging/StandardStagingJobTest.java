@@ -1,5 +1,13 @@
 package io.gantry.server.staging;
 
+import java.time.Duration;
+
+import io.gantry.server.soap.TestJobs;
+
+import io.gantry.server.soap.JobManagementClients;
+
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,14 +15,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.jsdl.EncryptedSecret;
 import io.gantry.jsdl.SecretBinding;
-import io.gantry.server.GantryServer;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobResults;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
-import io.gantry.server.config.ServerConfigLoader;
 import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.testing.FtpTestServer;
 import io.gantry.testing.HttpTestServer;
@@ -29,7 +35,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.apache.cxf.jaxws.JaxWsProxyFactoryBean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +51,7 @@ class StandardStagingJobTest {
   private static final String SSH_PASSWORD = "sftp-Pässword-7";
 
   @TempDir Path dir;
-  GantryServer server;
+  GantryTestServer server;
   JobManagement client;
   HttpTestServer http;
   FtpTestServer ftp;
@@ -68,19 +73,14 @@ class StandardStagingJobTest {
     Files.setPosixFilePermissions(scratch, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
     reference = Files.createDirectories(dir.resolve("reference"));
     Files.writeString(dir.resolve("known_hosts"), ssh.knownHostsLine() + "\n");
-    Map<String, String> settings = new HashMap<>(Map.of("listen.port", "0",
-        "data.dir", dir.resolve("server").toString(), "demo.enabled", "false",
-        "tls.enabled", "false", "auth.enabled", "false",
+    Map<String, String> settings = new HashMap<>(Map.of(
         "staging.file-roots", shared.toString(), "ssh.known-hosts", dir.resolve("known_hosts").toString()));
     settings.putAll(TestStagingHosts.loopback(http.port(), ftp.port(), ssh.port()));
     settings.put("filesystem.SCRATCH.path", scratch.toString());
     settings.put("filesystem.REF.path", reference.toString());
     settings.put("filesystem.REF.read-only", "true");
-    server = GantryServer.start(new ServerConfigLoader().load(null, settings));
-    JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
-    factory.setServiceClass(JobManagement.class);
-    factory.setAddress(server.jobManagementUrl());
-    client = (JobManagement) factory.create();
+    server = GantryTestServer.builder(dir).dataDir(dir.resolve("server")).settings(settings).start();
+    client = JobManagementClients.of(server);
   }
 
   @AfterEach
@@ -134,13 +134,8 @@ class StandardStagingJobTest {
     return f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
   }
 
-  private JobStatusInfo await(String id) throws Exception {
-    JobStatusInfo status = client.getJobStatus(id);
-    for (int i = 0; i < 300 && status.state != JobStateName.SUCCEEDED && status.state != JobStateName.FAILED; i++) {
-      Thread.sleep(100);
-      status = client.getJobStatus(id);
-    }
-    return status;
+  private JobStatusInfo await(String id) {
+    return TestJobs.awaitFinal(client, id, Duration.ofSeconds(30));
   }
 
   @Test

@@ -1,16 +1,16 @@
 package io.gantry.server.storage;
 
+import io.gantry.testing.server.GantryTestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.GantryServer;
 import io.gantry.server.config.ServerConfigLoader;
-import io.gantry.server.soap.RunningServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,8 +28,8 @@ class PrivateDataDirectoryTest {
   }
 
   private GantryServer start(Path data) throws Exception {
-    return GantryServer.start(new ServerConfigLoader().load(null, RunningServer.testSettings(data,
-        Map.of("tls.enabled", "true"))));
+    return GantryServer.start(new ServerConfigLoader().load(null, GantryTestServer.builder(dir).dataDir(data).tls(true)
+        .settingsMap()));
   }
 
   @Test

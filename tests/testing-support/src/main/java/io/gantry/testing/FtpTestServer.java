@@ -1,8 +1,5 @@
 package io.gantry.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.ftpserver.ConnectionConfigFactory;
@@ -60,23 +57,12 @@ public final class FtpTestServer implements AutoCloseable {
 
   /** Plain FTP for {@code root}. */
   public static FtpTestServer ftp(Path root) {
-    return start(root, null);
+    return ServedDirectory.serve(root, "test FTP server", dir -> new FtpTestServer(dir, null));
   }
 
   /** Explicit FTPS for {@code root}, presenting {@code tls}'s certificate. */
   public static FtpTestServer ftps(Path root, TestKeystore tls) {
-    return start(root, tls);
-  }
-
-  private static FtpTestServer start(Path root, TestKeystore tls) {
-    try {
-      Files.createDirectories(root);
-      return new FtpTestServer(root, tls);
-    } catch (IOException e) {
-      throw new UncheckedIOException("test FTP server did not start", e);
-    } catch (FtpException e) {
-      throw new IllegalStateException("test FTP server did not start", e);
-    }
+    return ServedDirectory.serve(root, "test FTPS server", dir -> new FtpTestServer(dir, tls));
   }
 
   /** A user with write access to the whole directory. */

@@ -7,7 +7,6 @@ import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -54,21 +53,12 @@ public final class HttpTestServer implements AutoCloseable {
 
   /** A plain HTTP server for {@code root}. */
   public static HttpTestServer http(Path root) {
-    return start(root, null);
+    return ServedDirectory.serve(root, "test HTTP server", dir -> new HttpTestServer(dir, null));
   }
 
   /** An HTTPS server for {@code root} presenting {@code tls}'s certificate. */
   public static HttpTestServer https(Path root, TestKeystore tls) {
-    return start(root, tls);
-  }
-
-  private static HttpTestServer start(Path root, TestKeystore tls) {
-    try {
-      Files.createDirectories(root);
-      return new HttpTestServer(root, tls);
-    } catch (IOException e) {
-      throw new UncheckedIOException("test HTTP server did not start", e);
-    }
+    return ServedDirectory.serve(root, "test HTTPS server", dir -> new HttpTestServer(dir, tls));
   }
 
   public int port() {

@@ -1,0 +1,192 @@
+package io.gantry.testing.server;
+
+import io.gantry.testing.server.internal.ServerJvm;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * What a {@link GantryTestServer} runs with. The defaults start fast and say what they choose:
+ * 127.0.0.1 on a port the system picks, no demo, 2 compute slots, a 2 s kill grace, plain HTTP,
+ * the single local user (no accounts), and staging allowed to loopback (where the tests' SSH
+ * hosts and databases listen). Explicit {@link #setting settings} win over all of these.
+ */
+public final class GantryTestServerBuilder {
+  private final Path dir;
+  private Path dataDir;
+  private String name = "gantry-server";
+  private List<String> jvmOptions = ServerJvm.FAST_START;
+  private final Map<String, String> chosen = new LinkedHashMap<>();
+  private final Map<String, String> explicit = new LinkedHashMap<>();
+  private final List<TestAccount> accounts = new ArrayList<>();
+  private int accountsAdded;
+
+  GantryTestServerBuilder(Path dir) {
+    this.dir = dir;
+    this.dataDir = dir.resolve("server-data");
+    chosen.put("listen.host", "127.0.0.1");
+    chosen.put("listen.port", "0");
+    chosen.put("demo.enabled", "false");
+    chosen.put("slots.total", "2");
+    chosen.put("limits.kill-grace", "PT2S");
+    chosen.put("tls.enabled", "false");
+    chosen.put("auth.enabled", "false");
+    chosen.put("staging.allowed-hosts", "127.0.0.1");
+  }
+
+  /** The data directory (default {@code DIR/server-data}); made as an operator makes it if absent. */
+  public GantryTestServerBuilder dataDir(Path directory) {
+    this.dataDir = directory;
+    return this;
+  }
+
+  /** HTTPS with the server's generated, self-signed certificate ({@code tls.enabled}). */
+  public GantryTestServerBuilder tls(boolean on) {
+    chosen.put("tls.enabled", Boolean.toString(on));
+    return this;
+  }
+
+  /** User accounts and logins ({@code auth.enabled}); add accounts with {@link #account}. */
+  public GantryTestServerBuilder auth(boolean on) {
+    chosen.put("auth.enabled", Boolean.toString(on));
+    return this;
+  }
+
+  /** TLS and accounts, as deployed. */
+  public GantryTestServerBuilder secure() {
+    return tls(true).auth(true);
+  }
+
+  /** The demo market database and the demo SSH host, on a port the system picks. */
+  public GantryTestServerBuilder demo(int positions) {
+    chosen.put("demo.enabled", "true");
+    chosen.put("demo.positions", Integer.toString(positions));
+    chosen.put("demo.ssh-port", "0");
+    return this;
+  }
+
+  public GantryTestServerBuilder slots(int total) {
+    chosen.put("slots.total", Integer.toString(total));
+    return this;
+  }
+
+  /** The compute backend ({@code compute.backend}: local, mpirun-hosts, slurm). */
+  public GantryTestServerBuilder backend(String backend) {
+    chosen.put("compute.backend", backend);
+    return this;
+  }
+
+  /** An account added before the server starts (H2 lets one process at a time open the store). */
+  public GantryTestServerBuilder account(TestAccount account) {
+    accounts.add(account);
+    return this;
+  }
+
+  /** Any setting of configuration.md; wins over this builder's choices. */
+  public GantryTestServerBuilder setting(String key, String value) {
+    explicit.put(key, value);
+    return this;
+  }
+
+  public GantryTestServerBuilder settings(Map<String, String> settings) {
+    explicit.putAll(settings);
+    return this;
+  }
+
+  /**
+   * The server JVM's options, instead of those that start it fastest (little heap, C1 only): a
+   * benchmark measures the server as deployed, e.g. {@code List.of("-Xmx1g")}.
+   */
+  public GantryTestServerBuilder jvmOptions(List<String> options) {
+    this.jvmOptions = List.copyOf(options);
+    return this;
+  }
+
+  /** The name of the server's log files under target/gantry-test-servers. */
+  public GantryTestServerBuilder name(String logName) {
+    this.name = logName;
+    return this;
+  }
+
+  /** The settings the server will run on, as its configuration file gives them. */
+  public Map<String, String> settingsMap() {
+    Map<String, String> all = new LinkedHashMap<>(chosen);
+    all.put("data.dir", dataDir.toString());
+    all.putAll(explicit);
+    return all;
+  }
+
+  /**
+   * Writes the configuration file, adds the accounts (once: a second start of the same builder
+   * reopens the same store) and starts gantry-server in a JVM of its own.
+   */
+  public GantryTestServer start() throws IOException, InterruptedException {
+    Path config = addAccounts();
+    return GantryTestServer.start(config, dataDir, List.copyOf(accounts), name, jvmOptions);
+  }
+
+  /**
+   * Writes the configuration file and adds the accounts not added yet, as an operator does before
+   * the first start; {@link #start} does it too. Returns the configuration file.
+   */
+  public Path addAccounts() throws IOException, InterruptedException {
+    Path config = writeConfig();
+    for (; accountsAdded < accounts.size(); accountsAdded++) {
+      addAccount(config, accounts.get(accountsAdded));
+    }
+    return config;
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /** The configuration file the server reads, {@code DIR/gantry-server.properties}. */
+  public Path writeConfig() {
+    try {
+      Files.createDirectories(dir);
+      if (!Files.isDirectory(dataDir)) {
+        // as an operator makes it: the server refuses a data directory others may list
+        Files.createDirectories(dataDir);
+        Files.setPosixFilePermissions(dataDir, PosixFilePermissions.fromString("rwx--x--x"));
+      }
+      Path config = dir.resolve("gantry-server.properties");
+      Properties properties = new Properties();
+      properties.putAll(settingsMap());
+      try (Writer out = Files.newBufferedWriter(config, StandardCharsets.UTF_8)) {
+        properties.store(out, "a gantry-server for tests (GantryTestServerBuilder)");
+      }
+      return config;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void addAccount(Path config, TestAccount account) throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(List.of("user", "add", account.name(), "--config", config.toString()));
+    if (account.admin()) {
+      args.add("--admin");
+    }
+    if (account.osAccount() != null) {
+      args.addAll(List.of("--os-account", account.osAccount()));
+    }
+    Path stem = ServerJvm.logStem(name + "-user-add");
+    int code = ServerJvm.run(args, account.password() + "\n", stem, Duration.ofSeconds(60));
+    if (code != 0) {
+      throw new IllegalStateException("gantry-server user add " + account.name() + " exited with " + code
+          + (account.osAccount() == null ? "" : " (is OS account " + account.osAccount()
+              + " there? run scripts/create-test-accounts)")
+          + ": " + Files.readString(ServerJvm.err(stem)).strip());
+    }
+  }
+}
