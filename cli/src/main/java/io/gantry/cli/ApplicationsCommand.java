@@ -14,16 +14,19 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gantry applications}: the named applications the server runs for the caller, i.e. what
- * a job may give as {@code jsdl:ApplicationName} and {@code jsdl:ApplicationVersion}.
+ * {@code gantry applications}: the named applications the server runs for the caller, i.e. what a
+ * job may give as {@code jsdl:ApplicationName} and {@code jsdl:ApplicationVersion}.
  */
-@Command(name = "applications", mixinStandardHelpOptions = true,
-    description = {"List the applications the server runs by name for you: what a job may give as "
-        + "ApplicationName (and ApplicationVersion) instead of a program.",
-        "Exit 3 when the server cannot be reached."},
+@Command(
+    name = "applications",
+    mixinStandardHelpOptions = true,
+    description = {
+      "List the applications the server runs by name for you: what a job may give as "
+          + "ApplicationName (and ApplicationVersion) instead of a program.",
+      "Exit 3 when the server cannot be reached."
+    },
     footerHeading = "%nExample:%n",
-    footer = {"  gantry applications",
-        GantryCommand.EXIT_CODE_HELP})
+    footer = {"  gantry applications", GantryCommand.EXIT_CODE_HELP})
 final class ApplicationsCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -50,14 +53,24 @@ final class ApplicationsCommand implements Callable<Integer> {
       answer.put("applications", json);
       JsonOutput.print(out, answer);
     } else if (gantry.quiet) {
-      applications.forEach(a -> out.println(a.getVersion() == null ? a.getName() : a.getName() + " " + a.getVersion()));
+      applications.forEach(
+          a ->
+              out.println(
+                  a.getVersion() == null ? a.getName() : a.getName() + " " + a.getVersion()));
     } else if (applications.isEmpty()) {
-      out.println("The server at " + server.endpoint() + " offers you no named applications;"
-          + " describe the program in the job (POSIXApplication, MpirunApplication, ...).");
+      out.println(
+          "The server at "
+              + server.endpoint()
+              + " offers you no named applications;"
+              + " describe the program in the job (POSIXApplication, MpirunApplication, ...).");
     } else {
       TextTable table = new TextTable("NAME", "VERSION", "KIND", "PROCESSES", "DESCRIPTION");
       for (Application a : applications) {
-        table.row(a.getName(), a.getVersion() == null ? "-" : a.getVersion(), a.getKind(), a.getProcesses(),
+        table.row(
+            a.getName(),
+            a.getVersion() == null ? "-" : a.getVersion(),
+            a.getKind(),
+            a.getProcesses(),
             a.getDescription() == null ? "" : a.getDescription());
       }
       table.print(out);

@@ -12,10 +12,13 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code gantry audit ID}: who did what to a job, and every piece of data it moved. */
-@Command(name = "audit", mixinStandardHelpOptions = true,
-    description = "Show a job's audit trail, oldest first: every change of state with who caused it "
-        + "(submitted, cancelled, killed by whom), and every data movement with its source, target, "
-        + "rows, bytes and checksum.",
+@Command(
+    name = "audit",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show a job's audit trail, oldest first: every change of state with who caused it "
+            + "(submitted, cancelled, killed by whom), and every data movement with its source, target, "
+            + "rows, bytes and checksum.",
     footerHeading = "%nExample:%n",
     footer = {"  gantry audit 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5", GantryCommand.EXIT_CODE_HELP})
 final class AuditCommand implements Callable<Integer> {
@@ -49,7 +52,8 @@ final class AuditCommand implements Callable<Integer> {
     if (e.getMovement() != null) {
       return "data";
     }
-    return (e.getFromState() == null ? "" : e.getFromState().value() + " -> ") + e.getToState().value();
+    return (e.getFromState() == null ? "" : e.getFromState().value() + " -> ")
+        + e.getToState().value();
   }
 
   private static String detail(AuditEntry e) {
@@ -57,7 +61,11 @@ final class AuditCommand implements Callable<Integer> {
     if (f == null) {
       return e.getText();
     }
-    return e.getText() + "; " + f.getSource() + " -> " + f.getTarget()
+    return e.getText()
+        + "; "
+        + f.getSource()
+        + " -> "
+        + f.getTarget()
         + (f.getChecksum() == null ? "" : "; " + f.getChecksum());
   }
 }

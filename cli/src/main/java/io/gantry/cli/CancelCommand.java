@@ -10,13 +10,16 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code gantry cancel ID}: withdraws a job whose program has not started. */
-@Command(name = "cancel", mixinStandardHelpOptions = true,
-    description = {"Cancel a job that has not started running (QUEUED, STAGING_IN, "
-        + "STAGED): it ends CANCELLED.",
-        "A running job is stopped with 'gantry kill'; cancelling one is refused (exit 1)."},
+@Command(
+    name = "cancel",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Cancel a job that has not started running (QUEUED, STAGING_IN, "
+          + "STAGED): it ends CANCELLED.",
+      "A running job is stopped with 'gantry kill'; cancelling one is refused (exit 1)."
+    },
     footerHeading = "%nExample:%n",
-    footer = {"  gantry cancel 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
-        GantryCommand.EXIT_CODE_HELP})
+    footer = {"  gantry cancel 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5", GantryCommand.EXIT_CODE_HELP})
 final class CancelCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -26,13 +29,17 @@ final class CancelCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    JobStatus job = gantry.connect().call(s -> {
-      try {
-        return s.cancelJob(jobId);
-      } catch (JobStateFault e) {
-        throw WrongVerb.explain(e, jobId, "kill", "its program has started");
-      }
-    });
+    JobStatus job =
+        gantry
+            .connect()
+            .call(
+                s -> {
+                  try {
+                    return s.cancelJob(jobId);
+                  } catch (JobStateFault e) {
+                    throw WrongVerb.explain(e, jobId, "kill", "its program has started");
+                  }
+                });
     return ChangedJob.print(gantry, spec, job);
   }
 }

@@ -12,12 +12,18 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code gantry definition ID}: the job description as the server keeps it, passwords redacted. */
-@Command(name = "definition", mixinStandardHelpOptions = true,
-    description = {"Print a job's description (JSDL) as submitted, with every password value redacted.",
-        "The output can be edited and submitted again."},
+@Command(
+    name = "definition",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print a job's description (JSDL) as submitted, with every password value redacted.",
+      "The output can be edited and submitted again."
+    },
     footerHeading = "%nExample:%n",
-    footer = {"  gantry definition 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5 > rerun.jsdl",
-        GantryCommand.EXIT_CODE_HELP})
+    footer = {
+      "  gantry definition 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5 > rerun.jsdl",
+      GantryCommand.EXIT_CODE_HELP
+    })
 final class DefinitionCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -30,7 +36,8 @@ final class DefinitionCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     JobDocument document = gantry.connect().call(s -> s.getJobDefinition(jobId));
     if (document == null || document.getAny() == null) {
-      throw new CommandFailure(GantryCommand.EXIT_SERVER, "the server sent no job description for " + jobId);
+      throw new CommandFailure(
+          GantryCommand.EXIT_SERVER, "the server sent no job description for " + jobId);
     }
     String xml = JobDocuments.text(JobDocuments.withoutApiNamespace(document.getAny()));
     if (gantry.json) {

@@ -27,7 +27,8 @@ final class DurationConverter implements ITypeConverter<Duration> {
     try {
       return Duration.parse(value.strip().toUpperCase(java.util.Locale.ROOT));
     } catch (DateTimeParseException e) {
-      throw new TypeConversionException("'" + value + "' is not a duration; write e.g. 90s, 15m, 2h or PT1H30M");
+      throw new TypeConversionException(
+          "'" + value + "' is not a duration; write e.g. 90s, 15m, 2h or PT1H30M");
     }
   }
 }

@@ -11,30 +11,50 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gantry}: the command-line toolkit, a thin client of the server's SOAP API. Each task
- * is a subcommand class registered below; {@code validate} works offline, the others speak to
- * the server named by {@code --server}. The global options are inherited, so they may come
- * before or after the subcommand; where one is not given, {@link ServerSettings} takes it from
- * the environment or the login {@code gantry login} stored.
+ * {@code gantry}: the command-line toolkit, a thin client of the server's SOAP API. Each task is a
+ * subcommand class registered below; {@code validate} works offline, the others speak to the server
+ * named by {@code --server}. The global options are inherited, so they may come before or after the
+ * subcommand; where one is not given, {@link ServerSettings} takes it from the environment or the
+ * login {@code gantry login} stored.
  */
-@Command(name = "gantry", mixinStandardHelpOptions = true, versionProvider = GantryVersion.class,
+@Command(
+    name = "gantry",
+    mixinStandardHelpOptions = true,
+    versionProvider = GantryVersion.class,
     description = "Submit and manage Gantry jobs (extended JSDL) on a Gantry server.",
-    subcommands = {LoginCommand.class, SubmitCommand.class, StatusCommand.class, ListCommand.class, WaitCommand.class,
-        OutputCommand.class, ResultsCommand.class, DefinitionCommand.class, CancelCommand.class,
-        KillCommand.class, ServerInfoCommand.class, ApplicationsCommand.class, ValidateCommand.class, EncryptPasswordCommand.class, AuditCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      LoginCommand.class,
+      SubmitCommand.class,
+      StatusCommand.class,
+      ListCommand.class,
+      WaitCommand.class,
+      OutputCommand.class,
+      ResultsCommand.class,
+      DefinitionCommand.class,
+      CancelCommand.class,
+      KillCommand.class,
+      ServerInfoCommand.class,
+      ApplicationsCommand.class,
+      ValidateCommand.class,
+      EncryptPasswordCommand.class,
+      AuditCommand.class,
+      CommandLine.HelpCommand.class
+    },
     footerHeading = "%nExamples:%n",
-    footer = {"  gantry login --server https://hpc-gw.example.org:8443 --user alice",
-        "  gantry submit --wait var-job.jsdl",
-        "  gantry --server https://hpc-gw.example.org:8443 list --state RUNNING",
-        "",
-        "The server, user name and certificate fingerprint come from --server, --user and",
-        "--server-fingerprint, else from GANTRY_SERVER, GANTRY_USER and",
-        "GANTRY_SERVER_FINGERPRINT, else from what 'gantry login' stored (for that server",
-        "only), else https://127.0.0.1:8443. The user name is sent by HTTP Basic with the",
-        "password from GANTRY_PASSWORD, else asked on the terminal; a server without",
-        "authentication configured ignores both. Over https the fingerprint pins the",
-        "server's certificate (gantry-server prints it at start).",
-        GantryCommand.EXIT_CODE_HELP})
+    footer = {
+      "  gantry login --server https://hpc-gw.example.org:8443 --user alice",
+      "  gantry submit --wait var-job.jsdl",
+      "  gantry --server https://hpc-gw.example.org:8443 list --state RUNNING",
+      "",
+      "The server, user name and certificate fingerprint come from --server, --user and",
+      "--server-fingerprint, else from GANTRY_SERVER, GANTRY_USER and",
+      "GANTRY_SERVER_FINGERPRINT, else from what 'gantry login' stored (for that server",
+      "only), else https://127.0.0.1:8443. The user name is sent by HTTP Basic with the",
+      "password from GANTRY_PASSWORD, else asked on the terminal; a server without",
+      "authentication configured ignores both. Over https the fingerprint pins the",
+      "server's certificate (gantry-server prints it at start).",
+      GantryCommand.EXIT_CODE_HELP
+    })
 public final class GantryCommand implements Runnable {
   public static final int EXIT_OK = 0;
   public static final int EXIT_NEGATIVE = 1;
@@ -44,53 +64,77 @@ public final class GantryCommand implements Runnable {
   public static final int EXIT_TIMEOUT = 5;
 
   /** The exit codes as every command's --help lists them. */
-  static final String EXIT_CODE_HELP = "%nExit codes:%n"
-      + "  0  success%n"
-      + "  1  the job failed (FAILED, KILLED, CANCELLED), the document is invalid, or the%n"
-      + "     server declined (e.g. cancel of a running job, a limit reached)%n"
-      + "  2  usage error, or a local file cannot be read (or the login file is open%n"
-      + "     to other users)%n"
-      + "  3  the server cannot be reached, its certificate is not the pinned one, or it%n"
-      + "     refused the credentials or the request%n"
-      + "  4  no such job (it does not exist, or belongs to another user)%n"
-      + "  5  wait --timeout ran out before the job ended";
+  static final String EXIT_CODE_HELP =
+      "%nExit codes:%n"
+          + "  0  success%n"
+          + "  1  the job failed (FAILED, KILLED, CANCELLED), the document is invalid, or the%n"
+          + "     server declined (e.g. cancel of a running job, a limit reached)%n"
+          + "  2  usage error, or a local file cannot be read (or the login file is open%n"
+          + "     to other users)%n"
+          + "  3  the server cannot be reached, its certificate is not the pinned one, or it%n"
+          + "     refused the credentials or the request%n"
+          + "  4  no such job (it does not exist, or belongs to another user)%n"
+          + "  5  wait --timeout ran out before the job ended";
 
-  /** Where the password for --user comes from; never a command-line option (it would show in ps). */
+  /**
+   * Where the password for --user comes from; never a command-line option (it would show in ps).
+   */
   static final String PASSWORD_VARIABLE = "GANTRY_PASSWORD";
 
   @Spec CommandSpec spec;
 
-  // no picocli defaults: ServerSettings resolves the environment and the stored login, in that order
-  @Option(names = "--server", scope = ScopeType.INHERIT, paramLabel = "URL",
-      description = "the Gantry server (default: $GANTRY_SERVER, else the one gantry login stored, else "
-          + ServerSettings.DEFAULT_SERVER + "); /services/JobManagement is appended")
+  // no picocli defaults: ServerSettings resolves the environment and the stored login, in that
+  // order
+  @Option(
+      names = "--server",
+      scope = ScopeType.INHERIT,
+      paramLabel = "URL",
+      description =
+          "the Gantry server (default: $GANTRY_SERVER, else the one gantry login stored, else "
+              + ServerSettings.DEFAULT_SERVER
+              + "); /services/JobManagement is appended")
   String server;
 
-  @Option(names = "--user", scope = ScopeType.INHERIT, paramLabel = "NAME",
-      description = "user name for HTTP Basic authentication (default: $GANTRY_USER, else the one gantry"
-          + " login stored); the password is read from $GANTRY_PASSWORD, else asked on the terminal")
+  @Option(
+      names = "--user",
+      scope = ScopeType.INHERIT,
+      paramLabel = "NAME",
+      description =
+          "user name for HTTP Basic authentication (default: $GANTRY_USER, else the one gantry"
+              + " login stored); the password is read from $GANTRY_PASSWORD, else asked on the terminal")
   String user;
 
-  @Option(names = "--server-fingerprint", scope = ScopeType.INHERIT, paramLabel = "SHA256",
-      description = "over https, trust only the server certificate with this SHA-256 fingerprint"
-          + " (gantry-server prints it at start; default: $GANTRY_SERVER_FINGERPRINT, else the one"
-          + " gantry login stored)")
+  @Option(
+      names = "--server-fingerprint",
+      scope = ScopeType.INHERIT,
+      paramLabel = "SHA256",
+      description =
+          "over https, trust only the server certificate with this SHA-256 fingerprint"
+              + " (gantry-server prints it at start; default: $GANTRY_SERVER_FINGERPRINT, else the one"
+              + " gantry login stored)")
   String fingerprint;
 
-  @Option(names = "--json", scope = ScopeType.INHERIT,
+  @Option(
+      names = "--json",
+      scope = ScopeType.INHERIT,
       description = "print machine-readable JSON (one document on standard output)")
   boolean json;
 
-  @Option(names = {"-q", "--quiet"}, scope = ScopeType.INHERIT,
+  @Option(
+      names = {"-q", "--quiet"},
+      scope = ScopeType.INHERIT,
       description = "print only what scripts need (e.g. only the job id), no progress")
   boolean quiet;
 
-  @Option(names = "--no-color", scope = ScopeType.INHERIT,
+  @Option(
+      names = "--no-color",
+      scope = ScopeType.INHERIT,
       description = "no colours, also on a terminal (NO_COLOR in the environment does the same)")
   boolean noColor;
 
   /** The process environment; tests give their own. */
   private final Map<String, String> environment;
+
   /** The user's terminal, empty when there is none (a pipe, a script). */
   private final Optional<Terminal> terminal;
 
@@ -101,7 +145,8 @@ public final class GantryCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "a command is needed, e.g. gantry submit FILE");
+    throw new ParameterException(
+        spec.commandLine(), "a command is needed, e.g. gantry submit FILE");
   }
 
   /** A connection to the server the settings name, as their user. */
@@ -118,9 +163,12 @@ public final class GantryCommand implements Runnable {
     }
   }
 
-  /** Server, user and fingerprint: from the options, else the environment, else the stored login. */
+  /**
+   * Server, user and fingerprint: from the options, else the environment, else the stored login.
+   */
   ServerSettings settings() {
-    return ServerSettings.resolve(new ServerSettings.Given(server, user, fingerprint), environment, loginFile());
+    return ServerSettings.resolve(
+        new ServerSettings.Given(server, user, fingerprint), environment, loginFile());
   }
 
   LoginFile loginFile() {
@@ -132,15 +180,18 @@ public final class GantryCommand implements Runnable {
   }
 
   /**
-   * The password of the settings' user: GANTRY_PASSWORD, else typed on the terminal, else none
-   * (the server then refuses the call and says so).
+   * The password of the settings' user: GANTRY_PASSWORD, else typed on the terminal, else none (the
+   * server then refuses the call and says so).
    */
   String password(ServerSettings settings) {
     String variable = environment.get(PASSWORD_VARIABLE);
     if (variable != null || terminal.isEmpty()) {
       return variable;
     }
-    char[] typed = terminal.get().readPassword("Password for " + settings.user() + " at " + settings.server() + ": ");
+    char[] typed =
+        terminal
+            .get()
+            .readPassword("Password for " + settings.user() + " at " + settings.server() + ": ");
     return typed == null ? null : new String(typed);
   }
 
@@ -159,23 +210,27 @@ public final class GantryCommand implements Runnable {
     return commandLine(System.getenv(), Terminal.ofSystemConsole());
   }
 
-  /** The command line in {@code environment}; tests call this with their own streams and terminal. */
+  /**
+   * The command line in {@code environment}; tests call this with their own streams and terminal.
+   */
   static CommandLine commandLine(Map<String, String> environment, Optional<Terminal> terminal) {
     // picocli answers usage errors with 2 (CommandLine.ExitCode.USAGE) already
     return new CommandLine(new GantryCommand(environment, terminal))
-        .setExecutionExceptionHandler((e, command, parsed) -> {
-          if (e instanceof CommandFailure failure) {
-            command.getErr().println("gantry: " + failure.getMessage());
-            return failure.exitCode();
-          }
-          command.getErr().println("gantry: " + e);
-          return EXIT_USAGE_OR_IO;
-        });
+        .setExecutionExceptionHandler(
+            (e, command, parsed) -> {
+              if (e instanceof CommandFailure failure) {
+                command.getErr().println("gantry: " + failure.getMessage());
+                return failure.exitCode();
+              }
+              command.getErr().println("gantry: " + e);
+              return EXIT_USAGE_OR_IO;
+            });
   }
 
   public static void main(String[] args) {
     // the SOAP stack logs its set-up at INFO; a command-line tool shows only what went wrong
-    // (CXF logs a refused connection as a WARN with a stack trace; the message we print says it all)
+    // (CXF logs a refused connection as a WARN with a stack trace; the message we print says it
+    // all)
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
     System.setProperty("org.slf4j.simpleLogger.log.org.apache.cxf", "off");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");

@@ -15,8 +15,8 @@ import org.xml.sax.SAXException;
 
 /**
  * Job descriptions as the SOAP message carries them: the {@code JobDefinition} element itself.
- * Parsed with DOCTYPEs refused, as the server parses them, so a document that passed the
- * offline check cannot pull in an external entity on its way.
+ * Parsed with DOCTYPEs refused, as the server parses them, so a document that passed the offline
+ * check cannot pull in an external entity on its way.
  */
 final class JobDocuments {
   private JobDocuments() {}
@@ -26,15 +26,17 @@ final class JobDocuments {
       return HardenedXml.parse(new ByteArrayInputStream(xml)).getDocumentElement();
     } catch (SAXException | IOException e) {
       // the offline parser accepted it, so only a parser difference gets here
-      throw new CommandFailure(GantryCommand.EXIT_NEGATIVE, "cannot read the job description as XML: "
-          + e.getMessage(), e);
+      throw new CommandFailure(
+          GantryCommand.EXIT_NEGATIVE,
+          "cannot read the job description as XML: " + e.getMessage(),
+          e);
     }
   }
 
   /**
    * Drops declarations of the SOAP API's namespace that the element inherited from the message
-   * around it: no JSDL document uses that namespace, and a copy saved for resubmission should
-   * look like what the user wrote.
+   * around it: no JSDL document uses that namespace, and a copy saved for resubmission should look
+   * like what the user wrote.
    */
   static Element withoutApiNamespace(Element element) {
     var attributes = element.getAttributes();

@@ -7,10 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Waits for a job to reach a final state, for {@code wait} and {@code submit --wait}: polls
- * {@code getJobStatus}, shows progress, and with {@code --follow} writes the job's standard
- * output as it grows. Polling, not a callback: the SOAP API is request/response only, and a
- * poll every 0.7 s costs the server one small query.
+ * Waits for a job to reach a final state, for {@code wait} and {@code submit --wait}: polls {@code
+ * getJobStatus}, shows progress, and with {@code --follow} writes the job's standard output as it
+ * grows. Polling, not a callback: the SOAP API is request/response only, and a poll every 0.7 s
+ * costs the server one small query.
  */
 final class JobWaiter {
   static final Duration POLL_INTERVAL = Duration.ofMillis(700);
@@ -36,7 +36,8 @@ final class JobWaiter {
    */
   JobStatus await(String jobId, Duration timeout) {
     long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
-    OutputFollower follower = followTo == null ? null : new OutputFollower(server, jobId, OutputStream.STDOUT);
+    OutputFollower follower =
+        followTo == null ? null : new OutputFollower(server, jobId, OutputStream.STDOUT);
     try {
       while (true) {
         JobStatus job = server.call(s -> s.getJobStatus(jobId));
@@ -57,8 +58,15 @@ final class JobWaiter {
           return job;
         }
         if (System.nanoTime() >= deadline) {
-          throw new CommandFailure(GantryCommand.EXIT_TIMEOUT, "job " + jobId + " is still "
-              + job.getState().value() + " after " + Times.elapsed(timeout) + " (--timeout)");
+          throw new CommandFailure(
+              GantryCommand.EXIT_TIMEOUT,
+              "job "
+                  + jobId
+                  + " is still "
+                  + job.getState().value()
+                  + " after "
+                  + Times.elapsed(timeout)
+                  + " (--timeout)");
         }
         pause();
       }
@@ -79,7 +87,8 @@ final class JobWaiter {
       Thread.sleep(POLL_INTERVAL.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CommandFailure(GantryCommand.EXIT_NEGATIVE, "interrupted while waiting for the job", e);
+      throw new CommandFailure(
+          GantryCommand.EXIT_NEGATIVE, "interrupted while waiting for the job", e);
     }
   }
 }

@@ -17,12 +17,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code --json} shapes. Built as ordered maps rather than by serialising the generated
- * SOAP classes, so the keys are chosen here, stay stable when the WSDL grows, and are always
- * present (null when unknown). Times are ISO-8601 UTC strings. Shapes are listed in README.md.
+ * The {@code --json} shapes. Built as ordered maps rather than by serialising the generated SOAP
+ * classes, so the keys are chosen here, stay stable when the WSDL grows, and are always present
+ * (null when unknown). Times are ISO-8601 UTC strings. Shapes are listed in README.md.
  */
 final class JsonOutput {
-  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private JsonOutput() {}
 
@@ -86,7 +87,9 @@ final class JsonOutput {
       entry.put("fromState", e.getFromState() == null ? null : e.getFromState().value());
       entry.put("toState", e.getToState() == null ? null : e.getToState().value());
       entry.put("text", e.getText());
-      entry.put("movement", e.getMovement() == null ? null : stagedFiles(List.of(e.getMovement())).get(0));
+      entry.put(
+          "movement",
+          e.getMovement() == null ? null : stagedFiles(List.of(e.getMovement())).get(0));
       entries.add(entry);
     }
     json.put("entries", entries);
@@ -123,7 +126,8 @@ final class JsonOutput {
   }
 
   /** A problem of a job description, from the offline parser or the server's report. */
-  static Map<String, Object> problem(String severity, int line, int column, String path, String message) {
+  static Map<String, Object> problem(
+      String severity, int line, int column, String path, String message) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("severity", severity);
     json.put("line", line);

@@ -14,31 +14,44 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gantry list}: the caller's jobs as a table, newest first. A job that failed shows why
- * (its first {@value #REASON_WIDTH} characters; {@code gantry status ID} shows all): a FAILED
- * job whose program exited 0 failed in staging, which EXIT alone would hide.
+ * {@code gantry list}: the caller's jobs as a table, newest first. A job that failed shows why (its
+ * first {@value #REASON_WIDTH} characters; {@code gantry status ID} shows all): a FAILED job whose
+ * program exited 0 failed in staging, which EXIT alone would hide.
  */
-@Command(name = "list", mixinStandardHelpOptions = true,
-    description = "List jobs, newest first: your own, or with --all every user's (administrators only; "
-        + "others get 'access denied', exit 3).",
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description =
+        "List jobs, newest first: your own, or with --all every user's (administrators only; "
+            + "others get 'access denied', exit 3).",
     footerHeading = "%nExamples:%n",
-    footer = {"  gantry list",
-        "  gantry list --state RUNNING --state QUEUED",
-        "  gantry list --quiet --state FAILED      # ids only", GantryCommand.EXIT_CODE_HELP})
+    footer = {
+      "  gantry list",
+      "  gantry list --state RUNNING --state QUEUED",
+      "  gantry list --quiet --state FAILED      # ids only",
+      GantryCommand.EXIT_CODE_HELP
+    })
 final class ListCommand implements Callable<Integer> {
   static final int REASON_WIDTH = 80;
 
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
 
-  @Option(names = "--state", paramLabel = "STATE", split = ",",
-      description = "only jobs in this state (repeat or separate with commas): ${COMPLETION-CANDIDATES}")
+  @Option(
+      names = "--state",
+      paramLabel = "STATE",
+      split = ",",
+      description =
+          "only jobs in this state (repeat or separate with commas): ${COMPLETION-CANDIDATES}")
   List<JobState> states = new ArrayList<>();
 
   @Option(names = "--all", description = "every user's jobs (administrators only)")
   boolean allUsers;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      defaultValue = "100",
       description = "at most this many jobs (default ${DEFAULT-VALUE})")
   int limit;
 
@@ -57,7 +70,8 @@ final class ListCommand implements Callable<Integer> {
     } else {
       table(list.getJob()).print(out);
       if (list.getTotal() > list.getJob().size()) {
-        out.println("(" + list.getJob().size() + " of " + list.getTotal() + " jobs; --limit shows more)");
+        out.println(
+            "(" + list.getJob().size() + " of " + list.getTotal() + " jobs; --limit shows more)");
       }
     }
     out.flush();
@@ -65,11 +79,19 @@ final class ListCommand implements Callable<Integer> {
   }
 
   private TextTable table(List<JobStatus> jobs) {
-    TextTable table = new TextTable("JOB ID", "NAME", "OWNER", "STATE", "SUBMITTED", "FINISHED", "EXIT",
-        "REASON");
+    TextTable table =
+        new TextTable(
+            "JOB ID", "NAME", "OWNER", "STATE", "SUBMITTED", "FINISHED", "EXIT", "REASON");
     for (JobStatus j : jobs) {
-      table.row(j.getJobId(), j.getName(), j.getOwner(), j.getState().value(), Times.text(j.getSubmitted()),
-          Times.text(j.getFinished()), j.getExitCode(), brief(j.getFailureReason()));
+      table.row(
+          j.getJobId(),
+          j.getName(),
+          j.getOwner(),
+          j.getState().value(),
+          Times.text(j.getSubmitted()),
+          Times.text(j.getFinished()),
+          j.getExitCode(),
+          brief(j.getFailureReason()));
     }
     return table;
   }

@@ -18,43 +18,50 @@ import picocli.CommandLine.Spec;
 /**
  * {@code gantry login}: makes a server, a user name and the server's certificate the defaults of
  * every later command.
+ *
  * <ol>
  *   <li>Over https, the certificate to trust is the one --server-fingerprint names, or, on a
- *       terminal, the one the server presents, once the user has seen its fingerprint and said
- *       yes. Trusting a certificate nobody looked at would trust whoever answers at that
- *       address, so without a terminal and without a fingerprint login refuses (exit 2).
- *   <li>The password (GANTRY_PASSWORD, else typed without echo) is checked with one
- *       authenticated call over a connection that trusts only that certificate.
- *   <li>Only then are server, user name and fingerprint stored in the {@link LoginFile}, never
- *       the password; any failure before stores nothing.
+ *       terminal, the one the server presents, once the user has seen its fingerprint and said yes.
+ *       Trusting a certificate nobody looked at would trust whoever answers at that address, so
+ *       without a terminal and without a fingerprint login refuses (exit 2).
+ *   <li>The password (GANTRY_PASSWORD, else typed without echo) is checked with one authenticated
+ *       call over a connection that trusts only that certificate.
+ *   <li>Only then are server, user name and fingerprint stored in the {@link LoginFile}, never the
+ *       password; any failure before stores nothing.
  * </ol>
  */
-@Command(name = "login", mixinStandardHelpOptions = true,
-    description = {"Confirm a server's certificate, check your password, and store the server, your"
-        + " user name and the certificate's SHA-256 fingerprint (never the password) as the defaults"
-        + " of every other command.",
-        "Over https the server's certificate fingerprint is shown and you are asked to trust it;"
-            + " compare it with the one gantry-server printed at start. Without a terminal, give it"
-            + " with --server-fingerprint (or GANTRY_SERVER_FINGERPRINT): login never trusts a"
-            + " certificate nobody has checked. The password comes from GANTRY_PASSWORD, else a"
-            + " prompt that does not echo.",
-        "Options and environment variables still override the stored login; its user and"
-            + " fingerprint apply only to its server. Run login again when the server's certificate"
-            + " changes. The login is stored, readable by you only (mode 0600), in:",
-        "  $GANTRY_CONFIG, else",
-        "  $XDG_CONFIG_HOME/gantry/config.properties, else",
-        "  ~/.config/gantry/config.properties"},
+@Command(
+    name = "login",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Confirm a server's certificate, check your password, and store the server, your"
+          + " user name and the certificate's SHA-256 fingerprint (never the password) as the defaults"
+          + " of every other command.",
+      "Over https the server's certificate fingerprint is shown and you are asked to trust it;"
+          + " compare it with the one gantry-server printed at start. Without a terminal, give it"
+          + " with --server-fingerprint (or GANTRY_SERVER_FINGERPRINT): login never trusts a"
+          + " certificate nobody has checked. The password comes from GANTRY_PASSWORD, else a"
+          + " prompt that does not echo.",
+      "Options and environment variables still override the stored login; its user and"
+          + " fingerprint apply only to its server. Run login again when the server's certificate"
+          + " changes. The login is stored, readable by you only (mode 0600), in:",
+      "  $GANTRY_CONFIG, else",
+      "  $XDG_CONFIG_HOME/gantry/config.properties, else",
+      "  ~/.config/gantry/config.properties"
+    },
     footerHeading = "%nExamples:%n",
-    footer = {"  gantry login --server https://hpc-gw.example.org:8443 --user alice",
-        "  GANTRY_PASSWORD=... gantry login --server https://hpc-gw.example.org:8443 \\",
-        "      --user alice --server-fingerprint 3F:A2:...:9C     # in a script",
-        "%nExit codes:%n"
-            + "  0  logged in; the login is stored%n"
-            + "  1  you did not trust the certificate%n"
-            + "  2  usage error: no terminal and no --server-fingerprint, no user name or%n"
-            + "     password, or the login file cannot be read or written%n"
-            + "  3  the server cannot be reached, its certificate is not the one pinned, or it%n"
-            + "     refused the user name and password"})
+    footer = {
+      "  gantry login --server https://hpc-gw.example.org:8443 --user alice",
+      "  GANTRY_PASSWORD=... gantry login --server https://hpc-gw.example.org:8443 \\",
+      "      --user alice --server-fingerprint 3F:A2:...:9C     # in a script",
+      "%nExit codes:%n"
+          + "  0  logged in; the login is stored%n"
+          + "  1  you did not trust the certificate%n"
+          + "  2  usage error: no terminal and no --server-fingerprint, no user name or%n"
+          + "     password, or the login file cannot be read or written%n"
+          + "  3  the server cannot be reached, its certificate is not the one pinned, or it%n"
+          + "     refused the user name and password"
+    })
 final class LoginCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -77,9 +84,14 @@ final class LoginCommand implements Callable<Integer> {
     if (settings.user() != null) {
       return settings.user();
     }
-    String typed = gantry.terminal().map(t -> t.readLine("User name at " + settings.server() + ": ")).orElse(null);
+    String typed =
+        gantry
+            .terminal()
+            .map(t -> t.readLine("User name at " + settings.server() + ": "))
+            .orElse(null);
     if (typed == null || typed.isBlank()) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, "no user name: give --user NAME or set GANTRY_USER");
+      throw new CommandFailure(
+          GantryCommand.EXIT_USAGE_OR_IO, "no user name: give --user NAME or set GANTRY_USER");
     }
     return typed.strip();
   }
@@ -90,13 +102,22 @@ final class LoginCommand implements Callable<Integer> {
       try {
         return FingerprintTrustManager.canonical(settings.fingerprint());
       } catch (IllegalArgumentException e) {
-        throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, "--server-fingerprint: " + e.getMessage(), e);
+        throw new CommandFailure(
+            GantryCommand.EXIT_USAGE_OR_IO, "--server-fingerprint: " + e.getMessage(), e);
       }
     }
-    Terminal terminal = gantry.terminal().orElseThrow(() -> new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO,
-        "no terminal to confirm the certificate of " + settings.server() + " on, and trusting it unseen would"
-            + " trust whoever answers there: give the fingerprint gantry-server printed at start with"
-            + " --server-fingerprint or GANTRY_SERVER_FINGERPRINT; nothing was stored"));
+    Terminal terminal =
+        gantry
+            .terminal()
+            .orElseThrow(
+                () ->
+                    new CommandFailure(
+                        GantryCommand.EXIT_USAGE_OR_IO,
+                        "no terminal to confirm the certificate of "
+                            + settings.server()
+                            + " on, and trusting it unseen would"
+                            + " trust whoever answers there: give the fingerprint gantry-server printed at start with"
+                            + " --server-fingerprint or GANTRY_SERVER_FINGERPRINT; nothing was stored"));
     X509Certificate certificate = presentedCertificate(settings.server());
     String fingerprint = fingerprintOf(certificate);
     PrintWriter err = spec.commandLine().getErr();
@@ -104,11 +125,13 @@ final class LoginCommand implements Callable<Integer> {
     err.println("  subject:             " + certificate.getSubjectX500Principal().getName());
     err.println("  valid until:         " + certificate.getNotAfter().toInstant());
     err.println("  SHA-256 fingerprint: " + fingerprint);
-    err.println("Compare the fingerprint with the one gantry-server printed at start (ask its operator).");
+    err.println(
+        "Compare the fingerprint with the one gantry-server printed at start (ask its operator).");
     err.flush();
     String answer = terminal.readLine("Trust this certificate? [y/N] ");
     if (answer == null || !List.of("y", "yes").contains(answer.strip().toLowerCase(Locale.ROOT))) {
-      throw new CommandFailure(GantryCommand.EXIT_NEGATIVE, "the certificate was not trusted; nothing was stored");
+      throw new CommandFailure(
+          GantryCommand.EXIT_NEGATIVE, "the certificate was not trusted; nothing was stored");
     }
     return fingerprint;
   }
@@ -117,8 +140,14 @@ final class LoginCommand implements Callable<Integer> {
     try {
       return ServerCertificate.presentedBy(server);
     } catch (IOException | IllegalArgumentException e) {
-      throw new CommandFailure(GantryCommand.EXIT_SERVER, "cannot fetch the certificate of the Gantry server at "
-          + server + " (" + e.getMessage() + "); is it running? nothing was stored", e);
+      throw new CommandFailure(
+          GantryCommand.EXIT_SERVER,
+          "cannot fetch the certificate of the Gantry server at "
+              + server
+              + " ("
+              + e.getMessage()
+              + "); is it running? nothing was stored",
+          e);
     }
   }
 
@@ -126,15 +155,22 @@ final class LoginCommand implements Callable<Integer> {
     try {
       return FingerprintTrustManager.fingerprintOf(certificate);
     } catch (CertificateException e) {
-      throw new CommandFailure(GantryCommand.EXIT_SERVER, "the server's certificate cannot be read: " + e.getMessage(), e);
+      throw new CommandFailure(
+          GantryCommand.EXIT_SERVER,
+          "the server's certificate cannot be read: " + e.getMessage(),
+          e);
     }
   }
 
-  /** One call only an authenticated user may make: a wrong password fails here, before anything is stored. */
+  /**
+   * One call only an authenticated user may make: a wrong password fails here, before anything is
+   * stored.
+   */
   private void checkPassword(ServerSettings settings) {
     String password = gantry.password(settings);
     if (password == null) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO,
+      throw new CommandFailure(
+          GantryCommand.EXIT_USAGE_OR_IO,
           "no password: set GANTRY_PASSWORD or run gantry login on a terminal; nothing was stored");
     }
     try {
@@ -154,8 +190,14 @@ final class LoginCommand implements Callable<Integer> {
       json.put("loginFile", file.path().toString());
       JsonOutput.print(out, json);
     } else if (!gantry.quiet) {
-      out.println("logged in to " + settings.server() + " as " + settings.user() + "; stored in " + file.path()
-          + " (no password)");
+      out.println(
+          "logged in to "
+              + settings.server()
+              + " as "
+              + settings.user()
+              + "; stored in "
+              + file.path()
+              + " (no password)");
     }
     out.flush();
   }

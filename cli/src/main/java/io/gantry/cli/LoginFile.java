@@ -17,19 +17,21 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * The file {@code gantry login} writes and the other commands take their defaults from:
- * {@code $GANTRY_CONFIG}, else {@code $XDG_CONFIG_HOME/gantry/config.properties}, else
- * {@code ~/.config/gantry/config.properties}; Java properties with the keys {@code server},
- * {@code user} and {@code server-fingerprint}, never a password.
+ * The file {@code gantry login} writes and the other commands take their defaults from: {@code
+ * $GANTRY_CONFIG}, else {@code $XDG_CONFIG_HOME/gantry/config.properties}, else {@code
+ * ~/.config/gantry/config.properties}; Java properties with the keys {@code server}, {@code user}
+ * and {@code server-fingerprint}, never a password.
  *
- * <p>The pinned fingerprint decides which server receives the user's password, so the file is
- * the user's alone:
+ * <p>The pinned fingerprint decides which server receives the user's password, so the file is the
+ * user's alone:
+ *
  * <ol>
- *   <li>it is written as an owner-only temporary file (0600; a directory it creates, 0700) that
- *       is then renamed over the old one, so no one ever sees it half written or more open;
+ *   <li>it is written as an owner-only temporary file (0600; a directory it creates, 0700) that is
+ *       then renamed over the old one, so no one ever sees it half written or more open;
  *   <li>a file that group or others may read or write is refused, as ssh refuses such a key:
  *       someone else could have put their own server and certificate in it.
  * </ol>
+ *
  * On a file system without POSIX permissions neither applies.
  */
 final class LoginFile {
@@ -52,8 +54,10 @@ final class LoginFile {
     }
     // the XDG base directory rules: a relative XDG_CONFIG_HOME is invalid and ignored
     String xdg = environment.get("XDG_CONFIG_HOME");
-    Path configHome = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute() ? Path.of(xdg)
-        : Path.of(environment.getOrDefault("HOME", System.getProperty("user.home")), ".config");
+    Path configHome =
+        xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()
+            ? Path.of(xdg)
+            : Path.of(environment.getOrDefault("HOME", System.getProperty("user.home")), ".config");
     return new LoginFile(configHome.resolve("gantry").resolve("config.properties"));
   }
 
@@ -61,7 +65,10 @@ final class LoginFile {
     return path;
   }
 
-  /** The stored login, or empty when there is no file; a CommandFailure (exit 2) when it cannot be used. */
+  /**
+   * The stored login, or empty when there is no file; a CommandFailure (exit 2) when it cannot be
+   * used.
+   */
   Optional<StoredLogin> read() {
     if (!Files.exists(path)) {
       return Optional.empty();
@@ -73,7 +80,8 @@ final class LoginFile {
         properties.load(in);
       }
     } catch (IOException | IllegalArgumentException e) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, "cannot read " + path + ": " + e.getMessage(), e);
+      throw new CommandFailure(
+          GantryCommand.EXIT_USAGE_OR_IO, "cannot read " + path + ": " + e.getMessage(), e);
     }
     return Optional.of(checked(properties));
   }
@@ -83,11 +91,18 @@ final class LoginFile {
       return;
     }
     Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
-    if (permissions.stream().anyMatch(p -> p.name().startsWith("GROUP_") || p.name().startsWith("OTHERS_"))) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, path + " is open to other users ("
-          + PosixFilePermissions.toString(permissions) + "); it says which server gets your password, so"
-          + " gantry does not use it: chmod 600 " + path + " if you trust what it says, else remove it"
-          + " and run gantry login again");
+    if (permissions.stream()
+        .anyMatch(p -> p.name().startsWith("GROUP_") || p.name().startsWith("OTHERS_"))) {
+      throw new CommandFailure(
+          GantryCommand.EXIT_USAGE_OR_IO,
+          path
+              + " is open to other users ("
+              + PosixFilePermissions.toString(permissions)
+              + "); it says which server gets your password, so"
+              + " gantry does not use it: chmod 600 "
+              + path
+              + " if you trust what it says, else remove it"
+              + " and run gantry login again");
     }
   }
 
@@ -95,7 +110,10 @@ final class LoginFile {
   private StoredLogin checked(Properties properties) {
     String server = value(properties, SERVER);
     if (server == null || !(server.startsWith("https://") || server.startsWith("http://"))) {
-      throw invalid(SERVER + " must be an https:// or http:// URL, not " + (server == null ? "missing" : "'" + server + "'"));
+      throw invalid(
+          SERVER
+              + " must be an https:// or http:// URL, not "
+              + (server == null ? "missing" : "'" + server + "'"));
     }
     String fingerprint = value(properties, FINGERPRINT);
     if (fingerprint != null) {
@@ -114,7 +132,8 @@ final class LoginFile {
   }
 
   private CommandFailure invalid(String problem) {
-    return new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, path + ": " + problem + "; run gantry login again");
+    return new CommandFailure(
+        GantryCommand.EXIT_USAGE_OR_IO, path + ": " + problem + "; run gantry login again");
   }
 
   /** Replaces the file with {@code login}, atomically and owner-only (see the class comment). */
@@ -123,16 +142,19 @@ final class LoginFile {
     Path temporary = null;
     try {
       Files.createDirectories(directory, permissions("rwx------"));
-      temporary = Files.createTempFile(directory, ".gantry-login-", ".tmp", permissions("rw-------"));
+      temporary =
+          Files.createTempFile(directory, ".gantry-login-", ".tmp", permissions("rw-------"));
       try (Writer out = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
         out.write("# written by gantry login; no password is kept here\n");
         line(out, SERVER, login.server());
         line(out, USER, login.user());
         line(out, FINGERPRINT, login.fingerprint());
       }
-      Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, "cannot write " + path + ": " + e.getMessage(), e);
+      throw new CommandFailure(
+          GantryCommand.EXIT_USAGE_OR_IO, "cannot write " + path + ": " + e.getMessage(), e);
     } finally {
       deleteQuietly(temporary);
     }
@@ -148,7 +170,10 @@ final class LoginFile {
   }
 
   private FileAttribute<?>[] permissions(String mode) {
-    return posix() ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode))}
+    return posix()
+        ? new FileAttribute<?>[] {
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode))
+        }
         : new FileAttribute<?>[0];
   }
 

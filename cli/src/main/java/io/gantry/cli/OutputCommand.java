@@ -14,12 +14,19 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code gantry output ID}: a job's standard output (or error) from the beginning. */
-@Command(name = "output", mixinStandardHelpOptions = true,
-    description = {"Print a job's standard output from the beginning, also while it runs.",
-        "With --follow, keep printing as it grows until the job has ended (like tail -f)."},
+@Command(
+    name = "output",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print a job's standard output from the beginning, also while it runs.",
+      "With --follow, keep printing as it grows until the job has ended (like tail -f)."
+    },
     footerHeading = "%nExamples:%n",
-    footer = {"  gantry output 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
-        "  gantry output --stderr --follow $id", GantryCommand.EXIT_CODE_HELP})
+    footer = {
+      "  gantry output 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
+      "  gantry output --stderr --follow $id",
+      GantryCommand.EXIT_CODE_HELP
+    })
 final class OutputCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -30,7 +37,9 @@ final class OutputCommand implements Callable<Integer> {
   @Option(names = "--stderr", description = "the standard error instead of the standard output")
   boolean stderr;
 
-  @Option(names = {"-f", "--follow"}, description = "keep printing until the job has ended")
+  @Option(
+      names = {"-f", "--follow"},
+      description = "keep printing until the job has ended")
   boolean follow;
 
   @Override

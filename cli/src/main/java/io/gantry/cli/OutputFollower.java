@@ -10,9 +10,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads a job's standard output or error from the start, piece by piece, and writes it as
- * text. The server hands out bytes, and a piece may end inside a multi-byte character; the
- * decoder keeps the incomplete tail until the next piece completes it.
+ * Reads a job's standard output or error from the start, piece by piece, and writes it as text. The
+ * server hands out bytes, and a piece may end inside a multi-byte character; the decoder keeps the
+ * incomplete tail until the next piece completes it.
  */
 final class OutputFollower {
   /** The server's largest piece; fewer round trips for big outputs. */
@@ -22,8 +22,11 @@ final class OutputFollower {
   private final String jobId;
   private final OutputStream stream;
   private final int chunkBytes;
-  private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-      .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
+  private final CharsetDecoder decoder =
+      StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPLACE)
+          .onUnmappableCharacter(CodingErrorAction.REPLACE);
   private ByteBuffer pending = ByteBuffer.allocate(0);
   private long offset;
   private boolean complete;
@@ -67,8 +70,8 @@ final class OutputFollower {
   }
 
   /**
-   * Why the server gave no bytes where some were expected (the job's directory was removed
-   * after the retention period, the file is one the server does not read); null otherwise.
+   * Why the server gave no bytes where some were expected (the job's directory was removed after
+   * the retention period, the file is one the server does not read); null otherwise.
    */
   String note() {
     return note;

@@ -6,13 +6,13 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Shows a waiting job's progress: elapsed time, state and the server's phase text, e.g.
- * {@code 0:12  STAGING_IN  stage-in: sql group 2 of 3, 1200 rows, 4 MB}.
+ * Shows a waiting job's progress: elapsed time, state and the server's phase text, e.g. {@code 0:12
+ * STAGING_IN stage-in: sql group 2 of 3, 1200 rows, 4 MB}.
  *
  * <ul>
- *   <li>On a terminal the line is redrawn in place (carriage return, clear to end of line) at
- *       every poll, so the elapsed time ticks; it is cut to the terminal width so that it never
- *       wraps, which would defeat the carriage return.
+ *   <li>On a terminal the line is redrawn in place (carriage return, clear to end of line) at every
+ *       poll, so the elapsed time ticks; it is cut to the terminal width so that it never wraps,
+ *       which would defeat the carriage return.
  *   <li>Elsewhere (a log file, a CI job) a new line is written only when the state or the phase
  *       text changes, so a long wait does not fill the log with ticks.
  * </ul>
@@ -47,11 +47,15 @@ final class ProgressDisplay {
     String phase = job.getPhase() == null ? "" : job.getPhase().strip();
     String key = job.getState() + "\n" + phase;
     if (terminal) {
-      String plain = fit((Times.elapsed(elapsed) + "  " + job.getState().value() + "  " + phase).stripTrailing());
+      String plain =
+          fit(
+              (Times.elapsed(elapsed) + "  " + job.getState().value() + "  " + phase)
+                  .stripTrailing());
       out.print(CLEAR_LINE + colored(plain, job));
       lineOpen = true;
     } else if (!Objects.equals(key, lastShown)) {
-      out.println((Times.elapsed(elapsed) + "  " + job.getState().value() + "  " + phase).stripTrailing());
+      out.println(
+          (Times.elapsed(elapsed) + "  " + job.getState().value() + "  " + phase).stripTrailing());
     }
     lastShown = key;
     out.flush();
@@ -86,7 +90,8 @@ final class ProgressDisplay {
     if (at < 0) {
       return plain;
     }
-    return plain.substring(0, at + 2) + colors.state(job.getState(), 0)
+    return plain.substring(0, at + 2)
+        + colors.state(job.getState(), 0)
         + plain.substring(at + 2 + state.length());
   }
 }

@@ -14,12 +14,14 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code gantry results ID}: what a job moved, for checking inputs and finding outputs. */
-@Command(name = "results", mixinStandardHelpOptions = true,
-    description = "Show a job's staging manifest (every file staged in) and its stage-out summary: "
-        + "step, source and target, rows, bytes, seconds and checksum.",
+@Command(
+    name = "results",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show a job's staging manifest (every file staged in) and its stage-out summary: "
+            + "step, source and target, rows, bytes, seconds and checksum.",
     footerHeading = "%nExample:%n",
-    footer = {"  gantry results 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
-        GantryCommand.EXIT_CODE_HELP})
+    footer = {"  gantry results 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5", GantryCommand.EXIT_CODE_HELP})
 final class ResultsCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -30,8 +32,9 @@ final class ResultsCommand implements Callable<Integer> {
   @Parameters(paramLabel = "ID", description = "the job")
   String jobId;
 
-  @Option(names = "--wide", description = "show sources and targets in full, not cut to "
-      + SOURCE_WIDTH + " characters")
+  @Option(
+      names = "--wide",
+      description = "show sources and targets in full, not cut to " + SOURCE_WIDTH + " characters")
   boolean wide;
 
   @Override
@@ -48,7 +51,9 @@ final class ResultsCommand implements Callable<Integer> {
     if (results.getStagedIn().isEmpty() && results.getStagedOut().isEmpty()) {
       out.println("no data staged in or out");
     } else {
-      TextTable table = new TextTable("DIRECTION", "STEP", "SOURCE", "TARGET", "ROWS", "BYTES", "SECONDS", "CHECKSUM");
+      TextTable table =
+          new TextTable(
+              "DIRECTION", "STEP", "SOURCE", "TARGET", "ROWS", "BYTES", "SECONDS", "CHECKSUM");
       add(table, "in", results.getStagedIn());
       add(table, "out", results.getStagedOut());
 
@@ -61,9 +66,15 @@ final class ResultsCommand implements Callable<Integer> {
   private void add(TextTable table, String direction, List<StagedFile> files) {
     int width = wide ? Integer.MAX_VALUE : SOURCE_WIDTH;
     for (StagedFile f : files) {
-      table.row(direction, f.getStep(), TextTable.cut(f.getSource(), width),
-          TextTable.cut(f.getTarget(), width), f.getRows(), f.getBytes(),
-          String.format(Locale.ROOT, "%.1f", f.getSeconds()), f.getChecksum());
+      table.row(
+          direction,
+          f.getStep(),
+          TextTable.cut(f.getSource(), width),
+          TextTable.cut(f.getTarget(), width),
+          f.getRows(),
+          f.getBytes(),
+          String.format(Locale.ROOT, "%.1f", f.getSeconds()),
+          f.getChecksum());
     }
   }
 }

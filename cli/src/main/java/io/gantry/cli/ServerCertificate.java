@@ -13,9 +13,9 @@ import javax.net.ssl.X509TrustManager;
 
 /**
  * The certificate an https server presents, fetched with a TLS handshake alone, so that {@code
- * gantry login} can show its fingerprint to the user before trusting it. Nothing is sent over
- * that connection: the password goes only over a later one that trusts exactly the certificate
- * the user confirmed.
+ * gantry login} can show its fingerprint to the user before trusting it. Nothing is sent over that
+ * connection: the password goes only over a later one that trusts exactly the certificate the user
+ * confirmed.
  */
 final class ServerCertificate {
   private static final int TIMEOUT_MILLIS = 10_000;
@@ -43,24 +43,25 @@ final class ServerCertificate {
 
   /** A TLS context that records the server's certificate and accepts it for this handshake only. */
   private static SSLContext context(AtomicReference<X509Certificate> presented) throws IOException {
-    X509TrustManager recorder = new X509TrustManager() {
-      @Override
-      public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        if (chain != null && chain.length > 0) {
-          presented.set(chain[0]);
-        }
-      }
+    X509TrustManager recorder =
+        new X509TrustManager() {
+          @Override
+          public void checkServerTrusted(X509Certificate[] chain, String authType) {
+            if (chain != null && chain.length > 0) {
+              presented.set(chain[0]);
+            }
+          }
 
-      @Override
-      public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        throw new UnsupportedOperationException("this trust manager only records servers");
-      }
+          @Override
+          public void checkClientTrusted(X509Certificate[] chain, String authType) {
+            throw new UnsupportedOperationException("this trust manager only records servers");
+          }
 
-      @Override
-      public X509Certificate[] getAcceptedIssuers() {
-        return new X509Certificate[0];
-      }
-    };
+          @Override
+          public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+          }
+        };
     try {
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(null, new TrustManager[] {recorder}, null);

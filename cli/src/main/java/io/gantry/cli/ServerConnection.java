@@ -24,9 +24,9 @@ import org.apache.cxf.transport.http.HTTPException;
 import org.apache.cxf.transports.http.configuration.HTTPClientPolicy;
 
 /**
- * The job-management endpoint of one Gantry server, through the client generated from the
- * published WSDL. Every call goes through {@link #call}, which turns the ways a call can fail
- * into the CLI's exit codes with a message that names the server.
+ * The job-management endpoint of one Gantry server, through the client generated from the published
+ * WSDL. Every call goes through {@link #call}, which turns the ways a call can fail into the CLI's
+ * exit codes with a message that names the server.
  */
 final class ServerConnection {
   static final String ENDPOINT_PATH = "/services/JobManagement";
@@ -50,19 +50,22 @@ final class ServerConnection {
   }
 
   /**
-   * Over https, trusts only the certificate with the settings' SHA-256 fingerprint, or without
-   * one, the JDK's certificate authorities.
+   * Over https, trusts only the certificate with the settings' SHA-256 fingerprint, or without one,
+   * the JDK's certificate authorities.
    */
   ServerConnection(ServerSettings settings, String password) {
     this.endpoint = endpointOf(settings.server());
     this.user = settings.user();
-    this.untrustedAdvice = settings.pinnedBy() == null
-        ? "give the fingerprint it printed at start with --server-fingerprint or GANTRY_SERVER_FINGERPRINT"
-            + " (gantry login stores it)"
-        : "it is not the certificate you confirmed with gantry login (pinned in " + settings.pinnedBy()
-            + "); if the server's certificate was replaced, check the new fingerprint with its operator"
-            + " and run gantry login again";
-    // proxy from the annotated interface: no WSDL fetch at start-up, one round trip less per command
+    this.untrustedAdvice =
+        settings.pinnedBy() == null
+            ? "give the fingerprint it printed at start with --server-fingerprint or GANTRY_SERVER_FINGERPRINT"
+                + " (gantry login stores it)"
+            : "it is not the certificate you confirmed with gantry login (pinned in "
+                + settings.pinnedBy()
+                + "); if the server's certificate was replaced, check the new fingerprint with its operator"
+                + " and run gantry login again";
+    // proxy from the annotated interface: no WSDL fetch at start-up, one round trip less per
+    // command
     JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
     factory.setServiceClass(JobManagement.class);
     factory.setAddress(endpoint);
@@ -109,20 +112,27 @@ final class ServerConnection {
     try {
       return operation.on(service);
     } catch (JobNotFoundFault e) {
-      throw new CommandFailure(GantryCommand.EXIT_NOT_FOUND, detail(e.getFaultInfo() == null ? null
-          : e.getFaultInfo().getMessage(), e));
+      throw new CommandFailure(
+          GantryCommand.EXIT_NOT_FOUND,
+          detail(e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
     } catch (JobStateFault e) {
-      throw new CommandFailure(GantryCommand.EXIT_NEGATIVE, detail(e.getFaultInfo() == null ? null
-          : e.getFaultInfo().getMessage(), e));
+      throw new CommandFailure(
+          GantryCommand.EXIT_NEGATIVE,
+          detail(e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
     } catch (LimitExceededFault e) {
-      throw new CommandFailure(GantryCommand.EXIT_NEGATIVE, detail(e.getFaultInfo() == null ? null
-          : e.getFaultInfo().getMessage(), e));
+      throw new CommandFailure(
+          GantryCommand.EXIT_NEGATIVE,
+          detail(e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
     } catch (AccessDeniedFault e) {
-      throw new CommandFailure(GantryCommand.EXIT_SERVER, "access denied: " + detail(
-          e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
+      throw new CommandFailure(
+          GantryCommand.EXIT_SERVER,
+          "access denied: "
+              + detail(e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
     } catch (SOAPFaultException e) {
-      throw new CommandFailure(GantryCommand.EXIT_SERVER, "the server at " + endpoint
-          + " could not answer: " + e.getMessage(), e);
+      throw new CommandFailure(
+          GantryCommand.EXIT_SERVER,
+          "the server at " + endpoint + " could not answer: " + e.getMessage(),
+          e);
     } catch (WebServiceException e) {
       throw transportFailure(e);
     } catch (CommandFailure e) {
@@ -143,27 +153,49 @@ final class ServerConnection {
   private CommandFailure transportFailure(Exception e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof ConnectException || t instanceof NoRouteToHostException) {
-        return new CommandFailure(GantryCommand.EXIT_SERVER, "cannot connect to the Gantry server at "
-            + endpoint + " (" + reason(t) + "); is it running? Set --server or GANTRY_SERVER", e);
+        return new CommandFailure(
+            GantryCommand.EXIT_SERVER,
+            "cannot connect to the Gantry server at "
+                + endpoint
+                + " ("
+                + reason(t)
+                + "); is it running? Set --server or GANTRY_SERVER",
+            e);
       }
       if (t instanceof UnknownHostException) {
-        return new CommandFailure(GantryCommand.EXIT_SERVER, "cannot connect to the Gantry server at "
-            + endpoint + ": unknown host " + t.getMessage(), e);
+        return new CommandFailure(
+            GantryCommand.EXIT_SERVER,
+            "cannot connect to the Gantry server at "
+                + endpoint
+                + ": unknown host "
+                + t.getMessage(),
+            e);
       }
       if (t instanceof SocketTimeoutException) {
-        return new CommandFailure(GantryCommand.EXIT_SERVER, "the Gantry server at " + endpoint
-            + " did not answer in time (" + t.getMessage() + ")", e);
+        return new CommandFailure(
+            GantryCommand.EXIT_SERVER,
+            "the Gantry server at " + endpoint + " did not answer in time (" + t.getMessage() + ")",
+            e);
       }
       if (t instanceof SSLHandshakeException) {
-        return new CommandFailure(GantryCommand.EXIT_SERVER, "the Gantry server at " + endpoint
-            + " is not trusted (" + reason(t) + "); " + untrustedAdvice, e);
+        return new CommandFailure(
+            GantryCommand.EXIT_SERVER,
+            "the Gantry server at "
+                + endpoint
+                + " is not trusted ("
+                + reason(t)
+                + "); "
+                + untrustedAdvice,
+            e);
       }
       if (t instanceof HTTPException http) {
         return httpFailure(http, e);
       }
     }
-    return new CommandFailure(GantryCommand.EXIT_SERVER, "cannot talk to the Gantry server at "
-        + endpoint + ": " + e.getMessage(), e);
+    return new CommandFailure(
+        GantryCommand.EXIT_SERVER,
+        "cannot talk to the Gantry server at " + endpoint + ": " + e.getMessage(),
+        e);
   }
 
   /** "Connection refused" rather than CXF's "ConnectException invoking URL: Connection refused". */
@@ -176,20 +208,44 @@ final class ServerConnection {
   private CommandFailure httpFailure(HTTPException http, Exception e) {
     int code = http.getResponseCode();
     if (code == 401 || code == 403) {
-      String who = user == null ? "without a user name (use --user and GANTRY_PASSWORD)" : "as user " + user;
-      return new CommandFailure(GantryCommand.EXIT_SERVER, "the Gantry server at " + endpoint
-          + " refused the request " + who + " (HTTP " + code + ")", e);
+      String who =
+          user == null ? "without a user name (use --user and GANTRY_PASSWORD)" : "as user " + user;
+      return new CommandFailure(
+          GantryCommand.EXIT_SERVER,
+          "the Gantry server at "
+              + endpoint
+              + " refused the request "
+              + who
+              + " (HTTP "
+              + code
+              + ")",
+          e);
     }
     if (code == 429) {
-      return new CommandFailure(GantryCommand.EXIT_SERVER, "the Gantry server at " + endpoint
-          + " holds back logins as user " + user + " from here after too many wrong passwords (HTTP 429);"
-          + " wait a little, then try again with the right password", e);
+      return new CommandFailure(
+          GantryCommand.EXIT_SERVER,
+          "the Gantry server at "
+              + endpoint
+              + " holds back logins as user "
+              + user
+              + " from here after too many wrong passwords (HTTP 429);"
+              + " wait a little, then try again with the right password",
+          e);
     }
     if (code == 404) {
-      return new CommandFailure(GantryCommand.EXIT_SERVER, "no Gantry job service at " + endpoint
-          + " (HTTP 404); check --server", e);
+      return new CommandFailure(
+          GantryCommand.EXIT_SERVER,
+          "no Gantry job service at " + endpoint + " (HTTP 404); check --server",
+          e);
     }
-    return new CommandFailure(GantryCommand.EXIT_SERVER, "the Gantry server at " + endpoint
-        + " answered HTTP " + code + " " + http.getResponseMessage(), e);
+    return new CommandFailure(
+        GantryCommand.EXIT_SERVER,
+        "the Gantry server at "
+            + endpoint
+            + " answered HTTP "
+            + code
+            + " "
+            + http.getResponseMessage(),
+        e);
   }
 }

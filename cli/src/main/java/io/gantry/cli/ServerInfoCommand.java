@@ -9,13 +9,19 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code gantry server-info}: also the quickest check that --server points at a live server. */
-@Command(name = "server-info", mixinStandardHelpOptions = true,
-    description = {"Show the server's version, API namespace and limits (compute slots, "
-        + "queued jobs per user, job description size).",
-        "Exit 3 when the server cannot be reached."},
+@Command(
+    name = "server-info",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show the server's version, API namespace and limits (compute slots, "
+          + "queued jobs per user, job description size).",
+      "Exit 3 when the server cannot be reached."
+    },
     footerHeading = "%nExample:%n",
-    footer = {"  gantry --server https://hpc-gw.example.org:8443 server-info",
-        GantryCommand.EXIT_CODE_HELP})
+    footer = {
+      "  gantry --server https://hpc-gw.example.org:8443 server-info",
+      GantryCommand.EXIT_CODE_HELP
+    })
 final class ServerInfoCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -38,8 +44,11 @@ final class ServerInfoCommand implements Callable<Integer> {
       table.row("compute slots", info.getTotalSlots());
       table.row("queued jobs per user", info.getMaxQueuedJobsPerUser());
       table.row("job description size", info.getMaxJobDefinitionBytes() + " bytes at most");
-      table.row("password key", info.getPasswordKeyFingerprint() == null
-          ? "none (password encryption not enabled)" : info.getPasswordKeyFingerprint());
+      table.row(
+          "password key",
+          info.getPasswordKeyFingerprint() == null
+              ? "none (password encryption not enabled)"
+              : info.getPasswordKeyFingerprint());
       table.print(out);
     }
     out.flush();

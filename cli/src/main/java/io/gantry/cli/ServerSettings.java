@@ -5,11 +5,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Which server a command talks to, as whom, and which certificate it trusts. Each comes from
- * the command line, else the environment, else the login {@code gantry login} stored, else the
- * built-in default. The stored user and fingerprint belong to the stored server: they apply only
- * when the command talks to that server, so that {@code --server elsewhere} never sends the
- * stored user name to another server nor pins that server to a certificate it never had.
+ * Which server a command talks to, as whom, and which certificate it trusts. Each comes from the
+ * command line, else the environment, else the login {@code gantry login} stored, else the built-in
+ * default. The stored user and fingerprint belong to the stored server: they apply only when the
+ * command talks to that server, so that {@code --server elsewhere} never sends the stored user name
+ * to another server nor pins that server to a certificate it never had.
  *
  * @param pinnedBy the login file the fingerprint came from, or null when it was given
  */
@@ -34,7 +34,8 @@ record ServerSettings(String server, String user, String fingerprint, Path pinne
       server = stored.map(StoredLogin::server).orElse(DEFAULT_SERVER);
     }
     String target = ServerConnection.endpointOf(server);
-    Optional<StoredLogin> forThisServer = stored.filter(s -> ServerConnection.endpointOf(s.server()).equals(target));
+    Optional<StoredLogin> forThisServer =
+        stored.filter(s -> ServerConnection.endpointOf(s.server()).equals(target));
     if (user == null) {
       user = forThisServer.map(StoredLogin::user).orElse(null);
     }

@@ -14,16 +14,23 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gantry status ID...}: one line per job. Asks job by job rather than with
- * getJobStatuses so that an unknown id is reported in the server's own words (which name the
- * user the server took the caller to be), the same message every other command prints.
+ * {@code gantry status ID...}: one line per job. Asks job by job rather than with getJobStatuses so
+ * that an unknown id is reported in the server's own words (which name the user the server took the
+ * caller to be), the same message every other command prints.
  */
-@Command(name = "status", mixinStandardHelpOptions = true,
-    description = {"Show jobs' state, phase, times, exit code and failure reason, one line per job.",
-        "Exit 4 when any id is unknown (the others are still shown)."},
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show jobs' state, phase, times, exit code and failure reason, one line per job.",
+      "Exit 4 when any id is unknown (the others are still shown)."
+    },
     footerHeading = "%nExamples:%n",
-    footer = {"  gantry status 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
-        "  gantry --json status $id | jq -r '.jobs[0].state'", GantryCommand.EXIT_CODE_HELP})
+    footer = {
+      "  gantry status 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
+      "  gantry --json status $id | jq -r '.jobs[0].state'",
+      GantryCommand.EXIT_CODE_HELP
+    })
 final class StatusCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -44,7 +51,10 @@ final class StatusCommand implements Callable<Integer> {
         JobStatus job = server.call(s -> s.getJobStatus(id));
         found.add(job);
         if (!gantry.json) {
-          out.println(gantry.quiet ? job.getJobId() + " " + job.getState().value() : StatusLine.of(job, colors));
+          out.println(
+              gantry.quiet
+                  ? job.getJobId() + " " + job.getState().value()
+                  : StatusLine.of(job, colors));
         }
       } catch (CommandFailure e) {
         if (e.exitCode() != GantryCommand.EXIT_NOT_FOUND) {

@@ -3,16 +3,20 @@ package io.gantry.cli;
 import io.gantry.cli.soap.JobStatus;
 
 /**
- * One job on one line, for {@code status}, {@code wait}, {@code cancel} and {@code kill}:
- * {@code ID STATE submitted T [started T] [finished T] [exit N] [phase: ...] [reason: ...]}.
- * Fields that are unknown are left out rather than shown empty, so the line stays short.
+ * One job on one line, for {@code status}, {@code wait}, {@code cancel} and {@code kill}: {@code ID
+ * STATE submitted T [started T] [finished T] [exit N] [phase: ...] [reason: ...]}. Fields that are
+ * unknown are left out rather than shown empty, so the line stays short.
  */
 final class StatusLine {
   private StatusLine() {}
 
   static String of(JobStatus job, StateColors colors) {
-    StringBuilder line = new StringBuilder(job.getJobId()).append("  ")
-        .append(colors.state(job.getState(), 11)).append("  submitted ").append(Times.text(job.getSubmitted()));
+    StringBuilder line =
+        new StringBuilder(job.getJobId())
+            .append("  ")
+            .append(colors.state(job.getState(), 11))
+            .append("  submitted ")
+            .append(Times.text(job.getSubmitted()));
     if (job.getStarted() != null) {
       line.append("  started ").append(Times.text(job.getStarted()));
     }

@@ -27,18 +27,25 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gantry submit FILE}: checks the job description offline first (the same parser as the
- * server, so errors come with line:column before any network round trip), then submits its
- * {@code JobDefinition} element and prints the job id.
+ * server, so errors come with line:column before any network round trip), then submits its {@code
+ * JobDefinition} element and prints the job id.
  */
-@Command(name = "submit", mixinStandardHelpOptions = true,
-    description = {"Submit a job description (extended JSDL) and print the new job's id.",
-        "With --wait, show progress until the job ends; the exit code then says how it ended."
-            + " With --follow, also stream the job's standard output while it runs (our own lines "
-            + "go to standard error then, so standard output is the job's alone)."},
+@Command(
+    name = "submit",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Submit a job description (extended JSDL) and print the new job's id.",
+      "With --wait, show progress until the job ends; the exit code then says how it ended."
+          + " With --follow, also stream the job's standard output while it runs (our own lines "
+          + "go to standard error then, so standard output is the job's alone)."
+    },
     footerHeading = "%nExamples:%n",
-    footer = {"  gantry submit var-job.jsdl",
-        "  id=$(gantry submit --quiet var-job.jsdl)",
-        "  gantry submit --wait --follow hello-mpi.jsdl", GantryCommand.EXIT_CODE_HELP})
+    footer = {
+      "  gantry submit var-job.jsdl",
+      "  id=$(gantry submit --quiet var-job.jsdl)",
+      "  gantry submit --wait --follow hello-mpi.jsdl",
+      GantryCommand.EXIT_CODE_HELP
+    })
 final class SubmitCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -52,8 +59,12 @@ final class SubmitCommand implements Callable<Integer> {
   @Option(names = "--follow", description = "wait, and stream the job's standard output meanwhile")
   boolean follow;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-      description = "with --wait: give up waiting after this long (e.g. 90s, 15m, 2h); the job goes on")
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "with --wait: give up waiting after this long (e.g. 90s, 15m, 2h); the job goes on")
   Duration timeout;
 
   @Override
@@ -66,30 +77,37 @@ final class SubmitCommand implements Callable<Integer> {
       return rejected(offlineProblems(parsed), out, err);
     }
     if (!gantry.quiet && !gantry.json) {
-      parsed.report().problems().forEach(p -> err.println("gantry submit: " + file + ": warning: " + p));
+      parsed
+          .report()
+          .problems()
+          .forEach(p -> err.println("gantry submit: " + file + ": warning: " + p));
     }
     ServerConnection server = gantry.connect();
     ValidationResult[] rejection = new ValidationResult[1];
-    String jobId = server.call(s -> {
-      try {
-        return s.submitJob(document(xml));
-      } catch (InvalidJobFault e) {
-        rejection[0] = e.getFaultInfo();
-        return null;
-      }
-    });
+    String jobId =
+        server.call(
+            s -> {
+              try {
+                return s.submitJob(document(xml));
+              } catch (InvalidJobFault e) {
+                rejection[0] = e.getFaultInfo();
+                return null;
+              }
+            });
     if (jobId == null) {
       return rejected(serverProblems(rejection[0]), out, err);
     }
     boolean waiting = await || follow;
-    // with --follow, standard output carries the job's output only; --json keeps it for the document
+    // with --follow, standard output carries the job's output only; --json keeps it for the
+    // document
     boolean streaming = follow && !gantry.json;
     PrintWriter ours = streaming ? err : out;
     if (!gantry.json) {
       ours.println(gantry.quiet ? jobId : "submitted job " + jobId);
       ours.flush();
     }
-    JobStatus last = waiting ? WaitCommand.await(gantry, spec, server, jobId, timeout, streaming) : null;
+    JobStatus last =
+        waiting ? WaitCommand.await(gantry, spec, server, jobId, timeout, streaming) : null;
     if (gantry.json) {
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("jobId", jobId);
@@ -108,7 +126,8 @@ final class SubmitCommand implements Callable<Integer> {
     } catch (NoSuchFileException e) {
       throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, file + ": no such file");
     } catch (IOException e) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, file + ": cannot read: " + e.getMessage());
+      throw new CommandFailure(
+          GantryCommand.EXIT_USAGE_OR_IO, file + ": cannot read: " + e.getMessage());
     }
   }
 
@@ -128,7 +147,8 @@ final class SubmitCommand implements Callable<Integer> {
     } else {
       err.println(file + ": INVALID");
       for (Map<String, Object> p : problems) {
-        String where = ((int) p.get("line")) > 0 ? "line " + p.get("line") + ":" + p.get("column") + " " : "";
+        String where =
+            ((int) p.get("line")) > 0 ? "line " + p.get("line") + ":" + p.get("column") + " " : "";
         String severity = "WARNING".equals(p.get("severity")) ? "warning: " : "";
         err.println("  " + severity + where + p.get("path") + ": " + p.get("message"));
       }
@@ -140,7 +160,8 @@ final class SubmitCommand implements Callable<Integer> {
   private static List<Map<String, Object>> offlineProblems(ParseResult parsed) {
     List<Map<String, Object>> problems = new ArrayList<>();
     for (Problem p : parsed.report().problems()) {
-      problems.add(JsonOutput.problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
+      problems.add(
+          JsonOutput.problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
     }
     return problems;
   }
@@ -149,7 +170,9 @@ final class SubmitCommand implements Callable<Integer> {
     List<Map<String, Object>> problems = new ArrayList<>();
     if (result != null) {
       for (io.gantry.cli.soap.Problem p : result.getProblem()) {
-        problems.add(JsonOutput.problem(p.getSeverity(), p.getLine(), p.getColumn(), p.getPath(), p.getMessage()));
+        problems.add(
+            JsonOutput.problem(
+                p.getSeverity(), p.getLine(), p.getColumn(), p.getPath(), p.getMessage()));
       }
     }
     return problems;

@@ -5,9 +5,9 @@ import java.util.Optional;
 
 /**
  * The user's terminal, for what only a person at it may answer: whether to trust a server's
- * certificate, and a password typed without echo. Absent when standard input or output is not
- * a terminal (a pipe, a script, CI), so that such runs never wait for an answer nobody gives.
- * Tests give a scripted one.
+ * certificate, and a password typed without echo. Absent when standard input or output is not a
+ * terminal (a pipe, a script, CI), so that such runs never wait for an answer nobody gives. Tests
+ * give a scripted one.
  */
 interface Terminal {
   /** The answer typed after {@code prompt}, or null at end of input. */
@@ -22,17 +22,18 @@ interface Terminal {
     if (console == null) {
       return Optional.empty();
     }
-    return Optional.of(new Terminal() {
-      @Override
-      public String readLine(String prompt) {
-        // the prompt is passed as an argument, never as the format: it may contain a '%'
-        return console.readLine("%s", prompt);
-      }
+    return Optional.of(
+        new Terminal() {
+          @Override
+          public String readLine(String prompt) {
+            // the prompt is passed as an argument, never as the format: it may contain a '%'
+            return console.readLine("%s", prompt);
+          }
 
-      @Override
-      public char[] readPassword(String prompt) {
-        return console.readPassword("%s", prompt);
-      }
-    });
+          @Override
+          public char[] readPassword(String prompt) {
+            return console.readPassword("%s", prompt);
+          }
+        });
   }
 }

@@ -4,7 +4,9 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A plain left-aligned table with a header row, columns two spaces apart, as ps and kubectl print. */
+/**
+ * A plain left-aligned table with a header row, columns two spaces apart, as ps and kubectl print.
+ */
 final class TextTable {
   private final List<String[]> rows = new ArrayList<>();
   private final int columns;
@@ -16,7 +18,8 @@ final class TextTable {
 
   TextTable row(Object... cells) {
     if (cells.length != columns) {
-      throw new IllegalArgumentException("a row of " + columns + " cells expected, not " + cells.length);
+      throw new IllegalArgumentException(
+          "a row of " + columns + " cells expected, not " + cells.length);
     }
     String[] text = new String[columns];
     for (int i = 0; i < columns; i++) {

@@ -22,18 +22,21 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gantry validate FILE...}: checks job descriptions offline with the same parser the
- * server uses. Prints {@code OK FILE} (warnings beneath) or {@code FILE: INVALID} and one
- * problem a line; exit 0 when all are valid, 1 when some are invalid, 2 when a file cannot be
- * read (the other files are still checked).
+ * {@code gantry validate FILE...}: checks job descriptions offline with the same parser the server
+ * uses. Prints {@code OK FILE} (warnings beneath) or {@code FILE: INVALID} and one problem a line;
+ * exit 0 when all are valid, 1 when some are invalid, 2 when a file cannot be read (the other files
+ * are still checked).
  */
-@Command(name = "validate", mixinStandardHelpOptions = true,
-    description = {"Check job descriptions (extended JSDL) offline, with the server's own "
-        + "parser; report every problem with line:column.",
-        "Needs no server."},
+@Command(
+    name = "validate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Check job descriptions (extended JSDL) offline, with the server's own "
+          + "parser; report every problem with line:column.",
+      "Needs no server."
+    },
     footerHeading = "%nExample:%n",
-    footer = {"  gantry validate var-job.jsdl hello-mpi.jsdl",
-        GantryCommand.EXIT_CODE_HELP})
+    footer = {"  gantry validate var-job.jsdl hello-mpi.jsdl", GantryCommand.EXIT_CODE_HELP})
 final class ValidateCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -71,13 +74,16 @@ final class ValidateCommand implements Callable<Integer> {
     }
     out.flush();
     err.flush();
-    return unreadable ? GantryCommand.EXIT_USAGE_OR_IO : invalid ? GantryCommand.EXIT_NEGATIVE : GantryCommand.EXIT_OK;
+    return unreadable
+        ? GantryCommand.EXIT_USAGE_OR_IO
+        : invalid ? GantryCommand.EXIT_NEGATIVE : GantryCommand.EXIT_OK;
   }
 
   private static Map<String, Object> json(Path file, ParseResult result) {
     List<Map<String, Object>> problems = new ArrayList<>();
     for (Problem p : result.report().problems()) {
-      problems.add(JsonOutput.problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
+      problems.add(
+          JsonOutput.problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
     }
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("file", file.toString());
@@ -88,14 +94,20 @@ final class ValidateCommand implements Callable<Integer> {
   }
 
   /**
-   * Offline, a named application cannot be checked: only the server knows what it offers (and
-   * to whom), so the verdict says who decides.
+   * Offline, a named application cannot be checked: only the server knows what it offers (and to
+   * whom), so the verdict says who decides.
    */
   private static Optional<String> note(ParseResult result) {
-    return result.job().flatMap(JsdlJob::namedApplication).map(name -> "ApplicationName " + name
-        + result.validJob().applicationVersion().map(v -> " version " + v).orElse("")
-        + " is resolved by the server when the job is validated or submitted; gantry applications"
-        + " lists what it offers you");
+    return result
+        .job()
+        .flatMap(JsdlJob::namedApplication)
+        .map(
+            name ->
+                "ApplicationName "
+                    + name
+                    + result.validJob().applicationVersion().map(v -> " version " + v).orElse("")
+                    + " is resolved by the server when the job is validated or submitted; gantry applications"
+                    + " lists what it offers you");
   }
 
   /** Prints one file's verdict; true when it is valid. */

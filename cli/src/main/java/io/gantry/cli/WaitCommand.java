@@ -16,14 +16,21 @@ import picocli.CommandLine.Spec;
  * {@code gantry wait ID}: waits for a job to end, showing its progress on standard error, then
  * prints its final status line; the exit code says how it ended.
  */
-@Command(name = "wait", mixinStandardHelpOptions = true,
-    description = {"Wait for a job to end, showing its state, phase and elapsed time.",
-        "On a terminal the progress line is redrawn in place; otherwise a line is written "
-            + "each time the state or phase changes. Exit 0 when the job SUCCEEDED, 1 when it "
-            + "FAILED, was KILLED or CANCELLED, 5 when --timeout ran out first (the job goes on)."},
+@Command(
+    name = "wait",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Wait for a job to end, showing its state, phase and elapsed time.",
+      "On a terminal the progress line is redrawn in place; otherwise a line is written "
+          + "each time the state or phase changes. Exit 0 when the job SUCCEEDED, 1 when it "
+          + "FAILED, was KILLED or CANCELLED, 5 when --timeout ran out first (the job goes on)."
+    },
     footerHeading = "%nExamples:%n",
-    footer = {"  gantry wait 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
-        "  gantry wait --timeout 30m $id && gantry results $id", GantryCommand.EXIT_CODE_HELP})
+    footer = {
+      "  gantry wait 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
+      "  gantry wait --timeout 30m $id && gantry results $id",
+      GantryCommand.EXIT_CODE_HELP
+    })
 final class WaitCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;
@@ -31,7 +38,10 @@ final class WaitCommand implements Callable<Integer> {
   @Parameters(paramLabel = "ID", description = "the job")
   String jobId;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "give up after this long (e.g. 90s, 15m, 2h, PT1H); the job is not touched")
   Duration timeout;
 
@@ -48,15 +58,28 @@ final class WaitCommand implements Callable<Integer> {
   }
 
   /** Waits with the progress display that --quiet and --json allow; shared with submit --wait. */
-  static JobStatus await(GantryCommand gantry, CommandSpec spec, ServerConnection server, String jobId,
-      Duration timeout, boolean follow) {
-    ProgressDisplay progress = gantry.quiet || gantry.json ? null : new ProgressDisplay(
-        spec.commandLine().getErr(), GantryCommand.onTerminal(), gantry.colors(), ProgressDisplay.terminalWidth());
+  static JobStatus await(
+      GantryCommand gantry,
+      CommandSpec spec,
+      ServerConnection server,
+      String jobId,
+      Duration timeout,
+      boolean follow) {
+    ProgressDisplay progress =
+        gantry.quiet || gantry.json
+            ? null
+            : new ProgressDisplay(
+                spec.commandLine().getErr(),
+                GantryCommand.onTerminal(),
+                gantry.colors(),
+                ProgressDisplay.terminalWidth());
     PrintWriter followTo = follow ? spec.commandLine().getOut() : null;
     return new JobWaiter(server, progress, followTo).await(jobId, timeout);
   }
 
   static int exitCode(JobStatus job) {
-    return job.getState() == JobState.SUCCEEDED ? GantryCommand.EXIT_OK : GantryCommand.EXIT_NEGATIVE;
+    return job.getState() == JobState.SUCCEEDED
+        ? GantryCommand.EXIT_OK
+        : GantryCommand.EXIT_NEGATIVE;
   }
 }

@@ -4,9 +4,9 @@ import io.gantry.cli.soap.JobState;
 import io.gantry.cli.soap.JobStateFault;
 
 /**
- * The refusal of cancel for a job that runs, or of kill for one that has not started, told in
- * this command line's words: the server names its SOAP operations ("use killJob"), which a
- * user of {@code gantry} cannot type.
+ * The refusal of cancel for a job that runs, or of kill for one that has not started, told in this
+ * command line's words: the server names its SOAP operations ("use killJob"), which a user of
+ * {@code gantry} cannot type.
  */
 final class WrongVerb {
   private WrongVerb() {}
@@ -20,7 +20,18 @@ final class WrongVerb {
     if (state == null || JobStates.isFinal(state)) {
       return fault;
     }
-    return new CommandFailure(GantryCommand.EXIT_NEGATIVE, "job " + jobId + " is " + state.value() + ": "
-        + why + "; use 'gantry " + command + " " + jobId + "'");
+    return new CommandFailure(
+        GantryCommand.EXIT_NEGATIVE,
+        "job "
+            + jobId
+            + " is "
+            + state.value()
+            + ": "
+            + why
+            + "; use 'gantry "
+            + command
+            + " "
+            + jobId
+            + "'");
   }
 }

@@ -1,14 +1,12 @@
 package io.gantry.cli;
 
-import io.gantry.testing.Await;
-
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.cli.GantryRun.Result;
+import io.gantry.testing.Await;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,8 +17,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * cancel, kill and wait --timeout on jobs that sleep. The test server has two slots: two
- * sleepers run, and a third job waits for a slot (STAGED), where only cancel applies.
+ * cancel, kill and wait --timeout on jobs that sleep. The test server has two slots: two sleepers
+ * run, and a third job waits for a slot (STAGED), where only cancel applies.
  */
 @ExtendWith(CliServers.Plain.class)
 class CancelAndKillTest {
@@ -46,12 +44,16 @@ class CancelAndKillTest {
 
   /** Polls {@code gantry status} until the job's state is {@code state}. */
   private static void awaitState(GantryRun gantry, String id, String state) {
-    Await.value("job " + id + " to be " + state, Duration.ofSeconds(60), () -> gantry.run("status", "-q", id).out(),
+    Await.value(
+        "job " + id + " to be " + state,
+        Duration.ofSeconds(60),
+        () -> gantry.run("status", "-q", id).out(),
         out -> out.equals(id + " " + state + "\n"));
   }
 
   @Test
-  void aQueuedJobIsCancelledARunningOneKilledAndEachRefusesTheOtherVerb(GantryTestServer server) throws Exception {
+  void aQueuedJobIsCancelledARunningOneKilledAndEachRefusesTheOtherVerb(GantryTestServer server)
+      throws Exception {
     gantry = new GantryRun(server.baseUrl());
     Path sleeper = TestJobs.posix(dir, "sleeper", "/bin/sh", "-c", "sleep 30");
     String first = submit(sleeper);
@@ -63,8 +65,16 @@ class CancelAndKillTest {
 
     Result wrongVerb = gantry.run("kill", queued);
     assertEquals(1, wrongVerb.exitCode(), wrongVerb.toString());
-    assertTrue(wrongVerb.err().contains("job " + queued + " is STAGED: its program has not started; use 'gantry cancel "
-        + queued + "'"), wrongVerb.toString());
+    assertTrue(
+        wrongVerb
+            .err()
+            .contains(
+                "job "
+                    + queued
+                    + " is STAGED: its program has not started; use 'gantry cancel "
+                    + queued
+                    + "'"),
+        wrongVerb.toString());
     assertFalse(wrongVerb.err().contains("cancelJob"), wrongVerb.toString());
 
     Result cancel = gantry.run("cancel", queued);
@@ -74,13 +84,24 @@ class CancelAndKillTest {
 
     Result cancelRunning = gantry.run("cancel", first);
     assertEquals(1, cancelRunning.exitCode(), cancelRunning.toString());
-    assertTrue(cancelRunning.err().contains("job " + first + " is RUNNING: its program has started; use 'gantry kill "
-        + first + "'"), cancelRunning.toString());
+    assertTrue(
+        cancelRunning
+            .err()
+            .contains(
+                "job "
+                    + first
+                    + " is RUNNING: its program has started; use 'gantry kill "
+                    + first
+                    + "'"),
+        cancelRunning.toString());
     assertFalse(cancelRunning.err().contains("killJob"), cancelRunning.toString());
 
     Result timedOut = gantry.run("wait", "--timeout", "1s", first);
     assertEquals(5, timedOut.exitCode(), timedOut.toString());
-    assertTrue(timedOut.err().endsWith("gantry: job " + first + " is still RUNNING after 0:01 (--timeout)\n"),
+    assertTrue(
+        timedOut
+            .err()
+            .endsWith("gantry: job " + first + " is still RUNNING after 0:01 (--timeout)\n"),
         timedOut.toString());
 
     for (String id : new String[] {first, second}) {

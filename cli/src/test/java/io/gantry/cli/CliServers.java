@@ -26,23 +26,35 @@ final class CliServers {
 
   /**
    * Plain HTTP as the single local user, with a small demo market: these tests are about the
-   * commands (TLS and accounts: {@link Secure}). Two compute slots, so that two running jobs
-   * leave a third one QUEUED (cancel needs one that has not started).
+   * commands (TLS and accounts: {@link Secure}). Two compute slots, so that two running jobs leave
+   * a third one QUEUED (cancel needs one that has not started).
    */
   static final class Plain extends Resolver {
     Plain() {
-      super("cli-plain", dir -> GantryTestServer.builder(dir).demo(50).slots(2)
-          // a named application, for gantry applications (ApplicationsCommandTest)
-          .setting("application.greet.executable", "/bin/echo")
-          .setting("application.greet.description", "says hello"));
+      super(
+          "cli-plain",
+          dir ->
+              GantryTestServer.builder(dir)
+                  .demo(50)
+                  .slots(2)
+                  // a named application, for gantry applications (ApplicationsCommandTest)
+                  .setting("application.greet.executable", "/bin/echo")
+                  .setting("application.greet.description", "says hello"));
     }
   }
 
   /** TLS (its generated, self-signed certificate) and the accounts admin, alice and bob. */
   static final class Secure extends Resolver {
     Secure() {
-      super("cli-secure", dir -> GantryTestServer.builder(dir).secure().slots(2)
-          .account(TestAccount.admin(ADMIN)).account(TestAccount.user(ALICE)).account(TestAccount.user(BOB)));
+      super(
+          "cli-secure",
+          dir ->
+              GantryTestServer.builder(dir)
+                  .secure()
+                  .slots(2)
+                  .account(TestAccount.admin(ADMIN))
+                  .account(TestAccount.user(ALICE))
+                  .account(TestAccount.user(BOB)));
     }
   }
 
@@ -69,10 +81,20 @@ final class CliServers {
 
   /** gantry in this JVM against {@code server} as {@code user}, trusting it by its fingerprint. */
   static GantryRun as(GantryTestServer server, String user) {
-    return new GantryRun(List.of("--server", server.baseUrl(), "--server-fingerprint",
-        server.fingerprint().orElseThrow(), "--user", user),
-        Map.of(LoginFile.VARIABLE, GantryRun.NO_LOGIN_FILE.toString(),
-            GantryCommand.PASSWORD_VARIABLE, server.account(user).password()), Optional.empty());
+    return new GantryRun(
+        List.of(
+            "--server",
+            server.baseUrl(),
+            "--server-fingerprint",
+            server.fingerprint().orElseThrow(),
+            "--user",
+            user),
+        Map.of(
+            LoginFile.VARIABLE,
+            GantryRun.NO_LOGIN_FILE.toString(),
+            GantryCommand.PASSWORD_VARIABLE,
+            server.account(user).password()),
+        Optional.empty());
   }
 
   /** A loopback URL where nothing listens: the port was free a moment ago and is closed again. */

@@ -1,7 +1,5 @@
 package io.gantry.cli;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gantry.cli.GantryRun.Result;
 import io.gantry.jsdl.SecretBinding;
 import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.testing.server.GantryTestServer;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** gantry encrypt-password: values the real server decrypts, the secret read from standard input. */
+/**
+ * gantry encrypt-password: values the real server decrypts, the secret read from standard input.
+ */
 @ExtendWith(CliServers.Plain.class)
 class EncryptPasswordTest {
   @TempDir Path dir;
@@ -33,7 +34,9 @@ class EncryptPasswordTest {
     }
   }
 
-  private static final String[] FOR = {"--for-user", "alice", "--for-destination", "risk@DB.example"};
+  private static final String[] FOR = {
+    "--for-user", "alice", "--for-destination", "risk@DB.example"
+  };
   private static final SecretBinding ALICE_DB = SecretBinding.of("alice", "risk@db.example:22");
 
   private static String[] encrypt(String... args) {
@@ -47,81 +50,122 @@ class EncryptPasswordTest {
   }
 
   @Test
-  void valueFromStandardInputDecryptsOnTheServerToTheSecretWithoutItsLineBreak(GantryTestServer server) throws Exception {
-    Result result = withStandardInput("Sëcret pass phrase\r\nsecond line ignored\n",
-        new GantryRun(server.baseUrl()), encrypt("encrypt-password"));
+  void valueFromStandardInputDecryptsOnTheServerToTheSecretWithoutItsLineBreak(
+      GantryTestServer server) throws Exception {
+    Result result =
+        withStandardInput(
+            "Sëcret pass phrase\r\nsecond line ignored\n",
+            new GantryRun(server.baseUrl()),
+            encrypt("encrypt-password"));
     assertEquals(0, result.exitCode(), result.toString());
     String value = result.out().strip();
     assertTrue(value.startsWith("ENC(RSA-OAEP-256-v2:alice:"), value);
-    assertArrayEquals("Sëcret pass phrase".toCharArray(), serverKey(server).decrypt(value, ALICE_DB));
-    assertEquals("encrypted for the key " + serverKey(server).fingerprint() + ", for jobs of user alice sending it"
-        + " to risk@db.example:22\n", result.err());
+    assertArrayEquals(
+        "Sëcret pass phrase".toCharArray(), serverKey(server).decrypt(value, ALICE_DB));
+    assertEquals(
+        "encrypted for the key "
+            + serverKey(server).fingerprint()
+            + ", for jobs of user alice sending it"
+            + " to risk@db.example:22\n",
+        result.err());
   }
 
   @Test
-  void theValueDecryptsForNoOtherUserAndNoOtherDestination(GantryTestServer server) throws Exception {
-    Result result = withStandardInput("secret\n", new GantryRun(server.baseUrl()), encrypt("encrypt-password"));
+  void theValueDecryptsForNoOtherUserAndNoOtherDestination(GantryTestServer server)
+      throws Exception {
+    Result result =
+        withStandardInput("secret\n", new GantryRun(server.baseUrl()), encrypt("encrypt-password"));
     String value = result.out().strip();
     PasswordKeyPair key = serverKey(server);
-    assertTrue(key.problem(value, SecretBinding.of("bob", "risk@db.example:22")).contains("for user alice"));
-    assertTrue(key.problem(value, SecretBinding.of("alice", "risk@db.example:2222")).contains("for destination"));
+    assertTrue(
+        key.problem(value, SecretBinding.of("bob", "risk@db.example:22"))
+            .contains("for user alice"));
+    assertTrue(
+        key.problem(value, SecretBinding.of("alice", "risk@db.example:2222"))
+            .contains("for destination"));
   }
 
   @Test
   void withoutUserOrDestinationNothingIsEncrypted(GantryTestServer server) {
-    Result result = withStandardInput("secret\n", new GantryRun(server.baseUrl()), "encrypt-password",
-        "--for-user", "alice");
+    Result result =
+        withStandardInput(
+            "secret\n", new GantryRun(server.baseUrl()), "encrypt-password", "--for-user", "alice");
     assertEquals(2, result.exitCode(), result.toString());
     assertTrue(result.err().contains("--for-destination"), result.toString());
-    Result bad = withStandardInput("secret\n", new GantryRun(server.baseUrl()), "encrypt-password",
-        "--for-user", "alice", "--for-destination", "db.example");
+    Result bad =
+        withStandardInput(
+            "secret\n",
+            new GantryRun(server.baseUrl()),
+            "encrypt-password",
+            "--for-user",
+            "alice",
+            "--for-destination",
+            "db.example");
     assertEquals(2, bad.exitCode(), bad.toString());
     assertEquals("", bad.out());
-    assertTrue(bad.err().contains("neither a JDBC URL (jdbc:...) nor an SSH login user@host"), bad.toString());
+    assertTrue(
+        bad.err().contains("neither a JDBC URL (jdbc:...) nor an SSH login user@host"),
+        bad.toString());
   }
 
   @Test
   void aKeyWithAnotherFingerprintIsRefusedAndNothingIsPrinted(GantryTestServer server) {
-    Result result = withStandardInput("secret\n", new GantryRun(server.baseUrl()),
-        encrypt("encrypt-password", "--fingerprint", "SHA256:00:11"));
+    Result result =
+        withStandardInput(
+            "secret\n",
+            new GantryRun(server.baseUrl()),
+            encrypt("encrypt-password", "--fingerprint", "SHA256:00:11"));
     assertEquals(3, result.exitCode(), result.toString());
     assertEquals("", result.out());
-    assertTrue(result.err().contains(", not SHA256:00:11; nothing was encrypted"), result.toString());
+    assertTrue(
+        result.err().contains(", not SHA256:00:11; nothing was encrypted"), result.toString());
   }
 
   @Test
   void thePublishedFingerprintIsAccepted(GantryTestServer server) throws Exception {
-    Result result = withStandardInput("secret\n", new GantryRun(server.baseUrl()),
-        encrypt("--quiet", "encrypt-password", "--fingerprint", serverKey(server).fingerprint()));
+    Result result =
+        withStandardInput(
+            "secret\n",
+            new GantryRun(server.baseUrl()),
+            encrypt(
+                "--quiet", "encrypt-password", "--fingerprint", serverKey(server).fingerprint()));
     assertEquals(0, result.exitCode(), result.toString());
     assertEquals("", result.err());
-    assertArrayEquals("secret".toCharArray(), serverKey(server).decrypt(result.out().strip(), ALICE_DB));
+    assertArrayEquals(
+        "secret".toCharArray(), serverKey(server).decrypt(result.out().strip(), ALICE_DB));
   }
 
   @Test
   void aPemFileEncryptsOfflineWithoutTheServer(GantryTestServer server) throws Exception {
     Path pem = dir.resolve("server-key.pem");
     Files.writeString(pem, serverKey(server).publicKeyPem());
-    Result result = withStandardInput("offline\n", new GantryRun(CliServers.deadUrl()),
-        encrypt("--json", "encrypt-password", "--public-key", pem.toString()));
+    Result result =
+        withStandardInput(
+            "offline\n",
+            new GantryRun(CliServers.deadUrl()),
+            encrypt("--json", "encrypt-password", "--public-key", pem.toString()));
     assertEquals(0, result.exitCode(), result.toString());
     String value = result.out().replaceAll("(?s).*\"value\"\\s*:\\s*\"([^\"]+)\".*", "$1");
     assertArrayEquals("offline".toCharArray(), serverKey(server).decrypt(value, ALICE_DB));
-    assertTrue(result.out().contains("\"destination\" : \"risk@db.example:22\"")
-        || result.out().contains("\"destination\":\"risk@db.example:22\""), result.out());
+    assertTrue(
+        result.out().contains("\"destination\" : \"risk@db.example:22\"")
+            || result.out().contains("\"destination\":\"risk@db.example:22\""),
+        result.out());
     assertTrue(result.out().contains(serverKey(server).fingerprint()), result.out());
   }
 
   @Test
   void emptyStandardInputIsAUsageError(GantryTestServer server) {
-    Result result = withStandardInput("", new GantryRun(server.baseUrl()), encrypt("encrypt-password"));
+    Result result =
+        withStandardInput("", new GantryRun(server.baseUrl()), encrypt("encrypt-password"));
     assertEquals(new Result(2, "", "gantry: no password given on standard input\n"), result);
   }
 
   @Test
   void aPasswordTooLongForTheKeyIsRefusedClearly(GantryTestServer server) {
-    Result result = withStandardInput("x".repeat(400) + "\n", new GantryRun(server.baseUrl()),
-        encrypt("encrypt-password"));
+    Result result =
+        withStandardInput(
+            "x".repeat(400) + "\n", new GantryRun(server.baseUrl()), encrypt("encrypt-password"));
     assertEquals(2, result.exitCode(), result.toString());
     assertTrue(result.err().contains("too long to encrypt with this key"), result.toString());
   }

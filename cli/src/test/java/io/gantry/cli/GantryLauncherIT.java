@@ -1,12 +1,11 @@
 package io.gantry.cli;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.gantry.testing.server.GantryTestServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +23,8 @@ class GantryLauncherIT {
   private static final Path SCRIPT = Path.of("/usr/bin/script");
 
   private static final Path LAUNCHER = Path.of("bin/gantry").toAbsolutePath();
-  private static final Path EXAMPLES = Path.of("../jsdl-schema/examples").toAbsolutePath().normalize();
+  private static final Path EXAMPLES =
+      Path.of("../jsdl-schema/examples").toAbsolutePath().normalize();
 
   @TempDir Path elsewhere;
 
@@ -34,8 +34,10 @@ class GantryLauncherIT {
     return runProcess(expectedExit, command).split("\n");
   }
 
-  private String runProcess(int expectedExit, List<String> command) throws IOException, InterruptedException {
-    ProcessBuilder builder = new ProcessBuilder(command).directory(elsewhere.toFile()).redirectErrorStream(true);
+  private String runProcess(int expectedExit, List<String> command)
+      throws IOException, InterruptedException {
+    ProcessBuilder builder =
+        new ProcessBuilder(command).directory(elsewhere.toFile()).redirectErrorStream(true);
     // the developer's own GANTRY_* settings and stored login stay out of the test
     builder.environment().keySet().removeIf(name -> name.startsWith("GANTRY_"));
     builder.environment().put(LoginFile.VARIABLE, GantryRun.NO_LOGIN_FILE.toString());
@@ -55,9 +57,11 @@ class GantryLauncherIT {
   }
 
   @Test
-  void waitOnAPipeWritesPlainProgressLinesAndTheFinalStatus(GantryTestServer server) throws Exception {
+  void waitOnAPipeWritesPlainProgressLinesAndTheFinalStatus(GantryTestServer server)
+      throws Exception {
     String id = submitShortSleep(server);
-    String output = runProcess(0, List.of(LAUNCHER.toString(), "--server", server.baseUrl(), "wait", id));
+    String output =
+        runProcess(0, List.of(LAUNCHER.toString(), "--server", server.baseUrl(), "wait", id));
     assertFalse(output.contains("\r") || output.contains("\033"), output);
     assertTrue(output.lines().anyMatch(l -> l.matches("\\d+:\\d\\d  SUCCEEDED")), output);
     assertTrue(output.lines().anyMatch(l -> l.startsWith(id + "  SUCCEEDED  ")), output);
@@ -65,14 +69,16 @@ class GantryLauncherIT {
 
   @Test
   void waitOnATerminalRedrawsItsProgressLineInPlace(GantryTestServer server) throws Exception {
-    assumeTrue(Files.isExecutable(SCRIPT), "util-linux script(1) gives the launcher a pseudo-terminal");
+    assumeTrue(
+        Files.isExecutable(SCRIPT), "util-linux script(1) gives the launcher a pseudo-terminal");
     String id = submitShortSleep(server);
     String command = LAUNCHER + " --server " + server.baseUrl() + " wait " + id;
     String output = runProcess(0, List.of(SCRIPT.toString(), "-qec", command, "/dev/null"));
     assertTrue(output.contains(ProgressDisplay.CLEAR_LINE), output);
     assertTrue(output.contains("\033[32mSUCCEEDED\033[0m"), output);
 
-    String plain = runProcess(0, List.of(SCRIPT.toString(), "-qec", command + " --no-color", "/dev/null"));
+    String plain =
+        runProcess(0, List.of(SCRIPT.toString(), "-qec", command + " --no-color", "/dev/null"));
     assertTrue(plain.contains(ProgressDisplay.CLEAR_LINE + "0:"), plain);
     assertFalse(plain.contains("\033[3"), plain);
     assertTrue(plain.contains(id + "  SUCCEEDED  "), plain);
@@ -82,7 +88,10 @@ class GantryLauncherIT {
   void validatesEveryExampleFromAnyDirectory() throws Exception {
     List<String> args = new ArrayList<>(List.of("validate"));
     try (var files = Files.list(EXAMPLES)) {
-      files.filter(f -> f.toString().endsWith(".jsdl")).sorted().forEach(f -> args.add(f.toString()));
+      files
+          .filter(f -> f.toString().endsWith(".jsdl"))
+          .sorted()
+          .forEach(f -> args.add(f.toString()));
     }
     String[] lines = run(0, args.toArray(String[]::new));
     long oks = List.of(lines).stream().filter(l -> l.startsWith("OK " + EXAMPLES)).count();
@@ -94,8 +103,10 @@ class GantryLauncherIT {
     Path broken = Files.writeString(elsewhere.resolve("broken.jsdl"), ValidateCommandTest.BROKEN);
     String[] lines = run(1, "validate", "broken.jsdl");
     assertEquals("broken.jsdl: INVALID", lines[0]);
-    assertEquals("  line 6:9 JobDefinition/JobDescription/Application/MpirunApplication/NumberOfProcesses:"
-        + " must be at least 1, not 0", lines[1]);
+    assertEquals(
+        "  line 6:9 JobDefinition/JobDescription/Application/MpirunApplication/NumberOfProcesses:"
+            + " must be at least 1, not 0",
+        lines[1]);
     assertTrue(Files.exists(broken));
   }
 }

@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * cli/bin/gantry as a process of its own, as a user's shell or script runs it: the packaged jar,
- * the real environment, no terminal. The test's process's GANTRY_* variables are not passed
- * on, and unless a test names one, the login file is one that is never there.
+ * the real environment, no terminal. The test's process's GANTRY_* variables are not passed on, and
+ * unless a test names one, the login file is one that is never there.
  */
 final class GantryProcess {
   static final Path LAUNCHER = Path.of("bin/gantry").toAbsolutePath();
@@ -39,13 +39,20 @@ final class GantryProcess {
   Output run(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
     command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile()).redirectErrorStream(true)
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    builder.environment().keySet().removeIf(name -> name.startsWith("GANTRY_") || name.startsWith("XDG_"));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(workingDirectory.toFile())
+            .redirectErrorStream(true)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    builder
+        .environment()
+        .keySet()
+        .removeIf(name -> name.startsWith("GANTRY_") || name.startsWith("XDG_"));
     builder.environment().putAll(environment);
     Process process = builder.start();
     String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "gantry " + String.join(" ", args) + " did not end");
+    assertTrue(
+        process.waitFor(60, TimeUnit.SECONDS), "gantry " + String.join(" ", args) + " did not end");
     return new Output(process.exitValue(), text);
   }
 }

@@ -11,12 +11,13 @@ import picocli.CommandLine;
 
 /**
  * Runs gantry in this JVM, capturing what it prints and its exit code. Its environment is the
- * test's, not the process's, so a developer's own GANTRY_* variables and stored login never
- * reach a test.
+ * test's, not the process's, so a developer's own GANTRY_* variables and stored login never reach a
+ * test.
  */
 final class GantryRun {
   /** Where runs look for a stored login unless a test names one: a file that is never there. */
-  static final Path NO_LOGIN_FILE = Path.of("target", "no-login", "config.properties").toAbsolutePath();
+  static final Path NO_LOGIN_FILE =
+      Path.of("target", "no-login", "config.properties").toAbsolutePath();
 
   /** What one run printed, and its exit code. */
   record Result(int exitCode, String out, String err) {
@@ -32,10 +33,14 @@ final class GantryRun {
 
   /** Runs against {@code server}, with no other settings and no terminal. */
   GantryRun(String server) {
-    this(List.of("--server", server), Map.of(LoginFile.VARIABLE, NO_LOGIN_FILE.toString()), Optional.empty());
+    this(
+        List.of("--server", server),
+        Map.of(LoginFile.VARIABLE, NO_LOGIN_FILE.toString()),
+        Optional.empty());
   }
 
-  GantryRun(List<String> globalOptions, Map<String, String> environment, Optional<Terminal> terminal) {
+  GantryRun(
+      List<String> globalOptions, Map<String, String> environment, Optional<Terminal> terminal) {
     this.globalOptions = globalOptions;
     this.environment = environment;
     this.terminal = terminal;

@@ -15,8 +15,11 @@ import org.junit.jupiter.api.Test;
 
 /** Every command's --help formats cleanly: picocli warns on System.err when a text does not. */
 class HelpTextTest {
-  private static final GantryRun GANTRY = new GantryRun(List.of(),
-      Map.of(LoginFile.VARIABLE, GantryRun.NO_LOGIN_FILE.toString()), Optional.empty());
+  private static final GantryRun GANTRY =
+      new GantryRun(
+          List.of(),
+          Map.of(LoginFile.VARIABLE, GantryRun.NO_LOGIN_FILE.toString()),
+          Optional.empty());
 
   /** Runs {@code args} with System.err captured too, where picocli's own warnings go. */
   private static String[] helpAndWarnings(String... args) {
@@ -36,12 +39,15 @@ class HelpTextTest {
   void encryptPasswordHelpShowsThePrintfExampleWithoutAPicocliWarning() {
     String[] help = helpAndWarnings("encrypt-password", "--help");
     assertFalse(help[1].contains("picocli WARN"), help[1]);
-    assertTrue(help[0].contains("printf '%s\\n' \"$DB_PASSWORD\" | gantry --quiet encrypt-password"), help[0]);
+    assertTrue(
+        help[0].contains("printf '%s\\n' \"$DB_PASSWORD\" | gantry --quiet encrypt-password"),
+        help[0]);
   }
 
   @Test
   void noCommandsHelpMakesPicocliWarn() {
-    for (String command : GantryCommand.commandLine(Map.of(), Optional.empty()).getSubcommands().keySet()) {
+    for (String command :
+        GantryCommand.commandLine(Map.of(), Optional.empty()).getSubcommands().keySet()) {
       String[] help = helpAndWarnings(command, "--help");
       assertFalse(help[1].contains("picocli WARN"), command + ": " + help[1]);
       assertTrue(help[0].contains("Usage: gantry " + command), command + ": " + help[0]);

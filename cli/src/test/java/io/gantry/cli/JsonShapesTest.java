@@ -1,12 +1,11 @@
 package io.gantry.cli;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gantry.cli.GantryRun.Result;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +19,19 @@ import org.junit.jupiter.api.io.TempDir;
 /** The documented --json shapes (cli/README.md): the same keys, in the same order, every time. */
 @ExtendWith(CliServers.Plain.class)
 class JsonShapesTest {
-  static final List<String> JOB_KEYS = List.of("jobId", "name", "owner", "state", "final", "phase",
-      "submitted", "started", "finished", "exitCode", "failureReason");
+  static final List<String> JOB_KEYS =
+      List.of(
+          "jobId",
+          "name",
+          "owner",
+          "state",
+          "final",
+          "phase",
+          "submitted",
+          "started",
+          "finished",
+          "exitCode",
+          "failureReason");
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   static GantryRun gantry;
@@ -82,7 +92,9 @@ class JsonShapesTest {
   void outputResultsAndDefinitionShapes() throws Exception {
     JsonNode output = json(0, "output", "--json", jobId);
     assertEquals(List.of("jobId", "stream", "bytes", "complete", "text"), keys(output));
-    assertEquals("Hello, world, from an MPI rank\nHello, world, from an MPI rank\n", output.get("text").asText());
+    assertEquals(
+        "Hello, world, from an MPI rank\nHello, world, from an MPI rank\n",
+        output.get("text").asText());
     assertEquals(62, output.get("bytes").asLong());
     assertEquals(true, output.get("complete").asBoolean());
     JsonNode results = json(0, "results", "--json", jobId);
@@ -94,8 +106,17 @@ class JsonShapesTest {
   @Test
   void serverInfoAndValidateShapes() throws Exception {
     JsonNode info = json(0, "server-info", "--json");
-    assertEquals(List.of("endpoint", "version", "apiNamespace", "totalSlots", "maxQueuedJobsPerUser",
-        "maxJobDefinitionBytes", "passwordKeyFingerprint", "passwordPublicKey"), keys(info));
+    assertEquals(
+        List.of(
+            "endpoint",
+            "version",
+            "apiNamespace",
+            "totalSlots",
+            "maxQueuedJobsPerUser",
+            "maxJobDefinitionBytes",
+            "passwordKeyFingerprint",
+            "passwordPublicKey"),
+        keys(info));
     assertEquals("urn:gantry:jobmanagement:1", info.get("apiNamespace").asText());
     JsonNode validate = json(0, "validate", "--json", TestJobs.HELLO_MPI.toString());
     assertEquals(List.of("files"), keys(validate));
@@ -103,16 +124,26 @@ class JsonShapesTest {
   }
 
   @Test
-  void loginShapeOverPlainHttpHasNoFingerprintToPin(GantryTestServer server, @TempDir Path dir) throws Exception {
+  void loginShapeOverPlainHttpHasNoFingerprintToPin(GantryTestServer server, @TempDir Path dir)
+      throws Exception {
     Path loginFile = dir.resolve("config.properties");
-    Result login = new GantryRun(List.of("--server", server.baseUrl(), "--user", "carol"), Map.of(
-        LoginFile.VARIABLE, loginFile.toString(), GantryCommand.PASSWORD_VARIABLE, "ignored without accounts"),
-        Optional.empty()).run("login", "--json");
+    Result login =
+        new GantryRun(
+                List.of("--server", server.baseUrl(), "--user", "carol"),
+                Map.of(
+                    LoginFile.VARIABLE,
+                    loginFile.toString(),
+                    GantryCommand.PASSWORD_VARIABLE,
+                    "ignored without accounts"),
+                Optional.empty())
+            .run("login", "--json");
     assertEquals(0, login.exitCode(), login.toString());
     assertEquals("", login.err(), login.toString());
     JsonNode json = MAPPER.readTree(login.out());
     assertEquals(List.of("server", "user", "serverFingerprint", "loginFile"), keys(json));
     assertEquals(true, json.get("serverFingerprint").isNull(), login.toString());
-    assertEquals(new StoredLogin(server.baseUrl(), "carol", null), new LoginFile(loginFile).read().orElseThrow());
+    assertEquals(
+        new StoredLogin(server.baseUrl(), "carol", null),
+        new LoginFile(loginFile).read().orElseThrow());
   }
 }

@@ -30,10 +30,18 @@ class LoginFileTest {
 
   @Test
   void theLoginFileIsOwnerOnlyInAnOwnerOnlyDirectoryAndHoldsExactlyTheLogin() throws Exception {
-    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(stored.path())));
-    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(stored.path().getParent())));
-    assertEquals("# written by gantry login; no password is kept here\nserver=" + STORED_SERVER
-        + "\nuser=alice\nserver-fingerprint=" + STORED_FINGERPRINT + "\n", Files.readString(stored.path()));
+    assertEquals(
+        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(stored.path())));
+    assertEquals(
+        "rwx------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(stored.path().getParent())));
+    assertEquals(
+        "# written by gantry login; no password is kept here\nserver="
+            + STORED_SERVER
+            + "\nuser=alice\nserver-fingerprint="
+            + STORED_FINGERPRINT
+            + "\n",
+        Files.readString(stored.path()));
     try (var files = Files.list(stored.path().getParent())) {
       assertEquals(1, files.count(), "no temporary file is left beside it");
     }
@@ -41,17 +49,33 @@ class LoginFileTest {
 
   @Test
   void aLineBreakInAUserNameCannotAddASettingOfItsOwn() {
-    stored.write(new StoredLogin(STORED_SERVER, "eve\nserver-fingerprint=" + OTHER_FINGERPRINT, STORED_FINGERPRINT));
-    assertEquals(new StoredLogin(STORED_SERVER, "eve\nserver-fingerprint=" + OTHER_FINGERPRINT, STORED_FINGERPRINT),
+    stored.write(
+        new StoredLogin(
+            STORED_SERVER, "eve\nserver-fingerprint=" + OTHER_FINGERPRINT, STORED_FINGERPRINT));
+    assertEquals(
+        new StoredLogin(
+            STORED_SERVER, "eve\nserver-fingerprint=" + OTHER_FINGERPRINT, STORED_FINGERPRINT),
         stored.read().orElseThrow());
   }
 
   @Test
   void theLoginFileLocationFollowsGantryConfigThenXdgConfigHomeThenHome() {
-    assertEquals(Path.of("/etc/alt.properties"), LoginFile.of(Map.of("GANTRY_CONFIG", "/etc/alt.properties",
-        "XDG_CONFIG_HOME", "/x", "HOME", "/home/a")).path());
-    assertEquals(Path.of("/x/gantry/config.properties"), LoginFile.of(Map.of("XDG_CONFIG_HOME", "/x", "HOME", "/home/a")).path());
-    assertEquals(Path.of("/home/a/.config/gantry/config.properties"),
+    assertEquals(
+        Path.of("/etc/alt.properties"),
+        LoginFile.of(
+                Map.of(
+                    "GANTRY_CONFIG",
+                    "/etc/alt.properties",
+                    "XDG_CONFIG_HOME",
+                    "/x",
+                    "HOME",
+                    "/home/a"))
+            .path());
+    assertEquals(
+        Path.of("/x/gantry/config.properties"),
+        LoginFile.of(Map.of("XDG_CONFIG_HOME", "/x", "HOME", "/home/a")).path());
+    assertEquals(
+        Path.of("/home/a/.config/gantry/config.properties"),
         LoginFile.of(Map.of("XDG_CONFIG_HOME", "relative", "HOME", "/home/a")).path());
   }
 
@@ -61,20 +85,33 @@ class LoginFileTest {
     Files.setPosixFilePermissions(stored.path(), PosixFilePermissions.fromString(mode));
     CommandFailure refused = assertThrows(CommandFailure.class, stored::read);
     assertEquals(2, refused.exitCode());
-    assertEquals(stored.path() + " is open to other users (" + mode + "); it says which server gets your"
-        + " password, so gantry does not use it: chmod 600 " + stored.path() + " if you trust what it says,"
-        + " else remove it and run gantry login again", refused.getMessage());
+    assertEquals(
+        stored.path()
+            + " is open to other users ("
+            + mode
+            + "); it says which server gets your"
+            + " password, so gantry does not use it: chmod 600 "
+            + stored.path()
+            + " if you trust what it says,"
+            + " else remove it and run gantry login again",
+        refused.getMessage());
   }
 
   @Test
   void aBadSettingIsRefusedByName() throws Exception {
     Files.writeString(stored.path(), "server=ftp://example.org\n");
     CommandFailure server = assertThrows(CommandFailure.class, stored::read);
-    assertEquals(stored.path() + ": server must be an https:// or http:// URL, not 'ftp://example.org';"
-        + " run gantry login again", server.getMessage());
+    assertEquals(
+        stored.path()
+            + ": server must be an https:// or http:// URL, not 'ftp://example.org';"
+            + " run gantry login again",
+        server.getMessage());
     Files.writeString(stored.path(), "server=" + STORED_SERVER + "\nserver-fingerprint=AB:CD\n");
     CommandFailure fingerprint = assertThrows(CommandFailure.class, stored::read);
-    assertEquals(stored.path() + ": server-fingerprint: a SHA-256 fingerprint is 64 hexadecimal digits"
-        + " (colons allowed); run gantry login again", fingerprint.getMessage());
+    assertEquals(
+        stored.path()
+            + ": server-fingerprint: a SHA-256 fingerprint is 64 hexadecimal digits"
+            + " (colons allowed); run gantry login again",
+        fingerprint.getMessage());
   }
 }

@@ -1,14 +1,13 @@
 package io.gantry.cli;
 
-import io.gantry.testing.server.GantryTestServer;
-import io.gantry.testing.server.TestAccount;
-
 import static io.gantry.cli.CliServers.ALICE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.cli.GantryRun.Result;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,31 +36,55 @@ class LoginTest {
 
   /** gantry with the login file in the test's directory, GANTRY_PASSWORD unset, and a terminal. */
   private GantryRun onTerminal(ScriptedTerminal terminal, String... globalOptions) {
-    return new GantryRun(List.of(globalOptions), Map.of(LoginFile.VARIABLE, loginFile().toString()), Optional.of(terminal));
+    return new GantryRun(
+        List.of(globalOptions),
+        Map.of(LoginFile.VARIABLE, loginFile().toString()),
+        Optional.of(terminal));
   }
 
   @Test
-  void theFingerprintIsShownAndOnceTrustedItIsStoredWithTheServerAndUser(GantryTestServer server) throws Exception {
+  void theFingerprintIsShownAndOnceTrustedItIsStoredWithTheServerAndUser(GantryTestServer server)
+      throws Exception {
     ScriptedTerminal terminal = new ScriptedTerminal("y", TestAccount.defaultPassword(ALICE));
     Result login = onTerminal(terminal, "--server", server.baseUrl(), "--user", ALICE).run("login");
 
     assertEquals(0, login.exitCode(), login.toString());
-    assertEquals("logged in to " + server.baseUrl() + " as alice; stored in " + loginFile() + " (no password)\n", login.out());
-    assertTrue(login.err().startsWith("The server at " + server.baseUrl() + " presents this certificate:\n"), login.toString());
-    assertTrue(login.err().contains("\n  SHA-256 fingerprint: " + server.fingerprint().orElseThrow() + "\n"), login.toString());
-    assertEquals(List.of(TRUST_QUESTION, "Password for alice at " + server.baseUrl() + ": "), terminal.prompts);
-    assertEquals(new StoredLogin(server.baseUrl(), ALICE, server.fingerprint().orElseThrow()),
+    assertEquals(
+        "logged in to "
+            + server.baseUrl()
+            + " as alice; stored in "
+            + loginFile()
+            + " (no password)\n",
+        login.out());
+    assertTrue(
+        login
+            .err()
+            .startsWith("The server at " + server.baseUrl() + " presents this certificate:\n"),
+        login.toString());
+    assertTrue(
+        login
+            .err()
+            .contains("\n  SHA-256 fingerprint: " + server.fingerprint().orElseThrow() + "\n"),
+        login.toString());
+    assertEquals(
+        List.of(TRUST_QUESTION, "Password for alice at " + server.baseUrl() + ": "),
+        terminal.prompts);
+    assertEquals(
+        new StoredLogin(server.baseUrl(), ALICE, server.fingerprint().orElseThrow()),
         new LoginFile(loginFile()).read().orElseThrow());
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"n", "", "yes please"})
-  void anythingButYesTrustsNothingAsksNoPasswordAndStoresNothing(String answer, GantryTestServer server) {
+  void anythingButYesTrustsNothingAsksNoPasswordAndStoresNothing(
+      String answer, GantryTestServer server) {
     ScriptedTerminal terminal = new ScriptedTerminal(answer, TestAccount.defaultPassword(ALICE));
     Result login = onTerminal(terminal, "--server", server.baseUrl(), "--user", ALICE).run("login");
 
     assertEquals(1, login.exitCode(), login.toString());
-    assertTrue(login.err().endsWith("gantry: the certificate was not trusted; nothing was stored\n"), login.toString());
+    assertTrue(
+        login.err().endsWith("gantry: the certificate was not trusted; nothing was stored\n"),
+        login.toString());
     assertEquals(List.of(TRUST_QUESTION), terminal.prompts);
     assertFalse(Files.exists(loginFile()));
   }
@@ -72,17 +95,34 @@ class LoginTest {
     Result login = onTerminal(terminal, "--server", server.baseUrl()).run("login");
 
     assertEquals(3, login.exitCode(), login.toString());
-    assertTrue(login.err().endsWith("gantry: the Gantry server at " + server.baseUrl() + "/services/JobManagement"
-        + " refused the request as user alice (HTTP 401); nothing was stored\n"), login.toString());
-    assertEquals(List.of("User name at " + server.baseUrl() + ": ", TRUST_QUESTION,
-        "Password for alice at " + server.baseUrl() + ": "), terminal.prompts);
+    assertTrue(
+        login
+            .err()
+            .endsWith(
+                "gantry: the Gantry server at "
+                    + server.baseUrl()
+                    + "/services/JobManagement"
+                    + " refused the request as user alice (HTTP 401); nothing was stored\n"),
+        login.toString());
+    assertEquals(
+        List.of(
+            "User name at " + server.baseUrl() + ": ",
+            TRUST_QUESTION,
+            "Password for alice at " + server.baseUrl() + ": "),
+        terminal.prompts);
     assertFalse(Files.exists(loginFile()));
   }
 
   @Test
   void afterLoginACommandWithNoOptionsAsksOnlyForThePassword(GantryTestServer server) {
-    Result login = onTerminal(new ScriptedTerminal("y", TestAccount.defaultPassword(ALICE)),
-        "--server", server.baseUrl(), "--user", ALICE).run("login");
+    Result login =
+        onTerminal(
+                new ScriptedTerminal("y", TestAccount.defaultPassword(ALICE)),
+                "--server",
+                server.baseUrl(),
+                "--user",
+                ALICE)
+            .run("login");
     assertEquals(0, login.exitCode(), login.toString());
 
     ScriptedTerminal terminal = new ScriptedTerminal(TestAccount.defaultPassword(ALICE));

@@ -1,7 +1,5 @@
 package io.gantry.cli;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static io.gantry.cli.CliServers.ADMIN;
 import static io.gantry.cli.CliServers.ALICE;
 import static io.gantry.cli.CliServers.BOB;
@@ -10,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.cli.GantryRun.Result;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The CLI on a server with user accounts: another user's job looks exactly like one that does
- * not exist (so ids cannot be probed), every user's list is for administrators, and a wrong
- * password is refused.
+ * The CLI on a server with user accounts: another user's job looks exactly like one that does not
+ * exist (so ids cannot be probed), every user's list is for administrators, and a wrong password is
+ * refused.
  */
 @ExtendWith(CliServers.Secure.class)
 class OtherUsersJobsTest {
@@ -42,13 +41,16 @@ class OtherUsersJobsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"status", "output", "cancel", "results", "kill", "definition", "audit", "wait"})
-  void anotherUsersJobIsExitCode4WithTheMessageOfAnUnknownId(String command, GantryTestServer server) {
+  @ValueSource(
+      strings = {"status", "output", "cancel", "results", "kill", "definition", "audit", "wait"})
+  void anotherUsersJobIsExitCode4WithTheMessageOfAnUnknownId(
+      String command, GantryTestServer server) {
     Result notYours = CliServers.as(server, BOB).run(command, alicesJob);
     Result unknown = CliServers.as(server, BOB).run(command, UNKNOWN);
     assertEquals(4, notYours.exitCode(), notYours.toString());
     assertEquals("", notYours.out(), notYours.toString());
-    assertTrue(notYours.err().contains("no job " + alicesJob + " for user bob\n"), notYours.toString());
+    assertTrue(
+        notYours.err().contains("no job " + alicesJob + " for user bob\n"), notYours.toString());
     assertEquals(new Result(4, unknown.out(), unknown.err().replace(UNKNOWN, alicesJob)), notYours);
   }
 
@@ -60,9 +62,13 @@ class OtherUsersJobsTest {
   }
 
   @Test
-  void listAllIsAccessDeniedExitCode3ForAUserAndEveryJobForAnAdministrator(GantryTestServer server) {
+  void listAllIsAccessDeniedExitCode3ForAUserAndEveryJobForAnAdministrator(
+      GantryTestServer server) {
     Result denied = CliServers.as(server, BOB).run("list", "--all");
-    assertEquals(new Result(3, "", "gantry: access denied: only administrators may list every user's jobs\n"), denied);
+    assertEquals(
+        new Result(
+            3, "", "gantry: access denied: only administrators may list every user's jobs\n"),
+        denied);
 
     Result all = CliServers.as(server, ADMIN).run("list", "--all", "--quiet");
     assertEquals(0, all.exitCode(), all.toString());
@@ -75,11 +81,29 @@ class OtherUsersJobsTest {
   @ParameterizedTest
   @ValueSource(strings = {"list", "status " + UNKNOWN, "server-info"})
   void aCommandWithAWrongPasswordIsExitCode3NamingTheUser(String line, GantryTestServer server) {
-    GantryRun wrongPassword = new GantryRun(List.of("--server", server.baseUrl(), "--server-fingerprint",
-        server.fingerprint().orElseThrow(), "--user", ALICE), Map.of(LoginFile.VARIABLE, GantryRun.NO_LOGIN_FILE.toString(),
-        GantryCommand.PASSWORD_VARIABLE, "not alice's password"), Optional.empty());
+    GantryRun wrongPassword =
+        new GantryRun(
+            List.of(
+                "--server",
+                server.baseUrl(),
+                "--server-fingerprint",
+                server.fingerprint().orElseThrow(),
+                "--user",
+                ALICE),
+            Map.of(
+                LoginFile.VARIABLE,
+                GantryRun.NO_LOGIN_FILE.toString(),
+                GantryCommand.PASSWORD_VARIABLE,
+                "not alice's password"),
+            Optional.empty());
     Result result = wrongPassword.run(line.split(" "));
-    assertEquals(new Result(3, "", "gantry: the Gantry server at " + server.baseUrl()
-        + "/services/JobManagement refused the request as user alice (HTTP 401)\n"), result);
+    assertEquals(
+        new Result(
+            3,
+            "",
+            "gantry: the Gantry server at "
+                + server.baseUrl()
+                + "/services/JobManagement refused the request as user alice (HTTP 401)\n"),
+        result);
   }
 }

@@ -10,7 +10,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Option, then environment variable, then stored login, then built-in default; the stored login only for its server. */
+/**
+ * Option, then environment variable, then stored login, then built-in default; the stored login
+ * only for its server.
+ */
 class ServerSettingsTest {
   static final String STORED_SERVER = "https://hpc-gw.example.org:8443";
   static final String STORED_FINGERPRINT = "AB:".repeat(31) + "CD";
@@ -33,25 +36,32 @@ class ServerSettingsTest {
 
   @Test
   void withNothingGivenTheStoredLoginIsUsedAndSaysWhereTheFingerprintCameFrom() {
-    assertEquals(new ServerSettings(STORED_SERVER, "alice", STORED_FINGERPRINT, stored.path()), resolve(NOTHING));
+    assertEquals(
+        new ServerSettings(STORED_SERVER, "alice", STORED_FINGERPRINT, stored.path()),
+        resolve(NOTHING));
   }
 
   @Test
   void theEnvironmentOverridesTheStoredLoginAndOptionsOverrideTheEnvironment() {
     environment.put("GANTRY_USER", "bob");
     environment.put("GANTRY_SERVER_FINGERPRINT", OTHER_FINGERPRINT);
-    assertEquals(new ServerSettings(STORED_SERVER, "bob", OTHER_FINGERPRINT, null), resolve(NOTHING));
-    assertEquals(new ServerSettings(STORED_SERVER, "carol", OTHER_FINGERPRINT, null),
+    assertEquals(
+        new ServerSettings(STORED_SERVER, "bob", OTHER_FINGERPRINT, null), resolve(NOTHING));
+    assertEquals(
+        new ServerSettings(STORED_SERVER, "carol", OTHER_FINGERPRINT, null),
         resolve(new ServerSettings.Given(null, "carol", null)));
   }
 
   @Test
   void theStoredUserAndFingerprintApplyToTheStoredServerOnlyHoweverItsUrlIsWritten() {
-    assertEquals(new ServerSettings("https://elsewhere:8443", null, null, null),
+    assertEquals(
+        new ServerSettings("https://elsewhere:8443", null, null, null),
         resolve(new ServerSettings.Given("https://elsewhere:8443", null, null)));
     environment.put("GANTRY_SERVER", STORED_SERVER + "/services/JobManagement");
-    assertEquals(new ServerSettings(STORED_SERVER + "/services/JobManagement", "alice", STORED_FINGERPRINT,
-        stored.path()), resolve(NOTHING));
+    assertEquals(
+        new ServerSettings(
+            STORED_SERVER + "/services/JobManagement", "alice", STORED_FINGERPRINT, stored.path()),
+        resolve(NOTHING));
   }
 
   @Test

@@ -1,12 +1,11 @@
 package io.gantry.cli;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.cli.GantryRun.Result;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,31 +40,47 @@ class SubmitAndInspectTest {
     String id = submittedId(submit);
     List<String> out = submit.out().lines().toList();
     assertEquals(2, out.size(), submit.toString());
-    assertTrue(out.get(1).matches(id + "  SUCCEEDED +submitted \\S+Z  started \\S+Z  finished \\S+Z  exit 0"),
+    assertTrue(
+        out.get(1)
+            .matches(id + "  SUCCEEDED +submitted \\S+Z  started \\S+Z  finished \\S+Z  exit 0"),
         submit.toString());
     // not a terminal here: plain progress lines, the last one the final state
     assertFalse(submit.err().contains("\r"), submit.toString());
-    assertTrue(submit.err().strip().lines().reduce((a, b) -> b).orElseThrow().matches("\\d+:\\d\\d  SUCCEEDED"),
+    assertTrue(
+        submit
+            .err()
+            .strip()
+            .lines()
+            .reduce((a, b) -> b)
+            .orElseThrow()
+            .matches("\\d+:\\d\\d  SUCCEEDED"),
         submit.toString());
 
     Result status = gantry.run("status", id);
     assertEquals(new Result(0, out.get(1) + "\n", ""), status);
 
     Result output = gantry.run("output", id);
-    assertEquals(new Result(0, "Hello, world, from an MPI rank\nHello, world, from an MPI rank\n", ""), output);
+    assertEquals(
+        new Result(0, "Hello, world, from an MPI rank\nHello, world, from an MPI rank\n", ""),
+        output);
 
     Result results = gantry.run("results", id);
-    assertEquals(new Result(0, "job " + id + "  SUCCEEDED\nno data staged in or out\n", ""), results);
+    assertEquals(
+        new Result(0, "job " + id + "  SUCCEEDED\nno data staged in or out\n", ""), results);
 
     Result definition = gantry.run("definition", id);
     assertEquals(0, definition.exitCode(), definition.toString());
-    assertTrue(definition.out().contains("<gx:Executable>/bin/echo</gx:Executable>"), definition.toString());
+    assertTrue(
+        definition.out().contains("<gx:Executable>/bin/echo</gx:Executable>"),
+        definition.toString());
     assertFalse(definition.out().contains("urn:gantry:jobmanagement"), definition.toString());
 
     Result list = gantry.run("list");
     assertEquals(0, list.exitCode(), list.toString());
     assertTrue(list.out().startsWith("JOB ID "), list.toString());
-    assertTrue(list.out().lines().anyMatch(l -> l.matches(id + "  hello-mpi +local +SUCCEEDED .* 0 +-")), list.toString());
+    assertTrue(
+        list.out().lines().anyMatch(l -> l.matches(id + "  hello-mpi +local +SUCCEEDED .* 0 +-")),
+        list.toString());
   }
 
   @Test
@@ -78,10 +93,14 @@ class SubmitAndInspectTest {
     assertEquals(0, results.exitCode(), results.toString());
     List<String> lines = results.out().lines().toList();
     assertEquals("job " + id + "  SUCCEEDED", lines.get(0));
-    assertTrue(lines.get(1).matches("DIRECTION +STEP +SOURCE +TARGET +ROWS +BYTES +SECONDS +CHECKSUM"), results.toString());
+    assertTrue(
+        lines.get(1).matches("DIRECTION +STEP +SOURCE +TARGET +ROWS +BYTES +SECONDS +CHECKSUM"),
+        results.toString());
     assertEquals(7, lines.size(), results.toString());
     for (String row : lines.subList(2, 7)) {
-      assertTrue(row.matches("in +sql-extract\\[\\d] +'demo-market' .*\\.csv(\\.gz)? +\\d+ +\\d+ +[\\d.]+ +sha256:[0-9a-f]{64}"),
+      assertTrue(
+          row.matches(
+              "in +sql-extract\\[\\d] +'demo-market' .*\\.csv(\\.gz)? +\\d+ +\\d+ +[\\d.]+ +sha256:[0-9a-f]{64}"),
           results.toString());
     }
     assertTrue(results.out().contains(" positions.csv.gz "), results.toString());
@@ -92,37 +111,64 @@ class SubmitAndInspectTest {
     assertEquals("job " + id + "  owner local", trail.get(0));
     assertTrue(trail.get(1).matches("TIME +EVENT +DETAIL"), audit.toString());
     assertTrue(trail.get(2).matches("\\S+Z +QUEUED +submitted by local"), audit.toString());
-    assertEquals(5, trail.stream().filter(l -> l.matches("\\S+Z +data +stage-in: sql-extract, \\d+ rows, .*"
-        + "sha256:[0-9a-f]{64}")).count(), audit.toString());
-    assertTrue(trail.get(trail.size() - 1).matches("\\S+Z +STAGING_OUT -> SUCCEEDED +stage-out finished"),
+    assertEquals(
+        5,
+        trail.stream()
+            .filter(
+                l ->
+                    l.matches(
+                        "\\S+Z +data +stage-in: sql-extract, \\d+ rows, .*"
+                            + "sha256:[0-9a-f]{64}"))
+            .count(),
+        audit.toString());
+    assertTrue(
+        trail.get(trail.size() - 1).matches("\\S+Z +STAGING_OUT -> SUCCEEDED +stage-out finished"),
         audit.toString());
   }
 
   @Test
-  void aStageOutThatFailedInItsSecondGroupShowsTheStepThatCommittedInResultsAuditAndStatus() throws Exception {
-    Result submit = gantry.run("submit", "--wait", TestJobs.stageOutFailingInGroupTwo(dir).toString());
+  void aStageOutThatFailedInItsSecondGroupShowsTheStepThatCommittedInResultsAuditAndStatus()
+      throws Exception {
+    Result submit =
+        gantry.run("submit", "--wait", TestJobs.stageOutFailingInGroupTwo(dir).toString());
     assertEquals(1, submit.exitCode(), submit.toString());
     String id = submittedId(submit);
 
     Result status = gantry.run("status", id);
     assertTrue(status.out().contains("FAILED"), status.toString());
-    assertTrue(status.out().contains("VAR_NO_SUCH_TABLE") || status.out().contains("var_no_such_table"), status.toString());
-    assertTrue(status.out().contains("1 stage-out step(s) had committed before the failure and stay committed:"
-        + " sql-load results/pnl_distribution.csv to 'demo-market'"), status.toString());
+    assertTrue(
+        status.out().contains("VAR_NO_SUCH_TABLE") || status.out().contains("var_no_such_table"),
+        status.toString());
+    assertTrue(
+        status
+            .out()
+            .contains(
+                "1 stage-out step(s) had committed before the failure and stay committed:"
+                    + " sql-load results/pnl_distribution.csv to 'demo-market'"),
+        status.toString());
 
     Result results = gantry.run("results", id);
     assertEquals(0, results.exitCode(), results.toString());
     List<String> lines = results.out().lines().toList();
     assertEquals("job " + id + "  FAILED", lines.get(0), results.toString());
     assertEquals(3, lines.size(), "header and the one committed step: " + results);
-    assertTrue(lines.get(2).matches("out +sql-load\\[1] +results/pnl_distribution\\.csv +'demo-market'.* 1 +\\d+ .*"),
+    assertTrue(
+        lines
+            .get(2)
+            .matches(
+                "out +sql-load\\[1] +results/pnl_distribution\\.csv +'demo-market'.* 1 +\\d+ .*"),
         results.toString());
 
     Result audit = gantry.run("audit", id);
     List<String> trail = audit.out().lines().toList();
-    assertTrue(trail.get(trail.size() - 2).matches("\\S+Z +STAGING_OUT -> FAILED +stage-out failed: .*had committed.*"),
+    assertTrue(
+        trail
+            .get(trail.size() - 2)
+            .matches("\\S+Z +STAGING_OUT -> FAILED +stage-out failed: .*had committed.*"),
         audit.toString());
-    assertTrue(trail.get(trail.size() - 1).matches("\\S+Z +data +stage-out: sql-load, 1 rows, .*"), audit.toString());
+    assertTrue(
+        trail.get(trail.size() - 1).matches("\\S+Z +data +stage-out: sql-load, 1 rows, .*"),
+        audit.toString());
   }
 
   @Test
@@ -146,28 +192,49 @@ class SubmitAndInspectTest {
 
   @Test
   void aFailingJobEndsFailedWithExitCode1AndItsStandardErrorCanBeRead() throws Exception {
-    Path job = TestJobs.posix(dir, "fails", "/bin/sh", "-c", "echo 'no positions for DESK-9' >&2; exit 3");
+    Path job =
+        TestJobs.posix(dir, "fails", "/bin/sh", "-c", "echo 'no positions for DESK-9' >&2; exit 3");
     Result submit = gantry.run("submit", "--wait", job.toString());
     assertEquals(1, submit.exitCode(), submit.toString());
     String id = submittedId(submit);
     assertTrue(submit.out().contains(id + "  FAILED "), submit.toString());
     assertTrue(submit.out().contains("  exit 3  reason: "), submit.toString());
     assertEquals(1, gantry.run("wait", "-q", id).exitCode());
-    assertEquals(new Result(0, "no positions for DESK-9\n", ""), gantry.run("output", "--stderr", id));
+    assertEquals(
+        new Result(0, "no positions for DESK-9\n", ""), gantry.run("output", "--stderr", id));
     assertEquals(new Result(0, "", ""), gantry.run("output", id));
 
-    String statusLine = gantry.run("status", id).out().lines().filter(l -> l.contains("  reason: "))
-        .findFirst().orElseThrow();
-    String reason = statusLine.substring(statusLine.indexOf("  reason: ") + "  reason: ".length()).strip();
+    String statusLine =
+        gantry
+            .run("status", id)
+            .out()
+            .lines()
+            .filter(l -> l.contains("  reason: "))
+            .findFirst()
+            .orElseThrow();
+    String reason =
+        statusLine.substring(statusLine.indexOf("  reason: ") + "  reason: ".length()).strip();
     assertFalse(reason.isEmpty());
     Result list = gantry.run("list", "--state", "FAILED");
-    assertTrue(list.out().startsWith("JOB ID ") && list.out().lines().findFirst().orElseThrow().endsWith("EXIT  REASON"),
+    assertTrue(
+        list.out().startsWith("JOB ID ")
+            && list.out().lines().findFirst().orElseThrow().endsWith("EXIT  REASON"),
         list.toString());
-    assertTrue(list.out().lines().anyMatch(l -> l.matches(id + "  fails +local +FAILED .* 3 +"
-        + java.util.regex.Pattern.quote(ListCommand.brief(reason)))), list.toString());
-    List<String> failed = gantry.run("list", "-q", "--state", "FAILED,KILLED").out().lines().toList();
+    assertTrue(
+        list.out()
+            .lines()
+            .anyMatch(
+                l ->
+                    l.matches(
+                        id
+                            + "  fails +local +FAILED .* 3 +"
+                            + java.util.regex.Pattern.quote(ListCommand.brief(reason)))),
+        list.toString());
+    List<String> failed =
+        gantry.run("list", "-q", "--state", "FAILED,KILLED").out().lines().toList();
     assertTrue(failed.contains(id), failed.toString());
-    assertFalse(gantry.run("list", "-q", "--state", "SUCCEEDED").out().lines().anyMatch(id::equals));
+    assertFalse(
+        gantry.run("list", "-q", "--state", "SUCCEEDED").out().lines().anyMatch(id::equals));
   }
 
   @Test
@@ -178,21 +245,29 @@ class SubmitAndInspectTest {
   }
 
   @Test
-  void aCharacterSplitAcrossTwoPiecesOfOutputArrivesWhole(GantryTestServer server) throws Exception {
+  void aCharacterSplitAcrossTwoPiecesOfOutputArrivesWhole(GantryTestServer server)
+      throws Exception {
     // octal escapes keep the job description ASCII, whatever the server's locale
-    Path job = TestJobs.posix(dir, "euro", "/bin/sh", "-c", "printf 'Gr\\303\\274\\303\\237e, 5 \\342\\202\\254\\n'");
+    Path job =
+        TestJobs.posix(
+            dir, "euro", "/bin/sh", "-c", "printf 'Gr\\303\\274\\303\\237e, 5 \\342\\202\\254\\n'");
     String id = gantry.run("submit", "-q", job.toString()).out().strip();
     assertEquals(0, gantry.run("wait", "-q", id).exitCode());
     // one byte a piece: ü (2 bytes) and € (3 bytes) each arrive split
-    OutputFollower follower = new OutputFollower(new ServerConnection(server.baseUrl(), null, null), id,
-        io.gantry.cli.soap.OutputStream.STDOUT, 1);
+    OutputFollower follower =
+        new OutputFollower(
+            new ServerConnection(server.baseUrl(), null, null),
+            id,
+            io.gantry.cli.soap.OutputStream.STDOUT,
+            1);
     java.io.StringWriter text = new java.io.StringWriter();
     assertTrue(follower.readAvailable(new java.io.PrintWriter(text)));
     assertEquals("Grüße, 5 €\n", text.toString());
   }
 
   @Test
-  void anOutputTheJobTurnedIntoALinkPrintsTheServersNoteNotTheLinkedFile(GantryTestServer server) throws Exception {
+  void anOutputTheJobTurnedIntoALinkPrintsTheServersNoteNotTheLinkedFile(GantryTestServer server)
+      throws Exception {
     Path job = TestJobs.posix(dir, "linker", "/bin/sh", "-c", "echo mine");
     String id = gantry.run("submit", "-q", job.toString()).out().strip();
     assertEquals(0, gantry.run("wait", "-q", id).exitCode());
@@ -202,7 +277,9 @@ class SubmitAndInspectTest {
     Files.createSymbolicLink(stdout, secret); // as the job's program could have done
     Result output = gantry.run("output", id);
     assertEquals("", output.out());
-    assertTrue(output.err().startsWith("gantry: the job's stdout file stdout.txt is a symbolic link"), output.toString());
+    assertTrue(
+        output.err().startsWith("gantry: the job's stdout file stdout.txt is a symbolic link"),
+        output.toString());
   }
 
   @Test
@@ -210,8 +287,14 @@ class SubmitAndInspectTest {
     Path broken = Files.writeString(dir.resolve("broken.jsdl"), ValidateCommandTest.BROKEN);
     long before = gantry.run("list", "-q", "--limit", "1000").out().lines().count();
     Result submit = gantry.run("submit", broken.toString());
-    assertEquals(new Result(1, "", broken + ": INVALID\n  line 6:9 JobDefinition/JobDescription/Application/"
-        + "MpirunApplication/NumberOfProcesses: must be at least 1, not 0\n"), submit);
+    assertEquals(
+        new Result(
+            1,
+            "",
+            broken
+                + ": INVALID\n  line 6:9 JobDefinition/JobDescription/Application/"
+                + "MpirunApplication/NumberOfProcesses: must be at least 1, not 0\n"),
+        submit);
     assertEquals(before, gantry.run("list", "-q", "--limit", "1000").out().lines().count());
   }
 
@@ -221,13 +304,15 @@ class SubmitAndInspectTest {
     assertEquals(1, submit.exitCode(), submit.toString());
     assertEquals("", submit.out());
     assertTrue(submit.err().contains(": INVALID\n"), submit.toString());
-    assertTrue(submit.err().contains("64 processes; this server has 2 compute slots"), submit.toString());
+    assertTrue(
+        submit.err().contains("64 processes; this server has 2 compute slots"), submit.toString());
   }
 
   @Test
   void aMissingFileIsAUsageError() {
     Result submit = gantry.run("submit", dir.resolve("nowhere.jsdl").toString());
-    assertEquals(new Result(2, "", "gantry: " + dir.resolve("nowhere.jsdl") + ": no such file\n"), submit);
+    assertEquals(
+        new Result(2, "", "gantry: " + dir.resolve("nowhere.jsdl") + ": no such file\n"), submit);
   }
 
   @Test

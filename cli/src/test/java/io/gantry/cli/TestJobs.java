@@ -15,10 +15,13 @@ final class TestJobs {
 
   /** A one-process POSIX job running {@code executable args...}, written into {@code dir}. */
   static Path posix(Path dir, String name, String executable, String... args) throws IOException {
-    String arguments = Stream.of(args)
-        .map(a -> "        <jsdl-posix:Argument>" + xmlText(a) + "</jsdl-posix:Argument>")
-        .collect(Collectors.joining("\n"));
-    return Files.writeString(dir.resolve(name + ".jsdl"), """
+    String arguments =
+        Stream.of(args)
+            .map(a -> "        <jsdl-posix:Argument>" + xmlText(a) + "</jsdl-posix:Argument>")
+            .collect(Collectors.joining("\n"));
+    return Files.writeString(
+        dir.resolve(name + ".jsdl"),
+        """
         <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
                             xmlns:jsdl-posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix">
           <jsdl:JobDescription>
@@ -34,31 +37,37 @@ final class TestJobs {
             </jsdl:Application>
           </jsdl:JobDescription>
         </jsdl:JobDefinition>
-        """.formatted(name, executable, arguments));
+        """
+            .formatted(name, executable, arguments));
   }
 
   /**
-   * The VaR example's five SQL extracts from the server's demo market, with /bin/echo in place
-   * of mcvar (a node program built separately) and without the steps that need an SSH host
-   * (the hostfile) or mcvar's results (the stage-out).
+   * The VaR example's five SQL extracts from the server's demo market, with /bin/echo in place of
+   * mcvar (a node program built separately) and without the steps that need an SSH host (the
+   * hostfile) or mcvar's results (the stage-out).
    */
   static Path varJobStagingOnly(Path dir) throws IOException {
-    String var = Files.readString(EXAMPLES.resolve("var-job.jsdl"))
-        .replace("<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>/bin/echo</gx:Executable>")
-        .replace("<gx:HostFile>hosts.txt</gx:HostFile>", "")
-        .replaceAll("(?s)<gx:SCPDataStaging>.*?</gx:SCPDataStaging>", "")
-        .replaceAll("(?s)<gx:PostDataStaging>.*?</gx:PostDataStaging>", "");
+    String var =
+        Files.readString(EXAMPLES.resolve("var-job.jsdl"))
+            .replace(
+                "<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>/bin/echo</gx:Executable>")
+            .replace("<gx:HostFile>hosts.txt</gx:HostFile>", "")
+            .replaceAll("(?s)<gx:SCPDataStaging>.*?</gx:SCPDataStaging>", "")
+            .replaceAll("(?s)<gx:PostDataStaging>.*?</gx:PostDataStaging>", "");
     return Files.writeString(dir.resolve("var-staging-only.jsdl"), var);
   }
 
   /**
-   * A job whose stage-out commits its first group (a P&L bin into the demo's
-   * var_pnl_distribution, from a plain CSV) and fails in its second (a table that is not there).
+   * A job whose stage-out commits its first group (a P&L bin into the demo's var_pnl_distribution,
+   * from a plain CSV) and fails in its second (a table that is not there).
    */
   static Path stageOutFailingInGroupTwo(Path dir) throws IOException {
-    String script = "mkdir -p results; printf 'run_id,bin,lower,upper,count\\n%s,0,-1,0,5\\n' \"$GANTRY_JOB_ID\""
-        + " > results/pnl_distribution.csv";
-    return Files.writeString(dir.resolve("half-out.jsdl"), """
+    String script =
+        "mkdir -p results; printf 'run_id,bin,lower,upper,count\\n%s,0,-1,0,5\\n' \"$GANTRY_JOB_ID\""
+            + " > results/pnl_distribution.csv";
+    return Files.writeString(
+        dir.resolve("half-out.jsdl"),
+        """
         <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
                             xmlns:jsdl-posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix"
                             xmlns:gx="urn:gantry:jsdl:ext:1">
@@ -88,17 +97,24 @@ final class TestJobs {
             </gx:PostDataStaging>
           </jsdl:JobDescription>
         </jsdl:JobDefinition>
-        """.formatted(xmlText(script)));
+        """
+            .formatted(xmlText(script)));
   }
 
   private static String xmlText(String text) {
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
-  /** hello-mpi asking for more processes than the test server has slots: valid offline, refused by the server. */
+  /**
+   * hello-mpi asking for more processes than the test server has slots: valid offline, refused by
+   * the server.
+   */
   static Path tooBigForTheServer(Path dir) throws IOException {
-    String hello = Files.readString(HELLO_MPI)
-        .replace("<gx:NumberOfProcesses>2</gx:NumberOfProcesses>", "<gx:NumberOfProcesses>64</gx:NumberOfProcesses>");
+    String hello =
+        Files.readString(HELLO_MPI)
+            .replace(
+                "<gx:NumberOfProcesses>2</gx:NumberOfProcesses>",
+                "<gx:NumberOfProcesses>64</gx:NumberOfProcesses>");
     return Files.writeString(dir.resolve("too-big.jsdl"), hello);
   }
 }

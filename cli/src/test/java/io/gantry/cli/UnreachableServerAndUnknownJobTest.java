@@ -1,11 +1,10 @@
 package io.gantry.cli;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.cli.GantryRun.Result;
+import io.gantry.testing.server.GantryTestServer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -24,17 +23,45 @@ class UnreachableServerAndUnknownJobTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"submit HELLO", "status ID", "list", "wait ID", "output ID", "results ID",
-      "definition ID", "cancel ID", "kill ID", "server-info", "audit ID"})
+  @ValueSource(
+      strings = {
+        "submit HELLO",
+        "status ID",
+        "list",
+        "wait ID",
+        "output ID",
+        "results ID",
+        "definition ID",
+        "cancel ID",
+        "kill ID",
+        "server-info",
+        "audit ID"
+      })
   void aServerThatIsDownIsExitCode3WithAMessageNamingItsUrl(String line) throws Exception {
     String dead = CliServers.deadUrl();
     Result result = new GantryRun(dead).run(command(line));
-    assertEquals(new Result(3, "", "gantry: cannot connect to the Gantry server at " + dead
-        + "/services/JobManagement (Connection refused); is it running? Set --server or GANTRY_SERVER\n"), result);
+    assertEquals(
+        new Result(
+            3,
+            "",
+            "gantry: cannot connect to the Gantry server at "
+                + dead
+                + "/services/JobManagement (Connection refused); is it running? Set --server or GANTRY_SERVER\n"),
+        result);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"status ID", "wait ID", "output ID", "results ID", "definition ID", "cancel ID", "kill ID", "audit ID"})
+  @ValueSource(
+      strings = {
+        "status ID",
+        "wait ID",
+        "output ID",
+        "results ID",
+        "definition ID",
+        "cancel ID",
+        "kill ID",
+        "audit ID"
+      })
   void anUnknownJobIsExitCode4(String line, GantryTestServer server) {
     Result result = new GantryRun(server.baseUrl()).run(command(line));
     assertEquals(4, result.exitCode(), result.toString());
@@ -43,7 +70,12 @@ class UnreachableServerAndUnknownJobTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"http://127.0.0.1:PORT", "http://127.0.0.1:PORT/", "http://127.0.0.1:PORT/services/JobManagement"})
+  @ValueSource(
+      strings = {
+        "http://127.0.0.1:PORT",
+        "http://127.0.0.1:PORT/",
+        "http://127.0.0.1:PORT/services/JobManagement"
+      })
   void theServerUrlMayBeGivenWithOrWithoutTheEndpointPath(String url, GantryTestServer server) {
     String port = server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1);
     Result result = new GantryRun(url.replace("PORT", port)).run("server-info", "-q");

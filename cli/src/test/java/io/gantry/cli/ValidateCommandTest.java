@@ -14,7 +14,8 @@ import picocli.CommandLine;
 
 class ValidateCommandTest {
   static final Path EXAMPLES = Path.of("../jsdl-schema/examples");
-  static final String BROKEN = """
+  static final String BROKEN =
+      """
       <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl" xmlns:gx="urn:gantry:jsdl:ext:1">
         <jsdl:JobDescription>
           <jsdl:Application>
@@ -50,15 +51,26 @@ class ValidateCommandTest {
     Run run = run("validate", hello.toString(), posix.toString(), var.toString());
     String r = "  warning: line %d:7 JobDefinition/JobDescription/Resources/%s\n";
     // posix-staging.jsdl carries the Resources a job from another grid system may ask for
-    String posixWarnings = r.formatted(25, "OperatingSystem: OperatingSystem is not used by Gantry: jobs run on the"
-            + " server's own operating system; the job runs without it")
-        + r.formatted(30, "CPUArchitecture: CPUArchitecture is not used by Gantry: jobs run on the server's own CPU"
-            + " architecture; the job runs without it")
-        + r.formatted(33, "IndividualCPUSpeed: IndividualCPUSpeed is not used by Gantry: no compute backend selects"
-            + " hosts by CPU speed; the job runs without it")
-        + r.formatted(39, "IndividualPhysicalMemory: IndividualPhysicalMemory is used only by compute.backend=slurm"
-            + " (sbatch --mem); other backends run the job without it");
-    assertEquals(new Run(0, "OK " + hello + "\nOK " + posix + "\n" + posixWarnings + "OK " + var + "\n", ""), run);
+    String posixWarnings =
+        r.formatted(
+                25,
+                "OperatingSystem: OperatingSystem is not used by Gantry: jobs run on the"
+                    + " server's own operating system; the job runs without it")
+            + r.formatted(
+                30,
+                "CPUArchitecture: CPUArchitecture is not used by Gantry: jobs run on the server's own CPU"
+                    + " architecture; the job runs without it")
+            + r.formatted(
+                33,
+                "IndividualCPUSpeed: IndividualCPUSpeed is not used by Gantry: no compute backend selects"
+                    + " hosts by CPU speed; the job runs without it")
+            + r.formatted(
+                39,
+                "IndividualPhysicalMemory: IndividualPhysicalMemory is used only by compute.backend=slurm"
+                    + " (sbatch --mem); other backends run the job without it");
+    assertEquals(
+        new Run(0, "OK " + hello + "\nOK " + posix + "\n" + posixWarnings + "OK " + var + "\n", ""),
+        run);
   }
 
   @Test
@@ -66,9 +78,13 @@ class ValidateCommandTest {
     Path figure2 = EXAMPLES.resolve("bgl-middleware-figure2.jsdl");
     Run run = run("validate", figure2.toString());
     assertEquals(0, run.exitCode());
-    assertEquals("OK " + figure2 + "\n  warning: line 16:1 JobDefinition: the draft JSDL namespace"
-        + " http://schemas.ggf.org/jsdl/2005/04/jsdl is read as http://schemas.ggf.org/jsdl/2005/11/jsdl;"
-        + " change the document to the JSDL 1.0 namespace\n", run.out());
+    assertEquals(
+        "OK "
+            + figure2
+            + "\n  warning: line 16:1 JobDefinition: the draft JSDL namespace"
+            + " http://schemas.ggf.org/jsdl/2005/04/jsdl is read as http://schemas.ggf.org/jsdl/2005/11/jsdl;"
+            + " change the document to the JSDL 1.0 namespace\n",
+        run.out());
   }
 
   @Test
@@ -76,9 +92,15 @@ class ValidateCommandTest {
     Path broken = Files.writeString(dir.resolve("broken.jsdl"), BROKEN);
     Run run = run("validate", EXAMPLES.resolve("hello-mpi.jsdl").toString(), broken.toString());
     assertEquals(1, run.exitCode());
-    assertEquals("OK " + EXAMPLES.resolve("hello-mpi.jsdl") + "\n" + broken + ": INVALID\n"
-        + "  line 6:9 JobDefinition/JobDescription/Application/MpirunApplication/NumberOfProcesses:"
-        + " must be at least 1, not 0\n", run.out());
+    assertEquals(
+        "OK "
+            + EXAMPLES.resolve("hello-mpi.jsdl")
+            + "\n"
+            + broken
+            + ": INVALID\n"
+            + "  line 6:9 JobDefinition/JobDescription/Application/MpirunApplication/NumberOfProcesses:"
+            + " must be at least 1, not 0\n",
+        run.out());
   }
 
   @Test
@@ -88,8 +110,14 @@ class ValidateCommandTest {
     Run run = run("validate", missing.toString(), broken.toString(), dir.toString());
     assertEquals(2, run.exitCode());
     assertTrue(run.out().startsWith(broken + ": INVALID\n"), run.out());
-    assertEquals("gantry validate: " + missing + ": no such file\n"
-        + "gantry validate: " + dir + ": cannot read: Is a directory\n", run.err());
+    assertEquals(
+        "gantry validate: "
+            + missing
+            + ": no such file\n"
+            + "gantry validate: "
+            + dir
+            + ": cannot read: Is a directory\n",
+        run.err());
   }
 
   @Test

@@ -13,9 +13,9 @@ import java.util.Objects;
  * @param oversubscribe pass {@code --oversubscribe}, allowing more ranks than cores
  * @param killGracePeriod how long a job gets between SIGTERM and SIGKILL when the wall-time limit
  *     runs out
- * @param inheritedEnvironment names of server environment variables that launched programs see;
- *     all others are withheld, because the server's environment may hold credentials. Names the
- *     sandbox sets itself or that steer the loader (PATH, HOME, LD_*, ...) are never inherited.
+ * @param inheritedEnvironment names of server environment variables that launched programs see; all
+ *     others are withheld, because the server's environment may hold credentials. Names the sandbox
+ *     sets itself or that steer the loader (PATH, HOME, LD_*, ...) are never inherited.
  * @param sandbox how jobs are confined (bubblewrap, setpriv, the executable roots)
  */
 public record DispatcherConfig(
@@ -36,22 +36,32 @@ public record DispatcherConfig(
     defaultMpirunOptions = List.copyOf(defaultMpirunOptions);
     for (String option : defaultMpirunOptions) {
       if (option.indexOf('\0') >= 0 || option.indexOf('\n') >= 0) {
-        throw new IllegalArgumentException("defaultMpirunOptions: '" + option.replace('\0', ' ')
-            + "' contains a NUL or newline");
+        throw new IllegalArgumentException(
+            "defaultMpirunOptions: '" + option.replace('\0', ' ') + "' contains a NUL or newline");
       }
     }
     Objects.requireNonNull(killGracePeriod, "killGracePeriod");
     if (killGracePeriod.isNegative()) {
-      throw new IllegalArgumentException("killGracePeriod cannot be negative, was " + killGracePeriod);
+      throw new IllegalArgumentException(
+          "killGracePeriod cannot be negative, was " + killGracePeriod);
     }
     inheritedEnvironment = List.copyOf(inheritedEnvironment);
     Objects.requireNonNull(sandbox, "sandbox");
   }
 
   /** The settings with the default sandbox (no executable roots beyond /usr). */
-  public DispatcherConfig(String mpirun, List<String> defaultMpirunOptions, boolean oversubscribe,
-      Duration killGracePeriod, List<String> inheritedEnvironment) {
-    this(mpirun, defaultMpirunOptions, oversubscribe, killGracePeriod, inheritedEnvironment,
+  public DispatcherConfig(
+      String mpirun,
+      List<String> defaultMpirunOptions,
+      boolean oversubscribe,
+      Duration killGracePeriod,
+      List<String> inheritedEnvironment) {
+    this(
+        mpirun,
+        defaultMpirunOptions,
+        oversubscribe,
+        killGracePeriod,
+        inheritedEnvironment,
         SandboxConfig.defaults());
   }
 
@@ -62,14 +72,17 @@ public record DispatcherConfig(
   }
 
   public DispatcherConfig withOversubscribe(boolean value) {
-    return new DispatcherConfig(mpirun, defaultMpirunOptions, value, killGracePeriod, inheritedEnvironment, sandbox);
+    return new DispatcherConfig(
+        mpirun, defaultMpirunOptions, value, killGracePeriod, inheritedEnvironment, sandbox);
   }
 
   public DispatcherConfig withKillGracePeriod(Duration grace) {
-    return new DispatcherConfig(mpirun, defaultMpirunOptions, oversubscribe, grace, inheritedEnvironment, sandbox);
+    return new DispatcherConfig(
+        mpirun, defaultMpirunOptions, oversubscribe, grace, inheritedEnvironment, sandbox);
   }
 
   public DispatcherConfig withSandbox(SandboxConfig value) {
-    return new DispatcherConfig(mpirun, defaultMpirunOptions, oversubscribe, killGracePeriod, inheritedEnvironment, value);
+    return new DispatcherConfig(
+        mpirun, defaultMpirunOptions, oversubscribe, killGracePeriod, inheritedEnvironment, value);
   }
 }

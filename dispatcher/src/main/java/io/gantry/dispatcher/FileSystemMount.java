@@ -21,8 +21,11 @@ public record FileSystemMount(String name, Path directory, boolean readOnly) {
 
   public FileSystemMount {
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("a file system name is one word of letters, digits, '_', '.' and '-',"
-          + " not '" + name + "'");
+      throw new IllegalArgumentException(
+          "a file system name is one word of letters, digits, '_', '.' and '-',"
+              + " not '"
+              + name
+              + "'");
     }
     Objects.requireNonNull(directory, "directory");
   }

@@ -23,22 +23,28 @@ public record JobAccount(String name, int uid, int gid, List<Integer> groups) {
     requireValidName(name);
     groups = List.copyOf(Objects.requireNonNull(groups, "groups"));
     if (uid == 0) {
-      throw new IllegalArgumentException("OS account " + name + " is root (uid 0); jobs never run as root");
+      throw new IllegalArgumentException(
+          "OS account " + name + " is root (uid 0); jobs never run as root");
     }
     if (uid < 0 || gid < 0) {
       throw new IllegalArgumentException("OS account " + name + " has a negative uid or gid");
     }
     if (gid == 0 || groups.contains(0)) {
-      throw new IllegalArgumentException("OS account " + name
-          + " is in group 0 (root); a job account must not be, since root's group owns system files");
+      throw new IllegalArgumentException(
+          "OS account "
+              + name
+              + " is in group 0 (root); a job account must not be, since root's group owns system files");
     }
   }
 
   /** Refuses anything but a plain account name (letters, digits, '.', '_', '-'; at most 32). */
   public static String requireValidName(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("'" + name + "' is not an OS account name (letters, digits,"
-          + " '.', '_', '-', at most 32, not starting with '-' or '.')");
+      throw new IllegalArgumentException(
+          "'"
+              + name
+              + "' is not an OS account name (letters, digits,"
+              + " '.', '_', '-', at most 32, not starting with '-' or '.')");
     }
     return name;
   }

@@ -24,8 +24,8 @@ import java.util.OptionalInt;
  * @param startedAt when the root process was started
  * @param endedAt when the root process (and, after a termination, its whole tree) had ended
  * @param stopSignal the last signal the dispatcher sent to stop the job (15 SIGTERM, or 9 SIGKILL
- *     when the grace period ran out), 0 when it did not stop it. A program that catches SIGTERM
- *     and exits (mpirun exits 1) reports its own status; this says what really ended it
+ *     when the grace period ran out), 0 when it did not stop it. A program that catches SIGTERM and
+ *     exits (mpirun exits 1) reports its own status; this says what really ended it
  * @param detail what the batch system said of the job (e.g. "Slurm: NODE_FAIL 0:0 on n1"), or null
  */
 public record JobOutcome(
@@ -41,21 +41,43 @@ public record JobOutcome(
   /** Highest signal number on Linux (SIGRTMAX); anything above 128 + this is a plain exit code. */
   private static final int MAX_SIGNAL = 64;
 
-  /** An outcome of a process this host ran and did not stop: no signal sent, no batch system to quote. */
-  public JobOutcome(String jobId, int exitStatus, boolean wallTimeExceeded, boolean killed,
-      Instant startedAt, Instant endedAt) {
+  /**
+   * An outcome of a process this host ran and did not stop: no signal sent, no batch system to
+   * quote.
+   */
+  public JobOutcome(
+      String jobId,
+      int exitStatus,
+      boolean wallTimeExceeded,
+      boolean killed,
+      Instant startedAt,
+      Instant endedAt) {
     this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, 0, null);
   }
 
   /** An outcome of a process this host ran, stopped (or not) with {@code stopSignal}. */
-  public JobOutcome(String jobId, int exitStatus, boolean wallTimeExceeded, boolean killed,
-      Instant startedAt, Instant endedAt, int stopSignal) {
+  public JobOutcome(
+      String jobId,
+      int exitStatus,
+      boolean wallTimeExceeded,
+      boolean killed,
+      Instant startedAt,
+      Instant endedAt,
+      int stopSignal) {
     this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, stopSignal, null);
   }
 
-  /** An outcome a batch system reported: it sent the signals, {@code detail} quotes what it said. */
-  public JobOutcome(String jobId, int exitStatus, boolean wallTimeExceeded, boolean killed,
-      Instant startedAt, Instant endedAt, String detail) {
+  /**
+   * An outcome a batch system reported: it sent the signals, {@code detail} quotes what it said.
+   */
+  public JobOutcome(
+      String jobId,
+      int exitStatus,
+      boolean wallTimeExceeded,
+      boolean killed,
+      Instant startedAt,
+      Instant endedAt,
+      String detail) {
     this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, 0, detail);
   }
 
@@ -88,15 +110,16 @@ public record JobOutcome(
 
   /** The signal's name as {@code kill -l} prints it, with its number: "SIGTERM (signal 15)". */
   public static String signalName(int signal) {
-    String name = switch (signal) {
-      case 1 -> "SIGHUP";
-      case 2 -> "SIGINT";
-      case 6 -> "SIGABRT";
-      case 9 -> "SIGKILL";
-      case 11 -> "SIGSEGV";
-      case 15 -> "SIGTERM";
-      default -> "signal";
-    };
+    String name =
+        switch (signal) {
+          case 1 -> "SIGHUP";
+          case 2 -> "SIGINT";
+          case 6 -> "SIGABRT";
+          case 9 -> "SIGKILL";
+          case 11 -> "SIGSEGV";
+          case 15 -> "SIGTERM";
+          default -> "signal";
+        };
     return name.equals("signal") ? "signal " + signal : name + " (signal " + signal + ")";
   }
 
@@ -115,7 +138,11 @@ public record JobOutcome(
     }
     String how =
         terminatingSignal().isPresent()
-            ? "ended by signal " + terminatingSignal().getAsInt() + " (or exit code " + exitStatus + ")"
+            ? "ended by signal "
+                + terminatingSignal().getAsInt()
+                + " (or exit code "
+                + exitStatus
+                + ")"
             : "exited with code " + exitStatus;
     if (detail != null) {
       how = how + " (" + detail + ")";

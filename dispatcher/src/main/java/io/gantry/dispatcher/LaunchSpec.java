@@ -79,9 +79,12 @@ public record LaunchSpec(
       throw new IllegalArgumentException(
           "job " + jobId + ": number of processes must be at least 1, was " + processes);
     }
-    if (kind == ProgramKind.POSIX && (processes != 1 || hostFile != null || !extraMpirunOptions.isEmpty())) {
+    if (kind == ProgramKind.POSIX
+        && (processes != 1 || hostFile != null || !extraMpirunOptions.isEmpty())) {
       throw new IllegalArgumentException(
-          "job " + jobId + ": a POSIX job runs one process here; processes, host file and mpirun"
+          "job "
+              + jobId
+              + ": a POSIX job runs one process here; processes, host file and mpirun"
               + " options apply to MPI jobs only");
     }
     if (wallTimeLimit != null && (wallTimeLimit.isNegative() || wallTimeLimit.isZero())) {
@@ -93,28 +96,81 @@ public record LaunchSpec(
   /** Environment values are left out: they may be credentials, and specs end up in logs. */
   @Override
   public String toString() {
-    return "LaunchSpec[jobId=" + jobId + ", kind=" + kind + ", executable=" + executable
-        + ", arguments=" + arguments + ", environment names=" + environment.keySet()
-        + ", workingDirectory=" + workingDirectory + ", processes=" + processes + ", hostFile="
-        + hostFile + ", extraMpirunOptions=" + extraMpirunOptions + ", wallTimeLimit="
-        + wallTimeLimit + ", stdout=" + stdout + ", stderr=" + stderr + ", jobDirectory="
-        + jobDirectory + ", account=" + (account == null ? null : account.name()) + ", fileSystems="
-        + fileSystems + "]";
+    return "LaunchSpec[jobId="
+        + jobId
+        + ", kind="
+        + kind
+        + ", executable="
+        + executable
+        + ", arguments="
+        + arguments
+        + ", environment names="
+        + environment.keySet()
+        + ", workingDirectory="
+        + workingDirectory
+        + ", processes="
+        + processes
+        + ", hostFile="
+        + hostFile
+        + ", extraMpirunOptions="
+        + extraMpirunOptions
+        + ", wallTimeLimit="
+        + wallTimeLimit
+        + ", stdout="
+        + stdout
+        + ", stderr="
+        + stderr
+        + ", jobDirectory="
+        + jobDirectory
+        + ", account="
+        + (account == null ? null : account.name())
+        + ", fileSystems="
+        + fileSystems
+        + "]";
   }
 
   /**
-   * The same spec with its paths as the program sees them inside the sandbox; the output files
-   * stay host paths, because the server opens them before the sandbox starts.
+   * The same spec with its paths as the program sees them inside the sandbox; the output files stay
+   * host paths, because the server opens them before the sandbox starts.
    */
-  public LaunchSpec relocated(String executable, Path workingDirectory, Path hostFile, Path jobDirectory) {
-    return new LaunchSpec(jobId, kind, executable, arguments, environment, workingDirectory, processes,
-        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account, fileSystems);
+  public LaunchSpec relocated(
+      String executable, Path workingDirectory, Path hostFile, Path jobDirectory) {
+    return new LaunchSpec(
+        jobId,
+        kind,
+        executable,
+        arguments,
+        environment,
+        workingDirectory,
+        processes,
+        hostFile,
+        extraMpirunOptions,
+        wallTimeLimit,
+        stdout,
+        stderr,
+        jobDirectory,
+        account,
+        fileSystems);
   }
 
   /** The same spec, run under {@code runAs}. */
   public LaunchSpec withAccount(JobAccount runAs) {
-    return new LaunchSpec(jobId, kind, executable, arguments, environment, workingDirectory, processes,
-        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, runAs, fileSystems);
+    return new LaunchSpec(
+        jobId,
+        kind,
+        executable,
+        arguments,
+        environment,
+        workingDirectory,
+        processes,
+        hostFile,
+        extraMpirunOptions,
+        wallTimeLimit,
+        stdout,
+        stderr,
+        jobDirectory,
+        runAs,
+        fileSystems);
   }
 
   /**
@@ -126,8 +182,22 @@ public record LaunchSpec(
     env.putAll(variables);
     List<FileSystemMount> all = new ArrayList<>(fileSystems);
     all.addAll(mounts);
-    return new LaunchSpec(jobId, kind, executable, arguments, env, workingDirectory, processes,
-        hostFile, extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account, all);
+    return new LaunchSpec(
+        jobId,
+        kind,
+        executable,
+        arguments,
+        env,
+        workingDirectory,
+        processes,
+        hostFile,
+        extraMpirunOptions,
+        wallTimeLimit,
+        stdout,
+        stderr,
+        jobDirectory,
+        account,
+        all);
   }
 
   public static Builder builder(String jobId, ProgramKind kind, String executable) {
@@ -159,7 +229,8 @@ public record LaunchSpec(
   private static void requirePlainText(String what, String value, String jobId) {
     Objects.requireNonNull(value, what);
     if (value.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("job " + jobId + ": " + what + " contains a NUL character");
+      throw new IllegalArgumentException(
+          "job " + jobId + ": " + what + " contains a NUL character");
     }
   }
 
@@ -249,8 +320,21 @@ public record LaunchSpec(
 
     public LaunchSpec build() {
       return new LaunchSpec(
-          jobId, kind, executable, arguments, environment, workingDirectory, processes, hostFile,
-          extraMpirunOptions, wallTimeLimit, stdout, stderr, jobDirectory, account, fileSystems);
+          jobId,
+          kind,
+          executable,
+          arguments,
+          environment,
+          workingDirectory,
+          processes,
+          hostFile,
+          extraMpirunOptions,
+          wallTimeLimit,
+          stdout,
+          stderr,
+          jobDirectory,
+          account,
+          fileSystems);
     }
   }
 }

@@ -64,14 +64,18 @@ public final class MpirunCommand {
     // Open MPI (OMPI_MCA_plm_rsh_agent chooses what mpirun executes) are refused here too.
     for (String name : spec.environment().keySet()) {
       if (!ReservedEnvironment.setByServer(name)) {
-        ReservedEnvironment.problem(name).ifPresent(problem -> {
-          throw new IllegalArgumentException("job " + spec.jobId() + ": " + problem);
-        });
+        ReservedEnvironment.problem(name)
+            .ifPresent(
+                problem -> {
+                  throw new IllegalArgumentException("job " + spec.jobId() + ": " + problem);
+                });
       }
     }
     if (spec.executable().startsWith("-")) {
-      throw new IllegalArgumentException("job " + spec.jobId()
-          + ": executable must not start with '-', mpirun would read it as an option");
+      throw new IllegalArgumentException(
+          "job "
+              + spec.jobId()
+              + ": executable must not start with '-', mpirun would read it as an option");
     }
   }
 }

@@ -28,13 +28,20 @@ public final class OsAccounts {
     JobAccount.requireValidName(name);
     String passwd = run("getent", "passwd", "--", name);
     if (passwd == null) {
-      throw new IllegalArgumentException("OS account " + name + " does not exist on this host"
-          + " (getent passwd " + name + " finds nothing); create it first, e.g. useradd --system"
-          + " --no-create-home --shell /usr/sbin/nologin " + name);
+      throw new IllegalArgumentException(
+          "OS account "
+              + name
+              + " does not exist on this host"
+              + " (getent passwd "
+              + name
+              + " finds nothing); create it first, e.g. useradd --system"
+              + " --no-create-home --shell /usr/sbin/nologin "
+              + name);
     }
     String[] fields = passwd.strip().split(":", -1);
     if (fields.length < 7 || !fields[0].equals(name)) {
-      throw new IllegalArgumentException("OS account " + name + ": unexpected passwd entry from getent");
+      throw new IllegalArgumentException(
+          "OS account " + name + ": unexpected passwd entry from getent");
     }
     int uid = number(fields[2], name);
     int gid = number(fields[3], name);
@@ -53,7 +60,8 @@ public final class OsAccounts {
   /** The uid this server process runs as (its real uid, the owner of /proc/self). */
   public static int serverUid() {
     try {
-      return (Integer) java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:uid");
+      return (Integer)
+          java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:uid");
     } catch (IOException | UnsupportedOperationException e) {
       throw new IllegalStateException("cannot tell which uid this server runs as: " + e, e);
     }
@@ -63,14 +71,17 @@ public final class OsAccounts {
     try {
       return Integer.parseInt(text);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("OS account " + name + ": '" + text + "' is not a numeric id");
+      throw new IllegalArgumentException(
+          "OS account " + name + ": '" + text + "' is not a numeric id");
     }
   }
 
   /** Standard output of the command, or null when it exits non-zero (getent: 2 = not found). */
   private static String run(String... argv) {
-    ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(false)
-        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    ProcessBuilder builder =
+        new ProcessBuilder(argv)
+            .redirectErrorStream(false)
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
     builder.environment().clear();
     builder.environment().put("PATH", "/usr/bin:/bin");
     try {
@@ -81,11 +92,13 @@ public final class OsAccounts {
       }
       if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new IllegalStateException(argv[0] + " did not answer within " + TIMEOUT_SECONDS + " s");
+        throw new IllegalStateException(
+            argv[0] + " did not answer within " + TIMEOUT_SECONDS + " s");
       }
       return p.exitValue() == 0 ? new String(out, StandardCharsets.UTF_8) : null;
     } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + argv[0] + " to look up OS account: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot run " + argv[0] + " to look up OS account: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while looking up an OS account", e);

@@ -28,12 +28,17 @@ public final class PosixLauncher implements Launcher, AutoCloseable {
     }
     // The resolved path inside the sandbox, so the sandbox's PATH decides, not the server's.
     LaunchSpec inside = sandbox.inside(spec, true); // first: refuses a spec without an account
-    Map<String, String> env = sandbox.environment(spec, config.inheritedEnvironment(), System.getenv());
+    Map<String, String> env =
+        sandbox.environment(spec, config.inheritedEnvironment(), System.getenv());
     List<String> program = new ArrayList<>();
     program.add(inside.executable());
     program.addAll(spec.arguments());
     sandbox.prepareOutputs(spec);
-    return supervisor.start(spec, sandbox.wrap(spec, inside, program), env, config.killGracePeriod(),
+    return supervisor.start(
+        spec,
+        sandbox.wrap(spec, inside, program),
+        env,
+        config.killGracePeriod(),
         JobSandbox.WRAPPER_DEPTH);
   }
 

@@ -19,15 +19,15 @@ public interface RunningJob {
   CompletableFuture<JobOutcome> onExit();
 
   /**
-   * Stops the whole process tree: SIGTERM to the root and every descendant now, SIGKILL to
-   * whatever is still alive after {@code grace}. Calling it again, or after the job ended, does
-   * nothing. Returns at once; wait on {@link #onExit()} for the end.
+   * Stops the whole process tree: SIGTERM to the root and every descendant now, SIGKILL to whatever
+   * is still alive after {@code grace}. Calling it again, or after the job ended, does nothing.
+   * Returns at once; wait on {@link #onExit()} for the end.
    */
   void terminate(Duration grace);
 
   /**
-   * True when the job runs outside this server's process tree (a batch system's job): a server
-   * that stops leaves it running, and the next server follows it again.
+   * True when the job runs outside this server's process tree (a batch system's job): a server that
+   * stops leaves it running, and the next server follows it again.
    */
   default boolean outlivesServer() {
     return false;

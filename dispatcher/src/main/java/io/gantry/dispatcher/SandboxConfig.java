@@ -11,8 +11,8 @@ import java.util.Objects;
  *
  * @param bwrap the bubblewrap program (absolute path)
  * @param setpriv util-linux's setpriv (absolute path, under a directory the sandbox shows, /usr)
- * @param executableRoots directories whose programs jobs may run besides the system's (/usr):
- *     bound read-only at the same path inside the sandbox and put on the job's PATH, in this order
+ * @param executableRoots directories whose programs jobs may run besides the system's (/usr): bound
+ *     read-only at the same path inside the sandbox and put on the job's PATH, in this order
  */
 public record SandboxConfig(Path bwrap, Path setpriv, List<Path> executableRoots) {
 
@@ -23,7 +23,8 @@ public record SandboxConfig(Path bwrap, Path setpriv, List<Path> executableRoots
     for (Path root : executableRoots) {
       requireAbsolute("executable root", root);
       if (root.normalize().getNameCount() == 0) {
-        throw new IllegalArgumentException("an executable root cannot be / (it would show the whole host to jobs)");
+        throw new IllegalArgumentException(
+            "an executable root cannot be / (it would show the whole host to jobs)");
       }
     }
     executableRoots = executableRoots.stream().map(Path::normalize).toList();
@@ -44,11 +45,19 @@ public record SandboxConfig(Path bwrap, Path setpriv, List<Path> executableRoots
       return java.util.Optional.empty();
     }
     Path path = Path.of(executable).normalize();
-    boolean visible = java.util.stream.Stream.of("/usr", "/bin", "/sbin", "/lib", "/lib64", "/job")
-        .anyMatch(path::startsWith) || executableRoots.stream().anyMatch(path::startsWith);
-    return visible ? java.util.Optional.empty() : java.util.Optional.of("executable " + executable
-        + " is outside what a job's sandbox shows: /usr, the job directory (as /job) and the allowed"
-        + " executable roots " + executableRoots + " (setting jobs.allowed-executable-roots)");
+    boolean visible =
+        java.util.stream.Stream.of("/usr", "/bin", "/sbin", "/lib", "/lib64", "/job")
+                .anyMatch(path::startsWith)
+            || executableRoots.stream().anyMatch(path::startsWith);
+    return visible
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(
+            "executable "
+                + executable
+                + " is outside what a job's sandbox shows: /usr, the job directory (as /job) and the allowed"
+                + " executable roots "
+                + executableRoots
+                + " (setting jobs.allowed-executable-roots)");
   }
 
   public SandboxConfig withExecutableRoots(List<Path> roots) {

@@ -14,18 +14,22 @@ import java.util.stream.Stream;
 /**
  * Starts one empty sandbox ({@code /usr/bin/true} under the given account) so that a server finds
  * out at start, with bubblewrap's own words, that it cannot confine jobs here (bwrap or setpriv
- * missing, not running as root, no mount namespaces in this container), rather than failing
- * every job later.
+ * missing, not running as root, no mount namespaces in this container), rather than failing every
+ * job later.
  */
 public final class SandboxProbe {
   private SandboxProbe() {}
 
-  /** @throws LaunchException saying what failed; the account is left as it was */
+  /**
+   * @throws LaunchException saying what failed; the account is left as it was
+   */
   public static void verify(SandboxConfig config, JobAccount account) throws LaunchException {
     for (Path program : List.of(config.bwrap(), config.setpriv())) {
       if (!Files.isRegularFile(program) || !Files.isExecutable(program)) {
-        throw new LaunchException(program + " is missing; jobs run inside bubblewrap and switch account"
-            + " with setpriv (Debian: apt-get install bubblewrap util-linux)");
+        throw new LaunchException(
+            program
+                + " is missing; jobs run inside bubblewrap and switch account"
+                + " with setpriv (Debian: apt-get install bubblewrap util-linux)");
       }
     }
     Path dir = null;
@@ -33,12 +37,17 @@ public final class SandboxProbe {
       dir = Files.createTempDirectory("gantry-sandbox-probe");
       Files.setAttribute(dir, "unix:uid", account.uid(), LinkOption.NOFOLLOW_LINKS);
       Files.setAttribute(dir, "unix:gid", account.gid(), LinkOption.NOFOLLOW_LINKS);
-      LaunchSpec spec = LaunchSpec.builder("sandbox-probe", ProgramKind.POSIX, "/usr/bin/true")
-          .workingDirectory(dir).account(account).output(dir.resolve("out"), dir.resolve("out")).build();
+      LaunchSpec spec =
+          LaunchSpec.builder("sandbox-probe", ProgramKind.POSIX, "/usr/bin/true")
+              .workingDirectory(dir)
+              .account(account)
+              .output(dir.resolve("out"), dir.resolve("out"))
+              .build();
       JobSandbox sandbox = new JobSandbox(config);
       LaunchSpec inside = sandbox.inside(spec, true);
-      ProcessBuilder builder = new ProcessBuilder(sandbox.wrap(spec, inside, List.of("/usr/bin/true")))
-          .redirectErrorStream(true);
+      ProcessBuilder builder =
+          new ProcessBuilder(sandbox.wrap(spec, inside, List.of("/usr/bin/true")))
+              .redirectErrorStream(true);
       builder.environment().clear();
       builder.environment().put("PATH", "/usr/bin:/bin");
       Process p = builder.start();
@@ -48,9 +57,14 @@ public final class SandboxProbe {
         throw new LaunchException("a test sandbox did not end within 30 s");
       }
       if (p.exitValue() != 0) {
-        throw new LaunchException("cannot start a job sandbox as OS account " + account.name() + " (exit "
-            + p.exitValue() + "): " + new String(out, StandardCharsets.UTF_8).strip()
-            + "; gantry-server must run as root on a host that allows mount and PID namespaces");
+        throw new LaunchException(
+            "cannot start a job sandbox as OS account "
+                + account.name()
+                + " (exit "
+                + p.exitValue()
+                + "): "
+                + new String(out, StandardCharsets.UTF_8).strip()
+                + "; gantry-server must run as root on a host that allows mount and PID namespaces");
       }
     } catch (IOException e) {
       throw new LaunchException("cannot start a test sandbox: " + e.getMessage(), e);

@@ -7,26 +7,32 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * How {@code mpirun} reaches the other hosts of a host file: Open MPI starts its daemons there
- * with {@code ssh}. The settings come from the operator only, and are handed to mpirun as
- * {@code OMPI_MCA_plm_rsh_agent} and {@code OMPI_MCA_plm_rsh_args} (a job may set no variable
- * starting with {@code OMPI_}, see {@link MpirunCommand}).
+ * How {@code mpirun} reaches the other hosts of a host file: Open MPI starts its daemons there with
+ * {@code ssh}. The settings come from the operator only, and are handed to mpirun as {@code
+ * OMPI_MCA_plm_rsh_agent} and {@code OMPI_MCA_plm_rsh_args} (a job may set no variable starting
+ * with {@code OMPI_}, see {@link MpirunCommand}).
  *
  * <p>Open MPI splits {@code plm_rsh_args} at spaces, so no value here may contain white space.
  *
  * @param ssh the ssh program
  * @param identity the private key, or null for ssh's own default
- * @param knownHosts the known_hosts file host keys are checked against (strictly), or null for ssh's default
+ * @param knownHosts the known_hosts file host keys are checked against (strictly), or null for
+ *     ssh's default
  * @param user the remote account, or null for the server's own name
  * @param configFile an ssh_config file, or null
  */
-public record SshLaunchAgent(String ssh, Path identity, Path knownHosts, String user, Path configFile) {
+public record SshLaunchAgent(
+    String ssh, Path identity, Path knownHosts, String user, Path configFile) {
 
   public SshLaunchAgent {
     Objects.requireNonNull(ssh, "ssh");
-    for (String value : new String[] {ssh, text(identity), text(knownHosts), user, text(configFile)}) {
-      if (value != null && (value.isBlank() || value.chars().anyMatch(c -> Character.isWhitespace(c) || c < 0x20))) {
-        throw new IllegalArgumentException("ssh settings for mpirun may not contain white space: '" + value + "'");
+    for (String value :
+        new String[] {ssh, text(identity), text(knownHosts), user, text(configFile)}) {
+      if (value != null
+          && (value.isBlank()
+              || value.chars().anyMatch(c -> Character.isWhitespace(c) || c < 0x20))) {
+        throw new IllegalArgumentException(
+            "ssh settings for mpirun may not contain white space: '" + value + "'");
       }
     }
     if (user != null && user.startsWith("-")) {
@@ -34,7 +40,9 @@ public record SshLaunchAgent(String ssh, Path identity, Path knownHosts, String 
     }
   }
 
-  /** The variables mpirun gets: agent and its arguments, batch mode and strict host keys always on. */
+  /**
+   * The variables mpirun gets: agent and its arguments, batch mode and strict host keys always on.
+   */
   public Map<String, String> environment() {
     List<String> args = new ArrayList<>();
     if (configFile != null) {

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Open MPI across two hosts running OpenSSH's sshd (network namespaces), mpirun started from a
- * third (the login host), reaching the others with the key, known_hosts and user of the
- * operator's settings only.
+ * third (the login host), reaching the others with the key, known_hosts and user of the operator's
+ * settings only.
  */
 class HostsMpirunLauncherTest {
   private static NamespaceCluster cluster;
@@ -40,39 +40,59 @@ class HostsMpirunLauncherTest {
   }
 
   /**
-   * mpirun on the login host. Unlike the fixture's own wrapper, this one sets no Open MPI
-   * variable: the ssh settings must come from the launcher.
+   * mpirun on the login host. Unlike the fixture's own wrapper, this one sets no Open MPI variable:
+   * the ssh settings must come from the launcher.
    */
   static Path mpirunOnLogin(Path dir, NamespaceCluster cluster) throws IOException {
     Path wrapper = dir.resolve("mpirun-on-login");
-    Files.writeString(wrapper, "#!/bin/sh\nexec nsenter --net=/run/netns/" + cluster.loginNamespace()
-        + " -- mpirun \"$@\"\n");
+    Files.writeString(
+        wrapper,
+        "#!/bin/sh\nexec nsenter --net=/run/netns/"
+            + cluster.loginNamespace()
+            + " -- mpirun \"$@\"\n");
     Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
     return wrapper;
   }
 
   static SshLaunchAgent agent(NamespaceCluster cluster) {
-    return new SshLaunchAgent("ssh", cluster.sshPrivateKey(), cluster.knownHosts(), cluster.sshUser(), null);
+    return new SshLaunchAgent(
+        "ssh", cluster.sshPrivateKey(), cluster.knownHosts(), cluster.sshUser(), null);
   }
 
   private HostsMpirunLauncher launcher() throws IOException {
-    DispatcherConfig config = new DispatcherConfig(mpirunOnLogin(work, cluster).toString(), List.of(), false,
-        Duration.ofSeconds(2), DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
+    DispatcherConfig config =
+        new DispatcherConfig(
+            mpirunOnLogin(work, cluster).toString(),
+            List.of(),
+            false,
+            Duration.ofSeconds(2),
+            DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
     return new HostsMpirunLauncher(config, cluster.hostfile(), agent(cluster));
   }
 
   @Test
   void fourRanksRunOnBothHostsOfTheHostFile() throws Exception {
     Path dir = Files.createDirectories(work.resolve("spread"));
-    LaunchSpec spec = LaunchSpec.builder("job-spread", ProgramKind.MPI, "/bin/sh")
-        .arguments("-c", "echo \"$(hostname) $OMPI_COMM_WORLD_RANK\"").processes(4).workingDirectory(dir)
-        .output(dir.resolve("stdout.txt"), dir.resolve("stderr.txt")).wallTimeLimit(Duration.ofMinutes(2)).build();
+    LaunchSpec spec =
+        LaunchSpec.builder("job-spread", ProgramKind.MPI, "/bin/sh")
+            .arguments("-c", "echo \"$(hostname) $OMPI_COMM_WORLD_RANK\"")
+            .processes(4)
+            .workingDirectory(dir)
+            .output(dir.resolve("stdout.txt"), dir.resolve("stderr.txt"))
+            .wallTimeLimit(Duration.ofMinutes(2))
+            .build();
     try (HostsMpirunLauncher launcher = launcher()) {
       JobOutcome outcome = launcher.launch(spec).onExit().get(120, TimeUnit.SECONDS);
-      assertTrue(outcome.succeeded(), outcome.describe() + ": " + Files.readString(dir.resolve("stderr.txt")));
+      assertTrue(
+          outcome.succeeded(),
+          outcome.describe() + ": " + Files.readString(dir.resolve("stderr.txt")));
     }
-    List<String> hosts = Files.readAllLines(dir.resolve("stdout.txt")).stream()
-        .map(l -> l.split(" ")[0]).distinct().sorted().toList();
+    List<String> hosts =
+        Files.readAllLines(dir.resolve("stdout.txt")).stream()
+            .map(l -> l.split(" ")[0])
+            .distinct()
+            .sorted()
+            .toList();
     assertEquals(List.of("n1", "n2"), hosts);
   }
 
@@ -81,20 +101,33 @@ class HostsMpirunLauncherTest {
     Map<String, String> env = agent(cluster).environment();
     assertEquals("ssh", env.get("OMPI_MCA_plm_rsh_agent"));
     String args = env.get("OMPI_MCA_plm_rsh_args");
-    assertTrue(args.contains("-i " + cluster.sshPrivateKey()) && args.contains("StrictHostKeyChecking=yes")
-        && args.contains("BatchMode=yes") && args.contains("UserKnownHostsFile=" + cluster.knownHosts()), args);
-    assertThrows(IllegalArgumentException.class,
-        () -> new SshLaunchAgent("ssh", Path.of("/k ey"), null, null, null), "Open MPI splits at spaces");
+    assertTrue(
+        args.contains("-i " + cluster.sshPrivateKey())
+            && args.contains("StrictHostKeyChecking=yes")
+            && args.contains("BatchMode=yes")
+            && args.contains("UserKnownHostsFile=" + cluster.knownHosts()),
+        args);
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new SshLaunchAgent("ssh", Path.of("/k ey"), null, null, null),
+        "Open MPI splits at spaces");
   }
 
   @Test
   void aJobsOwnHostFileIsRefusedItsHostNamesNeverReachSsh() throws Exception {
     Path dir = Files.createDirectories(work.resolve("own-hostfile"));
-    Path own = Files.writeString(dir.resolve("hosts.txt"), "-oProxyCommand=touch${IFS}/tmp/pwned slots=1\n");
-    LaunchSpec spec = LaunchSpec.builder("job-own", ProgramKind.MPI, "/bin/true").workingDirectory(dir)
-        .hostFile(own).output(dir.resolve("o"), dir.resolve("e")).build();
+    Path own =
+        Files.writeString(
+            dir.resolve("hosts.txt"), "-oProxyCommand=touch${IFS}/tmp/pwned slots=1\n");
+    LaunchSpec spec =
+        LaunchSpec.builder("job-own", ProgramKind.MPI, "/bin/true")
+            .workingDirectory(dir)
+            .hostFile(own)
+            .output(dir.resolve("o"), dir.resolve("e"))
+            .build();
     try (HostsMpirunLauncher launcher = launcher()) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> launcher.launch(spec));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> launcher.launch(spec));
       assertTrue(e.getMessage().contains("host file"), e.getMessage());
     }
   }
@@ -102,9 +135,12 @@ class HostsMpirunLauncherTest {
   @Test
   void aJobMayNotSetOpenMpisSshAgentThroughItsEnvironment() throws Exception {
     Path dir = Files.createDirectories(work.resolve("agent-env"));
-    LaunchSpec spec = LaunchSpec.builder("job-agent", ProgramKind.MPI, "/bin/true").workingDirectory(dir)
-        .environment("OMPI_MCA_plm_rsh_agent", "sh -c 'touch /tmp/pwned'")
-        .output(dir.resolve("o"), dir.resolve("e")).build();
+    LaunchSpec spec =
+        LaunchSpec.builder("job-agent", ProgramKind.MPI, "/bin/true")
+            .workingDirectory(dir)
+            .environment("OMPI_MCA_plm_rsh_agent", "sh -c 'touch /tmp/pwned'")
+            .output(dir.resolve("o"), dir.resolve("e"))
+            .build();
     try (HostsMpirunLauncher launcher = launcher()) {
       assertThrows(IllegalArgumentException.class, () -> launcher.launch(spec));
     }

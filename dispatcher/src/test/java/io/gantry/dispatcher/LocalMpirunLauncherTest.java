@@ -1,8 +1,8 @@
 package io.gantry.dispatcher;
 
-import static io.gantry.testing.Await.until;
 import static io.gantry.dispatcher.ProcessProbe.commandLine;
 import static io.gantry.dispatcher.ProcessProbe.read;
+import static io.gantry.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 class LocalMpirunLauncherTest {
   private static final Duration GENEROUS = Duration.ofSeconds(20);
   private static final DispatcherConfig CONFIG =
-      DispatcherConfig.defaults().withOversubscribe(true).withKillGracePeriod(Duration.ofSeconds(1));
+      DispatcherConfig.defaults()
+          .withOversubscribe(true)
+          .withKillGracePeriod(Duration.ofSeconds(1));
 
   private static final JobAccount ACCOUNT = TestAccounts.account(TestAccounts.ALICE);
 
@@ -44,7 +46,10 @@ class LocalMpirunLauncherTest {
 
   private LaunchSpec.Builder job(String executable, String... args) {
     return LaunchSpec.builder("job-" + System.nanoTime(), ProgramKind.MPI, executable)
-        .arguments(args).workingDirectory(jobDir).jobDirectory(jobDir).account(ACCOUNT)
+        .arguments(args)
+        .workingDirectory(jobDir)
+        .jobDirectory(jobDir)
+        .account(ACCOUNT)
         .output(jobDir.resolve("stdout.txt"), jobDir.resolve("stderr.txt"));
   }
 
@@ -89,8 +94,13 @@ class LocalMpirunLauncherTest {
   void aHostFileAndAllowedJobOptionsReachMpirun() throws Exception {
     java.nio.file.Path hosts = jobDir.resolve("hosts");
     java.nio.file.Files.writeString(hosts, "localhost slots=2\n");
-    JobOutcome outcome = run(job("/bin/echo", "hi").processes(2).hostFile(hosts)
-        .extraMpirunOptions("--tag-output", "--bind-to", "none").build());
+    JobOutcome outcome =
+        run(
+            job("/bin/echo", "hi")
+                .processes(2)
+                .hostFile(hosts)
+                .extraMpirunOptions("--tag-output", "--bind-to", "none")
+                .build());
     assertTrue(outcome.succeeded(), outcome.describe() + read(jobDir.resolve("stderr.txt")));
     String out = read(jobDir.resolve("stdout.txt"));
     assertTrue(out.contains("[1,0]<stdout>:hi") && out.contains("[1,1]<stdout>:hi"), out);
@@ -106,10 +116,14 @@ class LocalMpirunLauncherTest {
   @Test
   void environmentValuesReachTheRanksButNoCommandLine() throws Exception {
     String secret = "value-" + System.nanoTime();
-    LaunchSpec spec = job("/bin/sh", "-c", "echo $RISK_TEST_VAR; sleep 30")
-        .environment("RISK_TEST_VAR", secret).build();
+    LaunchSpec spec =
+        job("/bin/sh", "-c", "echo $RISK_TEST_VAR; sleep 30")
+            .environment("RISK_TEST_VAR", secret)
+            .build();
     started = launcher.launch(spec);
-    until("the rank to print the variable", GENEROUS,
+    until(
+        "the rank to print the variable",
+        GENEROUS,
         () -> read(jobDir.resolve("stdout.txt")).contains(secret));
 
     ProcessHandle sandbox = ProcessHandle.of(started.pid()).orElseThrow();
@@ -121,10 +135,13 @@ class LocalMpirunLauncherTest {
     List<String> mpirunArgv = argv.subList(argv.lastIndexOf("--") + 1, argv.size());
     assertEquals(CONFIG.mpirun(), mpirunArgv.get(0));
     assertTrue(mpirunArgv.containsAll(List.of("--wdir", "/job")), mpirunArgv.toString());
-    assertTrue(sandbox.descendants().anyMatch(p -> commandLine(p).equals(mpirunArgv)), "mpirun runs as " + mpirunArgv);
+    assertTrue(
+        sandbox.descendants().anyMatch(p -> commandLine(p).equals(mpirunArgv)),
+        "mpirun runs as " + mpirunArgv);
     List<ProcessHandle> tree = new java.util.ArrayList<>(sandbox.descendants().toList());
     tree.add(sandbox);
-    assertTrue(tree.size() >= 5, "bwrap, its init, mpirun, the shell rank and its sleep: " + tree.size());
+    assertTrue(
+        tree.size() >= 5, "bwrap, its init, mpirun, the shell rank and its sleep: " + tree.size());
     for (ProcessHandle p : tree) {
       assertFalse(String.join(" ", commandLine(p)).contains(secret), "visible in pid " + p.pid());
     }
@@ -132,8 +149,11 @@ class LocalMpirunLauncherTest {
 
   @Test
   void exceedingTheWallTimeKillsTheWholeTree() throws Exception {
-    started = launcher.launch(
-        job("/bin/sh", "-c", "sleep 60; echo late").wallTimeLimit(Duration.ofSeconds(4)).build());
+    started =
+        launcher.launch(
+            job("/bin/sh", "-c", "sleep 60; echo late")
+                .wallTimeLimit(Duration.ofSeconds(4))
+                .build());
     ProcessHandle mpirun = ProcessHandle.of(started.pid()).orElseThrow();
     until("the rank and its sleep to start", GENEROUS, () -> mpirun.descendants().count() >= 4);
     List<ProcessHandle> tree = mpirun.descendants().toList();
@@ -142,7 +162,8 @@ class LocalMpirunLauncherTest {
     assertTrue(outcome.wallTimeExceeded(), outcome.describe());
     assertFalse(outcome.killed());
     assertFalse(outcome.succeeded());
-    assertTrue(outcome.runTime().compareTo(Duration.ofSeconds(4)) >= 0, outcome.runTime().toString());
+    assertTrue(
+        outcome.runTime().compareTo(Duration.ofSeconds(4)) >= 0, outcome.runTime().toString());
     for (ProcessHandle p : tree) {
       assertFalse(p.isAlive(), "orphan left running: " + commandLine(p));
     }
@@ -167,24 +188,32 @@ class LocalMpirunLauncherTest {
 
   @Test
   void aMissingExecutableIsReportedBeforeAnythingStarts() {
-    LaunchException e = assertThrows(LaunchException.class,
-        () -> launcher.launch(job("/usr/bin/no-such-mcvar").build()));
-    assertTrue(e.getMessage().contains("/usr/bin/no-such-mcvar") && e.getMessage().contains("does not exist"),
+    LaunchException e =
+        assertThrows(
+            LaunchException.class, () -> launcher.launch(job("/usr/bin/no-such-mcvar").build()));
+    assertTrue(
+        e.getMessage().contains("/usr/bin/no-such-mcvar")
+            && e.getMessage().contains("does not exist"),
         e.getMessage());
   }
 
   @Test
   void anExecutableOutsideWhatTheSandboxShowsIsRefusedBeforeAnythingStarts() {
-    LaunchException e = assertThrows(LaunchException.class,
-        () -> launcher.launch(job("/opt/risk/bin/mcvar").build()));
-    assertTrue(e.getMessage().contains("/opt/risk/bin/mcvar") && e.getMessage().contains("outside"),
+    LaunchException e =
+        assertThrows(
+            LaunchException.class, () -> launcher.launch(job("/opt/risk/bin/mcvar").build()));
+    assertTrue(
+        e.getMessage().contains("/opt/risk/bin/mcvar") && e.getMessage().contains("outside"),
         e.getMessage());
   }
 
   @Test
   void aJobWithoutAnOsAccountIsNeverStarted() {
-    LaunchSpec spec = LaunchSpec.builder("j", ProgramKind.MPI, "/bin/true").workingDirectory(jobDir)
-        .output(jobDir.resolve("o"), jobDir.resolve("e")).build();
+    LaunchSpec spec =
+        LaunchSpec.builder("j", ProgramKind.MPI, "/bin/true")
+            .workingDirectory(jobDir)
+            .output(jobDir.resolve("o"), jobDir.resolve("e"))
+            .build();
     LaunchException e = assertThrows(LaunchException.class, () -> launcher.launch(spec));
     assertTrue(e.getMessage().contains("OS account"), e.getMessage());
   }
@@ -198,8 +227,11 @@ class LocalMpirunLauncherTest {
 
   @Test
   void aPosixSpecIsNotRunThroughMpirun() {
-    LaunchSpec spec = LaunchSpec.builder("j", ProgramKind.POSIX, "/bin/true").workingDirectory(jobDir)
-        .output(jobDir.resolve("o"), jobDir.resolve("e")).build();
+    LaunchSpec spec =
+        LaunchSpec.builder("j", ProgramKind.POSIX, "/bin/true")
+            .workingDirectory(jobDir)
+            .output(jobDir.resolve("o"), jobDir.resolve("e"))
+            .build();
     assertThrows(IllegalArgumentException.class, () -> launcher.launch(spec));
   }
 }

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class MpirunCommandTest {
   private static final DispatcherConfig CONFIG =
-      new DispatcherConfig("/usr/bin/mpirun", List.of("--tag-output"), true, Duration.ofSeconds(5),
-          List.of("PATH"));
+      new DispatcherConfig(
+          "/usr/bin/mpirun", List.of("--tag-output"), true, Duration.ofSeconds(5), List.of("PATH"));
 
   private static LaunchSpec.Builder spec() {
     return LaunchSpec.builder("job1", ProgramKind.MPI, "/opt/bin/mcvar")
@@ -23,13 +23,36 @@ class MpirunCommandTest {
 
   @Test
   void argvListsEverySettingInMpirunOrderWithTheProgramLast() {
-    LaunchSpec s = spec().processes(4).hostFile(Path.of("/etc/hosts.mpi"))
-        .extraMpirunOptions("--bind-to", "core").environment("B", "2").environment("A", "1")
-        .arguments("--scenarios", "10000", "a b; rm -rf /").build();
+    LaunchSpec s =
+        spec()
+            .processes(4)
+            .hostFile(Path.of("/etc/hosts.mpi"))
+            .extraMpirunOptions("--bind-to", "core")
+            .environment("B", "2")
+            .environment("A", "1")
+            .arguments("--scenarios", "10000", "a b; rm -rf /")
+            .build();
     assertEquals(
-        List.of("/usr/bin/mpirun", "--tag-output", "-np", "4", "--hostfile", "/etc/hosts.mpi",
-            "--oversubscribe", "--bind-to", "core", "-x", "A", "-x", "B", "--wdir", "/jobs/job1",
-            "/opt/bin/mcvar", "--scenarios", "10000", "a b; rm -rf /"),
+        List.of(
+            "/usr/bin/mpirun",
+            "--tag-output",
+            "-np",
+            "4",
+            "--hostfile",
+            "/etc/hosts.mpi",
+            "--oversubscribe",
+            "--bind-to",
+            "core",
+            "-x",
+            "A",
+            "-x",
+            "B",
+            "--wdir",
+            "/jobs/job1",
+            "/opt/bin/mcvar",
+            "--scenarios",
+            "10000",
+            "a b; rm -rf /"),
         new MpirunCommand(CONFIG).argv(s));
   }
 
@@ -51,26 +74,41 @@ class MpirunCommandTest {
   @Test
   void placementAndTransportOptionsAreAccepted() {
     MpirunCommand command = new MpirunCommand(CONFIG);
-    command.argv(spec().extraMpirunOptions("-bind-to", "none", "--map-by", "ppr:2:node",
-        "--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo", "-v").build());
+    command.argv(
+        spec()
+            .extraMpirunOptions(
+                "-bind-to",
+                "none",
+                "--map-by",
+                "ppr:2:node",
+                "--mca",
+                "btl",
+                "self,tcp",
+                "--mca",
+                "btl_tcp_if_include",
+                "lo",
+                "-v")
+            .build());
   }
 
   @Test
   void optionsThatRunOtherProgramsOrOverrideTheSpecAreRefused() {
     MpirunCommand command = new MpirunCommand(CONFIG);
-    for (List<String> bad : List.of(
-        List.of("--prefix", "/tmp/evil"),
-        List.of("--launch-agent", "/tmp/evil"),
-        List.of("--mca", "plm_rsh_agent", "/tmp/evil"),
-        List.of("-mca", "orte_launch_agent", "/tmp/evil"),
-        List.of("--app", "/tmp/appfile"),
-        List.of("-x", "LD_PRELOAD"),
-        List.of("--hostfile", "/tmp/h"),
-        List.of("--wdir", "/"),
-        List.of("--output-filename", "/tmp/o"),
-        List.of("--allow-run-as-root"))) {
+    for (List<String> bad :
+        List.of(
+            List.of("--prefix", "/tmp/evil"),
+            List.of("--launch-agent", "/tmp/evil"),
+            List.of("--mca", "plm_rsh_agent", "/tmp/evil"),
+            List.of("-mca", "orte_launch_agent", "/tmp/evil"),
+            List.of("--app", "/tmp/appfile"),
+            List.of("-x", "LD_PRELOAD"),
+            List.of("--hostfile", "/tmp/h"),
+            List.of("--wdir", "/"),
+            List.of("--output-filename", "/tmp/o"),
+            List.of("--allow-run-as-root"))) {
       LaunchSpec s = spec().extraMpirunOptions(bad.toArray(String[]::new)).build();
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> command.argv(s));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> command.argv(s));
       assertTrue(e.getMessage().contains("job1"), e.getMessage());
     }
   }
@@ -89,25 +127,38 @@ class MpirunCommandTest {
   @Test
   void optionsWithLineBreaksOrNulAreRefused() {
     MpirunCommand command = new MpirunCommand(CONFIG);
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> command.argv(spec().extraMpirunOptions("--bind-to", "core\n--prefix").build()));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> command.argv(spec().extraMpirunOptions("-v\0").build()));
   }
 
   @Test
   void jobsMayNotConfigureOpenMpiOrTheLoaderThroughTheEnvironment() {
-    for (String name : List.of("OMPI_MCA_plm_rsh_agent", "LD_PRELOAD", "PATH", "HOME", "PMIX_MCA_x", "MALLOC_CHECK_")) {
+    for (String name :
+        List.of(
+            "OMPI_MCA_plm_rsh_agent",
+            "LD_PRELOAD",
+            "PATH",
+            "HOME",
+            "PMIX_MCA_x",
+            "MALLOC_CHECK_")) {
       LaunchSpec s = spec().environment(name, "/tmp/evil").build();
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new MpirunCommand(CONFIG).argv(s));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> new MpirunCommand(CONFIG).argv(s));
       assertTrue(e.getMessage().contains(name), e.getMessage());
     }
   }
 
   @Test
   void anExecutableThatLooksLikeAnOptionIsRefused() {
-    LaunchSpec s = LaunchSpec.builder("job1", ProgramKind.MPI, "--prefix")
-        .workingDirectory(Path.of("/")).output(Path.of("o"), Path.of("e")).build();
+    LaunchSpec s =
+        LaunchSpec.builder("job1", ProgramKind.MPI, "--prefix")
+            .workingDirectory(Path.of("/"))
+            .output(Path.of("o"), Path.of("e"))
+            .build();
     assertThrows(IllegalArgumentException.class, () -> new MpirunCommand(CONFIG).argv(s));
   }
 

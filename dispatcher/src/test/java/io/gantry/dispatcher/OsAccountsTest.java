@@ -21,13 +21,18 @@ class OsAccountsTest {
     var e = assertThrows(IllegalArgumentException.class, () -> OsAccounts.lookup("root"));
     assertTrue(e.getMessage().contains("never run as root"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> new JobAccount("x", 1000, 0, List.of()));
-    assertThrows(IllegalArgumentException.class, () -> new JobAccount("x", 1000, 1000, List.of(1000, 0)));
+    assertThrows(
+        IllegalArgumentException.class, () -> new JobAccount("x", 1000, 1000, List.of(1000, 0)));
   }
 
   @Test
   void aMissingAccountSaysHowToCreateIt() {
-    var e = assertThrows(IllegalArgumentException.class, () -> OsAccounts.lookup("gantry-no-such-account"));
-    assertTrue(e.getMessage().contains("does not exist") && e.getMessage().contains("useradd"), e.getMessage());
+    var e =
+        assertThrows(
+            IllegalArgumentException.class, () -> OsAccounts.lookup("gantry-no-such-account"));
+    assertTrue(
+        e.getMessage().contains("does not exist") && e.getMessage().contains("useradd"),
+        e.getMessage());
   }
 
   @Test

@@ -1,8 +1,8 @@
 package io.gantry.dispatcher;
 
-import static io.gantry.testing.Await.until;
 import static io.gantry.dispatcher.ProcessProbe.commandLine;
 import static io.gantry.dispatcher.ProcessProbe.read;
+import static io.gantry.testing.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -42,7 +42,9 @@ class PosixLauncherTest {
 
   private LaunchSpec.Builder job(String executable, String... args) {
     return LaunchSpec.builder("posix-" + System.nanoTime(), ProgramKind.POSIX, executable)
-        .arguments(args).workingDirectory(jobDir).account(ACCOUNT)
+        .arguments(args)
+        .workingDirectory(jobDir)
+        .account(ACCOUNT)
         .output(jobDir.resolve("stdout.txt"), jobDir.resolve("stderr.txt"));
   }
 
@@ -53,14 +55,18 @@ class PosixLauncherTest {
 
   @Test
   void theProgramRunsInItsSandboxedWorkingDirectoryWithOnlyItsEnvironment() throws Exception {
-    JobOutcome outcome = run(job("/bin/sh", "-c", "pwd; echo \"[$X] $HOME $(id -u)\"; env | grep -c . >&2; exit 4")
-        .environment("X", "y").build());
+    JobOutcome outcome =
+        run(
+            job("/bin/sh", "-c", "pwd; echo \"[$X] $HOME $(id -u)\"; env | grep -c . >&2; exit 4")
+                .environment("X", "y")
+                .build());
     assertEquals(4, outcome.exitCode().getAsInt(), outcome.describe());
     assertEquals("/job\n[y] /job " + ACCOUNT.uid() + "\n", read(jobDir.resolve("stdout.txt")));
     int variables = Integer.parseInt(read(jobDir.resolve("stderr.txt")).trim());
     // X, the sandbox's own (PATH, HOME, TMPDIR, USER, LOGNAME, 3 MCA file lists), the inherited
     // locale (2) and what sh adds (PWD, SHLVL, _)
-    assertTrue(variables <= 1 + 8 + DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT.size() + 3,
+    assertTrue(
+        variables <= 1 + 8 + DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT.size() + 3,
         "server environment leaked: " + variables + " variables");
   }
 
@@ -72,14 +78,19 @@ class PosixLauncherTest {
   }
 
   @Test
-  void theJobKnowsItsAccountByNameAndRunsProgramsFromAnAllowedExecutableRoot(@TempDir Path elsewhere)
-      throws Exception {
+  void theJobKnowsItsAccountByNameAndRunsProgramsFromAnAllowedExecutableRoot(
+      @TempDir Path elsewhere) throws Exception {
     Path tools = java.nio.file.Files.createDirectories(elsewhere.resolve("opt/risk/bin"));
-    Path hello = java.nio.file.Files.writeString(tools.resolve("hello-risk"), "#!/bin/sh\necho \"hello $(id -un)\"\n");
-    java.nio.file.Files.setPosixFilePermissions(hello, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-    java.nio.file.Files.setPosixFilePermissions(tools, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-    try (PosixLauncher withTools = new PosixLauncher(CONFIG.withSandbox(
-        SandboxConfig.defaults().withExecutableRoots(List.of(tools))))) {
+    Path hello =
+        java.nio.file.Files.writeString(
+            tools.resolve("hello-risk"), "#!/bin/sh\necho \"hello $(id -un)\"\n");
+    java.nio.file.Files.setPosixFilePermissions(
+        hello, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    java.nio.file.Files.setPosixFilePermissions(
+        tools, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    try (PosixLauncher withTools =
+        new PosixLauncher(
+            CONFIG.withSandbox(SandboxConfig.defaults().withExecutableRoots(List.of(tools))))) {
       started = withTools.launch(job("hello-risk").build());
       JobOutcome outcome = started.onExit().get(20, TimeUnit.SECONDS);
       assertTrue(outcome.succeeded(), outcome.describe() + read(jobDir.resolve("stderr.txt")));
@@ -89,8 +100,11 @@ class PosixLauncherTest {
 
   @Test
   void aJobWithoutAnOsAccountIsNeverStarted() {
-    LaunchSpec spec = LaunchSpec.builder("j", ProgramKind.POSIX, "/bin/true").workingDirectory(jobDir)
-        .output(jobDir.resolve("o"), jobDir.resolve("e")).build();
+    LaunchSpec spec =
+        LaunchSpec.builder("j", ProgramKind.POSIX, "/bin/true")
+            .workingDirectory(jobDir)
+            .output(jobDir.resolve("o"), jobDir.resolve("e"))
+            .build();
     LaunchException e = assertThrows(LaunchException.class, () -> launcher.launch(spec));
     assertTrue(e.getMessage().contains("OS account"), e.getMessage());
   }
@@ -104,16 +118,21 @@ class PosixLauncherTest {
 
   @Test
   void aChildThatIgnoresSigtermIsKilledAfterTheGracePeriod() throws Exception {
-    started = launcher.launch(job("/bin/sh", "-c", "trap '' TERM; sleep 60; echo survived").build());
+    started =
+        launcher.launch(job("/bin/sh", "-c", "trap '' TERM; sleep 60; echo survived").build());
     ProcessHandle sandbox = ProcessHandle.of(started.pid()).orElseThrow();
     // bwrap, its init in the new PID namespace, the shell, its sleep
-    until("the shell to start its sleep", Duration.ofSeconds(10), () -> sandbox.descendants().count() >= 3);
+    until(
+        "the shell to start its sleep",
+        Duration.ofSeconds(10),
+        () -> sandbox.descendants().count() >= 3);
     List<ProcessHandle> sleeps = sandbox.descendants().toList();
 
     long before = System.nanoTime();
     started.terminate(Duration.ofSeconds(1));
     JobOutcome outcome = started.onExit().get(10, TimeUnit.SECONDS);
-    assertTrue(System.nanoTime() - before >= Duration.ofSeconds(1).toNanos(),
+    assertTrue(
+        System.nanoTime() - before >= Duration.ofSeconds(1).toNanos(),
         "SIGTERM was ignored, so only SIGKILL after the grace period can have ended it");
     assertTrue(outcome.killed());
     assertEquals(9, outcome.terminatingSignal().getAsInt(), outcome.describe());
@@ -126,10 +145,15 @@ class PosixLauncherTest {
     // the shell backgrounds a sleep and exits; the sleep is re-parented to the sandbox's init
     started = launcher.launch(job("/bin/sh", "-c", "/bin/sleep 60 & sleep 2; exit 0").build());
     ProcessHandle root = ProcessHandle.of(started.pid()).orElseThrow();
-    until("the background sleep to start", Duration.ofSeconds(10), () -> root.descendants()
-        .anyMatch(p -> commandLine(p).equals(List.of("/bin/sleep", "60"))));
-    ProcessHandle sleep = root.descendants()
-        .filter(p -> commandLine(p).equals(List.of("/bin/sleep", "60"))).findFirst().orElseThrow();
+    until(
+        "the background sleep to start",
+        Duration.ofSeconds(10),
+        () -> root.descendants().anyMatch(p -> commandLine(p).equals(List.of("/bin/sleep", "60"))));
+    ProcessHandle sleep =
+        root.descendants()
+            .filter(p -> commandLine(p).equals(List.of("/bin/sleep", "60")))
+            .findFirst()
+            .orElseThrow();
     JobOutcome outcome = started.onExit().get(20, TimeUnit.SECONDS);
     assertTrue(outcome.succeeded(), outcome.describe());
     until("the left-behind sleep to be gone", Duration.ofSeconds(10), () -> !sleep.isAlive());
@@ -179,14 +203,17 @@ class PosixLauncherTest {
 
   @Test
   void aMissingProgramIsAClearLaunchError() {
-    LaunchException e = assertThrows(LaunchException.class,
-        () -> launcher.launch(job("no-such-program-gantry").build()));
-    assertTrue(e.getMessage().contains("no-such-program-gantry") && e.getMessage().contains("not found"),
+    LaunchException e =
+        assertThrows(
+            LaunchException.class, () -> launcher.launch(job("no-such-program-gantry").build()));
+    assertTrue(
+        e.getMessage().contains("no-such-program-gantry") && e.getMessage().contains("not found"),
         e.getMessage());
     Path notExecutable = jobDir.resolve("stdout.txt");
-    LaunchException e2 = assertThrows(LaunchException.class,
-        () -> launcher.launch(job("./stdout.txt").build()));
-    assertTrue(e2.getMessage().contains("not an executable") || e2.getMessage().contains("does not exist"),
+    LaunchException e2 =
+        assertThrows(LaunchException.class, () -> launcher.launch(job("./stdout.txt").build()));
+    assertTrue(
+        e2.getMessage().contains("not an executable") || e2.getMessage().contains("does not exist"),
         e2.getMessage() + notExecutable);
   }
 }

@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
- * The OS accounts tests run jobs under, made by scripts/create-test-accounts (scripts/test-all
- * runs it). A missing account fails the test with that advice: skipping would hide that the
- * isolation tests did not run.
+ * The OS accounts tests run jobs under, made by scripts/create-test-accounts (scripts/test-all runs
+ * it). A missing account fails the test with that advice: skipping would hide that the isolation
+ * tests did not run.
  */
 final class TestAccounts {
   static final String ALICE = "gantry-test-alice";
@@ -23,8 +23,12 @@ final class TestAccounts {
     try {
       return OsAccounts.lookup(name);
     } catch (IllegalArgumentException e) {
-      return fail("OS account " + name + " is missing; run scripts/create-test-accounts as root ("
-          + e.getMessage() + ")");
+      return fail(
+          "OS account "
+              + name
+              + " is missing; run scripts/create-test-accounts as root ("
+              + e.getMessage()
+              + ")");
     }
   }
 

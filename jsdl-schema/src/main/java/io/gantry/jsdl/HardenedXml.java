@@ -14,14 +14,14 @@ import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
 
 /**
- * XML factories set up for untrusted job descriptions: no DOCTYPE at all (so no external
- * entities, no entity expansion), nothing fetched from outside, JAXP secure processing on.
- * A job description never needs a DTD; refusing the DOCTYPE outright is simpler and safer
- * than trying to neutralise what it declares.
+ * XML factories set up for untrusted job descriptions: no DOCTYPE at all (so no external entities,
+ * no entity expansion), nothing fetched from outside, JAXP secure processing on. A job description
+ * never needs a DTD; refusing the DOCTYPE outright is simpler and safer than trying to neutralise
+ * what it declares.
  *
- * <p>Public so that every module that reads a job description as XML (the server's redaction,
- * the wizard's import, the command line's SOAP payload) reads it with this one set-up, rather
- * than each repeating the feature list and one day forgetting a line of it.
+ * <p>Public so that every module that reads a job description as XML (the server's redaction, the
+ * wizard's import, the command line's SOAP payload) reads it with this one set-up, rather than each
+ * repeating the feature list and one day forgetting a line of it.
  */
 public final class HardenedXml {
   private HardenedXml() {}

@@ -6,18 +6,22 @@ import io.gantry.jsdl.model.ext.SCPDataStagingType;
 import io.gantry.jsdl.model.ext.YesNoType;
 
 /**
- * The values an omitted optional element stands for. JAXB leaves an absent element null (XML
- * Schema defaults apply only to elements that are present), so readers of the model ask here:
- * the server's planner, the wizard that pre-fills its fields with them, the command line.
+ * The values an omitted optional element stands for. JAXB leaves an absent element null (XML Schema
+ * defaults apply only to elements that are present), so readers of the model ask here: the server's
+ * planner, the wizard that pre-fills its fields with them, the command line.
  */
 public final class JsdlDefaults {
   public static final int SSH_PORT = 22;
+
   /** {@code Protocol} of an scp/sftp step. */
   public static final ProtocolType PROTOCOL = ProtocolType.SCP;
+
   /** {@code CreationFlag} / {@code SQLOutputFileCreationFlag}: GFD.56 says overwrite. */
   public static final CreationFlagEnumeration CREATION_FLAG = CreationFlagEnumeration.OVERWRITE;
+
   /** The program's standard output in the job directory when the job names no file. */
   public static final String STDOUT_FILE = "stdout.txt";
+
   /** The program's standard error in the job directory when the job names no file. */
   public static final String STDERR_FILE = "stderr.txt";
 

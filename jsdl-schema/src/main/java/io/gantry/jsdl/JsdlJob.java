@@ -5,12 +5,12 @@ import io.gantry.jsdl.model.core.DataStagingType;
 import io.gantry.jsdl.model.core.JobDefinitionType;
 import io.gantry.jsdl.model.core.JobDescriptionType;
 import io.gantry.jsdl.model.ext.MpirunApplicationType;
-import io.gantry.jsdl.model.hpcpa.HPCProfileApplicationType;
 import io.gantry.jsdl.model.ext.PostDataStagingType;
 import io.gantry.jsdl.model.ext.PreDataStagingType;
 import io.gantry.jsdl.model.ext.SCPDataStagingType;
 import io.gantry.jsdl.model.ext.SQLQueryDataStagingType;
 import io.gantry.jsdl.model.ext.SQLUpdateDataStagingType;
+import io.gantry.jsdl.model.hpcpa.HPCProfileApplicationType;
 import io.gantry.jsdl.model.posix.POSIXApplicationType;
 import io.gantry.jsdl.model.spmd.SPMDApplicationType;
 import jakarta.xml.bind.JAXBElement;
@@ -18,8 +18,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A valid job description: the generated JAXB model (root {@link #element()}) plus typed
- * access to what sits in JSDL's extension wildcards, where JAXB can only give {@code Object}s.
+ * A valid job description: the generated JAXB model (root {@link #element()}) plus typed access to
+ * what sits in JSDL's extension wildcards, where JAXB can only give {@code Object}s.
  */
 public final class JsdlJob {
   private final JAXBElement<JobDefinitionType> element;
@@ -69,12 +69,14 @@ public final class JsdlJob {
 
   /**
    * The ApplicationName when it is all the job says about its program (no application element
-   * beside it): the server resolves it in its registry of named applications. Empty otherwise,
-   * also when an ApplicationName only labels a POSIXApplication or the like.
+   * beside it): the server resolves it in its registry of named applications. Empty otherwise, also
+   * when an ApplicationName only labels a POSIXApplication or the like.
    */
   public Optional<String> namedApplication() {
     ApplicationType application = description().getApplication();
-    if (application == null || application.getApplicationName() == null || hasApplicationElement()) {
+    if (application == null
+        || application.getApplicationName() == null
+        || hasApplicationElement()) {
       return Optional.empty();
     }
     return Optional.of(application.getApplicationName().strip());
@@ -83,12 +85,15 @@ public final class JsdlJob {
   /** ApplicationVersion, stripped, if given. */
   public Optional<String> applicationVersion() {
     return Optional.ofNullable(description().getApplication())
-        .map(ApplicationType::getApplicationVersion).map(String::strip);
+        .map(ApplicationType::getApplicationVersion)
+        .map(String::strip);
   }
 
   private boolean hasApplicationElement() {
-    return mpirunApplication().isPresent() || posixApplication().isPresent()
-        || spmdApplication().isPresent() || hpcProfileApplication().isPresent();
+    return mpirunApplication().isPresent()
+        || posixApplication().isPresent()
+        || spmdApplication().isPresent()
+        || hpcProfileApplication().isPresent();
   }
 
   /** Standard JSDL DataStaging elements (URIs), in document order. */
@@ -102,21 +107,23 @@ public final class JsdlJob {
   }
 
   /**
-   * Stage-in steps in document order: {@link SCPDataStagingType} and
-   * {@link SQLQueryDataStagingType}; empty without a PreDataStaging.
+   * Stage-in steps in document order: {@link SCPDataStagingType} and {@link
+   * SQLQueryDataStagingType}; empty without a PreDataStaging.
    */
   public List<Object> preDataStaging() {
     return extension(description().getAny(), PreDataStagingType.class)
-        .map(PreDataStagingType::getSteps).orElse(List.of());
+        .map(PreDataStagingType::getSteps)
+        .orElse(List.of());
   }
 
   /**
-   * Stage-out steps in document order: {@link SCPDataStagingType} and
-   * {@link SQLUpdateDataStagingType}; empty without a PostDataStaging.
+   * Stage-out steps in document order: {@link SCPDataStagingType} and {@link
+   * SQLUpdateDataStagingType}; empty without a PostDataStaging.
    */
   public List<Object> postDataStaging() {
     return extension(description().getAny(), PostDataStagingType.class)
-        .map(PostDataStagingType::getSteps).orElse(List.of());
+        .map(PostDataStagingType::getSteps)
+        .orElse(List.of());
   }
 
   public List<SQLQueryDataStagingType> sqlQueries() {

@@ -28,8 +28,8 @@ import org.w3c.dom.Element;
  *   <li>Read with a hardened parser (no DOCTYPE, no entities, nesting limit) into a DOM that
  *       remembers each element's line and column; the 2005/04 draft namespace is renamed.
  *   <li>Validate against the JSDL, POSIX, SPMD and Gantry schemas, in plain words.
- *   <li>Check what a schema cannot (staging order, job-directory confinement, passwords, the
- *       SQL of each staging step, the operator's {@link StagingPolicy}).
+ *   <li>Check what a schema cannot (staging order, job-directory confinement, passwords, the SQL of
+ *       each staging step, the operator's {@link StagingPolicy}).
  *   <li>Only when there is no error, bind the DOM to the generated JAXB model.
  * </ol>
  */
@@ -111,19 +111,25 @@ public final class JsdlParser {
 
   private static JsdlJob bind(Document document, ValidationReport report) {
     try {
-      JAXBElement<JobDefinitionType> root = JsdlBinding.context().createUnmarshaller()
-          .unmarshal(document, JobDefinitionType.class);
+      JAXBElement<JobDefinitionType> root =
+          JsdlBinding.context().createUnmarshaller().unmarshal(document, JobDefinitionType.class);
       return new JsdlJob(root);
     } catch (JAXBException e) {
-      report.error(0, 0, "JobDefinition", "the valid document could not be bound to the model: " + e);
+      report.error(
+          0, 0, "JobDefinition", "the valid document could not be bound to the model: " + e);
       return null;
     }
   }
 
   private ParseResult refusedAsTooLarge() {
     ValidationReport report = new ValidationReport();
-    report.error(0, 0, "", "the document is larger than the limit of " + options.maxBytes()
-        + " bytes; a job description is normally a few KiB, so it is refused unread");
+    report.error(
+        0,
+        0,
+        "",
+        "the document is larger than the limit of "
+            + options.maxBytes()
+            + " bytes; a job description is normally a few KiB, so it is refused unread");
     return new ParseResult(report, null);
   }
 }

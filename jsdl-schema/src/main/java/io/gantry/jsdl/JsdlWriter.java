@@ -8,8 +8,8 @@ import java.io.StringWriter;
 
 /**
  * Writes a job back to XML with the usual prefixes (jsdl, jsdl-posix, jsdl-spmd, gx), so that
- * {@code parse(write(parse(doc)))} gives the same model as {@code parse(doc)}. Foreign
- * extension elements are written back as they were read.
+ * {@code parse(write(parse(doc)))} gives the same model as {@code parse(doc)}. Foreign extension
+ * elements are written back as they were read.
  */
 public final class JsdlWriter {
   private JsdlWriter() {}

@@ -5,30 +5,30 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Which {@code mpirun} options a job description may add (one option or value per
- * {@code MpirunOption} element). It lives here, in the job language, so that a job breaking it is
- * refused when it is validated or submitted, with the element's line:column, rather than at
- * launch after queueing; the dispatcher checks the same policy again before it starts anything.
- * An allow-list, not a deny-list, because Open MPI has hundreds of options and several of them run
- * arbitrary programs or step outside the job's directory, and new releases add more:
+ * Which {@code mpirun} options a job description may add (one option or value per {@code
+ * MpirunOption} element). It lives here, in the job language, so that a job breaking it is refused
+ * when it is validated or submitted, with the element's line:column, rather than at launch after
+ * queueing; the dispatcher checks the same policy again before it starts anything. An allow-list,
+ * not a deny-list, because Open MPI has hundreds of options and several of them run arbitrary
+ * programs or step outside the job's directory, and new releases add more:
  *
  * <ol>
  *   <li>Options that start other programs are refused: {@code --prefix}, {@code --launch-agent},
  *       {@code --app} (an app file lists commands), and {@code --mca} for the launch, daemon and
  *       process-control frameworks ({@code plm_rsh_agent} names the remote shell to exec).
  *   <li>Options the dispatcher sets from the spec itself are refused, so there is one source of
- *       truth: {@code -np}, {@code --hostfile}/{@code --host}, {@code --wdir}, {@code -x},
- *       {@code --oversubscribe}, {@code --allow-run-as-root}.
- *   <li>Options that write files elsewhere are refused: {@code --output-filename},
- *       {@code --report-uri}, {@code --report-pid}, {@code --tune}.
+ *       truth: {@code -np}, {@code --hostfile}/{@code --host}, {@code --wdir}, {@code -x}, {@code
+ *       --oversubscribe}, {@code --allow-run-as-root}.
+ *   <li>Options that write files elsewhere are refused: {@code --output-filename}, {@code
+ *       --report-uri}, {@code --report-pid}, {@code --tune}.
  *   <li>Every option must be followed by exactly its number of values, and no value may start with
  *       {@code -}. A stray word would otherwise be taken by {@code mpirun} as the program to run,
  *       turning our real executable and its arguments into arguments of that word.
  *   <li>No token may contain NUL or a line break.
  * </ol>
  *
- * Single-dash long forms ({@code -bind-to}) are accepted like their double-dash spellings, as
- * Open MPI does.
+ * Single-dash long forms ({@code -bind-to}) are accepted like their double-dash spellings, as Open
+ * MPI does.
  */
 public final class MpirunOptionPolicy {
 
@@ -61,7 +61,8 @@ public final class MpirunOptionPolicy {
    * of the job's own ranks. A parameter is allowed if it is one of these or starts with one + "_".
    */
   private static final List<String> TUNABLE_MCA_FRAMEWORKS =
-      List.of("btl", "pml", "mtl", "coll", "osc", "io", "fcoll", "fs", "sharedfp", "mpi", "oob_tcp");
+      List.of(
+          "btl", "pml", "mtl", "coll", "osc", "io", "fcoll", "fs", "sharedfp", "mpi", "oob_tcp");
 
   /**
    * The first token that breaks the policy and why.
@@ -85,11 +86,17 @@ public final class MpirunOptionPolicy {
       }
       Integer arity = ARITY.get(canonical(option));
       if (arity == null) {
-        return refused(i, option, "is not among the options a job may set (one option or value per"
-            + " MpirunOption element; allowed: " + String.join(", ", ARITY.keySet().stream().sorted().toList()) + ")");
+        return refused(
+            i,
+            option,
+            "is not among the options a job may set (one option or value per"
+                + " MpirunOption element; allowed: "
+                + String.join(", ", ARITY.keySet().stream().sorted().toList())
+                + ")");
       }
       if (i + arity >= options.size()) {
-        return refused(i, option, "needs " + arity + " value(s), each in its own MpirunOption element");
+        return refused(
+            i, option, "needs " + arity + " value(s), each in its own MpirunOption element");
       }
       for (int v = 1; v <= arity; v++) {
         String value = options.get(i + v);
@@ -101,7 +108,9 @@ public final class MpirunOptionPolicy {
         }
       }
       if (canonical(option).equals("--mca") && !tunable(options.get(i + 1))) {
-        return refused(i + 1, option + " " + options.get(i + 1),
+        return refused(
+            i + 1,
+            option + " " + options.get(i + 1),
             "sets a parameter outside the tunable frameworks " + TUNABLE_MCA_FRAMEWORKS);
       }
       i += 1 + arity;
@@ -115,13 +124,16 @@ public final class MpirunOptionPolicy {
    * @throws IllegalArgumentException naming the job and the first offending option
    */
   public static void check(String jobId, List<String> options) {
-    firstViolation(options).ifPresent(v -> {
-      throw new IllegalArgumentException("job " + jobId + ": " + v.message());
-    });
+    firstViolation(options)
+        .ifPresent(
+            v -> {
+              throw new IllegalArgumentException("job " + jobId + ": " + v.message());
+            });
   }
 
   private static String canonical(String option) {
-    boolean singleDashLong = option.startsWith("-") && !option.startsWith("--") && option.length() > 2;
+    boolean singleDashLong =
+        option.startsWith("-") && !option.startsWith("--") && option.length() > 2;
     return singleDashLong ? "-" + option : option;
   }
 
@@ -131,7 +143,10 @@ public final class MpirunOptionPolicy {
   }
 
   private static boolean clean(String token) {
-    return token != null && token.indexOf('\0') < 0 && token.indexOf('\n') < 0 && token.indexOf('\r') < 0;
+    return token != null
+        && token.indexOf('\0') < 0
+        && token.indexOf('\n') < 0
+        && token.indexOf('\r') < 0;
   }
 
   private static Optional<Violation> refused(int index, String option, String why) {

@@ -8,13 +8,14 @@ import java.util.List;
  *
  * @param maxBytes documents larger than this are refused before any parsing
  * @param maxDepth documents nesting elements deeper than this are refused while reading
- * @param allowedRoots absolute directories outside the job directory that an application's
- *     working directory, host file, input and output files may name (e.g. a shared project
- *     area); staged files always stay inside the job directory
- * @param maxWallTimeSeconds the longest WallTimeLimit a job may ask for ({@link Long#MAX_VALUE}:
- *     no bound); a longer one is an error at its element, not silently shortened
+ * @param allowedRoots absolute directories outside the job directory that an application's working
+ *     directory, host file, input and output files may name (e.g. a shared project area); staged
+ *     files always stay inside the job directory
+ * @param maxWallTimeSeconds the longest WallTimeLimit a job may ask for ({@link Long#MAX_VALUE}: no
+ *     bound); a longer one is an error at its element, not silently shortened
  */
-public record ParserOptions(long maxBytes, int maxDepth, List<Path> allowedRoots, long maxWallTimeSeconds) {
+public record ParserOptions(
+    long maxBytes, int maxDepth, List<Path> allowedRoots, long maxWallTimeSeconds) {
 
   /** 4 MiB: real job files are a few KiB; a VaR job with long SQL is far below. */
   public static final long DEFAULT_MAX_BYTES = 4L * 1024 * 1024;
@@ -37,7 +38,8 @@ public record ParserOptions(long maxBytes, int maxDepth, List<Path> allowedRoots
     }
     allowedRoots = allowedRoots.stream().map(Path::normalize).toList();
     if (maxWallTimeSeconds < 1) {
-      throw new IllegalArgumentException("maxWallTimeSeconds cannot be less than 1, was " + maxWallTimeSeconds);
+      throw new IllegalArgumentException(
+          "maxWallTimeSeconds cannot be less than 1, was " + maxWallTimeSeconds);
     }
   }
 

@@ -5,8 +5,8 @@ package io.gantry.jsdl;
  *
  * @param line 1-based line of the element's start tag, or 0 when the input has no position
  * @param column 1-based column of the element's start tag ({@code <}), or 0
- * @param path the element's path from the root: local names, 1-based indexes for repeated
- *     siblings, e.g. {@code JobDefinition/JobDescription/PreDataStaging/SQLQueryDataStaging[3]}
+ * @param path the element's path from the root: local names, 1-based indexes for repeated siblings,
+ *     e.g. {@code JobDefinition/JobDescription/PreDataStaging/SQLQueryDataStaging[3]}
  */
 public record Problem(Severity severity, int line, int column, String path, String message) {
 

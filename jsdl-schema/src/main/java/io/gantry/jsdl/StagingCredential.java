@@ -7,9 +7,9 @@ import org.w3c.dom.Node;
 
 /**
  * The login of a standard {@code DataStaging} Source or Target, as the HPC File Staging Profile
- * (GFD.135) writes it: an {@code ac:Credential} element holding a WS-Security
- * {@code wsse:UsernameToken}, or, Gantry's addition, a {@code gx:IdentityRef} naming an SSH
- * identity of the server.
+ * (GFD.135) writes it: an {@code ac:Credential} element holding a WS-Security {@code
+ * wsse:UsernameToken}, or, Gantry's addition, a {@code gx:IdentityRef} naming an SSH identity of
+ * the server.
  *
  * <pre>{@code
  * <jsdl:Source>
@@ -22,6 +22,7 @@ import org.w3c.dom.Node;
  *   </ac:Credential>
  * </jsdl:Source>
  * }</pre>
+ *
  * The password must be an encrypted value bound to the job's owner and the URI's destination
  * ({@link SecretBinding#uri}); a clear password is refused at validation.
  *
@@ -32,13 +33,16 @@ import org.w3c.dom.Node;
 public record StagingCredential(String user, String password, String identityRef) {
   /** GFD.135 HPC File Staging Profile's namespace of {@code Credential}. */
   public static final String HPC_FILE_STAGING = "http://schemas.ogf.org/hpcp/2007/11/ac";
+
   /** OASIS WS-Security 1.0 (wsse). */
   public static final String WSSE =
       "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
 
   /** Whether {@code e} is a credential element of a Source or Target. */
   public static boolean isCredential(Element e) {
-    return e != null && HPC_FILE_STAGING.equals(e.getNamespaceURI()) && "Credential".equals(e.getLocalName());
+    return e != null
+        && HPC_FILE_STAGING.equals(e.getNamespaceURI())
+        && "Credential".equals(e.getLocalName());
   }
 
   /** The credential among a Source's or Target's extension content (JAXB's {@code getAny()}). */
@@ -55,8 +59,8 @@ public record StagingCredential(String user, String password, String identityRef
   public static StagingCredential read(Element credential) {
     Element token = child(credential, WSSE, "UsernameToken");
     Element ref = child(credential, JsdlNamespaces.GANTRY, "IdentityRef");
-    return new StagingCredential(text(child(token, WSSE, "Username")), text(child(token, WSSE, "Password")),
-        text(ref));
+    return new StagingCredential(
+        text(child(token, WSSE, "Username")), text(child(token, WSSE, "Password")), text(ref));
   }
 
   /** The {@code wsse:Password} element of a credential, for its position in messages. */
@@ -69,7 +73,9 @@ public record StagingCredential(String user, String password, String identityRef
       return null;
     }
     for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
-      if (n instanceof Element e && namespace.equals(e.getNamespaceURI()) && name.equals(e.getLocalName())) {
+      if (n instanceof Element e
+          && namespace.equals(e.getNamespaceURI())
+          && name.equals(e.getLocalName())) {
         return e;
       }
     }
@@ -82,7 +88,12 @@ public record StagingCredential(String user, String password, String identityRef
 
   @Override
   public String toString() {
-    return "StagingCredential[" + user + ", " + (password == null ? "no password" : "password") + ", "
-        + identityRef + "]";
+    return "StagingCredential["
+        + user
+        + ", "
+        + (password == null ? "no password" : "password")
+        + ", "
+        + identityRef
+        + "]";
   }
 }

@@ -4,11 +4,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What a server's operator allows staging to reach, checked by {@link JsdlParser} so that a job
- * is refused at validation, with the element's line and column, and not after queueing. The
- * server implements it from its settings ({@code staging.inline-data-sources},
- * {@code staging.allowed-jdbc-urls}, {@code staging.allowed-hosts}, {@code staging.sql-functions});
- * a client without them (the CLI validating offline) uses {@link #CLIENT_SIDE}.
+ * What a server's operator allows staging to reach, checked by {@link JsdlParser} so that a job is
+ * refused at validation, with the element's line and column, and not after queueing. The server
+ * implements it from its settings ({@code staging.inline-data-sources}, {@code
+ * staging.allowed-jdbc-urls}, {@code staging.allowed-hosts}, {@code staging.sql-functions}); a
+ * client without them (the CLI validating offline) uses {@link #CLIENT_SIDE}.
  */
 public interface StagingPolicy {
   /** Why a job may not name this inline data source (its JDBC URL), or empty. */
@@ -26,15 +26,16 @@ public interface StagingPolicy {
    * No operator's settings known: URLs and hosts pass here and are judged by the server that
    * receives the job. The SQL checks, which need no settings, still apply.
    */
-  StagingPolicy CLIENT_SIDE = new StagingPolicy() {
-    @Override
-    public Optional<String> inlineDataSourceProblem(String jdbcUrl) {
-      return Optional.empty();
-    }
+  StagingPolicy CLIENT_SIDE =
+      new StagingPolicy() {
+        @Override
+        public Optional<String> inlineDataSourceProblem(String jdbcUrl) {
+          return Optional.empty();
+        }
 
-    @Override
-    public Optional<String> remoteHostProblem(String host, int port) {
-      return Optional.empty();
-    }
-  };
+        @Override
+        public Optional<String> remoteHostProblem(String host, int port) {
+          return Optional.empty();
+        }
+      };
 }

@@ -20,13 +20,18 @@ import java.util.Optional;
  * @param source where stage-in reads from, if anywhere
  * @param target where stage-out writes to, if anywhere
  */
-public record StagingStep(int order, String fileName, Optional<String> fileSystemName,
-    CreationFlagEnumeration creationFlag, boolean deleteOnTermination, Optional<Endpoint> source,
+public record StagingStep(
+    int order,
+    String fileName,
+    Optional<String> fileSystemName,
+    CreationFlagEnumeration creationFlag,
+    boolean deleteOnTermination,
+    Optional<Endpoint> source,
     Optional<Endpoint> target) {
 
   /**
-   * A Source or Target: its URI as written (stripped) and its login, if the element has one.
-   * An element without a URI is no endpoint (the parser reports it).
+   * A Source or Target: its URI as written (stripped) and its login, if the element has one. An
+   * element without a URI is no endpoint (the parser reports it).
    */
   public record Endpoint(String uri, Optional<StagingCredential> credential) {}
 
@@ -36,10 +41,15 @@ public record StagingStep(int order, String fileName, Optional<String> fileSyste
     int order = 0;
     for (DataStagingType e : elements) {
       order++;
-      steps.add(new StagingStep(order, e.getFileName() == null ? "" : e.getFileName().strip(),
-          Optional.ofNullable(e.getFilesystemName()).map(String::strip),
-          JsdlDefaults.creationFlag(e.getCreationFlag()), Boolean.TRUE.equals(e.isDeleteOnTermination()),
-          endpoint(e.getSource()), endpoint(e.getTarget())));
+      steps.add(
+          new StagingStep(
+              order,
+              e.getFileName() == null ? "" : e.getFileName().strip(),
+              Optional.ofNullable(e.getFilesystemName()).map(String::strip),
+              JsdlDefaults.creationFlag(e.getCreationFlag()),
+              Boolean.TRUE.equals(e.isDeleteOnTermination()),
+              endpoint(e.getSource()),
+              endpoint(e.getTarget())));
     }
     return steps;
   }

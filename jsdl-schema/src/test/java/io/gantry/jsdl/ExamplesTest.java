@@ -24,8 +24,10 @@ class ExamplesTest {
   @MethodSource("examples")
   void everyExampleIsValid(Path example) throws IOException {
     ParseResult result = new JsdlParser().parse(example);
-    assertEquals("", result.report().errors().stream().map(Problem::toString)
-        .reduce("", (a, b) -> a + b + "\n"), example + " has errors");
+    assertEquals(
+        "",
+        result.report().errors().stream().map(Problem::toString).reduce("", (a, b) -> a + b + "\n"),
+        example + " has errors");
     assertTrue(result.job().isPresent());
   }
 }

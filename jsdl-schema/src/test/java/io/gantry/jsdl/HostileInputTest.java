@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Documents built to attack the server: each is refused, fast, and reads no local file. */
 class HostileInputTest {
   private static final Duration FAST = Duration.ofSeconds(1);
-  private static final String DOCTYPE_REFUSED = "DOCTYPE declarations are not allowed in a job description";
+  private static final String DOCTYPE_REFUSED =
+      "DOCTYPE declarations are not allowed in a job description";
 
   @TempDir Path dir;
 
@@ -27,9 +28,15 @@ class HostileInputTest {
   }
 
   private static String jobNamed(String doctype, String name) {
-    return "<?xml version=\"1.0\"?>\n" + doctype + "\n"
-        + "<jsdl:JobDefinition xmlns:jsdl=\"" + JsdlNamespaces.JSDL + "\"><jsdl:JobDescription>"
-        + "<jsdl:JobIdentification><jsdl:JobName>" + name + "</jsdl:JobName></jsdl:JobIdentification>"
+    return "<?xml version=\"1.0\"?>\n"
+        + doctype
+        + "\n"
+        + "<jsdl:JobDefinition xmlns:jsdl=\""
+        + JsdlNamespaces.JSDL
+        + "\"><jsdl:JobDescription>"
+        + "<jsdl:JobIdentification><jsdl:JobName>"
+        + name
+        + "</jsdl:JobName></jsdl:JobIdentification>"
         + "</jsdl:JobDescription></jsdl:JobDefinition>";
   }
 
@@ -37,11 +44,18 @@ class HostileInputTest {
   void externalEntityReadingALocalFileIsRefusedWithoutReadingIt() throws IOException {
     String marker = "SECRET-" + UUID.randomUUID();
     Path secret = Files.writeString(dir.resolve("secret.txt"), marker);
-    ParseResult result = parseFast(jobNamed("<!DOCTYPE jsdl:JobDefinition [<!ENTITY xxe SYSTEM \""
-        + secret.toUri() + "\">]>", "&xxe;"));
+    ParseResult result =
+        parseFast(
+            jobNamed(
+                "<!DOCTYPE jsdl:JobDefinition [<!ENTITY xxe SYSTEM \"" + secret.toUri() + "\">]>",
+                "&xxe;"));
     assertFalse(result.isValid());
-    assertEquals("line 2:10 " + DOCTYPE_REFUSED + " (they can read local files or expand entities);"
-        + " remove the <!DOCTYPE ...> and the entities it declares\n", result.report().toString());
+    assertEquals(
+        "line 2:10 "
+            + DOCTYPE_REFUSED
+            + " (they can read local files or expand entities);"
+            + " remove the <!DOCTYPE ...> and the entities it declares\n",
+        result.report().toString());
     assertFalse(result.report().toString().contains(marker));
   }
 
@@ -50,7 +64,9 @@ class HostileInputTest {
     // opening a FIFO for reading blocks until a writer comes: a parser that tried would time out
     Path fifo = dir.resolve("fifo");
     assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
-    ParseResult result = parseFast(jobNamed("<!DOCTYPE x [<!ENTITY xxe SYSTEM \"" + fifo.toUri() + "\">]>", "&xxe;"));
+    ParseResult result =
+        parseFast(
+            jobNamed("<!DOCTYPE x [<!ENTITY xxe SYSTEM \"" + fifo.toUri() + "\">]>", "&xxe;"));
     assertTrue(result.report().toString().contains(DOCTYPE_REFUSED));
   }
 
@@ -58,21 +74,32 @@ class HostileInputTest {
   void schemaLocationHintsAreNeverFetched() throws Exception {
     Path fifo = dir.resolve("schema-fifo");
     assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
-    String hinted = JsdlDocuments.baseJob().replace("xmlns:gx=\"urn:gantry:jsdl:ext:1\">",
-        "xmlns:gx=\"urn:gantry:jsdl:ext:1\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
-            + " xsi:schemaLocation=\"urn:gantry:jsdl:ext:1 " + fifo.toUri() + " urn:other " + fifo.toUri() + "\">")
-        .replace("</jsdl:JobDefinition>",
-            "<o:Note xmlns:o=\"urn:other\" xsi:schemaLocation=\"urn:other " + fifo.toUri() + "\"/></jsdl:JobDefinition>");
+    String hinted =
+        JsdlDocuments.baseJob()
+            .replace(
+                "xmlns:gx=\"urn:gantry:jsdl:ext:1\">",
+                "xmlns:gx=\"urn:gantry:jsdl:ext:1\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
+                    + " xsi:schemaLocation=\"urn:gantry:jsdl:ext:1 "
+                    + fifo.toUri()
+                    + " urn:other "
+                    + fifo.toUri()
+                    + "\">")
+            .replace(
+                "</jsdl:JobDefinition>",
+                "<o:Note xmlns:o=\"urn:other\" xsi:schemaLocation=\"urn:other "
+                    + fifo.toUri()
+                    + "\"/></jsdl:JobDefinition>");
     ParseResult result = parseFast(hinted);
     assertTrue(result.isValid(), result.report().toString());
   }
 
   @Test
   void externalDtdAndParameterEntitiesAreRefused() {
-    ParseResult dtd = parseFast(jobNamed("<!DOCTYPE x SYSTEM \"http://127.0.0.1:9/evil.dtd\">", "x"));
+    ParseResult dtd =
+        parseFast(jobNamed("<!DOCTYPE x SYSTEM \"http://127.0.0.1:9/evil.dtd\">", "x"));
     assertTrue(dtd.report().toString().contains(DOCTYPE_REFUSED));
-    ParseResult parameter = parseFast(jobNamed(
-        "<!DOCTYPE x [<!ENTITY % p SYSTEM \"file:///etc/passwd\"> %p;]>", "x"));
+    ParseResult parameter =
+        parseFast(jobNamed("<!DOCTYPE x [<!ENTITY % p SYSTEM \"file:///etc/passwd\"> %p;]>", "x"));
     assertTrue(parameter.report().toString().contains(DOCTYPE_REFUSED));
   }
 
@@ -80,8 +107,12 @@ class HostileInputTest {
   void entityExpansionIsRefused() {
     StringBuilder laughs = new StringBuilder("<!DOCTYPE lolz [<!ENTITY lol0 \"lol\">");
     for (int i = 1; i < 10; i++) {
-      laughs.append("<!ENTITY lol").append(i).append(" \"")
-          .append(("&lol" + (i - 1) + ";").repeat(10)).append("\">");
+      laughs
+          .append("<!ENTITY lol")
+          .append(i)
+          .append(" \"")
+          .append(("&lol" + (i - 1) + ";").repeat(10))
+          .append("\">");
     }
     ParseResult result = parseFast(jobNamed(laughs.append("]>").toString(), "&lol9;"));
     assertFalse(result.isValid());
@@ -92,39 +123,59 @@ class HostileInputTest {
   void oversizeDocumentIsRefusedBeforeParsing() {
     String huge = jobNamed("", "x".repeat((int) ParserOptions.DEFAULT_MAX_BYTES));
     ParseResult result = parseFast(huge);
-    assertEquals("the document is larger than the limit of 4194304 bytes; a job description is"
-        + " normally a few KiB, so it is refused unread\n", result.report().toString());
+    assertEquals(
+        "the document is larger than the limit of 4194304 bytes; a job description is"
+            + " normally a few KiB, so it is refused unread\n",
+        result.report().toString());
   }
 
   @Test
   void endlessStreamIsCutOffAtTheLimit() {
-    InputStream endless = new InputStream() {
-      @Override
-      public int read() {
-        return ' ';
-      }
-    };
-    ParseResult result = assertTimeoutPreemptively(FAST,
-        () -> new JsdlParser(ParserOptions.defaults().withMaxBytes(64 * 1024)).parse(endless));
-    assertTrue(result.report().toString().startsWith("the document is larger than the limit of 65536 bytes"));
+    InputStream endless =
+        new InputStream() {
+          @Override
+          public int read() {
+            return ' ';
+          }
+        };
+    ParseResult result =
+        assertTimeoutPreemptively(
+            FAST,
+            () -> new JsdlParser(ParserOptions.defaults().withMaxBytes(64 * 1024)).parse(endless));
+    assertTrue(
+        result
+            .report()
+            .toString()
+            .startsWith("the document is larger than the limit of 65536 bytes"));
   }
 
   @Test
   void oversizeFileIsRefusedByItsSize() throws IOException {
     Path big = Files.write(dir.resolve("big.jsdl"), new byte[4096]);
     ParseResult result = new JsdlParser(ParserOptions.defaults().withMaxBytes(4095)).parse(big);
-    assertTrue(result.report().toString().startsWith("the document is larger than the limit of 4095 bytes"));
+    assertTrue(
+        result
+            .report()
+            .toString()
+            .startsWith("the document is larger than the limit of 4095 bytes"));
   }
 
   @Test
   void deepNestingIsRefusedAtTheFirstTooDeepElement() {
     int depth = 200_000;
-    String document = "<jsdl:JobDefinition xmlns:jsdl=\"" + JsdlNamespaces.JSDL + "\">\n"
-        + "<a>".repeat(depth) + "</a>".repeat(depth) + "</jsdl:JobDefinition>";
+    String document =
+        "<jsdl:JobDefinition xmlns:jsdl=\""
+            + JsdlNamespaces.JSDL
+            + "\">\n"
+            + "<a>".repeat(depth)
+            + "</a>".repeat(depth)
+            + "</jsdl:JobDefinition>";
     ParseResult result = parseFast(document);
     // the root is level 1, so the 64th <a> is the 65th level; each <a> is 3 characters
-    assertEquals("line 2:190 elements are nested deeper than 64 levels; a job description needs far"
-        + " fewer, so the document is refused\n", result.report().toString());
+    assertEquals(
+        "line 2:190 elements are nested deeper than 64 levels; a job description needs far"
+            + " fewer, so the document is refused\n",
+        result.report().toString());
   }
 
   @Test

@@ -28,7 +28,9 @@ class JsdlJobTest {
 
     assertEquals(6, job.preDataStaging().size());
     List<SQLQueryDataStagingType> queries = job.sqlQueries();
-    assertEquals(List.of(1, 1, 1, 2, 2), queries.stream().map(SQLQueryDataStagingType::getExecutionOrderGroup).toList());
+    assertEquals(
+        List.of(1, 1, 1, 2, 2),
+        queries.stream().map(SQLQueryDataStagingType::getExecutionOrderGroup).toList());
     assertEquals("factor-ids.csv", queries.get(3).getSQLInputFileName());
     assertEquals(YesNoType.YES, queries.get(3).getSQLOutputFileCompression());
     assertEquals("demo-market", queries.get(0).getDataSourceRef());
@@ -45,7 +47,8 @@ class JsdlJobTest {
 
   @Test
   void omittedOptionalElementsReadAsTheirDefaults() throws IOException {
-    JsdlJob figure2 = new JsdlParser().parse(Path.of("examples/bgl-middleware-figure2.jsdl")).validJob();
+    JsdlJob figure2 =
+        new JsdlParser().parse(Path.of("examples/bgl-middleware-figure2.jsdl")).validJob();
     SCPDataStagingType scp = figure2.scpStageIn().get(0);
     assertEquals(ProtocolType.SCP, JsdlDefaults.protocol(scp));
     assertEquals(22, JsdlDefaults.port(scp));

@@ -13,7 +13,8 @@ class MaxWallTimeTest {
 
   @Test
   void aWallTimeLimitAboveTheServersMaximumIsAnErrorAtItsLineAndColumn() {
-    JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxWallTime(Duration.ofMinutes(5)));
+    JsdlParser parser =
+        new JsdlParser(ParserOptions.defaults().withMaxWallTime(Duration.ofMinutes(5)));
     ParseResult result = parser.parse(JsdlDocuments.baseJob()); // asks for 600 s
     assertFalse(result.isValid());
     Problem p = result.report().problems().get(0);
@@ -21,19 +22,25 @@ class MaxWallTimeTest {
     assertEquals(18, p.line());
     assertEquals(9, p.column());
     assertEquals(MPI + "/WallTimeLimit", p.path());
-    assertEquals("is 600 s, longer than this server allows: at most 300 s (setting limits.max-wall-time)",
+    assertEquals(
+        "is 600 s, longer than this server allows: at most 300 s (setting limits.max-wall-time)",
         p.message());
   }
 
   @Test
   void aWallTimeLimitAtTheMaximumIsValid() {
-    JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxWallTime(Duration.ofMinutes(10)));
+    JsdlParser parser =
+        new JsdlParser(ParserOptions.defaults().withMaxWallTime(Duration.ofMinutes(10)));
     assertTrue(parser.parse(JsdlDocuments.baseJob()).isValid());
   }
 
   @Test
   void withoutAMaximumAnyWallTimeLimitIsValid() {
-    assertTrue(new JsdlParser().parse(JsdlDocuments.baseJob().replace("<gx:WallTimeLimit>600<",
-        "<gx:WallTimeLimit>99999999<")).isValid());
+    assertTrue(
+        new JsdlParser()
+            .parse(
+                JsdlDocuments.baseJob()
+                    .replace("<gx:WallTimeLimit>600<", "<gx:WallTimeLimit>99999999<"))
+            .isValid());
   }
 }

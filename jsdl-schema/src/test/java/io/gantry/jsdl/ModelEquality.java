@@ -11,8 +11,8 @@ import org.w3c.dom.Element;
 
 /**
  * Structural equality of two generated JAXB models (xjc makes no equals): field by field,
- * JAXBElements by name and value, foreign DOM elements by {@link Element#isEqualNode}.
- * Returns the first difference as a path, or null when equal.
+ * JAXBElements by name and value, foreign DOM elements by {@link Element#isEqualNode}. Returns the
+ * first difference as a path, or null when equal.
  */
 final class ModelEquality {
   private ModelEquality() {}
@@ -29,7 +29,8 @@ final class ModelEquality {
       return path + ": " + a.getClass() + " vs " + b.getClass();
     }
     if (a instanceof JAXBElement<?> x && b instanceof JAXBElement<?> y) {
-      return x.getName().equals(y.getName()) ? difference(path + "/" + x.getName().getLocalPart(), x.getValue(), y.getValue())
+      return x.getName().equals(y.getName())
+          ? difference(path + "/" + x.getName().getLocalPart(), x.getValue(), y.getValue())
           : path + ": " + x.getName() + " vs " + y.getName();
     }
     if (a instanceof Element x) {
@@ -50,8 +51,12 @@ final class ModelEquality {
       }
       return null;
     }
-    if (a instanceof Map<?, ?> || a instanceof String || a instanceof Number || a instanceof Boolean
-        || a instanceof Enum<?> || a instanceof javax.xml.datatype.Duration // xsd:duration, a JDK-internal class
+    if (a instanceof Map<?, ?>
+        || a instanceof String
+        || a instanceof Number
+        || a instanceof Boolean
+        || a instanceof Enum<?>
+        || a instanceof javax.xml.datatype.Duration // xsd:duration, a JDK-internal class
         || a.getClass().getName().startsWith("java")
         || a.getClass().getName().startsWith("javax")) {
       return Objects.equals(a, b) ? null : path + ": " + a + " vs " + b;
@@ -61,8 +66,10 @@ final class ModelEquality {
 
   /** Same names, attributes (namespace declarations aside), text and children, recursively. */
   private static boolean sameForeignElement(Element a, Element b) {
-    if (!Objects.equals(a.getNamespaceURI(), b.getNamespaceURI()) || !a.getLocalName().equals(b.getLocalName())
-        || !attributes(a).equals(attributes(b)) || !a.getTextContent().strip().equals(b.getTextContent().strip())) {
+    if (!Objects.equals(a.getNamespaceURI(), b.getNamespaceURI())
+        || !a.getLocalName().equals(b.getLocalName())
+        || !attributes(a).equals(attributes(b))
+        || !a.getTextContent().strip().equals(b.getTextContent().strip())) {
       return false;
     }
     List<Element> x = children(a);

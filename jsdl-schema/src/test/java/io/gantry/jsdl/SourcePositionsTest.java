@@ -9,11 +9,13 @@ import org.junit.jupiter.api.Test;
 
 /** Positions stay right whatever the line ends, characters and markup around the problem. */
 class SourcePositionsTest {
-  private static final String ZERO_PROCESSES_AT = "JobDefinition/JobDescription/Application/MpirunApplication/NumberOfProcesses:"
-      + " must be at least 1, not 0";
+  private static final String ZERO_PROCESSES_AT =
+      "JobDefinition/JobDescription/Application/MpirunApplication/NumberOfProcesses:"
+          + " must be at least 1, not 0";
 
   private static List<String> errors(String document) {
-    return new JsdlParser().parse(document).report().errors().stream().map(Problem::toString).toList();
+    return new JsdlParser()
+        .parse(document).report().errors().stream().map(Problem::toString).toList();
   }
 
   @Test
@@ -24,27 +26,37 @@ class SourcePositionsTest {
 
   @Test
   void columnsCountCharactersNotBytes() {
-    String document = JsdlDocuments.baseJob().replace("<gx:NumberOfProcesses>8<", "<!--Zürich€--><gx:NumberOfProcesses>0<");
+    String document =
+        JsdlDocuments.baseJob()
+            .replace("<gx:NumberOfProcesses>8<", "<!--Zürich€--><gx:NumberOfProcesses>0<");
     assertEquals(List.of("line 14:23 " + ZERO_PROCESSES_AT), errors(document));
   }
 
   @Test
   void latin1DocumentsAreReadInTheirOwnEncoding() {
-    String document = JsdlDocuments.baseJob().replace("encoding=\"UTF-8\"", "encoding=\"ISO-8859-1\"")
-        .replace("<gx:NumberOfProcesses>8<", "<!--Zürich--><gx:NumberOfProcesses>0<");
+    String document =
+        JsdlDocuments.baseJob()
+            .replace("encoding=\"UTF-8\"", "encoding=\"ISO-8859-1\"")
+            .replace("<gx:NumberOfProcesses>8<", "<!--Zürich--><gx:NumberOfProcesses>0<");
     ParseResult result = new JsdlParser().parse(document.getBytes(StandardCharsets.ISO_8859_1));
-    assertEquals(List.of("line 14:22 " + ZERO_PROCESSES_AT),
+    assertEquals(
+        List.of("line 14:22 " + ZERO_PROCESSES_AT),
         result.report().errors().stream().map(Problem::toString).toList());
   }
 
   @Test
   void sqlInCdataAndEscapedTextKeepsItsParameters() {
-    String cdata = JsdlDocuments.baseJob().replace("SELECT * FROM trade WHERE book_id = ?",
-        "<![CDATA[SELECT * FROM trade WHERE book_id = ? AND size < 5 AND note <> '?']]>");
+    String cdata =
+        JsdlDocuments.baseJob()
+            .replace(
+                "SELECT * FROM trade WHERE book_id = ?",
+                "<![CDATA[SELECT * FROM trade WHERE book_id = ? AND size < 5 AND note <> '?']]>");
     JsdlJob job = new JsdlParser().parse(cdata).validJob();
-    assertEquals("SELECT * FROM trade WHERE book_id = ? AND size < 5 AND note <> '?'",
+    assertEquals(
+        "SELECT * FROM trade WHERE book_id = ? AND size < 5 AND note <> '?'",
         job.sqlQueries().get(1).getSQLStatement());
-    String escaped = JsdlDocuments.baseJob().replace("WHERE book_id = ?", "WHERE book_id = ? AND size &lt; 5");
+    String escaped =
+        JsdlDocuments.baseJob().replace("WHERE book_id = ?", "WHERE book_id = ? AND size &lt; 5");
     assertTrue(new JsdlParser().parse(escaped).isValid());
   }
 }

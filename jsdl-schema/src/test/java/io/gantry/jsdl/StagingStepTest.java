@@ -34,7 +34,8 @@ class StagingStepTest {
     StagingStep out = steps.get(1);
     assertEquals("DataStaging 2 (FileName prices.sha256)", out.where());
     assertTrue(out.source().isEmpty());
-    assertEquals("sftp://archive.example.org/srv/archive/prices.sha256", out.target().orElseThrow().uri());
+    assertEquals(
+        "sftp://archive.example.org/srv/archive/prices.sha256", out.target().orElseThrow().uri());
   }
 
   @Test
@@ -70,7 +71,8 @@ class StagingStepTest {
 
   @Test
   void theHardenedParserRefusesADoctypeBeforeAnyEntityIsRead() {
-    String xxe = "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><r>&x;</r>";
+    String xxe =
+        "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><r>&x;</r>";
     SAXException e = assertThrows(SAXException.class, () -> HardenedXml.parse(xxe));
     assertTrue(e.getMessage().contains("DOCTYPE"), e.getMessage());
   }

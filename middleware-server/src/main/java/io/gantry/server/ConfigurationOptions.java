@@ -9,20 +9,26 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --config} and {@code --data-dir}, shared by the server and its {@code user} commands so
- * that both find the same job store. They may be given before the subcommand
- * ({@code gantry-server --data-dir D user add alice}) or after it; see {@link #orElse}.
+ * that both find the same job store. They may be given before the subcommand ({@code gantry-server
+ * --data-dir D user add alice}) or after it; see {@link #orElse}.
  */
 final class ConfigurationOptions {
-  @Option(names = "--config", paramLabel = "FILE", description = "configuration file (Java properties)")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "configuration file (Java properties)")
   Path config;
 
-  @Option(names = "--data-dir", paramLabel = "DIR", description = "data directory (default ~/.gantry-server)")
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      description = "data directory (default ~/.gantry-server)")
   Path dataDir;
 
   /**
    * These options, each one not given here taken from {@code outer} (those given before the
-   * subcommand). Without this, options before a subcommand were parsed into the top command,
-   * which does not run, and silently ignored: the user went into ~/.gantry-server.
+   * subcommand). Without this, options before a subcommand were parsed into the top command, which
+   * does not run, and silently ignored: the user went into ~/.gantry-server.
    */
   ConfigurationOptions orElse(ConfigurationOptions outer) {
     if (outer == null) {
@@ -40,7 +46,8 @@ final class ConfigurationOptions {
       return java.util.Optional.empty();
     }
     java.util.Properties p = new java.util.Properties();
-    try (java.io.Reader in = java.nio.file.Files.newBufferedReader(config, java.nio.charset.StandardCharsets.UTF_8)) {
+    try (java.io.Reader in =
+        java.nio.file.Files.newBufferedReader(config, java.nio.charset.StandardCharsets.UTF_8)) {
       p.load(in);
     } catch (java.io.IOException e) {
       return java.util.Optional.empty(); // load() reports the unreadable file with its reason

@@ -3,12 +3,11 @@ package io.gantry.server;
 import io.gantry.dispatcher.DispatcherConfig;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
+import io.gantry.dispatcher.Launcher;
 import io.gantry.dispatcher.OsAccounts;
+import io.gantry.dispatcher.PosixLauncher;
 import io.gantry.dispatcher.SandboxConfig;
 import io.gantry.dispatcher.SandboxProbe;
-import io.gantry.dispatcher.LocalMpirunLauncher;
-import io.gantry.dispatcher.Launcher;
-import io.gantry.dispatcher.PosixLauncher;
 import io.gantry.dispatcher.slurm.SlurmLauncher;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParserOptions;
@@ -22,56 +21,55 @@ import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
+import io.gantry.server.http.StorageOutageFilter;
 import io.gantry.server.pipeline.ApplicationRegistry;
-import io.gantry.server.pipeline.FileSystemRoots;
 import io.gantry.server.pipeline.ComputePolicy;
+import io.gantry.server.pipeline.FileSystemRoots;
 import io.gantry.server.pipeline.JobAccounts;
 import io.gantry.server.pipeline.JobPlanner;
 import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
+import io.gantry.server.pipeline.StagingRules;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
 import io.gantry.server.security.LoginThrottle;
 import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAuthenticator;
-import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.service.JobManagementService;
-import io.gantry.server.http.StorageOutageFilter;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.JobDiskLimits;
 import io.gantry.server.storage.PrivateDataDirectory;
 import io.gantry.server.storage.StorageWatch;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.JobStoreSettings;
+import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
-import io.gantry.server.pipeline.StagingRules;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StageInCache;
 import io.gantry.staging.StagingGateway;
 import io.gantry.staging.UriStagingPolicy;
+import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.EnumSet;
-import jakarta.servlet.DispatcherType;
-import org.eclipse.jetty.ee11.servlet.FilterHolder;
-import org.eclipse.jetty.ee11.servlet.FilterMapping;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import org.eclipse.jetty.ee11.servlet.FilterHolder;
+import org.eclipse.jetty.ee11.servlet.FilterMapping;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,7 +109,8 @@ public final class GantryServer implements AutoCloseable {
   /** The staging gateway's settings: host keys, and staging.sql-threads steps at once per job. */
   static GatewayOptions gatewayOptions(ServerConfig config) {
     GatewayOptions defaults = GatewayOptions.defaults();
-    return defaults.withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())
+    return defaults
+        .withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())
         .withThreads(config.sqlThreadsPerJob(), defaults.compressionThreads())
         .withBindBatchRows(config.stageIn().bindBatchRows());
   }
@@ -128,16 +127,24 @@ public final class GantryServer implements AutoCloseable {
     Map<String, Path> watched = new java.util.LinkedHashMap<>(); // messages name them in this order
     watched.put("the data directory", config.dataDirectory());
     watched.put("the job directories' root", config.stagingRoot());
-    StorageWatch storage = own(new StorageWatch(watched,
-        h2Store.map(base -> Path.of(base + ".mv.db")).orElse(null), store::probeWrite, limits.checkInterval()));
+    StorageWatch storage =
+        own(
+            new StorageWatch(
+                watched,
+                h2Store.map(base -> Path.of(base + ".mv.db")).orElse(null),
+                store::probeWrite,
+                limits.checkInterval()));
     storage.start();
-    JobDirectoryRetention retention = own(new JobDirectoryRetention(store, config.stagingRoot(), limits.retention(),
-        Clock.systemUTC()));
+    JobDirectoryRetention retention =
+        own(
+            new JobDirectoryRetention(
+                store, config.stagingRoot(), limits.retention(), Clock.systemUTC()));
     retention.start(min(Duration.ofMinutes(10), limits.checkInterval().multipliedBy(12)));
 
     Map<String, NamedDataSource> dataSources = new HashMap<>(config.dataSources());
     if (config.demoEnabled() && !dataSources.containsKey(DemoMarket.DATA_SOURCE_NAME)) {
-      DemoMarket demo = new DemoMarket(config.dataDirectory().resolve("demo"), config.demoPositions());
+      DemoMarket demo =
+          new DemoMarket(config.dataDirectory().resolve("demo"), config.demoPositions());
       if (demo.createIfMissing()) {
         log.info("created the demo market database ({} positions)", config.demoPositions());
       }
@@ -145,94 +152,172 @@ public final class GantryServer implements AutoCloseable {
     }
     Map<String, SshIdentity> identities = new HashMap<>(config.sshIdentities());
     if (config.demoEnabled() && !identities.containsKey(DemoRemoteHost.IDENTITY)) {
-      startDemoRemoteHost(config).ifPresent(host -> identities.put(DemoRemoteHost.IDENTITY, host.identity()));
+      startDemoRemoteHost(config)
+          .ifPresent(host -> identities.put(DemoRemoteHost.IDENTITY, host.identity()));
     }
-    PasswordKeyPair passwordKey = PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
+    PasswordKeyPair passwordKey =
+        PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
     ConnectionPolicy connections = connectionPolicy(config, dataSources);
     // standard DataStaging (URIs) passes the same host rule as scp/sftp and inline data sources
-    UriStagingPolicy uriPolicy = StandardStagingSettings.policy(config.standardStaging(), connections::hostProblem);
-    StagingGateway gateway = own(new StagingGateway(credentials, gatewayOptions(config), connections, uriPolicy));
+    UriStagingPolicy uriPolicy =
+        StandardStagingSettings.policy(config.standardStaging(), connections::hostProblem);
+    StagingGateway gateway =
+        own(new StagingGateway(credentials, gatewayOptions(config), connections, uriPolicy));
     if (config.stageIn().cacheMaxBytes() > 0) {
-      gateway.useCache(StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes()));
+      gateway.useCache(
+          StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes()));
     }
 
-    SandboxConfig sandbox = SandboxConfig.defaults()
-        .withExecutableRoots(config.sandbox().allowedExecutableRoots());
-    JobAccounts accounts = JobAccounts.of(store.userAccounts(), config.sandbox().defaultOsAccount());
+    SandboxConfig sandbox =
+        SandboxConfig.defaults().withExecutableRoots(config.sandbox().allowedExecutableRoots());
+    JobAccounts accounts =
+        JobAccounts.of(store.userAccounts(), config.sandbox().defaultOsAccount());
     checkJobAccounts(config, store, sandbox);
-    DispatcherConfig dispatch = new DispatcherConfig(config.mpirunPath(), config.mpirunOptions(),
-        config.totalSlots() > Runtime.getRuntime().availableProcessors(), config.killGracePeriod(),
-        DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT, sandbox);
+    DispatcherConfig dispatch =
+        new DispatcherConfig(
+            config.mpirunPath(),
+            config.mpirunOptions(),
+            config.totalSlots() > Runtime.getRuntime().availableProcessors(),
+            config.killGracePeriod(),
+            DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT,
+            sandbox);
     Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
     own((AutoCloseable) mpi); // both MPI launchers are closeable
     PosixLauncher posix = own(new PosixLauncher(dispatch));
-    SlurmLauncher slurm = config.compute().backend() == ServerConfig.Backend.SLURM
-        ? own(ComputeBackends.slurmLauncher(config)) : null;
+    SlurmLauncher slurm =
+        config.compute().backend() == ServerConfig.Backend.SLURM
+            ? own(ComputeBackends.slurmLauncher(config))
+            : null;
     log.info("compute backend {}", config.compute().backend().setting());
-    if (config.hostFile() != null && config.compute().backend() != ServerConfig.Backend.MPIRUN_HOSTS) {
-      log.warn("mpirun.hostfile is used by compute.backend=mpirun-hosts only; with {} it is not used",
+    if (config.hostFile() != null
+        && config.compute().backend() != ServerConfig.Backend.MPIRUN_HOSTS) {
+      log.warn(
+          "mpirun.hostfile is used by compute.backend=mpirun-hosts only; with {} it is not used",
           config.compute().backend().setting());
     }
 
-    JsdlParser parser = new JsdlParser(ParserOptions.defaults().withMaxBytes(config.maxJobDefinitionBytes())
-        .withMaxWallTime(limits.maxWallTime()), new StagingRules(connections, config.staging().sqlFunctions()));
-    JobPlanner planner = new JobPlanner(config.stagingRoot(), config.defaultWallTime(), credentials, accounts,
-        sandbox, ComputePolicy.of(config)).withUriStaging(uriPolicy)
-        .withStandardJsdl(ApplicationRegistry.withBuiltIns(config.jsdlResources().applications(),
-            ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, jobPath(config))),
-            new FileSystemRoots(config.jsdlResources().fileSystems(), config.jsdlResources().readOnlyFileSystems()));
-    JsdlJobPipeline pipeline = new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
-    JobDiskLimits<JsdlJobPlan> diskLimits = own(new JobDiskLimits<>(pipeline, JsdlJobPlan::jobDirectory, store,
-        limits.jobStagedBytes(), limits.jobOutputBytes(), limits.minFreeBytes()));
-    MetaScheduler<JsdlJobPlan> scheduler = own(new MetaScheduler<>(store, diskLimits,
-        config.totalSlots(), config.stagingParallelism(), config.killGracePeriod()));
+    JsdlParser parser =
+        new JsdlParser(
+            ParserOptions.defaults()
+                .withMaxBytes(config.maxJobDefinitionBytes())
+                .withMaxWallTime(limits.maxWallTime()),
+            new StagingRules(connections, config.staging().sqlFunctions()));
+    JobPlanner planner =
+        new JobPlanner(
+                config.stagingRoot(),
+                config.defaultWallTime(),
+                credentials,
+                accounts,
+                sandbox,
+                ComputePolicy.of(config))
+            .withUriStaging(uriPolicy)
+            .withStandardJsdl(
+                ApplicationRegistry.withBuiltIns(
+                    config.jsdlResources().applications(),
+                    ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, jobPath(config))),
+                new FileSystemRoots(
+                    config.jsdlResources().fileSystems(),
+                    config.jsdlResources().readOnlyFileSystems()));
+    JsdlJobPipeline pipeline =
+        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
+    JobDiskLimits<JsdlJobPlan> diskLimits =
+        own(
+            new JobDiskLimits<>(
+                pipeline,
+                JsdlJobPlan::jobDirectory,
+                store,
+                limits.jobStagedBytes(),
+                limits.jobOutputBytes(),
+                limits.minFreeBytes()));
+    MetaScheduler<JsdlJobPlan> scheduler =
+        own(
+            new MetaScheduler<>(
+                store,
+                diskLimits,
+                config.totalSlots(),
+                config.stagingParallelism(),
+                config.killGracePeriod()));
     scheduler.recover();
     diskLimits.watch(scheduler, limits.checkInterval());
 
-    JobManagementService service = new JobManagementService(parser, planner, store, scheduler,
-        serverInfo(config, passwordKey), config.killGracePeriod(), storage, retention);
+    JobManagementService service =
+        new JobManagementService(
+            parser,
+            planner,
+            store,
+            scheduler,
+            serverInfo(config, passwordKey),
+            config.killGracePeriod(),
+            storage,
+            retention);
     ServerConfig.Security security = config.security();
-    Optional<TlsKeystore> keystore = security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();
+    Optional<TlsKeystore> keystore =
+        security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();
     Optional<UserAuthenticator> authenticator = Optional.empty();
     if (security.authEnabled()) {
       new FirstAdmin(store.userAccounts(), security.adminPassword()).createIfNoUsers();
       ServerConfig.Admission admission = config.admission();
-      authenticator = Optional.of(new UserAuthenticator(store.userAccounts(),
-          new LoginThrottle(new LoginThrottle.Policy(security.failedLoginsBeforeDelay(),
-              admission.failedLoginsPerUser(), admission.failedLoginsPerAddress(), admission.trustedAddressPeriod()))));
+      authenticator =
+          Optional.of(
+              new UserAuthenticator(
+                  store.userAccounts(),
+                  new LoginThrottle(
+                      new LoginThrottle.Policy(
+                          security.failedLoginsBeforeDelay(),
+                          admission.failedLoginsPerUser(),
+                          admission.failedLoginsPerAddress(),
+                          admission.trustedAddressPeriod()))));
     }
-    WebFaceContext web = new WebFaceContext(service, authenticator, config.dataDirectory().resolve("web"),
-        security.webSessionIdleTimeout(), keystore.isPresent(), user -> new WebFaceContext.CredentialNames(
-            credentials.dataSourceNamesFor(user), credentials.identityNamesFor(user)));
-    http = own(new GantryHttpServer(config.listenHost(), config.listenPort(), keystore, authenticator,
-        config.maxConcurrentRequestsPerUser(), List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement")),
-        withStorageOutageFilter(storage, webFaces(web)), requestLimits(config)));
+    WebFaceContext web =
+        new WebFaceContext(
+            service,
+            authenticator,
+            config.dataDirectory().resolve("web"),
+            security.webSessionIdleTimeout(),
+            keystore.isPresent(),
+            user ->
+                new WebFaceContext.CredentialNames(
+                    credentials.dataSourceNamesFor(user), credentials.identityNamesFor(user)));
+    http =
+        own(
+            new GantryHttpServer(
+                config.listenHost(),
+                config.listenPort(),
+                keystore,
+                authenticator,
+                config.maxConcurrentRequestsPerUser(),
+                List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement")),
+                withStorageOutageFilter(storage, webFaces(web)),
+                requestLimits(config)));
     http.start();
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
     privateData.tighten(); // keys, keystore, demo databases made on this start
   }
 
   /** The storage outage filter goes before every other, so that nothing reaches a failing store. */
-  private static List<GantryHttpServer.ContextExtension> withStorageOutageFilter(StorageWatch storage,
-      List<GantryHttpServer.ContextExtension> faces) {
+  private static List<GantryHttpServer.ContextExtension> withStorageOutageFilter(
+      StorageWatch storage, List<GantryHttpServer.ContextExtension> faces) {
     List<GantryHttpServer.ContextExtension> all = new ArrayList<>(faces);
-    all.add(context -> {
-      FilterHolder holder = new FilterHolder(new StorageOutageFilter(storage));
-      holder.setName("storage-outage");
-      FilterMapping mapping = new FilterMapping();
-      mapping.setFilterName("storage-outage");
-      mapping.setPathSpec("/*");
-      mapping.setDispatcherTypes(EnumSet.of(DispatcherType.REQUEST));
-      context.getServletHandler().addFilter(holder);
-      context.getServletHandler().prependFilterMapping(mapping);
-    });
+    all.add(
+        context -> {
+          FilterHolder holder = new FilterHolder(new StorageOutageFilter(storage));
+          holder.setName("storage-outage");
+          FilterMapping mapping = new FilterMapping();
+          mapping.setFilterName("storage-outage");
+          mapping.setPathSpec("/*");
+          mapping.setDispatcherTypes(EnumSet.of(DispatcherType.REQUEST));
+          context.getServletHandler().addFilter(holder);
+          context.getServletHandler().prependFilterMapping(mapping);
+        });
     return all;
   }
 
   /** The data directory, job directories' root and H2 job store directory, kept owner-only. */
   public static PrivateDataDirectory privateDataDirectory(ServerConfig config) {
-    return new PrivateDataDirectory(config.dataDirectory(), config.stagingRoot(),
+    return new PrivateDataDirectory(
+        config.dataDirectory(),
+        config.stagingRoot(),
         h2StoreBase(config).map(Path::getParent).orElse(null));
   }
 
@@ -258,17 +343,21 @@ public final class GantryServer implements AutoCloseable {
    * starts. A user mapped to an account that is gone only gets a warning: their jobs are refused
    * with that reason, everyone else's run.
    */
-  private static void checkJobAccounts(ServerConfig config, JdbcJobStore store, SandboxConfig sandbox)
-      throws LaunchException {
+  private static void checkJobAccounts(
+      ServerConfig config, JdbcJobStore store, SandboxConfig sandbox) throws LaunchException {
     int serverUid = OsAccounts.serverUid();
     if (serverUid != 0) {
-      throw new IllegalStateException("gantry-server runs as uid " + serverUid + ", but it starts every job"
-          + " under its user's own OS account inside a bubblewrap sandbox, which needs root; run it as root"
-          + " (see docs/security.md)");
+      throw new IllegalStateException(
+          "gantry-server runs as uid "
+              + serverUid
+              + ", but it starts every job"
+              + " under its user's own OS account inside a bubblewrap sandbox, which needs root; run it as root"
+              + " (see docs/security.md)");
     }
     JobAccount fallback;
     try {
-      fallback = JobAccounts.check(OsAccounts.lookup(config.sandbox().defaultOsAccount()), serverUid);
+      fallback =
+          JobAccounts.check(OsAccounts.lookup(config.sandbox().defaultOsAccount()), serverUid);
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException("jobs.default-os-account: " + e.getMessage());
     }
@@ -283,10 +372,11 @@ public final class GantryServer implements AutoCloseable {
   }
 
   /**
-   * What staging may reach: the operator's settings, the hosts of the configured data sources,
-   * and the demo's SSH host on loopback while the demo runs.
+   * What staging may reach: the operator's settings, the hosts of the configured data sources, and
+   * the demo's SSH host on loopback while the demo runs.
    */
-  private ConnectionPolicy connectionPolicy(ServerConfig config, Map<String, NamedDataSource> dataSources) {
+  private ConnectionPolicy connectionPolicy(
+      ServerConfig config, Map<String, NamedDataSource> dataSources) {
     List<String> hosts = new ArrayList<>(config.staging().allowedHosts());
     if (demoHost != null) {
       hosts.add("127.0.0.1:" + demoHost.port());
@@ -294,9 +384,13 @@ public final class GantryServer implements AutoCloseable {
       // the demo host did not start (port taken): its jobs then fail to connect, not to validate
       hosts.add("127.0.0.1:" + config.demoSshPort());
     }
-    List<String> configuredUrls = dataSources.values().stream().map(NamedDataSource::jdbcUrl).toList();
-    return ConnectionPolicy.of(config.staging().inlineDataSources(), config.staging().allowedJdbcUrls(),
-        hosts, configuredUrls);
+    List<String> configuredUrls =
+        dataSources.values().stream().map(NamedDataSource::jdbcUrl).toList();
+    return ConnectionPolicy.of(
+        config.staging().inlineDataSources(),
+        config.staging().allowedJdbcUrls(),
+        hosts,
+        configuredUrls);
   }
 
   /** The web faces on the class path (the web application when it is installed), ready to add. */
@@ -310,7 +404,8 @@ public final class GantryServer implements AutoCloseable {
   }
 
   /** The configured keystore, or the one generated into the data directory on first start. */
-  private static TlsKeystore tlsKeystore(ServerConfig config) throws IOException, GeneralSecurityException {
+  private static TlsKeystore tlsKeystore(ServerConfig config)
+      throws IOException, GeneralSecurityException {
     ServerConfig.Security security = config.security();
     if (security.tlsKeystore() != null) {
       return TlsKeystore.configured(security.tlsKeystore(), security.tlsKeystorePassword().read());
@@ -329,29 +424,39 @@ public final class GantryServer implements AutoCloseable {
    */
   private Optional<DemoRemoteHost> startDemoRemoteHost(ServerConfig config) {
     try {
-      DemoRemoteHost host = own(DemoRemoteHost.start(config.dataDirectory().resolve("demo"),
-          config.demoSshPort(), config.totalSlots(), config.knownHostsFile()));
+      DemoRemoteHost host =
+          own(
+              DemoRemoteHost.start(
+                  config.dataDirectory().resolve("demo"),
+                  config.demoSshPort(),
+                  config.totalSlots(),
+                  config.knownHostsFile()));
       log.info("demo remote host (scp, sftp) on 127.0.0.1:{}", host.port());
       demoHost = host;
       return Optional.of(host);
     } catch (IOException | GeneralSecurityException e) {
-      log.warn("demo remote host not started on 127.0.0.1:{}: {}", config.demoSshPort(), e.toString());
+      log.warn(
+          "demo remote host not started on 127.0.0.1:{}: {}", config.demoSshPort(), e.toString());
       return Optional.empty();
     }
   }
 
   static JobStoreSettings storeSettings(ServerConfig config) {
     if (config.jobStoreUrl().startsWith("jdbc:h2:file:") && !config.jobStoreUrl().contains(";")) {
-      return JobStoreSettings.h2File(Path.of(config.jobStoreUrl().substring("jdbc:h2:file:".length())));
+      return JobStoreSettings.h2File(
+          Path.of(config.jobStoreUrl().substring("jdbc:h2:file:".length())));
     }
     char[] password = config.jobStorePassword().read();
-    return new JobStoreSettings(config.jobStoreUrl(), config.jobStoreUser(), new String(password), 8);
+    return new JobStoreSettings(
+        config.jobStoreUrl(), config.jobStoreUser(), new String(password), 8);
   }
 
   private static GantryHttpServer.RequestLimits requestLimits(ServerConfig config) {
     ServerConfig.Admission admission = config.admission();
-    return new GantryHttpServer.RequestLimits(config.maxJobDefinitionBytes() + admission.soapEnvelopeMarginBytes(),
-        admission.unauthenticatedBodyBytes(), new RefusedRequest.Drain(admission.drainBytes(), admission.drainTime()));
+    return new GantryHttpServer.RequestLimits(
+        config.maxJobDefinitionBytes() + admission.soapEnvelopeMarginBytes(),
+        admission.unauthenticatedBodyBytes(),
+        new RefusedRequest.Drain(admission.drainBytes(), admission.drainTime()));
   }
 
   private static ServerInfo serverInfo(ServerConfig config, PasswordKeyPair passwordKey) {
@@ -378,13 +483,20 @@ public final class GantryServer implements AutoCloseable {
 
   /** The port of the demo's SSH host, when it runs. */
   public java.util.OptionalInt demoSshPort() {
-    return demoHost == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(demoHost.port());
+    return demoHost == null
+        ? java.util.OptionalInt.empty()
+        : java.util.OptionalInt.of(demoHost.port());
   }
 
   /** The job-management endpoint's URL. */
   public String jobManagementUrl() {
     InetSocketAddress a = address();
-    return http.scheme() + "://" + a.getHostString() + ":" + a.getPort() + "/services/JobManagement";
+    return http.scheme()
+        + "://"
+        + a.getHostString()
+        + ":"
+        + a.getPort()
+        + "/services/JobManagement";
   }
 
   @Override
@@ -395,7 +507,7 @@ public final class GantryServer implements AutoCloseable {
         r.close();
       } catch (Exception e) {
         log.warn("while stopping {}: {}", r.getClass().getSimpleName(), e.toString());
-      } 
+      }
     }
   }
 

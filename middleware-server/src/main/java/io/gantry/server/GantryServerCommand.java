@@ -15,22 +15,38 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code gantry-server}: starts the server and runs until stopped (SIGTERM or Ctrl-C). */
-@Command(name = "gantry-server", mixinStandardHelpOptions = true, version = "gantry-server " + GantryServer.VERSION,
-    description = {"Gantry's job-submission server: SOAP job API, staging, FCFS scheduling, mpirun.",
-        "Runs on embedded defaults with no configuration; see middleware-server/docs/configuration.md."},
-    subcommands = {UserCommand.class, SettingsCommand.class, CacheCommand.class, LedgerDdlCommand.class},
+@Command(
+    name = "gantry-server",
+    mixinStandardHelpOptions = true,
+    version = "gantry-server " + GantryServer.VERSION,
+    description = {
+      "Gantry's job-submission server: SOAP job API, staging, FCFS scheduling, mpirun.",
+      "Runs on embedded defaults with no configuration; see middleware-server/docs/configuration.md."
+    },
+    subcommands = {
+      UserCommand.class,
+      SettingsCommand.class,
+      CacheCommand.class,
+      LedgerDdlCommand.class
+    },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:stopped normally", "2:bad command line or configuration", "1:failed to start"})
+    exitCodeList = {
+      "0:stopped normally",
+      "2:bad command line or configuration",
+      "1:failed to start"
+    })
 public final class GantryServerCommand implements Callable<Integer> {
-  @Mixin
-  ConfigurationOptions configuration;
+  @Mixin ConfigurationOptions configuration;
 
   @Option(names = "--port", paramLabel = "N", description = "port to listen on (default 8443)")
   Integer port;
 
-  @Option(names = "--allow-executables", paramLabel = "DIR",
-      description = "also bind DIR read-only into every job's sandbox and put it on the job's PATH"
-          + " (appends to jobs.allowed-executable-roots; repeatable)")
+  @Option(
+      names = "--allow-executables",
+      paramLabel = "DIR",
+      description =
+          "also bind DIR read-only into every job's sandbox and put it on the job's PATH"
+              + " (appends to jobs.allowed-executable-roots; repeatable)")
   List<Path> allowExecutables = new ArrayList<>();
 
   @Override
@@ -40,8 +56,12 @@ public final class GantryServerCommand implements Callable<Integer> {
       overrides.put("listen.port", port.toString());
     }
     if (!allowExecutables.isEmpty()) {
-      List<String> roots = new ArrayList<>(configuration.fileSetting("jobs.allowed-executable-roots")
-          .map(v -> List.of(v.strip().split("[\\s,]+"))).orElse(List.of()));
+      List<String> roots =
+          new ArrayList<>(
+              configuration
+                  .fileSetting("jobs.allowed-executable-roots")
+                  .map(v -> List.of(v.strip().split("[\\s,]+")))
+                  .orElse(List.of()));
       allowExecutables.forEach(dir -> roots.add(dir.toAbsolutePath().normalize().toString()));
       overrides.put("jobs.allowed-executable-roots", String.join(" ", roots));
     }
@@ -60,14 +80,28 @@ public final class GantryServerCommand implements Callable<Integer> {
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stopped.countDown();
-    }, "gantry-server-stop"));
-    server.tlsFingerprint().ifPresent(f -> System.out.println("TLS certificate SHA-256 fingerprint: " + f));
-    server.demoSshPort().ifPresent(p -> System.out.println("demo SSH host listening on 127.0.0.1:" + p));
-    System.out.println("gantry-server " + GantryServer.VERSION + " listening on "
-        + server.jobManagementUrl() + " (data in " + settings.dataDirectory() + ")");
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  stopped.countDown();
+                },
+                "gantry-server-stop"));
+    server
+        .tlsFingerprint()
+        .ifPresent(f -> System.out.println("TLS certificate SHA-256 fingerprint: " + f));
+    server
+        .demoSshPort()
+        .ifPresent(p -> System.out.println("demo SSH host listening on 127.0.0.1:" + p));
+    System.out.println(
+        "gantry-server "
+            + GantryServer.VERSION
+            + " listening on "
+            + server.jobManagementUrl()
+            + " (data in "
+            + settings.dataDirectory()
+            + ")");
     System.out.flush();
     stopped.await();
     return 0;

@@ -10,15 +10,18 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gantry-server settings}: every setting the server accepts, with its default, what its
- * values look like and what it means, as a Markdown table, printed from the definitions the
- * loader reads with (so it is never out of date; configuration.md has the long explanations).
+ * values look like and what it means, as a Markdown table, printed from the definitions the loader
+ * reads with (so it is never out of date; configuration.md has the long explanations).
  */
-@Command(name = "settings", mixinStandardHelpOptions = true,
-    description = {"Print every setting of the configuration file: default, values, meaning (a Markdown table).",
-        "NAME and ID stand for names you choose (datasource.risk.url)."})
+@Command(
+    name = "settings",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print every setting of the configuration file: default, values, meaning (a Markdown table).",
+      "NAME and ID stand for names you choose (datasource.risk.url)."
+    })
 final class SettingsCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
@@ -26,8 +29,16 @@ final class SettingsCommand implements Callable<Integer> {
     out.println("| setting | default | values | meaning |");
     out.println("|---|---|---|---|");
     for (Setting<?> s : Settings.all()) {
-      out.println("| `" + s.key() + "` | " + s.shownDefault() + " | " + s.type().syntax().replace("|", "\\|")
-          + " | " + s.meaning() + " |");
+      out.println(
+          "| `"
+              + s.key()
+              + "` | "
+              + s.shownDefault()
+              + " | "
+              + s.type().syntax().replace("|", "\\|")
+              + " | "
+              + s.meaning()
+              + " |");
     }
     out.flush();
     return 0;

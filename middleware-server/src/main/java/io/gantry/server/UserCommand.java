@@ -21,56 +21,65 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code gantry-server user add|passwd|set-os-account|remove|list}: the user accounts in the
- * configured job store, and the OS account each user's jobs run under. Passwords are read from a prompt that does not echo, or from the first line of standard
- * input when it is not a terminal (scripts), never from arguments, which other local users can
- * see in the process list. With the default H2 job store, run these while the server is stopped
- * (H2 lets one process open the file); a PostgreSQL job store may be changed while it runs.
+ * configured job store, and the OS account each user's jobs run under. Passwords are read from a
+ * prompt that does not echo, or from the first line of standard input when it is not a terminal
+ * (scripts), never from arguments, which other local users can see in the process list. With the
+ * default H2 job store, run these while the server is stopped (H2 lets one process open the file);
+ * a PostgreSQL job store may be changed while it runs.
  */
-@Command(name = "user", mixinStandardHelpOptions = true,
+@Command(
+    name = "user",
+    mixinStandardHelpOptions = true,
     description = "Manage the user accounts in the job store.",
-    subcommands = {UserCommand.Add.class, UserCommand.Passwd.class, UserCommand.SetOsAccount.class,
-        UserCommand.Remove.class, UserCommand.ListUsers.class},
+    subcommands = {
+      UserCommand.Add.class,
+      UserCommand.Passwd.class,
+      UserCommand.SetOsAccount.class,
+      UserCommand.Remove.class,
+      UserCommand.ListUsers.class
+    },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:done", "1:no such user, or the user exists already",
-        "2:bad command line or configuration, or an OS account that cannot run jobs"})
+    exitCodeList = {
+      "0:done",
+      "1:no such user, or the user exists already",
+      "2:bad command line or configuration, or an OS account that cannot run jobs"
+    })
 final class UserCommand {
   static final int MIN_PASSWORD_LENGTH = 12;
 
   /** The top command, whose --config and --data-dir (given before "user") apply here too. */
-  @ParentCommand
-  GantryServerCommand server;
+  @ParentCommand GantryServerCommand server;
 
   /** The skeleton of every subcommand: open the job store, run, close. */
   abstract static class Action implements Callable<Integer> {
-    @Mixin
-    ConfigurationOptions configuration;
+    @Mixin ConfigurationOptions configuration;
 
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
-    @ParentCommand
-    UserCommand user;
+    @ParentCommand UserCommand user;
     String defaultOsAccount;
 
     @Override
     public Integer call() throws Exception {
       ServerConfig config;
       try {
-        ConfigurationOptions before = user == null || user.server == null ? null : user.server.configuration;
+        ConfigurationOptions before =
+            user == null || user.server == null ? null : user.server.configuration;
         config = configuration.orElse(before).load(Map.of());
       } catch (ConfigException e) {
         err().println("gantry-server: " + e.getMessage());
         return 2;
       }
-      // Run before the first start, this creates the data directory: owner-only, as the server would.
+      // Run before the first start, this creates the data directory: owner-only, as the server
+      // would.
       PrivateDataDirectory privateData = GantryServer.privateDataDirectory(config);
       privateData.prepare();
       defaultOsAccount = config.sandbox().defaultOsAccount();
@@ -106,12 +115,15 @@ final class UserCommand {
           return null;
         }
       } else {
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        BufferedReader in =
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line = in.readLine();
         password = line == null ? new char[0] : line.toCharArray();
       }
       if (password.length < MIN_PASSWORD_LENGTH) {
-        err().println("gantry-server: a password needs at least " + MIN_PASSWORD_LENGTH + " characters");
+        err()
+            .println(
+                "gantry-server: a password needs at least " + MIN_PASSWORD_LENGTH + " characters");
         Arrays.fill(password, '\0');
         return null;
       }
@@ -139,17 +151,24 @@ final class UserCommand {
     }
   }
 
-  @Command(name = "add", description = "Add a user; the password is read from the terminal or standard input.")
+  @Command(
+      name = "add",
+      description = "Add a user; the password is read from the terminal or standard input.")
   static final class Add extends Action {
-    @Parameters(paramLabel = "NAME", description = "user name (letters, digits, '.', '_', '@', '-')")
+    @Parameters(
+        paramLabel = "NAME",
+        description = "user name (letters, digits, '.', '_', '@', '-')")
     String name;
 
     @Option(names = "--admin", description = "role admin: sees and controls every user's jobs")
     boolean admin;
 
-    @Option(names = "--os-account", paramLabel = "ACCOUNT",
-        description = "the OS account the user's jobs run under (it must exist, and be neither root nor"
-            + " the server's own); default: the setting jobs.default-os-account")
+    @Option(
+        names = "--os-account",
+        paramLabel = "ACCOUNT",
+        description =
+            "the OS account the user's jobs run under (it must exist, and be neither root nor"
+                + " the server's own); default: the setting jobs.default-os-account")
     String osAccount;
 
     @Override
@@ -179,13 +198,21 @@ final class UserCommand {
       if (osAccount != null) {
         accounts.setOsAccount(name, osAccount);
       }
-      out().println("added user " + name + " (" + role.value() + ")"
-          + (osAccount == null ? "" : ", jobs run as OS account " + osAccount));
+      out()
+          .println(
+              "added user "
+                  + name
+                  + " ("
+                  + role.value()
+                  + ")"
+                  + (osAccount == null ? "" : ", jobs run as OS account " + osAccount));
       return 0;
     }
   }
 
-  @Command(name = "passwd", description = "Set a user's password, read from the terminal or standard input.")
+  @Command(
+      name = "passwd",
+      description = "Set a user's password, read from the terminal or standard input.")
   static final class Passwd extends Action {
     @Parameters(paramLabel = "NAME")
     String name;
@@ -209,17 +236,24 @@ final class UserCommand {
     }
   }
 
-  @Command(name = "set-os-account",
-      description = "Set the OS account a user's jobs run under, or --default for jobs.default-os-account.")
+  @Command(
+      name = "set-os-account",
+      description =
+          "Set the OS account a user's jobs run under, or --default for jobs.default-os-account.")
   static final class SetOsAccount extends Action {
     @Parameters(index = "0", paramLabel = "NAME")
     String name;
 
-    @Parameters(index = "1", paramLabel = "ACCOUNT", arity = "0..1",
+    @Parameters(
+        index = "1",
+        paramLabel = "ACCOUNT",
+        arity = "0..1",
         description = "an existing OS account, neither root nor the server's own")
     String osAccount;
 
-    @Option(names = "--default", description = "run the user's jobs under jobs.default-os-account again")
+    @Option(
+        names = "--default",
+        description = "run the user's jobs under jobs.default-os-account again")
     boolean useDefault;
 
     @Override
@@ -235,13 +269,18 @@ final class UserCommand {
         err().println("gantry-server: no user " + name);
         return 1;
       }
-      out().println(osAccount == null ? "jobs of " + name + " run as jobs.default-os-account"
-          : "jobs of " + name + " run as OS account " + osAccount);
+      out()
+          .println(
+              osAccount == null
+                  ? "jobs of " + name + " run as jobs.default-os-account"
+                  : "jobs of " + name + " run as OS account " + osAccount);
       return 0;
     }
   }
 
-  @Command(name = "remove", description = "Remove a user; their jobs stay, visible to administrators.")
+  @Command(
+      name = "remove",
+      description = "Remove a user; their jobs stay, visible to administrators.")
   static final class Remove extends Action {
     @Parameters(paramLabel = "NAME")
     String name;
@@ -267,15 +306,22 @@ final class UserCommand {
     }
   }
 
-  @Command(name = "list", description = "List the users, their roles and the OS accounts their jobs run as.")
+  @Command(
+      name = "list",
+      description = "List the users, their roles and the OS accounts their jobs run as.")
   static final class ListUsers extends Action {
     @Override
     int run(UserAccounts accounts) {
       Map<String, String> osAccounts = accounts.osAccounts();
       for (UserAccount account : accounts.list()) {
         String os = osAccounts.get(account.name());
-        out().println(account.name() + "\t" + account.role().value() + "\t"
-            + (os == null ? "(jobs.default-os-account: " + defaultOsAccount + ")" : os));
+        out()
+            .println(
+                account.name()
+                    + "\t"
+                    + account.role().value()
+                    + "\t"
+                    + (os == null ? "(jobs.default-os-account: " + defaultOsAccount + ")" : os));
       }
       return 0;
     }

@@ -17,15 +17,25 @@ class GatewayWiringTest {
 
   @Test
   void stagingSqlThreadsBoundsTheStepsOneJobRunsAtOnce() {
-    ServerConfig config = new ServerConfigLoader().load(null,
-        Map.of("data.dir", dir.toString(), "staging.sql-threads", "7"));
+    ServerConfig config =
+        new ServerConfigLoader()
+            .load(null, Map.of("data.dir", dir.toString(), "staging.sql-threads", "7"));
     assertEquals(7, GantryServer.gatewayOptions(config).stepThreads());
   }
 
   @Test
   void hostKeySettingsReachTheGateway() {
-    ServerConfig config = new ServerConfigLoader().load(null, Map.of("data.dir", dir.toString(),
-        "ssh.known-hosts", dir.resolve("kh").toString(), "ssh.accept-unknown-host-keys", "true"));
+    ServerConfig config =
+        new ServerConfigLoader()
+            .load(
+                null,
+                Map.of(
+                    "data.dir",
+                    dir.toString(),
+                    "ssh.known-hosts",
+                    dir.resolve("kh").toString(),
+                    "ssh.accept-unknown-host-keys",
+                    "true"));
     GatewayOptions options = GantryServer.gatewayOptions(config);
     assertEquals(dir.resolve("kh"), options.knownHostsFile());
     assertTrue(options.acceptUnknownHostKeys());

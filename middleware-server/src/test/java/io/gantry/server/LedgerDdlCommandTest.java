@@ -33,20 +33,35 @@ class LedgerDdlCommandTest {
 
   @Test
   void printsTheTableTheGatewayCreatesAndAGrantForEachStageOutUser() {
-    Run r = run("ledger-ddl", "--dialect", "postgresql", "--grant-to", "var_results_writer", "--grant-to", "desk_b");
+    Run r =
+        run(
+            "ledger-ddl",
+            "--dialect",
+            "postgresql",
+            "--grant-to",
+            "var_results_writer",
+            "--grant-to",
+            "desk_b");
     assertEquals(0, r.code(), r.err());
-    assertEquals(StageOutLedgerDdl.script(StageOutLedgerDdl.Dialect.POSTGRESQL, List.of("var_results_writer", "desk_b")),
+    assertEquals(
+        StageOutLedgerDdl.script(
+            StageOutLedgerDdl.Dialect.POSTGRESQL, List.of("var_results_writer", "desk_b")),
         r.out());
     assertTrue(r.out().contains(StageOutLedgerDdl.CREATE_TABLE + ";"), r.out());
-    assertTrue(r.out().contains("GRANT SELECT, INSERT ON gantry_stage_out_ledger TO var_results_writer;"), r.out());
-    assertTrue(r.out().contains("GRANT SELECT, INSERT ON gantry_stage_out_ledger TO desk_b;"), r.out());
+    assertTrue(
+        r.out().contains("GRANT SELECT, INSERT ON gantry_stage_out_ledger TO var_results_writer;"),
+        r.out());
+    assertTrue(
+        r.out().contains("GRANT SELECT, INSERT ON gantry_stage_out_ledger TO desk_b;"), r.out());
   }
 
   @Test
   void withoutUsersTheGrantIsLeftToFillIn() {
     Run r = run("ledger-ddl", "--dialect", "h2");
     assertEquals(0, r.code(), r.err());
-    assertTrue(r.out().contains("-- GRANT SELECT, INSERT ON gantry_stage_out_ledger TO stage_out_user;"), r.out());
+    assertTrue(
+        r.out().contains("-- GRANT SELECT, INSERT ON gantry_stage_out_ledger TO stage_out_user;"),
+        r.out());
     assertTrue(!r.out().contains("REVOKE"), "H2 grants nothing to PUBLIC by itself: " + r.out());
   }
 
@@ -54,7 +69,8 @@ class LedgerDdlCommandTest {
   void anUnknownDialectOrAUserNameThatIsNotPlainIsAUsageError() {
     Run dialect = run("ledger-ddl", "--dialect", "oracle");
     assertEquals(2, dialect.code());
-    assertTrue(dialect.err().contains("unknown dialect 'oracle'; use postgresql or h2"), dialect.err());
+    assertTrue(
+        dialect.err().contains("unknown dialect 'oracle'; use postgresql or h2"), dialect.err());
     Run user = run("ledger-ddl", "--grant-to", "x; DROP TABLE t");
     assertEquals(2, user.code());
     assertTrue(user.err().contains("is not a plain SQL user name"), user.err());

@@ -23,9 +23,13 @@ class SettingsCommandTest {
     List<String> lines = out.toString().lines().toList();
     assertEquals("| setting | default | values | meaning |", lines.get(0));
     assertEquals(Settings.all().size() + 2, lines.size());
-    assertTrue(lines.contains("| `listen.port` | `8443` | 0..65535 | port; 0 picks a free one |"), lines.toString());
+    assertTrue(
+        lines.contains("| `listen.port` | `8443` | 0..65535 | port; 0 picks a free one |"),
+        lines.toString());
     for (Setting<?> s : Settings.all()) {
-      assertTrue(lines.stream().anyMatch(l -> l.startsWith("| `" + s.key() + "` | " + s.shownDefault() + " | ")),
+      assertTrue(
+          lines.stream()
+              .anyMatch(l -> l.startsWith("| `" + s.key() + "` | " + s.shownDefault() + " | ")),
           s.key());
     }
   }

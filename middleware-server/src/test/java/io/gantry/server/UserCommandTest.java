@@ -73,24 +73,37 @@ class UserCommandTest {
 
   @Test
   void dataDirAndConfigGivenBeforeTheSubcommandChooseTheJobStore() throws Exception {
-    Run add = gantryServer("a long enough password\n", "--data-dir", dir.toString(), "user", "add", "alice");
+    Run add =
+        gantryServer(
+            "a long enough password\n", "--data-dir", dir.toString(), "user", "add", "alice");
     assertEquals(0, add.exitCode(), add.err());
     assertTrue(stored("alice").isPresent(), "alice must be in the job store under --data-dir");
 
     Path config = dir.resolve("server.properties");
     Files.writeString(config, "data.dir=" + dir + "\n");
-    Run viaConfig = gantryServer("another long password\n", "--config", config.toString(), "user", "add", "bob");
+    Run viaConfig =
+        gantryServer(
+            "another long password\n", "--config", config.toString(), "user", "add", "bob");
     assertEquals(0, viaConfig.exitCode(), viaConfig.err());
     assertTrue(stored("bob").isPresent(), "bob must be in the job store of --config's data.dir");
-    assertEquals("alice\tuser\t(jobs.default-os-account: nobody)\nbob\tuser\t(jobs.default-os-account: nobody)\n",
+    assertEquals(
+        "alice\tuser\t(jobs.default-os-account: nobody)\nbob\tuser\t(jobs.default-os-account: nobody)\n",
         user("", "list").out());
   }
 
   @Test
   void optionsAfterTheSubcommandWinOverThoseBeforeIt() {
     Path elsewhere = dir.resolve("elsewhere");
-    Run add = gantryServer("a long enough password\n", "--data-dir", elsewhere.toString(),
-        "user", "add", "alice", "--data-dir", dir.toString());
+    Run add =
+        gantryServer(
+            "a long enough password\n",
+            "--data-dir",
+            elsewhere.toString(),
+            "user",
+            "add",
+            "alice",
+            "--data-dir",
+            dir.toString());
     assertEquals(0, add.exitCode(), add.err());
     assertTrue(stored("alice").isPresent());
   }
@@ -102,7 +115,8 @@ class UserCommandTest {
     assertEquals("added user alice (user)\n", add.out());
     UserAccount alice = stored("alice").orElseThrow();
     assertFalse(alice.admin());
-    assertTrue(new PasswordHasher().verify("a long enough password".toCharArray(), alice.passwordHash()));
+    assertTrue(
+        new PasswordHasher().verify("a long enough password".toCharArray(), alice.passwordHash()));
     assertFalse(add.out().contains("password") || add.err().contains("a long enough"));
   }
 
@@ -112,8 +126,10 @@ class UserCommandTest {
     assertEquals(0, user("another long password\n", "add", "bob").exitCode());
     Run list = user("", "list");
     assertEquals(0, list.exitCode());
-    assertEquals("bob\tuser\t(jobs.default-os-account: nobody)\n"
-        + "carol\tadmin\t(jobs.default-os-account: nobody)\n", list.out());
+    assertEquals(
+        "bob\tuser\t(jobs.default-os-account: nobody)\n"
+            + "carol\tadmin\t(jobs.default-os-account: nobody)\n",
+        list.out());
   }
 
   @Test
@@ -138,7 +154,8 @@ class UserCommandTest {
     assertTrue(root.err().contains("never run as root"), root.err());
     assertTrue(stored("alice").isEmpty(), "nothing is stored when the account is refused");
 
-    Run missing = user("a long enough password\n", "add", "alice", "--os-account", "gantry-no-such-account");
+    Run missing =
+        user("a long enough password\n", "add", "alice", "--os-account", "gantry-no-such-account");
     assertEquals(2, missing.exitCode());
     assertTrue(missing.err().contains("does not exist"), missing.err());
 

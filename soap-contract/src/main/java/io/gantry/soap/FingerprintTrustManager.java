@@ -11,9 +11,9 @@ import javax.net.ssl.X509TrustManager;
 /**
  * Trusts exactly the server certificate with the SHA-256 fingerprint gantry-server printed at
  * start: how the command line ({@code --server-fingerprint} or {@code GANTRY_SERVER_FINGERPRINT})
- * and the tests' clients reach a server with a self-signed certificate without a "trust
- * everything" switch. The fingerprint may be written with or without colons, in either case.
- * The server prints its fingerprint with {@link #fingerprintOf}, so both sides agree on one form.
+ * and the tests' clients reach a server with a self-signed certificate without a "trust everything"
+ * switch. The fingerprint may be written with or without colons, in either case. The server prints
+ * its fingerprint with {@link #fingerprintOf}, so both sides agree on one form.
  */
 public final class FingerprintTrustManager implements X509TrustManager {
   private final byte[] expected;
@@ -26,7 +26,8 @@ public final class FingerprintTrustManager implements X509TrustManager {
   public static byte[] parse(String sha256Fingerprint) {
     String hex = sha256Fingerprint.replace(":", "").strip().toLowerCase(Locale.ROOT);
     if (!hex.matches("[0-9a-f]{64}")) {
-      throw new IllegalArgumentException("a SHA-256 fingerprint is 64 hexadecimal digits (colons allowed)");
+      throw new IllegalArgumentException(
+          "a SHA-256 fingerprint is 64 hexadecimal digits (colons allowed)");
     }
     return HexFormat.of().parseHex(hex);
   }
@@ -54,19 +55,23 @@ public final class FingerprintTrustManager implements X509TrustManager {
   }
 
   @Override
-  public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+  public void checkServerTrusted(X509Certificate[] chain, String authType)
+      throws CertificateException {
     if (chain == null || chain.length == 0) {
       throw new CertificateException("the server sent no certificate");
     }
     byte[] actual = digest(chain[0]);
     if (!MessageDigest.isEqual(expected, actual)) {
-      throw new CertificateException("the server's certificate has SHA-256 fingerprint "
-          + format(actual) + ", not the one pinned");
+      throw new CertificateException(
+          "the server's certificate has SHA-256 fingerprint "
+              + format(actual)
+              + ", not the one pinned");
     }
   }
 
   @Override
-  public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+  public void checkClientTrusted(X509Certificate[] chain, String authType)
+      throws CertificateException {
     throw new CertificateException("this trust manager only checks servers");
   }
 

@@ -37,9 +37,12 @@ class FingerprintTrustManagerTest {
   @Test
   void anotherCertificateIsRefusedNamingItsFingerprint() throws Exception {
     var trust = new FingerprintTrustManager(FingerprintTrustManager.fingerprintOf(server));
-    CertificateException e = assertThrows(CertificateException.class,
-        () -> trust.checkServerTrusted(new X509Certificate[] {other}, "RSA"));
-    assertTrue(e.getMessage().contains(FingerprintTrustManager.fingerprintOf(other)), e.getMessage());
+    CertificateException e =
+        assertThrows(
+            CertificateException.class,
+            () -> trust.checkServerTrusted(new X509Certificate[] {other}, "RSA"));
+    assertTrue(
+        e.getMessage().contains(FingerprintTrustManager.fingerprintOf(other)), e.getMessage());
   }
 
   @Test
@@ -58,18 +61,43 @@ class FingerprintTrustManagerTest {
   @Test
   void clientsAreNeverTrustedByIt() throws Exception {
     var trust = new FingerprintTrustManager(FingerprintTrustManager.fingerprintOf(server));
-    assertThrows(CertificateException.class, () -> trust.checkClientTrusted(new X509Certificate[] {server}, "RSA"));
+    assertThrows(
+        CertificateException.class,
+        () -> trust.checkClientTrusted(new X509Certificate[] {server}, "RSA"));
   }
 
   private static X509Certificate selfSigned(String name) throws Exception {
     Path store = dir.resolve(name + ".p12");
     Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-    Process p = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", name, "-keyalg", "RSA",
-        "-keysize", "2048", "-dname", "CN=" + name, "-validity", "2", "-storetype", "PKCS12",
-        "-keystore", store.toString(), "-storepass", "changeit", "-keypass", "changeit")
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                keytool.toString(),
+                "-genkeypair",
+                "-alias",
+                name,
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-dname",
+                "CN=" + name,
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "changeit",
+                "-keypass",
+                "changeit")
+            .redirectErrorStream(true)
+            .start();
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "keytool did not finish");
-    assertEquals(0, p.exitValue(), new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(
+        0,
+        p.exitValue(),
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
     KeyStore keys = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(store)) {
       keys.load(in, "changeit".toCharArray());

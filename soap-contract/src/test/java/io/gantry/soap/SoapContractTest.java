@@ -13,7 +13,9 @@ class SoapContractTest {
     try (InputStream in = SoapContract.wsdl().openStream()) {
       wsdl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    assertTrue(wsdl.contains("targetNamespace=\"" + SoapContract.API_NAMESPACE + "\""), "the API namespace");
+    assertTrue(
+        wsdl.contains("targetNamespace=\"" + SoapContract.API_NAMESPACE + "\""),
+        "the API namespace");
     assertTrue(wsdl.contains("http://schemas.xmlsoap.org/wsdl/soap/"), "a SOAP 1.1 binding");
     assertTrue(wsdl.contains("http://schemas.xmlsoap.org/wsdl/soap12/"), "a SOAP 1.2 binding");
   }

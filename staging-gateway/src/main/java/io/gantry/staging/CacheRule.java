@@ -3,8 +3,8 @@ package io.gantry.staging;
 import java.time.Duration;
 
 /**
- * When a stage-in result may come from the stage-in cache ({@code CacheValidity},
- * {@code CacheKeyQuery} of a {@code SQLQueryDataStaging}).
+ * When a stage-in result may come from the stage-in cache ({@code CacheValidity}, {@code
+ * CacheKeyQuery} of a {@code SQLQueryDataStaging}).
  *
  * @param validity how long a cached result stays valid; {@link Duration#ZERO} ({@code PT0S}) never
  *     reuses one; null: no age limit (then {@code keyQuery} decides alone)

@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
 /**
  * What staging may connect to, as an operator set it: whether jobs may bring their own JDBC URL
  * (inline data sources), which URLs, and which hosts and ports. Checked twice: when a job is
- * validated (so it is refused before queueing, at the element's position) and again at the
- * moment of connecting (a queued job is judged by the rules in force when it runs, and a name
- * that resolves differently now is caught).
+ * validated (so it is refused before queueing, at the element's position) and again at the moment
+ * of connecting (a queued job is judged by the rules in force when it runs, and a name that
+ * resolves differently now is caught).
  *
  * <p>Named data sources are the operator's own and are not checked here.
  */
@@ -23,7 +23,8 @@ public final class ConnectionPolicy {
   private final List<Pattern> urls;
   private final AllowedHosts hosts;
 
-  private ConnectionPolicy(boolean inlineDataSources, List<String> urlPatterns, AllowedHosts hosts) {
+  private ConnectionPolicy(
+      boolean inlineDataSources, List<String> urlPatterns, AllowedHosts hosts) {
     this.inlineDataSources = inlineDataSources;
     this.urlPatterns = List.copyOf(urlPatterns);
     this.urls = urlPatterns.stream().map(ConnectionPolicy::glob).toList();
@@ -38,14 +39,18 @@ public final class ConnectionPolicy {
    *     too, unless loopback or link-local
    * @throws IllegalArgumentException naming the entry that is not a host or host:port
    */
-  public static ConnectionPolicy of(boolean inlineDataSources, List<String> allowedJdbcUrls,
-      List<String> allowedHosts, List<String> configuredUrls) {
+  public static ConnectionPolicy of(
+      boolean inlineDataSources,
+      List<String> allowedJdbcUrls,
+      List<String> allowedHosts,
+      List<String> configuredUrls) {
     List<HostPort> explicit = allowedHosts.stream().map(h -> HostPort.parse(h, 0)).toList();
     List<HostPort> implicit = new ArrayList<>();
     for (String url : configuredUrls) {
       implicit.addAll(hostsOf(url));
     }
-    return new ConnectionPolicy(inlineDataSources, allowedJdbcUrls, new AllowedHosts(explicit, implicit));
+    return new ConnectionPolicy(
+        inlineDataSources, allowedJdbcUrls, new AllowedHosts(explicit, implicit));
   }
 
   /** Everything allowed: for tests and tools of an operator who trusts every plan. */
@@ -59,8 +64,9 @@ public final class ConnectionPolicy {
       return Optional.empty();
     }
     if (!inlineDataSources) {
-      return Optional.of("inline data sources are turned off on this server (staging.inline-data-sources=false);"
-          + " name a data source configured on the server with DataSourceRef");
+      return Optional.of(
+          "inline data sources are turned off on this server (staging.inline-data-sources=false);"
+              + " name a data source configured on the server with DataSourceRef");
     }
     InlineJdbcUrl url;
     try {
@@ -69,8 +75,11 @@ public final class ConnectionPolicy {
       return Optional.of(e.getMessage());
     }
     if (urls.stream().noneMatch(p -> p.matcher(url.base()).matches())) {
-      return Optional.of(DataSourceSpec.redactUrl(url.base()) + " matches none of the patterns in"
-          + " staging.allowed-jdbc-urls" + (urlPatterns.isEmpty() ? " (none are set)" : ""));
+      return Optional.of(
+          DataSourceSpec.redactUrl(url.base())
+              + " matches none of the patterns in"
+              + " staging.allowed-jdbc-urls"
+              + (urlPatterns.isEmpty() ? " (none are set)" : ""));
     }
     for (HostPort host : url.hosts()) {
       Optional<String> problem = hosts.problem(host);
@@ -103,9 +112,9 @@ public final class ConnectionPolicy {
   }
 
   /**
-   * A glob, matched case-insensitively against the whole URL without its options: {@code *}
-   * stands for any characters within one part (no {@code / : , ; ? & @}), {@code **} for any
-   * characters at all; everything else is literal.
+   * A glob, matched case-insensitively against the whole URL without its options: {@code *} stands
+   * for any characters within one part (no {@code / : , ; ? & @}), {@code **} for any characters at
+   * all; everything else is literal.
    */
   static Pattern glob(String glob) {
     StringBuilder regex = new StringBuilder();

@@ -1,6 +1,9 @@
 package io.gantry.staging;
 
-/** JSDL's {@code SQLOutputFileCreationFlag} / {@code CreationFlag}: what to do when the output file exists. */
+/**
+ * JSDL's {@code SQLOutputFileCreationFlag} / {@code CreationFlag}: what to do when the output file
+ * exists.
+ */
 public enum CreationFlag {
   /** Replace the file (atomically: readers see the old or the new file, never a mix). */
   OVERWRITE,
@@ -12,9 +15,12 @@ public enum CreationFlag {
   /** Parses the JSDL spelling: {@code overwrite}, {@code append}, {@code dontOverwrite}. */
   public static CreationFlag fromJsdl(String value) {
     switch (value == null ? "" : value.trim()) {
-      case "overwrite": return OVERWRITE;
-      case "append": return APPEND;
-      case "dontOverwrite": return DONT_OVERWRITE;
+      case "overwrite":
+        return OVERWRITE;
+      case "append":
+        return APPEND;
+      case "dontOverwrite":
+        return DONT_OVERWRITE;
       default:
         throw new IllegalArgumentException(
             "creation flag must be overwrite, append or dontOverwrite, not '" + value + "'");

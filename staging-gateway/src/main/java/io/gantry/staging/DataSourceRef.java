@@ -3,10 +3,10 @@ package io.gantry.staging;
 import java.util.Objects;
 
 /**
- * How a plan names a database, as the JSDL does: either a named data source defined in the
- * server's configuration ({@code DataSourceRef}), or an inline one (JDBC URL, user and an
- * encrypted password token that only the server's {@link CredentialResolver} can turn into a
- * password). The gateway never sees a password here.
+ * How a plan names a database, as the JSDL does: either a named data source defined in the server's
+ * configuration ({@code DataSourceRef}), or an inline one (JDBC URL, user and an encrypted password
+ * token that only the server's {@link CredentialResolver} can turn into a password). The gateway
+ * never sees a password here.
  *
  * @param name the named data source, or null for an inline one
  * @param jdbcUrl the inline JDBC URL, or null for a named one
@@ -18,7 +18,8 @@ public record DataSourceRef(String name, String jdbcUrl, String user, String pas
     boolean named = name != null && !name.isBlank();
     boolean inline = jdbcUrl != null && !jdbcUrl.isBlank();
     if (named == inline) {
-      throw new IllegalArgumentException("a data source is either named or inline (JDBC URL), exactly one of them");
+      throw new IllegalArgumentException(
+          "a data source is either named or inline (JDBC URL), exactly one of them");
     }
   }
 

@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A resolved database connection: what the server's {@link CredentialResolver} returns for a
- * {@link DataSourceRef}. {@link #toString()} and {@link #describe()} never show the password.
+ * A resolved database connection: what the server's {@link CredentialResolver} returns for a {@link
+ * DataSourceRef}. {@link #toString()} and {@link #describe()} never show the password.
  *
  * @param name a display name for messages (the named data source, or the redacted URL)
  * @param jdbcUrl the JDBC URL
@@ -19,7 +19,8 @@ public record DataSourceSpec(String name, String jdbcUrl, String user, Secret pa
   public DataSourceSpec {
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     if (!jdbcUrl.startsWith("jdbc:")) {
-      throw new IllegalArgumentException("JDBC URL must start with jdbc: (got " + redactUrl(jdbcUrl) + ")");
+      throw new IllegalArgumentException(
+          "JDBC URL must start with jdbc: (got " + redactUrl(jdbcUrl) + ")");
     }
     name = name == null || name.isBlank() ? redactUrl(jdbcUrl) : name;
     password = password == null ? Secret.of("") : password;

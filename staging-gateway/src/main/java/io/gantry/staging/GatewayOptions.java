@@ -18,7 +18,8 @@ import java.time.Duration;
  * @param connectAttempts attempts before a connection failure is reported
  * @param retryBackoff wait before the second attempt; doubles with each further attempt
  * @param knownHostsFile OpenSSH known_hosts file that remote host keys are checked against
- * @param acceptUnknownHostKeys if true, unknown and changed host keys are accepted (explicit opt-out)
+ * @param acceptUnknownHostKeys if true, unknown and changed host keys are accepted (explicit
+ *     opt-out)
  * @param postgresCopy extract from PostgreSQL with {@code COPY ... TO STDOUT} when every column's
  *     text form is already the staged form (see {@code PostgresCopyExport}); JDBC rows otherwise
  * @param bindBatchRows input rows whose executions of a bound statement go to PostgreSQL in one
@@ -63,52 +64,144 @@ public record GatewayOptions(
 
   private static void check(int value, int min, int max, String name) {
     if (value < min || value > max) {
-      throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", not " + value);
+      throw new IllegalArgumentException(
+          name + " must be between " + min + " and " + max + ", not " + value);
     }
   }
 
   public static GatewayOptions defaults() {
-    return new GatewayOptions(4, Math.max(1, Runtime.getRuntime().availableProcessors()), 16 * 1024, 1,
-        10_000, 4, Duration.ofSeconds(10), 3, Duration.ofSeconds(1), null, false, true, 100);
+    return new GatewayOptions(
+        4,
+        Math.max(1, Runtime.getRuntime().availableProcessors()),
+        16 * 1024,
+        1,
+        10_000,
+        4,
+        Duration.ofSeconds(10),
+        3,
+        Duration.ofSeconds(1),
+        null,
+        false,
+        true,
+        100);
   }
 
   public GatewayOptions withKnownHosts(Path file, boolean acceptUnknown) {
-    return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
-        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, file, acceptUnknown, postgresCopy, bindBatchRows);
+    return new GatewayOptions(
+        stepThreads,
+        compressionThreads,
+        blockSize,
+        compressionLevel,
+        fetchSize,
+        maxConnectionsPerDataSource,
+        connectTimeout,
+        connectAttempts,
+        retryBackoff,
+        file,
+        acceptUnknown,
+        postgresCopy,
+        bindBatchRows);
   }
 
   public GatewayOptions withRetries(Duration timeout, int attempts, Duration backoff) {
-    return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
-        maxConnectionsPerDataSource, timeout, attempts, backoff, knownHostsFile, acceptUnknownHostKeys, postgresCopy, bindBatchRows);
+    return new GatewayOptions(
+        stepThreads,
+        compressionThreads,
+        blockSize,
+        compressionLevel,
+        fetchSize,
+        maxConnectionsPerDataSource,
+        timeout,
+        attempts,
+        backoff,
+        knownHostsFile,
+        acceptUnknownHostKeys,
+        postgresCopy,
+        bindBatchRows);
   }
 
   public GatewayOptions withBlockSize(int bytes) {
-    return new GatewayOptions(stepThreads, compressionThreads, bytes, compressionLevel, fetchSize,
-        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys, postgresCopy, bindBatchRows);
+    return new GatewayOptions(
+        stepThreads,
+        compressionThreads,
+        bytes,
+        compressionLevel,
+        fetchSize,
+        maxConnectionsPerDataSource,
+        connectTimeout,
+        connectAttempts,
+        retryBackoff,
+        knownHostsFile,
+        acceptUnknownHostKeys,
+        postgresCopy,
+        bindBatchRows);
   }
 
   public GatewayOptions withPostgresCopy(boolean enabled) {
-    return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
-        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys, enabled, bindBatchRows);
+    return new GatewayOptions(
+        stepThreads,
+        compressionThreads,
+        blockSize,
+        compressionLevel,
+        fetchSize,
+        maxConnectionsPerDataSource,
+        connectTimeout,
+        connectAttempts,
+        retryBackoff,
+        knownHostsFile,
+        acceptUnknownHostKeys,
+        enabled,
+        bindBatchRows);
   }
 
   public GatewayOptions withThreads(int steps, int compression) {
-    return new GatewayOptions(steps, compression, blockSize, compressionLevel, fetchSize,
-        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys, postgresCopy, bindBatchRows);
+    return new GatewayOptions(
+        steps,
+        compression,
+        blockSize,
+        compressionLevel,
+        fetchSize,
+        maxConnectionsPerDataSource,
+        connectTimeout,
+        connectAttempts,
+        retryBackoff,
+        knownHostsFile,
+        acceptUnknownHostKeys,
+        postgresCopy,
+        bindBatchRows);
   }
 
   public GatewayOptions withCompressionLevel(int level) {
-    return new GatewayOptions(stepThreads, compressionThreads, blockSize, level, fetchSize,
-        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys, postgresCopy, bindBatchRows);
+    return new GatewayOptions(
+        stepThreads,
+        compressionThreads,
+        blockSize,
+        level,
+        fetchSize,
+        maxConnectionsPerDataSource,
+        connectTimeout,
+        connectAttempts,
+        retryBackoff,
+        knownHostsFile,
+        acceptUnknownHostKeys,
+        postgresCopy,
+        bindBatchRows);
   }
 
   public GatewayOptions withBindBatchRows(int rows) {
-    return new GatewayOptions(stepThreads, compressionThreads, blockSize, compressionLevel, fetchSize,
-        maxConnectionsPerDataSource, connectTimeout, connectAttempts, retryBackoff, knownHostsFile,
-        acceptUnknownHostKeys, postgresCopy, rows);
+    return new GatewayOptions(
+        stepThreads,
+        compressionThreads,
+        blockSize,
+        compressionLevel,
+        fetchSize,
+        maxConnectionsPerDataSource,
+        connectTimeout,
+        connectAttempts,
+        retryBackoff,
+        knownHostsFile,
+        acceptUnknownHostKeys,
+        postgresCopy,
+        rows);
   }
 }

@@ -20,33 +20,35 @@ import java.util.Set;
 
 /**
  * Opens a file of a job's directory for the server, which runs with more rights than the job: the
- * job's program may replace any file or directory under its job directory with a symbolic link
- * (to the server's keystore password, to {@code /etc/shadow}) or a FIFO at any moment, also while
- * the server is opening it. So, like {@code openat(2)} with {@code O_NOFOLLOW} at every step:
+ * job's program may replace any file or directory under its job directory with a symbolic link (to
+ * the server's keystore password, to {@code /etc/shadow}) or a FIFO at any moment, also while the
+ * server is opening it. So, like {@code openat(2)} with {@code O_NOFOLLOW} at every step:
  *
  * <ol>
- *   <li>the job directory is opened through its parent (which the server owns) without following
- *       a link in its last component;
+ *   <li>the job directory is opened through its parent (which the server owns) without following a
+ *       link in its last component;
  *   <li>each directory of the relative name is opened relative to the one before it, never
  *       following a link ({@link SecureDirectoryStream}); {@code ..}, absolute names and empty
  *       components are refused before anything is opened;
- *   <li>the file itself is opened relative to its directory without following a link, after its
- *       own attributes (not a link's target's) said "regular file";
+ *   <li>the file itself is opened relative to its directory without following a link, after its own
+ *       attributes (not a link's target's) said "regular file";
  *   <li>the opened channel must be seekable, which a FIFO or socket swapped in after that check is
  *       not.
  * </ol>
+ *
  * The file is opened read-write where the server may write it, because Linux opens a FIFO
  * read-write at once, where a read-only open would wait for a writer forever; nothing is ever
  * written through it. Where the server may not write (a read-only file system, a non-root server
  * reading another account's file) it falls back to a read-only open.
  *
- * <p>Hard links are no way out either: with {@code fs.protected_hardlinks=1} (the default of
- * every current distribution) a job's account cannot link a file it may not read and write.
+ * <p>Hard links are no way out either: with {@code fs.protected_hardlinks=1} (the default of every
+ * current distribution) a job's account cannot link a file it may not read and write.
  */
 public final class JobDirectoryReader {
-  private static final Set<OpenOption> READ_WRITE = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
-      LinkOption.NOFOLLOW_LINKS);
-  private static final Set<OpenOption> READ_ONLY = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+  private static final Set<OpenOption> READ_WRITE =
+      Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+  private static final Set<OpenOption> READ_ONLY =
+      Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 
   private JobDirectoryReader() {}
 
@@ -66,16 +68,19 @@ public final class JobDirectoryReader {
    * @throws RefusedFileException when it or a directory on its way is a link, or it is not a
    *     regular file
    */
-  public static SeekableByteChannel open(Path jobDirectory, String relativeName) throws IOException {
+  public static SeekableByteChannel open(Path jobDirectory, String relativeName)
+      throws IOException {
     List<String> parts = components(relativeName);
     Path dir = jobDirectory.toAbsolutePath().normalize();
     Path parent = dir.getParent();
     if (parent == null) {
-      throw new RefusedFileException(dir.toString(), "a job directory cannot be the file system's root");
+      throw new RefusedFileException(
+          dir.toString(), "a job directory cannot be the file system's root");
     }
     try (DirectoryStream<Path> top = Files.newDirectoryStream(parent)) {
       if (!(top instanceof SecureDirectoryStream<Path> secureTop)) {
-        throw new IOException("this platform cannot open files without following links (no openat)");
+        throw new IOException(
+            "this platform cannot open files without following links (no openat)");
       }
       SecureDirectoryStream<Path> current = descend(secureTop, dir.getFileName(), relativeName);
       try {
@@ -94,23 +99,26 @@ public final class JobDirectoryReader {
   /** The name's components; refuses absolute names, {@code ..}, {@code .} and empty ones. */
   static List<String> components(String relativeName) throws RefusedFileException {
     if (relativeName == null || relativeName.isEmpty() || relativeName.startsWith("/")) {
-      throw new RefusedFileException(String.valueOf(relativeName), "must be a relative name inside the job directory");
+      throw new RefusedFileException(
+          String.valueOf(relativeName), "must be a relative name inside the job directory");
     }
     List<String> parts = new ArrayList<>();
     for (String part : relativeName.split("/", -1)) {
       if (part.isEmpty() || part.equals(".") || part.equals("..") || part.indexOf('\0') >= 0) {
-        throw new RefusedFileException(relativeName, "must not contain '..', '.' or empty components");
+        throw new RefusedFileException(
+            relativeName, "must not contain '..', '.' or empty components");
       }
       parts.add(part);
     }
     return parts;
   }
 
-  private static SecureDirectoryStream<Path> descend(SecureDirectoryStream<Path> dir, Path name, String wanted)
-      throws IOException {
+  private static SecureDirectoryStream<Path> descend(
+      SecureDirectoryStream<Path> dir, Path name, String wanted) throws IOException {
     BasicFileAttributes a = attributes(dir, name, wanted);
     if (!a.isDirectory()) {
-      throw new RefusedFileException(wanted, "'" + name + "' on its way is " + kind(a) + ", not a directory");
+      throw new RefusedFileException(
+          wanted, "'" + name + "' on its way is " + kind(a) + ", not a directory");
     }
     try {
       return dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
@@ -119,8 +127,8 @@ public final class JobDirectoryReader {
     }
   }
 
-  private static SeekableByteChannel openRegular(SecureDirectoryStream<Path> dir, Path name, String wanted)
-      throws IOException {
+  private static SeekableByteChannel openRegular(
+      SecureDirectoryStream<Path> dir, Path name, String wanted) throws IOException {
     BasicFileAttributes a = attributes(dir, name, wanted);
     if (!a.isRegularFile()) {
       throw new RefusedFileException(wanted, "is " + kind(a) + ", not a regular file");
@@ -146,23 +154,26 @@ public final class JobDirectoryReader {
     }
   }
 
-  private static SeekableByteChannel openNonBlocking(SecureDirectoryStream<Path> dir, Path name) throws IOException {
+  private static SeekableByteChannel openNonBlocking(SecureDirectoryStream<Path> dir, Path name)
+      throws IOException {
     try {
       return dir.newByteChannel(name, READ_WRITE);
     } catch (AccessDeniedException e) {
       return dir.newByteChannel(name, READ_ONLY);
     } catch (FileSystemException e) {
-      if (e.getReason() != null && (e.getReason().contains("Read-only") || e.getReason().contains("busy"))) {
+      if (e.getReason() != null
+          && (e.getReason().contains("Read-only") || e.getReason().contains("busy"))) {
         return dir.newByteChannel(name, READ_ONLY);
       }
       throw e;
     }
   }
 
-  private static BasicFileAttributes attributes(SecureDirectoryStream<Path> dir, Path name, String wanted)
-      throws IOException {
+  private static BasicFileAttributes attributes(
+      SecureDirectoryStream<Path> dir, Path name, String wanted) throws IOException {
     try {
-      return dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).readAttributes();
+      return dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+          .readAttributes();
     } catch (NoSuchFileException e) {
       throw new NoSuchFileException(wanted);
     }
@@ -173,7 +184,8 @@ public final class JobDirectoryReader {
     if (e instanceof NoSuchFileException) {
       return new NoSuchFileException(wanted);
     }
-    return new RefusedFileException(wanted, what + " could not be opened without following links: " + e.getReason());
+    return new RefusedFileException(
+        wanted, what + " could not be opened without following links: " + e.getReason());
   }
 
   private static String kind(BasicFileAttributes a) {

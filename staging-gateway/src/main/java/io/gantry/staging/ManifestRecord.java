@@ -1,11 +1,11 @@
 package io.gantry.staging;
 
 /**
- * What one staging step produced: enough for the server's audit trail and for a later check
- * that a staged file is the one that was written.
+ * What one staging step produced: enough for the server's audit trail and for a later check that a
+ * staged file is the one that was written.
  *
- * @param kind {@code sql-extract}, {@code sql-extract-cached} (a stage-in cache hit: the file is the
- *     cached extract, linked or copied), {@code sql-load}, {@code transmit}, {@code receive}
+ * @param kind {@code sql-extract}, {@code sql-extract-cached} (a stage-in cache hit: the file is
+ *     the cached extract, linked or copied), {@code sql-load}, {@code transmit}, {@code receive}
  * @param source the data source (described without secrets) or the remote host
  * @param detail the SQL statement or the remote path
  * @param file the job-relative file written (stage-in) or read (stage-out)
@@ -16,8 +16,15 @@ package io.gantry.staging;
  * @param skipped true when stage-out found the step already committed (ledger) and did nothing
  */
 public record ManifestRecord(
-    String kind, String source, String detail, String file, long rows, long bytes, String sha256,
-    double seconds, boolean skipped) {
+    String kind,
+    String source,
+    String detail,
+    String file,
+    long rows,
+    long bytes,
+    String sha256,
+    double seconds,
+    boolean skipped) {
 
   /** The kind of a record whose file came from the stage-in cache instead of the database. */
   public static final String SQL_EXTRACT_CACHED = "sql-extract-cached";

@@ -4,10 +4,10 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * A JSDL file system ({@code Resources/FileSystem}, named by a DataStaging's
- * {@code FilesystemName}) and the directory behind it on this host. A staged file of such a
- * DataStaging lies under {@code root} instead of the job directory, under the same rules: a
- * relative name, no {@code ..}, no symbolic link leading out of the root.
+ * A JSDL file system ({@code Resources/FileSystem}, named by a DataStaging's {@code
+ * FilesystemName}) and the directory behind it on this host. A staged file of such a DataStaging
+ * lies under {@code root} instead of the job directory, under the same rules: a relative name, no
+ * {@code ..}, no symbolic link leading out of the root.
  *
  * @param name the name the job uses, as the operator configured it
  * @param root the directory the operator configured for it

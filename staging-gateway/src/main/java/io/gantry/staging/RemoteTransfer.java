@@ -6,7 +6,8 @@ import java.util.Objects;
  * One {@code SCPDataStaging} element: copy a file between a remote host and the job directory.
  *
  * @param arrangingOrder transfers run one after another, in ascending order
- * @param direction {@code TRANSMIT}: remote to job directory; {@code RECEIVE}: job directory to remote
+ * @param direction {@code TRANSMIT}: remote to job directory; {@code RECEIVE}: job directory to
+ *     remote
  * @param protocol scp or sftp
  * @param host remote host name
  * @param port remote port (22 by default)
@@ -14,9 +15,9 @@ import java.util.Objects;
  * @param sourceFileName remote path (transmit) or job-relative path (receive)
  * @param targetFileName job-relative path (transmit) or remote path (receive)
  * @param compress compress on the fly into blocked gzip
- * @param credential what the {@link CredentialResolver} resolves the login from: the name of an
- *     SSH identity in the server's configuration ({@code IdentityRef}), or an encrypted password
- *     token ({@code RemotePassword}); null to let the resolver decide by host and user. Never a
+ * @param credential what the {@link CredentialResolver} resolves the login from: the name of an SSH
+ *     identity in the server's configuration ({@code IdentityRef}), or an encrypted password token
+ *     ({@code RemotePassword}); null to let the resolver decide by host and user. Never a
  *     clear-text secret.
  */
 public record RemoteTransfer(
@@ -33,14 +34,18 @@ public record RemoteTransfer(
 
   /** JSDL {@code Direction}. */
   public enum Direction {
-    TRANSMIT, RECEIVE;
+    TRANSMIT,
+    RECEIVE;
 
     public static Direction fromJsdl(String value) {
       return Direction.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
     }
   }
 
-  public enum Protocol { SCP, SFTP }
+  public enum Protocol {
+    SCP,
+    SFTP
+  }
 
   public RemoteTransfer {
     Objects.requireNonNull(direction, "direction");
@@ -54,26 +59,56 @@ public record RemoteTransfer(
     if (user == null || user.isBlank()) {
       throw new IllegalArgumentException("RemoteUserId must not be empty");
     }
-    if (sourceFileName == null || sourceFileName.isBlank() || targetFileName == null || targetFileName.isBlank()) {
+    if (sourceFileName == null
+        || sourceFileName.isBlank()
+        || targetFileName == null
+        || targetFileName.isBlank()) {
       throw new IllegalArgumentException("SourceFileName and TargetFileName must not be empty");
     }
   }
 
   /** A transfer whose login the resolver finds by host and user alone. */
-  public RemoteTransfer(int arrangingOrder, Direction direction, Protocol protocol, String host,
-      int port, String user, String sourceFileName, String targetFileName, boolean compress) {
-    this(arrangingOrder, direction, protocol, host, port, user, sourceFileName, targetFileName,
-        compress, null);
+  public RemoteTransfer(
+      int arrangingOrder,
+      Direction direction,
+      Protocol protocol,
+      String host,
+      int port,
+      String user,
+      String sourceFileName,
+      String targetFileName,
+      boolean compress) {
+    this(
+        arrangingOrder,
+        direction,
+        protocol,
+        host,
+        port,
+        user,
+        sourceFileName,
+        targetFileName,
+        compress,
+        null);
   }
 
   /** The remote side as {@code user@host:port:path}, for messages and the manifest. */
   public String remoteDescription() {
     String path = direction == Direction.TRANSMIT ? sourceFileName : targetFileName;
-    return protocol.name().toLowerCase(java.util.Locale.ROOT) + "://" + user + "@" + host + ":" + port + path;
+    return protocol.name().toLowerCase(java.util.Locale.ROOT)
+        + "://"
+        + user
+        + "@"
+        + host
+        + ":"
+        + port
+        + path;
   }
 
   public String label() {
-    return (direction == Direction.TRANSMIT ? "transmit " : "receive ") + remoteDescription()
-        + " (order " + arrangingOrder + ")";
+    return (direction == Direction.TRANSMIT ? "transmit " : "receive ")
+        + remoteDescription()
+        + " (order "
+        + arrangingOrder
+        + ")";
   }
 }

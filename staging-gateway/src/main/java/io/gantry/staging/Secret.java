@@ -3,8 +3,8 @@ package io.gantry.staging;
 import java.util.Arrays;
 
 /**
- * A password or passphrase held as characters, never printed: {@link #toString()} is redacted so
- * a secret that slips into a log line or an exception message shows as {@code ***}.
+ * A password or passphrase held as characters, never printed: {@link #toString()} is redacted so a
+ * secret that slips into a log line or an exception message shows as {@code ***}.
  */
 public final class Secret {
   private final char[] value;

@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param executionOrderGroup statements of one group run in parallel; groups run in ascending order
  * @param statement the SQL query; {@code ?} parameters are bound from {@code inputFileName}
  * @param outputFileName CSV file relative to the job directory
- * @param inputFileName CSV file (relative) whose rows bind the parameters, each row one execution; or null
+ * @param inputFileName CSV file (relative) whose rows bind the parameters, each row one execution;
+ *     or null
  * @param creationFlag what to do when the output exists
  * @param outputCompressed write blocked gzip ({@code SQLOutputFileCompression})
  * @param cache when the result may come from the stage-in cache; null: never cached
@@ -39,16 +40,36 @@ public record SqlExtract(
   }
 
   /** An extract that is never cached. */
-  public SqlExtract(DataSourceRef dataSource, int executionOrderGroup, String statement, String outputFileName,
-      String inputFileName, CreationFlag creationFlag, boolean outputCompressed) {
-    this(dataSource, executionOrderGroup, statement, outputFileName, inputFileName, creationFlag, outputCompressed,
+  public SqlExtract(
+      DataSourceRef dataSource,
+      int executionOrderGroup,
+      String statement,
+      String outputFileName,
+      String inputFileName,
+      CreationFlag creationFlag,
+      boolean outputCompressed) {
+    this(
+        dataSource,
+        executionOrderGroup,
+        statement,
+        outputFileName,
+        inputFileName,
+        creationFlag,
+        outputCompressed,
         null);
   }
 
   /** The same extract under another cache rule. */
   public SqlExtract withCache(CacheRule rule) {
-    return new SqlExtract(dataSource, executionOrderGroup, statement, outputFileName, inputFileName, creationFlag,
-        outputCompressed, rule);
+    return new SqlExtract(
+        dataSource,
+        executionOrderGroup,
+        statement,
+        outputFileName,
+        inputFileName,
+        creationFlag,
+        outputCompressed,
+        rule);
   }
 
   /** Short label for messages and the manifest. */

@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * One stage-out SQL step: each row of a CSV file (plain or blocked gzip) binds the {@code ?}
- * parameters of an {@code INSERT}, {@code UPDATE} or {@code MERGE}, in column order. The whole
- * step is one transaction.
+ * parameters of an {@code INSERT}, {@code UPDATE} or {@code MERGE}, in column order. The whole step
+ * is one transaction.
  *
  * @param dataSource target database
  * @param executionOrderGroup groups run in ascending order; steps of one group in parallel
@@ -14,7 +14,11 @@ import java.util.Objects;
  * @param batchSize rows per JDBC batch
  */
 public record SqlLoad(
-    DataSourceRef dataSource, int executionOrderGroup, String statement, String inputFileName, int batchSize) {
+    DataSourceRef dataSource,
+    int executionOrderGroup,
+    String statement,
+    String inputFileName,
+    int batchSize) {
   public static final int DEFAULT_BATCH_SIZE = 1000;
 
   public SqlLoad {
@@ -26,7 +30,8 @@ public record SqlLoad(
       throw new IllegalArgumentException("stage-out input file name must not be empty");
     }
     if (batchSize < 1 || batchSize > 100_000) {
-      throw new IllegalArgumentException("batch size must be between 1 and 100000, not " + batchSize);
+      throw new IllegalArgumentException(
+          "batch size must be between 1 and 100000, not " + batchSize);
     }
   }
 

@@ -19,9 +19,12 @@ public final class SshCredentials {
     return new SshCredentials(java.util.Objects.requireNonNull(password, "password"), null, null);
   }
 
-  /** @param passphrase null when the key is not encrypted */
+  /**
+   * @param passphrase null when the key is not encrypted
+   */
   public static SshCredentials privateKey(byte[] privateKey, Secret passphrase) {
-    return new SshCredentials(null, java.util.Objects.requireNonNull(privateKey, "privateKey"), passphrase);
+    return new SshCredentials(
+        null, java.util.Objects.requireNonNull(privateKey, "privateKey"), passphrase);
   }
 
   public Secret passwordOrNull() {

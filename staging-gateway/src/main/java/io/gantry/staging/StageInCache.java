@@ -40,14 +40,32 @@ public final class StageInCache {
    * @param detail the statement
    * @param inUse linked into a job directory, so never evicted
    */
-  public record Entry(String key, long bytes, long rows, Instant created, Instant lastUsed, String source,
-      String detail, boolean inUse) {}
+  public record Entry(
+      String key,
+      long bytes,
+      long rows,
+      Instant created,
+      Instant lastUsed,
+      String source,
+      String detail,
+      boolean inUse) {}
 
   /** Every entry, most recently used first. */
   public List<Entry> list() {
     try {
-      return store.list().stream().map(e -> new Entry(e.key(), e.bytes(), e.rows(), e.created(), e.lastUsed(),
-          e.source(), e.detail(), e.inUse())).toList();
+      return store.list().stream()
+          .map(
+              e ->
+                  new Entry(
+                      e.key(),
+                      e.bytes(),
+                      e.rows(),
+                      e.created(),
+                      e.lastUsed(),
+                      e.source(),
+                      e.detail(),
+                      e.inUse()))
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list the stage-in cache " + store.directory(), e);
     }

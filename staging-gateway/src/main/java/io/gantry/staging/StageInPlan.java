@@ -8,7 +8,8 @@ import java.util.List;
  * in document order, so a query's {@code SQLInputFileName} may be a file fetched by either; then
  * the SQL extracts run group by group.
  */
-public record StageInPlan(List<RemoteTransfer> transfers, List<SqlExtract> extracts, List<UriTransfer> uriTransfers) {
+public record StageInPlan(
+    List<RemoteTransfer> transfers, List<SqlExtract> extracts, List<UriTransfer> uriTransfers) {
   public StageInPlan {
     transfers = List.copyOf(transfers == null ? List.of() : transfers);
     extracts = List.copyOf(extracts == null ? List.of() : extracts);

@@ -11,10 +11,15 @@ import java.util.List;
  *
  * @param jobId the job's id; with each step's identity it keys the exactly-once ledger
  * @param deleteOnTermination files removed when the job terminates (GFD.56: deleted "after the job
- *     terminates"), successful or not; after stage-out, so a file both staged out and marked is sent first
+ *     terminates"), successful or not; after stage-out, so a file both staged out and marked is
+ *     sent first
  */
-public record StageOutPlan(String jobId, List<SqlLoad> loads, List<RemoteTransfer> transfers,
-    List<UriTransfer> uriTransfers, List<StagedName> deleteOnTermination) {
+public record StageOutPlan(
+    String jobId,
+    List<SqlLoad> loads,
+    List<RemoteTransfer> transfers,
+    List<UriTransfer> uriTransfers,
+    List<StagedName> deleteOnTermination) {
   public StageOutPlan {
     if (jobId == null || jobId.isBlank() || jobId.length() > 64) {
       throw new IllegalArgumentException("stage-out needs a job id of 1..64 characters");
@@ -22,7 +27,8 @@ public record StageOutPlan(String jobId, List<SqlLoad> loads, List<RemoteTransfe
     loads = List.copyOf(loads == null ? List.of() : loads);
     transfers = List.copyOf(transfers == null ? List.of() : transfers);
     uriTransfers = List.copyOf(uriTransfers == null ? List.of() : uriTransfers);
-    deleteOnTermination = List.copyOf(deleteOnTermination == null ? List.of() : deleteOnTermination);
+    deleteOnTermination =
+        List.copyOf(deleteOnTermination == null ? List.of() : deleteOnTermination);
   }
 
   /** A plan without standard DataStaging. */

@@ -3,8 +3,8 @@ package io.gantry.staging;
 import java.util.Objects;
 
 /**
- * A file a job stages, by its DataStaging {@code FileName}: relative to the job directory, or to
- * a {@link NamedFileSystem} when the DataStaging names one.
+ * A file a job stages, by its DataStaging {@code FileName}: relative to the job directory, or to a
+ * {@link NamedFileSystem} when the DataStaging names one.
  *
  * @param fileSystem the file system the name is relative to; null for the job directory
  * @param fileName the relative name

@@ -1,9 +1,9 @@
 package io.gantry.staging;
 
 /**
- * A staging step failed. The message says which step (statement or transfer), on which data
- * source or host, and what went wrong (the database's or server's own message), and never
- * contains a password. No output of the failed step exists under its final name.
+ * A staging step failed. The message says which step (statement or transfer), on which data source
+ * or host, and what went wrong (the database's or server's own message), and never contains a
+ * password. No output of the failed step exists under its final name.
  */
 public class StagingException extends Exception {
   private final String step;

@@ -6,10 +6,10 @@ import io.gantry.staging.internal.sql.SqlExtractStep;
 import io.gantry.staging.internal.sql.SqlLoadStep;
 import io.gantry.staging.internal.sql.SqlSteps;
 import io.gantry.staging.internal.ssh.RemoteTransferStep;
+import io.gantry.staging.internal.ssh.SshUriScheme;
 import io.gantry.staging.internal.steps.GroupedExecution;
 import io.gantry.staging.internal.steps.PlanProgress;
 import io.gantry.staging.internal.steps.Step;
-import io.gantry.staging.internal.ssh.SshUriScheme;
 import io.gantry.staging.internal.uri.DeleteOnTermination;
 import io.gantry.staging.internal.uri.FileScheme;
 import io.gantry.staging.internal.uri.FtpScheme;
@@ -28,9 +28,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The staging gateway: moves a job's data between SQL databases, remote hosts, URIs (standard
- * JSDL DataStaging) and the job directory on the compute file system. One instance serves many jobs (it owns the connection
- * pools and threads); close it when the server stops.
+ * The staging gateway: moves a job's data between SQL databases, remote hosts, URIs (standard JSDL
+ * DataStaging) and the job directory on the compute file system. One instance serves many jobs (it
+ * owns the connection pools and threads); close it when the server stops.
  *
  * <pre>{@code
  * try (StagingGateway gateway = new StagingGateway(resolver, GatewayOptions.defaults())) {
@@ -39,8 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   Manifest out = gateway.stageOut(outPlan, jobDirectory, listener);
  * }
  * }</pre>
- * Both calls block until done, fail with a {@link StagingException} naming the failed step, and
- * can be cancelled by interrupting the calling thread. Calls for different jobs may run at once.
+ *
+ * Both calls block until done, fail with a {@link StagingException} naming the failed step, and can
+ * be cancelled by interrupting the calling thread. Calls for different jobs may run at once.
  */
 public final class StagingGateway implements AutoCloseable {
   private final CredentialResolver credentials;
@@ -53,33 +54,58 @@ public final class StagingGateway implements AutoCloseable {
   private final Map<String, UriScheme> uriSchemes;
   private volatile StageInCache cache;
 
-  /** A gateway that connects wherever a plan says ({@link ConnectionPolicy#unrestricted()}; no file: roots). */
+  /**
+   * A gateway that connects wherever a plan says ({@link ConnectionPolicy#unrestricted()}; no file:
+   * roots).
+   */
   public StagingGateway(CredentialResolver credentials, GatewayOptions options) {
     this(credentials, options, ConnectionPolicy.unrestricted());
   }
 
   /** A gateway that connects only where {@code policy} allows, checked at each connection. */
-  public StagingGateway(CredentialResolver credentials, GatewayOptions options, ConnectionPolicy policy) {
+  public StagingGateway(
+      CredentialResolver credentials, GatewayOptions options, ConnectionPolicy policy) {
     this(credentials, options, policy, new UriStagingPolicy(List.of(), null, policy::hostProblem));
   }
 
-  /** A gateway whose standard DataStaging (URIs) follows {@code uriPolicy}, every host every plan names. */
-  public StagingGateway(CredentialResolver credentials, GatewayOptions options, UriStagingPolicy uriPolicy) {
+  /**
+   * A gateway whose standard DataStaging (URIs) follows {@code uriPolicy}, every host every plan
+   * names.
+   */
+  public StagingGateway(
+      CredentialResolver credentials, GatewayOptions options, UriStagingPolicy uriPolicy) {
     this(credentials, options, ConnectionPolicy.unrestricted(), uriPolicy);
   }
 
   /**
-   * A gateway under both policies: {@code policy} for SQL and SCP staging, {@code uriPolicy}
-   * (whose host rule should be {@code policy::hostProblem}) for standard DataStaging.
+   * A gateway under both policies: {@code policy} for SQL and SCP staging, {@code uriPolicy} (whose
+   * host rule should be {@code policy::hostProblem}) for standard DataStaging.
    */
-  public StagingGateway(CredentialResolver credentials, GatewayOptions options, ConnectionPolicy policy,
+  public StagingGateway(
+      CredentialResolver credentials,
+      GatewayOptions options,
+      ConnectionPolicy policy,
       UriStagingPolicy uriPolicy) {
     this.uriPolicy = Objects.requireNonNull(uriPolicy, "uriPolicy");
     HttpScheme http = new HttpScheme(uriPolicy, options.connectTimeout());
     FtpScheme ftp = new FtpScheme(uriPolicy, options.connectTimeout());
     SshUriScheme ssh = new SshUriScheme(options);
-    this.uriSchemes = Map.of("file", new FileScheme(uriPolicy), "http", http, "https", http,
-        "ftp", ftp, "ftps", ftp, "scp", ssh, "sftp", ssh);
+    this.uriSchemes =
+        Map.of(
+            "file",
+            new FileScheme(uriPolicy),
+            "http",
+            http,
+            "https",
+            http,
+            "ftp",
+            ftp,
+            "ftps",
+            ftp,
+            "scp",
+            ssh,
+            "sftp",
+            ssh);
     this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.options = Objects.requireNonNull(options, "options");
     this.policy = Objects.requireNonNull(policy, "policy");
@@ -87,8 +113,9 @@ public final class StagingGateway implements AutoCloseable {
     // Each stage-in or stage-out runs at most stepThreads steps at once (GroupedExecution's
     // window), so the shared pool needs no bound of its own: it grows to the runs in progress.
     this.stepPool = Executors.newCachedThreadPool(daemonThreads("gantry-staging-step"));
-    this.compressionPool = Executors.newFixedThreadPool(options.compressionThreads(),
-        daemonThreads("gantry-staging-deflate"));
+    this.compressionPool =
+        Executors.newFixedThreadPool(
+            options.compressionThreads(), daemonThreads("gantry-staging-deflate"));
   }
 
   /**
@@ -106,12 +133,20 @@ public final class StagingGateway implements AutoCloseable {
    * @param jobDirectory existing directory all plan file names are relative to
    * @return one record per file written
    */
-  public Manifest stageIn(StageInPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
+  public Manifest stageIn(StageInPlan plan, Path jobDirectory, StagingListener listener)
+      throws StagingException {
     JobDirectory dir = openJobDirectory(jobDirectory);
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
     StageInCache c = cache;
-    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy,
-        c == null ? null : c.store());
+    SqlSteps env =
+        new SqlSteps(
+            dir,
+            credentials,
+            pools,
+            compressionPool,
+            options,
+            policy,
+            c == null ? null : c.store());
     List<ManifestRecord> records = new ArrayList<>();
     records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
     records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir), progress));
@@ -125,7 +160,8 @@ public final class StagingGateway implements AutoCloseable {
    * Stage-out: SQL loads group by group (each step one transaction, exactly once per job via the
    * ledger table), then remote transfers in ArrangingOrder.
    */
-  public Manifest stageOut(StageOutPlan plan, Path jobDirectory, StagingListener listener) throws StagingException {
+  public Manifest stageOut(StageOutPlan plan, Path jobDirectory, StagingListener listener)
+      throws StagingException {
     JobDirectory dir = openJobDirectory(jobDirectory);
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
     SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy, null);
@@ -139,17 +175,19 @@ public final class StagingGateway implements AutoCloseable {
 
   /**
    * GFD.56 {@code DeleteOnTermination}: removes the plan's marked files once the job has
-   * terminated, whatever its outcome (after a successful stage-out, a failed program, a kill or
-   * a failed staging step alike). Call it once the job is final.
+   * terminated, whatever its outcome (after a successful stage-out, a failed program, a kill or a
+   * failed staging step alike). Call it once the job is final.
    *
    * @return the files removed (a marked file that does not exist is skipped)
    */
-  public List<StagedName> deleteOnTermination(StageOutPlan plan, Path jobDirectory) throws StagingException {
+  public List<StagedName> deleteOnTermination(StageOutPlan plan, Path jobDirectory)
+      throws StagingException {
     if (plan.deleteOnTermination().isEmpty()) {
       return List.of();
     }
     try {
-      JobDirectory dir = java.nio.file.Files.isDirectory(jobDirectory) ? openJobDirectory(jobDirectory) : null;
+      JobDirectory dir =
+          java.nio.file.Files.isDirectory(jobDirectory) ? openJobDirectory(jobDirectory) : null;
       return DeleteOnTermination.apply(dir, plan.deleteOnTermination());
     } catch (IOException e) {
       throw new StagingException("DeleteOnTermination", e.getMessage(), e);
@@ -158,18 +196,25 @@ public final class StagingGateway implements AutoCloseable {
 
   private List<Step> uriTransfers(List<UriTransfer> transfers, JobDirectory dir) {
     List<Step> steps = new ArrayList<>();
-    transfers.forEach(t -> steps.add(new UriTransferStep(t, dir, credentials, options, uriPolicy, uriSchemes)));
+    transfers.forEach(
+        t -> steps.add(new UriTransferStep(t, dir, credentials, options, uriPolicy, uriSchemes)));
     return steps;
   }
 
   private List<Step> transfers(List<RemoteTransfer> transfers, JobDirectory dir) {
     List<Step> steps = new ArrayList<>();
-    transfers.forEach(t -> steps.add(new RemoteTransferStep(t, dir, credentials, options, policy, compressionPool)));
+    transfers.forEach(
+        t ->
+            steps.add(
+                new RemoteTransferStep(t, dir, credentials, options, policy, compressionPool)));
     return steps;
   }
 
-  private List<ManifestRecord> run(String phase, List<Step> steps, PlanProgress progress) throws StagingException {
-    return steps.isEmpty() ? List.of() : new GroupedExecution(stepPool, options.stepThreads()).run(phase, steps, progress);
+  private List<ManifestRecord> run(String phase, List<Step> steps, PlanProgress progress)
+      throws StagingException {
+    return steps.isEmpty()
+        ? List.of()
+        : new GroupedExecution(stepPool, options.stepThreads()).run(phase, steps, progress);
   }
 
   private static JobDirectory openJobDirectory(Path jobDirectory) throws StagingException {

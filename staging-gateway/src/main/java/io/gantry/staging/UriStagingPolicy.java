@@ -17,8 +17,8 @@ import java.util.Optional;
  * <ol>
  *   <li>{@code file:} URIs must name a path under one of {@code fileRoots}, after every symbolic
  *       link is resolved; without roots, {@code file:} is refused.
- *   <li>Network URIs must name a host and port {@code hosts} allows (the staging.allowed-hosts
- *       rule of scp/sftp and inline data sources).
+ *   <li>Network URIs must name a host and port {@code hosts} allows (the staging.allowed-hosts rule
+ *       of scp/sftp and inline data sources).
  *   <li>https and ftps check the server's certificate against {@code trustStore}, or the JDK's
  *       trust store when none is set.
  * </ol>
@@ -40,7 +40,9 @@ public record UriStagingPolicy(List<Path> fileRoots, KeyStore trustStore, HostCh
     hosts = hosts == null ? (h, p) -> Optional.empty() : hosts;
   }
 
-  /** No file roots, the JDK's trust store, every host: for tools and tests that trust every plan. */
+  /**
+   * No file roots, the JDK's trust store, every host: for tools and tests that trust every plan.
+   */
   public static UriStagingPolicy networkOnly() {
     return new UriStagingPolicy(List.of(), null, null);
   }
@@ -54,7 +56,8 @@ public record UriStagingPolicy(List<Path> fileRoots, KeyStore trustStore, HostCh
     if (host == null || host.isEmpty()) {
       return Optional.of(transfer.scheme() + ": URI '" + transfer.describe() + "' names no host");
     }
-    if (transfer.uri().getPath() == null || transfer.uri().getPath().isEmpty()
+    if (transfer.uri().getPath() == null
+        || transfer.uri().getPath().isEmpty()
         || transfer.uri().getPath().equals("/")) {
       return Optional.of(transfer.describe() + " names no file");
     }
@@ -75,10 +78,13 @@ public record UriStagingPolicy(List<Path> fileRoots, KeyStore trustStore, HostCh
     }
     Path file = Path.of(path).normalize();
     try {
-      Path real = direction == UriTransfer.Direction.IN || Files.exists(file, LinkOption.NOFOLLOW_LINKS)
-          ? realOrParent(file) : realOrParent(file.getParent()).resolve(file.getFileName());
+      Path real =
+          direction == UriTransfer.Direction.IN || Files.exists(file, LinkOption.NOFOLLOW_LINKS)
+              ? realOrParent(file)
+              : realOrParent(file.getParent()).resolve(file.getFileName());
       if (direction == UriTransfer.Direction.OUT && Files.isSymbolicLink(file)) {
-        return Optional.of("file:" + path + " is a symbolic link; stage-out writes only regular files");
+        return Optional.of(
+            "file:" + path + " is a symbolic link; stage-out writes only regular files");
       }
       for (Path root : fileRoots) {
         if (real.startsWith(root.toRealPath())) {
@@ -88,8 +94,11 @@ public record UriStagingPolicy(List<Path> fileRoots, KeyStore trustStore, HostCh
     } catch (IOException e) {
       return Optional.of("file:" + path + " cannot be checked: " + e.getMessage());
     }
-    return Optional.of("file:" + path + " is outside the directories of staging.file-roots"
-        + " (after resolving symbolic links)");
+    return Optional.of(
+        "file:"
+            + path
+            + " is outside the directories of staging.file-roots"
+            + " (after resolving symbolic links)");
   }
 
   /** The real path of {@code p}, or of its nearest existing ancestor with the rest appended. */

@@ -5,24 +5,24 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One standard JSDL {@code DataStaging} movement: a file of the job directory fetched from
- * {@code Source/URI} before the job runs ({@link Direction#IN}) or sent to {@code Target/URI}
- * after it ends ({@link Direction#OUT}). A DataStaging element with both a Source and a Target
- * becomes two transfers.
+ * One standard JSDL {@code DataStaging} movement: a file of the job directory fetched from {@code
+ * Source/URI} before the job runs ({@link Direction#IN}) or sent to {@code Target/URI} after it
+ * ends ({@link Direction#OUT}). A DataStaging element with both a Source and a Target becomes two
+ * transfers.
  *
  * @param order position of the DataStaging element in the document (1-based): transfers run one
  *     after another in this order, so the audit trail reads like the document
  * @param direction IN (URI to job directory) or OUT (job directory to URI)
  * @param uri the remote side; its scheme picks the protocol
  * @param fileName the job-relative file ({@code FileName})
- * @param creationFlag GFD.56 {@code CreationFlag}: what stage-in does when {@code fileName}
- *     exists in the job directory
+ * @param creationFlag GFD.56 {@code CreationFlag}: what stage-in does when {@code fileName} exists
+ *     in the job directory
  * @param credential what the {@link CredentialResolver} resolves the login from: an SSH identity
  *     name or an encrypted password token (never a clear-text secret); null for none
  * @param user the login name (UsernameToken {@code Username}, else the URI's user part); null for
  *     anonymous
- * @param fileSystem the file system {@code fileName} is relative to (DataStaging
- *     {@code FilesystemName}); null for the job directory
+ * @param fileSystem the file system {@code fileName} is relative to (DataStaging {@code
+ *     FilesystemName}); null for the job directory
  */
 public record UriTransfer(
     int order,
@@ -38,11 +38,20 @@ public record UriTransfer(
   public static final java.util.List<String> SCHEMES =
       java.util.List.of("file", "http", "https", "scp", "sftp", "ftp", "ftps");
 
-  public enum Direction { IN, OUT }
+  public enum Direction {
+    IN,
+    OUT
+  }
 
   /** A transfer of a file in the job directory. */
-  public UriTransfer(int order, Direction direction, URI uri, String fileName, CreationFlag creationFlag,
-      String credential, String user) {
+  public UriTransfer(
+      int order,
+      Direction direction,
+      URI uri,
+      String fileName,
+      CreationFlag creationFlag,
+      String credential,
+      String user) {
     this(order, direction, uri, fileName, creationFlag, credential, user, null);
   }
 
@@ -61,8 +70,11 @@ public record UriTransfer(
 
   /** The message for a scheme the gateway cannot move. */
   public static String unsupported(String scheme) {
-    return "Gantry cannot stage " + (scheme == null || scheme.isEmpty() ? "a URI without a scheme"
-        : "'" + scheme + ":' URIs") + "; it stages " + String.join(":, ", SCHEMES) + ": URIs";
+    return "Gantry cannot stage "
+        + (scheme == null || scheme.isEmpty() ? "a URI without a scheme" : "'" + scheme + ":' URIs")
+        + "; it stages "
+        + String.join(":, ", SCHEMES)
+        + ": URIs";
   }
 
   /** The URI's scheme, lower case. */
@@ -86,14 +98,19 @@ public record UriTransfer(
   }
 
   /**
-   * The URI without user information, query or fragment: safe for messages and the manifest
-   * (a user may put a password in the user part; it is never repeated).
+   * The URI without user information, query or fragment: safe for messages and the manifest (a user
+   * may put a password in the user part; it is never repeated).
    */
   public String describe() {
     if (scheme().equals("file")) {
       return "file://" + uri.getPath();
     }
-    return scheme() + "://" + uri.getHost() + ":" + port() + (uri.getRawPath() == null ? "" : uri.getRawPath());
+    return scheme()
+        + "://"
+        + uri.getHost()
+        + ":"
+        + port()
+        + (uri.getRawPath() == null ? "" : uri.getRawPath());
   }
 
   /** The staged file: its name and the file system it is relative to. */
@@ -103,7 +120,11 @@ public record UriTransfer(
 
   public String label() {
     String file = staged().toString();
-    return (direction == Direction.IN ? "stage in " + describe() + " to " + file
-        : "stage out " + file + " to " + describe()) + " (DataStaging " + order + ")";
+    return (direction == Direction.IN
+            ? "stage in " + describe() + " to " + file
+            : "stage out " + file + " to " + describe())
+        + " (DataStaging "
+        + order
+        + ")";
   }
 }

@@ -65,7 +65,8 @@ class JobDirectoryReaderTest {
     Files.delete(job.resolve("results/var.csv"));
     Files.delete(job.resolve("results"));
     Files.createSymbolicLink(job.resolve("results"), Path.of("../../tls"));
-    var e = assertThrows(JobDirectoryReader.RefusedFileException.class, () -> read("results/var.csv"));
+    var e =
+        assertThrows(JobDirectoryReader.RefusedFileException.class, () -> read("results/var.csv"));
     assertTrue(e.getMessage().contains("'results' on its way"), e.getMessage());
   }
 
@@ -82,23 +83,33 @@ class JobDirectoryReaderTest {
     Files.delete(job.resolve("stdout.txt"));
     Process mkfifo = new ProcessBuilder("mkfifo", job.resolve("stdout.txt").toString()).start();
     assertEquals(0, mkfifo.waitFor());
-    assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
-      var e = assertThrows(JobDirectoryReader.RefusedFileException.class, () -> read("stdout.txt"));
-      assertTrue(e.getMessage().contains("FIFO"), e.getMessage());
-    });
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () -> {
+          var e =
+              assertThrows(JobDirectoryReader.RefusedFileException.class, () -> read("stdout.txt"));
+          assertTrue(e.getMessage().contains("FIFO"), e.getMessage());
+        });
   }
 
   @Test
-  @SuppressWarnings("StreamResourceLeak") // the directory stream is a try-with-resources resource; the cast hides it
+  @SuppressWarnings(
+      "StreamResourceLeak") // the directory stream is a try-with-resources resource; the cast hides
+  // it
   void aFifoSwappedInAfterTheCheckIsRefusedWithoutWaitingForAWriter() throws Exception {
     Files.delete(job.resolve("stdout.txt"));
-    assertEquals(0, new ProcessBuilder("mkfifo", job.resolve("stdout.txt").toString()).start().waitFor());
-    assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
-      try (var dir = (java.nio.file.SecureDirectoryStream<Path>) Files.newDirectoryStream(job)) {
-        assertThrows(JobDirectoryReader.RefusedFileException.class,
-            () -> JobDirectoryReader.openChecked(dir, Path.of("stdout.txt"), "stdout.txt"));
-      }
-    });
+    assertEquals(
+        0, new ProcessBuilder("mkfifo", job.resolve("stdout.txt").toString()).start().waitFor());
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () -> {
+          try (var dir =
+              (java.nio.file.SecureDirectoryStream<Path>) Files.newDirectoryStream(job)) {
+            assertThrows(
+                JobDirectoryReader.RefusedFileException.class,
+                () -> JobDirectoryReader.openChecked(dir, Path.of("stdout.txt"), "stdout.txt"));
+          }
+        });
   }
 
   @Test
@@ -108,15 +119,19 @@ class JobDirectoryReaderTest {
       Files.createSymbolicLink(job.resolve("stdout.txt"), secret);
       ByteBuffer buffer = ByteBuffer.allocate(100);
       channel.read(buffer);
-      assertArrayEquals("hello from the job\n".getBytes(StandardCharsets.UTF_8),
+      assertArrayEquals(
+          "hello from the job\n".getBytes(StandardCharsets.UTF_8),
           java.util.Arrays.copyOf(buffer.array(), buffer.position()));
     }
   }
 
   @Test
   void dotDotAndAbsoluteNamesAreRefusedBeforeAnythingIsOpened() {
-    assertThrows(JobDirectoryReader.RefusedFileException.class, () -> read("../../tls/keystore.password"));
-    assertThrows(JobDirectoryReader.RefusedFileException.class, () -> read("results/../../../tls/keystore.password"));
+    assertThrows(
+        JobDirectoryReader.RefusedFileException.class, () -> read("../../tls/keystore.password"));
+    assertThrows(
+        JobDirectoryReader.RefusedFileException.class,
+        () -> read("results/../../../tls/keystore.password"));
     assertThrows(JobDirectoryReader.RefusedFileException.class, () -> read(secret.toString()));
   }
 

@@ -21,10 +21,10 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** scp and sftp against a real SSH server (Apache MINA SSHD) on loopback. */
 class RemoteTransferTest {
@@ -53,11 +53,13 @@ class RemoteTransferTest {
   }
 
   GatewayOptions options() {
-    return GatewayOptions.defaults().withKnownHosts(config.resolve("known_hosts"), false)
+    return GatewayOptions.defaults()
+        .withKnownHosts(config.resolve("known_hosts"), false)
         .withRetries(Duration.ofSeconds(5), 3, Duration.ofMillis(50));
   }
 
-  RemoteTransfer transfer(Direction d, Protocol p, String user, String source, String target, boolean compress) {
+  RemoteTransfer transfer(
+      Direction d, Protocol p, String user, String source, String target, boolean compress) {
     return new RemoteTransfer(1, d, p, host.host(), host.port(), user, source, target, compress);
   }
 
@@ -70,11 +72,17 @@ class RemoteTransferTest {
   @ParameterizedTest
   @EnumSource(Protocol.class)
   void transmitFetchesARemoteFileIntoTheJobDirectory(Protocol protocol) throws Exception {
-    Manifest m = stageIn(options(), transfer(Direction.TRANSMIT, protocol, "risk", "/data/market.bin", "in/market.bin", false));
+    Manifest m =
+        stageIn(
+            options(),
+            transfer(
+                Direction.TRANSMIT, protocol, "risk", "/data/market.bin", "in/market.bin", false));
     assertArrayEquals(payload, Files.readAllBytes(jobDir.resolve("in/market.bin")));
     ManifestRecord r = m.records().get(0);
     assertEquals(payload.length, r.bytes());
-    assertEquals(io.gantry.staging.internal.files.Checksums.sha256(jobDir.resolve("in/market.bin")), r.sha256());
+    assertEquals(
+        io.gantry.staging.internal.files.Checksums.sha256(jobDir.resolve("in/market.bin")),
+        r.sha256());
     assertEquals("/data/market.bin", r.detail());
   }
 
@@ -83,7 +91,8 @@ class RemoteTransferTest {
   void transmitCanCompressOnTheFlyIntoBlockedGzip(Protocol protocol) throws Exception {
     byte[] csv = "a,b\n1,2\n".repeat(50_000).getBytes(StandardCharsets.UTF_8);
     Files.write(remoteRoot.resolve("data/t.csv"), csv);
-    stageIn(options(), transfer(Direction.TRANSMIT, protocol, "risk", "/data/t.csv", "t.csv.gz", true));
+    stageIn(
+        options(), transfer(Direction.TRANSMIT, protocol, "risk", "/data/t.csv", "t.csv.gz", true));
     Path local = jobDir.resolve("t.csv.gz");
     assertTrue(CompressedFiles.isGzip(local));
     assertTrue(Files.size(local) < csv.length / 10);
@@ -97,9 +106,28 @@ class RemoteTransferTest {
   void receiveSendsAJobFileToTheRemoteHost(Protocol protocol) throws Exception {
     Files.write(jobDir.resolve("result.bin"), payload);
     try (StagingGateway g = new StagingGateway(credentials, options())) {
-      Manifest m = g.stageOut(new StageOutPlan("job-r", List.of(), List.of(
-          transfer(Direction.RECEIVE, protocol, "risk", "result.bin", "/data/result.bin", false),
-          transfer(Direction.RECEIVE, protocol, "risk", "result.bin", "/data/result.bin.gz", true))), jobDir, null);
+      Manifest m =
+          g.stageOut(
+              new StageOutPlan(
+                  "job-r",
+                  List.of(),
+                  List.of(
+                      transfer(
+                          Direction.RECEIVE,
+                          protocol,
+                          "risk",
+                          "result.bin",
+                          "/data/result.bin",
+                          false),
+                      transfer(
+                          Direction.RECEIVE,
+                          protocol,
+                          "risk",
+                          "result.bin",
+                          "/data/result.bin.gz",
+                          true))),
+              jobDir,
+              null);
       assertEquals(2, m.records().size());
     }
     assertArrayEquals(payload, Files.readAllBytes(remoteRoot.resolve("data/result.bin")));
@@ -116,13 +144,29 @@ class RemoteTransferTest {
 
   @ParameterizedTest
   @EnumSource(Protocol.class)
-  void receiveRefusesAJobFileReplacedByALinkToTheServersSecrets(Protocol protocol, @TempDir Path server)
-      throws Exception {
+  void receiveRefusesAJobFileReplacedByALinkToTheServersSecrets(
+      Protocol protocol, @TempDir Path server) throws Exception {
     Path secret = Files.writeString(server.resolve("keystore.password"), "the-keystore-password");
     Files.createSymbolicLink(jobDir.resolve("result.bin"), secret);
     try (StagingGateway g = new StagingGateway(credentials, options())) {
-      StagingException e = assertThrows(StagingException.class, () -> g.stageOut(new StageOutPlan("job-l", List.of(),
-          List.of(transfer(Direction.RECEIVE, protocol, "risk", "result.bin", "/data/stolen", false))), jobDir, null));
+      StagingException e =
+          assertThrows(
+              StagingException.class,
+              () ->
+                  g.stageOut(
+                      new StageOutPlan(
+                          "job-l",
+                          List.of(),
+                          List.of(
+                              transfer(
+                                  Direction.RECEIVE,
+                                  protocol,
+                                  "risk",
+                                  "result.bin",
+                                  "/data/stolen",
+                                  false))),
+                      jobDir,
+                      null));
       assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
     }
     assertFalse(Files.exists(remoteRoot.resolve("data/stolen")));
@@ -138,15 +182,28 @@ class RemoteTransferTest {
     key.writePublicKey(publicKey, "gantry-test");
     host.authorizeKey(publicKey.toString(StandardCharsets.UTF_8));
     credentials.login("keyuser", SshCredentials.privateKey(privateKey.toByteArray(), null));
-    stageIn(options(), transfer(Direction.TRANSMIT, Protocol.SFTP, "keyuser", "/data/market.bin", "k.bin", false));
+    stageIn(
+        options(),
+        transfer(Direction.TRANSMIT, Protocol.SFTP, "keyuser", "/data/market.bin", "k.bin", false));
     assertArrayEquals(payload, Files.readAllBytes(jobDir.resolve("k.bin")));
   }
 
   @Test
   void aWrongPasswordFailsClearlyAndAtOnce() throws Exception {
     credentials.login("risk", SshCredentials.password(Secret.of("wrong")));
-    StagingException e = assertThrows(StagingException.class, () -> stageIn(options(),
-        transfer(Direction.TRANSMIT, Protocol.SCP, "risk", "/data/market.bin", "x.bin", false)));
+    StagingException e =
+        assertThrows(
+            StagingException.class,
+            () ->
+                stageIn(
+                    options(),
+                    transfer(
+                        Direction.TRANSMIT,
+                        Protocol.SCP,
+                        "risk",
+                        "/data/market.bin",
+                        "x.bin",
+                        false)));
     assertTrue(e.getMessage().contains("authentication failed for risk@127.0.0.1"), e.getMessage());
     assertFalse(e.getMessage().contains("wrong"), e.getMessage());
     assertEquals(List.of(), StagedFiles.listAll(jobDir));
@@ -155,21 +212,43 @@ class RemoteTransferTest {
   @Test
   void anUnknownHostKeyFailsUnlessExplicitlyAccepted() throws Exception {
     Files.writeString(config.resolve("known_hosts"), "");
-    StagingException e = assertThrows(StagingException.class, () -> stageIn(options(),
-        transfer(Direction.TRANSMIT, Protocol.SFTP, "risk", "/data/market.bin", "x.bin", false)));
+    StagingException e =
+        assertThrows(
+            StagingException.class,
+            () ->
+                stageIn(
+                    options(),
+                    transfer(
+                        Direction.TRANSMIT,
+                        Protocol.SFTP,
+                        "risk",
+                        "/data/market.bin",
+                        "x.bin",
+                        false)));
     assertTrue(e.getMessage().contains("is not in the known_hosts file"), e.getMessage());
     assertFalse(Files.exists(jobDir.resolve("x.bin")));
 
-    stageIn(options().withKnownHosts(null, true),
+    stageIn(
+        options().withKnownHosts(null, true),
         transfer(Direction.TRANSMIT, Protocol.SFTP, "risk", "/data/market.bin", "x.bin", false));
     assertArrayEquals(payload, Files.readAllBytes(jobDir.resolve("x.bin")));
   }
 
   @Test
   void aMissingKnownHostsFileFailsClearly() throws Exception {
-    StagingException e = assertThrows(StagingException.class, () -> stageIn(
-        options().withKnownHosts(config.resolve("absent"), false),
-        transfer(Direction.TRANSMIT, Protocol.SFTP, "risk", "/data/market.bin", "x.bin", false)));
+    StagingException e =
+        assertThrows(
+            StagingException.class,
+            () ->
+                stageIn(
+                    options().withKnownHosts(config.resolve("absent"), false),
+                    transfer(
+                        Direction.TRANSMIT,
+                        Protocol.SFTP,
+                        "risk",
+                        "/data/market.bin",
+                        "x.bin",
+                        false)));
     assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
   }
 
@@ -179,8 +258,15 @@ class RemoteTransferTest {
     Files.write(jobDir.resolve("result.bin"), payload);
     host.dropNextConnections(1, 500_000);
     try (StagingGateway g = new StagingGateway(credentials, options())) {
-      g.stageOut(new StageOutPlan("job-d", List.of(), List.of(
-          transfer(Direction.RECEIVE, protocol, "risk", "result.bin", "/data/sent.bin", false))), jobDir, null);
+      g.stageOut(
+          new StageOutPlan(
+              "job-d",
+              List.of(),
+              List.of(
+                  transfer(
+                      Direction.RECEIVE, protocol, "risk", "result.bin", "/data/sent.bin", false))),
+          jobDir,
+          null);
     }
     assertEquals(1, host.droppedConnections());
     assertArrayEquals(payload, Files.readAllBytes(remoteRoot.resolve("data/sent.bin")));
@@ -189,16 +275,38 @@ class RemoteTransferTest {
   @Test
   void aChangedHostKeyFails() throws Exception {
     Files.writeString(config.resolve("known_hosts"), host.knownHostsLineWithOtherKey() + "\n");
-    StagingException e = assertThrows(StagingException.class, () -> stageIn(options(),
-        transfer(Direction.TRANSMIT, Protocol.SCP, "risk", "/data/market.bin", "x.bin", false)));
+    StagingException e =
+        assertThrows(
+            StagingException.class,
+            () ->
+                stageIn(
+                    options(),
+                    transfer(
+                        Direction.TRANSMIT,
+                        Protocol.SCP,
+                        "risk",
+                        "/data/market.bin",
+                        "x.bin",
+                        false)));
     assertTrue(e.getMessage().contains("DIFFERS"), e.getMessage());
   }
 
   @ParameterizedTest
   @EnumSource(Protocol.class)
   void aMissingRemoteFileFailsClearly(Protocol protocol) throws Exception {
-    StagingException e = assertThrows(StagingException.class, () -> stageIn(options(),
-        transfer(Direction.TRANSMIT, protocol, "risk", "/data/nope.csv", "nope.csv", false)));
+    StagingException e =
+        assertThrows(
+            StagingException.class,
+            () ->
+                stageIn(
+                    options(),
+                    transfer(
+                        Direction.TRANSMIT,
+                        protocol,
+                        "risk",
+                        "/data/nope.csv",
+                        "nope.csv",
+                        false)));
     assertTrue(e.getMessage().contains("/data/nope.csv"), e.getMessage());
     assertEquals(List.of(), StagedFiles.listAll(jobDir));
   }
@@ -207,7 +315,9 @@ class RemoteTransferTest {
   @EnumSource(Protocol.class)
   void aConnectionDroppedMidTransferIsRetried(Protocol protocol) throws Exception {
     host.dropNextConnections(1, 500_000);
-    stageIn(options(), transfer(Direction.TRANSMIT, protocol, "risk", "/data/market.bin", "m.bin", false));
+    stageIn(
+        options(),
+        transfer(Direction.TRANSMIT, protocol, "risk", "/data/market.bin", "m.bin", false));
     assertEquals(1, host.droppedConnections());
     assertArrayEquals(payload, Files.readAllBytes(jobDir.resolve("m.bin")));
     assertEquals(List.of("m.bin"), StagedFiles.listAll(jobDir));
@@ -217,8 +327,14 @@ class RemoteTransferTest {
   @EnumSource(Protocol.class)
   void connectionsThatKeepDroppingFailWithoutLeavingAFile(Protocol protocol) throws Exception {
     host.dropNextConnections(10, 500_000);
-    StagingException e = assertThrows(StagingException.class, () -> stageIn(options(),
-        transfer(Direction.TRANSMIT, protocol, "risk", "/data/market.bin", "m.bin", false)));
+    StagingException e =
+        assertThrows(
+            StagingException.class,
+            () ->
+                stageIn(
+                    options(),
+                    transfer(
+                        Direction.TRANSMIT, protocol, "risk", "/data/market.bin", "m.bin", false)));
     assertTrue(e.getMessage().contains("failed after 3 attempts"), e.getMessage());
     assertEquals(List.of(), StagedFiles.listAll(jobDir));
   }

@@ -17,7 +17,8 @@ final class StagedFiles {
   /** Header followed by rows; fields are null for SQL NULL. */
   static List<List<String>> readCsv(Path file) throws IOException {
     List<List<String>> rows = new ArrayList<>();
-    try (CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(file), file.toString())) {
+    try (CsvRowReader reader =
+        new CsvRowReader(CompressedFiles.openDecompressed(file), file.toString())) {
       rows.add(reader.header());
       String[] r;
       while ((r = reader.next()) != null) {
@@ -30,7 +31,10 @@ final class StagedFiles {
   /** Names in the directory tree, to show no temporary or partial file was left behind. */
   static List<String> listAll(Path dir) throws IOException {
     try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString()).sorted().toList();
+      return s.filter(Files::isRegularFile)
+          .map(p -> dir.relativize(p).toString())
+          .sorted()
+          .toList();
     }
   }
 }

@@ -24,7 +24,11 @@ final class TestCredentials implements CredentialResolver {
   @Override
   public DataSourceSpec dataSource(DataSourceRef ref) {
     if (ref.name() == null) {
-      return new DataSourceSpec(null, ref.jdbcUrl(), ref.user(), Secret.of(ref.passwordToken() == null ? "" : ref.passwordToken()));
+      return new DataSourceSpec(
+          null,
+          ref.jdbcUrl(),
+          ref.user(),
+          Secret.of(ref.passwordToken() == null ? "" : ref.passwordToken()));
     }
     DataSourceSpec spec = dataSources.get(ref.name());
     if (spec == null) {

@@ -24,7 +24,8 @@ record TestDatabase(String kind, String jdbcUrl, String user) {
   }
 
   void execute(String... statements) throws SQLException {
-    try (Connection c = connect(); Statement s = c.createStatement()) {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
       for (String sql : statements) {
         s.execute(sql);
       }

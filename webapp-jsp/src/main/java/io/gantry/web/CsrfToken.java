@@ -10,10 +10,9 @@ import java.util.Base64;
 import java.util.Locale;
 
 /**
- * The synchroniser token that protects every form against cross-site request forgery: a
- * random value kept in the session, sent back in a hidden field {@code csrf} (or the header
- * {@code X-CSRF-Token} from scripts), compared in constant time. Pages read it as {@code
- * ${csrf}}.
+ * The synchroniser token that protects every form against cross-site request forgery: a random
+ * value kept in the session, sent back in a hidden field {@code csrf} (or the header {@code
+ * X-CSRF-Token} from scripts), compared in constant time. Pages read it as {@code ${csrf}}.
  */
 final class CsrfToken {
   static final String FIELD = "csrf";
@@ -49,8 +48,10 @@ final class CsrfToken {
     if (sent == null) {
       sent = multipart(request) ? fromQuery(request.getQueryString()) : request.getParameter(FIELD);
     }
-    return expected instanceof String e && sent != null
-        && MessageDigest.isEqual(e.getBytes(StandardCharsets.UTF_8), sent.getBytes(StandardCharsets.UTF_8));
+    return expected instanceof String e
+        && sent != null
+        && MessageDigest.isEqual(
+            e.getBytes(StandardCharsets.UTF_8), sent.getBytes(StandardCharsets.UTF_8));
   }
 
   private static boolean multipart(HttpServletRequest request) {

@@ -23,9 +23,11 @@ import java.util.regex.Pattern;
  *   <li>A draft name is 1 to 64 letters, digits, {@code . _ -}, starting with a letter or digit:
  *       nothing else is accepted, so a name never leaves its user's directory.
  *   <li>A user's directory name is the user name when it is as plain as that, otherwise its hex
- *       encoding (prefixed {@code ~}, which no plain name has); every resolved path is checked to lie under the root.
+ *       encoding (prefixed {@code ~}, which no plain name has); every resolved path is checked to
+ *       lie under the root.
  *   <li>A draft holds at most {@link #MAX_BYTES}, a user at most {@link #MAX_DRAFTS} drafts.
- *   <li>Writes go to a temporary file first and are moved into place, so a draft is whole or absent.
+ *   <li>Writes go to a temporary file first and are moved into place, so a draft is whole or
+ *       absent.
  * </ol>
  */
 final class DraftStore {
@@ -58,7 +60,9 @@ final class DraftStore {
         name = name.substring(0, name.length() - SUFFIX.length());
         if (validName(name) && Files.isRegularFile(file)) {
           BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-          drafts.add(new Draft(name, JobRow.time(attributes.lastModifiedTime().toInstant()), attributes.size()));
+          drafts.add(
+              new Draft(
+                  name, JobRow.time(attributes.lastModifiedTime().toInstant()), attributes.size()));
         }
       }
     }
@@ -86,14 +90,16 @@ final class DraftStore {
       throw new IllegalArgumentException("a draft may hold at most " + MAX_BYTES / 1024 + " KiB");
     }
     if (!Files.exists(file) && list(user).size() >= MAX_DRAFTS) {
-      throw new IllegalArgumentException("you have " + MAX_DRAFTS + " drafts, the most kept; delete some first");
+      throw new IllegalArgumentException(
+          "you have " + MAX_DRAFTS + " drafts, the most kept; delete some first");
     }
     Files.createDirectories(file.getParent());
     Path temporary = Files.createTempFile(file.getParent(), ".saving-", ".tmp");
     try {
       Files.write(temporary, bytes);
       try {
-        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(
+            temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
       }
@@ -108,15 +114,18 @@ final class DraftStore {
 
   private Path file(String user, String name) {
     if (!validName(name)) {
-      throw new IllegalArgumentException("a draft name is 1 to 64 letters, digits, '.', '_' or '-',"
-          + " starting with a letter or digit");
+      throw new IllegalArgumentException(
+          "a draft name is 1 to 64 letters, digits, '.', '_' or '-',"
+              + " starting with a letter or digit");
     }
     return confined(userDirectory(user).resolve(name + SUFFIX));
   }
 
   private Path userDirectory(String user) {
-    String dir = user != null && NAME.matcher(user).matches() && !user.contains("..") ? user
-        : "~" + HexFormat.of().formatHex(String.valueOf(user).getBytes(StandardCharsets.UTF_8));
+    String dir =
+        user != null && NAME.matcher(user).matches() && !user.contains("..")
+            ? user
+            : "~" + HexFormat.of().formatHex(String.valueOf(user).getBytes(StandardCharsets.UTF_8));
     return confined(root.resolve(dir));
   }
 

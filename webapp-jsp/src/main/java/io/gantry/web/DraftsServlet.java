@@ -10,9 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * The user's drafts: {@code /drafts} lists them, {@code /drafts/download?name=} hands one out as
- * a file, POST {@code /drafts/open} reads one into the wizard, POST {@code /drafts/delete}
- * removes one (the page asks first). Drafts are saved from the wizard's review.
+ * The user's drafts: {@code /drafts} lists them, {@code /drafts/download?name=} hands one out as a
+ * file, POST {@code /drafts/open} reads one into the wizard, POST {@code /drafts/delete} removes
+ * one (the page asks first). Drafts are saved from the wizard's review.
  */
 final class DraftsServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -32,7 +32,8 @@ final class DraftsServlet extends HttpServlet {
       Optional<String> draft = load(request, response, user);
       if (draft.isPresent()) {
         response.setContentType("application/xml; charset=UTF-8");
-        response.setHeader("Content-Disposition",
+        response.setHeader(
+            "Content-Disposition",
             "attachment; filename=\"" + request.getParameter("name") + ".jsdl\"");
         response.getOutputStream().write(draft.get().getBytes(StandardCharsets.UTF_8));
       }
@@ -62,11 +63,18 @@ final class DraftsServlet extends HttpServlet {
         if (draft.isEmpty()) {
           return;
         }
-        WizardJsdlImporter.Result result = WizardJsdlImporter.read(draft.get().getBytes(StandardCharsets.UTF_8), parser);
+        WizardJsdlImporter.Result result =
+            WizardJsdlImporter.read(draft.get().getBytes(StandardCharsets.UTF_8), parser);
         if (!result.ok()) {
-          Pages.error(request, response, HttpServletResponse.SC_BAD_REQUEST, "draft " + name
-              + " cannot be read into the wizard: " + String.join("; ", result.problems())
-              + String.join(", ", result.unsupported()));
+          Pages.error(
+              request,
+              response,
+              HttpServletResponse.SC_BAD_REQUEST,
+              "draft "
+                  + name
+                  + " cannot be read into the wizard: "
+                  + String.join("; ", result.problems())
+                  + String.join(", ", result.unsupported()));
           return;
         }
         result.job().draftName(name);
@@ -82,14 +90,17 @@ final class DraftsServlet extends HttpServlet {
         request.getSession().setAttribute("gantry.drafts.notice", "Deleted draft " + name + ".");
         response.sendRedirect(request.getContextPath() + "/drafts");
       }
-      default -> Pages.error(request, response, HttpServletResponse.SC_NOT_FOUND, "no such drafts page");
+      default ->
+          Pages.error(request, response, HttpServletResponse.SC_NOT_FOUND, "no such drafts page");
     }
   }
 
-  private Optional<String> load(HttpServletRequest request, HttpServletResponse response, String user)
+  private Optional<String> load(
+      HttpServletRequest request, HttpServletResponse response, String user)
       throws ServletException, IOException {
     String name = request.getParameter("name");
-    Optional<String> draft = DraftStore.validName(name) ? drafts.load(user, name) : Optional.empty();
+    Optional<String> draft =
+        DraftStore.validName(name) ? drafts.load(user, name) : Optional.empty();
     if (draft.isEmpty()) {
       Pages.error(request, response, HttpServletResponse.SC_NOT_FOUND, "no draft " + name);
     }

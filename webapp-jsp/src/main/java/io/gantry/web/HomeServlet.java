@@ -10,7 +10,8 @@ final class HomeServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
 
   @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
     response.sendRedirect(request.getContextPath() + "/jobs");
   }
 }

@@ -23,7 +23,11 @@ import org.w3c.dom.Element;
 final class JobDefinitionPage {
   private JobDefinitionPage() {}
 
-  static void show(HttpServletRequest request, HttpServletResponse response, JobManagementService jobs, String id)
+  static void show(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      JobManagementService jobs,
+      String id)
       throws JobNotFoundFault, ServletException, IOException {
     JobRow job = JobRow.of(jobs.getJobStatus(id));
     String xml = xml(jobs.getJobDefinition(id).getJobDefinition());
@@ -35,7 +39,11 @@ final class JobDefinitionPage {
     }
     request.setAttribute("job", job);
     request.setAttribute("definition", xml);
-    Pages.render(request, response, "job-definition", "Definition of " + (job.name().isEmpty() ? id : job.name()));
+    Pages.render(
+        request,
+        response,
+        "job-definition",
+        "Definition of " + (job.name().isEmpty() ? id : job.name()));
   }
 
   private static String xml(Element element) {
@@ -47,7 +55,8 @@ final class JobDefinitionPage {
       t.transform(new DOMSource(element), new StreamResult(out));
       return out.toString().replaceAll("(?m)^[ \\t]*\\R", "");
     } catch (TransformerException e) {
-      throw new IllegalStateException("cannot write the job definition as XML: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot write the job definition as XML: " + e.getMessage(), e);
     }
   }
 }

@@ -13,8 +13,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The user's jobs, newest first, optionally only those in one state; administrators may ask
- * for every user's ({@code all=1}). Paged by {@code page} (50 a page).
+ * The user's jobs, newest first, optionally only those in one state; administrators may ask for
+ * every user's ({@code all=1}). Paged by {@code page} (50 a page).
  */
 final class JobListServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -34,7 +34,8 @@ final class JobListServlet extends HttpServlet {
       try {
         states = List.of(JobStateName.valueOf(state));
       } catch (IllegalArgumentException e) {
-        Pages.error(request, response, HttpServletResponse.SC_BAD_REQUEST, "unknown job state " + state);
+        Pages.error(
+            request, response, HttpServletResponse.SC_BAD_REQUEST, "unknown job state " + state);
         return;
       }
     }

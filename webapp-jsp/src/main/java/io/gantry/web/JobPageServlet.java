@@ -75,8 +75,14 @@ final class JobPageServlet extends HttpServlet {
     ActionMessage message;
     try {
       JobStatusInfo after = path[1].equals("cancel") ? jobs.cancelJob(id) : jobs.killJob(id);
-      message = new ActionMessage(id, (path[1].equals("cancel") ? "Cancelled" : "Killed") + ": the job is now "
-          + after.state + ".", false);
+      message =
+          new ActionMessage(
+              id,
+              (path[1].equals("cancel") ? "Cancelled" : "Killed")
+                  + ": the job is now "
+                  + after.state
+                  + ".",
+              false);
     } catch (JobNotFoundFault e) {
       notFound(request, response, id);
       return;
@@ -87,8 +93,12 @@ final class JobPageServlet extends HttpServlet {
     response.sendRedirect(request.getContextPath() + "/jobs/" + id);
   }
 
-  private void jobPage(HttpServletRequest request, HttpServletResponse response, JobManagementService jobs,
-      String id) throws JobNotFoundFault, ServletException, IOException {
+  private void jobPage(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      JobManagementService jobs,
+      String id)
+      throws JobNotFoundFault, ServletException, IOException {
     JobRow job = JobRow.of(jobs.getJobStatus(id));
     JobAudit audit = jobs.getJobAudit(id);
     JobResults manifest = jobs.getJobResults(id);
@@ -98,10 +108,12 @@ final class JobPageServlet extends HttpServlet {
     request.setAttribute("stagedOut", manifest.stagedOut.stream().map(StagedRow::of).toList());
     request.setAttribute("stdout", OutputTail.of(jobs, id, OutputStreamName.STDOUT));
     request.setAttribute("stderr", OutputTail.of(jobs, id, OutputStreamName.STDERR));
-    request.setAttribute("cancellable", switch (job.state()) {
-      case "QUEUED", "STAGING_IN", "STAGED" -> true;
-      default -> false;
-    });
+    request.setAttribute(
+        "cancellable",
+        switch (job.state()) {
+          case "QUEUED", "STAGING_IN", "STAGED" -> true;
+          default -> false;
+        });
     request.setAttribute("killable", job.state().equals("RUNNING"));
     request.setAttribute("hasResults", JobResultsPage.hasResults(jobs, id));
     ActionMessage message = takeMessage(request.getSession(false), id);
@@ -113,7 +125,9 @@ final class JobPageServlet extends HttpServlet {
   }
 
   private static ActionMessage takeMessage(HttpSession session, String id) {
-    if (session == null || !(session.getAttribute(MESSAGE) instanceof ActionMessage m) || !m.jobId().equals(id)) {
+    if (session == null
+        || !(session.getAttribute(MESSAGE) instanceof ActionMessage m)
+        || !m.jobId().equals(id)) {
       return null;
     }
     session.removeAttribute(MESSAGE);
@@ -123,8 +137,13 @@ final class JobPageServlet extends HttpServlet {
   /** The same answer for an unknown job and another user's. */
   static void notFound(HttpServletRequest request, HttpServletResponse response, String id)
       throws ServletException, IOException {
-    Pages.error(request, response, HttpServletResponse.SC_NOT_FOUND,
-        "There is no job " + (id.length() > 64 ? id.substring(0, 64) + "…" : id) + " that you can see.");
+    Pages.error(
+        request,
+        response,
+        HttpServletResponse.SC_NOT_FOUND,
+        "There is no job "
+            + (id.length() > 64 ? id.substring(0, 64) + "…" : id)
+            + " that you can see.");
   }
 
   private static String[] parts(HttpServletRequest request) {

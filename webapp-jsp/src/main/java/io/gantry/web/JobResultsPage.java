@@ -8,35 +8,47 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * The results page of a VaR job: the VaR and expected shortfall table, the P&L histogram with
- * the VaR levels marked, the largest contributions. Results that are not there (yet) or cannot
- * be read are a message on the page, never an error page.
+ * The results page of a VaR job: the VaR and expected shortfall table, the P&L histogram with the
+ * VaR levels marked, the largest contributions. Results that are not there (yet) or cannot be read
+ * are a message on the page, never an error page.
  */
 final class JobResultsPage {
   static final int TOP_CONTRIBUTIONS = 10;
 
   private JobResultsPage() {}
 
-  static void show(HttpServletRequest request, HttpServletResponse response, JobManagementService jobs, String id)
+  static void show(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      JobManagementService jobs,
+      String id)
       throws JobNotFoundFault, ServletException, IOException {
     JobRow job = JobRow.of(jobs.getJobStatus(id));
     request.setAttribute("job", job);
     if (!hasResults(jobs, id)) {
-      request.setAttribute("problem", job.finalState()
-          ? "This job wrote no VaR results (" + VarResults.SUMMARY + " or " + VarResults.SUMMARY + ".gz)."
-          : "No VaR results yet: the job is " + job.state() + ".");
+      request.setAttribute(
+          "problem",
+          job.finalState()
+              ? "This job wrote no VaR results ("
+                  + VarResults.SUMMARY
+                  + " or "
+                  + VarResults.SUMMARY
+                  + ".gz)."
+              : "No VaR results yet: the job is " + job.state() + ".");
     } else {
       try {
         VarResults results = VarResults.read(name -> resultFile(jobs, id, name));
         request.setAttribute("levels", results.levels().stream().map(VarLevelRow::of).toList());
         request.setAttribute("plot", PnlHistogramSvg.render(results.bins(), results.levels()));
-        request.setAttribute("contributions",
+        request.setAttribute(
+            "contributions",
             results.top(TOP_CONTRIBUTIONS).stream().map(ContributionRow::of).toList());
       } catch (VarResults.Unreadable e) {
         request.setAttribute("problem", "The VaR results cannot be shown: " + e.getMessage() + ".");
       }
     }
-    Pages.render(request, response, "job-results", "Results of " + (job.name().isEmpty() ? id : job.name()));
+    Pages.render(
+        request, response, "job-results", "Results of " + (job.name().isEmpty() ? id : job.name()));
   }
 
   /** Whether the job wrote a VaR summary, compressed or plain. */
@@ -53,7 +65,8 @@ final class JobResultsPage {
    * One of the job's result files, opened by the server without following links: a job that
    * replaced it with a link to one of the server's files gets "not there", never the file.
    */
-  private static java.util.Optional<java.io.InputStream> resultFile(JobManagementService jobs, String id, String name) {
+  private static java.util.Optional<java.io.InputStream> resultFile(
+      JobManagementService jobs, String id, String name) {
     try {
       return jobs.openJobFile(id, name);
     } catch (JobNotFoundFault e) {

@@ -6,25 +6,45 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 
 /**
- * One job as the pages show it: the API's status with times formatted for people (the server's
- * time zone, to the second) and the state's CSS class. Pages read records' components by name.
+ * One job as the pages show it: the API's status with times formatted for people (the server's time
+ * zone, to the second) and the state's CSS class. Pages read records' components by name.
  */
-public record JobRow(String id, String name, String owner, String state, String stateClass, String phase,
-    String submitted, String started, String finished, Integer exitCode, String failureReason,
+public record JobRow(
+    String id,
+    String name,
+    String owner,
+    String state,
+    String stateClass,
+    String phase,
+    String submitted,
+    String started,
+    String finished,
+    Integer exitCode,
+    String failureReason,
     boolean finalState) {
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
   static JobRow of(JobStatusInfo s) {
     String state = s.state.name();
-    boolean done = switch (s.state) {
-      case SUCCEEDED, FAILED, CANCELLED, KILLED -> true;
-      default -> false;
-    };
-    return new JobRow(s.jobId, s.name == null ? "" : s.name, s.owner, state,
-        stateClass(state), s.phase == null ? "" : s.phase,
-        time(s.submitted), time(s.started), time(s.finished), s.exitCode,
-        s.failureReason == null ? "" : s.failureReason, done);
+    boolean done =
+        switch (s.state) {
+          case SUCCEEDED, FAILED, CANCELLED, KILLED -> true;
+          default -> false;
+        };
+    return new JobRow(
+        s.jobId,
+        s.name == null ? "" : s.name,
+        s.owner,
+        state,
+        stateClass(state),
+        s.phase == null ? "" : s.phase,
+        time(s.submitted),
+        time(s.started),
+        time(s.finished),
+        s.exitCode,
+        s.failureReason == null ? "" : s.failureReason,
+        done);
   }
 
   /** The CSS class of a state's badge: {@code state-staging-in}. */

@@ -13,10 +13,10 @@ import java.util.Optional;
 
 /**
  * The login form, with the same user accounts as the SOAP API. A successful login starts a new
- * session (the one the form was served in is dropped, so a session id planted before login is
- * worth nothing) and goes to the job list; a failed one says so without telling whether the
- * user exists. After repeated failures the server's login throttle makes the user wait, and the
- * form says for how long (HTTP 429).
+ * session (the one the form was served in is dropped, so a session id planted before login is worth
+ * nothing) and goes to the job list; a failed one says so without telling whether the user exists.
+ * After repeated failures the server's login throttle makes the user wait, and the form says for
+ * how long (HTTP 429).
  */
 final class LoginServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -45,8 +45,10 @@ final class LoginServlet extends HttpServlet {
     }
     String name = request.getParameter("username");
     String password = request.getParameter("password");
-    Duration wait = name == null ? Duration.ZERO
-        : authenticator.get().waitBeforeLogin(name.strip(), request.getRemoteAddr());
+    Duration wait =
+        name == null
+            ? Duration.ZERO
+            : authenticator.get().waitBeforeLogin(name.strip(), request.getRemoteAddr());
     if (!wait.isZero()) {
       long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
       response.setStatus(429);
@@ -56,8 +58,12 @@ final class LoginServlet extends HttpServlet {
       Pages.render(request, response, "login", "Log in");
       return;
     }
-    Optional<UserAccount> account = name == null || password == null ? Optional.empty()
-        : authenticator.get().authenticate(name.strip(), password.toCharArray(), request.getRemoteAddr());
+    Optional<UserAccount> account =
+        name == null || password == null
+            ? Optional.empty()
+            : authenticator
+                .get()
+                .authenticate(name.strip(), password.toCharArray(), request.getRemoteAddr());
     if (account.isEmpty()) {
       response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
       request.setAttribute("failed", true);

@@ -11,7 +11,8 @@ final class LogoutServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
 
   @Override
-  protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  protected void doPost(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
     HttpSession session = request.getSession(false);
     if (session != null) {
       session.invalidate();

@@ -19,13 +19,12 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>security headers on every answer: a content security policy that allows nothing from
- *       outside the server and no inline script, no framing, no MIME sniffing, no caching of
- *       pages, HSTS over HTTPS;
- *   <li>a request from another origin that changes something is refused (the {@code Origin}
- *       header, where the browser sends one), and so is any POST without the session's CSRF
- *       token;
- *   <li>a request without a signed-in user goes to the login page, except the login page itself
- *       and the static files; the user's account is looked up again, so a removed user is out.
+ *       outside the server and no inline script, no framing, no MIME sniffing, no caching of pages,
+ *       HSTS over HTTPS;
+ *   <li>a request from another origin that changes something is refused (the {@code Origin} header,
+ *       where the browser sends one), and so is any POST without the session's CSRF token;
+ *   <li>a request without a signed-in user goes to the login page, except the login page itself and
+ *       the static files; the user's account is looked up again, so a removed user is out.
  * </ol>
  *
  * On a server without authentication (loopback only) everyone is the single user {@code local}.
@@ -33,8 +32,9 @@ import java.util.Optional;
 final class PageGuard extends HttpFilter {
   private static final long serialVersionUID = 1L;
   static final String LOCAL_USER = "local";
-  private static final String POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self';"
-      + " script-src 'self'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
+  private static final String POLICY =
+      "default-src 'self'; img-src 'self' data:; style-src 'self';"
+          + " script-src 'self'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
   private final transient Optional<UserAuthenticator> authenticator;
   private final boolean secure;
 
@@ -52,7 +52,8 @@ final class PageGuard extends HttpFilter {
   }
 
   @Override
-  protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilter(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     String path = request.getRequestURI().substring(request.getContextPath().length());
     if (path.startsWith("/services/")) {
@@ -63,14 +64,25 @@ final class PageGuard extends HttpFilter {
     if (!"GET".equals(request.getMethod()) && !"HEAD".equals(request.getMethod())) {
       // refusals drain a bounded part of the body first, so that the browser reads the page
       if (!multipart(request) && request.getContentLengthLong() > MAX_FORM_BYTES) {
-        RefusedRequest.answer(request, response, () -> response.sendError(
-            HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "refused: the form is larger than " + MAX_FORM_BYTES
-                + " bytes, the most a page of Gantry accepts; upload a long job description as a JSDL file"));
+        RefusedRequest.answer(
+            request,
+            response,
+            () ->
+                response.sendError(
+                    HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
+                    "refused: the form is larger than "
+                        + MAX_FORM_BYTES
+                        + " bytes, the most a page of Gantry accepts; upload a long job description as a JSDL file"));
         return;
       }
       if (!sameOrigin(request) || !CsrfToken.matches(request)) {
-        RefusedRequest.answer(request, response, () -> response.sendError(HttpServletResponse.SC_FORBIDDEN,
-            "refused: the form is not from this server or has expired; reload the page and try again"));
+        RefusedRequest.answer(
+            request,
+            response,
+            () ->
+                response.sendError(
+                    HttpServletResponse.SC_FORBIDDEN,
+                    "refused: the form is not from this server or has expired; reload the page and try again"));
         return;
       }
     }
@@ -117,7 +129,8 @@ final class PageGuard extends HttpFilter {
     try {
       URI uri = URI.create(origin);
       int port = uri.getPort() != -1 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
-      return request.getScheme().equals(uri.getScheme()) && port == request.getServerPort()
+      return request.getScheme().equals(uri.getScheme())
+          && port == request.getServerPort()
           && request.getServerName().equalsIgnoreCase(uri.getHost());
     } catch (IllegalArgumentException e) {
       return false;

@@ -7,14 +7,15 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * How servlets answer with a page: they put what the page shows into request attributes and
- * forward to {@code /WEB-INF/jsp/NAME.jsp}, which the layout fragments wrap. Every page gets
- * {@code title}, {@code user} (a {@link SignedInUser}) and {@code csrf} (the form token).
+ * How servlets answer with a page: they put what the page shows into request attributes and forward
+ * to {@code /WEB-INF/jsp/NAME.jsp}, which the layout fragments wrap. Every page gets {@code title},
+ * {@code user} (a {@link SignedInUser}) and {@code csrf} (the form token).
  */
 final class Pages {
   private Pages() {}
 
-  static void render(HttpServletRequest request, HttpServletResponse response, String page, String title)
+  static void render(
+      HttpServletRequest request, HttpServletResponse response, String page, String title)
       throws ServletException, IOException {
     request.setAttribute("title", title);
     request.setAttribute("user", SignedInUser.in(request.getSession(false)));
@@ -30,10 +31,15 @@ final class Pages {
   }
 
   /** Answers with a plain page naming what is wrong, with the status code. */
-  static void error(HttpServletRequest request, HttpServletResponse response, int status, String message)
+  static void error(
+      HttpServletRequest request, HttpServletResponse response, int status, String message)
       throws ServletException, IOException {
     response.setStatus(status);
     request.setAttribute("message", message);
-    render(request, response, "error", status == HttpServletResponse.SC_NOT_FOUND ? "Not found" : "Error");
+    render(
+        request,
+        response,
+        "error",
+        status == HttpServletResponse.SC_NOT_FOUND ? "Not found" : "Error");
   }
 }

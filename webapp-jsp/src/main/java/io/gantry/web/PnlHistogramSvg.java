@@ -5,19 +5,21 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The P&L distribution of a VaR run as an SVG drawn on the server: one bar a histogram bin, the
- * x axis P&L and the y axis the number of scenarios, each with ticks at round values, and each
- * VaR level a vertical line at P&L = -VaR with its label. No {@code style} attributes (the
- * content security policy forbids them): colours are presentation attributes and CSS classes.
- * The drawing has a {@code viewBox} and width 100%, so it scales to the page; its title and
- * description name what it shows, and the page's table carries the numbers.
+ * The P&L distribution of a VaR run as an SVG drawn on the server: one bar a histogram bin, the x
+ * axis P&L and the y axis the number of scenarios, each with ticks at round values, and each VaR
+ * level a vertical line at P&L = -VaR with its label. No {@code style} attributes (the content
+ * security policy forbids them): colours are presentation attributes and CSS classes. The drawing
+ * has a {@code viewBox} and width 100%, so it scales to the page; its title and description name
+ * what it shows, and the page's table carries the numbers.
  */
 final class PnlHistogramSvg {
   static final int WIDTH = 800;
   static final int HEIGHT = 360;
   static final int LEFT = 70;
+
   /** Room for half the widest x tick label ("1,000,000") right of the last tick. */
   static final int RIGHT = 45;
+
   private static final int TOP = 20;
   private static final int BOTTOM = 50;
 
@@ -39,17 +41,29 @@ final class PnlHistogramSvg {
     }
     long maxCount = Math.max(1, bins.stream().mapToLong(VarResults.Bin::count).max().orElse(1));
     Scale x = new Scale(lo, hi, LEFT, WIDTH - RIGHT);
-    double yTop = niceTicks(0, (double) maxCount, 5).stream().mapToDouble(Double::doubleValue).max()
-        .orElse((double) maxCount);
+    double yTop =
+        niceTicks(0, (double) maxCount, 5).stream()
+            .mapToDouble(Double::doubleValue)
+            .max()
+            .orElse((double) maxCount);
     Scale y = new Scale(0, Math.max(yTop, (double) maxCount), HEIGHT - BOTTOM, TOP);
 
     StringBuilder svg = new StringBuilder();
-    svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"pnl-plot\" role=\"img\" width=\"100%\"")
-        .append(" viewBox=\"0 0 ").append(WIDTH).append(' ').append(HEIGHT).append("\"")
+    svg.append(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"pnl-plot\" role=\"img\" width=\"100%\"")
+        .append(" viewBox=\"0 0 ")
+        .append(WIDTH)
+        .append(' ')
+        .append(HEIGHT)
+        .append("\"")
         .append(" preserveAspectRatio=\"xMidYMid meet\" aria-labelledby=\"pnl-title pnl-desc\"")
-        .append(" aria-label=\"").append(escape(title())).append("\">\n");
+        .append(" aria-label=\"")
+        .append(escape(title()))
+        .append("\">\n");
     svg.append("<title id=\"pnl-title\">").append(escape(title())).append("</title>\n");
-    svg.append("<desc id=\"pnl-desc\">").append(escape(description(bins, levels))).append("</desc>\n");
+    svg.append("<desc id=\"pnl-desc\">")
+        .append(escape(description(bins, levels)))
+        .append("</desc>\n");
     bars(svg, bins, x, y);
     xAxis(svg, x, lo, hi);
     yAxis(svg, y, maxCount);
@@ -64,11 +78,21 @@ final class PnlHistogramSvg {
 
   private static String description(List<VarResults.Bin> bins, List<VarResults.Level> levels) {
     long scenarios = bins.stream().mapToLong(VarResults.Bin::count).sum();
-    StringBuilder d = new StringBuilder(String.format(Locale.ENGLISH,
-        "Histogram of %,d scenarios in %d bins from %s to %s.", scenarios, bins.size(),
-        amount(bins.get(0).lower()), amount(bins.get(bins.size() - 1).upper())));
+    StringBuilder d =
+        new StringBuilder(
+            String.format(
+                Locale.ENGLISH,
+                "Histogram of %,d scenarios in %d bins from %s to %s.",
+                scenarios,
+                bins.size(),
+                amount(bins.get(0).lower()),
+                amount(bins.get(bins.size() - 1).upper())));
     for (VarResults.Level level : levels) {
-      d.append(" VaR ").append(level.percent()).append(" marked at ").append(amount(-level.var())).append('.');
+      d.append(" VaR ")
+          .append(level.percent())
+          .append(" marked at ")
+          .append(amount(-level.var()))
+          .append('.');
     }
     return d.toString();
   }
@@ -79,9 +103,18 @@ final class PnlHistogramSvg {
       double left = x.at(bin.lower());
       double width = Math.max(0.5, x.at(bin.upper()) - left);
       double top = y.at((double) bin.count());
-      svg.append(String.format(Locale.ROOT, "<rect class=\"bar\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\">"
-          + "<title>%s to %s: %,d</title></rect>%n", left, top, width, y.at(0) - top,
-          escape(amount(bin.lower())), escape(amount(bin.upper())), bin.count()));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<rect class=\"bar\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\">"
+                  + "<title>%s to %s: %,d</title></rect>%n",
+              left,
+              top,
+              width,
+              y.at(0) - top,
+              escape(amount(bin.lower())),
+              escape(amount(bin.upper())),
+              bin.count()));
     }
     svg.append("</g>\n");
   }
@@ -89,32 +122,71 @@ final class PnlHistogramSvg {
   private static void xAxis(StringBuilder svg, Scale x, double lo, double hi) {
     double base = HEIGHT - BOTTOM;
     svg.append("<g class=\"axis x-axis\" stroke=\"#5b6675\" fill=\"#3b4552\" font-size=\"12\">\n");
-    svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>%n",
-        LEFT, base, WIDTH - RIGHT, base));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>%n",
+            LEFT,
+            base,
+            WIDTH - RIGHT,
+            base));
     for (double t : niceTicks(lo, hi, 6)) {
       double px = x.at(t);
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>"
-          + "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\" stroke=\"none\">%s</text>%n",
-          px, base, px, base + 5, px, base + 19, escape(amount(t))));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>"
+                  + "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\" stroke=\"none\">%s</text>%n",
+              px,
+              base,
+              px,
+              base + 5,
+              px,
+              base + 19,
+              escape(amount(t))));
     }
-    svg.append(String.format(Locale.ROOT, "<text class=\"axis-title\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\""
-        + " stroke=\"none\">P&amp;L</text>%n", (LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - 8));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text class=\"axis-title\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\""
+                + " stroke=\"none\">P&amp;L</text>%n",
+            (LEFT + WIDTH - RIGHT) / 2.0,
+            HEIGHT - 8));
     svg.append("</g>\n");
   }
 
   private static void yAxis(StringBuilder svg, Scale y, long maxCount) {
     svg.append("<g class=\"axis y-axis\" stroke=\"#5b6675\" fill=\"#3b4552\" font-size=\"12\">\n");
-    svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>%n",
-        LEFT, TOP, LEFT, HEIGHT - BOTTOM));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>%n",
+            LEFT,
+            TOP,
+            LEFT,
+            HEIGHT - BOTTOM));
     for (double t : niceTicks(0, (double) maxCount, 5)) {
       double py = y.at(t);
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>"
-          + "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\" stroke=\"none\">%s</text>%n",
-          LEFT - 5, py, LEFT, py, LEFT - 8, py + 4, escape(amount(t))));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>"
+                  + "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\" stroke=\"none\">%s</text>%n",
+              LEFT - 5,
+              py,
+              LEFT,
+              py,
+              LEFT - 8,
+              py + 4,
+              escape(amount(t))));
     }
-    svg.append(String.format(Locale.ROOT, "<text class=\"axis-title\" x=\"14\" y=\"%.1f\" text-anchor=\"middle\""
-        + " stroke=\"none\" transform=\"rotate(-90 14 %.1f)\">Scenarios</text>%n",
-        (TOP + HEIGHT - BOTTOM) / 2.0, (TOP + HEIGHT - BOTTOM) / 2.0));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text class=\"axis-title\" x=\"14\" y=\"%.1f\" text-anchor=\"middle\""
+                + " stroke=\"none\" transform=\"rotate(-90 14 %.1f)\">Scenarios</text>%n",
+            (TOP + HEIGHT - BOTTOM) / 2.0,
+            (TOP + HEIGHT - BOTTOM) / 2.0));
     svg.append("</g>\n");
   }
 
@@ -128,13 +200,23 @@ final class PnlHistogramSvg {
       double px = x.at(-level.var());
       String label = "VaR " + level.percent();
       boolean roomLeft = px - LEFT > 80;
-      svg.append(String.format(Locale.ROOT, "<g class=\"var-marker\" data-confidence=\"%s\">"
-          + "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#b3261e\" stroke-width=\"2\""
-          + " stroke-dasharray=\"6 4\"/>"
-          + "<text x=\"%.2f\" y=\"%d\" text-anchor=\"%s\" fill=\"#b3261e\" stroke=\"#fff\" stroke-width=\"3\""
-          + " paint-order=\"stroke\">%s</text></g>%n",
-          escape(level.confidence().toPlainString()), px, TOP, px, HEIGHT - BOTTOM,
-          roomLeft ? px - 4 : px + 4, TOP + 12 + 15 * row, roomLeft ? "end" : "start", escape(label)));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<g class=\"var-marker\" data-confidence=\"%s\">"
+                  + "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#b3261e\" stroke-width=\"2\""
+                  + " stroke-dasharray=\"6 4\"/>"
+                  + "<text x=\"%.2f\" y=\"%d\" text-anchor=\"%s\" fill=\"#b3261e\" stroke=\"#fff\" stroke-width=\"3\""
+                  + " paint-order=\"stroke\">%s</text></g>%n",
+              escape(level.confidence().toPlainString()),
+              px,
+              TOP,
+              px,
+              HEIGHT - BOTTOM,
+              roomLeft ? px - 4 : px + 4,
+              TOP + 12 + 15 * row,
+              roomLeft ? "end" : "start",
+              escape(label)));
       row++;
     }
     svg.append("</g>\n");
@@ -148,7 +230,11 @@ final class PnlHistogramSvg {
     }
     double raw = span / count;
     double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
-    double step = magnitude * (raw / magnitude < 1.5 ? 1 : raw / magnitude < 3.5 ? 2 : raw / magnitude < 7.5 ? 5 : 10);
+    double step =
+        magnitude
+            * (raw / magnitude < 1.5
+                ? 1
+                : raw / magnitude < 3.5 ? 2 : raw / magnitude < 7.5 ? 5 : 10);
     List<Double> ticks = new ArrayList<>();
     for (double t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) {
       ticks.add(Math.abs(t) < step * 1e-9 ? 0.0 : t);
@@ -159,13 +245,19 @@ final class PnlHistogramSvg {
   /** A P&L amount or a count with thousands separators, decimals only where needed. */
   static String amount(double value) {
     double magnitude = Math.abs(value);
-    String pattern = magnitude >= 100 || value == Math.rint(value) ? "%,.0f" : magnitude >= 1 ? "%,.1f" : "%,.3f";
+    String pattern =
+        magnitude >= 100 || value == Math.rint(value)
+            ? "%,.0f"
+            : magnitude >= 1 ? "%,.1f" : "%,.3f";
     String text = String.format(Locale.ENGLISH, pattern, value);
     return text.matches("-0(\\.0+)?") ? text.substring(1) : text;
   }
 
   private static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    return text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 
   /** Maps a value range linearly onto a pixel range. */

@@ -5,9 +5,9 @@ import jakarta.servlet.http.HttpSession;
 import java.io.Serializable;
 
 /**
- * The user a browser session belongs to, kept in the session after a successful login. The
- * role is looked up again on every request ({@link PageGuard}), so a removed account or a
- * revoked admin role takes effect at once, not at the next login.
+ * The user a browser session belongs to, kept in the session after a successful login. The role is
+ * looked up again on every request ({@link PageGuard}), so a removed account or a revoked admin
+ * role takes effect at once, not at the next login.
  */
 public record SignedInUser(String name, boolean admin) implements Serializable {
   private static final String ATTRIBUTE = "gantry.user";

@@ -19,22 +19,30 @@ import org.apache.commons.csv.CSVRecord;
 /**
  * What the sample VaR program (mcvar) wrote into its job's {@code results/} directory, read from
  * its CSV files, compressed ({@code .csv.gz}, blocked gzip: several members, which {@link
- * GZIPInputStream} reads on) or plain ({@code .csv}), told apart by their first bytes.
- * A file that is missing, not gzip, or has a missing column or a bad number gives an
- * {@link Unreadable} naming the file and the line, for the page to show.
+ * GZIPInputStream} reads on) or plain ({@code .csv}), told apart by their first bytes. A file that
+ * is missing, not gzip, or has a missing column or a bad number gives an {@link Unreadable} naming
+ * the file and the line, for the page to show.
  */
 record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contributions) {
   static final String SUMMARY = "results/var_summary.csv";
   static final String DISTRIBUTION = "results/pnl_distribution.csv";
   static final String CONTRIBUTIONS = "results/contributions.csv";
 
-  /** The names a result may have in the job directory: compressed first (mcvar's default), then plain. */
+  /**
+   * The names a result may have in the job directory: compressed first (mcvar's default), then
+   * plain.
+   */
   static List<String> namesOf(String result) {
     return List.of(result + ".gz", result);
   }
 
   /** VaR and expected shortfall (positive loss amounts) at one confidence level. */
-  record Level(BigDecimal confidence, double var, double expectedShortfall, double mean, double stddev,
+  record Level(
+      BigDecimal confidence,
+      double var,
+      double expectedShortfall,
+      double mean,
+      double stddev,
       long scenarios) {
     /** "99%", "97.5%". */
     String percent() {
@@ -62,19 +70,39 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
   }
 
   /**
-   * Reads the summary and the distribution (both required) and the contributions (optional:
-   * empty when the file is not there). Levels come by rising confidence, bins by P&L.
+   * Reads the summary and the distribution (both required) and the contributions (optional: empty
+   * when the file is not there). Levels come by rising confidence, bins by P&L.
    */
   static VarResults read(ResultFiles files) throws Unreadable {
-    List<Level> levels = new ArrayList<>(rows(files, SUMMARY, r -> new Level(decimal(r, "confidence"),
-        number(r, "var"), number(r, "expected_shortfall"), number(r, "pnl_mean"), number(r, "pnl_stddev"),
-        (long) number(r, "scenarios"))));
+    List<Level> levels =
+        new ArrayList<>(
+            rows(
+                files,
+                SUMMARY,
+                r ->
+                    new Level(
+                        decimal(r, "confidence"),
+                        number(r, "var"),
+                        number(r, "expected_shortfall"),
+                        number(r, "pnl_mean"),
+                        number(r, "pnl_stddev"),
+                        (long) number(r, "scenarios"))));
     levels.sort(Comparator.comparing(Level::confidence));
-    List<Bin> bins = new ArrayList<>(rows(files, DISTRIBUTION,
-        r -> new Bin(number(r, "lower"), number(r, "upper"), (long) number(r, "count"))));
+    List<Bin> bins =
+        new ArrayList<>(
+            rows(
+                files,
+                DISTRIBUTION,
+                r -> new Bin(number(r, "lower"), number(r, "upper"), (long) number(r, "count"))));
     bins.sort(Comparator.comparingDouble(Bin::lower));
-    List<Contribution> parts = rows(files, CONTRIBUTIONS, r -> new Contribution(text(r, "position_id"),
-        decimal(r, "confidence"), number(r, "contribution")), List.of());
+    List<Contribution> parts =
+        rows(
+            files,
+            CONTRIBUTIONS,
+            r ->
+                new Contribution(
+                    text(r, "position_id"), decimal(r, "confidence"), number(r, "contribution")),
+            List.of());
     if (levels.isEmpty()) {
       throw new Unreadable(SUMMARY + "(.gz) has no rows");
     }
@@ -84,16 +112,21 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
   /** The {@code n} largest contributions at the highest confidence level. */
   List<Contribution> top(int n) {
     BigDecimal highest = levels.get(levels.size() - 1).confidence();
-    return contributions.stream().filter(c -> c.confidence().compareTo(highest) == 0)
-        .sorted(Comparator.comparingDouble(Contribution::contribution).reversed()).limit(n).toList();
+    return contributions.stream()
+        .filter(c -> c.confidence().compareTo(highest) == 0)
+        .sorted(Comparator.comparingDouble(Contribution::contribution).reversed())
+        .limit(n)
+        .toList();
   }
 
-  private static <T> List<T> rows(ResultFiles files, String name, Function<CSVRecord, T> row) throws Unreadable {
+  private static <T> List<T> rows(ResultFiles files, String name, Function<CSVRecord, T> row)
+      throws Unreadable {
     return rows(files, name, row, null);
   }
 
   /** The file's rows; {@code absent} when it is not there, or null when it must be. */
-  private static <T> List<T> rows(ResultFiles files, String name, Function<CSVRecord, T> row, List<T> absent)
+  private static <T> List<T> rows(
+      ResultFiles files, String name, Function<CSVRecord, T> row, List<T> absent)
       throws Unreadable {
     Optional<InputStream> file = Optional.empty();
     String result = name;

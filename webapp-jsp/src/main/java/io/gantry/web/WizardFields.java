@@ -5,11 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Fields as the user typed them (text, so that a wrong entry can be shown back next to its
- * field), with what is wrong with them: the wizard's own checks of each posted field and the
- * server's validation report placed on the fields it names. The job's own fields ({@link
- * WizardJob}) and each staging step's ({@link WizardStage}) are kept this way. Pages read
- * {@code values} and {@code errors} by name.
+ * Fields as the user typed them (text, so that a wrong entry can be shown back next to its field),
+ * with what is wrong with them: the wizard's own checks of each posted field and the server's
+ * validation report placed on the fields it names. The job's own fields ({@link WizardJob}) and
+ * each staging step's ({@link WizardStage}) are kept this way. Pages read {@code values} and {@code
+ * errors} by name.
  */
 public abstract class WizardFields implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -8,20 +8,51 @@ import java.util.regex.Pattern;
 
 /**
  * Reads a posted wizard step into the job and checks what can be checked field by field at once
- * (numbers, NAME=value lines), so that a wrong entry is shown next to its field without waiting
- * for the server's validation. Everything else (required elements, file names, SQL statements,
- * data sources) is the server's to say, at the review.
+ * (numbers, NAME=value lines), so that a wrong entry is shown next to its field without waiting for
+ * the server's validation. Everything else (required elements, file names, SQL statements, data
+ * sources) is the server's to say, at the review.
  *
- * <p>Stage fields are posted as {@code s<index>.<field>}. A typed password never reaches the
- * job: it goes through the {@code seal} function (encryption with the server's key) at once.
+ * <p>Stage fields are posted as {@code s<index>.<field>}. A typed password never reaches the job:
+ * it goes through the {@code seal} function (encryption with the server's key) at once.
  */
 final class WizardForm {
-  static final List<String> SQL_QUERY_FIELDS = List.of("dsKind", "dataSourceRef", "jdbcUrl", "dbUser", "group",
-      "statement", "inputFile", "outputFile", "creationFlag", "inputCompression", "outputCompression");
-  static final List<String> SQL_UPDATE_FIELDS = List.of("dsKind", "dataSourceRef", "jdbcUrl", "dbUser", "group",
-      "statement", "inputFile", "inputCompression", "batchSize");
-  static final List<String> SCP_FIELDS = List.of("order", "direction", "protocol", "host", "port", "user",
-      "authKind", "identityRef", "source", "target", "compression");
+  static final List<String> SQL_QUERY_FIELDS =
+      List.of(
+          "dsKind",
+          "dataSourceRef",
+          "jdbcUrl",
+          "dbUser",
+          "group",
+          "statement",
+          "inputFile",
+          "outputFile",
+          "creationFlag",
+          "inputCompression",
+          "outputCompression");
+  static final List<String> SQL_UPDATE_FIELDS =
+      List.of(
+          "dsKind",
+          "dataSourceRef",
+          "jdbcUrl",
+          "dbUser",
+          "group",
+          "statement",
+          "inputFile",
+          "inputCompression",
+          "batchSize");
+  static final List<String> SCP_FIELDS =
+      List.of(
+          "order",
+          "direction",
+          "protocol",
+          "host",
+          "port",
+          "user",
+          "authKind",
+          "identityRef",
+          "source",
+          "target",
+          "compression");
   private static final java.util.Set<String> MULTILINE =
       java.util.Set.of("description", "arguments", "environment", "mpirunOptions");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*");
@@ -52,8 +83,11 @@ final class WizardForm {
       job.fieldErrors().remove(field);
       check(field, job.value(field)).ifPresent(message -> job.fieldErrors().put(field, message));
     }
-    if (step == WizardStep.RESOURCES && !job.value("partition").isBlank() && !job.value("hostFile").isBlank()) {
-      job.fieldErrors().put("partition", "Give a host file (Application step) or a partition, not both.");
+    if (step == WizardStep.RESOURCES
+        && !job.value("partition").isBlank()
+        && !job.value("hostFile").isBlank()) {
+      job.fieldErrors()
+          .put("partition", "Give a host file (Application step) or a partition, not both.");
     }
   }
 
@@ -61,7 +95,9 @@ final class WizardForm {
    * Reads the stages of a staging step. The form says how many stages it showed; when that is not
    * what the session holds (the list changed in another tab), nothing is read.
    */
-  static boolean readStages(List<WizardStage> stages, Map<String, String[]> params,
+  static boolean readStages(
+      List<WizardStage> stages,
+      Map<String, String[]> params,
       BiFunction<WizardStage, char[], String> seal) {
     String shown = param(params, "stages");
     if (shown == null || !shown.equals(Integer.toString(stages.size()))) {
@@ -73,8 +109,14 @@ final class WizardForm {
     return true;
   }
 
-  /** Reads a stage's fields first, so that a typed password is sealed for the destination posted with it. */
-  private static void readStage(WizardStage stage, String prefix, Map<String, String[]> params,
+  /**
+   * Reads a stage's fields first, so that a typed password is sealed for the destination posted
+   * with it.
+   */
+  private static void readStage(
+      WizardStage stage,
+      String prefix,
+      Map<String, String[]> params,
       BiFunction<WizardStage, char[], String> seal) {
     stage.fieldErrors().clear();
     for (String field : fieldsOf(stage.kind())) {
@@ -82,7 +124,8 @@ final class WizardForm {
       if (value != null) {
         stage.set(field, field.equals("statement") ? value.replace("\r\n", "\n") : value.strip());
       }
-      check(field, stage.value(field)).ifPresent(message -> stage.fieldErrors().put(field, message));
+      check(field, stage.value(field))
+          .ifPresent(message -> stage.fieldErrors().put(field, message));
     }
     String secret = secretField(stage.kind());
     if (param(params, prefix + secret + "Clear") != null) {
@@ -103,17 +146,18 @@ final class WizardForm {
     if (value.length() > MAX_FIELD) {
       return java.util.Optional.of("At most " + MAX_FIELD + " characters.");
     }
-    String message = switch (field) {
-      case "processes" -> wholeNumber(value, 1, true, "The number of processes");
-      case "group" -> wholeNumber(value, 1, true, "The execution-order group");
-      case "order" -> wholeNumber(value, 1, true, "The arranging order");
-      case "verbosity" -> wholeNumber(value, 0, false, "The verbosity");
-      case "wallTime" -> wholeNumber(value, 1, false, "The wall time limit");
-      case "batchSize" -> wholeNumber(value, 1, false, "The batch size");
-      case "port" -> port(value);
-      case "environment" -> environment(value);
-      default -> null;
-    };
+    String message =
+        switch (field) {
+          case "processes" -> wholeNumber(value, 1, true, "The number of processes");
+          case "group" -> wholeNumber(value, 1, true, "The execution-order group");
+          case "order" -> wholeNumber(value, 1, true, "The arranging order");
+          case "verbosity" -> wholeNumber(value, 0, false, "The verbosity");
+          case "wallTime" -> wholeNumber(value, 1, false, "The wall time limit");
+          case "batchSize" -> wholeNumber(value, 1, false, "The batch size");
+          case "port" -> port(value);
+          case "environment" -> environment(value);
+          default -> null;
+        };
     return java.util.Optional.ofNullable(message);
   }
 
@@ -152,7 +196,9 @@ final class WizardForm {
       number++;
       int eq = line.indexOf('=');
       if (eq <= 0 || !ENV_NAME.matcher(line.substring(0, eq)).matches()) {
-        return "Line " + number + " is not NAME=value (a name of letters, digits and _ . -, not starting with a digit).";
+        return "Line "
+            + number
+            + " is not NAME=value (a name of letters, digits and _ . -, not starting with a digit).";
       }
     }
     return null;
@@ -160,8 +206,10 @@ final class WizardForm {
 
   /** The non-empty lines of a text area, without their line ends. */
   static List<String> lines(String text) {
-    return text.lines().map(l -> l.endsWith("\r") ? l.substring(0, l.length() - 1) : l)
-        .filter(l -> !l.isEmpty()).toList();
+    return text.lines()
+        .map(l -> l.endsWith("\r") ? l.substring(0, l.length() - 1) : l)
+        .filter(l -> !l.isEmpty())
+        .toList();
   }
 
   static String param(Map<String, String[]> params, String name) {

@@ -5,14 +5,16 @@ import java.util.List;
 
 /**
  * The job a user is building in the wizard, kept in the HTTP session: the job's own fields
- * (identification, application, resources) as typed, the ordered stage-in and stage-out steps,
- * and what is wrong with them: the wizard's own checks of each posted field, and the server's
+ * (identification, application, resources) as typed, the ordered stage-in and stage-out steps, and
+ * what is wrong with them: the wizard's own checks of each posted field, and the server's
  * validation report placed next to the fields it names.
  */
 public final class WizardJob extends WizardFields {
   private static final long serialVersionUID = 1L;
 
-  /** The named application a new job runs: the sample's Monte Carlo VaR program, on its 2 processes. */
+  /**
+   * The named application a new job runs: the sample's Monte Carlo VaR program, on its 2 processes.
+   */
   static final String DEFAULT_APPLICATION = "mcvar";
 
   private final List<WizardStage> pre = new ArrayList<>();
@@ -21,9 +23,9 @@ public final class WizardJob extends WizardFields {
   private boolean reviewed;
 
   /**
-   * A new job as the wizard offers it: the named application mcvar with its default process
-   * count, so a user who only adds staging submits plain JSDL any grid client could write; typing
-   * an executable instead describes the program (gx:MpirunApplication).
+   * A new job as the wizard offers it: the named application mcvar with its default process count,
+   * so a user who only adds staging submits plain JSDL any grid client could write; typing an
+   * executable instead describes the program (gx:MpirunApplication).
    */
   static WizardJob fresh() {
     WizardJob job = new WizardJob();
@@ -52,7 +54,9 @@ public final class WizardJob extends WizardFields {
     this.draftName = name == null ? "" : name;
   }
 
-  /** Whether the user has seen the review once: from then on every posted step is validated again. */
+  /**
+   * Whether the user has seen the review once: from then on every posted step is validated again.
+   */
   boolean reviewed() {
     return reviewed;
   }

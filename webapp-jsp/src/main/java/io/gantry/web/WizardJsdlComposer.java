@@ -15,10 +15,10 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
 /**
- * Turns the wizard's job into an extended JSDL document, in the element order the schemas ask
- * for. Required elements are written even when their field is empty, so that the server's
- * report names the element, and the wizard can put the problem next to that field. Optional
- * elements with an empty field are left out. Passwords are already {@code ENC(...)} values.
+ * Turns the wizard's job into an extended JSDL document, in the element order the schemas ask for.
+ * Required elements are written even when their field is empty, so that the server's report names
+ * the element, and the wizard can put the problem next to that field. Optional elements with an
+ * empty field are left out. Passwords are already {@code ENC(...)} values.
  */
 final class WizardJsdlComposer {
   // short names for the namespaces every line below writes in
@@ -67,7 +67,8 @@ final class WizardJsdlComposer {
       out.setOutputProperty("{http://xml.apache.org/xslt}indent-amount", "2");
       StringWriter text = new StringWriter();
       out.transform(new DOMSource(doc), new StreamResult(text));
-      // the declaration shares line 1 with the root, as the server numbers lines of the element alone
+      // the declaration shares line 1 with the root, as the server numbers lines of the element
+      // alone
       return text.toString();
     } catch (TransformerException e) {
       throw new IllegalStateException("cannot write the job description", e);

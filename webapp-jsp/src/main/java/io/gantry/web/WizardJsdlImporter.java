@@ -28,32 +28,64 @@ import org.xml.sax.SAXException;
  *   <li>The document goes through {@link JsdlParser} first: one it finds invalid is refused with
  *       its located problems (line:column, element path), as the API reports them.
  *   <li>Every element and attribute the wizard has a field for is taken into a {@link WizardJob}.
- *   <li>Anything else (POSIX or SPMD applications, {@code jsdl:Resources}, standard
- *       {@code jsdl:DataStaging}, annotations, a second project, foreign extensions, ...) would be
- *       lost by the wizard's next save, so the document is refused, naming each such element:
- *       the wizard never silently drops part of a job. Such jobs are submitted as files
- *       ({@code gantry submit}).
+ *   <li>Anything else (POSIX or SPMD applications, {@code jsdl:Resources}, standard {@code
+ *       jsdl:DataStaging}, annotations, a second project, foreign extensions, ...) would be lost by
+ *       the wizard's next save, so the document is refused, naming each such element: the wizard
+ *       never silently drops part of a job. Such jobs are submitted as files ({@code gantry
+ *       submit}).
  * </ol>
  */
 final class WizardJsdlImporter {
-  private static final Map<String, String> APPLICATION_FIELDS = Map.of("Executable", "executable",
-      "WorkingDirectory", "workingDirectory", "NumberOfProcesses", "processes", "HostFile", "hostFile",
-      "Partition", "partition", "Verbosity", "verbosity", "WallTimeLimit", "wallTime",
-      "StdoutFileName", "stdout", "StderrFileName", "stderr");
-  private static final Map<String, String> SQL_FIELDS = Map.ofEntries(Map.entry("DataSourceRef", "dataSourceRef"),
-      Map.entry("ExecutionOrderGroup", "group"), Map.entry("SQLStatement", "statement"),
-      Map.entry("SQLOutputFileName", "outputFile"), Map.entry("SQLInputFileName", "inputFile"),
-      Map.entry("SQLOutputFileCreationFlag", "creationFlag"), Map.entry("SQLInputFileCompression", "inputCompression"),
-      Map.entry("SQLOutputFileCompression", "outputCompression"), Map.entry("BatchSize", "batchSize"));
+  private static final Map<String, String> APPLICATION_FIELDS =
+      Map.of(
+          "Executable",
+          "executable",
+          "WorkingDirectory",
+          "workingDirectory",
+          "NumberOfProcesses",
+          "processes",
+          "HostFile",
+          "hostFile",
+          "Partition",
+          "partition",
+          "Verbosity",
+          "verbosity",
+          "WallTimeLimit",
+          "wallTime",
+          "StdoutFileName",
+          "stdout",
+          "StderrFileName",
+          "stderr");
+  private static final Map<String, String> SQL_FIELDS =
+      Map.ofEntries(
+          Map.entry("DataSourceRef", "dataSourceRef"),
+          Map.entry("ExecutionOrderGroup", "group"),
+          Map.entry("SQLStatement", "statement"),
+          Map.entry("SQLOutputFileName", "outputFile"),
+          Map.entry("SQLInputFileName", "inputFile"),
+          Map.entry("SQLOutputFileCreationFlag", "creationFlag"),
+          Map.entry("SQLInputFileCompression", "inputCompression"),
+          Map.entry("SQLOutputFileCompression", "outputCompression"),
+          Map.entry("BatchSize", "batchSize"));
   private static final Map<String, String> DATA_SOURCE_FIELDS =
       Map.of("JDBCURL", "jdbcUrl", "UserId", "dbUser", "Password", "dbPassword");
-  private static final Map<String, String> SCP_FIELDS = Map.ofEntries(Map.entry("ArrangingOrder", "order"),
-      Map.entry("Direction", "direction"), Map.entry("Protocol", "protocol"), Map.entry("RemoteHostName", "host"),
-      Map.entry("RemotePort", "port"), Map.entry("RemoteUserId", "user"), Map.entry("RemotePassword", "password"),
-      Map.entry("IdentityRef", "identityRef"), Map.entry("SourceFileName", "source"),
-      Map.entry("TargetFileName", "target"), Map.entry("Compression", "compression"));
+  private static final Map<String, String> SCP_FIELDS =
+      Map.ofEntries(
+          Map.entry("ArrangingOrder", "order"),
+          Map.entry("Direction", "direction"),
+          Map.entry("Protocol", "protocol"),
+          Map.entry("RemoteHostName", "host"),
+          Map.entry("RemotePort", "port"),
+          Map.entry("RemoteUserId", "user"),
+          Map.entry("RemotePassword", "password"),
+          Map.entry("IdentityRef", "identityRef"),
+          Map.entry("SourceFileName", "source"),
+          Map.entry("TargetFileName", "target"),
+          Map.entry("Compression", "compression"));
 
-  /** The job, or why it could not be read: the parser's problems or the elements the wizard lacks. */
+  /**
+   * The job, or why it could not be read: the parser's problems or the elements the wizard lacks.
+   */
   record Result(WizardJob job, List<String> problems, List<String> unsupported) {
     boolean ok() {
       return job != null;
@@ -68,8 +100,11 @@ final class WizardJsdlImporter {
   static Result read(byte[] document, JsdlParser parser) {
     ParseResult parsed = parser.parse(document);
     if (!parsed.isValid()) {
-      List<String> problems = parsed.report().problems().stream()
-          .filter(p -> p.severity() == Severity.ERROR).map(WizardJsdlImporter::located).toList();
+      List<String> problems =
+          parsed.report().problems().stream()
+              .filter(p -> p.severity() == Severity.ERROR)
+              .map(WizardJsdlImporter::located)
+              .toList();
       return new Result(null, problems, List.of());
     }
     Element root;
@@ -81,7 +116,8 @@ final class WizardJsdlImporter {
     WizardJsdlImporter importer = new WizardJsdlImporter();
     WizardJob job = importer.job(root);
     importer.findUnsupported(root, "");
-    return importer.unsupported.isEmpty() ? new Result(job, List.of(), List.of())
+    return importer.unsupported.isEmpty()
+        ? new Result(job, List.of(), List.of())
         : new Result(null, List.of(), List.copyOf(importer.unsupported));
   }
 
@@ -155,7 +191,8 @@ final class WizardJsdlImporter {
         job.set("applicationName", takeText(e).strip());
       } else if (isJsdl(e, "ApplicationVersion")) {
         job.set("applicationVersion", takeText(e).strip());
-      } else if (isGx(e, "MpirunApplication") && e.getAttributes().getLength() == namespaceAttributes(e)) {
+      } else if (isGx(e, "MpirunApplication")
+          && e.getAttributes().getLength() == namespaceAttributes(e)) {
         take(e);
         for (Element f : children(e)) {
           String local = f.getLocalName();
@@ -180,12 +217,13 @@ final class WizardJsdlImporter {
   }
 
   private void stage(Element e, List<WizardStage> stages) {
-    Kind kind = switch (e.getLocalName()) {
-      case "SCPDataStaging" -> Kind.SCP;
-      case "SQLQueryDataStaging" -> Kind.SQL_QUERY;
-      case "SQLUpdateDataStaging" -> Kind.SQL_UPDATE;
-      default -> null;
-    };
+    Kind kind =
+        switch (e.getLocalName()) {
+          case "SCPDataStaging" -> Kind.SCP;
+          case "SQLQueryDataStaging" -> Kind.SQL_QUERY;
+          case "SQLUpdateDataStaging" -> Kind.SQL_UPDATE;
+          default -> null;
+        };
     if (kind == null || !isGx(e, e.getLocalName())) {
       return;
     }
@@ -233,8 +271,9 @@ final class WizardJsdlImporter {
     NamedNodeMap attributes = e.getAttributes();
     for (int i = 0; i < attributes.getLength(); i++) {
       Attr a = (Attr) attributes.item(i);
-      boolean known = XMLConstants.XMLNS_ATTRIBUTE_NS_URI.equals(a.getNamespaceURI())
-          || (isGx(e, "Environment") && a.getName().equals("name"));
+      boolean known =
+          XMLConstants.XMLNS_ATTRIBUTE_NS_URI.equals(a.getNamespaceURI())
+              || (isGx(e, "Environment") && a.getName().equals("name"));
       if (!known) {
         unsupported.add(path + "/@" + a.getName());
       }

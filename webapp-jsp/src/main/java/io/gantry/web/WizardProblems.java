@@ -5,34 +5,58 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Puts the server's validation report next to the wizard's fields. A problem's element path
- * ({@code JobDefinition/JobDescription/PreDataStaging/SQLQueryDataStaging[2]/SQLStatement})
- * names the stage by its kind and its 1-based index among the stages of that kind (no index
- * when it is the only one), which is how the composer wrote them; the last named element gives
- * the field. A problem with the stage or application as a whole is kept for the stage or step,
- * and one with the document as a whole is shown on the review only.
+ * Puts the server's validation report next to the wizard's fields. A problem's element path ({@code
+ * JobDefinition/JobDescription/PreDataStaging/SQLQueryDataStaging[2]/SQLStatement}) names the stage
+ * by its kind and its 1-based index among the stages of that kind (no index when it is the only
+ * one), which is how the composer wrote them; the last named element gives the field. A problem
+ * with the stage or application as a whole is kept for the stage or step, and one with the document
+ * as a whole is shown on the review only.
  */
 final class WizardProblems {
-  private static final Map<String, String> JOB_FIELDS = Map.ofEntries(Map.entry("JobName", "name"),
-      Map.entry("JobProject", "project"), Map.entry("ApplicationName", "applicationName"),
-      Map.entry("ApplicationVersion", "applicationVersion"),
-      Map.entry("Executable", "executable"), Map.entry("WorkingDirectory", "workingDirectory"),
-      Map.entry("Argument", "arguments"), Map.entry("Environment", "environment"),
-      Map.entry("NumberOfProcesses", "processes"), Map.entry("HostFile", "hostFile"),
-      Map.entry("Partition", "partition"), Map.entry("Verbosity", "verbosity"),
-      Map.entry("MpirunOption", "mpirunOptions"), Map.entry("WallTimeLimit", "wallTime"),
-      Map.entry("StdoutFileName", "stdout"), Map.entry("StderrFileName", "stderr"));
-  private static final Map<String, String> STAGE_FIELDS = Map.ofEntries(Map.entry("DataSourceRef", "dataSourceRef"),
-      Map.entry("JDBCURL", "jdbcUrl"), Map.entry("UserId", "dbUser"), Map.entry("Password", "dbPassword"),
-      Map.entry("ExecutionOrderGroup", "group"), Map.entry("SQLStatement", "statement"),
-      Map.entry("SQLOutputFileName", "outputFile"), Map.entry("SQLInputFileName", "inputFile"),
-      Map.entry("SQLOutputFileCreationFlag", "creationFlag"), Map.entry("SQLInputFileCompression", "inputCompression"),
-      Map.entry("SQLOutputFileCompression", "outputCompression"), Map.entry("BatchSize", "batchSize"),
-      Map.entry("ArrangingOrder", "order"), Map.entry("Direction", "direction"), Map.entry("Protocol", "protocol"),
-      Map.entry("RemoteHostName", "host"), Map.entry("RemotePort", "port"), Map.entry("RemoteUserId", "user"),
-      Map.entry("RemotePassword", "password"), Map.entry("IdentityRef", "identityRef"),
-      Map.entry("SourceFileName", "source"), Map.entry("TargetFileName", "target"),
-      Map.entry("Compression", "compression"), Map.entry("DataSource", "dsKind"));
+  private static final Map<String, String> JOB_FIELDS =
+      Map.ofEntries(
+          Map.entry("JobName", "name"),
+          Map.entry("JobProject", "project"),
+          Map.entry("ApplicationName", "applicationName"),
+          Map.entry("ApplicationVersion", "applicationVersion"),
+          Map.entry("Executable", "executable"),
+          Map.entry("WorkingDirectory", "workingDirectory"),
+          Map.entry("Argument", "arguments"),
+          Map.entry("Environment", "environment"),
+          Map.entry("NumberOfProcesses", "processes"),
+          Map.entry("HostFile", "hostFile"),
+          Map.entry("Partition", "partition"),
+          Map.entry("Verbosity", "verbosity"),
+          Map.entry("MpirunOption", "mpirunOptions"),
+          Map.entry("WallTimeLimit", "wallTime"),
+          Map.entry("StdoutFileName", "stdout"),
+          Map.entry("StderrFileName", "stderr"));
+  private static final Map<String, String> STAGE_FIELDS =
+      Map.ofEntries(
+          Map.entry("DataSourceRef", "dataSourceRef"),
+          Map.entry("JDBCURL", "jdbcUrl"),
+          Map.entry("UserId", "dbUser"),
+          Map.entry("Password", "dbPassword"),
+          Map.entry("ExecutionOrderGroup", "group"),
+          Map.entry("SQLStatement", "statement"),
+          Map.entry("SQLOutputFileName", "outputFile"),
+          Map.entry("SQLInputFileName", "inputFile"),
+          Map.entry("SQLOutputFileCreationFlag", "creationFlag"),
+          Map.entry("SQLInputFileCompression", "inputCompression"),
+          Map.entry("SQLOutputFileCompression", "outputCompression"),
+          Map.entry("BatchSize", "batchSize"),
+          Map.entry("ArrangingOrder", "order"),
+          Map.entry("Direction", "direction"),
+          Map.entry("Protocol", "protocol"),
+          Map.entry("RemoteHostName", "host"),
+          Map.entry("RemotePort", "port"),
+          Map.entry("RemoteUserId", "user"),
+          Map.entry("RemotePassword", "password"),
+          Map.entry("IdentityRef", "identityRef"),
+          Map.entry("SourceFileName", "source"),
+          Map.entry("TargetFileName", "target"),
+          Map.entry("Compression", "compression"),
+          Map.entry("DataSource", "dsKind"));
 
   private WizardProblems() {}
 
@@ -82,7 +106,9 @@ final class WizardProblems {
     if (JOB_FIELDS.containsKey(last)) {
       return JOB_FIELDS.get(last);
     }
-    if (last.equals("Description") && steps.length > 1 && bare(steps[steps.length - 2]).equals("JobIdentification")) {
+    if (last.equals("Description")
+        && steps.length > 1
+        && bare(steps[steps.length - 2]).equals("JobIdentification")) {
       return "description";
     }
     if (last.equals("JobIdentification")) {

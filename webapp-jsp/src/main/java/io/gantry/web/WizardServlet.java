@@ -3,8 +3,8 @@ package io.gantry.web;
 import io.gantry.jsdl.EncryptedSecret;
 import io.gantry.jsdl.HardenedXml;
 import io.gantry.jsdl.JsdlDefaults;
-import io.gantry.jsdl.SecretBinding;
 import io.gantry.jsdl.JsdlParser;
+import io.gantry.jsdl.SecretBinding;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.LimitExceededFault;
@@ -41,9 +41,10 @@ import org.w3c.dom.Element;
  *   <li>A typed password is encrypted with the server's password key while the step is read; the
  *       session and the document only ever hold the {@code ENC(...)} value.
  *   <li>The review composes the JSDL document and has the server validate it (validateJob, the
- *       API's report); each problem is also placed next to its field, and from then on every
- *       posted step is validated again, so the marks stay current.
- *   <li>Then: download ({@code /wizard/download}), save as a draft, or submit (to {@code /jobs/ID}).
+ *       API's report); each problem is also placed next to its field, and from then on every posted
+ *       step is validated again, so the marks stay current.
+ *   <li>Then: download ({@code /wizard/download}), save as a draft, or submit (to {@code
+ *       /jobs/ID}).
  * </ol>
  *
  * {@code /wizard/upload} reads an existing JSDL file (multipart, the CSRF token in the query) into
@@ -55,16 +56,25 @@ final class WizardServlet extends HttpServlet {
   private static final String SESSION_NOTICE = "gantry.wizard.notice";
   static final long MAX_UPLOAD_BYTES = 4L * 1024 * 1024;
   static final long MAX_UPLOAD_MIB = MAX_UPLOAD_BYTES / 1024 / 1024;
+
   /** The whole multipart request: the file and room for the form's boundaries and headers. */
   static final long MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
-  private static final String TOO_LARGE = "The file is larger than " + MAX_UPLOAD_MIB
-      + " MiB; Gantry accepts job descriptions up to " + MAX_UPLOAD_MIB + " MiB.";
+
+  private static final String TOO_LARGE =
+      "The file is larger than "
+          + MAX_UPLOAD_MIB
+          + " MiB; Gantry accepts job descriptions up to "
+          + MAX_UPLOAD_MIB
+          + " MiB.";
   private final transient JobManagementService service;
   private final transient DraftStore drafts;
   private final transient JsdlParser parser = new JsdlParser();
   private final transient Function<String, CredentialNames> credentialNames;
 
-  WizardServlet(JobManagementService service, DraftStore drafts, Function<String, CredentialNames> credentialNames) {
+  WizardServlet(
+      JobManagementService service,
+      DraftStore drafts,
+      Function<String, CredentialNames> credentialNames) {
     this.service = service;
     this.drafts = drafts;
     this.credentialNames = credentialNames;
@@ -98,7 +108,9 @@ final class WizardServlet extends HttpServlet {
       Pages.error(request, response, HttpServletResponse.SC_NOT_FOUND, "no such wizard page");
       return;
     }
-    WizardStep step = WizardStep.bySlug(String.valueOf(request.getParameter("step"))).orElse(WizardStep.IDENTIFICATION);
+    WizardStep step =
+        WizardStep.bySlug(String.valueOf(request.getParameter("step")))
+            .orElse(WizardStep.IDENTIFICATION);
     render(request, response, job, step);
   }
 
@@ -112,7 +124,9 @@ final class WizardServlet extends HttpServlet {
     }
     HttpSession session = request.getSession();
     WizardJob job = jobOf(session);
-    WizardStep step = WizardStep.bySlug(String.valueOf(request.getParameter("step"))).orElse(WizardStep.IDENTIFICATION);
+    WizardStep step =
+        WizardStep.bySlug(String.valueOf(request.getParameter("step")))
+            .orElse(WizardStep.IDENTIFICATION);
     String go = String.valueOf(request.getParameter("go"));
     if (go.equals("reset")) {
       session.setAttribute(SESSION_JOB, WizardJob.fresh());
@@ -125,7 +139,9 @@ final class WizardServlet extends HttpServlet {
       validate(request, job);
     }
     if (!read) {
-      notice(session, "The stages changed in another window; this form was not saved. Please enter it again.");
+      notice(
+          session,
+          "The stages changed in another window; this form was not saved. Please enter it again.");
     }
     act(request, response, job, step, go);
   }
@@ -133,19 +149,27 @@ final class WizardServlet extends HttpServlet {
   private boolean readStep(HttpServletRequest request, WizardJob job, WizardStep step) {
     Map<String, String[]> params = request.getParameterMap();
     if (step.staging()) {
-      return WizardForm.readStages(job.stages(step == WizardStep.PRE_STAGING), params,
+      return WizardForm.readStages(
+          job.stages(step == WizardStep.PRE_STAGING),
+          params,
           (stage, secret) -> seal(request, stage, secret));
     }
     WizardForm.readJobFields(step, params, job);
     return true;
   }
 
-  private void act(HttpServletRequest request, HttpServletResponse response, WizardJob job, WizardStep step,
-      String go) throws ServletException, IOException {
+  private void act(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      WizardJob job,
+      WizardStep step,
+      String go)
+      throws ServletException, IOException {
     String[] action = go.split(":", 2);
     String argument = action.length > 1 ? action[1] : "";
     switch (action[0]) {
-      case "next" -> redirect(request, response, stepHasOwnErrors(job, step) ? step : step.next(), "");
+      case "next" ->
+          redirect(request, response, stepHasOwnErrors(job, step) ? step : step.next(), "");
       case "back" -> redirect(request, response, step.previous(), "");
       case "goto" -> redirect(request, response, WizardStep.bySlug(argument).orElse(step), "");
       case "add", "remove", "up", "down" -> {
@@ -164,7 +188,8 @@ final class WizardServlet extends HttpServlet {
 
   private static boolean stepHasOwnErrors(WizardJob job, WizardStep step) {
     if (step.staging()) {
-      return job.stages(step == WizardStep.PRE_STAGING).stream().anyMatch(s -> !s.fieldErrors().isEmpty());
+      return job.stages(step == WizardStep.PRE_STAGING).stream()
+          .anyMatch(s -> !s.fieldErrors().isEmpty());
     }
     return job.fieldErrors().keySet().stream().anyMatch(step.fields::contains);
   }
@@ -178,11 +203,12 @@ final class WizardServlet extends HttpServlet {
     List<WizardStage> stages = job.stages(pre);
     String prefix = pre ? "#pre-stage-" : "#post-stage-";
     if (what.equals("add")) {
-      Kind kind = switch (argument) {
-        case "sql" -> pre ? Kind.SQL_QUERY : Kind.SQL_UPDATE;
-        case "scp" -> Kind.SCP;
-        default -> null;
-      };
+      Kind kind =
+          switch (argument) {
+            case "sql" -> pre ? Kind.SQL_QUERY : Kind.SQL_UPDATE;
+            case "scp" -> Kind.SCP;
+            default -> null;
+          };
       if (kind == null || stages.size() >= 200) {
         return "";
       }
@@ -215,7 +241,7 @@ final class WizardServlet extends HttpServlet {
           return prefix + (i + 1);
         }
       }
-      default -> { }
+      default -> {}
     }
     return prefix + i;
   }
@@ -239,8 +265,8 @@ final class WizardServlet extends HttpServlet {
   }
 
   /**
-   * Encrypts a typed password with the server's key, bound to the signed-in user and to the
-   * stage's destination as posted with it (its JDBC URL, or user@host:port), and wipes the typed
+   * Encrypts a typed password with the server's key, bound to the signed-in user and to the stage's
+   * destination as posted with it (its JDBC URL, or user@host:port), and wipes the typed
    * characters. A stage whose destination is changed later needs its password typed again; the
    * server's validation says so next to the field.
    */
@@ -249,38 +275,50 @@ final class WizardServlet extends HttpServlet {
       SecretBinding binding = bindingOf(SignedInUser.of(request).name(), stage);
       String pem = Pages.jobsOf(service, request).getServerInfo().passwordPublicKey;
       if (pem == null || pem.isBlank()) {
-        throw new IllegalStateException("This server publishes no password key: use a named data source or SSH identity.");
+        throw new IllegalStateException(
+            "This server publishes no password key: use a named data source or SSH identity.");
       }
       PublicKey key = EncryptedSecret.publicKeyFromPem(pem);
       try {
         return EncryptedSecret.encrypt(key, secret, binding);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("The password is too long to encrypt with the server's key.");
+        throw new IllegalArgumentException(
+            "The password is too long to encrypt with the server's key.");
       }
     } finally {
       Arrays.fill(secret, '\0');
     }
   }
 
-  /** The user and destination a stage's password is for; IllegalArgumentException says what is missing. */
+  /**
+   * The user and destination a stage's password is for; IllegalArgumentException says what is
+   * missing.
+   */
   private static SecretBinding bindingOf(String user, WizardStage stage) {
     if (stage.kind() == Kind.SCP) {
       String host = stage.value("host");
       String remoteUser = stage.value("user");
       if (host.isBlank() || remoteUser.isBlank()) {
-        throw new IllegalArgumentException("Fill in the host and the remote user first: the password is encrypted"
-            + " for that login only.");
+        throw new IllegalArgumentException(
+            "Fill in the host and the remote user first: the password is encrypted"
+                + " for that login only.");
       }
       String port = stage.value("port").strip();
       try {
-        return SecretBinding.ssh(user, remoteUser, host, port.isEmpty() ? JsdlDefaults.SSH_PORT : Integer.parseInt(port));
+        return SecretBinding.ssh(
+            user,
+            remoteUser,
+            host,
+            port.isEmpty() ? JsdlDefaults.SSH_PORT : Integer.parseInt(port));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("Give a valid port first: the password is encrypted for that login only.");
+        throw new IllegalArgumentException(
+            "Give a valid port first: the password is encrypted for that login only.");
       }
     }
     String url = stage.value("jdbcUrl");
     if (url.isBlank()) {
-      throw new IllegalArgumentException("Fill in the JDBC URL first: the password is encrypted for that database only.");
+      throw new IllegalArgumentException(
+          "Fill in the JDBC URL first: the password is encrypted for that database only.");
     }
     return SecretBinding.jdbc(user, url);
   }
@@ -293,12 +331,15 @@ final class WizardServlet extends HttpServlet {
     return result;
   }
 
-  /** The composed job as the API receives it: parsed from its text, so lines match what is shown. */
+  /**
+   * The composed job as the API receives it: parsed from its text, so lines match what is shown.
+   */
   private static JobDocument document(WizardJob job) {
     String xml = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
     try {
-      Element root = HardenedXml.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)))
-          .getDocumentElement();
+      Element root =
+          HardenedXml.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)))
+              .getDocumentElement();
       return new JobDocument(root);
     } catch (Exception e) {
       throw new IllegalStateException("the composed job cannot be read back", e);
@@ -326,7 +367,10 @@ final class WizardServlet extends HttpServlet {
     String name = String.valueOf(request.getParameter("draftName")).strip();
     job.draftName(name);
     try {
-      drafts.save(SignedInUser.of(request).name(), name, WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job)));
+      drafts.save(
+          SignedInUser.of(request).name(),
+          name,
+          WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job)));
       job.fieldErrors().remove("draftName");
       notice(request.getSession(), "Saved as draft " + name + ".");
     } catch (IllegalArgumentException e) {
@@ -336,12 +380,12 @@ final class WizardServlet extends HttpServlet {
   }
 
   /**
-   * Reads an uploaded JSDL file. A body larger than the multipart limit allows is refused before
-   * it is parsed, from its Content-Length; one that turns out too large while it is parsed
-   * (chunked) is refused when the parser stops. Either way the refusal is answered through {@link
-   * RefusedRequest}, which reads a bounded rest of the body first: answering 413 while the
-   * client still sends made the server close a socket with unread bytes, which resets the
-   * connection and throws the page away on the client's side ("header parser received no bytes").
+   * Reads an uploaded JSDL file. A body larger than the multipart limit allows is refused before it
+   * is parsed, from its Content-Length; one that turns out too large while it is parsed (chunked)
+   * is refused when the parser stops. Either way the refusal is answered through {@link
+   * RefusedRequest}, which reads a bounded rest of the body first: answering 413 while the client
+   * still sends made the server close a socket with unread bytes, which resets the connection and
+   * throws the page away on the client's side ("header parser received no bytes").
    */
   private void upload(HttpServletRequest request, HttpServletResponse response)
       throws ServletException, IOException {
@@ -357,9 +401,13 @@ final class WizardServlet extends HttpServlet {
       if (request.getContentLengthLong() > MAX_UPLOAD_BYTES || sizeExceeded(e)) {
         refuseUpload(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, TOO_LARGE);
       } else {
-        refuseUpload(request, response, HttpServletResponse.SC_BAD_REQUEST, "The upload was broken off or"
-            + " is not a file upload the wizard can read (a multipart form with the field \"file\"); choose the"
-            + " file and send it again.");
+        refuseUpload(
+            request,
+            response,
+            HttpServletResponse.SC_BAD_REQUEST,
+            "The upload was broken off or"
+                + " is not a file upload the wizard can read (a multipart form with the field \"file\"); choose the"
+                + " file and send it again.");
       }
       return;
     }
@@ -373,7 +421,11 @@ final class WizardServlet extends HttpServlet {
   private void readUpload(HttpServletRequest request, HttpServletResponse response, Part file)
       throws ServletException, IOException {
     if (file == null || file.getSize() == 0) {
-      uploadRefused(request, response, HttpServletResponse.SC_BAD_REQUEST, List.of("Choose a JSDL file to read."),
+      uploadRefused(
+          request,
+          response,
+          HttpServletResponse.SC_BAD_REQUEST,
+          List.of("Choose a JSDL file to read."),
           List.of());
       return;
     }
@@ -382,12 +434,22 @@ final class WizardServlet extends HttpServlet {
       bytes = in.readNBytes((int) MAX_UPLOAD_BYTES + 1);
     }
     if (bytes.length > MAX_UPLOAD_BYTES) {
-      uploadRefused(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, List.of(TOO_LARGE), List.of());
+      uploadRefused(
+          request,
+          response,
+          HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
+          List.of(TOO_LARGE),
+          List.of());
       return;
     }
     WizardJsdlImporter.Result result = WizardJsdlImporter.read(bytes, parser);
     if (!result.ok()) {
-      uploadRefused(request, response, HttpServletResponse.SC_BAD_REQUEST, result.problems(), result.unsupported());
+      uploadRefused(
+          request,
+          response,
+          HttpServletResponse.SC_BAD_REQUEST,
+          result.problems(),
+          result.unsupported());
       return;
     }
     request.getSession().setAttribute(SESSION_JOB, result.job());
@@ -399,7 +461,8 @@ final class WizardServlet extends HttpServlet {
   /** Whether the multipart parser gave up because the file or the request exceeded its limit. */
   private static boolean sizeExceeded(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t.getMessage() != null && t.getMessage().toLowerCase(java.util.Locale.ROOT).contains("exceeded")) {
+      if (t.getMessage() != null
+          && t.getMessage().toLowerCase(java.util.Locale.ROOT).contains("exceeded")) {
         return true;
       }
     }
@@ -418,19 +481,28 @@ final class WizardServlet extends HttpServlet {
   }
 
   /** Refuses an upload whose body was not (all) read: drained as far as allowed, then the page. */
-  private void refuseUpload(HttpServletRequest request, HttpServletResponse response, int status, String problem)
+  private void refuseUpload(
+      HttpServletRequest request, HttpServletResponse response, int status, String problem)
       throws IOException {
-    RefusedRequest.answer(request, response, () -> {
-      try {
-        uploadRefused(request, response, status, List.of(problem), List.of());
-      } catch (ServletException e) {
-        throw new IOException(e);
-      }
-    });
+    RefusedRequest.answer(
+        request,
+        response,
+        () -> {
+          try {
+            uploadRefused(request, response, status, List.of(problem), List.of());
+          } catch (ServletException e) {
+            throw new IOException(e);
+          }
+        });
   }
 
-  private void uploadRefused(HttpServletRequest request, HttpServletResponse response, int status,
-      List<String> problems, List<String> unsupported) throws ServletException, IOException {
+  private void uploadRefused(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      int status,
+      List<String> problems,
+      List<String> unsupported)
+      throws ServletException, IOException {
     response.setStatus(status);
     request.setAttribute("uploadProblems", problems);
     request.setAttribute("uploadUnsupported", unsupported);
@@ -441,11 +513,14 @@ final class WizardServlet extends HttpServlet {
     String xml = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
     String name = job.value("name").replaceAll("[^A-Za-z0-9._-]", "_");
     response.setContentType("application/xml; charset=UTF-8");
-    response.setHeader("Content-Disposition", "attachment; filename=\"" + (name.isEmpty() ? "job" : name) + ".jsdl\"");
+    response.setHeader(
+        "Content-Disposition",
+        "attachment; filename=\"" + (name.isEmpty() ? "job" : name) + ".jsdl\"");
     response.getOutputStream().write(xml.getBytes(StandardCharsets.UTF_8));
   }
 
-  private void render(HttpServletRequest request, HttpServletResponse response, WizardJob job, WizardStep step)
+  private void render(
+      HttpServletRequest request, HttpServletResponse response, WizardJob job, WizardStep step)
       throws ServletException, IOException {
     HttpSession session = request.getSession();
     Object notice = session.getAttribute(SESSION_NOTICE);
@@ -453,7 +528,8 @@ final class WizardServlet extends HttpServlet {
     if (step == WizardStep.REVIEW) {
       ValidationResult result = validate(request, job);
       request.setAttribute("valid", result.valid);
-      request.setAttribute("report", result.problems.stream().map(WizardViews.ProblemRow::of).toList());
+      request.setAttribute(
+          "report", result.problems.stream().map(WizardViews.ProblemRow::of).toList());
       request.setAttribute("jsdl", WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job)));
     }
     // the server's names this user may use, offered as suggestions for the name fields
@@ -471,12 +547,14 @@ final class WizardServlet extends HttpServlet {
   }
 
   private static String nameHint(String what, Collection<String> names) {
-    return names.isEmpty() ? "with " + what + " (the server defines none for you)"
+    return names.isEmpty()
+        ? "with " + what + " (the server defines none for you)"
         : "with " + what + "; yours: " + String.join(", ", names);
   }
 
-  private static void redirect(HttpServletRequest request, HttpServletResponse response, WizardStep step,
-      String anchor) throws IOException {
+  private static void redirect(
+      HttpServletRequest request, HttpServletResponse response, WizardStep step, String anchor)
+      throws IOException {
     response.sendRedirect(request.getContextPath() + "/wizard?step=" + step.getSlug() + anchor);
   }
 }

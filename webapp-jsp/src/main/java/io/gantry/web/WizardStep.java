@@ -10,14 +10,28 @@ import java.util.Optional;
  */
 public enum WizardStep {
   IDENTIFICATION("Identification", List.of("name", "description", "project")),
-  APPLICATION("Application", List.of("applicationName", "applicationVersion", "executable", "processes", "arguments", "environment",
-      "workingDirectory", "hostFile", "stdout", "stderr", "verbosity", "mpirunOptions")),
+  APPLICATION(
+      "Application",
+      List.of(
+          "applicationName",
+          "applicationVersion",
+          "executable",
+          "processes",
+          "arguments",
+          "environment",
+          "workingDirectory",
+          "hostFile",
+          "stdout",
+          "stderr",
+          "verbosity",
+          "mpirunOptions")),
   RESOURCES("Resources", List.of("wallTime", "partition")),
   PRE_STAGING("Pre-staging", List.of()),
   POST_STAGING("Post-staging", List.of()),
   REVIEW("Review", List.of());
 
   private final String title;
+
   @SuppressWarnings("ImmutableEnumChecker") // always a List.of(...), which is immutable
   final List<String> fields;
 
@@ -70,6 +84,7 @@ public enum WizardStep {
       return job.stages(this == PRE_STAGING).stream().anyMatch(WizardStage::isHasErrors)
           || job.getErrors().containsKey(generalKey());
     }
-    return job.getErrors().keySet().stream().anyMatch(k -> fields.contains(k) || k.equals(generalKey()));
+    return job.getErrors().keySet().stream()
+        .anyMatch(k -> fields.contains(k) || k.equals(generalKey()));
   }
 }

@@ -9,7 +9,8 @@ final class WizardViews {
   private WizardViews() {}
 
   /** One entry of the step navigation. */
-  public record StepLink(String slug, String title, int number, boolean current, boolean hasErrors) {}
+  public record StepLink(
+      String slug, String title, int number, boolean current, boolean hasErrors) {}
 
   /** One problem of the server's report, as the API gives it. */
   public record ProblemRow(String severity, int line, int column, String path, String message) {
@@ -22,8 +23,13 @@ final class WizardViews {
   static List<StepLink> steps(WizardJob job, WizardStep current) {
     List<StepLink> links = new ArrayList<>();
     for (WizardStep step : WizardStep.values()) {
-      links.add(new StepLink(step.getSlug(), step.getTitle(), step.ordinal() + 1, step == current,
-          step.hasErrors(job)));
+      links.add(
+          new StepLink(
+              step.getSlug(),
+              step.getTitle(),
+              step.ordinal() + 1,
+              step == current,
+              step.hasErrors(job)));
     }
     return links;
   }

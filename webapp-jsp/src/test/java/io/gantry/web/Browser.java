@@ -1,7 +1,6 @@
 package io.gantry.web;
 
 import io.gantry.testing.server.GantryTestServer;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,19 +49,41 @@ final class Browser implements AutoCloseable {
     System.setProperty("webdriver.chrome.driver", "/usr/bin/chromedriver");
     ChromeOptions options = new ChromeOptions();
     options.setBinary("/usr/bin/chromium");
-    options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-default-apps", "--disable-extensions", "--no-first-run",
-        "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=127.0.0.1",
-        "--user-data-dir=" + profile, "--window-size=1280,900");
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-default-apps",
+        "--disable-extensions",
+        "--no-first-run",
+        "--proxy-server=http://127.0.0.1:9",
+        "--proxy-bypass-list=127.0.0.1",
+        "--user-data-dir=" + profile,
+        "--window-size=1280,900");
     options.setAcceptInsecureCerts(true);
-    Map<String, String> environment = Map.of("HOME", home.toString(), "TMPDIR", home.toString(),
-        "XDG_CONFIG_HOME", home.resolve("config").toString(), "XDG_CACHE_HOME", home.resolve("cache").toString(),
-        "XDG_RUNTIME_DIR", home.toString());
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
-        .withEnvironment(environment).withLogFile(screenshots.resolve("chromedriver.log").toFile())
-        .usingAnyFreePort().build();
+    Map<String, String> environment =
+        Map.of(
+            "HOME",
+            home.toString(),
+            "TMPDIR",
+            home.toString(),
+            "XDG_CONFIG_HOME",
+            home.resolve("config").toString(),
+            "XDG_CACHE_HOME",
+            home.resolve("cache").toString(),
+            "XDG_RUNTIME_DIR",
+            home.toString());
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
+            .withEnvironment(environment)
+            .withLogFile(screenshots.resolve("chromedriver.log").toFile())
+            .usingAnyFreePort()
+            .build();
     driver = new ChromeDriver(service, options);
     driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
   }
@@ -111,9 +132,12 @@ final class Browser implements AutoCloseable {
     // a mark on the window object: the next document comes with a fresh window object, without it
     script("window.gantryOldPage = true;");
     find(css).click();
-    new WebDriverWait(driver, Duration.ofSeconds(30)).ignoring(WebDriverException.class).until(d ->
-        !Boolean.TRUE.equals(script("return window.gantryOldPage === true;"))
-            && "complete".equals(script("return document.readyState;")));
+    new WebDriverWait(driver, Duration.ofSeconds(30))
+        .ignoring(WebDriverException.class)
+        .until(
+            d ->
+                !Boolean.TRUE.equals(script("return window.gantryOldPage === true;"))
+                    && "complete".equals(script("return document.readyState;")));
   }
 
   Object script(String javascript, Object... arguments) {

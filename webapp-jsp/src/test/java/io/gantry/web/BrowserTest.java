@@ -1,7 +1,6 @@
 package io.gantry.web;
 
 import io.gantry.testing.server.GantryTestServer;
-
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -13,8 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What every browser test class shares: one {@link WebTestServer} for the class, a fresh {@link
- * Browser} (own profile, no cookies) for each test, its screenshots under
- * {@code target/screenshots/<class>/<test>/}.
+ * Browser} (own profile, no cookies) for each test, its screenshots under {@code
+ * target/screenshots/<class>/<test>/}.
  */
 abstract class BrowserTest {
   @TempDir static Path dir;
@@ -33,7 +32,10 @@ abstract class BrowserTest {
 
   @BeforeEach
   void startBrowser(TestInfo test) throws Exception {
-    browser = new Browser(server, getClass().getSimpleName() + "/" + test.getTestMethod().orElseThrow().getName());
+    browser =
+        new Browser(
+            server,
+            getClass().getSimpleName() + "/" + test.getTestMethod().orElseThrow().getName());
   }
 
   @AfterEach

@@ -1,18 +1,15 @@
 package io.gantry.web;
 
-import java.time.Duration;
-
-import io.gantry.testing.Await;
-
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.testing.Await;
+import io.gantry.testing.server.GantryTestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,8 +38,11 @@ class JobFileLinksWebTest {
   }
 
   private static Path finishedJob(WebVisitor alice, String name) throws Exception {
-    String id = WebTestServer.submitAs(server, WebTestServer.ALICE, WebTestServer.echoJob(name, "hello"));
-    Await.until("job " + id + "'s page to say SUCCEEDED", Duration.ofSeconds(60),
+    String id =
+        WebTestServer.submitAs(server, WebTestServer.ALICE, WebTestServer.echoJob(name, "hello"));
+    Await.until(
+        "job " + id + "'s page to say SUCCEEDED",
+        Duration.ofSeconds(60),
         () -> alice.get("/jobs/" + id).body().contains(">SUCCEEDED<"));
     return server.dataDir().resolve("jobs").resolve(id);
   }
@@ -59,10 +59,12 @@ class JobFileLinksWebTest {
 
     HttpResponse<String> results = alice.get("/jobs/" + id + "/results");
     assertEquals(200, results.statusCode());
-    assertFalse(results.body().contains(secret), "the keystore password leaked through the results page");
+    assertFalse(
+        results.body().contains(secret), "the keystore password leaked through the results page");
     assertTrue(results.body().contains("no VaR results"), results.body());
     HttpResponse<String> page = alice.get("/jobs/" + id);
-    assertFalse(page.body().contains("id=\"results-link\""), "no results link for results behind a link");
+    assertFalse(
+        page.body().contains("id=\"results-link\""), "no results link for results behind a link");
   }
 
   @Test

@@ -13,7 +13,9 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-/** The job page: status, timeline, output, cancel and kill, another user's job; the live job list. */
+/**
+ * The job page: status, timeline, output, cancel and kill, another user's job; the live job list.
+ */
 class JobPagesBrowserTest extends BrowserTest {
 
   /** A POSIX job that sleeps {@code seconds}, as JSDL. */
@@ -23,7 +25,11 @@ class JobPagesBrowserTest extends BrowserTest {
 
   @Test
   void anEchoJobsPageShowsItSucceededWithTimelineOutputAndDefinition() throws Exception {
-    String id = WebTestServer.submitAs(server, WebTestServer.ALICE, WebTestServer.echoJob("echo-page", "hello from the job page"));
+    String id =
+        WebTestServer.submitAs(
+            server,
+            WebTestServer.ALICE,
+            WebTestServer.echoJob("echo-page", "hello from the job page"));
     browser.logIn(WebTestServer.ALICE);
     browser.open("/jobs/" + id);
     browser.awaitText("#job-state", "SUCCEEDED", 60);
@@ -36,14 +42,18 @@ class JobPagesBrowserTest extends BrowserTest {
     for (String state : new String[] {"QUEUED", "RUNNING", "SUCCEEDED"}) {
       assertTrue(timeline.contains(state), "timeline has " + state + ": " + timeline);
     }
-    assertTrue(browser.find("#job-live").getAttribute("data-final") != null, "a final state stops the refresh");
-    assertTrue(browser.findAll("#cancel-job, #kill-job").isEmpty(), "no cancel or kill once it ended");
+    assertTrue(
+        browser.find("#job-live").getAttribute("data-final") != null,
+        "a final state stops the refresh");
+    assertTrue(
+        browser.findAll("#cancel-job, #kill-job").isEmpty(), "no cancel or kill once it ended");
     assertTrue(browser.findAll("#results-link").isEmpty(), "no VaR results for an echo job");
     browser.shot("echo-job-succeeded");
 
     browser.find("#definition-link").click();
     browser.awaitText("#definition", "/bin/echo", 20);
-    assertTrue(browser.find("#definition").getText().contains("<jsdl:JobName>echo-page</jsdl:JobName>"),
+    assertTrue(
+        browser.find("#definition").getText().contains("<jsdl:JobName>echo-page</jsdl:JobName>"),
         "shown as escaped XML");
     browser.shot("definition");
 
@@ -65,7 +75,8 @@ class JobPagesBrowserTest extends BrowserTest {
     browser.open("/jobs/" + queued);
     String waiting = browser.await("#job-state", 20).getText();
     // its (empty) stage-in is done at once; then it waits for a slot
-    assertTrue(waiting.equals("QUEUED") || waiting.equals("STAGED"), "waits for a slot: " + waiting);
+    assertTrue(
+        waiting.equals("QUEUED") || waiting.equals("STAGED"), "waits for a slot: " + waiting);
     browser.shot("waiting-for-a-slot");
     clickAndConfirm("#cancel-job");
     browser.awaitText("#action-message", "Cancelled", 30);
@@ -87,11 +98,15 @@ class JobPagesBrowserTest extends BrowserTest {
     // a second cancel of the ended job: a message on the job page, not an error page
     browser.open("/jobs/" + queued);
     browser.await("#job-state", 20);
-    assertEquals(200L, post("/jobs/" + queued + "/cancel"), "answered with a redirect to the job page");
-    browser.script("const f = document.createElement('form'); f.method = 'post';"
-        + " f.action = '/jobs/" + queued + "/cancel'; const t = document.createElement('input');"
-        + " t.type = 'hidden'; t.name = 'csrf'; t.value = document.querySelector('meta[name=csrf-token]').content;"
-        + " f.appendChild(t); document.body.appendChild(f); f.submit();");
+    assertEquals(
+        200L, post("/jobs/" + queued + "/cancel"), "answered with a redirect to the job page");
+    browser.script(
+        "const f = document.createElement('form'); f.method = 'post';"
+            + " f.action = '/jobs/"
+            + queued
+            + "/cancel'; const t = document.createElement('input');"
+            + " t.type = 'hidden'; t.name = 'csrf'; t.value = document.querySelector('meta[name=csrf-token]').content;"
+            + " f.appendChild(t); document.body.appendChild(f); f.submit();");
     browser.awaitText("#action-message", "already ended", 20);
     assertTrue(browser.find("#action-message").getAttribute("class").contains("error"));
     browser.shot("cancel-refused");
@@ -107,7 +122,8 @@ class JobPagesBrowserTest extends BrowserTest {
     browser.shot("unknown-job");
     for (String page : new String[] {"", "/results", "/definition"}) {
       browser.open("/jobs/" + id + page);
-      assertEquals(unknownMessage.replace(unknown, id), browser.await("#error-message", 20).getText(), page);
+      assertEquals(
+          unknownMessage.replace(unknown, id), browser.await("#error-message", 20).getText(), page);
       assertEquals(404L, get("/jobs/" + id + page), page);
       assertEquals(404L, get("/jobs/" + unknown + page), page);
     }
@@ -120,8 +136,12 @@ class JobPagesBrowserTest extends BrowserTest {
     browser.logIn(WebTestServer.ADMIN);
     browser.open("/jobs/" + id);
     String state = browser.await("#job-state", 20).getText();
-    assertTrue(state.equals("QUEUED") || state.equals("STAGING_IN") || state.equals("STAGED")
-        || state.equals("RUNNING"), "bob changed nothing: " + state);
+    assertTrue(
+        state.equals("QUEUED")
+            || state.equals("STAGING_IN")
+            || state.equals("STAGED")
+            || state.equals("RUNNING"),
+        "bob changed nothing: " + state);
     assertFalse(browser.find("#timeline").getText().contains("bob"));
     assertEquals(WebTestServer.ALICE, browser.find("#job-owner").getText());
     browser.awaitText("#job-state", "RUNNING", 30);
@@ -137,10 +157,16 @@ class JobPagesBrowserTest extends BrowserTest {
     browser.open("/jobs");
     browser.await("#job-list", 20);
     browser.shot("list-before");
-    String id = WebTestServer.submitAs(server, WebTestServer.BOB, WebTestServer.echoJob("appears-live", "x"));
+    String id =
+        WebTestServer.submitAs(
+            server, WebTestServer.BOB, WebTestServer.echoJob("appears-live", "x"));
     browser.await("tr[data-job-id='" + id + "']", 30);
-    new WebDriverWait(browser.driver(), Duration.ofSeconds(60)).until(d -> d.findElement(
-        By.cssSelector("tr[data-job-id='" + id + "'] .state")).getText().equals("SUCCEEDED"));
+    new WebDriverWait(browser.driver(), Duration.ofSeconds(60))
+        .until(
+            d ->
+                d.findElement(By.cssSelector("tr[data-job-id='" + id + "'] .state"))
+                    .getText()
+                    .equals("SUCCEEDED"));
     browser.shot("list-after-submit");
 
     new Select(browser.find("#state-filter")).selectByValue("SUCCEEDED");
@@ -168,22 +194,30 @@ class JobPagesBrowserTest extends BrowserTest {
         }
       }
     }
-    new WebDriverWait(browser.driver(), Duration.ofSeconds(10)).until(ExpectedConditions.alertIsPresent()).accept();
+    new WebDriverWait(browser.driver(), Duration.ofSeconds(10))
+        .until(ExpectedConditions.alertIsPresent())
+        .accept();
   }
 
   private long get(String path) {
-    return (Long) ((JavascriptExecutor) browser.driver()).executeAsyncScript(
-        "const done = arguments[arguments.length - 1];"
-        + "fetch(arguments[0], {credentials: 'same-origin'}).then(r => done(r.status));", path);
+    return (Long)
+        ((JavascriptExecutor) browser.driver())
+            .executeAsyncScript(
+                "const done = arguments[arguments.length - 1];"
+                    + "fetch(arguments[0], {credentials: 'same-origin'}).then(r => done(r.status));",
+                path);
   }
 
   /** POSTs with the session's valid CSRF token; the status after redirects. */
   private long post(String path) {
-    return (Long) ((JavascriptExecutor) browser.driver()).executeAsyncScript(
-        "const done = arguments[arguments.length - 1];"
-        + "const token = document.querySelector('meta[name=csrf-token]').content;"
-        + "fetch(arguments[0], {method: 'POST', credentials: 'same-origin',"
-        + " headers: {'Content-Type': 'application/x-www-form-urlencoded'},"
-        + " body: 'csrf=' + encodeURIComponent(token)}).then(r => done(r.status));", path);
+    return (Long)
+        ((JavascriptExecutor) browser.driver())
+            .executeAsyncScript(
+                "const done = arguments[arguments.length - 1];"
+                    + "const token = document.querySelector('meta[name=csrf-token]').content;"
+                    + "fetch(arguments[0], {method: 'POST', credentials: 'same-origin',"
+                    + " headers: {'Content-Type': 'application/x-www-form-urlencoded'},"
+                    + " body: 'csrf=' + encodeURIComponent(token)}).then(r => done(r.status));",
+                path);
   }
 }

@@ -22,16 +22,21 @@ import org.openqa.selenium.WebElement;
 class JobResultsBrowserTest extends BrowserTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
   private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
+
   @BeforeAll
   static void needsMcvar() {
-    assertTrue(Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
+    assertTrue(
+        Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
   }
 
   /** The example as shipped, pointed at this server's demo SSH port and the built mcvar. */
   private static String sampleJob() throws Exception {
     return Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job.jsdl"))
-        .replace("<gx:RemotePort>2222</gx:RemotePort>", "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
-        .replace("<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>" + MCVAR + "</gx:Executable>");
+        .replace(
+            "<gx:RemotePort>2222</gx:RemotePort>",
+            "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
+        .replace(
+            "<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>" + MCVAR + "</gx:Executable>");
   }
 
   @Test
@@ -42,8 +47,12 @@ class JobResultsBrowserTest extends BrowserTest {
     browser.await("#job-state", 20);
     browser.shot("var-job-started");
     browser.awaitText("#job-state", "SUCCEEDED", 180);
-    assertTrue(browser.find("#staging").getText().contains("positions.csv.gz"), "the staging manifest");
-    assertEquals(3, browser.findAll("#staging tbody.stage-out tr td:first-child").size(), "three files staged out");
+    assertTrue(
+        browser.find("#staging").getText().contains("positions.csv.gz"), "the staging manifest");
+    assertEquals(
+        3,
+        browser.findAll("#staging tbody.stage-out tr td:first-child").size(),
+        "three files staged out");
     browser.await("#results-link", 10);
     browser.shot("var-job-succeeded");
 
@@ -53,15 +62,20 @@ class JobResultsBrowserTest extends BrowserTest {
     List<WebElement> rows = browser.findAll("#var-table tbody tr");
     assertEquals(expected.size(), rows.size());
     for (int i = 0; i < rows.size(); i++) {
-      List<String> cells = new ArrayList<>(rows.get(i).findElements(org.openqa.selenium.By.cssSelector("th, td"))
-          .stream().map(WebElement::getText).toList());
+      List<String> cells =
+          new ArrayList<>(
+              rows.get(i).findElements(org.openqa.selenium.By.cssSelector("th, td")).stream()
+                  .map(WebElement::getText)
+                  .toList());
       assertEquals(expected.get(i), cells);
     }
     List<WebElement> markers = browser.findAll("#pnl-plot svg .var-marker");
     assertEquals(expected.size(), markers.size(), "one VaR marker per confidence level");
     for (List<String> level : expected) {
-      assertTrue(browser.find("#pnl-plot svg").getText().contains("VaR " + level.get(0))
-          || markers.stream().anyMatch(m -> m.getText().equals("VaR " + level.get(0))), "label VaR " + level.get(0));
+      assertTrue(
+          browser.find("#pnl-plot svg").getText().contains("VaR " + level.get(0))
+              || markers.stream().anyMatch(m -> m.getText().equals("VaR " + level.get(0))),
+          "label VaR " + level.get(0));
     }
     assertEquals("img", browser.find("#pnl-plot svg").getAttribute("role"));
     assertTrue(browser.findAll("#pnl-plot svg rect.bar").size() > 10, "the histogram's bars");
@@ -82,7 +96,9 @@ class JobResultsBrowserTest extends BrowserTest {
 
   @Test
   void aJobWithoutResultsSaysSoOnItsResultsPage() throws Exception {
-    String id = WebTestServer.submitAs(server, WebTestServer.BOB, WebTestServer.echoJob("no-results", "nothing to see"));
+    String id =
+        WebTestServer.submitAs(
+            server, WebTestServer.BOB, WebTestServer.echoJob("no-results", "nothing to see"));
     browser.logIn(WebTestServer.BOB);
     browser.open("/jobs/" + id);
     browser.awaitText("#job-state", "SUCCEEDED", 60);
@@ -95,17 +111,35 @@ class JobResultsBrowserTest extends BrowserTest {
   private List<List<String>> summaryRows(String id) throws Exception {
     Path summary;
     try (Stream<Path> files = Files.walk(server.dataDir())) {
-      summary = files.filter(p -> p.endsWith(Path.of("results", "var_summary.csv.gz")) && p.toString().contains(id))
-          .findFirst().orElseThrow();
+      summary =
+          files
+              .filter(
+                  p ->
+                      p.endsWith(Path.of("results", "var_summary.csv.gz"))
+                          && p.toString().contains(id))
+              .findFirst()
+              .orElseThrow();
     }
     List<List<String>> rows = new ArrayList<>();
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(
-        new GZIPInputStream(Files.newInputStream(summary)), StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(
+            new InputStreamReader(
+                new GZIPInputStream(Files.newInputStream(summary)), StandardCharsets.UTF_8))) {
       in.readLine();
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         String[] f = line.split(",");
-        rows.add(List.of(new java.math.BigDecimal(f[1]).movePointRight(2).stripTrailingZeros().toPlainString() + "%",
-            money(f[2]), money(f[3]), money(f[4]), money(f[5]), String.format(Locale.ENGLISH, "%,d", Long.parseLong(f[6]))));
+        rows.add(
+            List.of(
+                new java.math.BigDecimal(f[1])
+                        .movePointRight(2)
+                        .stripTrailingZeros()
+                        .toPlainString()
+                    + "%",
+                money(f[2]),
+                money(f[3]),
+                money(f[4]),
+                money(f[5]),
+                String.format(Locale.ENGLISH, "%,d", Long.parseLong(f[6]))));
       }
     }
     rows.sort(java.util.Comparator.comparing(r -> Double.parseDouble(r.get(0).replace("%", ""))));

@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.Keys;
 
-/** Form login with the API's accounts, the session cookie, CSRF protection, logout, keyboard use. */
+/**
+ * Form login with the API's accounts, the session cookie, CSRF protection, logout, keyboard use.
+ */
 class LoginAndSessionBrowserTest extends BrowserTest {
 
   @Test
@@ -46,36 +48,50 @@ class LoginAndSessionBrowserTest extends BrowserTest {
   @Test
   void aPostWithoutTheCsrfTokenIsRefused() throws Exception {
     browser.logIn(WebTestServer.BOB);
-    Object status = browser.driver().manage().timeouts() == null ? null : ((org.openqa.selenium.JavascriptExecutor)
-        browser.driver()).executeAsyncScript(
-        "const done = arguments[arguments.length - 1];"
-        + "fetch('/logout', {method: 'POST', credentials: 'same-origin'}).then(r => done(r.status));");
+    Object status =
+        browser.driver().manage().timeouts() == null
+            ? null
+            : ((org.openqa.selenium.JavascriptExecutor) browser.driver())
+                .executeAsyncScript(
+                    "const done = arguments[arguments.length - 1];"
+                        + "fetch('/logout', {method: 'POST', credentials: 'same-origin'}).then(r => done(r.status));");
     assertEquals(403L, status, "logout without the token");
-    Object forged = ((org.openqa.selenium.JavascriptExecutor) browser.driver()).executeAsyncScript(
-        "const done = arguments[arguments.length - 1];"
-        + "fetch('/logout', {method: 'POST', credentials: 'same-origin',"
-        + " headers: {'Content-Type': 'application/x-www-form-urlencoded'}, body: 'csrf=forged'})"
-        + ".then(r => done(r.status));");
+    Object forged =
+        ((org.openqa.selenium.JavascriptExecutor) browser.driver())
+            .executeAsyncScript(
+                "const done = arguments[arguments.length - 1];"
+                    + "fetch('/logout', {method: 'POST', credentials: 'same-origin',"
+                    + " headers: {'Content-Type': 'application/x-www-form-urlencoded'}, body: 'csrf=forged'})"
+                    + ".then(r => done(r.status));");
     assertEquals(403L, forged, "logout with a forged token");
 
     browser.open("/jobs");
-    assertEquals(WebTestServer.BOB, browser.await("#signed-in-user", 20).getText(), "still logged in");
+    assertEquals(
+        WebTestServer.BOB, browser.await("#signed-in-user", 20).getText(), "still logged in");
     browser.script("document.querySelector('header form.logout input[name=csrf]').remove();");
     browser.find("#logout").click();
     assertTrue(browser.await("#error-message", 20).getText().contains("refused"));
     browser.shot("form-without-token-refused");
     browser.open("/jobs");
-    assertEquals(WebTestServer.BOB, browser.await("#signed-in-user", 20).getText(), "the refused logout did nothing");
+    assertEquals(
+        WebTestServer.BOB,
+        browser.await("#signed-in-user", 20).getText(),
+        "the refused logout did nothing");
   }
 
   @Test
   void theKeyboardAloneLogsIn() throws Exception {
     browser.open("/login");
     browser.await("#username", 20);
-    assertEquals("username", browser.script("return document.activeElement.id;"), "the form starts focused");
+    assertEquals(
+        "username", browser.script("return document.activeElement.id;"), "the form starts focused");
     browser.driver().switchTo().activeElement().sendKeys(WebTestServer.ALICE, Keys.TAB);
     assertEquals("password", browser.script("return document.activeElement.id;"));
-    browser.driver().switchTo().activeElement().sendKeys(server.account(WebTestServer.ALICE).password(), Keys.ENTER);
+    browser
+        .driver()
+        .switchTo()
+        .activeElement()
+        .sendKeys(server.account(WebTestServer.ALICE).password(), Keys.ENTER);
     assertEquals(WebTestServer.ALICE, browser.await("#signed-in-user", 20).getText());
     browser.shot("keyboard-login");
   }

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gantry.testing.Await;
 import io.gantry.testing.server.GantryTestServer;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A job that wrote its VaR results as plain CSV and whose stage-out committed its first group
- * into the demo database, then failed in its second: the job page shows the committed step and
- * names it in the failure, and the results page reads the plain CSV files.
+ * A job that wrote its VaR results as plain CSV and whose stage-out committed its first group into
+ * the demo database, then failed in its second: the job page shows the committed step and names it
+ * in the failure, and the results page reads the plain CSV files.
  */
 class PartialStageOutWebTest {
   @TempDir static Path dir;
@@ -34,24 +34,31 @@ class PartialStageOutWebTest {
     server.close();
   }
 
-  /** Plain results/var_summary.csv and pnl_distribution.csv; group 1 loads the bins, group 2 a missing table. */
+  /**
+   * Plain results/var_summary.csv and pnl_distribution.csv; group 1 loads the bins, group 2 a
+   * missing table.
+   */
   private static String job() {
-    String script = "mkdir -p results;"
-        + " printf 'run_id,confidence,var,expected_shortfall,pnl_mean,pnl_stddev,scenarios\\n"
-        + "%s,0.99,1234567.5,1500000.25,-120.5,400000,50000\\n' \"$GANTRY_JOB_ID\" > results/var_summary.csv;"
-        + " printf 'run_id,bin,lower,upper,count\\n%s,0,-100,0,5\\n%s,1,0,100,7\\n' \"$GANTRY_JOB_ID\" \"$GANTRY_JOB_ID\""
-        + " > results/pnl_distribution.csv";
-    String load = "<gx:SQLUpdateDataStaging><gx:DataSourceRef>demo-market</gx:DataSourceRef>"
-        + "<gx:ExecutionOrderGroup>%d</gx:ExecutionOrderGroup>"
-        + "<gx:SQLStatement>INSERT INTO %s (run_id, bin, lower, upper, count) VALUES (?, ?, ?, ?, ?)</gx:SQLStatement>"
-        + "<gx:SQLInputFileName>results/pnl_distribution.csv</gx:SQLInputFileName></gx:SQLUpdateDataStaging>";
+    String script =
+        "mkdir -p results;"
+            + " printf 'run_id,confidence,var,expected_shortfall,pnl_mean,pnl_stddev,scenarios\\n"
+            + "%s,0.99,1234567.5,1500000.25,-120.5,400000,50000\\n' \"$GANTRY_JOB_ID\" > results/var_summary.csv;"
+            + " printf 'run_id,bin,lower,upper,count\\n%s,0,-100,0,5\\n%s,1,0,100,7\\n' \"$GANTRY_JOB_ID\" \"$GANTRY_JOB_ID\""
+            + " > results/pnl_distribution.csv";
+    String load =
+        "<gx:SQLUpdateDataStaging><gx:DataSourceRef>demo-market</gx:DataSourceRef>"
+            + "<gx:ExecutionOrderGroup>%d</gx:ExecutionOrderGroup>"
+            + "<gx:SQLStatement>INSERT INTO %s (run_id, bin, lower, upper, count) VALUES (?, ?, ?, ?, ?)</gx:SQLStatement>"
+            + "<gx:SQLInputFileName>results/pnl_distribution.csv</gx:SQLInputFileName></gx:SQLUpdateDataStaging>";
     return "<jsdl:JobDefinition xmlns:jsdl=\"http://schemas.ggf.org/jsdl/2005/11/jsdl\""
         + " xmlns:posix=\"http://schemas.ggf.org/jsdl/2005/11/jsdl-posix\" xmlns:gx=\"urn:gantry:jsdl:ext:1\">"
         + "<jsdl:JobDescription><jsdl:JobIdentification><jsdl:JobName>half-out</jsdl:JobName></jsdl:JobIdentification>"
         + "<jsdl:Application><posix:POSIXApplication><posix:Executable>/bin/sh</posix:Executable>"
-        + "<posix:Argument>-c</posix:Argument><posix:Argument>" + script.replace("&", "&amp;").replace("<", "&lt;")
+        + "<posix:Argument>-c</posix:Argument><posix:Argument>"
+        + script.replace("&", "&amp;").replace("<", "&lt;")
         + "</posix:Argument></posix:POSIXApplication></jsdl:Application><gx:PostDataStaging>"
-        + load.formatted(1, "var_pnl_distribution") + load.formatted(2, "var_no_such_table")
+        + load.formatted(1, "var_pnl_distribution")
+        + load.formatted(2, "var_no_such_table")
         + "</gx:PostDataStaging></jsdl:JobDescription></jsdl:JobDefinition>";
   }
 
@@ -60,12 +67,19 @@ class PartialStageOutWebTest {
     String id = WebTestServer.submitAs(server, WebTestServer.ALICE, job());
     WebVisitor alice = new WebVisitor(server);
     alice.logIn(WebTestServer.ALICE);
-    Await.until("job " + id + " failed on its page", Duration.ofSeconds(90),
+    Await.until(
+        "job " + id + " failed on its page",
+        Duration.ofSeconds(90),
         () -> alice.get("/jobs/" + id).body().contains(">FAILED<"));
     String page = alice.get("/jobs/" + id).body();
-    assertTrue(page.contains("1 stage-out step(s) had committed before the failure and stay committed:"
-        + " sql-load results/pnl_distribution.csv to &#039;demo-market&#039;"), page);
-    assertTrue(page.contains("results/pnl_distribution.csv"), "the committed step in the staging manifest");
+    assertTrue(
+        page.contains(
+            "1 stage-out step(s) had committed before the failure and stay committed:"
+                + " sql-load results/pnl_distribution.csv to &#039;demo-market&#039;"),
+        page);
+    assertTrue(
+        page.contains("results/pnl_distribution.csv"),
+        "the committed step in the staging manifest");
     assertFalse(page.contains("id=\"no-staging\""), page);
     assertTrue(page.contains("id=\"results-link\""), "plain results are results: " + page);
 

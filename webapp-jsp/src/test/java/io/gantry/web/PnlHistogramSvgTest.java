@@ -14,11 +14,16 @@ import org.w3c.dom.NodeList;
 import org.xml.sax.InputSource;
 
 class PnlHistogramSvgTest {
-  private static final List<VarResults.Bin> BINS = List.of(new VarResults.Bin(-2000, -1000, 10),
-      new VarResults.Bin(-1000, 0, 40), new VarResults.Bin(0, 1000, 45), new VarResults.Bin(1000, 2000, 5));
-  private static final List<VarResults.Level> LEVELS = List.of(
-      new VarResults.Level(new BigDecimal("0.95"), 900, 1200, 10, 700, 100),
-      new VarResults.Level(new BigDecimal("0.99"), 1600, 1800, 10, 700, 100));
+  private static final List<VarResults.Bin> BINS =
+      List.of(
+          new VarResults.Bin(-2000, -1000, 10),
+          new VarResults.Bin(-1000, 0, 40),
+          new VarResults.Bin(0, 1000, 45),
+          new VarResults.Bin(1000, 2000, 5));
+  private static final List<VarResults.Level> LEVELS =
+      List.of(
+          new VarResults.Level(new BigDecimal("0.95"), 900, 1200, 10, 700, 100),
+          new VarResults.Level(new BigDecimal("0.99"), 1600, 1800, 10, 700, 100));
 
   private static Document parse(String svg) throws Exception {
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
@@ -46,7 +51,9 @@ class PnlHistogramSvgTest {
     double h40 = Double.parseDouble(bars.get(1).getAttribute("height"));
     double h10 = Double.parseDouble(bars.get(0).getAttribute("height"));
     assertEquals(4.0, h40 / h10, 0.01, "heights are rounded to 1/100 px");
-    assertTrue(Double.parseDouble(bars.get(0).getAttribute("x")) < Double.parseDouble(bars.get(1).getAttribute("x")));
+    assertTrue(
+        Double.parseDouble(bars.get(0).getAttribute("x"))
+            < Double.parseDouble(bars.get(1).getAttribute("x")));
   }
 
   @Test
@@ -54,8 +61,11 @@ class PnlHistogramSvgTest {
     Document svg = parse(PnlHistogramSvg.render(BINS, LEVELS));
     List<Element> markers = withClass(svg, "g", "var-marker");
     assertEquals(2, markers.size());
-    assertEquals(List.of("VaR 99%", "VaR 95%"), markers.stream()
-        .map(m -> m.getElementsByTagName("text").item(0).getTextContent()).toList());
+    assertEquals(
+        List.of("VaR 99%", "VaR 95%"),
+        markers.stream()
+            .map(m -> m.getElementsByTagName("text").item(0).getTextContent())
+            .toList());
     // -VaR between the bins' edges: -1600 is 40% of the way from -2000 to 2000
     Element line99 = (Element) markers.get(0).getElementsByTagName("line").item(0);
     double x = Double.parseDouble(line99.getAttribute("x1"));
@@ -75,7 +85,9 @@ class PnlHistogramSvgTest {
     Element title = (Element) root.getElementsByTagName("title").item(0);
     assertEquals(title.getParentNode(), root, "the drawing's own title comes first");
     String desc = root.getElementsByTagName("desc").item(0).getTextContent();
-    assertTrue(desc.contains("100 scenarios in 4 bins") && desc.contains("VaR 99% marked at -1,600"), desc);
+    assertTrue(
+        desc.contains("100 scenarios in 4 bins") && desc.contains("VaR 99% marked at -1,600"),
+        desc);
     assertTrue(!PnlHistogramSvg.render(BINS, LEVELS).contains("style="), "no inline styles (CSP)");
   }
 
@@ -83,7 +95,9 @@ class PnlHistogramSvgTest {
   void axesHaveRoundTicksWithThousandsSeparators() throws Exception {
     Document svg = parse(PnlHistogramSvg.render(BINS, LEVELS));
     List<String> xLabels = texts(withClass(svg, "g", "x-axis").get(0));
-    assertTrue(xLabels.containsAll(List.of("-2,000", "-1,000", "0", "1,000", "2,000")), xLabels.toString());
+    assertTrue(
+        xLabels.containsAll(List.of("-2,000", "-1,000", "0", "1,000", "2,000")),
+        xLabels.toString());
     List<String> yLabels = texts(withClass(svg, "g", "y-axis").get(0));
     assertTrue(yLabels.containsAll(List.of("0", "10", "20", "30", "40")), yLabels.toString());
   }

@@ -18,11 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 class VarResultsTest {
   @TempDir Path dir;
 
-  private static final String SUMMARY = "run_id,confidence,var,expected_shortfall,pnl_mean,pnl_stddev,scenarios\n"
-      + "r1,0.99,1234567.5,1500000.25,-120.5,400000,50000\n"
-      + "r1,0.95,800000,1000000,-120.5,400000,50000\n";
-  private static final String DISTRIBUTION = "run_id,bin,lower,upper,count\n"
-      + "r1,1,0,100,7\nr1,0,-100,0,5\n";
+  private static final String SUMMARY =
+      "run_id,confidence,var,expected_shortfall,pnl_mean,pnl_stddev,scenarios\n"
+          + "r1,0.99,1234567.5,1500000.25,-120.5,400000,50000\n"
+          + "r1,0.95,800000,1000000,-120.5,400000,50000\n";
+  private static final String DISTRIBUTION =
+      "run_id,bin,lower,upper,count\n" + "r1,1,0,100,7\nr1,0,-100,0,5\n";
 
   /** Writes {@code text} as blocked gzip: one member per line, as mcvar does. */
   private Path blockedGzip(String name, String text) throws IOException {
@@ -37,8 +38,12 @@ class VarResultsTest {
     return file;
   }
 
-  /** The three files under mcvar's names ({@code .csv.gz}) as the page's opener would give them: empty when not there. */
-  private static VarResults read(Path summary, Path distribution, Path contributions) throws VarResults.Unreadable {
+  /**
+   * The three files under mcvar's names ({@code .csv.gz}) as the page's opener would give them:
+   * empty when not there.
+   */
+  private static VarResults read(Path summary, Path distribution, Path contributions)
+      throws VarResults.Unreadable {
     return read(".gz", summary, distribution, contributions);
   }
 
@@ -49,17 +54,21 @@ class VarResultsTest {
     files.put(VarResults.SUMMARY + suffix, summary);
     files.put(VarResults.DISTRIBUTION + suffix, distribution);
     files.put(VarResults.CONTRIBUTIONS + suffix, contributions);
-    return VarResults.read(name -> {
-      Path file = files.get(name);
-      return file == null || !Files.exists(file) ? java.util.Optional.empty()
-          : java.util.Optional.of(Files.newInputStream(file));
-    });
+    return VarResults.read(
+        name -> {
+          Path file = files.get(name);
+          return file == null || !Files.exists(file)
+              ? java.util.Optional.empty()
+              : java.util.Optional.of(Files.newInputStream(file));
+        });
   }
 
   @Test
   void readsLevelsByRisingConfidenceAndBinsByPnlFromBlockedGzip() throws Exception {
-    VarResults r = read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION), null);
-    assertEquals(List.of("95%", "99%"), r.levels().stream().map(VarResults.Level::percent).toList());
+    VarResults r =
+        read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION), null);
+    assertEquals(
+        List.of("95%", "99%"), r.levels().stream().map(VarResults.Level::percent).toList());
     assertEquals(1234567.5, r.levels().get(1).var());
     assertEquals(50000, r.levels().get(1).scenarios());
     assertEquals(List.of(new VarResults.Bin(-100, 0, 5), new VarResults.Bin(0, 100, 7)), r.bins());
@@ -68,7 +77,8 @@ class VarResultsTest {
 
   @Test
   void theTableShowsThousandsSeparators() throws Exception {
-    VarResults r = read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION), null);
+    VarResults r =
+        read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION), null);
     VarLevelRow row = VarLevelRow.of(r.levels().get(1));
     assertEquals("99%", row.confidence());
     assertEquals("1,234,567.50", row.var());
@@ -89,8 +99,11 @@ class VarResultsTest {
       csv.append("r1,P").append(i).append(",0.99,").append(i * 10).append('\n');
       csv.append("r1,P").append(i).append(",0.95,").append(1000 - i).append('\n');
     }
-    VarResults r = read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION),
-        blockedGzip("c.csv.gz", csv.toString()));
+    VarResults r =
+        read(
+            blockedGzip("s.csv.gz", SUMMARY),
+            blockedGzip("d.csv.gz", DISTRIBUTION),
+            blockedGzip("c.csv.gz", csv.toString()));
     List<VarResults.Contribution> top = r.top(10);
     assertEquals(10, top.size());
     assertEquals("P15", top.get(0).positionId());
@@ -99,8 +112,10 @@ class VarResultsTest {
 
   @Test
   void aMissingFileIsNamed() throws Exception {
-    VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class,
-        () -> read(blockedGzip("s.csv.gz", SUMMARY), dir.resolve("absent.csv.gz"), null));
+    VarResults.Unreadable e =
+        assertThrows(
+            VarResults.Unreadable.class,
+            () -> read(blockedGzip("s.csv.gz", SUMMARY), dir.resolve("absent.csv.gz"), null));
     assertEquals("results/pnl_distribution.csv(.gz) is not there", e.getMessage());
   }
 
@@ -109,7 +124,8 @@ class VarResultsTest {
     Path summary = Files.writeString(dir.resolve("s.csv"), SUMMARY);
     Path distribution = Files.writeString(dir.resolve("d.csv"), DISTRIBUTION);
     VarResults r = read("", summary, distribution, null);
-    assertEquals(List.of("95%", "99%"), r.levels().stream().map(VarResults.Level::percent).toList());
+    assertEquals(
+        List.of("95%", "99%"), r.levels().stream().map(VarResults.Level::percent).toList());
     assertEquals(List.of(new VarResults.Bin(-100, 0, 5), new VarResults.Bin(0, 100, 7)), r.bins());
   }
 
@@ -123,30 +139,45 @@ class VarResultsTest {
   @Test
   void aTruncatedFileIsNamed() throws Exception {
     byte[] whole = Files.readAllBytes(blockedGzip("whole.csv.gz", SUMMARY));
-    Path cut = Files.write(dir.resolve("s.csv.gz"), java.util.Arrays.copyOf(whole, whole.length - 9));
-    VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class,
-        () -> read(cut, blockedGzip("d.csv.gz", DISTRIBUTION), null));
-    assertTrue(e.getMessage().startsWith("results/var_summary.csv.gz cannot be read"), e.getMessage());
+    Path cut =
+        Files.write(dir.resolve("s.csv.gz"), java.util.Arrays.copyOf(whole, whole.length - 9));
+    VarResults.Unreadable e =
+        assertThrows(
+            VarResults.Unreadable.class,
+            () -> read(cut, blockedGzip("d.csv.gz", DISTRIBUTION), null));
+    assertTrue(
+        e.getMessage().startsWith("results/var_summary.csv.gz cannot be read"), e.getMessage());
   }
 
   @Test
   void aBadNumberOrAMissingColumnNamesTheLine() throws Exception {
     Path bad = blockedGzip("s.csv.gz", SUMMARY.replace("800000,", "lots,"));
-    VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class,
-        () -> read(bad, blockedGzip("d.csv.gz", DISTRIBUTION), null));
+    VarResults.Unreadable e =
+        assertThrows(
+            VarResults.Unreadable.class,
+            () -> read(bad, blockedGzip("d.csv.gz", DISTRIBUTION), null));
     assertEquals("results/var_summary.csv.gz line 3: var is not a number: lots", e.getMessage());
 
     Path noCount = blockedGzip("d2.csv.gz", "run_id,bin,lower,upper\nr1,0,-1,0\n");
-    e = assertThrows(VarResults.Unreadable.class,
-        () -> read(blockedGzip("s2.csv.gz", SUMMARY), noCount, null));
+    e =
+        assertThrows(
+            VarResults.Unreadable.class,
+            () -> read(blockedGzip("s2.csv.gz", SUMMARY), noCount, null));
     assertEquals("results/pnl_distribution.csv.gz line 2: no column count", e.getMessage());
   }
 
   @Test
   void anEmptySummaryIsRefused() throws Exception {
-    VarResults.Unreadable e = assertThrows(VarResults.Unreadable.class, () -> read(
-        blockedGzip("s.csv.gz", "run_id,confidence,var,expected_shortfall,pnl_mean,pnl_stddev,scenarios\n"),
-        blockedGzip("d.csv.gz", DISTRIBUTION), null));
+    VarResults.Unreadable e =
+        assertThrows(
+            VarResults.Unreadable.class,
+            () ->
+                read(
+                    blockedGzip(
+                        "s.csv.gz",
+                        "run_id,confidence,var,expected_shortfall,pnl_mean,pnl_stddev,scenarios\n"),
+                    blockedGzip("d.csv.gz", DISTRIBUTION),
+                    null));
     assertEquals("results/var_summary.csv(.gz) has no rows", e.getMessage());
   }
 }

@@ -19,26 +19,42 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-/** The job wizard in a browser: the sample VaR job typed in and run, errors, upload, drafts, passwords. */
+/**
+ * The job wizard in a browser: the sample VaR job typed in and run, errors, upload, drafts,
+ * passwords.
+ */
 class WizardBrowserTest extends BrowserTest {
   static final Path VAR_JOB = WizardJsdlRoundTripTest.EXAMPLES.resolve("var-job.jsdl");
-  static final Path MCVAR = Path.of("..", "node-programs", "build", "mcvar").toAbsolutePath().normalize();
-  private static final Set<String> CHOICES = Set.of("dsKind", "creationFlag", "inputCompression", "outputCompression",
-      "compression", "direction", "protocol", "authKind");
+  static final Path MCVAR =
+      Path.of("..", "node-programs", "build", "mcvar").toAbsolutePath().normalize();
+  private static final Set<String> CHOICES =
+      Set.of(
+          "dsKind",
+          "creationFlag",
+          "inputCompression",
+          "outputCompression",
+          "compression",
+          "direction",
+          "protocol",
+          "authKind");
   private static final String CLEAR_PASSWORD = "Tr0ub4dor&3-in-clear";
-
 
   /** var-job.jsdl as this test server runs it: its demo SSH port and the built mcvar. */
   static String varJobHere() throws Exception {
     return Files.readString(VAR_JOB)
-        .replace("<gx:RemotePort>2222</gx:RemotePort>", "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
-        .replace("<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>" + MCVAR + "</gx:Executable>");
+        .replace(
+            "<gx:RemotePort>2222</gx:RemotePort>",
+            "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
+        .replace(
+            "<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>" + MCVAR + "</gx:Executable>");
   }
 
   @Test
   void theSampleVarJobIsTypedInReviewedSubmittedAndSucceeds() throws Exception {
-    WizardJob want = WizardJsdlImporter.read(varJobHere().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-        new JsdlParser()).job();
+    WizardJob want =
+        WizardJsdlImporter.read(
+                varJobHere().getBytes(java.nio.charset.StandardCharsets.UTF_8), new JsdlParser())
+            .job();
     browser.logIn(WebTestServer.ALICE);
     browser.open("/wizard");
     browser.await("#f-name", 20);
@@ -66,7 +82,9 @@ class WizardBrowserTest extends BrowserTest {
 
     ParseResult built = new JsdlParser().parse(browser.find("#jsdl-text").getText());
     assertTrue(built.isValid(), built.report()::toString);
-    assertEquals(JsdlWriter.write(new JsdlParser().parse(varJobHere()).validJob()), JsdlWriter.write(built.validJob()),
+    assertEquals(
+        JsdlWriter.write(new JsdlParser().parse(varJobHere()).validJob()),
+        JsdlWriter.write(built.validJob()),
         "the wizard built exactly the sample job");
 
     browser.find("#submit-job").click();
@@ -81,7 +99,8 @@ class WizardBrowserTest extends BrowserTest {
     browser.await("#results-link", 10).click();
     browser.await("#var-table", 20);
     assertEquals(2, browser.findAll("#var-table tbody tr").size(), "VaR at 95% and 99%");
-    assertEquals(2, browser.findAll("#pnl-plot svg .var-marker").size(), "one marker per VaR level");
+    assertEquals(
+        2, browser.findAll("#pnl-plot svg .var-marker").size(), "one marker per VaR level");
     browser.shot("var-results");
     browser.open("/jobs");
     assertEquals("SUCCEEDED", browser.await("tr[data-job-id='" + id + "'] .state", 20).getText());
@@ -97,7 +116,8 @@ class WizardBrowserTest extends BrowserTest {
     type("f-applicationVersion", "1.0");
     browser.shot("named-application");
     browser.clickAndAwaitNewPage("#nav-review");
-    assertEquals("The server finds this job valid.", browser.await("#review-verdict", 20).getText());
+    assertEquals(
+        "The server finds this job valid.", browser.await("#review-verdict", 20).getText());
     String jsdl = browser.find("#jsdl-text").getText();
     assertTrue(jsdl.contains("<jsdl:ApplicationName>mcvar</jsdl:ApplicationName>"), jsdl);
     assertTrue(jsdl.contains("<jsdl:ApplicationVersion>1.0</jsdl:ApplicationVersion>"), jsdl);
@@ -143,12 +163,17 @@ class WizardBrowserTest extends BrowserTest {
   }
 
   @Test
-  void anUploadedJobIsEditedWithAnEncryptedPasswordSavedAsDraftReopenedAndDownloaded() throws Exception {
+  void anUploadedJobIsEditedWithAnEncryptedPasswordSavedAsDraftReopenedAndDownloaded()
+      throws Exception {
     browser.logIn(WebTestServer.ALICE);
     browser.open("/wizard");
-    Path broken = Files.writeString(dir.resolve("broken.jsdl"), "<jsdl:JobDefinition xmlns:jsdl=\"http://schemas.ggf.org/jsdl/2005/11/jsdl\">\n<oops>");
+    Path broken =
+        Files.writeString(
+            dir.resolve("broken.jsdl"),
+            "<jsdl:JobDefinition xmlns:jsdl=\"http://schemas.ggf.org/jsdl/2005/11/jsdl\">\n<oops>");
     upload(broken);
-    assertTrue(browser.await("#upload-problems", 20).getText().contains("line "), "located problems");
+    assertTrue(
+        browser.await("#upload-problems", 20).getText().contains("line "), "located problems");
     browser.shot("upload-invalid");
     upload(WizardJsdlRoundTripTest.EXAMPLES.resolve("posix-staging.jsdl"));
     assertTrue(browser.await("#upload-problems", 20).getText().contains("POSIXApplication"));
@@ -170,7 +195,8 @@ class WizardBrowserTest extends BrowserTest {
     type("pre-1-dbPassword", CLEAR_PASSWORD);
     browser.clickAndAwaitNewPage("#pre-0-down"); // saves the step, and moves the scp stage down
     browser.await("#pre-1-identityRef", 20);
-    assertEquals("demo-remote", browser.find("#pre-1-identityRef").getAttribute("value"), "moved down");
+    assertEquals(
+        "demo-remote", browser.find("#pre-1-identityRef").getAttribute("value"), "moved down");
     assertEquals("set (encrypted)", browser.find("#pre-0-dbPassword-state").getText());
     assertEquals("", browser.find("#pre-0-dbPassword").getAttribute("value"), "never echoed");
     assertFalse(browser.driver().getPageSource().contains(CLEAR_PASSWORD));
@@ -182,7 +208,8 @@ class WizardBrowserTest extends BrowserTest {
     assertTrue(browser.await("#jsdl-text", 20).getText().contains("ENC(RSA-OAEP-256-v2:"));
     type("f-draftName", "var-with-password");
     browser.clickAndAwaitNewPage("#save-draft");
-    assertEquals("Saved as draft var-with-password.", browser.await("#wizard-notice", 20).getText());
+    assertEquals(
+        "Saved as draft var-with-password.", browser.await("#wizard-notice", 20).getText());
     assertFalse(browser.driver().getPageSource().contains(CLEAR_PASSWORD));
     browser.shot("draft-saved");
     String download = fetch("/wizard/download");
@@ -194,7 +221,9 @@ class WizardBrowserTest extends BrowserTest {
     browser.shot("drafts");
     String draft = fetch("/drafts/download?name=var-with-password");
     assertTrue(draft.contains("ENC(RSA-OAEP-256-v2:") && !draft.contains(CLEAR_PASSWORD));
-    assertTrue(new JsdlParser().parse(draft).report().problems().stream().noneMatch(p -> p.message().contains("XML")));
+    assertTrue(
+        new JsdlParser()
+            .parse(draft).report().problems().stream().noneMatch(p -> p.message().contains("XML")));
     browser.clickAndAwaitNewPage("#open-var-with-password");
     assertEquals("Opened draft var-with-password.", browser.await("#wizard-notice", 20).getText());
     assertEquals("var-desk-1-daily", browser.find("#f-name").getAttribute("value"));
@@ -232,9 +261,12 @@ class WizardBrowserTest extends BrowserTest {
   }
 
   private String fetch(String path) {
-    return (String) ((org.openqa.selenium.JavascriptExecutor) browser.driver()).executeAsyncScript(
-        "const done = arguments[arguments.length - 1];"
-        + "fetch(arguments[0], {credentials: 'same-origin'}).then(r => r.text()).then(done);", path);
+    return (String)
+        ((org.openqa.selenium.JavascriptExecutor) browser.driver())
+            .executeAsyncScript(
+                "const done = arguments[arguments.length - 1];"
+                    + "fetch(arguments[0], {credentials: 'same-origin'}).then(r => r.text()).then(done);",
+                path);
   }
 
   private void next(String awaitCss) {
@@ -253,7 +285,8 @@ class WizardBrowserTest extends BrowserTest {
   /** Adds the stages (each add saves the form and reloads), then types every field of each. */
   private void fillStages(String side, List<WizardStage> stages) {
     for (int i = 0; i < stages.size(); i++) {
-      browser.clickAndAwaitNewPage("#" + side + "-add-" + (stages.get(i).kind() == WizardStage.Kind.SCP ? "scp" : "sql"));
+      browser.clickAndAwaitNewPage(
+          "#" + side + "-add-" + (stages.get(i).kind() == WizardStage.Kind.SCP ? "scp" : "sql"));
       browser.await("#" + side + "-stage-" + i, 20);
     }
     for (int i = 0; i < stages.size(); i++) {

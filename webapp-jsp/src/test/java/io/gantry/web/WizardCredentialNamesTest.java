@@ -1,11 +1,10 @@
 package io.gantry.web;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.testing.server.GantryTestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,17 +29,20 @@ class WizardCredentialNamesTest {
   @BeforeAll
   static void startServer() throws Exception {
     Path secret = Files.writeString(dir.resolve("identity.password"), "not a real password");
-    server = WebTestServer.start(dir, Map.ofEntries(
-        Map.entry("datasource.alice-risk.url", "jdbc:h2:mem:alice-risk"),
-        Map.entry("datasource.alice-risk.user", "alice_reader"),
-        Map.entry("datasource.alice-risk.users", "alice"),
-        Map.entry("datasource.bob-risk.url", "jdbc:h2:mem:bob-risk"),
-        Map.entry("datasource.bob-risk.users", "bob"),
-        Map.entry("datasource.shared-risk.url", "jdbc:h2:mem:shared-risk"),
-        Map.entry("identity.alice-cluster.password-file", secret.toString()),
-        Map.entry("identity.alice-cluster.users", "alice admin"),
-        Map.entry("identity.bob-cluster.password-file", secret.toString()),
-        Map.entry("identity.bob-cluster.users", "bob")));
+    server =
+        WebTestServer.start(
+            dir,
+            Map.ofEntries(
+                Map.entry("datasource.alice-risk.url", "jdbc:h2:mem:alice-risk"),
+                Map.entry("datasource.alice-risk.user", "alice_reader"),
+                Map.entry("datasource.alice-risk.users", "alice"),
+                Map.entry("datasource.bob-risk.url", "jdbc:h2:mem:bob-risk"),
+                Map.entry("datasource.bob-risk.users", "bob"),
+                Map.entry("datasource.shared-risk.url", "jdbc:h2:mem:shared-risk"),
+                Map.entry("identity.alice-cluster.password-file", secret.toString()),
+                Map.entry("identity.alice-cluster.users", "alice admin"),
+                Map.entry("identity.bob-cluster.password-file", secret.toString()),
+                Map.entry("identity.bob-cluster.users", "bob")));
   }
 
   @AfterAll
@@ -61,8 +63,10 @@ class WizardCredentialNamesTest {
 
     /** The pre-staging step with one SQL and one scp stage, so that both name fields show. */
     String preStagingWithBothKinds() throws Exception {
-      assertEquals(302, web.post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:sql").statusCode());
-      assertEquals(302, web.post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:scp").statusCode());
+      assertEquals(
+          302, web.post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:sql").statusCode());
+      assertEquals(
+          302, web.post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:scp").statusCode());
       HttpResponse<String> page = web.get("/wizard?step=pre-staging");
       assertEquals(200, page.statusCode());
       return page.body();
@@ -71,7 +75,9 @@ class WizardCredentialNamesTest {
 
   /** The options of one datalist of the page. */
   private static List<String> options(String page, String list) {
-    Matcher block = Pattern.compile("<datalist id=\"" + list + "\">(.*?)</datalist>", Pattern.DOTALL).matcher(page);
+    Matcher block =
+        Pattern.compile("<datalist id=\"" + list + "\">(.*?)</datalist>", Pattern.DOTALL)
+            .matcher(page);
     assertTrue(block.find(), "the page has the datalist " + list);
     Matcher option = Pattern.compile("<option value=\"([^\"]*)\"").matcher(block.group(1));
     List<String> values = new ArrayList<>();
@@ -84,14 +90,19 @@ class WizardCredentialNamesTest {
   @Test
   void aUserIsOfferedOnlyTheNamesTheyMayUse() throws Exception {
     String alice = new Visitor(WebTestServer.ALICE).preStagingWithBothKinds();
-    assertEquals(List.of("alice-risk", "demo-market", "shared-risk"), options(alice, "data-source-names"));
+    assertEquals(
+        List.of("alice-risk", "demo-market", "shared-risk"), options(alice, "data-source-names"));
     assertEquals(List.of("alice-cluster", "demo-remote"), options(alice, "ssh-identity-names"));
-    assertTrue(alice.contains("list=\"data-source-names\"") && alice.contains("list=\"ssh-identity-names\""),
+    assertTrue(
+        alice.contains("list=\"data-source-names\"")
+            && alice.contains("list=\"ssh-identity-names\""),
         "the name fields use the lists");
-    assertTrue(alice.contains("yours: alice-risk, demo-market, shared-risk"), "the hint names them too");
+    assertTrue(
+        alice.contains("yours: alice-risk, demo-market, shared-risk"), "the hint names them too");
 
     String bob = new Visitor(WebTestServer.BOB).preStagingWithBothKinds();
-    assertEquals(List.of("bob-risk", "demo-market", "shared-risk"), options(bob, "data-source-names"));
+    assertEquals(
+        List.of("bob-risk", "demo-market", "shared-risk"), options(bob, "data-source-names"));
     assertEquals(List.of("bob-cluster", "demo-remote"), options(bob, "ssh-identity-names"));
     assertFalse(bob.contains("alice-risk") || bob.contains("alice-cluster"), "nothing of alice's");
   }
@@ -101,6 +112,8 @@ class WizardCredentialNamesTest {
     String page = new Visitor(WebTestServer.ALICE).preStagingWithBothKinds();
     assertFalse(page.contains("jdbc:"), "no JDBC URL");
     assertFalse(page.contains("alice_reader"), "no database user");
-    assertFalse(page.contains("not a real password") || page.contains("identity.password"), "no secret, no file");
+    assertFalse(
+        page.contains("not a real password") || page.contains("identity.password"),
+        "no secret, no file");
   }
 }

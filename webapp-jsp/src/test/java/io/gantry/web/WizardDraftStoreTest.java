@@ -19,7 +19,9 @@ class WizardDraftStoreTest {
   void aDraftIsSavedListedLoadedAndDeleted() throws Exception {
     DraftStore store = new DraftStore(dir.resolve("drafts"));
     store.save("alice", "var-daily_1.0", "<x/>");
-    assertEquals(List.of("var-daily_1.0"), store.list("alice").stream().map(DraftStore.Draft::name).toList());
+    assertEquals(
+        List.of("var-daily_1.0"),
+        store.list("alice").stream().map(DraftStore.Draft::name).toList());
     assertEquals("<x/>", store.load("alice", "var-daily_1.0").orElseThrow());
     assertTrue(store.list("bob").isEmpty(), "drafts are the user's own");
     assertTrue(store.load("bob", "var-daily_1.0").isEmpty());
@@ -30,8 +32,21 @@ class WizardDraftStoreTest {
   @Test
   void badNamesAreRefused() {
     DraftStore store = new DraftStore(dir);
-    for (String name : new String[] {"", "../x", "..", "a/b", "a\\b", ".hidden", "-x", "a b", "x".repeat(65),
-        "a..b", "ümlaut", "a\u0000b"}) {
+    for (String name :
+        new String[] {
+          "",
+          "../x",
+          "..",
+          "a/b",
+          "a\\b",
+          ".hidden",
+          "-x",
+          "a b",
+          "x".repeat(65),
+          "a..b",
+          "ümlaut",
+          "a\u0000b"
+        }) {
       assertFalse(DraftStore.validName(name), name);
       assertThrows(IllegalArgumentException.class, () -> store.save("alice", name, "<x/>"), name);
     }
@@ -53,7 +68,9 @@ class WizardDraftStoreTest {
   @Test
   void sizeAndCountAreLimited() throws Exception {
     DraftStore store = new DraftStore(dir);
-    assertThrows(IllegalArgumentException.class, () -> store.save("bob", "big", "x".repeat(DraftStore.MAX_BYTES + 1)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> store.save("bob", "big", "x".repeat(DraftStore.MAX_BYTES + 1)));
     for (int i = 0; i < DraftStore.MAX_DRAFTS; i++) {
       store.save("bob", "d" + i, "<x/>");
     }

@@ -33,7 +33,8 @@ class WizardJsdlRoundTripTest {
     String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
     ParseResult again = parser.parse(composed);
     assertTrue(again.isValid(), again.report()::toString);
-    assertEquals(JsdlWriter.write(parser.parse(original).validJob()), JsdlWriter.write(again.validJob()));
+    assertEquals(
+        JsdlWriter.write(parser.parse(original).validJob()), JsdlWriter.write(again.validJob()));
   }
 
   @Test
@@ -43,7 +44,9 @@ class WizardJsdlRoundTripTest {
       WizardJsdlImporter.Result imported = WizardJsdlImporter.read(original, parser);
       if (imported.ok()) {
         String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(imported.job()));
-        assertEquals(JsdlWriter.write(parser.parse(original).validJob()), JsdlWriter.write(parser.parse(composed).validJob()),
+        assertEquals(
+            JsdlWriter.write(parser.parse(original).validJob()),
+            JsdlWriter.write(parser.parse(composed).validJob()),
             name);
       } else {
         assertFalse(imported.unsupported().isEmpty(), name + ": refused, and says why");
@@ -53,14 +56,16 @@ class WizardJsdlRoundTripTest {
 
   @Test
   void aNamedApplicationJobIsComposedWithoutAProgramAndSurvivesTheRoundTrip() throws Exception {
-    String named = """
+    String named =
+        """
         <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"><jsdl:JobDescription>
           <jsdl:JobIdentification><jsdl:JobName>var-named</jsdl:JobName></jsdl:JobIdentification>
           <jsdl:Application><jsdl:ApplicationName>mcvar</jsdl:ApplicationName></jsdl:Application>
           <jsdl:Resources><jsdl:TotalCPUCount><jsdl:Exact>4</jsdl:Exact></jsdl:TotalCPUCount></jsdl:Resources>
         </jsdl:JobDescription></jsdl:JobDefinition>
         """;
-    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(named.getBytes(java.nio.charset.StandardCharsets.UTF_8), parser);
+    WizardJsdlImporter.Result imported =
+        WizardJsdlImporter.read(named.getBytes(java.nio.charset.StandardCharsets.UTF_8), parser);
     assertTrue(imported.ok(), imported.unsupported()::toString);
     assertEquals("mcvar", imported.job().value("applicationName"));
     assertEquals("", imported.job().value("executable"));
@@ -69,7 +74,8 @@ class WizardJsdlRoundTripTest {
     ParseResult again = parser.parse(composed);
     assertTrue(again.isValid(), again.report()::toString);
     assertEquals(java.util.Optional.of("mcvar"), again.validJob().namedApplication());
-    assertEquals(JsdlWriter.write(parser.parse(named).validJob()), JsdlWriter.write(again.validJob()));
+    assertEquals(
+        JsdlWriter.write(parser.parse(named).validJob()), JsdlWriter.write(again.validJob()));
   }
 
   @Test
@@ -81,9 +87,13 @@ class WizardJsdlRoundTripTest {
     assertTrue(composed.isValid(), composed.report()::toString);
     assertEquals(java.util.Optional.of("mcvar"), composed.validJob().namedApplication());
     assertEquals(java.util.Optional.of("1.0"), composed.validJob().applicationVersion());
-    assertTrue(composed.validJob().mpirunApplication().isEmpty(), "the server supplies the program");
-    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(
-        WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job)).getBytes(StandardCharsets.UTF_8), parser);
+    assertTrue(
+        composed.validJob().mpirunApplication().isEmpty(), "the server supplies the program");
+    WizardJsdlImporter.Result imported =
+        WizardJsdlImporter.read(
+            WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job))
+                .getBytes(StandardCharsets.UTF_8),
+            parser);
     assertTrue(imported.ok(), imported.unsupported()::toString);
     assertEquals("1.0", imported.job().value("applicationVersion"));
     assertEquals("2", imported.job().value("processes"));
@@ -94,16 +104,22 @@ class WizardJsdlRoundTripTest {
     WizardJsdlImporter.Result imported =
         WizardJsdlImporter.read(Files.readAllBytes(EXAMPLES.resolve("posix-staging.jsdl")), parser);
     assertFalse(imported.ok());
-    assertTrue(imported.unsupported().stream().anyMatch(p -> p.contains("POSIXApplication")), imported.unsupported()::toString);
+    assertTrue(
+        imported.unsupported().stream().anyMatch(p -> p.contains("POSIXApplication")),
+        imported.unsupported()::toString);
   }
 
   @Test
   void anInvalidDocumentGivesLocatedProblems() {
-    String broken = "<jsdl:JobDefinition xmlns:jsdl=\"http://schemas.ggf.org/jsdl/2005/11/jsdl\">\n"
-        + "  <jsdl:JobDescription><jsdl:Nonsense/></jsdl:JobDescription>\n</jsdl:JobDefinition>";
-    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(broken.getBytes(StandardCharsets.UTF_8), parser);
+    String broken =
+        "<jsdl:JobDefinition xmlns:jsdl=\"http://schemas.ggf.org/jsdl/2005/11/jsdl\">\n"
+            + "  <jsdl:JobDescription><jsdl:Nonsense/></jsdl:JobDescription>\n</jsdl:JobDefinition>";
+    WizardJsdlImporter.Result imported =
+        WizardJsdlImporter.read(broken.getBytes(StandardCharsets.UTF_8), parser);
     assertFalse(imported.ok());
-    assertTrue(imported.problems().stream().anyMatch(p -> p.startsWith("line 2:")), imported.problems()::toString);
+    assertTrue(
+        imported.problems().stream().anyMatch(p -> p.startsWith("line 2:")),
+        imported.problems()::toString);
   }
 
   @Test
@@ -115,7 +131,8 @@ class WizardJsdlRoundTripTest {
     job.getPre().addAll(java.util.List.of(scp, first, second));
     io.gantry.server.api.Problem statement = new io.gantry.server.api.Problem();
     statement.severity = "ERROR";
-    statement.path = "JobDefinition/JobDescription/PreDataStaging/SQLQueryDataStaging[2]/SQLStatement";
+    statement.path =
+        "JobDefinition/JobDescription/PreDataStaging/SQLQueryDataStaging[2]/SQLStatement";
     statement.message = "not a query";
     io.gantry.server.api.Problem processes = new io.gantry.server.api.Problem();
     processes.severity = "ERROR";

@@ -1,7 +1,5 @@
 package io.gantry.web;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gantry.jsdl.EncryptedSecret;
 import io.gantry.jsdl.SecretBinding;
 import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.testing.server.GantryTestServer;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -44,9 +43,14 @@ class WizardPasswordBindingTest {
     WebVisitor alice = new WebVisitor(server);
     assertEquals(302, alice.logIn(WebTestServer.ALICE).statusCode());
     String csrf = WebVisitor.token(alice.get("/wizard").body());
-    assertEquals(302, alice.post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:" + kind).statusCode());
-    assertEquals(302, alice.post("/wizard", "csrf=" + csrf + "&step=pre-staging&stages=1&" + fields
-        + "&go=stay").statusCode());
+    assertEquals(
+        302,
+        alice.post("/wizard", "csrf=" + csrf + "&step=pre-staging&go=add:" + kind).statusCode());
+    assertEquals(
+        302,
+        alice
+            .post("/wizard", "csrf=" + csrf + "&step=pre-staging&stages=1&" + fields + "&go=stay")
+            .statusCode());
     String jsdl = alice.get("/wizard/download").body();
     assertFalse(jsdl.contains(TYPED), jsdl);
     Matcher value = Pattern.compile("ENC\\([^)<]+\\)").matcher(jsdl);
@@ -65,8 +69,14 @@ class WizardPasswordBindingTest {
   @Test
   void aDatabasePasswordIsBoundToTheSignedInUserAndTheJdbcUrl() throws Exception {
     String url = "jdbc:postgresql://db.bank.example:5432/risk?ssl=true&sslmode=verify-full";
-    String value = encryptedValueOf("sql", "s0.dsKind=inline&s0.jdbcUrl=" + enc(url) + "&s0.dbUser=reader"
-        + "&s0.dbPassword=" + enc(TYPED));
+    String value =
+        encryptedValueOf(
+            "sql",
+            "s0.dsKind=inline&s0.jdbcUrl="
+                + enc(url)
+                + "&s0.dbUser=reader"
+                + "&s0.dbPassword="
+                + enc(TYPED));
     SecretBinding use = SecretBinding.jdbc(WebTestServer.ALICE, url);
     assertEquals(use, EncryptedSecret.parse(value).binding());
     assertArrayEquals(TYPED.toCharArray(), decrypt(value, use));
@@ -74,8 +84,12 @@ class WizardPasswordBindingTest {
 
   @Test
   void anSshPasswordIsBoundToTheSignedInUserAndTheLogin() throws Exception {
-    String value = encryptedValueOf("scp", "s0.host=SFTP.bank.example&s0.user=risk&s0.port=&s0.authKind=password"
-        + "&s0.password=" + enc(TYPED));
+    String value =
+        encryptedValueOf(
+            "scp",
+            "s0.host=SFTP.bank.example&s0.user=risk&s0.port=&s0.authKind=password"
+                + "&s0.password="
+                + enc(TYPED));
     SecretBinding use = SecretBinding.of(WebTestServer.ALICE, "risk@sftp.bank.example:22");
     assertEquals(use, EncryptedSecret.parse(value).binding());
     assertArrayEquals(TYPED.toCharArray(), decrypt(value, use));

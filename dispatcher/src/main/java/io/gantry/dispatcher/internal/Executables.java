@@ -14,8 +14,8 @@ public final class Executables {
 
   /**
    * Resolves like {@code execvp} would from the job's working directory: a name with a slash is a
-   * path (relative to the working directory), a bare name is looked up on the job's own
-   * {@code PATH}, not the server's.
+   * path (relative to the working directory), a bare name is looked up on the job's own {@code
+   * PATH}, not the server's.
    */
   public static Path resolve(LaunchSpec spec, String childPath) throws LaunchException {
     String exe = spec.executable();
@@ -30,8 +30,12 @@ public final class Executables {
         }
       }
     }
-    throw new LaunchException("job " + spec.jobId() + ": executable '" + exe
-        + "' not found on the job's PATH; give its full path");
+    throw new LaunchException(
+        "job "
+            + spec.jobId()
+            + ": executable '"
+            + exe
+            + "' not found on the job's PATH; give its full path");
   }
 
   static Path requireExecutable(LaunchSpec spec, Path path) throws LaunchException {
@@ -39,8 +43,12 @@ public final class Executables {
       throw new LaunchException("job " + spec.jobId() + ": executable " + path + " does not exist");
     }
     if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
-      throw new LaunchException("job " + spec.jobId() + ": " + path
-          + " is not an executable file (check its permissions)");
+      throw new LaunchException(
+          "job "
+              + spec.jobId()
+              + ": "
+              + path
+              + " is not an executable file (check its permissions)");
     }
     return path;
   }

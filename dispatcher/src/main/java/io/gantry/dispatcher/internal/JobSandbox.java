@@ -27,13 +27,13 @@ import java.util.stream.Collectors;
  *
  * <ol>
  *   <li>bubblewrap runs as the server (root) and builds a new mount, PID and IPC namespace: /usr
- *       and the executable roots read-only, a short list of /etc files (not all of /etc, which
- *       may hold the server's own configuration), /sys read-only, a fresh /proc showing only the
+ *       and the executable roots read-only, a short list of /etc files (not all of /etc, which may
+ *       hold the server's own configuration), /sys read-only, a fresh /proc showing only the
  *       sandbox's processes, a minimal /dev, private /tmp and /dev/shm, and the job directory as
- *       the only writable path, always at {@code /job}, besides the JSDL file systems the job
- *       names ({@code /fs/NAME}, read-write or read-only as the operator configured each). Nothing
- *       else of the host exists there: not the server's data directory, not other jobs'
- *       directories, not other processes.
+ *       the only writable path, always at {@code /job}, besides the JSDL file systems the job names
+ *       ({@code /fs/NAME}, read-write or read-only as the operator configured each). Nothing else
+ *       of the host exists there: not the server's data directory, not other jobs' directories, not
+ *       other processes.
  *   <li>Inside, setpriv switches to the job's uid, gid and supplementary groups and drops every
  *       capability (effective, permitted, inheritable, ambient and the bounding set) and sets
  *       no_new_privs, so nothing the job runs can gain privileges back (setuid binaries included).
@@ -43,20 +43,20 @@ import java.util.stream.Collectors;
  *       when bwrap ends, the kernel kills every process left in the namespace.
  * </ol>
  *
- * Why bwrap first and setpriv inside, not the other way round: bubblewrap running as root needs
- * no unprivileged user namespace (often disabled on hardened hosts) and can open the job
- * directory wherever the data directory lies, however its parents are protected; setpriv then
- * leaves the job nothing of root. The reverse order makes every bind source (the job directory
- * under the server's data directory) traversable by every job account.
+ * Why bwrap first and setpriv inside, not the other way round: bubblewrap running as root needs no
+ * unprivileged user namespace (often disabled on hardened hosts) and can open the job directory
+ * wherever the data directory lies, however its parents are protected; setpriv then leaves the job
+ * nothing of root. The reverse order makes every bind source (the job directory under the server's
+ * data directory) traversable by every job account.
  */
 public final class JobSandbox {
   /** Where the job directory appears inside the sandbox, for every job. */
   public static final Path JOB_DIRECTORY = Path.of("/job");
 
   /**
-   * Processes between the launched root and the job's own program: bwrap, then the init bwrap
-   * runs as PID 1 of the new namespace. SIGTERM goes to the job's processes only: bwrap would die
-   * of it at once and take the whole namespace down with SIGKILL, leaving no grace period.
+   * Processes between the launched root and the job's own program: bwrap, then the init bwrap runs
+   * as PID 1 of the new namespace. SIGTERM goes to the job's processes only: bwrap would die of it
+   * at once and take the whole namespace down with SIGKILL, leaving no grace period.
    */
   public static final int WRAPPER_DEPTH = 2;
 
@@ -64,28 +64,55 @@ public final class JobSandbox {
   private static final List<String> SYSTEM_PATH = List.of("/usr/local/bin", "/usr/bin", "/bin");
 
   /** Top-level names that are symlinks into /usr on merged-/usr systems, or real directories. */
-  private static final List<String> SYSTEM_LINKS = List.of("bin", "sbin", "lib", "lib32", "lib64", "libx32");
+  private static final List<String> SYSTEM_LINKS =
+      List.of("bin", "sbin", "lib", "lib32", "lib64", "libx32");
 
   /**
    * What a program needs from /etc: accounts and names, the loader's cache, time zone,
    * certificates, Debian's alternatives (mpirun is one) and Open MPI's system-wide settings.
    */
-  private static final List<String> ETC_ENTRIES = List.of(
-      "passwd", "group", "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "gai.conf", "services",
-      "protocols", "networks", "hostname", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
-      "timezone", "locale.alias", "alternatives", "ssl/certs", "ca-certificates", "openmpi", "pmix",
-      "ssh/ssh_config", "ssh/ssh_config.d", "ssh/ssh_known_hosts");
+  private static final List<String> ETC_ENTRIES =
+      List.of(
+          "passwd",
+          "group",
+          "nsswitch.conf",
+          "hosts",
+          "host.conf",
+          "resolv.conf",
+          "gai.conf",
+          "services",
+          "protocols",
+          "networks",
+          "hostname",
+          "ld.so.cache",
+          "ld.so.conf",
+          "ld.so.conf.d",
+          "localtime",
+          "timezone",
+          "locale.alias",
+          "alternatives",
+          "ssl/certs",
+          "ca-certificates",
+          "openmpi",
+          "pmix",
+          "ssh/ssh_config",
+          "ssh/ssh_config.d",
+          "ssh/ssh_known_hosts");
 
   /**
    * Open MPI and its runtimes read MCA parameters from files under {@code $HOME} unless told
-   * otherwise; HOME is the job directory, which the job writes. Each variable here names the
-   * only parameter files that are read: the system-wide ones (root's, read-only here), or none.
+   * otherwise; HOME is the job directory, which the job writes. Each variable here names the only
+   * parameter files that are read: the system-wide ones (root's, read-only here), or none.
    */
-  private static final Map<String, List<String>> PARAMETER_FILES = Map.of(
-      "OMPI_MCA_mca_base_param_files", List.of("/etc/openmpi/openmpi-mca-params.conf"),
-      "PMIX_MCA_mca_base_param_files", List.of("/usr/lib/x86_64-linux-gnu/pmix2/share/pmix-mca-params.conf",
-          "/usr/lib/aarch64-linux-gnu/pmix2/share/pmix-mca-params.conf", "/etc/pmix-mca-params.conf"),
-      "PRTE_MCA_mca_base_param_files", List.of("/etc/prte-mca-params.conf"));
+  private static final Map<String, List<String>> PARAMETER_FILES =
+      Map.of(
+          "OMPI_MCA_mca_base_param_files", List.of("/etc/openmpi/openmpi-mca-params.conf"),
+          "PMIX_MCA_mca_base_param_files",
+              List.of(
+                  "/usr/lib/x86_64-linux-gnu/pmix2/share/pmix-mca-params.conf",
+                  "/usr/lib/aarch64-linux-gnu/pmix2/share/pmix-mca-params.conf",
+                  "/etc/pmix-mca-params.conf"),
+          "PRTE_MCA_mca_base_param_files", List.of("/etc/prte-mca-params.conf"));
 
   private final SandboxConfig config;
 
@@ -118,7 +145,8 @@ public final class JobSandbox {
   }
 
   /** The full command: bwrap, setpriv, then {@code program} (argv as seen inside the sandbox). */
-  public List<String> wrap(LaunchSpec spec, LaunchSpec inside, List<String> program) throws LaunchException {
+  public List<String> wrap(LaunchSpec spec, LaunchSpec inside, List<String> program)
+      throws LaunchException {
     JobAccount account = requireAccount(spec);
     List<String> argv = new ArrayList<>();
     argv.add(config.bwrap().toString());
@@ -134,27 +162,56 @@ public final class JobSandbox {
     }
     bind(argv, "--ro-bind", "/sys", "/sys");
     argv.addAll(List.of("--proc", "/proc", "--dev", "/dev"));
-    argv.addAll(List.of("--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm"));
+    argv.addAll(
+        List.of("--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm"));
     for (Path root : config.executableRoots()) {
       if (!root.startsWith("/usr")) {
         parents(argv, made, root);
         bind(argv, "--ro-bind", root.toString(), root.toString());
       }
     }
-    bind(argv, "--bind", spec.jobDirectory().toAbsolutePath().normalize().toString(), JOB_DIRECTORY.toString());
+    bind(
+        argv,
+        "--bind",
+        spec.jobDirectory().toAbsolutePath().normalize().toString(),
+        JOB_DIRECTORY.toString());
     for (FileSystemMount fs : spec.fileSystems()) {
       parents(argv, made, fs.mountPoint());
-      bind(argv, fs.readOnly() ? "--ro-bind" : "--bind", realDirectory(spec, fs), fs.mountPoint().toString());
+      bind(
+          argv,
+          fs.readOnly() ? "--ro-bind" : "--bind",
+          realDirectory(spec, fs),
+          fs.mountPoint().toString());
     }
     argv.addAll(List.of("--chdir", inside.workingDirectory().toString()));
-    argv.addAll(List.of("--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
-        "--cap-add", "CAP_SETPCAP", "--cap-add", "CAP_DAC_READ_SEARCH", "--"));
+    argv.addAll(
+        List.of(
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+            "--cap-add",
+            "CAP_SETPCAP",
+            "--cap-add",
+            "CAP_DAC_READ_SEARCH",
+            "--"));
     argv.add(config.setpriv().toString());
     argv.add("--reuid=" + account.uid());
     argv.add("--regid=" + account.gid());
-    argv.add(account.groups().isEmpty() ? "--clear-groups"
-        : "--groups=" + account.groups().stream().map(String::valueOf).collect(Collectors.joining(",")));
-    argv.addAll(List.of("--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"));
+    argv.add(
+        account.groups().isEmpty()
+            ? "--clear-groups"
+            : "--groups="
+                + account.groups().stream().map(String::valueOf).collect(Collectors.joining(",")));
+    argv.addAll(
+        List.of(
+            "--inh-caps=-all",
+            "--ambient-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--"));
     argv.addAll(program);
     return List.copyOf(argv);
   }
@@ -164,8 +221,8 @@ public final class JobSandbox {
    * inherited locale, a fixed PATH, HOME and TMPDIR inside the sandbox, the account's name, MCA
    * parameter files the job cannot write, then the job's own variables, none of them reserved.
    */
-  public Map<String, String> environment(LaunchSpec spec, List<String> inheritedNames,
-      Map<String, String> server) {
+  public Map<String, String> environment(
+      LaunchSpec spec, List<String> inheritedNames, Map<String, String> server) {
     JobAccount account = spec.account();
     Map<String, String> env = new TreeMap<>();
     for (String name : inheritedNames) {
@@ -179,12 +236,17 @@ public final class JobSandbox {
     env.put("USER", account.name());
     env.put("LOGNAME", account.name());
     PARAMETER_FILES.forEach((name, candidates) -> env.put(name, systemFiles(candidates)));
-    spec.environment().forEach((name, value) -> {
-      ReservedEnvironment.problem(name).filter(p -> !ReservedEnvironment.setByServer(name)).ifPresent(problem -> {
-        throw new IllegalArgumentException("job " + spec.jobId() + ": " + problem);
-      });
-      env.put(name, value);
-    });
+    spec.environment()
+        .forEach(
+            (name, value) -> {
+              ReservedEnvironment.problem(name)
+                  .filter(p -> !ReservedEnvironment.setByServer(name))
+                  .ifPresent(
+                      problem -> {
+                        throw new IllegalArgumentException("job " + spec.jobId() + ": " + problem);
+                      });
+              env.put(name, value);
+            });
     return env;
   }
 
@@ -201,14 +263,25 @@ public final class JobSandbox {
         if (Files.isSymbolicLink(file)) {
           Files.delete(file); // a link here could point the server's write anywhere
         }
-        Files.newByteChannel(file, java.util.Set.of(java.nio.file.StandardOpenOption.CREATE,
-            java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING,
-            LinkOption.NOFOLLOW_LINKS)).close();
+        Files.newByteChannel(
+                file,
+                java.util.Set.of(
+                    java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.WRITE,
+                    java.nio.file.StandardOpenOption.TRUNCATE_EXISTING,
+                    LinkOption.NOFOLLOW_LINKS))
+            .close();
         Files.setAttribute(file, "unix:uid", account.uid(), LinkOption.NOFOLLOW_LINKS);
         Files.setAttribute(file, "unix:gid", account.gid(), LinkOption.NOFOLLOW_LINKS);
       } catch (IOException e) {
-        throw new LaunchException("job " + spec.jobId() + ": cannot create the output file " + file
-            + ": " + e.getMessage(), e);
+        throw new LaunchException(
+            "job "
+                + spec.jobId()
+                + ": cannot create the output file "
+                + file
+                + ": "
+                + e.getMessage(),
+            e);
       }
     }
   }
@@ -221,43 +294,70 @@ public final class JobSandbox {
     try {
       Path real = fs.directory().toRealPath();
       if (!Files.isDirectory(real)) {
-        throw new LaunchException("job " + spec.jobId() + ": file system " + fs.name() + " (" + fs.directory()
-            + ") is not a directory");
+        throw new LaunchException(
+            "job "
+                + spec.jobId()
+                + ": file system "
+                + fs.name()
+                + " ("
+                + fs.directory()
+                + ") is not a directory");
       }
       return real.toString();
     } catch (IOException e) {
-      throw new LaunchException("job " + spec.jobId() + ": file system " + fs.name() + " (" + fs.directory()
-          + ") cannot be opened: " + e.getMessage(), e);
+      throw new LaunchException(
+          "job "
+              + spec.jobId()
+              + ": file system "
+              + fs.name()
+              + " ("
+              + fs.directory()
+              + ") cannot be opened: "
+              + e.getMessage(),
+          e);
     }
   }
 
   private static String systemFiles(List<String> candidates) {
-    String found = candidates.stream().filter(f -> Files.isRegularFile(Path.of(f)))
-        .collect(Collectors.joining(":"));
+    String found =
+        candidates.stream()
+            .filter(f -> Files.isRegularFile(Path.of(f)))
+            .collect(Collectors.joining(":"));
     // An empty value would mean "the defaults", which include $HOME; /dev/null is an empty file.
     return found.isEmpty() ? "/dev/null" : found;
   }
 
   private static JobAccount requireAccount(LaunchSpec spec) throws LaunchException {
     if (spec.account() == null) {
-      throw new LaunchException("job " + spec.jobId() + ": no OS account to run it under; a job never"
-          + " runs as the server's own account");
+      throw new LaunchException(
+          "job "
+              + spec.jobId()
+              + ": no OS account to run it under; a job never"
+              + " runs as the server's own account");
     }
     return spec.account();
   }
 
   /** A host path inside the job directory, as the sandbox shows it under /job. */
-  private static Path insidePath(LaunchSpec spec, Path hostPath, String what) throws LaunchException {
+  private static Path insidePath(LaunchSpec spec, Path hostPath, String what)
+      throws LaunchException {
     Path jobDir = spec.jobDirectory().toAbsolutePath().normalize();
     Path path = hostPath.toAbsolutePath().normalize();
     if (!path.startsWith(jobDir)) {
-      throw new LaunchException("job " + spec.jobId() + ": the " + what + " " + hostPath
-          + " is outside the job directory, and a job's sandbox shows only that directory");
+      throw new LaunchException(
+          "job "
+              + spec.jobId()
+              + ": the "
+              + what
+              + " "
+              + hostPath
+              + " is outside the job directory, and a job's sandbox shows only that directory");
     }
     return JOB_DIRECTORY.resolve(jobDir.relativize(path).toString());
   }
 
-  private String executable(LaunchSpec spec, Path jobDir, boolean resolveBareNames) throws LaunchException {
+  private String executable(LaunchSpec spec, Path jobDir, boolean resolveBareNames)
+      throws LaunchException {
     String exe = spec.executable();
     if (!exe.contains("/")) {
       Path found = Executables.resolve(spec, path());
@@ -265,8 +365,11 @@ public final class JobSandbox {
     }
     Path asGiven = Path.of(exe);
     if (!asGiven.isAbsolute()) {
-      Executables.resolve(spec, null); // relative to the working directory, inside the job directory
-      return resolveBareNames ? insidePath(spec, spec.workingDirectory().resolve(exe), "executable").toString() : exe;
+      Executables.resolve(
+          spec, null); // relative to the working directory, inside the job directory
+      return resolveBareNames
+          ? insidePath(spec, spec.workingDirectory().resolve(exe), "executable").toString()
+          : exe;
     }
     Path normal = asGiven.normalize();
     if (normal.startsWith(JOB_DIRECTORY)) {
@@ -279,9 +382,14 @@ public final class JobSandbox {
       return JOB_DIRECTORY.resolve(jobDir.relativize(normal).toString()).toString();
     }
     if (!visible(normal)) {
-      throw new LaunchException("job " + spec.jobId() + ": executable " + exe + " is outside what the job's"
-          + " sandbox shows: /usr, the job directory (as /job) and the allowed executable roots "
-          + config.executableRoots());
+      throw new LaunchException(
+          "job "
+              + spec.jobId()
+              + ": executable "
+              + exe
+              + " is outside what the job's"
+              + " sandbox shows: /usr, the job directory (as /job) and the allowed executable roots "
+              + config.executableRoots());
     }
     Executables.requireExecutable(spec, normal);
     return normal.toString();
@@ -307,8 +415,8 @@ public final class JobSandbox {
   }
 
   /**
-   * Creates the directories above a bind target as 0755: bubblewrap running as root would make
-   * them 0700, and the job's account could then not reach /etc/passwd or an executable root.
+   * Creates the directories above a bind target as 0755: bubblewrap running as root would make them
+   * 0700, and the job's account could then not reach /etc/passwd or an executable root.
    */
   private static void parents(List<String> argv, java.util.Set<Path> made, Path target) {
     Path parent = target.getParent();

@@ -44,23 +44,37 @@ public final class ProcessSupervisor implements AutoCloseable {
    *     launcher's own wrappers (the sandbox) rather than the job's programs: they get no SIGTERM,
    *     only the final SIGKILL, so that the job's programs get their grace period
    */
-  @SuppressWarnings("FutureReturnValueIgnored") // ended() cannot fail; the exit future itself is returned as the job's handle
-  public RunningJob start(LaunchSpec spec, List<String> argv, Map<String, String> environment,
-      Duration wallTimeGrace, int wrapperDepth) throws LaunchException {
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // ended() cannot fail; the exit future itself is returned as the
+  // job's handle
+  public RunningJob start(
+      LaunchSpec spec,
+      List<String> argv,
+      Map<String, String> environment,
+      Duration wallTimeGrace,
+      int wrapperDepth)
+      throws LaunchException {
     synchronized (this) {
       if (closed) {
         throw new IllegalStateException("job " + spec.jobId() + ": the launcher is closed");
       }
     }
     if (!Files.isDirectory(spec.workingDirectory())) {
-      throw new LaunchException("job " + spec.jobId() + ": working directory "
-          + spec.workingDirectory() + " does not exist");
+      throw new LaunchException(
+          "job "
+              + spec.jobId()
+              + ": working directory "
+              + spec.workingDirectory()
+              + " does not exist");
     }
     ProcessBuilder builder = new ProcessBuilder(argv).directory(spec.workingDirectory().toFile());
     builder.environment().clear();
     builder.environment().putAll(environment);
     builder.redirectInput(NO_INPUT).redirectOutput(spec.stdout().toFile());
-    if (spec.stdout().toAbsolutePath().normalize().equals(spec.stderr().toAbsolutePath().normalize())) {
+    if (spec.stdout()
+        .toAbsolutePath()
+        .normalize()
+        .equals(spec.stderr().toAbsolutePath().normalize())) {
       // Two descriptors on one file would overwrite each other's output; share one instead.
       builder.redirectErrorStream(true);
     } else {
@@ -71,13 +85,13 @@ public final class ProcessSupervisor implements AutoCloseable {
     try {
       process = builder.start();
     } catch (IOException e) {
-      throw new LaunchException("job " + spec.jobId() + ": could not start " + argv.get(0) + ": "
-          + e.getMessage(), e);
+      throw new LaunchException(
+          "job " + spec.jobId() + ": could not start " + argv.get(0) + ": " + e.getMessage(), e);
     }
     // argv only: it never holds a secret (values travel in the environment, which is not logged)
     log.info("job {}: started pid {}: {}", spec.jobId(), process.pid(), argv);
-    SupervisedJob job = new SupervisedJob(spec.jobId(), process, startedAt, scheduler, wallTimeGrace,
-        wrapperDepth);
+    SupervisedJob job =
+        new SupervisedJob(spec.jobId(), process, startedAt, scheduler, wallTimeGrace, wrapperDepth);
     synchronized (this) {
       running++;
     }
@@ -95,8 +109,8 @@ public final class ProcessSupervisor implements AutoCloseable {
 
   /**
    * Refuses new launches. Jobs already running stay supervised (wall time, terminate, SIGKILL
-   * deadline) until they end; only then does the timer thread stop. It is a daemon thread and
-   * does not hold the JVM open.
+   * deadline) until they end; only then does the timer thread stop. It is a daemon thread and does
+   * not hold the JVM open.
    */
   @Override
   public synchronized void close() {

@@ -24,7 +24,10 @@ final class ProcessTree {
     return tree;
   }
 
-  /** The root and its descendants down to {@code depth - 1} levels below it: the launcher's wrappers. */
+  /**
+   * The root and its descendants down to {@code depth - 1} levels below it: the launcher's
+   * wrappers.
+   */
   static List<ProcessHandle> wrappers(ProcessHandle root, int depth) {
     List<ProcessHandle> level = List.of(root);
     List<ProcessHandle> all = new ArrayList<>();

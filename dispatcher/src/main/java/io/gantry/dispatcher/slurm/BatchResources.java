@@ -13,15 +13,20 @@ import java.util.regex.Pattern;
  * @param partition {@code --partition}
  * @param account {@code --account}, the Slurm account the job is charged to
  */
-public record BatchResources(Integer tasksPerNode, Long memoryPerNodeMb, boolean exclusive,
-    String partition, String account) {
+public record BatchResources(
+    Integer tasksPerNode,
+    Long memoryPerNodeMb,
+    boolean exclusive,
+    String partition,
+    String account) {
 
   /** Slurm's own names are plain words; anything else is refused with a message, not passed on. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
   public BatchResources {
     if (tasksPerNode != null && tasksPerNode < 1) {
-      throw new IllegalArgumentException("processes per host must be at least 1, was " + tasksPerNode);
+      throw new IllegalArgumentException(
+          "processes per host must be at least 1, was " + tasksPerNode);
     }
     if (memoryPerNodeMb != null && memoryPerNodeMb < 1) {
       throw new IllegalArgumentException("memory must be at least 1 MB, was " + memoryPerNodeMb);
@@ -36,8 +41,12 @@ public record BatchResources(Integer tasksPerNode, Long memoryPerNodeMb, boolean
 
   private static void checkName(String what, String value) {
     if (value != null && !NAME.matcher(value).matches()) {
-      throw new IllegalArgumentException("Slurm " + what + " '" + value
-          + "' is not a plain name (letters, digits, '_', '.', '-'; at most 64)");
+      throw new IllegalArgumentException(
+          "Slurm "
+              + what
+              + " '"
+              + value
+              + "' is not a plain name (letters, digits, '_', '.', '-'; at most 64)");
     }
   }
 }

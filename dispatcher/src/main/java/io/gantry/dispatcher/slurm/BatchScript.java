@@ -8,13 +8,14 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
- * The one batch script every Slurm job of this server is submitted with. It contains no text of
- * any job: the job's output files and its program with arguments arrive as the script's
- * arguments ({@code "$@"}), which the shell passes on without parsing them. sbatch reads the
- * script when submitting, so it only has to exist on the submitting host.
+ * The one batch script every Slurm job of this server is submitted with. It contains no text of any
+ * job: the job's output files and its program with arguments arrive as the script's arguments
+ * ({@code "$@"}), which the shell passes on without parsing them. sbatch reads the script when
+ * submitting, so it only has to exist on the submitting host.
  */
 public final class BatchScript {
-  static final String TEXT = """
+  static final String TEXT =
+      """
       #!/bin/sh
       # Written by gantry-server. Arguments: STDOUT STDERR PROGRAM [ARGUMENT]...
       # No job text is part of this file: it only passes its arguments on, quoted.
@@ -29,14 +30,18 @@ public final class BatchScript {
 
   private BatchScript() {}
 
-  /** Writes the script into {@code directory} (replacing an older one atomically) and returns its path. */
+  /**
+   * Writes the script into {@code directory} (replacing an older one atomically) and returns its
+   * path.
+   */
   public static Path install(Path directory) throws IOException {
     Files.createDirectories(directory);
     Path script = directory.resolve("gantry-batch.sh");
     Path temporary = Files.createTempFile(directory, "gantry-batch", ".tmp");
     Files.writeString(temporary, TEXT, StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Files.move(temporary, script, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    Files.move(
+        temporary, script, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     return script;
   }
 }

@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * The {@code sbatch} argument array of a job. The batch script is always the same fixed text
- * ({@link BatchScript}); the job's output files, program and arguments follow it as the
- * script's own arguments, so no text of the job is ever parsed by a shell:
+ * ({@link BatchScript}); the job's output files, program and arguments follow it as the script's
+ * own arguments, so no text of the job is ever parsed by a shell:
  *
  * <pre>
  * sbatch --parsable --job-name=gantry-ID --chdir=DIR --output=/dev/null --ntasks=N
@@ -24,15 +24,23 @@ import java.util.List;
 public final class SbatchCommand {
   private SbatchCommand() {}
 
-  /** The OS account the job runs under, for root's {@code --uid}/{@code --gid}; null runs it as the submitter. */
+  /**
+   * The OS account the job runs under, for root's {@code --uid}/{@code --gid}; null runs it as the
+   * submitter.
+   */
   public record RunAs(String user, String group) {}
 
   /**
    * @param program the program and its arguments as the batch script executes them (for MPI jobs
    *     the whole {@code mpirun} command line)
    */
-  public static List<String> argv(String sbatch, LaunchSpec spec, BatchResources resources,
-      Path script, RunAs runAs, List<String> program) {
+  public static List<String> argv(
+      String sbatch,
+      LaunchSpec spec,
+      BatchResources resources,
+      Path script,
+      RunAs runAs,
+      List<String> program) {
     List<String> argv = new ArrayList<>();
     argv.add(sbatch);
     argv.add("--parsable");
@@ -72,8 +80,8 @@ public final class SbatchCommand {
 
   /**
    * Slurm's {@code --time} is in whole minutes: a limit is rounded up, so a job gets at least what
-   * it asked for (90 s becomes 2 minutes). Slurm then ends the job in state TIMEOUT, up to its
-   * own poll interval later.
+   * it asked for (90 s becomes 2 minutes). Slurm then ends the job in state TIMEOUT, up to its own
+   * poll interval later.
    */
   public static long minutes(Duration limit) {
     long seconds = limit.toSeconds() + (limit.toNanosPart() > 0 ? 1 : 0);

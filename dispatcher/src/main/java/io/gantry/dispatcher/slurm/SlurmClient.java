@@ -11,8 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs Slurm's client commands as argument arrays (never through a shell) with a given
- * environment and a time limit, and hands back what they printed.
+ * Runs Slurm's client commands as argument arrays (never through a shell) with a given environment
+ * and a time limit, and hands back what they printed.
  */
 final class SlurmClient {
   /** What one command did. */

@@ -16,11 +16,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A job Slurm runs, followed by polling: one {@code scontrol show job} per interval while Slurm
- * still holds it, then {@code sacct -c} (the job completion log) once the controller has
- * forgotten it. The outcome completes when Slurm reports a final state.
+ * still holds it, then {@code sacct -c} (the job completion log) once the controller has forgotten
+ * it. The outcome completes when Slurm reports a final state.
  */
 final class SlurmJob implements RunningJob {
   private static final Logger log = LoggerFactory.getLogger(SlurmJob.class);
+
   /** Polls without any answer from Slurm before the job is given up as lost. */
   private static final int MAX_UNKNOWN_POLLS = 30;
 
@@ -41,7 +42,8 @@ final class SlurmJob implements RunningJob {
   }
 
   synchronized void follow(ScheduledExecutorService scheduler, Duration interval) {
-    polling = scheduler.scheduleWithFixedDelay(this::poll, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    polling =
+        scheduler.scheduleWithFixedDelay(this::poll, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** The Slurm job id. */
@@ -72,22 +74,25 @@ final class SlurmJob implements RunningJob {
 
   /** {@code scancel}: Slurm sends SIGTERM to every step, and SIGKILL after its own KillWait. */
   @Override
-  @SuppressWarnings("FutureReturnValueIgnored") // scancel's outcome is read by the job's poller, not from this future
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // scancel's outcome is read by the job's poller, not from this
+  // future
   public void terminate(Duration grace) {
     if (outcome.isDone()) {
       return;
     }
     killRequested = true;
-    CompletableFuture.runAsync(() -> {
-      try {
-        SlurmClient.Result r = client.run("scancel", List.of(slurmId));
-        if (!r.succeeded()) {
-          log.warn("job {}: scancel {} failed: {}", jobId, slurmId, r.describe());
-        }
-      } catch (IOException e) {
-        log.warn("job {}: scancel {} failed: {}", jobId, slurmId, e.toString());
-      }
-    });
+    CompletableFuture.runAsync(
+        () -> {
+          try {
+            SlurmClient.Result r = client.run("scancel", List.of(slurmId));
+            if (!r.succeeded()) {
+              log.warn("job {}: scancel {} failed: {}", jobId, slurmId, r.describe());
+            }
+          } catch (IOException e) {
+            log.warn("job {}: scancel {} failed: {}", jobId, slurmId, e.toString());
+          }
+        });
   }
 
   private void poll() {
@@ -95,8 +100,17 @@ final class SlurmJob implements RunningJob {
       Optional<SlurmState> state = query();
       if (state.isEmpty()) {
         if (++unknownPolls >= MAX_UNKNOWN_POLLS) {
-          finish(new JobOutcome(jobId, 255, false, killRequested, startedAt, Instant.now(),
-              "Slurm no longer knows job " + slurmId + " and its completion log has no entry for it"));
+          finish(
+              new JobOutcome(
+                  jobId,
+                  255,
+                  false,
+                  killRequested,
+                  startedAt,
+                  Instant.now(),
+                  "Slurm no longer knows job "
+                      + slurmId
+                      + " and its completion log has no entry for it"));
         }
         return;
       }
@@ -109,8 +123,15 @@ final class SlurmJob implements RunningJob {
         if (status == 0 && !s.state().equals("COMPLETED") && !timeout && !cancelled) {
           status = 1; // e.g. NODE_FAIL with 0:0: never reported as a success
         }
-        finish(new JobOutcome(jobId, status, timeout, cancelled || (killRequested && !s.state().equals("COMPLETED")),
-            startedAt, Instant.now(), s.describe()));
+        finish(
+            new JobOutcome(
+                jobId,
+                status,
+                timeout,
+                cancelled || (killRequested && !s.state().equals("COMPLETED")),
+                startedAt,
+                Instant.now(),
+                s.describe()));
       }
     } catch (IOException | RuntimeException e) {
       log.warn("job {}: asking Slurm about job {} failed: {}", jobId, slurmId, e.toString());
@@ -126,8 +147,10 @@ final class SlurmJob implements RunningJob {
       }
     }
     // Forgotten by the controller (MinJobAge passed, or it restarted): the completion log.
-    SlurmClient.Result logged = client.run("sacct",
-        List.of("-c", "-n", "-P", "-j", slurmId, "-o", "jobid,state,exitcode,nodelist"));
+    SlurmClient.Result logged =
+        client.run(
+            "sacct",
+            List.of("-c", "-n", "-P", "-j", slurmId, "-o", "jobid,state,exitcode,nodelist"));
     return logged.succeeded() ? SlurmState.fromSacct(logged.stdout(), slurmId) : Optional.empty();
   }
 

@@ -23,14 +23,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs jobs through Slurm: {@code sbatch --parsable} submits the fixed {@link BatchScript} with
- * the job's program as its arguments ({@link SbatchCommand}); an MPI job's program is
- * {@code mpirun} inside the allocation, which learns its nodes from Slurm. The job is followed by
- * polling ({@link SlurmJob}) and killed with {@code scancel}. Jobs submitted by an earlier
- * server process are followed again with {@link #reattach}.
+ * Runs jobs through Slurm: {@code sbatch --parsable} submits the fixed {@link BatchScript} with the
+ * job's program as its arguments ({@link SbatchCommand}); an MPI job's program is {@code mpirun}
+ * inside the allocation, which learns its nodes from Slurm. The job is followed by polling ({@link
+ * SlurmJob}) and killed with {@code scancel}. Jobs submitted by an earlier server process are
+ * followed again with {@link #reattach}.
  */
 public final class SlurmLauncher implements Launcher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SlurmLauncher.class);
+
   /** {@code sbatch --parsable} prints "ID" or "ID;CLUSTER". */
   private static final Pattern PARSABLE = Pattern.compile("(\\d+)(;\\S+)?");
 
@@ -38,19 +39,31 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
   private final MpirunCommand mpirun;
   private final SlurmClient client;
   private final Path script;
-  private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
-    Thread t = new Thread(r, "gantry-slurm-poll");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService scheduler =
+      Executors.newScheduledThreadPool(
+          2,
+          r -> {
+            Thread t = new Thread(r, "gantry-slurm-poll");
+            t.setDaemon(true);
+            return t;
+          });
 
   /** Installs the batch script into the configured directory. */
   public SlurmLauncher(SlurmConfig config) throws IOException {
     this.config = config;
-    this.mpirun = new MpirunCommand(new DispatcherConfig(config.mpirun(), List.of(), false,
-        Duration.ofSeconds(10), config.inheritedEnvironment()));
-    this.client = new SlurmClient(config,
-        RemoteEnvironment.build(config.inheritedEnvironment(), System.getenv(), false, Map.of()));
+    this.mpirun =
+        new MpirunCommand(
+            new DispatcherConfig(
+                config.mpirun(),
+                List.of(),
+                false,
+                Duration.ofSeconds(10),
+                config.inheritedEnvironment()));
+    this.client =
+        new SlurmClient(
+            config,
+            RemoteEnvironment.build(
+                config.inheritedEnvironment(), System.getenv(), false, Map.of()));
     this.script = BatchScript.install(config.scriptDirectory());
   }
 
@@ -64,27 +77,38 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
    *
    * @param runAs the OS account Slurm runs it under (root's {@code sbatch --uid}); null: the
    *     server's own account
-   * @param submitted told the Slurm job id as soon as sbatch gave it, before anything else, so
-   *     that the caller can store it (a restarted server re-attaches by it)
+   * @param submitted told the Slurm job id as soon as sbatch gave it, before anything else, so that
+   *     the caller can store it (a restarted server re-attaches by it)
    */
-  public RunningJob submit(LaunchSpec spec, BatchResources resources, SbatchCommand.RunAs runAs,
-      Consumer<String> submitted) throws LaunchException {
+  public RunningJob submit(
+      LaunchSpec spec,
+      BatchResources resources,
+      SbatchCommand.RunAs runAs,
+      Consumer<String> submitted)
+      throws LaunchException {
     if (spec.hostFile() != null) {
-      throw new IllegalArgumentException("job " + spec.jobId()
-          + ": with Slurm, Slurm chooses the hosts; a host file does not apply");
+      throw new IllegalArgumentException(
+          "job "
+              + spec.jobId()
+              + ": with Slurm, Slurm chooses the hosts; a host file does not apply");
     }
     List<String> program = new ArrayList<>();
     if (spec.kind() == ProgramKind.MPI) {
       program.addAll(mpirun.argv(spec));
     } else {
       if (spec.executable().startsWith("-")) {
-        throw new IllegalArgumentException("job " + spec.jobId() + ": executable must not start with '-'");
+        throw new IllegalArgumentException(
+            "job " + spec.jobId() + ": executable must not start with '-'");
       }
       program.add(spec.executable());
       program.addAll(spec.arguments());
     }
-    Map<String, String> env = RemoteEnvironment.build(config.inheritedEnvironment(), System.getenv(),
-        runAs == null && RemoteEnvironment.serverIsRoot(), spec.environment());
+    Map<String, String> env =
+        RemoteEnvironment.build(
+            config.inheritedEnvironment(),
+            System.getenv(),
+            runAs == null && RemoteEnvironment.serverIsRoot(),
+            spec.environment());
     List<String> argv = SbatchCommand.argv("sbatch", spec, resources, script, runAs, program);
     SlurmClient.Result result;
     try {
@@ -92,12 +116,16 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
       // there, not on any command line.
       result = client.run("sbatch", argv.subList(1, argv.size()), env);
     } catch (IOException e) {
-      throw new LaunchException("job " + spec.jobId() + ": could not submit to Slurm: " + e.getMessage(), e);
+      throw new LaunchException(
+          "job " + spec.jobId() + ": could not submit to Slurm: " + e.getMessage(), e);
     }
     var id = PARSABLE.matcher(result.stdout().strip());
     if (!result.succeeded() || !id.matches()) {
-      throw new LaunchException("job " + spec.jobId() + ": sbatch refused the job: "
-          + (result.stderr().isBlank() ? result.stdout().strip() : result.stderr().strip()));
+      throw new LaunchException(
+          "job "
+              + spec.jobId()
+              + ": sbatch refused the job: "
+              + (result.stderr().isBlank() ? result.stdout().strip() : result.stderr().strip()));
     }
     String slurmId = id.group(1);
     log.info("job {}: submitted to Slurm as job {}: {}", spec.jobId(), slurmId, argv);
@@ -106,12 +134,13 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
   }
 
   /**
-   * Follows a job an earlier server process submitted, from whatever state Slurm now reports
-   * (a job that ended meanwhile is found in the completion log).
+   * Follows a job an earlier server process submitted, from whatever state Slurm now reports (a job
+   * that ended meanwhile is found in the completion log).
    */
   public RunningJob reattach(String jobId, String slurmId) {
     if (!slurmId.matches("\\d{1,18}")) {
-      throw new IllegalArgumentException("job " + jobId + ": '" + slurmId + "' is not a Slurm job id");
+      throw new IllegalArgumentException(
+          "job " + jobId + ": '" + slurmId + "' is not a Slurm job id");
     }
     log.info("job {}: following Slurm job {} again", jobId, slurmId);
     return follow(jobId, slurmId, Instant.now());

@@ -19,7 +19,9 @@ import org.w3c.dom.Element;
  * sandbox, under the job's account), not written.
  */
 final class ApplicationChecks {
-  private static final String[] MPIRUN_FILES = {"WorkingDirectory", "HostFile", "StdoutFileName", "StderrFileName"};
+  private static final String[] MPIRUN_FILES = {
+    "WorkingDirectory", "HostFile", "StdoutFileName", "StderrFileName"
+  };
   private static final String[] POSIX_FILES = {"Input", "Output", "Error", "WorkingDirectory"};
 
   private final Findings findings;
@@ -50,7 +52,8 @@ final class ApplicationChecks {
       files(hpc, HPCPA, POSIX_FILES);
       Element user = Dom.child(hpc, HPCPA, "UserName");
       if (user != null) {
-        findings.warning(user, "UserName is not used: a job always runs for the Gantry user who submits it");
+        findings.warning(
+            user, "UserName is not used: a job always runs for the Gantry user who submits it");
       }
     }
   }
@@ -62,8 +65,11 @@ final class ApplicationChecks {
   private void executable(Element application, String namespace) {
     Element executable = Dom.child(application, namespace, "Executable");
     if (executable == null) {
-      findings.error(application, "Executable is missing; " + application.getLocalName()
-          + " needs the program to run (or use an ApplicationName the server offers)");
+      findings.error(
+          application,
+          "Executable is missing; "
+              + application.getLocalName()
+              + " needs the program to run (or use an ApplicationName the server offers)");
     } else if (Dom.text(executable).isBlank()) {
       findings.error(executable, "Executable is empty; give the program to run");
     }
@@ -91,7 +97,9 @@ final class ApplicationChecks {
   private void files(Element application, String namespace, String[] names) {
     for (String name : names) {
       for (Element file : Dom.children(application, namespace, name)) {
-        paths.applicationPathProblem(Dom.text(file)).ifPresent(problem -> findings.error(file, problem));
+        paths
+            .applicationPathProblem(Dom.text(file))
+            .ifPresent(problem -> findings.error(file, problem));
       }
     }
   }

@@ -7,9 +7,9 @@ import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 
 /**
- * Paths that name an element the way a user reads the document: local names from the root,
- * with a 1-based index where siblings share a name, e.g.
- * {@code JobDefinition/JobDescription/PreDataStaging/SQLQueryDataStaging[3]}.
+ * Paths that name an element the way a user reads the document: local names from the root, with a
+ * 1-based index where siblings share a name, e.g. {@code
+ * JobDefinition/JobDescription/PreDataStaging/SQLQueryDataStaging[3]}.
  */
 public final class ElementPaths {
   private ElementPaths() {}
@@ -26,7 +26,8 @@ public final class ElementPaths {
     int index = 0;
     int count = 0;
     Node parent = element.getParentNode();
-    for (Node sibling = parent == null ? null : parent.getFirstChild(); sibling != null;
+    for (Node sibling = parent == null ? null : parent.getFirstChild();
+        sibling != null;
         sibling = sibling.getNextSibling()) {
       if (sibling instanceof Element s && sameName(s, element)) {
         count++;

@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The rules that keep a job's files where the job may write: inside its own job directory,
- * or, for an application's files only, under a root the server's administrator allows.
+ * The rules that keep a job's files where the job may write: inside its own job directory, or, for
+ * an application's files only, under a root the server's administrator allows.
  */
 final class JobDirectoryPaths {
   private static final Pattern PARENT_SEGMENT = Pattern.compile("(^|[/\\\\])\\.\\.([/\\\\]|$)");
@@ -23,8 +23,13 @@ final class JobDirectoryPaths {
   /** A staged file: relative to the job directory, never leaving it. */
   Optional<String> stagedFileProblem(String name) {
     if (isAbsolute(name)) {
-      return Optional.of("'" + name + "' is an absolute path; staged files live in the job"
-          + " directory, so give a path relative to it (e.g. '" + lastSegment(name) + "')");
+      return Optional.of(
+          "'"
+              + name
+              + "' is an absolute path; staged files live in the job"
+              + " directory, so give a path relative to it (e.g. '"
+              + lastSegment(name)
+              + "')");
     }
     return commonProblem(name);
   }
@@ -46,10 +51,16 @@ final class JobDirectoryPaths {
     } catch (InvalidPathException e) {
       return Optional.of("'" + name + "' is not a valid path");
     }
-    return Optional.of("'" + name + "' is outside the job directory and "
-        + (allowedRoots.isEmpty() ? "no other directory is allowed on this server"
-            : "the allowed directories (" + String.join(", ", allowedRoots.stream().map(Path::toString).toList()) + ")")
-        + "; give a path relative to the job directory");
+    return Optional.of(
+        "'"
+            + name
+            + "' is outside the job directory and "
+            + (allowedRoots.isEmpty()
+                ? "no other directory is allowed on this server"
+                : "the allowed directories ("
+                    + String.join(", ", allowedRoots.stream().map(Path::toString).toList())
+                    + ")")
+            + "; give a path relative to the job directory");
   }
 
   private static Optional<String> commonProblem(String name) {
@@ -57,13 +68,16 @@ final class JobDirectoryPaths {
       return Optional.of("the file name contains a NUL character");
     }
     if (PARENT_SEGMENT.matcher(name).find()) {
-      return Optional.of("'" + name + "' leaves the job directory ('..' is not allowed in file names)");
+      return Optional.of(
+          "'" + name + "' leaves the job directory ('..' is not allowed in file names)");
     }
     return Optional.empty();
   }
 
   private static boolean isAbsolute(String name) {
-    return name.startsWith("/") || name.startsWith("\\") || name.startsWith("~")
+    return name.startsWith("/")
+        || name.startsWith("\\")
+        || name.startsWith("~")
         || WINDOWS_DRIVE.matcher(name).matches();
   }
 

@@ -8,16 +8,18 @@ import org.glassfish.jaxb.runtime.marshaller.NamespacePrefixMapper;
 
 /** The JAXB context over the generated model, built once (it is thread-safe and costly). */
 public final class JsdlBinding {
-  private static final String PACKAGES = "io.gantry.jsdl.model.core:io.gantry.jsdl.model.posix"
-      + ":io.gantry.jsdl.model.spmd:io.gantry.jsdl.model.hpcpa:io.gantry.jsdl.model.ext";
+  private static final String PACKAGES =
+      "io.gantry.jsdl.model.core:io.gantry.jsdl.model.posix"
+          + ":io.gantry.jsdl.model.spmd:io.gantry.jsdl.model.hpcpa:io.gantry.jsdl.model.ext";
   private static final JAXBContext CONTEXT = create();
 
   /** The prefixes users know from the standard and our examples. */
-  static final Map<String, String> PREFIXES = Map.of(
-      JsdlNamespaces.JSDL, "jsdl",
-      JsdlNamespaces.POSIX, "jsdl-posix",
-      JsdlNamespaces.SPMD, "jsdl-spmd",
-      JsdlNamespaces.GANTRY, "gx");
+  static final Map<String, String> PREFIXES =
+      Map.of(
+          JsdlNamespaces.JSDL, "jsdl",
+          JsdlNamespaces.POSIX, "jsdl-posix",
+          JsdlNamespaces.SPMD, "jsdl-spmd",
+          JsdlNamespaces.GANTRY, "gx");
 
   private JsdlBinding() {}
 

@@ -21,15 +21,15 @@ import org.xml.sax.ext.Locator2;
 import org.xml.sax.helpers.DefaultHandler;
 
 /**
- * First pass over a job description: reads the bytes with a hardened SAX parser into a DOM
- * whose elements remember where their start tags begin.
+ * First pass over a job description: reads the bytes with a hardened SAX parser into a DOM whose
+ * elements remember where their start tags begin.
  *
  * <ol>
  *   <li>A DOCTYPE stops the parse at once (no DTD, no entities, no local file read).
  *   <li>Nesting deeper than the limit stops the parse at the offending start tag.
- *   <li>The 2005/04 draft JSDL namespace is renamed to the 2005/11 one, with a warning; the
- *       ogf.org spelling of the HPC Profile Application namespace to the ggf.org one (both are
- *       in use by conforming clients, so silently).
+ *   <li>The 2005/04 draft JSDL namespace is renamed to the 2005/11 one, with a warning; the ogf.org
+ *       spelling of the HPC Profile Application namespace to the ggf.org one (both are in use by
+ *       conforming clients, so silently).
  * </ol>
  */
 public final class LocatedDomReader extends DefaultHandler {
@@ -61,13 +61,21 @@ public final class LocatedDomReader extends DefaultHandler {
     try {
       // a factory per parse: JAXP factories are not guaranteed to be thread-safe
       SAXParser parser = HardenedXml.saxParserFactory().newSAXParser();
-      parser.getXMLReader().setEntityResolver((publicId, systemId) -> {
-        throw new SAXException("external entities are not allowed: " + systemId);
-      });
+      parser
+          .getXMLReader()
+          .setEntityResolver(
+              (publicId, systemId) -> {
+                throw new SAXException("external entities are not allowed: " + systemId);
+              });
       parser.parse(new InputSource(new ByteArrayInputStream(bytes)), reader);
     } catch (TooDeep e) {
-      report.error(e.line, e.column, "", "elements are nested deeper than " + maxDepth
-          + " levels; a job description needs far fewer, so the document is refused");
+      report.error(
+          e.line,
+          e.column,
+          "",
+          "elements are nested deeper than "
+              + maxDepth
+              + " levels; a job description needs far fewer, so the document is refused");
       return null;
     } catch (SAXParseException e) {
       report.error(e.getLineNumber(), e.getColumnNumber(), "", ParseMessages.wellFormedness(e));
@@ -100,8 +108,8 @@ public final class LocatedDomReader extends DefaultHandler {
     Element element = document.createElementNS(emptyToNull(renamed(uri)), qName);
     declarePendingNamespaces(element);
     for (int i = 0; i < attributes.getLength(); i++) {
-      element.setAttributeNS(emptyToNull(attributes.getURI(i)), attributes.getQName(i),
-          attributes.getValue(i));
+      element.setAttributeNS(
+          emptyToNull(attributes.getURI(i)), attributes.getQName(i), attributes.getValue(i));
     }
     position.attachTo(element);
     open.peek().appendChild(element);
@@ -156,9 +164,15 @@ public final class LocatedDomReader extends DefaultHandler {
     if (draftNamespaceSeen) {
       Element root = document.getDocumentElement();
       SourcePosition at = SourcePosition.of(root);
-      report.warning(at.line(), at.column(), root.getLocalName(), "the draft JSDL namespace "
-          + JsdlNamespaces.JSDL_DRAFT_2005_04 + " is read as " + JsdlNamespaces.JSDL
-          + "; change the document to the JSDL 1.0 namespace");
+      report.warning(
+          at.line(),
+          at.column(),
+          root.getLocalName(),
+          "the draft JSDL namespace "
+              + JsdlNamespaces.JSDL_DRAFT_2005_04
+              + " is read as "
+              + JsdlNamespaces.JSDL
+              + "; change the document to the JSDL 1.0 namespace");
     }
   }
 

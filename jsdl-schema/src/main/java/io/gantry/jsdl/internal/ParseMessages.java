@@ -15,7 +15,8 @@ final class ParseMessages {
     if (message.contains("external entities are not allowed")) {
       return "external entities are not allowed in a job description";
     }
-    if (message.contains("Premature end of file") || message.contains("Content is not allowed in prolog")) {
+    if (message.contains("Premature end of file")
+        || message.contains("Content is not allowed in prolog")) {
       return "this is not an XML document (" + message + ")";
     }
     return "the document is not well-formed XML: " + message;

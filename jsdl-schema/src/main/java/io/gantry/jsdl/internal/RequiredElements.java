@@ -13,10 +13,10 @@ import org.w3c.dom.NodeList;
  * Which element names are required wherever our schemas use them, read from the XSDs.
  *
  * <p>The validator's "one of {X} is expected" does not say whether X was required or merely
- * allowed; "X is missing" is only true in the first case, so the messages ask this index.
- * Names are keyed by local name alone and count as required only if no schema makes them
- * optional anywhere: a wrong "is missing" would mislead, a neutral "expected X" never does.
- * Keys are {@code {namespace}localName}, as the validator names elements in its messages.
+ * allowed; "X is missing" is only true in the first case, so the messages ask this index. Names are
+ * keyed by local name alone and count as required only if no schema makes them optional anywhere: a
+ * wrong "is missing" would mislead, a neutral "expected X" never does. Keys are {@code
+ * {namespace}localName}, as the validator names elements in its messages.
  */
 final class RequiredElements {
   private static final String XSD = "http://www.w3.org/2001/XMLSchema";
@@ -39,8 +39,10 @@ final class RequiredElements {
         if (declaration.hasAttribute("name") && isTopLevel(declaration)) {
           continue;
         }
-        String key = declaration.hasAttribute("ref") ? qualified(declaration, declaration.getAttribute("ref"))
-            : "{" + target + "}" + declaration.getAttribute("name");
+        String key =
+            declaration.hasAttribute("ref")
+                ? qualified(declaration, declaration.getAttribute("ref"))
+                : "{" + target + "}" + declaration.getAttribute("name");
         required.merge(key, isRequiredHere(declaration), Boolean::logicalAnd);
       }
     }
@@ -59,7 +61,8 @@ final class RequiredElements {
 
   /** Required unless it, or a group around it, may occur zero times, or it is one choice. */
   private static boolean isRequiredHere(Element declaration) {
-    for (Node n = declaration; n instanceof Element e && !"complexType".equals(e.getLocalName());
+    for (Node n = declaration;
+        n instanceof Element e && !"complexType".equals(e.getLocalName());
         n = n.getParentNode()) {
       if ("0".equals(e.getAttribute("minOccurs")) || "choice".equals(e.getLocalName())) {
         return false;

@@ -11,27 +11,39 @@ import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 
 /**
- * Turns the validator's coded messages ({@code cvc-complex-type.2.4.a: Invalid content was
- * found starting with element ...}) into sentences a job's author can act on. Codes not
- * translated here keep the validator's text without the code.
+ * Turns the validator's coded messages ({@code cvc-complex-type.2.4.a: Invalid content was found
+ * starting with element ...}) into sentences a job's author can act on. Codes not translated here
+ * keep the validator's text without the code.
  */
 final class SchemaMessages {
   private static final Pattern CODE = Pattern.compile("^(cvc-[\\w.-]+?):\\s*(.*)$", Pattern.DOTALL);
-  private static final Pattern UNEXPECTED = Pattern.compile(
-      "Invalid content was found starting with element '(.+?)'\\. One of '\\{(.*)\\}' is expected\\.");
-  private static final Pattern INCOMPLETE = Pattern.compile(
-      "The content of element '(.+?)' is not complete\\. One of '\\{(.*)\\}' is expected\\.");
-  private static final Pattern NOTHING_MORE = Pattern.compile(
-      "Invalid content was found starting with element '(.+?)'\\. No child element.*");
-  private static final Pattern BAD_VALUE = Pattern.compile("'(.*)' is not a valid value for '(.+?)'\\.", Pattern.DOTALL);
-  private static final Pattern ENUMERATION = Pattern.compile(
-      "Value '(.*)' is not facet-valid with respect to enumeration '\\[(.*)\\]'.*", Pattern.DOTALL);
-  private static final Pattern BOUND = Pattern.compile(
-      "Value '(.*)' is not facet-valid with respect to (min|max)Inclusive '(.+?)'.*", Pattern.DOTALL);
-  private static final Pattern ATTRIBUTE_NOT_ALLOWED = Pattern.compile("Attribute '(.+?)' is not allowed.*");
-  private static final Pattern ATTRIBUTE_ON_SIMPLE = Pattern.compile(".*the attribute, '(.+?)' was found.*", Pattern.DOTALL);
-  private static final Pattern ATTRIBUTE_MISSING = Pattern.compile("Attribute '(.+?)' must appear.*");
-  private static final Pattern ATTRIBUTE_VALUE = Pattern.compile("The value '.*' of attribute '(.+?)'.*", Pattern.DOTALL);
+  private static final Pattern UNEXPECTED =
+      Pattern.compile(
+          "Invalid content was found starting with element '(.+?)'\\. One of '\\{(.*)\\}' is expected\\.");
+  private static final Pattern INCOMPLETE =
+      Pattern.compile(
+          "The content of element '(.+?)' is not complete\\. One of '\\{(.*)\\}' is expected\\.");
+  private static final Pattern NOTHING_MORE =
+      Pattern.compile(
+          "Invalid content was found starting with element '(.+?)'\\. No child element.*");
+  private static final Pattern BAD_VALUE =
+      Pattern.compile("'(.*)' is not a valid value for '(.+?)'\\.", Pattern.DOTALL);
+  private static final Pattern ENUMERATION =
+      Pattern.compile(
+          "Value '(.*)' is not facet-valid with respect to enumeration '\\[(.*)\\]'.*",
+          Pattern.DOTALL);
+  private static final Pattern BOUND =
+      Pattern.compile(
+          "Value '(.*)' is not facet-valid with respect to (min|max)Inclusive '(.+?)'.*",
+          Pattern.DOTALL);
+  private static final Pattern ATTRIBUTE_NOT_ALLOWED =
+      Pattern.compile("Attribute '(.+?)' is not allowed.*");
+  private static final Pattern ATTRIBUTE_ON_SIMPLE =
+      Pattern.compile(".*the attribute, '(.+?)' was found.*", Pattern.DOTALL);
+  private static final Pattern ATTRIBUTE_MISSING =
+      Pattern.compile("Attribute '(.+?)' must appear.*");
+  private static final Pattern ATTRIBUTE_VALUE =
+      Pattern.compile("The value '.*' of attribute '(.+?)'.*", Pattern.DOTALL);
   private static final Pattern QUALIFIED = Pattern.compile("\\{?\"([^\"]*)\":([\\w.-]+)\\}?");
   private static final Pattern WILDCARD = Pattern.compile("WC\\[[^\\]]*\\]");
 
@@ -48,13 +60,15 @@ final class SchemaMessages {
       String nextId = next == null ? "" : codeOf(next.message());
       boolean sameElement = next != null && next.element() == error.element();
       if (isValueError(id) && sameElement && nextId.equals("cvc-attribute.3")) {
-        Matcher attribute = ATTRIBUTE_VALUE.matcher(next.message().substring(nextId.length() + 1).strip());
+        Matcher attribute =
+            ATTRIBUTE_VALUE.matcher(next.message().substring(nextId.length() + 1).strip());
         String name = attribute.matches() ? attribute.group(1) : "?";
         add(report, error.element(), "attribute " + name + ": " + valueMessage(id, detail));
         i++;
       } else if (isValueError(id)) {
         add(report, error.element(), valueMessage(id, detail));
-        if (sameElement && (nextId.equals("cvc-type.3.1.3") || nextId.equals("cvc-complex-type.2.2"))) {
+        if (sameElement
+            && (nextId.equals("cvc-type.3.1.3") || nextId.equals("cvc-complex-type.2.2"))) {
           i++;
         }
       } else {
@@ -69,9 +83,12 @@ final class SchemaMessages {
   }
 
   private static boolean isValueError(String id) {
-    return id.startsWith("cvc-datatype-valid") || id.startsWith("cvc-enumeration-valid")
-        || id.startsWith("cvc-minLength-valid") || id.startsWith("cvc-pattern-valid")
-        || id.startsWith("cvc-minInclusive-valid") || id.startsWith("cvc-maxInclusive-valid");
+    return id.startsWith("cvc-datatype-valid")
+        || id.startsWith("cvc-enumeration-valid")
+        || id.startsWith("cvc-minLength-valid")
+        || id.startsWith("cvc-pattern-valid")
+        || id.startsWith("cvc-minInclusive-valid")
+        || id.startsWith("cvc-maxInclusive-valid");
   }
 
   private static String valueMessage(String id, String detail) {
@@ -83,8 +100,12 @@ final class SchemaMessages {
       return "'" + m.group(1) + "' is not allowed; use one of " + m.group(2);
     }
     if ((m = BOUND.matcher(detail)).matches()) {
-      return "'" + m.group(1) + "' is too " + (m.group(2).equals("min") ? "small; the least" : "large; the largest")
-          + " allowed is " + m.group(3);
+      return "'"
+          + m.group(1)
+          + "' is too "
+          + (m.group(2).equals("min") ? "small; the least" : "large; the largest")
+          + " allowed is "
+          + m.group(3);
     }
     if ((m = BAD_VALUE.matcher(detail)).matches()) {
       return "'" + m.group(1) + "' is not " + typeInWords(m.group(2), m.group(1));
@@ -95,7 +116,9 @@ final class SchemaMessages {
   private static String typeInWords(String type, String value) {
     return switch (type) {
       case "int", "integer", "long", "positiveInteger", "nonNegativeInteger" ->
-          value.strip().matches("[-+]?\\d+") ? "a whole number in the allowed range" : "a whole number";
+          value.strip().matches("[-+]?\\d+")
+              ? "a whole number in the allowed range"
+              : "a whole number";
       case "double", "decimal", "float" -> "a number";
       case "boolean" -> "true or false";
       case "anyURI" -> "a valid URI";
@@ -105,22 +128,38 @@ final class SchemaMessages {
     };
   }
 
-  private static void structural(String id, String detail, Element element, ValidationReport report) {
+  private static void structural(
+      String id, String detail, Element element, ValidationReport report) {
     Matcher m;
     if ((m = UNEXPECTED.matcher(detail)).matches()) {
       List<String> expected = names(m.group(2));
       String found = localName(m.group(1));
       if (expected.size() == 1 && isRequired(m.group(2)) && !followedBy(element, expected.get(0))) {
-        add(report, element, parentOf(element), expected.get(0) + " is missing (found " + found + " in its place)");
+        add(
+            report,
+            element,
+            parentOf(element),
+            expected.get(0) + " is missing (found " + found + " in its place)");
       } else {
-        add(report, element, "unexpected element " + found + " here; expected " + inWords(expected));
+        add(
+            report,
+            element,
+            "unexpected element " + found + " here; expected " + inWords(expected));
       }
     } else if ((m = INCOMPLETE.matcher(detail)).matches()) {
       List<String> expected = names(m.group(2));
-      add(report, element, (expected.size() == 1 ? "" : "one of ") + inWords(expected) + " is missing");
+      add(
+          report,
+          element,
+          (expected.size() == 1 ? "" : "one of ") + inWords(expected) + " is missing");
     } else if ((m = NOTHING_MORE.matcher(detail)).matches()) {
-      add(report, element, "unexpected element " + localName(m.group(1)) + " here; nothing more is allowed in "
-          + parentOf(element).getLocalName());
+      add(
+          report,
+          element,
+          "unexpected element "
+              + localName(m.group(1))
+              + " here; nothing more is allowed in "
+              + parentOf(element).getLocalName());
     } else if ((m = ATTRIBUTE_NOT_ALLOWED.matcher(detail)).matches()) {
       add(report, element, "attribute " + m.group(1) + " is not allowed here");
     } else if ((m = ATTRIBUTE_ON_SIMPLE.matcher(detail)).matches()) {
@@ -128,7 +167,12 @@ final class SchemaMessages {
     } else if ((m = ATTRIBUTE_MISSING.matcher(detail)).matches()) {
       add(report, element, "attribute " + m.group(1) + " is missing");
     } else if (id.equals("cvc-complex-type.2.3")) {
-      add(report, element, "text is not allowed directly inside " + element.getLocalName() + "; put it in a child element");
+      add(
+          report,
+          element,
+          "text is not allowed directly inside "
+              + element.getLocalName()
+              + "; put it in a child element");
     } else if (!id.equals("cvc-type.3.1.3") && !id.equals("cvc-attribute.3")) {
       add(report, element, detail);
     }
@@ -157,7 +201,8 @@ final class SchemaMessages {
   private static List<String> names(String list) {
     List<String> names = new ArrayList<>();
     for (String item : Arrays.asList(WILDCARD.matcher(list).replaceAll("#any").split(",\\s*"))) {
-      String name = item.equals("#any") ? "an extension element from another namespace" : localName(item);
+      String name =
+          item.equals("#any") ? "an extension element from another namespace" : localName(item);
       if (!names.contains(name)) {
         names.add(name);
       }
@@ -174,7 +219,9 @@ final class SchemaMessages {
     if (names.size() == 1) {
       return names.get(0);
     }
-    return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+    return String.join(", ", names.subList(0, names.size() - 1))
+        + " or "
+        + names.get(names.size() - 1);
   }
 
   private static Element parentOf(Element element) {
@@ -189,6 +236,7 @@ final class SchemaMessages {
   /** Located at {@code at}'s start tag, named by {@code named}'s path. */
   private static void add(ValidationReport report, Element at, Element named, String message) {
     SourcePosition position = SourcePosition.of(at);
-    report.error(position.line(), position.column(), named == null ? "" : ElementPaths.of(named), message);
+    report.error(
+        position.line(), position.column(), named == null ? "" : ElementPaths.of(named), message);
   }
 }

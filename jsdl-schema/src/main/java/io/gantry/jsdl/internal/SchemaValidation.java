@@ -17,9 +17,9 @@ import org.xml.sax.SAXParseException;
 import org.xml.sax.helpers.AttributesImpl;
 
 /**
- * Second pass: validates the located DOM against the schemas by replaying it as SAX events
- * into a ValidatorHandler. Replaying the DOM (rather than validating while reading) means the
- * element each error belongs to is known, with its full path and its start-tag position.
+ * Second pass: validates the located DOM against the schemas by replaying it as SAX events into a
+ * ValidatorHandler. Replaying the DOM (rather than validating while reading) means the element each
+ * error belongs to is known, with its full path and its start-tag position.
  */
 final class SchemaValidation implements ErrorHandler, Locator {
   private static final String XMLNS = "http://www.w3.org/2000/xmlns/";
@@ -48,11 +48,12 @@ final class SchemaValidation implements ErrorHandler, Locator {
   }
 
   /**
-   * Inside an element of a namespace Gantry does not know, xsi:type (and xsi:nil) attributes
-   * are left out: the lax wildcard would otherwise try to resolve a type from a schema Gantry
-   * has not got and fail the whole document, where a foreign extension is only a warning.
+   * Inside an element of a namespace Gantry does not know, xsi:type (and xsi:nil) attributes are
+   * left out: the lax wildcard would otherwise try to resolve a type from a schema Gantry has not
+   * got and fail the whole document, where a foreign extension is only a warning.
    */
-  private void replay(ValidatorHandler handler, Element element, boolean inForeign) throws SAXException {
+  private void replay(ValidatorHandler handler, Element element, boolean inForeign)
+      throws SAXException {
     boolean foreign = inForeign || !JsdlNamespaces.isKnown(element.getNamespaceURI());
     AttributesImpl attributes = new AttributesImpl();
     List<String> prefixes = new ArrayList<>();
@@ -63,14 +64,19 @@ final class SchemaValidation implements ErrorHandler, Locator {
         String prefix = "xmlns".equals(a.getName()) ? "" : a.getLocalName();
         handler.startPrefixMapping(prefix, a.getValue());
         prefixes.add(prefix);
-      } else if (!(foreign && XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI.equals(a.getNamespaceURI()))) {
+      } else if (!(foreign
+          && XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI.equals(a.getNamespaceURI()))) {
         String local = a.getLocalName() == null ? a.getName() : a.getLocalName();
-        attributes.addAttribute(nonNull(a.getNamespaceURI()), local, a.getName(), "CDATA", a.getValue());
+        attributes.addAttribute(
+            nonNull(a.getNamespaceURI()), local, a.getName(), "CDATA", a.getValue());
       }
     }
     current = element;
-    handler.startElement(nonNull(element.getNamespaceURI()), element.getLocalName(),
-        element.getTagName(), attributes);
+    handler.startElement(
+        nonNull(element.getNamespaceURI()),
+        element.getLocalName(),
+        element.getTagName(),
+        attributes);
     for (Node n = element.getFirstChild(); n != null; n = n.getNextSibling()) {
       if (n instanceof Element child) {
         replay(handler, child, foreign);
@@ -81,7 +87,8 @@ final class SchemaValidation implements ErrorHandler, Locator {
       }
     }
     current = element;
-    handler.endElement(nonNull(element.getNamespaceURI()), element.getLocalName(), element.getTagName());
+    handler.endElement(
+        nonNull(element.getNamespaceURI()), element.getLocalName(), element.getTagName());
     for (String prefix : prefixes) {
       handler.endPrefixMapping(prefix);
     }
@@ -91,18 +98,36 @@ final class SchemaValidation implements ErrorHandler, Locator {
     return s == null ? "" : s;
   }
 
-  @Override public void warning(SAXParseException e) {}
+  @Override
+  public void warning(SAXParseException e) {}
 
-  @Override public void error(SAXParseException e) {
+  @Override
+  public void error(SAXParseException e) {
     errors.add(new SchemaError(current, e.getMessage()));
   }
 
-  @Override public void fatalError(SAXParseException e) {
+  @Override
+  public void fatalError(SAXParseException e) {
     errors.add(new SchemaError(current, e.getMessage()));
   }
 
-  @Override public String getPublicId() { return null; }
-  @Override public String getSystemId() { return null; }
-  @Override public int getLineNumber() { return SourcePosition.of(current).line(); }
-  @Override public int getColumnNumber() { return SourcePosition.of(current).column(); }
+  @Override
+  public String getPublicId() {
+    return null;
+  }
+
+  @Override
+  public String getSystemId() {
+    return null;
+  }
+
+  @Override
+  public int getLineNumber() {
+    return SourcePosition.of(current).line();
+  }
+
+  @Override
+  public int getColumnNumber() {
+    return SourcePosition.of(current).column();
+  }
 }

@@ -7,9 +7,9 @@ import java.util.Arrays;
 /**
  * The decoded document text, to turn a SAX locator position into the start of the tag.
  *
- * <p>SAX reports where a start tag ends (just after its {@code >}); users look for where it
- * begins. Scanning back to the nearest {@code <} is exact because {@code <} cannot occur
- * inside a tag (attribute values must escape it).
+ * <p>SAX reports where a start tag ends (just after its {@code >}); users look for where it begins.
+ * Scanning back to the nearest {@code <} is exact because {@code <} cannot occur inside a tag
+ * (attribute values must escape it).
  */
 final class SourceText {
   private final String text;

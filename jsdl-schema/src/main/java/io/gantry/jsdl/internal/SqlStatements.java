@@ -30,16 +30,16 @@ import net.sf.jsqlparser.statement.upsert.Upsert;
  * Staging SQL read by a real SQL parser (JSqlParser), so that what runs is what was checked:
  *
  * <ol>
- *   <li>The text is exactly one statement; comments and quotes are the parser's business, so
- *       {@code SELECT 1; DROP ...} or a second statement hidden behind a comment is two
- *       statements and refused. Text the parser cannot read is refused too (fail closed).
- *   <li>A stage-in statement is a query (SELECT, WITH ... SELECT, VALUES), with no
- *       {@code SELECT ... INTO} and no {@code FOR UPDATE}; a stage-out statement is one
- *       INSERT, UPDATE, MERGE or DELETE.
- *   <li>Every node of the parsed tree is visited, by reflection over the parser's own objects,
- *       not by a visitor that might skip a kind of node: no statement hides inside another
- *       (a data-modifying WITH), no sequence is advanced, and every function called anywhere
- *       is on the allow-list of {@link SqlFunctions}.
+ *   <li>The text is exactly one statement; comments and quotes are the parser's business, so {@code
+ *       SELECT 1; DROP ...} or a second statement hidden behind a comment is two statements and
+ *       refused. Text the parser cannot read is refused too (fail closed).
+ *   <li>A stage-in statement is a query (SELECT, WITH ... SELECT, VALUES), with no {@code SELECT
+ *       ... INTO} and no {@code FOR UPDATE}; a stage-out statement is one INSERT, UPDATE, MERGE or
+ *       DELETE.
+ *   <li>Every node of the parsed tree is visited, by reflection over the parser's own objects, not
+ *       by a visitor that might skip a kind of node: no statement hides inside another (a
+ *       data-modifying WITH), no sequence is advanced, and every function called anywhere is on the
+ *       allow-list of {@link SqlFunctions}.
  * </ol>
  */
 final class SqlStatements {
@@ -68,7 +68,8 @@ final class SqlStatements {
     } catch (JSQLParserException e) {
       return Optional.of("cannot be read as SQL (" + firstLine(e) + "); " + kind.rule);
     } catch (RuntimeException e) {
-      return Optional.of("cannot be read as SQL (" + e.getClass().getSimpleName() + "); " + kind.rule);
+      return Optional.of(
+          "cannot be read as SQL (" + e.getClass().getSimpleName() + "); " + kind.rule);
     }
     if (statements == null || statements.size() != 1) {
       int count = statements == null ? 0 : statements.size();
@@ -83,9 +84,14 @@ final class SqlStatements {
   }
 
   private static Optional<String> rootProblem(Statement root, Kind kind) {
-    boolean fits = kind == Kind.QUERY ? root instanceof Select
-        : root instanceof Insert || root instanceof Update || root instanceof Delete
-            || root instanceof Merge || root instanceof Upsert;
+    boolean fits =
+        kind == Kind.QUERY
+            ? root instanceof Select
+            : root instanceof Insert
+                || root instanceof Update
+                || root instanceof Delete
+                || root instanceof Merge
+                || root instanceof Upsert;
     if (!fits) {
       return Optional.of("is a " + describe(root) + " statement; " + kind.rule);
     }
@@ -120,7 +126,9 @@ final class SqlStatements {
       this.extraFunctions = extraFunctions;
     }
 
-    /** The first problem found, preferring one that says why (a denied function) to "not allowed". */
+    /**
+     * The first problem found, preferring one that says why (a denied function) to "not allowed".
+     */
     Optional<String> problem() {
       pending.push(root);
       Optional<String> first = Optional.empty();
@@ -141,7 +149,8 @@ final class SqlStatements {
 
     private Optional<String> check(Object node) {
       if (node instanceof Function f) {
-        return SqlFunctions.problem(f.getName() == null ? "(unnamed)" : f.getName(), extraFunctions);
+        return SqlFunctions.problem(
+            f.getName() == null ? "(unnamed)" : f.getName(), extraFunctions);
       }
       if (node instanceof AnalyticExpression a) {
         return SqlFunctions.problem(a.getName(), extraFunctions);
@@ -149,15 +158,21 @@ final class SqlStatements {
       if (node instanceof NextValExpression) {
         return Optional.of("advances a sequence (NEXT VALUE FOR), which changes the database");
       }
-      if (node instanceof PlainSelect p && p.getIntoTables() != null && !p.getIntoTables().isEmpty()) {
+      if (node instanceof PlainSelect p
+          && p.getIntoTables() != null
+          && !p.getIntoTables().isEmpty()) {
         return Optional.of("uses SELECT ... INTO, which creates a table");
       }
       if (node instanceof Select s && s.getForMode() != null) {
-        return Optional.of("locks rows (FOR " + s.getForMode() + "); staging SQL only reads or writes rows");
+        return Optional.of(
+            "locks rows (FOR " + s.getForMode() + "); staging SQL only reads or writes rows");
       }
       if (node instanceof Statement s && node != root && !(node instanceof Select)) {
-        return Optional.of("holds a " + describe(s) + " statement inside another one; only the outer"
-            + " statement may change data");
+        return Optional.of(
+            "holds a "
+                + describe(s)
+                + " statement inside another one; only the outer"
+                + " statement may change data");
       }
       return Optional.empty();
     }
@@ -187,22 +202,28 @@ final class SqlStatements {
               field.setAccessible(true);
               add(field.get(node));
             } catch (ReflectiveOperationException | RuntimeException e) {
-              throw new IllegalStateException("cannot inspect " + c.getName() + "." + field.getName(), e);
+              throw new IllegalStateException(
+                  "cannot inspect " + c.getName() + "." + field.getName(), e);
             }
           }
         }
       }
     }
 
-    /** Follows the parser's tree objects and containers; skips the parser's tokens and plain values. */
+    /**
+     * Follows the parser's tree objects and containers; skips the parser's tokens and plain values.
+     */
     private void add(Object child) {
       if (child == null || child instanceof Enum<?> || seen.contains(child)) {
         return;
       }
-      boolean container = child instanceof Collection<?> || child instanceof Map<?, ?>
-          || child.getClass().isArray();
+      boolean container =
+          child instanceof Collection<?>
+              || child instanceof Map<?, ?>
+              || child.getClass().isArray();
       String name = child.getClass().getName();
-      boolean tree = name.startsWith("net.sf.jsqlparser.") && !name.startsWith("net.sf.jsqlparser.parser.");
+      boolean tree =
+          name.startsWith("net.sf.jsqlparser.") && !name.startsWith("net.sf.jsqlparser.parser.");
       if (container || tree) {
         seen.add(child);
         pending.push(child);

@@ -21,20 +21,21 @@ import org.w3c.dom.Element;
  *   <li>Every file on the job side stays inside the job directory.
  *   <li>Stage-in copies to the job (transmit), stage-out copies from it (receive).
  *   <li>Each SQLInputFileName of a stage-in query is the output of a query in an earlier
- *       ExecutionOrderGroup, since groups run one after another and a group's queries in
- *       parallel; no two queries write the same file.
- *   <li>Statements fit their element, as a SQL parser reads them ({@link SqlStatements}: one
- *       query to stage in, one INSERT/UPDATE/MERGE/DELETE to stage out, only allowed
- *       functions), and have ? parameters exactly when an input file binds them.
+ *       ExecutionOrderGroup, since groups run one after another and a group's queries in parallel;
+ *       no two queries write the same file.
+ *   <li>Statements fit their element, as a SQL parser reads them ({@link SqlStatements}: one query
+ *       to stage in, one INSERT/UPDATE/MERGE/DELETE to stage out, only allowed functions), and have
+ *       ? parameters exactly when an input file binds them.
  *   <li>Passwords are in the encrypted form.
  *   <li>Inline data sources and remote hosts pass the server's {@link StagingPolicy}.
- *   <li>A standard DataStaging URI has a scheme the gateway moves and a host the policy allows;
- *       its credential (GFD.135 UsernameToken) carries an encrypted password or names an
- *       identity, and a password goes only over an encrypting scheme.
+ *   <li>A standard DataStaging URI has a scheme the gateway moves and a host the policy allows; its
+ *       credential (GFD.135 UsernameToken) carries an encrypted password or names an identity, and
+ *       a password goes only over an encrypting scheme.
  * </ol>
  */
 final class StagingChecks {
-  private static final List<String> STAGED_SCHEMES = List.of("file", "http", "https", "scp", "sftp", "ftp", "ftps");
+  private static final List<String> STAGED_SCHEMES =
+      List.of("file", "http", "https", "scp", "sftp", "ftp", "ftps");
   private static final Set<String> PLAIN_SCHEMES = Set.of("http", "ftp", "file");
 
   private final Findings findings;
@@ -75,7 +76,8 @@ final class StagingChecks {
     if (scheme != null && !scheme.equals("file")) {
       host(uri, scheme);
     }
-    for (Element credential : Dom.children(side).stream().filter(StagingCredential::isCredential).toList()) {
+    for (Element credential :
+        Dom.children(side).stream().filter(StagingCredential::isCredential).toList()) {
       credential(credential, uri, scheme);
     }
   }
@@ -87,15 +89,24 @@ final class StagingChecks {
   private String uriScheme(Element uri, Element side) {
     String text = Dom.text(uri);
     if (text == null || text.isEmpty()) {
-      findings.error(uri == null ? side : uri, side.getLocalName() + " has no URI to stage "
-          + (side.getLocalName().equals("Source") ? "from" : "to"));
+      findings.error(
+          uri == null ? side : uri,
+          side.getLocalName()
+              + " has no URI to stage "
+              + (side.getLocalName().equals("Source") ? "from" : "to"));
       return null;
     }
     int colon = text.indexOf(':');
     String scheme = colon < 1 ? "" : text.substring(0, colon).toLowerCase(java.util.Locale.ROOT);
     if (!STAGED_SCHEMES.contains(scheme)) {
-      findings.error(uri, (scheme.isEmpty() ? "the URI has no scheme" : "Gantry cannot stage '" + scheme + ":' URIs")
-          + "; it stages " + String.join(":, ", STAGED_SCHEMES) + ": URIs");
+      findings.error(
+          uri,
+          (scheme.isEmpty()
+                  ? "the URI has no scheme"
+                  : "Gantry cannot stage '" + scheme + ":' URIs")
+              + "; it stages "
+              + String.join(":, ", STAGED_SCHEMES)
+              + ": URIs");
       return null;
     }
     return scheme;
@@ -114,13 +125,18 @@ final class StagingChecks {
       findings.error(uri, "the URI names no host");
       return;
     }
-    int port = parsed.getPort() > 0 ? parsed.getPort() : switch (scheme) {
-      case "http" -> 80;
-      case "https" -> 443;
-      case "ftp", "ftps" -> 21;
-      default -> 22;
-    };
-    policy.remoteHostProblem(parsed.getHost(), port).ifPresent(problem -> findings.error(uri, problem));
+    int port =
+        parsed.getPort() > 0
+            ? parsed.getPort()
+            : switch (scheme) {
+              case "http" -> 80;
+              case "https" -> 443;
+              case "ftp", "ftps" -> 21;
+              default -> 22;
+            };
+    policy
+        .remoteHostProblem(parsed.getHost(), port)
+        .ifPresent(problem -> findings.error(uri, problem));
   }
 
   private void credential(Element credential, Element uri, String scheme) {
@@ -130,27 +146,43 @@ final class StagingChecks {
       findings.error(credential, "a Credential needs a URI beside it to log in to");
     }
     if (c.password() == null && c.identityRef() == null) {
-      findings.error(credential, "the Credential holds neither a wsse:UsernameToken with a Password nor a"
-          + " gx:IdentityRef naming an identity of the server");
+      findings.error(
+          credential,
+          "the Credential holds neither a wsse:UsernameToken with a Password nor a"
+              + " gx:IdentityRef naming an identity of the server");
       return;
     }
     if (password != null) {
       String type = password.getAttribute("Type");
       if (type.endsWith("#PasswordDigest")) {
-        findings.error(password, "a PasswordDigest cannot be used to log in elsewhere; give the password"
-            + " encrypted for this server (gantry encrypt-password)");
+        findings.error(
+            password,
+            "a PasswordDigest cannot be used to log in elsewhere; give the password"
+                + " encrypted for this server (gantry encrypt-password)");
       } else {
         boolean clear = !c.password().startsWith("ENC(");
-        EncryptedSecret.problem(c.password()).ifPresent(problem -> findings.error(password, problem
-            + (clear ? "; a clear password is never accepted in a job description" : "")
-            + " (or name an identity of the server with gx:IdentityRef)"));
+        EncryptedSecret.problem(c.password())
+            .ifPresent(
+                problem ->
+                    findings.error(
+                        password,
+                        problem
+                            + (clear
+                                ? "; a clear password is never accepted in a job description"
+                                : "")
+                            + " (or name an identity of the server with gx:IdentityRef)"));
       }
       if (c.user() == null || c.user().isEmpty()) {
         findings.error(credential, "the UsernameToken has no Username");
       }
       if (scheme != null && PLAIN_SCHEMES.contains(scheme)) {
-        findings.error(password, "a password is sent only over an encrypted connection; use "
-            + (scheme.equals("ftp") ? "ftps:" : "https:") + " instead of " + scheme + ":");
+        findings.error(
+            password,
+            "a password is sent only over an encrypted connection; use "
+                + (scheme.equals("ftp") ? "ftps:" : "https:")
+                + " instead of "
+                + scheme
+                + ":");
       }
     }
   }
@@ -159,16 +191,21 @@ final class StagingChecks {
     for (Element scp : Dom.children(list, GANTRY, "SCPDataStaging")) {
       findings.atLeast(Dom.child(scp, GANTRY, "ArrangingOrder"), 1);
       Element directionElement = Dom.child(scp, GANTRY, "Direction");
-      if (directionElement != null && !direction.equals(Dom.text(directionElement))
+      if (directionElement != null
+          && !direction.equals(Dom.text(directionElement))
           && Set.of("transmit", "receive").contains(Dom.text(directionElement))) {
-        findings.error(directionElement, "must be " + direction + " in " + list.getLocalName() + " (" + why + ")");
+        findings.error(
+            directionElement,
+            "must be " + direction + " in " + list.getLocalName() + " (" + why + ")");
       }
       Element port = Dom.child(scp, GANTRY, "RemotePort");
       Long number = Dom.number(port);
       if (number != null && (number < 1 || number > 65535)) {
         findings.error(port, "must be a TCP port from 1 to 65535, not " + number);
       } else {
-        remoteHost(Dom.child(scp, GANTRY, "RemoteHostName"), number == null ? JsdlDefaults.SSH_PORT : number.intValue());
+        remoteHost(
+            Dom.child(scp, GANTRY, "RemoteHostName"),
+            number == null ? JsdlDefaults.SSH_PORT : number.intValue());
       }
       password(Dom.child(scp, GANTRY, "RemotePassword"), "or name an SSH key with IdentityRef");
       stagedFile(Dom.child(scp, GANTRY, jobSideFile));
@@ -182,10 +219,16 @@ final class StagingChecks {
       findings.atLeast(Dom.child(query, GANTRY, "ExecutionOrderGroup"), 1);
       Element output = Dom.child(query, GANTRY, "SQLOutputFileName");
       if (stagedFile(output)) {
-        Element earlier = producers.putIfAbsent(JobDirectoryPaths.canonical(Dom.text(output)), query);
+        Element earlier =
+            producers.putIfAbsent(JobDirectoryPaths.canonical(Dom.text(output)), query);
         if (earlier != null) {
-          findings.error(output, "'" + Dom.text(output) + "' is also written by " + ElementPaths.of(earlier)
-              + "; each query needs its own output file");
+          findings.error(
+              output,
+              "'"
+                  + Dom.text(output)
+                  + "' is also written by "
+                  + ElementPaths.of(earlier)
+                  + "; each query needs its own output file");
         }
       }
     }
@@ -200,9 +243,9 @@ final class StagingChecks {
   }
 
   /**
-   * The stage-in cache elements: a validity that is not negative, and a key query that is one
-   * query without parameters under the same SQL rules as SQLStatement (it runs on the same
-   * data source before every cached extract).
+   * The stage-in cache elements: a validity that is not negative, and a key query that is one query
+   * without parameters under the same SQL rules as SQLStatement (it runs on the same data source
+   * before every cached extract).
    */
   private void cache(Element query) {
     Element validity = Dom.child(query, GANTRY, "CacheValidity");
@@ -215,9 +258,12 @@ final class StagingChecks {
       return;
     }
     SqlStatements.problem(sql, SqlStatements.Kind.QUERY, policy.extraSqlFunctions())
-        .ifPresent(problem -> findings.error(keyQuery, "CacheKeyQuery reads data; this query " + problem));
+        .ifPresent(
+            problem -> findings.error(keyQuery, "CacheKeyQuery reads data; this query " + problem));
     if (SqlText.parameterCount(sql) > 0) {
-      findings.error(keyQuery, "must have no ? parameters: it runs once, before the extract, with nothing to bind");
+      findings.error(
+          keyQuery,
+          "must have no ? parameters: it runs once, before the extract, with nothing to bind");
     }
   }
 
@@ -225,15 +271,27 @@ final class StagingChecks {
     Element producer = producers.get(JobDirectoryPaths.canonical(Dom.text(input)));
     Long group = Dom.number(Dom.child(query, GANTRY, "ExecutionOrderGroup"));
     if (producer == null) {
-      findings.error(input, "'" + Dom.text(input) + "' is not produced by an earlier ExecutionOrderGroup;"
-          + " it must be the SQLOutputFileName of a query in a lower group");
+      findings.error(
+          input,
+          "'"
+              + Dom.text(input)
+              + "' is not produced by an earlier ExecutionOrderGroup;"
+              + " it must be the SQLOutputFileName of a query in a lower group");
       return;
     }
     Long producerGroup = Dom.number(Dom.child(producer, GANTRY, "ExecutionOrderGroup"));
     if (group != null && producerGroup != null && producerGroup >= group) {
-      findings.error(input, "'" + Dom.text(input) + "' is produced by group " + producerGroup
-          + " (" + ElementPaths.of(producer) + "), which does not run before this query's group "
-          + group + "; move the producer to a lower ExecutionOrderGroup");
+      findings.error(
+          input,
+          "'"
+              + Dom.text(input)
+              + "' is produced by group "
+              + producerGroup
+              + " ("
+              + ElementPaths.of(producer)
+              + "), which does not run before this query's group "
+              + group
+              + "; move the producer to a lower ExecutionOrderGroup");
     }
   }
 
@@ -246,21 +304,29 @@ final class StagingChecks {
     statement(update, SqlStatements.Kind.UPDATE, "SQLUpdateDataStaging writes results", true);
   }
 
-  private void statement(Element staging, SqlStatements.Kind kind, String purpose, boolean hasInput) {
+  private void statement(
+      Element staging, SqlStatements.Kind kind, String purpose, boolean hasInput) {
     Element statement = Dom.child(staging, GANTRY, "SQLStatement");
     String sql = Dom.text(statement);
     if (sql == null || sql.isEmpty()) {
       return; // the schema check reports it
     }
     SqlStatements.problem(sql, kind, policy.extraSqlFunctions())
-        .ifPresent(problem -> findings.error(statement, purpose + "; this SQLStatement " + problem));
+        .ifPresent(
+            problem -> findings.error(statement, purpose + "; this SQLStatement " + problem));
     int parameters = SqlText.parameterCount(sql);
     if (parameters > 0 && !hasInput) {
-      findings.error(statement, "has " + parameters + " ? parameter(s) but there is no SQLInputFileName"
-          + " whose rows bind them");
+      findings.error(
+          statement,
+          "has "
+              + parameters
+              + " ? parameter(s) but there is no SQLInputFileName"
+              + " whose rows bind them");
     } else if (parameters == 0 && hasInput) {
-      findings.error(statement, "has no ? parameters, so the rows of SQLInputFileName have nothing to bind;"
-          + " add the parameters or remove SQLInputFileName");
+      findings.error(
+          statement,
+          "has no ? parameters, so the rows of SQLInputFileName have nothing to bind;"
+              + " add the parameters or remove SQLInputFileName");
     }
   }
 
@@ -268,15 +334,20 @@ final class StagingChecks {
     Element inline = Dom.child(staging, GANTRY, "DataSource");
     Element url = Dom.child(inline, GANTRY, "JDBCURL");
     if (url != null && !Dom.text(url).isEmpty()) {
-      policy.inlineDataSourceProblem(Dom.text(url)).ifPresent(problem -> findings.error(url, problem));
+      policy
+          .inlineDataSourceProblem(Dom.text(url))
+          .ifPresent(problem -> findings.error(url, problem));
     }
-    password(Dom.child(inline, GANTRY, "Password"),
+    password(
+        Dom.child(inline, GANTRY, "Password"),
         "or use DataSourceRef to name a data source configured on the server");
   }
 
   private void remoteHost(Element host, int port) {
     if (host != null && !Dom.text(host).isEmpty()) {
-      policy.remoteHostProblem(Dom.text(host), port).ifPresent(problem -> findings.error(host, problem));
+      policy
+          .remoteHostProblem(Dom.text(host), port)
+          .ifPresent(problem -> findings.error(host, problem));
     }
   }
 

@@ -13,18 +13,19 @@ import java.util.Map;
 import org.w3c.dom.Element;
 
 /**
- * Checks on the document's shape that JSDL's lax wildcards let through: each extension in the
- * place it belongs, at most one application kind, foreign extensions reported as warnings.
+ * Checks on the document's shape that JSDL's lax wildcards let through: each extension in the place
+ * it belongs, at most one application kind, foreign extensions reported as warnings.
  */
 final class StructureChecks {
   /** Where each extension element that may sit in a JSDL wildcard belongs: its parent. */
-  private static final Map<String, String> HOME = Map.of(
-      "{" + GANTRY + "}MpirunApplication", "Application",
-      "{" + GANTRY + "}PreDataStaging", "JobDescription",
-      "{" + GANTRY + "}PostDataStaging", "JobDescription",
-      "{" + POSIX + "}POSIXApplication", "Application",
-      "{" + SPMD + "}SPMDApplication", "Application",
-      "{" + HPCPA + "}HPCProfileApplication", "Application");
+  private static final Map<String, String> HOME =
+      Map.of(
+          "{" + GANTRY + "}MpirunApplication", "Application",
+          "{" + GANTRY + "}PreDataStaging", "JobDescription",
+          "{" + GANTRY + "}PostDataStaging", "JobDescription",
+          "{" + POSIX + "}POSIXApplication", "Application",
+          "{" + SPMD + "}SPMDApplication", "Application",
+          "{" + HPCPA + "}HPCProfileApplication", "Application");
 
   private final Findings findings;
 
@@ -49,8 +50,13 @@ final class StructureChecks {
         continue; // GFD.135's login of a Source or Target: StagingChecks reads it
       }
       if (!JsdlNamespaces.isKnown(namespace)) {
-        findings.warning(child, "unknown extension element " + child.getLocalName() + " (namespace "
-            + namespace + ") is ignored by Gantry");
+        findings.warning(
+            child,
+            "unknown extension element "
+                + child.getLocalName()
+                + " (namespace "
+                + namespace
+                + ") is ignored by Gantry");
         continue;
       }
       if (!namespace.equals(element.getNamespaceURI()) || HOME.containsKey(key(child))) {
@@ -64,35 +70,51 @@ final class StructureChecks {
     String home = HOME.get(key(child));
     boolean inJsdl = JSDL.equals(parent.getNamespaceURI());
     if (home == null && inJsdl && GANTRY.equals(child.getNamespaceURI())) {
-      findings.error(child, "unknown Gantry element " + child.getLocalName() + "; in " + parent.getLocalName()
-          + " Gantry's namespace has only " + homesIn(parent.getLocalName()));
+      findings.error(
+          child,
+          "unknown Gantry element "
+              + child.getLocalName()
+              + "; in "
+              + parent.getLocalName()
+              + " Gantry's namespace has only "
+              + homesIn(parent.getLocalName()));
     } else if (home == null && inJsdl && !JSDL.equals(child.getNamespaceURI())) {
-      findings.error(child, child.getLocalName() + " does not belong directly in " + parent.getLocalName());
+      findings.error(
+          child, child.getLocalName() + " does not belong directly in " + parent.getLocalName());
     } else if (home != null && !(inJsdl && home.equals(parent.getLocalName()))) {
-      findings.error(child, child.getLocalName() + " does not belong in " + parent.getLocalName()
-          + "; it goes inside " + home);
+      findings.error(
+          child,
+          child.getLocalName()
+              + " does not belong in "
+              + parent.getLocalName()
+              + "; it goes inside "
+              + home);
     }
   }
 
   /** The Gantry elements whose place is inside the named JSDL element, in words. */
   private static String homesIn(String parent) {
-    List<String> names = HOME.entrySet().stream()
-        .filter(e -> e.getValue().equals(parent) && e.getKey().startsWith("{" + GANTRY + "}"))
-        .map(e -> e.getKey().substring(e.getKey().indexOf('}') + 1)).sorted().toList();
+    List<String> names =
+        HOME.entrySet().stream()
+            .filter(e -> e.getValue().equals(parent) && e.getKey().startsWith("{" + GANTRY + "}"))
+            .map(e -> e.getKey().substring(e.getKey().indexOf('}') + 1))
+            .sorted()
+            .toList();
     return names.isEmpty() ? "nothing" : String.join(" and ", names);
   }
 
   private void onlyOne(Element description, String name, String what) {
     List<Element> found = Dom.children(description, GANTRY, name);
     for (Element extra : found.subList(Math.min(1, found.size()), found.size())) {
-      findings.error(extra, "only one " + name + " is allowed; put all " + what + " steps in the first");
+      findings.error(
+          extra, "only one " + name + " is allowed; put all " + what + " steps in the first");
     }
   }
 
   /**
-   * GFD.56 makes Application optional: without one the job only stages data. With one, it is
-   * either exactly one kind of application element (run as written; an ApplicationName beside
-   * it is a label) or an ApplicationName alone, which the server resolves in its registry.
+   * GFD.56 makes Application optional: without one the job only stages data. With one, it is either
+   * exactly one kind of application element (run as written; an ApplicationName beside it is a
+   * label) or an ApplicationName alone, which the server resolves in its registry.
    */
   private void applicationKind(Element description) {
     Element application = Dom.child(description, JSDL, "Application");
@@ -100,21 +122,31 @@ final class StructureChecks {
     if (application == null) {
       return;
     }
-    List<Element> found = Dom.children(application).stream()
-        .filter(e -> "Application".equals(HOME.get(key(e)))).toList();
+    List<Element> found =
+        Dom.children(application).stream()
+            .filter(e -> "Application".equals(HOME.get(key(e))))
+            .toList();
     Element name = Dom.child(application, JSDL, "ApplicationName");
     Element version = Dom.child(application, JSDL, "ApplicationVersion");
     if (found.isEmpty() && name == null) {
-      findings.error(application, "no application to run; give an ApplicationName the server offers"
-          + " (gantry applications lists them) or exactly one of " + kinds
-          + ", or leave Application out for a job that only stages data");
+      findings.error(
+          application,
+          "no application to run; give an ApplicationName the server offers"
+              + " (gantry applications lists them) or exactly one of "
+              + kinds
+              + ", or leave Application out for a job that only stages data");
     }
     if (found.isEmpty() && name == null && version != null) {
       findings.error(version, "ApplicationVersion without ApplicationName names no application");
     }
     for (Element extra : found.subList(Math.min(1, found.size()), found.size())) {
-      findings.error(extra, "a second application kind (" + extra.getLocalName() + " after "
-          + found.get(0).getLocalName() + "); keep exactly one");
+      findings.error(
+          extra,
+          "a second application kind ("
+              + extra.getLocalName()
+              + " after "
+              + found.get(0).getLocalName()
+              + "); keep exactly one");
     }
   }
 

@@ -8,9 +8,9 @@ import static io.gantry.jsdl.JsdlNamespaces.SPMD;
 import org.w3c.dom.Element;
 
 /**
- * A WallTimeLimit above the longest this server allows is an error at the element, not a
- * silent cap: a job that needs two days and gets one finds out at validation, not when it is
- * killed after a day of computing.
+ * A WallTimeLimit above the longest this server allows is an error at the element, not a silent
+ * cap: a job that needs two days and gets one finds out at validation, not when it is killed after
+ * a day of computing.
  */
 final class WallTimeChecks {
   private final Findings findings;
@@ -40,8 +40,13 @@ final class WallTimeChecks {
   private void limit(Element wallTime) {
     Long seconds = Dom.number(wallTime);
     if (seconds != null && seconds > maxSeconds) {
-      findings.error(wallTime, "is " + seconds + " s, longer than this server allows: at most " + maxSeconds
-          + " s (setting limits.max-wall-time)");
+      findings.error(
+          wallTime,
+          "is "
+              + seconds
+              + " s, longer than this server allows: at most "
+              + maxSeconds
+              + " s (setting limits.max-wall-time)");
     }
   }
 }

@@ -10,14 +10,22 @@ import jakarta.xml.bind.annotation.XmlType;
  * optionally, {@code jsdl:ApplicationVersion}) instead of a program.
  */
 @XmlAccessorType(XmlAccessType.FIELD)
-@XmlType(name = "Application", propOrder = {"name", "version", "kind", "processes", "description"})
+@XmlType(
+    name = "Application",
+    propOrder = {"name", "version", "kind", "processes", "description"})
 public class ApplicationInfo {
-  @XmlElement(required = true) public String name;
+  @XmlElement(required = true)
+  public String name;
+
   /** Absent for an application without versions. */
   public String version;
+
   /** "mpirun" or "posix". */
-  @XmlElement(required = true) public String kind;
+  @XmlElement(required = true)
+  public String kind;
+
   /** Default process count; a job may ask for another with Resources/TotalCPUCount/Exact. */
   public int processes;
+
   public String description;
 }

@@ -9,9 +9,16 @@ import java.util.List;
 
 /** A job's audit trail, oldest entry first. */
 @XmlAccessorType(XmlAccessType.FIELD)
-@XmlType(name = "JobAudit", propOrder = {"jobId", "owner", "entries"})
+@XmlType(
+    name = "JobAudit",
+    propOrder = {"jobId", "owner", "entries"})
 public class JobAudit {
-  @XmlElement(required = true) public String jobId;
-  @XmlElement(required = true) public String owner;
-  @XmlElement(name = "entry") public List<AuditEntry> entries = new ArrayList<>();
+  @XmlElement(required = true)
+  public String jobId;
+
+  @XmlElement(required = true)
+  public String owner;
+
+  @XmlElement(name = "entry")
+  public List<AuditEntry> entries = new ArrayList<>();
 }

@@ -9,9 +9,13 @@ import java.util.List;
 
 /** One page of a job listing, with the total count for paging. */
 @XmlAccessorType(XmlAccessType.FIELD)
-@XmlType(name = "JobList", propOrder = {"total", "offset", "jobs"})
+@XmlType(
+    name = "JobList",
+    propOrder = {"total", "offset", "jobs"})
 public class JobList {
   public long total;
   public int offset;
-  @XmlElement(name = "job") public List<JobStatusInfo> jobs = new ArrayList<>();
+
+  @XmlElement(name = "job")
+  public List<JobStatusInfo> jobs = new ArrayList<>();
 }

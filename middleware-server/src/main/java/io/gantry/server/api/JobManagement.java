@@ -11,17 +11,21 @@ import java.util.List;
 /**
  * Gantry's job-management service: the whole lifecycle of a job, for any standard SOAP stack.
  *
- * <p>The caller's identity comes from the transport (HTTP authentication or WS-Security), not
- * from a parameter, so it cannot be forged in the message body. Every operation acts on the
- * caller's own jobs; a job that does not exist and a job of another user give the same {@link
- * JobNotFoundFault}, so job ids cannot be probed.
+ * <p>The caller's identity comes from the transport (HTTP authentication or WS-Security), not from
+ * a parameter, so it cannot be forged in the message body. Every operation acts on the caller's own
+ * jobs; a job that does not exist and a job of another user give the same {@link JobNotFoundFault},
+ * so job ids cannot be probed.
  */
 @WebService(name = "JobManagement", targetNamespace = JobManagement.NAMESPACE)
-@SOAPBinding(style = SOAPBinding.Style.DOCUMENT, use = SOAPBinding.Use.LITERAL,
+@SOAPBinding(
+    style = SOAPBinding.Style.DOCUMENT,
+    use = SOAPBinding.Use.LITERAL,
     parameterStyle = SOAPBinding.ParameterStyle.WRAPPED)
 public interface JobManagement {
 
-  /** Versioned target namespace; a change that breaks clients gets a new version (in soap-contract). */
+  /**
+   * Versioned target namespace; a change that breaks clients gets a new version (in soap-contract).
+   */
   String NAMESPACE = SoapContract.API_NAMESPACE;
 
   /**
@@ -45,8 +49,8 @@ public interface JobManagement {
   JobStatusInfo getJobStatus(@WebParam(name = "jobId") String jobId) throws JobNotFoundFault;
 
   /**
-   * Status of several jobs at once (at most 1000 ids): one answer per id asked, in the order
-   * asked; an id that names no job the caller may see is answered with {@code notFound} true.
+   * Status of several jobs at once (at most 1000 ids): one answer per id asked, in the order asked;
+   * an id that names no job the caller may see is answered with {@code notFound} true.
    */
   @WebMethod
   @WebResult(name = "status")
@@ -80,8 +84,8 @@ public interface JobManagement {
       throws JobNotFoundFault, JobStateFault;
 
   /**
-   * A piece of the job's standard output or error from a byte offset, also while it runs.
-   * Callers follow a job by passing back {@link OutputChunk#getNextOffset()}.
+   * A piece of the job's standard output or error from a byte offset, also while it runs. Callers
+   * follow a job by passing back {@link OutputChunk#getNextOffset()}.
    */
   @WebMethod
   @WebResult(name = "output")

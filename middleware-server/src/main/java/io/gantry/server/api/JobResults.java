@@ -9,10 +9,19 @@ import java.util.List;
 
 /** What a job moved: its stage-in manifest and its stage-out summary. */
 @XmlAccessorType(XmlAccessType.FIELD)
-@XmlType(name = "JobResults", propOrder = {"jobId", "state", "stagedIn", "stagedOut"})
+@XmlType(
+    name = "JobResults",
+    propOrder = {"jobId", "state", "stagedIn", "stagedOut"})
 public class JobResults {
-  @XmlElement(required = true) public String jobId;
-  @XmlElement(required = true) public JobStateName state;
-  @XmlElement(name = "stagedIn") public List<StagedFileInfo> stagedIn = new ArrayList<>();
-  @XmlElement(name = "stagedOut") public List<StagedFileInfo> stagedOut = new ArrayList<>();
+  @XmlElement(required = true)
+  public String jobId;
+
+  @XmlElement(required = true)
+  public JobStateName state;
+
+  @XmlElement(name = "stagedIn")
+  public List<StagedFileInfo> stagedIn = new ArrayList<>();
+
+  @XmlElement(name = "stagedOut")
+  public List<StagedFileInfo> stagedOut = new ArrayList<>();
 }

@@ -7,5 +7,13 @@ import jakarta.xml.bind.annotation.XmlType;
 @XmlType(name = "JobState")
 @XmlEnum
 public enum JobStateName {
-  QUEUED, STAGING_IN, STAGED, RUNNING, STAGING_OUT, SUCCEEDED, FAILED, CANCELLED, KILLED
+  QUEUED,
+  STAGING_IN,
+  STAGED,
+  RUNNING,
+  STAGING_OUT,
+  SUCCEEDED,
+  FAILED,
+  CANCELLED,
+  KILLED
 }

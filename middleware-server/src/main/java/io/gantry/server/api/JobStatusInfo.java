@@ -10,34 +10,57 @@ import java.time.Instant;
 
 /** Where a job stands: state, what it is doing now, when, and why it failed if it did. */
 @XmlAccessorType(XmlAccessType.FIELD)
-@XmlType(name = "JobStatus", propOrder = {"jobId", "name", "owner", "state", "phase",
-    "submitted", "started", "finished", "exitCode", "failureReason", "notFound"})
+@XmlType(
+    name = "JobStatus",
+    propOrder = {
+      "jobId",
+      "name",
+      "owner",
+      "state",
+      "phase",
+      "submitted",
+      "started",
+      "finished",
+      "exitCode",
+      "failureReason",
+      "notFound"
+    })
 public class JobStatusInfo {
-  @XmlElement(required = true) public String jobId;
+  @XmlElement(required = true)
+  public String jobId;
+
   public String name;
+
   /** Absent only in a {@link #notFound} answer, as are {@link #state} and {@link #submitted}. */
   public String owner;
+
   public JobStateName state;
+
   /** What the job is doing now, e.g. "staging group 2 of 3, 1200 rows". */
   public String phase;
 
-  @XmlJavaTypeAdapter(InstantAdapter.class) @XmlSchemaType(name = "dateTime")
+  @XmlJavaTypeAdapter(InstantAdapter.class)
+  @XmlSchemaType(name = "dateTime")
   public Instant submitted;
 
-  @XmlJavaTypeAdapter(InstantAdapter.class) @XmlSchemaType(name = "dateTime")
+  @XmlJavaTypeAdapter(InstantAdapter.class)
+  @XmlSchemaType(name = "dateTime")
   public Instant started;
 
-  @XmlJavaTypeAdapter(InstantAdapter.class) @XmlSchemaType(name = "dateTime")
+  @XmlJavaTypeAdapter(InstantAdapter.class)
+  @XmlSchemaType(name = "dateTime")
   public Instant finished;
 
   /** The program's exit code once it ended; 128 + n when it was ended by signal n. */
   public Integer exitCode;
+
   /** For FAILED, KILLED and CANCELLED: what happened, in words a user can act on. */
   public String failureReason;
+
   /**
-   * True in a {@code getJobStatuses} answer for an id that names no job the caller may see
-   * (unknown and other users' jobs look alike); then only {@link #jobId} is set. Appended last
-   * and optional, so clients built before it read every other answer as before.
+   * True in a {@code getJobStatuses} answer for an id that names no job the caller may see (unknown
+   * and other users' jobs look alike); then only {@link #jobId} is set. Appended last and optional,
+   * so clients built before it read every other answer as before.
    */
   public Boolean notFound;
 }

@@ -7,5 +7,6 @@ import jakarta.xml.bind.annotation.XmlType;
 @XmlType(name = "OutputStream")
 @XmlEnum
 public enum OutputStreamName {
-  STDOUT, STDERR
+  STDOUT,
+  STDERR
 }

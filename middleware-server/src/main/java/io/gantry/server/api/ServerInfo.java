@@ -9,19 +9,38 @@ import java.util.List;
 
 /** What a client needs to know about the server before submitting. */
 @XmlAccessorType(XmlAccessType.FIELD)
-@XmlType(name = "ServerInfo", propOrder = {"version", "apiNamespace", "maxJobDefinitionBytes",
-    "maxQueuedJobsPerUser", "totalSlots", "passwordPublicKey", "passwordKeyFingerprint", "applications"})
+@XmlType(
+    name = "ServerInfo",
+    propOrder = {
+      "version",
+      "apiNamespace",
+      "maxJobDefinitionBytes",
+      "maxQueuedJobsPerUser",
+      "totalSlots",
+      "passwordPublicKey",
+      "passwordKeyFingerprint",
+      "applications"
+    })
 public class ServerInfo {
-  @XmlElement(required = true) public String version;
-  @XmlElement(required = true) public String apiNamespace;
+  @XmlElement(required = true)
+  public String version;
+
+  @XmlElement(required = true)
+  public String apiNamespace;
+
   public long maxJobDefinitionBytes;
   public int maxQueuedJobsPerUser;
   public int totalSlots;
+
   /** PEM of the RSA public key that encrypts passwords in job descriptions, when enabled. */
   public String passwordPublicKey;
+
   /** SHA-256 fingerprint of that key, for users to check out of band. */
   public String passwordKeyFingerprint;
-  /** The named applications the caller may run (optional in the contract: older servers send none). */
+
+  /**
+   * The named applications the caller may run (optional in the contract: older servers send none).
+   */
   @XmlElement(name = "application")
   public List<ApplicationInfo> applications = new ArrayList<>();
 

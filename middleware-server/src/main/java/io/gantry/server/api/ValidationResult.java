@@ -9,8 +9,12 @@ import java.util.List;
 
 /** The outcome of validating a job description: every problem at once, not the first. */
 @XmlAccessorType(XmlAccessType.FIELD)
-@XmlType(name = "ValidationResult", propOrder = {"valid", "problems"})
+@XmlType(
+    name = "ValidationResult",
+    propOrder = {"valid", "problems"})
 public class ValidationResult {
   public boolean valid;
-  @XmlElement(name = "problem") public List<Problem> problems = new ArrayList<>();
+
+  @XmlElement(name = "problem")
+  public List<Problem> problems = new ArrayList<>();
 }

@@ -3,7 +3,10 @@ package io.gantry.server.config;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
-/** Whether listen.host is a loopback address: plain HTTP, no accounts and the demo are allowed only there. */
+/**
+ * Whether listen.host is a loopback address: plain HTTP, no accounts and the demo are allowed only
+ * there.
+ */
 final class Loopback {
   private Loopback() {}
 

@@ -5,9 +5,9 @@ import java.util.Set;
 
 /**
  * An application the server offers by name, as UNICORE's application registry does: a job says
- * {@code <jsdl:ApplicationName>mcvar</jsdl:ApplicationName>} (and perhaps a version) and the
- * server runs the program configured here, with these arguments, on this many processes. Jobs
- * of such applications name no executable, so the operator decides what runs.
+ * {@code <jsdl:ApplicationName>mcvar</jsdl:ApplicationName>} (and perhaps a version) and the server
+ * runs the program configured here, with these arguments, on this many processes. Jobs of such
+ * applications name no executable, so the operator decides what runs.
  *
  * @param id the configuration key's middle part ({@code application.ID.*})
  * @param name the ApplicationName jobs use (defaults to the id)
@@ -20,8 +20,16 @@ import java.util.Set;
  * @param allowedUsers who may run it; empty allows every user
  * @param description one line for listings, or ""
  */
-public record NamedApplication(String id, String name, String version, Kind kind, String executable,
-    List<String> arguments, int processes, Set<String> allowedUsers, String description) {
+public record NamedApplication(
+    String id,
+    String name,
+    String version,
+    Kind kind,
+    String executable,
+    List<String> arguments,
+    int processes,
+    Set<String> allowedUsers,
+    String description) {
 
   /** How the program is started. */
   public enum Kind {

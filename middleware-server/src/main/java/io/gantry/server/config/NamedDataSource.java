@@ -3,22 +3,27 @@ package io.gantry.server.config;
 import java.util.Set;
 
 /**
- * A data source defined in the server's configuration, so job descriptions refer to it by name
- * and carry no secret. The password is never held here: only where to read it from (a file
- * readable by the server's user alone, or an environment variable), read at the moment of use.
+ * A data source defined in the server's configuration, so job descriptions refer to it by name and
+ * carry no secret. The password is never held here: only where to read it from (a file readable by
+ * the server's user alone, or an environment variable), read at the moment of use.
  *
  * @param user the account stage-out writes with (and stage-in reads with, without a reader)
  * @param reader the account stage-in reads with, or null to use {@code user}: a least-privilege
  *     setup gives it SELECT only, and {@code user} only INSERT/UPDATE on the result tables
  */
 public record NamedDataSource(
-    String name, String jdbcUrl, String user, PasswordSource password, Set<String> allowedUsers,
+    String name,
+    String jdbcUrl,
+    String user,
+    PasswordSource password,
+    Set<String> allowedUsers,
     Account reader) {
 
   /** A database login: user name and where its password is read from. */
   public record Account(String user, PasswordSource password) {}
 
-  public NamedDataSource(String name, String jdbcUrl, String user, PasswordSource password, Set<String> allowedUsers) {
+  public NamedDataSource(
+      String name, String jdbcUrl, String user, PasswordSource password, Set<String> allowedUsers) {
     this(name, jdbcUrl, user, password, allowedUsers, null);
   }
 

@@ -25,7 +25,8 @@ public sealed interface PasswordSource {
         String text = Files.readString(file, StandardCharsets.UTF_8);
         return text.strip().toCharArray();
       } catch (IOException e) {
-        throw new IllegalStateException("cannot read password file " + file + ": " + e.getMessage());
+        throw new IllegalStateException(
+            "cannot read password file " + file + ": " + e.getMessage());
       }
     }
   }

@@ -4,15 +4,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Who jobs run as and which programs their sandbox shows (configuration.md, "Job accounts and the sandbox"). */
+/**
+ * Who jobs run as and which programs their sandbox shows (configuration.md, "Job accounts and the
+ * sandbox").
+ */
 final class SandboxSection {
   private SandboxSection() {}
 
-  static final Setting<String> DEFAULT_OS_ACCOUNT = Setting.of("jobs.default-os-account",
-      SettingType.word("[A-Za-z0-9_][A-Za-z0-9._-]{0,31}", "an OS account name")).byDefault("nobody")
-      .means("OS account of users with none of their own (never root)");
-  static final Setting<List<String>> ALLOWED_EXECUTABLE_ROOTS = Setting.of("jobs.allowed-executable-roots",
-      SettingType.words()).means("directories of programs bound read-only into every job's sandbox");
+  static final Setting<String> DEFAULT_OS_ACCOUNT =
+      Setting.of(
+              "jobs.default-os-account",
+              SettingType.word("[A-Za-z0-9_][A-Za-z0-9._-]{0,31}", "an OS account name"))
+          .byDefault("nobody")
+          .means("OS account of users with none of their own (never root)");
+  static final Setting<List<String>> ALLOWED_EXECUTABLE_ROOTS =
+      Setting.of("jobs.allowed-executable-roots", SettingType.words())
+          .means("directories of programs bound read-only into every job's sandbox");
 
   /**
    * An executable root is bound into every job's sandbox, so one that holds the data directory or
@@ -23,20 +30,32 @@ final class SandboxSection {
     Path stagingRoot = ServerSection.stagingRoot(values);
     String account = values.get(DEFAULT_OS_ACCOUNT);
     if (account.equals("root")) {
-      throw new ConfigException(DEFAULT_OS_ACCOUNT.key(), "must not be root: jobs never run as root");
+      throw new ConfigException(
+          DEFAULT_OS_ACCOUNT.key(), "must not be root: jobs never run as root");
     }
     List<Path> roots = new ArrayList<>();
     for (String word : values.get(ALLOWED_EXECUTABLE_ROOTS)) {
       Path root = Path.of(word);
       if (!root.isAbsolute()) {
-        throw new ConfigException(ALLOWED_EXECUTABLE_ROOTS.key(), "'" + word + "' is not an absolute path");
+        throw new ConfigException(
+            ALLOWED_EXECUTABLE_ROOTS.key(), "'" + word + "' is not an absolute path");
       }
       root = root.normalize();
-      if (root.getNameCount() == 0 || dataDir.startsWith(root) || stagingRoot.startsWith(root)
-          || root.startsWith(dataDir) || root.startsWith(stagingRoot)) {
-        throw new ConfigException(ALLOWED_EXECUTABLE_ROOTS.key(), root + " would show jobs the server's data"
-            + " directory (" + dataDir + ") or the job directories (" + stagingRoot + "); name the"
-            + " directories of the programs only");
+      if (root.getNameCount() == 0
+          || dataDir.startsWith(root)
+          || stagingRoot.startsWith(root)
+          || root.startsWith(dataDir)
+          || root.startsWith(stagingRoot)) {
+        throw new ConfigException(
+            ALLOWED_EXECUTABLE_ROOTS.key(),
+            root
+                + " would show jobs the server's data"
+                + " directory ("
+                + dataDir
+                + ") or the job directories ("
+                + stagingRoot
+                + "); name the"
+                + " directories of the programs only");
       }
       roots.add(root);
     }

@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * Everything gantry-server is configured with, checked when loaded ({@link ServerConfigLoader}).
- * Each field corresponds to one setting of the configuration file; see
- * {@code middleware-server/docs/configuration.md}.
+ * Each field corresponds to one setting of the configuration file; see {@code
+ * middleware-server/docs/configuration.md}.
  */
 public record ServerConfig(
     String listenHost,
@@ -49,8 +49,8 @@ public record ServerConfig(
   /**
    * Stage-in reuse (docs/configuration.md, "Stage-in cache and batched binding"): the stage-in
    * cache under the staging root, at most {@code cacheMaxBytes} ({@code cache.max-bytes}; 0: no
-   * cache), and how many input rows of a bound statement go to PostgreSQL in one round trip
-   * ({@code staging.bind-batch-rows}; 1: one per row).
+   * cache), and how many input rows of a bound statement go to PostgreSQL in one round trip ({@code
+   * staging.bind-batch-rows}; 1: one per row).
    */
   public record StageIn(long cacheMaxBytes, int bindBatchRows) {}
 
@@ -60,7 +60,8 @@ public record ServerConfig(
    * are checked against ({@code staging.trust-store}, a PKCS12 or JKS file with its password in
    * {@code staging.trust-store-password-file}; null: the JDK's trust store).
    */
-  public record StandardStaging(List<Path> fileRoots, Path trustStore, PasswordSource trustStorePassword) {
+  public record StandardStaging(
+      List<Path> fileRoots, Path trustStore, PasswordSource trustStorePassword) {
     public StandardStaging {
       fileRoots = List.copyOf(fileRoots);
     }
@@ -68,7 +69,9 @@ public record ServerConfig(
 
   /** Which compute backend runs jobs ({@code compute.backend}). */
   public enum Backend {
-    LOCAL("local"), MPIRUN_HOSTS("mpirun-hosts"), SLURM("slurm");
+    LOCAL("local"),
+    MPIRUN_HOSTS("mpirun-hosts"),
+    SLURM("slurm");
 
     private final String setting;
 
@@ -81,7 +84,10 @@ public record ServerConfig(
     }
   }
 
-  /** A user's Slurm defaults ({@code slurm.user.NAME.partition}, {@code slurm.user.NAME.account}); null: the server's. */
+  /**
+   * A user's Slurm defaults ({@code slurm.user.NAME.partition}, {@code slurm.user.NAME.account});
+   * null: the server's.
+   */
   public record SlurmUser(String partition, String account) {}
 
   /**
@@ -102,9 +108,20 @@ public record ServerConfig(
    * @param slurmAccount {@code slurm.account}, or null
    * @param slurmUsers per-user defaults, by Gantry user name
    */
-  public record Compute(Backend backend, String sshAgent, Path sshIdentity, Path sshKnownHosts, String sshUser,
-      Path sshConfig, Path slurmBinDirectory, Path slurmConf, Duration slurmPollInterval,
-      Duration slurmCommandTimeout, String slurmMpirun, String slurmPartition, String slurmAccount,
+  public record Compute(
+      Backend backend,
+      String sshAgent,
+      Path sshIdentity,
+      Path sshKnownHosts,
+      String sshUser,
+      Path sshConfig,
+      Path slurmBinDirectory,
+      Path slurmConf,
+      Duration slurmPollInterval,
+      Duration slurmCommandTimeout,
+      String slurmMpirun,
+      String slurmPartition,
+      String slurmAccount,
       Map<String, SlurmUser> slurmUsers) {}
 
   /**
@@ -113,13 +130,18 @@ public record ServerConfig(
    * {@code webSessionIdleTimeout} ends a browser session left alone that long; after {@code
    * failedLoginsBeforeDelay} failures in a row a user and address must wait between attempts.
    */
-  public record Security(boolean tlsEnabled, Path tlsKeystore, PasswordSource tlsKeystorePassword,
-      boolean authEnabled, PasswordSource adminPassword, Duration webSessionIdleTimeout,
+  public record Security(
+      boolean tlsEnabled,
+      Path tlsKeystore,
+      PasswordSource tlsKeystorePassword,
+      boolean authEnabled,
+      PasswordSource adminPassword,
+      Duration webSessionIdleTimeout,
       int failedLoginsBeforeDelay) {}
 
   /**
-   * What a caller can make the server read and how logins are throttled (see the section
-   * "Request bodies and the login throttle" of configuration.md).
+   * What a caller can make the server read and how logins are throttled (see the section "Request
+   * bodies and the login throttle" of configuration.md).
    *
    * @param unauthenticatedBodyBytes the most a SOAP request may carry before its caller is
    *     authenticated ({@code http.unauthenticated-body-bytes})
@@ -135,23 +157,34 @@ public record ServerConfig(
    * @param trustedAddressPeriod how long a successful login exempts its address for its user
    *     ({@code auth.trusted-address-period})
    */
-  public record Admission(long unauthenticatedBodyBytes, long soapEnvelopeMarginBytes, long drainBytes,
-      Duration drainTime, int failedLoginsPerUser, int failedLoginsPerAddress, Duration trustedAddressPeriod) {}
+  public record Admission(
+      long unauthenticatedBodyBytes,
+      long soapEnvelopeMarginBytes,
+      long drainBytes,
+      Duration drainTime,
+      int failedLoginsPerUser,
+      int failedLoginsPerAddress,
+      Duration trustedAddressPeriod) {}
 
   /**
-   * Disk bounds and the server's watch over its own storage. A job whose staged input grows
-   * past {@code jobStagedBytes}, or whose program writes more than {@code jobOutputBytes} into
-   * its job directory, is stopped; a job whose stage-in would start with less than {@code
-   * minFreeBytes} free on the staging file system fails at once; a WallTimeLimit above {@code
-   * maxWallTime} is a validation error; finished jobs' directories are removed {@code retention}
-   * after they ended; the data directory and job store are checked every {@code checkInterval}.
+   * Disk bounds and the server's watch over its own storage. A job whose staged input grows past
+   * {@code jobStagedBytes}, or whose program writes more than {@code jobOutputBytes} into its job
+   * directory, is stopped; a job whose stage-in would start with less than {@code minFreeBytes}
+   * free on the staging file system fails at once; a WallTimeLimit above {@code maxWallTime} is a
+   * validation error; finished jobs' directories are removed {@code retention} after they ended;
+   * the data directory and job store are checked every {@code checkInterval}.
    */
-  public record Storage(long jobStagedBytes, long jobOutputBytes, long minFreeBytes, Duration maxWallTime,
-      Duration retention, Duration checkInterval) {}
+  public record Storage(
+      long jobStagedBytes,
+      long jobOutputBytes,
+      long minFreeBytes,
+      Duration maxWallTime,
+      Duration retention,
+      Duration checkInterval) {}
 
   /**
-   * Who jobs run as and what they may run: {@code defaultOsAccount} for users with no OS account
-   * of their own (never root, never the server's account), and {@code allowedExecutableRoots},
+   * Who jobs run as and what they may run: {@code defaultOsAccount} for users with no OS account of
+   * their own (never root, never the server's account), and {@code allowedExecutableRoots},
    * directories of programs bound read-only into every job's sandbox and put on its PATH.
    */
   public record Sandbox(String defaultOsAccount, List<Path> allowedExecutableRoots) {
@@ -168,7 +201,10 @@ public record ServerConfig(
    * @param allowedHosts explicit {@code host} or {@code host:port} entries staging may reach
    * @param sqlFunctions functions staging SQL may call beyond the built-in allow-list
    */
-  public record Staging(boolean inlineDataSources, List<String> allowedJdbcUrls, List<String> allowedHosts,
+  public record Staging(
+      boolean inlineDataSources,
+      List<String> allowedJdbcUrls,
+      List<String> allowedHosts,
       java.util.Set<String> sqlFunctions) {}
 
   /**
@@ -181,7 +217,9 @@ public record ServerConfig(
    * @param readOnlyFileSystems the names whose directory a job's sandbox shows read-only ({@code
    *     filesystem.NAME.read-only=true})
    */
-  public record JsdlResources(List<NamedApplication> applications, Map<String, Path> fileSystems,
+  public record JsdlResources(
+      List<NamedApplication> applications,
+      Map<String, Path> fileSystems,
       java.util.Set<String> readOnlyFileSystems) {
     public JsdlResources {
       applications = List.copyOf(applications);

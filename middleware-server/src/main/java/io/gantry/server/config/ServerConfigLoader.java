@@ -10,10 +10,10 @@ import java.util.Properties;
 import java.util.TreeSet;
 
 /**
- * Reads the configuration file (Java properties, UTF-8) and command-line overrides into a
- * checked {@link ServerConfig}. Only the keys of {@link Settings} are accepted: a misspelt setting
- * silently ignored is how a production server ends up on defaults, so it is refused, naming the
- * nearest known key. Each section class reads and checks its own settings.
+ * Reads the configuration file (Java properties, UTF-8) and command-line overrides into a checked
+ * {@link ServerConfig}. Only the keys of {@link Settings} are accepted: a misspelt setting silently
+ * ignored is how a production server ends up on defaults, so it is refused, naming the nearest
+ * known key. Each section class reads and checks its own settings.
  */
 public final class ServerConfigLoader {
   private final Properties settings = new Properties();
@@ -30,8 +30,10 @@ public final class ServerConfigLoader {
     overrides.forEach(settings::setProperty);
     for (String key : new TreeSet<>(settings.stringPropertyNames())) {
       if (Settings.find(key).isEmpty()) {
-        throw new ConfigException(key, "unknown setting" + Settings.nearest(key).map(k -> "; did you mean " + k + "?")
-            .orElse(""));
+        throw new ConfigException(
+            key,
+            "unknown setting"
+                + Settings.nearest(key).map(k -> "; did you mean " + k + "?").orElse(""));
       }
     }
     return build(new SettingValues(settings));
@@ -62,7 +64,8 @@ public final class ServerConfigLoader {
         values.get(ServerSection.DEMO_SSH_PORT),
         CredentialSection.dataSources(values),
         CredentialSection.sshIdentities(values),
-        values.find(ServerSection.SSH_KNOWN_HOSTS)
+        values
+            .find(ServerSection.SSH_KNOWN_HOSTS)
             .orElse(ServerSection.dataDirectory(values).resolve("ssh").resolve("known_hosts")),
         values.get(ServerSection.SSH_ACCEPT_UNKNOWN_HOST_KEYS),
         SecuritySection.read(values),

@@ -25,7 +25,12 @@ public final class Setting<T> {
   private final String meaning;
   private final String nameSyntax;
 
-  private Setting(String key, SettingType<T> type, String defaultValue, String shownDefault, String meaning,
+  private Setting(
+      String key,
+      SettingType<T> type,
+      String defaultValue,
+      String shownDefault,
+      String meaning,
       String nameSyntax) {
     this.key = key;
     this.type = type;
@@ -90,20 +95,32 @@ public final class Setting<T> {
     return placeholder().isPresent();
   }
 
-  /** The key for one name: {@code datasource.NAME.url} for {@code risk} is {@code datasource.risk.url}. */
+  /**
+   * The key for one name: {@code datasource.NAME.url} for {@code risk} is {@code
+   * datasource.risk.url}.
+   */
   public String keyFor(String name) {
     return placeholder().map(p -> key.replace(p, name)).orElse(key);
   }
 
-  /** The name in {@code key}, if {@code key} is this setting for some name; "" for a plain setting's own key. */
+  /**
+   * The name in {@code key}, if {@code key} is this setting for some name; "" for a plain setting's
+   * own key.
+   */
   Optional<String> nameIn(String candidate) {
     Optional<String> placeholder = placeholder();
     if (placeholder.isEmpty()) {
       return key.equals(candidate) ? Optional.of("") : Optional.empty();
     }
     int at = key.indexOf(placeholder.get());
-    Matcher m = Pattern.compile(Pattern.quote(key.substring(0, at)) + "(" + nameSyntax + ")"
-        + Pattern.quote(key.substring(at + placeholder.get().length()))).matcher(candidate);
+    Matcher m =
+        Pattern.compile(
+                Pattern.quote(key.substring(0, at))
+                    + "("
+                    + nameSyntax
+                    + ")"
+                    + Pattern.quote(key.substring(at + placeholder.get().length())))
+            .matcher(candidate);
     return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
   }
 
@@ -114,7 +131,8 @@ public final class Setting<T> {
 
   private Optional<String> placeholder() {
     for (String segment : key.split("\\.")) {
-      if (!segment.isEmpty() && segment.equals(segment.toUpperCase(java.util.Locale.ROOT))
+      if (!segment.isEmpty()
+          && segment.equals(segment.toUpperCase(java.util.Locale.ROOT))
           && Character.isLetter(segment.charAt(0))) {
         return Optional.of(segment);
       }

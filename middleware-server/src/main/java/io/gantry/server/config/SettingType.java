@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * @param <T> what the text is read as
  * @param syntax what a value looks like, for {@code gantry-server settings} (e.g. {@code 0..65535})
  * @param reader reads one value
- * @param absent the value of a setting that is neither set nor has a default (null, or an empty list)
+ * @param absent the value of a setting that is neither set nor has a default (null, or an empty
+ *     list)
  */
 public record SettingType<T>(String syntax, Reader<T> reader, T absent) {
 
@@ -37,12 +38,14 @@ public record SettingType<T>(String syntax, Reader<T> reader, T absent) {
 
   /** Any text but an empty one. */
   public static SettingType<String> text() {
-    return new SettingType<>("text", (key, value) -> {
-      if (value.isBlank()) {
-        throw new ConfigException(key, "is empty");
-      }
-      return value.strip();
-    });
+    return new SettingType<>(
+        "text",
+        (key, value) -> {
+          if (value.isBlank()) {
+            throw new ConfigException(key, "is empty");
+          }
+          return value.strip();
+        });
   }
 
   /** Any text, kept as written (an empty database user name is one). */
@@ -52,48 +55,60 @@ public record SettingType<T>(String syntax, Reader<T> reader, T absent) {
 
   /** A whole number within {@code min..max}. */
   public static SettingType<Integer> integer(int min, int max) {
-    return new SettingType<>(min + ".." + max, (key, value) -> {
-      int n;
-      try {
-        n = Integer.parseInt(value.strip());
-      } catch (NumberFormatException e) {
-        throw new ConfigException(key, "'" + value + "' is not a whole number");
-      }
-      if (n < min || n > max) {
-        throw new ConfigException(key, n + " is outside " + min + ".." + max);
-      }
-      return n;
-    });
+    return new SettingType<>(
+        min + ".." + max,
+        (key, value) -> {
+          int n;
+          try {
+            n = Integer.parseInt(value.strip());
+          } catch (NumberFormatException e) {
+            throw new ConfigException(key, "'" + value + "' is not a whole number");
+          }
+          if (n < min || n > max) {
+            throw new ConfigException(key, n + " is outside " + min + ".." + max);
+          }
+          return n;
+        });
   }
 
   /** true, yes, on; false, no, off. */
   public static SettingType<Boolean> bool() {
-    return new SettingType<>("true|false", (key, value) -> switch (value.strip().toLowerCase(Locale.ROOT)) {
-      case "true", "yes", "on" -> true;
-      case "false", "no", "off" -> false;
-      default -> throw new ConfigException(key, "'" + value + "' is not true or false");
-    });
+    return new SettingType<>(
+        "true|false",
+        (key, value) ->
+            switch (value.strip().toLowerCase(Locale.ROOT)) {
+              case "true", "yes", "on" -> true;
+              case "false", "no", "off" -> false;
+              default -> throw new ConfigException(key, "'" + value + "' is not true or false");
+            });
   }
 
   /** A positive duration: ISO-8601 ({@code PT2H}) or a plain number of seconds. */
   public static SettingType<Duration> duration() {
-    return new SettingType<>("duration", (key, value) -> {
-      try {
-        String v = value.strip();
-        Duration d = v.matches("\\d+") ? Duration.ofSeconds(Long.parseLong(v)) : Duration.parse(v);
-        if (d.isNegative() || d.isZero()) {
-          throw new ConfigException(key, "must be positive");
-        }
-        return d;
-      } catch (DateTimeParseException | NumberFormatException e) {
-        throw new ConfigException(key, "'" + value + "' is not a duration (seconds, or ISO-8601 like PT2H)");
-      }
-    });
+    return new SettingType<>(
+        "duration",
+        (key, value) -> {
+          try {
+            String v = value.strip();
+            Duration d =
+                v.matches("\\d+") ? Duration.ofSeconds(Long.parseLong(v)) : Duration.parse(v);
+            if (d.isNegative() || d.isZero()) {
+              throw new ConfigException(key, "must be positive");
+            }
+            return d;
+          } catch (DateTimeParseException | NumberFormatException e) {
+            throw new ConfigException(
+                key, "'" + value + "' is not a duration (seconds, or ISO-8601 like PT2H)");
+          }
+        });
   }
 
   private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*([kKmMgGtT]?)(i?[bB])?");
 
-  /** A number of bytes, more than 0: plain, or with a binary suffix ({@code 512M}, {@code 16G}, {@code 2TiB}). */
+  /**
+   * A number of bytes, more than 0: plain, or with a binary suffix ({@code 512M}, {@code 16G},
+   * {@code 2TiB}).
+   */
   public static SettingType<Long> bytes() {
     return bytes(false);
   }
@@ -104,62 +119,76 @@ public record SettingType<T>(String syntax, Reader<T> reader, T absent) {
   }
 
   private static SettingType<Long> bytes(boolean zeroAllowed) {
-    return new SettingType<>("bytes", (key, value) -> {
-      Matcher m = BYTES.matcher(value.strip());
-      if (!m.matches()) {
-        throw new ConfigException(key, "'" + value + "' is not a number of bytes (e.g. 1048576, 512M, 16G)");
-      }
-      int shift = switch (m.group(2).toUpperCase(Locale.ROOT)) {
-        case "K" -> 10;
-        case "M" -> 20;
-        case "G" -> 30;
-        case "T" -> 40;
-        default -> 0;
-      };
-      try {
-        long n = Long.parseLong(m.group(1));
-        if (n > (Long.MAX_VALUE >> shift)) {
-          throw new NumberFormatException();
-        }
-        if (n == 0 && !zeroAllowed) {
-          throw new ConfigException(key, "must be more than 0");
-        }
-        return n << shift;
-      } catch (NumberFormatException e) {
-        throw new ConfigException(key, "'" + value + "' is too large");
-      }
-    });
+    return new SettingType<>(
+        "bytes",
+        (key, value) -> {
+          Matcher m = BYTES.matcher(value.strip());
+          if (!m.matches()) {
+            throw new ConfigException(
+                key, "'" + value + "' is not a number of bytes (e.g. 1048576, 512M, 16G)");
+          }
+          int shift =
+              switch (m.group(2).toUpperCase(Locale.ROOT)) {
+                case "K" -> 10;
+                case "M" -> 20;
+                case "G" -> 30;
+                case "T" -> 40;
+                default -> 0;
+              };
+          try {
+            long n = Long.parseLong(m.group(1));
+            if (n > (Long.MAX_VALUE >> shift)) {
+              throw new NumberFormatException();
+            }
+            if (n == 0 && !zeroAllowed) {
+              throw new ConfigException(key, "must be more than 0");
+            }
+            return n << shift;
+          } catch (NumberFormatException e) {
+            throw new ConfigException(key, "'" + value + "' is too large");
+          }
+        });
   }
 
   /** A file or directory, made absolute against the working directory. */
   public static SettingType<Path> path() {
-    return new SettingType<>("path", (key, value) ->
-        Path.of(text().read(key, value)).toAbsolutePath().normalize());
+    return new SettingType<>(
+        "path", (key, value) -> Path.of(text().read(key, value)).toAbsolutePath().normalize());
   }
 
   /** Words separated by spaces or commas; an empty value is an empty list. */
   public static SettingType<List<String>> words() {
-    return new SettingType<>("list", (key, value) -> {
-      String v = value.strip();
-      return v.isEmpty() ? List.of() : Arrays.asList(v.split("[\\s,]+"));
-    }, List.of());
+    return new SettingType<>(
+        "list",
+        (key, value) -> {
+          String v = value.strip();
+          return v.isEmpty() ? List.of() : Arrays.asList(v.split("[\\s,]+"));
+        },
+        List.of());
   }
 
-  /** Words separated by white space only (commas are part of a word, as in a program's arguments). */
+  /**
+   * Words separated by white space only (commas are part of a word, as in a program's arguments).
+   */
   public static SettingType<List<String>> arguments() {
-    return new SettingType<>("arguments", (key, value) -> {
-      String v = value.strip();
-      return v.isEmpty() ? List.of() : Arrays.asList(v.split("\\s+"));
-    }, List.of());
+    return new SettingType<>(
+        "arguments",
+        (key, value) -> {
+          String v = value.strip();
+          return v.isEmpty() ? List.of() : Arrays.asList(v.split("\\s+"));
+        },
+        List.of());
   }
 
   /** A word matching {@code regex}; {@code what} names it in the error ("a plain Slurm name"). */
   public static SettingType<String> word(String regex, String what) {
-    return new SettingType<>(what, (key, value) -> {
-      if (!value.strip().matches(regex)) {
-        throw new ConfigException(key, "'" + value + "' is not " + what);
-      }
-      return value.strip();
-    });
+    return new SettingType<>(
+        what,
+        (key, value) -> {
+          if (!value.strip().matches(regex)) {
+            throw new ConfigException(key, "'" + value + "' is not " + what);
+          }
+          return value.strip();
+        });
   }
 }

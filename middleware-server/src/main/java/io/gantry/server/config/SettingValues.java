@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The settings of one configuration (the file and the command line's overrides), read only
- * through their {@link Setting} definitions: the type and default a value is read with are the
+ * The settings of one configuration (the file and the command line's overrides), read only through
+ * their {@link Setting} definitions: the type and default a value is read with are the
  * definition's, never repeated where the value is used.
  */
 final class SettingValues {
@@ -30,7 +30,10 @@ final class SettingValues {
     if (value != null) {
       return setting.type().read(key, value);
     }
-    return setting.defaultValue().map(v -> setting.type().read(key, v)).orElse(setting.type().absent());
+    return setting
+        .defaultValue()
+        .map(v -> setting.type().read(key, v))
+        .orElse(setting.type().absent());
   }
 
   /** The value if it is set; for settings whose default is computed from others. */
@@ -74,12 +77,15 @@ final class SettingValues {
     String path = get(file, name);
     String variable = get(env, name);
     if (path != null && variable != null) {
-      throw new ConfigException(file.keyFor(name), "set either password-file or password-env, not both");
+      throw new ConfigException(
+          file.keyFor(name), "set either password-file or password-env, not both");
     }
     if (path != null) {
       return new PasswordSource.FromFile(Path.of(path));
     }
-    return variable != null ? new PasswordSource.FromEnvironment(variable) : new PasswordSource.None();
+    return variable != null
+        ? new PasswordSource.FromEnvironment(variable)
+        : new PasswordSource.None();
   }
 
   PasswordSource password(Setting<String> file, Setting<String> env) {

@@ -8,16 +8,25 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Every setting gantry-server knows: the {@code static final Setting} fields of the section
- * classes below, in the order they are declared. A setting is added by declaring it in its
- * section (and reading it there); nothing else lists keys. SettingsDocumentationTest checks
- * that configuration.md documents exactly these, with these defaults, and SettingsWiringTest
- * that each one changes the loaded {@link ServerConfig}.
+ * Every setting gantry-server knows: the {@code static final Setting} fields of the section classes
+ * below, in the order they are declared. A setting is added by declaring it in its section (and
+ * reading it there); nothing else lists keys. SettingsDocumentationTest checks that
+ * configuration.md documents exactly these, with these defaults, and SettingsWiringTest that each
+ * one changes the loaded {@link ServerConfig}.
  */
 public final class Settings {
-  private static final List<Class<?>> SECTIONS = List.of(ServerSection.class, SecuritySection.class,
-      AdmissionSection.class, StorageSection.class, SandboxSection.class, StagingSection.class,
-      CredentialSection.class, ComputeSection.class, JsdlResourceSettings.class, StageInSection.class);
+  private static final List<Class<?>> SECTIONS =
+      List.of(
+          ServerSection.class,
+          SecuritySection.class,
+          AdmissionSection.class,
+          StorageSection.class,
+          SandboxSection.class,
+          StagingSection.class,
+          CredentialSection.class,
+          ComputeSection.class,
+          JsdlResourceSettings.class,
+          StageInSection.class);
 
   private static final List<Setting<?>> ALL = collect();
 
@@ -34,12 +43,13 @@ public final class Settings {
   }
 
   /**
-   * The known key nearest to a misspelt one (at most a quarter of its characters, and at least
-   * two, edited away), for pattern settings with the name the misspelt key carries.
+   * The known key nearest to a misspelt one (at most a quarter of its characters, and at least two,
+   * edited away), for pattern settings with the name the misspelt key carries.
    */
   public static Optional<String> nearest(String key) {
     int limit = Math.max(2, key.length() / 4);
-    return ALL.stream().map(s -> candidate(s, key))
+    return ALL.stream()
+        .map(s -> candidate(s, key))
         .map(known -> new Near(known, editDistance(key, known)))
         .filter(near -> near.distance() <= limit)
         .min(Comparator.comparingInt(Near::distance))
@@ -48,7 +58,9 @@ public final class Settings {
 
   private record Near(String known, int distance) {}
 
-  /** {@code setting}'s key, for a pattern with the name {@code key} seems to use ("application.x."). */
+  /**
+   * {@code setting}'s key, for a pattern with the name {@code key} seems to use ("application.x.").
+   */
   private static String candidate(Setting<?> setting, String key) {
     String prefix = setting.namePrefix();
     int last = key.lastIndexOf('.');
@@ -82,7 +94,9 @@ public final class Settings {
     for (Class<?> section : SECTIONS) {
       for (Field field : section.getDeclaredFields()) {
         int modifiers = field.getModifiers();
-        if (field.getType() == Setting.class && Modifier.isStatic(modifiers) && Modifier.isFinal(modifiers)) {
+        if (field.getType() == Setting.class
+            && Modifier.isStatic(modifiers)
+            && Modifier.isFinal(modifiers)) {
           try {
             field.setAccessible(true);
             all.add((Setting<?>) field.get(null));

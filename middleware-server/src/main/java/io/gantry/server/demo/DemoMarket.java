@@ -28,17 +28,18 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * The demo market database that the sample VaR job runs against: synthetic risk factors, two
- * years of daily history, one portfolio, run parameters and empty result tables
- * (docs/sample-var-job.md). Deterministic: the same size gives the same data on every machine.
+ * The demo market database that the sample VaR job runs against: synthetic risk factors, two years
+ * of daily history, one portfolio, run parameters and empty result tables (docs/sample-var-job.md).
+ * Deterministic: the same size gives the same data on every machine.
  *
- * <p>History is generated backwards from today's levels with a one-factor model (a market
- * shock plus an independent one per factor), so factors are correlated the way real books
- * are and the covariance estimated by mcvar is positive definite.
+ * <p>History is generated backwards from today's levels with a one-factor model (a market shock
+ * plus an independent one per factor), so factors are correlated the way real books are and the
+ * covariance estimated by mcvar is positive definite.
  */
 public final class DemoMarket {
   /** The name under which the server exposes this database as a data source. */
   public static final String DATA_SOURCE_NAME = "demo-market";
+
   public static final String PORTFOLIO_ID = "DESK-1";
   public static final String RUN_NAME = "daily";
 
@@ -48,6 +49,7 @@ public final class DemoMarket {
 
   /** The account stage-in reads with. */
   public static final String READER = "market_reader";
+
   /** The account stage-out writes with. */
   public static final String WRITER = "results_writer";
 
@@ -56,7 +58,10 @@ public final class DemoMarket {
   private static final List<String> RESULT_TABLES =
       List.of("var_summary", "var_pnl_distribution", "var_contribution", "gantry_stage_out_ledger");
 
-  /** The staging gateway's stage-out ledger (StageOutLedger), made here since the writer may not create tables. */
+  /**
+   * The staging gateway's stage-out ledger (StageOutLedger), made here since the writer may not
+   * create tables.
+   */
   private static final String LEDGER = io.gantry.staging.StageOutLedgerDdl.CREATE_TABLE;
 
   private final Path directory;
@@ -71,15 +76,15 @@ public final class DemoMarket {
   }
 
   /**
-   * JDBC URL of the database. Lower-case identifiers make column labels the same as on
-   * PostgreSQL; VALUE is a keyword in H2 but a column name here. The database lives inside the
-   * server's JVM, so it must survive what the server survives: WRITE_DELAY=0 hands every commit
-   * to the operating system at once (H2 otherwise holds it back up to 500 ms, and a kill -9 of
-   * the server would lose results of a job already recorded as SUCCEEDED), and the retry: file
-   * system reopens the file when a staging thread is interrupted mid-write by a cancel or kill,
-   * where H2 would otherwise close the whole database. WRITE_DELAY is a persistent database
-   * setting that only an administrator may give, so the accounts' URL ({@link
-   * #accountJdbcUrl}) leaves it out and {@link #createIfMissing} stores it.
+   * JDBC URL of the database. Lower-case identifiers make column labels the same as on PostgreSQL;
+   * VALUE is a keyword in H2 but a column name here. The database lives inside the server's JVM, so
+   * it must survive what the server survives: WRITE_DELAY=0 hands every commit to the operating
+   * system at once (H2 otherwise holds it back up to 500 ms, and a kill -9 of the server would lose
+   * results of a job already recorded as SUCCEEDED), and the retry: file system reopens the file
+   * when a staging thread is interrupted mid-write by a cancel or kill, where H2 would otherwise
+   * close the whole database. WRITE_DELAY is a persistent database setting that only an
+   * administrator may give, so the accounts' URL ({@link #accountJdbcUrl}) leaves it out and {@link
+   * #createIfMissing} stores it.
    */
   public String jdbcUrl() {
     return accountJdbcUrl() + ";WRITE_DELAY=0";
@@ -87,20 +92,25 @@ public final class DemoMarket {
 
   /** The URL the staging accounts connect with: the same database, no administrator setting. */
   public String accountJdbcUrl() {
-    return "jdbc:h2:retry:file:" + directory.resolve("market").toAbsolutePath()
+    return "jdbc:h2:retry:file:"
+        + directory.resolve("market").toAbsolutePath()
         + ";DATABASE_TO_LOWER=TRUE;NON_KEYWORDS=VALUE";
   }
 
   /**
-   * The demo as a named data source with least privilege: stage-in reads as {@link #READER}
-   * (SELECT on the market tables only), stage-out writes as {@link #WRITER} (INSERT on the
-   * result tables and the stage-out ledger only). Neither is an administrator, so H2's file,
-   * script and Java functions (FILE_READ, CSVWRITE, CREATE ALIAS, ...) are refused to both even
-   * if a statement got past the SQL checks. Call after {@link #createIfMissing}.
+   * The demo as a named data source with least privilege: stage-in reads as {@link #READER} (SELECT
+   * on the market tables only), stage-out writes as {@link #WRITER} (INSERT on the result tables
+   * and the stage-out ledger only). Neither is an administrator, so H2's file, script and Java
+   * functions (FILE_READ, CSVWRITE, CREATE ALIAS, ...) are refused to both even if a statement got
+   * past the SQL checks. Call after {@link #createIfMissing}.
    */
   public NamedDataSource dataSource() {
-    return new NamedDataSource(DATA_SOURCE_NAME, accountJdbcUrl(), WRITER,
-        new PasswordSource.FromFile(passwordFile(WRITER)), Set.of(),
+    return new NamedDataSource(
+        DATA_SOURCE_NAME,
+        accountJdbcUrl(),
+        WRITER,
+        new PasswordSource.FromFile(passwordFile(WRITER)),
+        Set.of(),
         new NamedDataSource.Account(READER, new PasswordSource.FromFile(passwordFile(READER))));
   }
 
@@ -109,9 +119,9 @@ public final class DemoMarket {
   }
 
   /**
-   * Creates the two accounts if missing and sets their passwords from their owner-only files
-   * (made with random passwords on first use), on every start: a database from before the
-   * accounts existed gets them too.
+   * Creates the two accounts if missing and sets their passwords from their owner-only files (made
+   * with random passwords on first use), on every start: a database from before the accounts
+   * existed gets them too.
    */
   private void ensureAccounts(Connection admin) throws SQLException {
     try (Statement s = admin.createStatement()) {
@@ -128,24 +138,32 @@ public final class DemoMarket {
     }
   }
 
-  /** The password in {@code file}, made (24 random bytes, URL-safe Base64, mode 0600) if missing. */
+  /**
+   * The password in {@code file}, made (24 random bytes, URL-safe Base64, mode 0600) if missing.
+   */
   private static String password(Path file) {
     try {
       if (!Files.exists(file)) {
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
         Files.createDirectories(file.getParent());
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.createFile(
+            file,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(file, Base64.getUrlEncoder().withoutPadding().encodeToString(random));
       }
       String password = Files.readString(file).strip();
       if (!password.matches("[A-Za-z0-9_-]{16,}")) {
-        throw new IllegalStateException("demo database password file " + file + " is not one the server made;"
-            + " delete it and restart");
+        throw new IllegalStateException(
+            "demo database password file "
+                + file
+                + " is not one the server made;"
+                + " delete it and restart");
       }
       return password;
     } catch (IOException e) {
-      throw new IllegalStateException("cannot make or read the demo database password file " + file, e);
+      throw new IllegalStateException(
+          "cannot make or read the demo database password file " + file, e);
     }
   }
 
@@ -204,20 +222,40 @@ public final class DemoMarket {
     SplittableRandom rnd = new SplittableRandom(SEED);
     List<Factor> factors = new ArrayList<>();
     for (int i = 1; i <= 30; i++) {
-      factors.add(new Factor(String.format("EQ%03d", i), "equity", 20 + 280 * rnd.nextDouble(),
-          0.010 + 0.012 * rnd.nextDouble(), 0.6 + 0.6 * rnd.nextDouble()));
+      factors.add(
+          new Factor(
+              String.format("EQ%03d", i),
+              "equity",
+              20 + 280 * rnd.nextDouble(),
+              0.010 + 0.012 * rnd.nextDouble(),
+              0.6 + 0.6 * rnd.nextDouble()));
     }
-    String[][] fx = {{"FX-EURUSD", "1.08"}, {"FX-GBPUSD", "1.27"}, {"FX-USDJPY", "151.2"},
-        {"FX-USDCHF", "0.88"}, {"FX-AUDUSD", "0.66"}};
+    String[][] fx = {
+      {"FX-EURUSD", "1.08"},
+      {"FX-GBPUSD", "1.27"},
+      {"FX-USDJPY", "151.2"},
+      {"FX-USDCHF", "0.88"},
+      {"FX-AUDUSD", "0.66"}
+    };
     for (String[] pair : fx) {
-      factors.add(new Factor(pair[0], "fx", Double.parseDouble(pair[1]),
-          0.004 + 0.003 * rnd.nextDouble(), 0.2 * rnd.nextDouble()));
+      factors.add(
+          new Factor(
+              pair[0],
+              "fx",
+              Double.parseDouble(pair[1]),
+              0.004 + 0.003 * rnd.nextDouble(),
+              0.2 * rnd.nextDouble()));
     }
     String[] tenors = {"1Y", "2Y", "5Y", "10Y"};
     for (int i = 0; i < tenors.length; i++) {
       // Rates move in relative terms here (log changes of the rate), a few percent a day.
-      factors.add(new Factor("IR-USD-" + tenors[i], "rate", 0.038 + 0.002 * i,
-          0.02 + 0.01 * rnd.nextDouble(), -0.3 * rnd.nextDouble()));
+      factors.add(
+          new Factor(
+              "IR-USD-" + tenors[i],
+              "rate",
+              0.038 + 0.002 * i,
+              0.02 + 0.01 * rnd.nextDouble(),
+              -0.3 * rnd.nextDouble()));
     }
     return factors;
   }
@@ -238,8 +276,9 @@ public final class DemoMarket {
   private static void insertHistory(Connection c, List<Factor> factors) throws SQLException {
     SplittableRandom rnd = new SplittableRandom(SEED + 1);
     double[] level = factors.stream().mapToDouble(Factor::level).toArray();
-    try (PreparedStatement ps = c.prepareStatement(
-        "insert into factor_history(as_of, factor_id, level) values (?, ?, ?)")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into factor_history(as_of, factor_id, level) values (?, ?, ?)")) {
       LocalDate day = LAST_DAY;
       for (int d = 0; d < HISTORY_DAYS; d++) {
         for (int i = 0; i < factors.size(); i++) {
@@ -253,8 +292,10 @@ public final class DemoMarket {
         double market = gaussian(rnd) * 0.009;
         for (int i = 0; i < factors.size(); i++) {
           Factor f = factors.get(i);
-          double own = Math.sqrt(Math.max(f.dailyVol() * f.dailyVol()
-              - f.beta() * f.beta() * 0.009 * 0.009, 1e-6));
+          double own =
+              Math.sqrt(
+                  Math.max(
+                      f.dailyVol() * f.dailyVol() - f.beta() * f.beta() * 0.009 * 0.009, 1e-6));
           level[i] /= Math.exp(f.beta() * market + own * gaussian(rnd));
         }
         day = previousBusinessDay(day);
@@ -273,9 +314,11 @@ public final class DemoMarket {
     List<Factor> fx = factors.stream().filter(f -> f.kind().equals("fx")).toList();
     List<Factor> rates = factors.stream().filter(f -> f.kind().equals("rate")).toList();
     SplittableRandom rnd = new SplittableRandom(SEED + 2);
-    try (PreparedStatement ps = c.prepareStatement("insert into position(position_id, "
-        + "portfolio_id, instrument, factor_id, rate_factor_id, quantity, strike, maturity_years, "
-        + "volatility) values (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into position(position_id, "
+                + "portfolio_id, instrument, factor_id, rate_factor_id, quantity, strike, maturity_years, "
+                + "volatility) values (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (int p = 1; p <= positions; p++) {
         double u = rnd.nextDouble();
         Factor rate = rates.get(rnd.nextInt(rates.size()));
@@ -288,14 +331,27 @@ public final class DemoMarket {
           Factor f = fx.get(rnd.nextInt(fx.size()));
           position(ps, "spot", f.id(), null, signedQuantity(rnd, 1e4, 1e6), null, null, null);
         } else if (u < 0.8) { // zero-coupon bond: face amount on a rate factor
-          position(ps, "zcb", rate.id(), rate.id(), signedQuantity(rnd, 1e4, 1e6), null,
-              decimal(0.5 + 9.5 * rnd.nextDouble(), 6), null);
+          position(
+              ps,
+              "zcb",
+              rate.id(),
+              rate.id(),
+              signedQuantity(rnd, 1e4, 1e6),
+              null,
+              decimal(0.5 + 9.5 * rnd.nextDouble(), 6),
+              null);
         } else { // European option on an equity, discounted on a rate factor
           Factor eq = equities.get(rnd.nextInt(equities.size()));
           String kind = rnd.nextBoolean() ? "call" : "put";
-          position(ps, kind, eq.id(), rate.id(), signedQuantity(rnd, 10, 1000),
+          position(
+              ps,
+              kind,
+              eq.id(),
+              rate.id(),
+              signedQuantity(rnd, 10, 1000),
               decimal(eq.level() * (0.8 + 0.4 * rnd.nextDouble()), 10),
-              decimal(0.1 + 1.9 * rnd.nextDouble(), 6), decimal(0.15 + 0.25 * rnd.nextDouble(), 8));
+              decimal(0.1 + 1.9 * rnd.nextDouble(), 6),
+              decimal(0.15 + 0.25 * rnd.nextDouble(), 8));
         }
         ps.addBatch();
         if (p % 1000 == 0) {
@@ -306,9 +362,16 @@ public final class DemoMarket {
     }
   }
 
-  private static void position(PreparedStatement ps, String instrument, String factor,
-      String rateFactor, BigDecimal quantity, BigDecimal strike, BigDecimal maturity,
-      BigDecimal volatility) throws SQLException {
+  private static void position(
+      PreparedStatement ps,
+      String instrument,
+      String factor,
+      String rateFactor,
+      BigDecimal quantity,
+      BigDecimal strike,
+      BigDecimal maturity,
+      BigDecimal volatility)
+      throws SQLException {
     ps.setString(3, instrument);
     ps.setString(4, factor);
     ps.setString(5, rateFactor);
@@ -319,11 +382,18 @@ public final class DemoMarket {
   }
 
   private static void insertRunParameters(Connection c) throws SQLException {
-    String[][] parameters = {{"scenarios", "50000"}, {"horizon_days", "1"},
-        {"confidence_levels", "0.95;0.99"}, {"method", "mc-normal"}, {"dof", "5"},
-        {"seed", "20261122"}, {"histogram_bins", "60"}};
-    try (PreparedStatement ps = c.prepareStatement(
-        "insert into var_run_parameter(run_name, name, value) values (?, ?, ?)")) {
+    String[][] parameters = {
+      {"scenarios", "50000"},
+      {"horizon_days", "1"},
+      {"confidence_levels", "0.95;0.99"},
+      {"method", "mc-normal"},
+      {"dof", "5"},
+      {"seed", "20261122"},
+      {"histogram_bins", "60"}
+    };
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into var_run_parameter(run_name, name, value) values (?, ?, ?)")) {
       for (String[] p : parameters) {
         ps.setString(1, RUN_NAME);
         ps.setString(2, p[0]);

@@ -30,11 +30,10 @@ import org.apache.sshd.sftp.server.SftpSubsystemFactory;
 
 /**
  * The demo's "remote host": an SSH server with scp and sftp on loopback, so the sample VaR job's
- * scp stage-in runs on a fresh machine with no SSH daemon. It serves {@code demo/remote-host}
- * as its whole file system (with the MPI host file the sample fetches), accepts one user,
- * {@value #USER}, by public key only, and is trusted the proper way: its host key is written to
- * the server's known_hosts file, and the client key is a configured SSH identity,
- * {@value #IDENTITY}.
+ * scp stage-in runs on a fresh machine with no SSH daemon. It serves {@code demo/remote-host} as
+ * its whole file system (with the MPI host file the sample fetches), accepts one user, {@value
+ * #USER}, by public key only, and is trusted the proper way: its host key is written to the
+ * server's known_hosts file, and the client key is a configured SSH identity, {@value #IDENTITY}.
  */
 public final class DemoRemoteHost implements AutoCloseable {
   public static final String USER = "gantry";
@@ -57,7 +56,8 @@ public final class DemoRemoteHost implements AutoCloseable {
       throws IOException, GeneralSecurityException {
     Path root = demoDir.resolve("remote-host");
     Files.createDirectories(root);
-    Files.writeString(root.resolve(HOST_FILE),
+    Files.writeString(
+        root.resolve(HOST_FILE),
         "# Open MPI host file served by the demo remote host\nlocalhost slots=" + slots + "\n");
     Path clientKey = demoDir.resolve("demo-remote-id");
     PublicKey authorized = clientKey(clientKey);
@@ -65,24 +65,27 @@ public final class DemoRemoteHost implements AutoCloseable {
     SshServer server = SshServer.setUpDefaultServer();
     server.setHost(InetAddress.getLoopbackAddress().getHostAddress());
     server.setPort(port);
-    SimpleGeneratorHostKeyProvider hostKeys = new SimpleGeneratorHostKeyProvider(demoDir.resolve("ssh-host-key"));
+    SimpleGeneratorHostKeyProvider hostKeys =
+        new SimpleGeneratorHostKeyProvider(demoDir.resolve("ssh-host-key"));
     hostKeys.setAlgorithm(KeyUtils.EC_ALGORITHM);
     server.setKeyPairProvider(hostKeys);
-    server.setPublickeyAuthenticator((user, key, session) ->
-        USER.equals(user) && KeyUtils.compareKeys(authorized, key));
+    server.setPublickeyAuthenticator(
+        (user, key, session) -> USER.equals(user) && KeyUtils.compareKeys(authorized, key));
     server.setFileSystemFactory(new VirtualFileSystemFactory(root));
     server.setCommandFactory(new ScpCommandFactory.Builder().build());
     server.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
     server.start();
     try {
       KeyPair hostKey = hostKeys.loadKeys(null).iterator().next();
-      trust(knownHosts, "[127.0.0.1]:" + server.getPort() + " " + PublicKeyEntry.toString(hostKey.getPublic()));
+      trust(
+          knownHosts,
+          "[127.0.0.1]:" + server.getPort() + " " + PublicKeyEntry.toString(hostKey.getPublic()));
     } catch (IOException | RuntimeException e) {
       server.stop(true);
       throw e;
     }
-    return new DemoRemoteHost(server,
-        new SshIdentity(IDENTITY, clientKey, new PasswordSource.None(), Set.of()));
+    return new DemoRemoteHost(
+        server, new SshIdentity(IDENTITY, clientKey, new PasswordSource.None(), Set.of()));
   }
 
   /** The identity jobs name ({@code IdentityRef}) to log in to this host. */
@@ -99,27 +102,35 @@ public final class DemoRemoteHost implements AutoCloseable {
     Path publicFile = keyFile.resolveSibling(keyFile.getFileName() + ".pub");
     if (!Files.exists(keyFile) || !Files.exists(publicFile)) {
       try {
-        com.jcraft.jsch.KeyPair pair = com.jcraft.jsch.KeyPair.genKeyPair(new JSch(), com.jcraft.jsch.KeyPair.RSA, 3072);
+        com.jcraft.jsch.KeyPair pair =
+            com.jcraft.jsch.KeyPair.genKeyPair(new JSch(), com.jcraft.jsch.KeyPair.RSA, 3072);
         ByteArrayOutputStream privateKey = new ByteArrayOutputStream();
         pair.writePrivateKey(privateKey);
         ByteArrayOutputStream publicKey = new ByteArrayOutputStream();
         pair.writePublicKey(publicKey, "gantry-demo");
         Files.deleteIfExists(keyFile);
-        Files.createFile(keyFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        try (OutputStream out = Files.newOutputStream(keyFile, StandardOpenOption.TRUNCATE_EXISTING)) {
+        Files.createFile(
+            keyFile,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (OutputStream out =
+            Files.newOutputStream(keyFile, StandardOpenOption.TRUNCATE_EXISTING)) {
           out.write(privateKey.toByteArray());
         }
         Files.write(publicFile, publicKey.toByteArray());
         pair.dispose();
       } catch (JSchException e) {
-        throw new GeneralSecurityException("cannot make the demo SSH identity: " + e.getMessage(), e);
+        throw new GeneralSecurityException(
+            "cannot make the demo SSH identity: " + e.getMessage(), e);
       }
     }
     String line = Files.readString(publicFile, StandardCharsets.US_ASCII).trim();
-    return AuthorizedKeyEntry.parseAuthorizedKeyEntry(line).resolvePublicKey(null, PublicKeyEntryResolver.FAILING);
+    return AuthorizedKeyEntry.parseAuthorizedKeyEntry(line)
+        .resolvePublicKey(null, PublicKeyEntryResolver.FAILING);
   }
 
-  /** Adds the host's line to known_hosts unless it is there; replaces a stale line for the address. */
+  /**
+   * Adds the host's line to known_hosts unless it is there; replaces a stale line for the address.
+   */
   private static void trust(Path knownHosts, String line) throws IOException {
     Files.createDirectories(knownHosts.getParent());
     List<String> lines = Files.exists(knownHosts) ? Files.readAllLines(knownHosts) : List.of();

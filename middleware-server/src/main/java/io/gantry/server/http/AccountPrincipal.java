@@ -6,8 +6,8 @@ import org.apache.cxf.security.SecurityContext;
 
 /**
  * An authenticated user as CXF's {@link SecurityContext} and the servlet API see it: the name and
- * whether the user is in role {@code admin}. {@code Caller} reads it through the JAX-WS
- * {@code WebServiceContext}.
+ * whether the user is in role {@code admin}. {@code Caller} reads it through the JAX-WS {@code
+ * WebServiceContext}.
  */
 record AccountPrincipal(String getName, boolean admin) implements Principal, SecurityContext {
   static final String ADMIN_ROLE = "admin";

@@ -13,14 +13,15 @@ import org.apache.cxf.transport.http.AbstractHTTPDestination;
 
 /**
  * Right after the SOAP headers were read and a UsernameToken checked, before the body is
- * unmarshalled: a request that neither HTTP Basic nor a UsernameToken authenticated is refused
- * with a SOAP fault over HTTP 401. An authenticated one gets the
- * user's current role from the accounts (a user made admin, or removed, counts from the next
- * request on), as the security context {@code Caller} reads.
+ * unmarshalled: a request that neither HTTP Basic nor a UsernameToken authenticated is refused with
+ * a SOAP fault over HTTP 401. An authenticated one gets the user's current role from the accounts
+ * (a user made admin, or removed, counts from the next request on), as the security context {@code
+ * Caller} reads.
  */
 final class AuthenticationRequiredInterceptor extends AbstractSoapInterceptor {
-  static final String MESSAGE = "authentication required: HTTP Basic or a WS-Security"
-      + " UsernameToken (PasswordText), over TLS";
+  static final String MESSAGE =
+      "authentication required: HTTP Basic or a WS-Security"
+          + " UsernameToken (PasswordText), over TLS";
   private final UserAuthenticator authenticator;
 
   AuthenticationRequiredInterceptor(UserAuthenticator authenticator) {
@@ -36,8 +37,11 @@ final class AuthenticationRequiredInterceptor extends AbstractSoapInterceptor {
     if (principal == null) {
       throw refusal(message);
     }
-    AccountPrincipal account = authenticator.find(principal.getName()).map(AccountPrincipal::of)
-        .orElseThrow(() -> refusal(message));
+    AccountPrincipal account =
+        authenticator
+            .find(principal.getName())
+            .map(AccountPrincipal::of)
+            .orElseThrow(() -> refusal(message));
     message.put(SecurityContext.class, account);
   }
 
@@ -46,13 +50,14 @@ final class AuthenticationRequiredInterceptor extends AbstractSoapInterceptor {
   }
 
   /**
-   * A {@code Client}/{@code Sender} fault answered with HTTP 401 and a Basic challenge, as
-   * RFC 9110 asks of a 401: zeep, curl and browsers then know a login is what is missing.
+   * A {@code Client}/{@code Sender} fault answered with HTTP 401 and a Basic challenge, as RFC 9110
+   * asks of a 401: zeep, curl and browsers then know a login is what is missing.
    */
   static SoapFault unauthorized(SoapMessage message, String reason) {
     SoapFault fault = new SoapFault(reason, message.getVersion().getSender());
     fault.setStatusCode(HttpServletResponse.SC_UNAUTHORIZED);
-    if (message.get(AbstractHTTPDestination.HTTP_RESPONSE) instanceof HttpServletResponse response) {
+    if (message.get(AbstractHTTPDestination.HTTP_RESPONSE)
+        instanceof HttpServletResponse response) {
       response.setHeader("WWW-Authenticate", BasicAuthenticationFilter.CHALLENGE);
     }
     return fault;

@@ -9,10 +9,10 @@ import org.apache.cxf.message.Message;
 import org.apache.cxf.transport.http.AbstractHTTPDestination;
 
 /**
- * A SOAP request whose body is counted while CXF reads it, for bodies whose length was not known
- * up front (chunked): once more than the current limit has been read, every further read fails,
- * so nothing larger is ever parsed. The limit starts small for a caller not yet authenticated
- * and is raised once a WS-Security UsernameToken authenticated it ({@link #authenticated}).
+ * A SOAP request whose body is counted while CXF reads it, for bodies whose length was not known up
+ * front (chunked): once more than the current limit has been read, every further read fails, so
+ * nothing larger is ever parsed. The limit starts small for a caller not yet authenticated and is
+ * raised once a WS-Security UsernameToken authenticated it ({@link #authenticated}).
  */
 final class BoundedRequestBody extends HttpServletRequestWrapper {
   private static final String ATTRIBUTE = BoundedRequestBody.class.getName();

@@ -12,11 +12,11 @@ import org.apache.cxf.security.SecurityContext;
 
 /**
  * At most {@code limits.concurrent-requests-per-user} SOAP calls of one user at a time, so one
- * user's script in a loop cannot take every server thread from the others. A permit is taken
- * once the caller is known (after HTTP Basic or WS-Security authentication), before the SOAP body
- * is unmarshalled, and given back when the answer or the fault goes out; a call over the limit
- * is refused at once, not queued. Taking it also lifts the body bound of a caller a
- * UsernameToken authenticated ({@link BoundedRequestBody}).
+ * user's script in a loop cannot take every server thread from the others. A permit is taken once
+ * the caller is known (after HTTP Basic or WS-Security authentication), before the SOAP body is
+ * unmarshalled, and given back when the answer or the fault goes out; a call over the limit is
+ * refused at once, not queued. Taking it also lifts the body bound of a caller a UsernameToken
+ * authenticated ({@link BoundedRequestBody}).
  */
 final class ConcurrentRequestLimit {
   private static final String PERMIT = ConcurrentRequestLimit.class.getName() + ".permit";
@@ -33,22 +33,29 @@ final class ConcurrentRequestLimit {
 
   /** Takes the caller's permit before the operation runs. */
   AbstractPhaseInterceptor<Message> acquire() {
-    AbstractPhaseInterceptor<Message> acquire = new AbstractPhaseInterceptor<>(ACQUIRE_ID, Phase.PRE_PROTOCOL) {
-      @Override
-      public void handleMessage(Message message) {
-        String user = userOf(message);
-        Semaphore semaphore = permits.computeIfAbsent(user, k -> new Semaphore(perUser));
-        if (!semaphore.tryAcquire()) {
-          Fault refused = new Fault(new IllegalStateException("user " + user + " already has " + perUser
-              + " requests in progress, the most this server serves at once"
-              + " (limits.concurrent-requests-per-user); wait for one to finish"));
-          refused.setFaultCode(Fault.FAULT_CODE_CLIENT);
-          throw refused;
-        }
-        message.getExchange().put(PERMIT, semaphore);
-        BoundedRequestBody.authenticated(message);
-      }
-    };
+    AbstractPhaseInterceptor<Message> acquire =
+        new AbstractPhaseInterceptor<>(ACQUIRE_ID, Phase.PRE_PROTOCOL) {
+          @Override
+          public void handleMessage(Message message) {
+            String user = userOf(message);
+            Semaphore semaphore = permits.computeIfAbsent(user, k -> new Semaphore(perUser));
+            if (!semaphore.tryAcquire()) {
+              Fault refused =
+                  new Fault(
+                      new IllegalStateException(
+                          "user "
+                              + user
+                              + " already has "
+                              + perUser
+                              + " requests in progress, the most this server serves at once"
+                              + " (limits.concurrent-requests-per-user); wait for one to finish"));
+              refused.setFaultCode(Fault.FAULT_CODE_CLIENT);
+              throw refused;
+            }
+            message.getExchange().put(PERMIT, semaphore);
+            BoundedRequestBody.authenticated(message);
+          }
+        };
     acquire.addAfter(AuthenticationRequiredInterceptor.class.getName());
     acquire.addAfter(UsernameTokenInterceptor.class.getName());
     return acquire;

@@ -18,22 +18,25 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The charset of a SOAP request is the Content-Type's {@code charset} parameter, or else what
- * the document itself says (a byte-order mark, or the XML declaration's {@code encoding}), UTF-8
- * by default, as XML 1.0 appendix F describes. Jetty and CXF would decode a {@code text/xml}
- * body without a charset as ISO-8859-1 (the old HTTP default for {@code text/*}), storing
- * "Größe-€" as "GrÃ¶Ãe-â¬". So for a request without one, the first bytes are looked at and
- * the charset found there is added to the Content-Type that CXF reads.
+ * The charset of a SOAP request is the Content-Type's {@code charset} parameter, or else what the
+ * document itself says (a byte-order mark, or the XML declaration's {@code encoding}), UTF-8 by
+ * default, as XML 1.0 appendix F describes. Jetty and CXF would decode a {@code text/xml} body
+ * without a charset as ISO-8859-1 (the old HTTP default for {@code text/*}), storing "Größe-€" as
+ * "GrÃ¶Ãe-â¬". So for a request without one, the first bytes are looked at and the charset found
+ * there is added to the Content-Type that CXF reads.
  */
 final class DeclaredCharset extends HttpFilter {
   private static final long serialVersionUID = 1L;
+
   /** The XML declaration is at the very start and short; this much is enough to read it. */
   private static final int PEEK = 256;
+
   private static final Pattern ENCODING =
       Pattern.compile("^<\\?xml[^>]*?\\sencoding\\s*=\\s*[\"']([A-Za-z][A-Za-z0-9._-]*)[\"']");
 
   @Override
-  protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilter(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     String contentType = request.getContentType();
     if (contentType == null || hasCharset(contentType) || !"POST".equals(request.getMethod())) {
@@ -44,7 +47,8 @@ final class DeclaredCharset extends HttpFilter {
     body.mark(PEEK);
     byte[] start = body.readNBytes(PEEK);
     body.reset();
-    chain.doFilter(new WithCharset(request, contentType + "; charset=" + charsetOf(start), body), response);
+    chain.doFilter(
+        new WithCharset(request, contentType + "; charset=" + charsetOf(start), body), response);
   }
 
   static boolean hasCharset(String contentType) {
@@ -59,7 +63,8 @@ final class DeclaredCharset extends HttpFilter {
     if (start.length >= 2 && (start[0] & 0xff) == 0xff && (start[1] & 0xff) == 0xfe) {
       return "UTF-16LE";
     }
-    // the declaration is ASCII in every ASCII-compatible charset, which is all a declaration can name here
+    // the declaration is ASCII in every ASCII-compatible charset, which is all a declaration can
+    // name here
     Matcher m = ENCODING.matcher(new String(start, StandardCharsets.ISO_8859_1));
     return m.find() ? m.group(1) : "UTF-8";
   }
@@ -91,7 +96,8 @@ final class DeclaredCharset extends HttpFilter {
 
     @Override
     public Enumeration<String> getHeaders(String name) {
-      return "Content-Type".equalsIgnoreCase(name) ? Collections.enumeration(java.util.List.of(contentType))
+      return "Content-Type".equalsIgnoreCase(name)
+          ? Collections.enumeration(java.util.List.of(contentType))
           : super.getHeaders(name);
     }
 

@@ -25,9 +25,9 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * {@code /services/*}. Binds to exactly the configured address (loopback by default) so that
  * nothing is exposed that the operator did not ask for.
  *
- * <p>With a keystore, the one connector speaks only HTTPS: there is no plain port beside it that
- * a client could fall back to. With an authenticator, every SOAP operation needs a user: HTTP
- * Basic (the servlet filter) or a WS-Security UsernameToken (the CXF interceptors).
+ * <p>With a keystore, the one connector speaks only HTTPS: there is no plain port beside it that a
+ * client could fall back to. With an authenticator, every SOAP operation needs a user: HTTP Basic
+ * (the servlet filter) or a WS-Security UsernameToken (the CXF interceptors).
  */
 public final class GantryHttpServer implements AutoCloseable {
   /** Adds more to the servlet context (the web application) before the server starts. */
@@ -43,14 +43,23 @@ public final class GantryHttpServer implements AutoCloseable {
    * Bounds on what a request may make the server read.
    *
    * @param soapBodyBytes the most a SOAP request of an authenticated caller may carry
-   * @param unauthenticatedBodyBytes the most a SOAP request may carry before its caller is authenticated
+   * @param unauthenticatedBodyBytes the most a SOAP request may carry before its caller is
+   *     authenticated
    * @param drain how much of a refused request's body is read so that the client reads the answer
    */
-  public record RequestLimits(long soapBodyBytes, long unauthenticatedBodyBytes, RefusedRequest.Drain drain) {}
+  public record RequestLimits(
+      long soapBodyBytes, long unauthenticatedBodyBytes, RefusedRequest.Drain drain) {}
 
-  public GantryHttpServer(String host, int port, Optional<TlsKeystore> keystore,
-      Optional<UserAuthenticator> authenticator, int concurrentRequestsPerUser, List<SoapEndpoint> endpoints,
-      List<ContextExtension> extensions, RequestLimits limits) throws Exception {
+  public GantryHttpServer(
+      String host,
+      int port,
+      Optional<TlsKeystore> keystore,
+      Optional<UserAuthenticator> authenticator,
+      int concurrentRequestsPerUser,
+      List<SoapEndpoint> endpoints,
+      List<ContextExtension> extensions,
+      RequestLimits limits)
+      throws Exception {
     jetty = new Server();
     tls = keystore.isPresent();
     connector = keystore.map(this::httpsConnector).orElseGet(() -> new ServerConnector(jetty));
@@ -60,19 +69,39 @@ public final class GantryHttpServer implements AutoCloseable {
 
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.SESSIONS);
     context.setContextPath("/");
-    List<Interceptor<? extends Message>> soapInterceptors = authenticator
-        .map(a -> List.<Interceptor<? extends Message>>of(new UsernameTokenInterceptor(a),
-            new AuthenticationRequiredInterceptor(a)))
-        .orElse(List.of());
+    List<Interceptor<? extends Message>> soapInterceptors =
+        authenticator
+            .map(
+                a ->
+                    List.<Interceptor<? extends Message>>of(
+                        new UsernameTokenInterceptor(a), new AuthenticationRequiredInterceptor(a)))
+            .orElse(List.of());
     context.setAttribute(RefusedRequest.DRAIN_ATTRIBUTE, limits.drain());
     // Basic first, then the body bound, which depends on whether Basic authenticated the caller
-    authenticator.ifPresent(a -> context.addFilter(new FilterHolder(new BasicAuthenticationFilter(a)),
-        "/services/*", EnumSet.of(DispatcherType.REQUEST)));
-    context.addFilter(new FilterHolder(new DeclaredCharset()), "/services/*", EnumSet.of(DispatcherType.REQUEST));
-    context.addFilter(new FilterHolder(new SoapBodyLimit(limits.soapBodyBytes(), limits.unauthenticatedBodyBytes(),
-        authenticator.isPresent())), "/services/*", EnumSet.of(DispatcherType.REQUEST));
-    context.addServlet(new ServletHolder("soap", new SoapServlet(endpoints, soapInterceptors,
-        new ConcurrentRequestLimit(concurrentRequestsPerUser))), "/services/*");
+    authenticator.ifPresent(
+        a ->
+            context.addFilter(
+                new FilterHolder(new BasicAuthenticationFilter(a)),
+                "/services/*",
+                EnumSet.of(DispatcherType.REQUEST)));
+    context.addFilter(
+        new FilterHolder(new DeclaredCharset()), "/services/*", EnumSet.of(DispatcherType.REQUEST));
+    context.addFilter(
+        new FilterHolder(
+            new SoapBodyLimit(
+                limits.soapBodyBytes(),
+                limits.unauthenticatedBodyBytes(),
+                authenticator.isPresent())),
+        "/services/*",
+        EnumSet.of(DispatcherType.REQUEST));
+    context.addServlet(
+        new ServletHolder(
+            "soap",
+            new SoapServlet(
+                endpoints,
+                soapInterceptors,
+                new ConcurrentRequestLimit(concurrentRequestsPerUser))),
+        "/services/*");
     for (ContextExtension extension : extensions) {
       extension.addTo(context);
     }
@@ -101,8 +130,14 @@ public final class GantryHttpServer implements AutoCloseable {
       jetty.start();
     } catch (Exception e) {
       jetty.stop();
-      throw new IllegalStateException("cannot listen on " + connector.getHost() + ":"
-          + connector.getPort() + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot listen on "
+              + connector.getHost()
+              + ":"
+              + connector.getPort()
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 

@@ -14,8 +14,8 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Bounds a SOAP request's body at the HTTP layer, before CXF parses any of it, after HTTP Basic
- * was checked ({@link BasicAuthenticationFilter} runs first).
+ * Bounds a SOAP request's body at the HTTP layer, before CXF parses any of it, after HTTP Basic was
+ * checked ({@link BasicAuthenticationFilter} runs first).
  *
  * <ol>
  *   <li>An authenticated caller (HTTP Basic, or any caller when authentication is off) may send
@@ -36,14 +36,16 @@ final class SoapBodyLimit extends HttpFilter {
   private final long unauthenticatedBytes;
   private final boolean authenticationRequired;
 
-  SoapBodyLimit(long authenticatedBytes, long unauthenticatedBytes, boolean authenticationRequired) {
+  SoapBodyLimit(
+      long authenticatedBytes, long unauthenticatedBytes, boolean authenticationRequired) {
     this.authenticatedBytes = authenticatedBytes;
     this.unauthenticatedBytes = Math.min(unauthenticatedBytes, authenticatedBytes);
     this.authenticationRequired = authenticationRequired;
   }
 
   @Override
-  protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilter(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     boolean known = !authenticationRequired || request.getUserPrincipal() != null;
     long limit = known ? authenticatedBytes : unauthenticatedBytes;
@@ -55,7 +57,8 @@ final class SoapBodyLimit extends HttpFilter {
     chain.doFilter(body, new Silenced(response, body));
     if (body.refusal() != null) {
       response.reset();
-      RefusedRequest.answer(request, response, 413, tooLarge(body.limit() == authenticatedBytes, body.limit()));
+      RefusedRequest.answer(
+          request, response, 413, tooLarge(body.limit() == authenticatedBytes, body.limit()));
       return;
     }
     // a fault given before the body was read (authentication required, the permit refused):
@@ -65,10 +68,14 @@ final class SoapBodyLimit extends HttpFilter {
 
   private static String tooLarge(boolean authenticated, long limit) {
     if (authenticated) {
-      return "the request is larger than " + limit + " bytes, the most this server reads for one SOAP call"
+      return "the request is larger than "
+          + limit
+          + " bytes, the most this server reads for one SOAP call"
           + " (limits.job-definition-bytes plus http.soap-envelope-margin-bytes)";
     }
-    return "the request is larger than " + limit + " bytes, the most this server reads before the caller is"
+    return "the request is larger than "
+        + limit
+        + " bytes, the most this server reads before the caller is"
         + " authenticated (http.unauthenticated-body-bytes); a WS-Security UsernameToken is checked only after"
         + " the whole envelope is read, so send larger requests with HTTP Basic authentication";
   }
@@ -132,7 +139,8 @@ final class SoapBodyLimit extends HttpFilter {
 
     @Override
     public PrintWriter getWriter() throws IOException {
-      return new PrintWriter(new java.io.OutputStreamWriter(getOutputStream(), StandardCharsets.UTF_8));
+      return new PrintWriter(
+          new java.io.OutputStreamWriter(getOutputStream(), StandardCharsets.UTF_8));
     }
 
     @Override

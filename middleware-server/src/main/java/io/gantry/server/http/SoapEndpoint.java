@@ -1,8 +1,8 @@
 package io.gantry.server.http;
 
 /**
- * One SOAP service to publish under {@code /services/}: its interface, its implementation and
- * the path below {@code /services} (e.g. {@code /JobManagement}).
+ * One SOAP service to publish under {@code /services/}: its interface, its implementation and the
+ * path below {@code /services} (e.g. {@code /JobManagement}).
  */
 public record SoapEndpoint(Class<?> serviceInterface, Object implementation, String path) {
   public SoapEndpoint {
@@ -11,7 +11,9 @@ public record SoapEndpoint(Class<?> serviceInterface, Object implementation, Str
     }
     if (!serviceInterface.isInstance(implementation)) {
       throw new IllegalArgumentException(
-          implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
+          implementation.getClass().getName()
+              + " does not implement "
+              + serviceInterface.getName());
     }
   }
 }

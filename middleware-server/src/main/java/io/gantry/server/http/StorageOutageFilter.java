@@ -14,11 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * First in front of everything: while the server's storage is failing ({@link StorageWatch}),
- * every request is answered at once, a SOAP fault for the API and a 503 page for the web, saying
- * what is wrong and that the server recovers by itself; nothing reaches the job store. A job
- * store failure that a request runs into between two checks gets the same answer (instead of a
- * 500 page) and a check right away.
+ * First in front of everything: while the server's storage is failing ({@link StorageWatch}), every
+ * request is answered at once, a SOAP fault for the API and a 503 page for the web, saying what is
+ * wrong and that the server recovers by itself; nothing reaches the job store. A job store failure
+ * that a request runs into between two checks gets the same answer (instead of a 500 page) and a
+ * check right away.
  */
 public final class StorageOutageFilter implements Filter {
   private static final String SOAP_PATH = "/services/";
@@ -46,14 +46,18 @@ public final class StorageOutageFilter implements Filter {
         throw e;
       }
       watch.checkSoon();
-      refuse(request, response, watch.problem().orElse("the job store cannot be reached or written"));
+      refuse(
+          request, response, watch.problem().orElse("the job store cannot be reached or written"));
     }
   }
 
-  private static void refuse(HttpServletRequest request, HttpServletResponse response, String problem)
-      throws IOException {
-    String text = "the server's storage is failing (" + problem + "); it accepts no requests until the"
-        + " storage is back, and recovers by itself then";
+  private static void refuse(
+      HttpServletRequest request, HttpServletResponse response, String problem) throws IOException {
+    String text =
+        "the server's storage is failing ("
+            + problem
+            + "); it accepts no requests until the"
+            + " storage is back, and recovers by itself then";
     response.reset();
     if (request.getRequestURI().startsWith(SOAP_PATH)) {
       // SOAP 1.1 carries faults with status 500; clients read the fault, not the status.
@@ -71,19 +75,26 @@ public final class StorageOutageFilter implements Filter {
   static String soapFault(String text) {
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
         + "<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Body><soap:Fault>"
-        + "<faultcode>soap:Server</faultcode><faultstring>" + escape(text) + "</faultstring>"
+        + "<faultcode>soap:Server</faultcode><faultstring>"
+        + escape(text)
+        + "</faultstring>"
         + "<detail><code>STORAGE_UNAVAILABLE</code></detail>"
         + "</soap:Fault></soap:Body></soap:Envelope>";
   }
 
   private static String page(String text) {
     return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Gantry: service unavailable"
-        + "</title></head><body><h1>Service unavailable</h1><p>" + escape(text) + ".</p>"
+        + "</title></head><body><h1>Service unavailable</h1><p>"
+        + escape(text)
+        + ".</p>"
         + "<p>Try again in a little while.</p></body></html>";
   }
 
   private static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    return text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 
   private static boolean causedByJobStore(Throwable e) {

@@ -15,10 +15,10 @@ import org.apache.wss4j.dom.handler.WSHandlerConstants;
 
 /**
  * WSS4J's in-interceptor, set up for UsernameToken logins checked by {@link
- * UsernameTokenValidator}. It steps aside for requests that carry no {@code wsse:Security}
- * header (HTTP Basic, or no credentials at all): those are decided by the servlet filter and by
- * {@link AuthenticationRequiredInterceptor}, so each refusal has a clear message. A refused
- * token is answered with HTTP 401 and the reason {@link UsernameTokenValidator} recorded.
+ * UsernameTokenValidator}. It steps aside for requests that carry no {@code wsse:Security} header
+ * (HTTP Basic, or no credentials at all): those are decided by the servlet filter and by {@link
+ * AuthenticationRequiredInterceptor}, so each refusal has a clear message. A refused token is
+ * answered with HTTP 401 and the reason {@link UsernameTokenValidator} recorded.
  */
 final class UsernameTokenInterceptor extends WSS4JInInterceptor {
   private static final QName SECURITY = new QName(WSConstants.WSSE_NS, WSConstants.WSSE_LN);
@@ -30,7 +30,8 @@ final class UsernameTokenInterceptor extends WSS4JInInterceptor {
   private static Map<String, Object> settings(UserAuthenticator authenticator) {
     Map<String, Object> settings = new HashMap<>();
     settings.put(WSHandlerConstants.ACTION, WSHandlerConstants.USERNAME_TOKEN);
-    settings.put(WSS4JInInterceptor.VALIDATOR_MAP,
+    settings.put(
+        WSS4JInInterceptor.VALIDATOR_MAP,
         Map.of(WSConstants.USERNAME_TOKEN, new UsernameTokenValidator(authenticator)));
     return settings;
   }
@@ -46,9 +47,12 @@ final class UsernameTokenInterceptor extends WSS4JInInterceptor {
       // WSS4J's own text is "A security error was encountered when verifying the message",
       // whatever went wrong; say what the client can act on, and nothing about the accounts
       Object reason = message.get(UsernameTokenValidator.REASON);
-      throw AuthenticationRequiredInterceptor.unauthorized(message, reason instanceof String r ? r
-          : "the WS-Security header was not accepted: send one UsernameToken with a PasswordText"
-              + " password, over TLS");
+      throw AuthenticationRequiredInterceptor.unauthorized(
+          message,
+          reason instanceof String r
+              ? r
+              : "the WS-Security header was not accepted: send one UsernameToken with a PasswordText"
+                  + " password, over TLS");
     }
   }
 

@@ -12,9 +12,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The applications this server offers by name: the configured ones, plus the sample's {@code
- * mcvar} when the node programs are installed and the operator did not configure an mcvar of
- * their own. Resolves a job's ApplicationName (and ApplicationVersion) for its owner:
+ * The applications this server offers by name: the configured ones, plus the sample's {@code mcvar}
+ * when the node programs are installed and the operator did not configure an mcvar of their own.
+ * Resolves a job's ApplicationName (and ApplicationVersion) for its owner:
  *
  * <ol>
  *   <li>Only applications the owner may run are considered (application.ID.users).
@@ -23,15 +23,20 @@ import java.util.Set;
  * </ol>
  */
 public final class ApplicationRegistry {
-  /** The sample's Monte Carlo VaR program (node-programs/mcvar), as docs/sample-var-job.md runs it. */
+  /**
+   * The sample's Monte Carlo VaR program (node-programs/mcvar), as docs/sample-var-job.md runs it.
+   */
   public static final String MCVAR = "mcvar";
 
   private final List<NamedApplication> applications;
 
   public ApplicationRegistry(List<NamedApplication> applications) {
-    this.applications = applications.stream()
-        .sorted(Comparator.comparing(NamedApplication::name).thenComparing(NamedApplication::version, VERSIONS))
-        .toList();
+    this.applications =
+        applications.stream()
+            .sorted(
+                Comparator.comparing(NamedApplication::name)
+                    .thenComparing(NamedApplication::version, VERSIONS))
+            .toList();
   }
 
   public static ApplicationRegistry empty() {
@@ -39,10 +44,11 @@ public final class ApplicationRegistry {
   }
 
   /**
-   * The configured applications, plus the built-in mcvar where {@code mcvar} is an executable
-   * file (found by {@link #onPath}) and no configured application is called mcvar.
+   * The configured applications, plus the built-in mcvar where {@code mcvar} is an executable file
+   * (found by {@link #onPath}) and no configured application is called mcvar.
    */
-  public static ApplicationRegistry withBuiltIns(List<NamedApplication> configured, Optional<Path> mcvar) {
+  public static ApplicationRegistry withBuiltIns(
+      List<NamedApplication> configured, Optional<Path> mcvar) {
     List<NamedApplication> all = new ArrayList<>(configured);
     if (mcvar.isPresent() && configured.stream().noneMatch(a -> a.name().equals(MCVAR))) {
       all.add(builtInMcvar(mcvar.get()));
@@ -55,10 +61,27 @@ public final class ApplicationRegistry {
    * directory, and stage-out reads results/ (see jsdl-schema/examples/var-job-named.jsdl).
    */
   static NamedApplication builtInMcvar(Path executable) {
-    return new NamedApplication(MCVAR, MCVAR, "1.0", NamedApplication.Kind.MPIRUN, executable.toString(),
-        List.of("--factors", "factors.csv.gz", "--history", "history.csv.gz", "--positions", "positions.csv.gz",
-            "--params", "params.csv.gz", "--out-dir", "results", "--compress-output"),
-        2, Set.of(), "Monte Carlo value at risk of a portfolio (the sample job)");
+    return new NamedApplication(
+        MCVAR,
+        MCVAR,
+        "1.0",
+        NamedApplication.Kind.MPIRUN,
+        executable.toString(),
+        List.of(
+            "--factors",
+            "factors.csv.gz",
+            "--history",
+            "history.csv.gz",
+            "--positions",
+            "positions.csv.gz",
+            "--params",
+            "params.csv.gz",
+            "--out-dir",
+            "results",
+            "--compress-output"),
+        2,
+        Set.of(),
+        "Monte Carlo value at risk of a portfolio (the sample job)");
   }
 
   /** The first executable file called {@code program} in the directories of the PATH. */
@@ -89,40 +112,62 @@ public final class ApplicationRegistry {
   }
 
   /** The application a job of {@code user} naming {@code name} (and maybe {@code version}) runs. */
-  public NamedApplication resolve(String name, Optional<String> version, String user) throws JobFailure {
+  public NamedApplication resolve(String name, Optional<String> version, String user)
+      throws JobFailure {
     List<NamedApplication> offered = offeredTo(user);
     List<NamedApplication> named = offered.stream().filter(a -> a.name().equals(name)).toList();
     if (named.isEmpty()) {
-      throw new JobFailure("ApplicationName " + name + " is not an application this server offers"
-          + (user == null ? "" : " to " + user) + "; " + offerings(offered));
+      throw new JobFailure(
+          "ApplicationName "
+              + name
+              + " is not an application this server offers"
+              + (user == null ? "" : " to " + user)
+              + "; "
+              + offerings(offered));
     }
     if (version.isEmpty()) {
       return named.get(named.size() - 1);
     }
-    return named.stream().filter(a -> a.version().equals(version.get())).findFirst()
-        .orElseThrow(() -> new JobFailure("application " + name + " has no version " + version.get()
-            + "; " + offerings(named)));
+    return named.stream()
+        .filter(a -> a.version().equals(version.get()))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new JobFailure(
+                    "application "
+                        + name
+                        + " has no version "
+                        + version.get()
+                        + "; "
+                        + offerings(named)));
   }
 
   private static String offerings(List<NamedApplication> offered) {
     if (offered.isEmpty()) {
       return "it offers no named applications (gantry applications lists them)";
     }
-    return "it offers " + String.join(", ", offered.stream().map(NamedApplication::label).toList())
+    return "it offers "
+        + String.join(", ", offered.stream().map(NamedApplication::label).toList())
         + " (gantry applications lists them)";
   }
 
-  /** Orders versions by their numeric parts where both are numbers ("1.10" after "1.9"), else as text. */
-  static final Comparator<String> VERSIONS = (a, b) -> {
-    String[] x = a.split("[.-]");
-    String[] y = b.split("[.-]");
-    for (int i = 0; i < Math.min(x.length, y.length); i++) {
-      int c = x[i].matches("\\d{1,9}") && y[i].matches("\\d{1,9}")
-          ? Integer.compare(Integer.parseInt(x[i]), Integer.parseInt(y[i])) : x[i].compareTo(y[i]);
-      if (c != 0) {
-        return c;
-      }
-    }
-    return Integer.compare(x.length, y.length);
-  };
+  /**
+   * Orders versions by their numeric parts where both are numbers ("1.10" after "1.9"), else as
+   * text.
+   */
+  static final Comparator<String> VERSIONS =
+      (a, b) -> {
+        String[] x = a.split("[.-]");
+        String[] y = b.split("[.-]");
+        for (int i = 0; i < Math.min(x.length, y.length); i++) {
+          int c =
+              x[i].matches("\\d{1,9}") && y[i].matches("\\d{1,9}")
+                  ? Integer.compare(Integer.parseInt(x[i]), Integer.parseInt(y[i]))
+                  : x[i].compareTo(y[i]);
+          if (c != 0) {
+            return c;
+          }
+        }
+        return Integer.compare(x.length, y.length);
+      };
 }

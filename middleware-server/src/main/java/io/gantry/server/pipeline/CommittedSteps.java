@@ -16,7 +16,8 @@ final class CommittedSteps {
     if (committed.isEmpty()) {
       return "no stage-out step had committed";
     }
-    return committed.size() + " stage-out step(s) had committed before the failure and stay committed: "
+    return committed.size()
+        + " stage-out step(s) had committed before the failure and stay committed: "
         + committed.stream().map(CommittedSteps::step).collect(Collectors.joining(", "));
   }
 

@@ -9,12 +9,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the configured compute backend makes of a job's resource requests: whether a job's own
- * host file is used, and the Slurm resources of a job (JSDL Resources, the Partition element,
- * the per-user and server defaults for partition and account).
+ * What the configured compute backend makes of a job's resource requests: whether a job's own host
+ * file is used, and the Slurm resources of a job (JSDL Resources, the Partition element, the
+ * per-user and server defaults for partition and account).
  */
-public record ComputePolicy(ServerConfig.Backend backend, String partition,
-    String account, Map<String, ServerConfig.SlurmUser> users) {
+public record ComputePolicy(
+    ServerConfig.Backend backend,
+    String partition,
+    String account,
+    Map<String, ServerConfig.SlurmUser> users) {
 
   /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */
   public static ComputePolicy local() {
@@ -27,9 +30,9 @@ public record ComputePolicy(ServerConfig.Backend backend, String partition,
   }
 
   /**
-   * Only the local backend runs on a job's own host file. Elsewhere the operator's hosts (or
-   * Slurm) decide, and a job's file is ignored, so that the same job description runs unchanged
-   * on every backend; its host names never reach ssh with the operator's key.
+   * Only the local backend runs on a job's own host file. Elsewhere the operator's hosts (or Slurm)
+   * decide, and a job's file is ignored, so that the same job description runs unchanged on every
+   * backend; its host names never reach ssh with the operator's key.
    */
   public boolean usesJobHostFiles() {
     return backend == ServerConfig.Backend.LOCAL;
@@ -54,7 +57,11 @@ public record ComputePolicy(ServerConfig.Backend backend, String partition,
    * else the server's; the account is the user's, else the server's (a job cannot choose whom it
    * charges).
    */
-  public BatchResources resources(JsdlJob job, String owner, String jobPartition, Integer processesPerHost,
+  public BatchResources resources(
+      JsdlJob job,
+      String owner,
+      String jobPartition,
+      Integer processesPerHost,
       List<String> problems) {
     ResourcesType r = job.description().getResources();
     Long memoryMb = null;
@@ -67,8 +74,10 @@ public record ComputePolicy(ServerConfig.Backend backend, String partition,
       exclusive = Boolean.TRUE.equals(r.isExclusiveExecution());
     }
     ServerConfig.SlurmUser user = users.getOrDefault(owner, new ServerConfig.SlurmUser(null, null));
-    String part = jobPartition != null ? jobPartition.strip()
-        : user.partition() != null ? user.partition() : partition;
+    String part =
+        jobPartition != null
+            ? jobPartition.strip()
+            : user.partition() != null ? user.partition() : partition;
     String acct = user.account() != null ? user.account() : account;
     try {
       return new BatchResources(processesPerHost, memoryMb, exclusive, part, acct);

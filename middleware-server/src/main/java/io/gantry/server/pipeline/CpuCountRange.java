@@ -13,8 +13,8 @@ import java.util.TreeSet;
 /**
  * A JSDL {@code RangeValueType} (GFD.56 6.3) read as a set of CPU (process) counts: the union of
  * its Exact values (within their epsilon), its UpperBoundedRange, LowerBoundedRange and Range
- * elements, each bound inclusive unless {@code exclusiveBound="true"}. Gantry picks one whole
- * count from it:
+ * elements, each bound inclusive unless {@code exclusiveBound="true"}. Gantry picks one whole count
+ * from it:
  *
  * <ol>
  *   <li>the count the job would get anyway (its own NumberOfProcesses, or the application's
@@ -53,17 +53,26 @@ final class CpuCountRange {
     return false;
   }
 
-  /** The whole count from 1 to {@code max} to use, preferring {@code preferred}; empty if none is allowed. */
+  /**
+   * The whole count from 1 to {@code max} to use, preferring {@code preferred}; empty if none is
+   * allowed.
+   */
   Optional<Integer> choose(int preferred, int max) {
     if (preferred >= 1 && preferred <= max && allows(preferred)) {
       return Optional.of(preferred);
     }
-    return candidates(max).stream().filter(this::allows)
-        .min((a, b) -> Math.abs(a - preferred) != Math.abs(b - preferred)
-            ? Integer.compare(Math.abs(a - preferred), Math.abs(b - preferred)) : Integer.compare(a, b));
+    return candidates(max).stream()
+        .filter(this::allows)
+        .min(
+            (a, b) ->
+                Math.abs(a - preferred) != Math.abs(b - preferred)
+                    ? Integer.compare(Math.abs(a - preferred), Math.abs(b - preferred))
+                    : Integer.compare(a, b));
   }
 
-  /** The whole counts next to every bound and Exact value: the nearest allowed count is one of them. */
+  /**
+   * The whole counts next to every bound and Exact value: the nearest allowed count is one of them.
+   */
   private Set<Integer> candidates(int max) {
     List<Double> edges = new ArrayList<>();
     range.getExact().forEach(e -> edges.add(e.getValue()));
@@ -73,13 +82,19 @@ final class CpuCountRange {
     if (range.getLowerBoundedRange() != null) {
       edges.add(range.getLowerBoundedRange().getValue());
     }
-    range.getRange().forEach(r -> {
-      edges.add(r.getLowerBound().getValue());
-      edges.add(r.getUpperBound().getValue());
-    });
+    range
+        .getRange()
+        .forEach(
+            r -> {
+              edges.add(r.getLowerBound().getValue());
+              edges.add(r.getUpperBound().getValue());
+            });
     Set<Integer> result = new TreeSet<>(List.of(1, max));
     for (double edge : edges) {
-      for (double c : new double[] {Math.floor(edge) - 1, Math.floor(edge), Math.ceil(edge), Math.ceil(edge) + 1}) {
+      for (double c :
+          new double[] {
+            Math.floor(edge) - 1, Math.floor(edge), Math.ceil(edge), Math.ceil(edge) + 1
+          }) {
         if (c >= 1 && c <= max) {
           result.add((int) c);
         }
@@ -91,24 +106,42 @@ final class CpuCountRange {
   /** The range as the standard writes it, for messages: {@code 4}, {@code >= 2}, {@code 2..8}. */
   String describe() {
     List<String> parts = new ArrayList<>();
-    range.getExact().forEach(e -> parts.add(number(e.getValue())
-        + (e.getEpsilon() == null || e.getEpsilon() == 0 ? "" : " ± " + number(e.getEpsilon()))));
+    range
+        .getExact()
+        .forEach(
+            e ->
+                parts.add(
+                    number(e.getValue())
+                        + (e.getEpsilon() == null || e.getEpsilon() == 0
+                            ? ""
+                            : " ± " + number(e.getEpsilon()))));
     if (range.getUpperBoundedRange() != null) {
       parts.add(bound("<", range.getUpperBoundedRange()));
     }
     if (range.getLowerBoundedRange() != null) {
       parts.add(bound(">", range.getLowerBoundedRange()));
     }
-    range.getRange().forEach(r -> parts.add(number(r.getLowerBound().getValue()) + ".." + number(r.getUpperBound().getValue())));
+    range
+        .getRange()
+        .forEach(
+            r ->
+                parts.add(
+                    number(r.getLowerBound().getValue())
+                        + ".."
+                        + number(r.getUpperBound().getValue())));
     return String.join(" or ", parts);
   }
 
   private static boolean below(double count, BoundaryType upper) {
-    return Boolean.TRUE.equals(upper.isExclusiveBound()) ? count < upper.getValue() : count <= upper.getValue();
+    return Boolean.TRUE.equals(upper.isExclusiveBound())
+        ? count < upper.getValue()
+        : count <= upper.getValue();
   }
 
   private static boolean above(double count, BoundaryType lower) {
-    return Boolean.TRUE.equals(lower.isExclusiveBound()) ? count > lower.getValue() : count >= lower.getValue();
+    return Boolean.TRUE.equals(lower.isExclusiveBound())
+        ? count > lower.getValue()
+        : count >= lower.getValue();
   }
 
   private static String bound(String op, BoundaryType b) {

@@ -10,13 +10,13 @@ import java.util.TreeMap;
  * The directories behind JSDL file system names ({@code filesystem.NAME.path}): a DataStaging
  * FileName with a FilesystemName lands under that directory instead of the job directory.
  *
- * <p>Confinement: a file name is relative, and after normalising it must still lie under its
- * root; {@code ..}, absolute names and the root itself are refused here, at validation. The
- * staging gateway checks again when it moves the file, refusing a symbolic link that leads out
- * of the root ({@link io.gantry.staging.NamedFileSystem}).
+ * <p>Confinement: a file name is relative, and after normalising it must still lie under its root;
+ * {@code ..}, absolute names and the root itself are refused here, at validation. The staging
+ * gateway checks again when it moves the file, refusing a symbolic link that leads out of the root
+ * ({@link io.gantry.staging.NamedFileSystem}).
  *
- * <p>Inside a job's sandbox each file system the job names appears at {@code /fs/NAME}
- * ({@link io.gantry.dispatcher.FileSystemMount}), read-only when the operator says so.
+ * <p>Inside a job's sandbox each file system the job names appears at {@code /fs/NAME} ({@link
+ * io.gantry.dispatcher.FileSystemMount}), read-only when the operator says so.
  */
 public final class FileSystemRoots {
   private final Map<String, Path> roots;
@@ -48,19 +48,24 @@ public final class FileSystemRoots {
   /**
    * Where {@code fileName} of file system {@code fileSystem} lies on the server.
    *
-   * @throws IllegalArgumentException naming the problem, for an unknown file system or a name
-   *     that would leave its root
+   * @throws IllegalArgumentException naming the problem, for an unknown file system or a name that
+   *     would leave its root
    */
   public Path resolve(String fileSystem, String fileName) {
-    Path root = root(fileSystem).orElseThrow(() -> new IllegalArgumentException(unknown(fileSystem)));
+    Path root =
+        root(fileSystem).orElseThrow(() -> new IllegalArgumentException(unknown(fileSystem)));
     if (fileName == null || fileName.isBlank()) {
-      throw new IllegalArgumentException("a file name in file system " + fileSystem + " must not be empty");
+      throw new IllegalArgumentException(
+          "a file name in file system " + fileSystem + " must not be empty");
     }
     Path relative = Path.of(fileName.strip());
     Path resolved = root.resolve(relative).normalize();
     if (relative.isAbsolute() || !resolved.startsWith(root) || resolved.equals(root)) {
-      throw new IllegalArgumentException(fileName + " is outside file system " + fileSystem
-          + "; give a path relative to it, without ..");
+      throw new IllegalArgumentException(
+          fileName
+              + " is outside file system "
+              + fileSystem
+              + "; give a path relative to it, without ..");
     }
     return resolved;
   }
@@ -76,7 +81,11 @@ public final class FileSystemRoots {
   }
 
   private String unknown(String name) {
-    return "file system " + name + " is not one this server provides; "
-        + (roots.isEmpty() ? "it configures none (filesystem.NAME.path)" : "it provides " + String.join(", ", roots.keySet()));
+    return "file system "
+        + name
+        + " is not one this server provides; "
+        + (roots.isEmpty()
+            ? "it configures none (filesystem.NAME.path)"
+            : "it provides " + String.join(", ", roots.keySet()));
   }
 }

@@ -8,11 +8,11 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Which OS account a Gantry user's jobs run under: the one mapped to the user ({@code
- * gantry-server user add NAME --os-account ACCOUNT}), else {@code jobs.default-os-account}. The
- * account is looked up on the host (through NSS: {@link OsAccounts}) each time it is needed, at
- * validation and again at launch, and refused if it is root, in group 0, or the account the
- * server itself runs as: a job must never be able to act as the server.
+ * Which OS account a Gantry user's jobs run under: the one mapped to the user ({@code gantry-server
+ * user add NAME --os-account ACCOUNT}), else {@code jobs.default-os-account}. The account is looked
+ * up on the host (through NSS: {@link OsAccounts}) each time it is needed, at validation and again
+ * at launch, and refused if it is root, in group 0, or the account the server itself runs as: a job
+ * must never be able to act as the server.
  */
 public final class JobAccounts {
   private final Function<String, Optional<String>> mapping;
@@ -24,7 +24,8 @@ public final class JobAccounts {
    * @param defaultAccount the account of users without a mapping
    * @param serverUid the uid this server runs as
    */
-  public JobAccounts(Function<String, Optional<String>> mapping, String defaultAccount, int serverUid) {
+  public JobAccounts(
+      Function<String, Optional<String>> mapping, String defaultAccount, int serverUid) {
     this.mapping = mapping;
     this.defaultAccount = defaultAccount;
     this.serverUid = serverUid;
@@ -43,8 +44,10 @@ public final class JobAccounts {
   public JobAccount accountOf(String owner) throws JobFailure {
     Optional<String> mapped = mapping.apply(owner);
     String name = mapped.orElse(defaultAccount);
-    String source = mapped.isPresent() ? "the OS account of user " + owner
-        : "jobs.default-os-account (user " + owner + " has no OS account of their own)";
+    String source =
+        mapped.isPresent()
+            ? "the OS account of user " + owner
+            : "jobs.default-os-account (user " + owner + " has no OS account of their own)";
     try {
       return check(OsAccounts.lookup(name), serverUid);
     } catch (IllegalArgumentException e) {
@@ -55,8 +58,12 @@ public final class JobAccounts {
   /** Refuses the server's own account; root and group 0 are refused by {@link JobAccount}. */
   public static JobAccount check(JobAccount account, int serverUid) {
     if (account.uid() == serverUid) {
-      throw new IllegalArgumentException("OS account " + account.name() + " (uid " + account.uid()
-          + ") is the account gantry-server runs as; a job must never run as the server");
+      throw new IllegalArgumentException(
+          "OS account "
+              + account.name()
+              + " (uid "
+              + account.uid()
+              + ") is the account gantry-server runs as; a job must never run as the server");
     }
     return account;
   }

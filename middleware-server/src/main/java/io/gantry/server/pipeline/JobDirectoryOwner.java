@@ -14,9 +14,9 @@ import java.nio.file.attribute.PosixFilePermissions;
  * Hands a job directory to the job's OS account before its program starts: the directory and
  * everything the server staged into it become the account's, and the directory mode 0700, so the
  * job can read and replace its inputs and no other account can even list them. Links are never
- * followed (lchown): a link staged into the directory gives away nothing outside it. A file
- * with more than one hard link is a stage-in cache entry shared with the cache and other jobs:
- * it keeps the server as owner and its read-only mode.
+ * followed (lchown): a link staged into the directory gives away nothing outside it. A file with
+ * more than one hard link is a stage-in cache entry shared with the cache and other jobs: it keeps
+ * the server as owner and its read-only mode.
  */
 final class JobDirectoryOwner {
   private JobDirectoryOwner() {}
@@ -28,30 +28,35 @@ final class JobDirectoryOwner {
   }
 
   static void give(Path dir, JobAccount account) throws IOException {
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-        own(d, account);
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        dir,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs)
+              throws IOException {
+            own(d, account);
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        if (attrs.isRegularFile() && links(file) > 1) {
-          // a stage-in cache entry linked in: it stays the server's and read-only (0444), so the
-          // job reads it but cannot change the bytes other jobs share (docs/security.md)
-          return FileVisitResult.CONTINUE;
-        }
-        own(file, account);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            if (attrs.isRegularFile() && links(file) > 1) {
+              // a stage-in cache entry linked in: it stays the server's and read-only (0444), so
+              // the
+              // job reads it but cannot change the bytes other jobs share (docs/security.md)
+              return FileVisitResult.CONTINUE;
+            }
+            own(file, account);
+            return FileVisitResult.CONTINUE;
+          }
+        });
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
   }
 
   /**
-   * Gives one file (never what a link points to) to the job's account; a file with other hard
-   * links (a stage-in cache entry) stays the server's, as in {@link #give}.
+   * Gives one file (never what a link points to) to the job's account; a file with other hard links
+   * (a stage-in cache entry) stays the server's, as in {@link #give}.
    */
   static void giveFile(Path file, JobAccount account) throws IOException {
     if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && links(file) > 1) {

@@ -21,18 +21,20 @@ import java.util.regex.Pattern;
  *   <li>In the sandbox of the local backend, each appears at {@code /fs/NAME}, read-write or
  *       read-only as the operator configured it; on the other backends the program runs outside
  *       this host's sandbox and sees the configured directory itself (shared with the nodes).
- *   <li>The environment variable {@code NAME} holds that path, as JSDL documents written for
- *       other systems expect ({@code $SCRATCH}), when {@code NAME} is a portable variable name the
- *       server does not set itself (HOME stays the job directory); {@code GANTRY_FS_NAME} holds it
- *       always ({@code .} and {@code -} in the name become {@code _}).
- *   <li>A {@code MountPoint} the job gives must be that path: the sandbox shows file systems in
- *       one place only, so a different one is refused rather than silently moved.
+ *   <li>The environment variable {@code NAME} holds that path, as JSDL documents written for other
+ *       systems expect ({@code $SCRATCH}), when {@code NAME} is a portable variable name the server
+ *       does not set itself (HOME stays the job directory); {@code GANTRY_FS_NAME} holds it always
+ *       ({@code .} and {@code -} in the name become {@code _}).
+ *   <li>A {@code MountPoint} the job gives must be that path: the sandbox shows file systems in one
+ *       place only, so a different one is refused rather than silently moved.
  * </ol>
  */
 final class JobFileSystems {
   private static final Pattern PORTABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
   /** Set by the sandbox for every job; a file system of that name does not replace them. */
-  private static final Set<String> SANDBOX_VARIABLES = Set.of("USER", "LOGNAME", "PATH", "HOME", "TMPDIR");
+  private static final Set<String> SANDBOX_VARIABLES =
+      Set.of("USER", "LOGNAME", "PATH", "HOME", "TMPDIR");
 
   private final FileSystemRoots roots;
   private final boolean sandboxed;
@@ -58,7 +60,8 @@ final class JobFileSystems {
         mounts.add(mount);
       }
       variables.put("GANTRY_FS_" + name.replaceAll("[^A-Za-z0-9_]", "_"), seen);
-      if (PORTABLE.matcher(name).matches() && !SANDBOX_VARIABLES.contains(name)
+      if (PORTABLE.matcher(name).matches()
+          && !SANDBOX_VARIABLES.contains(name)
           && ReservedEnvironment.problem(name).isEmpty()) {
         variables.put(name, seen);
       }
@@ -71,18 +74,30 @@ final class JobFileSystems {
     return sandboxed ? mount.mountPoint().toString() : mount.directory().toString();
   }
 
-  private static java.util.Optional<String> mountPointProblem(JsdlJob job, String name, String seen) {
+  private static java.util.Optional<String> mountPointProblem(
+      JsdlJob job, String name, String seen) {
     if (job.description().getResources() == null) {
       return java.util.Optional.empty();
     }
     for (FileSystemType fs : job.description().getResources().getFileSystem()) {
       String wanted = fs.getMountPoint() == null ? null : fs.getMountPoint().strip();
-      if (name.equals(fs.getName().strip()) && wanted != null && !wanted.isEmpty()
+      if (name.equals(fs.getName().strip())
+          && wanted != null
+          && !wanted.isEmpty()
           && !Path.of(wanted).normalize().equals(Path.of(seen))) {
-        return java.util.Optional.of("Resources/FileSystem " + name + ": MountPoint " + wanted
-            + " cannot be provided; this server shows file system " + name + " at " + seen
-            + " (also in $GANTRY_FS_" + name.replaceAll("[^A-Za-z0-9_]", "_") + "); leave MountPoint out or give "
-            + seen);
+        return java.util.Optional.of(
+            "Resources/FileSystem "
+                + name
+                + ": MountPoint "
+                + wanted
+                + " cannot be provided; this server shows file system "
+                + name
+                + " at "
+                + seen
+                + " (also in $GANTRY_FS_"
+                + name.replaceAll("[^A-Za-z0-9_]", "_")
+                + "); leave MountPoint out or give "
+                + seen);
       }
     }
     return java.util.Optional.empty();

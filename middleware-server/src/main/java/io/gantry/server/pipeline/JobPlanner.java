@@ -18,11 +18,11 @@ import io.gantry.jsdl.model.spmd.SPMDApplicationType;
 import io.gantry.server.config.NamedApplication;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.store.JobId;
+import io.gantry.staging.CacheRule;
 import io.gantry.staging.CreationFlag;
 import io.gantry.staging.DataSourceRef;
 import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.RemoteTransfer;
-import io.gantry.staging.CacheRule;
 import io.gantry.staging.SqlExtract;
 import io.gantry.staging.SqlLoad;
 import io.gantry.staging.StageInPlan;
@@ -36,9 +36,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Turns a valid JSDL job into a {@link JsdlJobPlan}. The parser already checked what the
- * document alone can tell; this checks what only the server knows (its data sources and
- * identities, who may use them) and fixes the job directory, output files and wall time.
+ * Turns a valid JSDL job into a {@link JsdlJobPlan}. The parser already checked what the document
+ * alone can tell; this checks what only the server knows (its data sources and identities, who may
+ * use them) and fixes the job directory, output files and wall time.
  */
 public final class JobPlanner {
   /** Every job's program sees its own id, e.g. so mcvar can label its results. */
@@ -50,10 +50,16 @@ public final class JobPlanner {
   private final ComputePolicy compute;
   private final JobAccounts accounts;
   private final io.gantry.dispatcher.SandboxConfig sandbox;
-  /** Standard DataStaging's rules; without a call to {@link #withUriStaging}: no file: roots, any host. */
+
+  /**
+   * Standard DataStaging's rules; without a call to {@link #withUriStaging}: no file: roots, any
+   * host.
+   */
   private StandardStagingPlanner standardStaging;
+
   /** Named applications and file systems; without a call to {@link #withStandardJsdl}: none. */
   private ApplicationRegistry applications = ApplicationRegistry.empty();
+
   private FileSystemRoots fileSystems = FileSystemRoots.none();
 
   /** Which named data sources and SSH identities exist and who may use them. */
@@ -71,36 +77,55 @@ public final class JobPlanner {
     String encryptedSecretProblem(String value, SecretBinding use);
   }
 
-  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
-      JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox) {
+  public JobPlanner(
+      Path stagingRoot,
+      Duration defaultWallTime,
+      DataSourceAccess dataSources,
+      JobAccounts accounts,
+      io.gantry.dispatcher.SandboxConfig sandbox) {
     this(stagingRoot, defaultWallTime, dataSources, accounts, sandbox, ComputePolicy.local());
   }
 
-  public JobPlanner(Path stagingRoot, Duration defaultWallTime, DataSourceAccess dataSources,
-      JobAccounts accounts, io.gantry.dispatcher.SandboxConfig sandbox, ComputePolicy compute) {
+  public JobPlanner(
+      Path stagingRoot,
+      Duration defaultWallTime,
+      DataSourceAccess dataSources,
+      JobAccounts accounts,
+      io.gantry.dispatcher.SandboxConfig sandbox,
+      ComputePolicy compute) {
     this.compute = compute;
     this.stagingRoot = stagingRoot;
     this.defaultWallTime = defaultWallTime;
     this.dataSources = dataSources;
     this.accounts = accounts;
     this.sandbox = sandbox;
-    this.standardStaging = new StandardStagingPlanner(io.gantry.staging.UriStagingPolicy.networkOnly(), dataSources);
+    this.standardStaging =
+        new StandardStagingPlanner(io.gantry.staging.UriStagingPolicy.networkOnly(), dataSources);
   }
 
-  /** Checks standard DataStaging against {@code policy} (file roots, hosts) at validation; returns this. */
+  /**
+   * Checks standard DataStaging against {@code policy} (file roots, hosts) at validation; returns
+   * this.
+   */
   public JobPlanner withUriStaging(io.gantry.staging.UriStagingPolicy policy) {
     this.standardStaging = new StandardStagingPlanner(policy, dataSources);
     return this;
   }
 
-  /** Resolves ApplicationName against {@code applications} and file system names against {@code fileSystems}; returns this. */
-  public JobPlanner withStandardJsdl(ApplicationRegistry applications, FileSystemRoots fileSystems) {
+  /**
+   * Resolves ApplicationName against {@code applications} and file system names against {@code
+   * fileSystems}; returns this.
+   */
+  public JobPlanner withStandardJsdl(
+      ApplicationRegistry applications, FileSystemRoots fileSystems) {
     this.applications = applications;
     this.fileSystems = fileSystems;
     return this;
   }
 
-  /** The directories behind JSDL file system names, for staging a FileName with a FilesystemName. */
+  /**
+   * The directories behind JSDL file system names, for staging a FileName with a FilesystemName.
+   */
   public FileSystemRoots fileSystems() {
     return fileSystems;
   }
@@ -111,8 +136,8 @@ public final class JobPlanner {
   }
 
   /**
-   * Refuses, before queueing, what would only fail at launch: an owner whose OS account cannot
-   * run jobs, an executable the job's sandbox does not show.
+   * Refuses, before queueing, what would only fail at launch: an owner whose OS account cannot run
+   * jobs, an executable the job's sandbox does not show.
    */
   public void checkLaunchable(JsdlJobPlan plan) throws JobFailure {
     accounts.accountOf(plan.owner());
@@ -126,8 +151,8 @@ public final class JobPlanner {
   }
 
   /**
-   * The OS account {@code owner}'s jobs run under, looked up now. Not part of {@link #plan}:
-   * plans are also made to find a finished job's files, which must not depend on the account.
+   * The OS account {@code owner}'s jobs run under, looked up now. Not part of {@link #plan}: plans
+   * are also made to find a finished job's files, which must not depend on the account.
    */
   public io.gantry.dispatcher.JobAccount accountOf(String owner) throws JobFailure {
     return accounts.accountOf(owner);
@@ -154,44 +179,72 @@ public final class JobPlanner {
   /** The plan, with what stands in its way added to {@code problems}. */
   private JsdlJobPlan draft(JobId id, String owner, JsdlJob job, List<String> problems) {
     Path dir = stagingRoot.resolve(id.toString());
-    StandardStagingPlanner.Plan standard = standardStaging.plan(owner, job.stagingSteps(), fileSystems, problems);
-    StageInPlan in = new StageInPlan(
-        transfers(job.scpStageIn(), owner, problems), extracts(job.sqlQueries(), owner, problems), standard.in());
-    StageOutPlan out = new StageOutPlan(id.toString(),
-        loads(job.sqlUpdates(), owner, problems), transfers(job.scpStageOut(), owner, problems), standard.out(),
-        standard.deleteOnTermination());
+    StandardStagingPlanner.Plan standard =
+        standardStaging.plan(owner, job.stagingSteps(), fileSystems, problems);
+    StageInPlan in =
+        new StageInPlan(
+            transfers(job.scpStageIn(), owner, problems),
+            extracts(job.sqlQueries(), owner, problems),
+            standard.in());
+    StageOutPlan out =
+        new StageOutPlan(
+            id.toString(),
+            loads(job.sqlUpdates(), owner, problems),
+            transfers(job.scpStageOut(), owner, problems),
+            standard.out(),
+            standard.deleteOnTermination());
     LaunchSpec launch = launch(id, owner, job, dir, problems);
     Set<String> named = fileSystemProblems(job, problems);
     if (launch != null) {
-      launch = new JobFileSystems(fileSystems, compute.sandboxed()).mounted(launch, named, job, problems);
+      launch =
+          new JobFileSystems(fileSystems, compute.sandboxed())
+              .mounted(launch, named, job, problems);
     }
-    BatchResources batch = compute.slurm() ? compute.resources(job, owner,
-        job.mpirunApplication().map(MpirunApplicationType::getPartition).orElse(null), processesPerHost(job), problems)
-        : BatchResources.none();
+    BatchResources batch =
+        compute.slurm()
+            ? compute.resources(
+                job,
+                owner,
+                job.mpirunApplication().map(MpirunApplicationType::getPartition).orElse(null),
+                processesPerHost(job),
+                problems)
+            : BatchResources.none();
     return new JsdlJobPlan(id, owner, dir, in, launch, out, batch);
   }
 
   /** JSDL SPMD's ProcessesPerHost, the one JSDL element that says how ranks spread over hosts. */
   private static Integer processesPerHost(JsdlJob job) {
-    return job.spmdApplication().map(SPMDApplicationType::getProcessesPerHost)
-        .map(p -> p.getValue().intValueExact()).orElse(null);
+    return job.spmdApplication()
+        .map(SPMDApplicationType::getProcessesPerHost)
+        .map(p -> p.getValue().intValueExact())
+        .orElse(null);
   }
 
-  private List<SqlExtract> extracts(List<SQLQueryDataStagingType> queries, String owner, List<String> problems) {
+  private List<SqlExtract> extracts(
+      List<SQLQueryDataStagingType> queries, String owner, List<String> problems) {
     List<SqlExtract> extracts = new ArrayList<>();
     for (SQLQueryDataStagingType q : queries) {
       DataSourceRef source = dataSource(q.getDataSourceRef(), q.getDataSource(), owner, problems);
-      CreationFlag flag = CreationFlag.fromJsdl(JsdlDefaults.creationFlag(q.getSQLOutputFileCreationFlag()).value());
-      extracts.add(new SqlExtract(source, q.getExecutionOrderGroup(), q.getSQLStatement().strip(),
-          q.getSQLOutputFileName(), q.getSQLInputFileName(), flag,
-          JsdlDefaults.isOn(q.getSQLOutputFileCompression()), cacheRule(q)));
+      CreationFlag flag =
+          CreationFlag.fromJsdl(
+              JsdlDefaults.creationFlag(q.getSQLOutputFileCreationFlag()).value());
+      extracts.add(
+          new SqlExtract(
+              source,
+              q.getExecutionOrderGroup(),
+              q.getSQLStatement().strip(),
+              q.getSQLOutputFileName(),
+              q.getSQLInputFileName(),
+              flag,
+              JsdlDefaults.isOn(q.getSQLOutputFileCompression()),
+              cacheRule(q)));
     }
     return extracts;
   }
 
   /**
-   * CacheValidity and CacheKeyQuery; null (never cached) without either. An xsd:duration may
-   * count months and years, so it is measured from now.
+   * CacheValidity and CacheKeyQuery; null (never cached) without either. An xsd:duration may count
+   * months and years, so it is measured from now.
    */
   private static CacheRule cacheRule(SQLQueryDataStagingType q) {
     javax.xml.datatype.Duration validity = q.getCacheValidity();
@@ -199,22 +252,34 @@ public final class JobPlanner {
     if (validity == null && (keyQuery == null || keyQuery.isEmpty())) {
       return null;
     }
-    return new CacheRule(validity == null ? null
-        : java.time.Duration.ofMillis(validity.getTimeInMillis(
-            java.util.GregorianCalendar.from(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)))), keyQuery);
+    return new CacheRule(
+        validity == null
+            ? null
+            : java.time.Duration.ofMillis(
+                validity.getTimeInMillis(
+                    java.util.GregorianCalendar.from(
+                        java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)))),
+        keyQuery);
   }
 
-  private List<SqlLoad> loads(List<SQLUpdateDataStagingType> updates, String owner, List<String> problems) {
+  private List<SqlLoad> loads(
+      List<SQLUpdateDataStagingType> updates, String owner, List<String> problems) {
     List<SqlLoad> loads = new ArrayList<>();
     for (SQLUpdateDataStagingType u : updates) {
       DataSourceRef source = dataSource(u.getDataSourceRef(), u.getDataSource(), owner, problems);
-      loads.add(new SqlLoad(source, u.getExecutionOrderGroup(), u.getSQLStatement().strip(),
-          u.getSQLInputFileName(), u.getBatchSize() == null ? SqlLoad.DEFAULT_BATCH_SIZE : u.getBatchSize()));
+      loads.add(
+          new SqlLoad(
+              source,
+              u.getExecutionOrderGroup(),
+              u.getSQLStatement().strip(),
+              u.getSQLInputFileName(),
+              u.getBatchSize() == null ? SqlLoad.DEFAULT_BATCH_SIZE : u.getBatchSize()));
     }
     return loads;
   }
 
-  private DataSourceRef dataSource(String name, DataSourceType inline, String owner, List<String> problems) {
+  private DataSourceRef dataSource(
+      String name, DataSourceType inline, String owner, List<String> problems) {
     if (name != null) {
       String problem = dataSources.dataSourceProblem(name, owner);
       if (problem != null) {
@@ -225,15 +290,23 @@ public final class JobPlanner {
     if (inline.getPassword() == null) {
       return DataSourceRef.inline(inline.getJDBCURL(), inline.getUserId(), null);
     }
-    String problem = secretProblem(inline.getPassword(), () -> SecretBinding.jdbc(owner, inline.getJDBCURL()));
+    String problem =
+        secretProblem(inline.getPassword(), () -> SecretBinding.jdbc(owner, inline.getJDBCURL()));
     if (problem != null) {
-      problems.add("the password of data source " + DataSourceSpec.redactUrl(inline.getJDBCURL()) + " " + problem);
+      problems.add(
+          "the password of data source "
+              + DataSourceSpec.redactUrl(inline.getJDBCURL())
+              + " "
+              + problem);
     }
-    return DataSourceRef.inline(inline.getJDBCURL(), inline.getUserId(),
-        OwnedSecret.token(owner, inline.getPassword()));
+    return DataSourceRef.inline(
+        inline.getJDBCURL(), inline.getUserId(), OwnedSecret.token(owner, inline.getPassword()));
   }
 
-  /** Checked here, at validation, so that a value meant for someone or somewhere else never reaches staging. */
+  /**
+   * Checked here, at validation, so that a value meant for someone or somewhere else never reaches
+   * staging.
+   */
   private String secretProblem(String value, java.util.function.Supplier<SecretBinding> use) {
     try {
       return dataSources.encryptedSecretProblem(value, use.get());
@@ -242,32 +315,54 @@ public final class JobPlanner {
     }
   }
 
-  private List<RemoteTransfer> transfers(List<SCPDataStagingType> steps, String owner, List<String> problems) {
+  private List<RemoteTransfer> transfers(
+      List<SCPDataStagingType> steps, String owner, List<String> problems) {
     List<RemoteTransfer> transfers = new ArrayList<>();
     for (SCPDataStagingType s : steps) {
-      String credential = s.getIdentityRef() != null ? s.getIdentityRef()
-          : OwnedSecret.token(owner, s.getRemotePassword());
-      String problem = s.getIdentityRef() != null
-          ? dataSources.identityProblem(s.getIdentityRef(), owner)
-          : secretProblem(s.getRemotePassword(),
-              () -> SecretBinding.ssh(owner, s.getRemoteUserId(), s.getRemoteHostName(), JsdlDefaults.port(s)));
+      String credential =
+          s.getIdentityRef() != null
+              ? s.getIdentityRef()
+              : OwnedSecret.token(owner, s.getRemotePassword());
+      String problem =
+          s.getIdentityRef() != null
+              ? dataSources.identityProblem(s.getIdentityRef(), owner)
+              : secretProblem(
+                  s.getRemotePassword(),
+                  () ->
+                      SecretBinding.ssh(
+                          owner, s.getRemoteUserId(), s.getRemoteHostName(), JsdlDefaults.port(s)));
       if (problem != null) {
-        problems.add(s.getIdentityRef() != null ? problem
-            : "the RemotePassword for " + s.getRemoteUserId() + "@" + s.getRemoteHostName() + " " + problem);
+        problems.add(
+            s.getIdentityRef() != null
+                ? problem
+                : "the RemotePassword for "
+                    + s.getRemoteUserId()
+                    + "@"
+                    + s.getRemoteHostName()
+                    + " "
+                    + problem);
       }
-      transfers.add(new RemoteTransfer(s.getArrangingOrder(),
-          RemoteTransfer.Direction.fromJsdl(s.getDirection().value()),
-          RemoteTransfer.Protocol.valueOf(JsdlDefaults.protocol(s).value().toUpperCase(Locale.ROOT)),
-          s.getRemoteHostName(), JsdlDefaults.port(s), s.getRemoteUserId(), s.getSourceFileName(),
-          s.getTargetFileName(), JsdlDefaults.isOn(s.getCompression()), credential));
+      transfers.add(
+          new RemoteTransfer(
+              s.getArrangingOrder(),
+              RemoteTransfer.Direction.fromJsdl(s.getDirection().value()),
+              RemoteTransfer.Protocol.valueOf(
+                  JsdlDefaults.protocol(s).value().toUpperCase(Locale.ROOT)),
+              s.getRemoteHostName(),
+              JsdlDefaults.port(s),
+              s.getRemoteUserId(),
+              s.getSourceFileName(),
+              s.getTargetFileName(),
+              JsdlDefaults.isOn(s.getCompression()),
+              credential));
     }
     return transfers;
   }
 
   /**
-   * Every file system the job names (Resources/FileSystem, DataStaging/FilesystemName) must be
-   * one the operator configured: the server cannot provide any other, so it refuses at once.
-   * Returns the names.
+   * Every file system the job names (Resources/FileSystem, DataStaging/FilesystemName) must be one
+   * the operator configured: the server cannot provide any other, so it refuses at once. Returns
+   * the names.
    */
   private Set<String> fileSystemProblems(JsdlJob job, List<String> problems) {
     Set<String> named = new TreeSet<>();
@@ -287,7 +382,10 @@ public final class JobPlanner {
       return null;
     }
     if (job.mpirunApplication().isPresent()) {
-      ProcessCount.check(job, job.mpirunApplication().get().getNumberOfProcesses(), "NumberOfProcesses gives",
+      ProcessCount.check(
+          job,
+          job.mpirunApplication().get().getNumberOfProcesses(),
+          "NumberOfProcesses gives",
           problems);
       return mpirun(id, job.mpirunApplication().get(), dir, problems);
     }
@@ -303,16 +401,22 @@ public final class JobPlanner {
       return posix(id, job.posixApplication().get(), dir);
     }
     try {
-      String name = job.namedApplication().orElseThrow(() -> new JobFailure("the job names no application"));
-      return named(id, applications.resolve(name, job.applicationVersion(), owner), job, dir, problems);
+      String name =
+          job.namedApplication().orElseThrow(() -> new JobFailure("the job names no application"));
+      return named(
+          id, applications.resolve(name, job.applicationVersion(), owner), job, dir, problems);
     } catch (JobFailure e) {
       problems.add(e.getMessage());
       return null;
     }
   }
 
-  /** A named application: the operator's program and arguments; the job may only pick the process count. */
-  private LaunchSpec named(JobId id, NamedApplication app, JsdlJob job, Path dir, List<String> problems) {
+  /**
+   * A named application: the operator's program and arguments; the job may only pick the process
+   * count.
+   */
+  private LaunchSpec named(
+      JobId id, NamedApplication app, JsdlJob job, Path dir, List<String> problems) {
     boolean mpi = app.kind() == NamedApplication.Kind.MPIRUN;
     int processes = 1;
     if (mpi) {
@@ -320,12 +424,13 @@ public final class JobPlanner {
     } else {
       ProcessCount.check(job, 1, "application " + app.label() + " (kind posix) runs", problems);
     }
-    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), mpi ? ProgramKind.MPI : ProgramKind.POSIX,
-            app.executable())
-        .arguments(app.arguments().toArray(String[]::new))
-        .workingDirectory(dir)
-        .output(dir.resolve(JsdlDefaults.STDOUT_FILE), dir.resolve(JsdlDefaults.STDERR_FILE))
-        .wallTimeLimit(defaultWallTime);
+    LaunchSpec.Builder spec =
+        LaunchSpec.builder(
+                id.toString(), mpi ? ProgramKind.MPI : ProgramKind.POSIX, app.executable())
+            .arguments(app.arguments().toArray(String[]::new))
+            .workingDirectory(dir)
+            .output(dir.resolve(JsdlDefaults.STDOUT_FILE), dir.resolve(JsdlDefaults.STDERR_FILE))
+            .wallTimeLimit(defaultWallTime);
     if (mpi) {
       spec.processes(processes);
     }
@@ -335,12 +440,28 @@ public final class JobPlanner {
 
   /** GFD.111's HPCProfileApplication is POSIXApplication without limits: run the same way. */
   private LaunchSpec hpcProfile(JobId id, HPCProfileApplicationType app, Path dir) {
-    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
-        .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
-        .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
-        .output(inside(dir, app.getOutput() == null ? JsdlDefaults.STDOUT_FILE : app.getOutput().getValue().strip()),
-            inside(dir, app.getError() == null ? JsdlDefaults.STDERR_FILE : app.getError().getValue().strip()))
-        .wallTimeLimit(defaultWallTime);
+    LaunchSpec.Builder spec =
+        LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
+            .arguments(
+                app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
+            .workingDirectory(
+                inside(
+                    dir,
+                    app.getWorkingDirectory() == null
+                        ? null
+                        : app.getWorkingDirectory().getValue()))
+            .output(
+                inside(
+                    dir,
+                    app.getOutput() == null
+                        ? JsdlDefaults.STDOUT_FILE
+                        : app.getOutput().getValue().strip()),
+                inside(
+                    dir,
+                    app.getError() == null
+                        ? JsdlDefaults.STDERR_FILE
+                        : app.getError().getValue().strip()))
+            .wallTimeLimit(defaultWallTime);
     app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
     spec.environment(JOB_ID_VARIABLE, id.toString());
     return spec.build();
@@ -348,18 +469,24 @@ public final class JobPlanner {
 
   private LaunchSpec mpirun(JobId id, MpirunApplicationType app, Path dir, List<String> problems) {
     if (app.getPartition() != null && !compute.slurm()) {
-      problems.add("Partition names a Slurm partition, and this server's compute backend is "
-          + compute.backend().setting() + "; with Open MPI give a HostFile instead");
+      problems.add(
+          "Partition names a Slurm partition, and this server's compute backend is "
+              + compute.backend().setting()
+              + "; with Open MPI give a HostFile instead");
     }
-    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable())
-        .arguments(app.getArgument().toArray(String[]::new))
-        .workingDirectory(inside(dir, app.getWorkingDirectory()))
-        .jobDirectory(dir)
-        .processes(app.getNumberOfProcesses())
-        .output(inside(dir, orDefault(app.getStdoutFileName(), JsdlDefaults.STDOUT_FILE)),
-            inside(dir, orDefault(app.getStderrFileName(), JsdlDefaults.STDERR_FILE)))
-        .wallTimeLimit(app.getWallTimeLimit() == null ? defaultWallTime
-            : Duration.ofSeconds(app.getWallTimeLimit()));
+    LaunchSpec.Builder spec =
+        LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable())
+            .arguments(app.getArgument().toArray(String[]::new))
+            .workingDirectory(inside(dir, app.getWorkingDirectory()))
+            .jobDirectory(dir)
+            .processes(app.getNumberOfProcesses())
+            .output(
+                inside(dir, orDefault(app.getStdoutFileName(), JsdlDefaults.STDOUT_FILE)),
+                inside(dir, orDefault(app.getStderrFileName(), JsdlDefaults.STDERR_FILE)))
+            .wallTimeLimit(
+                app.getWallTimeLimit() == null
+                    ? defaultWallTime
+                    : Duration.ofSeconds(app.getWallTimeLimit()));
     List<String> options = new ArrayList<>(app.getMpirunOption());
     if (app.getVerbosity() != null && app.getVerbosity() > 0) {
       options.add("--verbose");
@@ -376,37 +503,74 @@ public final class JobPlanner {
   }
 
   /** GFD.115: without NumberOfProcesses, the count comes from Resources/TotalCPUCount (else 1). */
-  private LaunchSpec spmd(JobId id, SPMDApplicationType app, Path dir, JsdlJob job, List<String> problems) {
+  private LaunchSpec spmd(
+      JobId id, SPMDApplicationType app, Path dir, JsdlJob job, List<String> problems) {
     int processes;
     if (app.getNumberOfProcesses() == null) {
-      processes = ProcessCount.chosen(job, 1, "the SPMD application (it gives no NumberOfProcesses)", problems);
+      processes =
+          ProcessCount.chosen(
+              job, 1, "the SPMD application (it gives no NumberOfProcesses)", problems);
     } else {
       processes = app.getNumberOfProcesses().getValue().intValueExact();
       ProcessCount.check(job, processes, "NumberOfProcesses gives", problems);
     }
-    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable().getValue().strip())
-        .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
-        .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
-        .jobDirectory(dir)
-        .processes(processes)
-        .output(inside(dir, app.getOutput() == null ? JsdlDefaults.STDOUT_FILE : app.getOutput().getValue().strip()),
-            inside(dir, app.getError() == null ? JsdlDefaults.STDERR_FILE : app.getError().getValue().strip()))
-        .wallTimeLimit(defaultWallTime);
+    LaunchSpec.Builder spec =
+        LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable().getValue().strip())
+            .arguments(
+                app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
+            .workingDirectory(
+                inside(
+                    dir,
+                    app.getWorkingDirectory() == null
+                        ? null
+                        : app.getWorkingDirectory().getValue()))
+            .jobDirectory(dir)
+            .processes(processes)
+            .output(
+                inside(
+                    dir,
+                    app.getOutput() == null
+                        ? JsdlDefaults.STDOUT_FILE
+                        : app.getOutput().getValue().strip()),
+                inside(
+                    dir,
+                    app.getError() == null
+                        ? JsdlDefaults.STDERR_FILE
+                        : app.getError().getValue().strip()))
+            .wallTimeLimit(defaultWallTime);
     app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
     spec.environment(JOB_ID_VARIABLE, id.toString());
     return spec.build();
   }
 
   private LaunchSpec posix(JobId id, POSIXApplicationType app, Path dir) {
-    Duration wall = app.getWallTimeLimit() == null ? defaultWallTime
-        : Duration.ofSeconds(app.getWallTimeLimit().getValue().longValueExact());
-    LaunchSpec.Builder spec = LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
-        .arguments(app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
-        .workingDirectory(inside(dir, app.getWorkingDirectory() == null ? null : app.getWorkingDirectory().getValue()))
-        .jobDirectory(dir)
-        .output(inside(dir, app.getOutput() == null ? JsdlDefaults.STDOUT_FILE : app.getOutput().getValue().strip()),
-            inside(dir, app.getError() == null ? JsdlDefaults.STDERR_FILE : app.getError().getValue().strip()))
-        .wallTimeLimit(wall);
+    Duration wall =
+        app.getWallTimeLimit() == null
+            ? defaultWallTime
+            : Duration.ofSeconds(app.getWallTimeLimit().getValue().longValueExact());
+    LaunchSpec.Builder spec =
+        LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
+            .arguments(
+                app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
+            .workingDirectory(
+                inside(
+                    dir,
+                    app.getWorkingDirectory() == null
+                        ? null
+                        : app.getWorkingDirectory().getValue()))
+            .jobDirectory(dir)
+            .output(
+                inside(
+                    dir,
+                    app.getOutput() == null
+                        ? JsdlDefaults.STDOUT_FILE
+                        : app.getOutput().getValue().strip()),
+                inside(
+                    dir,
+                    app.getError() == null
+                        ? JsdlDefaults.STDERR_FILE
+                        : app.getError().getValue().strip()))
+            .wallTimeLimit(wall);
     app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
     spec.environment(JOB_ID_VARIABLE, id.toString());
     return spec.build();
@@ -417,9 +581,9 @@ public final class JobPlanner {
   }
 
   /**
-   * A path from the job description, resolved against the job directory. The parser has
-   * already refused {@code ..} and absolute paths outside the allowed roots; an absolute path
-   * that got here lies under an allowed root.
+   * A path from the job description, resolved against the job directory. The parser has already
+   * refused {@code ..} and absolute paths outside the allowed roots; an absolute path that got here
+   * lies under an allowed root.
    */
   private static Path inside(Path dir, String name) {
     if (name == null || name.isBlank()) {

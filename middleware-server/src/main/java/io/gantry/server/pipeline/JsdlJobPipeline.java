@@ -29,9 +29,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 
 /**
- * Carries out JSDL jobs: stage-in through the {@link StagingGateway} into a clean job
- * directory, the program through the dispatcher, stage-out back through the gateway. Each
- * phase's manifest is recorded in the job store.
+ * Carries out JSDL jobs: stage-in through the {@link StagingGateway} into a clean job directory,
+ * the program through the dispatcher, stage-out back through the gateway. Each phase's manifest is
+ * recorded in the job store.
  */
 public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   /** Prefix of a stored Slurm job id ({@link JobStore#recordComputeRef}). */
@@ -44,16 +44,28 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private final Launcher posixLauncher;
   private final JobStore store;
   private final SlurmLauncher slurm;
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JsdlJobPipeline.class);
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(JsdlJobPipeline.class);
 
-  public JsdlJobPipeline(JsdlParser parser, JobPlanner planner, StagingGateway gateway,
-      Launcher mpiLauncher, Launcher posixLauncher, JobStore store) {
+  public JsdlJobPipeline(
+      JsdlParser parser,
+      JobPlanner planner,
+      StagingGateway gateway,
+      Launcher mpiLauncher,
+      Launcher posixLauncher,
+      JobStore store) {
     this(parser, planner, gateway, mpiLauncher, posixLauncher, store, null);
   }
 
   /** With {@code slurm} non-null every job, MPI or not, is submitted to Slurm. */
-  public JsdlJobPipeline(JsdlParser parser, JobPlanner planner, StagingGateway gateway,
-      Launcher mpiLauncher, Launcher posixLauncher, JobStore store, SlurmLauncher slurm) {
+  public JsdlJobPipeline(
+      JsdlParser parser,
+      JobPlanner planner,
+      StagingGateway gateway,
+      Launcher mpiLauncher,
+      Launcher posixLauncher,
+      JobStore store,
+      SlurmLauncher slurm) {
     this.slurm = slurm;
     this.parser = parser;
     this.planner = planner;
@@ -73,11 +85,16 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   }
 
   @Override
-  public void stageIn(JsdlJobPlan plan, PhaseProgress progress) throws JobFailure, InterruptedException {
+  public void stageIn(JsdlJobPlan plan, PhaseProgress progress)
+      throws JobFailure, InterruptedException {
     cleanDirectory(plan.jobDirectory());
-    Manifest manifest = stage(() -> gateway.stageIn(plan.stageIn(), plan.jobDirectory(),
-        listener("stage-in", progress)));
-    store.recordDataMovements(plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
+    Manifest manifest =
+        stage(
+            () ->
+                gateway.stageIn(
+                    plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
+    store.recordDataMovements(
+        plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
   }
 
   @Override
@@ -89,7 +106,8 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     // looked up again now, not at submission: the mapping or the account may have changed since
     JobAccount account = planner.accountOf(plan.owner());
     if (plan.launch().hostFile() != null) {
-      LocalHostFile.check(plan.jobDirectory(), plan.launch().hostFile()); // only local jobs carry their own
+      LocalHostFile.check(
+          plan.jobDirectory(), plan.launch().hostFile()); // only local jobs carry their own
     }
     try {
       Files.createDirectories(plan.launch().workingDirectory());
@@ -99,7 +117,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       giveStagedFileSystemFiles(plan, account);
       if (slurm != null) {
         // Stored before anything else happens, so that a restarted server finds the job again.
-        return slurm.submit(plan.launch().withAccount(account), plan.batch(), SlurmAccounts.runAs(account),
+        return slurm.submit(
+            plan.launch().withAccount(account),
+            plan.batch(),
+            SlurmAccounts.runAs(account),
             slurmId -> store.recordComputeRef(plan.jobId(), SLURM_REF + slurmId));
       }
       return launcher.launch(plan.launch().withAccount(account));
@@ -114,9 +135,13 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       return Optional.empty();
     }
     if (slurm == null) {
-      throw new JobFailure("the job runs in Slurm (" + computeRef + ") and this server's compute backend is not slurm");
+      throw new JobFailure(
+          "the job runs in Slurm ("
+              + computeRef
+              + ") and this server's compute backend is not slurm");
     }
-    return Optional.of(slurm.reattach(plan.jobId().toString(), computeRef.substring(SLURM_REF.length())));
+    return Optional.of(
+        slurm.reattach(plan.jobId().toString(), computeRef.substring(SLURM_REF.length())));
   }
 
   /**
@@ -125,25 +150,40 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
    * the job page show them, and the failure names them.
    */
   @Override
-  public void stageOut(JsdlJobPlan plan, PhaseProgress progress) throws JobFailure, InterruptedException {
+  public void stageOut(JsdlJobPlan plan, PhaseProgress progress)
+      throws JobFailure, InterruptedException {
     List<ManifestRecord> finished = new CopyOnWriteArrayList<>();
     Manifest manifest;
     try {
-      manifest = stage(() -> gateway.stageOut(plan.stageOut(), plan.jobDirectory(),
-          recording(listener("stage-out", progress), finished)));
+      manifest =
+          stage(
+              () ->
+                  gateway.stageOut(
+                      plan.stageOut(),
+                      plan.jobDirectory(),
+                      recording(listener("stage-out", progress), finished)));
     } catch (JobFailure e) {
       Manifest committed = new Manifest(finished);
-      store.recordDataMovements(plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, committed));
+      store.recordDataMovements(
+          plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, committed));
       // the staging error (often the database's own long message) is shortened so that the
       // committed steps still fit the stored failure reason
-      String error = e.getMessage().length() > 2000 ? e.getMessage().substring(0, 1997) + "..." : e.getMessage();
+      String error =
+          e.getMessage().length() > 2000
+              ? e.getMessage().substring(0, 1997) + "..."
+              : e.getMessage();
       throw new JobFailure(error + "; " + CommittedSteps.describe(committed.records()), e);
     }
-    store.recordDataMovements(plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
+    store.recordDataMovements(
+        plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
   }
 
-  /** {@code listener}, also keeping every finished step (its output is in place, its rows committed). */
-  private static StagingListener recording(StagingListener listener, List<ManifestRecord> finished) {
+  /**
+   * {@code listener}, also keeping every finished step (its output is in place, its rows
+   * committed).
+   */
+  private static StagingListener recording(
+      StagingListener listener, List<ManifestRecord> finished) {
     return new StagingListener() {
       @Override
       public void groupStarted(String phase, int index, int count, int groupNumber) {
@@ -170,7 +210,8 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   @Override
   public void terminated(JsdlJobPlan plan) {
     try {
-      List<io.gantry.staging.StagedName> removed = gateway.deleteOnTermination(plan.stageOut(), plan.jobDirectory());
+      List<io.gantry.staging.StagedName> removed =
+          gateway.deleteOnTermination(plan.stageOut(), plan.jobDirectory());
       if (!removed.isEmpty()) {
         LOG.info("job {}: DeleteOnTermination removed {}", plan.jobId(), removed);
       }
@@ -184,7 +225,8 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
    * read-write file system may replace) them as its own account, like its job directory's files.
    * Links are never followed; a name that is no longer a regular file is left alone.
    */
-  private static void giveStagedFileSystemFiles(JsdlJobPlan plan, JobAccount account) throws IOException {
+  private static void giveStagedFileSystemFiles(JsdlJobPlan plan, JobAccount account)
+      throws IOException {
     for (io.gantry.staging.UriTransfer t : plan.stageIn().uriTransfers()) {
       if (t.fileSystem() == null) {
         continue;
@@ -260,7 +302,16 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   }
 
   private static DataMovement movement(String phase, ManifestRecord r) {
-    return new DataMovement(phase, r.kind(), r.source(), r.detail(), r.file(), r.rows(), r.bytes(),
-        r.sha256(), r.seconds(), r.skipped());
+    return new DataMovement(
+        phase,
+        r.kind(),
+        r.source(),
+        r.detail(),
+        r.file(),
+        r.rows(),
+        r.bytes(),
+        r.sha256(),
+        r.seconds(),
+        r.skipped());
   }
 }

@@ -10,9 +10,9 @@ import java.nio.file.Path;
 
 /**
  * A job as the server will carry it out: what to stage in, what to run, what to stage out, all
- * inside one job directory on the compute file system; {@code batch} is what a batch system
- * (Slurm) is asked for beyond the launch spec. {@code launch} is null for a job that only stages
- * data (JSDL without Application).
+ * inside one job directory on the compute file system; {@code batch} is what a batch system (Slurm)
+ * is asked for beyond the launch spec. {@code launch} is null for a job that only stages data (JSDL
+ * without Application).
  */
 public record JsdlJobPlan(
     JobId jobId,
@@ -21,7 +21,8 @@ public record JsdlJobPlan(
     StageInPlan stageIn,
     LaunchSpec launch,
     StageOutPlan stageOut,
-    BatchResources batch) implements JobPlan {
+    BatchResources batch)
+    implements JobPlan {
 
   @Override
   public int slots() {

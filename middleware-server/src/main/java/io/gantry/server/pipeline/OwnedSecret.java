@@ -4,8 +4,8 @@ package io.gantry.server.pipeline;
  * An encrypted password as a plan carries it to the staging gateway: the job's {@code ENC(...)}
  * value with the job's owner put in front by the planner, so that {@link ServerCredentials} can
  * decrypt it at the moment of use for that owner only (the gateway itself knows no users). The
- * token is opaque to the gateway; NUL separates the parts because neither a user name nor an
- * XML text can hold one.
+ * token is opaque to the gateway; NUL separates the parts because neither a user name nor an XML
+ * text can hold one.
  */
 record OwnedSecret(String owner, String value) {
   private static final char SEPARATOR = '\0';

@@ -14,7 +14,9 @@ import java.util.Optional;
  * allows no usable count is a problem naming it; it is never ignored.
  */
 final class ProcessCount {
-  /** The most processes one job may ask for, whatever the range says (as the JSDL parser's limit). */
+  /**
+   * The most processes one job may ask for, whatever the range says (as the JSDL parser's limit).
+   */
   static final int MAX = 65_536;
 
   private ProcessCount() {}
@@ -24,7 +26,10 @@ final class ProcessCount {
     return Optional.ofNullable(resources == null ? null : resources.getTotalCPUCount());
   }
 
-  /** The count to run: {@code preferred} when TotalCPUCount is absent or allows it, else the nearest it allows. */
+  /**
+   * The count to run: {@code preferred} when TotalCPUCount is absent or allows it, else the nearest
+   * it allows.
+   */
   static int chosen(JsdlJob job, int preferred, String what, List<String> problems) {
     Optional<RangeValueType> total = totalCpuCount(job);
     if (total.isEmpty()) {
@@ -33,8 +38,16 @@ final class ProcessCount {
     CpuCountRange range = new CpuCountRange(total.get());
     Optional<Integer> count = range.choose(preferred, MAX);
     if (count.isEmpty()) {
-      problems.add("Resources/TotalCPUCount (" + range.describe() + ") allows no whole number of processes"
-          + " from 1 to " + MAX + "; " + what + " would run " + preferred);
+      problems.add(
+          "Resources/TotalCPUCount ("
+              + range.describe()
+              + ") allows no whole number of processes"
+              + " from 1 to "
+              + MAX
+              + "; "
+              + what
+              + " would run "
+              + preferred);
       return preferred;
     }
     return count.get();
@@ -45,9 +58,20 @@ final class ProcessCount {
    * TotalCPUCount; {@code what} completes "which ...", e.g. "NumberOfProcesses gives".
    */
   static void check(JsdlJob job, int fixed, String what, List<String> problems) {
-    totalCpuCount(job).map(CpuCountRange::new).filter(r -> !r.allows(fixed)).ifPresent(r ->
-        problems.add("Resources/TotalCPUCount (" + r.describe() + ") does not allow " + fixed
-            + (fixed == 1 ? " process" : " processes") + ", which " + what + "; make them agree or leave"
-            + " TotalCPUCount out"));
+    totalCpuCount(job)
+        .map(CpuCountRange::new)
+        .filter(r -> !r.allows(fixed))
+        .ifPresent(
+            r ->
+                problems.add(
+                    "Resources/TotalCPUCount ("
+                        + r.describe()
+                        + ") does not allow "
+                        + fixed
+                        + (fixed == 1 ? " process" : " processes")
+                        + ", which "
+                        + what
+                        + "; make them agree or leave"
+                        + " TotalCPUCount out"));
   }
 }

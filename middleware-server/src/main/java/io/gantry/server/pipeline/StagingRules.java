@@ -6,9 +6,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The server's staging settings as the JSDL parser asks for them, so a job that names a URL or
- * host the operator does not allow is refused by validateJob and submitJob with the element's
- * line and column. The gateway checks the same {@link ConnectionPolicy} again at connect time.
+ * The server's staging settings as the JSDL parser asks for them, so a job that names a URL or host
+ * the operator does not allow is refused by validateJob and submitJob with the element's line and
+ * column. The gateway checks the same {@link ConnectionPolicy} again at connect time.
  */
 public final class StagingRules implements StagingPolicy {
   private final ConnectionPolicy connections;

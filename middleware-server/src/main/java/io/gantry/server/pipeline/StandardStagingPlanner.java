@@ -17,12 +17,12 @@ import java.util.Optional;
 /**
  * Maps standard JSDL {@code DataStaging} onto the gateway's URI transfers, checking at validation
  * what only the server knows: its file roots and host rule ({@link UriStagingPolicy}), the
- * identities the owner may use, and that an encrypted password decrypts for the owner and the
- * URI's destination ({@code scheme://user@host:port}). It reads jsdl-schema's typed {@link
- * StagingStep}s (defaults applied): a Source becomes a stage-in, a Target a stage-out, both one
- * of each; {@code DeleteOnTermination=true} marks the file for removal once the job has
- * terminated. A FileName with a {@code FilesystemName} lies in that file system's directory
- * ({@link FileSystemRoots}) instead of the job directory.
+ * identities the owner may use, and that an encrypted password decrypts for the owner and the URI's
+ * destination ({@code scheme://user@host:port}). It reads jsdl-schema's typed {@link StagingStep}s
+ * (defaults applied): a Source becomes a stage-in, a Target a stage-out, both one of each; {@code
+ * DeleteOnTermination=true} marks the file for removal once the job has terminated. A FileName with
+ * a {@code FilesystemName} lies in that file system's directory ({@link FileSystemRoots}) instead
+ * of the job directory.
  */
 final class StandardStagingPlanner {
   private final UriStagingPolicy policy;
@@ -36,7 +36,8 @@ final class StandardStagingPlanner {
   /** The transfers and deletions of a job's DataStaging elements. */
   record Plan(List<UriTransfer> in, List<UriTransfer> out, List<StagedName> deleteOnTermination) {}
 
-  Plan plan(String owner, List<StagingStep> steps, FileSystemRoots fileSystems, List<String> problems) {
+  Plan plan(
+      String owner, List<StagingStep> steps, FileSystemRoots fileSystems, List<String> problems) {
     List<UriTransfer> in = new ArrayList<>();
     List<UriTransfer> out = new ArrayList<>();
     List<StagedName> delete = new ArrayList<>();
@@ -47,10 +48,18 @@ final class StandardStagingPlanner {
         continue; // an unknown file system or a name leaving it: reported, nothing to stage
       }
       NamedFileSystem fileSystem = named.orElse(null);
-      step.source().flatMap(source -> transfer(owner, step, UriTransfer.Direction.IN, source, flag, fileSystem,
-          problems)).ifPresent(in::add);
-      step.target().flatMap(target -> transfer(owner, step, UriTransfer.Direction.OUT, target, flag, fileSystem,
-          problems)).ifPresent(out::add);
+      step.source()
+          .flatMap(
+              source ->
+                  transfer(
+                      owner, step, UriTransfer.Direction.IN, source, flag, fileSystem, problems))
+          .ifPresent(in::add);
+      step.target()
+          .flatMap(
+              target ->
+                  transfer(
+                      owner, step, UriTransfer.Direction.OUT, target, flag, fileSystem, problems))
+          .ifPresent(out::add);
       if (step.deleteOnTermination()) {
         delete.add(new StagedName(fileSystem, step.fileName()));
       }
@@ -60,11 +69,11 @@ final class StandardStagingPlanner {
 
   /**
    * The file system of a DataStaging with a FilesystemName, its FileName checked to stay inside;
-   * empty when it names none (the job directory) or when it cannot be used (a problem is added;
-   * an unknown name is reported once for the whole job by {@link JobPlanner}).
+   * empty when it names none (the job directory) or when it cannot be used (a problem is added; an
+   * unknown name is reported once for the whole job by {@link JobPlanner}).
    */
-  private static Optional<NamedFileSystem> fileSystem(StagingStep step, FileSystemRoots fileSystems,
-      List<String> problems) {
+  private static Optional<NamedFileSystem> fileSystem(
+      StagingStep step, FileSystemRoots fileSystems, List<String> problems) {
     Optional<String> name = step.fileSystemName();
     if (name.isEmpty() || fileSystems.root(name.get()).isEmpty()) {
       return Optional.empty();
@@ -78,8 +87,14 @@ final class StandardStagingPlanner {
     }
   }
 
-  private Optional<UriTransfer> transfer(String owner, StagingStep step, UriTransfer.Direction direction,
-      StagingStep.Endpoint side, CreationFlag flag, NamedFileSystem fileSystem, List<String> problems) {
+  private Optional<UriTransfer> transfer(
+      String owner,
+      StagingStep step,
+      UriTransfer.Direction direction,
+      StagingStep.Endpoint side,
+      CreationFlag flag,
+      NamedFileSystem fileSystem,
+      List<String> problems) {
     String what = step.where() + (direction == UriTransfer.Direction.IN ? " Source" : " Target");
     URI uri;
     try {
@@ -89,24 +104,41 @@ final class StandardStagingPlanner {
       return Optional.empty();
     }
     if (uri.getRawUserInfo() != null && uri.getRawUserInfo().contains(":")) {
-      problems.add(what + ": the URI carries a password; give it as an encrypted UsernameToken Password instead");
+      problems.add(
+          what
+              + ": the URI carries a password; give it as an encrypted UsernameToken Password instead");
       return Optional.empty();
     }
     Optional<StagingCredential> credential = side.credential();
-    String user = credential.map(StagingCredential::user).filter(u -> !u.isBlank()).orElse(uri.getUserInfo());
+    String user =
+        credential.map(StagingCredential::user).filter(u -> !u.isBlank()).orElse(uri.getUserInfo());
     UriTransfer transfer;
     try {
-      transfer = new UriTransfer(step.order(), direction, uri, step.fileName(), flag,
-          credential.map(c -> credentialToken(owner, c)).orElse(null), user, fileSystem);
+      transfer =
+          new UriTransfer(
+              step.order(),
+              direction,
+              uri,
+              step.fileName(),
+              flag,
+              credential.map(c -> credentialToken(owner, c)).orElse(null),
+              user,
+              fileSystem);
     } catch (IllegalArgumentException e) {
       problems.add(what + ": " + e.getMessage());
       return Optional.empty();
     }
     policy.problem(transfer).ifPresent(p -> problems.add(what + ": " + p));
-    credential.ifPresent(c -> credentialProblem(owner, transfer, c).ifPresent(p -> problems.add(what + ": " + p)));
-    if ((transfer.scheme().equals("scp") || transfer.scheme().equals("sftp")) && credential.isEmpty()) {
-      problems.add(what + ": " + transfer.scheme() + " needs a Credential: a UsernameToken with an encrypted"
-          + " password, or a gx:IdentityRef naming an SSH identity of the server");
+    credential.ifPresent(
+        c -> credentialProblem(owner, transfer, c).ifPresent(p -> problems.add(what + ": " + p)));
+    if ((transfer.scheme().equals("scp") || transfer.scheme().equals("sftp"))
+        && credential.isEmpty()) {
+      problems.add(
+          what
+              + ": "
+              + transfer.scheme()
+              + " needs a Credential: a UsernameToken with an encrypted"
+              + " password, or a gx:IdentityRef naming an SSH identity of the server");
     }
     return Optional.of(transfer);
   }
@@ -115,11 +147,17 @@ final class StandardStagingPlanner {
     return c.identityRef() != null ? c.identityRef() : OwnedSecret.token(owner, c.password());
   }
 
-  private Optional<String> credentialProblem(String owner, UriTransfer transfer, StagingCredential c) {
+  private Optional<String> credentialProblem(
+      String owner, UriTransfer transfer, StagingCredential c) {
     if (c.identityRef() != null) {
       if (transfer.user() == null) {
-        return Optional.of("name the remote user in the URI (" + transfer.scheme() + "://USER@host/...) to log in"
-            + " with identity '" + c.identityRef() + "'");
+        return Optional.of(
+            "name the remote user in the URI ("
+                + transfer.scheme()
+                + "://USER@host/...) to log in"
+                + " with identity '"
+                + c.identityRef()
+                + "'");
       }
       return Optional.ofNullable(access.identityProblem(c.identityRef(), owner));
     }
@@ -137,6 +175,7 @@ final class StandardStagingPlanner {
 
   /** The destination a DataStaging password is bound to: the URI's scheme, user, host and port. */
   static SecretBinding binding(String owner, UriTransfer transfer) {
-    return SecretBinding.uri(owner, transfer.scheme(), transfer.user(), transfer.uri().getHost(), transfer.port());
+    return SecretBinding.uri(
+        owner, transfer.scheme(), transfer.user(), transfer.uri().getHost(), transfer.port());
   }
 }

@@ -13,9 +13,9 @@ import java.util.List;
 /**
  * A {@link JsdlJobPlan} as the job store keeps it: where the job's files are and what its staging
  * steps are, without any credential. A transfer's {@code credential} (an identity name or an
- * owner-bound encrypted password) and an inline data source's password stay in the job
- * description, where they were submitted; the stored step names only the data source (its
- * configured name, or its JDBC URL redacted) or the remote side (user@host:port and path).
+ * owner-bound encrypted password) and an inline data source's password stay in the job description,
+ * where they were submitted; the stored step names only the data source (its configured name, or
+ * its JDBC URL redacted) or the remote side (user@host:port and path).
  */
 public final class StoredPlans {
   private StoredPlans() {}
@@ -34,7 +34,8 @@ public final class StoredPlans {
     if (!plan.runsProgram()) {
       return new StoredPlan(dir, null, null, steps);
     }
-    return new StoredPlan(dir, relative(dir, plan.launch().stdout()), relative(dir, plan.launch().stderr()), steps);
+    return new StoredPlan(
+        dir, relative(dir, plan.launch().stdout()), relative(dir, plan.launch().stderr()), steps);
   }
 
   /** The file's name relative to the job directory, as the reader opens files inside it. */
@@ -43,26 +44,48 @@ public final class StoredPlans {
   }
 
   private static StoredPlan.Step extract(SqlExtract x) {
-    return new StoredPlan.Step(DataMovement.STAGE_IN, "sql-extract", x.executionOrderGroup(),
-        x.dataSource().describe(), x.statement(), x.outputFileName());
+    return new StoredPlan.Step(
+        DataMovement.STAGE_IN,
+        "sql-extract",
+        x.executionOrderGroup(),
+        x.dataSource().describe(),
+        x.statement(),
+        x.outputFileName());
   }
 
   private static StoredPlan.Step load(SqlLoad l) {
-    return new StoredPlan.Step(DataMovement.STAGE_OUT, "sql-load", l.executionOrderGroup(),
-        l.dataSource().describe(), l.statement(), l.inputFileName());
+    return new StoredPlan.Step(
+        DataMovement.STAGE_OUT,
+        "sql-load",
+        l.executionOrderGroup(),
+        l.dataSource().describe(),
+        l.statement(),
+        l.inputFileName());
   }
 
   private static StoredPlan.Step transfer(String phase, RemoteTransfer t) {
     boolean toJob = t.direction() == RemoteTransfer.Direction.TRANSMIT;
     String remotePath = toJob ? t.sourceFileName() : t.targetFileName();
     String file = toJob ? t.targetFileName() : t.sourceFileName();
-    String remote = t.protocol().name().toLowerCase(java.util.Locale.ROOT) + "://" + t.user() + "@" + t.host()
-        + ":" + t.port();
-    return new StoredPlan.Step(phase, toJob ? "transmit" : "receive", t.arrangingOrder(), remote, remotePath, file);
+    String remote =
+        t.protocol().name().toLowerCase(java.util.Locale.ROOT)
+            + "://"
+            + t.user()
+            + "@"
+            + t.host()
+            + ":"
+            + t.port();
+    return new StoredPlan.Step(
+        phase, toJob ? "transmit" : "receive", t.arrangingOrder(), remote, remotePath, file);
   }
 
   private static StoredPlan.Step uri(String phase, UriTransfer t) {
-    return new StoredPlan.Step(phase, t.direction() == UriTransfer.Direction.IN ? "uri-in" : "uri-out",
-        t.order(), t.describe(), null, t.fileName());
+    return new StoredPlan.Step(
+        phase,
+        t.direction() == UriTransfer.Direction.IN ? "uri-in" : "uri-out",
+        t.order(),
+        t.describe(),
+        null,
+        t.fileName());
   }
 }

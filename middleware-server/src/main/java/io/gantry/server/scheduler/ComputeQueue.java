@@ -8,14 +8,15 @@ import java.util.Map;
 
 /**
  * Strict first-come-first-served admission to the compute slots, as in the meta-scheduler of
- * "Middleware and Performance Issues for Financial Risk Analytics on Blue Gene/L" (docs/background.md). Pure bookkeeping, no I/O and no threads: the caller holds the lock.
+ * "Middleware and Performance Issues for Financial Risk Analytics on Blue Gene/L"
+ * (docs/background.md). Pure bookkeeping, no I/O and no threads: the caller holds the lock.
  *
  * <ol>
  *   <li>Jobs enter in submission order and leave it only by starting or being withdrawn.
  *   <li>The head job starts when its stage-in has finished and enough slots are free.
- *   <li>No job overtakes an earlier one: while the head waits (for staging or for slots),
- *       nothing behind it starts, even if it would fit. This is what makes FCFS predictable
- *       for a risk team's deadline, at the price of some idle slots.
+ *   <li>No job overtakes an earlier one: while the head waits (for staging or for slots), nothing
+ *       behind it starts, even if it would fit. This is what makes FCFS predictable for a risk
+ *       team's deadline, at the price of some idle slots.
  *   <li>A job's slots return when it ends.
  * </ol>
  */
@@ -74,8 +75,8 @@ final class ComputeQueue<K> {
   }
 
   /**
-   * Takes from the head every job that may start now, in order, and reserves their slots.
-   * The caller must start each returned job, or {@link #finish} it if it cannot.
+   * Takes from the head every job that may start now, in order, and reserves their slots. The
+   * caller must start each returned job, or {@link #finish} it if it cannot.
    */
   List<K> admit() {
     List<K> admitted = new ArrayList<>();

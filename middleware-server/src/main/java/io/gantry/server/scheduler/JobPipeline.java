@@ -4,8 +4,8 @@ import io.gantry.dispatcher.RunningJob;
 import io.gantry.server.store.JobRecord;
 
 /**
- * The three phases of a job, as the meta-scheduler drives them. The scheduler decides when;
- * the pipeline knows how (JSDL to staging plans and a launch spec, the job directory).
+ * The three phases of a job, as the meta-scheduler drives them. The scheduler decides when; the
+ * pipeline knows how (JSDL to staging plans and a launch spec, the job directory).
  *
  * <p>Each phase throws {@link JobFailure} with a message the user can act on; stage-in and
  * stage-out stop promptly when their thread is interrupted.
@@ -26,8 +26,8 @@ public interface JobPipeline<P extends JobPlan> {
 
   /**
    * Follows again a job whose program a previous server process started outside itself (e.g. a
-   * Slurm job), by the reference the launch stored; empty when the program ran as a child of
-   * that server and is lost with it.
+   * Slurm job), by the reference the launch stored; empty when the program ran as a child of that
+   * server and is lost with it.
    */
   default java.util.Optional<RunningJob> reattach(P plan, String computeRef) throws JobFailure {
     return java.util.Optional.empty();

@@ -10,8 +10,8 @@ public interface JobPlan {
   int slots();
 
   /**
-   * False for a job with no program (JSDL without Application): it only stages data, never waits
-   * in the compute queue, and goes from STAGED straight to STAGING_OUT.
+   * False for a job with no program (JSDL without Application): it only stages data, never waits in
+   * the compute queue, and goes from STAGED straight to STAGING_OUT.
    */
   default boolean runsProgram() {
     return true;

@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>One control thread owns every scheduling decision (the {@link ComputeQueue}, the table of
  *       active jobs), so decisions need no locks and happen in a single order.
- *   <li>Stage-in runs ahead of the compute queue in its own bounded pool, in submission order,
- *       so the compute slots do not idle while a database is slow; stage-out has a pool of its
- *       own so results never wait behind other jobs' input.
+ *   <li>Stage-in runs ahead of the compute queue in its own bounded pool, in submission order, so
+ *       the compute slots do not idle while a database is slow; stage-out has a pool of its own so
+ *       results never wait behind other jobs' input.
  *   <li>Every state change is committed to the {@link JobStore} (compare-and-set) before it is
  *       acted on. Where a cancel races with a staging thread, the store decides who won.
  * </ol>
@@ -44,11 +44,14 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   private final JobPipeline<P> pipeline;
   private final Duration killGrace;
   private final ComputeQueue<JobId> queue;
-  private final ExecutorService control = Executors.newSingleThreadExecutor(threads("gantry-scheduler", 1));
+  private final ExecutorService control =
+      Executors.newSingleThreadExecutor(threads("gantry-scheduler", 1));
   private final ExecutorService stageInPool;
   private final ExecutorService stageOutPool;
+
   /** Jobs between submission and their final state; touched on the control thread only. */
   private final Map<JobId, ActiveJob<P>> active = new HashMap<>();
+
   private volatile boolean closing;
 
   private static final class ActiveJob<P> {
@@ -56,6 +59,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     Future<?> stagingTask;
     RunningJob running;
     String killedBy;
+
     /** Why the server itself stopped the job (a limit it went over), or null. */
     String stoppedBecause;
 
@@ -67,25 +71,32 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   /** What a cancel or kill request found. */
   public record Decision(boolean applied, JobRecord job) {}
 
-  public MetaScheduler(JobStore store, JobPipeline<P> pipeline, int totalSlots,
-      int stagingParallelism, Duration killGrace) {
+  public MetaScheduler(
+      JobStore store,
+      JobPipeline<P> pipeline,
+      int totalSlots,
+      int stagingParallelism,
+      Duration killGrace) {
     this.store = store;
     this.pipeline = pipeline;
     this.killGrace = killGrace;
     this.queue = new ComputeQueue<>(totalSlots);
-    this.stageInPool = Executors.newFixedThreadPool(stagingParallelism, threads("gantry-stage-in", 5));
-    this.stageOutPool = Executors.newFixedThreadPool(stagingParallelism, threads("gantry-stage-out", 5));
+    this.stageInPool =
+        Executors.newFixedThreadPool(stagingParallelism, threads("gantry-stage-in", 5));
+    this.stageOutPool =
+        Executors.newFixedThreadPool(stagingParallelism, threads("gantry-stage-out", 5));
   }
 
   /** Picks up every unfinished job, oldest first; call once, before accepting submissions. */
   public void recover() {
-    onControlAndWait(() -> {
-      for (JobRecord job : store.allInStates(JobState.unfinished())) {
-        recoverOne(job);
-      }
-      admit();
-      return null;
-    });
+    onControlAndWait(
+        () -> {
+          for (JobRecord job : store.allInStates(JobState.unfinished())) {
+            recoverOne(job);
+          }
+          admit();
+          return null;
+        });
   }
 
   /** Queues a job the store has just recorded as QUEUED. */
@@ -95,92 +106,103 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   /** Cancels a job that has not started its program; otherwise reports the state found. */
   public Decision cancel(JobId id, String user) {
-    return onControlAndWait(() -> {
-      for (int attempt = 0; attempt < 3; attempt++) { // a staging thread may move it meanwhile
-        JobRecord job = store.find(id).orElse(null);
-        if (job == null || !cancellable(job.state())) {
-          return new Decision(false, job);
-        }
-        if (store.transition(id, job.state(), JobState.CANCELLED, "cancelled by " + user)) {
-          queue.withdraw(id);
-          ActiveJob<P> a = active.remove(id);
-          if (a != null && job.state() == JobState.STAGED) {
-            ended(a.plan); // staged and waiting: nothing runs that would still write its files
+    return onControlAndWait(
+        () -> {
+          for (int attempt = 0; attempt < 3; attempt++) { // a staging thread may move it meanwhile
+            JobRecord job = store.find(id).orElse(null);
+            if (job == null || !cancellable(job.state())) {
+              return new Decision(false, job);
+            }
+            if (store.transition(id, job.state(), JobState.CANCELLED, "cancelled by " + user)) {
+              queue.withdraw(id);
+              ActiveJob<P> a = active.remove(id);
+              if (a != null && job.state() == JobState.STAGED) {
+                ended(a.plan); // staged and waiting: nothing runs that would still write its files
+              }
+              if (a != null && a.stagingTask != null) {
+                a.stagingTask.cancel(true);
+              }
+              admit(); // the cancelled job may have been the head that staged jobs waited behind
+              return new Decision(true, store.find(id).orElseThrow());
+            }
           }
-          if (a != null && a.stagingTask != null) {
-            a.stagingTask.cancel(true);
-          }
-          admit(); // the cancelled job may have been the head that staged jobs waited behind
-          return new Decision(true, store.find(id).orElseThrow());
-        }
-      }
-      return new Decision(false, store.find(id).orElse(null));
-    });
+          return new Decision(false, store.find(id).orElse(null));
+        });
   }
 
   /**
    * Kills a job whose program has started: SIGTERM to its process tree, SIGKILL after the grace
-   * period; a job in stage-out has its stage-out interrupted (each step is one transaction, so
-   * the target tables keep either all of a step's rows or none). Returns once the kill is under
-   * way; the job reaches KILLED when its processes are gone.
+   * period; a job in stage-out has its stage-out interrupted (each step is one transaction, so the
+   * target tables keep either all of a step's rows or none). Returns once the kill is under way;
+   * the job reaches KILLED when its processes are gone.
    */
   public Decision kill(JobId id, String user) {
-    return onControlAndWait(() -> {
-      JobRecord job = store.find(id).orElse(null);
-      ActiveJob<P> a = active.get(id);
-      if (job == null || a == null) {
-        return new Decision(false, job);
-      }
-      if (job.state() == JobState.RUNNING && a.running != null) {
-        a.killedBy = user;
-        a.running.terminate(killGrace);
-        return new Decision(true, job);
-      }
-      if (job.state() == JobState.STAGING_OUT
-          && store.transition(id, JobState.STAGING_OUT, JobState.KILLED, "killed by " + user + " during stage-out")) {
-        active.remove(id);
-        if (a.stagingTask != null) {
-          a.stagingTask.cancel(true);
-        }
-        return new Decision(true, store.find(id).orElseThrow());
-      }
-      return new Decision(false, job);
-    });
+    return onControlAndWait(
+        () -> {
+          JobRecord job = store.find(id).orElse(null);
+          ActiveJob<P> a = active.get(id);
+          if (job == null || a == null) {
+            return new Decision(false, job);
+          }
+          if (job.state() == JobState.RUNNING && a.running != null) {
+            a.killedBy = user;
+            a.running.terminate(killGrace);
+            return new Decision(true, job);
+          }
+          if (job.state() == JobState.STAGING_OUT
+              && store.transition(
+                  id,
+                  JobState.STAGING_OUT,
+                  JobState.KILLED,
+                  "killed by " + user + " during stage-out")) {
+            active.remove(id);
+            if (a.stagingTask != null) {
+              a.stagingTask.cancel(true);
+            }
+            return new Decision(true, store.find(id).orElseThrow());
+          }
+          return new Decision(false, job);
+        });
   }
 
   /**
-   * Stops a job that went over one of the server's limits, recording {@code reason} as its
-   * failure: a running program is terminated (FAILED once its processes are gone), a stage-in
-   * is interrupted (FAILED at once). Returns whether the job was stopped.
+   * Stops a job that went over one of the server's limits, recording {@code reason} as its failure:
+   * a running program is terminated (FAILED once its processes are gone), a stage-in is interrupted
+   * (FAILED at once). Returns whether the job was stopped.
    */
   public boolean stop(JobId id, String reason) {
-    return onControlAndWait(() -> {
-      JobRecord job = store.find(id).orElse(null);
-      ActiveJob<P> a = active.get(id);
-      if (job == null || a == null) {
-        return false;
-      }
-      if (job.state() == JobState.RUNNING && a.running != null) {
-        if (a.stoppedBecause == null && a.killedBy == null) {
-          a.stoppedBecause = reason;
-          a.running.terminate(killGrace);
-        }
-        return true;
-      }
-      if (job.state() == JobState.STAGING_IN && store.transition(id, JobState.STAGING_IN, JobState.FAILED, reason)) {
-        queue.withdraw(id);
-        active.remove(id);
-        if (a.stagingTask != null) {
-          a.stagingTask.cancel(true);
-        }
-        admit();
-        return true;
-      }
-      return false;
-    });
+    return onControlAndWait(
+        () -> {
+          JobRecord job = store.find(id).orElse(null);
+          ActiveJob<P> a = active.get(id);
+          if (job == null || a == null) {
+            return false;
+          }
+          if (job.state() == JobState.RUNNING && a.running != null) {
+            if (a.stoppedBecause == null && a.killedBy == null) {
+              a.stoppedBecause = reason;
+              a.running.terminate(killGrace);
+            }
+            return true;
+          }
+          if (job.state() == JobState.STAGING_IN
+              && store.transition(id, JobState.STAGING_IN, JobState.FAILED, reason)) {
+            queue.withdraw(id);
+            active.remove(id);
+            if (a.stagingTask != null) {
+              a.stagingTask.cancel(true);
+            }
+            admit();
+            return true;
+          }
+          return false;
+        });
   }
 
-  /** The plans of the jobs between submission and their final state, for watchers of their directories. */
+  /**
+   * The plans of the jobs between submission and their final state, for watchers of their
+   * directories.
+   */
   public List<P> activePlans() {
     return onControlAndWait(() -> active.values().stream().map(a -> a.plan).toList());
   }
@@ -196,15 +218,21 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     if (job.state() == JobState.RUNNING) {
       if (!reattach(job)) {
         // Its mpirun was a child of the previous server process: its outcome is unknowable.
-        store.transition(id, JobState.RUNNING, JobState.FAILED,
+        store.transition(
+            id,
+            JobState.RUNNING,
+            JobState.FAILED,
             "server restarted while running; the result is unknown, submit the job again");
       }
       return;
     }
     P plan;
     try {
-      String description = store.jobDescription(id)
-          .orElseThrow(() -> new JobFailure("the job's description is missing from the job store"));
+      String description =
+          store
+              .jobDescription(id)
+              .orElseThrow(
+                  () -> new JobFailure("the job's description is missing from the job store"));
       plan = pipeline.plan(job, description);
     } catch (JobFailure e) {
       store.transition(id, job.state(), JobState.FAILED, e.getMessage());
@@ -232,7 +260,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
    * A running job whose program runs outside the server (a Slurm job) is followed again: it keeps
    * its slots and reaches stage-out once, when the batch system reports its end.
    */
-  @SuppressWarnings("FutureReturnValueIgnored") // exited() runs on the control thread, which logs its own failures
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // exited() runs on the control thread, which logs its own
+  // failures
   private boolean reattach(JobRecord job) {
     JobId id = job.id();
     Optional<String> ref = store.computeRef(id);
@@ -240,8 +270,11 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       return false;
     }
     try {
-      String description = store.jobDescription(id)
-          .orElseThrow(() -> new JobFailure("the job's description is missing from the job store"));
+      String description =
+          store
+              .jobDescription(id)
+              .orElseThrow(
+                  () -> new JobFailure("the job's description is missing from the job store"));
       P plan = pipeline.plan(job, description);
       Optional<RunningJob> running = pipeline.reattach(plan, ref.get());
       if (running.isEmpty()) {
@@ -291,7 +324,8 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   /** A job without a program holds no slot: its stage-out follows its stage-in at once. */
   private void stagingOnly(JobId id, ActiveJob<P> a) {
-    if (store.transition(id, JobState.STAGED, JobState.STAGING_OUT, "no application to run; stage-out started")) {
+    if (store.transition(
+        id, JobState.STAGED, JobState.STAGING_OUT, "no application to run; stage-out started")) {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
     } else {
       active.remove(id);
@@ -308,11 +342,14 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     }
   }
 
-  @SuppressWarnings("FutureReturnValueIgnored") // exited() runs on the control thread, which logs its own failures
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // exited() runs on the control thread, which logs its own
+  // failures
   private void launch(JobId id) {
     ActiveJob<P> a = active.get(id);
-    if (a == null || !store.transition(id, JobState.STAGED, JobState.RUNNING,
-        "started on " + a.plan.slots() + " slot(s)")) {
+    if (a == null
+        || !store.transition(
+            id, JobState.STAGED, JobState.RUNNING, "started on " + a.plan.slots() + " slot(s)")) {
       queue.finish(id);
       return;
     }
@@ -322,8 +359,8 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     } catch (JobFailure | RuntimeException e) {
       queue.finish(id);
       active.remove(id);
-      store.transition(id, JobState.RUNNING, JobState.FAILED,
-          "could not start the program: " + e.getMessage());
+      store.transition(
+          id, JobState.RUNNING, JobState.FAILED, "could not start the program: " + e.getMessage());
       ended(a.plan);
     }
   }
@@ -334,9 +371,11 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       return; // ended as the server stops: the next server finds its end and stages it out
     }
     queue.finish(id);
-    StateChange change = a != null && a.stoppedBecause != null && !closing
-        ? StateChange.of(JobState.RUNNING, JobState.FAILED, a.stoppedBecause).withExitCode(outcome.exitStatus())
-        : outcomeChange(outcome, a == null ? null : a.killedBy);
+    StateChange change =
+        a != null && a.stoppedBecause != null && !closing
+            ? StateChange.of(JobState.RUNNING, JobState.FAILED, a.stoppedBecause)
+                .withExitCode(outcome.exitStatus())
+            : outcomeChange(outcome, a == null ? null : a.killedBy);
     if (store.transition(id, change) && change.to() == JobState.STAGING_OUT) {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
     } else {
@@ -353,7 +392,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     try {
       stageOutPool.execute(() -> terminated(plan));
     } catch (java.util.concurrent.RejectedExecutionException e) {
-      log.warn("job {}: ended while the server stops; its DeleteOnTermination files are left", plan.jobId());
+      log.warn(
+          "job {}: ended while the server stops; its DeleteOnTermination files are left",
+          plan.jobId());
     }
   }
 
@@ -368,24 +409,41 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   private StateChange outcomeChange(JobOutcome outcome, String killedBy) {
     StateChange change;
     if (closing) {
-      change = StateChange.of(JobState.RUNNING, JobState.FAILED,
-          "the server was stopped while the job ran; submit it again");
+      change =
+          StateChange.of(
+              JobState.RUNNING,
+              JobState.FAILED,
+              "the server was stopped while the job ran; submit it again");
     } else if (outcome.killed()) {
       // one reason: who stopped it and with which signal; the program's own status after catching
       // SIGTERM (mpirun exits 1) would only blur that, so the signal is what is reported
-      String signal = outcome.stopSignal() > 0 ? " with " + JobOutcome.signalName(outcome.stopSignal()) : "";
-      change = StateChange.of(JobState.RUNNING, JobState.KILLED,
-          "killed by " + (killedBy == null ? "an administrator" : killedBy) + signal
-              + (outcome.detail() == null ? "" : " (" + outcome.detail() + ")"));
+      String signal =
+          outcome.stopSignal() > 0 ? " with " + JobOutcome.signalName(outcome.stopSignal()) : "";
+      change =
+          StateChange.of(
+              JobState.RUNNING,
+              JobState.KILLED,
+              "killed by "
+                  + (killedBy == null ? "an administrator" : killedBy)
+                  + signal
+                  + (outcome.detail() == null ? "" : " (" + outcome.detail() + ")"));
     } else if (outcome.wallTimeExceeded()) {
-      change = StateChange.of(JobState.RUNNING, JobState.FAILED,
-          "wall-time limit exceeded after " + outcome.runTime().toSeconds()
-              + " s; raise WallTimeLimit in the job description or make the job faster");
+      change =
+          StateChange.of(
+              JobState.RUNNING,
+              JobState.FAILED,
+              "wall-time limit exceeded after "
+                  + outcome.runTime().toSeconds()
+                  + " s; raise WallTimeLimit in the job description or make the job faster");
     } else if (outcome.exitStatus() != 0) {
-      change = StateChange.of(JobState.RUNNING, JobState.FAILED,
-          "the program " + outcome.describe() + "; see the job's standard error");
+      change =
+          StateChange.of(
+              JobState.RUNNING,
+              JobState.FAILED,
+              "the program " + outcome.describe() + "; see the job's standard error");
     } else {
-      change = StateChange.of(JobState.RUNNING, JobState.STAGING_OUT, "the program exited with code 0");
+      change =
+          StateChange.of(JobState.RUNNING, JobState.STAGING_OUT, "the program exited with code 0");
     }
     return change.withExitCode(outcome.reportedStatus());
   }
@@ -430,7 +488,8 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       terminated(plan);
     } catch (JobFailure | RuntimeException e) {
       terminated(plan);
-      store.transition(id, JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
+      store.transition(
+          id, JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
     } finally {
       onControl(() -> active.remove(id));
     }
@@ -438,11 +497,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   private void failBeforeRun(JobId id, JobState from, String reason) {
     if (store.transition(id, from, JobState.FAILED, reason)) {
-      onControl(() -> {
-        queue.withdraw(id);
-        active.remove(id);
-        admit(); // the failed job may have been the head everyone waited for
-      });
+      onControl(
+          () -> {
+            queue.withdraw(id);
+            active.remove(id);
+            admit(); // the failed job may have been the head everyone waited for
+          });
     }
   }
 
@@ -456,13 +516,14 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     if (control.isShutdown()) {
       return;
     }
-    control.execute(() -> {
-      try {
-        task.run();
-      } catch (RuntimeException e) {
-        log.error("scheduler step failed", e);
-      }
-    });
+    control.execute(
+        () -> {
+          try {
+            task.run();
+          } catch (RuntimeException e) {
+            log.error("scheduler step failed", e);
+          }
+        });
   }
 
   private <T> T onControlAndWait(Callable<T> task) {
@@ -472,28 +533,34 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for the scheduler", e);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new IllegalStateException(e.getCause());
     }
   }
 
   /**
    * Stops scheduling. Programs running as this server's children are terminated and their jobs
    * recorded as FAILED (a later server cannot re-attach to them); jobs of a batch system keep
-   * running and stay RUNNING, for the next server to follow; staging is interrupted and resumes
-   * at the next start.
+   * running and stay RUNNING, for the next server to follow; staging is interrupted and resumes at
+   * the next start.
    */
   @Override
   public void close() throws InterruptedException {
     closing = true;
     // Jobs of a batch system outlive the server: they are left running, still RUNNING in the
     // store, and the next server follows them again.
-    List<Future<JobOutcome>> ending = onControlAndWait(() -> active.values().stream()
-        .filter(a -> a.running != null && !a.running.outlivesServer())
-        .map(a -> {
-          a.running.terminate(killGrace);
-          return (Future<JobOutcome>) a.running.onExit();
-        })
-        .toList());
+    List<Future<JobOutcome>> ending =
+        onControlAndWait(
+            () ->
+                active.values().stream()
+                    .filter(a -> a.running != null && !a.running.outlivesServer())
+                    .map(
+                        a -> {
+                          a.running.terminate(killGrace);
+                          return (Future<JobOutcome>) a.running.onExit();
+                        })
+                    .toList());
     for (Future<JobOutcome> f : ending) {
       try {
         f.get(killGrace.toMillis() + 5000, TimeUnit.MILLISECONDS);
@@ -511,7 +578,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     control.awaitTermination(10, TimeUnit.SECONDS);
   }
 
-  @SuppressWarnings("ThreadPriorityCheck") // a hint only: the scheduler's bookkeeping yields to staging work, and nothing depends on it for correctness
+  @SuppressWarnings(
+      "ThreadPriorityCheck") // a hint only: the scheduler's bookkeeping yields to staging work, and
+  // nothing depends on it for correctness
   private static ThreadFactory threads(String prefix, int priority) {
     AtomicInteger n = new AtomicInteger();
     return r -> {

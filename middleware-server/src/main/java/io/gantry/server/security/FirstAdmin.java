@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The administrator a server with authentication creates when it has no users yet, so that a
- * fresh installation can be used (and more users added) at once. Its password is taken from the
+ * The administrator a server with authentication creates when it has no users yet, so that a fresh
+ * installation can be used (and more users added) at once. Its password is taken from the
  * configuration ({@code admin.password-file} or {@code admin.password-env}), or generated and
  * printed once on standard output: never written to the log or anywhere else.
  */
@@ -35,11 +35,18 @@ public final class FirstAdmin {
       if (password.length == 0) {
         throw new IllegalStateException("the configured admin password is empty");
       }
-      accounts.add(new UserAccount(NAME, UserAccount.Role.ADMIN, new PasswordHasher().hash(password)));
+      accounts.add(
+          new UserAccount(NAME, UserAccount.Role.ADMIN, new PasswordHasher().hash(password)));
       log.info("created administrator '{}' (first start with authentication)", NAME);
       if (generated) {
-        System.out.println("Created administrator '" + NAME + "' with password " + new String(password)
-            + "  (shown only this once; change it with: gantry-server user passwd " + NAME + ")");
+        System.out.println(
+            "Created administrator '"
+                + NAME
+                + "' with password "
+                + new String(password)
+                + "  (shown only this once; change it with: gantry-server user passwd "
+                + NAME
+                + ")");
         System.out.flush();
       }
       return true;

@@ -12,26 +12,26 @@ import java.util.function.LongSupplier;
  * proxy or a NAT is one address for everyone).
  *
  * <ol>
- *   <li><b>One user from one address</b>: after {@code perPair} failed logins in a row
- *       ({@code auth.failed-logins-before-delay}, 5 by default) that pair waits before its next
- *       try: 1 s, then twice as long after each further failure, at most {@link #MAX_WAIT}.
+ *   <li><b>One user from one address</b>: after {@code perPair} failed logins in a row ({@code
+ *       auth.failed-logins-before-delay}, 5 by default) that pair waits before its next try: 1 s,
+ *       then twice as long after each further failure, at most {@link #MAX_WAIT}.
  *   <li><b>One user from everywhere</b>: failures for a user from addresses it has not logged in
  *       from recently are also counted together ({@code auth.failed-logins-per-user}); over that
  *       number, logins as that user from such addresses wait the same way. Guessing one account
  *       from many addresses is slowed, while the user's own recent addresses are exempt, so an
  *       attacker cannot lock the user out of the places they work from.
- *   <li><b>One address under many names</b>: failures from one address are counted together
- *       ({@code auth.failed-logins-per-address}); over that number, the address waits only for
- *       names that have not logged in successfully from it recently. Spraying guesses or made-up
- *       names from one address is slowed; the colleagues behind the same address who logged in
- *       from it before go on as usual. Failures of those trusted pairs count only for the pair.
+ *   <li><b>One address under many names</b>: failures from one address are counted together ({@code
+ *       auth.failed-logins-per-address}); over that number, the address waits only for names that
+ *       have not logged in successfully from it recently. Spraying guesses or made-up names from
+ *       one address is slowed; the colleagues behind the same address who logged in from it before
+ *       go on as usual. Failures of those trusted pairs count only for the pair.
  *   <li>"Recently" is {@code auth.trusted-address-period} (30 days by default) since the last
  *       successful login of that user from that address.
  *   <li>A success clears the pair's and the user's counts, never the address's: otherwise an
  *       attacker with an account of their own could reset their address by logging in.
  *   <li>The account itself is never locked; while a key waits, attempts are refused without
- *       computing the password hash, so a flood of guesses costs the server nothing; the refusal
- *       is the same for known and unknown names.
+ *       computing the password hash, so a flood of guesses costs the server nothing; the refusal is
+ *       the same for known and unknown names.
  * </ol>
  *
  * Only the most recent {@value #MAX_TRACKED} counts and trusted pairs are kept, so the memory it
@@ -43,8 +43,8 @@ public final class LoginThrottle {
   private static final int MAX_TRACKED = 10_000;
 
   /**
-   * The free failures of each kind of key and how long a successful login makes its address
-   * trusted for its user.
+   * The free failures of each kind of key and how long a successful login makes its address trusted
+   * for its user.
    */
   public record Policy(int perPair, int perUser, int perAddress, Duration trustedAddressPeriod) {
     public static final Duration DEFAULT_TRUSTED_ADDRESS_PERIOD = Duration.ofDays(30);
@@ -58,10 +58,16 @@ public final class LoginThrottle {
       }
     }
 
-    /** The defaults for {@code perPair} free failures: 4 times as many per user, 6 times per address. */
+    /**
+     * The defaults for {@code perPair} free failures: 4 times as many per user, 6 times per
+     * address.
+     */
     public static Policy of(int perPair) {
-      return new Policy(perPair, (int) Math.min(Integer.MAX_VALUE, 4L * perPair),
-          (int) Math.min(Integer.MAX_VALUE, 6L * perPair), DEFAULT_TRUSTED_ADDRESS_PERIOD);
+      return new Policy(
+          perPair,
+          (int) Math.min(Integer.MAX_VALUE, 4L * perPair),
+          (int) Math.min(Integer.MAX_VALUE, 6L * perPair),
+          DEFAULT_TRUSTED_ADDRESS_PERIOD);
     }
   }
 
@@ -72,7 +78,9 @@ public final class LoginThrottle {
   private final Map<String, Failures> failures = bounded();
   private final Map<String, Long> trustedSince = bounded();
 
-  /** @param freeFailures failed logins in a row before a user and address must wait */
+  /**
+   * @param freeFailures failed logins in a row before a user and address must wait
+   */
   public LoginThrottle(int freeFailures) {
     this(Policy.of(freeFailures));
   }
@@ -106,8 +114,12 @@ public final class LoginThrottle {
     long now = nanoTime.getAsLong();
     long wait = remaining(pairKey(user, address), policy.perPair(), now);
     if (!trusted(user, address, now)) {
-      wait = Math.max(wait, Math.max(remaining(userKey(user), policy.perUser(), now),
-          remaining(addressKey(address), policy.perAddress(), now)));
+      wait =
+          Math.max(
+              wait,
+              Math.max(
+                  remaining(userKey(user), policy.perUser(), now),
+                  remaining(addressKey(address), policy.perAddress(), now)));
     }
     return Duration.ofNanos(wait);
   }

@@ -10,8 +10,8 @@ import javax.crypto.spec.PBEKeySpec;
 /**
  * Salted, slow password hashes with the JDK's PBKDF2-HMAC-SHA256: 16 random bytes of salt and
  * 210,000 iterations (OWASP's figure for this function in 2023). The value carries its own
- * algorithm, iterations and salt ({@code pbkdf2-sha256$210000$SALT$HASH}), so raising the
- * iteration count later leaves existing hashes verifiable.
+ * algorithm, iterations and salt ({@code pbkdf2-sha256$210000$SALT$HASH}), so raising the iteration
+ * count later leaves existing hashes verifiable.
  */
 public final class PasswordHasher {
   public static final int ITERATIONS = 210_000;
@@ -22,17 +22,24 @@ public final class PasswordHasher {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /**
-   * A hash no password matches, verified for unknown user names so that a failed login takes
-   * as long whether or not the user exists.
+   * A hash no password matches, verified for unknown user names so that a failed login takes as
+   * long whether or not the user exists.
    */
-  private static final String DUMMY = new PasswordHasher().hash("no user has this password".toCharArray());
+  private static final String DUMMY =
+      new PasswordHasher().hash("no user has this password".toCharArray());
 
   public String hash(char[] password) {
     byte[] salt = new byte[SALT_BYTES];
     RANDOM.nextBytes(salt);
     byte[] hash = derive(password, salt, ITERATIONS);
     Base64.Encoder b64 = Base64.getEncoder().withoutPadding();
-    return PREFIX + "$" + ITERATIONS + "$" + b64.encodeToString(salt) + "$" + b64.encodeToString(hash);
+    return PREFIX
+        + "$"
+        + ITERATIONS
+        + "$"
+        + b64.encodeToString(salt)
+        + "$"
+        + b64.encodeToString(hash);
   }
 
   /** Whether {@code password} matches {@code stored}; compares in constant time. */

@@ -20,20 +20,21 @@ import java.util.Set;
 
 /**
  * The server's RSA key pair for passwords in job descriptions (section 3.3 of "Middleware and
- * Performance Issues for Financial Risk Analytics on Blue Gene/L": "a password generator ...
- * using common public key encryption"). Clients encrypt with the public
- * key ({@code gantry encrypt-password}, or any RSA-OAEP-SHA-256 implementation); only this server
- * can decrypt, and it does so at the moment of use, only for the user and destination each
- * value is bound to ({@link SecretBinding}).
+ * Performance Issues for Financial Risk Analytics on Blue Gene/L": "a password generator ... using
+ * common public key encryption"). Clients encrypt with the public key ({@code gantry
+ * encrypt-password}, or any RSA-OAEP-SHA-256 implementation); only this server can decrypt, and it
+ * does so at the moment of use, only for the user and destination each value is bound to ({@link
+ * SecretBinding}).
  *
- * <p>Created at first start: 3072 bits, the private key in a file only the server's user may
- * read, in a directory only it may enter. A key file readable by others is refused at start.
+ * <p>Created at first start: 3072 bits, the private key in a file only the server's user may read,
+ * in a directory only it may enter. A key file readable by others is refused at start.
  */
 public final class PasswordKeyPair {
   public static final int KEY_BITS = 3072;
   private static final String PRIVATE_FILE = "password-key.pk8";
   private static final String PUBLIC_FILE = "password-key.pub.pem";
-  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rw-------");
 
   private final PrivateKey privateKey;
   private final PublicKey publicKey;
@@ -44,7 +45,8 @@ public final class PasswordKeyPair {
   }
 
   /** Loads the key pair from {@code dir}, creating both the directory and the keys if absent. */
-  public static PasswordKeyPair loadOrCreate(Path dir) throws IOException, GeneralSecurityException {
+  public static PasswordKeyPair loadOrCreate(Path dir)
+      throws IOException, GeneralSecurityException {
     Path privateFile = dir.resolve(PRIVATE_FILE);
     Path publicFile = dir.resolve(PUBLIC_FILE);
     if (!Files.exists(privateFile)) {
@@ -52,18 +54,25 @@ public final class PasswordKeyPair {
     }
     Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(privateFile);
     if (!OWNER_ONLY.containsAll(permissions)) {
-      throw new GeneralSecurityException("the password key " + privateFile + " is readable by others ("
-          + PosixFilePermissions.toString(permissions) + "); run: chmod 600 " + privateFile);
+      throw new GeneralSecurityException(
+          "the password key "
+              + privateFile
+              + " is readable by others ("
+              + PosixFilePermissions.toString(permissions)
+              + "); run: chmod 600 "
+              + privateFile);
     }
     KeyFactory rsa = KeyFactory.getInstance("RSA");
-    PrivateKey privateKey = rsa.generatePrivate(new PKCS8EncodedKeySpec(Files.readAllBytes(privateFile)));
+    PrivateKey privateKey =
+        rsa.generatePrivate(new PKCS8EncodedKeySpec(Files.readAllBytes(privateFile)));
     PublicKey publicKey = EncryptedSecret.publicKeyFromPem(Files.readString(publicFile));
     return new PasswordKeyPair(privateKey, publicKey);
   }
 
   private static void create(Path dir, Path privateFile, Path publicFile)
       throws IOException, GeneralSecurityException {
-    Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Files.createDirectories(
+        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
     generator.initialize(KEY_BITS);
     java.security.KeyPair pair = generator.generateKeyPair();
@@ -95,15 +104,18 @@ public final class PasswordKeyPair {
   }
 
   /**
-   * Decrypts a value of the form {@code ENC(RSA-OAEP-256-v2:...)} for the user and destination
-   * of {@code use}; the caller clears the array when done. IllegalArgumentException says why a
-   * value cannot be used there, never what it held.
+   * Decrypts a value of the form {@code ENC(RSA-OAEP-256-v2:...)} for the user and destination of
+   * {@code use}; the caller clears the array when done. IllegalArgumentException says why a value
+   * cannot be used there, never what it held.
    */
   public char[] decrypt(String value, SecretBinding use) {
     return EncryptedSecret.decrypt(privateKey, value, use);
   }
 
-  /** Why {@code value} would not decrypt for {@code use}, or null if it would; the secret is wiped at once. */
+  /**
+   * Why {@code value} would not decrypt for {@code use}, or null if it would; the secret is wiped
+   * at once.
+   */
   public String problem(String value, SecretBinding use) {
     try {
       java.util.Arrays.fill(decrypt(value, use), '\0');

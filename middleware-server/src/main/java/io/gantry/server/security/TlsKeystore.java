@@ -18,14 +18,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The PKCS12 keystore holding the server's TLS key and certificate: a configured one in
- * production, or one generated on first start into the data directory.
+ * The PKCS12 keystore holding the server's TLS key and certificate: a configured one in production,
+ * or one generated on first start into the data directory.
  *
  * <p>The generated certificate is self-signed (EC P-256, ten years, SAN {@code ip:127.0.0.1},
  * {@code ip:::1}, {@code dns:localhost}); clients trust it by its SHA-256 fingerprint, which the
  * server prints at every start. It is made by the JDK's own {@code keytool}, run with an argument
- * array and the store password passed as a file ({@code -storepass:file}), never on a command
- * line, because the JDK has no public API to sign a certificate.
+ * array and the store password passed as a file ({@code -storepass:file}), never on a command line,
+ * because the JDK has no public API to sign a certificate.
  */
 public final class TlsKeystore {
   private static final String ALIAS = "gantry-server";
@@ -40,33 +40,61 @@ public final class TlsKeystore {
   }
 
   /** A configured keystore; its password was read from the configured file. */
-  public static TlsKeystore configured(Path file, char[] password) throws IOException, GeneralSecurityException {
+  public static TlsKeystore configured(Path file, char[] password)
+      throws IOException, GeneralSecurityException {
     return new TlsKeystore(file, password);
   }
 
   /** The keystore in {@code directory}, generated with a random password the first time. */
-  public static TlsKeystore loadOrGenerate(Path directory) throws IOException, GeneralSecurityException {
+  public static TlsKeystore loadOrGenerate(Path directory)
+      throws IOException, GeneralSecurityException {
     Path file = directory.resolve("keystore.p12");
     Path passwordFile = directory.resolve("keystore.password");
     if (!Files.exists(file)) {
       generate(directory, file, passwordFile);
     }
-    return new TlsKeystore(file, Files.readString(passwordFile, StandardCharsets.UTF_8).strip().toCharArray());
+    return new TlsKeystore(
+        file, Files.readString(passwordFile, StandardCharsets.UTF_8).strip().toCharArray());
   }
 
   private static void generate(Path directory, Path file, Path passwordFile) throws IOException {
     Files.createDirectories(directory);
     ownerOnly(directory, "rwx------");
     Files.deleteIfExists(passwordFile);
-    Files.createFile(passwordFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(passwordFile, new String(PasswordHasher.randomPassword()), StandardOpenOption.TRUNCATE_EXISTING);
+    Files.createFile(
+        passwordFile,
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(
+        passwordFile,
+        new String(PasswordHasher.randomPassword()),
+        StandardOpenOption.TRUNCATE_EXISTING);
     Path partial = directory.resolve("keystore.p12.partial");
     Files.deleteIfExists(partial);
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-        "-genkeypair", "-alias", ALIAS, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "3650",
-        "-dname", "CN=gantry-server", "-ext", "SAN=ip:127.0.0.1,ip:::1,dns:localhost",
-        "-storetype", "PKCS12", "-keystore", partial.toString(),
-        "-storepass:file", passwordFile.toString(), "-keypass:file", passwordFile.toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-alias",
+                ALIAS,
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-validity",
+                "3650",
+                "-dname",
+                "CN=gantry-server",
+                "-ext",
+                "SAN=ip:127.0.0.1,ip:::1,dns:localhost",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                partial.toString(),
+                "-storepass:file",
+                passwordFile.toString(),
+                "-keypass:file",
+                passwordFile.toString()));
     run(command);
     ownerOnly(partial, "rw-------");
     // Renamed only when complete, so a crash during generation never leaves a half keystore.
@@ -112,7 +140,10 @@ public final class TlsKeystore {
     throw new IOException("the TLS keystore holds no private key with a certificate");
   }
 
-  /** SHA-256 of the certificate's DER encoding, as colon-separated upper-case hex (as keytool and openssl print it). */
+  /**
+   * SHA-256 of the certificate's DER encoding, as colon-separated upper-case hex (as keytool and
+   * openssl print it).
+   */
   public static String fingerprint(Certificate certificate) throws GeneralSecurityException {
     // the clients' trust manager computes the same digest; one definition keeps both sides in step
     return FingerprintTrustManager.fingerprintOf((X509Certificate) certificate);

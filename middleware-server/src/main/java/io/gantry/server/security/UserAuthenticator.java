@@ -13,11 +13,11 @@ import org.slf4j.LoggerFactory;
  * WS-Security UsernameToken logins are decided.
  *
  * <ol>
- *   <li>An unknown name costs the same hash computation as a known one, so the time a failure
- *       takes does not tell whether the user exists.
+ *   <li>An unknown name costs the same hash computation as a known one, so the time a failure takes
+ *       does not tell whether the user exists.
  *   <li>A failure is logged with the name and the remote address, never with the password.
- *   <li>Repeated failures make the name and address wait ({@link LoginThrottle}); an attempt
- *       made while waiting fails without being checked.
+ *   <li>Repeated failures make the name and address wait ({@link LoginThrottle}); an attempt made
+ *       while waiting fails without being checked.
  * </ol>
  */
 public final class UserAuthenticator {
@@ -48,13 +48,17 @@ public final class UserAuthenticator {
   public Optional<UserAccount> authenticate(String name, char[] password, String remoteAddress) {
     try {
       if (!throttle.waitBefore(name, remoteAddress).isZero()) {
-        log.warn("login as '{}' from {} refused unchecked: too many failures", printable(name), remoteAddress);
+        log.warn(
+            "login as '{}' from {} refused unchecked: too many failures",
+            printable(name),
+            remoteAddress);
         return Optional.empty();
       }
       Optional<UserAccount> account = validName(name) ? accounts.find(name) : Optional.empty();
-      boolean ok = account.isPresent()
-          ? hasher.verify(password, account.get().passwordHash())
-          : hasher.verifyNobody(password);
+      boolean ok =
+          account.isPresent()
+              ? hasher.verify(password, account.get().passwordHash())
+              : hasher.verifyNobody(password);
       if (!ok) {
         throttle.failed(name, remoteAddress);
         log.warn("failed login as '{}' from {}", printable(name), remoteAddress);

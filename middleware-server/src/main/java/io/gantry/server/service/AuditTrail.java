@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * Builds a job's audit trail from the job store's append-only transition history and its data
  * movements. Each phase's movements are recorded when the phase ends, so they are listed at the
- * transition that ended it: stage-in at STAGING_IN -> STAGED, stage-out at STAGING_OUT ->
- * SUCCEEDED (or FAILED, with the steps that had committed).
+ * transition that ended it: stage-in at STAGING_IN -> STAGED, stage-out at STAGING_OUT -> SUCCEEDED
+ * (or FAILED, with the steps that had committed).
  */
 final class AuditTrail {
   private AuditTrail() {}
@@ -41,8 +41,10 @@ final class AuditTrail {
     if (t.from() == JobState.STAGING_IN && t.to() == JobState.STAGED) {
       return DataMovement.STAGE_IN;
     }
-    // a failed stage-out lists the steps that had committed before it failed: they stay in the database
-    if (t.from() == JobState.STAGING_OUT && (t.to() == JobState.SUCCEEDED || t.to() == JobState.FAILED)) {
+    // a failed stage-out lists the steps that had committed before it failed: they stay in the
+    // database
+    if (t.from() == JobState.STAGING_OUT
+        && (t.to() == JobState.SUCCEEDED || t.to() == JobState.FAILED)) {
       return DataMovement.STAGE_OUT;
     }
     return null;
@@ -64,8 +66,15 @@ final class AuditTrail {
     e.kind = "DATA_MOVEMENT";
     e.movement = StatusMapper.stagedFile(m, index);
     String direction = DataMovement.STAGE_IN.equals(m.phase()) ? "stage-in" : "stage-out";
-    e.text = direction + ": " + m.kind() + (m.rows() >= 0 ? ", " + m.rows() + " rows" : "")
-        + ", " + m.bytes() + " bytes" + (m.skipped() ? " (already done by an earlier attempt)" : "");
+    e.text =
+        direction
+            + ": "
+            + m.kind()
+            + (m.rows() >= 0 ? ", " + m.rows() + " rows" : "")
+            + ", "
+            + m.bytes()
+            + " bytes"
+            + (m.skipped() ? " (already done by an earlier attempt)" : "");
     return e;
   }
 }

@@ -10,11 +10,11 @@ import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 
 /**
- * A stored job description with its password values replaced. Passwords in job descriptions
- * are already encrypted, but a ciphertext is still nobody else's business, and a description
- * read back is often pasted into tickets and mails. The owner's own copy keeps its {@code
- * ENC(...)} values, so that it can be submitted again: each is bound to its owner and
- * destination and decrypts for nobody else. Anything else in a password element is replaced.
+ * A stored job description with its password values replaced. Passwords in job descriptions are
+ * already encrypted, but a ciphertext is still nobody else's business, and a description read back
+ * is often pasted into tickets and mails. The owner's own copy keeps its {@code ENC(...)} values,
+ * so that it can be submitted again: each is bound to its owner and destination and decrypts for
+ * nobody else. Anything else in a password element is replaced.
  */
 final class DefinitionRedactor {
   static final String REDACTED = "REDACTED";
@@ -22,7 +22,9 @@ final class DefinitionRedactor {
 
   private DefinitionRedactor() {}
 
-  /** @param forOwner whether the reader owns the job (and keeps its encrypted values) */
+  /**
+   * @param forOwner whether the reader owns the job (and keeps its encrypted values)
+   */
   static Element redacted(String jobDescription, boolean forOwner) {
     Document doc = parse(jobDescription);
     for (String name : SECRET_ELEMENTS) {
@@ -41,7 +43,8 @@ final class DefinitionRedactor {
     try {
       return HardenedXml.parse(xml);
     } catch (SAXException | IOException e) {
-      throw new IllegalStateException("stored job description cannot be read: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "stored job description cannot be read: " + e.getMessage(), e);
     }
   }
 }

@@ -29,6 +29,8 @@ import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.StoredPlans;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.scheduler.MetaScheduler;
+import io.gantry.server.storage.JobDirectoryRetention;
+import io.gantry.server.storage.StorageWatch;
 import io.gantry.server.store.DataMovement;
 import io.gantry.server.store.JobId;
 import io.gantry.server.store.JobPage;
@@ -38,12 +40,10 @@ import io.gantry.server.store.JobState;
 import io.gantry.server.store.JobStore;
 import io.gantry.server.store.JobStoreException;
 import io.gantry.server.store.StoredPlan;
-import io.gantry.server.storage.JobDirectoryRetention;
-import io.gantry.server.storage.StorageWatch;
+import io.gantry.staging.JobDirectoryReader;
 import jakarta.annotation.Resource;
 import jakarta.jws.WebService;
 import jakarta.xml.ws.WebServiceContext;
-import io.gantry.staging.JobDirectoryReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -67,11 +67,14 @@ import org.slf4j.LoggerFactory;
  * records every job in the job store before the scheduler sees it, and answers only about the
  * caller's own jobs (all jobs for an administrator).
  */
-@WebService(endpointInterface = "io.gantry.server.api.JobManagement",
-    targetNamespace = JobManagement.NAMESPACE, serviceName = "JobManagementService",
+@WebService(
+    endpointInterface = "io.gantry.server.api.JobManagement",
+    targetNamespace = JobManagement.NAMESPACE,
+    serviceName = "JobManagementService",
     portName = "JobManagementPort")
 public class JobManagementService implements JobManagement {
   private static final Logger log = LoggerFactory.getLogger(JobManagementService.class);
+
   /** Largest piece of output returned by one call. */
   static final int MAX_OUTPUT_CHUNK = 1 << 20;
 
@@ -83,13 +86,20 @@ public class JobManagementService implements JobManagement {
   private final Duration killWait;
   private final StorageWatch storage;
   private final JobDirectoryRetention retention;
+
   /** Set on a view made by {@link #actingFor}; null when the SOAP transport says who calls. */
   private final Caller boundCaller;
 
   @Resource private WebServiceContext context;
 
-  public JobManagementService(JsdlParser parser, JobPlanner planner, JobStore store,
-      MetaScheduler<JsdlJobPlan> scheduler, ServerInfo info, Duration killGrace, StorageWatch storage,
+  public JobManagementService(
+      JsdlParser parser,
+      JobPlanner planner,
+      JobStore store,
+      MetaScheduler<JsdlJobPlan> scheduler,
+      ServerInfo info,
+      Duration killGrace,
+      StorageWatch storage,
       JobDirectoryRetention retention) {
     this.parser = parser;
     this.planner = planner;
@@ -115,9 +125,9 @@ public class JobManagementService implements JobManagement {
   }
 
   /**
-   * The same service acting for one user, for a face of the server that authenticates users
-   * itself (the web application's form login). Every rule of the SOAP API applies unchanged:
-   * the user sees their own jobs, an administrator every job.
+   * The same service acting for one user, for a face of the server that authenticates users itself
+   * (the web application's form login). Every rule of the SOAP API applies unchanged: the user sees
+   * their own jobs, an administrator every job.
    */
   public JobManagementService actingFor(String user, boolean admin) {
     return new JobManagementService(this, new Caller(user, admin));
@@ -128,13 +138,14 @@ public class JobManagementService implements JobManagement {
   }
 
   /**
-   * Opens a file of the job's directory, such as a result the program wrote, for in-process
-   * readers (the web application's results page). Empty when it is not there (yet), when the
-   * job's directory has been removed, or when it is not a regular file inside the directory: the
-   * job's program may have replaced it with a link to one of the server's files, and the server
-   * reads with more rights than the job ({@link JobDirectoryReader}).
+   * Opens a file of the job's directory, such as a result the program wrote, for in-process readers
+   * (the web application's results page). Empty when it is not there (yet), when the job's
+   * directory has been removed, or when it is not a regular file inside the directory: the job's
+   * program may have replaced it with a link to one of the server's files, and the server reads
+   * with more rights than the job ({@link JobDirectoryReader}).
    */
-  public Optional<InputStream> openJobFile(String jobId, String relativePath) throws JobNotFoundFault {
+  public Optional<InputStream> openJobFile(String jobId, String relativePath)
+      throws JobNotFoundFault {
     JobRecord job = ownJob(jobId);
     Optional<Path> dir = jobDirectory(job);
     if (dir.isEmpty()) {
@@ -182,8 +193,10 @@ public class JobManagementService implements JobManagement {
   private Optional<StoredPlan> planStoredJob(JobRecord job) {
     ParseResult parsed = store.jobDescription(job.id()).map(parser::parse).orElse(null);
     if (parsed == null || !parsed.isValid()) {
-      log.warn("job {}: stored before its plan was kept, and its description no longer parses; its files"
-          + " cannot be found", job.id());
+      log.warn(
+          "job {}: stored before its plan was kept, and its description no longer parses; its files"
+              + " cannot be found",
+          job.id());
       return Optional.empty();
     }
     StoredPlan plan = StoredPlans.of(planner.filesOf(job.id(), job.owner(), parsed.validJob()));
@@ -201,36 +214,53 @@ public class JobManagementService implements JobManagement {
     } catch (JobStoreException e) {
       // A store failing between two checks of the storage watch: answer at once, check soon.
       storage.checkSoon();
-      throw storageFault(storage.problem().orElse("the job store cannot be reached or written"),
+      throw storageFault(
+          storage.problem().orElse("the job store cannot be reached or written"),
           "the job was not accepted");
     }
   }
 
-  private String submit(JobDocument jobDefinition, Caller caller) throws InvalidJobFault, LimitExceededFault {
+  private String submit(JobDocument jobDefinition, Caller caller)
+      throws InvalidJobFault, LimitExceededFault {
     Checked checked = check(jobDefinition, caller);
     if (!checked.result().valid) {
-      throw new InvalidJobFault("the job description is invalid: "
-          + checked.result().problems.stream().filter(p -> p.severity.equals("ERROR")).count()
-          + " problem(s)", checked.result());
+      throw new InvalidJobFault(
+          "the job description is invalid: "
+              + checked.result().problems.stream().filter(p -> p.severity.equals("ERROR")).count()
+              + " problem(s)",
+          checked.result());
     }
     long unfinished = store.countUnfinished(caller.name());
     if (unfinished >= info.maxQueuedJobsPerUser) {
-      String message = "user " + caller.name() + " already has " + unfinished
-          + " unfinished jobs, the most this server accepts (limits.queued-jobs-per-user); wait for"
-          + " some to end or cancel them";
+      String message =
+          "user "
+              + caller.name()
+              + " already has "
+              + unfinished
+              + " unfinished jobs, the most this server accepts (limits.queued-jobs-per-user); wait for"
+              + " some to end or cancel them";
       throw new LimitExceededFault(message, new FaultDetail("LIMIT_EXCEEDED", message, null, null));
     }
     JsdlJob job = checked.job();
     JsdlJobPlan plan = checked.plan();
     requireStorage("the job was not accepted");
     // planned once, by check: the job is stored under the id it was planned for, with that plan
-    JobRecord record = store.submit(plan.jobId(), caller.name(), job.jobName().orElse(null), JsdlWriter.write(job),
-        StoredPlans.of(plan));
+    JobRecord record =
+        store.submit(
+            plan.jobId(),
+            caller.name(),
+            job.jobName().orElse(null),
+            JsdlWriter.write(job),
+            StoredPlans.of(plan));
     // The store may have taken the job into a file deleted since the last check: acknowledge
     // only what a fresh check says is kept.
     if (storage.confirmStillThere().isPresent()) {
       try {
-        store.transition(record.id(), JobState.QUEUED, JobState.FAILED, "the server's storage failed as the job was stored");
+        store.transition(
+            record.id(),
+            JobState.QUEUED,
+            JobState.FAILED,
+            "the server's storage failed as the job was stored");
       } catch (RuntimeException e) {
         // the store is failing: the fault below is the answer either way
       }
@@ -242,14 +272,21 @@ public class JobManagementService implements JobManagement {
 
   /** Refuses new work, as a SOAP fault, while the server's storage is failing. */
   private void requireStorage(String consequence) {
-    storage.problem().ifPresent(problem -> {
-      throw storageFault(problem, consequence);
-    });
+    storage
+        .problem()
+        .ifPresent(
+            problem -> {
+              throw storageFault(problem, consequence);
+            });
   }
 
   private static StorageFailureException storageFault(String problem, String consequence) {
-    return new StorageFailureException("the server's storage is failing (" + problem + "); "
-        + consequence + ". The server accepts new work again by itself once its storage is back.");
+    return new StorageFailureException(
+        "the server's storage is failing ("
+            + problem
+            + "); "
+            + consequence
+            + ". The server accepts new work again by itself once its storage is back.");
   }
 
   @Override
@@ -257,19 +294,24 @@ public class JobManagementService implements JobManagement {
     return check(jobDefinition, caller()).result();
   }
 
-  /** A check's report, and for a valid job its description and the plan made for it (under a fresh id). */
+  /**
+   * A check's report, and for a valid job its description and the plan made for it (under a fresh
+   * id).
+   */
   private record Checked(ValidationResult result, JsdlJob job, JsdlJobPlan plan) {}
 
   /** Schema and semantic checks, then what only this server knows (data sources, identities). */
   private Checked check(JobDocument document, Caller caller) {
     ValidationResult result = new ValidationResult();
     if (document == null || document.getJobDefinition() == null) {
-      result.problems.add(problem("ERROR", 0, 0, "", "the message carries no JobDefinition element"));
+      result.problems.add(
+          problem("ERROR", 0, 0, "", "the message carries no JobDefinition element"));
       return new Checked(result, null, null);
     }
     ParseResult parsed = parser.parse(document.getJobDefinition());
     for (io.gantry.jsdl.Problem p : parsed.report().problems()) {
-      result.problems.add(problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
+      result.problems.add(
+          problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
     }
     JsdlJob job = parsed.isValid() ? parsed.validJob() : null;
     JsdlJobPlan plan = null;
@@ -277,8 +319,12 @@ public class JobManagementService implements JobManagement {
       try {
         plan = planner.plan(JobId.random(), caller.name(), job);
         if (plan.slots() > info.totalSlots) {
-          throw new JobFailure("the job asks for " + plan.slots() + " processes; this server has "
-              + info.totalSlots + " compute slots (setting slots.total)");
+          throw new JobFailure(
+              "the job asks for "
+                  + plan.slots()
+                  + " processes; this server has "
+                  + info.totalSlots
+                  + " compute slots (setting slots.total)");
         }
         planner.checkLaunchable(plan); // refused now, before queueing, if it could not start
       } catch (JobFailure e) {
@@ -291,8 +337,16 @@ public class JobManagementService implements JobManagement {
         // still gets an InvalidJob report, the exception text only the server's log
         String incident = UUID.randomUUID().toString();
         log.error("incident {}: planning a job that passed validation failed", incident, e);
-        result.problems.add(problem("ERROR", 0, 0, "JobDefinition", "the server cannot run this job as"
-            + " described (incident " + incident + "; the server's log has the details)"));
+        result.problems.add(
+            problem(
+                "ERROR",
+                0,
+                0,
+                "JobDefinition",
+                "the server cannot run this job as"
+                    + " described (incident "
+                    + incident
+                    + "; the server's log has the details)"));
         job = null;
       }
     }
@@ -300,7 +354,8 @@ public class JobManagementService implements JobManagement {
     return new Checked(result, job, job == null ? null : plan);
   }
 
-  private static Problem problem(String severity, int line, int column, String path, String message) {
+  private static Problem problem(
+      String severity, int line, int column, String path, String message) {
     Problem p = new Problem();
     p.severity = severity;
     p.line = line;
@@ -320,7 +375,8 @@ public class JobManagementService implements JobManagement {
     Caller caller = caller();
     List<String> ids = jobIds == null ? List.of() : jobIds;
     if (ids.size() > JobQuery.MAX_LIMIT) {
-      throw new InvalidArgumentException("jobId", "at most " + JobQuery.MAX_LIMIT + " ids per call, got " + ids.size());
+      throw new InvalidArgumentException(
+          "jobId", "at most " + JobQuery.MAX_LIMIT + " ids per call, got " + ids.size());
     }
     for (String id : ids) {
       checkedId(id);
@@ -328,7 +384,10 @@ public class JobManagementService implements JobManagement {
     // one answer per id asked, in order: a client can zip them; unknown and foreign ids look alike
     List<JobStatusInfo> result = new ArrayList<>();
     for (String id : ids) {
-      result.add(findVisible(id, caller).map(StatusMapper::status).orElseGet(() -> StatusMapper.notFound(id)));
+      result.add(
+          findVisible(id, caller)
+              .map(StatusMapper::status)
+              .orElseGet(() -> StatusMapper.notFound(id)));
     }
     return result;
   }
@@ -340,12 +399,15 @@ public class JobManagementService implements JobManagement {
       throw new InvalidArgumentException("offset", "must be 0 or more, was " + offset);
     }
     if (limit < 1 || limit > JobQuery.MAX_LIMIT) {
-      throw new InvalidArgumentException("limit", "must be between 1 and " + JobQuery.MAX_LIMIT + ", was " + limit);
+      throw new InvalidArgumentException(
+          "limit", "must be between 1 and " + JobQuery.MAX_LIMIT + ", was " + limit);
     }
     Caller caller = caller();
     if (allUsers && !caller.admin()) {
-      throw new AccessDeniedFault("only administrators may list every user's jobs",
-          new FaultDetail("ACCESS_DENIED", "only administrators may list every user's jobs", null, null));
+      throw new AccessDeniedFault(
+          "only administrators may list every user's jobs",
+          new FaultDetail(
+              "ACCESS_DENIED", "only administrators may list every user's jobs", null, null));
     }
     Set<JobState> wanted = EnumSet.noneOf(JobState.class);
     for (JobStateName s : states == null ? List.<JobStateName>of() : states) {
@@ -367,9 +429,10 @@ public class JobManagementService implements JobManagement {
     MetaScheduler.Decision d = scheduler.cancel(job.id(), caller.name());
     if (!d.applied()) {
       JobRecord now = d.job() == null ? job : d.job();
-      String why = now.state().isFinal()
-          ? "job " + jobId + " has already ended (" + now.state() + ")"
-          : "job " + jobId + " is " + now.state() + ": its program has started, use killJob";
+      String why =
+          now.state().isFinal()
+              ? "job " + jobId + " has already ended (" + now.state() + ")"
+              : "job " + jobId + " is " + now.state() + ": its program has started, use killJob";
       throw stateFault(why, now);
     }
     return StatusMapper.status(d.job());
@@ -382,9 +445,14 @@ public class JobManagementService implements JobManagement {
     MetaScheduler.Decision d = scheduler.kill(job.id(), caller.name());
     if (!d.applied()) {
       JobRecord now = d.job() == null ? job : d.job();
-      String why = now.state().isFinal()
-          ? "job " + jobId + " has already ended (" + now.state() + ")"
-          : "job " + jobId + " is " + now.state() + ": its program has not started, use cancelJob";
+      String why =
+          now.state().isFinal()
+              ? "job " + jobId + " has already ended (" + now.state() + ")"
+              : "job "
+                  + jobId
+                  + " is "
+                  + now.state()
+                  + ": its program has not started, use cancelJob";
       throw stateFault(why, now);
     }
     return StatusMapper.status(awaitFinal(job.id()));
@@ -413,7 +481,8 @@ public class JobManagementService implements JobManagement {
       throw new InvalidArgumentException("offset", "must be 0 or more, was " + offset);
     }
     if (maxBytes < 1 || maxBytes > MAX_OUTPUT_CHUNK) {
-      throw new InvalidArgumentException("maxBytes", "must be between 1 and " + MAX_OUTPUT_CHUNK + ", was " + maxBytes);
+      throw new InvalidArgumentException(
+          "maxBytes", "must be between 1 and " + MAX_OUTPUT_CHUNK + ", was " + maxBytes);
     }
     JobRecord job = ownJob(jobId);
     OutputChunk chunk = new OutputChunk();
@@ -423,12 +492,14 @@ public class JobManagementService implements JobManagement {
     chunk.size = 0L;
     boolean ended = job.state().isFinal();
     chunk.complete = ended;
-    Optional<StoredPlan> plan = planOf(job).filter(StoredPlan::runsProgram); // staging only: no output
+    Optional<StoredPlan> plan =
+        planOf(job).filter(StoredPlan::runsProgram); // staging only: no output
     if (plan.isEmpty()) {
       return chunk;
     }
     Path dir = plan.get().jobDirectory();
-    String file = chunk.stream == OutputStreamName.STDERR ? plan.get().stderr() : plan.get().stdout();
+    String file =
+        chunk.stream == OutputStreamName.STDERR ? plan.get().stderr() : plan.get().stdout();
     if (ended && retention.removed(job, dir)) {
       chunk.note = retention.removedNote(job);
       return chunk;
@@ -451,8 +522,14 @@ public class JobManagementService implements JobManagement {
       return chunk; // not written (yet)
     } catch (JobDirectoryReader.RefusedFileException e) {
       log.warn("job {}: output {} not read: {}", jobId, e.getFile(), e.getReason());
-      chunk.note = "the job's " + chunk.stream.name().toLowerCase(java.util.Locale.ROOT) + " file "
-          + e.getFile() + " " + e.getReason() + "; the server does not read it";
+      chunk.note =
+          "the job's "
+              + chunk.stream.name().toLowerCase(java.util.Locale.ROOT)
+              + " file "
+              + e.getFile()
+              + " "
+              + e.getReason()
+              + "; the server does not read it";
     } catch (IOException e) {
       throw new IllegalStateException("cannot read the output of job " + jobId, e);
     }
@@ -489,13 +566,16 @@ public class JobManagementService implements JobManagement {
     JobRecord job = ownJob(jobId, caller);
     // the owner may resubmit it: their ENC(...) values decrypt for nobody else anyway
     boolean owner = job.owner().equals(caller.name());
-    return new JobDocument(DefinitionRedactor.redacted(store.jobDescription(job.id()).orElseThrow(), owner));
+    return new JobDocument(
+        DefinitionRedactor.redacted(store.jobDescription(job.id()).orElseThrow(), owner));
   }
 
   @Override
   public ServerInfo getServerInfo() {
-    return info.withApplications(planner.applications().offeredTo(caller().name()).stream()
-        .map(JobManagementService::applicationInfo).toList());
+    return info.withApplications(
+        planner.applications().offeredTo(caller().name()).stream()
+            .map(JobManagementService::applicationInfo)
+            .toList());
   }
 
   private static ApplicationInfo applicationInfo(NamedApplication app) {
@@ -515,12 +595,21 @@ public class JobManagementService implements JobManagement {
   /** The job, if it exists and the caller may see it; one fault for "no such" and "not yours". */
   private JobRecord ownJob(String jobId, Caller caller) throws JobNotFoundFault {
     checkedId(jobId);
-    return findVisible(jobId, caller).orElseThrow(() -> new JobNotFoundFault(
-        "no job " + jobId + " for user " + caller.name(),
-        new FaultDetail("JOB_NOT_FOUND", "no job " + jobId + " for user " + caller.name(), jobId, null)));
+    return findVisible(jobId, caller)
+        .orElseThrow(
+            () ->
+                new JobNotFoundFault(
+                    "no job " + jobId + " for user " + caller.name(),
+                    new FaultDetail(
+                        "JOB_NOT_FOUND",
+                        "no job " + jobId + " for user " + caller.name(),
+                        jobId,
+                        null)));
   }
 
-  /** A missing or malformed id is the caller's mistake, told apart from a well-formed unknown one. */
+  /**
+   * A missing or malformed id is the caller's mistake, told apart from a well-formed unknown one.
+   */
   private static JobId checkedId(String jobId) {
     if (jobId == null || jobId.isEmpty()) {
       throw new InvalidArgumentException("jobId", "missing");
@@ -528,7 +617,8 @@ public class JobManagementService implements JobManagement {
     try {
       return JobId.parse(jobId);
     } catch (IllegalArgumentException e) {
-      throw new InvalidArgumentException("jobId", "not a job id (32 characters a-z and 2-7, as submitJob returns them)");
+      throw new InvalidArgumentException(
+          "jobId", "not a job id (32 characters a-z and 2-7, as submitJob returns them)");
     }
   }
 
@@ -543,7 +633,9 @@ public class JobManagementService implements JobManagement {
   }
 
   private static JobStateFault stateFault(String message, JobRecord job) {
-    return new JobStateFault(message, new FaultDetail("JOB_STATE", message, job.id().toString(),
-        JobStateName.valueOf(job.state().name())));
+    return new JobStateFault(
+        message,
+        new FaultDetail(
+            "JOB_STATE", message, job.id().toString(), JobStateName.valueOf(job.state().name())));
   }
 }

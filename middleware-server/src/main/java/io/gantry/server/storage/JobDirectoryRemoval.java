@@ -15,8 +15,8 @@ import java.util.List;
  * Removes a job's directory tree as the server (root), which the job's account may still reach
  * (another job of the same account, a login of that user): with {@code rm -r} semantics through
  * paths, a directory swapped for a link mid-way would make the server delete whatever the link
- * points at. Each directory is opened relative to its parent without following links
- * ({@link SecureDirectoryStream}), and links are removed, never followed.
+ * points at. Each directory is opened relative to its parent without following links ({@link
+ * SecureDirectoryStream}), and links are removed, never followed.
  */
 final class JobDirectoryRemoval {
   private JobDirectoryRemoval() {}
@@ -26,14 +26,16 @@ final class JobDirectoryRemoval {
     Path parent = dir.toAbsolutePath().getParent();
     try (DirectoryStream<Path> top = Files.newDirectoryStream(parent)) {
       if (!(top instanceof SecureDirectoryStream<Path> secureTop)) {
-        throw new IOException("this platform cannot remove files without following links (no openat)");
+        throw new IOException(
+            "this platform cannot remove files without following links (no openat)");
       }
       Path name = dir.getFileName();
       if (!isDirectory(secureTop, name)) {
         secureTop.deleteFile(name); // a link or file left in a job directory's place
         return;
       }
-      try (SecureDirectoryStream<Path> inside = secureTop.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
+      try (SecureDirectoryStream<Path> inside =
+          secureTop.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
         empty(inside);
       }
       secureTop.deleteDirectory(name);
@@ -49,7 +51,8 @@ final class JobDirectoryRemoval {
     }
     for (Path name : names) {
       if (isDirectory(dir, name)) {
-        try (SecureDirectoryStream<Path> inside = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
+        try (SecureDirectoryStream<Path> inside =
+            dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
           empty(inside);
         }
         dir.deleteDirectory(name);
@@ -59,8 +62,10 @@ final class JobDirectoryRemoval {
     }
   }
 
-  private static boolean isDirectory(SecureDirectoryStream<Path> dir, Path name) throws IOException {
+  private static boolean isDirectory(SecureDirectoryStream<Path> dir, Path name)
+      throws IOException {
     return dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-        .readAttributes().isDirectory();
+        .readAttributes()
+        .isDirectory();
   }
 }

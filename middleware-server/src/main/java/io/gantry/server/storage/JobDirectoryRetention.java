@@ -21,13 +21,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Removes finished jobs' directories {@code jobs.retention} after they ended, so that disks do
- * not fill with old inputs and outputs. The job's record, audit trail and data movements stay in
- * the job store, and what stage-out wrote to databases and remote hosts is not touched.
+ * Removes finished jobs' directories {@code jobs.retention} after they ended, so that disks do not
+ * fill with old inputs and outputs. The job's record, audit trail and data movements stay in the
+ * job store, and what stage-out wrote to databases and remote hosts is not touched.
  *
- * <p>A sweep lists the job directories' root (each directory is named by its job's id) and asks
- * the store about each: cheaper than reading every finished job's description, and a directory
- * whose job the store does not know is left alone for an operator to judge.
+ * <p>A sweep lists the job directories' root (each directory is named by its job's id) and asks the
+ * store about each: cheaper than reading every finished job's description, and a directory whose
+ * job the store does not know is left alone for an operator to judge.
  */
 public final class JobDirectoryRetention implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(JobDirectoryRetention.class);
@@ -36,11 +36,13 @@ public final class JobDirectoryRetention implements AutoCloseable {
   private final Path jobsRoot;
   private final Duration retention;
   private final Clock clock;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "gantry-retention");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "gantry-retention");
+            t.setDaemon(true);
+            return t;
+          });
 
   public JobDirectoryRetention(JobStore store, Path jobsRoot, Duration retention, Clock clock) {
     this.store = store;
@@ -50,7 +52,9 @@ public final class JobDirectoryRetention implements AutoCloseable {
   }
 
   /** Sweeps every {@code interval}, the first time right away. */
-  @SuppressWarnings("FutureReturnValueIgnored") // sweepQuietly catches everything; closing the timer ends the task
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // sweepQuietly catches everything; closing the timer ends the
+  // task
   public JobDirectoryRetention start(Duration interval) {
     long millis = Math.max(50, interval.toMillis());
     timer.scheduleWithFixedDelay(this::sweepQuietly, 0, millis, TimeUnit.MILLISECONDS);
@@ -59,7 +63,8 @@ public final class JobDirectoryRetention implements AutoCloseable {
 
   /** True when the job ended more than the retention period ago. */
   public boolean expired(JobRecord job) {
-    return job.state().isFinal() && job.finishedAt() != null
+    return job.state().isFinal()
+        && job.finishedAt() != null
         && job.finishedAt().plus(retention).isBefore(clock.instant());
   }
 
@@ -71,7 +76,10 @@ public final class JobDirectoryRetention implements AutoCloseable {
   /** What a client reading such a job's files is told. */
   public String removedNote(JobRecord job) {
     Instant due = job.finishedAt().plus(retention);
-    return "the job's directory and its output were removed after " + due + ", " + retention
+    return "the job's directory and its output were removed after "
+        + due
+        + ", "
+        + retention
         + " after the job ended (setting jobs.retention); its record, audit trail and staged-out results are kept";
   }
 
@@ -86,7 +94,10 @@ public final class JobDirectoryRetention implements AutoCloseable {
       Optional<JobRecord> job = jobOf(dir);
       if (job.isPresent() && expired(job.get())) {
         JobDirectoryRemoval.remove(dir);
-        log.info("job {}: directory removed, {} after the job ended (jobs.retention)", job.get().id(), retention);
+        log.info(
+            "job {}: directory removed, {} after the job ended (jobs.retention)",
+            job.get().id(),
+            retention);
         removed++;
       }
     }

@@ -34,12 +34,13 @@ import org.slf4j.LoggerFactory;
  *   <li>Before stage-in, the staging file system must have {@code staging.min-free-bytes} free;
  *       otherwise the job fails at once, saying so, instead of filling the disk.
  *   <li>While a job stages in, its directory may hold {@code limits.job-staged-bytes}; while its
- *       program runs, it may write {@code limits.job-output-bytes} beyond its staged input. A
- *       watch measures both every check interval and stops a job over a limit, with a reason
- *       naming the setting.
- *   <li>A job quick enough to go over a limit between two measurements is caught at the end of
- *       its phase: the stage-in or stage-out fails with the same reason.
+ *       program runs, it may write {@code limits.job-output-bytes} beyond its staged input. A watch
+ *       measures both every check interval and stops a job over a limit, with a reason naming the
+ *       setting.
+ *   <li>A job quick enough to go over a limit between two measurements is caught at the end of its
+ *       phase: the stage-in or stage-out fails with the same reason.
  * </ol>
+ *
  * Sizes are the apparent sizes of the regular files in the job directory, links not followed.
  */
 public final class JobDiskLimits<P extends JobPlan> implements JobPipeline<P>, AutoCloseable {
@@ -51,14 +52,21 @@ public final class JobDiskLimits<P extends JobPlan> implements JobPipeline<P>, A
   private final long stagedLimit;
   private final long outputLimit;
   private final long minFree;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "gantry-disk-limits");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "gantry-disk-limits");
+            t.setDaemon(true);
+            return t;
+          });
 
-  public JobDiskLimits(JobPipeline<P> pipeline, Function<P, Path> directoryOf, JobStore store, long stagedLimit,
-      long outputLimit, long minFree) {
+  public JobDiskLimits(
+      JobPipeline<P> pipeline,
+      Function<P, Path> directoryOf,
+      JobStore store,
+      long stagedLimit,
+      long outputLimit,
+      long minFree) {
     this.pipeline = pipeline;
     this.directoryOf = directoryOf;
     this.store = store;
@@ -68,10 +76,13 @@ public final class JobDiskLimits<P extends JobPlan> implements JobPipeline<P>, A
   }
 
   /** Measures the scheduler's active jobs every {@code interval}. */
-  @SuppressWarnings("FutureReturnValueIgnored") // measureQuietly catches everything; closing the timer ends the task
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // measureQuietly catches everything; closing the timer ends the
+  // task
   public JobDiskLimits<P> watch(MetaScheduler<P> scheduler, Duration interval) {
     long millis = Math.max(50, interval.toMillis());
-    timer.scheduleWithFixedDelay(() -> measureQuietly(scheduler), millis, millis, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(
+        () -> measureQuietly(scheduler), millis, millis, TimeUnit.MILLISECONDS);
     return this;
   }
 
@@ -118,47 +129,68 @@ public final class JobDiskLimits<P extends JobPlan> implements JobPipeline<P>, A
     try {
       long free = Files.getFileStore(root).getUsableSpace();
       if (free < minFree) {
-        throw new JobFailure("the server's staging file system has " + free + " bytes free, less than"
-            + " staging.min-free-bytes (" + minFree + "); the job was not staged in, submit it again later");
+        throw new JobFailure(
+            "the server's staging file system has "
+                + free
+                + " bytes free, less than"
+                + " staging.min-free-bytes ("
+                + minFree
+                + "); the job was not staged in, submit it again later");
       }
     } catch (IOException e) {
-      throw new JobFailure("cannot tell the free space of the staging file system: " + e.getMessage(), e);
+      throw new JobFailure(
+          "cannot tell the free space of the staging file system: " + e.getMessage(), e);
     }
   }
 
   private Optional<String> overStagedLimit(P plan) {
     long used = usage(directoryOf.apply(plan));
     return used > stagedLimit
-        ? Optional.of("the job's staged input reached " + used + " bytes, more than limits.job-staged-bytes ("
-            + stagedLimit + ")")
+        ? Optional.of(
+            "the job's staged input reached "
+                + used
+                + " bytes, more than limits.job-staged-bytes ("
+                + stagedLimit
+                + ")")
         : Optional.empty();
   }
 
   private Optional<String> overOutputLimit(P plan) {
     long written = usage(directoryOf.apply(plan)) - stagedBytes(plan.jobId());
     return written > outputLimit
-        ? Optional.of("the program wrote " + written + " bytes into its job directory, more than"
-            + " limits.job-output-bytes (" + outputLimit + ")")
+        ? Optional.of(
+            "the program wrote "
+                + written
+                + " bytes into its job directory, more than"
+                + " limits.job-output-bytes ("
+                + outputLimit
+                + ")")
         : Optional.empty();
   }
 
   private long stagedBytes(JobId id) {
-    return store.dataMovements(id).stream().filter(m -> DataMovement.STAGE_IN.equals(m.phase()))
-        .mapToLong(m -> Math.max(0, m.bytes())).sum();
+    return store.dataMovements(id).stream()
+        .filter(m -> DataMovement.STAGE_IN.equals(m.phase()))
+        .mapToLong(m -> Math.max(0, m.bytes()))
+        .sum();
   }
 
   /** Measures every active job once and stops those over a limit. */
   void measure(MetaScheduler<P> scheduler) {
     for (P plan : scheduler.activePlans()) {
       JobState state = store.find(plan.jobId()).map(JobRecord::state).orElse(null);
-      Optional<String> over = state == JobState.STAGING_IN ? overStagedLimit(plan)
-          : state == JobState.RUNNING ? overOutputLimit(plan).map(r -> r + "; the program was stopped")
-          : Optional.empty();
-      over.ifPresent(reason -> {
-        if (scheduler.stop(plan.jobId(), reason)) {
-          log.info("job {} stopped: {}", plan.jobId(), reason);
-        }
-      });
+      Optional<String> over =
+          state == JobState.STAGING_IN
+              ? overStagedLimit(plan)
+              : state == JobState.RUNNING
+                  ? overOutputLimit(plan).map(r -> r + "; the program was stopped")
+                  : Optional.empty();
+      over.ifPresent(
+          reason -> {
+            if (scheduler.stop(plan.jobId(), reason)) {
+              log.info("job {} stopped: {}", plan.jobId(), reason);
+            }
+          });
     }
   }
 
@@ -174,20 +206,22 @@ public final class JobDiskLimits<P extends JobPlan> implements JobPipeline<P>, A
   static long usage(Path dir) {
     long[] total = {0};
     try {
-      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          if (attrs.isRegularFile()) {
-            total[0] += attrs.size();
-          }
-          return FileVisitResult.CONTINUE;
-        }
+      Files.walkFileTree(
+          dir,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+              if (attrs.isRegularFile()) {
+                total[0] += attrs.size();
+              }
+              return FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult visitFileFailed(Path file, IOException e) {
-          return FileVisitResult.CONTINUE; // removed while walking: it no longer counts
-        }
-      });
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+              return FileVisitResult.CONTINUE; // removed while walking: it no longer counts
+            }
+          });
     } catch (NoSuchFileException e) {
       return 0;
     } catch (IOException e) {

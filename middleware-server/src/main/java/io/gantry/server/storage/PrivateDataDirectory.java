@@ -13,38 +13,46 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The server's data directory kept to the server's own account. Jobs run under other OS
- * accounts, so everything the server keeps there (the job store with every job definition and
- * password hash, the key that decrypts every {@code ENC(...)} value, the TLS keystore and its
- * password, SSH keys) must be unreadable to them.
+ * The server's data directory kept to the server's own account. Jobs run under other OS accounts,
+ * so everything the server keeps there (the job store with every job definition and password hash,
+ * the key that decrypts every {@code ENC(...)} value, the TLS keystore and its password, SSH keys)
+ * must be unreadable to them.
  *
  * <ol>
- *   <li>{@link #prepare} creates what is missing with owner-only modes: the data directory and
- *       the job directories' root {@code 0711} (traversable, not listable, so each job's account
- *       reaches its own {@code 0700} job directory by name), the private directories {@code
- *       0700}.
- *   <li>{@link #check} refuses, naming the path and its mode, a directory or a secret file that
- *       its group or others may read or write, or that another account owns: such a data
- *       directory has been exposed, and starting would go on using keys others may have read.
- *   <li>{@link #tighten} makes the files the server's libraries create with the process umask
- *       (H2 databases: {@code 0644}) owner-only; they were private through their {@code 0700}
- *       directory all along, which {@link #check} verified first.
+ *   <li>{@link #prepare} creates what is missing with owner-only modes: the data directory and the
+ *       job directories' root {@code 0711} (traversable, not listable, so each job's account
+ *       reaches its own {@code 0700} job directory by name), the private directories {@code 0700}.
+ *   <li>{@link #check} refuses, naming the path and its mode, a directory or a secret file that its
+ *       group or others may read or write, or that another account owns: such a data directory has
+ *       been exposed, and starting would go on using keys others may have read.
+ *   <li>{@link #tighten} makes the files the server's libraries create with the process umask (H2
+ *       databases: {@code 0644}) owner-only; they were private through their {@code 0700} directory
+ *       all along, which {@link #check} verified first.
  * </ol>
  */
 public final class PrivateDataDirectory {
   /** Directories whose files hold keys: every file in them must be owner-only too. */
   static final List<String> SECRET_DIRECTORIES = List.of("keys", "tls", "ssh");
+
   /** Directories of databases and drafts the server's libraries write with the umask. */
   static final List<String> OWNER_ONLY_DIRECTORIES = List.of("demo", "web");
 
-  private static final Set<PosixFilePermission> TRAVERSABLE = PosixFilePermissions.fromString("rwx--x--x");
-  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
-  private static final Set<PosixFilePermission> GROUP_OTHER_READ_WRITE = EnumSet.of(
-      PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE,
-      PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
-  private static final Set<PosixFilePermission> GROUP_OTHER_ANY = EnumSet.of(
-      PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE,
-      PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
+  private static final Set<PosixFilePermission> TRAVERSABLE =
+      PosixFilePermissions.fromString("rwx--x--x");
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> GROUP_OTHER_READ_WRITE =
+      EnumSet.of(
+          PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE,
+          PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
+  private static final Set<PosixFilePermission> GROUP_OTHER_ANY =
+      EnumSet.of(
+          PosixFilePermission.GROUP_READ,
+          PosixFilePermission.GROUP_WRITE,
+          PosixFilePermission.GROUP_EXECUTE,
+          PosixFilePermission.OTHERS_READ,
+          PosixFilePermission.OTHERS_WRITE,
+          PosixFilePermission.OTHERS_EXECUTE);
 
   private final Path dataDirectory;
   private final Path jobsRoot;
@@ -115,8 +123,9 @@ public final class PrivateDataDirectory {
       }
       try (Stream<Path> files = Files.walk(dir)) {
         for (Path file : files.toList()) {
-          PosixFileAttributes a = Files.readAttributes(file, PosixFileAttributes.class,
-              java.nio.file.LinkOption.NOFOLLOW_LINKS);
+          PosixFileAttributes a =
+              Files.readAttributes(
+                  file, PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
           if (a.isSymbolicLink()) {
             continue;
           }
@@ -137,7 +146,8 @@ public final class PrivateDataDirectory {
     }
   }
 
-  private void checkMode(Path path, Set<PosixFilePermission> forbidden, String wanted) throws IOException {
+  private void checkMode(Path path, Set<PosixFilePermission> forbidden, String wanted)
+      throws IOException {
     if (!Files.exists(path)) {
       return;
     }
@@ -147,9 +157,13 @@ public final class PrivateDataDirectory {
     exposed.addAll(a.permissions());
     exposed.retainAll(forbidden);
     if (!exposed.isEmpty()) {
-      throw new ExposedException(path + " has mode " + PosixFilePermissions.toString(a.permissions())
-          + ", which lets other accounts at the server's data; it must be " + wanted
-          + ". The server does not start until it is; if others may have read keys meanwhile, replace them.");
+      throw new ExposedException(
+          path
+              + " has mode "
+              + PosixFilePermissions.toString(a.permissions())
+              + ", which lets other accounts at the server's data; it must be "
+              + wanted
+              + ". The server does not start until it is; if others may have read keys meanwhile, replace them.");
     }
   }
 
@@ -167,8 +181,13 @@ public final class PrivateDataDirectory {
   private void checkOwner(Path path) throws IOException {
     Object owner = Files.getAttribute(path, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS);
     if (owner instanceof Integer id && id != uid) {
-      throw new ExposedException(path + " is owned by uid " + id + ", not by the server's account (uid " + uid
-          + "); the server does not start on files another account controls.");
+      throw new ExposedException(
+          path
+              + " is owned by uid "
+              + id
+              + ", not by the server's account (uid "
+              + uid
+              + "); the server does not start on files another account controls.");
     }
   }
 }

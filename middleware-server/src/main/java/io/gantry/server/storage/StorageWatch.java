@@ -19,10 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server's watch over its own storage: the data directory (keys, keystore, job
- * directories) and the job store. A server that did not notice them failing kept acknowledging
- * jobs it had not kept: H2 writes on into a deleted file, and after a restart every job, user and
- * key was gone.
+ * The server's watch over its own storage: the data directory (keys, keystore, job directories) and
+ * the job store. A server that did not notice them failing kept acknowledging jobs it had not kept:
+ * H2 writes on into a deleted file, and after a restart every job, user and key was gone.
  *
  * <ol>
  *   <li>Every {@code interval}, and at once through {@link #checkNow}, each watched directory must
@@ -32,8 +31,8 @@ import org.slf4j.LoggerFactory;
  *   <li>While any of that fails, {@link #problem} says what, in words for a client: the server
  *       refuses new work (a SOAP fault, a 503 page) instead of answering from a store it cannot
  *       trust.
- *   <li>When everything passes again (a file system remounted read-write, space freed, a
- *       directory moved back), the next check clears the problem: no restart needed.
+ *   <li>When everything passes again (a file system remounted read-write, space freed, a directory
+ *       moved back), the next check clears the problem: no restart needed.
  * </ol>
  */
 public final class StorageWatch implements AutoCloseable {
@@ -53,11 +52,13 @@ public final class StorageWatch implements AutoCloseable {
   private final Object storeFileKey;
   private final StoreProbe storeProbe;
   private final Duration interval;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "gantry-storage-watch");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "gantry-storage-watch");
+            t.setDaemon(true);
+            return t;
+          });
   private volatile Optional<String> problem = Optional.empty();
 
   /**
@@ -65,7 +66,8 @@ public final class StorageWatch implements AutoCloseable {
    *     that clients see without the server's paths, and the directory as found now
    * @param storeFile the H2 job store's file, or null for a store on a database server
    */
-  public StorageWatch(Map<String, Path> directories, Path storeFile, StoreProbe storeProbe, Duration interval)
+  public StorageWatch(
+      Map<String, Path> directories, Path storeFile, StoreProbe storeProbe, Duration interval)
       throws IOException {
     for (Map.Entry<String, Path> dir : directories.entrySet()) {
       this.directories.add(new Watched(dir.getKey(), dir.getValue(), identity(dir.getValue())));
@@ -77,7 +79,9 @@ public final class StorageWatch implements AutoCloseable {
   }
 
   /** Starts the periodic checks. */
-  @SuppressWarnings("FutureReturnValueIgnored") // checkNow records its own failures; closing the timer ends the task
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // checkNow records its own failures; closing the timer ends the
+  // task
   public StorageWatch start() {
     long millis = Math.max(50, interval.toMillis());
     timer.scheduleWithFixedDelay(this::checkNow, millis, millis, TimeUnit.MILLISECONDS);
@@ -91,9 +95,9 @@ public final class StorageWatch implements AutoCloseable {
 
   /**
    * Checks at once, with a few {@code stat} calls and no write, that the watched directories and
-   * the H2 store file are still the ones the server started on: what a job just stored in a
-   * deleted file needs to be told apart, cheaply enough to run for every submission. A problem
-   * found is remembered until the next full check.
+   * the H2 store file are still the ones the server started on: what a job just stored in a deleted
+   * file needs to be told apart, cheaply enough to run for every submission. A problem found is
+   * remembered until the next full check.
    */
   public Optional<String> confirmStillThere() {
     List<String> wrong = new ArrayList<>();
@@ -142,10 +146,13 @@ public final class StorageWatch implements AutoCloseable {
         }
       }
     }
-    Optional<String> now = wrong.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", wrong));
+    Optional<String> now =
+        wrong.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", wrong));
     if (!now.equals(problem)) {
       if (now.isPresent()) {
-        log.error("storage failing, new work is refused until it is back: {} (watching {}{})", now.get(),
+        log.error(
+            "storage failing, new work is refused until it is back: {} (watching {}{})",
+            now.get(),
             directories.stream().map(d -> d.role() + " " + d.path()).toList(),
             storeFile == null ? "" : " and the job store file " + storeFile);
       } else {
@@ -159,12 +166,19 @@ public final class StorageWatch implements AutoCloseable {
   private static Optional<String> directoryProblem(Watched dir) {
     try {
       if (!Objects.equals(identity(dir.path()), dir.key())) {
-        return Optional.of(dir.role() + " was replaced since the server started (what it held is gone);"
-            + " restore it or restart the server");
+        return Optional.of(
+            dir.role()
+                + " was replaced since the server started (what it held is gone);"
+                + " restore it or restart the server");
       }
       Path probe = dir.path().resolve(PROBE_FILE);
-      Files.write(probe, new byte[] {1}, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-          StandardOpenOption.WRITE, StandardOpenOption.SYNC);
+      Files.write(
+          probe,
+          new byte[] {1},
+          StandardOpenOption.CREATE,
+          StandardOpenOption.TRUNCATE_EXISTING,
+          StandardOpenOption.WRITE,
+          StandardOpenOption.SYNC);
       Files.delete(probe);
       return Optional.empty();
     } catch (NoSuchFileException e) {
@@ -193,7 +207,8 @@ public final class StorageWatch implements AutoCloseable {
   }
 
   private static String reason(IOException e) {
-    return e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+    return e instanceof java.nio.file.FileSystemException f && f.getReason() != null
+        ? f.getReason()
         : e.getMessage() != null ? e.getMessage() : e.toString();
   }
 

@@ -14,8 +14,17 @@ package io.gantry.server.store;
  * @param seconds how long the step took
  * @param skipped true when the step had already been done (stage-out ledger) and did nothing
  */
-public record DataMovement(String phase, String kind, String source, String detail, String file,
-    long rows, long bytes, String sha256, double seconds, boolean skipped) {
+public record DataMovement(
+    String phase,
+    String kind,
+    String source,
+    String detail,
+    String file,
+    long rows,
+    long bytes,
+    String sha256,
+    double seconds,
+    boolean skipped) {
 
   public static final String STAGE_IN = "STAGE_IN";
   public static final String STAGE_OUT = "STAGE_OUT";

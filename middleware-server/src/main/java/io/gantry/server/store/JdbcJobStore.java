@@ -8,7 +8,6 @@ import io.gantry.server.store.internal.SchemaMigrations;
 import io.gantry.server.store.internal.Transactor;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.util.Set;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -19,6 +18,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -54,7 +54,10 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     return users;
   }
 
-  /** Opens a connection pool on the configured database and migrates it; close the store to release it. */
+  /**
+   * Opens a connection pool on the configured database and migrates it; close the store to release
+   * it.
+   */
   public static JdbcJobStore open(JobStoreSettings settings) {
     HikariConfig config = new HikariConfig();
     config.setPoolName("gantry-job-store");
@@ -76,8 +79,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   /**
    * Proves the store can still be written durably, by rewriting one probe row; throws {@link
-   * JobStoreException} when it cannot. Connections that failed are replaced first, so a store
-   * that is back (space freed, read-write again) is used again without a restart.
+   * JobStoreException} when it cannot. Connections that failed are replaced first, so a store that
+   * is back (space freed, read-write again) is used again without a restart.
    */
   public void probeWrite() {
     try {
@@ -94,15 +97,18 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   }
 
   private void writeProbe() {
-    tx.write("write the storage probe", c -> {
-      try (PreparedStatement ps = c.prepareStatement("UPDATE gantry_storage_probe SET written_at = ? WHERE id = 1")) {
-        JobRows.setInstant(ps, 1, now());
-        if (ps.executeUpdate() != 1) {
-          throw new SQLException("the storage probe row is missing");
-        }
-        return null;
-      }
-    });
+    tx.write(
+        "write the storage probe",
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("UPDATE gantry_storage_probe SET written_at = ? WHERE id = 1")) {
+            JobRows.setInstant(ps, 1, now());
+            if (ps.executeUpdate() != 1) {
+              throw new SQLException("the storage probe row is missing");
+            }
+            return null;
+          }
+        });
   }
 
   @Override
@@ -113,10 +119,12 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   private static void checkNewJob(String owner, String name, String jobDescription) {
     if (owner == null || owner.isBlank() || owner.length() > NAME_LIMIT) {
-      throw new IllegalArgumentException("a job needs an owner of 1 to " + NAME_LIMIT + " characters");
+      throw new IllegalArgumentException(
+          "a job needs an owner of 1 to " + NAME_LIMIT + " characters");
     }
     if (name != null && name.length() > NAME_LIMIT) {
-      throw new IllegalArgumentException("a job name may have at most " + NAME_LIMIT + " characters");
+      throw new IllegalArgumentException(
+          "a job name may have at most " + NAME_LIMIT + " characters");
     }
     if (jobDescription == null) {
       throw new IllegalArgumentException("a job needs its job description");
@@ -124,48 +132,55 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   }
 
   @Override
-  public JobRecord submit(JobId id, String owner, String name, String jobDescription, StoredPlan plan) {
+  public JobRecord submit(
+      JobId id, String owner, String name, String jobDescription, StoredPlan plan) {
     java.util.Objects.requireNonNull(id, "id");
     java.util.Objects.requireNonNull(plan, "plan");
     checkNewJob(owner, name, jobDescription);
     return insertJob(id, owner, name, jobDescription, plan);
   }
 
-  private JobRecord insertJob(JobId id, String owner, String name, String jobDescription, StoredPlan plan) {
+  private JobRecord insertJob(
+      JobId id, String owner, String name, String jobDescription, StoredPlan plan) {
     Instant now = now();
-    return tx.write("store new job " + id, c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO gantry_job (id, owner, name, state, submitted_at, jsdl_xml)"
-              + " VALUES (?, ?, ?, ?, ?, ?)")) {
-        ps.setString(1, id.value());
-        ps.setString(2, owner);
-        ps.setString(3, name);
-        ps.setString(4, JobState.QUEUED.name());
-        JobRows.setInstant(ps, 5, now);
-        ps.setString(6, jobDescription);
-        ps.executeUpdate();
-      }
-      if (plan != null) {
-        PlanRows.insert(c, id, plan, now, TEXT_LIMIT);
-      }
-      appendHistory(c, id, null, JobState.QUEUED, now, "submitted by " + owner);
-      return readJob(c, id).orElseThrow();
-    });
+    return tx.write(
+        "store new job " + id,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "INSERT INTO gantry_job (id, owner, name, state, submitted_at, jsdl_xml)"
+                      + " VALUES (?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, id.value());
+            ps.setString(2, owner);
+            ps.setString(3, name);
+            ps.setString(4, JobState.QUEUED.name());
+            JobRows.setInstant(ps, 5, now);
+            ps.setString(6, jobDescription);
+            ps.executeUpdate();
+          }
+          if (plan != null) {
+            PlanRows.insert(c, id, plan, now, TEXT_LIMIT);
+          }
+          appendHistory(c, id, null, JobState.QUEUED, now, "submitted by " + owner);
+          return readJob(c, id).orElseThrow();
+        });
   }
 
   @Override
   public boolean recordPlan(JobId id, StoredPlan plan) {
     Instant now = now();
-    return tx.write("record the plan of job " + id, c -> {
-      if (readJob(c, id).isEmpty()) {
-        throw new UnknownJobException(id);
-      }
-      if (PlanRows.exists(c, id)) {
-        return false;
-      }
-      PlanRows.insert(c, id, plan, now, TEXT_LIMIT);
-      return true;
-    });
+    return tx.write(
+        "record the plan of job " + id,
+        c -> {
+          if (readJob(c, id).isEmpty()) {
+            throw new UnknownJobException(id);
+          }
+          if (PlanRows.exists(c, id)) {
+            return false;
+          }
+          PlanRows.insert(c, id, plan, now, TEXT_LIMIT);
+          return true;
+        });
   }
 
   @Override
@@ -180,37 +195,46 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   @Override
   public void recordComputeRef(JobId id, String ref) {
-    tx.write("record the compute reference of job " + id, c -> {
-      try (PreparedStatement ps = c.prepareStatement("UPDATE gantry_job SET compute_ref = ? WHERE id = ?")) {
-        ps.setString(1, ref);
-        ps.setString(2, id.value());
-        return ps.executeUpdate();
-      }
-    });
+    tx.write(
+        "record the compute reference of job " + id,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("UPDATE gantry_job SET compute_ref = ? WHERE id = ?")) {
+            ps.setString(1, ref);
+            ps.setString(2, id.value());
+            return ps.executeUpdate();
+          }
+        });
   }
 
   @Override
   public Optional<String> computeRef(JobId id) {
-    return tx.read("read the compute reference of job " + id, c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT compute_ref FROM gantry_job WHERE id = ?")) {
-        ps.setString(1, id.value());
-        try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
-        }
-      }
-    });
+    return tx.read(
+        "read the compute reference of job " + id,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("SELECT compute_ref FROM gantry_job WHERE id = ?")) {
+            ps.setString(1, id.value());
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+            }
+          }
+        });
   }
 
   @Override
   public Optional<String> jobDescription(JobId id) {
-    return tx.read("read the job description of " + id, c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT jsdl_xml FROM gantry_job WHERE id = ?")) {
-        ps.setString(1, id.value());
-        try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
-        }
-      }
-    });
+    return tx.read(
+        "read the job description of " + id,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("SELECT jsdl_xml FROM gantry_job WHERE id = ?")) {
+            ps.setString(1, id.value());
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+            }
+          }
+        });
   }
 
   @Override
@@ -219,99 +243,126 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
       throw new IllegalTransitionException(id, change.from(), change.to());
     }
     Instant now = now();
-    return tx.write("move job " + id + " to " + change.to(), c -> {
-      if (!compareAndSetState(c, id, change, now)) {
-        if (readJob(c, id).isEmpty()) {
-          throw new UnknownJobException(id);
-        }
-        return false;
-      }
-      appendHistory(c, id, change.from(), change.to(), now, change.reason());
-      return true;
-    });
+    return tx.write(
+        "move job " + id + " to " + change.to(),
+        c -> {
+          if (!compareAndSetState(c, id, change, now)) {
+            if (readJob(c, id).isEmpty()) {
+              throw new UnknownJobException(id);
+            }
+            return false;
+          }
+          appendHistory(c, id, change.from(), change.to(), now, change.reason());
+          return true;
+        });
   }
 
   @Override
   public void recordDataMovements(JobId id, String phase, List<DataMovement> movements) {
     Instant now = now();
-    tx.write("record " + phase + " data movements of job " + id, c -> {
-      try (PreparedStatement delete = c.prepareStatement(
-          "DELETE FROM gantry_data_movement WHERE job_id = ? AND phase = ?")) {
-        delete.setString(1, id.value());
-        delete.setString(2, phase);
-        delete.executeUpdate();
-      }
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO gantry_data_movement (job_id, "
-          + "phase, seq, kind, source, detail, file, rows_moved, bytes, sha256, seconds, skipped, "
-          + "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-        int seq = 0;
-        for (DataMovement m : movements) {
-          ps.setString(1, id.value());
-          ps.setString(2, phase);
-          ps.setInt(3, ++seq);
-          ps.setString(4, m.kind());
-          ps.setString(5, clip(m.source()));
-          ps.setString(6, clip(m.detail()));
-          ps.setString(7, clip(m.file()));
-          ps.setLong(8, m.rows());
-          ps.setLong(9, m.bytes());
-          ps.setString(10, m.sha256());
-          ps.setDouble(11, m.seconds());
-          ps.setBoolean(12, m.skipped());
-          JobRows.setInstant(ps, 13, now);
-          ps.addBatch();
-        }
-        ps.executeBatch();
-      }
-      return null;
-    });
+    tx.write(
+        "record " + phase + " data movements of job " + id,
+        c -> {
+          try (PreparedStatement delete =
+              c.prepareStatement(
+                  "DELETE FROM gantry_data_movement WHERE job_id = ? AND phase = ?")) {
+            delete.setString(1, id.value());
+            delete.setString(2, phase);
+            delete.executeUpdate();
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "INSERT INTO gantry_data_movement (job_id, "
+                      + "phase, seq, kind, source, detail, file, rows_moved, bytes, sha256, seconds, skipped, "
+                      + "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            int seq = 0;
+            for (DataMovement m : movements) {
+              ps.setString(1, id.value());
+              ps.setString(2, phase);
+              ps.setInt(3, ++seq);
+              ps.setString(4, m.kind());
+              ps.setString(5, clip(m.source()));
+              ps.setString(6, clip(m.detail()));
+              ps.setString(7, clip(m.file()));
+              ps.setLong(8, m.rows());
+              ps.setLong(9, m.bytes());
+              ps.setString(10, m.sha256());
+              ps.setDouble(11, m.seconds());
+              ps.setBoolean(12, m.skipped());
+              JobRows.setInstant(ps, 13, now);
+              ps.addBatch();
+            }
+            ps.executeBatch();
+          }
+          return null;
+        });
   }
 
   @Override
   public long countUnfinished(String owner) {
-    return tx.read("count unfinished jobs of " + owner, c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM gantry_job WHERE owner = ?"
-          + " AND state IN ('QUEUED', 'STAGING_IN', 'STAGED', 'RUNNING', 'STAGING_OUT')")) {
-        ps.setString(1, owner);
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          return rs.getLong(1);
-        }
-      }
-    });
+    return tx.read(
+        "count unfinished jobs of " + owner,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT COUNT(*) FROM gantry_job WHERE owner = ?"
+                      + " AND state IN ('QUEUED', 'STAGING_IN', 'STAGED', 'RUNNING', 'STAGING_OUT')")) {
+            ps.setString(1, owner);
+            try (ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              return rs.getLong(1);
+            }
+          }
+        });
   }
 
   @Override
   public List<DataMovement> dataMovements(JobId id) {
-    return tx.read("read data movements of job " + id, c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT phase, kind, source, detail, file, "
-          + "rows_moved, bytes, sha256, seconds, skipped FROM gantry_data_movement WHERE job_id = ? "
-          + "ORDER BY CASE phase WHEN 'STAGE_IN' THEN 0 ELSE 1 END, seq")) {
-        ps.setString(1, id.value());
-        try (ResultSet rs = ps.executeQuery()) {
-          List<DataMovement> result = new java.util.ArrayList<>();
-          while (rs.next()) {
-            result.add(new DataMovement(rs.getString(1), rs.getString(2), rs.getString(3),
-                rs.getString(4), rs.getString(5), rs.getLong(6), rs.getLong(7), rs.getString(8),
-                rs.getDouble(9), rs.getBoolean(10)));
+    return tx.read(
+        "read data movements of job " + id,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT phase, kind, source, detail, file, "
+                      + "rows_moved, bytes, sha256, seconds, skipped FROM gantry_data_movement WHERE job_id = ? "
+                      + "ORDER BY CASE phase WHEN 'STAGE_IN' THEN 0 ELSE 1 END, seq")) {
+            ps.setString(1, id.value());
+            try (ResultSet rs = ps.executeQuery()) {
+              List<DataMovement> result = new java.util.ArrayList<>();
+              while (rs.next()) {
+                result.add(
+                    new DataMovement(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getLong(6),
+                        rs.getLong(7),
+                        rs.getString(8),
+                        rs.getDouble(9),
+                        rs.getBoolean(10)));
+              }
+              return result;
+            }
           }
-          return result;
-        }
-      }
-    });
+        });
   }
 
   @Override
   public boolean updatePhaseDetail(JobId id, JobState state, String detail) {
-    return tx.writeLazily("update progress of job " + id, c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "UPDATE gantry_job SET phase_detail = ? WHERE id = ? AND state = ?")) {
-        ps.setString(1, clip(detail));
-        ps.setString(2, id.value());
-        ps.setString(3, state.name());
-        return ps.executeUpdate() == 1;
-      }
-    });
+    return tx.writeLazily(
+        "update progress of job " + id,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE gantry_job SET phase_detail = ? WHERE id = ? AND state = ?")) {
+            ps.setString(1, clip(detail));
+            ps.setString(2, id.value());
+            ps.setString(3, state.name());
+            return ps.executeUpdate() == 1;
+          }
+        });
   }
 
   @Override
@@ -320,8 +371,17 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     String where = filter(query.owner(), query.states(), params);
     params.add(query.afterSeq());
     params.add(query.limit());
-    return tx.read("list jobs", c -> jobs(c,
-        "SELECT " + JobRows.JOB_COLUMNS + " FROM gantry_job" + where + " AND seq > ? ORDER BY seq LIMIT ?", params));
+    return tx.read(
+        "list jobs",
+        c ->
+            jobs(
+                c,
+                "SELECT "
+                    + JobRows.JOB_COLUMNS
+                    + " FROM gantry_job"
+                    + where
+                    + " AND seq > ? ORDER BY seq LIMIT ?",
+                params));
   }
 
   @Override
@@ -334,16 +394,27 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     List<Object> pageParams = new ArrayList<>(filterParams);
     pageParams.add(limit);
     pageParams.add(offset);
-    return tx.read("list jobs newest first", c -> {
-      long total;
-      try (PreparedStatement ps = prepared(c, "SELECT COUNT(*) FROM gantry_job" + where, filterParams);
-          ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        total = rs.getLong(1);
-      }
-      return new JobPage(total, jobs(c, "SELECT " + JobRows.JOB_COLUMNS + " FROM gantry_job" + where
-          + " ORDER BY seq DESC LIMIT ? OFFSET ?", pageParams));
-    });
+    return tx.read(
+        "list jobs newest first",
+        c -> {
+          long total;
+          try (PreparedStatement ps =
+                  prepared(c, "SELECT COUNT(*) FROM gantry_job" + where, filterParams);
+              ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            total = rs.getLong(1);
+          }
+          return new JobPage(
+              total,
+              jobs(
+                  c,
+                  "SELECT "
+                      + JobRows.JOB_COLUMNS
+                      + " FROM gantry_job"
+                      + where
+                      + " ORDER BY seq DESC LIMIT ? OFFSET ?",
+                  pageParams));
+        });
   }
 
   /** " WHERE ..." selecting an owner's jobs (null: everyone's) in some states (empty: all). */
@@ -360,7 +431,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     return sql.toString();
   }
 
-  private static PreparedStatement prepared(Connection c, String sql, List<Object> params) throws SQLException {
+  private static PreparedStatement prepared(Connection c, String sql, List<Object> params)
+      throws SQLException {
     PreparedStatement ps = c.prepareStatement(sql);
     for (int i = 0; i < params.size(); i++) {
       ps.setObject(i + 1, params.get(i));
@@ -368,8 +440,10 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     return ps;
   }
 
-  private static List<JobRecord> jobs(Connection c, String sql, List<Object> params) throws SQLException {
-    try (PreparedStatement ps = prepared(c, sql, params); ResultSet rs = ps.executeQuery()) {
+  private static List<JobRecord> jobs(Connection c, String sql, List<Object> params)
+      throws SQLException {
+    try (PreparedStatement ps = prepared(c, sql, params);
+        ResultSet rs = ps.executeQuery()) {
       List<JobRecord> jobs = new ArrayList<>();
       while (rs.next()) {
         jobs.add(JobRows.job(rs));
@@ -380,37 +454,43 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   @Override
   public Map<JobState, Long> countByState() {
-    return tx.read("count jobs by state", c -> {
-      Map<JobState, Long> counts = new EnumMap<>(JobState.class);
-      for (JobState s : JobState.values()) {
-        counts.put(s, 0L);
-      }
-      try (PreparedStatement ps = c.prepareStatement("SELECT state, COUNT(*) FROM gantry_job GROUP BY state");
-          ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          counts.put(JobState.valueOf(rs.getString(1)), rs.getLong(2));
-        }
-      }
-      return counts;
-    });
+    return tx.read(
+        "count jobs by state",
+        c -> {
+          Map<JobState, Long> counts = new EnumMap<>(JobState.class);
+          for (JobState s : JobState.values()) {
+            counts.put(s, 0L);
+          }
+          try (PreparedStatement ps =
+                  c.prepareStatement("SELECT state, COUNT(*) FROM gantry_job GROUP BY state");
+              ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              counts.put(JobState.valueOf(rs.getString(1)), rs.getLong(2));
+            }
+          }
+          return counts;
+        });
   }
 
   @Override
   public List<JobTransition> history(JobId id) {
-    return tx.read("read the history of job " + id, c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT job_id, seq, from_state, to_state, occurred_at, reason FROM gantry_job_transition"
-              + " WHERE job_id = ? ORDER BY seq")) {
-        ps.setString(1, id.value());
-        List<JobTransition> history = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            history.add(JobRows.transition(rs));
+    return tx.read(
+        "read the history of job " + id,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT job_id, seq, from_state, to_state, occurred_at, reason FROM gantry_job_transition"
+                      + " WHERE job_id = ? ORDER BY seq")) {
+            ps.setString(1, id.value());
+            List<JobTransition> history = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                history.add(JobRows.transition(rs));
+              }
+            }
+            return history;
           }
-        }
-        return history;
-      }
-    });
+        });
   }
 
   /** Releases the connection pool if this store opened it; H2 then closes its files. */
@@ -465,12 +545,14 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
    * Appends to the audit trail. Numbering by MAX(seq) + 1 is safe: every caller has just written
    * the job's row, whose lock keeps any other writer of this job's history out until commit.
    */
-  private static void appendHistory(Connection c, JobId id, JobState from, JobState to, Instant at,
-      String reason) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "INSERT INTO gantry_job_transition (job_id, seq, from_state, to_state, occurred_at, reason)"
-            + " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM gantry_job_transition"
-            + " WHERE job_id = ?")) {
+  private static void appendHistory(
+      Connection c, JobId id, JobState from, JobState to, Instant at, String reason)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO gantry_job_transition (job_id, seq, from_state, to_state, occurred_at, reason)"
+                + " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM gantry_job_transition"
+                + " WHERE job_id = ?")) {
       ps.setString(1, id.value());
       ps.setString(2, from == null ? null : from.name());
       ps.setString(3, to.name());
@@ -482,8 +564,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   }
 
   private static Optional<JobRecord> readJob(Connection c, JobId id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT " + JobRows.JOB_COLUMNS + " FROM gantry_job WHERE id = ?")) {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT " + JobRows.JOB_COLUMNS + " FROM gantry_job WHERE id = ?")) {
       ps.setString(1, id.value());
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? Optional.of(JobRows.job(rs)) : Optional.empty();
@@ -497,6 +579,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   }
 
   private static String clip(String text) {
-    return text == null || text.length() <= TEXT_LIMIT ? text : text.substring(0, TEXT_LIMIT - 3) + "...";
+    return text == null || text.length() <= TEXT_LIMIT
+        ? text
+        : text.substring(0, TEXT_LIMIT - 3) + "...";
   }
 }

@@ -5,10 +5,10 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A job's id: 160 random bits from {@link SecureRandom}, written as 32 characters of lower-case
- * RFC 4648 base32 ({@code a-z}, {@code 2-7}). Unguessable, so knowing one job's id tells nothing
- * about another's; safe unescaped in URLs, file names and XML; case-insensitive file systems
- * cannot confuse two ids; and 20 bytes encode to exactly 32 characters, without padding.
+ * A job's id: 160 random bits from {@link SecureRandom}, written as 32 characters of lower-case RFC
+ * 4648 base32 ({@code a-z}, {@code 2-7}). Unguessable, so knowing one job's id tells nothing about
+ * another's; safe unescaped in URLs, file names and XML; case-insensitive file systems cannot
+ * confuse two ids; and 20 bytes encode to exactly 32 characters, without padding.
  */
 public record JobId(String value) {
   private static final Pattern FORMAT = Pattern.compile("[a-z2-7]{32}");

@@ -4,8 +4,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Which jobs to list, in submission order, one page at a time. Paging is by key ("after this
- * seq"), not by offset, so a page does not shift when jobs are submitted while a user pages.
+ * Which jobs to list, in submission order, one page at a time. Paging is by key ("after this seq"),
+ * not by offset, so a page does not shift when jobs are submitted while a user pages.
  *
  * @param owner only this owner's jobs, or null for everyone's
  * @param states only jobs in these states; empty for all
@@ -18,7 +18,8 @@ public record JobQuery(String owner, Set<JobState> states, long afterSeq, int li
   public JobQuery {
     states = states.isEmpty() ? EnumSet.noneOf(JobState.class) : EnumSet.copyOf(states);
     if (limit < 1 || limit > MAX_LIMIT) {
-      throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ", was " + limit);
+      throw new IllegalArgumentException(
+          "limit must be between 1 and " + MAX_LIMIT + ", was " + limit);
     }
     if (afterSeq < 0) {
       throw new IllegalArgumentException("afterSeq cannot be negative, was " + afterSeq);

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A job as stored, without its job description (read that with
- * {@link JobStore#jobDescription(JobId)}: lists of thousands of jobs need not carry every document).
+ * A job as stored, without its job description (read that with {@link
+ * JobStore#jobDescription(JobId)}: lists of thousands of jobs need not carry every document).
  *
  * @param id the job's id
  * @param seq submission order: strictly increasing, the FCFS queue order and the paging key
@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param startedAt when its program started (entered RUNNING), or null
  * @param finishedAt when it reached a final state, or null
  * @param exitCode the program's exit code once known, or null
- * @param failureReason for FAILED jobs, the error a user can act on; for CANCELLED and KILLED
- *     jobs, who stopped them and how; otherwise null
+ * @param failureReason for FAILED jobs, the error a user can act on; for CANCELLED and KILLED jobs,
+ *     who stopped them and how; otherwise null
  * @param phaseDetail progress within the current state ("staging 3 of 5 files"), or null
  */
 public record JobRecord(

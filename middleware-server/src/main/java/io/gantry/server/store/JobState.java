@@ -4,11 +4,11 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Where a job is in its life. The happy path is
- * {@code QUEUED -> STAGING_IN -> STAGED -> RUNNING -> STAGING_OUT -> SUCCEEDED}; any state that
- * is not final may also end in FAILED, and a job is CANCELLED if it is removed before its program
- * started, KILLED if it is stopped once its program started (while running or staging out). A
- * job without a program (staging only) skips RUNNING: {@code STAGED -> STAGING_OUT}.
+ * Where a job is in its life. The happy path is {@code QUEUED -> STAGING_IN -> STAGED -> RUNNING ->
+ * STAGING_OUT -> SUCCEEDED}; any state that is not final may also end in FAILED, and a job is
+ * CANCELLED if it is removed before its program started, KILLED if it is stopped once its program
+ * started (while running or staging out). A job without a program (staging only) skips RUNNING:
+ * {@code STAGED -> STAGING_OUT}.
  */
 public enum JobState {
   QUEUED,

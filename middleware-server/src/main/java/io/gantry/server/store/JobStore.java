@@ -70,7 +70,9 @@ public interface JobStore {
     return list(JobQuery.all(limit).inStates(java.util.EnumSet.of(JobState.QUEUED)));
   }
 
-  /** Every job in one of {@code states}, oldest first: what a restarted server must pick up again. */
+  /**
+   * Every job in one of {@code states}, oldest first: what a restarted server must pick up again.
+   */
   default List<JobRecord> allInStates(java.util.Set<JobState> states) {
     List<JobRecord> all = new java.util.ArrayList<>();
     JobQuery page = JobQuery.all(JobQuery.MAX_LIMIT).inStates(states);

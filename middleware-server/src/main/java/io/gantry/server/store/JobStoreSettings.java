@@ -16,9 +16,9 @@ public record JobStoreSettings(String jdbcUrl, String user, String password, int
 
   /**
    * H2 options: the server closes the database itself on shutdown, after the last transition is
-   * stored, instead of H2's own shutdown hook racing it (DB_CLOSE_ON_EXIT=FALSE); a writer waits
-   * up to 10 s for a row another transaction holds, rather than H2's default 1 s, so a busy
-   * scheduler does not turn into failed cancels.
+   * stored, instead of H2's own shutdown hook racing it (DB_CLOSE_ON_EXIT=FALSE); a writer waits up
+   * to 10 s for a row another transaction holds, rather than H2's default 1 s, so a busy scheduler
+   * does not turn into failed cancels.
    */
   private static final String H2_OPTIONS = ";DB_CLOSE_ON_EXIT=FALSE;LOCK_TIMEOUT=10000";
 
@@ -38,11 +38,11 @@ public record JobStoreSettings(String jdbcUrl, String user, String password, int
    * An H2 database in files next to {@code base} ({@code base.mv.db}), created if absent.
    *
    * <p>Opened through H2's {@code retry:} file system: cancelling a job interrupts its staging
-   * thread, and an interrupt that lands while that thread writes a transition closes a plain
-   * file channel, which makes H2 close the whole job store for every later request. {@code
-   * retry:} reopens the file and repeats the write instead (and clears the interrupt; the
-   * cancel is recorded in the store all the same, so the staging thread's next transition
-   * fails and it stops there).
+   * thread, and an interrupt that lands while that thread writes a transition closes a plain file
+   * channel, which makes H2 close the whole job store for every later request. {@code retry:}
+   * reopens the file and repeats the write instead (and clears the interrupt; the cancel is
+   * recorded in the store all the same, so the staging thread's next transition fails and it stops
+   * there).
    */
   public static JobStoreSettings h2File(Path base) {
     return new JobStoreSettings(
@@ -51,7 +51,12 @@ public record JobStoreSettings(String jdbcUrl, String user, String password, int
 
   @Override
   public String toString() {
-    return "JobStoreSettings[jdbcUrl=" + jdbcUrl + ", user=" + user + ", maximumPoolSize="
-        + maximumPoolSize + "]";
+    return "JobStoreSettings[jdbcUrl="
+        + jdbcUrl
+        + ", user="
+        + user
+        + ", maximumPoolSize="
+        + maximumPoolSize
+        + "]";
   }
 }

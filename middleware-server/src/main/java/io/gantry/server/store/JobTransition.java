@@ -12,4 +12,5 @@ import java.time.Instant;
  * @param at when the change was committed
  * @param reason why, in words for the job's owner and the operator
  */
-public record JobTransition(JobId jobId, int seq, JobState from, JobState to, Instant at, String reason) {}
+public record JobTransition(
+    JobId jobId, int seq, JobState from, JobState to, Instant at, String reason) {}

@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param exitCode the program's exit code, when this change learnt it; otherwise null
  * @param phaseDetail progress text for the new state, or null to clear it
  */
-public record StateChange(JobState from, JobState to, String reason, Integer exitCode, String phaseDetail) {
+public record StateChange(
+    JobState from, JobState to, String reason, Integer exitCode, String phaseDetail) {
 
   public StateChange {
     Objects.requireNonNull(from, "from");

@@ -4,14 +4,15 @@ import java.util.regex.Pattern;
 
 /**
  * A user of gantry-server: a name (which owns jobs), a role, and the stored password hash (never
- * the password). Names are restricted so that they are safe in logs, file names and the job
- * store's owner column.
+ * the password). Names are restricted so that they are safe in logs, file names and the job store's
+ * owner column.
  */
 public record UserAccount(String name, Role role, String passwordHash) {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,63}");
 
   public enum Role {
-    USER, ADMIN;
+    USER,
+    ADMIN;
 
     public String value() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -30,11 +31,15 @@ public record UserAccount(String name, Role role, String passwordHash) {
     return role == Role.ADMIN;
   }
 
-  /** Refuses names that are not 1-64 letters, digits, '.', '_', '@' or '-' (starting with a letter or digit). */
+  /**
+   * Refuses names that are not 1-64 letters, digits, '.', '_', '@' or '-' (starting with a letter
+   * or digit).
+   */
   public static String requireValidName(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("a user name is 1 to 64 letters, digits, '.', '_', '@' or '-',"
-          + " starting with a letter or digit");
+      throw new IllegalArgumentException(
+          "a user name is 1 to 64 letters, digits, '.', '_', '@' or '-',"
+              + " starting with a letter or digit");
     }
     return name;
   }

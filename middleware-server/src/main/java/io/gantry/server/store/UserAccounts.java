@@ -11,8 +11,8 @@ import java.util.Optional;
 
 /**
  * The user accounts in the job store (table {@code gantry_user}): kept beside the jobs so that a
- * shared PostgreSQL deployment has one place for both, and every server sharing it knows the
- * same users.
+ * shared PostgreSQL deployment has one place for both, and every server sharing it knows the same
+ * users.
  */
 public final class UserAccounts {
   private final Transactor tx;
@@ -22,69 +22,84 @@ public final class UserAccounts {
   }
 
   public Optional<UserAccount> find(String name) {
-    return tx.read("read user " + name, c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT name, role, password_hash FROM gantry_user WHERE name = ?")) {
-        ps.setString(1, name);
-        try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? Optional.of(account(rs)) : Optional.empty();
-        }
-      }
-    });
+    return tx.read(
+        "read user " + name,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT name, role, password_hash FROM gantry_user WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? Optional.of(account(rs)) : Optional.empty();
+            }
+          }
+        });
   }
 
   /** Every account, by name. */
   public List<UserAccount> list() {
-    return tx.read("list users", c -> {
-      List<UserAccount> all = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT name, role, password_hash FROM gantry_user ORDER BY name");
-          ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          all.add(account(rs));
-        }
-      }
-      return all;
-    });
+    return tx.read(
+        "list users",
+        c -> {
+          List<UserAccount> all = new ArrayList<>();
+          try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "SELECT name, role, password_hash FROM gantry_user ORDER BY name");
+              ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              all.add(account(rs));
+            }
+          }
+          return all;
+        });
   }
 
   /** Adds an account; false if the name is taken. */
   public boolean add(UserAccount account) {
-    return tx.write("add user " + account.name(), c -> {
-      if (exists(c, account.name())) {
-        return false;
-      }
-      try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO gantry_user (name, role, password_hash, created_at) VALUES (?, ?, ?, ?)")) {
-        ps.setString(1, account.name());
-        ps.setString(2, account.role().value());
-        ps.setString(3, account.passwordHash());
-        JobRows.setInstant(ps, 4, Instant.now());
-        ps.executeUpdate();
-      }
-      return true;
-    });
+    return tx.write(
+        "add user " + account.name(),
+        c -> {
+          if (exists(c, account.name())) {
+            return false;
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "INSERT INTO gantry_user (name, role, password_hash, created_at) VALUES (?, ?, ?, ?)")) {
+            ps.setString(1, account.name());
+            ps.setString(2, account.role().value());
+            ps.setString(3, account.passwordHash());
+            JobRows.setInstant(ps, 4, Instant.now());
+            ps.executeUpdate();
+          }
+          return true;
+        });
   }
 
   /** Replaces the password hash; false if there is no such user. */
   public boolean changePassword(String name, String passwordHash) {
-    return tx.write("change the password of user " + name, c -> {
-      try (PreparedStatement ps = c.prepareStatement("UPDATE gantry_user SET password_hash = ? WHERE name = ?")) {
-        ps.setString(1, passwordHash);
-        ps.setString(2, name);
-        return ps.executeUpdate() == 1;
-      }
-    });
+    return tx.write(
+        "change the password of user " + name,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("UPDATE gantry_user SET password_hash = ? WHERE name = ?")) {
+            ps.setString(1, passwordHash);
+            ps.setString(2, name);
+            return ps.executeUpdate() == 1;
+          }
+        });
   }
 
   /** Removes an account (its jobs stay, visible to admins); false if there is no such user. */
   public boolean remove(String name) {
-    return tx.write("remove user " + name, c -> {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM gantry_user WHERE name = ?")) {
-        ps.setString(1, name);
-        return ps.executeUpdate() == 1;
-      }
-    });
+    return tx.write(
+        "remove user " + name,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("DELETE FROM gantry_user WHERE name = ?")) {
+            ps.setString(1, name);
+            return ps.executeUpdate() == 1;
+          }
+        });
   }
 
   /**
@@ -92,50 +107,61 @@ public final class UserAccounts {
    * mapped (then the server's jobs.default-os-account applies).
    */
   public Optional<String> osAccount(String name) {
-    return tx.read("read the OS account of user " + name, c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT os_account FROM gantry_user WHERE name = ?")) {
-        ps.setString(1, name);
-        try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
-        }
-      }
-    });
+    return tx.read(
+        "read the OS account of user " + name,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("SELECT os_account FROM gantry_user WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+            }
+          }
+        });
   }
 
   /** Every user's mapped OS account; users without one are left out. */
   public java.util.Map<String, String> osAccounts() {
-    return tx.read("list OS accounts", c -> {
-      java.util.Map<String, String> all = new java.util.TreeMap<>();
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT name, os_account FROM gantry_user WHERE os_account IS NOT NULL");
-          ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          all.put(rs.getString(1), rs.getString(2));
-        }
-      }
-      return all;
-    });
+    return tx.read(
+        "list OS accounts",
+        c -> {
+          java.util.Map<String, String> all = new java.util.TreeMap<>();
+          try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "SELECT name, os_account FROM gantry_user WHERE os_account IS NOT NULL");
+              ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              all.put(rs.getString(1), rs.getString(2));
+            }
+          }
+          return all;
+        });
   }
 
   /** Maps the user to an OS account, or back to the default with null; false if no such user. */
   public boolean setOsAccount(String name, String osAccount) {
-    return tx.write("set the OS account of user " + name, c -> {
-      try (PreparedStatement ps = c.prepareStatement("UPDATE gantry_user SET os_account = ? WHERE name = ?")) {
-        ps.setString(1, osAccount);
-        ps.setString(2, name);
-        return ps.executeUpdate() == 1;
-      }
-    });
+    return tx.write(
+        "set the OS account of user " + name,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("UPDATE gantry_user SET os_account = ? WHERE name = ?")) {
+            ps.setString(1, osAccount);
+            ps.setString(2, name);
+            return ps.executeUpdate() == 1;
+          }
+        });
   }
 
   public boolean isEmpty() {
-    return tx.read("count users", c -> {
-      try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM gantry_user");
-          ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1) == 0;
-      }
-    });
+    return tx.read(
+        "count users",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM gantry_user");
+              ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1) == 0;
+          }
+        });
   }
 
   private static boolean exists(java.sql.Connection c, String name) throws java.sql.SQLException {

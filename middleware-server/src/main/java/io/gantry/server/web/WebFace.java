@@ -5,8 +5,8 @@ import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 /**
  * A face of gantry-server served by its own Jetty, beside the SOAP API and in the same servlet
  * context: the web application is one. Implementations are found with {@link
- * java.util.ServiceLoader} on the server's class path, so the server does not depend on them;
- * a server started without one serves the SOAP API alone.
+ * java.util.ServiceLoader} on the server's class path, so the server does not depend on them; a
+ * server started without one serves the SOAP API alone.
  */
 public interface WebFace {
   /**

@@ -1,13 +1,12 @@
 package io.gantry.server.bench;
 
-import io.gantry.testing.server.GantryTestServer;
-import io.gantry.testing.server.GantryTestServerBuilder;
-import io.gantry.testing.server.TestAccount;
-
 import io.gantry.server.security.PasswordHasher;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.soap.FingerprintTrustManager;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.GantryTestServerBuilder;
+import io.gantry.testing.server.TestAccount;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,21 +24,21 @@ import javax.net.ssl.TrustManager;
 /**
  * gantry-server's benchmark: durable submissions per second and their latency with 1, 8 and 32
  * concurrent SOAP clients, each beside a baseline measured in the same run (getServerInfo, the
- * cheapest operation a client can call: what every call costs before the operation's own work),
- * so that the cost of a submission reads as a ratio; and the middleware's overhead for a
- * trivial mpirun job. Two set-ups:
+ * cheapest operation a client can call: what every call costs before the operation's own work), so
+ * that the cost of a submission reads as a ratio; and the middleware's overhead for a trivial
+ * mpirun job. Two set-ups:
  *
  * <ol>
- *   <li>{@code secure}: as deployed, TLS and authentication on (HTTP Basic), 8 users, the
- *       clients spread over them (32 clients: 4 per user, within
- *       limits.concurrent-requests-per-user's default of 16);
- *   <li>{@code plain}: plain HTTP, authentication off; every client is then the single user
- *       {@code local}, so the per-user request limit is raised to the client count.
+ *   <li>{@code secure}: as deployed, TLS and authentication on (HTTP Basic), 8 users, the clients
+ *       spread over them (32 clients: 4 per user, within limits.concurrent-requests-per-user's
+ *       default of 16);
+ *   <li>{@code plain}: plain HTTP, authentication off; every client is then the single user {@code
+ *       local}, so the per-user request limit is raised to the client count.
  * </ol>
  *
- * Everything runs on loopback against real servers in temporary data directories; output is
- * {@code name: value} lines. Goals (issue 5): >= 1000 submits/s with p99 <= 50 ms at 32
- * clients; overhead <= 200 ms.
+ * Everything runs on loopback against real servers in temporary data directories; output is {@code
+ * name: value} lines. Goals (issue 5): >= 1000 submits/s with p99 <= 50 ms at 32 clients; overhead
+ * <= 200 ms.
  */
 public final class ServerBenchmark {
   private static final int[] CLIENTS = {1, 8, 32};
@@ -50,8 +49,10 @@ public final class ServerBenchmark {
   private static final String INFO_SUCCESS = "version>";
 
   public static void main(String[] args) throws Exception {
-    Duration warmUp = Duration.ofSeconds(Long.parseLong(System.getProperty("bench.warmup-seconds", "2")));
-    Duration measure = Duration.ofSeconds(Long.parseLong(System.getProperty("bench.measure-seconds", "6")));
+    Duration warmUp =
+        Duration.ofSeconds(Long.parseLong(System.getProperty("bench.warmup-seconds", "2")));
+    Duration measure =
+        Duration.ofSeconds(Long.parseLong(System.getProperty("bench.measure-seconds", "6")));
     int overheadRuns = Integer.getInteger("bench.overhead-runs", 9);
     Path tmp = Files.createTempDirectory("gantry-bench");
     try {
@@ -69,18 +70,27 @@ public final class ServerBenchmark {
     System.exit(0); // CXF and HTTP client threads are not all daemons
   }
 
-  /** TLS (the generated certificate, trusted by its fingerprint) and 8 users logging in with HTTP Basic. */
+  /**
+   * TLS (the generated certificate, trusted by its fingerprint) and 8 users logging in with HTTP
+   * Basic.
+   */
   private static void secure(Path dir, Duration warmUp, Duration measure) throws Exception {
     List<ClosedLoopLoad.Login> users = new ArrayList<>();
-    GantryTestServerBuilder builder = GantryTestServer.builder(dir).jvmOptions(SERVER_JVM).secure()
-        .settings(throughputSettings());
+    GantryTestServerBuilder builder =
+        GantryTestServer.builder(dir)
+            .jvmOptions(SERVER_JVM)
+            .secure()
+            .settings(throughputSettings());
     for (int i = 1; i <= USERS; i++) {
       users.add(new ClosedLoopLoad.Login("bench" + i, "bench-password-" + i));
       builder.account(new TestAccount("bench" + i, "bench-password-" + i, false, null));
     }
     try (GantryTestServer server = builder.start()) {
       SSLContext tls = SSLContext.getInstance("TLS");
-      tls.init(null, new TrustManager[] {new FingerprintTrustManager(server.fingerprint().orElseThrow())}, null);
+      tls.init(
+          null,
+          new TrustManager[] {new FingerprintTrustManager(server.fingerprint().orElseThrow())},
+          null);
       print("secure.tls", true);
       print("secure.auth", "http-basic");
       print("secure.users", USERS);
@@ -92,8 +102,8 @@ public final class ServerBenchmark {
 
   /**
    * One password check as the server makes it for every HTTP Basic request (PBKDF2, {@value
-   * PasswordHasher#ITERATIONS} iterations), median of 5 on this machine now: the floor under
-   * every authenticated call's latency.
+   * PasswordHasher#ITERATIONS} iterations), median of 5 on this machine now: the floor under every
+   * authenticated call's latency.
    */
   private static double passwordCheckMillis() {
     PasswordHasher hasher = new PasswordHasher();
@@ -112,7 +122,8 @@ public final class ServerBenchmark {
     int limit = CLIENTS[CLIENTS.length - 1] * 2;
     Map<String, String> settings = new HashMap<>(throughputSettings());
     settings.put("limits.concurrent-requests-per-user", Integer.toString(limit));
-    try (GantryTestServer server = GantryTestServer.builder(dir).jvmOptions(SERVER_JVM).settings(settings).start()) {
+    try (GantryTestServer server =
+        GantryTestServer.builder(dir).jvmOptions(SERVER_JVM).settings(settings).start()) {
       print("plain.tls", false);
       print("plain.auth", "off");
       print("plain.users", 1);
@@ -122,19 +133,32 @@ public final class ServerBenchmark {
   }
 
   /**
-   * Jobs that do nothing (/bin/true), on one compute slot: they queue behind each other, so
-   * what is measured is accepting jobs durably, not running them.
+   * Jobs that do nothing (/bin/true), on one compute slot: they queue behind each other, so what is
+   * measured is accepting jobs durably, not running them.
    */
   private static Map<String, String> throughputSettings() {
     return Map.of("slots.total", "1", "limits.queued-jobs-per-user", "1000000");
   }
 
   /** At each client count, the baseline and then submitJob, so both see the same machine. */
-  private static void measureSetup(String name, String url, SSLContext tls, List<ClosedLoopLoad.Login> users,
-      Duration warmUp, Duration measure) throws Exception {
+  private static void measureSetup(
+      String name,
+      String url,
+      SSLContext tls,
+      List<ClosedLoopLoad.Login> users,
+      Duration warmUp,
+      Duration measure)
+      throws Exception {
     ClosedLoopLoad info = new ClosedLoopLoad(url, tls, users, "<g:getServerInfo/>", INFO_SUCCESS);
-    ClosedLoopLoad submit = new ClosedLoopLoad(url, tls, users, "<g:submitJob><g:jobDefinition>"
-        + TestJobs.job("nothing").posix(60, "/bin/true").xml() + "</g:jobDefinition></g:submitJob>", SUBMIT_SUCCESS);
+    ClosedLoopLoad submit =
+        new ClosedLoopLoad(
+            url,
+            tls,
+            users,
+            "<g:submitJob><g:jobDefinition>"
+                + TestJobs.job("nothing").posix(60, "/bin/true").xml()
+                + "</g:jobDefinition></g:submitJob>",
+            SUBMIT_SUCCESS);
     long errors = 0;
     for (int clients : CLIENTS) {
       String prefix = name + ".clients_" + clients + ".";
@@ -142,9 +166,12 @@ public final class ServerBenchmark {
       printResult(prefix + "server_info.", baseline);
       ClosedLoopLoad.Result submits = submit.run(clients, warmUp, measure);
       printResult(prefix + "submit.", submits);
-      print(prefix + "submit_vs_server_info.p50_ratio",
-          String.format(Locale.ROOT, "%.2f", submits.latency().p50Millis() / baseline.latency().p50Millis()));
-      print(prefix + "submit_vs_server_info.throughput_ratio",
+      print(
+          prefix + "submit_vs_server_info.p50_ratio",
+          String.format(
+              Locale.ROOT, "%.2f", submits.latency().p50Millis() / baseline.latency().p50Millis()));
+      print(
+          prefix + "submit_vs_server_info.throughput_ratio",
           String.format(Locale.ROOT, "%.2f", submits.perSecond() / baseline.perSecond()));
       errors += baseline.errors() + submits.errors();
     }
@@ -163,21 +190,29 @@ public final class ServerBenchmark {
 
   private static void trivialJobOverhead(Path dir, int runs) throws Exception {
     Files.createDirectories(dir.resolve("direct"));
-    try (GantryTestServer server = GantryTestServer.builder(dir.resolve("server")).jvmOptions(SERVER_JVM)
-        .slots(1).start()) {
-      TrivialJobOverhead.Result r = new TrivialJobOverhead(JobManagementClients.of(server), dir.resolve("direct")).run(runs);
+    try (GantryTestServer server =
+        GantryTestServer.builder(dir.resolve("server")).jvmOptions(SERVER_JVM).slots(1).start()) {
+      TrivialJobOverhead.Result r =
+          new TrivialJobOverhead(JobManagementClients.of(server), dir.resolve("direct")).run(runs);
       print("trivial_job.runs", runs);
       print("trivial_job.mpirun_direct_ms", String.format(Locale.ROOT, "%.1f", r.mpirunMillis()));
-      print("trivial_job.submit_to_succeeded_ms", String.format(Locale.ROOT, "%.1f", r.submitToSucceededMillis()));
-      print("trivial_job.server_recorded_ms", String.format(Locale.ROOT, "%.1f", r.serverRecordedMillis()));
+      print(
+          "trivial_job.submit_to_succeeded_ms",
+          String.format(Locale.ROOT, "%.1f", r.submitToSucceededMillis()));
+      print(
+          "trivial_job.server_recorded_ms",
+          String.format(Locale.ROOT, "%.1f", r.serverRecordedMillis()));
       print("trivial_job.overhead_ms", String.format(Locale.ROOT, "%.1f", r.overheadMillis()));
     }
   }
 
   private static String cpuModel() {
     try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-      return lines.filter(l -> l.startsWith("model name")).findFirst()
-          .map(l -> l.substring(l.indexOf(':') + 1).strip()).orElse("unknown");
+      return lines
+          .filter(l -> l.startsWith("model name"))
+          .findFirst()
+          .map(l -> l.substring(l.indexOf(':') + 1).strip())
+          .orElse("unknown");
     } catch (IOException e) {
       return "unknown";
     }

@@ -14,10 +14,10 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The middleware's own cost for a trivial job: submit to SUCCEEDED for {@code /bin/true}
- * through {@code mpirun -np 1}, minus what the same mpirun command takes when started directly
- * (the same argument array and environment the dispatcher builds). Medians of several runs,
- * one job at a time on an otherwise idle server.
+ * The middleware's own cost for a trivial job: submit to SUCCEEDED for {@code /bin/true} through
+ * {@code mpirun -np 1}, minus what the same mpirun command takes when started directly (the same
+ * argument array and environment the dispatcher builds). Medians of several runs, one job at a time
+ * on an otherwise idle server.
  */
 final class TrivialJobOverhead {
   record Result(double mpirunMillis, double submitToSucceededMillis, double serverRecordedMillis) {
@@ -46,21 +46,33 @@ final class TrivialJobOverhead {
       viaServer[i] = both[0];
       recorded[i] = both[1];
     }
-    return new Result(LatencySummary.median(direct), LatencySummary.median(viaServer),
+    return new Result(
+        LatencySummary.median(direct),
+        LatencySummary.median(viaServer),
         LatencySummary.median(recorded));
   }
 
   private long directMpirun() throws Exception {
-    DispatcherConfig config = new DispatcherConfig("mpirun", java.util.List.of(), false,
-        Duration.ofSeconds(10), DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
-    LaunchSpec spec = LaunchSpec.builder("benchmark", ProgramKind.MPI, "/bin/true")
-        .processes(1).workingDirectory(workDir)
-        .output(workDir.resolve("stdout.txt"), workDir.resolve("stderr.txt"))
-        .wallTimeLimit(Duration.ofSeconds(60)).build();
+    DispatcherConfig config =
+        new DispatcherConfig(
+            "mpirun",
+            java.util.List.of(),
+            false,
+            Duration.ofSeconds(10),
+            DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
+    LaunchSpec spec =
+        LaunchSpec.builder("benchmark", ProgramKind.MPI, "/bin/true")
+            .processes(1)
+            .workingDirectory(workDir)
+            .output(workDir.resolve("stdout.txt"), workDir.resolve("stderr.txt"))
+            .wallTimeLimit(Duration.ofSeconds(60))
+            .build();
     MpirunCommand command = new MpirunCommand(config);
-    ProcessBuilder pb = new ProcessBuilder(command.argv(spec)).directory(workDir.toFile())
-        .redirectOutput(workDir.resolve("stdout.txt").toFile())
-        .redirectError(workDir.resolve("stderr.txt").toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(command.argv(spec))
+            .directory(workDir.toFile())
+            .redirectOutput(workDir.resolve("stdout.txt").toFile())
+            .redirectError(workDir.resolve("stderr.txt").toFile());
     pb.environment().clear();
     // the baseline: mpirun alone as the benchmark's own user, no sandbox, no account switch
     pb.environment().put("PATH", System.getenv("PATH"));
@@ -69,8 +81,8 @@ final class TrivialJobOverhead {
     long start = System.nanoTime();
     Process p = pb.start();
     if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-      throw new IllegalStateException("mpirun -np 1 /bin/true failed: "
-          + Files.readString(workDir.resolve("stderr.txt")));
+      throw new IllegalStateException(
+          "mpirun -np 1 /bin/true failed: " + Files.readString(workDir.resolve("stderr.txt")));
     }
     return System.nanoTime() - start;
   }
@@ -87,7 +99,8 @@ final class TrivialJobOverhead {
     }
     long took = System.nanoTime() - start;
     if (status.state != JobStateName.SUCCEEDED) {
-      throw new IllegalStateException("trivial job ended " + status.state + ": " + status.failureReason);
+      throw new IllegalStateException(
+          "trivial job ended " + status.state + ": " + status.failureReason);
     }
     long recorded = Duration.between(status.submitted, status.finished).toNanos();
     return new long[] {took, recorded};

@@ -34,20 +34,37 @@ class AdmissionSettingsTest {
 
   @Test
   void eachSettingIsRead() {
-    ServerConfig.Admission admission = load(Map.of("http.unauthenticated-body-bytes", "8192",
-        "http.soap-envelope-margin-bytes", "65536", "http.drain-bytes", "0", "http.drain-time", "PT1S",
-        "auth.failed-logins-per-user", "50", "auth.failed-logins-per-address", "100",
-        "auth.trusted-address-period", "P7D"));
-    assertEquals(new ServerConfig.Admission(8192, 65536, 0, Duration.ofSeconds(1), 50, 100, Duration.ofDays(7)),
+    ServerConfig.Admission admission =
+        load(
+            Map.of(
+                "http.unauthenticated-body-bytes",
+                "8192",
+                "http.soap-envelope-margin-bytes",
+                "65536",
+                "http.drain-bytes",
+                "0",
+                "http.drain-time",
+                "PT1S",
+                "auth.failed-logins-per-user",
+                "50",
+                "auth.failed-logins-per-address",
+                "100",
+                "auth.trusted-address-period",
+                "P7D"));
+    assertEquals(
+        new ServerConfig.Admission(
+            8192, 65536, 0, Duration.ofSeconds(1), 50, 100, Duration.ofDays(7)),
         admission);
   }
 
   @Test
   void boundsAreCheckedNamingTheSetting() {
-    ConfigException small = assertThrows(ConfigException.class,
-        () -> load(Map.of("http.unauthenticated-body-bytes", "100")));
+    ConfigException small =
+        assertThrows(
+            ConfigException.class, () -> load(Map.of("http.unauthenticated-body-bytes", "100")));
     assertTrue(small.getMessage().contains("http.unauthenticated-body-bytes"), small.getMessage());
-    ConfigException longDrain = assertThrows(ConfigException.class, () -> load(Map.of("http.drain-time", "PT2M")));
+    ConfigException longDrain =
+        assertThrows(ConfigException.class, () -> load(Map.of("http.drain-time", "PT2M")));
     assertTrue(longDrain.getMessage().contains("http.drain-time"), longDrain.getMessage());
   }
 }

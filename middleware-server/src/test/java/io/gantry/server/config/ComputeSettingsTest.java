@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class ComputeSettingsTest {
   private static ServerConfig load(Map<String, String> settings) {
-    Map<String, String> all = new HashMap<>(Map.of("data.dir", "/tmp/gantry-compute-settings-test"));
+    Map<String, String> all =
+        new HashMap<>(Map.of("data.dir", "/tmp/gantry-compute-settings-test"));
     all.putAll(settings);
     return new ServerConfigLoader().load(null, all);
   }
@@ -24,8 +25,19 @@ class ComputeSettingsTest {
 
   @Test
   void slurmSettingsAndPerUserDefaultsAreRead() {
-    ServerConfig.Compute c = load(Map.of("compute.backend", "slurm", "slurm.bin-dir", "/opt/slurm/bin",
-        "slurm.poll-interval", "PT2S", "slurm.partition", "batch", "slurm.user.alice.account", "desk-1")).compute();
+    ServerConfig.Compute c =
+        load(Map.of(
+                "compute.backend",
+                "slurm",
+                "slurm.bin-dir",
+                "/opt/slurm/bin",
+                "slurm.poll-interval",
+                "PT2S",
+                "slurm.partition",
+                "batch",
+                "slurm.user.alice.account",
+                "desk-1"))
+            .compute();
     assertEquals(ServerConfig.Backend.SLURM, c.backend());
     assertEquals(Path.of("/opt/slurm/bin"), c.slurmBinDirectory());
     assertEquals(Duration.ofSeconds(2), c.slurmPollInterval());
@@ -35,19 +47,24 @@ class ComputeSettingsTest {
 
   @Test
   void anUnknownBackendIsRefusedNamingTheChoices() {
-    ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of("compute.backend", "pbs")));
-    assertTrue(e.getMessage().contains("compute.backend") && e.getMessage().contains("mpirun-hosts"), e.getMessage());
+    ConfigException e =
+        assertThrows(ConfigException.class, () -> load(Map.of("compute.backend", "pbs")));
+    assertTrue(
+        e.getMessage().contains("compute.backend") && e.getMessage().contains("mpirun-hosts"),
+        e.getMessage());
   }
 
   @Test
   void mpirunHostsWithoutAHostFileIsRefused() {
-    ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of("compute.backend", "mpirun-hosts")));
+    ConfigException e =
+        assertThrows(ConfigException.class, () -> load(Map.of("compute.backend", "mpirun-hosts")));
     assertTrue(e.getMessage().contains("mpirun.hostfile"), e.getMessage());
   }
 
   @Test
   void pollingFasterThanOnceASecondIsRefused() {
-    ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of("slurm.poll-interval", "PT0.1S")));
+    ConfigException e =
+        assertThrows(ConfigException.class, () -> load(Map.of("slurm.poll-interval", "PT0.1S")));
     assertTrue(e.getMessage().contains("slurm.poll-interval"), e.getMessage());
   }
 
@@ -58,8 +75,14 @@ class ComputeSettingsTest {
 
   @Test
   void theDockerDeploymentsServerConfigurationLoads() {
-    ServerConfig config = new ServerConfigLoader().load(
-        Path.of("").toAbsolutePath().getParent().resolve("docker/config/gantry-server.properties"), Map.of());
+    ServerConfig config =
+        new ServerConfigLoader()
+            .load(
+                Path.of("")
+                    .toAbsolutePath()
+                    .getParent()
+                    .resolve("docker/config/gantry-server.properties"),
+                Map.of());
     assertEquals(ServerConfig.Backend.SLURM, config.compute().backend());
   }
 }

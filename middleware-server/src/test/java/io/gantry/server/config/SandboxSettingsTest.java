@@ -29,22 +29,37 @@ class SandboxSettingsTest {
 
   @Test
   void executableRootsAreReadInOrder() {
-    assertEquals(List.of(Path.of("/opt/risk/bin"), Path.of("/srv/tools")),
-        load(Map.of("jobs.allowed-executable-roots", "/opt/risk/bin, /srv/tools/")).sandbox().allowedExecutableRoots());
+    assertEquals(
+        List.of(Path.of("/opt/risk/bin"), Path.of("/srv/tools")),
+        load(Map.of("jobs.allowed-executable-roots", "/opt/risk/bin, /srv/tools/"))
+            .sandbox()
+            .allowedExecutableRoots());
   }
 
   @Test
   void rootIsRefusedAsTheDefaultAccount() {
-    var e = assertThrows(ConfigException.class, () -> load(Map.of("jobs.default-os-account", "root")));
-    assertTrue(e.getMessage().contains("jobs.default-os-account") && e.getMessage().contains("root"), e.getMessage());
+    var e =
+        assertThrows(ConfigException.class, () -> load(Map.of("jobs.default-os-account", "root")));
+    assertTrue(
+        e.getMessage().contains("jobs.default-os-account") && e.getMessage().contains("root"),
+        e.getMessage());
     assertThrows(ConfigException.class, () -> load(Map.of("jobs.default-os-account", "-o nobody")));
   }
 
   @Test
   void anExecutableRootThatWouldShowJobsTheServersDataIsRefused() {
-    for (String root : List.of("/", dir.toString(), dir.resolve("data").toString(),
-        dir.resolve("data/jobs/x").toString(), "relative/bin")) {
-      var e = assertThrows(ConfigException.class, () -> load(Map.of("jobs.allowed-executable-roots", root)), root);
+    for (String root :
+        List.of(
+            "/",
+            dir.toString(),
+            dir.resolve("data").toString(),
+            dir.resolve("data/jobs/x").toString(),
+            "relative/bin")) {
+      var e =
+          assertThrows(
+              ConfigException.class,
+              () -> load(Map.of("jobs.allowed-executable-roots", root)),
+              root);
       assertTrue(e.getMessage().contains("jobs.allowed-executable-roots"), e.getMessage());
     }
   }

@@ -22,14 +22,28 @@ class SecuritySettingsTest {
 
   @Test
   void tlsAndAuthenticationAreSetTogetherWithAKeystore() {
-    ServerConfig.Security s = load(Map.of("tls.enabled", "true", "auth.enabled", "true",
-        "tls.keystore", "/etc/gantry/tls.p12", "tls.keystore-password-file", "/etc/gantry/tls.password",
-        "admin.password-file", "/etc/gantry/admin.password", "listen.host", "0.0.0.0")).security();
+    ServerConfig.Security s =
+        load(Map.of(
+                "tls.enabled",
+                "true",
+                "auth.enabled",
+                "true",
+                "tls.keystore",
+                "/etc/gantry/tls.p12",
+                "tls.keystore-password-file",
+                "/etc/gantry/tls.password",
+                "admin.password-file",
+                "/etc/gantry/admin.password",
+                "listen.host",
+                "0.0.0.0"))
+            .security();
     assertTrue(s.tlsEnabled());
     assertTrue(s.authEnabled());
     assertEquals(Path.of("/etc/gantry/tls.p12"), s.tlsKeystore());
-    assertEquals(new PasswordSource.FromFile(Path.of("/etc/gantry/tls.password")), s.tlsKeystorePassword());
-    assertEquals(new PasswordSource.FromFile(Path.of("/etc/gantry/admin.password")), s.adminPassword());
+    assertEquals(
+        new PasswordSource.FromFile(Path.of("/etc/gantry/tls.password")), s.tlsKeystorePassword());
+    assertEquals(
+        new PasswordSource.FromFile(Path.of("/etc/gantry/admin.password")), s.adminPassword());
   }
 
   @Test
@@ -43,31 +57,40 @@ class SecuritySettingsTest {
 
   @Test
   void plainHttpAndASingleUserMayBeChosenOnLoopback() {
-    ServerConfig.Security s = load(Map.of("tls.enabled", "false", "auth.enabled", "false")).security();
+    ServerConfig.Security s =
+        load(Map.of("tls.enabled", "false", "auth.enabled", "false")).security();
     assertFalse(s.tlsEnabled());
     assertFalse(s.authEnabled());
   }
 
   @Test
   void plainHttpOnANetworkAddressIsRefused() {
-    var e = assertThrows(ConfigException.class,
-        () -> load(Map.of("listen.host", "0.0.0.0", "tls.enabled", "false")));
-    assertTrue(e.getMessage().startsWith("setting 'tls.enabled': plain HTTP is allowed only on loopback"),
+    var e =
+        assertThrows(
+            ConfigException.class,
+            () -> load(Map.of("listen.host", "0.0.0.0", "tls.enabled", "false")));
+    assertTrue(
+        e.getMessage().startsWith("setting 'tls.enabled': plain HTTP is allowed only on loopback"),
         e.getMessage());
   }
 
   @Test
   void aServerWithoutAuthenticationOnANetworkAddressIsRefused() {
-    var e = assertThrows(ConfigException.class,
-        () -> load(Map.of("listen.host", "0.0.0.0", "auth.enabled", "false")));
+    var e =
+        assertThrows(
+            ConfigException.class,
+            () -> load(Map.of("listen.host", "0.0.0.0", "auth.enabled", "false")));
     assertTrue(e.getMessage().startsWith("setting 'auth.enabled':"), e.getMessage());
   }
 
   @Test
   void aKeystoreNeedsItsPasswordFile() {
-    var e = assertThrows(ConfigException.class,
-        () -> load(Map.of("tls.enabled", "true", "tls.keystore", "/etc/gantry/tls.p12")));
-    assertEquals("setting 'tls.keystore-password-file': is required with tls.keystore", e.getMessage());
+    var e =
+        assertThrows(
+            ConfigException.class,
+            () -> load(Map.of("tls.enabled", "true", "tls.keystore", "/etc/gantry/tls.p12")));
+    assertEquals(
+        "setting 'tls.keystore-password-file': is required with tls.keystore", e.getMessage());
   }
 
   @Test

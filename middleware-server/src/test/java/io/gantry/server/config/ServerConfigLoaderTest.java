@@ -26,14 +26,22 @@ class ServerConfigLoaderTest {
   @Test
   void fileSettingsAreReadAndOverridesWin() throws Exception {
     Path file = dir.resolve("gantry.properties");
-    Files.writeString(file, String.join("\n",
-        "listen.port=9090", "limits.wall-time=PT2H", "mpirun.options=--bind-to none, --map-by core",
-        "datasource.risk.url=jdbc:h2:mem:risk", "datasource.risk.user=reader",
-        "datasource.risk.password-env=RISK_DB_PASSWORD", "datasource.risk.users=alice bob"));
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "listen.port=9090",
+            "limits.wall-time=PT2H",
+            "mpirun.options=--bind-to none, --map-by core",
+            "datasource.risk.url=jdbc:h2:mem:risk",
+            "datasource.risk.user=reader",
+            "datasource.risk.password-env=RISK_DB_PASSWORD",
+            "datasource.risk.users=alice bob"));
     ServerConfig config = new ServerConfigLoader().load(file, Map.of("listen.port", "9191"));
     assertEquals(9191, config.listenPort());
     assertEquals(Duration.ofHours(2), config.defaultWallTime());
-    assertEquals(java.util.List.of("--bind-to", "none", "--map-by", "core"), config.mpirunOptions());
+    assertEquals(
+        java.util.List.of("--bind-to", "none", "--map-by", "core"), config.mpirunOptions());
     NamedDataSource risk = config.dataSource("risk");
     assertEquals("reader", risk.user());
     assertTrue(risk.allows("alice"));
@@ -43,44 +51,63 @@ class ServerConfigLoaderTest {
 
   @Test
   void portOutsideRangeIsRefusedNamingTheSetting() {
-    var e = assertThrows(ConfigException.class,
-        () -> new ServerConfigLoader().load(null, Map.of("listen.port", "70000")));
+    var e =
+        assertThrows(
+            ConfigException.class,
+            () -> new ServerConfigLoader().load(null, Map.of("listen.port", "70000")));
     assertEquals("setting 'listen.port': 70000 is outside 0..65535", e.getMessage());
   }
 
   @Test
   void nonNumericSlotsAreRefused() {
-    var e = assertThrows(ConfigException.class,
-        () -> new ServerConfigLoader().load(null, Map.of("slots.total", "many")));
+    var e =
+        assertThrows(
+            ConfigException.class,
+            () -> new ServerConfigLoader().load(null, Map.of("slots.total", "many")));
     assertEquals("setting 'slots.total': 'many' is not a whole number", e.getMessage());
   }
 
   @Test
   void misspeltSettingIsRefusedRatherThanIgnored() {
-    var e = assertThrows(ConfigException.class,
-        () -> new ServerConfigLoader().load(null, Map.of("listen.prot", "80")));
-    assertEquals("setting 'listen.prot': unknown setting; did you mean listen.port?", e.getMessage());
+    var e =
+        assertThrows(
+            ConfigException.class,
+            () -> new ServerConfigLoader().load(null, Map.of("listen.prot", "80")));
+    assertEquals(
+        "setting 'listen.prot': unknown setting; did you mean listen.port?", e.getMessage());
   }
 
   @Test
   void passwordInsideADataSourceUrlIsRefused() {
-    var e = assertThrows(ConfigException.class, () -> new ServerConfigLoader().load(null,
-        Map.of("datasource.x.url", "jdbc:postgresql://127.0.0.1/db?password=secret")));
+    var e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                new ServerConfigLoader()
+                    .load(
+                        null,
+                        Map.of(
+                            "datasource.x.url", "jdbc:postgresql://127.0.0.1/db?password=secret")));
     assertTrue(e.getMessage().startsWith("setting 'datasource.x.url': must not carry a password"));
   }
 
   @Test
   void badDurationIsRefused() {
-    var e = assertThrows(ConfigException.class,
-        () -> new ServerConfigLoader().load(null, Map.of("limits.wall-time", "two hours")));
-    assertEquals("setting 'limits.wall-time': 'two hours' is not a duration (seconds, or ISO-8601 like PT2H)",
+    var e =
+        assertThrows(
+            ConfigException.class,
+            () -> new ServerConfigLoader().load(null, Map.of("limits.wall-time", "two hours")));
+    assertEquals(
+        "setting 'limits.wall-time': 'two hours' is not a duration (seconds, or ISO-8601 like PT2H)",
         e.getMessage());
   }
 
   @Test
   void missingConfigurationFileIsRefused() {
-    var e = assertThrows(ConfigException.class,
-        () -> new ServerConfigLoader().load(dir.resolve("absent.properties"), Map.of()));
+    var e =
+        assertThrows(
+            ConfigException.class,
+            () -> new ServerConfigLoader().load(dir.resolve("absent.properties"), Map.of()));
     assertTrue(e.getMessage().startsWith("setting '--config': cannot read"));
   }
 }

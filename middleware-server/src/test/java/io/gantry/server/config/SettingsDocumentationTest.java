@@ -32,7 +32,13 @@ class SettingsDocumentationTest {
       if (shown == null) {
         problems.add(setting.key() + " is not in a settings table of " + DOC);
       } else if (!shown.equals(setting.shownDefault())) {
-        problems.add(setting.key() + ": documented default '" + shown + "', defined '" + setting.shownDefault() + "'");
+        problems.add(
+            setting.key()
+                + ": documented default '"
+                + shown
+                + "', defined '"
+                + setting.shownDefault()
+                + "'");
       }
     }
     assertEquals(List.of(), problems);
@@ -43,7 +49,8 @@ class SettingsDocumentationTest {
     Set<String> known = Settings.all().stream().map(Setting::key).collect(Collectors.toSet());
     Set<String> unknown = new TreeSet<>(documentedDefaults().keySet());
     unknown.removeAll(known);
-    assertEquals(Set.of(), unknown, "documented in " + DOC + " but not defined in a section of Settings");
+    assertEquals(
+        Set.of(), unknown, "documented in " + DOC + " but not defined in a section of Settings");
   }
 
   /**
@@ -59,7 +66,9 @@ class SettingsDocumentationTest {
         continue;
       }
       List<String> cells = cells(line);
-      if (cells.size() >= 3 && cells.get(0).equalsIgnoreCase("setting") && cells.get(1).equalsIgnoreCase("default")) {
+      if (cells.size() >= 3
+          && cells.get(0).equalsIgnoreCase("setting")
+          && cells.get(1).equalsIgnoreCase("default")) {
         inTable = true;
         continue;
       }

@@ -30,47 +30,65 @@ import org.junit.jupiter.api.io.TempDir;
  * other settings beside it, gets an entry in {@link #EXAMPLES} or {@link #COMPANIONS}.
  */
 class SettingsWiringTest {
-  /** Values for settings whose type alone does not give a valid one that differs from the default. */
-  private static final Map<String, String> EXAMPLES = Map.ofEntries(
-      Map.entry("listen.host", "localhost"),
-      Map.entry("store.url", "jdbc:h2:mem:example"),
-      Map.entry("slots.total", "997"), // the default is the number of cores
-      Map.entry("compute.backend", "slurm"),
-      Map.entry("staging.file-roots", "/srv/example-share"),
-      Map.entry("jobs.allowed-executable-roots", "/opt/example-programs"),
-      Map.entry("staging.sql-functions", "fx_rate"),
-      Map.entry("datasource.NAME.url", "jdbc:h2:mem:example"),
-      Map.entry("application.ID.kind", "mpirun"));
+  /**
+   * Values for settings whose type alone does not give a valid one that differs from the default.
+   */
+  private static final Map<String, String> EXAMPLES =
+      Map.ofEntries(
+          Map.entry("listen.host", "localhost"),
+          Map.entry("store.url", "jdbc:h2:mem:example"),
+          Map.entry("slots.total", "997"), // the default is the number of cores
+          Map.entry("compute.backend", "slurm"),
+          Map.entry("staging.file-roots", "/srv/example-share"),
+          Map.entry("jobs.allowed-executable-roots", "/opt/example-programs"),
+          Map.entry("staging.sql-functions", "fx_rate"),
+          Map.entry("datasource.NAME.url", "jdbc:h2:mem:example"),
+          Map.entry("application.ID.kind", "mpirun"));
 
   /** Settings that are valid only beside others (the baseline has these too). */
-  private static final Map<String, Map<String, String>> COMPANIONS = Map.of(
-      "tls.keystore", Map.of("tls.keystore-password-file", "/etc/example/tls.password"),
-      "staging.trust-store", Map.of("staging.trust-store-password-file", "/etc/example/trust.password"),
-      "datasource.", Map.of("datasource.x.url", "jdbc:h2:mem:x"),
-      "datasource.NAME.read-password", Map.of("datasource.x.url", "jdbc:h2:mem:x", "datasource.x.read-user", "reader"),
-      "identity.", Map.of("identity.x.key-file", "/etc/example/id_ed25519"),
-      "filesystem.", Map.of("filesystem.x.path", System.getProperty("java.io.tmpdir")),
-      "application.", Map.of("application.x.executable", "/bin/true"),
-      "application.ID.processes", Map.of("application.x.executable", "/bin/true", "application.x.kind", "mpirun"));
+  private static final Map<String, Map<String, String>> COMPANIONS =
+      Map.of(
+          "tls.keystore", Map.of("tls.keystore-password-file", "/etc/example/tls.password"),
+          "staging.trust-store",
+              Map.of("staging.trust-store-password-file", "/etc/example/trust.password"),
+          "datasource.", Map.of("datasource.x.url", "jdbc:h2:mem:x"),
+          "datasource.NAME.read-password",
+              Map.of("datasource.x.url", "jdbc:h2:mem:x", "datasource.x.read-user", "reader"),
+          "identity.", Map.of("identity.x.key-file", "/etc/example/id_ed25519"),
+          "filesystem.", Map.of("filesystem.x.path", System.getProperty("java.io.tmpdir")),
+          "application.", Map.of("application.x.executable", "/bin/true"),
+          "application.ID.processes",
+              Map.of("application.x.executable", "/bin/true", "application.x.kind", "mpirun"));
 
   @TempDir Path dir;
 
   @TestFactory
   Stream<DynamicTest> everySettingChangesTheLoadedConfiguration() {
-    return Settings.all().stream().map(setting -> DynamicTest.dynamicTest(setting.key(), () -> {
-      String key = setting.keyFor("x");
-      Map<String, String> baseline = new HashMap<>(companions(setting.key()));
-      baseline.remove(key);
-      Map<String, String> changed = new HashMap<>(baseline);
-      changed.put(key, example(setting));
-      assertNotEquals(load(baseline), load(changed),
-          key + "=" + changed.get(key) + " loads the same ServerConfig as without it: the setting is read and ignored");
-    }));
+    return Settings.all().stream()
+        .map(
+            setting ->
+                DynamicTest.dynamicTest(
+                    setting.key(),
+                    () -> {
+                      String key = setting.keyFor("x");
+                      Map<String, String> baseline = new HashMap<>(companions(setting.key()));
+                      baseline.remove(key);
+                      Map<String, String> changed = new HashMap<>(baseline);
+                      changed.put(key, example(setting));
+                      assertNotEquals(
+                          load(baseline),
+                          load(changed),
+                          key
+                              + "="
+                              + changed.get(key)
+                              + " loads the same ServerConfig as without it: the setting is read and ignored");
+                    }));
   }
 
   @Test
   void everyPartOfTheConfigurationIsReadByTheServer() throws Exception {
-    Path classes = Path.of(ServerConfig.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path classes =
+        Path.of(ServerConfig.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     Set<String> called = new TreeSet<>();
     try (Stream<Path> files = Files.walk(classes)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
@@ -106,9 +124,11 @@ class SettingsWiringTest {
   }
 
   private static Map<String, String> companions(String key) {
-    return COMPANIONS.entrySet().stream().filter(e -> key.startsWith(e.getKey()))
+    return COMPANIONS.entrySet().stream()
+        .filter(e -> key.startsWith(e.getKey()))
         .max(java.util.Comparator.comparingInt(e -> e.getKey().length()))
-        .map(Map.Entry::getValue).orElse(Map.of());
+        .map(Map.Entry::getValue)
+        .orElse(Map.of());
   }
 
   /** A valid value of {@code setting} other than its default. */
@@ -120,7 +140,9 @@ class SettingsWiringTest {
     String syntax = setting.type().syntax();
     String fixed = setting.defaultValue().orElse(null);
     if (syntax.equals("true|false")) {
-      return fixed != null && (Boolean) setting.type().read(setting.key(), fixed) ? "false" : "true";
+      return fixed != null && (Boolean) setting.type().read(setting.key(), fixed)
+          ? "false"
+          : "true";
     }
     if (syntax.matches("\\d+\\.\\.\\d+")) {
       int min = Integer.parseInt(syntax.substring(0, syntax.indexOf('.')));
@@ -129,9 +151,15 @@ class SettingsWiringTest {
       return Integer.toString(value > max ? min : value);
     }
     return switch (syntax) {
-      case "duration" -> fixed == null ? "PT1H"
-          : Long.toString(((Duration) setting.type().read(setting.key(), fixed)).toSeconds() + 1);
-      case "bytes" -> fixed == null ? "1M" : Long.toString((Long) setting.type().read(setting.key(), fixed) + 1024);
+      case "duration" ->
+          fixed == null
+              ? "PT1H"
+              : Long.toString(
+                  ((Duration) setting.type().read(setting.key(), fixed)).toSeconds() + 1);
+      case "bytes" ->
+          fixed == null
+              ? "1M"
+              : Long.toString((Long) setting.type().read(setting.key(), fixed) + 1024);
       case "path" -> Files.createDirectories(dir.resolve("example")).toString();
       case "list", "arguments" -> "example-a example-b";
       default -> "example";
@@ -141,7 +169,8 @@ class SettingsWiringTest {
   /** "owner.name" of every method a class file calls (its constant pool's method references). */
   private static Set<String> methodsCalled(Path classFile) throws IOException {
     Set<String> called = new TreeSet<>();
-    try (InputStream in = Files.newInputStream(classFile); DataInputStream data = new DataInputStream(in)) {
+    try (InputStream in = Files.newInputStream(classFile);
+        DataInputStream data = new DataInputStream(in)) {
       data.readInt(); // magic
       data.readUnsignedShort(); // minor
       data.readUnsignedShort(); // major

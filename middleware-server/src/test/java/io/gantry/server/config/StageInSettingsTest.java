@@ -11,7 +11,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** cache.max-bytes and staging.bind-batch-rows: defaults, suffixes, limits, and what reaches the gateway. */
+/**
+ * cache.max-bytes and staging.bind-batch-rows: defaults, suffixes, limits, and what reaches the
+ * gateway.
+ */
 class StageInSettingsTest {
   @TempDir Path dir;
 
@@ -29,7 +32,9 @@ class StageInSettingsTest {
     assertEquals(10L << 30, config.stageIn().cacheMaxBytes());
     assertEquals(100, config.stageIn().bindBatchRows());
     assertEquals(100, GantryServerSettingsAccess.gatewayOptions(config).bindBatchRows());
-    assertEquals(config.stagingRoot().resolve(".stage-in-cache"), GantryServerSettingsAccess.cacheDirectory(config));
+    assertEquals(
+        config.stagingRoot().resolve(".stage-in-cache"),
+        GantryServerSettingsAccess.cacheDirectory(config));
   }
 
   @Test
@@ -41,9 +46,11 @@ class StageInSettingsTest {
 
   @Test
   void badValuesNameTheSetting() {
-    ConfigException size = assertThrows(ConfigException.class, () -> load("cache.max-bytes", "lots"));
+    ConfigException size =
+        assertThrows(ConfigException.class, () -> load("cache.max-bytes", "lots"));
     assertTrue(size.getMessage().contains("cache.max-bytes"), size.getMessage());
-    ConfigException rows = assertThrows(ConfigException.class, () -> load("staging.bind-batch-rows", "0"));
+    ConfigException rows =
+        assertThrows(ConfigException.class, () -> load("staging.bind-batch-rows", "0"));
     assertTrue(rows.getMessage().contains("staging.bind-batch-rows"), rows.getMessage());
   }
 }

@@ -35,13 +35,22 @@ class StandardStagingSettingsTest {
 
   @Test
   void aFileRootThatWouldShowTheServersDataOrTheJobDirectoriesIsRefused() {
-    for (String root : List.of("/", dir.toString(), dir.resolve("data/tls").toString(), dir.resolve("data/jobs").toString())) {
-      ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of("staging.file-roots", root)), root);
+    for (String root :
+        List.of(
+            "/",
+            dir.toString(),
+            dir.resolve("data/tls").toString(),
+            dir.resolve("data/jobs").toString())) {
+      ConfigException e =
+          assertThrows(ConfigException.class, () -> load(Map.of("staging.file-roots", root)), root);
       assertTrue(e.getMessage().contains("staging.file-roots"), e.getMessage());
     }
     assertThrows(ConfigException.class, () -> load(Map.of("staging.file-roots", "relative/dir")));
-    assertEquals(List.of(Path.of("/srv/shared"), Path.of("/srv/results")),
-        load(Map.of("staging.file-roots", "/srv/shared, /srv/results/")).standardStaging().fileRoots());
+    assertEquals(
+        List.of(Path.of("/srv/shared"), Path.of("/srv/results")),
+        load(Map.of("staging.file-roots", "/srv/shared, /srv/results/"))
+            .standardStaging()
+            .fileRoots());
   }
 
   @Test
@@ -51,13 +60,28 @@ class StandardStagingSettingsTest {
     tls.writeTrustStore(store, "trust-pw".toCharArray());
     Files.writeString(dir.resolve("pw"), "trust-pw");
     Files.writeString(dir.resolve("wrong"), "nope");
-    UriStagingPolicy policy = StandardStagingSettings.policy(load(Map.of("staging.trust-store", store.toString(),
-        "staging.trust-store-password-file", dir.resolve("pw").toString())).standardStaging());
+    UriStagingPolicy policy =
+        StandardStagingSettings.policy(
+            load(Map.of(
+                    "staging.trust-store",
+                    store.toString(),
+                    "staging.trust-store-password-file",
+                    dir.resolve("pw").toString()))
+                .standardStaging());
     assertNotNull(policy.trustStore().getCertificate("test"));
-    ConfigException e = assertThrows(ConfigException.class, () -> StandardStagingSettings.policy(
-        load(Map.of("staging.trust-store", store.toString(),
-            "staging.trust-store-password-file", dir.resolve("wrong").toString())).standardStaging()));
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                StandardStagingSettings.policy(
+                    load(Map.of(
+                            "staging.trust-store",
+                            store.toString(),
+                            "staging.trust-store-password-file",
+                            dir.resolve("wrong").toString()))
+                        .standardStaging()));
     assertTrue(e.getMessage().contains("staging.trust-store"), e.getMessage());
-    assertThrows(ConfigException.class, () -> load(Map.of("staging.trust-store", store.toString())));
+    assertThrows(
+        ConfigException.class, () -> load(Map.of("staging.trust-store", store.toString())));
   }
 }

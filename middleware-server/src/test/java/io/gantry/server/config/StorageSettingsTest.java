@@ -34,8 +34,15 @@ class StorageSettingsTest {
 
   @Test
   void byteSettingsTakeBinarySuffixes() {
-    ServerConfig.Storage storage = load(Map.of("limits.job-staged-bytes", "512M", "limits.job-output-bytes", "2TiB",
-        "staging.min-free-bytes", "1048576")).storage();
+    ServerConfig.Storage storage =
+        load(Map.of(
+                "limits.job-staged-bytes",
+                "512M",
+                "limits.job-output-bytes",
+                "2TiB",
+                "staging.min-free-bytes",
+                "1048576"))
+            .storage();
     assertEquals(512L << 20, storage.jobStagedBytes());
     assertEquals(2L << 40, storage.jobOutputBytes());
     assertEquals(1048576, storage.minFreeBytes());
@@ -43,15 +50,20 @@ class StorageSettingsTest {
 
   @Test
   void aByteSettingThatIsNotANumberIsRefusedByName() {
-    ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of("limits.job-output-bytes", "lots")));
+    ConfigException e =
+        assertThrows(ConfigException.class, () -> load(Map.of("limits.job-output-bytes", "lots")));
     assertTrue(e.getMessage().contains("limits.job-output-bytes"), e.getMessage());
   }
 
   @Test
   void aDefaultWallTimeLongerThanTheMaximumIsRefused() {
-    ConfigException e = assertThrows(ConfigException.class,
-        () -> load(Map.of("limits.wall-time", "PT3H", "limits.max-wall-time", "PT2H")));
-    assertTrue(e.getMessage().contains("limits.wall-time") && e.getMessage().contains("limits.max-wall-time"),
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () -> load(Map.of("limits.wall-time", "PT3H", "limits.max-wall-time", "PT2H")));
+    assertTrue(
+        e.getMessage().contains("limits.wall-time")
+            && e.getMessage().contains("limits.max-wall-time"),
         e.getMessage());
   }
 }

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The demo's staging accounts hold least privilege in the database itself, the second line
- * behind the SQL checks: a statement that got past them still cannot read files, create Java
- * aliases, drop tables or write where it should only read.
+ * The demo's staging accounts hold least privilege in the database itself, the second line behind
+ * the SQL checks: a statement that got past them still cannot read files, create Java aliases, drop
+ * tables or write where it should only read.
  */
 class DemoMarketAccountsTest {
   @TempDir Path dir;
@@ -34,27 +34,33 @@ class DemoMarketAccountsTest {
   }
 
   private Connection reader() throws SQLException {
-    return DriverManager.getConnection(source.jdbcUrl(), source.reader().user(),
-        new String(source.reader().password().read()));
+    return DriverManager.getConnection(
+        source.jdbcUrl(), source.reader().user(), new String(source.reader().password().read()));
   }
 
   private Connection writer() throws SQLException {
-    return DriverManager.getConnection(source.jdbcUrl(), source.user(), new String(source.password().read()));
+    return DriverManager.getConnection(
+        source.jdbcUrl(), source.user(), new String(source.password().read()));
   }
 
   @Test
   void stageInReadsWithAnAccountThatCanOnlyReadTheMarket() throws Exception {
     assertEquals(DemoMarket.READER, source.reader().user());
-    try (Connection c = reader(); Statement s = c.createStatement()) {
+    try (Connection c = reader();
+        Statement s = c.createStatement()) {
       s.executeQuery("select count(*) from position").close();
-      for (String attack : new String[] {
-          "select utf8tostring(file_read('" + dir.resolve(DemoMarket.WRITER + ".password") + "'))",
-          "call csvwrite('" + dir.resolve("out.csv") + "', 'select 1')",
-          "create alias pwn as 'String pwn() { return \"\"; }'",
-          "drop table var_summary",
-          "delete from position",
-          "insert into var_summary values ('x', 0.99, 1, 1, 0, 1, 1)",
-          "select * from var_summary"}) {
+      for (String attack :
+          new String[] {
+            "select utf8tostring(file_read('"
+                + dir.resolve(DemoMarket.WRITER + ".password")
+                + "'))",
+            "call csvwrite('" + dir.resolve("out.csv") + "', 'select 1')",
+            "create alias pwn as 'String pwn() { return \"\"; }'",
+            "drop table var_summary",
+            "delete from position",
+            "insert into var_summary values ('x', 0.99, 1, 1, 0, 1, 1)",
+            "select * from var_summary"
+          }) {
         assertThrows(SQLException.class, () -> s.execute(attack), attack);
       }
     }
@@ -63,15 +69,19 @@ class DemoMarketAccountsTest {
 
   @Test
   void stageOutWritesWithAnAccountThatCanOnlyAddResults() throws Exception {
-    try (Connection c = writer(); Statement s = c.createStatement()) {
-      assertEquals(1, s.executeUpdate("insert into var_summary values ('job-1', 0.99, 1, 1, 0, 1, 1)"));
-      for (String attack : new String[] {
-          "select * from position",
-          "delete from var_summary",
-          "update var_summary set var = 0",
-          "drop table var_summary",
-          "select file_read('/etc/hostname')",
-          "create table gantry_other (x int)"}) {
+    try (Connection c = writer();
+        Statement s = c.createStatement()) {
+      assertEquals(
+          1, s.executeUpdate("insert into var_summary values ('job-1', 0.99, 1, 1, 0, 1, 1)"));
+      for (String attack :
+          new String[] {
+            "select * from position",
+            "delete from var_summary",
+            "update var_summary set var = 0",
+            "drop table var_summary",
+            "select file_read('/etc/hostname')",
+            "create table gantry_other (x int)"
+          }) {
         assertThrows(SQLException.class, () -> s.execute(attack), attack);
       }
     }

@@ -28,10 +28,16 @@ class DemoMarketTest {
       assertEquals(500, count(s, "select count(*) from position where portfolio_id = 'DESK-1'"));
       assertTrue(count(s, "select count(*) from position where instrument in ('call','put')") > 50);
       // today's level in the history equals the factor's current level
-      assertEquals(0, count(s, "select count(*) from risk_factor f join factor_history h "
-          + "on h.factor_id = f.factor_id and h.as_of = date '2026-11-20' where h.level <> f.level"));
-      try (ResultSet rs = s.executeQuery("select name, value from var_run_parameter "
-          + "where run_name = 'daily' and name = 'scenarios'")) {
+      assertEquals(
+          0,
+          count(
+              s,
+              "select count(*) from risk_factor f join factor_history h "
+                  + "on h.factor_id = f.factor_id and h.as_of = date '2026-11-20' where h.level <> f.level"));
+      try (ResultSet rs =
+          s.executeQuery(
+              "select name, value from var_run_parameter "
+                  + "where run_name = 'daily' and name = 'scenarios'")) {
         assertTrue(rs.next());
         assertEquals("name", rs.getMetaData().getColumnLabel(1), "labels are lower case");
       }
@@ -50,8 +56,10 @@ class DemoMarketTest {
   private static String checksum(DemoMarket m) throws Exception {
     try (Connection c = DriverManager.getConnection(m.jdbcUrl(), "sa", "");
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("select sum(quantity), sum(coalesce(strike, 0)), "
-            + "(select sum(level) from factor_history) from position")) {
+        ResultSet rs =
+            s.executeQuery(
+                "select sum(quantity), sum(coalesce(strike, 0)), "
+                    + "(select sum(level) from factor_history) from position")) {
       rs.next();
       return rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getString(3);
     }

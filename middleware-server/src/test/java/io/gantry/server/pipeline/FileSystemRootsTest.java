@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /** A file name of a configured file system lands under its directory, and nowhere else. */
 class FileSystemRootsTest {
-  private final FileSystemRoots roots = new FileSystemRoots(Map.of("SCRATCH", Path.of("/srv/scratch")));
+  private final FileSystemRoots roots =
+      new FileSystemRoots(Map.of("SCRATCH", Path.of("/srv/scratch")));
 
   @Test
   void aRelativeNameLandsUnderItsFileSystem() {
@@ -25,7 +26,9 @@ class FileSystemRootsTest {
 
   @Test
   void anUnknownFileSystemIsRefusedListingTheConfiguredOnes() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> roots.resolve("HOME", "a"));
-    assertEquals("file system HOME is not one this server provides; it provides SCRATCH", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> roots.resolve("HOME", "a"));
+    assertEquals(
+        "file system HOME is not one this server provides; it provides SCRATCH", e.getMessage());
   }
 }

@@ -38,22 +38,36 @@ class JobDirectoryOwnerCacheLinkTest {
 
     JobDirectoryOwner.give(job, alice);
 
-    assertEquals(alice.uid(), Files.getAttribute(job.resolve("params.csv"), "unix:uid", LinkOption.NOFOLLOW_LINKS));
-    assertEquals(0, Files.getAttribute(job.resolve("positions.csv"), "unix:uid", LinkOption.NOFOLLOW_LINKS));
+    assertEquals(
+        alice.uid(),
+        Files.getAttribute(job.resolve("params.csv"), "unix:uid", LinkOption.NOFOLLOW_LINKS));
+    assertEquals(
+        0, Files.getAttribute(job.resolve("positions.csv"), "unix:uid", LinkOption.NOFOLLOW_LINKS));
     assertEquals(0, run(alice, "cat", job.resolve("positions.csv").toString()), "alice reads it");
-    assertNotEquals(0, run(alice, "sh", "-c", "echo x >> \"$0\"", job.resolve("positions.csv").toString()));
+    assertNotEquals(
+        0, run(alice, "sh", "-c", "echo x >> \"$0\"", job.resolve("positions.csv").toString()));
     assertNotEquals(0, run(alice, "chmod", "u+w", job.resolve("positions.csv").toString()));
     assertEquals("position_id\nP1\n", Files.readString(entry));
-    assertEquals(0, run(alice, "rm", job.resolve("positions.csv").toString()), "but may drop its own link");
+    assertEquals(
+        0, run(alice, "rm", job.resolve("positions.csv").toString()), "but may drop its own link");
     assertEquals("position_id\nP1\n", Files.readString(entry));
   }
 
   private static int run(JobAccount account, String... command) throws Exception {
-    List<String> argv = new java.util.ArrayList<>(List.of("setpriv", "--reuid=" + account.uid(),
-        "--regid=" + account.gid(), "--clear-groups", "--"));
+    List<String> argv =
+        new java.util.ArrayList<>(
+            List.of(
+                "setpriv",
+                "--reuid=" + account.uid(),
+                "--regid=" + account.gid(),
+                "--clear-groups",
+                "--"));
     argv.addAll(List.of(command));
-    Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    Process p =
+        new ProcessBuilder(argv)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
     return p.waitFor();
   }
 }

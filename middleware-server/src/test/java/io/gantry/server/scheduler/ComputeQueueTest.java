@@ -40,7 +40,8 @@ class ComputeQueueTest {
     q.enqueue("small", 1);
     q.markStaged("big");
     q.markStaged("small");
-    assertEquals(List.of(), q.admit(), "small would fit in the free slot but must not overtake big");
+    assertEquals(
+        List.of(), q.admit(), "small would fit in the free slot but must not overtake big");
     q.finish("running");
     assertEquals(List.of("big", "small"), q.admit());
     assertEquals(1, q.freeSlots());

@@ -1,7 +1,5 @@
 package io.gantry.server.scheduler;
 
-import io.gantry.testing.Await;
-
 import static io.gantry.server.scheduler.ScriptedPipeline.script;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +11,7 @@ import io.gantry.server.store.JobRecord;
 import io.gantry.server.store.JobState;
 import io.gantry.server.store.JobStoreSettings;
 import io.gantry.server.store.JobTransition;
+import io.gantry.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -56,8 +55,12 @@ class MetaSchedulerTest {
   }
 
   private JobRecord awaitState(JobId id, JobState state) {
-    return Await.value("job " + id + " to be " + state, Duration.ofSeconds(20), () -> store.find(id).orElseThrow(),
-        job -> job.state() == state, job -> job.state() + ", history: " + store.history(id));
+    return Await.value(
+        "job " + id + " to be " + state,
+        Duration.ofSeconds(20),
+        () -> store.find(id).orElseThrow(),
+        job -> job.state() == state,
+        job -> job.state() + ", history: " + store.history(id));
   }
 
   private CountDownLatch gate(JobId id) {
@@ -71,8 +74,15 @@ class MetaSchedulerTest {
     JobRecord job = awaitState(id, JobState.SUCCEEDED);
     assertEquals(0, job.exitCode());
     List<JobState> path = store.history(id).stream().map(JobTransition::to).toList();
-    assertEquals(List.of(JobState.QUEUED, JobState.STAGING_IN, JobState.STAGED, JobState.RUNNING,
-        JobState.STAGING_OUT, JobState.SUCCEEDED), path);
+    assertEquals(
+        List.of(
+            JobState.QUEUED,
+            JobState.STAGING_IN,
+            JobState.STAGED,
+            JobState.RUNNING,
+            JobState.STAGING_OUT,
+            JobState.SUCCEEDED),
+        path);
   }
 
   @Test
@@ -82,7 +92,9 @@ class MetaSchedulerTest {
     JobId second = submit(script(1, "ok", "true", "ok"));
     awaitState(first, JobState.RUNNING);
     awaitState(second, JobState.STAGED);
-    assertEquals(JobState.RUNNING, store.find(first).orElseThrow().state(),
+    assertEquals(
+        JobState.RUNNING,
+        store.find(first).orElseThrow().state(),
         "second was staged while the first still ran");
     JobRecord a = awaitState(first, JobState.SUCCEEDED);
     JobRecord b = awaitState(second, JobState.SUCCEEDED);
@@ -96,7 +108,9 @@ class MetaSchedulerTest {
     JobId quick = submit(script(1, "ok", "true", "ok"));
     awaitState(quick, JobState.STAGED);
     Thread.sleep(300);
-    assertEquals(JobState.STAGED, store.find(quick).orElseThrow().state(),
+    assertEquals(
+        JobState.STAGED,
+        store.find(quick).orElseThrow().state(),
         "a free slot is not enough: the earlier job comes first");
     gate(slow).countDown();
     JobRecord s = awaitState(slow, JobState.SUCCEEDED);
@@ -138,7 +152,8 @@ class MetaSchedulerTest {
     assertTrue(scheduler.kill(id, "bob").applied());
     JobRecord job = awaitState(id, JobState.KILLED);
     assertTrue(job.failureReason() == null || !job.failureReason().isEmpty());
-    assertTrue(store.history(id).get(store.history(id).size() - 1).reason().startsWith("killed by bob"));
+    assertTrue(
+        store.history(id).get(store.history(id).size() - 1).reason().startsWith("killed by bob"));
     assertEquals(0, pipeline.stageOutRuns.getOrDefault(id, 0), "a killed job is not staged out");
   }
 
@@ -148,7 +163,8 @@ class MetaSchedulerTest {
     JobId id = submit(script(1, "ok", "echo broken >&2; exit 3", "ok"));
     JobRecord job = awaitState(id, JobState.FAILED);
     assertEquals(3, job.exitCode());
-    assertEquals("the program exited with code 3; see the job's standard error", job.failureReason());
+    assertEquals(
+        "the program exited with code 3; see the job's standard error", job.failureReason());
   }
 
   @Test
@@ -157,8 +173,10 @@ class MetaSchedulerTest {
     JobId bad = submit(script(1, "fail", "true", "ok"));
     JobId good = submit(script(1, "ok", "true", "ok"));
     JobRecord job = awaitState(bad, JobState.FAILED);
-    assertEquals("stage-in failed: SQL extract to x.csv (group 1) failed on data source 'db': "
-        + "no such table", job.failureReason());
+    assertEquals(
+        "stage-in failed: SQL extract to x.csv (group 1) failed on data source 'db': "
+            + "no such table",
+        job.failureReason());
     awaitState(good, JobState.SUCCEEDED);
   }
 
@@ -205,7 +223,8 @@ class MetaSchedulerTest {
     startScheduler(1);
     awaitState(queued, JobState.SUCCEEDED);
     awaitState(stagingIn, JobState.SUCCEEDED);
-    assertEquals("server restarted while running; the result is unknown, submit the job again",
+    assertEquals(
+        "server restarted while running; the result is unknown, submit the job again",
         awaitState(running, JobState.FAILED).failureReason());
     awaitState(stagingOut, JobState.SUCCEEDED);
     assertEquals(1, pipeline.stageOutRuns.get(stagingOut));

@@ -15,10 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A pipeline for scheduler tests whose jobs are described by a small script in the job
- * description: {@code slots=N, stage-in=ok|fail|wait;run=<sh command>, stage-out=ok|fail, wall=S}, one a line.
- * Programs run for real through the dispatcher's {@link PosixLauncher}; "wait" holds stage-in
- * until the test releases it, which is how tests make staging overlap a running job.
+ * A pipeline for scheduler tests whose jobs are described by a small script in the job description:
+ * {@code slots=N, stage-in=ok|fail|wait;run=<sh command>, stage-out=ok|fail, wall=S}, one a line.
+ * Programs run for real through the dispatcher's {@link PosixLauncher}; "wait" holds stage-in until
+ * the test releases it, which is how tests make staging overlap a running job.
  */
 final class ScriptedPipeline implements JobPipeline<ScriptedPipeline.Plan>, AutoCloseable {
   private final Path root;
@@ -57,9 +57,11 @@ final class ScriptedPipeline implements JobPipeline<ScriptedPipeline.Plan>, Auto
   public void stageIn(Plan plan, PhaseProgress progress) throws JobFailure, InterruptedException {
     progress.report("stage-in: group 1 of 1");
     switch (plan.script().get("stage-in")) {
-      case "fail" -> throw new JobFailure("SQL extract to x.csv (group 1) failed on data source 'db': no such table");
+      case "fail" ->
+          throw new JobFailure(
+              "SQL extract to x.csv (group 1) failed on data source 'db': no such table");
       case "wait" -> stagingGates.computeIfAbsent(plan.jobId(), k -> new CountDownLatch(1)).await();
-      default -> { }
+      default -> {}
     }
     stagedAtNanos.put(plan.jobId(), System.nanoTime());
   }
@@ -70,12 +72,15 @@ final class ScriptedPipeline implements JobPipeline<ScriptedPipeline.Plan>, Auto
     try {
       java.nio.file.Files.createDirectories(dir);
       // sandboxed like every job, under a test account (scripts/create-test-accounts)
-      io.gantry.dispatcher.JobAccount account = io.gantry.dispatcher.OsAccounts.lookup("gantry-test-alice");
+      io.gantry.dispatcher.JobAccount account =
+          io.gantry.dispatcher.OsAccounts.lookup("gantry-test-alice");
       java.nio.file.Files.setAttribute(dir, "unix:uid", account.uid());
-      LaunchSpec.Builder spec = LaunchSpec.builder(plan.jobId().toString(), ProgramKind.POSIX, "/bin/sh")
-          .arguments("-c", plan.script().get("run"))
-          .workingDirectory(dir).account(account)
-          .output(dir.resolve("stdout"), dir.resolve("stderr"));
+      LaunchSpec.Builder spec =
+          LaunchSpec.builder(plan.jobId().toString(), ProgramKind.POSIX, "/bin/sh")
+              .arguments("-c", plan.script().get("run"))
+              .workingDirectory(dir)
+              .account(account)
+              .output(dir.resolve("stdout"), dir.resolve("stderr"));
       if (plan.script().containsKey("wall")) {
         spec.wallTimeLimit(Duration.ofSeconds(Long.parseLong(plan.script().get("wall"))));
       }
@@ -89,7 +94,8 @@ final class ScriptedPipeline implements JobPipeline<ScriptedPipeline.Plan>, Auto
   public void stageOut(Plan plan, PhaseProgress progress) throws JobFailure {
     stageOutRuns.merge(plan.jobId(), 1, Integer::sum);
     if ("fail".equals(plan.script().get("stage-out"))) {
-      throw new JobFailure("SQL load of var_summary.csv (group 1) failed on data source 'db': duplicate key");
+      throw new JobFailure(
+          "SQL load of var_summary.csv (group 1) failed on data source 'db': duplicate key");
     }
   }
 

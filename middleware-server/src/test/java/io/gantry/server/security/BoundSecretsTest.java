@@ -1,9 +1,5 @@
 package io.gantry.server.security;
 
-import io.gantry.testing.server.GantryTestServer;
-import io.gantry.testing.server.TestAccount;
-import io.gantry.server.soap.JobManagementClients;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,8 +11,11 @@ import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.Problem;
+import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.Login;
 import io.gantry.server.soap.TestJobs;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -55,10 +54,14 @@ class BoundSecretsTest {
     // the jobs here name their own database (a listener on loopback): allowed explicitly
     settings.put("staging.inline-data-sources", "true");
     settings.put("staging.allowed-jdbc-urls", "jdbc:postgresql://127.0.0.1:*/*");
-    server = GantryTestServer.builder(dir).secure().settings(settings)
-        .account(new TestAccount("alice", PASSWORD, false, null))
-        .account(new TestAccount("mallory", PASSWORD, false, null))
-        .account(new TestAccount("root", PASSWORD, true, null)).start();
+    server =
+        GantryTestServer.builder(dir)
+            .secure()
+            .settings(settings)
+            .account(new TestAccount("alice", PASSWORD, false, null))
+            .account(new TestAccount("mallory", PASSWORD, false, null))
+            .account(new TestAccount("root", PASSWORD, true, null))
+            .start();
     key = EncryptedSecret.publicKeyFromPem(as("alice").getServerInfo().passwordPublicKey);
   }
 
@@ -82,21 +85,25 @@ class BoundSecretsTest {
   }
 
   private static String alicesValue(String destination) {
-    return EncryptedSecret.encrypt(key, "alice's database password".toCharArray(), SecretBinding.of("alice", destination));
+    return EncryptedSecret.encrypt(
+        key, "alice's database password".toCharArray(), SecretBinding.of("alice", destination));
   }
 
   @Test
   void aValueCopiedIntoAnotherUsersJobIsRefusedAndNothingConnects() throws Exception {
     String stolen = alicesValue(VICTIMS_DB);
     String report = refused("mallory", sqlJob(listener.jdbcUrl(), stolen));
-    assertTrue(report.contains("was encrypted for user alice, not for mallory who owns this job"), report);
+    assertTrue(
+        report.contains("was encrypted for user alice, not for mallory who owns this job"), report);
     listener.assertNoConnection();
   }
 
   @Test
-  void aValueWhoseClearUserAndDestinationWereRewrittenDoesNotDecryptAndNothingConnects() throws Exception {
+  void aValueWhoseClearUserAndDestinationWereRewrittenDoesNotDecryptAndNothingConnects()
+      throws Exception {
     byte[] ciphertext = EncryptedSecret.parse(alicesValue(VICTIMS_DB)).ciphertext();
-    String relabelled = EncryptedSecret.format(SecretBinding.jdbc("mallory", listener.jdbcUrl()), ciphertext);
+    String relabelled =
+        EncryptedSecret.format(SecretBinding.jdbc("mallory", listener.jdbcUrl()), ciphertext);
     String report = refused("mallory", sqlJob(listener.jdbcUrl(), relabelled));
     assertTrue(report.contains("does not decrypt with this server's key for user mallory"), report);
     listener.assertNoConnection();
@@ -105,7 +112,9 @@ class BoundSecretsTest {
   @Test
   void theOwnersValueAimedAtAnotherDatabaseIsRefusedAndNothingConnects() throws Exception {
     String report = refused("alice", sqlJob(listener.jdbcUrl(), alicesValue(VICTIMS_DB)));
-    assertTrue(report.contains("was encrypted for destination " + VICTIMS_DB + ", not for " + listener.jdbcUrl()),
+    assertTrue(
+        report.contains(
+            "was encrypted for destination " + VICTIMS_DB + ", not for " + listener.jdbcUrl()),
         report);
     listener.assertNoConnection();
   }
@@ -113,8 +122,13 @@ class BoundSecretsTest {
   @Test
   void theOwnersSshValueAimedAtAnotherHostIsRefusedAndNothingConnects() throws Exception {
     String report = refused("alice", scpJob(listener.port(), alicesValue(VICTIMS_SFTP)));
-    assertTrue(report.contains("was encrypted for destination " + VICTIMS_SFTP + ", not for risk@127.0.0.1:"
-        + listener.port()), report);
+    assertTrue(
+        report.contains(
+            "was encrypted for destination "
+                + VICTIMS_SFTP
+                + ", not for risk@127.0.0.1:"
+                + listener.port()),
+        report);
     listener.assertNoConnection();
   }
 
@@ -122,24 +136,31 @@ class BoundSecretsTest {
   void aValueInTheOldUnboundFormIsRefusedWithHowToEncryptItAgain() throws Exception {
     String old = "ENC(RSA-OAEP-256:" + Base64.getEncoder().encodeToString(new byte[384]) + ")";
     String report = refused("alice", sqlJob(listener.jdbcUrl(), old));
-    assertTrue(report.contains("old form") && report.contains("gantry encrypt-password --for-user USER"), report);
+    assertTrue(
+        report.contains("old form") && report.contains("gantry encrypt-password --for-user USER"),
+        report);
     listener.assertNoConnection();
   }
 
   @Test
   void theOwnerReadsTheirEncryptedValuesBackAndOthersSeeThemRedacted() throws Exception {
     JobManagement alice = as("alice");
-    assertTrue(alice.validateJob(sqlJob(listener.jdbcUrl(), alicesValue(listener.jdbcUrl()))).valid,
+    assertTrue(
+        alice.validateJob(sqlJob(listener.jdbcUrl(), alicesValue(listener.jdbcUrl()))).valid,
         "valid for its owner and destination");
     listener.assertNoConnection();
     String value = alicesValue("jdbc:postgresql://127.0.0.1:9/nowhere");
-    String id = alice.submitJob(TestJobs.documentOf(sqlXml("jdbc:postgresql://127.0.0.1:9/nowhere", value, "alice-own")));
+    String id =
+        alice.submitJob(
+            TestJobs.documentOf(
+                sqlXml("jdbc:postgresql://127.0.0.1:9/nowhere", value, "alice-own")));
     JobDocument own = alice.getJobDefinition(id);
     assertEquals(value, password(own));
     JobDocument admins = as("root").getJobDefinition(id);
     assertEquals("REDACTED", password(admins));
     String report = messages(as("root").validateJob(admins).problems);
-    assertFalse(report.contains("plain-text"), "REDACTED is not called a plain-text password: " + report);
+    assertFalse(
+        report.contains("plain-text"), "REDACTED is not called a plain-text password: " + report);
     assertTrue(report.contains("holds REDACTED"), report);
   }
 
@@ -154,14 +175,19 @@ class BoundSecretsTest {
   }
 
   private static String password(JobDocument document) {
-    return document.getJobDefinition().getElementsByTagNameNS("urn:gantry:jsdl:ext:1", "Password").item(0).getTextContent();
+    return document
+        .getJobDefinition()
+        .getElementsByTagNameNS("urn:gantry:jsdl:ext:1", "Password")
+        .item(0)
+        .getTextContent();
   }
 
   private static String refused(String user, JobDocument job) {
     JobManagement client = as(user);
     String validation = messages(client.validateJob(job).problems);
     InvalidJobFault fault = assertThrows(InvalidJobFault.class, () -> client.submitJob(job));
-    assertEquals(validation, messages(fault.getFaultInfo().problems), "validate and submit say the same");
+    assertEquals(
+        validation, messages(fault.getFaultInfo().problems), "validate and submit say the same");
     return validation;
   }
 
@@ -174,24 +200,37 @@ class BoundSecretsTest {
   }
 
   private static String sqlXml(String jdbcUrl, String value, String name) {
-    return TestJobs.job(name).posix(10, "/bin/true").xml().replace("</jsdl:JobDescription>", """
+    return TestJobs.job(name)
+        .posix(10, "/bin/true")
+        .xml()
+        .replace(
+            "</jsdl:JobDescription>",
+            """
         <gx:PreDataStaging><gx:SQLQueryDataStaging>
           <gx:DataSource><gx:JDBCURL>%s</gx:JDBCURL><gx:UserId>risk</gx:UserId>
             <gx:Password>%s</gx:Password></gx:DataSource>
           <gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup>
           <gx:SQLStatement>SELECT 1</gx:SQLStatement>
           <gx:SQLOutputFileName>one.csv</gx:SQLOutputFileName>
-        </gx:SQLQueryDataStaging></gx:PreDataStaging></jsdl:JobDescription>""".formatted(jdbcUrl, value));
+        </gx:SQLQueryDataStaging></gx:PreDataStaging></jsdl:JobDescription>"""
+                .formatted(jdbcUrl, value));
   }
 
   private static JobDocument scpJob(int port, String value) {
-    return TestJobs.documentOf(TestJobs.job("copy").posix(10, "/bin/true").xml().replace("</jsdl:JobDescription>", """
+    return TestJobs.documentOf(
+        TestJobs.job("copy")
+            .posix(10, "/bin/true")
+            .xml()
+            .replace(
+                "</jsdl:JobDescription>",
+                """
         <gx:PreDataStaging><gx:SCPDataStaging><gx:ArrangingOrder>1</gx:ArrangingOrder>
           <gx:Direction>transmit</gx:Direction><gx:RemoteHostName>127.0.0.1</gx:RemoteHostName>
           <gx:RemotePort>%d</gx:RemotePort><gx:RemoteUserId>risk</gx:RemoteUserId>
           <gx:RemotePassword>%s</gx:RemotePassword>
           <gx:SourceFileName>/data/prices.csv</gx:SourceFileName><gx:TargetFileName>prices.csv</gx:TargetFileName>
-        </gx:SCPDataStaging></gx:PreDataStaging></jsdl:JobDescription>""".formatted(port, value)));
+        </gx:SCPDataStaging></gx:PreDataStaging></jsdl:JobDescription>"""
+                    .formatted(port, value)));
   }
 
   /** The attacker's own server on loopback: counts every connection it is offered. */
@@ -223,7 +262,10 @@ class BoundSecretsTest {
       return "jdbc:postgresql://127.0.0.1:" + port() + "/risk";
     }
 
-    /** Waits a moment for a connection that a late stage-in might still make, then checks there was none. */
+    /**
+     * Waits a moment for a connection that a late stage-in might still make, then checks there was
+     * none.
+     */
     void assertNoConnection() throws InterruptedException {
       Thread.sleep(1000);
       assertEquals(0, connections.get(), "the attacker's listener was connected to");

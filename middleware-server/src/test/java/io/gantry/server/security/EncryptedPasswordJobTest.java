@@ -1,13 +1,5 @@
 package io.gantry.server.security;
 
-import java.time.Duration;
-
-import io.gantry.server.soap.TestJobs;
-
-import io.gantry.server.soap.JobManagementClients;
-
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,9 +12,12 @@ import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
+import io.gantry.server.soap.JobManagementClients;
+import io.gantry.server.soap.TestJobs;
+import io.gantry.testing.H2TcpServer;
+import io.gantry.testing.server.GantryTestServer;
 import java.io.StringReader;
 import java.nio.file.Files;
-import io.gantry.testing.H2TcpServer;
 import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.PublicKey;
@@ -30,6 +25,7 @@ import java.security.spec.X509EncodedKeySpec;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -58,9 +54,12 @@ class EncryptedPasswordJobTest {
       s.execute("create table book(id int primary key, name varchar(20))");
       s.execute("insert into book values (1, 'rates'), (2, 'equity')");
     }
-    server = GantryTestServer.builder(dir).dataDir(dir.resolve("server"))
-        .settings(databases.inlineStagingSettings()) // a job's own data source, allowed explicitly
-        .start();
+    server =
+        GantryTestServer.builder(dir)
+            .dataDir(dir.resolve("server"))
+            .settings(
+                databases.inlineStagingSettings()) // a job's own data source, allowed explicitly
+            .start();
     client = JobManagementClients.of(server);
   }
 
@@ -72,13 +71,15 @@ class EncryptedPasswordJobTest {
 
   private String encryptForServer(String secret) throws Exception {
     String pem = client.getServerInfo().passwordPublicKey;
-    PublicKey key = KeyFactory.getInstance("RSA")
-        .generatePublic(new X509EncodedKeySpec(PasswordKeyPair.fromPem(pem)));
+    PublicKey key =
+        KeyFactory.getInstance("RSA")
+            .generatePublic(new X509EncodedKeySpec(PasswordKeyPair.fromPem(pem)));
     return EncryptedSecret.encrypt(key, secret.toCharArray(), SecretBinding.jdbc("local", dbUrl));
   }
 
   private Element job(String encryptedPassword) throws Exception {
-    String xml = """
+    String xml =
+        """
         <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
             xmlns:posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix" xmlns:gx="urn:gantry:jsdl:ext:1">
           <jsdl:JobDescription>
@@ -97,19 +98,25 @@ class EncryptedPasswordJobTest {
             </gx:PreDataStaging>
           </jsdl:JobDescription>
         </jsdl:JobDefinition>
-        """.formatted(dbUrl, encryptedPassword);
+        """
+            .formatted(dbUrl, encryptedPassword);
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);
-    return f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
+    return f.newDocumentBuilder()
+        .parse(new InputSource(new StringReader(xml)))
+        .getDocumentElement();
   }
 
   @Test
-  void passwordEncryptedWithThePublishedKeyOpensTheDatabaseAndIsStoredNowhereInClear() throws Exception {
+  void passwordEncryptedWithThePublishedKeyOpensTheDatabaseAndIsStoredNowhereInClear()
+      throws Exception {
     String id = client.submitJob(new JobDocument(job(encryptForServer(DB_PASSWORD))));
     JobStatusInfo status = TestJobs.awaitFinal(client, id, Duration.ofSeconds(20));
     assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
-    assertEquals("ID,NAME\n1,rates\n2,equity\n", // H2 labels unquoted columns in upper case
-        Files.readString(dir.resolve("server/jobs").resolve(id).resolve("books.csv")).replace("\r\n", "\n"));
+    assertEquals(
+        "ID,NAME\n1,rates\n2,equity\n", // H2 labels unquoted columns in upper case
+        Files.readString(dir.resolve("server/jobs").resolve(id).resolve("books.csv"))
+            .replace("\r\n", "\n"));
 
     assertNoFileContains(dir.resolve("server"), DB_PASSWORD);
   }
@@ -118,8 +125,13 @@ class EncryptedPasswordJobTest {
   void tamperedPasswordIsRefusedAtSubmitAndNothingIsQueued() throws Exception {
     byte[] bytes = EncryptedSecret.parse(encryptForServer(DB_PASSWORD)).ciphertext();
     bytes[7] ^= 0x40;
-    InvalidJobFault fault = assertThrows(InvalidJobFault.class, () -> client.submitJob(
-        new JobDocument(job(EncryptedSecret.format(SecretBinding.jdbc("local", dbUrl), bytes)))));
+    InvalidJobFault fault =
+        assertThrows(
+            InvalidJobFault.class,
+            () ->
+                client.submitJob(
+                    new JobDocument(
+                        job(EncryptedSecret.format(SecretBinding.jdbc("local", dbUrl), bytes)))));
     String report = fault.getFaultInfo().problems.stream().map(p -> p.message).toList().toString();
     assertTrue(report.contains("does not decrypt with this server's key"), report);
     assertEquals(0, client.listJobs(java.util.List.of(), 0, 10, false).total);
@@ -128,9 +140,12 @@ class EncryptedPasswordJobTest {
   private static void assertNoFileContains(Path root, String secret) throws Exception {
     try (Stream<Path> files = Files.walk(root)) {
       for (Path f : files.filter(Files::isRegularFile).toList()) {
-        String text = new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
-        String utf8 = new String(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-            java.nio.charset.StandardCharsets.ISO_8859_1);
+        String text =
+            new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String utf8 =
+            new String(
+                secret.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                java.nio.charset.StandardCharsets.ISO_8859_1);
         assertFalse(text.contains(utf8), "the clear password is in " + f);
       }
     }

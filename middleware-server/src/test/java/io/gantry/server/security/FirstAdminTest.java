@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The administrator a store without users gets on the first start with authentication. */
 class FirstAdminTest {
-  private static final Pattern PRINTED = Pattern.compile("Created administrator 'admin' with password (\\S+) ");
+  private static final Pattern PRINTED =
+      Pattern.compile("Created administrator 'admin' with password (\\S+) ");
 
   @TempDir Path dir;
 
@@ -59,10 +60,17 @@ class FirstAdminTest {
   void aConfiguredPasswordIsUsedAndNotPrinted() throws Exception {
     Path file = Files.writeString(dir.resolve("admin.password"), "configured admin password\n");
     try (JdbcJobStore store = JdbcJobStore.open(JobStoreSettings.h2File(dir.resolve("store")))) {
-      String printed = stdout(() -> new FirstAdmin(store.userAccounts(), new PasswordSource.FromFile(file)).createIfNoUsers());
+      String printed =
+          stdout(
+              () ->
+                  new FirstAdmin(store.userAccounts(), new PasswordSource.FromFile(file))
+                      .createIfNoUsers());
       assertFalse(printed.contains("configured admin password"), printed);
-      assertTrue(new PasswordHasher().verify("configured admin password".toCharArray(),
-          store.userAccounts().find("admin").orElseThrow().passwordHash()));
+      assertTrue(
+          new PasswordHasher()
+              .verify(
+                  "configured admin password".toCharArray(),
+                  store.userAccounts().find("admin").orElseThrow().passwordHash()));
     }
   }
 }

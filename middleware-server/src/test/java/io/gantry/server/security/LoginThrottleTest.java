@@ -31,7 +31,8 @@ class LoginThrottleTest {
     fail("alice", "10.0.0.1", 1);
     assertEquals(Duration.ofSeconds(4), throttle.waitBefore("alice", "10.0.0.1"));
     advance(Duration.ofSeconds(3));
-    assertEquals(Duration.ofSeconds(1), throttle.waitBefore("alice", "10.0.0.1"), "the wait runs down");
+    assertEquals(
+        Duration.ofSeconds(1), throttle.waitBefore("alice", "10.0.0.1"), "the wait runs down");
     fail("alice", "10.0.0.1", 20);
     assertEquals(LoginThrottle.MAX_WAIT, throttle.waitBefore("alice", "10.0.0.1"));
   }
@@ -41,7 +42,8 @@ class LoginThrottleTest {
     fail("alice", "10.0.0.1", 5);
     assertEquals(Duration.ofSeconds(1), throttle.waitBefore("ALICE", "10.0.0.1"));
     assertEquals(Duration.ZERO, throttle.waitBefore("alice", "10.0.0.2"), "alice from elsewhere");
-    assertEquals(Duration.ZERO, throttle.waitBefore("bob", "10.0.0.1"), "bob from the same address");
+    assertEquals(
+        Duration.ZERO, throttle.waitBefore("bob", "10.0.0.1"), "bob from the same address");
   }
 
   @Test
@@ -59,7 +61,8 @@ class LoginThrottleTest {
     throttle.succeeded("alice", "10.0.0.1");
     assertEquals(Duration.ZERO, throttle.waitBefore("alice", "10.0.0.1"));
     fail("alice", "10.0.0.1", 4);
-    assertEquals(Duration.ZERO, throttle.waitBefore("alice", "10.0.0.1"), "counting starts again from zero");
+    assertEquals(
+        Duration.ZERO, throttle.waitBefore("alice", "10.0.0.1"), "counting starts again from zero");
   }
 
   @Test
@@ -69,19 +72,28 @@ class LoginThrottleTest {
     for (int i = 0; i < 31; i++) {
       throttle.failed("made-up-" + i, "10.0.0.9");
     }
-    assertEquals(Duration.ofSeconds(2), throttle.waitBefore("made-up-99", "10.0.0.9"), "the sprayer is slowed");
-    assertEquals(Duration.ZERO, throttle.waitBefore("alice", "10.0.0.9"), "alice behind the same NAT");
+    assertEquals(
+        Duration.ofSeconds(2),
+        throttle.waitBefore("made-up-99", "10.0.0.9"),
+        "the sprayer is slowed");
+    assertEquals(
+        Duration.ZERO, throttle.waitBefore("alice", "10.0.0.9"), "alice behind the same NAT");
     assertEquals(Duration.ZERO, throttle.waitBefore("bob", "10.0.0.9"), "bob behind the same NAT");
     advance(LoginThrottle.MAX_WAIT);
-    assertEquals(Duration.ZERO, throttle.waitBefore("made-up-99", "10.0.0.9"), "the wait runs down");
+    assertEquals(
+        Duration.ZERO, throttle.waitBefore("made-up-99", "10.0.0.9"), "the wait runs down");
   }
 
   @Test
   void aUsersOwnFailuresFromATrustedAddressCountOnlyForThePair() {
     throttle.succeeded("alice", "10.0.0.9");
     fail("alice", "10.0.0.9", 40);
-    assertEquals(Duration.ZERO, throttle.waitBefore("carol", "10.0.0.9"), "the address is not slowed for others");
-    assertEquals(Duration.ZERO, throttle.waitBefore("alice", "10.0.0.7"), "nor alice's account elsewhere");
+    assertEquals(
+        Duration.ZERO,
+        throttle.waitBefore("carol", "10.0.0.9"),
+        "the address is not slowed for others");
+    assertEquals(
+        Duration.ZERO, throttle.waitBefore("alice", "10.0.0.7"), "nor alice's account elsewhere");
     assertEquals(LoginThrottle.MAX_WAIT, throttle.waitBefore("alice", "10.0.0.9"), "the pair is");
   }
 
@@ -91,8 +103,10 @@ class LoginThrottleTest {
     for (int i = 0; i < 20; i++) {
       throttle.failed("alice", "192.0.2." + i);
     }
-    assertEquals(Duration.ofSeconds(1), throttle.waitBefore("alice", "198.51.100.1"), "a new address waits");
-    assertEquals(Duration.ZERO, throttle.waitBefore("alice", "10.0.0.1"), "alice's own address does not");
+    assertEquals(
+        Duration.ofSeconds(1), throttle.waitBefore("alice", "198.51.100.1"), "a new address waits");
+    assertEquals(
+        Duration.ZERO, throttle.waitBefore("alice", "10.0.0.1"), "alice's own address does not");
     assertEquals(Duration.ZERO, throttle.waitBefore("bob", "198.51.100.1"), "others do not");
   }
 

@@ -28,7 +28,9 @@ class PasswordHasherTest {
   @Test
   void theHashNamesItsAlgorithmAndIterations() {
     String[] parts = hasher.hash("x".toCharArray()).split("\\$");
-    assertTrue(parts[0].equals("pbkdf2-sha256") && Integer.parseInt(parts[1]) >= 210_000, String.join("$", parts));
+    assertTrue(
+        parts[0].equals("pbkdf2-sha256") && Integer.parseInt(parts[1]) >= 210_000,
+        String.join("$", parts));
     assertTrue(java.util.Base64.getDecoder().decode(parts[2]).length == 16, "16 bytes of salt");
   }
 

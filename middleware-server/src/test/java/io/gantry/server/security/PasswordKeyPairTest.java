@@ -27,18 +27,22 @@ class PasswordKeyPairTest {
     PasswordKeyPair first = PasswordKeyPair.loadOrCreate(keys);
     assertEquals(3072, first.bits());
     assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keys)));
-    assertEquals("rw-------", PosixFilePermissions.toString(
-        Files.getPosixFilePermissions(keys.resolve("password-key.pk8"))));
+    assertEquals(
+        "rw-------",
+        PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(keys.resolve("password-key.pk8"))));
     PasswordKeyPair again = PasswordKeyPair.loadOrCreate(keys);
     assertEquals(first.fingerprint(), again.fingerprint());
-    assertTrue(first.fingerprint().matches("SHA256:([0-9a-f]{2}:){31}[0-9a-f]{2}"), first.fingerprint());
+    assertTrue(
+        first.fingerprint().matches("SHA256:([0-9a-f]{2}:){31}[0-9a-f]{2}"), first.fingerprint());
   }
 
   @Test
   void aClientEncryptingWithThePublishedPemReachesTheServer() throws Exception {
     PasswordKeyPair key = PasswordKeyPair.loadOrCreate(dataDir.resolve("keys"));
-    PublicKey published = KeyFactory.getInstance("RSA")
-        .generatePublic(new X509EncodedKeySpec(PasswordKeyPair.fromPem(key.publicKeyPem())));
+    PublicKey published =
+        KeyFactory.getInstance("RSA")
+            .generatePublic(new X509EncodedKeySpec(PasswordKeyPair.fromPem(key.publicKeyPem())));
     SecretBinding use = SecretBinding.of("alice", "risk@db.example:22");
     String value = EncryptedSecret.encrypt(published, "s3cret".toCharArray(), use);
     assertNull(key.problem(value, use));
@@ -52,6 +56,8 @@ class PasswordKeyPairTest {
     Path privateKey = keys.resolve("password-key.pk8");
     Files.setPosixFilePermissions(privateKey, PosixFilePermissions.fromString("rw-r--r--"));
     var e = assertThrows(GeneralSecurityException.class, () -> PasswordKeyPair.loadOrCreate(keys));
-    assertTrue(e.getMessage().contains("is readable by others (rw-r--r--); run: chmod 600"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("is readable by others (rw-r--r--); run: chmod 600"),
+        e.getMessage());
   }
 }

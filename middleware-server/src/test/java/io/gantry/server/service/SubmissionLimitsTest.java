@@ -1,24 +1,19 @@
 package io.gantry.server.service;
 
-import java.time.Duration;
-
-import io.gantry.server.api.JobStateName;
-
-import io.gantry.server.soap.TestJobs;
-
-import io.gantry.server.soap.JobManagementClients;
-
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.LimitExceededFault;
+import io.gantry.server.soap.JobManagementClients;
+import io.gantry.server.soap.TestJobs;
+import io.gantry.testing.server.GantryTestServer;
 import java.io.StringReader;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -38,8 +33,11 @@ class SubmissionLimitsTest {
   void start() throws Exception {
     // the limits of the single local user (the builder's default); accounts are
     // SecureJobManagementTest's subject
-    server = GantryTestServer.builder(dir).slots(1)
-        .settings(Map.of("limits.queued-jobs-per-user", "2", "limits.kill-grace", "1")).start();
+    server =
+        GantryTestServer.builder(dir)
+            .slots(1)
+            .settings(Map.of("limits.queued-jobs-per-user", "2", "limits.kill-grace", "1"))
+            .start();
     client = JobManagementClients.of(server);
   }
 
@@ -49,7 +47,8 @@ class SubmissionLimitsTest {
   }
 
   private static JobDocument sleeper() throws Exception {
-    String xml = """
+    String xml =
+        """
         <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
             xmlns:posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix">
           <jsdl:JobDescription><jsdl:Application><posix:POSIXApplication>
@@ -58,7 +57,8 @@ class SubmissionLimitsTest {
         </jsdl:JobDefinition>""";
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);
-    Element e = f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
+    Element e =
+        f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
     return new JobDocument(e);
   }
 
@@ -66,7 +66,8 @@ class SubmissionLimitsTest {
   void submissionBeyondTheUsersUnfinishedJobLimitIsRefusedUntilOneEnds() throws Exception {
     String first = client.submitJob(sleeper());
     client.submitJob(sleeper());
-    LimitExceededFault fault = assertThrows(LimitExceededFault.class, () -> client.submitJob(sleeper()));
+    LimitExceededFault fault =
+        assertThrows(LimitExceededFault.class, () -> client.submitJob(sleeper()));
     assertEquals("LIMIT_EXCEEDED", fault.getFaultInfo().code);
     assertTrue(fault.getMessage().contains("limits.queued-jobs-per-user"), fault.getMessage());
     assertEquals(2, client.listJobs(java.util.List.of(), 0, 10, false).total, "nothing was queued");
@@ -77,6 +78,7 @@ class SubmissionLimitsTest {
   }
 
   private void awaitRunning(String id) {
-    TestJobs.await(client, id, Duration.ofSeconds(10), s -> s.state == JobStateName.RUNNING, "RUNNING");
+    TestJobs.await(
+        client, id, Duration.ofSeconds(10), s -> s.state == JobStateName.RUNNING, "RUNNING");
   }
 }

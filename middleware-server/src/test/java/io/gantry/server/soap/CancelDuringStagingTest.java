@@ -1,7 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateFault;
 import io.gantry.server.api.JobStateName;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Cancelling a job interrupts its stage-in thread, which may be inside a job-store write at
- * that moment. The job store must survive it: an interrupted file channel must not close the
- * server's database for every later request.
+ * Cancelling a job interrupts its stage-in thread, which may be inside a job-store write at that
+ * moment. The job store must survive it: an interrupted file channel must not close the server's
+ * database for every later request.
  */
 class CancelDuringStagingTest {
   static final Duration LIMIT = Duration.ofSeconds(30);

@@ -1,9 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.Await;
-
-import io.gantry.testing.server.GantryTestServer;
-
 import static io.gantry.server.soap.TestJobs.await;
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,6 +14,8 @@ import io.gantry.server.api.OutputChunk;
 import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.api.Problem;
 import io.gantry.server.api.ValidationResult;
+import io.gantry.testing.Await;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,7 +59,8 @@ class DiskBoundsOverHttpTest {
 
   @Test
   void aJobWriting200MegabytesOfStdoutFailsNamingTheSetting() throws Exception {
-    String id = client.submitJob(TestJobs.job("flood").shell("head -c 200000000 /dev/zero", 60).document());
+    String id =
+        client.submitJob(TestJobs.job("flood").shell("head -c 200000000 /dev/zero", 60).document());
     JobStatusInfo status = awaitFinal(client, id, LIMIT);
     assertEquals(JobStateName.FAILED, status.state);
     assertTrue(status.failureReason.contains("limits.job-output-bytes"), status.failureReason);
@@ -69,13 +68,20 @@ class DiskBoundsOverHttpTest {
 
   @Test
   void aJobStillWritingIsStoppedWhileItRuns() throws Exception {
-    String id = client.submitJob(TestJobs.job("slow-flood")
-        .shell("while true; do head -c 1000000 /dev/zero; sleep 0.05; done", 60).document());
+    String id =
+        client.submitJob(
+            TestJobs.job("slow-flood")
+                .shell("while true; do head -c 1000000 /dev/zero; sleep 0.05; done", 60)
+                .document());
     JobStatusInfo status = awaitFinal(client, id, LIMIT);
     assertEquals(JobStateName.FAILED, status.state);
-    assertTrue(status.failureReason.contains("limits.job-output-bytes")
-        && status.failureReason.contains("the program was stopped"), status.failureReason);
-    assertTrue(status.finished.toEpochMilli() - status.started.toEpochMilli() < 30_000, "stopped, not timed out");
+    assertTrue(
+        status.failureReason.contains("limits.job-output-bytes")
+            && status.failureReason.contains("the program was stopped"),
+        status.failureReason);
+    assertTrue(
+        status.finished.toEpochMilli() - status.started.toEpochMilli() < 30_000,
+        "stopped, not timed out");
   }
 
   @Test
@@ -89,7 +95,8 @@ class DiskBoundsOverHttpTest {
 
   @Test
   void aWallTimeLimitAboveTheMaximumIsAValidationProblemAtItsElement() throws Exception {
-    ValidationResult result = client.validateJob(TestJobs.job("long").shell("true", 7200).document());
+    ValidationResult result =
+        client.validateJob(TestJobs.job("long").shell("true", 7200).document());
     assertFalse(result.valid);
     Problem p = result.problems.get(0);
     assertTrue(p.message.contains("limits.max-wall-time") && p.message.contains("3600"), p.message);
@@ -102,7 +109,9 @@ class DiskBoundsOverHttpTest {
     String id = client.submitJob(TestJobs.job("kept-briefly").shell("echo hello", 30).document());
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, id, LIMIT).state);
     Path jobDir = server.dataDir().resolve("jobs").resolve(id);
-    Await.until("the job directory to be removed after jobs.retention", Duration.ofSeconds(20),
+    Await.until(
+        "the job directory to be removed after jobs.retention",
+        Duration.ofSeconds(20),
         () -> !Files.exists(jobDir));
 
     OutputChunk out = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 1000);
@@ -116,10 +125,15 @@ class DiskBoundsOverHttpTest {
 
   @Test
   void aRunningJobsDirectoryIsNotRemoved() throws Exception {
-    String id = client.submitJob(TestJobs.job("long-running").shell("sleep 5; echo done", 30).document());
+    String id =
+        client.submitJob(TestJobs.job("long-running").shell("sleep 5; echo done", 30).document());
     await(client, id, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
     Thread.sleep(4000); // longer than jobs.retention
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, id, LIMIT).state);
-    assertEquals("done\n", new String(client.getJobOutput(id, OutputStreamName.STDOUT, 0, 100).data, java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(
+        "done\n",
+        new String(
+            client.getJobOutput(id, OutputStreamName.STDOUT, 0, 100).data,
+            java.nio.charset.StandardCharsets.UTF_8));
   }
 }

@@ -1,7 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static io.gantry.server.soap.TestJobs.await;
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The meta-scheduler's promise, seen from a client: jobs stage in while another job computes,
- * and start strictly in submission order, a smaller job never overtaking a wider one that waits
- * for slots (design: "The data path"; ComputeQueue).
+ * The meta-scheduler's promise, seen from a client: jobs stage in while another job computes, and
+ * start strictly in submission order, a smaller job never overtaking a wider one that waits for
+ * slots (design: "The data path"; ComputeQueue).
  */
 class FcfsOverHttpTest {
   static final Duration LIMIT = Duration.ofSeconds(30);
@@ -52,22 +51,38 @@ class FcfsOverHttpTest {
   void laterJobsStageInWhileOneRunsThenStartInSubmissionOrderWithoutOvertaking() throws Exception {
     // each job notes when it starts in its own directory (its sandbox shows it nothing else)
     String record = "echo \"$(date +%s%N) $0\" >> order.log";
-    String a = client.submitJob(TestJobs.job("a").shell(record.replace("$0", "A")
-        + "; while [ ! -e release ]; do sleep 0.1; done", 60).document());
+    String a =
+        client.submitJob(
+            TestJobs.job("a")
+                .shell(
+                    record.replace("$0", "A") + "; while [ ! -e release ]; do sleep 0.1; done", 60)
+                .document());
     Path release = server.jobDirectory(a).resolve("release");
     await(client, a, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
 
     String positions = "SELECT position_id, quantity FROM position";
-    String wide = client.submitJob(TestJobs.job("b-two-slots")
-        .sqlStageIn(RiskDatabase.NAME, 1, positions, "positions.csv")
-        .mpirun(2, 60, "/bin/sh", "-c", record.replace("$0", "B") + "; sleep 0.3; "
-            + record.replace("$0", "B-done")).document());
-    String narrow = client.submitJob(TestJobs.job("c-one-slot")
-        .sqlStageIn(RiskDatabase.NAME, 1, positions, "positions.csv")
-        .shell(record.replace("$0", "C"), 60).document());
+    String wide =
+        client.submitJob(
+            TestJobs.job("b-two-slots")
+                .sqlStageIn(RiskDatabase.NAME, 1, positions, "positions.csv")
+                .mpirun(
+                    2,
+                    60,
+                    "/bin/sh",
+                    "-c",
+                    record.replace("$0", "B") + "; sleep 0.3; " + record.replace("$0", "B-done"))
+                .document());
+    String narrow =
+        client.submitJob(
+            TestJobs.job("c-one-slot")
+                .sqlStageIn(RiskDatabase.NAME, 1, positions, "positions.csv")
+                .shell(record.replace("$0", "C"), 60)
+                .document());
     await(client, wide, LIMIT, s -> s.state == JobStateName.STAGED, "STAGED");
     await(client, narrow, LIMIT, s -> s.state == JobStateName.STAGED, "STAGED");
-    assertEquals(JobStateName.RUNNING, client.getJobStatus(a).state,
+    assertEquals(
+        JobStateName.RUNNING,
+        client.getJobStatus(a).state,
         "both staged in while the first job still computed");
     assertEquals(RiskDatabase.POSITIONS, client.getJobResults(wide).stagedIn.get(0).rows);
 
@@ -85,7 +100,8 @@ class FcfsOverHttpTest {
       order.addAll(Files.readAllLines(server.jobDirectory(id).resolve("order.log")));
     }
     order.sort(java.util.Comparator.comparingLong(line -> Long.parseLong(line.split(" ")[0])));
-    assertEquals(List.of("A", "B", "B", "B-done", "B-done", "C"),
+    assertEquals(
+        List.of("A", "B", "B", "B-done", "B-done", "C"),
         order.stream().map(line -> line.split(" ")[1]).toList(),
         "started in submission order; C only after both ranks of B ended");
   }

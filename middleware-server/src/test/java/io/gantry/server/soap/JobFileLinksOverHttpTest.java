@@ -1,7 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +10,7 @@ import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.OutputChunk;
 import io.gantry.server.api.OutputStreamName;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A job's program may replace its output files with links to the server's secrets, or with a
- * FIFO; getJobOutput, which the server answers with more rights than the job has, must return
- * neither the secret nor hang. The swaps are made here, as the job's program would make them.
+ * A job's program may replace its output files with links to the server's secrets, or with a FIFO;
+ * getJobOutput, which the server answers with more rights than the job has, must return neither the
+ * secret nor hang. The swaps are made here, as the job's program would make them.
  */
 class JobFileLinksOverHttpTest {
   static final String SECRET = "keystore-password-that-must-not-leak";
@@ -46,7 +45,8 @@ class JobFileLinksOverHttpTest {
   }
 
   private static Path finishedJob(String name) throws Exception {
-    String id = client.submitJob(TestJobs.job(name).shell("echo hello; echo oops >&2", 30).document());
+    String id =
+        client.submitJob(TestJobs.job(name).shell("echo hello; echo oops >&2", 30).document());
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, id, Duration.ofSeconds(30)).state);
     return server.dataDir().resolve("jobs").resolve(id);
   }
@@ -85,9 +85,12 @@ class JobFileLinksOverHttpTest {
     Path job = finishedJob("fifo-stdout");
     String id = job.getFileName().toString();
     Files.delete(job.resolve("stdout.txt"));
-    assertEquals(0, new ProcessBuilder("mkfifo", job.resolve("stdout.txt").toString()).start().waitFor());
-    OutputChunk chunk = assertTimeoutPreemptively(Duration.ofSeconds(10),
-        () -> client.getJobOutput(id, OutputStreamName.STDOUT, 0, 1000));
+    assertEquals(
+        0, new ProcessBuilder("mkfifo", job.resolve("stdout.txt").toString()).start().waitFor());
+    OutputChunk chunk =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(10),
+            () -> client.getJobOutput(id, OutputStreamName.STDOUT, 0, 1000));
     assertEquals(0, chunk.data.length);
     assertTrue(chunk.note.contains("FIFO"), chunk.note);
   }

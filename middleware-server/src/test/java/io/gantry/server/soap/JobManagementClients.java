@@ -21,9 +21,9 @@ import org.apache.wss4j.dom.WSConstants;
 import org.apache.wss4j.dom.handler.WSHandlerConstants;
 
 /**
- * CXF clients of the job-management port, as a Java user of Gantry would write them, for a
- * {@link GantryTestServer} (the one server fixture) or any URL. {@link RawSoapClient} speaks
- * to the same port with no CXF at all.
+ * CXF clients of the job-management port, as a Java user of Gantry would write them, for a {@link
+ * GantryTestServer} (the one server fixture) or any URL. {@link RawSoapClient} speaks to the same
+ * port with no CXF at all.
  */
 public final class JobManagementClients {
   private JobManagementClients() {}
@@ -84,13 +84,15 @@ public final class JobManagementClients {
     Map<String, Object> settings = new HashMap<>();
     settings.put(WSHandlerConstants.ACTION, WSHandlerConstants.USERNAME_TOKEN);
     settings.put(WSHandlerConstants.USER, token.user());
-    settings.put(WSHandlerConstants.PASSWORD_TYPE,
+    settings.put(
+        WSHandlerConstants.PASSWORD_TYPE,
         token.digest() ? WSConstants.PW_DIGEST : WSConstants.PW_TEXT);
-    CallbackHandler passwords = callbacks -> {
-      for (Callback c : callbacks) {
-        ((WSPasswordCallback) c).setPassword(token.password());
-      }
-    };
+    CallbackHandler passwords =
+        callbacks -> {
+          for (Callback c : callbacks) {
+            ((WSPasswordCallback) c).setPassword(token.password());
+          }
+        };
     settings.put(WSHandlerConstants.PW_CALLBACK_REF, passwords);
     return new WSS4JOutInterceptor(settings);
   }

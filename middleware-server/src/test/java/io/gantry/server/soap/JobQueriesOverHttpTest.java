@@ -1,9 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.Await;
-
-import io.gantry.testing.server.GantryTestServer;
-
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,6 +23,8 @@ import io.gantry.server.api.Problem;
 import io.gantry.server.api.ServerInfo;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.testing.Await;
+import io.gantry.testing.server.GantryTestServer;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,8 +69,14 @@ class JobQueriesOverHttpTest {
 
   @Test
   void outputIsReadWhileTheProgramRunsAndCompletesAfterIt() throws Exception {
-    String id = client.submitJob(TestJobs.job("talker").shell("echo first; echo oops >&2;"
-        + " while [ ! -e release ]; do sleep 0.1; done; echo second", 60).document());
+    String id =
+        client.submitJob(
+            TestJobs.job("talker")
+                .shell(
+                    "echo first; echo oops >&2;"
+                        + " while [ ! -e release ]; do sleep 0.1; done; echo second",
+                    60)
+                .document());
     Path release = server.jobDirectory(id).resolve("release");
     OutputChunk early = awaitOutput(id, "first\n");
     assertFalse(early.complete, "the job still runs");
@@ -95,7 +99,9 @@ class JobQueriesOverHttpTest {
   }
 
   private OutputChunk awaitOutput(String id, String expected) {
-    return Await.value("job " + id + "'s output '" + expected.strip() + "'", LIMIT,
+    return Await.value(
+        "job " + id + "'s output '" + expected.strip() + "'",
+        LIMIT,
         () -> client.getJobOutput(id, OutputStreamName.STDOUT, 0, 65536),
         chunk -> new String(chunk.data, StandardCharsets.UTF_8).equals(expected),
         chunk -> "'" + new String(chunk.data, StandardCharsets.UTF_8) + "'");
@@ -103,8 +109,11 @@ class JobQueriesOverHttpTest {
 
   @Test
   void cancellingARunningJobIsAStateConflictThatNamesItsState() throws Exception {
-    String id = client.submitJob(TestJobs.job("busy")
-        .shell("while [ ! -e release ]; do sleep 0.1; done", 60).document());
+    String id =
+        client.submitJob(
+            TestJobs.job("busy")
+                .shell("while [ ! -e release ]; do sleep 0.1; done", 60)
+                .document());
     Path release = server.jobDirectory(id).resolve("release");
     TestJobs.await(client, id, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
     JobStateFault fault = assertThrows(JobStateFault.class, () -> client.cancelJob(id));
@@ -121,16 +130,23 @@ class JobQueriesOverHttpTest {
   @Test
   void anUnknownJobIsNotFoundForEveryOperation() {
     String unknown = "abcdefghijklmnopqrstuvwxyz234567";
-    for (var call : List.<ThrowingCall>of(
-        () -> client.getJobStatus(unknown), () -> client.cancelJob(unknown),
-        () -> client.killJob(unknown), () -> client.getJobResults(unknown),
-        () -> client.getJobDefinition(unknown), () -> client.getJobAudit(unknown),
-        () -> client.getJobOutput(unknown, OutputStreamName.STDOUT, 0, 65536))) {
+    for (var call :
+        List.<ThrowingCall>of(
+            () -> client.getJobStatus(unknown),
+            () -> client.cancelJob(unknown),
+            () -> client.killJob(unknown),
+            () -> client.getJobResults(unknown),
+            () -> client.getJobDefinition(unknown),
+            () -> client.getJobAudit(unknown),
+            () -> client.getJobOutput(unknown, OutputStreamName.STDOUT, 0, 65536))) {
       JobNotFoundFault fault = assertThrows(JobNotFoundFault.class, call::run);
       assertEquals("JOB_NOT_FOUND", fault.getFaultInfo().code);
     }
     // a malformed id is the caller's mistake, named as such (not "not found")
-    var malformed = assertThrows(jakarta.xml.ws.soap.SOAPFaultException.class, () -> client.getJobStatus("not even an id"));
+    var malformed =
+        assertThrows(
+            jakarta.xml.ws.soap.SOAPFaultException.class,
+            () -> client.getJobStatus("not even an id"));
     assertTrue(malformed.getMessage().startsWith("argument jobId:"), malformed.getMessage());
   }
 
@@ -141,10 +157,13 @@ class JobQueriesOverHttpTest {
   @Test
   void aJobNeedingMoreProcessesThanTheServerHasSlotsIsInvalid() throws Exception {
     long before = client.listJobs(null, 0, 1, false).total;
-    InvalidJobFault fault = assertThrows(InvalidJobFault.class, () -> client.submitJob(
-        TestJobs.job("too-wide").mpirun(3, 60, "/bin/true").document()));
+    InvalidJobFault fault =
+        assertThrows(
+            InvalidJobFault.class,
+            () -> client.submitJob(TestJobs.job("too-wide").mpirun(3, 60, "/bin/true").document()));
     assertFalse(fault.getFaultInfo().valid);
-    assertTrue(fault.getFaultInfo().problems.stream().anyMatch(p -> p.message.contains("slots.total")),
+    assertTrue(
+        fault.getFaultInfo().problems.stream().anyMatch(p -> p.message.contains("slots.total")),
         "names the setting: " + messages(fault.getFaultInfo()));
     assertEquals(before, client.listJobs(null, 0, 1, false).total, "nothing was queued");
   }
@@ -153,21 +172,28 @@ class JobQueriesOverHttpTest {
   void anInvalidJobDescriptionGetsTheFullReportAndNothingIsQueued() throws Exception {
     long before = client.listJobs(null, 0, 1, false).total;
     // three mistakes: no executable, zero processes, an SQL stage-in reading a file nobody writes
-    String invalid = "<jsdl:JobDefinition xmlns:jsdl=\"" + TestJobs.JSDL + "\" xmlns:gx=\""
-        + TestJobs.GANTRY + "\">\n<jsdl:JobDescription>\n<jsdl:Application>\n<gx:MpirunApplication>\n"
-        + "<gx:NumberOfProcesses>0</gx:NumberOfProcesses>\n</gx:MpirunApplication>\n</jsdl:Application>\n"
-        + "<gx:PreDataStaging><gx:SQLQueryDataStaging><gx:DataSourceRef>risk</gx:DataSourceRef>\n"
-        + "<gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup><gx:SQLStatement>SELECT ?</gx:SQLStatement>\n"
-        + "<gx:SQLOutputFileName>a.csv</gx:SQLOutputFileName><gx:SQLInputFileName>nowhere.csv</gx:SQLInputFileName>\n"
-        + "</gx:SQLQueryDataStaging></gx:PreDataStaging>\n</jsdl:JobDescription>\n</jsdl:JobDefinition>";
+    String invalid =
+        "<jsdl:JobDefinition xmlns:jsdl=\""
+            + TestJobs.JSDL
+            + "\" xmlns:gx=\""
+            + TestJobs.GANTRY
+            + "\">\n<jsdl:JobDescription>\n<jsdl:Application>\n<gx:MpirunApplication>\n"
+            + "<gx:NumberOfProcesses>0</gx:NumberOfProcesses>\n</gx:MpirunApplication>\n</jsdl:Application>\n"
+            + "<gx:PreDataStaging><gx:SQLQueryDataStaging><gx:DataSourceRef>risk</gx:DataSourceRef>\n"
+            + "<gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup><gx:SQLStatement>SELECT ?</gx:SQLStatement>\n"
+            + "<gx:SQLOutputFileName>a.csv</gx:SQLOutputFileName><gx:SQLInputFileName>nowhere.csv</gx:SQLInputFileName>\n"
+            + "</gx:SQLQueryDataStaging></gx:PreDataStaging>\n</jsdl:JobDescription>\n</jsdl:JobDefinition>";
     ValidationResult validated = client.validateJob(TestJobs.documentOf(invalid));
-    InvalidJobFault fault = assertThrows(InvalidJobFault.class,
-        () -> client.submitJob(TestJobs.documentOf(invalid)));
+    InvalidJobFault fault =
+        assertThrows(InvalidJobFault.class, () -> client.submitJob(TestJobs.documentOf(invalid)));
     ValidationResult report = fault.getFaultInfo();
     assertFalse(report.valid);
     assertTrue(report.problems.size() >= 2, "every problem, not the first: " + messages(report));
-    assertTrue(report.problems.stream().allMatch(p -> p.line > 0), "each located by line: " + messages(report));
-    assertEquals(messages(validated), messages(report), "the fault carries what validateJob reports");
+    assertTrue(
+        report.problems.stream().allMatch(p -> p.line > 0),
+        "each located by line: " + messages(report));
+    assertEquals(
+        messages(validated), messages(report), "the fault carries what validateJob reports");
     assertEquals(before, client.listJobs(null, 0, 1, false).total, "nothing was queued");
   }
 
@@ -183,23 +209,39 @@ class JobQueriesOverHttpTest {
   void theOwnersDefinitionReadBackKeepsItsBoundPasswordSoItCanBeSubmittedAgain() throws Exception {
     // encrypted as a client does it: with the public key the server publishes, for the caller
     // (the single user "local" of a server without authentication) and the transfer's login
-    PublicKey key = KeyFactory.getInstance("RSA").generatePublic(
-        new X509EncodedKeySpec(PasswordKeyPair.fromPem(client.getServerInfo().passwordPublicKey)));
-    String password = EncryptedSecret.encrypt(key, "s3cret-of-the-risk-team".toCharArray(),
-        SecretBinding.of("local", TestJobs.SCP_PASSWORD_DESTINATION));
-    String id = client.submitJob(TestJobs.job("with-password").scpStageInWithPassword(password)
-        .posix(60, "/bin/true").document());
+    PublicKey key =
+        KeyFactory.getInstance("RSA")
+            .generatePublic(
+                new X509EncodedKeySpec(
+                    PasswordKeyPair.fromPem(client.getServerInfo().passwordPublicKey)));
+    String password =
+        EncryptedSecret.encrypt(
+            key,
+            "s3cret-of-the-risk-team".toCharArray(),
+            SecretBinding.of("local", TestJobs.SCP_PASSWORD_DESTINATION));
+    String id =
+        client.submitJob(
+            TestJobs.job("with-password")
+                .scpStageInWithPassword(password)
+                .posix(60, "/bin/true")
+                .document());
     JobDocument definition = client.getJobDefinition(id);
     String xml = text(definition);
-    assertEquals(password, definition.getJobDefinition()
-        .getElementsByTagNameNS(TestJobs.GANTRY, "RemotePassword").item(0).getTextContent());
+    assertEquals(
+        password,
+        definition
+            .getJobDefinition()
+            .getElementsByTagNameNS(TestJobs.GANTRY, "RemotePassword")
+            .item(0)
+            .getTextContent());
     assertTrue(xml.contains("/srv/data/prices.csv"), "the rest is as submitted");
     assertTrue(client.validateJob(definition).valid, "the owner's copy validates as it is");
     String ciphertext = password.substring(password.length() - 60, password.length() - 1);
     // nothing listens on port 9: stage-in fails, and says so without the password
     JobStatusInfo status = awaitFinal(client, id, LIMIT);
     assertEquals(JobStateName.FAILED, status.state);
-    assertFalse(status.failureReason.contains(ciphertext),
+    assertFalse(
+        status.failureReason.contains(ciphertext),
         "the reason shows no ciphertext either: " + status.failureReason);
     assertFalse(status.failureReason.contains("s3cret"), status.failureReason);
   }
@@ -208,18 +250,32 @@ class JobQueriesOverHttpTest {
   void aPasswordThisServerCannotDecryptIsInvalidAndNotEchoed() throws Exception {
     long before = client.listJobs(null, 0, 1, false).total;
     String foreign = TestJobs.syntacticallyValidEncryptedPassword("local");
-    InvalidJobFault fault = assertThrows(InvalidJobFault.class, () -> client.submitJob(
-        TestJobs.job("foreign-password").scpStageInWithPassword(foreign).posix(60, "/bin/true").document()));
-    assertTrue(messages(fault.getFaultInfo()).toString().contains("does not decrypt with this server's key"),
+    InvalidJobFault fault =
+        assertThrows(
+            InvalidJobFault.class,
+            () ->
+                client.submitJob(
+                    TestJobs.job("foreign-password")
+                        .scpStageInWithPassword(foreign)
+                        .posix(60, "/bin/true")
+                        .document()));
+    assertTrue(
+        messages(fault.getFaultInfo())
+            .toString()
+            .contains("does not decrypt with this server's key"),
         messages(fault.getFaultInfo()).toString());
-    assertFalse(messages(fault.getFaultInfo()).toString().contains(foreign.substring(foreign.length() - 60)),
+    assertFalse(
+        messages(fault.getFaultInfo())
+            .toString()
+            .contains(foreign.substring(foreign.length() - 60)),
         messages(fault.getFaultInfo()).toString());
     assertEquals(before, client.listJobs(null, 0, 1, false).total, "nothing was queued");
   }
 
   private static String text(JobDocument document) throws Exception {
     StringWriter out = new StringWriter();
-    TransformerFactory.newInstance().newTransformer()
+    TransformerFactory.newInstance()
+        .newTransformer()
         .transform(new DOMSource(document.getJobDefinition()), new StreamResult(out));
     return out.toString();
   }
@@ -238,8 +294,9 @@ class JobQueriesOverHttpTest {
   void jobsAreListedNewestFirstInPagesAndFilteredByState() throws Exception {
     List<String> submitted = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      submitted.add(client.submitJob(TestJobs.job("page-" + i)
-          .posix(60, i == 2 ? "/bin/false" : "/bin/true").document()));
+      submitted.add(
+          client.submitJob(
+              TestJobs.job("page-" + i).posix(60, i == 2 ? "/bin/false" : "/bin/true").document()));
     }
     for (String id : submitted) {
       awaitFinal(client, id, LIMIT);
@@ -262,12 +319,17 @@ class JobQueriesOverHttpTest {
     assertTrue(ids(failed.jobs).contains(submitted.get(2)));
     assertTrue(failed.jobs.stream().allMatch(j -> j.state == JobStateName.FAILED));
     assertEquals(failed.jobs.size(), failed.total);
-    JobList both = client.listJobs(List.of(JobStateName.FAILED, JobStateName.SUCCEEDED), 0, 1000, false);
+    JobList both =
+        client.listJobs(List.of(JobStateName.FAILED, JobStateName.SUCCEEDED), 0, 1000, false);
     assertTrue(ids(both.jobs).containsAll(submitted));
 
     String unknown = "abcdefghijklmnopqrstuvwxyz234567";
-    List<JobStatusInfo> statuses = client.getJobStatuses(Arrays.asList(submitted.get(4), unknown, submitted.get(0)));
-    assertEquals(List.of(submitted.get(4), unknown, submitted.get(0)), ids(statuses), "one answer per id, in order");
+    List<JobStatusInfo> statuses =
+        client.getJobStatuses(Arrays.asList(submitted.get(4), unknown, submitted.get(0)));
+    assertEquals(
+        List.of(submitted.get(4), unknown, submitted.get(0)),
+        ids(statuses),
+        "one answer per id, in order");
     assertEquals(true, statuses.get(1).notFound, "the unknown id is marked");
     assertNull(statuses.get(1).state);
     assertNull(statuses.get(0).notFound);

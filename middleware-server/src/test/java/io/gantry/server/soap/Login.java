@@ -1,8 +1,8 @@
 package io.gantry.server.soap;
 
 /**
- * How a test client authenticates: not at all, HTTP Basic, or a WS-Security UsernameToken with
- * the password as text or as a digest.
+ * How a test client authenticates: not at all, HTTP Basic, or a WS-Security UsernameToken with the
+ * password as text or as a digest.
  */
 public sealed interface Login {
   Login ANONYMOUS = new Anonymous();

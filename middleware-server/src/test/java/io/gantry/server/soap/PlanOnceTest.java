@@ -44,7 +44,10 @@ class PlanOnceTest {
     return GantryTestServer.builder(dir).dataDir(dataDir()).settings(settings).start();
   }
 
-  /** Runs the valuation job (stage-in from the risk data source, stdout "valued 25 positions") to its end. */
+  /**
+   * Runs the valuation job (stage-in from the risk data source, stdout "valued 25 positions") to
+   * its end.
+   */
   private String valuationJobRun(RiskDatabase risk) throws Exception {
     try (GantryTestServer server = start(risk.dataSourceSettings())) {
       JobManagement client = JobManagementClients.of(server);
@@ -63,7 +66,8 @@ class PlanOnceTest {
   private Connection jobStore() throws SQLException {
     // the server's default job store: an H2 file in its data directory (H2 lets one user in
     // whichever server is stopped between the reads and writes of these tests)
-    JobStoreSettings store = JobStoreSettings.h2File(dataDir().resolve("jobstore").resolve("gantry"));
+    JobStoreSettings store =
+        JobStoreSettings.h2File(dataDir().resolve("jobstore").resolve("gantry"));
     return DriverManager.getConnection(store.jdbcUrl(), store.user(), store.password());
   }
 
@@ -72,12 +76,19 @@ class PlanOnceTest {
     RiskDatabase risk = RiskDatabase.h2File(dir.resolve("db"));
     String id = valuationJobRun(risk);
     try (GantryTestServer server = start(Map.of())) {
-      assertEquals("valued 25 positions\n", stdout(JobManagementClients.of(server), id), "data source removed");
+      assertEquals(
+          "valued 25 positions\n",
+          stdout(JobManagementClients.of(server), id),
+          "data source removed");
     }
     Map<String, String> renamed = new HashMap<>();
-    risk.dataSourceSettings().forEach((k, v) -> renamed.put(k.replace("datasource.risk.", "datasource.market."), v));
+    risk.dataSourceSettings()
+        .forEach((k, v) -> renamed.put(k.replace("datasource.risk.", "datasource.market."), v));
     try (GantryTestServer server = start(renamed)) {
-      assertEquals("valued 25 positions\n", stdout(JobManagementClients.of(server), id), "data source renamed");
+      assertEquals(
+          "valued 25 positions\n",
+          stdout(JobManagementClients.of(server), id),
+          "data source renamed");
     }
   }
 
@@ -99,8 +110,9 @@ class PlanOnceTest {
   @Test
   void readsAnswerFromTheStoredPlanWithoutParsingTheDescriptionAgain() throws Exception {
     String id = valuationJobRun(RiskDatabase.h2File(dir.resolve("db")));
-    try (Connection c = jobStore(); PreparedStatement ps = c.prepareStatement(
-        "UPDATE gantry_job SET jsdl_xml = ? WHERE id = ?")) {
+    try (Connection c = jobStore();
+        PreparedStatement ps =
+            c.prepareStatement("UPDATE gantry_job SET jsdl_xml = ? WHERE id = ?")) {
       ps.setString(1, "<not-a-job-description/>"); // any re-parse would find no plan in this
       ps.setString(2, id);
       assertEquals(1, ps.executeUpdate());
@@ -113,7 +125,8 @@ class PlanOnceTest {
   @Test
   void aJobStoredBeforePlansWereKeptIsPlannedOnceOnItsFirstReadAndKeepsThatPlan() throws Exception {
     String id = valuationJobRun(RiskDatabase.h2File(dir.resolve("db")));
-    try (Connection c = jobStore(); Statement s = c.createStatement()) {
+    try (Connection c = jobStore();
+        Statement s = c.createStatement()) {
       // as a job stored by a server before job store version 9
       s.executeUpdate("DELETE FROM gantry_job_plan_step WHERE job_id = '" + id + "'");
       s.executeUpdate("DELETE FROM gantry_job_plan WHERE job_id = '" + id + "'");
@@ -121,8 +134,13 @@ class PlanOnceTest {
     try (GantryTestServer server = start(Map.of())) { // and its data source is gone too
       assertEquals("valued 25 positions\n", stdout(JobManagementClients.of(server), id));
     }
-    try (Connection c = jobStore(); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT job_directory, stdout_file FROM gantry_job_plan WHERE job_id = '" + id + "'")) {
+    try (Connection c = jobStore();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT job_directory, stdout_file FROM gantry_job_plan WHERE job_id = '"
+                    + id
+                    + "'")) {
       assertTrue(rs.next(), "the plan made on the first read is stored");
       assertEquals(dataDir().resolve("jobs").resolve(id).toString(), rs.getString(1));
       assertEquals("stdout.txt", rs.getString(2));
@@ -141,25 +159,45 @@ class PlanOnceTest {
       String scpValue;
       try (GantryTestServer server = start(settings)) {
         JobManagement client = JobManagementClients.of(server);
-        java.security.PublicKey key = EncryptedSecret.publicKeyFromPem(client.getServerInfo().passwordPublicKey);
-        sqlValue = EncryptedSecret.encrypt(key, password.toCharArray(), SecretBinding.jdbc("local", dbUrl));
-        scpValue = EncryptedSecret.encrypt(key, "ssh-secret".toCharArray(),
-            SecretBinding.of("local", TestJobs.SCP_PASSWORD_DESTINATION));
-        String xml = TestJobs.job("secrets").posix(30, "/bin/true").scpStageInWithPassword(scpValue).xml()
-            .replace("</gx:PreDataStaging>", "<gx:SQLQueryDataStaging><gx:DataSource><gx:JDBCURL>" + dbUrl
-                + "</gx:JDBCURL><gx:UserId>risk</gx:UserId><gx:Password>" + sqlValue + "</gx:Password>"
-                + "</gx:DataSource><gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup>"
-                + "<gx:SQLStatement>SELECT 1 AS one</gx:SQLStatement>"
-                + "<gx:SQLOutputFileName>one.csv</gx:SQLOutputFileName></gx:SQLQueryDataStaging></gx:PreDataStaging>");
+        java.security.PublicKey key =
+            EncryptedSecret.publicKeyFromPem(client.getServerInfo().passwordPublicKey);
+        sqlValue =
+            EncryptedSecret.encrypt(
+                key, password.toCharArray(), SecretBinding.jdbc("local", dbUrl));
+        scpValue =
+            EncryptedSecret.encrypt(
+                key,
+                "ssh-secret".toCharArray(),
+                SecretBinding.of("local", TestJobs.SCP_PASSWORD_DESTINATION));
+        String xml =
+            TestJobs.job("secrets")
+                .posix(30, "/bin/true")
+                .scpStageInWithPassword(scpValue)
+                .xml()
+                .replace(
+                    "</gx:PreDataStaging>",
+                    "<gx:SQLQueryDataStaging><gx:DataSource><gx:JDBCURL>"
+                        + dbUrl
+                        + "</gx:JDBCURL><gx:UserId>risk</gx:UserId><gx:Password>"
+                        + sqlValue
+                        + "</gx:Password>"
+                        + "</gx:DataSource><gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup>"
+                        + "<gx:SQLStatement>SELECT 1 AS one</gx:SQLStatement>"
+                        + "<gx:SQLOutputFileName>one.csv</gx:SQLOutputFileName></gx:SQLQueryDataStaging></gx:PreDataStaging>");
         id = client.submitJob(TestJobs.documentOf(xml));
         TestJobs.awaitFinal(client, id, LIMIT);
       }
       StringBuilder stored = new StringBuilder();
       int steps = 0;
-      try (Connection c = jobStore(); Statement s = c.createStatement();
-          ResultSet rs = s.executeQuery("SELECT p.job_directory, p.stdout_file, p.stderr_file, t.kind, t.source,"
-              + " t.detail, t.file FROM gantry_job_plan p JOIN gantry_job_plan_step t ON t.job_id = p.job_id"
-              + " WHERE p.job_id = '" + id + "'")) {
+      try (Connection c = jobStore();
+          Statement s = c.createStatement();
+          ResultSet rs =
+              s.executeQuery(
+                  "SELECT p.job_directory, p.stdout_file, p.stderr_file, t.kind, t.source,"
+                      + " t.detail, t.file FROM gantry_job_plan p JOIN gantry_job_plan_step t ON t.job_id = p.job_id"
+                      + " WHERE p.job_id = '"
+                      + id
+                      + "'")) {
         while (rs.next()) {
           steps++;
           for (int i = 1; i <= 7; i++) {
@@ -169,11 +207,22 @@ class PlanOnceTest {
         }
       }
       assertEquals(2, steps, stored.toString());
-      assertTrue(stored.toString().contains("risk@127.0.0.1:9"), "the scp step names its destination: " + stored);
+      assertTrue(
+          stored.toString().contains("risk@127.0.0.1:9"),
+          "the scp step names its destination: " + stored);
       assertTrue(stored.toString().contains("sql-extract"), stored.toString());
-      for (String secret : new String[] {"ENC(", sqlValue, scpValue, password, "ssh-secret",
-          java.util.Base64.getEncoder().encodeToString(EncryptedSecret.parse(sqlValue).ciphertext())}) {
-        assertFalse(stored.toString().contains(secret), "the stored plan holds " + secret + ": " + stored);
+      for (String secret :
+          new String[] {
+            "ENC(",
+            sqlValue,
+            scpValue,
+            password,
+            "ssh-secret",
+            java.util.Base64.getEncoder()
+                .encodeToString(EncryptedSecret.parse(sqlValue).ciphertext())
+          }) {
+        assertFalse(
+            stored.toString().contains(secret), "the stored plan holds " + secret + ": " + stored);
       }
     }
   }

@@ -16,18 +16,20 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * A SOAP 1.1 client with no SOAP stack: envelopes written as text, posted with {@link
- * HttpClient}, answers read with a DOM parser that refuses DOCTYPEs and external entities. It
- * stands for curl, zeep or a BPEL engine: if this works, the service does not depend on CXF
- * being on the other side.
+ * A SOAP 1.1 client with no SOAP stack: envelopes written as text, posted with {@link HttpClient},
+ * answers read with a DOM parser that refuses DOCTYPEs and external entities. It stands for curl,
+ * zeep or a BPEL engine: if this works, the service does not depend on CXF being on the other side.
  */
 public final class RawSoapClient {
   public static final String SOAP_ENV = "http://schemas.xmlsoap.org/soap/envelope/";
   public static final String API = "urn:gantry:jobmanagement:1";
 
   private final URI endpoint;
-  private final HttpClient http = HttpClient.newBuilder()
-      .connectTimeout(Duration.ofSeconds(10)).proxy(HttpClient.Builder.NO_PROXY).build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .connectTimeout(Duration.ofSeconds(10))
+          .proxy(HttpClient.Builder.NO_PROXY)
+          .build();
 
   RawSoapClient(String url) {
     this.endpoint = URI.create(url);
@@ -58,29 +60,44 @@ public final class RawSoapClient {
 
   /** Calls {@code operation} with {@code body} (the wrapper's children, as XML text). */
   public Answer call(String operation, String body) throws Exception {
-    String envelope = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
-        + "<soapenv:Envelope xmlns:soapenv=\"" + SOAP_ENV + "\" xmlns:g=\"" + API + "\">"
-        + "<soapenv:Header/><soapenv:Body><g:" + operation + ">" + body + "</g:" + operation + ">"
-        + "</soapenv:Body></soapenv:Envelope>";
+    String envelope =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+            + "<soapenv:Envelope xmlns:soapenv=\""
+            + SOAP_ENV
+            + "\" xmlns:g=\""
+            + API
+            + "\">"
+            + "<soapenv:Header/><soapenv:Body><g:"
+            + operation
+            + ">"
+            + body
+            + "</g:"
+            + operation
+            + ">"
+            + "</soapenv:Body></soapenv:Envelope>";
     return post(envelope);
   }
 
   /** Posts a whole envelope as written. */
   public Answer post(String envelope) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(endpoint)
-        .timeout(Duration.ofSeconds(30))
-        .header("Content-Type", "text/xml; charset=utf-8")
-        .header("SOAPAction", "\"\"")
-        .POST(HttpRequest.BodyPublishers.ofString(envelope, StandardCharsets.UTF_8))
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(endpoint)
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "text/xml; charset=utf-8")
+            .header("SOAPAction", "\"\"")
+            .POST(HttpRequest.BodyPublishers.ofString(envelope, StandardCharsets.UTF_8))
+            .build();
     HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
     return new Answer(response.statusCode(), parse(response.body()));
   }
 
   /** GETs a document from the endpoint, e.g. {@code ?wsdl}. */
   public String get(String query) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint + query))
-        .timeout(Duration.ofSeconds(30)).GET().build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(endpoint + query))
+            .timeout(Duration.ofSeconds(30))
+            .GET()
+            .build();
     HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
       throw new IllegalStateException("GET " + query + " answered " + response.statusCode());

@@ -1,9 +1,7 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.H2TcpServer;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import io.gantry.testing.EmbeddedPostgresServer;
+import io.gantry.testing.H2TcpServer;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,11 +12,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A small risk database, which the server reaches as a named data source: jobs
- * stage positions in from it and load their results into {@code job_result}. {@code
- * job_result} has no key on purpose, so a stage-out that ran twice shows as duplicate rows.
+ * A small risk database, which the server reaches as a named data source: jobs stage positions in
+ * from it and load their results into {@code job_result}. {@code job_result} has no key on purpose,
+ * so a stage-out that ran twice shows as duplicate rows.
  */
 public final class RiskDatabase {
   public static final String NAME = "risk";
@@ -38,14 +37,15 @@ public final class RiskDatabase {
   /**
    * In an H2 file served over TCP from the test's JVM: the Gantry server is a process of its own,
    * and H2 lets one process at a time open a file, while the test reads the results too. Its
-   * queries can call {@code AWAIT_FILE(path)}, which runs here and holds a stage-in until the
-   * test creates the file. {@code dir} is unused: the databases live under the shared H2 server's
-   * own temporary directory, one per call.
+   * queries can call {@code AWAIT_FILE(path)}, which runs here and holds a stage-in until the test
+   * creates the file. {@code dir} is unused: the databases live under the shared H2 server's own
+   * temporary directory, one per call.
    */
   public static RiskDatabase h2File(Path dir) throws SQLException {
     String url = h2Server().jdbcUrl(NAME + "-" + H2_DATABASES.incrementAndGet());
     RiskDatabase db = create(new RiskDatabase(url, "sa"));
-    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+    try (Connection c = db.connect();
+        Statement s = c.createStatement()) {
       s.execute("CREATE ALIAS AWAIT_FILE FOR '" + RiskDatabase.class.getName() + ".awaitFile'");
     }
     return db;
@@ -80,17 +80,19 @@ public final class RiskDatabase {
   }
 
   /**
-   * In a database of a real PostgreSQL server: a process of its own, like a bank's risk
-   * database, so it keeps what it committed when the Gantry server is killed.
+   * In a database of a real PostgreSQL server: a process of its own, like a bank's risk database,
+   * so it keeps what it committed when the Gantry server is killed.
    */
   public static RiskDatabase postgres(EmbeddedPostgresServer server) throws SQLException {
     return create(new RiskDatabase(server.jdbcUrl(server.createDatabase()), server.user()));
   }
 
   private static RiskDatabase create(RiskDatabase db) throws SQLException {
-    try (Connection c = db.connect(); Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE position (position_id INT PRIMARY KEY, portfolio VARCHAR(20),"
-          + " quantity DECIMAL(18, 4))");
+    try (Connection c = db.connect();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE position (position_id INT PRIMARY KEY, portfolio VARCHAR(20),"
+              + " quantity DECIMAL(18, 4))");
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO position VALUES (?, ?, ?)")) {
         for (int i = 1; i <= POSITIONS; i++) {
           ps.setInt(1, i);
@@ -100,7 +102,8 @@ public final class RiskDatabase {
         }
         ps.executeBatch();
       }
-      s.execute("CREATE TABLE job_result (job_id VARCHAR(32) NOT NULL, value_at_risk DECIMAL(18, 4))");
+      s.execute(
+          "CREATE TABLE job_result (job_id VARCHAR(32) NOT NULL, value_at_risk DECIMAL(18, 4))");
     }
     return db;
   }
@@ -111,8 +114,13 @@ public final class RiskDatabase {
    * pg_sleep) are off the allow-list of staging SQL, so they are allowed here explicitly.
    */
   public Map<String, String> dataSourceSettings() {
-    return Map.of("datasource." + NAME + ".url", url, "datasource." + NAME + ".user", user,
-        "staging.sql-functions", "await_file pg_sleep");
+    return Map.of(
+        "datasource." + NAME + ".url",
+        url,
+        "datasource." + NAME + ".user",
+        user,
+        "staging.sql-functions",
+        "await_file pg_sleep");
   }
 
   public Connection connect() throws SQLException {
@@ -120,7 +128,9 @@ public final class RiskDatabase {
   }
 
   public long count(String sql) throws SQLException {
-    try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       rs.next();
       return rs.getLong(1);
     }
@@ -136,11 +146,13 @@ public final class RiskDatabase {
     return TestJobs.job(name)
         .sqlStageIn(NAME, 1, positionsQuery, "positions.csv")
         .shell(RESULT_SCRIPT, 60)
-        .sqlStageOut(NAME, "INSERT INTO job_result (job_id, value_at_risk) VALUES (?, ?)", "result.csv");
+        .sqlStageOut(
+            NAME, "INSERT INTO job_result (job_id, value_at_risk) VALUES (?, ?)", "result.csv");
   }
 
   /** Writes result.csv: the job's id and the number of staged positions (header excluded). */
-  static final String RESULT_SCRIPT = "n=$(($(wc -l < positions.csv) - 1));"
-      + " printf 'job_id,value_at_risk\\n%s,%s\\n' \"$GANTRY_JOB_ID\" \"$n\" > result.csv;"
-      + " echo \"valued $n positions\"";
+  static final String RESULT_SCRIPT =
+      "n=$(($(wc -l < positions.csv) - 1));"
+          + " printf 'job_id,value_at_risk\\n%s,%s\\n' \"$GANTRY_JOB_ID\" \"$n\" > result.csv;"
+          + " echo \"valued $n positions\"";
 }

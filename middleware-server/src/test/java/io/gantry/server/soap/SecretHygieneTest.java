@@ -1,10 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.Await;
-
-import io.gantry.testing.server.GantryTestServer;
-import io.gantry.testing.server.TestAccount;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,8 +13,11 @@ import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.api.StagedFileInfo;
+import io.gantry.testing.Await;
 import io.gantry.testing.H2TcpServer;
 import io.gantry.testing.SshTestHost;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
 import jakarta.xml.ws.WebServiceException;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -45,18 +43,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Whole jobs carrying known secrets (a database password and an SSH password, encrypted in the
- * job description, and the user's own password) leave none of them anywhere they could be read:
- * not in the server's log, its data directory (job store, job directories, the job's stdout and
- * stderr), any API answer, any failure message, nor any process's command line or the job's
- * environment while it runs.
+ * Whole jobs carrying known secrets (a database password and an SSH password, encrypted in the job
+ * description, and the user's own password) leave none of them anywhere they could be read: not in
+ * the server's log, its data directory (job store, job directories, the job's stdout and stderr),
+ * any API answer, any failure message, nor any process's command line or the job's environment
+ * while it runs.
  */
 class SecretHygieneTest {
   private static final String DB_PASSWORD = "Db-Secret-7f3a9c11";
   private static final String SSH_PASSWORD = "Ssh-Secret-1b8e2d22";
   private static final String USER_PASSWORD = "User-Secret-5c4f0a33";
   private static final String WRONG_PASSWORD = "User-Secret-wrong-9d0e44";
-  private static final List<String> SECRETS = List.of(DB_PASSWORD, SSH_PASSWORD, USER_PASSWORD, WRONG_PASSWORD);
+  private static final List<String> SECRETS =
+      List.of(DB_PASSWORD, SSH_PASSWORD, USER_PASSWORD, WRONG_PASSWORD);
   private static final Duration LIMIT = Duration.ofSeconds(60);
 
   @TempDir Path dir;
@@ -88,30 +87,60 @@ class SecretHygieneTest {
       Map<String, String> settings = new java.util.HashMap<>();
       settings.putAll(databases.inlineStagingSettings());
       settings.put("ssh.known-hosts", knownHosts.toString());
-      try (GantryTestServer server = GantryTestServer.builder(dir).dataDir(dir.resolve("server")).secure()
-          .settings(settings).account(new TestAccount("alice", USER_PASSWORD, false, null)).start()) {
+      try (GantryTestServer server =
+          GantryTestServer.builder(dir)
+              .dataDir(dir.resolve("server"))
+              .secure()
+              .settings(settings)
+              .account(new TestAccount("alice", USER_PASSWORD, false, null))
+              .start()) {
         started = server;
-        JobManagement alice = JobManagementClients.of(server, new Login.Basic("alice", USER_PASSWORD));
-        JobManagement intruder = JobManagementClients.of(server, new Login.Basic("alice", WRONG_PASSWORD));
+        JobManagement alice =
+            JobManagementClients.of(server, new Login.Basic("alice", USER_PASSWORD));
+        JobManagement intruder =
+            JobManagementClients.of(server, new Login.Basic("alice", WRONG_PASSWORD));
         assertThrows(WebServiceException.class, () -> intruder.listJobs(List.of(), 0, 1, false));
 
         PublicKey key = publicKey(alice.getServerInfo().passwordPublicKey);
-        String dbToken = EncryptedSecret.encrypt(key, DB_PASSWORD.toCharArray(), SecretBinding.jdbc("alice", dbUrl));
-        String sshToken = EncryptedSecret.encrypt(key, SSH_PASSWORD.toCharArray(),
-            SecretBinding.ssh("alice", "risk", "127.0.0.1", remote.port()));
+        String dbToken =
+            EncryptedSecret.encrypt(
+                key, DB_PASSWORD.toCharArray(), SecretBinding.jdbc("alice", dbUrl));
+        String sshToken =
+            EncryptedSecret.encrypt(
+                key,
+                SSH_PASSWORD.toCharArray(),
+                SecretBinding.ssh("alice", "risk", "127.0.0.1", remote.port()));
 
-        // The job prints its whole environment and, while it sleeps, the test reads every command line.
-        String good = alice.submitJob(TestJobs.documentOf(job("good", dbUrl, "risk", dbToken, remote.port(),
-            sshToken, "env; echo; cat prices.csv books.csv; sleep 3")));
-        JobStatusInfo running = TestJobs.await(alice, good, LIMIT,
-            s -> s.state == JobStateName.RUNNING || TestJobs.isFinal(s.state), "RUNNING");
+        // The job prints its whole environment and, while it sleeps, the test reads every command
+        // line.
+        String good =
+            alice.submitJob(
+                TestJobs.documentOf(
+                    job(
+                        "good",
+                        dbUrl,
+                        "risk",
+                        dbToken,
+                        remote.port(),
+                        sshToken,
+                        "env; echo; cat prices.csv books.csv; sleep 3")));
+        JobStatusInfo running =
+            TestJobs.await(
+                alice,
+                good,
+                LIMIT,
+                s -> s.state == JobStateName.RUNNING || TestJobs.isFinal(s.state),
+                "RUNNING");
         assertEquals(JobStateName.RUNNING, running.state, running.failureReason);
         seen.add(commandLinesOfEveryProcess());
         assertEquals(JobStateName.SUCCEEDED, TestJobs.awaitFinal(alice, good, LIMIT).state);
 
-        // A job whose database login is refused: its failure reason names the database, not the password.
-        String refused = alice.submitJob(TestJobs.documentOf(job("refused", dbUrl, "nobody", dbToken,
-            remote.port(), sshToken, "true")));
+        // A job whose database login is refused: its failure reason names the database, not the
+        // password.
+        String refused =
+            alice.submitJob(
+                TestJobs.documentOf(
+                    job("refused", dbUrl, "nobody", dbToken, remote.port(), sshToken, "true")));
         JobStatusInfo failed = TestJobs.awaitFinal(alice, refused, LIMIT);
         assertEquals(JobStateName.FAILED, failed.state);
         assertTrue(failed.failureReason.contains("stage-in failed"), failed.failureReason);
@@ -127,7 +156,8 @@ class SecretHygieneTest {
     }
     seen.add(log.toString(StandardCharsets.UTF_8) + started.log());
     seen.add(allFilesUnder(dir.resolve("server")));
-    assertTrue(seen.get(seen.size() - 2).contains("alice"), "the log was captured (failed login named)");
+    assertTrue(
+        seen.get(seen.size() - 2).contains("alice"), "the log was captured (failed login named)");
     for (String secret : SECRETS) {
       for (String place : seen) {
         assertFalse(place.contains(secret), () -> "secret found: " + excerpt(place, secret));
@@ -135,21 +165,38 @@ class SecretHygieneTest {
     }
   }
 
-  private static String job(String name, String dbUrl, String dbUser, String dbToken, int sshPort,
-      String sshToken, String script) {
+  private static String job(
+      String name,
+      String dbUrl,
+      String dbUser,
+      String dbToken,
+      int sshPort,
+      String sshToken,
+      String script) {
     String xml = TestJobs.job(name).shell(script, 30).xml();
-    String staging = "<gx:PreDataStaging>"
-        + "<gx:SCPDataStaging><gx:ArrangingOrder>1</gx:ArrangingOrder><gx:Direction>transmit</gx:Direction>"
-        + "<gx:Protocol>sftp</gx:Protocol><gx:RemoteHostName>127.0.0.1</gx:RemoteHostName>"
-        + "<gx:RemotePort>" + sshPort + "</gx:RemotePort><gx:RemoteUserId>risk</gx:RemoteUserId>"
-        + "<gx:RemotePassword>" + sshToken + "</gx:RemotePassword>"
-        + "<gx:SourceFileName>/data/prices.csv</gx:SourceFileName><gx:TargetFileName>prices.csv</gx:TargetFileName>"
-        + "</gx:SCPDataStaging>"
-        + "<gx:SQLQueryDataStaging><gx:DataSource><gx:JDBCURL>" + dbUrl + "</gx:JDBCURL>"
-        + "<gx:UserId>" + dbUser + "</gx:UserId><gx:Password>" + dbToken + "</gx:Password></gx:DataSource>"
-        + "<gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup><gx:SQLStatement>SELECT id, name FROM book</gx:SQLStatement>"
-        + "<gx:SQLOutputFileName>books.csv</gx:SQLOutputFileName></gx:SQLQueryDataStaging>"
-        + "</gx:PreDataStaging>";
+    String staging =
+        "<gx:PreDataStaging>"
+            + "<gx:SCPDataStaging><gx:ArrangingOrder>1</gx:ArrangingOrder><gx:Direction>transmit</gx:Direction>"
+            + "<gx:Protocol>sftp</gx:Protocol><gx:RemoteHostName>127.0.0.1</gx:RemoteHostName>"
+            + "<gx:RemotePort>"
+            + sshPort
+            + "</gx:RemotePort><gx:RemoteUserId>risk</gx:RemoteUserId>"
+            + "<gx:RemotePassword>"
+            + sshToken
+            + "</gx:RemotePassword>"
+            + "<gx:SourceFileName>/data/prices.csv</gx:SourceFileName><gx:TargetFileName>prices.csv</gx:TargetFileName>"
+            + "</gx:SCPDataStaging>"
+            + "<gx:SQLQueryDataStaging><gx:DataSource><gx:JDBCURL>"
+            + dbUrl
+            + "</gx:JDBCURL>"
+            + "<gx:UserId>"
+            + dbUser
+            + "</gx:UserId><gx:Password>"
+            + dbToken
+            + "</gx:Password></gx:DataSource>"
+            + "<gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup><gx:SQLStatement>SELECT id, name FROM book</gx:SQLStatement>"
+            + "<gx:SQLOutputFileName>books.csv</gx:SQLOutputFileName></gx:SQLQueryDataStaging>"
+            + "</gx:PreDataStaging>";
     return xml.replace("</jsdl:JobDescription>", staging + "</jsdl:JobDescription>");
   }
 
@@ -157,7 +204,12 @@ class SecretHygieneTest {
   private static String answers(JobManagement client, String id) throws Exception {
     StringBuilder all = new StringBuilder();
     JobStatusInfo s = client.getJobStatus(id);
-    all.append(s.state).append(' ').append(s.phase).append(' ').append(s.failureReason).append('\n');
+    all.append(s.state)
+        .append(' ')
+        .append(s.phase)
+        .append(' ')
+        .append(s.failureReason)
+        .append('\n');
     for (StagedFileInfo f : client.getJobResults(id).stagedIn) {
       all.append(f.source).append(' ').append(f.target).append('\n');
     }
@@ -165,13 +217,20 @@ class SecretHygieneTest {
       all.append(e.text).append('\n');
     }
     StringWriter definition = new StringWriter();
-    TransformerFactory.newInstance().newTransformer()
-        .transform(new DOMSource(client.getJobDefinition(id).getJobDefinition()), new StreamResult(definition));
+    TransformerFactory.newInstance()
+        .newTransformer()
+        .transform(
+            new DOMSource(client.getJobDefinition(id).getJobDefinition()),
+            new StreamResult(definition));
     all.append(definition).append('\n');
     for (OutputStreamName stream : OutputStreamName.values()) {
-      all.append(new String(client.getJobOutput(id, stream, 0, 1 << 20).data, StandardCharsets.UTF_8));
+      all.append(
+          new String(client.getJobOutput(id, stream, 0, 1 << 20).data, StandardCharsets.UTF_8));
     }
-    all.append(client.validateJob(client.getJobDefinition(id)).problems.stream().map(p -> p.message).toList());
+    all.append(
+        client.validateJob(client.getJobDefinition(id)).problems.stream()
+            .map(p -> p.message)
+            .toList());
     return all.toString();
   }
 
@@ -182,11 +241,14 @@ class SecretHygieneTest {
    */
   private static String commandLinesOfEveryProcess() {
     StringBuilder all = new StringBuilder();
-    Await.until("the job's own processes to be seen", Duration.ofSeconds(20), () -> {
-      String snapshot = commandLinesNow();
-      all.append(snapshot);
-      return snapshot.contains("sleep 3");
-    });
+    Await.until(
+        "the job's own processes to be seen",
+        Duration.ofSeconds(20),
+        () -> {
+          String snapshot = commandLinesNow();
+          all.append(snapshot);
+          return snapshot.contains("sleep 3");
+        });
     return all.toString();
   }
 
@@ -195,8 +257,10 @@ class SecretHygieneTest {
     try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
       for (Path p : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
         try {
-          all.append(new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8)
-              .replace('\0', ' ')).append('\n');
+          all.append(
+                  new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8)
+                      .replace('\0', ' '))
+              .append('\n');
         } catch (java.io.IOException gone) {
           // the process ended meanwhile
         }
@@ -218,12 +282,14 @@ class SecretHygieneTest {
 
   private static PublicKey publicKey(String pem) throws Exception {
     String body = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
-    return KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(java.util.Base64.getDecoder().decode(body)));
+    return KeyFactory.getInstance("RSA")
+        .generatePublic(new X509EncodedKeySpec(java.util.Base64.getDecoder().decode(body)));
   }
 
   private static String excerpt(String place, String secret) {
     int i = place.indexOf(secret);
-    return place.substring(Math.max(0, i - 200), Math.min(place.length(), i + secret.length() + 50));
+    return place.substring(
+        Math.max(0, i - 200), Math.min(place.length(), i + secret.length() + 50));
   }
 
   /** Writes to the original stream and keeps a copy. */

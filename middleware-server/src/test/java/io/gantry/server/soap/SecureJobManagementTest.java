@@ -1,8 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.server.GantryTestServer;
-import io.gantry.testing.server.TestAccount;
-
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,15 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.api.AccessDeniedFault;
+import io.gantry.server.api.JobAudit;
 import io.gantry.server.api.JobList;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.api.JobStateFault;
-import io.gantry.server.api.JobAudit;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.store.JobId;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
 import jakarta.xml.ws.WebServiceException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,8 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every JobManagement operation against every kind of caller: the job's owner, another user, an
  * administrator, an anonymous client and a client with a wrong password. Over HTTPS, with a CXF
- * client that trusts the server's self-signed certificate by its fingerprint, once with HTTP
- * Basic and once with a WS-Security UsernameToken.
+ * client that trusts the server's self-signed certificate by its fingerprint, once with HTTP Basic
+ * and once with a WS-Security UsernameToken.
  */
 class SecureJobManagementTest {
   static final Duration LIMIT = Duration.ofSeconds(30);
@@ -56,10 +55,14 @@ class SecureJobManagementTest {
   static void start() throws Exception {
     // every operation is tried with a wrong password: keep the login throttle (tested in
     // TlsAndLoginTest and LoginThrottleTest) from making the owner's next calls wait
-    server = GantryTestServer.builder(dir).secure().setting("auth.failed-logins-before-delay", "1000")
-        .account(new TestAccount(OWNER, PASSWORD, false, null))
-        .account(new TestAccount(OTHER, PASSWORD, false, null))
-        .account(new TestAccount(ADMIN, PASSWORD, true, null)).start();
+    server =
+        GantryTestServer.builder(dir)
+            .secure()
+            .setting("auth.failed-logins-before-delay", "1000")
+            .account(new TestAccount(OWNER, PASSWORD, false, null))
+            .account(new TestAccount(OTHER, PASSWORD, false, null))
+            .account(new TestAccount(ADMIN, PASSWORD, true, null))
+            .start();
     JobManagement alice = as(OWNER, new Login.Basic("", ""));
     aliceJob = alice.submitJob(TestJobs.job("alice's").shell("echo from alice", 10).document());
     assertEquals(JobStateName.SUCCEEDED, awaitFinal(alice, aliceJob, LIMIT).state);
@@ -75,16 +78,19 @@ class SecureJobManagementTest {
   }
 
   static JobManagement as(String user, Login kind) {
-    return clients.computeIfAbsent(user + "/" + kind.getClass().getSimpleName(),
+    return clients.computeIfAbsent(
+        user + "/" + kind.getClass().getSimpleName(),
         k -> JobManagementClients.of(server, Login.like(kind, user, PASSWORD)));
   }
 
   static JobManagement anonymous() {
-    return clients.computeIfAbsent("anonymous", k -> JobManagementClients.of(server, Login.ANONYMOUS));
+    return clients.computeIfAbsent(
+        "anonymous", k -> JobManagementClients.of(server, Login.ANONYMOUS));
   }
 
   static JobManagement wrongPassword(Login kind) {
-    return clients.computeIfAbsent("wrong/" + kind.getClass().getSimpleName(),
+    return clients.computeIfAbsent(
+        "wrong/" + kind.getClass().getSimpleName(),
         k -> JobManagementClients.of(server, Login.like(kind, OWNER, PASSWORD + "!")));
   }
 
@@ -99,7 +105,8 @@ class SecureJobManagementTest {
     JobNotFoundFault notYours = assertThrows(JobNotFoundFault.class, call.apply(aliceJob));
     String unknown = JobId.random().value();
     JobNotFoundFault noSuch = assertThrows(JobNotFoundFault.class, call.apply(unknown));
-    assertEquals(noSuch.getMessage().replace(unknown, "ID"), notYours.getMessage().replace(aliceJob, "ID"));
+    assertEquals(
+        noSuch.getMessage().replace(unknown, "ID"), notYours.getMessage().replace(aliceJob, "ID"));
     assertEquals(noSuch.getFaultInfo().code, notYours.getFaultInfo().code);
   }
 
@@ -108,7 +115,10 @@ class SecureJobManagementTest {
   void submitJobNeedsAUserAndRecordsThemAsOwner(Login kind) throws Exception {
     long before = as(ADMIN, kind).listJobs(List.of(), 0, 100, true).total;
     assertRefused(kind, c -> () -> c.submitJob(TestJobs.job("sneaky").shell("true", 5).document()));
-    assertEquals(before, as(ADMIN, kind).listJobs(List.of(), 0, 100, true).total, "a refused submit queues nothing");
+    assertEquals(
+        before,
+        as(ADMIN, kind).listJobs(List.of(), 0, 100, true).total,
+        "a refused submit queues nothing");
 
     String bobs = as(OTHER, kind).submitJob(TestJobs.job("bob's").shell("true", 5).document());
     assertEquals(OTHER, as(OTHER, kind).getJobStatus(bobs).owner);
@@ -120,7 +130,8 @@ class SecureJobManagementTest {
   void validateJobNeedsAUser(Login kind) throws Exception {
     assertRefused(kind, c -> () -> c.validateJob(TestJobs.job("v").shell("true", 5).document()));
     for (String user : List.of(OWNER, OTHER, ADMIN)) {
-      assertTrue(as(user, kind).validateJob(TestJobs.job("v").shell("true", 5).document()).valid, user);
+      assertTrue(
+          as(user, kind).validateJob(TestJobs.job("v").shell("true", 5).document()).valid, user);
     }
   }
 
@@ -150,7 +161,9 @@ class SecureJobManagementTest {
   void listJobsListsOwnJobsAndEveryonesOnlyForAdministrators(Login kind) throws Exception {
     assertTrue(ids(as(OWNER, kind).listJobs(List.of(), 0, 100, false)).contains(aliceJob));
     assertFalse(ids(as(OTHER, kind).listJobs(List.of(), 0, 100, false)).contains(aliceJob));
-    assertFalse(ids(as(ADMIN, kind).listJobs(List.of(), 0, 100, false)).contains(aliceJob), "an admin's own list");
+    assertFalse(
+        ids(as(ADMIN, kind).listJobs(List.of(), 0, 100, false)).contains(aliceJob),
+        "an admin's own list");
     assertTrue(ids(as(ADMIN, kind).listJobs(List.of(), 0, 100, true)).contains(aliceJob));
     assertThrows(AccessDeniedFault.class, () -> as(OTHER, kind).listJobs(List.of(), 0, 100, true));
     assertThrows(AccessDeniedFault.class, () -> as(OWNER, kind).listJobs(List.of(), 0, 100, true));
@@ -209,7 +222,8 @@ class SecureJobManagementTest {
 
   @ParameterizedTest
   @MethodSource("logins")
-  void getJobDefinitionShowsTheDefinitionToItsOwnerAndAdministratorsOnly(Login kind) throws Exception {
+  void getJobDefinitionShowsTheDefinitionToItsOwnerAndAdministratorsOnly(Login kind)
+      throws Exception {
     assertTrue(as(OWNER, kind).getJobDefinition(aliceJob).getJobDefinition() != null);
     assertTrue(as(ADMIN, kind).getJobDefinition(aliceJob).getJobDefinition() != null);
     assertNotFound(id -> () -> as(OTHER, kind).getJobDefinition(id));

@@ -1,10 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.Await;
-
-import io.gantry.testing.server.GantryTestServer;
-import io.gantry.testing.server.GantryTestServerBuilder;
-
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
+import io.gantry.testing.Await;
 import io.gantry.testing.EmbeddedPostgresServer;
 import io.gantry.testing.cluster.NamespaceCluster;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.GantryTestServerBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * gantry-server with {@code compute.backend=slurm} in front of a real two-node Slurm cluster
- * (network namespaces): failing programs, kills, and a server killed with -9 while its job runs
- * in Slurm.
+ * (network namespaces): failing programs, kills, and a server killed with -9 while its job runs in
+ * Slurm.
  */
 class SlurmBackendTest {
   private static final Duration LIMIT = Duration.ofMinutes(2);
@@ -65,15 +63,24 @@ class SlurmBackendTest {
 
   /** The Slurm settings of an operator whose client commands are the cluster's wrappers. */
   static Map<String, String> slurmSettings(NamespaceCluster cluster) {
-    return Map.of("compute.backend", "slurm", "slurm.bin-dir", cluster.clientBin().toString(),
-        "slurm.conf", cluster.slurmConf().toString(), "slurm.poll-interval", "1");
+    return Map.of(
+        "compute.backend",
+        "slurm",
+        "slurm.bin-dir",
+        cluster.clientBin().toString(),
+        "slurm.conf",
+        cluster.slurmConf().toString(),
+        "slurm.poll-interval",
+        "1");
   }
 
   @Test
   void aFailingProgramsExitCodeReachesTheJobsStatus() throws Exception {
-    try (GantryTestServer server = GantryTestServer.builder(dir).settings(slurmSettings(cluster)).start()) {
+    try (GantryTestServer server =
+        GantryTestServer.builder(dir).settings(slurmSettings(cluster)).start()) {
       JobManagement client = JobManagementClients.of(server);
-      String id = client.submitJob(TestJobs.job("fails").shell("echo failing >&2; exit 3", 60).document());
+      String id =
+          client.submitJob(TestJobs.job("fails").shell("echo failing >&2; exit 3", 60).document());
       JobStatusInfo end = awaitFinal(client, id, LIMIT);
       assertEquals(JobStateName.FAILED, end.state);
       assertEquals(3, end.exitCode);
@@ -83,9 +90,12 @@ class SlurmBackendTest {
 
   @Test
   void killingARunningJobCancelsItInSlurm() throws Exception {
-    try (GantryTestServer server = GantryTestServer.builder(dir).settings(slurmSettings(cluster)).start()) {
+    try (GantryTestServer server =
+        GantryTestServer.builder(dir).settings(slurmSettings(cluster)).start()) {
       JobManagement client = JobManagementClients.of(server);
-      String id = client.submitJob(TestJobs.job("long").shell("echo started; exec sleep 300", 600).document());
+      String id =
+          client.submitJob(
+              TestJobs.job("long").shell("echo started; exec sleep 300", 600).document());
       Path stdout = dir.resolve("server/jobs").resolve(id).resolve("stdout.txt");
       awaitText(stdout, "started");
       client.killJob(id);
@@ -93,41 +103,56 @@ class SlurmBackendTest {
       assertEquals(JobStateName.KILLED, end.state, end.failureReason);
       assertTrue(end.failureReason.contains("CANCELLED"), end.failureReason);
     }
-    assertTrue(cluster.onLogin("squeue", "-h").stdout().isBlank(), "Slurm runs nothing of the job any more");
+    assertTrue(
+        cluster.onLogin("squeue", "-h").stdout().isBlank(),
+        "Slurm runs nothing of the job any more");
   }
 
   @Test
-  void aServerKilledWithMinus9WhileItsJobRunsInSlurmFollowsItAgainAfterRestartAndStagesItOutOnce() throws Exception {
+  void aServerKilledWithMinus9WhileItsJobRunsInSlurmFollowsItAgainAfterRestartAndStagesItOutOnce()
+      throws Exception {
     RiskDatabase risk = RiskDatabase.postgres(EmbeddedPostgresServer.shared());
     Path dataDir = dir.resolve("server");
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.putAll(slurmSettings(cluster));
-    GantryTestServerBuilder builder = GantryTestServer.builder(dir).dataDir(dataDir).settings(settings);
+    GantryTestServerBuilder builder =
+        GantryTestServer.builder(dir).dataDir(dataDir).settings(settings);
     Path release = dir.resolve("release");
 
     String id;
     try (GantryTestServer first = builder.name("slurm-first").start()) {
       JobManagement client = JobManagementClients.of(first);
       // The job runs until the test lets it go: the server is killed in the middle of it.
-      id = client.submitJob(RiskDatabase.valuationJob("outlives")
-          .shell("echo started; while [ ! -e " + release + " ]; do sleep 0.2; done; "
-              + RiskDatabase.RESULT_SCRIPT, 300).document());
+      id =
+          client.submitJob(
+              RiskDatabase.valuationJob("outlives")
+                  .shell(
+                      "echo started; while [ ! -e "
+                          + release
+                          + " ]; do sleep 0.2; done; "
+                          + RiskDatabase.RESULT_SCRIPT,
+                      300)
+                  .document());
       awaitText(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt"), "started");
       assertEquals(JobStateName.RUNNING, client.getJobStatus(id).state);
       first.killHard();
     }
-    assertTrue(cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"),
+    assertTrue(
+        cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"),
         "the Slurm job outlives the server");
 
     try (GantryTestServer second = builder.name("slurm-second").start()) {
       JobManagement client = JobManagementClients.of(second);
-      assertEquals(JobStateName.RUNNING, client.getJobStatus(id).state, "followed again, not failed");
+      assertEquals(
+          JobStateName.RUNNING, client.getJobStatus(id).state, "followed again, not failed");
       Files.writeString(release, "go");
       JobStatusInfo end = awaitFinal(client, id, LIMIT);
       assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
       assertEquals(0, end.exitCode);
     }
-    assertEquals(1, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"),
+    assertEquals(
+        1,
+        risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"),
         "results staged out once");
     assertEquals(1, finalTransitions(dataDir, id), "the job ended once");
   }
@@ -137,19 +162,30 @@ class SlurmBackendTest {
     Path dataDir = dir.resolve("server");
     Path release = dir.resolve("release-stop");
     String id;
-    try (GantryTestServer first = GantryTestServer.builder(dir).dataDir(dataDir).settings(slurmSettings(cluster)).start()) {
+    try (GantryTestServer first =
+        GantryTestServer.builder(dir).dataDir(dataDir).settings(slurmSettings(cluster)).start()) {
       JobManagement client = JobManagementClients.of(first);
-      id = client.submitJob(TestJobs.job("outlives-stop")
-          .shell("echo started; while [ ! -e " + release + " ]; do sleep 0.2; done; echo done", 300).document());
+      id =
+          client.submitJob(
+              TestJobs.job("outlives-stop")
+                  .shell(
+                      "echo started; while [ ! -e " + release + " ]; do sleep 0.2; done; echo done",
+                      300)
+                  .document());
       awaitText(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt"), "started");
     } // a graceful stop: the Slurm job is neither cancelled nor failed
-    assertTrue(cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"), "still running in Slurm");
+    assertTrue(
+        cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"),
+        "still running in Slurm");
     Files.writeString(release, "go");
-    try (GantryTestServer second = GantryTestServer.builder(dir).dataDir(dataDir).settings(slurmSettings(cluster)).start()) {
+    try (GantryTestServer second =
+        GantryTestServer.builder(dir).dataDir(dataDir).settings(slurmSettings(cluster)).start()) {
       JobStatusInfo end = awaitFinal(JobManagementClients.of(second), id, LIMIT);
       assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
     }
-    assertEquals("started\ndone\n", Files.readString(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt")));
+    assertEquals(
+        "started\ndone\n",
+        Files.readString(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt")));
   }
 
   static void awaitText(Path file, String text) {
@@ -157,10 +193,15 @@ class SlurmBackendTest {
   }
 
   private static int finalTransitions(Path dataDir, String id) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:h2:file:"
-            + dataDir.resolve("jobstore").resolve("gantry").toAbsolutePath(), "gantry", "");
-        PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM gantry_job_transition"
-            + " WHERE job_id = ? AND to_state IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'KILLED')")) {
+    try (Connection c =
+            DriverManager.getConnection(
+                "jdbc:h2:file:" + dataDir.resolve("jobstore").resolve("gantry").toAbsolutePath(),
+                "gantry",
+                "");
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT COUNT(*) FROM gantry_job_transition"
+                    + " WHERE job_id = ? AND to_state IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'KILLED')")) {
       ps.setString(1, id);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();

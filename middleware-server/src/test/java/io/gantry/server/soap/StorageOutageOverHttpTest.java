@@ -1,9 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.Await;
-
-import io.gantry.testing.server.GantryTestServer;
-
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,7 +8,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
+import io.gantry.testing.Await;
 import io.gantry.testing.EmbeddedPostgresServer;
+import io.gantry.testing.server.GantryTestServer;
 import jakarta.xml.ws.soap.SOAPFaultException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -34,9 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The server notices its own storage failing: it refuses new work with a SOAP fault and a 503
- * page, never acknowledges a job it could not keep, and takes work again by itself once the
- * storage is back.
+ * The server notices its own storage failing: it refuses new work with a SOAP fault and a 503 page,
+ * never acknowledges a job it could not keep, and takes work again by itself once the storage is
+ * back.
  */
 class StorageOutageOverHttpTest {
   static final Duration LIMIT = Duration.ofSeconds(30);
@@ -50,8 +48,13 @@ class StorageOutageOverHttpTest {
 
   /** Submits until the server refuses (at most a few check intervals), returning its fault. */
   private static SOAPFaultException awaitRefusal(JobManagement client) {
-    return Await.value("a submission refused on failing storage", Duration.ofSeconds(40), () -> refusal(client),
-        Optional::isPresent, none -> "every job was acknowledged").orElseThrow();
+    return Await.value(
+            "a submission refused on failing storage",
+            Duration.ofSeconds(40),
+            () -> refusal(client),
+            Optional::isPresent,
+            none -> "every job was acknowledged")
+        .orElseThrow();
   }
 
   private static Optional<SOAPFaultException> refusal(JobManagement client) throws Exception {
@@ -65,33 +68,43 @@ class StorageOutageOverHttpTest {
 
   /** Submits until the server accepts again, and checks that the job runs to the end. */
   private static void awaitRecovery(JobManagement client) {
-    String id = Await.value("a submission accepted again", Duration.ofSeconds(20), () -> {
-      try {
-        return submitEcho(client);
-      } catch (SOAPFaultException e) {
-        return null;
-      }
-    }, java.util.Objects::nonNull);
+    String id =
+        Await.value(
+            "a submission accepted again",
+            Duration.ofSeconds(20),
+            () -> {
+              try {
+                return submitEcho(client);
+              } catch (SOAPFaultException e) {
+                return null;
+              }
+            },
+            java.util.Objects::nonNull);
     var status = awaitFinal(client, id, LIMIT);
     assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
   }
 
   private static HttpResponse<String> get(String url) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void aDataDirectoryMovedAwayRefusesNewWorkAndItsReturnRestoresService() throws Exception {
     Path data = dir.resolve("server");
     Path away = dir.resolve("moved-away");
-    try (GantryTestServer server = GantryTestServer.builder(dir).dataDir(data).settings(FAST_CHECKS).start()) {
+    try (GantryTestServer server =
+        GantryTestServer.builder(dir).dataDir(data).settings(FAST_CHECKS).start()) {
       JobManagement client = JobManagementClients.of(server);
       assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);
 
       Files.move(data, away);
-      SOAPFaultException fault = assertThrows(SOAPFaultException.class, () -> submitEcho(client),
-          "a job submitted right after the data directory went must not be acknowledged");
+      SOAPFaultException fault =
+          assertThrows(
+              SOAPFaultException.class,
+              () -> submitEcho(client),
+              "a job submitted right after the data directory went must not be acknowledged");
       assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
       assertTrue(fault.getMessage().contains("the data directory is gone"), fault.getMessage());
       HttpResponse<String> page = get(server.url().replace("/services/JobManagement", "/jobs"));
@@ -106,36 +119,40 @@ class StorageOutageOverHttpTest {
   @Test
   void aDeletedDataDirectoryNeverLetsAJobBeAcknowledged() throws Exception {
     Path data = dir.resolve("server");
-    try (GantryTestServer server = GantryTestServer.builder(dir).dataDir(data).settings(FAST_CHECKS).start()) {
+    try (GantryTestServer server =
+        GantryTestServer.builder(dir).dataDir(data).settings(FAST_CHECKS).start()) {
       JobManagement client = JobManagementClients.of(server);
       Path trash = dir.resolve("trash");
-      Files.move(data, trash); // gone at once, then deleted: the watch's probe file cannot race the delete
+      Files.move(
+          data, trash); // gone at once, then deleted: the watch's probe file cannot race the delete
       deleteTree(trash);
       SOAPFaultException fault = assertThrows(SOAPFaultException.class, () -> submitEcho(client));
       assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
       Files.createDirectories(data); // an empty directory is not the one with the keys and jobs
       Thread.sleep(600);
       fault = awaitRefusal(client);
-      assertTrue(fault.getMessage().contains("was replaced since the server started"), fault.getMessage());
+      assertTrue(
+          fault.getMessage().contains("was replaced since the server started"), fault.getMessage());
     }
   }
 
   @Test
   void aFullDiskUnderTheH2JobStoreRefusesNewWorkUntilSpaceIsFreed() throws Exception {
     Path mount = Files.createDirectories(dir.resolve("small-disk"));
-    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", mount.toString()) == 0,
+    assumeTrue(
+        run("mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", mount.toString()) == 0,
         "needs permission to mount a tmpfs");
     try {
       Path data = mount.resolve("server");
       Map<String, String> settings = new HashMap<>(FAST_CHECKS);
       settings.put("staging.min-free-bytes", "1M");
-      try (GantryTestServer server = GantryTestServer.builder(mount).dataDir(data).settings(settings).start()) {
+      try (GantryTestServer server =
+          GantryTestServer.builder(mount).dataDir(data).settings(settings).start()) {
         JobManagement client = JobManagementClients.of(server);
         Path filler = mount.resolve("filler");
         fill(filler);
         SOAPFaultException fault = awaitRefusal(client);
-        assertTrue(fault.getMessage().contains("storage is failing"),
-            fault.getMessage());
+        assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
         Files.delete(filler);
         awaitRecovery(client);
       }
@@ -145,7 +162,8 @@ class StorageOutageOverHttpTest {
   }
 
   @Test
-  void aPostgresJobStoreTurnedReadOnlyRefusesNewWorkAndRecoversWhenWritableAgain() throws Exception {
+  void aPostgresJobStoreTurnedReadOnlyRefusesNewWorkAndRecoversWhenWritableAgain()
+      throws Exception {
     EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
     String database = postgres.createDatabase();
     Map<String, String> settings = new HashMap<>(FAST_CHECKS);
@@ -157,8 +175,7 @@ class StorageOutageOverHttpTest {
 
       readOnly(postgres, database, true);
       SOAPFaultException fault = awaitRefusal(client);
-      assertTrue(fault.getMessage().contains("storage is failing"),
-          fault.getMessage());
+      assertTrue(fault.getMessage().contains("storage is failing"), fault.getMessage());
       readOnly(postgres, database, false);
       awaitRecovery(client);
     }
@@ -181,7 +198,11 @@ class StorageOutageOverHttpTest {
         assertTrue(fault.getMessage().contains("the job store cannot be"), fault.getMessage());
         String web = server.url().replace("/services/JobManagement", "/jobs");
         // until the watch's own probe has failed too
-        Await.value("the web pages to answer 503", Duration.ofSeconds(40), () -> get(web).statusCode(), code -> code == 503);
+        Await.value(
+            "the web pages to answer 503",
+            Duration.ofSeconds(40),
+            () -> get(web).statusCode(),
+            code -> code == 503);
       }
     } finally {
       postgres.close();
@@ -189,10 +210,19 @@ class StorageOutageOverHttpTest {
   }
 
   /** Makes the database read-only for every new session, and ends the sessions open now. */
-  private static void readOnly(EmbeddedPostgresServer postgres, String database, boolean on) throws Exception {
-    try (Connection c = postgres.connect("postgres"); Statement s = c.createStatement()) {
-      s.execute("ALTER DATABASE " + database + " SET default_transaction_read_only = " + (on ? "on" : "off"));
-      s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database + "'");
+  private static void readOnly(EmbeddedPostgresServer postgres, String database, boolean on)
+      throws Exception {
+    try (Connection c = postgres.connect("postgres");
+        Statement s = c.createStatement()) {
+      s.execute(
+          "ALTER DATABASE "
+              + database
+              + " SET default_transaction_read_only = "
+              + (on ? "on" : "off"));
+      s.execute(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
+              + database
+              + "'");
     }
   }
 

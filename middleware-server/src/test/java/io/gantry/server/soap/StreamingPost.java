@@ -13,12 +13,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A POST over a plain socket whose body is generated while it is sent (never held in memory), as
- * large as wanted, with a Content-Length or chunked. A second thread sends while this one reads
- * the answer, as a careful client does; the answer and how many body bytes the server let in
- * before answering are what a test looks at.
+ * large as wanted, with a Content-Length or chunked. A second thread sends while this one reads the
+ * answer, as a careful client does; the answer and how many body bytes the server let in before
+ * answering are what a test looks at.
  */
 public final class StreamingPost {
-  /** The answer: status, headers and body as text, and the body bytes sent until the answer came. */
+  /**
+   * The answer: status, headers and body as text, and the body bytes sent until the answer came.
+   */
   public record Answer(int status, String head, String body, long bytesSentBeforeAnswer) {}
 
   private StreamingPost() {}
@@ -29,15 +31,24 @@ public final class StreamingPost {
    * @param chunked send the body chunked instead of with a Content-Length
    * @param headers further header lines, each ending in CRLF (e.g. Authorization)
    */
-  public static Answer post(int port, String path, String headers, byte[] prefix, long length, boolean chunked)
+  public static Answer post(
+      int port, String path, String headers, byte[] prefix, long length, boolean chunked)
       throws Exception {
     try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 10_000);
+      socket.connect(
+          new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 10_000);
       socket.setSoTimeout(60_000);
       OutputStream out = socket.getOutputStream();
-      String head = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"
-          + "Content-Type: text/xml; charset=UTF-8\r\nSOAPAction: \"\"\r\n" + headers
-          + (chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: " + length + "\r\n") + "\r\n";
+      String head =
+          "POST "
+              + path
+              + " HTTP/1.1\r\nHost: 127.0.0.1:"
+              + port
+              + "\r\n"
+              + "Content-Type: text/xml; charset=UTF-8\r\nSOAPAction: \"\"\r\n"
+              + headers
+              + (chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: " + length + "\r\n")
+              + "\r\n";
       out.write(head.getBytes(StandardCharsets.US_ASCII));
       AtomicLong sent = new AtomicLong();
       Thread sender = new Thread(() -> send(out, prefix, length, chunked, sent), "streaming-post");
@@ -54,7 +65,8 @@ public final class StreamingPost {
     }
   }
 
-  private static void send(OutputStream out, byte[] prefix, long length, boolean chunked, AtomicLong sent) {
+  private static void send(
+      OutputStream out, byte[] prefix, long length, boolean chunked, AtomicLong sent) {
     byte[] filler = new byte[64 * 1024];
     Arrays.fill(filler, (byte) ' ');
     try {
@@ -74,7 +86,8 @@ public final class StreamingPost {
     }
   }
 
-  private static void write(OutputStream out, byte[] bytes, int n, boolean chunked) throws IOException {
+  private static void write(OutputStream out, byte[] bytes, int n, boolean chunked)
+      throws IOException {
     if (chunked) {
       out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII));
     }
@@ -89,7 +102,8 @@ public final class StreamingPost {
     int matched = 0;
     for (int c = in.read(); c >= 0; c = in.read()) {
       head.write(c);
-      matched = (c == '\r' && matched % 2 == 0) || (c == '\n' && matched % 2 == 1) ? matched + 1 : 0;
+      matched =
+          (c == '\r' && matched % 2 == 0) || (c == '\n' && matched % 2 == 1) ? matched + 1 : 0;
       if (matched == 4) {
         return head.toString(StandardCharsets.ISO_8859_1);
       }

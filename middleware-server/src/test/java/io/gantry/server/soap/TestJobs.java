@@ -16,9 +16,9 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.xml.sax.InputSource;
 
 /**
- * JSDL documents for the jobs the HTTP tests run: small POSIX and mpirun programs from /bin,
- * with SQL stage-in and stage-out against a named data source. Written as text, as a user
- * writes a job file, so what travels is what a user would send.
+ * JSDL documents for the jobs the HTTP tests run: small POSIX and mpirun programs from /bin, with
+ * SQL stage-in and stage-out against a named data source. Written as text, as a user writes a job
+ * file, so what travels is what a user would send.
  */
 public final class TestJobs {
   static final String JSDL = "http://schemas.ggf.org/jsdl/2005/11/jsdl";
@@ -44,27 +44,38 @@ public final class TestJobs {
   }
 
   public TestJobs posix(int wallTimeSeconds, String executable, String... arguments) {
-    StringBuilder app = new StringBuilder("<posix:POSIXApplication><posix:Executable>")
-        .append(escape(executable)).append("</posix:Executable>");
+    StringBuilder app =
+        new StringBuilder("<posix:POSIXApplication><posix:Executable>")
+            .append(escape(executable))
+            .append("</posix:Executable>");
     for (String a : arguments) {
       app.append("<posix:Argument>").append(escape(a)).append("</posix:Argument>");
     }
     app.append("<posix:Output>stdout.txt</posix:Output><posix:Error>stderr.txt</posix:Error>")
-        .append("<posix:WallTimeLimit>").append(wallTimeSeconds).append("</posix:WallTimeLimit>")
+        .append("<posix:WallTimeLimit>")
+        .append(wallTimeSeconds)
+        .append("</posix:WallTimeLimit>")
         .append("</posix:POSIXApplication>");
     application = app.toString();
     return this;
   }
 
   /** An MPI job started by mpirun with {@code processes} ranks. */
-  public TestJobs mpirun(int processes, int wallTimeSeconds, String executable, String... arguments) {
-    StringBuilder app = new StringBuilder("<gx:MpirunApplication><gx:Executable>")
-        .append(escape(executable)).append("</gx:Executable>");
+  public TestJobs mpirun(
+      int processes, int wallTimeSeconds, String executable, String... arguments) {
+    StringBuilder app =
+        new StringBuilder("<gx:MpirunApplication><gx:Executable>")
+            .append(escape(executable))
+            .append("</gx:Executable>");
     for (String a : arguments) {
       app.append("<gx:Argument>").append(escape(a)).append("</gx:Argument>");
     }
-    app.append("<gx:NumberOfProcesses>").append(processes).append("</gx:NumberOfProcesses>")
-        .append("<gx:WallTimeLimit>").append(wallTimeSeconds).append("</gx:WallTimeLimit>")
+    app.append("<gx:NumberOfProcesses>")
+        .append(processes)
+        .append("</gx:NumberOfProcesses>")
+        .append("<gx:WallTimeLimit>")
+        .append(wallTimeSeconds)
+        .append("</gx:WallTimeLimit>")
         .append("</gx:MpirunApplication>");
     application = app.toString();
     return this;
@@ -72,12 +83,21 @@ public final class TestJobs {
 
   /** Stage-in: the query's result becomes {@code file} (CSV with a header row). */
   public TestJobs sqlStageIn(String dataSource, int group, String select, String file) {
-    preStaging.add("<gx:SQLQueryDataStaging><gx:DataSourceRef>" + dataSource + "</gx:DataSourceRef>"
-        + "<gx:ExecutionOrderGroup>" + group + "</gx:ExecutionOrderGroup>"
-        + "<gx:SQLStatement>" + escape(select) + "</gx:SQLStatement>"
-        + "<gx:SQLOutputFileName>" + file + "</gx:SQLOutputFileName>"
-        + "<gx:SQLOutputFileCreationFlag>overwrite</gx:SQLOutputFileCreationFlag>"
-        + "</gx:SQLQueryDataStaging>");
+    preStaging.add(
+        "<gx:SQLQueryDataStaging><gx:DataSourceRef>"
+            + dataSource
+            + "</gx:DataSourceRef>"
+            + "<gx:ExecutionOrderGroup>"
+            + group
+            + "</gx:ExecutionOrderGroup>"
+            + "<gx:SQLStatement>"
+            + escape(select)
+            + "</gx:SQLStatement>"
+            + "<gx:SQLOutputFileName>"
+            + file
+            + "</gx:SQLOutputFileName>"
+            + "<gx:SQLOutputFileCreationFlag>overwrite</gx:SQLOutputFileCreationFlag>"
+            + "</gx:SQLQueryDataStaging>");
     return this;
   }
 
@@ -88,26 +108,41 @@ public final class TestJobs {
 
   /** The same, in ExecutionOrderGroup {@code group}. */
   public TestJobs sqlStageOut(String dataSource, int group, String statement, String file) {
-    postStaging.add("<gx:SQLUpdateDataStaging><gx:DataSourceRef>" + dataSource + "</gx:DataSourceRef>"
-        + "<gx:ExecutionOrderGroup>" + group + "</gx:ExecutionOrderGroup>"
-        + "<gx:SQLStatement>" + escape(statement) + "</gx:SQLStatement>"
-        + "<gx:SQLInputFileName>" + file + "</gx:SQLInputFileName>"
-        + "</gx:SQLUpdateDataStaging>");
+    postStaging.add(
+        "<gx:SQLUpdateDataStaging><gx:DataSourceRef>"
+            + dataSource
+            + "</gx:DataSourceRef>"
+            + "<gx:ExecutionOrderGroup>"
+            + group
+            + "</gx:ExecutionOrderGroup>"
+            + "<gx:SQLStatement>"
+            + escape(statement)
+            + "</gx:SQLStatement>"
+            + "<gx:SQLInputFileName>"
+            + file
+            + "</gx:SQLInputFileName>"
+            + "</gx:SQLUpdateDataStaging>");
     return this;
   }
 
   /** An scp stage-in that carries an encrypted password in the job description itself. */
   public TestJobs scpStageInWithPassword(String encryptedPassword) {
-    preStaging.add("<gx:SCPDataStaging><gx:ArrangingOrder>1</gx:ArrangingOrder>"
-        + "<gx:Direction>transmit</gx:Direction><gx:RemoteHostName>127.0.0.1</gx:RemoteHostName>"
-        + "<gx:RemotePort>9</gx:RemotePort><gx:RemoteUserId>risk</gx:RemoteUserId>"
-        + "<gx:RemotePassword>" + encryptedPassword + "</gx:RemotePassword>"
-        + "<gx:SourceFileName>/srv/data/prices.csv</gx:SourceFileName>"
-        + "<gx:TargetFileName>prices.csv</gx:TargetFileName></gx:SCPDataStaging>");
+    preStaging.add(
+        "<gx:SCPDataStaging><gx:ArrangingOrder>1</gx:ArrangingOrder>"
+            + "<gx:Direction>transmit</gx:Direction><gx:RemoteHostName>127.0.0.1</gx:RemoteHostName>"
+            + "<gx:RemotePort>9</gx:RemotePort><gx:RemoteUserId>risk</gx:RemoteUserId>"
+            + "<gx:RemotePassword>"
+            + encryptedPassword
+            + "</gx:RemotePassword>"
+            + "<gx:SourceFileName>/srv/data/prices.csv</gx:SourceFileName>"
+            + "<gx:TargetFileName>prices.csv</gx:TargetFileName></gx:SCPDataStaging>");
     return this;
   }
 
-  /** The destination of {@link #scpStageInWithPassword}'s transfer, as an encrypted password is bound to it. */
+  /**
+   * The destination of {@link #scpStageInWithPassword}'s transfer, as an encrypted password is
+   * bound to it.
+   */
   public static final String SCP_PASSWORD_DESTINATION = "risk@127.0.0.1:9";
 
   /**
@@ -124,17 +159,30 @@ public final class TestJobs {
   }
 
   public String xml() {
-    StringBuilder doc = new StringBuilder()
-        .append("<jsdl:JobDefinition xmlns:jsdl=\"").append(JSDL).append("\" xmlns:posix=\"")
-        .append(POSIX).append("\" xmlns:gx=\"").append(GANTRY).append("\"><jsdl:JobDescription>")
-        .append("<jsdl:JobIdentification><jsdl:JobName>").append(escape(name))
-        .append("</jsdl:JobName></jsdl:JobIdentification>")
-        .append("<jsdl:Application>").append(application).append("</jsdl:Application>");
+    StringBuilder doc =
+        new StringBuilder()
+            .append("<jsdl:JobDefinition xmlns:jsdl=\"")
+            .append(JSDL)
+            .append("\" xmlns:posix=\"")
+            .append(POSIX)
+            .append("\" xmlns:gx=\"")
+            .append(GANTRY)
+            .append("\"><jsdl:JobDescription>")
+            .append("<jsdl:JobIdentification><jsdl:JobName>")
+            .append(escape(name))
+            .append("</jsdl:JobName></jsdl:JobIdentification>")
+            .append("<jsdl:Application>")
+            .append(application)
+            .append("</jsdl:Application>");
     if (!preStaging.isEmpty()) {
-      doc.append("<gx:PreDataStaging>").append(String.join("", preStaging)).append("</gx:PreDataStaging>");
+      doc.append("<gx:PreDataStaging>")
+          .append(String.join("", preStaging))
+          .append("</gx:PreDataStaging>");
     }
     if (!postStaging.isEmpty()) {
-      doc.append("<gx:PostDataStaging>").append(String.join("", postStaging)).append("</gx:PostDataStaging>");
+      doc.append("<gx:PostDataStaging>")
+          .append(String.join("", postStaging))
+          .append("</gx:PostDataStaging>");
     }
     return doc.append("</jsdl:JobDescription></jsdl:JobDefinition>").toString();
   }
@@ -150,8 +198,10 @@ public final class TestJobs {
       f.setNamespaceAware(true);
       f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
       f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-      return new JobDocument(f.newDocumentBuilder().parse(new InputSource(new StringReader(xml)))
-          .getDocumentElement());
+      return new JobDocument(
+          f.newDocumentBuilder()
+              .parse(new InputSource(new StringReader(xml)))
+              .getDocumentElement());
     } catch (Exception e) {
       throw new IllegalArgumentException("test job is not XML: " + e.getMessage(), e);
     }
@@ -162,16 +212,31 @@ public final class TestJobs {
     return await(client, jobId, timeout, s -> isFinal(s.state), "a final state");
   }
 
-  /** Polls the job's status until {@code condition} holds; fails the test after {@code timeout} (scaled). */
-  public static JobStatusInfo await(JobManagement client, String jobId, Duration timeout,
-      Predicate<JobStatusInfo> condition, String what) {
-    return Await.value("job " + jobId + " to reach " + what, timeout, () -> client.getJobStatus(jobId),
-        condition, s -> s.state + " (" + s.phase + ", " + s.failureReason + ")");
+  /**
+   * Polls the job's status until {@code condition} holds; fails the test after {@code timeout}
+   * (scaled).
+   */
+  public static JobStatusInfo await(
+      JobManagement client,
+      String jobId,
+      Duration timeout,
+      Predicate<JobStatusInfo> condition,
+      String what) {
+    return Await.value(
+        "job " + jobId + " to reach " + what,
+        timeout,
+        () -> client.getJobStatus(jobId),
+        condition,
+        s -> s.state + " (" + s.phase + ", " + s.failureReason + ")");
   }
 
   public static boolean isFinal(JobStateName state) {
-    return EnumSet.of(JobStateName.SUCCEEDED, JobStateName.FAILED, JobStateName.CANCELLED,
-        JobStateName.KILLED).contains(state);
+    return EnumSet.of(
+            JobStateName.SUCCEEDED,
+            JobStateName.FAILED,
+            JobStateName.CANCELLED,
+            JobStateName.KILLED)
+        .contains(state);
   }
 
   static String escape(String text) {

@@ -1,6 +1,5 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.server.GantryTestServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.api.JobManagement;
 import io.gantry.soap.FingerprintTrustManager;
+import io.gantry.testing.server.GantryTestServer;
 import jakarta.xml.ws.WebServiceException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,8 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TlsAndLoginTest {
   static final String ADMIN_PASSWORD = "first admin's password";
-  static final String ENVELOPE = "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
-      + "<g:getServerInfo xmlns:g='urn:gantry:jobmanagement:1'/></s:Body></s:Envelope>";
+  static final String ENVELOPE =
+      "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+          + "<g:getServerInfo xmlns:g='urn:gantry:jobmanagement:1'/></s:Body></s:Envelope>";
 
   @TempDir static Path dir;
   static GantryTestServer server;
@@ -45,8 +46,12 @@ class TlsAndLoginTest {
   static void start() throws Exception {
     Path passwordFile = dir.resolve("admin.password");
     Files.writeString(passwordFile, ADMIN_PASSWORD + "\n");
-    server = GantryTestServer.builder(dir).dataDir(dir.resolve("server")).secure()
-        .setting("admin.password-file", passwordFile.toString()).start();
+    server =
+        GantryTestServer.builder(dir)
+            .dataDir(dir.resolve("server"))
+            .secure()
+            .setting("admin.password-file", passwordFile.toString())
+            .start();
   }
 
   @AfterAll
@@ -64,9 +69,12 @@ class TlsAndLoginTest {
   @Test
   void theGeneratedKeystoreIsOwnerOnlyAndKeepsItsCertificateAcrossRestarts() throws Exception {
     Path keystore = dir.resolve("server/tls/keystore.p12");
-    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keystore)));
-    assertEquals("rw-------", PosixFilePermissions.toString(
-        Files.getPosixFilePermissions(dir.resolve("server/tls/keystore.password"))));
+    assertEquals(
+        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keystore)));
+    assertEquals(
+        "rw-------",
+        PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(dir.resolve("server/tls/keystore.password"))));
     Path other = dir.resolve("restarted");
     String first;
     try (GantryTestServer s = GantryTestServer.builder(other).secure().start()) {
@@ -75,14 +83,15 @@ class TlsAndLoginTest {
     try (GantryTestServer s = GantryTestServer.builder(other).secure().start()) {
       assertEquals(first, s.fingerprint().orElseThrow());
     }
-    assertNotEquals(first, server.fingerprint().orElseThrow(), "each data directory has its own key");
+    assertNotEquals(
+        first, server.fingerprint().orElseThrow(), "each data directory has its own key");
   }
 
   @Test
   void aClientPinnedToAnotherFingerprintRefusesTheServer() {
     String wrong = "00".repeat(31) + "01";
-    JobManagement client = JobManagementClients.of(server.url(), wrong,
-        new Login.Basic("admin", ADMIN_PASSWORD));
+    JobManagement client =
+        JobManagementClients.of(server.url(), wrong, new Login.Basic("admin", ADMIN_PASSWORD));
     WebServiceException e = assertThrows(WebServiceException.class, client::getServerInfo);
     assertTrue(causedBy(e, SSLHandshakeException.class), e.toString());
   }
@@ -90,7 +99,8 @@ class TlsAndLoginTest {
   @Test
   void plainHttpIsNotServedOnTheTlsPort() {
     String plain = server.url().replace("https://", "http://");
-    JobManagement client = JobManagementClients.of(plain, null, new Login.Basic("admin", ADMIN_PASSWORD));
+    JobManagement client =
+        JobManagementClients.of(plain, null, new Login.Basic("admin", ADMIN_PASSWORD));
     assertThrows(WebServiceException.class, client::getServerInfo);
   }
 
@@ -98,13 +108,16 @@ class TlsAndLoginTest {
   void aCallWithoutCredentialsGetsAFaultSayingHowToAuthenticate() throws Exception {
     HttpResponse<String> answer = post(null);
     assertEquals(401, answer.statusCode());
-    assertTrue(answer.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic realm="));
+    assertTrue(
+        answer.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic realm="));
     assertTrue(answer.body().contains("authentication required"), answer.body());
     assertFalse(answer.body().contains("version"), "no server information leaks");
 
     // CXF's client reports the 401 itself, as it does for a wrong Basic password
-    WebServiceException e = assertThrows(WebServiceException.class,
-        () -> JobManagementClients.of(server, Login.ANONYMOUS).getServerInfo());
+    WebServiceException e =
+        assertThrows(
+            WebServiceException.class,
+            () -> JobManagementClients.of(server, Login.ANONYMOUS).getServerInfo());
     assertTrue(status(e) == 401, "HTTP 401 under " + e);
   }
 
@@ -112,7 +125,8 @@ class TlsAndLoginTest {
   void httpBasicWithAWrongPasswordGets401AndAChallenge() throws Exception {
     HttpResponse<String> wrong = post(basic("admin", "not the password"));
     assertEquals(401, wrong.statusCode());
-    assertTrue(wrong.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic realm="));
+    assertTrue(
+        wrong.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic realm="));
     assertEquals(401, post(basic("nobody", ADMIN_PASSWORD)).statusCode(), "unknown user");
 
     HttpResponse<String> right = post(basic("admin", ADMIN_PASSWORD));
@@ -123,43 +137,65 @@ class TlsAndLoginTest {
   @Test
   void repeatedWrongPasswordsMakeTheNextAttemptWaitThenTheRightOneWorksAgain() throws Exception {
     for (int i = 0; i < 5; i++) {
-      assertEquals(401, post(basic("admin", "guess " + i)).statusCode(), "guess " + i + " is checked");
+      assertEquals(
+          401, post(basic("admin", "guess " + i)).statusCode(), "guess " + i + " is checked");
     }
     HttpResponse<String> throttled = post(basic("admin", ADMIN_PASSWORD));
-    assertEquals(429, throttled.statusCode(), "even the right password waits: a guesser learns nothing");
+    assertEquals(
+        429, throttled.statusCode(), "even the right password waits: a guesser learns nothing");
     long retryAfter = Long.parseLong(throttled.headers().firstValue("Retry-After").orElseThrow());
     assertTrue(retryAfter >= 1 && retryAfter <= 2, "1 s after the fifth failure: " + retryAfter);
-    assertEquals(401, post(basic("nobody", "guess")).statusCode(), "another user name is not held up");
+    assertEquals(
+        401, post(basic("nobody", "guess")).statusCode(), "another user name is not held up");
 
     Thread.sleep(retryAfter * 1000 + 200);
     HttpResponse<String> right = post(basic("admin", ADMIN_PASSWORD));
-    assertEquals(200, right.statusCode(), "after the wait the right password works, and clears the count");
-    assertEquals(401, post(basic("admin", "one more guess")).statusCode(), "the count starts again");
+    assertEquals(
+        200, right.statusCode(), "after the wait the right password works, and clears the count");
+    assertEquals(
+        401, post(basic("admin", "one more guess")).statusCode(), "the count starts again");
     assertEquals(200, post(basic("admin", ADMIN_PASSWORD)).statusCode());
   }
 
   @Test
   void aUsernameTokenWithAWrongPasswordOrAnUnknownUserGetsA401() {
-    assertThrows(WebServiceException.class,
-        () -> JobManagementClients.of(server, new Login.UsernameToken("admin", "wrong password", false)).getServerInfo());
-    assertThrows(WebServiceException.class,
-        () -> JobManagementClients.of(server, new Login.UsernameToken("nobody", ADMIN_PASSWORD, false)).getServerInfo());
-    assertEquals("0.1.0", JobManagementClients.of(server, new Login.UsernameToken("admin", ADMIN_PASSWORD, false))
-        .getServerInfo().version);
+    assertThrows(
+        WebServiceException.class,
+        () ->
+            JobManagementClients.of(
+                    server, new Login.UsernameToken("admin", "wrong password", false))
+                .getServerInfo());
+    assertThrows(
+        WebServiceException.class,
+        () ->
+            JobManagementClients.of(
+                    server, new Login.UsernameToken("nobody", ADMIN_PASSWORD, false))
+                .getServerInfo());
+    assertEquals(
+        "0.1.0",
+        JobManagementClients.of(server, new Login.UsernameToken("admin", ADMIN_PASSWORD, false))
+            .getServerInfo()
+            .version);
   }
 
   @Test
   void aUsernameTokenWithAPasswordDigestIsRefusedEvenWithTheRightPassword() {
     // The server keeps only a salted hash, so it cannot check a digest of the clear password.
     // (SoapAnswersTest checks the reason the fault gives)
-    assertThrows(WebServiceException.class,
-        () -> JobManagementClients.of(server, new Login.UsernameToken("admin", ADMIN_PASSWORD, true)).getServerInfo());
+    assertThrows(
+        WebServiceException.class,
+        () ->
+            JobManagementClients.of(server, new Login.UsernameToken("admin", ADMIN_PASSWORD, true))
+                .getServerInfo());
   }
 
   @Test
   void theWsdlIsPublishedWithoutCredentialsSoThatAnyStackCanBuildAClient() throws Exception {
-    HttpResponse<String> wsdl = client().send(HttpRequest.newBuilder(URI.create(server.url() + "?wsdl")).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> wsdl =
+        client()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "?wsdl")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
     assertEquals(200, wsdl.statusCode());
     assertTrue(wsdl.body().contains("getServerInfo"), wsdl.body());
   }
@@ -175,14 +211,21 @@ class TlsAndLoginTest {
   }
 
   private static String basic(String user, String password) {
-    return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
-  /** A raw SOAP call over HTTPS, trusting the server by its fingerprint, as curl would with a pinned key. */
+  /**
+   * A raw SOAP call over HTTPS, trusting the server by its fingerprint, as curl would with a pinned
+   * key.
+   */
   private static HttpResponse<String> post(String authorization) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.url()))
-        .header("Content-Type", "text/xml; charset=utf-8").header("SOAPAction", "\"\"")
-        .POST(HttpRequest.BodyPublishers.ofString(ENVELOPE));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(server.url()))
+            .header("Content-Type", "text/xml; charset=utf-8")
+            .header("SOAPAction", "\"\"")
+            .POST(HttpRequest.BodyPublishers.ofString(ENVELOPE));
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
@@ -191,9 +234,15 @@ class TlsAndLoginTest {
 
   private static HttpClient client() throws Exception {
     SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, new TrustManager[] {new FingerprintTrustManager(server.fingerprint().orElseThrow())}, null);
-    return HttpClient.newBuilder().sslContext(tls).proxy(HttpClient.Builder.NO_PROXY)
-        .connectTimeout(Duration.ofSeconds(10)).build();
+    tls.init(
+        null,
+        new TrustManager[] {new FingerprintTrustManager(server.fingerprint().orElseThrow())},
+        null);
+    return HttpClient.newBuilder()
+        .sslContext(tls)
+        .proxy(HttpClient.Builder.NO_PROXY)
+        .connectTimeout(Duration.ofSeconds(10))
+        .build();
   }
 
   private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {

@@ -14,33 +14,38 @@ import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
- * The WSDL in the form it is checked in: the served document with the endpoint address (which
- * names the port the server happened to get) replaced by a fixed one, whitespace between
- * elements dropped, then indented. Anything else that differs is a change of the contract.
+ * The WSDL in the form it is checked in: the served document with the endpoint address (which names
+ * the port the server happened to get) replaced by a fixed one, whitespace between elements
+ * dropped, then indented. Anything else that differs is a change of the contract.
  */
 final class WsdlContract {
   static final String WSDL_NS = "http://schemas.xmlsoap.org/wsdl/";
   static final String SOAP_BINDING_NS = "http://schemas.xmlsoap.org/wsdl/soap/";
   static final String SOAP12_BINDING_NS = "http://schemas.xmlsoap.org/wsdl/soap12/";
   static final String PLACEHOLDER_ADDRESS = "http://localhost:8080/services/JobManagement";
-  static final String PLACEHOLDER_ADDRESS_12 = "http://localhost:8080/services/soap12/JobManagement";
+  static final String PLACEHOLDER_ADDRESS_12 =
+      "http://localhost:8080/services/soap12/JobManagement";
 
   private WsdlContract() {}
 
   /**
-   * The contract of both bindings in one document: the SOAP 1.1 endpoint's WSDL with the SOAP
-   * 1.2 endpoint's binding and port added (its types, messages and port type are the same
-   * service's, generated from the same classes).
+   * The contract of both bindings in one document: the SOAP 1.1 endpoint's WSDL with the SOAP 1.2
+   * endpoint's binding and port added (its types, messages and port type are the same service's,
+   * generated from the same classes).
    */
   static String normalised(String servedWsdl, String servedSoap12Wsdl) throws Exception {
     Document wsdl = RawSoapClient.parse(servedWsdl.getBytes(StandardCharsets.UTF_8));
     Document soap12 = RawSoapClient.parse(servedSoap12Wsdl.getBytes(StandardCharsets.UTF_8));
-    wsdl.getDocumentElement().setAttributeNS(XMLConstants.XMLNS_ATTRIBUTE_NS_URI, "xmlns:soap12", SOAP12_BINDING_NS);
+    wsdl.getDocumentElement()
+        .setAttributeNS(XMLConstants.XMLNS_ATTRIBUTE_NS_URI, "xmlns:soap12", SOAP12_BINDING_NS);
     Element binding11 = (Element) wsdl.getElementsByTagNameNS(WSDL_NS, "binding").item(0);
     Element binding12 = (Element) soap12.getElementsByTagNameNS(WSDL_NS, "binding").item(0);
-    binding11.getParentNode().insertBefore(wsdl.importNode(binding12, true), binding11.getNextSibling());
+    binding11
+        .getParentNode()
+        .insertBefore(wsdl.importNode(binding12, true), binding11.getNextSibling());
     Element service = (Element) wsdl.getElementsByTagNameNS(WSDL_NS, "service").item(0);
-    service.appendChild(wsdl.importNode(soap12.getElementsByTagNameNS(WSDL_NS, "port").item(0), true));
+    service.appendChild(
+        wsdl.importNode(soap12.getElementsByTagNameNS(WSDL_NS, "port").item(0), true));
     return normalised(wsdl);
   }
 

@@ -1,12 +1,11 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.soap.SoapContract;
+import io.gantry.testing.server.GantryTestServer;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,7 +26,9 @@ import org.w3c.dom.NodeList;
  */
 class WsdlContractTest {
   /** Where the contract's source lives (soap-contract); the test runs in the module's directory. */
-  static final Path CHECKED_IN = Path.of("../soap-contract/src/main/resources", SoapContract.WSDL_RESOURCE);
+  static final Path CHECKED_IN =
+      Path.of("../soap-contract/src/main/resources", SoapContract.WSDL_RESOURCE);
+
   /** Set to true to rewrite the checked-in file from the served WSDL. */
   static final String UPDATE_PROPERTY = "gantry.wsdl.update";
 
@@ -60,14 +61,18 @@ class WsdlContractTest {
     try (InputStream in = SoapContract.wsdl().openStream()) {
       contract = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    assertEquals(contract, normalised,
+    assertEquals(
+        contract,
+        normalised,
         "the served WSDL differs from the checked-in contract " + CHECKED_IN + howToUpdate());
   }
 
   private static String howToUpdate() {
     return ". If the API change is deliberate (and its namespace version is right for it), rewrite"
         + " the file with: mvn -B -o -pl middleware-server -am test -Dtest=WsdlContractTest"
-        + " -Dsurefire.failIfNoSpecifiedTests=false -D" + UPDATE_PROPERTY + "=true ; then review"
+        + " -Dsurefire.failIfNoSpecifiedTests=false -D"
+        + UPDATE_PROPERTY
+        + "=true ; then review"
         + " and commit the diff";
   }
 
@@ -80,11 +85,14 @@ class WsdlContractTest {
       List<Element> parts = children(message, "part");
       assertEquals(1, parts.size(), "message " + message.getAttribute("name") + " has one part");
       Element part = parts.get(0);
-      assertTrue(part.hasAttribute("element") && !part.hasAttribute("type"),
+      assertTrue(
+          part.hasAttribute("element") && !part.hasAttribute("type"),
           "message " + message.getAttribute("name") + " refers to an element, not a type");
       boolean fault = message.getAttribute("name").endsWith("Fault");
       if (!fault) {
-        assertEquals("parameters", part.getAttribute("name"),
+        assertEquals(
+            "parameters",
+            part.getAttribute("name"),
             "message " + message.getAttribute("name") + "'s part is named parameters");
       }
     }
@@ -116,8 +124,10 @@ class WsdlContractTest {
     Element binding = first(wsdl, WsdlContract.WSDL_NS, "binding");
     assertEquals("tns:JobManagement", binding.getAttribute("type"));
     assertEquals(12, all(wsdl, WsdlContract.SOAP12_BINDING_NS, "operation").size());
-    assertEquals("JobManagementSoap12Port", first(wsdl, WsdlContract.WSDL_NS, "port").getAttribute("name"));
-    assertEquals(JobManagementClients.soap12Url(server),
+    assertEquals(
+        "JobManagementSoap12Port", first(wsdl, WsdlContract.WSDL_NS, "port").getAttribute("name"));
+    assertEquals(
+        JobManagementClients.soap12Url(server),
         first(wsdl, WsdlContract.SOAP12_BINDING_NS, "address").getAttribute("location"));
   }
 

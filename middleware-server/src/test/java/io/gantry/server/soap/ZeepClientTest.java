@@ -1,13 +1,12 @@
 package io.gantry.server.soap;
 
-import io.gantry.testing.server.GantryTestServer;
-import io.gantry.testing.server.TestAccount;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.security.TlsKeystore;
 import io.gantry.soap.SoapContract;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -21,15 +20,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Python's zeep, a SOAP stack Gantry did not write, drives the whole job lifecycle against a real
- * server over TLS: once logged in with HTTP Basic, once with a WS-Security UsernameToken, each
- * over SOAP 1.1 and 1.2 (src/test/python/zeep_lifecycle.py says what it checks). zeep is
- * installed by scripts/soap-clients-venv, which scripts/test-all runs, into .venv-soap-clients/.
+ * server over TLS: once logged in with HTTP Basic, once with a WS-Security UsernameToken, each over
+ * SOAP 1.1 and 1.2 (src/test/python/zeep_lifecycle.py says what it checks). zeep is installed by
+ * scripts/soap-clients-venv, which scripts/test-all runs, into .venv-soap-clients/.
  */
 class ZeepClientTest {
   static final Path VENV_PYTHON = Path.of("..", ".venv-soap-clients", "bin", "python");
@@ -44,9 +43,16 @@ class ZeepClientTest {
 
   @BeforeAll
   static void start() throws Exception {
-    assertTrue(Files.isExecutable(VENV_PYTHON), "zeep is not installed: run scripts/soap-clients-venv"
-        + " (scripts/test-all does) to create " + VENV_PYTHON.toAbsolutePath().normalize());
-    server = GantryTestServer.builder(dir).secure().account(new TestAccount(USER, PASSWORD, false, null)).start();
+    assertTrue(
+        Files.isExecutable(VENV_PYTHON),
+        "zeep is not installed: run scripts/soap-clients-venv"
+            + " (scripts/test-all does) to create "
+            + VENV_PYTHON.toAbsolutePath().normalize());
+    server =
+        GantryTestServer.builder(dir)
+            .secure()
+            .account(new TestAccount(USER, PASSWORD, false, null))
+            .start();
     pem = dir.resolve("server.pem");
     Files.writeString(pem, pemOf(server.dataDir().resolve("tls")));
     // the published contract from the class path (soap-contract), as zeep's user would download it
@@ -70,22 +76,43 @@ class ZeepClientTest {
     }
     Certificate certificate = store.getCertificate(store.aliases().nextElement());
     return "-----BEGIN CERTIFICATE-----\n"
-        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(certificate.getEncoded())
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+            .encodeToString(certificate.getEncoded())
         + "\n-----END CERTIFICATE-----\n";
   }
 
   @ParameterizedTest(name = "zeep runs the whole lifecycle logged in with {0}")
   @ValueSource(strings = {"basic", "wsse"})
   void zeepRunsTheWholeLifecycleOverSoap11And12(String auth) throws Exception {
-    List<String> command = new ArrayList<>(List.of(VENV_PYTHON.toString(), SCRIPT.toString(),
-        "--wsdl", wsdl.toString(),
-        "--url", server.url(), "--url12", JobManagementClients.soap12Url(server), "--auth", auth, "--user", USER,
-        "--cafile", pem.toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                VENV_PYTHON.toString(),
+                SCRIPT.toString(),
+                "--wsdl",
+                wsdl.toString(),
+                "--url",
+                server.url(),
+                "--url12",
+                JobManagementClients.soap12Url(server),
+                "--auth",
+                auth,
+                "--user",
+                USER,
+                "--cafile",
+                pem.toString()));
     Path log = dir.resolve("zeep-" + auth + ".log");
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     // nothing from the environment may redirect or re-trust the client's traffic
-    builder.environment().keySet().removeIf(k -> k.toLowerCase(java.util.Locale.ROOT).endsWith("_proxy")
-        || k.equals("REQUESTS_CA_BUNDLE") || k.equals("CURL_CA_BUNDLE"));
+    builder
+        .environment()
+        .keySet()
+        .removeIf(
+            k ->
+                k.toLowerCase(java.util.Locale.ROOT).endsWith("_proxy")
+                    || k.equals("REQUESTS_CA_BUNDLE")
+                    || k.equals("CURL_CA_BUNDLE"));
     Process python = builder.start();
     try (OutputStream stdin = python.getOutputStream()) {
       stdin.write((PASSWORD + "\n").getBytes(StandardCharsets.UTF_8)); // never in the arguments

@@ -1,13 +1,5 @@
 package io.gantry.server.staging;
 
-import java.time.Duration;
-
-import io.gantry.server.soap.TestJobs;
-
-import io.gantry.server.soap.JobManagementClients;
-
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -22,15 +14,19 @@ import io.gantry.server.api.JobResults;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.server.soap.JobManagementClients;
+import io.gantry.server.soap.TestJobs;
 import io.gantry.testing.FtpTestServer;
 import io.gantry.testing.HttpTestServer;
 import io.gantry.testing.SshTestHost;
+import io.gantry.testing.server.GantryTestServer;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.PublicKey;
 import java.security.spec.X509EncodedKeySpec;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,16 +66,23 @@ class StandardStagingJobTest {
     // The operator's file systems: a scratch space every job account may write (sticky, as /tmp)
     // and reference data jobs may only read.
     scratch = Files.createDirectories(dir.resolve("scratch"));
-    Files.setPosixFilePermissions(scratch, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    Files.setPosixFilePermissions(
+        scratch, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
     reference = Files.createDirectories(dir.resolve("reference"));
     Files.writeString(dir.resolve("known_hosts"), ssh.knownHostsLine() + "\n");
-    Map<String, String> settings = new HashMap<>(Map.of(
-        "staging.file-roots", shared.toString(), "ssh.known-hosts", dir.resolve("known_hosts").toString()));
+    Map<String, String> settings =
+        new HashMap<>(
+            Map.of(
+                "staging.file-roots",
+                shared.toString(),
+                "ssh.known-hosts",
+                dir.resolve("known_hosts").toString()));
     settings.putAll(TestStagingHosts.loopback(http.port(), ftp.port(), ssh.port()));
     settings.put("filesystem.SCRATCH.path", scratch.toString());
     settings.put("filesystem.REF.path", reference.toString());
     settings.put("filesystem.REF.read-only", "true");
-    server = GantryTestServer.builder(dir).dataDir(dir.resolve("server")).settings(settings).start();
+    server =
+        GantryTestServer.builder(dir).dataDir(dir.resolve("server")).settings(settings).start();
     client = JobManagementClients.of(server);
   }
 
@@ -93,15 +96,24 @@ class StandardStagingJobTest {
 
   private String encrypted(String secret, SecretBinding binding) throws Exception {
     String pem = client.getServerInfo().passwordPublicKey;
-    PublicKey key = KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(PasswordKeyPair.fromPem(pem)));
+    PublicKey key =
+        KeyFactory.getInstance("RSA")
+            .generatePublic(new X509EncodedKeySpec(PasswordKeyPair.fromPem(pem)));
     return EncryptedSecret.encrypt(key, secret.toCharArray(), binding);
   }
 
   static String staging(String file, String flag, Boolean delete, String source, String target) {
-    return "<jsdl:DataStaging><jsdl:FileName>" + file + "</jsdl:FileName><jsdl:CreationFlag>" + flag
-        + "</jsdl:CreationFlag>" + (delete == null ? "" : "<jsdl:DeleteOnTermination>" + delete
-        + "</jsdl:DeleteOnTermination>") + (source == null ? "" : "<jsdl:Source>" + source + "</jsdl:Source>")
-        + (target == null ? "" : "<jsdl:Target>" + target + "</jsdl:Target>") + "</jsdl:DataStaging>\n";
+    return "<jsdl:DataStaging><jsdl:FileName>"
+        + file
+        + "</jsdl:FileName><jsdl:CreationFlag>"
+        + flag
+        + "</jsdl:CreationFlag>"
+        + (delete == null
+            ? ""
+            : "<jsdl:DeleteOnTermination>" + delete + "</jsdl:DeleteOnTermination>")
+        + (source == null ? "" : "<jsdl:Source>" + source + "</jsdl:Source>")
+        + (target == null ? "" : "<jsdl:Target>" + target + "</jsdl:Target>")
+        + "</jsdl:DataStaging>\n";
   }
 
   static String uri(String uri) {
@@ -109,12 +121,16 @@ class StandardStagingJobTest {
   }
 
   static String token(String user, String password) {
-    return "<ac:Credential><wsse:UsernameToken><wsse:Username>" + user + "</wsse:Username><wsse:Password>"
-        + password + "</wsse:Password></wsse:UsernameToken></ac:Credential>";
+    return "<ac:Credential><wsse:UsernameToken><wsse:Username>"
+        + user
+        + "</wsse:Username><wsse:Password>"
+        + password
+        + "</wsse:Password></wsse:UsernameToken></ac:Credential>";
   }
 
   static Element job(String script, String staging) throws Exception {
-    String xml = """
+    String xml =
+        """
         <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
             xmlns:posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix"
             xmlns:ac="http://schemas.ogf.org/hpcp/2007/11/ac"
@@ -128,10 +144,13 @@ class StandardStagingJobTest {
             %s
           </jsdl:JobDescription>
         </jsdl:JobDefinition>
-        """.formatted(script, staging);
+        """
+            .formatted(script, staging);
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);
-    return f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
+    return f.newDocumentBuilder()
+        .parse(new InputSource(new StringReader(xml)))
+        .getDocumentElement();
   }
 
   private JobStatusInfo await(String id) {
@@ -145,15 +164,39 @@ class StandardStagingJobTest {
     Files.writeString(dir.resolve("ssh/c.txt"), "from sftp\n");
     Files.writeString(shared.resolve("d.txt"), "from file\n");
     String sftp = "sftp://127.0.0.1:" + ssh.port();
-    String password = encrypted(SSH_PASSWORD, SecretBinding.uri("local", "sftp", "risk", "127.0.0.1", ssh.port()));
-    String staging = staging("a.txt", "overwrite", true, uri(http.base() + "/a.txt"), null)
-        + staging("b.txt", "overwrite", null, uri("ftp://127.0.0.1:" + ftp.port() + "/b.txt"), null)
-        + staging("c.txt", "dontOverwrite", null, uri(sftp + "/c.txt") + token("risk", password), null)
-        + staging("d.txt", "overwrite", null, uri("file://" + shared.resolve("d.txt")), null)
-        + staging("out.txt", "overwrite", null, null, uri(http.base() + "/results/out.txt"))
-        + staging("out.txt", "overwrite", null, null, uri("ftp://127.0.0.1:" + ftp.port() + "/out.txt"))
-        + staging("out.txt", "overwrite", null, null, uri(sftp + "/out.txt") + token("risk", password))
-        + staging("out.txt", "overwrite", null, null, uri("file://" + shared.resolve("results/out.txt")));
+    String password =
+        encrypted(
+            SSH_PASSWORD, SecretBinding.uri("local", "sftp", "risk", "127.0.0.1", ssh.port()));
+    String staging =
+        staging("a.txt", "overwrite", true, uri(http.base() + "/a.txt"), null)
+            + staging(
+                "b.txt", "overwrite", null, uri("ftp://127.0.0.1:" + ftp.port() + "/b.txt"), null)
+            + staging(
+                "c.txt",
+                "dontOverwrite",
+                null,
+                uri(sftp + "/c.txt") + token("risk", password),
+                null)
+            + staging("d.txt", "overwrite", null, uri("file://" + shared.resolve("d.txt")), null)
+            + staging("out.txt", "overwrite", null, null, uri(http.base() + "/results/out.txt"))
+            + staging(
+                "out.txt",
+                "overwrite",
+                null,
+                null,
+                uri("ftp://127.0.0.1:" + ftp.port() + "/out.txt"))
+            + staging(
+                "out.txt",
+                "overwrite",
+                null,
+                null,
+                uri(sftp + "/out.txt") + token("risk", password))
+            + staging(
+                "out.txt",
+                "overwrite",
+                null,
+                null,
+                uri("file://" + shared.resolve("results/out.txt")));
     String id = client.submitJob(new JobDocument(job("cat a.txt b.txt c.txt d.txt", staging)));
     JobStatusInfo status = await(id);
     assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
@@ -167,7 +210,9 @@ class StandardStagingJobTest {
     JobResults results = client.getJobResults(id);
     assertEquals(4, results.stagedIn.size());
     assertEquals(4, results.stagedOut.size());
-    assertTrue(results.stagedIn.stream().allMatch(f -> f.checksum != null && f.checksum.matches("sha256:[0-9a-f]{64}")));
+    assertTrue(
+        results.stagedIn.stream()
+            .allMatch(f -> f.checksum != null && f.checksum.matches("sha256:[0-9a-f]{64}")));
     Path jobDir = dir.resolve("server/jobs").resolve(id);
     assertFalse(Files.exists(jobDir.resolve("a.txt")), "DeleteOnTermination removed a.txt");
     assertTrue(Files.exists(jobDir.resolve("b.txt")));
@@ -175,22 +220,47 @@ class StandardStagingJobTest {
 
   @Test
   void whatCannotStageIsRefusedBeforeQueueingWithTheReason() throws Exception {
-    String otherHost = encrypted(SSH_PASSWORD, SecretBinding.uri("local", "https", "risk", "files.example", 443));
-    Map<String, String> refused = Map.of(
-        staging("x", "overwrite", null, uri("http://127.0.0.1:9/x"), null), "staging.allowed-hosts",
-        staging("x", "overwrite", null, null, uri("ftp://169.254.169.254/latest")), "staging.allowed-hosts",
-        staging("x", "overwrite", null, uri("gsiftp://grid.example/x"), null), "Gantry cannot stage 'gsiftp:' URIs",
-        staging("x", "overwrite", null, uri("srm://grid.example/x"), null), "Gantry cannot stage 'srm:' URIs",
-        staging("x", "overwrite", null, uri("file://" + dir.resolve("server/keys/private.pem")), null),
-            "outside the directories of staging.file-roots",
-        staging("x", "overwrite", null, uri("sftp://127.0.0.1:" + ssh.port() + "/c.txt")
-            + token("risk", SSH_PASSWORD), null), "a clear password is never accepted",
-        staging("x", "overwrite", null, uri("https://127.0.0.1:" + http.port() + "/c.txt")
-            + token("risk", otherHost), null), "the UsernameToken Password");
+    String otherHost =
+        encrypted(SSH_PASSWORD, SecretBinding.uri("local", "https", "risk", "files.example", 443));
+    Map<String, String> refused =
+        Map.of(
+            staging("x", "overwrite", null, uri("http://127.0.0.1:9/x"), null),
+                "staging.allowed-hosts",
+            staging("x", "overwrite", null, null, uri("ftp://169.254.169.254/latest")),
+                "staging.allowed-hosts",
+            staging("x", "overwrite", null, uri("gsiftp://grid.example/x"), null),
+                "Gantry cannot stage 'gsiftp:' URIs",
+            staging("x", "overwrite", null, uri("srm://grid.example/x"), null),
+                "Gantry cannot stage 'srm:' URIs",
+            staging(
+                    "x",
+                    "overwrite",
+                    null,
+                    uri("file://" + dir.resolve("server/keys/private.pem")),
+                    null),
+                "outside the directories of staging.file-roots",
+            staging(
+                    "x",
+                    "overwrite",
+                    null,
+                    uri("sftp://127.0.0.1:" + ssh.port() + "/c.txt") + token("risk", SSH_PASSWORD),
+                    null),
+                "a clear password is never accepted",
+            staging(
+                    "x",
+                    "overwrite",
+                    null,
+                    uri("https://127.0.0.1:" + http.port() + "/c.txt") + token("risk", otherHost),
+                    null),
+                "the UsernameToken Password");
     for (Map.Entry<String, String> e : refused.entrySet()) {
-      InvalidJobFault fault = assertThrows(InvalidJobFault.class,
-          () -> client.submitJob(new JobDocument(job("true", e.getKey()))), e.getKey());
-      String report = fault.getFaultInfo().problems.stream().map(p -> p.message).toList().toString();
+      InvalidJobFault fault =
+          assertThrows(
+              InvalidJobFault.class,
+              () -> client.submitJob(new JobDocument(job("true", e.getKey()))),
+              e.getKey());
+      String report =
+          fault.getFaultInfo().problems.stream().map(p -> p.message).toList().toString();
       assertTrue(report.contains(e.getValue()), report);
       assertFalse(report.contains(SSH_PASSWORD), "the clear password is not repeated: " + report);
     }
@@ -201,11 +271,17 @@ class StandardStagingJobTest {
   void aFailingTransferIsRetriedAndThenFailsTheJobWithAClearMessage() throws Exception {
     Files.writeString(dir.resolve("http/a.txt"), "x");
     http.failNext(100);
-    String id = client.submitJob(new JobDocument(job("cat a.txt",
-        staging("a.txt", "overwrite", null, uri(http.base() + "/a.txt"), null))));
+    String id =
+        client.submitJob(
+            new JobDocument(
+                job(
+                    "cat a.txt",
+                    staging("a.txt", "overwrite", null, uri(http.base() + "/a.txt"), null))));
     JobStatusInfo status = await(id);
     assertEquals(JobStateName.FAILED, status.state);
-    assertTrue(status.failureReason.contains("stage in http://127.0.0.1:" + http.port() + "/a.txt to a.txt"),
+    assertTrue(
+        status.failureReason.contains(
+            "stage in http://127.0.0.1:" + http.port() + "/a.txt to a.txt"),
         status.failureReason);
     assertTrue(status.failureReason.contains("failed after 3 attempts"), status.failureReason);
     assertTrue(status.failureReason.contains("answered HTTP 503"), status.failureReason);
@@ -214,21 +290,40 @@ class StandardStagingJobTest {
 
   @Test
   void theProgramsErrorFileIsStagedOutEvenWhenItIsTheOnlyOutput() throws Exception {
-    String id = client.submitJob(new JobDocument(job("echo oops &gt;&amp;2",
-        staging("err.txt", "overwrite", null, null, uri("file://" + shared.resolve("err.txt"))))));
+    String id =
+        client.submitJob(
+            new JobDocument(
+                job(
+                    "echo oops &gt;&amp;2",
+                    staging(
+                        "err.txt",
+                        "overwrite",
+                        null,
+                        null,
+                        uri("file://" + shared.resolve("err.txt"))))));
     JobStatusInfo status = await(id);
     assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
     assertEquals("oops\n", Files.readString(shared.resolve("err.txt")));
   }
 
-  static String inFileSystem(String file, String fileSystem, boolean delete, String source, String target) {
-    return "<jsdl:DataStaging><jsdl:FileName>" + file + "</jsdl:FileName><jsdl:FilesystemName>" + fileSystem
+  static String inFileSystem(
+      String file, String fileSystem, boolean delete, String source, String target) {
+    return "<jsdl:DataStaging><jsdl:FileName>"
+        + file
+        + "</jsdl:FileName><jsdl:FilesystemName>"
+        + fileSystem
         + "</jsdl:FilesystemName><jsdl:CreationFlag>overwrite</jsdl:CreationFlag><jsdl:DeleteOnTermination>"
-        + delete + "</jsdl:DeleteOnTermination>" + (source == null ? "" : "<jsdl:Source>" + source + "</jsdl:Source>")
-        + (target == null ? "" : "<jsdl:Target>" + target + "</jsdl:Target>") + "</jsdl:DataStaging>\n";
+        + delete
+        + "</jsdl:DeleteOnTermination>"
+        + (source == null ? "" : "<jsdl:Source>" + source + "</jsdl:Source>")
+        + (target == null ? "" : "<jsdl:Target>" + target + "</jsdl:Target>")
+        + "</jsdl:DataStaging>\n";
   }
 
-  /** Waits for a deletion that follows the job's final state (after a failed program it is not stored first). */
+  /**
+   * Waits for a deletion that follows the job's final state (after a failed program it is not
+   * stored first).
+   */
   private static boolean gone(Path file) throws InterruptedException {
     for (int i = 0; i < 100 && Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS); i++) {
       Thread.sleep(50);
@@ -237,26 +332,41 @@ class StandardStagingJobTest {
   }
 
   @Test
-  void aSandboxedJobReadsAndWritesTheFileSystemsItNamesAndTheirFilesAreStagedThere() throws Exception {
+  void aSandboxedJobReadsAndWritesTheFileSystemsItNamesAndTheirFilesAreStagedThere()
+      throws Exception {
     Files.writeString(dir.resolve("http/market.csv"), "from http\n");
     Files.writeString(reference.resolve("ref.txt"), "reference data\n");
-    String script = "mkdir -p $SCRATCH/results; { cat $SCRATCH/in/market.csv /fs/REF/ref.txt;"
-        + " if touch /fs/REF/w 2&gt;/dev/null; then echo ref-writable; else echo ref-read-only; fi;"
-        + " echo $GANTRY_FS_SCRATCH $REF; } &gt; $SCRATCH/results/out.txt";
-    String staging = "<jsdl:Resources><jsdl:FileSystem name=\"REF\"><jsdl:FileSystemType>normal</jsdl:FileSystemType>"
-        + "</jsdl:FileSystem></jsdl:Resources>\n"
-        + inFileSystem("in/market.csv", "SCRATCH", true, uri(http.base() + "/market.csv"), null)
-        + inFileSystem("results/out.txt", "SCRATCH", false, null, uri("file://" + shared.resolve("out.txt")));
+    String script =
+        "mkdir -p $SCRATCH/results; { cat $SCRATCH/in/market.csv /fs/REF/ref.txt;"
+            + " if touch /fs/REF/w 2&gt;/dev/null; then echo ref-writable; else echo ref-read-only; fi;"
+            + " echo $GANTRY_FS_SCRATCH $REF; } &gt; $SCRATCH/results/out.txt";
+    String staging =
+        "<jsdl:Resources><jsdl:FileSystem name=\"REF\"><jsdl:FileSystemType>normal</jsdl:FileSystemType>"
+            + "</jsdl:FileSystem></jsdl:Resources>\n"
+            + inFileSystem("in/market.csv", "SCRATCH", true, uri(http.base() + "/market.csv"), null)
+            + inFileSystem(
+                "results/out.txt",
+                "SCRATCH",
+                false,
+                null,
+                uri("file://" + shared.resolve("out.txt")));
     String id = client.submitJob(new JobDocument(job(script, staging)));
     JobStatusInfo status = await(id);
     assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
     String expected = "from http\nreference data\nref-read-only\n/fs/SCRATCH /fs/REF\n";
-    assertEquals(expected, Files.readString(scratch.resolve("results/out.txt")), "written by the job in /fs/SCRATCH");
-    assertEquals(expected, Files.readString(shared.resolve("out.txt")), "staged out from the file system");
+    assertEquals(
+        expected,
+        Files.readString(scratch.resolve("results/out.txt")),
+        "written by the job in /fs/SCRATCH");
+    assertEquals(
+        expected, Files.readString(shared.resolve("out.txt")), "staged out from the file system");
     assertFalse(Files.exists(reference.resolve("w")));
-    assertFalse(Files.exists(scratch.resolve("in/market.csv")), "DeleteOnTermination in the file system");
+    assertFalse(
+        Files.exists(scratch.resolve("in/market.csv")), "DeleteOnTermination in the file system");
     Path jobDir = dir.resolve("server/jobs").resolve(id);
-    assertFalse(Files.exists(jobDir.resolve("in/market.csv")), "the file system's file is not in the job directory");
+    assertFalse(
+        Files.exists(jobDir.resolve("in/market.csv")),
+        "the file system's file is not in the job directory");
     JobResults results = client.getJobResults(id);
     assertEquals("SCRATCH:in/market.csv", results.stagedIn.get(0).target);
   }
@@ -264,7 +374,8 @@ class StandardStagingJobTest {
   @Test
   void anMpiJobFindsItsFileSystemThroughTheVariablesToo() throws Exception {
     Files.writeString(dir.resolve("http/market.csv"), "from http\n");
-    String xml = """
+    String xml =
+        """
         <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl" xmlns:gx="urn:gantry:jsdl:ext:1">
           <jsdl:JobDescription>
             <jsdl:Application><gx:MpirunApplication>
@@ -275,11 +386,19 @@ class StandardStagingJobTest {
             %s
           </jsdl:JobDescription>
         </jsdl:JobDefinition>
-        """.formatted(inFileSystem("mpi-in.csv", "SCRATCH", true, uri(http.base() + "/market.csv"), null)
-            + inFileSystem("mpi-out.csv", "SCRATCH", true, null, uri("file://" + shared.resolve("mpi-out.csv"))));
+        """
+            .formatted(
+                inFileSystem("mpi-in.csv", "SCRATCH", true, uri(http.base() + "/market.csv"), null)
+                    + inFileSystem(
+                        "mpi-out.csv",
+                        "SCRATCH",
+                        true,
+                        null,
+                        uri("file://" + shared.resolve("mpi-out.csv"))));
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);
-    Element job = f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
+    Element job =
+        f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
     JobStatusInfo status = await(client.submitJob(new JobDocument(job)));
     assertEquals(JobStateName.SUCCEEDED, status.state, status.failureReason);
     assertEquals("from http\n", Files.readString(shared.resolve("mpi-out.csv")));
@@ -289,10 +408,15 @@ class StandardStagingJobTest {
   @Test
   void deleteOnTerminationAlsoRemovesTheFilesOfAJobWhoseProgramFailed() throws Exception {
     Files.writeString(dir.resolve("http/a.txt"), "input\n");
-    String id = client.submitJob(new JobDocument(job("cat a.txt; exit 3",
-        staging("a.txt", "overwrite", true, uri(http.base() + "/a.txt"), null)
-            + staging("keep.txt", "overwrite", false, uri(http.base() + "/a.txt"), null)
-            + inFileSystem("scratch.txt", "SCRATCH", true, uri(http.base() + "/a.txt"), null))));
+    String id =
+        client.submitJob(
+            new JobDocument(
+                job(
+                    "cat a.txt; exit 3",
+                    staging("a.txt", "overwrite", true, uri(http.base() + "/a.txt"), null)
+                        + staging("keep.txt", "overwrite", false, uri(http.base() + "/a.txt"), null)
+                        + inFileSystem(
+                            "scratch.txt", "SCRATCH", true, uri(http.base() + "/a.txt"), null))));
     JobStatusInfo status = await(id);
     assertEquals(JobStateName.FAILED, status.state);
     Path jobDir = dir.resolve("server/jobs").resolve(id);
@@ -304,17 +428,23 @@ class StandardStagingJobTest {
 
   @Test
   void anUnknownFileSystemOrANameLeavingOneIsRefusedNamingWhatTheServerProvides() throws Exception {
-    Map<String, String> refused = Map.of(
-        inFileSystem("x", "TAPE", false, uri(http.base() + "/x"), null),
+    Map<String, String> refused =
+        Map.of(
+            inFileSystem("x", "TAPE", false, uri(http.base() + "/x"), null),
             "file system TAPE is not one this server provides; it provides REF, SCRATCH",
-        inFileSystem("../escape.txt", "SCRATCH", false, uri(http.base() + "/x"), null),
+            inFileSystem("../escape.txt", "SCRATCH", false, uri(http.base() + "/x"), null),
             "'..' is not allowed in file names",
-        "<jsdl:Resources><jsdl:FileSystem name=\"SCRATCH\"><jsdl:MountPoint>/scratch</jsdl:MountPoint>"
-            + "</jsdl:FileSystem></jsdl:Resources>", "MountPoint /scratch cannot be provided");
+            "<jsdl:Resources><jsdl:FileSystem name=\"SCRATCH\"><jsdl:MountPoint>/scratch</jsdl:MountPoint>"
+                + "</jsdl:FileSystem></jsdl:Resources>",
+            "MountPoint /scratch cannot be provided");
     for (Map.Entry<String, String> e : refused.entrySet()) {
-      InvalidJobFault fault = assertThrows(InvalidJobFault.class,
-          () -> client.submitJob(new JobDocument(job("true", e.getKey()))), e.getKey());
-      String report = fault.getFaultInfo().problems.stream().map(p -> p.message).toList().toString();
+      InvalidJobFault fault =
+          assertThrows(
+              InvalidJobFault.class,
+              () -> client.submitJob(new JobDocument(job("true", e.getKey()))),
+              e.getKey());
+      String report =
+          fault.getFaultInfo().problems.stream().map(p -> p.message).toList().toString();
       assertTrue(report.contains(e.getValue()), report);
     }
   }

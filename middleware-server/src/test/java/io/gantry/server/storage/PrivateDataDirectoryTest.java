@@ -1,13 +1,12 @@
 package io.gantry.server.storage;
 
-import io.gantry.testing.server.GantryTestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.GantryServer;
 import io.gantry.server.config.ServerConfigLoader;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -16,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The data directory holds every job definition, password hash and key: a real server creates
- * it owner-only, and refuses to start on one that other accounts may read or write, or on files
+ * The data directory holds every job definition, password hash and key: a real server creates it
+ * owner-only, and refuses to start on one that other accounts may read or write, or on files
  * another account owns.
  */
 class PrivateDataDirectoryTest {
@@ -28,8 +27,9 @@ class PrivateDataDirectoryTest {
   }
 
   private GantryServer start(Path data) throws Exception {
-    return GantryServer.start(new ServerConfigLoader().load(null, GantryTestServer.builder(dir).dataDir(data).tls(true)
-        .settingsMap()));
+    return GantryServer.start(
+        new ServerConfigLoader()
+            .load(null, GantryTestServer.builder(dir).dataDir(data).tls(true).settingsMap()));
   }
 
   @Test
@@ -37,13 +37,18 @@ class PrivateDataDirectoryTest {
   void aFreshServerCreatesItsDataDirectoryOwnerOnly() throws Exception {
     Path data = dir.resolve("data");
     try (GantryServer server = start(data)) {
-      assertEquals("rwx--x--x", mode(data), "traversable, not listable: job accounts reach their own directories");
+      assertEquals(
+          "rwx--x--x",
+          mode(data),
+          "traversable, not listable: job accounts reach their own directories");
       assertEquals("rwx--x--x", mode(data.resolve("jobs")));
       for (String name : new String[] {"jobstore", "keys", "tls", "ssh", "web"}) {
         assertEquals("rwx------", mode(data.resolve(name)), name);
       }
-      assertEquals("rw-------", mode(data.resolve("jobstore/gantry.mv.db")), "the H2 job store file");
-      try (Stream<Path> files = Stream.concat(Files.list(data.resolve("keys")), Files.list(data.resolve("tls")))) {
+      assertEquals(
+          "rw-------", mode(data.resolve("jobstore/gantry.mv.db")), "the H2 job store file");
+      try (Stream<Path> files =
+          Stream.concat(Files.list(data.resolve("keys")), Files.list(data.resolve("tls")))) {
         for (Path file : files.toList()) {
           assertEquals("rw-------", mode(file), file.toString());
         }
@@ -81,7 +86,8 @@ class PrivateDataDirectoryTest {
   void aJobStoreDirectoryOthersMayReadIsRefused() throws Exception {
     Path data = dir.resolve("data");
     start(data).close();
-    Files.setPosixFilePermissions(data.resolve("jobstore"), PosixFilePermissions.fromString("rwxr-x---"));
+    Files.setPosixFilePermissions(
+        data.resolve("jobstore"), PosixFilePermissions.fromString("rwxr-x---"));
     Exception e = assertThrows(PrivateDataDirectory.ExposedException.class, () -> start(data));
     assertTrue(e.getMessage().contains("jobstore has mode rwxr-x---"), e.getMessage());
   }

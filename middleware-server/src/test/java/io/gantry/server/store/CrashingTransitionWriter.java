@@ -10,7 +10,8 @@ public final class CrashingTransitionWriter {
   public static void main(String[] args) {
     JdbcJobStore store = JdbcJobStore.open(JobStoreSettings.h2File(Path.of(args[0])));
     JobRecord job = store.submit("alice", "crash", "<JobDefinition/>");
-    store.transition(job.id(), JobState.QUEUED, JobState.STAGING_IN, "picked just before the crash");
+    store.transition(
+        job.id(), JobState.QUEUED, JobState.STAGING_IN, "picked just before the crash");
     System.out.println("JOB " + job.id());
     System.out.flush();
     Runtime.getRuntime().halt(0);

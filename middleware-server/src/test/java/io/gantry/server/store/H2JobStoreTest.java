@@ -56,12 +56,15 @@ class H2JobStoreTest extends JobStoreContract {
   void aTransitionSurvivesTheServerDyingRightAfterIt() throws Exception {
     store.close();
     // A separate JVM commits a transition and halts at once: no shutdown hooks, no close.
-    Process writer = new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"),
-            CrashingTransitionWriter.class.getName(), dir.resolve("jobs").toString())
-        .redirectErrorStream(true)
-        .start();
+    Process writer =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                CrashingTransitionWriter.class.getName(),
+                dir.resolve("jobs").toString())
+            .redirectErrorStream(true)
+            .start();
     assertTrue(writer.waitFor(60, TimeUnit.SECONDS), "writer did not finish");
     String output = new String(writer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     List<String> lines = output.lines().filter(l -> l.startsWith("JOB ")).toList();

@@ -43,8 +43,10 @@ class JobIdTest {
     JobId id = JobId.random();
     assertEquals(id, JobId.parse(id.value().toUpperCase(java.util.Locale.ROOT)));
     assertThrows(IllegalArgumentException.class, () -> JobId.parse("abc"));
-    assertThrows(IllegalArgumentException.class, () -> JobId.parse("../../etc/passwd/aaaaaaaaaaaaaaaaa"));
-    assertThrows(IllegalArgumentException.class, () -> JobId.parse("0000000000000000000000000000000a"));
+    assertThrows(
+        IllegalArgumentException.class, () -> JobId.parse("../../etc/passwd/aaaaaaaaaaaaaaaaa"));
+    assertThrows(
+        IllegalArgumentException.class, () -> JobId.parse("0000000000000000000000000000000a"));
     assertThrows(IllegalArgumentException.class, () -> JobId.parse(null));
   }
 }

@@ -10,8 +10,14 @@ import org.junit.jupiter.api.Test;
 class JobStateTest {
   @Test
   void theHappyPathIsLegalStepByStep() {
-    List<JobState> path = List.of(JobState.QUEUED, JobState.STAGING_IN, JobState.STAGED,
-        JobState.RUNNING, JobState.STAGING_OUT, JobState.SUCCEEDED);
+    List<JobState> path =
+        List.of(
+            JobState.QUEUED,
+            JobState.STAGING_IN,
+            JobState.STAGED,
+            JobState.RUNNING,
+            JobState.STAGING_OUT,
+            JobState.SUCCEEDED);
     for (int i = 0; i + 1 < path.size(); i++) {
       assertTrue(path.get(i).canMoveTo(path.get(i + 1)), path.get(i) + " -> " + path.get(i + 1));
     }

@@ -33,8 +33,9 @@ abstract class JobStoreContract {
 
   /** Counted, not written down, so that each new migration does not have to edit this test too. */
   private static long countMigrations() {
-    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(
-        java.nio.file.Path.of("src/main/resources/io/gantry/server/store/migration"))) {
+    try (java.util.stream.Stream<java.nio.file.Path> files =
+        java.nio.file.Files.list(
+            java.nio.file.Path.of("src/main/resources/io/gantry/server/store/migration"))) {
       return files.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).count();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -67,10 +68,17 @@ abstract class JobStoreContract {
   }
 
   private static StoredPlan plan(String dir) {
-    return new StoredPlan(java.nio.file.Path.of(dir), "out/stdout.txt", "stderr.txt", List.of(
-        new StoredPlan.Step(DataMovement.STAGE_IN, "sql-extract", 1, "risk", "SELECT 1", "positions.csv"),
-        new StoredPlan.Step(DataMovement.STAGE_OUT, "sql-load", 2, "risk", "INSERT INTO r VALUES (?)", "r.csv"),
-        new StoredPlan.Step(DataMovement.STAGE_OUT, "receive", 1, "scp://risk@h:22", null, "r.csv")));
+    return new StoredPlan(
+        java.nio.file.Path.of(dir),
+        "out/stdout.txt",
+        "stderr.txt",
+        List.of(
+            new StoredPlan.Step(
+                DataMovement.STAGE_IN, "sql-extract", 1, "risk", "SELECT 1", "positions.csv"),
+            new StoredPlan.Step(
+                DataMovement.STAGE_OUT, "sql-load", 2, "risk", "INSERT INTO r VALUES (?)", "r.csv"),
+            new StoredPlan.Step(
+                DataMovement.STAGE_OUT, "receive", 1, "scp://risk@h:22", null, "r.csv")));
   }
 
   @Test
@@ -89,7 +97,8 @@ abstract class JobStoreContract {
   void aJobStoredWithoutAPlanGetsOneOnceAndKeepsTheFirst() {
     JobRecord job = submit("alice");
     assertTrue(store.plan(job.id()).isEmpty(), "stored as before version 9: no plan");
-    StoredPlan stagingOnly = new StoredPlan(java.nio.file.Path.of("/jobs/a"), null, null, List.of());
+    StoredPlan stagingOnly =
+        new StoredPlan(java.nio.file.Path.of("/jobs/a"), null, null, List.of());
     assertTrue(store.recordPlan(job.id(), stagingOnly));
     assertFalse(store.recordPlan(job.id(), plan("/elsewhere")), "a plan is fixed once");
     assertEquals(stagingOnly, store.plan(job.id()).orElseThrow());
@@ -107,7 +116,9 @@ abstract class JobStoreContract {
     store.transition(alices.get(4).id(), JobState.QUEUED, JobState.CANCELLED, "cancelled by alice");
     JobPage first = store.newestFirst("alice", Set.of(), 0, 2);
     assertEquals(5, first.total());
-    assertEquals(List.of(alices.get(4).id(), alices.get(3).id()), first.jobs().stream().map(JobRecord::id).toList());
+    assertEquals(
+        List.of(alices.get(4).id(), alices.get(3).id()),
+        first.jobs().stream().map(JobRecord::id).toList());
     JobPage last = store.newestFirst("alice", Set.of(), 4, 2);
     assertEquals(List.of(alices.get(0).id()), last.jobs().stream().map(JobRecord::id).toList());
     JobPage queued = store.newestFirst("alice", Set.of(JobState.QUEUED), 0, 10);
@@ -129,14 +140,44 @@ abstract class JobStoreContract {
   @Test
   void dataMovementsAreKeptPerPhaseAndARerunPhaseReplacesItsRecords() {
     JobRecord job = submit("alice");
-    DataMovement first = new DataMovement(DataMovement.STAGE_IN, "sql-extract", "demo-market",
-        "SELECT 1", "a.csv.gz", 10, 200, "ab".repeat(32), 0.5, false);
+    DataMovement first =
+        new DataMovement(
+            DataMovement.STAGE_IN,
+            "sql-extract",
+            "demo-market",
+            "SELECT 1",
+            "a.csv.gz",
+            10,
+            200,
+            "ab".repeat(32),
+            0.5,
+            false);
     store.recordDataMovements(job.id(), DataMovement.STAGE_IN, List.of(first, first));
-    DataMovement out = new DataMovement(DataMovement.STAGE_OUT, "sql-load", "demo-market",
-        "INSERT ...", "results/x.csv", 3, 40, null, 0.1, true);
+    DataMovement out =
+        new DataMovement(
+            DataMovement.STAGE_OUT,
+            "sql-load",
+            "demo-market",
+            "INSERT ...",
+            "results/x.csv",
+            3,
+            40,
+            null,
+            0.1,
+            true);
     store.recordDataMovements(job.id(), DataMovement.STAGE_OUT, List.of(out));
-    DataMovement again = new DataMovement(DataMovement.STAGE_IN, "scp", "127.0.0.1:/etc/hosts",
-        null, "hosts.txt", 0, 99, "cd".repeat(32), 0.2, false);
+    DataMovement again =
+        new DataMovement(
+            DataMovement.STAGE_IN,
+            "scp",
+            "127.0.0.1:/etc/hosts",
+            null,
+            "hosts.txt",
+            0,
+            99,
+            "cd".repeat(32),
+            0.2,
+            false);
     store.recordDataMovements(job.id(), DataMovement.STAGE_IN, List.of(again));
     assertEquals(List.of(again, out), store.dataMovements(job.id()));
     assertEquals(List.of(), store.dataMovements(submit("bob").id()));
@@ -175,8 +216,11 @@ abstract class JobStoreContract {
     assertNotNull(running.startedAt());
     assertNull(running.finishedAt());
     assertNull(running.phaseDetail());
-    assertTrue(store.transition(id,
-        StateChange.of(JobState.RUNNING, JobState.STAGING_OUT, "program ended").withExitCode(0)));
+    assertTrue(
+        store.transition(
+            id,
+            StateChange.of(JobState.RUNNING, JobState.STAGING_OUT, "program ended")
+                .withExitCode(0)));
     assertTrue(store.transition(id, JobState.STAGING_OUT, JobState.SUCCEEDED, "results stored"));
 
     JobRecord done = store.find(id).orElseThrow();
@@ -218,13 +262,17 @@ abstract class JobStoreContract {
   @Test
   void anIllegalTransitionIsRefusedAndChangesNothing() {
     JobId id = submit("alice").id();
-    IllegalTransitionException e = assertThrows(IllegalTransitionException.class,
-        () -> store.transition(id, JobState.QUEUED, JobState.RUNNING, "skip staging"));
+    IllegalTransitionException e =
+        assertThrows(
+            IllegalTransitionException.class,
+            () -> store.transition(id, JobState.QUEUED, JobState.RUNNING, "skip staging"));
     assertTrue(e.getMessage().contains("QUEUED -> RUNNING"), e.getMessage());
-    assertThrows(IllegalTransitionException.class,
+    assertThrows(
+        IllegalTransitionException.class,
         () -> store.transition(id, JobState.QUEUED, JobState.KILLED, "not running yet"));
     store.transition(id, JobState.QUEUED, JobState.CANCELLED, "user cancelled");
-    assertThrows(IllegalTransitionException.class,
+    assertThrows(
+        IllegalTransitionException.class,
         () -> store.transition(id, JobState.CANCELLED, JobState.QUEUED, "resurrect"));
     assertEquals(JobState.CANCELLED, store.find(id).orElseThrow().state());
     assertEquals(2, store.history(id).size());
@@ -244,7 +292,8 @@ abstract class JobStoreContract {
   void anUnknownJobIsReportedAsSuch() {
     JobId nobody = JobId.random();
     assertTrue(store.find(nobody).isEmpty());
-    assertThrows(UnknownJobException.class,
+    assertThrows(
+        UnknownJobException.class,
         () -> store.transition(nobody, JobState.QUEUED, JobState.CANCELLED, "cancel"));
     assertTrue(store.history(nobody).isEmpty());
   }
@@ -256,18 +305,26 @@ abstract class JobStoreContract {
       for (int round = 0; round < 25; round++) {
         JobId id = submit("alice").id();
         CyclicBarrier start = new CyclicBarrier(2);
-        Future<Boolean> scheduler = pool.submit(() -> {
-          start.await();
-          return store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "scheduler");
-        });
-        Future<Boolean> cancel = pool.submit(() -> {
-          start.await();
-          return store.transition(id, JobState.QUEUED, JobState.CANCELLED, "user cancel");
-        });
+        Future<Boolean> scheduler =
+            pool.submit(
+                () -> {
+                  start.await();
+                  return store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "scheduler");
+                });
+        Future<Boolean> cancel =
+            pool.submit(
+                () -> {
+                  start.await();
+                  return store.transition(id, JobState.QUEUED, JobState.CANCELLED, "user cancel");
+                });
         boolean started = scheduler.get(30, TimeUnit.SECONDS);
         boolean cancelled = cancel.get(30, TimeUnit.SECONDS);
-        assertTrue(started ^ cancelled, "round " + round + ": started=" + started + " cancelled=" + cancelled);
-        assertEquals(started ? JobState.STAGING_IN : JobState.CANCELLED, store.find(id).orElseThrow().state());
+        assertTrue(
+            started ^ cancelled,
+            "round " + round + ": started=" + started + " cancelled=" + cancelled);
+        assertEquals(
+            started ? JobState.STAGING_IN : JobState.CANCELLED,
+            store.find(id).orElseThrow().state());
         assertEquals(2, store.history(id).size(), "one history entry per winning change");
       }
     } finally {
@@ -303,9 +360,13 @@ abstract class JobStoreContract {
     store.transition(third, JobState.QUEUED, JobState.CANCELLED, "cancelled");
 
     assertEquals(List.of(first), ids(store.queue(10)));
-    assertEquals(List.of(first, second),
-        ids(store.list(JobQuery.all(10).inStates(EnumSet.of(JobState.QUEUED, JobState.STAGING_IN)))));
-    assertEquals(List.of(third),
+    assertEquals(
+        List.of(first, second),
+        ids(
+            store.list(
+                JobQuery.all(10).inStates(EnumSet.of(JobState.QUEUED, JobState.STAGING_IN)))));
+    assertEquals(
+        List.of(third),
         ids(store.list(JobQuery.ownedBy("alice", 10).inStates(Set.of(JobState.CANCELLED)))));
     assertEquals(List.of(first, second), ids(store.allInStates(JobState.unfinished())));
   }
@@ -332,14 +393,17 @@ abstract class JobStoreContract {
     store = reopenStore();
     assertEquals(before, store.find(id).orElseThrow());
     assertEquals(2, store.history(id).size());
-    assertEquals(MIGRATIONS, successfulMigrations(), "each migration recorded once, none applied again");
+    assertEquals(
+        MIGRATIONS, successfulMigrations(), "each migration recorded once, none applied again");
     assertTrue(store.transition(id, JobState.STAGING_IN, JobState.STAGED, "after restart"));
   }
 
   private long successfulMigrations() throws Exception {
     try (java.sql.Connection c = connectDirectly();
-        java.sql.ResultSet rs = c.createStatement().executeQuery(
-            "SELECT COUNT(*) FROM \"gantry_schema_version\" WHERE \"success\" AND \"version\" IS NOT NULL")) {
+        java.sql.ResultSet rs =
+            c.createStatement()
+                .executeQuery(
+                    "SELECT COUNT(*) FROM \"gantry_schema_version\" WHERE \"success\" AND \"version\" IS NOT NULL")) {
       rs.next();
       return rs.getLong(1);
     }

@@ -11,7 +11,8 @@ class PostgresJobStoreTest extends JobStoreContract {
   @Override
   protected JdbcJobStore openFreshStore() throws Exception {
     EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
-    settings = new JobStoreSettings(postgres.jdbcUrl(postgres.createDatabase()), postgres.user(), "", 4);
+    settings =
+        new JobStoreSettings(postgres.jdbcUrl(postgres.createDatabase()), postgres.user(), "", 4);
     return JdbcJobStore.open(settings);
   }
 

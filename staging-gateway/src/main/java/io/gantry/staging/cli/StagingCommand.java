@@ -22,15 +22,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Standalone entry point for manual runs and benchmarks: one SQL extract or one SQL load, then
- * the manifest record as {@code name: value} lines.
+ * Standalone entry point for manual runs and benchmarks: one SQL extract or one SQL load, then the
+ * manifest record as {@code name: value} lines.
  *
  * <pre>
  * extract --url JDBC --user U [--password-env VAR] --sql SQL --out FILE [--compress] [--flag overwrite|append|dontOverwrite] [--job-dir DIR]
  * load    --url JDBC --user U [--password-env VAR] --sql SQL --in FILE --job-id ID [--batch-size N] [--job-dir DIR]
  * </pre>
- * The password is read from the named environment variable, never from the command line.
- * Exit status: 0 done, 1 staging failed, 2 usage error.
+ *
+ * The password is read from the named environment variable, never from the command line. Exit
+ * status: 0 done, 1 staging failed, 2 usage error.
  */
 public final class StagingCommand {
   private StagingCommand() {}
@@ -51,34 +52,63 @@ public final class StagingCommand {
     }
     Map<String, String> o = options(args);
     String password = o.containsKey("password-env") ? System.getenv(o.get("password-env")) : "";
-    DataSourceSpec spec = new DataSourceSpec(null, required(o, "url"), required(o, "user"),
-        Secret.of(password == null ? "" : password));
-    CredentialResolver credentials = new CredentialResolver() {
-      @Override
-      public DataSourceSpec dataSource(DataSourceRef ref) {
-        return spec;
-      }
+    DataSourceSpec spec =
+        new DataSourceSpec(
+            null,
+            required(o, "url"),
+            required(o, "user"),
+            Secret.of(password == null ? "" : password));
+    CredentialResolver credentials =
+        new CredentialResolver() {
+          @Override
+          public DataSourceSpec dataSource(DataSourceRef ref) {
+            return spec;
+          }
 
-      @Override
-      public SshCredentials ssh(RemoteTransfer transfer) {
-        throw new IllegalArgumentException("this command does no remote transfers");
-      }
-    };
+          @Override
+          public SshCredentials ssh(RemoteTransfer transfer) {
+            throw new IllegalArgumentException("this command does no remote transfers");
+          }
+        };
     DataSourceRef ref = DataSourceRef.inline(spec.jdbcUrl(), spec.user(), null);
     Path jobDir = Path.of(o.getOrDefault("job-dir", "."));
     try (StagingGateway gateway = new StagingGateway(credentials, GatewayOptions.defaults())) {
       Manifest manifest;
       switch (args[0]) {
         case "extract":
-          manifest = gateway.stageIn(new StageInPlan(List.of(), List.of(new SqlExtract(ref, 1, required(o, "sql"),
-              required(o, "out"), o.get("in"), CreationFlag.fromJsdl(o.getOrDefault("flag", "overwrite")),
-              o.containsKey("compress")))), jobDir, null);
+          manifest =
+              gateway.stageIn(
+                  new StageInPlan(
+                      List.of(),
+                      List.of(
+                          new SqlExtract(
+                              ref,
+                              1,
+                              required(o, "sql"),
+                              required(o, "out"),
+                              o.get("in"),
+                              CreationFlag.fromJsdl(o.getOrDefault("flag", "overwrite")),
+                              o.containsKey("compress")))),
+                  jobDir,
+                  null);
           break;
         case "load":
-          manifest = gateway.stageOut(new StageOutPlan(required(o, "job-id"), List.of(new SqlLoad(ref, 1,
-              required(o, "sql"), required(o, "in"),
-              Integer.parseInt(o.getOrDefault("batch-size", String.valueOf(SqlLoad.DEFAULT_BATCH_SIZE))))),
-              List.of()), jobDir, null);
+          manifest =
+              gateway.stageOut(
+                  new StageOutPlan(
+                      required(o, "job-id"),
+                      List.of(
+                          new SqlLoad(
+                              ref,
+                              1,
+                              required(o, "sql"),
+                              required(o, "in"),
+                              Integer.parseInt(
+                                  o.getOrDefault(
+                                      "batch-size", String.valueOf(SqlLoad.DEFAULT_BATCH_SIZE))))),
+                      List.of()),
+                  jobDir,
+                  null);
           break;
         default:
           throw new IllegalArgumentException("unknown command " + args[0] + " (extract or load)");

@@ -17,9 +17,9 @@ import java.util.logging.Logger;
 
 /**
  * A JDBC driver for {@code jdbc:counting:<real URL>} that counts what the staging gateway sends:
- * statements (a prepared statement that repeats a bound statement n times, as batched binding
- * does, counts n) and round trips (one per execute). Benchmarks only; the COPY path bypasses it,
- * so the benchmark turns that path off where it counts.
+ * statements (a prepared statement that repeats a bound statement n times, as batched binding does,
+ * counts n) and round trips (one per execute). Benchmarks only; the COPY path bypasses it, so the
+ * benchmark turns that path off where it counts.
  */
 final class CountingDriver implements Driver {
   static final String PREFIX = "jdbc:counting:";
@@ -36,29 +36,35 @@ final class CountingDriver implements Driver {
       return null;
     }
     Connection real = DriverManager.getConnection("jdbc:" + url.substring(PREFIX.length()), info);
-    return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
-        (proxy, method, args) -> {
-          Object result = call(real, method, args);
-          if (result instanceof Statement s && method.getName().startsWith("prepare")) {
-            return counting(s, statementsIn((String) args[0]));
-          }
-          if (result instanceof Statement s) {
-            return counting(s, 1);
-          }
-          return result;
-        });
+    return (Connection)
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              Object result = call(real, method, args);
+              if (result instanceof Statement s && method.getName().startsWith("prepare")) {
+                return counting(s, statementsIn((String) args[0]));
+              }
+              if (result instanceof Statement s) {
+                return counting(s, 1);
+              }
+              return result;
+            });
   }
 
   private static Object counting(Statement real, long statements) {
-    Class<?>[] types = real instanceof java.sql.PreparedStatement
-        ? new Class<?>[] {java.sql.PreparedStatement.class} : new Class<?>[] {Statement.class};
-    InvocationHandler h = (proxy, method, args) -> {
-      if (method.getName().startsWith("execute")) {
-        STATEMENTS.addAndGet(statements);
-        ROUND_TRIPS.incrementAndGet();
-      }
-      return call(real, method, args);
-    };
+    Class<?>[] types =
+        real instanceof java.sql.PreparedStatement
+            ? new Class<?>[] {java.sql.PreparedStatement.class}
+            : new Class<?>[] {Statement.class};
+    InvocationHandler h =
+        (proxy, method, args) -> {
+          if (method.getName().startsWith("execute")) {
+            STATEMENTS.addAndGet(statements);
+            ROUND_TRIPS.incrementAndGet();
+          }
+          return call(real, method, args);
+        };
     return Proxy.newProxyInstance(CountingDriver.class.getClassLoader(), types, h);
   }
 

@@ -26,9 +26,9 @@ import java.util.List;
 
 /**
  * The staging benchmark (run by {@code staging-gateway/bench/run}): extraction of about a million
- * rows (~100 MB of CSV) from a real PostgreSQL into a blocked-gzip file, against
- * {@code psql \copy ... | gzip -1} on the same database, then stage-out of the rows into a table.
- * Prints {@code name: value} lines. Each side runs twice after a warm-up; the faster run counts.
+ * rows (~100 MB of CSV) from a real PostgreSQL into a blocked-gzip file, against {@code psql \copy
+ * ... | gzip -1} on the same database, then stage-out of the rows into a table. Prints {@code name:
+ * value} lines. Each side runs twice after a warm-up; the faster run counts.
  */
 public final class StagingBenchmark {
   static final String QUERY = "SELECT * FROM trade ORDER BY trade_id";
@@ -39,23 +39,32 @@ public final class StagingBenchmark {
     try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start()) {
       String db = server.createDatabase();
       load(server, db, rows);
-      DataSourceSpec spec = new DataSourceSpec("bench", server.jdbcUrl(db) + "?reWriteBatchedInserts=true",
-          server.user(), Secret.of(""));
-      CredentialResolver credentials = new CredentialResolver() {
-        @Override
-        public DataSourceSpec dataSource(DataSourceRef ref) {
-          return spec;
-        }
+      DataSourceSpec spec =
+          new DataSourceSpec(
+              "bench",
+              server.jdbcUrl(db) + "?reWriteBatchedInserts=true",
+              server.user(),
+              Secret.of(""));
+      CredentialResolver credentials =
+          new CredentialResolver() {
+            @Override
+            public DataSourceSpec dataSource(DataSourceRef ref) {
+              return spec;
+            }
 
-        @Override
-        public SshCredentials ssh(RemoteTransfer transfer) {
-          throw new IllegalArgumentException("no transfers");
-        }
-      };
+            @Override
+            public SshCredentials ssh(RemoteTransfer transfer) {
+              throw new IllegalArgumentException("no transfers");
+            }
+          };
       DataSourceRef ref = DataSourceRef.named("bench");
       try (StagingGateway gateway = new StagingGateway(credentials, GatewayOptions.defaults())) {
-        StageInPlan plan = new StageInPlan(List.of(), List.of(
-            new SqlExtract(ref, 1, QUERY, "trade.csv.gz", null, CreationFlag.OVERWRITE, true)));
+        StageInPlan plan =
+            new StageInPlan(
+                List.of(),
+                List.of(
+                    new SqlExtract(
+                        ref, 1, QUERY, "trade.csv.gz", null, CreationFlag.OVERWRITE, true)));
         gateway.stageIn(plan, work, null); // warm-up: JIT, pools, PostgreSQL buffer cache
         double ours = Double.MAX_VALUE;
         Manifest best = null;
@@ -70,7 +79,8 @@ public final class StagingBenchmark {
         }
         long csvBytes = uncompressedSize(work.resolve("trade.csv.gz"));
         double jdbcPath;
-        try (StagingGateway jdbcOnly = new StagingGateway(credentials, GatewayOptions.defaults().withPostgresCopy(false))) {
+        try (StagingGateway jdbcOnly =
+            new StagingGateway(credentials, GatewayOptions.defaults().withPostgresCopy(false))) {
           jdbcOnly.stageIn(plan, work, null);
           long t0 = System.nanoTime();
           jdbcOnly.stageIn(plan, work, null);
@@ -89,19 +99,34 @@ public final class StagingBenchmark {
         System.out.printf("gantry_compressed_mb: %.1f%n", best.records().get(0).bytes() / 1e6);
         System.out.printf("gantry_extract_jdbc_path_seconds: %.3f%n", jdbcPath);
         System.out.printf("psql_gzip1_seconds: %.3f%n", psql);
-        System.out.printf("psql_gzip1_compressed_mb: %.1f%n", Files.size(work.resolve("psql.csv.gz")) / 1e6);
+        System.out.printf(
+            "psql_gzip1_compressed_mb: %.1f%n", Files.size(work.resolve("psql.csv.gz")) / 1e6);
         System.out.printf("ratio_gantry_over_psql: %.2f%n", ours / psql);
         System.out.printf("ratio_jdbc_path_over_psql: %.2f%n", jdbcPath / psql);
         System.out.println("goal_ratio_at_most: 1.00");
 
-        try (Connection c = server.connect(db); Statement s = c.createStatement()) {
+        try (Connection c = server.connect(db);
+            Statement s = c.createStatement()) {
           s.execute("CREATE TABLE trade_copy (LIKE trade)");
         }
-        Manifest out = gateway.stageOut(new StageOutPlan("bench-" + System.nanoTime(), List.of(new SqlLoad(ref, 1,
-            "INSERT INTO trade_copy VALUES (?, ?, ?, ?, ?, ?, ?, ?)", "trade.csv.gz", 5000)), List.of()), work, null);
+        Manifest out =
+            gateway.stageOut(
+                new StageOutPlan(
+                    "bench-" + System.nanoTime(),
+                    List.of(
+                        new SqlLoad(
+                            ref,
+                            1,
+                            "INSERT INTO trade_copy VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            "trade.csv.gz",
+                            5000)),
+                    List.of()),
+                work,
+                null);
         double loadSeconds = out.records().get(0).seconds();
         System.out.printf("gantry_stage_out_seconds: %.3f%n", loadSeconds);
-        System.out.printf("gantry_stage_out_rows_per_s: %.0f%n", out.records().get(0).rows() / loadSeconds);
+        System.out.printf(
+            "gantry_stage_out_rows_per_s: %.0f%n", out.records().get(0).rows() / loadSeconds);
         System.out.println("stage_out_rows_match: " + (count(server, db, "trade_copy") == rows));
       }
     } finally {
@@ -113,22 +138,37 @@ public final class StagingBenchmark {
 
   /** About 110 bytes of CSV per row: integers, dates, text, exact decimals and timestamps. */
   public static void load(EmbeddedPostgresServer server, String db, int rows) throws Exception {
-    try (Connection c = server.connect(db); Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE trade (trade_id bigint primary key, trade_date date, book varchar(16),"
-          + " counterparty varchar(64), notional numeric(18,2), price numeric(14,6), quantity integer,"
-          + " booked_at timestamp)");
-      s.execute("INSERT INTO trade SELECT g, DATE '2020-01-01' + (g % 1500), 'BOOK-' || (g % 97),"
-          + " 'CPTY-' || md5((g % 5000)::text), ((g::bigint * 7919) % 1000000000) / 100.0,"
-          + " ((g * 37) % 100000) / 64.0 + 0.5, (g % 1000) - 500,"
-          + " TIMESTAMP '2024-01-01 00:00:00' + g * INTERVAL '1 second'"
-          + " FROM generate_series(1, " + rows + ") g");
+    try (Connection c = server.connect(db);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE trade (trade_id bigint primary key, trade_date date, book varchar(16),"
+              + " counterparty varchar(64), notional numeric(18,2), price numeric(14,6), quantity integer,"
+              + " booked_at timestamp)");
+      s.execute(
+          "INSERT INTO trade SELECT g, DATE '2020-01-01' + (g % 1500), 'BOOK-' || (g % 97),"
+              + " 'CPTY-' || md5((g % 5000)::text), ((g::bigint * 7919) % 1000000000) / 100.0,"
+              + " ((g * 37) % 100000) / 64.0 + 0.5, (g % 1000) - 500,"
+              + " TIMESTAMP '2024-01-01 00:00:00' + g * INTERVAL '1 second'"
+              + " FROM generate_series(1, "
+              + rows
+              + ") g");
       s.execute("VACUUM ANALYZE trade");
     }
   }
 
   static double psqlGzip(EmbeddedPostgresServer server, String db, Path out) throws Exception {
-    String command = "psql -X -q -h 127.0.0.1 -p " + server.port() + " -U " + server.user() + " -d " + db
-        + " -c \"\\copy (" + QUERY + ") to stdout with csv header\" | gzip -1 > '" + out + "'";
+    String command =
+        "psql -X -q -h 127.0.0.1 -p "
+            + server.port()
+            + " -U "
+            + server.user()
+            + " -d "
+            + db
+            + " -c \"\\copy ("
+            + QUERY
+            + ") to stdout with csv header\" | gzip -1 > '"
+            + out
+            + "'";
     ProcessBuilder pb = new ProcessBuilder("bash", "-o", "pipefail", "-c", command).inheritIO();
     long t0 = System.nanoTime();
     int rc = pb.start().waitFor();
@@ -152,7 +192,8 @@ public final class StagingBenchmark {
   }
 
   static long count(EmbeddedPostgresServer server, String db, String table) throws Exception {
-    try (Connection c = server.connect(db); Statement s = c.createStatement();
+    try (Connection c = server.connect(db);
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
       rs.next();
       return rs.getLong(1);

@@ -32,32 +32,45 @@ import org.junit.jupiter.api.Test;
  */
 class ModuleBoundariesTest {
   /** Which of our modules each module may use, besides itself. */
-  private static final Map<GantryModules, List<GantryModules>> ALLOWED = Map.of(
-      JSDL_SCHEMA, List.of(),
-      SOAP_CONTRACT, List.of(),
-      STAGING_GATEWAY, List.of(JSDL_SCHEMA),
-      DISPATCHER, List.of(JSDL_SCHEMA),
-      MIDDLEWARE_SERVER, List.of(JSDL_SCHEMA, SOAP_CONTRACT, STAGING_GATEWAY, DISPATCHER),
-      WEBAPP_JSP, List.of(JSDL_SCHEMA, SOAP_CONTRACT, STAGING_GATEWAY, DISPATCHER, MIDDLEWARE_SERVER),
-      CLI, List.of(JSDL_SCHEMA, SOAP_CONTRACT),
-      TESTING_SUPPORT, List.of(SOAP_CONTRACT));
+  private static final Map<GantryModules, List<GantryModules>> ALLOWED =
+      Map.of(
+          JSDL_SCHEMA, List.of(),
+          SOAP_CONTRACT, List.of(),
+          STAGING_GATEWAY, List.of(JSDL_SCHEMA),
+          DISPATCHER, List.of(JSDL_SCHEMA),
+          MIDDLEWARE_SERVER, List.of(JSDL_SCHEMA, SOAP_CONTRACT, STAGING_GATEWAY, DISPATCHER),
+          WEBAPP_JSP,
+              List.of(JSDL_SCHEMA, SOAP_CONTRACT, STAGING_GATEWAY, DISPATCHER, MIDDLEWARE_SERVER),
+          CLI, List.of(JSDL_SCHEMA, SOAP_CONTRACT),
+          TESTING_SUPPORT, List.of(SOAP_CONTRACT));
 
   private static JavaClasses gantry;
 
   @BeforeAll
   static void importEveryModule() {
-    gantry = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("io.gantry");
+    gantry =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.gantry");
   }
 
   private static ArchRule internalsStayInTheirModule() {
-    return CompositeArchRule.of(Arrays.stream(GantryModules.values())
-        .map(m -> noClasses().that().resideOutsideOfPackage(m.classes())
-            .should().dependOnClassesThat().resideInAPackage(m.internals())
-            .because(m.internals() + " is " + m.name().toLowerCase(java.util.Locale.ROOT)
-                + "'s own code, not part of its API"))
-        .toList());
+    return CompositeArchRule.of(
+        Arrays.stream(GantryModules.values())
+            .map(
+                m ->
+                    noClasses()
+                        .that()
+                        .resideOutsideOfPackage(m.classes())
+                        .should()
+                        .dependOnClassesThat()
+                        .resideInAPackage(m.internals())
+                        .because(
+                            m.internals()
+                                + " is "
+                                + m.name().toLowerCase(java.util.Locale.ROOT)
+                                + "'s own code, not part of its API"))
+            .toList());
   }
 
   @Test
@@ -75,11 +88,12 @@ class ModuleBoundariesTest {
 
   @Test
   void theInternalsRuleFailsOnAClassThatReachesIntoAnotherModule() {
-    JavaClasses offender = new ClassFileImporter()
-        .importClasses(ReachesIntoAnotherModulesInternals.class);
-    AssertionError failure = assertThrows(AssertionError.class,
-        () -> internalsStayInTheirModule().check(offender));
-    assertTrue(failure.getMessage().contains("io.gantry.staging.internal.bgzf.CompressedFiles"),
+    JavaClasses offender =
+        new ClassFileImporter().importClasses(ReachesIntoAnotherModulesInternals.class);
+    AssertionError failure =
+        assertThrows(AssertionError.class, () -> internalsStayInTheirModule().check(offender));
+    assertTrue(
+        failure.getMessage().contains("io.gantry.staging.internal.bgzf.CompressedFiles"),
         failure.getMessage());
   }
 
@@ -91,8 +105,11 @@ class ModuleBoundariesTest {
       if (forbidden.isEmpty()) {
         continue;
       }
-      noClasses().that().resideInAPackage(module.classes())
-          .should().dependOnClassesThat()
+      noClasses()
+          .that()
+          .resideInAPackage(module.classes())
+          .should()
+          .dependOnClassesThat()
           .resideInAnyPackage(GantryModules.classesOf(List.copyOf(forbidden)))
           .because(module + " may use only " + ALLOWED.get(module) + " of our modules")
           .check(gantry);

@@ -11,9 +11,8 @@ import java.util.function.Predicate;
 import org.opentest4j.AssertionFailedError;
 
 /**
- * The one way tests wait for something that happens in another thread or process: poll a
- * condition until it holds, or fail the test with what was awaited, for how long, and the last
- * value seen.
+ * The one way tests wait for something that happens in another thread or process: poll a condition
+ * until it holds, or fail the test with what was awaited, for how long, and the last value seen.
  *
  * <p>Every timeout is multiplied by one scale, {@value #SCALE_PROPERTY} (system property) or
  * {@value #SCALE_VARIABLE} (environment), 1 by default: a slow or loaded machine (a CI runner
@@ -45,8 +44,9 @@ public final class Await {
 
   /** The timeout scale of this run (positive; 1 unless set). */
   public static double scale() {
-    String text = Optional.ofNullable(System.getProperty(SCALE_PROPERTY))
-        .orElse(System.getenv(SCALE_VARIABLE));
+    String text =
+        Optional.ofNullable(System.getProperty(SCALE_PROPERTY))
+            .orElse(System.getenv(SCALE_VARIABLE));
     if (text == null || text.isBlank()) {
       return 1;
     }
@@ -58,8 +58,8 @@ public final class Await {
     } catch (NumberFormatException e) {
       // reported below, with the name of the setting
     }
-    throw new IllegalStateException(SCALE_PROPERTY + " / " + SCALE_VARIABLE
-        + " must be a positive number, got '" + text + "'");
+    throw new IllegalStateException(
+        SCALE_PROPERTY + " / " + SCALE_VARIABLE + " must be a positive number, got '" + text + "'");
   }
 
   /** {@code timeout} multiplied by the scale of this run. */
@@ -73,15 +73,23 @@ public final class Await {
   }
 
   /**
-   * Polls {@code probe} until its value passes {@code done}, and returns that value; fails the
-   * test after {@code timeout} (scaled), naming {@code what} and the last value seen.
+   * Polls {@code probe} until its value passes {@code done}, and returns that value; fails the test
+   * after {@code timeout} (scaled), naming {@code what} and the last value seen.
    */
-  public static <T> T value(String what, Duration timeout, Probe<T> probe, Predicate<? super T> done) {
+  public static <T> T value(
+      String what, Duration timeout, Probe<T> probe, Predicate<? super T> done) {
     return value(what, timeout, probe, done, String::valueOf);
   }
 
-  /** As {@link #value(String, Duration, Probe, Predicate)}, describing the last value with {@code shown}. */
-  public static <T> T value(String what, Duration timeout, Probe<T> probe, Predicate<? super T> done,
+  /**
+   * As {@link #value(String, Duration, Probe, Predicate)}, describing the last value with {@code
+   * shown}.
+   */
+  public static <T> T value(
+      String what,
+      Duration timeout,
+      Probe<T> probe,
+      Predicate<? super T> done,
       Function<? super T, String> shown) {
     Duration limit = scaled(timeout);
     long start = System.nanoTime();
@@ -93,9 +101,15 @@ public final class Await {
       }
       long waited = System.nanoTime() - start;
       if (waited > limit.toNanos()) {
-        throw new AssertionFailedError(String.format(Locale.ROOT,
-            "waited %.1f s for %s (timeout %s x scale %s); last seen: %s",
-            waited / 1e9, what, timeout, scale(), shown.apply(seen)));
+        throw new AssertionFailedError(
+            String.format(
+                Locale.ROOT,
+                "waited %.1f s for %s (timeout %s x scale %s); last seen: %s",
+                waited / 1e9,
+                what,
+                timeout,
+                scale(),
+                shown.apply(seen)));
       }
       sleep(what, pause);
       pause = Math.min(MAX_POLL_MILLIS, pause * 2);
@@ -103,12 +117,16 @@ public final class Await {
   }
 
   /**
-   * Waits until {@code file} exists and contains {@code text} (a job's output, a "started"
-   * marker); returns its content. A file being written may be read part-way: it is read again.
+   * Waits until {@code file} exists and contains {@code text} (a job's output, a "started" marker);
+   * returns its content. A file being written may be read part-way: it is read again.
    */
   public static String fileContaining(Path file, String text, Duration timeout) {
-    return value(file + " to contain '" + text + "'", timeout, () -> readIfPresent(file),
-        content -> content.contains(text), content -> "'" + content + "'");
+    return value(
+        file + " to contain '" + text + "'",
+        timeout,
+        () -> readIfPresent(file),
+        content -> content.contains(text),
+        content -> "'" + content + "'");
   }
 
   private static String readIfPresent(Path file) {

@@ -13,12 +13,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A TCP relay on 127.0.0.1 in front of a server, which can cut connections after a number of
- * bytes: the network failing in the middle of a transfer, not a server refusing it.
+ * A TCP relay on 127.0.0.1 in front of a server, which can cut connections after a number of bytes:
+ * the network failing in the middle of a transfer, not a server refusing it.
  *
- * <p>Strategy: every accepted connection gets two pump threads (one per direction). While a drop
- * is armed ({@link #dropNextConnections}), each new connection counts the bytes it relays in
- * both directions and closes both sockets abruptly once the budget is spent.
+ * <p>Strategy: every accepted connection gets two pump threads (one per direction). While a drop is
+ * armed ({@link #dropNextConnections}), each new connection counts the bytes it relays in both
+ * directions and closes both sockets abruptly once the budget is spent.
  */
 final class ConnectionDroppingProxy implements AutoCloseable {
   private final ServerSocket listener;
@@ -59,7 +59,8 @@ final class ConnectionDroppingProxy implements AutoCloseable {
         boolean drop = connectionsToDrop.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
         AtomicLong budget = new AtomicLong(drop ? dropAfterBytes : Long.MAX_VALUE);
         // both pumps share the budget; whichever spends it first cuts the connection, counted once
-        java.util.concurrent.atomic.AtomicBoolean cut = new java.util.concurrent.atomic.AtomicBoolean(!drop);
+        java.util.concurrent.atomic.AtomicBoolean cut =
+            new java.util.concurrent.atomic.AtomicBoolean(!drop);
         open.add(client);
         open.add(server);
         startPump(client, server, budget, cut);
@@ -71,15 +72,18 @@ final class ConnectionDroppingProxy implements AutoCloseable {
     }
   }
 
-  private void startPump(Socket from, Socket to, AtomicLong budget, java.util.concurrent.atomic.AtomicBoolean cut) {
+  private void startPump(
+      Socket from, Socket to, AtomicLong budget, java.util.concurrent.atomic.AtomicBoolean cut) {
     Thread t = new Thread(() -> pump(from, to, budget, cut), "ssh-proxy-pump");
     t.setDaemon(true);
     t.start();
   }
 
-  private void pump(Socket from, Socket to, AtomicLong budget, java.util.concurrent.atomic.AtomicBoolean cut) {
+  private void pump(
+      Socket from, Socket to, AtomicLong budget, java.util.concurrent.atomic.AtomicBoolean cut) {
     byte[] buffer = new byte[8192];
-    try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+    try (InputStream in = from.getInputStream();
+        OutputStream out = to.getOutputStream()) {
       int n;
       while ((n = in.read(buffer)) >= 0) {
         long left = budget.addAndGet(-n);

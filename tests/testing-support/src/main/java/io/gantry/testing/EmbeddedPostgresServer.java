@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Starting one costs 2-3 s, so most tests share {@link #shared()} (stopped when the JVM exits)
  * and isolate themselves with {@link #createDatabase()}; a test that stops the server (to show a
  * database going away mid-plan) starts its own with {@link #start()}. The server trusts local
- * connections: user {@code postgres}, no password. Its binaries unpack under
- * {@code java.io.tmpdir}, which the build points at {@code target/test-tmp} so parallel builds do
- * not collide.
+ * connections: user {@code postgres}, no password. Its binaries unpack under {@code
+ * java.io.tmpdir}, which the build points at {@code target/test-tmp} so parallel builds do not
+ * collide.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final AtomicInteger DATABASE_COUNTER = new AtomicInteger();
@@ -35,16 +35,17 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   }
 
   /**
-   * Starts a private server that checks passwords (scram-sha-256) for every user but
-   * {@code postgres}, which stays trusted for setup: for tests of logins. The caller closes it.
+   * Starts a private server that checks passwords (scram-sha-256) for every user but {@code
+   * postgres}, which stays trusted for setup: for tests of logins. The caller closes it.
    *
    * @param hbaDirectory a directory of the test's own, where the pg_hba.conf is written
    */
   public static EmbeddedPostgresServer startWithPasswords(java.nio.file.Path hbaDirectory) {
     java.nio.file.Path hba = hbaDirectory.resolve("pg_hba.conf");
     try {
-      java.nio.file.Files.writeString(hba, "host all postgres 127.0.0.1/32 trust\n"
-          + "host all all 127.0.0.1/32 scram-sha-256\n");
+      java.nio.file.Files.writeString(
+          hba,
+          "host all postgres 127.0.0.1/32 trust\n" + "host all all 127.0.0.1/32 scram-sha-256\n");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -91,9 +92,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     return "jdbc:postgresql://127.0.0.1:" + port() + "/" + database;
   }
 
-  /** Creates a fresh, empty database and returns its name, so tests do not see each other's tables. */
+  /**
+   * Creates a fresh, empty database and returns its name, so tests do not see each other's tables.
+   */
   public String createDatabase() {
-    String name = "test_" + ProcessHandle.current().pid() + "_" + DATABASE_COUNTER.incrementAndGet();
+    String name =
+        "test_" + ProcessHandle.current().pid() + "_" + DATABASE_COUNTER.incrementAndGet();
     try (Connection c = postgres.getPostgresDatabase().getConnection();
         Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name);

@@ -18,8 +18,14 @@ public final class H2TcpServer implements AutoCloseable {
 
   public static H2TcpServer start(Path baseDirectory) {
     try {
-      return new H2TcpServer(Server.createTcpServer("-tcpPort", "0", "-ifNotExists",
-          "-baseDir", baseDirectory.toAbsolutePath().toString()).start());
+      return new H2TcpServer(
+          Server.createTcpServer(
+                  "-tcpPort",
+                  "0",
+                  "-ifNotExists",
+                  "-baseDir",
+                  baseDirectory.toAbsolutePath().toString())
+              .start());
     } catch (SQLException e) {
       throw new IllegalStateException("H2 TCP server did not start", e);
     }
@@ -36,9 +42,13 @@ public final class H2TcpServer implements AutoCloseable {
 
   /** The staging settings that let jobs name this server's databases inline. */
   public java.util.Map<String, String> inlineStagingSettings() {
-    return java.util.Map.of("staging.inline-data-sources", "true",
-        "staging.allowed-jdbc-urls", "jdbc:h2:tcp://127.0.0.1:" + port() + "/**",
-        "staging.allowed-hosts", "127.0.0.1");
+    return java.util.Map.of(
+        "staging.inline-data-sources",
+        "true",
+        "staging.allowed-jdbc-urls",
+        "jdbc:h2:tcp://127.0.0.1:" + port() + "/**",
+        "staging.allowed-hosts",
+        "127.0.0.1");
   }
 
   @Override

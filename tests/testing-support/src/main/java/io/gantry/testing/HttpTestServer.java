@@ -17,15 +17,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The JDK's HTTP server (plain, or HTTPS with a {@link TestKeystore}) on 127.0.0.1, serving a
- * directory: GET reads a file, PUT writes one. Tests can ask for Basic authentication, arm a
- * number of 503 answers (a server failing for a while), and add redirects; every request is
- * recorded as {@code METHOD path}.
+ * directory: GET reads a file, PUT writes one. Tests can ask for Basic authentication, arm a number
+ * of 503 answers (a server failing for a while), and add redirects; every request is recorded as
+ * {@code METHOD path}.
  */
 public final class HttpTestServer implements AutoCloseable {
   private final HttpServer server;
@@ -72,7 +72,10 @@ public final class HttpTestServer implements AutoCloseable {
 
   /** Requires Basic authentication with this user and password. */
   public void requireLogin(String user, String password) {
-    basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    basic =
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   /** The next {@code count} requests are answered 503. */

@@ -7,9 +7,9 @@ import java.nio.file.Path;
 
 /**
  * What the test servers that serve a directory on loopback ({@link HttpTestServer}, {@link
- * FtpTestServer}) share at start: the directory is made if absent, and a server that cannot
- * start fails the test with what it is and why, as an unchecked exception, so that tests start
- * them in one line.
+ * FtpTestServer}) share at start: the directory is made if absent, and a server that cannot start
+ * fails the test with what it is and why, as an unchecked exception, so that tests start them in
+ * one line.
  */
 final class ServedDirectory {
   /** Starts a server on a directory that exists by now; may throw what its library throws. */

@@ -25,13 +25,13 @@ import org.apache.sshd.server.SshServer;
 import org.apache.sshd.sftp.server.SftpSubsystemFactory;
 
 /**
- * An SSH server with scp and sftp on 127.0.0.1 (Apache MINA SSHD), serving a directory as its
- * whole file system: remote path {@code /a/b.csv} is {@code root/a/b.csv}.
+ * An SSH server with scp and sftp on 127.0.0.1 (Apache MINA SSHD), serving a directory as its whole
+ * file system: remote path {@code /a/b.csv} is {@code root/a/b.csv}.
  *
  * <p>Clients reach it through a relay ({@link #port()}) that can drop connections mid-transfer
- * ({@link #dropNextConnections}). Users log in with a password ({@link #addUser}) or an
- * authorised public key ({@link #authorizeKey}). The host key is a fresh ECDSA P-256 key per
- * instance; {@link #knownHostsLine()} gives the line a client's known_hosts file needs.
+ * ({@link #dropNextConnections}). Users log in with a password ({@link #addUser}) or an authorised
+ * public key ({@link #authorizeKey}). The host key is a fresh ECDSA P-256 key per instance; {@link
+ * #knownHostsLine()} gives the line a client's known_hosts file needs.
  */
 public final class SshTestHost implements AutoCloseable {
   private final SshServer server;
@@ -48,9 +48,11 @@ public final class SshTestHost implements AutoCloseable {
     server.setHost(InetAddress.getLoopbackAddress().getHostAddress());
     server.setPort(0);
     server.setKeyPairProvider(KeyPairProvider.wrap(hostKey));
-    server.setPasswordAuthenticator((user, password, session) -> password.equals(passwords.get(user)));
-    server.setPublickeyAuthenticator((user, key, session) ->
-        authorizedKeys.stream().anyMatch(k -> KeyUtils.compareKeys(k, key)));
+    server.setPasswordAuthenticator(
+        (user, password, session) -> password.equals(passwords.get(user)));
+    server.setPublickeyAuthenticator(
+        (user, key, session) ->
+            authorizedKeys.stream().anyMatch(k -> KeyUtils.compareKeys(k, key)));
     server.setFileSystemFactory(new VirtualFileSystemFactory(root));
     server.setCommandFactory(new ScpCommandFactory.Builder().build());
     server.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
@@ -91,22 +93,33 @@ public final class SshTestHost implements AutoCloseable {
   /** Authorises a public key given as an OpenSSH line ({@code ssh-rsa AAAA... comment}). */
   public void authorizeKey(String openSshPublicKeyLine) {
     try {
-      authorizedKeys.add(AuthorizedKeyEntry.parseAuthorizedKeyEntry(openSshPublicKeyLine.trim())
-          .resolvePublicKey(null, PublicKeyEntryResolver.FAILING));
+      authorizedKeys.add(
+          AuthorizedKeyEntry.parseAuthorizedKeyEntry(openSshPublicKeyLine.trim())
+              .resolvePublicKey(null, PublicKeyEntryResolver.FAILING));
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalArgumentException("not an OpenSSH public key line", e);
     }
   }
 
-  /** The known_hosts line for this host as clients see it: {@code [127.0.0.1]:port key-type base64}. */
+  /**
+   * The known_hosts line for this host as clients see it: {@code [127.0.0.1]:port key-type base64}.
+   */
   public String knownHostsLine() {
     return "[" + host() + "]:" + port() + " " + PublicKeyEntry.toString(hostKey.getPublic());
   }
 
-  /** A known_hosts line for this address but a different key: what a changed or spoofed host looks like. */
+  /**
+   * A known_hosts line for this address but a different key: what a changed or spoofed host looks
+   * like.
+   */
   public String knownHostsLineWithOtherKey() {
     try {
-      return "[" + host() + "]:" + port() + " " + PublicKeyEntry.toString(newEcKeyPair().getPublic());
+      return "["
+          + host()
+          + "]:"
+          + port()
+          + " "
+          + PublicKeyEntry.toString(newEcKeyPair().getPublic());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }

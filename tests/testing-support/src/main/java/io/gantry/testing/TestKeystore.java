@@ -12,8 +12,8 @@ import javax.net.ssl.SSLContext;
 
 /**
  * A fresh self-signed certificate for 127.0.0.1 and localhost, made by the JDK's keytool (the JDK
- * has no public API to sign one), for TLS servers started by tests; {@link #trustStore()} is what
- * a client must trust to reach them.
+ * has no public API to sign one), for TLS servers started by tests; {@link #trustStore()} is what a
+ * client must trust to reach them.
  */
 public final class TestKeystore {
   private static final char[] PASSWORD = "test-store".toCharArray();
@@ -29,12 +29,33 @@ public final class TestKeystore {
   public static TestKeystore generate(Path directory) {
     Path file = directory.resolve("test-tls.p12");
     try {
-      Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-          "-genkeypair", "-alias", "test", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-          "-dname", "CN=localhost", "-ext", "SAN=IP:127.0.0.1,DNS:localhost", "-storetype", "PKCS12",
-          "-keystore", file.toString(), "-storepass", new String(PASSWORD)))
-          .redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      Process p =
+          new ProcessBuilder(
+                  List.of(
+                      Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                      "-genkeypair",
+                      "-alias",
+                      "test",
+                      "-keyalg",
+                      "EC",
+                      "-groupname",
+                      "secp256r1",
+                      "-validity",
+                      "2",
+                      "-dname",
+                      "CN=localhost",
+                      "-ext",
+                      "SAN=IP:127.0.0.1,DNS:localhost",
+                      "-storetype",
+                      "PKCS12",
+                      "-keystore",
+                      file.toString(),
+                      "-storepass",
+                      new String(PASSWORD)))
+              .redirectErrorStream(true)
+              .start();
+      String out =
+          new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       if (p.waitFor() != 0) {
         throw new IllegalStateException("keytool failed: " + out);
       }
@@ -63,7 +84,8 @@ public final class TestKeystore {
   /** A server-side SSL context presenting the certificate. */
   public SSLContext serverContext() {
     try {
-      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      KeyManagerFactory kmf =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
       kmf.init(keyStore, PASSWORD);
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(kmf.getKeyManagers(), null, null);
@@ -85,7 +107,9 @@ public final class TestKeystore {
     }
   }
 
-  /** Writes {@link #trustStore()} to {@code file} with {@code password}, for configuration files. */
+  /**
+   * Writes {@link #trustStore()} to {@code file} with {@code password}, for configuration files.
+   */
   public void writeTrustStore(Path target, char[] password) {
     try (var out = Files.newOutputStream(target)) {
       trustStore().store(out, password);

@@ -24,22 +24,32 @@ class AwaitTest {
   @Test
   void theFirstValueThatPassesIsReturned() {
     AtomicInteger polls = new AtomicInteger();
-    assertEquals(3, Await.value("the third poll", Duration.ofSeconds(10), polls::incrementAndGet, n -> n >= 3));
+    assertEquals(
+        3,
+        Await.value("the third poll", Duration.ofSeconds(10), polls::incrementAndGet, n -> n >= 3));
   }
 
   @Test
   void aConditionThatNeverHoldsFailsNamingWhatWasAwaitedTheTimeoutAndTheLastValueSeen() {
-    AssertionFailedError e = assertThrows(AssertionFailedError.class,
-        () -> Await.value("the answer", Duration.ofMillis(100), () -> 41, n -> n == 42, n -> "n=" + n));
-    assertTrue(e.getMessage().contains("for the answer (timeout PT0.1S x scale 1.0); last seen: n=41"), e.getMessage());
+    AssertionFailedError e =
+        assertThrows(
+            AssertionFailedError.class,
+            () ->
+                Await.value(
+                    "the answer", Duration.ofMillis(100), () -> 41, n -> n == 42, n -> "n=" + n));
+    assertTrue(
+        e.getMessage().contains("for the answer (timeout PT0.1S x scale 1.0); last seen: n=41"),
+        e.getMessage());
   }
 
   @Test
   void theScaleMultipliesEveryTimeout() {
     System.setProperty(Await.SCALE_PROPERTY, "2.5");
     assertEquals(Duration.ofSeconds(5), Await.scaled(Duration.ofSeconds(2)));
-    AssertionFailedError e = assertThrows(AssertionFailedError.class,
-        () -> Await.until("never", Duration.ofMillis(40), () -> false));
+    AssertionFailedError e =
+        assertThrows(
+            AssertionFailedError.class,
+            () -> Await.until("never", Duration.ofMillis(40), () -> false));
     assertTrue(e.getMessage().contains("x scale 2.5"), e.getMessage());
   }
 
@@ -48,32 +58,45 @@ class AwaitTest {
     for (String bad : new String[] {"0", "-1", "fast", "NaN"}) {
       System.setProperty(Await.SCALE_PROPERTY, bad);
       IllegalStateException e = assertThrows(IllegalStateException.class, Await::scale);
-      assertTrue(e.getMessage().contains(Await.SCALE_PROPERTY) && e.getMessage().contains(bad), e.getMessage());
+      assertTrue(
+          e.getMessage().contains(Await.SCALE_PROPERTY) && e.getMessage().contains(bad),
+          e.getMessage());
     }
   }
 
   @Test
   void anExceptionOfTheProbeEndsTheWaitWithWhatWasAwaited() {
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> Await.until("a file",
-        Duration.ofSeconds(10), () -> Files.readString(dir.resolve("missing")).isEmpty()));
-    assertTrue(e.getMessage().startsWith("while waiting for a file: java.nio.file.NoSuchFileException"), e.getMessage());
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                Await.until(
+                    "a file",
+                    Duration.ofSeconds(10),
+                    () -> Files.readString(dir.resolve("missing")).isEmpty()));
+    assertTrue(
+        e.getMessage().startsWith("while waiting for a file: java.nio.file.NoSuchFileException"),
+        e.getMessage());
   }
 
   @Test
   void aFileIsAwaitedUntilItContainsTheText() throws Exception {
     Path file = dir.resolve("stdout.txt");
-    Thread writer = new Thread(() -> {
-      try {
-        Thread.sleep(50);
-        Files.writeString(file, "starting\n");
-        Thread.sleep(50);
-        Files.writeString(file, "starting\nstarted\n");
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(50);
+                Files.writeString(file, "starting\n");
+                Thread.sleep(50);
+                Files.writeString(file, "starting\nstarted\n");
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
     writer.start();
-    assertEquals("starting\nstarted\n", Await.fileContaining(file, "started\n", Duration.ofSeconds(10)));
+    assertEquals(
+        "starting\nstarted\n", Await.fileContaining(file, "started\n", Duration.ofSeconds(10)));
     writer.join();
   }
 }

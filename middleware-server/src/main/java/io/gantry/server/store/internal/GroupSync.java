@@ -10,14 +10,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * serialises syncs on the database; with 32 SOAP clients each sync took turns of 10+ ms).
  *
  * <ol>
- *   <li>A writer commits, then takes a ticket: tickets number commits in the order they
- *       finished.
+ *   <li>A writer commits, then takes a ticket: tickets number commits in the order they finished.
  *   <li>If no sync is running, the writer runs one, covering every ticket handed out before it
  *       started; otherwise it waits for the running one and checks again (a sync that started
  *       before its ticket does not cover it).
  *   <li>A writer returns only once a sync that started after its commit has finished: the same
- *       promise as a sync of its own. A failed sync advances nothing, and a waiter runs the
- *       next one.
+ *       promise as a sync of its own. A failed sync advances nothing, and a waiter runs the next
+ *       one.
  * </ol>
  */
 final class GroupSync {
@@ -44,8 +43,8 @@ final class GroupSync {
   }
 
   /**
-   * Returns once the commit holding {@code ticket} is on disk. Waits uninterruptibly: a
-   * staging thread being cancelled must not return from a write it may already act on.
+   * Returns once the commit holding {@code ticket} is on disk. Waits uninterruptibly: a staging
+   * thread being cancelled must not return from a write it may already act on.
    */
   void awaitDurable(long ticket, Sync sync) throws SQLException {
     lock.lock();

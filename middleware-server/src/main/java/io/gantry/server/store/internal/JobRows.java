@@ -11,7 +11,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
-/** Maps rows of the job tables to records and instants to SQL values, the same on H2 and PostgreSQL. */
+/**
+ * Maps rows of the job tables to records and instants to SQL values, the same on H2 and PostgreSQL.
+ */
 public final class JobRows {
   public static final String JOB_COLUMNS =
       "seq, id, owner, name, state, submitted_at, started_at, finished_at, exit_code,"
@@ -47,8 +49,11 @@ public final class JobRows {
         rs.getString("reason"));
   }
 
-  /** Binds an instant as a UTC TIMESTAMP WITH TIME ZONE (JDBC 4.2), which both drivers map exactly. */
-  public static void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
+  /**
+   * Binds an instant as a UTC TIMESTAMP WITH TIME ZONE (JDBC 4.2), which both drivers map exactly.
+   */
+  public static void setInstant(PreparedStatement ps, int index, Instant value)
+      throws SQLException {
     ps.setObject(index, OffsetDateTime.ofInstant(value, ZoneOffset.UTC));
   }
 

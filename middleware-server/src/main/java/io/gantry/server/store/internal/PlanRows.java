@@ -12,14 +12,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Writes and reads a job's {@link StoredPlan} (tables {@code gantry_job_plan} and {@code gantry_job_plan_step}). */
+/**
+ * Writes and reads a job's {@link StoredPlan} (tables {@code gantry_job_plan} and {@code
+ * gantry_job_plan_step}).
+ */
 public final class PlanRows {
   private PlanRows() {}
 
   /** Inserts the plan; the caller's transaction commits it (with the job, at submission). */
-  public static void insert(Connection c, JobId id, StoredPlan plan, Instant now, int textLimit) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO gantry_job_plan"
-        + " (job_id, job_directory, stdout_file, stderr_file, planned_at) VALUES (?, ?, ?, ?, ?)")) {
+  public static void insert(Connection c, JobId id, StoredPlan plan, Instant now, int textLimit)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO gantry_job_plan"
+                + " (job_id, job_directory, stdout_file, stderr_file, planned_at) VALUES (?, ?, ?, ?, ?)")) {
       ps.setString(1, id.value());
       ps.setString(2, plan.jobDirectory().toString());
       ps.setString(3, plan.stdout());
@@ -27,8 +33,10 @@ public final class PlanRows {
       JobRows.setInstant(ps, 5, now);
       ps.executeUpdate();
     }
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO gantry_job_plan_step"
-        + " (job_id, phase, seq, kind, step_order, source, detail, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO gantry_job_plan_step"
+                + " (job_id, phase, seq, kind, step_order, source, detail, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
       int seq = 0;
       for (StoredPlan.Step s : plan.steps()) {
         ps.setString(1, id.value());
@@ -49,7 +57,8 @@ public final class PlanRows {
 
   /** Whether the job has a stored plan. */
   public static boolean exists(Connection c, JobId id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM gantry_job_plan WHERE job_id = ?")) {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT 1 FROM gantry_job_plan WHERE job_id = ?")) {
       ps.setString(1, id.value());
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next();
@@ -61,8 +70,9 @@ public final class PlanRows {
     Path dir;
     String stdout;
     String stderr;
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT job_directory, stdout_file, stderr_file FROM gantry_job_plan WHERE job_id = ?")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT job_directory, stdout_file, stderr_file FROM gantry_job_plan WHERE job_id = ?")) {
       ps.setString(1, id.value());
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
@@ -74,14 +84,22 @@ public final class PlanRows {
       }
     }
     List<StoredPlan.Step> steps = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement("SELECT phase, kind, step_order, source, detail, file"
-        + " FROM gantry_job_plan_step WHERE job_id = ?"
-        + " ORDER BY CASE phase WHEN 'STAGE_IN' THEN 0 ELSE 1 END, seq")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT phase, kind, step_order, source, detail, file"
+                + " FROM gantry_job_plan_step WHERE job_id = ?"
+                + " ORDER BY CASE phase WHEN 'STAGE_IN' THEN 0 ELSE 1 END, seq")) {
       ps.setString(1, id.value());
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          steps.add(new StoredPlan.Step(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
-              rs.getString(5), rs.getString(6)));
+          steps.add(
+              new StoredPlan.Step(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getInt(3),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getString(6)));
         }
       }
     }

@@ -4,11 +4,11 @@ import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
 /**
- * Brings the job store's schema up to date with Flyway: the versioned scripts
- * {@code V<n>__<what>.sql} under {@code io/gantry/server/store/migration}, each applied once, in
- * order, in its own transaction, and recorded in {@code gantry_schema_version}. Running it again
- * on an up-to-date database changes nothing; an edited script that was already applied fails the
- * start (checksum mismatch) instead of silently diverging.
+ * Brings the job store's schema up to date with Flyway: the versioned scripts {@code
+ * V<n>__<what>.sql} under {@code io/gantry/server/store/migration}, each applied once, in order, in
+ * its own transaction, and recorded in {@code gantry_schema_version}. Running it again on an
+ * up-to-date database changes nothing; an edited script that was already applied fails the start
+ * (checksum mismatch) instead of silently diverging.
  */
 public final class SchemaMigrations {
   static final String LOCATION = "classpath:io/gantry/server/store/migration";

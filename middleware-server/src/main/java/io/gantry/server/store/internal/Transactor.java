@@ -11,10 +11,10 @@ import javax.sql.DataSource;
  *
  * <p>PostgreSQL has the write-ahead log on disk at commit. H2's MVStore does not: a commit is
  * written out by a background thread up to WRITE_DELAY (500 ms) later, so a crash right after
- * "committed" could lose a transition the server already acted on. After each H2 write we
- * therefore run {@code CHECKPOINT SYNC}, which writes and fsyncs the store, before a write
- * returns. Concurrent writers share one sync ({@link GroupSync}): H2 runs syncs one at a time,
- * and a sync per write made many clients submitting at once queue behind each other.
+ * "committed" could lose a transition the server already acted on. After each H2 write we therefore
+ * run {@code CHECKPOINT SYNC}, which writes and fsyncs the store, before a write returns.
+ * Concurrent writers share one sync ({@link GroupSync}): H2 runs syncs one at a time, and a sync
+ * per write made many clients submitting at once queue behind each other.
  */
 public final class Transactor {
 
@@ -72,22 +72,27 @@ public final class Transactor {
       try {
         groupSync.awaitDurable(groupSync.ticket(), this::checkpointSync);
       } catch (SQLException e) {
-        throw new JobStoreException("job store: could not sync to disk after " + what
-            + " (committed, but a crash now could lose it): " + e.getMessage(), e);
+        throw new JobStoreException(
+            "job store: could not sync to disk after "
+                + what
+                + " (committed, but a crash now could lose it): "
+                + e.getMessage(),
+            e);
       }
     }
     return result;
   }
 
   private void checkpointSync() throws SQLException {
-    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement()) {
       s.execute("CHECKPOINT SYNC");
     }
   }
 
   /**
-   * Also proves, on H2, that the user may run CHECKPOINT (admin rights): found out at start-up,
-   * not as an error after a transition has already committed.
+   * Also proves, on H2, that the user may run CHECKPOINT (admin rights): found out at start-up, not
+   * as an error after a transition has already committed.
    */
   private static boolean isH2(DataSource dataSource) {
     boolean h2;
@@ -97,8 +102,11 @@ public final class Transactor {
         try (Statement s = c.createStatement()) {
           s.execute("CHECKPOINT SYNC");
         } catch (SQLException e) {
-          throw new JobStoreException("job store: the H2 user needs admin rights, so that every"
-              + " transition can be synced to disk (CHECKPOINT SYNC): " + e.getMessage(), e);
+          throw new JobStoreException(
+              "job store: the H2 user needs admin rights, so that every"
+                  + " transition can be synced to disk (CHECKPOINT SYNC): "
+                  + e.getMessage(),
+              e);
         }
       }
     } catch (SQLException e) {

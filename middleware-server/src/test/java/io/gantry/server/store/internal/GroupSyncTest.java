@@ -34,25 +34,28 @@ class GroupSyncTest {
     CountDownLatch allTaken = new CountDownLatch(writers);
     AtomicInteger syncs = new AtomicInteger();
     // the first sync holds until every writer has committed: all of them wait behind it
-    GroupSync.Sync sync = () -> {
-      syncs.incrementAndGet();
-      try {
-        assertTrue(allTaken.await(30, TimeUnit.SECONDS));
-      } catch (InterruptedException e) {
-        throw new SQLException(e);
-      }
-    };
+    GroupSync.Sync sync =
+        () -> {
+          syncs.incrementAndGet();
+          try {
+            assertTrue(allTaken.await(30, TimeUnit.SECONDS));
+          } catch (InterruptedException e) {
+            throw new SQLException(e);
+          }
+        };
     ExecutorService pool = Executors.newFixedThreadPool(writers);
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int i = 0; i < writers; i++) {
-        done.add(pool.submit(() -> {
-          long ticket = group.ticket();
-          ticketsTaken.incrementAndGet();
-          allTaken.countDown();
-          group.awaitDurable(ticket, sync);
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  long ticket = group.ticket();
+                  ticketsTaken.incrementAndGet();
+                  allTaken.countDown();
+                  group.awaitDurable(ticket, sync);
+                  return null;
+                }));
       }
       for (Future<?> f : done) {
         f.get(30, TimeUnit.SECONDS);
@@ -61,16 +64,22 @@ class GroupSyncTest {
       pool.shutdownNow();
     }
     assertEquals(writers, ticketsTaken.get());
-    assertTrue(syncs.get() <= 2, "16 commits, " + syncs.get() + " syncs: the first, and one for the rest");
+    assertTrue(
+        syncs.get() <= 2, "16 commits, " + syncs.get() + " syncs: the first, and one for the rest");
   }
 
   @Test
   void aFailedSyncMakesNothingDurableSoTheWriterFailsAndTheNextSyncCoversIt() throws Exception {
     GroupSync group = new GroupSync();
     long ticket = group.ticket();
-    assertThrows(SQLException.class, () -> group.awaitDurable(ticket, () -> {
-      throw new SQLException("disk full");
-    }));
+    assertThrows(
+        SQLException.class,
+        () ->
+            group.awaitDurable(
+                ticket,
+                () -> {
+                  throw new SQLException("disk full");
+                }));
     AtomicInteger syncs = new AtomicInteger();
     group.awaitDurable(ticket, syncs::incrementAndGet);
     assertEquals(1, syncs.get());

@@ -14,6 +14,7 @@ import java.util.zip.Deflater;
  * Writes blocked gzip (see {@link BlockGzipFormat}), deflating blocks on a thread pool.
  *
  * <p>Strategy:
+ *
  * <ol>
  *   <li>Bytes collect in a block buffer of {@code blockSize} bytes.
  *   <li>A full block is handed to the pool, which deflates it into a complete gzip member.
@@ -22,10 +23,12 @@ import java.util.zip.Deflater;
  *       pending, which bounds memory.
  *   <li>{@link #close()} flushes the last partial block and appends the EOF block.
  * </ol>
+ *
  * A block that does not shrink is stored (deflate level 0), so a member always fits BSIZE.
  */
 public final class BlockGzipWriter extends OutputStream {
-  private static final ThreadLocal<Deflater[]> DEFLATERS = ThreadLocal.withInitial(() -> new Deflater[10]);
+  private static final ThreadLocal<Deflater[]> DEFLATERS =
+      ThreadLocal.withInitial(() -> new Deflater[10]);
 
   private final OutputStream out;
   private final ExecutorService pool;
@@ -42,7 +45,8 @@ public final class BlockGzipWriter extends OutputStream {
    * @param blockSize uncompressed bytes per block, at most 65280
    * @param level deflate level 1..9
    */
-  public BlockGzipWriter(OutputStream out, ExecutorService pool, int threads, int blockSize, int level) {
+  public BlockGzipWriter(
+      OutputStream out, ExecutorService pool, int threads, int blockSize, int level) {
     if (blockSize < 1 || blockSize > 65280) {
       throw new IllegalArgumentException("block size must be 1..65280 bytes, not " + blockSize);
     }
@@ -161,7 +165,10 @@ public final class BlockGzipWriter extends OutputStream {
     deflater.reset();
     deflater.setInput(data, 0, length);
     deflater.finish();
-    int limit = BlockGzipFormat.MAX_MEMBER_SIZE - BlockGzipFormat.HEADER_SIZE - BlockGzipFormat.TRAILER_SIZE;
+    int limit =
+        BlockGzipFormat.MAX_MEMBER_SIZE
+            - BlockGzipFormat.HEADER_SIZE
+            - BlockGzipFormat.TRAILER_SIZE;
     byte[] buffer = new byte[BlockGzipFormat.HEADER_SIZE + limit + 1];
     int n = 0;
     while (!deflater.finished() && n <= limit) {
@@ -171,7 +178,8 @@ public final class BlockGzipWriter extends OutputStream {
       return null;
     }
     byte[] member = new byte[BlockGzipFormat.HEADER_SIZE + n + BlockGzipFormat.TRAILER_SIZE];
-    System.arraycopy(BlockGzipFormat.HEADER_PREFIX, 0, member, 0, BlockGzipFormat.HEADER_PREFIX.length);
+    System.arraycopy(
+        BlockGzipFormat.HEADER_PREFIX, 0, member, 0, BlockGzipFormat.HEADER_PREFIX.length);
     System.arraycopy(buffer, BlockGzipFormat.HEADER_SIZE, member, BlockGzipFormat.HEADER_SIZE, n);
     return member;
   }

@@ -8,10 +8,10 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 /**
- * Reads any series of gzip members (RFC 1952) as one stream: our blocked gzip, {@code bgzip}'s
- * BGZF and ordinary (also concatenated) {@code gzip} files. Every member's CRC-32 and length are
- * checked, so a truncated or corrupted file fails with the byte offset of the bad member instead
- * of yielding wrong data.
+ * Reads any series of gzip members (RFC 1952) as one stream: our blocked gzip, {@code bgzip}'s BGZF
+ * and ordinary (also concatenated) {@code gzip} files. Every member's CRC-32 and length are
+ * checked, so a truncated or corrupted file fails with the byte offset of the bad member instead of
+ * yielding wrong data.
  */
 public final class GzipMemberReader extends InputStream {
   private static final int FHCRC = 2;
@@ -32,7 +32,9 @@ public final class GzipMemberReader extends InputStream {
   private boolean done;
   private final String name;
 
-  /** @param name the file's name, for error messages */
+  /**
+   * @param name the file's name, for error messages
+   */
   public GzipMemberReader(InputStream in, String name) {
     this.in = in;
     this.name = name;
@@ -149,7 +151,9 @@ public final class GzipMemberReader extends InputStream {
 
   private int u8() throws IOException {
     if (!fill()) {
-      throw inMember ? corrupt("file ends inside a block trailer") : corrupt("file ends inside a gzip header");
+      throw inMember
+          ? corrupt("file ends inside a block trailer")
+          : corrupt("file ends inside a gzip header");
     }
     return buffer[pos++] & 0xff;
   }
@@ -171,8 +175,12 @@ public final class GzipMemberReader extends InputStream {
   }
 
   private IOException corrupt(String what) {
-    return new EOFException(name + ": corrupt or truncated gzip data at the member starting at byte "
-        + memberOffset + ": " + what);
+    return new EOFException(
+        name
+            + ": corrupt or truncated gzip data at the member starting at byte "
+            + memberOffset
+            + ": "
+            + what);
   }
 
   @Override

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Data files are mode 0444 and stay the server's: a job reads a hit through a hard link in
  *       its directory but can neither write nor chmod the shared inode (the server does not hand
  *       files with other links to the job's account).
- *   <li>A data file with more than one link is linked into some job directory, that is, in use
- *       by a job: eviction never removes it. Removing a job directory releases the entry.
+ *   <li>A data file with more than one link is linked into some job directory, that is, in use by a
+ *       job: eviction never removes it. Removing a job directory releases the entry.
  *   <li>Least recently used entries go first when the total size passes {@code maxBytes}; the
  *       description's modification time is the last use.
  *   <li>One extraction per key at a time: {@link #lock} serialises the lookups and the extraction
@@ -51,8 +51,17 @@ public final class CacheStore {
   private final ReentrantLock[] stripes = new ReentrantLock[256];
 
   /** One cached extract as its description tells. */
-  public record Entry(String key, Path data, String sha256, long bytes, long rows, Instant created,
-      Instant lastUsed, String source, String detail, boolean inUse) {}
+  public record Entry(
+      String key,
+      Path data,
+      String sha256,
+      long bytes,
+      long rows,
+      Instant created,
+      Instant lastUsed,
+      String source,
+      String detail,
+      boolean inUse) {}
 
   public CacheStore(Path dir, long maxBytes) throws IOException {
     if (maxBytes < 0) {
@@ -93,9 +102,9 @@ public final class CacheStore {
   }
 
   /**
-   * The entry of {@code key} if it exists, is younger than {@code validity} (null: any age) and
-   * its bytes still have its checksum. A damaged entry is removed (and logged), so the caller
-   * extracts again.
+   * The entry of {@code key} if it exists, is younger than {@code validity} (null: any age) and its
+   * bytes still have its checksum. A damaged entry is removed (and logged), so the caller extracts
+   * again.
    */
   public Optional<Entry> usable(String key, Duration validity, Instant now) throws IOException {
     Optional<Entry> found = read(key);
@@ -113,7 +122,11 @@ public final class CacheStore {
       return Optional.empty();
     }
     if (!actual.equals(e.sha256())) {
-      log.warn("stage-in cache entry {} is damaged (expected sha256 {}, found {}); dropped", key, e.sha256(), actual);
+      log.warn(
+          "stage-in cache entry {} is damaged (expected sha256 {}, found {}); dropped",
+          key,
+          e.sha256(),
+          actual);
       drop(key);
       return Optional.empty();
     }
@@ -128,9 +141,19 @@ public final class CacheStore {
    * Adds {@code file} (just written, with {@code sha256}) as the entry of {@code key}: a hard link
    * where the file system allows, a copy otherwise; then evicts down to the size limit.
    */
-  public void publish(String key, Path file, String sha256, long bytes, long rows, String source, String detail,
-      Instant now) throws IOException {
-    Path temp = dir.resolve("." + key + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part");
+  public void publish(
+      String key,
+      Path file,
+      String sha256,
+      long bytes,
+      long rows,
+      String source,
+      String detail,
+      Instant now)
+      throws IOException {
+    Path temp =
+        dir.resolve(
+            "." + key + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part");
     try {
       try {
         Files.createLink(temp, file);
@@ -149,8 +172,13 @@ public final class CacheStore {
       try (OutputStream out = Files.newOutputStream(metaTemp)) {
         p.store(out, null);
       }
-      Files.move(metaTemp, meta(key), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      Files.move(temp, dir.resolve(key), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          metaTemp, meta(key), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          temp,
+          dir.resolve(key),
+          StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
     } finally {
       Files.deleteIfExists(temp);
       Files.deleteIfExists(dir.resolve(temp.getFileName() + META));
@@ -174,8 +202,8 @@ public final class CacheStore {
   }
 
   /**
-   * Removes every entry not being extracted right now; returns how many. A job that links an
-   * entry keeps its file (the link holds the bytes); only the cache forgets it.
+   * Removes every entry not being extracted right now; returns how many. A job that links an entry
+   * keeps its file (the link holds the bytes); only the cache forgets it.
    */
   public int clear() throws IOException {
     int n = 0;
@@ -193,7 +221,9 @@ public final class CacheStore {
     return n;
   }
 
-  /** Least recently used entries that no job links and no extraction holds, until under the limit. */
+  /**
+   * Least recently used entries that no job links and no extraction holds, until under the limit.
+   */
   public synchronized void evict() throws IOException {
     List<Entry> entries = list();
     long total = entries.stream().mapToLong(Entry::bytes).sum();
@@ -206,7 +236,11 @@ public final class CacheStore {
       try {
         drop(e.key());
         total -= e.bytes();
-        log.info("stage-in cache: evicted {} ({} bytes, last used {})", e.key(), e.bytes(), e.lastUsed());
+        log.info(
+            "stage-in cache: evicted {} ({} bytes, last used {})",
+            e.key(),
+            e.bytes(),
+            e.lastUsed());
       } finally {
         lock.unlock();
       }
@@ -238,9 +272,18 @@ public final class CacheStore {
       return Optional.empty();
     }
     try {
-      return Optional.of(new Entry(key, data, p.getProperty("sha256"), Long.parseLong(p.getProperty("bytes")),
-          Long.parseLong(p.getProperty("rows")), Instant.parse(p.getProperty("created")),
-          Files.getLastModifiedTime(m).toInstant(), p.getProperty("source"), p.getProperty("detail"), links > 1));
+      return Optional.of(
+          new Entry(
+              key,
+              data,
+              p.getProperty("sha256"),
+              Long.parseLong(p.getProperty("bytes")),
+              Long.parseLong(p.getProperty("rows")),
+              Instant.parse(p.getProperty("created")),
+              Files.getLastModifiedTime(m).toInstant(),
+              p.getProperty("source"),
+              p.getProperty("detail"),
+              links > 1));
     } catch (RuntimeException unreadable) {
       log.warn("stage-in cache entry {} has an unreadable description; dropped", key);
       drop(key);

@@ -23,13 +23,21 @@ public final class CsvRowReader implements AutoCloseable {
   private final List<String> header;
   private long line;
 
-  /** @param name the file's job-relative name, for error messages */
+  /**
+   * @param name the file's job-relative name, for error messages
+   */
   public CsvRowReader(InputStream in, String name) throws IOException {
     this.name = name;
-    var decoder = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
-    this.parser = CSVParser.builder().setReader(new InputStreamReader(in, decoder))
-        .setFormat(CsvDialect.READ).get();
+    var decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    this.parser =
+        CSVParser.builder()
+            .setReader(new InputStreamReader(in, decoder))
+            .setFormat(CsvDialect.READ)
+            .get();
     this.records = parser.iterator();
     CSVRecord first = nextRecord();
     if (first == null) {
@@ -65,11 +73,17 @@ public final class CsvRowReader implements AutoCloseable {
       line = parser.getCurrentLineNumber();
       return r;
     } catch (UncheckedIOException e) {
-      throw new IOException(name + ": unreadable CSV after line " + parser.getCurrentLineNumber()
-          + ": " + e.getCause().getMessage(), e.getCause());
+      throw new IOException(
+          name
+              + ": unreadable CSV after line "
+              + parser.getCurrentLineNumber()
+              + ": "
+              + e.getCause().getMessage(),
+          e.getCause());
     } catch (IllegalStateException e) {
-      throw new IOException(name + ": broken CSV near line " + parser.getCurrentLineNumber() + ": "
-          + e.getMessage(), e);
+      throw new IOException(
+          name + ": broken CSV near line " + parser.getCurrentLineNumber() + ": " + e.getMessage(),
+          e);
     }
   }
 

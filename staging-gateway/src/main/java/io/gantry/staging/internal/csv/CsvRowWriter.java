@@ -5,8 +5,8 @@ import java.io.Writer;
 import org.apache.commons.csv.CSVFormat;
 
 /**
- * Writes CSV records in the {@link CsvDialect}: field escaping by Commons CSV, with null written
- * as an empty unquoted field and the empty string as {@code ""}.
+ * Writes CSV records in the {@link CsvDialect}: field escaping by Commons CSV, with null written as
+ * an empty unquoted field and the empty string as {@code ""}.
  */
 public final class CsvRowWriter {
   private final Writer out;

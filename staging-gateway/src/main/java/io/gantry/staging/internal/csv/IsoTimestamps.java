@@ -4,10 +4,10 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 
 /**
- * ISO 8601 text of timestamps, the same as {@code DateTimeFormatter.ISO_LOCAL_DATE_TIME} and
- * {@code ISO_OFFSET_DATE_TIME} write (seconds always, fraction with as few digits as needed), but
- * several times faster: extracts format one per row and column, and the formatter was a visible
- * share of the JDBC path's time.
+ * ISO 8601 text of timestamps, the same as {@code DateTimeFormatter.ISO_LOCAL_DATE_TIME} and {@code
+ * ISO_OFFSET_DATE_TIME} write (seconds always, fraction with as few digits as needed), but several
+ * times faster: extracts format one per row and column, and the formatter was a visible share of
+ * the JDBC path's time.
  */
 final class IsoTimestamps {
   private IsoTimestamps() {}
@@ -17,7 +17,9 @@ final class IsoTimestamps {
   }
 
   static String offset(OffsetDateTime t) {
-    return appendLocal(new StringBuilder(38), t.toLocalDateTime()).append(t.getOffset().getId()).toString();
+    return appendLocal(new StringBuilder(38), t.toLocalDateTime())
+        .append(t.getOffset().getId())
+        .toString();
   }
 
   private static StringBuilder appendLocal(StringBuilder b, LocalDateTime t) {

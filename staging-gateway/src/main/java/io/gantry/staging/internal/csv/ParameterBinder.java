@@ -31,7 +31,8 @@ public final class ParameterBinder {
   }
 
   /** Reads the parameter types once; drivers that cannot tell get text binding. */
-  public static ParameterBinder forStatement(PreparedStatement ps, String fileName) throws SQLException {
+  public static ParameterBinder forStatement(PreparedStatement ps, String fileName)
+      throws SQLException {
     ParameterMetaData md = ps.getParameterMetaData();
     int count = md.getParameterCount();
     int[] types = new int[count];
@@ -41,7 +42,8 @@ public final class ParameterBinder {
         types[i] = md.getParameterType(i + 1);
         notNullable[i] = md.isNullable(i + 1) == ParameterMetaData.parameterNoNulls;
       } catch (SQLException e) {
-        types[i] = Types.VARCHAR; // driver cannot describe parameters: let the database convert text
+        types[i] =
+            Types.VARCHAR; // driver cannot describe parameters: let the database convert text
       }
     }
     return new ParameterBinder(types, notNullable, fileName);
@@ -52,7 +54,8 @@ public final class ParameterBinder {
   }
 
   /** Binds {@code fields[0..parameterCount)}; {@code line} is for messages. */
-  public void bind(PreparedStatement ps, String[] fields, long line) throws SQLException, BindException {
+  public void bind(PreparedStatement ps, String[] fields, long line)
+      throws SQLException, BindException {
     bind(ps, 0, fields, line);
   }
 
@@ -60,12 +63,14 @@ public final class ParameterBinder {
    * Binds {@code fields[0..parameterCount)} to parameters {@code offset + 1 ..}: one row's share of
    * a statement that repeats the bound statement several times (batched binding).
    */
-  public void bind(PreparedStatement ps, int offset, String[] fields, long line) throws SQLException, BindException {
+  public void bind(PreparedStatement ps, int offset, String[] fields, long line)
+      throws SQLException, BindException {
     for (int i = 0; i < types.length; i++) {
       String value = fields[i];
       if (value == null) {
         if (notNullable[i]) {
-          throw new BindException(where(line, i) + " is empty (NULL) but the parameter does not allow NULL");
+          throw new BindException(
+              where(line, i) + " is empty (NULL) but the parameter does not allow NULL");
         }
         ps.setNull(offset + i + 1, types[i] == Types.OTHER ? Types.VARCHAR : types[i]);
         continue;
@@ -73,13 +78,14 @@ public final class ParameterBinder {
       try {
         bindValue(ps, offset + i + 1, types[i], value);
       } catch (DateTimeParseException | IllegalArgumentException e) {
-        throw new BindException(where(line, i) + ": '" + abbreviate(value) + "' is not a valid "
-            + typeName(types[i]));
+        throw new BindException(
+            where(line, i) + ": '" + abbreviate(value) + "' is not a valid " + typeName(types[i]));
       }
     }
   }
 
-  private static void bindValue(PreparedStatement ps, int p, int type, String v) throws SQLException {
+  private static void bindValue(PreparedStatement ps, int p, int type, String v)
+      throws SQLException {
     switch (type) {
       case Types.TINYINT:
       case Types.SMALLINT:
@@ -125,9 +131,18 @@ public final class ParameterBinder {
 
   private static boolean parseBoolean(String v) {
     switch (v.trim().toLowerCase(Locale.ROOT)) {
-      case "true": case "t": case "1": case "yes": return true;
-      case "false": case "f": case "0": case "no": return false;
-      default: throw new IllegalArgumentException(v);
+      case "true":
+      case "t":
+      case "1":
+      case "yes":
+        return true;
+      case "false":
+      case "f":
+      case "0":
+      case "no":
+        return false;
+      default:
+        throw new IllegalArgumentException(v);
     }
   }
 

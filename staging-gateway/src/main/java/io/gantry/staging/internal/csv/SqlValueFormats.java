@@ -16,12 +16,14 @@ import java.util.Locale;
 /**
  * Turns SQL values into CSV field text without loss, chosen once per column from the result's
  * metadata:
+ *
  * <ul>
  *   <li>DECIMAL/NUMERIC: the exact decimal, plain notation ({@code 0.000001}, never {@code 1E-6});
  *   <li>integers as integers; REAL/DOUBLE as Java's shortest round-trip text;
  *   <li>DATE {@code 2024-03-31}, TIME {@code 13:45:00}, TIMESTAMP {@code 2024-03-31T13:45:00.123},
  *       with time zone {@code 2024-03-31T13:45:00Z} (ISO 8601, seconds always present);
- *   <li>binary as base64; BOOLEAN as {@code true}/{@code false}; everything else as the driver's text;
+ *   <li>binary as base64; BOOLEAN as {@code true}/{@code false}; everything else as the driver's
+ *       text;
  *   <li>SQL NULL as null (see {@link CsvDialect}).
  * </ul>
  */

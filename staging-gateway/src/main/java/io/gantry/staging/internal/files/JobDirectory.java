@@ -9,9 +9,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * The job's directory on the compute file system, the only place staging may write. Every file
- * name in a plan is relative to it; names that would reach outside (absolute paths, {@code ..},
- * symbolic links pointing out) are refused before anything is read or written.
+ * The job's directory on the compute file system, the only place staging may write. Every file name
+ * in a plan is relative to it; names that would reach outside (absolute paths, {@code ..}, symbolic
+ * links pointing out) are refused before anything is read or written.
  */
 public final class JobDirectory {
   private final Path root;
@@ -37,10 +37,12 @@ public final class JobDirectory {
     Path parent = file.getParent();
     Files.createDirectories(parent);
     if (!parent.toRealPath().startsWith(root)) {
-      throw new IOException(what + " '" + name + "' leads outside the job directory through a symbolic link");
+      throw new IOException(
+          what + " '" + name + "' leads outside the job directory through a symbolic link");
     }
     if (Files.isSymbolicLink(file) && !file.toRealPath().startsWith(root)) {
-      throw new IOException(what + " '" + name + "' is a symbolic link pointing outside the job directory");
+      throw new IOException(
+          what + " '" + name + "' is a symbolic link pointing outside the job directory");
     }
     if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
       throw new IOException(what + " '" + name + "' is a directory");
@@ -49,9 +51,9 @@ public final class JobDirectory {
   }
 
   /**
-   * Opens a file the job's program wrote, for stage-out: after the program ran, any name may
-   * have been replaced with a link or a FIFO, so no link is followed on the way and only a
-   * regular file is read ({@link JobDirectoryReader}).
+   * Opens a file the job's program wrote, for stage-out: after the program ran, any name may have
+   * been replaced with a link or a FIFO, so no link is followed on the way and only a regular file
+   * is read ({@link JobDirectoryReader}).
    *
    * @throws IOException naming {@code what} when the file is missing or refused
    */
@@ -72,7 +74,8 @@ public final class JobDirectory {
     }
     Path relative = Path.of(name);
     if (relative.isAbsolute()) {
-      throw new IOException(what + " '" + name + "' must be relative to the job directory, not absolute");
+      throw new IOException(
+          what + " '" + name + "' must be relative to the job directory, not absolute");
     }
     for (Path part : relative) {
       if (part.toString().equals("..")) {

@@ -23,10 +23,11 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>Bytes go to a hidden temporary file beside the target ({@code .name.<random>.part}),
  *       through a SHA-256 digest and a byte counter.
  *   <li>{@link #commit} forces the data to disk, then renames: atomically replacing the target
- *       ({@code overwrite}, {@code append}) or linking it only if absent ({@code dontOverwrite},
- *       so a file that appeared meanwhile is never replaced).
+ *       ({@code overwrite}, {@code append}) or linking it only if absent ({@code dontOverwrite}, so
+ *       a file that appeared meanwhile is never replaced).
  *   <li>{@link #close()} without commit deletes the temporary file: a failed step leaves nothing.
  * </ol>
+ *
  * For {@code append}, the existing file's bytes are first copied into the temporary file, so
  * readers see either the old file or the old file plus all new rows.
  */
@@ -42,10 +43,16 @@ public final class StagedFile implements AutoCloseable {
 
   private StagedFile(Path target, long keepExistingBytes) throws IOException {
     this.target = target;
-    this.temp = target.resolveSibling("." + target.getFileName() + "."
-        + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part");
-    this.channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-        StandardOpenOption.READ);
+    this.temp =
+        target.resolveSibling(
+            "."
+                + target.getFileName()
+                + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + ".part");
+    this.channel =
+        FileChannel.open(
+            temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ);
     try {
       this.digest = MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
@@ -55,24 +62,25 @@ public final class StagedFile implements AutoCloseable {
       copyPrefix(keepExistingBytes);
     }
     OutputStream raw = Channels.newOutputStream(channel);
-    this.stream = new FilterOutputStream(raw) {
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        digest.update(b, off, len);
-        bytes += len;
-        out.write(b, off, len);
-      }
+    this.stream =
+        new FilterOutputStream(raw) {
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            digest.update(b, off, len);
+            bytes += len;
+            out.write(b, off, len);
+          }
 
-      @Override
-      public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-      }
+          @Override
+          public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+          }
 
-      @Override
-      public void close() {
-        // the channel is closed by commit() or StagedFile.close()
-      }
-    };
+          @Override
+          public void close() {
+            // the channel is closed by commit() or StagedFile.close()
+          }
+        };
   }
 
   /** A new, empty staged file for {@code target}. */
@@ -127,7 +135,8 @@ public final class StagedFile implements AutoCloseable {
       try {
         Files.createLink(target, temp);
       } catch (FileAlreadyExistsException e) {
-        throw new IOException(target.getFileName() + " exists and the creation flag is dontOverwrite");
+        throw new IOException(
+            target.getFileName() + " exists and the creation flag is dontOverwrite");
       } finally {
         Files.deleteIfExists(temp);
       }

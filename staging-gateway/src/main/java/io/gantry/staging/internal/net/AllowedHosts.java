@@ -10,11 +10,11 @@ import java.util.Optional;
  * Which hosts and ports staging may connect to ({@code staging.allowed-hosts}).
  *
  * <ol>
- *   <li>An explicit entry ({@code host}, {@code host:port}) allows its host, matched by name or
- *       by any of its addresses, on its port or on every port.
- *   <li>A target that resolves to a loopback, link-local, wildcard or multicast address is
- *       refused unless an explicit entry allows it: these reach the server's own services and
- *       cloud metadata endpoints, which no default should open.
+ *   <li>An explicit entry ({@code host}, {@code host:port}) allows its host, matched by name or by
+ *       any of its addresses, on its port or on every port.
+ *   <li>A target that resolves to a loopback, link-local, wildcard or multicast address is refused
+ *       unless an explicit entry allows it: these reach the server's own services and cloud
+ *       metadata endpoints, which no default should open.
  *   <li>Otherwise an implicit entry (the hosts and ports of the configured data sources) allows it.
  * </ol>
  */
@@ -39,18 +39,27 @@ public final class AllowedHosts {
       return Optional.empty();
     }
     if (Arrays.stream(addresses).anyMatch(AllowedHosts::isInternal)) {
-      return Optional.of("staging may not connect to " + target + ": it is a loopback or link-local"
-          + " address, which only an explicit staging.allowed-hosts entry opens");
+      return Optional.of(
+          "staging may not connect to "
+              + target
+              + ": it is a loopback or link-local"
+              + " address, which only an explicit staging.allowed-hosts entry opens");
     }
     if (matches(implicit, target, addresses)) {
       return Optional.empty();
     }
-    return Optional.of("staging may not connect to " + target + ": it is not in staging.allowed-hosts"
-        + " (nor a host of a configured data source)");
+    return Optional.of(
+        "staging may not connect to "
+            + target
+            + ": it is not in staging.allowed-hosts"
+            + " (nor a host of a configured data source)");
   }
 
   static boolean isInternal(InetAddress a) {
-    return a.isLoopbackAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress() || a.isMulticastAddress();
+    return a.isLoopbackAddress()
+        || a.isLinkLocalAddress()
+        || a.isAnyLocalAddress()
+        || a.isMulticastAddress();
   }
 
   private static boolean matches(List<HostPort> entries, HostPort target, InetAddress[] addresses) {

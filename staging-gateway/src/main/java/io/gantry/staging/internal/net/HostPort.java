@@ -21,8 +21,8 @@ public record HostPort(String host, int port) {
   }
 
   /**
-   * {@code host}, {@code host:port}, {@code [v6]} or {@code [v6]:port}; a bare IPv6 literal
-   * (two or more colons) has no port. A missing port becomes {@code defaultPort}.
+   * {@code host}, {@code host:port}, {@code [v6]} or {@code [v6]:port}; a bare IPv6 literal (two or
+   * more colons) has no port. A missing port becomes {@code defaultPort}.
    */
   public static HostPort parse(String text, int defaultPort) {
     String t = text.strip();
@@ -32,7 +32,8 @@ public record HostPort(String host, int port) {
         throw new IllegalArgumentException("'" + text + "' opens [ without closing it");
       }
       String rest = t.substring(close + 1);
-      return new HostPort(t.substring(1, close), rest.isEmpty() ? defaultPort : port(rest.substring(1), text));
+      return new HostPort(
+          t.substring(1, close), rest.isEmpty() ? defaultPort : port(rest.substring(1), text));
     }
     int colon = t.indexOf(':');
     if (colon < 0 || t.indexOf(':', colon + 1) >= 0) {

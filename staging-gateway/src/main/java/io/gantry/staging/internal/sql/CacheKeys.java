@@ -32,16 +32,18 @@ final class CacheKeys {
 
   /**
    * SHA-256 over, each length-prefixed: the data source's identity (its configured name, or its
-   * JDBC URL without secrets) and database account, the statement text, the bound parameter
-   * values (the input file's uncompressed bytes), the output format and compression, and the
-   * key query with its result. Block size and deflate level do not enter: they are server
-   * settings, and a changed setting only means cached files are blocked differently, with their
-   * own checksum.
+   * JDBC URL without secrets) and database account, the statement text, the bound parameter values
+   * (the input file's uncompressed bytes), the output format and compression, and the key query
+   * with its result. Block size and deflate level do not enter: they are server settings, and a
+   * changed setting only means cached files are blocked differently, with their own checksum.
    */
-  static String key(SqlExtract extract, DataSourceSpec spec, Path input, String keyResult) throws IOException {
+  static String key(SqlExtract extract, DataSourceSpec spec, Path input, String keyResult)
+      throws IOException {
     MessageDigest d = sha256();
-    String identity = extract.dataSource().name() != null ? "named " + extract.dataSource().name()
-        : "url " + DataSourceSpec.redactUrl(spec.jdbcUrl());
+    String identity =
+        extract.dataSource().name() != null
+            ? "named " + extract.dataSource().name()
+            : "url " + DataSourceSpec.redactUrl(spec.jdbcUrl());
     field(d, FORMAT);
     field(d, identity);
     field(d, spec.user() == null ? "" : spec.user());
@@ -59,7 +61,9 @@ final class CacheKeys {
     return HexFormat.of().formatHex(d.digest());
   }
 
-  /** Every row and column of the key query, as text, in a form that cannot run two values together. */
+  /**
+   * Every row and column of the key query, as text, in a form that cannot run two values together.
+   */
   static String keyQueryResult(Connection connection, String keyQuery, StepContext context)
       throws SQLException, InterruptedException {
     connection.setAutoCommit(false);
@@ -79,8 +83,10 @@ final class CacheKeys {
           b.append('\n');
         }
       } catch (SQLException e) {
-        throw new SQLException("CacheKeyQuery [" + SqlSteps.abbreviate(keyQuery) + "] failed: " + e.getMessage(),
-            e.getSQLState(), e);
+        throw new SQLException(
+            "CacheKeyQuery [" + SqlSteps.abbreviate(keyQuery) + "] failed: " + e.getMessage(),
+            e.getSQLState(),
+            e);
       } finally {
         context.clearOnCancel(cancel);
       }
@@ -95,8 +101,13 @@ final class CacheKeys {
    * appears complete or not at all, and {@code dontOverwrite} never replaces a file.
    */
   static void linkInto(Path cached, Path output, CreationFlag flag) throws IOException {
-    Path temp = output.resolveSibling("." + output.getFileName() + "."
-        + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part");
+    Path temp =
+        output.resolveSibling(
+            "."
+                + output.getFileName()
+                + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + ".part");
     try {
       try {
         Files.createLink(temp, cached);
@@ -107,10 +118,12 @@ final class CacheKeys {
         try {
           Files.createLink(output, temp);
         } catch (FileAlreadyExistsException e) {
-          throw new IOException(output.getFileName() + " exists and the creation flag is dontOverwrite");
+          throw new IOException(
+              output.getFileName() + " exists and the creation flag is dontOverwrite");
         }
       } else {
-        Files.move(temp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            temp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       }
     } finally {
       Files.deleteIfExists(temp);

@@ -25,18 +25,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One bounded HikariCP pool per distinct data source, created on first use and kept for the
- * gateway's life, so the parallel statements of a group share a few connections instead of
- * opening one each. Getting a connection is retried with backoff; the final error names the data
- * source and its URL, never the password.
+ * gateway's life, so the parallel statements of a group share a few connections instead of opening
+ * one each. Getting a connection is retried with backoff; the final error names the data source and
+ * its URL, never the password.
  *
  * <p>A pool is keyed by URL, user and a keyed digest (HMAC-SHA-256 under a random key that lives
- * only in this object) of the password: a connection opened with one credential is never handed
- * to a job that brought another, so a wrong password always meets the database's login check. The
+ * only in this object) of the password: a connection opened with one credential is never handed to
+ * a job that brought another, so a wrong password always meets the database's login check. The
  * digest cannot be tested offline against guesses, and the key map holds no password in clear.
  *
  * <p>For an inline data source (a URL from the job) every failure to connect other than a refused
- * login reads "could not connect to HOST:PORT", so that a job cannot use the error text to tell
- * a closed port from a filtered one or from a service that is not a database.
+ * login reads "could not connect to HOST:PORT", so that a job cannot use the error text to tell a
+ * closed port from a filtered one or from a service that is not a database.
  */
 public final class DataSourcePools implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DataSourcePools.class);
@@ -65,8 +65,13 @@ public final class DataSourcePools implements AutoCloseable {
     SQLException last = null;
     for (int attempt = 1; attempt <= options.connectAttempts(); attempt++) {
       if (attempt > 1) {
-        LOG.warn("{}: connection to data source {} failed (attempt {} of {}), retrying: {}", step,
-            spec.describe(), attempt - 1, options.connectAttempts(), Backoff.rootMessage(last));
+        LOG.warn(
+            "{}: connection to data source {} failed (attempt {} of {}), retrying: {}",
+            step,
+            spec.describe(),
+            attempt - 1,
+            options.connectAttempts(),
+            Backoff.rootMessage(last));
         Backoff.sleepBefore(attempt, options.retryBackoff());
       }
       try {
@@ -80,15 +85,25 @@ public final class DataSourcePools implements AutoCloseable {
       // thread), so that jobs trying many passwords do not pile up pools
       pool.close();
     }
-    String reason = inline && !isLoginRefused(last) ? couldNotConnect(spec) : Backoff.rootMessage(last);
-    throw new StagingException(step, "cannot connect to data source " + spec.describe() + " after "
-        + options.connectAttempts() + " attempts: " + reason, inline ? null : last);
+    String reason =
+        inline && !isLoginRefused(last) ? couldNotConnect(spec) : Backoff.rootMessage(last);
+    throw new StagingException(
+        step,
+        "cannot connect to data source "
+            + spec.describe()
+            + " after "
+            + options.connectAttempts()
+            + " attempts: "
+            + reason,
+        inline ? null : last);
   }
 
   /** SQLSTATE class 28: invalid authorization (a wrong user or password), on both drivers. */
   private static boolean isLoginRefused(SQLException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("28")) {
+      if (t instanceof SQLException s
+          && s.getSQLState() != null
+          && s.getSQLState().startsWith("28")) {
         return true;
       }
     }
@@ -112,7 +127,11 @@ public final class DataSourcePools implements AutoCloseable {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(digestKey);
-      return spec.jdbcUrl() + "\u0000" + spec.user() + "\u0000" + HexFormat.of().formatHex(mac.doFinal(bytes));
+      return spec.jdbcUrl()
+          + "\u0000"
+          + spec.user()
+          + "\u0000"
+          + HexFormat.of().formatHex(mac.doFinal(bytes));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
     } finally {

@@ -9,29 +9,32 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.LongConsumer;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
 
 /**
- * The PostgreSQL fast path of an extract: {@code COPY (query) TO STDOUT WITH (FORMAT csv)}
- * streams the server's own CSV straight into the (blocked-gzip) file, with no per-value work in
- * Java. It is taken only where that CSV holds the same values as the JDBC path writes (quoting
- * may differ: Commons CSV also quotes fields with leading or trailing spaces, PostgreSQL does not):
+ * The PostgreSQL fast path of an extract: {@code COPY (query) TO STDOUT WITH (FORMAT csv)} streams
+ * the server's own CSV straight into the (blocked-gzip) file, with no per-value work in Java. It is
+ * taken only where that CSV holds the same values as the JDBC path writes (quoting may differ:
+ * Commons CSV also quotes fields with leading or trailing spaces, PostgreSQL does not):
+ *
  * <ul>
  *   <li>PostgreSQL's CSV already writes NULL as an empty field and the empty string as {@code ""};
  *   <li>integers, numeric (exact, plain notation), text, date (DateStyle ISO, which the driver
- *       sets) and uuid print identically; timestamp differs only in the date-time separator,
- *       which {@link TimestampSeparator} changes as the rows stream by;
+ *       sets) and uuid print identically; timestamp differs only in the date-time separator, which
+ *       {@link TimestampSeparator} changes as the rows stream by;
  *   <li>any other column type (floats, time zones, booleans, binary, ...) sends the extract down
  *       the JDBC path.
  * </ul>
+ *
  * This class touches the PostgreSQL driver, so it is loaded only for {@code jdbc:postgresql:} URLs.
  */
 final class PostgresCopyExport {
-  private static final Set<String> SAME_TEXT = Set.of("int2", "int4", "int8", "numeric", "text", "varchar",
-      "bpchar", "date", "uuid", "name");
+  private static final Set<String> SAME_TEXT =
+      Set.of(
+          "int2", "int4", "int8", "numeric", "text", "varchar", "bpchar", "date", "uuid", "name");
 
   private static final int PROGRESS_EVERY_ROWS = 65536;
 
@@ -47,7 +50,8 @@ final class PostgresCopyExport {
    * @param columnsOut receives the column labels
    * @param timestampColumnsOut receives the 0-based indexes of timestamp columns
    */
-  static String copyStatement(Connection c, String query, List<String> columnsOut, List<Integer> timestampColumnsOut)
+  static String copyStatement(
+      Connection c, String query, List<String> columnsOut, List<Integer> timestampColumnsOut)
       throws SQLException {
     String body = query.strip();
     while (body.endsWith(";")) {
@@ -77,8 +81,14 @@ final class PostgresCopyExport {
    *
    * @param onRows told of rows written so far, in steps, for progress reports
    */
-  static long copyOut(Connection c, String copy, List<Integer> timestampColumns, OutputStream out, StepContext context,
-      LongConsumer onRows) throws SQLException, IOException, InterruptedException {
+  static long copyOut(
+      Connection c,
+      String copy,
+      List<Integer> timestampColumns,
+      OutputStream out,
+      StepContext context,
+      LongConsumer onRows)
+      throws SQLException, IOException, InterruptedException {
     PGConnection pg = c.unwrap(PGConnection.class);
     int[] timestamps = timestampColumns.stream().mapToInt(Integer::intValue).toArray();
     AutoCloseable cancel = pg::cancelQuery;

@@ -27,7 +27,12 @@ final class ResultExport {
   private long reportedRows;
   private long reportedBytes;
 
-  ResultExport(CsvRowWriter csv, List<String> existingHeader, StagedFile file, StepContext context, String step,
+  ResultExport(
+      CsvRowWriter csv,
+      List<String> existingHeader,
+      StagedFile file,
+      StepContext context,
+      String step,
       String outputName) {
     this.step = step;
     this.outputName = outputName;
@@ -63,8 +68,14 @@ final class ResultExport {
     if (existingHeader == null) {
       csv.record(columns);
     } else if (!sameNames(existingHeader, columns)) {
-      throw new StagingException(step, "cannot append: '" + outputName + "' has columns "
-          + existingHeader + " but the query returns " + columns);
+      throw new StagingException(
+          step,
+          "cannot append: '"
+              + outputName
+              + "' has columns "
+              + existingHeader
+              + " but the query returns "
+              + columns);
     }
   }
 

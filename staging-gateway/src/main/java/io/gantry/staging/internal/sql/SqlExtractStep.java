@@ -7,8 +7,8 @@ import io.gantry.staging.ManifestRecord;
 import io.gantry.staging.SqlExtract;
 import io.gantry.staging.StagingException;
 import io.gantry.staging.internal.bgzf.BlockGzipWriter;
-import io.gantry.staging.internal.cache.CacheStore;
 import io.gantry.staging.internal.bgzf.CompressedFiles;
+import io.gantry.staging.internal.cache.CacheStore;
 import io.gantry.staging.internal.csv.CsvRowReader;
 import io.gantry.staging.internal.csv.CsvRowWriter;
 import io.gantry.staging.internal.csv.ParameterBinder;
@@ -39,10 +39,10 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>Names are resolved inside the job directory; {@code dontOverwrite} on an existing file
  *       fails before the query runs.
- *   <li>Rows stream: autocommit off and a fetch size, so PostgreSQL uses a cursor and never
- *       holds the whole result in memory.
- *   <li>With an input file, every input row binds the parameters and executes the statement
- *       once; all results go into one output under one header.
+ *   <li>Rows stream: autocommit off and a fetch size, so PostgreSQL uses a cursor and never holds
+ *       the whole result in memory.
+ *   <li>With an input file, every input row binds the parameters and executes the statement once;
+ *       all results go into one output under one header.
  *   <li>{@code append} keeps the existing rows (and drops the old EOF block of a compressed file)
  *       and checks that its header matches the query's columns.
  *   <li>The output is published by rename only when everything succeeded.
@@ -71,17 +71,24 @@ public final class SqlExtractStep implements Step {
   @Override
   public ManifestRecord run(StepContext context) throws StagingException, InterruptedException {
     long start = System.nanoTime();
-    DataSourceSpec spec = env.resolve(extract.dataSource(), CredentialResolver.Access.READ, label());
+    DataSourceSpec spec =
+        env.resolve(extract.dataSource(), CredentialResolver.Access.READ, label());
     try {
       Path output = env.jobDirectory().resolve(extract.outputFileName(), "SQLOutputFileName");
-      Path input = extract.inputFileName() == null ? null
-          : env.jobDirectory().resolve(extract.inputFileName(), "SQLInputFileName");
+      Path input =
+          extract.inputFileName() == null
+              ? null
+              : env.jobDirectory().resolve(extract.inputFileName(), "SQLInputFileName");
       if (input != null && !Files.isRegularFile(input)) {
-        throw new StagingException(label(), "SQLInputFileName '" + extract.inputFileName() + "' does not exist");
+        throw new StagingException(
+            label(), "SQLInputFileName '" + extract.inputFileName() + "' does not exist");
       }
       if (extract.creationFlag() == CreationFlag.DONT_OVERWRITE && Files.exists(output)) {
-        throw new StagingException(label(), "'" + extract.outputFileName()
-            + "' exists and SQLOutputFileCreationFlag is dontOverwrite");
+        throw new StagingException(
+            label(),
+            "'"
+                + extract.outputFileName()
+                + "' exists and SQLOutputFileCreationFlag is dontOverwrite");
       }
       if (cacheable()) {
         return cached(spec, output, input, context, start);
@@ -97,32 +104,61 @@ public final class SqlExtractStep implements Step {
   }
 
   /** Runs the statement into {@code output}: the step without the cache. */
-  private ManifestRecord extractInto(DataSourceSpec spec, Path output, Path input, StepContext context, long start)
-      throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
-    boolean appending = extract.creationFlag() == CreationFlag.APPEND && Files.exists(output)
-        && Files.size(output) > 0;
+  private ManifestRecord extractInto(
+      DataSourceSpec spec, Path output, Path input, StepContext context, long start)
+      throws SQLException,
+          IOException,
+          InterruptedException,
+          ParameterBinder.BindException,
+          StagingException {
+    boolean appending =
+        extract.creationFlag() == CreationFlag.APPEND
+            && Files.exists(output)
+            && Files.size(output) > 0;
     boolean compress = appending ? CompressedFiles.isGzip(output) : extract.outputCompressed();
     if (appending && compress != extract.outputCompressed()) {
-      throw new StagingException(label(), "cannot append " + (extract.outputCompressed() ? "compressed" : "plain")
-          + " rows to the existing " + (compress ? "compressed" : "plain") + " file '" + extract.outputFileName() + "'");
+      throw new StagingException(
+          label(),
+          "cannot append "
+              + (extract.outputCompressed() ? "compressed" : "plain")
+              + " rows to the existing "
+              + (compress ? "compressed" : "plain")
+              + " file '"
+              + extract.outputFileName()
+              + "'");
     }
     List<String> existingHeader = appending ? readHeader(output) : null;
-    try (StagedFile file = appending
-            ? StagedFile.appendingTo(output, compress ? CompressedFiles.lengthWithoutEofBlock(output) : Files.size(output))
-            : StagedFile.create(output);
-        Connection connection = env.pools().connect(spec, extract.dataSource().name() == null, label())) {
+    try (StagedFile file =
+            appending
+                ? StagedFile.appendingTo(
+                    output,
+                    compress ? CompressedFiles.lengthWithoutEofBlock(output) : Files.size(output))
+                : StagedFile.create(output);
+        Connection connection =
+            env.pools().connect(spec, extract.dataSource().name() == null, label())) {
       if (appending && !compress && !endsWithLineBreak(output)) {
-        file.stream().write('\n'); // a hand-made file without a final line break: keep its last row whole
+        file.stream()
+            .write('\n'); // a hand-made file without a final line break: keep its last row whole
       }
       long rows = query(connection, file, compress, input, existingHeader, context);
       String sha256 = file.commit(extract.creationFlag());
-      return new ManifestRecord("sql-extract", spec.describe(), extract.statement(), extract.outputFileName(),
-          rows, file.bytes(), sha256, (System.nanoTime() - start) / 1e9, false);
+      return new ManifestRecord(
+          "sql-extract",
+          spec.describe(),
+          extract.statement(),
+          extract.outputFileName(),
+          rows,
+          file.bytes(),
+          sha256,
+          (System.nanoTime() - start) / 1e9,
+          false);
     }
   }
 
   private boolean cacheable() {
-    return env.cache() != null && extract.cache() != null && extract.cache().enabled()
+    return env.cache() != null
+        && extract.cache() != null
+        && extract.cache().enabled()
         && extract.creationFlag() != CreationFlag.APPEND;
   }
 
@@ -134,26 +170,51 @@ public final class SqlExtractStep implements Step {
    * (concurrent jobs with the same key extract once), a valid entry whose checksum still holds is
    * linked into the job directory, or the statement runs and its output becomes the entry.
    */
-  private ManifestRecord cached(DataSourceSpec spec, Path output, Path input, StepContext context, long start)
-      throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
+  private ManifestRecord cached(
+      DataSourceSpec spec, Path output, Path input, StepContext context, long start)
+      throws SQLException,
+          IOException,
+          InterruptedException,
+          ParameterBinder.BindException,
+          StagingException {
     String keyResult;
-    try (Connection connection = env.pools().connect(spec, extract.dataSource().name() == null, label())) {
-      keyResult = extract.cache().keyQuery() == null ? "" : CacheKeys.keyQueryResult(connection,
-          extract.cache().keyQuery(), context);
+    try (Connection connection =
+        env.pools().connect(spec, extract.dataSource().name() == null, label())) {
+      keyResult =
+          extract.cache().keyQuery() == null
+              ? ""
+              : CacheKeys.keyQueryResult(connection, extract.cache().keyQuery(), context);
     }
     String key = CacheKeys.key(extract, spec, input, keyResult);
     try (CacheStore.Held held = env.cache().lock(key)) {
-      Optional<CacheStore.Entry> hit = env.cache().usable(key, extract.cache().validity(), Instant.now());
+      Optional<CacheStore.Entry> hit =
+          env.cache().usable(key, extract.cache().validity(), Instant.now());
       if (hit.isPresent()) {
         CacheStore.Entry e = hit.get();
         CacheKeys.linkInto(e.data(), output, extract.creationFlag());
-        return new ManifestRecord(ManifestRecord.SQL_EXTRACT_CACHED, spec.describe(), extract.statement(),
-            extract.outputFileName(), e.rows(), e.bytes(), e.sha256(), (System.nanoTime() - start) / 1e9, false);
+        return new ManifestRecord(
+            ManifestRecord.SQL_EXTRACT_CACHED,
+            spec.describe(),
+            extract.statement(),
+            extract.outputFileName(),
+            e.rows(),
+            e.bytes(),
+            e.sha256(),
+            (System.nanoTime() - start) / 1e9,
+            false);
       }
       ManifestRecord extracted = extractInto(spec, output, input, context, start);
       try {
-        env.cache().publish(key, output, extracted.sha256(), extracted.bytes(), extracted.rows(), spec.describe(),
-            extract.statement(), Instant.now());
+        env.cache()
+            .publish(
+                key,
+                output,
+                extracted.sha256(),
+                extracted.bytes(),
+                extracted.rows(),
+                spec.describe(),
+                extract.statement(),
+                Instant.now());
       } catch (IOException e) {
         // the job has its file; only later jobs lose the shortcut
         LOG.warn("{}: could not add the extract to the stage-in cache: {}", label(), e.toString());
@@ -162,25 +223,44 @@ public final class SqlExtractStep implements Step {
     }
   }
 
-  private long query(Connection connection, StagedFile file, boolean compress, Path input,
-      List<String> existingHeader, StepContext context)
-      throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
+  private long query(
+      Connection connection,
+      StagedFile file,
+      boolean compress,
+      Path input,
+      List<String> existingHeader,
+      StepContext context)
+      throws SQLException,
+          IOException,
+          InterruptedException,
+          ParameterBinder.BindException,
+          StagingException {
     readOnlyTransaction(connection);
-    OutputStream sink = compress
-        ? new BlockGzipWriter(file.stream(), env.compressionPool(), env.options().compressionThreads(),
-            env.options().blockSize(), env.options().compressionLevel())
-        : file.stream();
-    Writer writer = new BufferedWriter(new OutputStreamWriter(sink, StandardCharsets.UTF_8), 1 << 16);
+    OutputStream sink =
+        compress
+            ? new BlockGzipWriter(
+                file.stream(),
+                env.compressionPool(),
+                env.options().compressionThreads(),
+                env.options().blockSize(),
+                env.options().compressionLevel())
+            : file.stream();
+    Writer writer =
+        new BufferedWriter(new OutputStreamWriter(sink, StandardCharsets.UTF_8), 1 << 16);
     CsvRowWriter csv = new CsvRowWriter(writer);
-    ResultExport export = new ResultExport(csv, existingHeader, file, context, label(), extract.outputFileName());
-    if (input == null && env.options().postgresCopy() && PostgresCopyExport.isPostgres(connection)) {
+    ResultExport export =
+        new ResultExport(csv, existingHeader, file, context, label(), extract.outputFileName());
+    if (input == null
+        && env.options().postgresCopy()
+        && PostgresCopyExport.isPostgres(connection)) {
       long copied = copyFromPostgres(connection, sink, writer, compress, export, context);
       if (copied >= 0) {
         return copied;
       }
     }
-    try (PreparedStatement ps = connection.prepareStatement(extract.statement(), ResultSet.TYPE_FORWARD_ONLY,
-        ResultSet.CONCUR_READ_ONLY)) {
+    try (PreparedStatement ps =
+        connection.prepareStatement(
+            extract.statement(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
       ps.setFetchSize(env.options().fetchSize());
       AutoCloseable cancel = ps::cancel;
       context.onCancel(cancel);
@@ -209,11 +289,11 @@ public final class SqlExtractStep implements Step {
   }
 
   /**
-   * Stage-in only reads, and says so to the database, so that a write the SQL checks missed
-   * still fails: pgjdbc begins the transaction READ ONLY, and SET TRANSACTION makes sure even
-   * if a driver setting told it to ignore the hint. H2 treats setReadOnly as a hint only; there
-   * the SQL checks and a read-only database account are the defence (docs/security.md). The
-   * pool resets the flag when the connection goes back.
+   * Stage-in only reads, and says so to the database, so that a write the SQL checks missed still
+   * fails: pgjdbc begins the transaction READ ONLY, and SET TRANSACTION makes sure even if a driver
+   * setting told it to ignore the hint. H2 treats setReadOnly as a hint only; there the SQL checks
+   * and a read-only database account are the defence (docs/security.md). The pool resets the flag
+   * when the connection goes back.
    */
   private static void readOnlyTransaction(Connection connection) throws SQLException {
     connection.setAutoCommit(false);
@@ -226,20 +306,28 @@ public final class SqlExtractStep implements Step {
   }
 
   /** The COPY fast path; returns the row count, or -1 if a column type needs the JDBC path. */
-  private long copyFromPostgres(Connection connection, OutputStream sink, Writer writer, boolean compress,
-      ResultExport export, StepContext context) throws SQLException, IOException, InterruptedException,
-      StagingException {
+  private long copyFromPostgres(
+      Connection connection,
+      OutputStream sink,
+      Writer writer,
+      boolean compress,
+      ResultExport export,
+      StepContext context)
+      throws SQLException, IOException, InterruptedException, StagingException {
     List<String> columns = new java.util.ArrayList<>();
     List<Integer> timestamps = new java.util.ArrayList<>();
-    String copy = PostgresCopyExport.copyStatement(connection, extract.statement(), columns, timestamps);
+    String copy =
+        PostgresCopyExport.copyStatement(connection, extract.statement(), columns, timestamps);
     if (copy == null) {
       return -1;
     }
     export.header(columns);
     writer.flush(); // the header goes before the server's rows
-    // the server sends one message per row: buffer before a plain file, the block writer buffers itself
+    // the server sends one message per row: buffer before a plain file, the block writer buffers
+    // itself
     OutputStream out = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
-    long count = PostgresCopyExport.copyOut(connection, copy, timestamps, out, context, export::addRows);
+    long count =
+        PostgresCopyExport.copyOut(connection, copy, timestamps, out, context, export::addRows);
     out.flush();
     writer.close(); // ends the last compressed block and writes the EOF block
     connection.commit();
@@ -247,24 +335,45 @@ public final class SqlExtractStep implements Step {
     return count;
   }
 
-  private void executePerInputRow(PreparedStatement ps, Path input, ResultExport export, StepContext context)
-      throws SQLException, IOException, InterruptedException, ParameterBinder.BindException, StagingException {
+  private void executePerInputRow(
+      PreparedStatement ps, Path input, ResultExport export, StepContext context)
+      throws SQLException,
+          IOException,
+          InterruptedException,
+          ParameterBinder.BindException,
+          StagingException {
     String inputName = extract.inputFileName();
     ParameterBinder binder = ParameterBinder.forStatement(ps, inputName);
-    try (CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(input), inputName)) {
+    try (CsvRowReader reader =
+        new CsvRowReader(CompressedFiles.openDecompressed(input), inputName)) {
       String[] fields;
       while ((fields = reader.next()) != null) {
         context.checkCancelled();
         if (fields.length < binder.parameterCount()) {
-          throw new StagingException(label(), inputName + " line " + reader.line() + " has " + fields.length
-              + " fields but the statement has " + binder.parameterCount() + " parameters");
+          throw new StagingException(
+              label(),
+              inputName
+                  + " line "
+                  + reader.line()
+                  + " has "
+                  + fields.length
+                  + " fields but the statement has "
+                  + binder.parameterCount()
+                  + " parameters");
         }
         binder.bind(ps, fields, reader.line());
         try (ResultSet rs = ps.executeQuery()) {
           export.rows(rs);
         } catch (SQLException e) {
-          throw new SQLException("with the parameters of " + inputName + " line " + reader.line() + ": "
-              + e.getMessage(), e.getSQLState(), e);
+          throw new SQLException(
+              "with the parameters of "
+                  + inputName
+                  + " line "
+                  + reader.line()
+                  + ": "
+                  + e.getMessage(),
+              e.getSQLState(),
+              e);
         }
       }
     }
@@ -278,7 +387,8 @@ public final class SqlExtractStep implements Step {
   }
 
   private List<String> readHeader(Path output) throws IOException {
-    try (CsvRowReader reader = new CsvRowReader(CompressedFiles.openDecompressed(output), extract.outputFileName())) {
+    try (CsvRowReader reader =
+        new CsvRowReader(CompressedFiles.openDecompressed(output), extract.outputFileName())) {
       return reader.header();
     }
   }

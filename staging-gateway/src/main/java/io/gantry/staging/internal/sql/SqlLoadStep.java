@@ -12,9 +12,9 @@ import io.gantry.staging.internal.files.Checksums;
 import io.gantry.staging.internal.steps.Step;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -72,15 +72,23 @@ public final class SqlLoadStep implements Step {
         return load(spec, input, context, start);
       }
     } catch (SQLException e) {
-      throw new StagingException(label(), SqlSteps.failure(spec, load.statement(), e) + "; nothing was written", e);
+      throw new StagingException(
+          label(), SqlSteps.failure(spec, load.statement(), e) + "; nothing was written", e);
     } catch (ParameterBinder.BindException | IOException e) {
       throw new StagingException(label(), e.getMessage() + "; nothing was written", e);
     }
   }
 
-  /** One read of the opened file for its checksum, a second for its rows: the same bytes both times. */
-  private ManifestRecord load(DataSourceSpec spec, SeekableByteChannel input, StepContext context, long start)
-      throws SQLException, IOException, ParameterBinder.BindException, StagingException, InterruptedException {
+  /**
+   * One read of the opened file for its checksum, a second for its rows: the same bytes both times.
+   */
+  private ManifestRecord load(
+      DataSourceSpec spec, SeekableByteChannel input, StepContext context, long start)
+      throws SQLException,
+          IOException,
+          ParameterBinder.BindException,
+          StagingException,
+          InterruptedException {
     long size = input.size(); // the CSV reader closes the channel when done
     String checksum = Checksums.sha256(input);
     String stepKey = stepKey();
@@ -96,10 +104,22 @@ public final class SqlLoadStep implements Step {
         long rows = insertRows(c, input, context);
         StageOutLedger.record(c, jobId, stepKey, checksum, rows);
         c.commit();
-        return new ManifestRecord("sql-load", spec.describe(), load.statement(), load.inputFileName(), rows,
-            size, checksum, seconds(start), false);
-      } catch (SQLException | IOException | ParameterBinder.BindException | StagingException
-          | InterruptedException | RuntimeException e) {
+        return new ManifestRecord(
+            "sql-load",
+            spec.describe(),
+            load.statement(),
+            load.inputFileName(),
+            rows,
+            size,
+            checksum,
+            seconds(start),
+            false);
+      } catch (SQLException
+          | IOException
+          | ParameterBinder.BindException
+          | StagingException
+          | InterruptedException
+          | RuntimeException e) {
         rollbackQuietly(c);
         throw e;
       }
@@ -107,16 +127,30 @@ public final class SqlLoadStep implements Step {
   }
 
   private long insertRows(Connection c, SeekableByteChannel input, StepContext context)
-      throws SQLException, IOException, ParameterBinder.BindException, StagingException, InterruptedException {
+      throws SQLException,
+          IOException,
+          ParameterBinder.BindException,
+          StagingException,
+          InterruptedException {
     String name = load.inputFileName();
     try (PreparedStatement ps = c.prepareStatement(load.statement());
-        CsvRowReader reader = new CsvRowReader(CompressedFiles.decompressed(Channels.newInputStream(input), name), name)) {
+        CsvRowReader reader =
+            new CsvRowReader(
+                CompressedFiles.decompressed(Channels.newInputStream(input), name), name)) {
       AutoCloseable cancel = ps::cancel;
       context.onCancel(cancel);
       ParameterBinder binder = ParameterBinder.forStatement(ps, name);
       if (reader.header().size() != binder.parameterCount()) {
-        throw new StagingException(label(), name + " has " + reader.header().size() + " columns "
-            + reader.header() + " but the statement has " + binder.parameterCount() + " parameters");
+        throw new StagingException(
+            label(),
+            name
+                + " has "
+                + reader.header().size()
+                + " columns "
+                + reader.header()
+                + " but the statement has "
+                + binder.parameterCount()
+                + " parameters");
       }
       long rows = 0;
       long batchStartLine = 2;
@@ -124,8 +158,15 @@ public final class SqlLoadStep implements Step {
       String[] fields;
       while ((fields = reader.next()) != null) {
         if (fields.length != binder.parameterCount()) {
-          throw new StagingException(label(), name + " line " + reader.line() + " has " + fields.length
-              + " fields, the header has " + binder.parameterCount());
+          throw new StagingException(
+              label(),
+              name
+                  + " line "
+                  + reader.line()
+                  + " has "
+                  + fields.length
+                  + " fields, the header has "
+                  + binder.parameterCount());
         }
         binder.bind(ps, fields, reader.line());
         ps.addBatch();
@@ -147,32 +188,71 @@ public final class SqlLoadStep implements Step {
     }
   }
 
-  private void executeBatch(PreparedStatement ps, long firstLine, long lastLine) throws SQLException {
+  private void executeBatch(PreparedStatement ps, long firstLine, long lastLine)
+      throws SQLException {
     try {
       ps.executeBatch();
     } catch (BatchUpdateException e) {
       SQLException detail = e.getNextException() != null ? e.getNextException() : e;
-      SQLException located = new SQLException("in the batch of " + load.inputFileName() + " lines " + firstLine
-          + "-" + lastLine + ": " + detail.getMessage(), detail.getSQLState(), e);
+      SQLException located =
+          new SQLException(
+              "in the batch of "
+                  + load.inputFileName()
+                  + " lines "
+                  + firstLine
+                  + "-"
+                  + lastLine
+                  + ": "
+                  + detail.getMessage(),
+              detail.getSQLState(),
+              e);
       throw located;
     }
   }
 
-  private ManifestRecord alreadyCommitted(StageOutLedger.Entry done, String checksum, DataSourceSpec spec,
-      SeekableByteChannel input, long start) throws StagingException, IOException {
+  private ManifestRecord alreadyCommitted(
+      StageOutLedger.Entry done,
+      String checksum,
+      DataSourceSpec spec,
+      SeekableByteChannel input,
+      long start)
+      throws StagingException, IOException {
     if (!done.checksum().equals(checksum)) {
-      throw new StagingException(label(), "job " + jobId + " already committed this step with a different file"
-          + " (SHA-256 " + done.checksum() + ", now " + checksum + "); refusing to load it twice");
+      throw new StagingException(
+          label(),
+          "job "
+              + jobId
+              + " already committed this step with a different file"
+              + " (SHA-256 "
+              + done.checksum()
+              + ", now "
+              + checksum
+              + "); refusing to load it twice");
     }
-    return new ManifestRecord("sql-load", spec.describe(), load.statement(), load.inputFileName(), done.rows(),
-        input.size(), checksum, seconds(start), true);
+    return new ManifestRecord(
+        "sql-load",
+        spec.describe(),
+        load.statement(),
+        load.inputFileName(),
+        done.rows(),
+        input.size(),
+        checksum,
+        seconds(start),
+        true);
   }
 
-  /** Identifies the step within the job: data source, statement and file, hashed to a fixed width. */
+  /**
+   * Identifies the step within the job: data source, statement and file, hashed to a fixed width.
+   */
   private String stepKey() {
     try {
       MessageDigest d = MessageDigest.getInstance("SHA-256");
-      String identity = load.dataSource().describe() + "\u0000" + load.statement() + "\u0000" + load.inputFileName();
+      String identity =
+          load.dataSource().describe()
+              + "\u0000"
+              + load.statement()
+              + "\u0000"
+              + load.inputFileName();
       return HexFormat.of().formatHex(d.digest(identity.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

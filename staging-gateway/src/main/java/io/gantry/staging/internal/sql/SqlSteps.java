@@ -11,8 +11,8 @@ import io.gantry.staging.internal.files.JobDirectory;
 import java.util.concurrent.ExecutorService;
 
 /**
- * What SQL steps share: the job directory, credentials, pools, compression threads, options and
- * the stage-in cache (null: none).
+ * What SQL steps share: the job directory, credentials, pools, compression threads, options and the
+ * stage-in cache (null: none).
  */
 public record SqlSteps(
     JobDirectory jobDirectory,
@@ -28,7 +28,8 @@ public record SqlSteps(
    * step failure. An inline URL is checked against the policy again here, at the moment of use,
    * before any password is decrypted.
    */
-  DataSourceSpec resolve(DataSourceRef ref, CredentialResolver.Access access, String step) throws StagingException {
+  DataSourceSpec resolve(DataSourceRef ref, CredentialResolver.Access access, String step)
+      throws StagingException {
     if (ref.name() == null) {
       var problem = policy.inlineDataSourceProblem(ref.jdbcUrl());
       if (problem.isPresent()) {
@@ -48,13 +49,21 @@ public record SqlSteps(
 
   /** "statement [SELECT ...] failed on data source 'x' (url): database message [SQLSTATE]". */
   static String failure(DataSourceSpec spec, String statement, java.sql.SQLException e) {
-    StringBuilder b = new StringBuilder("statement [").append(abbreviate(statement)).append("] failed on data source ")
-        .append(spec.describe()).append(": ").append(e.getMessage());
+    StringBuilder b =
+        new StringBuilder("statement [")
+            .append(abbreviate(statement))
+            .append("] failed on data source ")
+            .append(spec.describe())
+            .append(": ")
+            .append(e.getMessage());
     if (e.getSQLState() != null) {
       b.append(" [SQLSTATE ").append(e.getSQLState()).append(']');
     }
     java.sql.SQLException next = e.getNextException();
-    if (next != null && next != e && next.getMessage() != null && !next.getMessage().equals(e.getMessage())) {
+    if (next != null
+        && next != e
+        && next.getMessage() != null
+        && !next.getMessage().equals(e.getMessage())) {
       b.append("; ").append(next.getMessage());
     }
     return b.toString();

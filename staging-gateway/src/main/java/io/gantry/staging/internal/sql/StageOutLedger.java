@@ -10,12 +10,12 @@ import java.sql.Timestamp;
 import java.time.Instant;
 
 /**
- * Makes stage-out exactly-once: a table in the target database,
- * {@code gantry_stage_out_ledger(job_id, step_key, file_checksum, row_count, committed_at)},
- * gets one row per committed step, inserted in the same transaction as the step's rows. Running
- * the same step of the same job again finds the row and skips the step, even if the server
- * crashed between the database commit and its own record of it. The primary key on
- * (job_id, step_key) also stops two concurrent runs: the second one's commit fails and rolls back.
+ * Makes stage-out exactly-once: a table in the target database, {@code
+ * gantry_stage_out_ledger(job_id, step_key, file_checksum, row_count, committed_at)}, gets one row
+ * per committed step, inserted in the same transaction as the step's rows. Running the same step of
+ * the same job again finds the row and skips the step, even if the server crashed between the
+ * database commit and its own record of it. The primary key on (job_id, step_key) also stops two
+ * concurrent runs: the second one's commit fails and rolls back.
  */
 final class StageOutLedger {
   static final String TABLE = StageOutLedgerDdl.TABLE;
@@ -37,7 +37,8 @@ final class StageOutLedger {
     } catch (SQLException e) {
       // another step may have created it at the same moment; that is fine if it exists now
       if (!exists(c)) {
-        throw new SQLException(StageOutLedgerDdl.missingMessage(e.getMessage()), e.getSQLState(), e);
+        throw new SQLException(
+            StageOutLedgerDdl.missingMessage(e.getMessage()), e.getSQLState(), e);
       }
     } finally {
       c.setAutoCommit(autoCommit);
@@ -55,8 +56,11 @@ final class StageOutLedger {
 
   /** The committed entry's checksum and rows, or null if the step has not been committed. */
   static Entry find(Connection c, String jobId, String stepKey) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT file_checksum, row_count FROM " + TABLE + " WHERE job_id = ? AND step_key = ?")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT file_checksum, row_count FROM "
+                + TABLE
+                + " WHERE job_id = ? AND step_key = ?")) {
       ps.setString(1, jobId);
       ps.setString(2, stepKey);
       try (ResultSet rs = ps.executeQuery()) {
@@ -65,9 +69,13 @@ final class StageOutLedger {
     }
   }
 
-  static void record(Connection c, String jobId, String stepKey, String checksum, long rows) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + TABLE
-        + " (job_id, step_key, file_checksum, row_count, committed_at) VALUES (?, ?, ?, ?, ?)")) {
+  static void record(Connection c, String jobId, String stepKey, String checksum, long rows)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO "
+                + TABLE
+                + " (job_id, step_key, file_checksum, row_count, committed_at) VALUES (?, ?, ?, ?, ?)")) {
       ps.setString(1, jobId);
       ps.setString(2, stepKey);
       ps.setString(3, checksum);

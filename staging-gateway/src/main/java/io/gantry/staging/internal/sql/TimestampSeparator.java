@@ -1,20 +1,22 @@
 package io.gantry.staging.internal.sql;
 
 /**
- * Turns PostgreSQL's timestamp text ({@code 2024-02-29 23:59:59.5}) into ISO 8601's
- * ({@code 2024-02-29T23:59:59.5}) inside rows of {@code COPY ... (FORMAT csv)} output, in place.
+ * Turns PostgreSQL's timestamp text ({@code 2024-02-29 23:59:59.5}) into ISO 8601's ({@code
+ * 2024-02-29T23:59:59.5}) inside rows of {@code COPY ... (FORMAT csv)} output, in place.
  *
- * <p>Doing it in SQL ({@code overlay(ts::text ...)} in a wrapping query) costs the database
- * 20-30% more time per row, and the database is the single thread every extract waits on; here
- * it is one byte per value. PostgreSQL sends each COPY row as one message, so a row is whole.
- * Fields are stepped over by the CSV quoting rule PostgreSQL writes (a quoted field ends at a
- * quote not followed by another); nothing else in the row is touched, and NULL (an empty field)
- * has no separator to change.
+ * <p>Doing it in SQL ({@code overlay(ts::text ...)} in a wrapping query) costs the database 20-30%
+ * more time per row, and the database is the single thread every extract waits on; here it is one
+ * byte per value. PostgreSQL sends each COPY row as one message, so a row is whole. Fields are
+ * stepped over by the CSV quoting rule PostgreSQL writes (a quoted field ends at a quote not
+ * followed by another); nothing else in the row is touched, and NULL (an empty field) has no
+ * separator to change.
  */
 final class TimestampSeparator {
   private TimestampSeparator() {}
 
-  /** @param columns the 0-based indexes of timestamp columns, ascending */
+  /**
+   * @param columns the 0-based indexes of timestamp columns, ascending
+   */
   static void fix(byte[] row, int length, int[] columns) {
     int i = 0;
     int field = 0;

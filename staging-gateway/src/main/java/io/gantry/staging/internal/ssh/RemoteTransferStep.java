@@ -46,8 +46,13 @@ public final class RemoteTransferStep implements Step {
   private final ConnectionPolicy policy;
   private final ExecutorService compressionPool;
 
-  public RemoteTransferStep(RemoteTransfer transfer, JobDirectory jobDirectory, CredentialResolver credentials,
-      GatewayOptions options, ConnectionPolicy policy, ExecutorService compressionPool) {
+  public RemoteTransferStep(
+      RemoteTransfer transfer,
+      JobDirectory jobDirectory,
+      CredentialResolver credentials,
+      GatewayOptions options,
+      ConnectionPolicy policy,
+      ExecutorService compressionPool) {
     this.transfer = transfer;
     this.jobDirectory = jobDirectory;
     this.credentials = credentials;
@@ -82,37 +87,48 @@ public final class RemoteTransferStep implements Step {
     try {
       SshCredentials login = credentials.ssh(transfer);
       if (login == null) {
-        throw new StagingException(label(), "no credentials for " + transfer.user() + "@" + transfer.host());
+        throw new StagingException(
+            label(), "no credentials for " + transfer.user() + "@" + transfer.host());
       }
       return login;
     } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new StagingException(label(), "credentials for " + transfer.user() + "@" + transfer.host() + ": "
-          + e.getMessage(), e);
+      throw new StagingException(
+          label(),
+          "credentials for " + transfer.user() + "@" + transfer.host() + ": " + e.getMessage(),
+          e);
     }
   }
 
-  private ManifestRecord attempt(SshCredentials login, StepContext context) throws TransferFailure, IOException {
+  private ManifestRecord attempt(SshCredentials login, StepContext context)
+      throws TransferFailure, IOException {
     long start = System.nanoTime();
     Session session = new SshConnector(options).open(transfer, login);
     AutoCloseable cancel = session::disconnect;
     context.onCancel(cancel);
     try {
       return transfer.direction() == RemoteTransfer.Direction.TRANSMIT
-          ? fetch(session, start, context) : send(session, start, context);
+          ? fetch(session, start, context)
+          : send(session, start, context);
     } finally {
       context.clearOnCancel(cancel);
       session.disconnect();
     }
   }
 
-  private ManifestRecord fetch(Session session, long start, StepContext context) throws TransferFailure, IOException {
+  private ManifestRecord fetch(Session session, long start, StepContext context)
+      throws TransferFailure, IOException {
     Path target = jobDirectory.resolve(transfer.targetFileName(), "TargetFileName");
     int timeout = (int) options.connectTimeout().toMillis();
     try (StagedFile file = StagedFile.create(target)) {
-      OutputStream out = transfer.compress()
-          ? new BlockGzipWriter(file.stream(), compressionPool, options.compressionThreads(), options.blockSize(),
-              options.compressionLevel())
-          : file.stream();
+      OutputStream out =
+          transfer.compress()
+              ? new BlockGzipWriter(
+                  file.stream(),
+                  compressionPool,
+                  options.compressionThreads(),
+                  options.blockSize(),
+                  options.compressionLevel())
+              : file.stream();
       if (transfer.protocol() == RemoteTransfer.Protocol.SCP) {
         ScpProtocol.download(session, transfer.sourceFileName(), out, timeout);
       } else {
@@ -121,11 +137,18 @@ public final class RemoteTransferStep implements Step {
       out.close();
       String sha256 = file.commit(CreationFlag.OVERWRITE);
       context.progress().add(0, file.bytes());
-      return record("transmit", transfer.sourceFileName(), transfer.targetFileName(), file.bytes(), sha256, start);
+      return record(
+          "transmit",
+          transfer.sourceFileName(),
+          transfer.targetFileName(),
+          file.bytes(),
+          sha256,
+          start);
     }
   }
 
-  private ManifestRecord send(Session session, long start, StepContext context) throws TransferFailure, IOException {
+  private ManifestRecord send(Session session, long start, StepContext context)
+      throws TransferFailure, IOException {
     SeekableByteChannel source;
     try {
       source = jobDirectory.openForReading(transfer.sourceFileName(), "local file");
@@ -146,11 +169,24 @@ public final class RemoteTransferStep implements Step {
         long size = sent.size();
         int timeout = (int) options.connectTimeout().toMillis();
         String name = transfer.sourceFileName();
-        long bytes = transfer.protocol() == RemoteTransfer.Protocol.SCP
-            ? ScpProtocol.upload(session, Channels.newInputStream(sent), size, name, transfer.targetFileName(), timeout)
-            : SftpProtocol.upload(session, Channels.newInputStream(sent), size, transfer.targetFileName(), timeout);
+        long bytes =
+            transfer.protocol() == RemoteTransfer.Protocol.SCP
+                ? ScpProtocol.upload(
+                    session,
+                    Channels.newInputStream(sent),
+                    size,
+                    name,
+                    transfer.targetFileName(),
+                    timeout)
+                : SftpProtocol.upload(
+                    session,
+                    Channels.newInputStream(sent),
+                    size,
+                    transfer.targetFileName(),
+                    timeout);
         context.progress().add(0, bytes);
-        return record("receive", transfer.targetFileName(), transfer.sourceFileName(), bytes, sha256, start);
+        return record(
+            "receive", transfer.targetFileName(), transfer.sourceFileName(), bytes, sha256, start);
       }
     } finally {
       if (compressed != null) {
@@ -167,8 +203,13 @@ public final class RemoteTransferStep implements Step {
   private Path compressCopy(SeekableByteChannel source) throws IOException {
     Path temp = Files.createTempFile("gantry-upload-", ".bgz.part");
     try (InputStream in = Channels.newInputStream(source);
-        OutputStream out = new BlockGzipWriter(Files.newOutputStream(temp), compressionPool,
-            options.compressionThreads(), options.blockSize(), options.compressionLevel())) {
+        OutputStream out =
+            new BlockGzipWriter(
+                Files.newOutputStream(temp),
+                compressionPool,
+                options.compressionThreads(),
+                options.blockSize(),
+                options.compressionLevel())) {
       in.transferTo(out);
     } catch (IOException e) {
       Files.deleteIfExists(temp);
@@ -177,10 +218,25 @@ public final class RemoteTransferStep implements Step {
     return temp;
   }
 
-  private ManifestRecord record(String kind, String remotePath, String file, long bytes, String sha256, long start) {
-    String source = transfer.protocol().name().toLowerCase(java.util.Locale.ROOT) + "://" + transfer.user() + "@"
-        + transfer.host() + ":" + transfer.port();
-    return new ManifestRecord(kind, source, remotePath, file, -1, bytes, sha256, (System.nanoTime() - start) / 1e9,
+  private ManifestRecord record(
+      String kind, String remotePath, String file, long bytes, String sha256, long start) {
+    String source =
+        transfer.protocol().name().toLowerCase(java.util.Locale.ROOT)
+            + "://"
+            + transfer.user()
+            + "@"
+            + transfer.host()
+            + ":"
+            + transfer.port();
+    return new ManifestRecord(
+        kind,
+        source,
+        remotePath,
+        file,
+        -1,
+        bytes,
+        sha256,
+        (System.nanoTime() - start) / 1e9,
         false);
   }
 }

@@ -8,14 +8,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
- * The scp protocol (the {@code rcp} wire format) over an exec channel running {@code scp -f}
- * (send to us) or {@code scp -t} (receive from us). One file per call. A status byte 1 or 2 from
- * the remote is its error (a missing file, a permission problem): permanent. The stream ending
- * early is a dropped connection: retryable.
+ * The scp protocol (the {@code rcp} wire format) over an exec channel running {@code scp -f} (send
+ * to us) or {@code scp -t} (receive from us). One file per call. A status byte 1 or 2 from the
+ * remote is its error (a missing file, a permission problem): permanent. The stream ending early is
+ * a dropped connection: retryable.
  */
 final class ScpProtocol {
   private ScpProtocol() {}
@@ -24,15 +22,18 @@ final class ScpProtocol {
   static long download(Session session, String remotePath, OutputStream out, int timeoutMillis)
       throws TransferFailure, IOException {
     ChannelExec channel = openExec(session, "scp -f " + shellQuote(remotePath));
-    try (InputStream in = channel.getInputStream(); OutputStream ack = channel.getOutputStream()) {
+    try (InputStream in = channel.getInputStream();
+        OutputStream ack = channel.getOutputStream()) {
       connect(channel, timeoutMillis);
       sendOk(ack);
       int kind = in.read();
       if (kind == 1 || kind == 2) {
-        throw TransferFailure.permanent("remote scp refused " + remotePath + ": " + readLine(in), null);
+        throw TransferFailure.permanent(
+            "remote scp refused " + remotePath + ": " + readLine(in), null);
       }
       if (kind != 'C') {
-        throw dropped(kind < 0 ? "connection closed before the file header" : "unexpected scp reply " + kind);
+        throw dropped(
+            kind < 0 ? "connection closed before the file header" : "unexpected scp reply " + kind);
       }
       String[] header = readLine(in).split(" ", 3); // mode size name
       long size = Long.parseLong(header[1]);
@@ -55,11 +56,21 @@ final class ScpProtocol {
     }
   }
 
-  /** Sends {@code size} bytes of {@code file} (the job's {@code local}) to {@code remotePath}; returns the size. */
-  static long upload(Session session, InputStream file, long size, String local, String remotePath,
-      int timeoutMillis) throws TransferFailure, IOException {
+  /**
+   * Sends {@code size} bytes of {@code file} (the job's {@code local}) to {@code remotePath};
+   * returns the size.
+   */
+  static long upload(
+      Session session,
+      InputStream file,
+      long size,
+      String local,
+      String remotePath,
+      int timeoutMillis)
+      throws TransferFailure, IOException {
     ChannelExec channel = openExec(session, "scp -t " + shellQuote(remotePath));
-    try (InputStream in = channel.getInputStream(); OutputStream out = channel.getOutputStream()) {
+    try (InputStream in = channel.getInputStream();
+        OutputStream out = channel.getOutputStream()) {
       connect(channel, timeoutMillis);
       checkAck(in, remotePath);
       String name = remotePath.substring(remotePath.lastIndexOf('/') + 1);
@@ -97,7 +108,8 @@ final class ScpProtocol {
     }
   }
 
-  private static void checkAck(InputStream in, String remotePath) throws IOException, TransferFailure {
+  private static void checkAck(InputStream in, String remotePath)
+      throws IOException, TransferFailure {
     int b = in.read();
     if (b == 0) {
       return;
@@ -105,7 +117,8 @@ final class ScpProtocol {
     if (b < 0) {
       throw dropped("connection closed while waiting for the remote scp");
     }
-    throw TransferFailure.permanent("remote scp error for " + remotePath + ": " + readLine(in), null);
+    throw TransferFailure.permanent(
+        "remote scp error for " + remotePath + ": " + readLine(in), null);
   }
 
   private static void sendOk(OutputStream out) throws IOException {

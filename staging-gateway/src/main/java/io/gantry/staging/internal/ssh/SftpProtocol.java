@@ -7,13 +7,11 @@ import com.jcraft.jsch.SftpException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * SFTP transfers. Downloads check the received length against the remote file's size (a dropped
- * connection can look like a clean end of stream). Uploads go to a hidden temporary name beside
- * the target and are renamed when complete, so the remote side never sees a partial file.
+ * connection can look like a clean end of stream). Uploads go to a hidden temporary name beside the
+ * target and are renamed when complete, so the remote side never sees a partial file.
  */
 final class SftpProtocol {
   private SftpProtocol() {}
@@ -27,10 +25,12 @@ final class SftpProtocol {
       try (InputStream in = sftp.get(remotePath)) {
         copied = in.transferTo(out);
       } catch (IOException e) {
-        throw TransferFailure.retryable("connection dropped during sftp of " + remotePath + ": " + e.getMessage(), e);
+        throw TransferFailure.retryable(
+            "connection dropped during sftp of " + remotePath + ": " + e.getMessage(), e);
       }
       if (copied != size) {
-        throw TransferFailure.retryable("connection dropped after " + copied + " of " + size + " bytes", null);
+        throw TransferFailure.retryable(
+            "connection dropped after " + copied + " of " + size + " bytes", null);
       }
       return copied;
     } catch (SftpException e) {
@@ -40,12 +40,16 @@ final class SftpProtocol {
     }
   }
 
-  /** Sends {@code size} bytes of {@code in} to {@code remotePath}, renamed into place when complete. */
-  static long upload(Session session, InputStream in, long size, String remotePath, int timeoutMillis)
+  /**
+   * Sends {@code size} bytes of {@code in} to {@code remotePath}, renamed into place when complete.
+   */
+  static long upload(
+      Session session, InputStream in, long size, String remotePath, int timeoutMillis)
       throws TransferFailure, IOException {
     ChannelSftp sftp = open(session, timeoutMillis);
     int slash = remotePath.lastIndexOf('/');
-    String temp = remotePath.substring(0, slash + 1) + "." + remotePath.substring(slash + 1) + ".part";
+    String temp =
+        remotePath.substring(0, slash + 1) + "." + remotePath.substring(slash + 1) + ".part";
     try {
       sftp.put(in, temp, ChannelSftp.OVERWRITE);
       replace(sftp, temp, remotePath);
@@ -86,11 +90,17 @@ final class SftpProtocol {
       return TransferFailure.permanent("permission denied for remote file " + remotePath, e);
     }
     if (e.id == ChannelSftp.SSH_FX_OP_UNSUPPORTED) {
-      return TransferFailure.permanent("the remote sftp server does not support this operation on " + remotePath, e);
+      return TransferFailure.permanent(
+          "the remote sftp server does not support this operation on " + remotePath, e);
     }
     // a generic failure is what a dropping connection looks like from inside JSch: try again
-    return TransferFailure.retryable("sftp failed for " + remotePath + ": " + e.getMessage()
-        + (session.isConnected() ? "" : " (connection lost)"), e);
+    return TransferFailure.retryable(
+        "sftp failed for "
+            + remotePath
+            + ": "
+            + e.getMessage()
+            + (session.isConnected() ? "" : " (connection lost)"),
+        e);
   }
 
   private static void quietlyRemove(ChannelSftp sftp, String path) {

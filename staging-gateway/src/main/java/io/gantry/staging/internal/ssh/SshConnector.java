@@ -14,11 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Opens authenticated SSH sessions with JSch (the maintained {@code com.github.mwiede} fork).
- * Host keys are checked against the configured known_hosts file: an unknown or changed key fails
- * unless the options say {@code acceptUnknownHostKeys}. Failures are sorted into retryable
- * (network) and permanent (host key, authentication), with messages naming host and user only;
- * every network failure reads the same, "could not connect to HOST:PORT".
+ * Opens authenticated SSH sessions with JSch (the maintained {@code com.github.mwiede} fork). Host
+ * keys are checked against the configured known_hosts file: an unknown or changed key fails unless
+ * the options say {@code acceptUnknownHostKeys}. Failures are sorted into retryable (network) and
+ * permanent (host key, authentication), with messages naming host and user only; every network
+ * failure reads the same, "could not connect to HOST:PORT".
  */
 final class SshConnector {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SshConnector.class);
@@ -34,15 +34,24 @@ final class SshConnector {
       JSch jsch = new JSch();
       if (!options.acceptUnknownHostKeys()) {
         if (!java.nio.file.Files.isReadable(options.knownHostsFile())) {
-          throw TransferFailure.permanent("known_hosts file " + options.knownHostsFile() + " does not exist or is"
-              + " unreadable, so the host key of " + t.host() + ":" + t.port() + " cannot be checked", null);
+          throw TransferFailure.permanent(
+              "known_hosts file "
+                  + options.knownHostsFile()
+                  + " does not exist or is"
+                  + " unreadable, so the host key of "
+                  + t.host()
+                  + ":"
+                  + t.port()
+                  + " cannot be checked",
+              null);
         }
         jsch.setKnownHosts(options.knownHostsFile().toString());
       }
       byte[] key = credentials.privateKeyOrNull();
       if (key != null) {
         Secret passphrase = credentials.passphraseOrNull();
-        jsch.addIdentity("gantry:" + where, key, null, passphrase == null ? null : bytes(passphrase));
+        jsch.addIdentity(
+            "gantry:" + where, key, null, passphrase == null ? null : bytes(passphrase));
         Arrays.fill(key, (byte) 0);
       }
       Session session = jsch.getSession(t.user(), t.host(), t.port());
@@ -52,18 +61,36 @@ final class SshConnector {
       session.setConfig("StrictHostKeyChecking", options.acceptUnknownHostKeys() ? "no" : "yes");
       session.setConfig("PreferredAuthentications", key != null ? "publickey" : "password");
       int timeout = (int) options.connectTimeout().toMillis();
-      session.setTimeout(Math.max(timeout, 10_000)); // socket reads: a stalled transfer fails, then retries
+      session.setTimeout(
+          Math.max(timeout, 10_000)); // socket reads: a stalled transfer fails, then retries
       session.connect(timeout);
       return session;
     } catch (JSchUnknownHostKeyException e) {
-      throw TransferFailure.permanent("host key of " + t.host() + ":" + t.port() + " is not in the known_hosts file "
-          + options.knownHostsFile() + " (" + e.getMessage() + "); add it there, or set acceptUnknownHostKeys"
-          + " only on a network you trust", e);
+      throw TransferFailure.permanent(
+          "host key of "
+              + t.host()
+              + ":"
+              + t.port()
+              + " is not in the known_hosts file "
+              + options.knownHostsFile()
+              + " ("
+              + e.getMessage()
+              + "); add it there, or set acceptUnknownHostKeys"
+              + " only on a network you trust",
+          e);
     } catch (JSchChangedHostKeyException e) {
-      throw TransferFailure.permanent("host key of " + t.host() + ":" + t.port() + " DIFFERS from the one in "
-          + options.knownHostsFile() + ": the host was reinstalled, or someone is intercepting the connection", e);
+      throw TransferFailure.permanent(
+          "host key of "
+              + t.host()
+              + ":"
+              + t.port()
+              + " DIFFERS from the one in "
+              + options.knownHostsFile()
+              + ": the host was reinstalled, or someone is intercepting the connection",
+          e);
     } catch (JSchHostKeyException e) {
-      throw TransferFailure.permanent("host key of " + t.host() + ":" + t.port() + " rejected: " + e.getMessage(), e);
+      throw TransferFailure.permanent(
+          "host key of " + t.host() + ":" + t.port() + " rejected: " + e.getMessage(), e);
     } catch (JSchException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("Auth")) {
         throw authFailure(where, credentials, e);
@@ -75,8 +102,10 @@ final class SshConnector {
     }
   }
 
-  private static TransferFailure authFailure(String where, SshCredentials credentials, Exception e) {
-    return TransferFailure.permanent("authentication failed for " + where + " with " + credentials.method(), e);
+  private static TransferFailure authFailure(
+      String where, SshCredentials credentials, Exception e) {
+    return TransferFailure.permanent(
+        "authentication failed for " + where + " with " + credentials.method(), e);
   }
 
   private static byte[] bytes(Secret secret) {

@@ -14,9 +14,9 @@ import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 
 /**
- * {@code scp:} and {@code sftp:} URIs through the same SSH code as {@code SCPDataStaging}: the
- * same host-key check against known_hosts, the same identities and encrypted passwords, the same
- * remote rename after an sftp upload.
+ * {@code scp:} and {@code sftp:} URIs through the same SSH code as {@code SCPDataStaging}: the same
+ * host-key check against known_hosts, the same identities and encrypted passwords, the same remote
+ * rename after an sftp upload.
  */
 public final class SshUriScheme implements UriScheme {
   private final GatewayOptions options;
@@ -42,15 +42,26 @@ public final class SshUriScheme implements UriScheme {
   }
 
   @Override
-  public long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel file, long size,
-      StepContext context) throws UriFailure, IOException {
+  public long upload(
+      UriTransfer transfer,
+      UriLogin login,
+      SeekableByteChannel file,
+      long size,
+      StepContext context)
+      throws UriFailure, IOException {
     Session session = open(transfer, login, context);
     try {
       int timeout = (int) options.connectTimeout().toMillis();
       return transfer.scheme().equals("scp")
-          ? ScpProtocol.upload(session, Channels.newInputStream(file), size, transfer.fileName(),
-              transfer.uri().getPath(), timeout)
-          : SftpProtocol.upload(session, Channels.newInputStream(file), size, transfer.uri().getPath(), timeout);
+          ? ScpProtocol.upload(
+              session,
+              Channels.newInputStream(file),
+              size,
+              transfer.fileName(),
+              transfer.uri().getPath(),
+              timeout)
+          : SftpProtocol.upload(
+              session, Channels.newInputStream(file), size, transfer.uri().getPath(), timeout);
     } catch (TransferFailure f) {
       throw translate(f);
     } finally {
@@ -58,15 +69,30 @@ public final class SshUriScheme implements UriScheme {
     }
   }
 
-  private Session open(UriTransfer transfer, UriLogin login, StepContext context) throws UriFailure {
+  private Session open(UriTransfer transfer, UriLogin login, StepContext context)
+      throws UriFailure {
     if (login == null) {
-      throw UriFailure.permanent(transfer.describe() + " needs a login: a UsernameToken with an encrypted"
-          + " password, or a reference to an SSH identity of the server", null);
+      throw UriFailure.permanent(
+          transfer.describe()
+              + " needs a login: a UsernameToken with an encrypted"
+              + " password, or a reference to an SSH identity of the server",
+          null);
     }
-    RemoteTransfer.Protocol protocol = transfer.scheme().equals("scp")
-        ? RemoteTransfer.Protocol.SCP : RemoteTransfer.Protocol.SFTP;
-    RemoteTransfer as = new RemoteTransfer(transfer.order(), RemoteTransfer.Direction.TRANSMIT, protocol,
-        transfer.uri().getHost(), transfer.port(), login.user(), transfer.uri().getPath(), transfer.fileName(), false);
+    RemoteTransfer.Protocol protocol =
+        transfer.scheme().equals("scp")
+            ? RemoteTransfer.Protocol.SCP
+            : RemoteTransfer.Protocol.SFTP;
+    RemoteTransfer as =
+        new RemoteTransfer(
+            transfer.order(),
+            RemoteTransfer.Direction.TRANSMIT,
+            protocol,
+            transfer.uri().getHost(),
+            transfer.port(),
+            login.user(),
+            transfer.uri().getPath(),
+            transfer.fileName(),
+            false);
     try {
       Session session = new SshConnector(options).open(as, login.credentials());
       context.onCancel(session::disconnect);
@@ -77,6 +103,8 @@ public final class SshUriScheme implements UriScheme {
   }
 
   private static UriFailure translate(TransferFailure f) {
-    return f.retryable() ? UriFailure.retryable(f.getMessage(), f) : UriFailure.permanent(f.getMessage(), f);
+    return f.retryable()
+        ? UriFailure.retryable(f.getMessage(), f)
+        : UriFailure.permanent(f.getMessage(), f);
   }
 }

@@ -17,9 +17,9 @@ import java.util.concurrent.Future;
  * parallel, a group only after the previous one finished).
  *
  * <ol>
- *   <li>Groups run in ascending order; the steps of one group run in parallel on the shared
- *       step pool, at most {@code maxParallel} of this run's at a time (a window: the next step
- *       is submitted when one finishes), so one job's wide group cannot take every thread.
+ *   <li>Groups run in ascending order; the steps of one group run in parallel on the shared step
+ *       pool, at most {@code maxParallel} of this run's at a time (a window: the next step is
+ *       submitted when one finishes), so one job's wide group cannot take every thread.
  *   <li>A group starts only when every step of the previous group succeeded.
  *   <li>The first failure cancels the rest of its group, waits until they have cleaned up (so no
  *       temporary file outlives the call), and is reported; later groups never start.
@@ -53,7 +53,8 @@ public final class GroupedExecution {
     return records;
   }
 
-  private List<ManifestRecord> runGroup(List<Step> group, PlanProgress progress) throws StagingException {
+  private List<ManifestRecord> runGroup(List<Step> group, PlanProgress progress)
+      throws StagingException {
     ExecutorCompletionService<ManifestRecord> completion = new ExecutorCompletionService<>(pool);
     CountDownLatch finished = new CountDownLatch(group.size());
     // Every step has its context from the start, so cancelling also settles the ones not yet
@@ -66,12 +67,15 @@ public final class GroupedExecution {
     List<ManifestRecord> records = new ArrayList<>();
     try {
       while (futures.size() < Math.min(maxParallel, group.size())) {
-        futures.add(submit(completion, group.get(futures.size()), contexts.get(futures.size()), finished));
+        futures.add(
+            submit(completion, group.get(futures.size()), contexts.get(futures.size()), finished));
       }
       for (int i = 0; i < group.size(); i++) {
         records.add(completion.take().get());
         if (futures.size() < group.size()) {
-          futures.add(submit(completion, group.get(futures.size()), contexts.get(futures.size()), finished));
+          futures.add(
+              submit(
+                  completion, group.get(futures.size()), contexts.get(futures.size()), finished));
         }
       }
       return records;
@@ -81,28 +85,33 @@ public final class GroupedExecution {
     } catch (InterruptedException e) {
       cancelAll(contexts, futures, finished);
       Thread.currentThread().interrupt();
-      throw new StagingException("staging", "cancelled (interrupted) while running " + describe(group), e);
+      throw new StagingException(
+          "staging", "cancelled (interrupted) while running " + describe(group), e);
     }
   }
 
-  private static Future<ManifestRecord> submit(ExecutorCompletionService<ManifestRecord> completion,
-      Step step, StepContext context, CountDownLatch finished) {
-    return completion.submit(() -> {
-      if (!context.begin()) {
-        throw new InterruptedException("cancelled before it started");
-      }
-      try {
-        ManifestRecord record = step.run(context);
-        context.progress().listener().stepFinished(record);
-        return record;
-      } finally {
-        finished.countDown();
-      }
-    });
+  private static Future<ManifestRecord> submit(
+      ExecutorCompletionService<ManifestRecord> completion,
+      Step step,
+      StepContext context,
+      CountDownLatch finished) {
+    return completion.submit(
+        () -> {
+          if (!context.begin()) {
+            throw new InterruptedException("cancelled before it started");
+          }
+          try {
+            ManifestRecord record = step.run(context);
+            context.progress().listener().stepFinished(record);
+            return record;
+          } finally {
+            finished.countDown();
+          }
+        });
   }
 
-  private static void cancelAll(List<StepContext> contexts, List<Future<ManifestRecord>> futures,
-      CountDownLatch finished) {
+  private static void cancelAll(
+      List<StepContext> contexts, List<Future<ManifestRecord>> futures, CountDownLatch finished) {
     for (StepContext c : contexts) {
       if (c.cancelBeforeStart()) {
         finished.countDown(); // it will never run, so never count itself down
@@ -137,6 +146,8 @@ public final class GroupedExecution {
   }
 
   private static String describe(List<Step> group) {
-    return group.size() == 1 ? group.get(0).label() : group.size() + " steps of group " + group.get(0).group();
+    return group.size() == 1
+        ? group.get(0).label()
+        : group.size() + " steps of group " + group.get(0).group();
   }
 }

@@ -11,10 +11,10 @@ import org.slf4j.LoggerFactory;
  * The retry loop every transfer step shares (URI schemes, scp and sftp):
  *
  * <ol>
- *   <li>up to the gateway's {@code connectAttempts} attempts, each from the start, with
- *       {@link Backoff} before each retry and a cancellation check before each attempt;
- *   <li>a failure that cannot heal ({@link AttemptFailure#retryable()} false), an I/O error on
- *       the job directory's side or a bad argument ends the step at once;
+ *   <li>up to the gateway's {@code connectAttempts} attempts, each from the start, with {@link
+ *       Backoff} before each retry and a cancellation check before each attempt;
+ *   <li>a failure that cannot heal ({@link AttemptFailure#retryable()} false), an I/O error on the
+ *       job directory's side or a bad argument ends the step at once;
  *   <li>the final message says how many attempts failed and why the last one did.
  * </ol>
  */
@@ -29,12 +29,17 @@ public final class RetriedAttempts {
     ManifestRecord run() throws AttemptFailure, IOException, InterruptedException;
   }
 
-  public static ManifestRecord run(String label, GatewayOptions options, StepContext context, Attempt attempt)
+  public static ManifestRecord run(
+      String label, GatewayOptions options, StepContext context, Attempt attempt)
       throws StagingException, InterruptedException {
     AttemptFailure last = null;
     for (int n = 1; n <= options.connectAttempts(); n++) {
       if (n > 1) {
-        LOG.warn("{}: attempt {} of {} failed, retrying: {}", label, n - 1, options.connectAttempts(),
+        LOG.warn(
+            "{}: attempt {} of {} failed, retrying: {}",
+            label,
+            n - 1,
+            options.connectAttempts(),
             last.getMessage());
         Backoff.sleepBefore(n, options.retryBackoff());
       }
@@ -50,7 +55,9 @@ public final class RetriedAttempts {
         throw new StagingException(label, e.getMessage(), e);
       }
     }
-    throw new StagingException(label, "failed after " + options.connectAttempts() + " attempts: "
-        + last.getMessage(), last);
+    throw new StagingException(
+        label,
+        "failed after " + options.connectAttempts() + " attempts: " + last.getMessage(),
+        last);
   }
 }

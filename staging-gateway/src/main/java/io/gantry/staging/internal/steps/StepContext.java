@@ -4,15 +4,16 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A running step's link to its group: whether it has been cancelled, and what to close to stop
- * it when it is blocked in a driver or socket that ignores interrupts (a JDBC statement, an SSH
+ * A running step's link to its group: whether it has been cancelled, and what to close to stop it
+ * when it is blocked in a driver or socket that ignores interrupts (a JDBC statement, an SSH
  * session).
  */
 public final class StepContext {
   private final List<AutoCloseable> onCancel = new CopyOnWriteArrayList<>();
   private final PlanProgress progress;
   private volatile boolean cancelled;
-  private final java.util.concurrent.atomic.AtomicInteger state = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger state =
+      new java.util.concurrent.atomic.AtomicInteger();
   private static final int QUEUED = 0;
   private static final int RUNNING = 1;
   private static final int NEVER_RUN = 2;
@@ -25,7 +26,9 @@ public final class StepContext {
     return progress;
   }
 
-  /** {@code action} runs if the step is cancelled while registered (e.g. {@code Statement::cancel}). */
+  /**
+   * {@code action} runs if the step is cancelled while registered (e.g. {@code Statement::cancel}).
+   */
   public void onCancel(AutoCloseable action) {
     onCancel.add(action);
     if (cancelled) {

@@ -9,20 +9,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * GFD.56 {@code DeleteOnTermination}: the files so marked are removed once the job has
- * terminated, whatever its outcome. The names go through the same rules as every staged file
- * (relative, no {@code ..}, no link leading out of the job directory or file system), and a link
- * is removed, never what it points to.
+ * GFD.56 {@code DeleteOnTermination}: the files so marked are removed once the job has terminated,
+ * whatever its outcome. The names go through the same rules as every staged file (relative, no
+ * {@code ..}, no link leading out of the job directory or file system), and a link is removed,
+ * never what it points to.
  */
 public final class DeleteOnTermination {
   private DeleteOnTermination() {}
 
   /**
-   * Deletes each file that exists ({@code jobDirectory} null when the job never got one: only
-   * files in file systems are then looked for); returns the names actually removed. Every name is tried even
-   * when one fails; the first failure is thrown afterwards, naming the file.
+   * Deletes each file that exists ({@code jobDirectory} null when the job never got one: only files
+   * in file systems are then looked for); returns the names actually removed. Every name is tried
+   * even when one fails; the first failure is thrown afterwards, naming the file.
    */
-  public static List<StagedName> apply(JobDirectory jobDirectory, List<StagedName> names) throws IOException {
+  public static List<StagedName> apply(JobDirectory jobDirectory, List<StagedName> names)
+      throws IOException {
     List<StagedName> removed = new ArrayList<>();
     IOException first = null;
     for (StagedName name : names) {
@@ -30,7 +31,8 @@ public final class DeleteOnTermination {
         continue;
       }
       try {
-        JobDirectory dir = name.fileSystem() == null ? jobDirectory : new JobDirectory(name.fileSystem().root());
+        JobDirectory dir =
+            name.fileSystem() == null ? jobDirectory : new JobDirectory(name.fileSystem().root());
         Path file = dir.resolve(name.fileName(), "FileName");
         if (Files.deleteIfExists(file)) {
           removed.add(name);

@@ -18,9 +18,9 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * {@code file:} URIs, confined to the operator's roots. The root check runs again here, at the
- * moment of use, on the real path: a symbolic link planted after validation cannot lead out.
- * Reads open the file without following a final link; writes go through a temporary name and a
- * rename inside the (checked) directory.
+ * moment of use, on the real path: a symbolic link planted after validation cannot lead out. Reads
+ * open the file without following a final link; writes go through a temporary name and a rename
+ * inside the (checked) directory.
  */
 public final class FileScheme implements UriScheme {
   private final UriStagingPolicy policy;
@@ -36,17 +36,24 @@ public final class FileScheme implements UriScheme {
     if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
       throw UriFailure.permanent(transfer.describe() + " is not a regular file", null);
     }
-    try (InputStream in = Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+    try (InputStream in =
+        Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       return in.transferTo(out);
     }
   }
 
   @Override
-  public long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel source, long size,
-      StepContext context) throws UriFailure, IOException {
+  public long upload(
+      UriTransfer transfer,
+      UriLogin login,
+      SeekableByteChannel source,
+      long size,
+      StepContext context)
+      throws UriFailure, IOException {
     Path target = checked(transfer);
     Files.createDirectories(target.getParent());
-    try (StagedFile staged = StagedFile.create(target); InputStream in = Channels.newInputStream(source)) {
+    try (StagedFile staged = StagedFile.create(target);
+        InputStream in = Channels.newInputStream(source)) {
       in.transferTo(staged.stream());
       staged.commit(CreationFlag.OVERWRITE);
       return staged.bytes();

@@ -25,9 +25,9 @@ import org.apache.commons.net.ftp.FTPSClient;
  * {@code ftp:} and {@code ftps:} with Apache Commons Net: passive mode, binary type.
  *
  * <ol>
- *   <li>ftps is explicit TLS (AUTH TLS on port 21), with the data channel protected too
- *       ({@code PROT P}); the certificate is checked against the operator's trust store or the
- *       JDK's, and the host name is verified.
+ *   <li>ftps is explicit TLS (AUTH TLS on port 21), with the data channel protected too ({@code
+ *       PROT P}); the certificate is checked against the operator's trust store or the JDK's, and
+ *       the host name is verified.
  *   <li>A password is sent only over ftps; without a login, ftp logs in as {@code anonymous}.
  *   <li>Stage-out stores under a temporary name in the target directory and renames.
  *   <li>Passive data connections go to the control connection's address whatever the PASV reply
@@ -67,20 +67,31 @@ public final class FtpScheme implements UriScheme {
   }
 
   @Override
-  public long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel file, long size,
-      StepContext context) throws UriFailure, IOException {
+  public long upload(
+      UriTransfer transfer,
+      UriLogin login,
+      SeekableByteChannel file,
+      long size,
+      StepContext context)
+      throws UriFailure, IOException {
     FTPClient ftp = connect(transfer, login, context);
     try {
       String target = transfer.uri().getPath();
       int slash = target.lastIndexOf('/');
-      String temp = target.substring(0, slash + 1) + "." + target.substring(slash + 1) + "."
-          + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".part";
+      String temp =
+          target.substring(0, slash + 1)
+              + "."
+              + target.substring(slash + 1)
+              + "."
+              + Long.toHexString(ThreadLocalRandom.current().nextLong())
+              + ".part";
       try (InputStream in = Channels.newInputStream(file)) {
         if (!ftp.storeFile(temp, in)) {
           throw reply(transfer, ftp, "cannot write " + target);
         }
       }
-      // RNTO over an existing file replaces it on common servers; delete first for those that refuse
+      // RNTO over an existing file replaces it on common servers; delete first for those that
+      // refuse
       if (!ftp.rename(temp, target) && !(ftp.deleteFile(target) && ftp.rename(temp, target))) {
         UriFailure failure = reply(transfer, ftp, "cannot rename the uploaded file to " + target);
         ftp.deleteFile(temp);
@@ -92,10 +103,12 @@ public final class FtpScheme implements UriScheme {
     }
   }
 
-  private FTPClient connect(UriTransfer transfer, UriLogin login, StepContext context) throws UriFailure {
+  private FTPClient connect(UriTransfer transfer, UriLogin login, StepContext context)
+      throws UriFailure {
     boolean secure = transfer.scheme().equals("ftps");
     if (login != null && !secure) {
-      throw UriFailure.permanent("a password is sent only over ftps, not to " + transfer.describe(), null);
+      throw UriFailure.permanent(
+          "a password is sent only over ftps, not to " + transfer.describe(), null);
     }
     FTPClient ftp = secure ? secureClient() : new FTPClient();
     ftp.setConnectTimeout((int) timeout.toMillis());
@@ -114,8 +127,9 @@ public final class FtpScheme implements UriScheme {
         ftps.execPROT("P");
       }
       if (!login(ftp, login)) {
-        throw UriFailure.permanent("login to " + where + " as " + (login == null ? "anonymous" : login.user())
-            + " failed", null);
+        throw UriFailure.permanent(
+            "login to " + where + " as " + (login == null ? "anonymous" : login.user()) + " failed",
+            null);
       }
       // A PASV reply names the data connection's address; a hostile server could name any
       // host and port behind the firewall. Data goes only to the host the control connection
@@ -130,8 +144,12 @@ public final class FtpScheme implements UriScheme {
       throw f;
     } catch (javax.net.ssl.SSLException e) {
       close(ftp);
-      throw UriFailure.permanent("TLS with " + where + " failed (certificate not trusted or wrong host name?): "
-          + e.getMessage(), e);
+      throw UriFailure.permanent(
+          "TLS with "
+              + where
+              + " failed (certificate not trusted or wrong host name?): "
+              + e.getMessage(),
+          e);
     } catch (IOException e) {
       // one text for refused, filtered, reset and timed out: staging must not probe the network
       close(ftp);
@@ -166,7 +184,8 @@ public final class FtpScheme implements UriScheme {
 
   private TrustManager trustManager() {
     try {
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      TrustManagerFactory tmf =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(policy.trustStore()); // null: the JDK's trust store
       for (TrustManager tm : tmf.getTrustManagers()) {
         if (tm instanceof X509TrustManager) {
@@ -175,14 +194,24 @@ public final class FtpScheme implements UriScheme {
       }
       throw new IllegalStateException("no X.509 trust manager");
     } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("the staging trust store cannot be used: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "the staging trust store cannot be used: " + e.getMessage(), e);
     }
   }
 
   private static UriFailure reply(UriTransfer transfer, FTPClient ftp, String what) {
     int code = ftp.getReplyCode();
-    String message = transfer.describe() + ": " + what + " (FTP " + code + " " + ftp.getReplyString().strip() + ")";
-    return FTPReply.isNegativeTransient(code) ? UriFailure.retryable(message, null)
+    String message =
+        transfer.describe()
+            + ": "
+            + what
+            + " (FTP "
+            + code
+            + " "
+            + ftp.getReplyString().strip()
+            + ")";
+    return FTPReply.isNegativeTransient(code)
+        ? UriFailure.retryable(message, null)
         : UriFailure.permanent(message, null);
   }
 

@@ -12,8 +12,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Base64;
@@ -26,10 +26,10 @@ import javax.net.ssl.TrustManagerFactory;
  * {@code http:} and {@code https:} with the JDK's client: GET to stage in, PUT to stage out.
  *
  * <ol>
- *   <li>Certificates are checked against the operator's trust store, or the JDK's; host names
- *       are verified (the JDK's default, never turned off).
- *   <li>Redirects are followed by hand, at most {@link #MAX_REDIRECTS}, and each hop must pass
- *       the host rule; an https URI is never redirected to http.
+ *   <li>Certificates are checked against the operator's trust store, or the JDK's; host names are
+ *       verified (the JDK's default, never turned off).
+ *   <li>Redirects are followed by hand, at most {@link #MAX_REDIRECTS}, and each hop must pass the
+ *       host rule; an https URI is never redirected to http.
  *   <li>A password is sent only over https (Basic), never in clear over http.
  *   <li>5xx, 408 and 429 answers and connection failures may be retried; other answers are final.
  * </ol>
@@ -43,8 +43,10 @@ public final class HttpScheme implements UriScheme {
 
   public HttpScheme(UriStagingPolicy policy, Duration connectTimeout) {
     this.policy = policy;
-    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(connectTimeout)
-        .followRedirects(HttpClient.Redirect.NEVER);
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .connectTimeout(connectTimeout)
+            .followRedirects(HttpClient.Redirect.NEVER);
     if (policy.trustStore() != null) {
       builder.sslContext(sslContext(policy));
     }
@@ -53,20 +55,23 @@ public final class HttpScheme implements UriScheme {
 
   static SSLContext sslContext(UriStagingPolicy policy) {
     try {
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      TrustManagerFactory tmf =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(policy.trustStore());
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(null, tmf.getTrustManagers(), null);
       return context;
     } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("the staging trust store cannot be used: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "the staging trust store cannot be used: " + e.getMessage(), e);
     }
   }
 
   @Override
   public long download(UriTransfer transfer, UriLogin login, OutputStream out, StepContext context)
       throws UriFailure, IOException, InterruptedException {
-    HttpResponse<InputStream> response = send(transfer, login, HttpRequest.BodyPublishers.noBody(), "GET", context);
+    HttpResponse<InputStream> response =
+        send(transfer, login, HttpRequest.BodyPublishers.noBody(), "GET", context);
     try (InputStream body = response.body()) {
       if (response.statusCode() != 200) {
         throw failure(transfer, response.statusCode());
@@ -76,11 +81,17 @@ public final class HttpScheme implements UriScheme {
   }
 
   @Override
-  public long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel file, long size,
-      StepContext context) throws UriFailure, IOException, InterruptedException {
+  public long upload(
+      UriTransfer transfer,
+      UriLogin login,
+      SeekableByteChannel file,
+      long size,
+      StepContext context)
+      throws UriFailure, IOException, InterruptedException {
     // the body is read once per request (a redirect resends it), always from the file's start
-    HttpRequest.BodyPublisher content = HttpRequest.BodyPublishers.fromPublisher(
-        HttpRequest.BodyPublishers.ofInputStream(() -> fromStart(file)), size);
+    HttpRequest.BodyPublisher content =
+        HttpRequest.BodyPublishers.fromPublisher(
+            HttpRequest.BodyPublishers.ofInputStream(() -> fromStart(file)), size);
     HttpResponse<InputStream> response = send(transfer, login, content, "PUT", context);
     try (InputStream body = response.body()) {
       int status = response.statusCode();
@@ -100,16 +111,22 @@ public final class HttpScheme implements UriScheme {
     }
   }
 
-  private HttpResponse<InputStream> send(UriTransfer transfer, UriLogin login, HttpRequest.BodyPublisher body,
-      String method, StepContext context) throws UriFailure, IOException, InterruptedException {
+  private HttpResponse<InputStream> send(
+      UriTransfer transfer,
+      UriLogin login,
+      HttpRequest.BodyPublisher body,
+      String method,
+      StepContext context)
+      throws UriFailure, IOException, InterruptedException {
     URI uri = withoutUserInfo(transfer.uri());
     if (login != null && !"https".equalsIgnoreCase(uri.getScheme())) {
-      throw UriFailure.permanent("a password is sent only over https, not to " + transfer.describe(), null);
+      throw UriFailure.permanent(
+          "a password is sent only over https, not to " + transfer.describe(), null);
     }
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
       context.checkCancelled();
-      HttpRequest.Builder request = HttpRequest.newBuilder(uri).method(method, body)
-          .timeout(Duration.ofMinutes(30));
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(uri).method(method, body).timeout(Duration.ofMinutes(30));
       if (login != null) {
         request.header("Authorization", basic(login));
       }
@@ -121,7 +138,8 @@ public final class HttpScheme implements UriScheme {
       response.body().close();
       uri = redirectTarget(transfer, uri, response);
     }
-    throw UriFailure.permanent(transfer.describe() + ": more than " + MAX_REDIRECTS + " redirects", null);
+    throw UriFailure.permanent(
+        transfer.describe() + ": more than " + MAX_REDIRECTS + " redirects", null);
   }
 
   private HttpResponse<InputStream> exchange(HttpRequest request)
@@ -130,29 +148,42 @@ public final class HttpScheme implements UriScheme {
     try {
       return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (SSLException e) {
-      throw UriFailure.permanent("TLS with " + where + " failed (certificate not trusted or wrong host"
-          + " name?): " + e.getMessage(), e);
+      throw UriFailure.permanent(
+          "TLS with "
+              + where
+              + " failed (certificate not trusted or wrong host"
+              + " name?): "
+              + e.getMessage(),
+          e);
     } catch (IOException e) {
       // one text for refused, filtered, reset and timed out: staging must not probe the network
       throw UriFailure.retryable("could not connect to " + where, e);
     }
   }
 
-  private URI redirectTarget(UriTransfer transfer, URI from, HttpResponse<?> response) throws UriFailure {
+  private URI redirectTarget(UriTransfer transfer, URI from, HttpResponse<?> response)
+      throws UriFailure {
     Optional<String> location = response.headers().firstValue("Location");
     if (location.isEmpty()) {
-      throw UriFailure.permanent(transfer.describe() + " answered " + response.statusCode() + " without a Location",
-          null);
+      throw UriFailure.permanent(
+          transfer.describe() + " answered " + response.statusCode() + " without a Location", null);
     }
     URI to = from.resolve(location.get());
     String scheme = to.getScheme() == null ? "" : to.getScheme().toLowerCase(java.util.Locale.ROOT);
-    if (!scheme.equals("https") && !(scheme.equals("http") && "http".equalsIgnoreCase(from.getScheme()))) {
-      throw UriFailure.permanent(transfer.describe() + " redirects to a " + scheme + ": URI; only a redirect"
-          + " to http(s) that does not leave https is followed", null);
+    if (!scheme.equals("https")
+        && !(scheme.equals("http") && "http".equalsIgnoreCase(from.getScheme()))) {
+      throw UriFailure.permanent(
+          transfer.describe()
+              + " redirects to a "
+              + scheme
+              + ": URI; only a redirect"
+              + " to http(s) that does not leave https is followed",
+          null);
     }
     Optional<String> problem = policy.hosts().problem(to.getHost(), port(to));
     if (problem.isPresent()) {
-      throw UriFailure.permanent(transfer.describe() + " redirects to another host: " + problem.get(), null);
+      throw UriFailure.permanent(
+          transfer.describe() + " redirects to another host: " + problem.get(), null);
     }
     return to;
   }
@@ -160,7 +191,8 @@ public final class HttpScheme implements UriScheme {
   private static UriFailure failure(UriTransfer transfer, int status) {
     String message = transfer.describe() + " answered HTTP " + status;
     return status >= 500 || status == 408 || status == 429
-        ? UriFailure.retryable(message, null) : UriFailure.permanent(message, null);
+        ? UriFailure.retryable(message, null)
+        : UriFailure.permanent(message, null);
   }
 
   private static String basic(UriLogin login) {
@@ -179,13 +211,16 @@ public final class HttpScheme implements UriScheme {
 
   private static URI withoutUserInfo(URI uri) {
     try {
-      return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), uri.getQuery(), null);
+      return new URI(
+          uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), uri.getQuery(), null);
     } catch (java.net.URISyntaxException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
   }
 
   private static int port(URI uri) {
-    return uri.getPort() > 0 ? uri.getPort() : UriTransfer.defaultPort(uri.getScheme().toLowerCase(java.util.Locale.ROOT));
+    return uri.getPort() > 0
+        ? uri.getPort()
+        : UriTransfer.defaultPort(uri.getScheme().toLowerCase(java.util.Locale.ROOT));
   }
 }

@@ -8,9 +8,9 @@ import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
 
 /**
- * One protocol of standard staging. The step around it owns the job-directory side (temporary
- * name, checksum, creation flag, retries); a scheme only moves bytes, and on the remote side
- * writes under a temporary name and renames where the protocol can.
+ * One protocol of standard staging. The step around it owns the job-directory side (temporary name,
+ * checksum, creation flag, retries); a scheme only moves bytes, and on the remote side writes under
+ * a temporary name and renames where the protocol can.
  */
 public interface UriScheme {
   /** Copies the remote file into {@code out}; returns the bytes copied. */
@@ -21,6 +21,11 @@ public interface UriScheme {
    * Sends the job-directory file opened as {@code file} (at its start, {@code size} bytes; opened
    * without following links) to the remote side; returns the bytes sent.
    */
-  long upload(UriTransfer transfer, UriLogin login, SeekableByteChannel file, long size, StepContext context)
+  long upload(
+      UriTransfer transfer,
+      UriLogin login,
+      SeekableByteChannel file,
+      long size,
+      StepContext context)
       throws UriFailure, IOException, InterruptedException;
 }

@@ -17,8 +17,8 @@ import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -29,12 +29,12 @@ import java.util.Optional;
  * <ol>
  *   <li>The policy is checked again at the moment of use (host rule, file roots).
  *   <li>Stage-in honours the {@code CreationFlag} on the job-directory file: {@code dontOverwrite}
- *       fails if it exists (and never replaces one that appears meanwhile), {@code append} adds
- *       the fetched bytes after the existing ones, {@code overwrite} replaces; the bytes arrive
- *       under a temporary name with their SHA-256 and are renamed when complete.
- *   <li>A retryable failure is tried again from the start with backoff, up to the gateway's
- *       {@code connectAttempts} ({@link RetriedAttempts}, shared with scp and sftp); the final
- *       message says how many attempts failed and why.
+ *       fails if it exists (and never replaces one that appears meanwhile), {@code append} adds the
+ *       fetched bytes after the existing ones, {@code overwrite} replaces; the bytes arrive under a
+ *       temporary name with their SHA-256 and are renamed when complete.
+ *   <li>A retryable failure is tried again from the start with backoff, up to the gateway's {@code
+ *       connectAttempts} ({@link RetriedAttempts}, shared with scp and sftp); the final message
+ *       says how many attempts failed and why.
  * </ol>
  */
 public final class UriTransferStep implements Step {
@@ -45,8 +45,13 @@ public final class UriTransferStep implements Step {
   private final UriStagingPolicy policy;
   private final Map<String, UriScheme> schemes;
 
-  public UriTransferStep(UriTransfer transfer, JobDirectory jobDirectory, CredentialResolver credentials,
-      GatewayOptions options, UriStagingPolicy policy, Map<String, UriScheme> schemes) {
+  public UriTransferStep(
+      UriTransfer transfer,
+      JobDirectory jobDirectory,
+      CredentialResolver credentials,
+      GatewayOptions options,
+      UriStagingPolicy policy,
+      Map<String, UriScheme> schemes) {
     this.transfer = transfer;
     this.jobDirectory = jobDirectory;
     this.credentials = credentials;
@@ -79,7 +84,8 @@ public final class UriTransferStep implements Step {
     try {
       return credentials.uriLogin(transfer);
     } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new StagingException(label(), "credentials for " + transfer.describe() + ": " + e.getMessage(), e);
+      throw new StagingException(
+          label(), "credentials for " + transfer.describe() + ": " + e.getMessage(), e);
     }
   }
 
@@ -88,7 +94,8 @@ public final class UriTransferStep implements Step {
     long start = System.nanoTime();
     UriScheme scheme = schemes.get(transfer.scheme());
     return transfer.direction() == UriTransfer.Direction.IN
-        ? fetch(scheme, login, context, start) : send(scheme, login, context, start);
+        ? fetch(scheme, login, context, start)
+        : send(scheme, login, context, start);
   }
 
   private ManifestRecord fetch(UriScheme scheme, UriLogin login, StepContext context, long start)
@@ -97,17 +104,22 @@ public final class UriTransferStep implements Step {
     CreationFlag flag = transfer.creationFlag();
     boolean exists = Files.exists(target, LinkOption.NOFOLLOW_LINKS);
     if (exists && flag == CreationFlag.DONT_OVERWRITE) {
-      throw UriFailure.permanent(transfer.fileName() + " exists and the CreationFlag is dontOverwrite", null);
+      throw UriFailure.permanent(
+          transfer.fileName() + " exists and the CreationFlag is dontOverwrite", null);
     }
-    try (StagedFile file = exists && flag == CreationFlag.APPEND
-        ? StagedFile.appendingTo(target, Files.size(target)) : StagedFile.create(target)) {
+    try (StagedFile file =
+        exists && flag == CreationFlag.APPEND
+            ? StagedFile.appendingTo(target, Files.size(target))
+            : StagedFile.create(target)) {
       long before = file.bytes();
       scheme.download(transfer, login, file.stream(), context);
       String sha256 = file.commit(flag);
       context.progress().add(0, file.bytes() - before);
       return record("uri-in", transfer.staged().toString(), file.bytes(), sha256, start);
     } catch (IOException e) {
-      if (flag == CreationFlag.DONT_OVERWRITE && e.getMessage() != null && e.getMessage().contains("dontOverwrite")) {
+      if (flag == CreationFlag.DONT_OVERWRITE
+          && e.getMessage() != null
+          && e.getMessage().contains("dontOverwrite")) {
         throw UriFailure.permanent(e.getMessage(), e);
       }
       throw e;
@@ -137,11 +149,21 @@ public final class UriTransferStep implements Step {
    * names, opened under the same confinement (no {@code ..}, no link leading out).
    */
   private JobDirectory directory() throws IOException {
-    return transfer.fileSystem() == null ? jobDirectory : new JobDirectory(transfer.fileSystem().root());
+    return transfer.fileSystem() == null
+        ? jobDirectory
+        : new JobDirectory(transfer.fileSystem().root());
   }
 
   private ManifestRecord record(String kind, String file, long bytes, String sha256, long start) {
-    return new ManifestRecord(kind, transfer.describe(), transfer.uri().getPath(), file, -1, bytes, sha256,
-        (System.nanoTime() - start) / 1e9, false);
+    return new ManifestRecord(
+        kind,
+        transfer.describe(),
+        transfer.uri().getPath(),
+        file,
+        -1,
+        bytes,
+        sha256,
+        (System.nanoTime() - start) / 1e9,
+        false);
   }
 }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class BlockGzipTest {
   private static final ExecutorService POOL = Executors.newFixedThreadPool(3);
+
   /** The committed test vector, shared with the C reader of the node programs. */
   static final Path VECTOR_DIR = Path.of("..", "tests", "vectors", "blocked-gzip");
 
@@ -32,7 +33,8 @@ class BlockGzipTest {
     POOL.shutdownNow();
   }
 
-  static byte[] compress(byte[] data, int blockSize, int level, ExecutorService pool) throws IOException {
+  static byte[] compress(byte[] data, int blockSize, int level, ExecutorService pool)
+      throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (BlockGzipWriter w = new BlockGzipWriter(out, pool, 3, blockSize, level)) {
       // uneven write sizes cross block boundaries in every way
@@ -58,7 +60,12 @@ class BlockGzipTest {
     StringBuilder b = new StringBuilder("id,book,notional\n");
     Random r = new Random(42);
     for (int i = 0; i < rows; i++) {
-      b.append(i).append(",BOOK-").append(r.nextInt(50)).append(',').append(r.nextInt(1_000_000)).append(".25\n");
+      b.append(i)
+          .append(",BOOK-")
+          .append(r.nextInt(50))
+          .append(',')
+          .append(r.nextInt(1_000_000))
+          .append(".25\n");
     }
     return b.toString().getBytes(StandardCharsets.UTF_8);
   }
@@ -97,7 +104,8 @@ class BlockGzipTest {
       }
       assertEquals(gz.length, at, "members tile the file exactly");
       assertTrue(members > 3);
-      assertArrayEquals(BlockGzipFormat.EOF_BLOCK, Arrays.copyOfRange(gz, gz.length - 28, gz.length));
+      assertArrayEquals(
+          BlockGzipFormat.EOF_BLOCK, Arrays.copyOfRange(gz, gz.length - 28, gz.length));
     }
   }
 
@@ -118,20 +126,22 @@ class BlockGzipTest {
     Files.write(plain, data);
     assertArrayEquals(data, inflate(run(dir, "bgzip", "-c", plain.toString())));
     assertArrayEquals(data, inflate(run(dir, "gzip", "-c", plain.toString())));
-    byte[] twoMembers = concat(run(dir, "gzip", "-c", plain.toString()), run(dir, "gzip", "-1c", plain.toString()));
+    byte[] twoMembers =
+        concat(run(dir, "gzip", "-c", plain.toString()), run(dir, "gzip", "-1c", plain.toString()));
     assertArrayEquals(concat(data, data), inflate(twoMembers));
   }
 
   @Test
   void aTruncatedOrCorruptedFileFailsInsteadOfYieldingWrongData() throws IOException {
     byte[] gz = compress(sampleCsv(20_000), 4096, 1, POOL);
-    IOException truncated = assertThrows(IOException.class,
-        () -> inflate(Arrays.copyOf(gz, gz.length / 2)));
+    IOException truncated =
+        assertThrows(IOException.class, () -> inflate(Arrays.copyOf(gz, gz.length / 2)));
     assertTrue(truncated.getMessage().contains("corrupt or truncated"), truncated.getMessage());
     byte[] flipped = gz.clone();
     flipped[gz.length / 2] ^= 0x55;
     IOException corrupt = assertThrows(IOException.class, () -> inflate(flipped));
-    assertTrue(corrupt.getMessage().contains("at the member starting at byte"), corrupt.getMessage());
+    assertTrue(
+        corrupt.getMessage().contains("at the member starting at byte"), corrupt.getMessage());
   }
 
   @Test
@@ -140,7 +150,13 @@ class BlockGzipTest {
     byte[] gz = Files.readAllBytes(VECTOR_DIR.resolve("factor_history.csv.gz"));
     assertArrayEquals(plain, inflate(gz));
     assertTrue(countMembers(gz) >= 4, "several blocks, so a reader must cross member boundaries");
-    assertArrayEquals(plain, run(dir, "bgzip", "-dc", VECTOR_DIR.resolve("factor_history.csv.gz").toAbsolutePath().toString()));
+    assertArrayEquals(
+        plain,
+        run(
+            dir,
+            "bgzip",
+            "-dc",
+            VECTOR_DIR.resolve("factor_history.csv.gz").toAbsolutePath().toString()));
   }
 
   /** How the committed vector was written; README.txt says the same. */
@@ -151,12 +167,17 @@ class BlockGzipTest {
     /** Regenerates the vector: run with the test classpath, from the staging-gateway directory. */
     public static void main(String[] args) throws IOException {
       byte[] plain = Files.readAllBytes(VECTOR_DIR.resolve("factor_history.csv"));
-      Files.write(VECTOR_DIR.resolve("factor_history.csv.gz"), compress(plain, BLOCK_SIZE, LEVEL, null));
+      Files.write(
+          VECTOR_DIR.resolve("factor_history.csv.gz"), compress(plain, BLOCK_SIZE, LEVEL, null));
     }
   }
 
   static byte[] run(Path cwd, String... command) throws Exception {
-    Process p = new ProcessBuilder(command).directory(cwd.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Process p =
+        new ProcessBuilder(command)
+            .directory(cwd.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     p.getOutputStream().close();
     byte[] out = p.getInputStream().readAllBytes();
     assertEquals(0, p.waitFor(), String.join(" ", command) + " failed");
@@ -183,6 +204,9 @@ class BlockGzipTest {
   }
 
   private static int readIntLe(byte[] b, int at) {
-    return (b[at] & 0xff) | (b[at + 1] & 0xff) << 8 | (b[at + 2] & 0xff) << 16 | (b[at + 3] & 0xff) << 24;
+    return (b[at] & 0xff)
+        | (b[at + 1] & 0xff) << 8
+        | (b[at + 2] & 0xff) << 16
+        | (b[at + 3] & 0xff) << 24;
   }
 }

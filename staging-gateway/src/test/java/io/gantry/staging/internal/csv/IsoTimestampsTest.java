@@ -15,11 +15,20 @@ class IsoTimestampsTest {
     Random r = new Random(5);
     int[] nanos = {0, 500_000_000, 123_000_000, 123_456_000, 123_456_789, 1_000, 1, 10};
     for (int i = 0; i < 2000; i++) {
-      LocalDateTime t = LocalDateTime.of(r.nextInt(12000) - 1000, 1 + r.nextInt(12), 1 + r.nextInt(28),
-          r.nextInt(24), r.nextInt(60), r.nextInt(60), i < nanos.length ? nanos[i] : r.nextInt(1_000_000_000));
+      LocalDateTime t =
+          LocalDateTime.of(
+              r.nextInt(12000) - 1000,
+              1 + r.nextInt(12),
+              1 + r.nextInt(28),
+              r.nextInt(24),
+              r.nextInt(60),
+              r.nextInt(60),
+              i < nanos.length ? nanos[i] : r.nextInt(1_000_000_000));
       assertEquals(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t), IsoTimestamps.local(t));
-      for (ZoneOffset zone : new ZoneOffset[] {ZoneOffset.UTC, ZoneOffset.ofHoursMinutes(5, 30),
-          ZoneOffset.ofTotalSeconds(-3723)}) {
+      for (ZoneOffset zone :
+          new ZoneOffset[] {
+            ZoneOffset.UTC, ZoneOffset.ofHoursMinutes(5, 30), ZoneOffset.ofTotalSeconds(-3723)
+          }) {
         OffsetDateTime o = t.atOffset(zone);
         assertEquals(DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(o), IsoTimestamps.offset(o));
       }

@@ -14,13 +14,15 @@ class TimestampSeparatorTest {
 
   @Test
   void changesOnlyTheSeparatorOfTheNamedColumns() {
-    assertEquals("1,2024-02-29T23:59:59.5,x y,2000-01-01T00:00:00\n",
+    assertEquals(
+        "1,2024-02-29T23:59:59.5,x y,2000-01-01T00:00:00\n",
         fix("1,2024-02-29 23:59:59.5,x y,2000-01-01 00:00:00\n", 1, 3));
   }
 
   @Test
   void stepsOverQuotedFieldsWithCommasQuotesAndLineBreaks() {
-    assertEquals("\"a, \"\"b\"\"\nc d\",,2024-01-01T12:00:00,\"\"\n",
+    assertEquals(
+        "\"a, \"\"b\"\"\nc d\",,2024-01-01T12:00:00,\"\"\n",
         fix("\"a, \"\"b\"\"\nc d\",,2024-01-01 12:00:00,\"\"\n", 2));
   }
 

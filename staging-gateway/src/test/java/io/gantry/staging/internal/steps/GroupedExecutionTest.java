@@ -24,8 +24,9 @@ class GroupedExecutionTest {
   }
 
   /** A step that holds its slot for a while and records how many of its group ran with it. */
-  private record CountingStep(int group, AtomicInteger running, AtomicInteger most, AtomicInteger ran,
-      boolean fails) implements Step {
+  private record CountingStep(
+      int group, AtomicInteger running, AtomicInteger most, AtomicInteger ran, boolean fails)
+      implements Step {
     @Override
     public String label() {
       return "step of group " + group;
@@ -47,8 +48,8 @@ class GroupedExecutionTest {
     }
   }
 
-  private static List<Step> steps(int count, AtomicInteger running, AtomicInteger most, AtomicInteger ran,
-      int failing) {
+  private static List<Step> steps(
+      int count, AtomicInteger running, AtomicInteger most, AtomicInteger ran, int failing) {
     List<Step> steps = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       steps.add(new CountingStep(1, running, most, ran, i == failing));
@@ -58,9 +59,12 @@ class GroupedExecutionTest {
 
   @Test
   void aWideGroupRunsNoMoreStepsAtOnceThanTheLimitOnAnUnboundedPool() throws Exception {
-    AtomicInteger running = new AtomicInteger(), most = new AtomicInteger(), ran = new AtomicInteger();
-    List<ManifestRecord> records = new GroupedExecution(pool, 3)
-        .run("sql", steps(12, running, most, ran, -1), new PlanProgress(StagingListener.NONE));
+    AtomicInteger running = new AtomicInteger(),
+        most = new AtomicInteger(),
+        ran = new AtomicInteger();
+    List<ManifestRecord> records =
+        new GroupedExecution(pool, 3)
+            .run("sql", steps(12, running, most, ran, -1), new PlanProgress(StagingListener.NONE));
     assertEquals(12, records.size());
     assertEquals(12, ran.get());
     assertEquals(3, most.get(), "steps running at once");
@@ -68,9 +72,18 @@ class GroupedExecutionTest {
 
   @Test
   void aFailureLeavesTheStepsNotYetSubmittedUnrun() {
-    AtomicInteger running = new AtomicInteger(), most = new AtomicInteger(), ran = new AtomicInteger();
-    StagingException e = assertThrows(StagingException.class, () -> new GroupedExecution(pool, 2)
-        .run("sql", steps(10, running, most, ran, 0), new PlanProgress(StagingListener.NONE)));
+    AtomicInteger running = new AtomicInteger(),
+        most = new AtomicInteger(),
+        ran = new AtomicInteger();
+    StagingException e =
+        assertThrows(
+            StagingException.class,
+            () ->
+                new GroupedExecution(pool, 2)
+                    .run(
+                        "sql",
+                        steps(10, running, most, ran, 0),
+                        new PlanProgress(StagingListener.NONE)));
     assertTrue(e.getMessage().contains("this step fails"), e.getMessage());
     assertTrue(ran.get() <= 2, "steps run after the failure: " + ran.get());
     assertEquals(0, running.get());

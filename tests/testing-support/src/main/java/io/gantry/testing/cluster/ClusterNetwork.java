@@ -7,12 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The network of a test cluster: one "login" namespace holding a bridge, and one namespace per
- * node joined to that bridge by a veth pair. Both ends of every pair are created directly inside
- * the namespaces, so the machine's own namespace never sees an interface or an address of the
- * cluster, and deleting the namespaces deletes everything.
+ * The network of a test cluster: one "login" namespace holding a bridge, and one namespace per node
+ * joined to that bridge by a veth pair. Both ends of every pair are created directly inside the
+ * namespaces, so the machine's own namespace never sees an interface or an address of the cluster,
+ * and deleting the namespaces deletes everything.
  *
- * <p>Addresses: {@code PREFIX.1} is the login host, {@code PREFIX.(10 + i)} node {@code i} (from 1).
+ * <p>Addresses: {@code PREFIX.1} is the login host, {@code PREFIX.(10 + i)} node {@code i} (from
+ * 1).
  */
 final class ClusterNetwork {
   private static final Duration IP_TIMEOUT = Duration.ofSeconds(20);
@@ -47,7 +48,9 @@ final class ClusterNetwork {
     return List.copyOf(namespaces);
   }
 
-  /** Interface names of the veth pairs: unique per run, at most 15 characters (the kernel's limit). */
+  /**
+   * Interface names of the veth pairs: unique per run, at most 15 characters (the kernel's limit).
+   */
   String bridgeSideVeth(int index) {
     return "gv" + runId + "b" + index;
   }
@@ -66,8 +69,20 @@ final class ClusterNetwork {
     for (int i = 1; i <= nodes; i++) {
       String node = nodeNamespace(i);
       addNamespace(node);
-      ip("link", "add", "name", bridgeSideVeth(i), "netns", login, "type", "veth",
-          "peer", "name", nodeSideVeth(i), "netns", node);
+      ip(
+          "link",
+          "add",
+          "name",
+          bridgeSideVeth(i),
+          "netns",
+          login,
+          "type",
+          "veth",
+          "peer",
+          "name",
+          nodeSideVeth(i),
+          "netns",
+          node);
       ip("-n", login, "link", "set", bridgeSideVeth(i), "master", "br0");
       ip("-n", login, "link", "set", bridgeSideVeth(i), "up");
       ip("-n", node, "link", "set", "lo", "up");
@@ -92,7 +107,13 @@ final class ClusterNetwork {
     if (!result.succeeded()) {
       return List.of();
     }
-    return result.stdout().lines().map(String::trim).filter(s -> !s.isEmpty()).map(Long::parseLong).toList();
+    return result
+        .stdout()
+        .lines()
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .map(Long::parseLong)
+        .toList();
   }
 
   /** Kills what still runs in the namespaces, then deletes them (and so their interfaces). */
@@ -101,7 +122,8 @@ final class ClusterNetwork {
       Daemon.killAll(processesIn(namespace), Duration.ofSeconds(5));
       CommandResult result = Commands.run(List.of("ip", "netns", "del", namespace), IP_TIMEOUT);
       if (!result.succeeded()) {
-        problems.add("cannot delete network namespace " + namespace + ": " + result.stderr().trim());
+        problems.add(
+            "cannot delete network namespace " + namespace + ": " + result.stderr().trim());
       }
     }
     namespaces.clear();

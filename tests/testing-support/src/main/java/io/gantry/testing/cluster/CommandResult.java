@@ -13,7 +13,14 @@ public record CommandResult(List<String> command, int exitCode, String stdout, S
   public CommandResult orThrow() {
     if (exitCode != 0) {
       throw new IllegalStateException(
-          "command " + command + " exited with " + exitCode + "\nstdout: " + stdout + "\nstderr: " + stderr);
+          "command "
+              + command
+              + " exited with "
+              + exitCode
+              + "\nstdout: "
+              + stdout
+              + "\nstderr: "
+              + stderr);
     }
     return this;
   }

@@ -21,9 +21,15 @@ public final class Commands {
     return run(command, Map.of(), timeout);
   }
 
-  /** Runs {@code command} with {@code environment} added to this JVM's; kills it after {@code timeout}. */
-  public static CommandResult run(List<String> command, Map<String, String> environment, Duration timeout) {
-    ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+  /**
+   * Runs {@code command} with {@code environment} added to this JVM's; kills it after {@code
+   * timeout}.
+   */
+  public static CommandResult run(
+      List<String> command, Map<String, String> environment, Duration timeout) {
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     builder.environment().putAll(environment);
     Process process;
     try {
@@ -57,18 +63,20 @@ public final class Commands {
   private static CompletableFuture<String> drain(InputStream stream) {
     // A thread of its own per stream: the common pool may have a single thread on a small
     // machine, and stdout's reader must not wait for stderr's.
-    return CompletableFuture.supplyAsync(() -> {
-      try (stream) {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        stream.transferTo(buffer);
-        return buffer.toString(StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }, task -> {
-      Thread thread = new Thread(task, "command-output");
-      thread.setDaemon(true);
-      thread.start();
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (stream) {
+            ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+            stream.transferTo(buffer);
+            return buffer.toString(StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        },
+        task -> {
+          Thread thread = new Thread(task, "command-output");
+          thread.setDaemon(true);
+          thread.start();
+        });
   }
 }

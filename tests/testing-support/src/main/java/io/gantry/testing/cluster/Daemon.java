@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * One daemon of a test cluster, started in the foreground through its entry script with output
- * to a log file. The scripts exec the daemon, so {@link #pid()} is the daemon's own PID.
+ * One daemon of a test cluster, started in the foreground through its entry script with output to a
+ * log file. The scripts exec the daemon, so {@link #pid()} is the daemon's own PID.
  */
 final class Daemon {
   private final String name;
@@ -30,11 +30,12 @@ final class Daemon {
 
   static Daemon start(String name, List<String> command, Path log) {
     try {
-      Process process = new ProcessBuilder(command)
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-          .start();
+      Process process =
+          new ProcessBuilder(command)
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
       return new Daemon(name, process, log);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name + ": " + command, e);
@@ -58,12 +59,28 @@ final class Daemon {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!ready.getAsBoolean()) {
       if (!process.isAlive()) {
-        throw new IllegalStateException(name + " exited with " + process.exitValue() + " before " + what
-            + "; its log " + log + " ends with:\n" + logTail());
+        throw new IllegalStateException(
+            name
+                + " exited with "
+                + process.exitValue()
+                + " before "
+                + what
+                + "; its log "
+                + log
+                + " ends with:\n"
+                + logTail());
       }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(name + " did not reach '" + what + "' within " + timeout
-            + "; its log " + log + " ends with:\n" + logTail());
+        throw new IllegalStateException(
+            name
+                + " did not reach '"
+                + what
+                + "' within "
+                + timeout
+                + "; its log "
+                + log
+                + " ends with:\n"
+                + logTail());
       }
       sleep(Duration.ofMillis(100));
     }
@@ -94,9 +111,13 @@ final class Daemon {
     killAll(pids, grace);
   }
 
-  /** Terminates the given processes: SIGTERM to all, SIGKILL to those still there after {@code grace}. */
+  /**
+   * Terminates the given processes: SIGTERM to all, SIGKILL to those still there after {@code
+   * grace}.
+   */
   static void killAll(List<Long> pids, Duration grace) {
-    List<ProcessHandle> handles = pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
+    List<ProcessHandle> handles =
+        pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
     handles.forEach(ProcessHandle::destroy);
     long deadline = System.nanoTime() + grace.toNanos();
     while (handles.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {

@@ -19,30 +19,30 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * A small cluster on this machine for tests: a "login" host and N nodes, each a network
- * namespace with its own address and host name, running the real daemons through the same
- * entry scripts the docker images use ({@code docker/entrypoints/}). Needs root.
+ * A small cluster on this machine for tests: a "login" host and N nodes, each a network namespace
+ * with its own address and host name, running the real daemons through the same entry scripts the
+ * docker images use ({@code docker/entrypoints/}). Needs root.
  *
  * <ol>
  *   <li>Network: a bridge in the login namespace, one veth pair per node, addresses in a private
- *       /24 chosen per run ({@code 10.x.y.1} login, {@code 10.x.y.11}, {@code .12}... nodes);
- *       they exist only inside the namespaces, so commands that talk to the cluster run inside
- *       one ({@link #onLogin}, {@link #clientBin}).
- *   <li>Slurm ({@link Builder#slurm()}): munged (one, shared through its socket file), slurmctld
- *       on the login host (Slurm host name {@code login}), one slurmd per node ({@code n1},
- *       {@code n2}...). Clients need {@link #slurmConf()} as {@code SLURM_CONF}.
+ *       /24 chosen per run ({@code 10.x.y.1} login, {@code 10.x.y.11}, {@code .12}... nodes); they
+ *       exist only inside the namespaces, so commands that talk to the cluster run inside one
+ *       ({@link #onLogin}, {@link #clientBin}).
+ *   <li>Slurm ({@link Builder#slurm()}): munged (one, shared through its socket file), slurmctld on
+ *       the login host (Slurm host name {@code login}), one slurmd per node ({@code n1}, {@code
+ *       n2}...). Clients need {@link #slurmConf()} as {@code SLURM_CONF}.
  *   <li>SSH ({@link Builder#sshd()}): OpenSSH's sshd on port 22 of the login host and of every
- *       node, for user root with a key made for this run ({@link #sshPrivateKey()},
- *       {@link #knownHosts()}, {@link #sshConfig()}); {@link #loginSshEndpoint()} reaches the
- *       login host's sshd from this JVM.
+ *       node, for user root with a key made for this run ({@link #sshPrivateKey()}, {@link
+ *       #knownHosts()}, {@link #sshConfig()}); {@link #loginSshEndpoint()} reaches the login host's
+ *       sshd from this JVM.
  * </ol>
  *
- * <p>All hosts share this machine's file system: a program built in the repository (e.g.
- * {@code node-programs/build/mcvar}) is reachable by the same path on every node, and job
- * directories need no copying. {@link #close()} stops every daemon by PID, kills whatever still
- * runs in the namespaces (job steps, orted) and deletes the namespaces, even after a failed start;
- * a shutdown hook does the same when the JVM is stopped, and the next start removes the clusters
- * of test JVMs that were killed outright (their folders under /run name their owner).
+ * <p>All hosts share this machine's file system: a program built in the repository (e.g. {@code
+ * node-programs/build/mcvar}) is reachable by the same path on every node, and job directories need
+ * no copying. {@link #close()} stops every daemon by PID, kills whatever still runs in the
+ * namespaces (job steps, orted) and deletes the namespaces, even after a failed start; a shutdown
+ * hook does the same when the JVM is stopped, and the next start removes the clusters of test JVMs
+ * that were killed outright (their folders under /run name their owner).
  */
 public final class NamespaceCluster implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
@@ -70,11 +70,16 @@ public final class NamespaceCluster implements AutoCloseable {
   private NamespaceCluster(Builder settings) {
     this.settings = settings;
     SecureRandom random = new SecureRandom();
-    this.runId = settings.runId != null ? settings.runId : HexFormat.of().formatHex(random.generateSeed(3));
-    this.directory = settings.directory != null ? settings.directory
-        : StaleClusters.RUN.resolve(StaleClusters.PREFIX + runId);
+    this.runId =
+        settings.runId != null ? settings.runId : HexFormat.of().formatHex(random.generateSeed(3));
+    this.directory =
+        settings.directory != null
+            ? settings.directory
+            : StaleClusters.RUN.resolve(StaleClusters.PREFIX + runId);
     this.entrypoints = settings.repository.resolve("docker/entrypoints");
-    this.network = new ClusterNetwork(runId, "10." + (100 + random.nextInt(150)) + "." + random.nextInt(256) + ".");
+    this.network =
+        new ClusterNetwork(
+            runId, "10." + (100 + random.nextInt(150)) + "." + random.nextInt(256) + ".");
   }
 
   private void start() throws IOException {
@@ -101,31 +106,72 @@ public final class NamespaceCluster implements AutoCloseable {
   // ---- Slurm ----
 
   private void startSlurm() throws IOException {
-    List<String> generate = new ArrayList<>(List.of(script("slurm-conf.sh"),
-        "--out", slurmConfDirectory().toString(),
-        "--controller", "login=" + network.loginAddress(),
-        "--munge-socket", mungeSocket().toString(),
-        "--state-dir", directory.resolve("state").toString(),
-        "--log-dir", directory.resolve("log").toString(),
-        "--cpus", Integer.toString(settings.cpusPerNode),
-        "--min-job-age", Long.toString(settings.minJobAge.toSeconds()),
-        "--munge-key", mungeKey().toString()));
+    List<String> generate =
+        new ArrayList<>(
+            List.of(
+                script("slurm-conf.sh"),
+                "--out",
+                slurmConfDirectory().toString(),
+                "--controller",
+                "login=" + network.loginAddress(),
+                "--munge-socket",
+                mungeSocket().toString(),
+                "--state-dir",
+                directory.resolve("state").toString(),
+                "--log-dir",
+                directory.resolve("log").toString(),
+                "--cpus",
+                Integer.toString(settings.cpusPerNode),
+                "--min-job-age",
+                Long.toString(settings.minJobAge.toSeconds()),
+                "--munge-key",
+                mungeKey().toString()));
     for (Node node : nodes) {
       generate.addAll(List.of("--node", node.name() + "=" + node.address()));
     }
     Commands.check(generate, COMMAND_TIMEOUT);
 
-    Daemon munged = daemon("munged", List.of(script("munged.sh"), "--key", mungeKey().toString(),
-        "--socket", mungeSocket().toString(), "--state-dir", directory.resolve("munge-state").toString()));
+    Daemon munged =
+        daemon(
+            "munged",
+            List.of(
+                script("munged.sh"),
+                "--key",
+                mungeKey().toString(),
+                "--socket",
+                mungeSocket().toString(),
+                "--state-dir",
+                directory.resolve("munge-state").toString()));
     munged.awaitReady(() -> Files.exists(mungeSocket()), START_TIMEOUT, "its socket exists");
 
-    Daemon controller = daemon("slurmctld", ClusterNetwork.inNamespace(loginNamespace(),
-        List.of(script("slurmctld.sh"), "--conf", slurmConfDirectory().toString(), "--hostname", "login")));
-    controller.awaitReady(() -> onLogin("scontrol", "ping").stdout().contains("UP"), START_TIMEOUT,
+    Daemon controller =
+        daemon(
+            "slurmctld",
+            ClusterNetwork.inNamespace(
+                loginNamespace(),
+                List.of(
+                    script("slurmctld.sh"),
+                    "--conf",
+                    slurmConfDirectory().toString(),
+                    "--hostname",
+                    "login")));
+    controller.awaitReady(
+        () -> onLogin("scontrol", "ping").stdout().contains("UP"),
+        START_TIMEOUT,
         "answering scontrol ping");
     for (Node node : nodes) {
-      daemon("slurmd-" + node.name(), ClusterNetwork.inNamespace(node.namespace(), List.of(script("slurmd.sh"),
-          "--conf", slurmConfDirectory().toString(), "--node", node.name(), "--hostname", node.name())));
+      daemon(
+          "slurmd-" + node.name(),
+          ClusterNetwork.inNamespace(
+              node.namespace(),
+              List.of(
+                  script("slurmd.sh"),
+                  "--conf",
+                  slurmConfDirectory().toString(),
+                  "--node",
+                  node.name(),
+                  "--hostname",
+                  node.name())));
     }
     controller.awaitReady(this::allNodesIdle, START_TIMEOUT, "all nodes idle in sinfo");
   }
@@ -153,25 +199,47 @@ public final class NamespaceCluster implements AutoCloseable {
       Path hostKey = ssh.resolve("host-" + name);
       SshFiles.keygen(hostKey, name);
       knownHosts.add(address + " " + SshFiles.publicKey(hostKey));
-      List<String> sshd = new ArrayList<>(List.of(script("sshd.sh"),
-          "--conf", directory.resolve("sshd-" + name).toString(), "--host-key", hostKey.toString(),
-          "--authorized-keys", ssh.resolve("authorized_keys").toString(), "--user", sshUser(),
-          "--listen", address, "--port", Integer.toString(sshPort()), "--hostname", name));
+      List<String> sshd =
+          new ArrayList<>(
+              List.of(
+                  script("sshd.sh"),
+                  "--conf",
+                  directory.resolve("sshd-" + name).toString(),
+                  "--host-key",
+                  hostKey.toString(),
+                  "--authorized-keys",
+                  ssh.resolve("authorized_keys").toString(),
+                  "--user",
+                  sshUser(),
+                  "--listen",
+                  address,
+                  "--port",
+                  Integer.toString(sshPort()),
+                  "--hostname",
+                  name));
       if (settings.slurm) {
-        // ssh sessions (a server outside the cluster running sbatch on the login host) find the cluster.
+        // ssh sessions (a server outside the cluster running sbatch on the login host) find the
+        // cluster.
         sshd.addAll(List.of("--setenv", "SLURM_CONF=" + slurmConf()));
       }
       started.add(daemon("sshd-" + name, ClusterNetwork.inNamespace(host.getValue(), sshd)));
     }
     loginSshRelay = new NamespaceTcpRelay(loginNamespace(), loginAddress(), sshPort());
     InetSocketAddress relay = loginSshRelay.localAddress();
-    knownHosts.add("[" + relay.getHostString() + "]:" + relay.getPort() + " "
-        + SshFiles.publicKey(ssh.resolve("host-" + controllerName())));
+    knownHosts.add(
+        "["
+            + relay.getHostString()
+            + "]:"
+            + relay.getPort()
+            + " "
+            + SshFiles.publicKey(ssh.resolve("host-" + controllerName())));
     Files.write(knownHosts(), knownHosts, StandardCharsets.UTF_8);
     SshFiles.writeConfig(sshConfig(), sshUser(), sshPrivateKey(), knownHosts());
-    SshFiles.writeHostfile(hostfile(), nodes.stream().map(Node::address).toList(), settings.cpusPerNode);
+    SshFiles.writeHostfile(
+        hostfile(), nodes.stream().map(Node::address).toList(), settings.cpusPerNode);
     for (Daemon daemon : started) {
-      daemon.awaitReady(() -> daemon.logContains("Server listening on"), START_TIMEOUT, "listening");
+      daemon.awaitReady(
+          () -> daemon.logContains("Server listening on"), START_TIMEOUT, "listening");
     }
   }
 
@@ -182,12 +250,17 @@ public final class NamespaceCluster implements AutoCloseable {
   private void writeClientWrappers() throws IOException {
     List<String> programs = new ArrayList<>(List.of("mpirun"));
     if (settings.slurm) {
-      programs.addAll(List.of("sbatch", "srun", "salloc", "squeue", "scontrol", "scancel", "sacct", "sinfo"));
+      programs.addAll(
+          List.of("sbatch", "srun", "salloc", "squeue", "scontrol", "scancel", "sacct", "sinfo"));
     }
     if (settings.sshd) {
       programs.addAll(List.of("ssh", "scp", "sftp"));
     }
-    ClientWrappers.write(clientBin(), programs, clientEnvironment(), loginNamespace(),
+    ClientWrappers.write(
+        clientBin(),
+        programs,
+        clientEnvironment(),
+        loginNamespace(),
         settings.sshd ? sshConfig() : null);
   }
 
@@ -214,12 +287,14 @@ public final class NamespaceCluster implements AutoCloseable {
   }
 
   public CommandResult onLogin(List<String> command, Duration timeout) {
-    return Commands.run(ClusterNetwork.inNamespace(loginNamespace(), command), clientEnvironment(), timeout);
+    return Commands.run(
+        ClusterNetwork.inNamespace(loginNamespace(), command), clientEnvironment(), timeout);
   }
 
   /** Runs a command on a node (inside its namespace) with {@link #clientEnvironment()}. */
   public CommandResult onNode(Node node, List<String> command, Duration timeout) {
-    return Commands.run(ClusterNetwork.inNamespace(node.namespace(), command), clientEnvironment(), timeout);
+    return Commands.run(
+        ClusterNetwork.inNamespace(node.namespace(), command), clientEnvironment(), timeout);
   }
 
   // ---- what tests and servers need to know ----
@@ -260,7 +335,10 @@ public final class NamespaceCluster implements AutoCloseable {
     return directory.resolve("munge.key");
   }
 
-  /** Folder of wrappers (sbatch, squeue, scontrol, scancel, sacct, srun, mpirun, ssh...) running on the login host. */
+  /**
+   * Folder of wrappers (sbatch, squeue, scontrol, scancel, sacct, srun, mpirun, ssh...) running on
+   * the login host.
+   */
   public Path clientBin() {
     return directory.resolve("bin");
   }
@@ -283,7 +361,9 @@ public final class NamespaceCluster implements AutoCloseable {
     return directory.resolve("ssh/known_hosts");
   }
 
-  /** An ssh_config ({@code ssh -F}) with the key, known_hosts, user and strict host key checking. */
+  /**
+   * An ssh_config ({@code ssh -F}) with the key, known_hosts, user and strict host key checking.
+   */
   public Path sshConfig() {
     return directory.resolve("ssh/ssh_config");
   }
@@ -293,7 +373,10 @@ public final class NamespaceCluster implements AutoCloseable {
     return directory.resolve("ssh/hostfile");
   }
 
-  /** 127.0.0.1:port of this machine, relayed to the login host's sshd (its key is in {@link #knownHosts()}). */
+  /**
+   * 127.0.0.1:port of this machine, relayed to the login host's sshd (its key is in {@link
+   * #knownHosts()}).
+   */
   public InetSocketAddress loginSshEndpoint() {
     if (loginSshRelay == null) {
       throw new IllegalStateException("the cluster was built without sshd()");
@@ -306,7 +389,10 @@ public final class NamespaceCluster implements AutoCloseable {
     return directory;
   }
 
-  /** This run's id: part of every namespace and interface name ({@code gantry-ID-login}, {@code gvIDb1}). */
+  /**
+   * This run's id: part of every namespace and interface name ({@code gantry-ID-login}, {@code
+   * gvIDb1}).
+   */
   public String runId() {
     return runId;
   }
@@ -341,7 +427,9 @@ public final class NamespaceCluster implements AutoCloseable {
     return ClusterNetwork.interfaceExists(name);
   }
 
-  /** The repository's {@code node-programs/build} (mcvar, mcvar-gen), as scripts/test-all builds it. */
+  /**
+   * The repository's {@code node-programs/build} (mcvar, mcvar-gen), as scripts/test-all builds it.
+   */
   public Path nodeProgramsBuild() {
     return settings.repository.resolve("node-programs/build");
   }
@@ -360,7 +448,10 @@ public final class NamespaceCluster implements AutoCloseable {
     return daemon;
   }
 
-  /** Stops daemons (newest first), kills what is left in the namespaces, deletes them and the folder. */
+  /**
+   * Stops daemons (newest first), kills what is left in the namespaces, deletes them and the
+   * folder.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -388,7 +479,8 @@ public final class NamespaceCluster implements AutoCloseable {
       deleteDirectory(problems);
     }
     if (!problems.isEmpty()) {
-      throw new IllegalStateException("cluster " + runId + " was not torn down cleanly: " + problems);
+      throw new IllegalStateException(
+          "cluster " + runId + " was not torn down cleanly: " + problems);
     }
   }
 
@@ -473,16 +565,20 @@ public final class NamespaceCluster implements AutoCloseable {
     }
 
     /**
-     * Folder for the run's files, created and deleted by the cluster; by default
-     * {@code /run/gantry-cluster-RUNID} (only such folders are swept when their JVM was killed). Its parents must not be writable by others (sshd's
-     * StrictModes) and its path short (Unix sockets of munge and slurmd).
+     * Folder for the run's files, created and deleted by the cluster; by default {@code
+     * /run/gantry-cluster-RUNID} (only such folders are swept when their JVM was killed). Its
+     * parents must not be writable by others (sshd's StrictModes) and its path short (Unix sockets
+     * of munge and slurmd).
      */
     public Builder directory(Path folder) {
       this.directory = folder;
       return this;
     }
 
-    /** The Gantry repository (entry scripts, node programs); found from the working directory by default. */
+    /**
+     * The Gantry repository (entry scripts, node programs); found from the working directory by
+     * default.
+     */
     public Builder repository(Path root) {
       this.repository = root;
       return this;

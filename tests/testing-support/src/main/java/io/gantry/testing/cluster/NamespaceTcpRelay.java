@@ -54,39 +54,46 @@ final class NamespaceTcpRelay implements AutoCloseable {
   }
 
   private void relay(Socket client) throws IOException {
-    Process process = new ProcessBuilder(ClusterNetwork.inNamespace(namespace,
-        List.of("bash", "-c", CONNECT, "relay", address, Integer.toString(port))))
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    Process process =
+        new ProcessBuilder(
+                ClusterNetwork.inNamespace(
+                    namespace,
+                    List.of("bash", "-c", CONNECT, "relay", address, Integer.toString(port))))
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     relays.add(process);
-    Runnable closeBoth = () -> {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-      relays.remove(process);
-      try {
-        client.close();
-      } catch (IOException ignored) {
-        // already closed
-      }
-    };
+    Runnable closeBoth =
+        () -> {
+          process.descendants().forEach(ProcessHandle::destroyForcibly);
+          process.destroyForcibly();
+          relays.remove(process);
+          try {
+            client.close();
+          } catch (IOException ignored) {
+            // already closed
+          }
+        };
     pump(client.getInputStream(), process.getOutputStream(), closeBoth);
     pump(process.getInputStream(), client.getOutputStream(), closeBoth);
   }
 
   private static void pump(InputStream from, OutputStream to, Runnable whenDone) {
-    Thread thread = new Thread(() -> {
-      byte[] buffer = new byte[65536];
-      try {
-        for (int n; (n = from.read(buffer)) >= 0; ) {
-          to.write(buffer, 0, n);
-          to.flush();
-        }
-      } catch (IOException ignored) {
-        // the other side went away: close both below
-      } finally {
-        whenDone.run();
-      }
-    }, "namespace-relay-pump");
+    Thread thread =
+        new Thread(
+            () -> {
+              byte[] buffer = new byte[65536];
+              try {
+                for (int n; (n = from.read(buffer)) >= 0; ) {
+                  to.write(buffer, 0, n);
+                  to.flush();
+                }
+              } catch (IOException ignored) {
+                // the other side went away: close both below
+              } finally {
+                whenDone.run();
+              }
+            },
+            "namespace-relay-pump");
     thread.setDaemon(true);
     thread.start();
   }

@@ -7,7 +7,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
-/** Keys and client files of a test cluster's ssh: made with ssh-keygen, written for ssh -F and mpirun. */
+/**
+ * Keys and client files of a test cluster's ssh: made with ssh-keygen, written for ssh -F and
+ * mpirun.
+ */
 final class SshFiles {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -15,7 +18,9 @@ final class SshFiles {
 
   /** A new ed25519 key pair without passphrase: {@code file} and {@code file.pub}. */
   static void keygen(Path file, String comment) {
-    Commands.check(List.of("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", file.toString()),
+    Commands.check(
+        List.of(
+            "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", file.toString()),
         TIMEOUT);
   }
 
@@ -26,19 +31,27 @@ final class SshFiles {
     return parts[0] + " " + parts[1];
   }
 
-  /** An ssh_config for every host: this key only, this known_hosts only, strict checking, no prompts. */
-  static void writeConfig(Path config, String user, Path identity, Path knownHosts) throws IOException {
-    Files.writeString(config, String.join("\n",
-        "Host *",
-        "  User " + user,
-        "  IdentityFile " + identity,
-        "  IdentitiesOnly yes",
-        "  UserKnownHostsFile " + knownHosts,
-        "  GlobalKnownHostsFile /dev/null",
-        "  StrictHostKeyChecking yes",
-        "  BatchMode yes",
-        "  ConnectTimeout 10",
-        ""), StandardCharsets.UTF_8);
+  /**
+   * An ssh_config for every host: this key only, this known_hosts only, strict checking, no
+   * prompts.
+   */
+  static void writeConfig(Path config, String user, Path identity, Path knownHosts)
+      throws IOException {
+    Files.writeString(
+        config,
+        String.join(
+            "\n",
+            "Host *",
+            "  User " + user,
+            "  IdentityFile " + identity,
+            "  IdentitiesOnly yes",
+            "  UserKnownHostsFile " + knownHosts,
+            "  GlobalKnownHostsFile /dev/null",
+            "  StrictHostKeyChecking yes",
+            "  BatchMode yes",
+            "  ConnectTimeout 10",
+            ""),
+        StandardCharsets.UTF_8);
   }
 
   /** An Open MPI host file: one line per address with its slots. */

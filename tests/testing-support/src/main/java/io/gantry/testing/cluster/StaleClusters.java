@@ -30,7 +30,8 @@ final class StaleClusters {
   static void claim(Path folder) throws IOException {
     ProcessHandle self = ProcessHandle.current();
     long started = self.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
-    Files.writeString(folder.resolve(OWNER_FILE), self.pid() + " " + started + "\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        folder.resolve(OWNER_FILE), self.pid() + " " + started + "\n", StandardCharsets.UTF_8);
   }
 
   /** Removes every stale cluster under /run; returns the run ids removed. */
@@ -53,17 +54,20 @@ final class StaleClusters {
   private static boolean ownerGone(Path folder) {
     String[] owner;
     try {
-      owner = Files.readString(folder.resolve(OWNER_FILE), StandardCharsets.UTF_8).trim().split(" ");
+      owner =
+          Files.readString(folder.resolve(OWNER_FILE), StandardCharsets.UTF_8).trim().split(" ");
     } catch (IOException e) {
       return false; // being created right now, or not ours
     }
     Optional<ProcessHandle> process = ProcessHandle.of(Long.parseLong(owner[0]));
-    long started = process.flatMap(p -> p.info().startInstant()).map(Instant::toEpochMilli).orElse(-1L);
+    long started =
+        process.flatMap(p -> p.info().startInstant()).map(Instant::toEpochMilli).orElse(-1L);
     return process.isEmpty() || started != Long.parseLong(owner[1]);
   }
 
   private static void remove(String runId, Path folder) {
-    try (DirectoryStream<Path> namespaces = Files.newDirectoryStream(Path.of("/run/netns"), "gantry-" + runId + "-*")) {
+    try (DirectoryStream<Path> namespaces =
+        Files.newDirectoryStream(Path.of("/run/netns"), "gantry-" + runId + "-*")) {
       for (Path namespace : namespaces) {
         String name = namespace.getFileName().toString();
         Daemon.killAll(ClusterNetwork.processesIn(name), Duration.ofSeconds(5));
@@ -76,7 +80,8 @@ final class StaleClusters {
     Path mungedPid = folder.resolve("munge-state/munged.pid");
     try {
       long pid = Long.parseLong(Files.readString(mungedPid).trim());
-      ProcessHandle.of(pid).filter(p -> p.info().command().orElse("").endsWith("munged"))
+      ProcessHandle.of(pid)
+          .filter(p -> p.info().command().orElse("").endsWith("munged"))
           .ifPresent(p -> Daemon.killAll(List.of(pid), Duration.ofSeconds(5)));
     } catch (IOException | NumberFormatException e) {
       // munged never started
@@ -88,6 +93,7 @@ final class StaleClusters {
     } catch (IOException e) {
       System.err.println("NamespaceCluster: cannot delete stale " + folder + ": " + e);
     }
-    System.err.println("NamespaceCluster: removed stale test cluster " + runId + " (its JVM is gone)");
+    System.err.println(
+        "NamespaceCluster: removed stale test cluster " + runId + " (its JVM is gone)");
   }
 }

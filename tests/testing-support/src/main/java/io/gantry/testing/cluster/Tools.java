@@ -7,10 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Finds the programs and the repository a {@link NamespaceCluster} needs, and says clearly what is missing. */
+/**
+ * Finds the programs and the repository a {@link NamespaceCluster} needs, and says clearly what is
+ * missing.
+ */
 final class Tools {
-  private static final List<String> SYSTEM_DIRS = List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
-      "/usr/bin", "/sbin", "/bin");
+  private static final List<String> SYSTEM_DIRS =
+      List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin");
 
   private Tools() {}
 
@@ -21,28 +24,46 @@ final class Tools {
       dirs.addAll(List.of(path.split(":")));
     }
     dirs.addAll(SYSTEM_DIRS);
-    return dirs.stream().filter(d -> !d.isEmpty()).map(d -> Path.of(d, program))
-        .filter(Files::isExecutable).findFirst();
+    return dirs.stream()
+        .filter(d -> !d.isEmpty())
+        .map(d -> Path.of(d, program))
+        .filter(Files::isExecutable)
+        .findFirst();
   }
 
   static void requireRootAndTools(boolean slurm, boolean sshd) {
     if (!isRoot()) {
-      throw new IllegalStateException("a NamespaceCluster needs root (network namespaces, munged as user munge, "
-          + "sshd); run the tests as root, as CI does");
+      throw new IllegalStateException(
+          "a NamespaceCluster needs root (network namespaces, munged as user munge, "
+              + "sshd); run the tests as root, as CI does");
     }
-    List<String> needed = new ArrayList<>(List.of("ip", "nsenter", "unshare", "setsid", "bash", "mpirun"));
+    List<String> needed =
+        new ArrayList<>(List.of("ip", "nsenter", "unshare", "setsid", "bash", "mpirun"));
     if (slurm) {
-      needed.addAll(List.of("munged", "setpriv", "slurmctld", "slurmd", "sbatch", "srun", "scontrol", "sinfo",
-          "squeue", "scancel", "sacct"));
+      needed.addAll(
+          List.of(
+              "munged",
+              "setpriv",
+              "slurmctld",
+              "slurmd",
+              "sbatch",
+              "srun",
+              "scontrol",
+              "sinfo",
+              "squeue",
+              "scancel",
+              "sacct"));
     }
     if (sshd) {
       needed.addAll(List.of("sshd", "ssh", "ssh-keygen"));
     }
     List<String> missing = needed.stream().filter(p -> find(p).isEmpty()).toList();
     if (!missing.isEmpty()) {
-      throw new IllegalStateException("a NamespaceCluster needs " + missing
-          + " (Debian packages iproute2, util-linux, slurm-wlm, munge, openssh-server, openmpi-bin); "
-          + "run scripts/install-deps");
+      throw new IllegalStateException(
+          "a NamespaceCluster needs "
+              + missing
+              + " (Debian packages iproute2, util-linux, slurm-wlm, munge, openssh-server, openmpi-bin); "
+              + "run scripts/install-deps");
     }
   }
 
@@ -63,7 +84,10 @@ final class Tools {
         return p;
       }
     }
-    throw new IllegalStateException("no docker/entrypoints/slurmd.sh in " + dir + " or above: "
-        + "run the tests inside the Gantry repository, or pass NamespaceCluster.builder().repository(root)");
+    throw new IllegalStateException(
+        "no docker/entrypoints/slurmd.sh in "
+            + dir
+            + " or above: "
+            + "run the tests inside the Gantry repository, or pass NamespaceCluster.builder().repository(root)");
   }
 }

@@ -30,18 +30,19 @@ import java.util.regex.Pattern;
  * configuration file, accounts added with {@code gantry-server user add}):
  *
  * <ol>
- *   <li>This module is on the test class path of middleware-server itself, so it cannot depend
- *       on the server (a reactor cycle); it names the server's main class and command line,
- *       which are the server's public, documented face anyway.
- *   <li>A test sees what a user sees: the URL and fingerprint the server prints, its log, the
- *       files in its data directory; nothing reaches into the server's objects.
+ *   <li>This module is on the test class path of middleware-server itself, so it cannot depend on
+ *       the server (a reactor cycle); it names the server's main class and command line, which are
+ *       the server's public, documented face anyway.
+ *   <li>A test sees what a user sees: the URL and fingerprint the server prints, its log, the files
+ *       in its data directory; nothing reaches into the server's objects.
  *   <li>Tests can stop the server as an operator does (SIGTERM, {@link #close}) or as a crash does
  *       ({@link #killHard}), by its PID, and start another on the same data directory.
  * </ol>
  */
 public final class GantryTestServer implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("listening on (https?://\\S+)");
-  private static final Pattern FINGERPRINT = Pattern.compile("TLS certificate SHA-256 fingerprint: (\\S+)");
+  private static final Pattern FINGERPRINT =
+      Pattern.compile("TLS certificate SHA-256 fingerprint: (\\S+)");
   private static final Pattern DEMO_SSH = Pattern.compile("demo SSH host listening on \\S+:(\\d+)");
   private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
@@ -55,8 +56,13 @@ public final class GantryTestServer implements AutoCloseable {
   private final Optional<String> fingerprint;
   private final OptionalInt demoSshPort;
 
-  private GantryTestServer(Process process, Path config, Path dataDir, Path logStem,
-      List<TestAccount> accounts, String startOutput) {
+  private GantryTestServer(
+      Process process,
+      Path config,
+      Path dataDir,
+      Path logStem,
+      List<TestAccount> accounts,
+      String startOutput) {
     this.process = process;
     this.config = config;
     this.dataDir = dataDir;
@@ -67,7 +73,8 @@ public final class GantryTestServer implements AutoCloseable {
     Matcher tls = FINGERPRINT.matcher(startOutput);
     this.fingerprint = tls.find() ? Optional.of(tls.group(1)) : Optional.empty();
     Matcher demo = DEMO_SSH.matcher(startOutput);
-    this.demoSshPort = demo.find() ? OptionalInt.of(Integer.parseInt(demo.group(1))) : OptionalInt.empty();
+    this.demoSshPort =
+        demo.find() ? OptionalInt.of(Integer.parseInt(demo.group(1))) : OptionalInt.empty();
   }
 
   /** A server whose configuration file, data directory and own files live in {@code dir}. */
@@ -75,13 +82,20 @@ public final class GantryTestServer implements AutoCloseable {
     return new GantryTestServerBuilder(dir);
   }
 
-  static GantryTestServer start(Path config, Path dataDir, List<TestAccount> accounts, String name,
-      List<String> jvmOptions) throws IOException, InterruptedException {
+  static GantryTestServer start(
+      Path config, Path dataDir, List<TestAccount> accounts, String name, List<String> jvmOptions)
+      throws IOException, InterruptedException {
     Path stem = ServerJvm.logStem(name);
-    Process process = ServerJvm.startServer(config, jvmOptions, ServerJvm.out(stem), ServerJvm.err(stem));
+    Process process =
+        ServerJvm.startServer(config, jvmOptions, ServerJvm.out(stem), ServerJvm.err(stem));
     try {
-      String output = Await.value("gantry-server (" + config + ") to say where it listens", START_TIMEOUT,
-          () -> startOutput(process, stem), text -> LISTENING.matcher(text).find(), text -> "its output: " + text);
+      String output =
+          Await.value(
+              "gantry-server (" + config + ") to say where it listens",
+              START_TIMEOUT,
+              () -> startOutput(process, stem),
+              text -> LISTENING.matcher(text).find(),
+              text -> "its output: " + text);
       return new GantryTestServer(process, config, dataDir, stem, accounts, output);
     } catch (RuntimeException | Error e) {
       process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
@@ -92,8 +106,11 @@ public final class GantryTestServer implements AutoCloseable {
   private static String startOutput(Process process, Path stem) throws IOException {
     String output = Files.readString(ServerJvm.out(stem));
     if (!LISTENING.matcher(output).find() && !process.isAlive()) {
-      throw new IllegalStateException("gantry-server exited with " + process.exitValue() + ": "
-          + Files.readString(ServerJvm.err(stem)).strip());
+      throw new IllegalStateException(
+          "gantry-server exited with "
+              + process.exitValue()
+              + ": "
+              + Files.readString(ServerJvm.err(stem)).strip());
     }
     return output;
   }
@@ -138,8 +155,8 @@ public final class GantryTestServer implements AutoCloseable {
   }
 
   /**
-   * A job's directory. Tests reach a running job through files here (a "release" file the job
-   * waits for): the job's sandbox shows it nothing of the test's own directories.
+   * A job's directory. Tests reach a running job through files here (a "release" file the job waits
+   * for): the job's sandbox shows it nothing of the test's own directories.
    */
   public Path jobDirectory(String jobId) {
     return dataDir.resolve("jobs").resolve(jobId);
@@ -150,13 +167,17 @@ public final class GantryTestServer implements AutoCloseable {
   }
 
   public TestAccount account(String name) {
-    return accounts.stream().filter(a -> a.name().equals(name)).findFirst()
+    return accounts.stream()
+        .filter(a -> a.name().equals(name))
+        .findFirst()
         .orElseThrow(() -> new NoSuchElementException("no account " + name + " on this server"));
   }
 
   /** The first administrator account. */
   public TestAccount admin() {
-    return accounts.stream().filter(TestAccount::admin).findFirst()
+    return accounts.stream()
+        .filter(TestAccount::admin)
+        .findFirst()
         .orElseThrow(() -> new NoSuchElementException("this server has no administrator account"));
   }
 
@@ -207,7 +228,8 @@ public final class GantryTestServer implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while stopping gantry-server (PID " + pid() + ")", e);
+      throw new IllegalStateException(
+          "interrupted while stopping gantry-server (PID " + pid() + ")", e);
     }
   }
 }

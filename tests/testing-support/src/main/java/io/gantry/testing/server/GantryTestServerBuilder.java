@@ -17,9 +17,9 @@ import java.util.Properties;
 
 /**
  * What a {@link GantryTestServer} runs with. The defaults start fast and say what they choose:
- * 127.0.0.1 on a port the system picks, no demo, 2 compute slots, a 2 s kill grace, plain HTTP,
- * the single local user (no accounts), and staging allowed to loopback (where the tests' SSH
- * hosts and databases listen). Explicit {@link #setting settings} win over all of these.
+ * 127.0.0.1 on a port the system picks, no demo, 2 compute slots, a 2 s kill grace, plain HTTP, the
+ * single local user (no accounts), and staging allowed to loopback (where the tests' SSH hosts and
+ * databases listen). Explicit {@link #setting settings} win over all of these.
  */
 public final class GantryTestServerBuilder {
   private final Path dir;
@@ -44,7 +44,9 @@ public final class GantryTestServerBuilder {
     chosen.put("staging.allowed-hosts", "127.0.0.1");
   }
 
-  /** The data directory (default {@code DIR/server-data}); made as an operator makes it if absent. */
+  /**
+   * The data directory (default {@code DIR/server-data}); made as an operator makes it if absent.
+   */
   public GantryTestServerBuilder dataDir(Path directory) {
     this.dataDir = directory;
     return this;
@@ -172,8 +174,10 @@ public final class GantryTestServerBuilder {
     }
   }
 
-  private void addAccount(Path config, TestAccount account) throws IOException, InterruptedException {
-    List<String> args = new ArrayList<>(List.of("user", "add", account.name(), "--config", config.toString()));
+  private void addAccount(Path config, TestAccount account)
+      throws IOException, InterruptedException {
+    List<String> args =
+        new ArrayList<>(List.of("user", "add", account.name(), "--config", config.toString()));
     if (account.admin()) {
       args.add("--admin");
     }
@@ -183,10 +187,18 @@ public final class GantryTestServerBuilder {
     Path stem = ServerJvm.logStem(name + "-user-add");
     int code = ServerJvm.run(args, account.password() + "\n", stem, Duration.ofSeconds(60));
     if (code != 0) {
-      throw new IllegalStateException("gantry-server user add " + account.name() + " exited with " + code
-          + (account.osAccount() == null ? "" : " (is OS account " + account.osAccount()
-              + " there? run scripts/create-test-accounts)")
-          + ": " + Files.readString(ServerJvm.err(stem)).strip());
+      throw new IllegalStateException(
+          "gantry-server user add "
+              + account.name()
+              + " exited with "
+              + code
+              + (account.osAccount() == null
+                  ? ""
+                  : " (is OS account "
+                      + account.osAccount()
+                      + " there? run scripts/create-test-accounts)")
+              + ": "
+              + Files.readString(ServerJvm.err(stem)).strip());
     }
   }
 }

@@ -8,10 +8,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 
 /**
- * Servers shared by the tests of one JVM, as JUnit extensions hand them out: started on first
- * use, each in a temporary directory of its own, stopped when the test run ends. For suites of
- * many small tests that only talk to a server (the CLI's commands), where a server per class
- * would cost more than the tests.
+ * Servers shared by the tests of one JVM, as JUnit extensions hand them out: started on first use,
+ * each in a temporary directory of its own, stopped when the test run ends. For suites of many
+ * small tests that only talk to a server (the CLI's commands), where a server per class would cost
+ * more than the tests.
  */
 public final class SharedGantryServers {
   private static final Namespace NAMESPACE = Namespace.create(SharedGantryServers.class);
@@ -26,8 +26,11 @@ public final class SharedGantryServers {
 
   /** The server called {@code name}, started from {@code definition} on first use. */
   public static GantryTestServer get(ExtensionContext context, String name, Definition definition) {
-    return context.getRoot().getStore(NAMESPACE)
-        .getOrComputeIfAbsent(name, key -> start(name, definition), Shared.class).server();
+    return context
+        .getRoot()
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(name, key -> start(name, definition), Shared.class)
+        .server();
   }
 
   private static Shared start(String name, Definition definition) {
@@ -38,7 +41,8 @@ public final class SharedGantryServers {
       throw new UncheckedIOException("cannot start the shared gantry-server " + name, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting the shared gantry-server " + name, e);
+      throw new IllegalStateException(
+          "interrupted while starting the shared gantry-server " + name, e);
     }
   }
 

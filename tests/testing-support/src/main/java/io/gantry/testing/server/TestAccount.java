@@ -6,8 +6,8 @@ import java.util.Objects;
  * A user account of a {@link GantryTestServer}, added as an operator adds it ({@code gantry-server
  * user add NAME [--admin] [--os-account ACCOUNT]}, the password on standard input).
  *
- * @param osAccount the OS account the user's jobs run under; null for the server's
- *     {@code jobs.default-os-account}
+ * @param osAccount the OS account the user's jobs run under; null for the server's {@code
+ *     jobs.default-os-account}
  */
 public record TestAccount(String name, String password, boolean admin, String osAccount) {
   public TestAccount {

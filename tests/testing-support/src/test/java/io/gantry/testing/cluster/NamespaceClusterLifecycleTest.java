@@ -23,17 +23,25 @@ class NamespaceClusterLifecycleTest {
     Path folder = cluster.directory();
     assertEquals(2, namespaces.size());
     assertTrue(namespaces.stream().allMatch(NamespaceCluster::namespaceExists));
-    assertTrue(pids.stream().allMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)));
+    assertTrue(
+        pids.stream().allMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)));
     // The cluster's interfaces and addresses exist only inside its namespaces.
     assertTrue(veths.stream().noneMatch(NamespaceCluster::interfaceExistsOnMachine));
-    assertFalse(Commands.check(List.of("ip", "-o", "addr"), Duration.ofSeconds(10)).stdout()
-        .contains(cluster.loginAddress()));
+    assertFalse(
+        Commands.check(List.of("ip", "-o", "addr"), Duration.ofSeconds(10))
+            .stdout()
+            .contains(cluster.loginAddress()));
 
     cluster.close();
 
-    assertTrue(namespaces.stream().noneMatch(NamespaceCluster::namespaceExists), "namespaces left: " + namespaces);
-    assertTrue(veths.stream().noneMatch(NamespaceCluster::interfaceExistsOnMachine), "veths left: " + veths);
-    assertTrue(pids.stream().noneMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)),
+    assertTrue(
+        namespaces.stream().noneMatch(NamespaceCluster::namespaceExists),
+        "namespaces left: " + namespaces);
+    assertTrue(
+        veths.stream().noneMatch(NamespaceCluster::interfaceExistsOnMachine),
+        "veths left: " + veths);
+    assertTrue(
+        pids.stream().noneMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)),
         "daemons left: " + pids);
     assertFalse(Files.exists(folder), "folder left: " + folder);
   }
@@ -41,12 +49,23 @@ class NamespaceClusterLifecycleTest {
   @Test
   void aClusterThatFailsHalfwayThroughStartingLeavesNothingBehind() {
     String runId = "f" + Long.toHexString((System.nanoTime() & 0xfffffL) | 0x100000L).substring(1);
-    // The namespaces are made before slurm.conf is written; a value slurm-conf.sh refuses fails the start there.
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> NamespaceCluster.builder()
-        .runId(runId).nodes(2).slurm().minJobAge(Duration.ofSeconds(-1)).start());
+    // The namespaces are made before slurm.conf is written; a value slurm-conf.sh refuses fails the
+    // start there.
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                NamespaceCluster.builder()
+                    .runId(runId)
+                    .nodes(2)
+                    .slurm()
+                    .minJobAge(Duration.ofSeconds(-1))
+                    .start());
 
     assertTrue(e.getMessage().contains("--min-job-age: not a number"), e.getMessage());
-    for (String ns : List.of("gantry-" + runId + "-login", "gantry-" + runId + "-n1", "gantry-" + runId + "-n2")) {
+    for (String ns :
+        List.of(
+            "gantry-" + runId + "-login", "gantry-" + runId + "-n1", "gantry-" + runId + "-n2")) {
       assertFalse(NamespaceCluster.namespaceExists(ns), ns + " was left behind");
     }
     assertFalse(Files.exists(Path.of("/run/gantry-cluster-" + runId)));
@@ -61,7 +80,8 @@ class NamespaceClusterLifecycleTest {
     dead.waitFor();
     Files.writeString(folder.resolve("owner"), dead.pid() + " 0\n");
     Commands.check(List.of("ip", "netns", "add", namespace), Duration.ofSeconds(10));
-    Process orphan = new ProcessBuilder(ClusterNetwork.inNamespace(namespace, List.of("sleep", "600"))).start();
+    Process orphan =
+        new ProcessBuilder(ClusterNetwork.inNamespace(namespace, List.of("sleep", "600"))).start();
     try (NamespaceCluster live = NamespaceCluster.builder().nodes(1).start()) {
       // Starting a cluster swept the stale one...
       assertFalse(NamespaceCluster.namespaceExists(namespace));

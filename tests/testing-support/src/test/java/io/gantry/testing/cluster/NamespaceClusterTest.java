@@ -28,8 +28,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class NamespaceClusterTest {
   private static final Duration JOB_TIMEOUT = Duration.ofSeconds(60);
-  private static final Set<String> FINAL_STATES = Set.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT",
-      "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE", "PREEMPTED");
+  private static final Set<String> FINAL_STATES =
+      Set.of(
+          "COMPLETED",
+          "FAILED",
+          "CANCELLED",
+          "TIMEOUT",
+          "NODE_FAIL",
+          "OUT_OF_MEMORY",
+          "BOOT_FAIL",
+          "DEADLINE",
+          "PREEMPTED");
 
   private static NamespaceCluster cluster;
 
@@ -45,9 +54,13 @@ class NamespaceClusterTest {
     List<String> namespaces = cluster.namespaces();
     List<Long> pids = cluster.daemonPids();
     cluster.close();
-    assertTrue(namespaces.stream().noneMatch(NamespaceCluster::namespaceExists), "namespaces left: " + namespaces);
+    assertTrue(
+        namespaces.stream().noneMatch(NamespaceCluster::namespaceExists),
+        "namespaces left: " + namespaces);
     assertTrue(cluster.vethNames().stream().noneMatch(NamespaceCluster::interfaceExistsOnMachine));
-    assertTrue(pids.stream().noneMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)));
+    assertTrue(
+        pids.stream()
+            .noneMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)));
     assertFalse(Files.exists(cluster.directory()));
   }
 
@@ -64,8 +77,16 @@ class NamespaceClusterTest {
 
   @Test
   void srunRunsAStepOnEveryNode() {
-    CommandResult result = cluster.onLogin("srun", "--nodes=2", "--ntasks=2", "sh", "-c",
-        "echo \"$SLURMD_NODENAME $(hostname)\"").orThrow();
+    CommandResult result =
+        cluster
+            .onLogin(
+                "srun",
+                "--nodes=2",
+                "--ntasks=2",
+                "sh",
+                "-c",
+                "echo \"$SLURMD_NODENAME $(hostname)\"")
+            .orThrow();
     assertEquals(List.of("n1 n1", "n2 n2"), result.stdout().lines().sorted().toList());
   }
 
@@ -93,7 +114,9 @@ class NamespaceClusterTest {
     assertEquals("FAILED 3:0", awaitEnd(id));
     assertEquals(id + "|FAILED|3:0", completionRecord(id));
     // In docker/ the server reads this log (sacct -c) as user gantry, not as Slurm's root.
-    assertTrue(Files.getPosixFilePermissions(cluster.jobCompletionLog()).contains(PosixFilePermission.OTHERS_READ),
+    assertTrue(
+        Files.getPosixFilePermissions(cluster.jobCompletionLog())
+            .contains(PosixFilePermission.OTHERS_READ),
         () -> cluster.jobCompletionLog() + " is not readable by other users");
   }
 
@@ -103,27 +126,54 @@ class NamespaceClusterTest {
     Path inputs = generateInputs(dir);
     Path single = runMcvarLocally(dir, inputs);
     Path spread = Files.createDirectories(dir.resolve("out-4"));
-    Path script = write(dir.resolve("job.sh"), "#!/bin/sh\nexec " + String.join(" ", mcvar(inputs, spread)) + "\n");
+    Path script =
+        write(
+            dir.resolve("job.sh"),
+            "#!/bin/sh\nexec " + String.join(" ", mcvar(inputs, spread)) + "\n");
 
     String id = sbatch(dir, "--nodes=2", "--ntasks=4", "--ntasks-per-node=2", script.toString());
 
     assertEquals("COMPLETED 0:0", awaitEnd(id), () -> read(dir.resolve("out.txt")));
-    assertTrue(cluster.onLogin("sacct", "-c", "-n", "-P", "-j", id, "-o", "nodelist").stdout().contains("n[1-2]"));
+    assertTrue(
+        cluster
+            .onLogin("sacct", "-c", "-n", "-P", "-j", id, "-o", "nodelist")
+            .stdout()
+            .contains("n[1-2]"));
     assertSameFiles(single, spread);
   }
 
   @Test
   void mpirunStartsRanksOnBothSshHostsWithTheTestKey() throws IOException {
-    CommandResult hostnames = cluster.onLogin("mpirun", "--hostfile", cluster.hostfile().toString(),
-        "--map-by", "node", "-np", "2", "hostname").orThrow();
+    CommandResult hostnames =
+        cluster
+            .onLogin(
+                "mpirun",
+                "--hostfile",
+                cluster.hostfile().toString(),
+                "--map-by",
+                "node",
+                "-np",
+                "2",
+                "hostname")
+            .orThrow();
     assertEquals(List.of("n1", "n2"), hostnames.stdout().lines().sorted().toList());
 
     Path dir = Files.createDirectories(work.resolve("mcvar-ssh"));
     Path inputs = generateInputs(dir);
     Path single = runMcvarLocally(dir, inputs);
     Path spread = Files.createDirectories(dir.resolve("out-2"));
-    List<String> command = new ArrayList<>(List.of("mpirun", "--hostfile", cluster.hostfile().toString(),
-        "--map-by", "node", "-np", "2", "--wdir", dir.toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "mpirun",
+                "--hostfile",
+                cluster.hostfile().toString(),
+                "--map-by",
+                "node",
+                "-np",
+                "2",
+                "--wdir",
+                dir.toString()));
     command.addAll(mcvar(inputs, spread).subList(1, mcvar(inputs, spread).size()));
     cluster.onLogin(command, JOB_TIMEOUT).orThrow();
     assertSameFiles(single, spread);
@@ -132,14 +182,23 @@ class NamespaceClusterTest {
   @Test
   void aClientOutsideTheClusterRunsSlurmCommandsOnTheLoginHostOverSsh() {
     var endpoint = cluster.loginSshEndpoint();
-    List<String> ssh = List.of("ssh", "-F", cluster.sshConfig().toString(),
-        "-p", Integer.toString(endpoint.getPort()), endpoint.getHostString());
+    List<String> ssh =
+        List.of(
+            "ssh",
+            "-F",
+            cluster.sshConfig().toString(),
+            "-p",
+            Integer.toString(endpoint.getPort()),
+            endpoint.getHostString());
     CommandResult host = Commands.check(concat(ssh, "hostname"), JOB_TIMEOUT);
     assertEquals("login", host.stdout().trim());
 
     // The session gets SLURM_CONF from sshd: nothing but the command travels.
-    String id = Commands.check(concat(ssh, "sbatch --parsable --output=/dev/null --wrap 'exit 4'"), JOB_TIMEOUT)
-        .stdout().trim();
+    String id =
+        Commands.check(
+                concat(ssh, "sbatch --parsable --output=/dev/null --wrap 'exit 4'"), JOB_TIMEOUT)
+            .stdout()
+            .trim();
     assertEquals("FAILED 4:0", awaitEnd(id));
   }
 
@@ -148,11 +207,26 @@ class NamespaceClusterTest {
     var endpoint = cluster.loginSshEndpoint();
     Path dir = Files.createDirectories(work.resolve("sftp"));
     Path local = write(dir.resolve("local.csv"), "a,b\n1,2\n");
-    Path batch = write(dir.resolve("batch"), "put " + local + " " + dir.resolve("remote.csv") + "\n");
-    Commands.check(List.of("sftp", "-F", cluster.sshConfig().toString(), "-P", Integer.toString(endpoint.getPort()),
-        "-b", batch.toString(), endpoint.getHostString()), JOB_TIMEOUT);
-    CommandResult onNode = cluster.onNode(cluster.nodes().get(1), List.of("cat", dir.resolve("remote.csv").toString()),
-        JOB_TIMEOUT).orThrow();
+    Path batch =
+        write(dir.resolve("batch"), "put " + local + " " + dir.resolve("remote.csv") + "\n");
+    Commands.check(
+        List.of(
+            "sftp",
+            "-F",
+            cluster.sshConfig().toString(),
+            "-P",
+            Integer.toString(endpoint.getPort()),
+            "-b",
+            batch.toString(),
+            endpoint.getHostString()),
+        JOB_TIMEOUT);
+    CommandResult onNode =
+        cluster
+            .onNode(
+                cluster.nodes().get(1),
+                List.of("cat", dir.resolve("remote.csv").toString()),
+                JOB_TIMEOUT)
+            .orThrow();
     assertEquals("a,b\n1,2\n", onNode.stdout());
   }
 
@@ -165,8 +239,15 @@ class NamespaceClusterTest {
   // ---- helpers ----
 
   private static String sbatch(Path dir, String... arguments) {
-    List<String> command = new ArrayList<>(List.of("sbatch", "--parsable", "--chdir", dir.toString(),
-        "--output", dir.resolve("out.txt").toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "sbatch",
+                "--parsable",
+                "--chdir",
+                dir.toString(),
+                "--output",
+                dir.resolve("out.txt").toString()));
     command.addAll(List.of(arguments));
     return cluster.onLogin(command, JOB_TIMEOUT).orThrow().stdout().trim();
   }
@@ -204,7 +285,11 @@ class NamespaceClusterTest {
   private static String completionRecord(String id) {
     long deadline = System.nanoTime() + JOB_TIMEOUT.toNanos();
     while (true) {
-      String out = cluster.onLogin("sacct", "-c", "-n", "-P", "-j", id, "-o", "jobid,state,exitcode").stdout().trim();
+      String out =
+          cluster
+              .onLogin("sacct", "-c", "-n", "-P", "-j", id, "-o", "jobid,state,exitcode")
+              .stdout()
+              .trim();
       if (!out.isEmpty() || System.nanoTime() > deadline) {
         return out;
       }
@@ -215,17 +300,43 @@ class NamespaceClusterTest {
   private static Path generateInputs(Path dir) {
     Path inputs = dir.resolve("in");
     Commands.check(List.of("mkdir", "-p", inputs.toString()), JOB_TIMEOUT);
-    Commands.check(List.of(cluster.nodeProgramsBuild().resolve("mcvar-gen").toString(), "--factors", "12",
-        "--days", "260", "--positions", "300", "--option-share", "0.3", "--seed", "5", "--scenarios", "3000",
-        "--out-dir", inputs.toString()), JOB_TIMEOUT);
+    Commands.check(
+        List.of(
+            cluster.nodeProgramsBuild().resolve("mcvar-gen").toString(),
+            "--factors",
+            "12",
+            "--days",
+            "260",
+            "--positions",
+            "300",
+            "--option-share",
+            "0.3",
+            "--seed",
+            "5",
+            "--scenarios",
+            "3000",
+            "--out-dir",
+            inputs.toString()),
+        JOB_TIMEOUT);
     return inputs;
   }
 
   private static List<String> mcvar(Path inputs, Path out) {
-    return List.of("mpirun", cluster.nodeProgramsBuild().resolve("mcvar").toString(),
-        "--factors", inputs.resolve("factors.csv").toString(), "--history", inputs.resolve("history.csv").toString(),
-        "--positions", inputs.resolve("positions.csv").toString(), "--params", inputs.resolve("params.csv").toString(),
-        "--run-id", "cluster-test", "--out-dir", out.toString());
+    return List.of(
+        "mpirun",
+        cluster.nodeProgramsBuild().resolve("mcvar").toString(),
+        "--factors",
+        inputs.resolve("factors.csv").toString(),
+        "--history",
+        inputs.resolve("history.csv").toString(),
+        "--positions",
+        inputs.resolve("positions.csv").toString(),
+        "--params",
+        inputs.resolve("params.csv").toString(),
+        "--run-id",
+        "cluster-test",
+        "--out-dir",
+        out.toString());
   }
 
   private static Path runMcvarLocally(Path dir, Path inputs) throws IOException {
@@ -243,7 +354,9 @@ class NamespaceClusterTest {
     }
     assertEquals(3, files.size(), "mcvar writes three result files");
     for (Path file : files) {
-      assertArrayEquals(Files.readAllBytes(file), Files.readAllBytes(actual.resolve(file.getFileName())),
+      assertArrayEquals(
+          Files.readAllBytes(file),
+          Files.readAllBytes(actual.resolve(file.getFileName())),
           file.getFileName() + " differs");
     }
   }

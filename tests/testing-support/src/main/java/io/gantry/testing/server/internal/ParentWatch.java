@@ -7,9 +7,9 @@ import java.util.Arrays;
 
 /**
  * The main class of a server a test starts: runs {@code args[0]}'s {@code main} with the other
- * arguments, and exits (running its shutdown hooks, as SIGTERM would) when standard input ends.
- * The test JVM holds the other end of that pipe, so a test JVM that dies (killed by surefire's
- * timeout, or a test that forgot to close its server) never leaves a server running behind it.
+ * arguments, and exits (running its shutdown hooks, as SIGTERM would) when standard input ends. The
+ * test JVM holds the other end of that pipe, so a test JVM that dies (killed by surefire's timeout,
+ * or a test that forgot to close its server) never leaves a server running behind it.
  */
 public final class ParentWatch {
   private ParentWatch() {}
@@ -19,7 +19,8 @@ public final class ParentWatch {
     watch.setDaemon(true);
     watch.start();
     try {
-      Class.forName(args[0]).getMethod("main", String[].class)
+      Class.forName(args[0])
+          .getMethod("main", String[].class)
           .invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
     } catch (InvocationTargetException e) {
       throw e.getCause();

@@ -14,24 +14,29 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The command lines of gantry-server in a JVM of its own, on the test's class path, as the
- * launcher ({@code middleware-server/bin/gantry-server}) runs it: its main class with a
- * configuration file. Output goes to files under {@code target/gantry-test-servers}, kept after
- * the test's temporary directory is gone, to read after a failure.
+ * The command lines of gantry-server in a JVM of its own, on the test's class path, as the launcher
+ * ({@code middleware-server/bin/gantry-server}) runs it: its main class with a configuration file.
+ * Output goes to files under {@code target/gantry-test-servers}, kept after the test's temporary
+ * directory is gone, to read after a failure.
  */
 public final class ServerJvm {
   /** gantry-server's main class; named, not linked, so that this module needs no server. */
   public static final String MAIN = "io.gantry.server.GantryServerCommand";
 
   private static final AtomicLong RUNS = new AtomicLong();
+
   /**
    * A server for tests needs little heap; the serial collector and C1 alone start a JVM fastest on
    * a machine of two cores where the test JVM runs beside it. A benchmark asks for others.
    */
-  public static final List<String> FAST_START = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+  public static final List<String> FAST_START =
+      List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
   // Log lines carry the time of day, to line them up with the test's own output after a failure.
   private static final List<String> LOG_OPTIONS =
-      List.of("-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
+      List.of(
+          "-Dorg.slf4j.simpleLogger.showDateTime=true",
+          "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
 
   private ServerJvm() {}
 
@@ -39,7 +44,8 @@ public final class ServerJvm {
   public static Path logStem(String name) {
     try {
       Path logs = Files.createDirectories(Path.of("target", "gantry-test-servers"));
-      return logs.resolve(name + "-" + ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet());
+      return logs.resolve(
+          name + "-" + ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -50,26 +56,33 @@ public final class ServerJvm {
       throws IOException {
     List<String> command = java(jvmOptions);
     command.addAll(List.of(ParentWatch.class.getName(), MAIN, "--config", config.toString()));
-    return new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    return new ProcessBuilder(command)
+        .redirectOutput(stdout.toFile())
+        .redirectError(stderr.toFile())
+        .start();
   }
 
   /**
-   * Runs {@code gantry-server ARGS} to its end with {@code input} on standard input (a password,
-   * as an operator types it); returns its exit code, its output in {@code stem.out/.err}.
+   * Runs {@code gantry-server ARGS} to its end with {@code input} on standard input (a password, as
+   * an operator types it); returns its exit code, its output in {@code stem.out/.err}.
    */
   public static int run(List<String> args, String input, Path stem, Duration timeout)
       throws IOException, InterruptedException {
     List<String> command = java(FAST_START);
     command.add(MAIN);
     command.addAll(args);
-    Process process = new ProcessBuilder(command).redirectOutput(out(stem).toFile())
-        .redirectError(err(stem).toFile()).start();
+    Process process =
+        new ProcessBuilder(command)
+            .redirectOutput(out(stem).toFile())
+            .redirectError(err(stem).toFile())
+            .start();
     try (OutputStream in = process.getOutputStream()) {
       in.write(input.getBytes(StandardCharsets.UTF_8));
     }
     if (!process.waitFor(Await.scaled(timeout).toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly().waitFor();
-      throw new IllegalStateException("gantry-server " + String.join(" ", args) + " ran over " + timeout);
+      throw new IllegalStateException(
+          "gantry-server " + String.join(" ", args) + " ran over " + timeout);
     }
     return process.exitValue();
   }
@@ -84,8 +97,10 @@ public final class ServerJvm {
 
   private static List<String> java(List<String> jvmOptions) {
     if (ClassLoader.getSystemResource(MAIN.replace('.', '/') + ".class") == null) {
-      throw new IllegalStateException(MAIN + " is not on this test's class path: add"
-          + " gantry-middleware-server to the module's test dependencies");
+      throw new IllegalStateException(
+          MAIN
+              + " is not on this test's class path: add"
+              + " gantry-middleware-server to the module's test dependencies");
     }
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
