@@ -96,7 +96,7 @@ class SlurmBackendTest {
       String id =
           client.submitJob(
               TestJobs.job("long").shell("echo started; exec sleep 300", 600).document());
-      Path stdout = dir.resolve("server/jobs").resolve(id).resolve("stdout.txt");
+      Path stdout = server.jobDirectory(id).resolve("stdout.txt");
       awaitText(stdout, "started");
       client.killJob(id);
       JobStatusInfo end = awaitFinal(client, id, LIMIT);
