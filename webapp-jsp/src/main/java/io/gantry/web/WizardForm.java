@@ -28,7 +28,9 @@ final class WizardForm {
           "outputFile",
           "creationFlag",
           "inputCompression",
-          "outputCompression");
+          "outputCompression",
+          "cacheValidity",
+          "cacheKeyQuery");
   static final List<String> SQL_UPDATE_FIELDS =
       List.of(
           "dsKind",

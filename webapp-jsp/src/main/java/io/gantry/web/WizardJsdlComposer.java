@@ -147,6 +147,8 @@ final class WizardJsdlComposer {
       optional(e, GX, "SQLOutputFileCreationFlag", s.value("creationFlag"));
       optional(e, GX, "SQLInputFileCompression", s.value("inputCompression"));
       optional(e, GX, "SQLOutputFileCompression", s.value("outputCompression"));
+      optional(e, GX, "CacheValidity", s.value("cacheValidity"));
+      optional(e, GX, "CacheKeyQuery", s.value("cacheKeyQuery"));
     } else {
       text(e, GX, "SQLInputFileName", s.value("inputFile"));
       optional(e, GX, "SQLInputFileCompression", s.value("inputCompression"));

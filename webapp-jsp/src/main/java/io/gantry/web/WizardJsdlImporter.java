@@ -66,7 +66,9 @@ final class WizardJsdlImporter {
           Map.entry("SQLOutputFileCreationFlag", "creationFlag"),
           Map.entry("SQLInputFileCompression", "inputCompression"),
           Map.entry("SQLOutputFileCompression", "outputCompression"),
-          Map.entry("BatchSize", "batchSize"));
+          Map.entry("BatchSize", "batchSize"),
+          Map.entry("CacheValidity", "cacheValidity"),
+          Map.entry("CacheKeyQuery", "cacheKeyQuery"));
   private static final Map<String, String> DATA_SOURCE_FIELDS =
       Map.of("JDBCURL", "jdbcUrl", "UserId", "dbUser", "Password", "dbPassword");
   private static final Map<String, String> SCP_FIELDS =

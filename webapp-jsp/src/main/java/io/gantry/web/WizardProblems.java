@@ -45,6 +45,8 @@ final class WizardProblems {
           Map.entry("SQLInputFileCompression", "inputCompression"),
           Map.entry("SQLOutputFileCompression", "outputCompression"),
           Map.entry("BatchSize", "batchSize"),
+          Map.entry("CacheValidity", "cacheValidity"),
+          Map.entry("CacheKeyQuery", "cacheKeyQuery"),
           Map.entry("ArrangingOrder", "order"),
           Map.entry("Direction", "direction"),
           Map.entry("Protocol", "protocol"),
