@@ -451,16 +451,8 @@ public final class JobPlanner {
                         ? null
                         : app.getWorkingDirectory().getValue()))
             .output(
-                inside(
-                    dir,
-                    app.getOutput() == null
-                        ? JsdlDefaults.STDOUT_FILE
-                        : app.getOutput().getValue().strip()),
-                inside(
-                    dir,
-                    app.getError() == null
-                        ? JsdlDefaults.STDERR_FILE
-                        : app.getError().getValue().strip()))
+                stream(dir, app.getOutput(), JsdlDefaults.STDOUT_FILE),
+                stream(dir, app.getError(), JsdlDefaults.STDERR_FILE))
             .wallTimeLimit(defaultWallTime);
     app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
     spec.environment(JOB_ID_VARIABLE, id.toString());
@@ -527,16 +519,8 @@ public final class JobPlanner {
             .jobDirectory(dir)
             .processes(processes)
             .output(
-                inside(
-                    dir,
-                    app.getOutput() == null
-                        ? JsdlDefaults.STDOUT_FILE
-                        : app.getOutput().getValue().strip()),
-                inside(
-                    dir,
-                    app.getError() == null
-                        ? JsdlDefaults.STDERR_FILE
-                        : app.getError().getValue().strip()))
+                stream(dir, app.getOutput(), JsdlDefaults.STDOUT_FILE),
+                stream(dir, app.getError(), JsdlDefaults.STDERR_FILE))
             .wallTimeLimit(defaultWallTime);
     app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
     spec.environment(JOB_ID_VARIABLE, id.toString());
@@ -560,16 +544,8 @@ public final class JobPlanner {
                         : app.getWorkingDirectory().getValue()))
             .jobDirectory(dir)
             .output(
-                inside(
-                    dir,
-                    app.getOutput() == null
-                        ? JsdlDefaults.STDOUT_FILE
-                        : app.getOutput().getValue().strip()),
-                inside(
-                    dir,
-                    app.getError() == null
-                        ? JsdlDefaults.STDERR_FILE
-                        : app.getError().getValue().strip()))
+                stream(dir, app.getOutput(), JsdlDefaults.STDOUT_FILE),
+                stream(dir, app.getError(), JsdlDefaults.STDERR_FILE))
             .wallTimeLimit(wall);
     app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
     spec.environment(JOB_ID_VARIABLE, id.toString());
@@ -585,6 +561,18 @@ public final class JobPlanner {
    * refused {@code ..} and absolute paths outside the allowed roots; an absolute path that got here
    * lies under an allowed root.
    */
+  /** A POSIX, SPMD or HPC Profile Output/Error file in the job directory, or the default name. */
+  private static Path stream(
+      Path dir, io.gantry.jsdl.model.posix.FileNameType file, String fallback) {
+    return inside(dir, file == null ? fallback : file.getValue().strip());
+  }
+
+  /** The same for the HPC Profile's own FileName type. */
+  private static Path stream(
+      Path dir, io.gantry.jsdl.model.hpcpa.FileNameType file, String fallback) {
+    return inside(dir, file == null ? fallback : file.getValue().strip());
+  }
+
   private static Path inside(Path dir, String name) {
     if (name == null || name.isBlank()) {
       return dir;
