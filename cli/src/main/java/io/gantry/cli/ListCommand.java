@@ -91,7 +91,7 @@ final class ListCommand implements Callable<Integer> {
           Times.text(j.getSubmitted()),
           Times.text(j.getFinished()),
           j.getExitCode(),
-          brief(j.getFailureReason()));
+          brief(j.getReason() != null ? j.getReason() : j.getFailureReason()));
     }
     return table;
   }

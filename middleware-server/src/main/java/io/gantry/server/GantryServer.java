@@ -31,6 +31,7 @@ import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.pipeline.StagingRules;
+import io.gantry.server.scheduler.DependencyGate;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
 import io.gantry.server.security.LoginThrottle;
@@ -237,7 +238,8 @@ public final class GantryServer implements AutoCloseable {
                 diskLimits,
                 config.totalSlots(),
                 config.stagingParallelism(),
-                config.killGracePeriod()));
+                config.killGracePeriod(),
+                new DependencyGate(store, store.jobConditions())));
     scheduler.recover();
     diskLimits.watch(scheduler, limits.checkInterval());
 
@@ -250,7 +252,8 @@ public final class GantryServer implements AutoCloseable {
             serverInfo(config, passwordKey),
             config.killGracePeriod(),
             storage,
-            retention);
+            retention,
+            store.jobConditions());
     ServerConfig.Security security = config.security();
     Optional<TlsKeystore> keystore =
         security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();
