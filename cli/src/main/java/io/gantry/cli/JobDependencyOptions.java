@@ -30,9 +30,7 @@ final class JobDependencyOptions {
       description = "start only after job JOB ended, whatever the outcome (repeatable)")
   List<String> afterAny = new ArrayList<>();
 
-  @Option(
-      names = "--hold",
-      description = "submit the job held: it waits until 'gantry release ID'")
+  @Option(names = "--hold", description = "submit the job held: it waits until 'gantry release ID'")
   boolean hold;
 
   boolean any() {
@@ -44,7 +42,8 @@ final class JobDependencyOptions {
     if (!any()) {
       return;
     }
-    Element description = firstChild(jobDefinition, jobDefinition.getNamespaceURI(), "JobDescription");
+    Element description =
+        firstChild(jobDefinition, jobDefinition.getNamespaceURI(), "JobDescription");
     if (description == null) {
       throw new CommandFailure(
           GantryCommand.EXIT_USAGE_OR_IO,

@@ -17,7 +17,10 @@ import picocli.CommandLine.Spec;
       "Only the steps that did not commit run again (the stage-out ledger in the target database skips the others, so no row arrives twice); the job goes through STAGING_OUT to SUCCEEDED or FAILED. Other jobs are refused (exit 1)."
     },
     footerHeading = "%nExample:%n",
-    footer = {"  gantry retry-stage-out 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5", GantryCommand.EXIT_CODE_HELP})
+    footer = {
+      "  gantry retry-stage-out 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
+      GantryCommand.EXIT_CODE_HELP
+    })
 final class RetryStageOutCommand implements Callable<Integer> {
   @ParentCommand GantryCommand gantry;
   @Spec CommandSpec spec;

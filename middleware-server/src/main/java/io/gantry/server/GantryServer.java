@@ -48,6 +48,7 @@ import io.gantry.server.store.JobStoreSettings;
 import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
+import io.gantry.staging.ConnectionCheck;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StageInCache;
@@ -108,6 +109,13 @@ public final class GantryServer implements AutoCloseable {
   }
 
   /** The staging gateway's settings: host keys, and staging.sql-threads steps at once per job. */
+  /**
+   * How long a data source that accepted a credential at submission is believed to accept it again:
+   * a burst of submissions costs the database one login, a changed password is noticed within a
+   * minute.
+   */
+  static final java.time.Duration CONNECTION_CHECK_MEMORY = java.time.Duration.ofSeconds(60);
+
   static GatewayOptions gatewayOptions(ServerConfig config) {
     GatewayOptions defaults = GatewayOptions.defaults();
     return defaults
@@ -213,6 +221,13 @@ public final class GantryServer implements AutoCloseable {
                 sandbox,
                 ComputePolicy.of(config))
             .withUriStaging(uriPolicy)
+            .withConnectionCheck(
+                new ConnectionCheck(
+                    credentials,
+                    connections,
+                    gatewayOptions(config).connectTimeout(),
+                    CONNECTION_CHECK_MEMORY,
+                    java.time.Clock.systemUTC()))
             .withStandardJsdl(
                 ApplicationRegistry.withBuiltIns(
                     config.jsdlResources().applications(),

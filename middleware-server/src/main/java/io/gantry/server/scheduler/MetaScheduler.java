@@ -149,7 +149,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
    * released, it queues again behind the jobs queued meanwhile) and waits until released. Not
    * applied to a job in any other state.
    */
-  public Decision hold(JobId id, String user, Runnable recordHold) {
+  public Decision hold(JobId id, String user, java.util.function.BooleanSupplier recordHold) {
     return onControlAndWait(
         () -> {
           JobRecord job = store.find(id).orElse(null);
@@ -159,6 +159,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
           P plan;
           if (waiting.containsKey(id)) {
             plan = waiting.get(id);
+            if (!recordHold.getAsBoolean()) {
+              return new Decision(false, job); // held already
+            }
           } else {
             ActiveJob<P> a = active.get(id);
             // a stage-in task that has not started never will; one that has makes it STAGING_IN
@@ -168,8 +171,10 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
             queue.withdraw(id);
             active.remove(id);
             plan = a.plan;
+            if (!recordHold.getAsBoolean()) {
+              log.warn("job {}: was held while queued; held now", id); // not expected: see V12
+            }
           }
-          recordHold.run();
           log.info("job {}: held by {}", id, user);
           waiting.put(id, plan);
           admit(); // the held job may have been the head the staged jobs waited behind

@@ -105,6 +105,12 @@ final class JobFlow {
         scheduler.hold(job.id(), caller.name(), () -> conditions.hold(job.id(), caller.name()));
     if (!d.applied()) {
       JobRecord now = d.job() == null ? job : d.job();
+      Optional<String> holder =
+          now.state() == JobState.QUEUED ? conditions.heldBy(job.id()) : Optional.empty();
+      if (holder.isPresent()) {
+        throw JobManagementService.stateFault(
+            "job " + job.id() + " is held already (by " + holder.get() + ")", now);
+      }
       throw JobManagementService.stateFault(
           now.state().isFinal()
               ? "job " + job.id() + " has already ended (" + now.state() + ")"

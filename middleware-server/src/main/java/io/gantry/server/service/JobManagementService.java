@@ -346,6 +346,11 @@ public class JobManagementService implements JobManagement {
                   + " compute slots (setting slots.total)");
         }
         planner.checkLaunchable(plan); // refused now, before queueing, if it could not start
+        // checks before the computation: a wrong password fails the submission, not the job
+        for (String problem : planner.connectionProblems(plan)) {
+          result.problems.add(problem("ERROR", 0, 0, stagingPath(problem), problem));
+          job = null;
+        }
       } catch (JobFailure e) {
         result.problems.add(problem("ERROR", 0, 0, "JobDefinition", e.getMessage()));
         job = null;
@@ -371,6 +376,11 @@ public class JobManagementService implements JobManagement {
     }
     result.valid = job != null;
     return new Checked(result, job, job == null ? null : plan, dependencies);
+  }
+
+  private static String stagingPath(String problem) {
+    return "JobDefinition/JobDescription/"
+        + (problem.startsWith("stage-in") ? "PreDataStaging" : "PostDataStaging");
   }
 
   private static Problem problem(
