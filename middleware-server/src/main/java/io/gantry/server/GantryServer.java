@@ -222,12 +222,14 @@ public final class GantryServer implements AutoCloseable {
                 ComputePolicy.of(config))
             .withUriStaging(uriPolicy)
             .withConnectionCheck(
-                new ConnectionCheck(
-                    credentials,
-                    connections,
-                    gatewayOptions(config).connectTimeout(),
-                    CONNECTION_CHECK_MEMORY,
-                    java.time.Clock.systemUTC()))
+                config.staging().checkConnections()
+                    ? new ConnectionCheck(
+                        credentials,
+                        connections,
+                        gatewayOptions(config).connectTimeout(),
+                        CONNECTION_CHECK_MEMORY,
+                        java.time.Clock.systemUTC())
+                    : null)
             .withStandardJsdl(
                 ApplicationRegistry.withBuiltIns(
                     config.jsdlResources().applications(),
