@@ -82,6 +82,15 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     }
   }
 
+  /** A job that cannot be planned again from its description (its retry is refused). */
+  public static final class NotPlannedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotPlannedException(JobFailure cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
   /** What a cancel or kill request found. */
   public record Decision(boolean applied, JobRecord job) {}
 
@@ -209,8 +218,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
           try {
             plan = pipeline.plan(job, store.jobDescription(id).orElseThrow());
           } catch (JobFailure e) {
-            throw new IllegalStateException(
-                "job " + id + " cannot be planned again: " + e.getMessage(), e);
+            throw new NotPlannedException(e);
           }
           if (!store.transition(
               id,

@@ -146,8 +146,14 @@ final class JobFlow {
     if (refusal != null) {
       throw JobManagementService.stateFault(refusal, job);
     }
-    MetaScheduler.Decision d =
-        scheduler.retryStageOut(job.id(), caller.name(), this::failedInStageOut);
+    MetaScheduler.Decision d;
+    try {
+      d = scheduler.retryStageOut(job.id(), caller.name(), this::failedInStageOut);
+    } catch (MetaScheduler.NotPlannedException e) {
+      // e.g. a data source removed since: the user's to fix, in the planner's words
+      throw JobManagementService.stateFault(
+          "job " + job.id() + "'s stage-out cannot run again: " + e.getMessage(), job);
+    }
     if (!d.applied()) {
       JobRecord now = d.job() == null ? job : d.job();
       throw JobManagementService.stateFault(
