@@ -31,6 +31,7 @@ import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.pipeline.StagingRules;
+import io.gantry.server.scheduler.DependencyGate;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
 import io.gantry.server.security.LoginThrottle;
@@ -47,6 +48,7 @@ import io.gantry.server.store.JobStoreSettings;
 import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
+import io.gantry.staging.ConnectionCheck;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StageInCache;
@@ -107,6 +109,13 @@ public final class GantryServer implements AutoCloseable {
   }
 
   /** The staging gateway's settings: host keys, and staging.sql-threads steps at once per job. */
+  /**
+   * How long a data source that accepted a credential at submission is believed to accept it again:
+   * a burst of submissions costs the database one login, a changed password is noticed within a
+   * minute.
+   */
+  static final java.time.Duration CONNECTION_CHECK_MEMORY = java.time.Duration.ofSeconds(60);
+
   static GatewayOptions gatewayOptions(ServerConfig config) {
     GatewayOptions defaults = GatewayOptions.defaults();
     return defaults
@@ -212,6 +221,15 @@ public final class GantryServer implements AutoCloseable {
                 sandbox,
                 ComputePolicy.of(config))
             .withUriStaging(uriPolicy)
+            .withConnectionCheck(
+                config.staging().checkConnections()
+                    ? new ConnectionCheck(
+                        credentials,
+                        connections,
+                        gatewayOptions(config).connectTimeout(),
+                        CONNECTION_CHECK_MEMORY,
+                        java.time.Clock.systemUTC())
+                    : null)
             .withStandardJsdl(
                 ApplicationRegistry.withBuiltIns(
                     config.jsdlResources().applications(),
@@ -237,7 +255,8 @@ public final class GantryServer implements AutoCloseable {
                 diskLimits,
                 config.totalSlots(),
                 config.stagingParallelism(),
-                config.killGracePeriod()));
+                config.killGracePeriod(),
+                new DependencyGate(store, store.jobConditions())));
     scheduler.recover();
     diskLimits.watch(scheduler, limits.checkInterval());
 
@@ -250,7 +269,8 @@ public final class GantryServer implements AutoCloseable {
             serverInfo(config, passwordKey),
             config.killGracePeriod(),
             storage,
-            retention);
+            retention,
+            store.jobConditions());
     ServerConfig.Security security = config.security();
     Optional<TlsKeystore> keystore =
         security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();
