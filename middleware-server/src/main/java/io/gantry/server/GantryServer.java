@@ -1,5 +1,7 @@
 package io.gantry.server;
 
+import io.gantry.dispatcher.DetachedJobs;
+import io.gantry.dispatcher.DetachedSupervision;
 import io.gantry.dispatcher.DispatcherConfig;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
@@ -182,6 +184,12 @@ public final class GantryServer implements AutoCloseable {
             config.killGracePeriod(),
             DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT,
             sandbox);
+    Optional<DetachedSupervision> supervision = ComputeBackends.detachedSupervision(config);
+    DetachedJobs detached = null;
+    if (supervision.isPresent()) {
+      dispatch = dispatch.withDetachedSupervision(supervision.get());
+      detached = own(new DetachedJobs(supervision.get()));
+    }
     Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
     own((AutoCloseable) mpi); // both MPI launchers are closeable
     PosixLauncher posix = own(new PosixLauncher(dispatch));
@@ -220,7 +228,7 @@ public final class GantryServer implements AutoCloseable {
                     config.jsdlResources().fileSystems(),
                     config.jsdlResources().readOnlyFileSystems()));
     JsdlJobPipeline pipeline =
-        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
+        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm, detached);
     JobDiskLimits<JsdlJobPlan> diskLimits =
         own(
             new JobDiskLimits<>(
