@@ -14,6 +14,7 @@ import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.GantryTestServerBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -154,6 +155,78 @@ class JobsOutliveServerTest {
       assertEquals(JobStateName.FAILED, end.state);
       assertEquals(3, end.exitCode);
       assertFalse(read(server.jobDirectory(id), "stdout.txt").contains("forged"));
+    }
+  }
+
+  /**
+   * The sample VaR job (mcvar on 2 ranks through mpirun, SQL and scp stage-in from the demo, SQL
+   * stage-out): its ranks wait for a release file before they exec mcvar, so the server is surely
+   * killed while the program runs.
+   */
+  @Test
+  void theSampleMcvarJobSurvivesSigkillOfTheServerAndItsResultsLoadOnce() throws Exception {
+    Path mcvar = STEPD.resolveSibling("mcvar");
+    assertTrue(Files.isExecutable(mcvar), "build the node programs first: " + mcvar);
+    Path programs = Files.createDirectories(dir.resolve("programs"));
+    Path held = programs.resolve("mcvar-held");
+    Files.writeString(
+        held,
+        "#!/bin/sh\necho started > /job/started\n"
+            + "while [ ! -e /job/release ]; do sleep 0.1; done\nexec "
+            + mcvar
+            + " \"$@\"\n");
+    Files.setPosixFilePermissions(programs, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(held, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path adminPassword = Files.writeString(dir.resolve("admin.password"), "admin password");
+    Path dataDir = dir.resolve("mcvar-server");
+    GantryTestServerBuilder sample =
+        GantryTestServer.builder(dir.resolve("mcvar"))
+            .dataDir(dataDir)
+            .secure()
+            .demo(300)
+            .settings(
+                Map.of(
+                    "admin.password-file", adminPassword.toString(),
+                    "jobs.allowed-executable-roots", mcvar.getParent() + " " + programs,
+                    "jobs.supervisor", STEPD.toString()));
+    Path repository = STEPD.getParent().getParent().getParent();
+    String id;
+    try (GantryTestServer first = sample.name("first").start()) {
+      JobManagement client =
+          JobManagementClients.of(first, new Login.Basic("admin", "admin password"));
+      String xml =
+          Files.readString(repository.resolve("jsdl-schema/examples/var-job.jsdl"))
+              .replace(
+                  "<gx:RemotePort>2222</gx:RemotePort>",
+                  "<gx:RemotePort>" + first.demoSshPort().orElseThrow() + "</gx:RemotePort>")
+              .replace(
+                  "<gx:Executable>mcvar</gx:Executable>",
+                  "<gx:Executable>" + held + "</gx:Executable>");
+      id = client.submitJob(TestJobs.documentOf(xml));
+      awaitStarted(first, client, id);
+      first.killHard();
+    }
+    try (GantryTestServer second = sample.name("second").start()) {
+      JobManagement client =
+          JobManagementClients.of(second, new Login.Basic("admin", "admin password"));
+      assertTrue(second.log().contains("job " + id + ": following its"), second.log());
+      Files.writeString(second.jobDirectory(id).resolve("release"), "go");
+      JobStatusInfo end = awaitFinal(client, id, Duration.ofMinutes(3));
+      assertEquals(JobStateName.SUCCEEDED, end.state, () -> end.failureReason);
+      assertEquals(3, client.getJobResults(id).stagedOut.size());
+    } // the demo database is a file the server opens in one process at a time
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                new io.gantry.server.demo.DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(),
+                "sa",
+                "");
+        java.sql.PreparedStatement ps =
+            c.prepareStatement("select sum(count) from var_pnl_distribution where run_id = ?")) {
+      ps.setString(1, id);
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        assertEquals(50000, rs.getLong(1), "the P&L distribution loaded once");
+      }
     }
   }
 
