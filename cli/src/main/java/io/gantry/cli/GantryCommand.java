@@ -38,6 +38,7 @@ import picocli.CommandLine.Spec;
       ValidateCommand.class,
       EncryptPasswordCommand.class,
       AuditCommand.class,
+      AdminCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExamples:%n",

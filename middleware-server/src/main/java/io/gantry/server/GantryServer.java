@@ -38,6 +38,7 @@ import io.gantry.server.security.FirstAdmin;
 import io.gantry.server.security.LoginThrottle;
 import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.security.TlsKeystore;
+import io.gantry.server.security.UserAdministration;
 import io.gantry.server.security.UserAuthenticator;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.storage.JobDirectoryRetention;
@@ -258,7 +259,8 @@ public final class GantryServer implements AutoCloseable {
             serverInfo(config, passwordKey),
             config.killGracePeriod(),
             storage,
-            retention);
+            retention,
+            new UserAdministration(store.userAccounts()));
     ServerConfig.Security security = config.security();
     Optional<TlsKeystore> keystore =
         security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();

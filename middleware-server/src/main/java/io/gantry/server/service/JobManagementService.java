@@ -22,6 +22,8 @@ import io.gantry.server.api.OutputChunk;
 import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.api.Problem;
 import io.gantry.server.api.ServerInfo;
+import io.gantry.server.api.UserAccountFault;
+import io.gantry.server.api.UserInfo;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.config.NamedApplication;
 import io.gantry.server.pipeline.JobPlanner;
@@ -29,6 +31,7 @@ import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.StoredPlans;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.scheduler.MetaScheduler;
+import io.gantry.server.security.UserAdministration;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.StorageWatch;
 import io.gantry.server.store.DataMovement;
@@ -86,6 +89,7 @@ public class JobManagementService implements JobManagement {
   private final Duration killWait;
   private final StorageWatch storage;
   private final JobDirectoryRetention retention;
+  private final UserAdministrationService users;
 
   /** Set on a view made by {@link #actingFor}; null when the SOAP transport says who calls. */
   private final Caller boundCaller;
@@ -101,6 +105,21 @@ public class JobManagementService implements JobManagement {
       Duration killGrace,
       StorageWatch storage,
       JobDirectoryRetention retention) {
+    this(parser, planner, store, scheduler, info, killGrace, storage, retention, null);
+  }
+
+  /** With {@code users}, administrators manage user accounts over the API while the server runs. */
+  public JobManagementService(
+      JsdlParser parser,
+      JobPlanner planner,
+      JobStore store,
+      MetaScheduler<JsdlJobPlan> scheduler,
+      ServerInfo info,
+      Duration killGrace,
+      StorageWatch storage,
+      JobDirectoryRetention retention,
+      UserAdministration users) {
+    this.users = users == null ? null : new UserAdministrationService(users);
     this.parser = parser;
     this.planner = planner;
     this.store = store;
@@ -121,6 +140,7 @@ public class JobManagementService implements JobManagement {
     this.killWait = service.killWait;
     this.storage = service.storage;
     this.retention = service.retention;
+    this.users = service.users;
     this.boundCaller = caller;
   }
 
@@ -637,5 +657,47 @@ public class JobManagementService implements JobManagement {
         message,
         new FaultDetail(
             "JOB_STATE", message, job.id().toString(), JobStateName.valueOf(job.state().name())));
+  }
+
+  // ---- user administration (issue 18): the logic is UserAdministrationService's -------------
+
+  private UserAdministrationService users() {
+    if (users == null) {
+      throw new IllegalStateException("this server offers no user administration");
+    }
+    return users;
+  }
+
+  @Override
+  public List<UserInfo> listUsers() throws AccessDeniedFault {
+    return users().list(caller());
+  }
+
+  @Override
+  public UserInfo addUser(String name, String password, String role, String osAccount)
+      throws AccessDeniedFault, UserAccountFault {
+    return users().add(caller(), name, password, role, osAccount);
+  }
+
+  @Override
+  public UserInfo removeUser(String name) throws AccessDeniedFault, UserAccountFault {
+    return users().remove(caller(), name);
+  }
+
+  @Override
+  public UserInfo setUserPassword(String name, String password)
+      throws AccessDeniedFault, UserAccountFault {
+    return users().setPassword(caller(), name, password);
+  }
+
+  @Override
+  public UserInfo setUserRole(String name, String role) throws AccessDeniedFault, UserAccountFault {
+    return users().setRole(caller(), name, role);
+  }
+
+  @Override
+  public UserInfo setUserOsAccount(String name, String osAccount)
+      throws AccessDeniedFault, UserAccountFault {
+    return users().setOsAccount(caller(), name, osAccount);
   }
 }
