@@ -217,6 +217,9 @@ public final class GantryCommand implements Runnable {
   static CommandLine commandLine(Map<String, String> environment, Optional<Terminal> terminal) {
     // picocli answers usage errors with 2 (CommandLine.ExitCode.USAGE) already
     return new CommandLine(new GantryCommand(environment, terminal))
+        // "--user admin admin user list": the first administrator is called admin, like the
+        // command; an option's value is never taken for a subcommand
+        .setAllowSubcommandsAsOptionParameters(true)
         .setExecutionExceptionHandler(
             (e, command, parsed) -> {
               if (e instanceof CommandFailure failure) {
