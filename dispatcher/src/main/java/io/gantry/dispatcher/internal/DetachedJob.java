@@ -36,6 +36,7 @@ final class DetachedJob implements RunningJob {
   private final Instant followedSince = Instant.now();
   private final CompletableFuture<JobOutcome> outcome = new CompletableFuture<>();
   private ScheduledFuture<?> poll;
+  private volatile boolean warned;
 
   DetachedJob(String jobId, long pid, long ticks, Path statusFile) {
     this.jobId = jobId;
@@ -50,32 +51,40 @@ final class DetachedJob implements RunningJob {
   }
 
   private void check() {
-    try {
-      Optional<JobOutcome> end = StepdStatus.read(jobId, statusFile);
-      if (end.isEmpty() && !supervisorAlive()) {
-        // it may have written its status just before it exited: look once more
-        end = StepdStatus.read(jobId, statusFile);
-        if (end.isEmpty()) {
-          log.warn(
-              "job {}: its supervisor (pid {}) ended without recording the job's end", jobId, pid);
-          end =
-              Optional.of(
-                  new JobOutcome(
-                      jobId,
-                      UNKNOWN_END,
-                      false,
-                      false,
-                      followedSince,
-                      Instant.now(),
-                      "its supervisor gantry-stepd (pid "
-                          + pid
-                          + ") ended without recording the job's end; it was killed or the"
-                          + " host restarted"));
-        }
+    Optional<JobOutcome> end = recorded();
+    if (end.isEmpty() && !supervisorAlive()) {
+      end = recorded(); // it may have written its status just before it exited: look once more
+      if (end.isEmpty()) {
+        log.warn(
+            "job {}: its supervisor (pid {}) ended without recording the job's end", jobId, pid);
+        end =
+            Optional.of(
+                new JobOutcome(
+                    jobId,
+                    UNKNOWN_END,
+                    false,
+                    false,
+                    followedSince,
+                    Instant.now(),
+                    "its supervisor gantry-stepd (pid "
+                        + pid
+                        + ") ended without recording the job's end; it was killed or the"
+                        + " host restarted"));
       }
-      end.ifPresent(this::ended);
+    }
+    end.ifPresent(this::ended);
+  }
+
+  /** The end in the status file; empty while there is none, or when it is not to be trusted. */
+  private Optional<JobOutcome> recorded() {
+    try {
+      return StepdStatus.read(jobId, statusFile);
     } catch (IOException e) {
-      log.warn("job {}: {}", jobId, e.getMessage());
+      if (!warned) {
+        warned = true;
+        log.warn("job {}: {}", jobId, e.getMessage());
+      }
+      return Optional.empty();
     }
   }
 
