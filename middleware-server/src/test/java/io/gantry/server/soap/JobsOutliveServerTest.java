@@ -97,6 +97,33 @@ class JobsOutliveServerTest {
   }
 
   @Test
+  void aJobThatSucceededWhileNoServerRanIsStagedOutOnceByTheNextServer() throws Exception {
+    String id;
+    try (GantryTestServer first = builder.name("first").start()) {
+      JobManagement client = JobManagementClients.of(first);
+      id =
+          client.submitJob(
+              RiskDatabase.valuationJob("ends-while-down").shell(HELD_SCRIPT, 300).document());
+      awaitStarted(first, client, id);
+      first.killHard();
+    }
+    Path jobDir = dir.resolve("server").resolve("jobs").resolve(id);
+    Files.writeString(jobDir.resolve("release"), "go");
+    Path status = dir.resolve("server").resolve("supervisor").resolve(id + ".status");
+    Await.until("the job to end with no server running", LIMIT, () -> Files.exists(status));
+    try (GantryTestServer second = builder.name("second").start()) {
+      JobStatusInfo end = awaitFinal(JobManagementClients.of(second), id, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, end.state, () -> end.failureReason);
+      assertEquals(0, end.exitCode);
+      Await.until(
+          "the status file to be deleted once the job is final",
+          LIMIT,
+          () -> !Files.exists(status));
+    }
+    assertEquals(1, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"));
+  }
+
+  @Test
   void aJobIsKilledThroughTheServerThatFollowsItAfterARestart() throws Exception {
     String id;
     try (GantryTestServer first = builder.name("first").start()) {
