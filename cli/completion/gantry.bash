@@ -172,7 +172,15 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} validate" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} encrypt-password" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} audit" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user" ];    then _picocli_gantry_admin; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user list" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user add" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user remove" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user passwd" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user set-role" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user set-os-account" ];    then _picocli_gantry_admin_user; return $?; fi
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
   local cmds0=(login)
@@ -193,9 +201,25 @@ function _complete_gantry() {
   local cmds15=(validate)
   local cmds16=(encrypt-password)
   local cmds17=(audit)
-  local cmds18=(help)
+  local cmds18=(admin)
+  local cmds19=(help)
+  local cmds20=(admin user)
+  local cmds21=(admin user list)
+  local cmds22=(admin user add)
+  local cmds23=(admin user remove)
+  local cmds24=(admin user passwd)
+  local cmds25=(admin user set-role)
+  local cmds26=(admin user set-os-account)
 
-  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
+  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
+  if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
+  if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
+  if CompWordsContainsArray "${cmds22[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
+  if CompWordsContainsArray "${cmds21[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
+  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_gantry_admin_user; return $?; fi
+  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_admin; return $?; fi
   if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_audit; return $?; fi
   if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
   if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_validate; return $?; fi
@@ -225,7 +249,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit help"
+  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -896,14 +920,281 @@ function _picocli_gantry_audit() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `admin` subcommand.
+function _picocli_gantry_admin() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="user"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `help` subcommand.
 function _picocli_gantry_help() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit"
+  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `user` subcommand.
+function _picocli_gantry_admin_user() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="list add remove passwd set-role set-os-account"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_admin_user_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `add` subcommand.
+function _picocli_gantry_admin_user_add() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--admin' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--os-account' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--os-account')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `remove` subcommand.
+function _picocli_gantry_admin_user_remove() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `passwd` subcommand.
+function _picocli_gantry_admin_user_passwd() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `set-role` subcommand.
+function _picocli_gantry_admin_user_setrole() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `set-os-account` subcommand.
+function _picocli_gantry_admin_user_setosaccount() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--default' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default

@@ -42,6 +42,7 @@ import picocli.CommandLine.Spec;
       ValidateCommand.class,
       EncryptPasswordCommand.class,
       AuditCommand.class,
+      AdminCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExamples:%n",
@@ -220,6 +221,9 @@ public final class GantryCommand implements Runnable {
   static CommandLine commandLine(Map<String, String> environment, Optional<Terminal> terminal) {
     // picocli answers usage errors with 2 (CommandLine.ExitCode.USAGE) already
     return new CommandLine(new GantryCommand(environment, terminal))
+        // "--user admin admin user list": the first administrator is called admin, like the
+        // command; an option's value is never taken for a subcommand
+        .setAllowSubcommandsAsOptionParameters(true)
         .setExecutionExceptionHandler(
             (e, command, parsed) -> {
               if (e instanceof CommandFailure failure) {

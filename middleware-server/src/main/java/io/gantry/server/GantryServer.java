@@ -1,5 +1,7 @@
 package io.gantry.server;
 
+import io.gantry.dispatcher.DetachedJobs;
+import io.gantry.dispatcher.DetachedSupervision;
 import io.gantry.dispatcher.DispatcherConfig;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
@@ -37,6 +39,7 @@ import io.gantry.server.security.FirstAdmin;
 import io.gantry.server.security.LoginThrottle;
 import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.security.TlsKeystore;
+import io.gantry.server.security.UserAdministration;
 import io.gantry.server.security.UserAuthenticator;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.storage.JobDirectoryRetention;
@@ -191,6 +194,12 @@ public final class GantryServer implements AutoCloseable {
             config.killGracePeriod(),
             DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT,
             sandbox);
+    Optional<DetachedSupervision> supervision = ComputeBackends.detachedSupervision(config);
+    DetachedJobs detached = null;
+    if (supervision.isPresent()) {
+      dispatch = dispatch.withDetachedSupervision(supervision.get());
+      detached = own(new DetachedJobs(supervision.get()));
+    }
     Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
     own((AutoCloseable) mpi); // both MPI launchers are closeable
     PosixLauncher posix = own(new PosixLauncher(dispatch));
@@ -238,7 +247,7 @@ public final class GantryServer implements AutoCloseable {
                     config.jsdlResources().fileSystems(),
                     config.jsdlResources().readOnlyFileSystems()));
     JsdlJobPipeline pipeline =
-        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
+        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm, detached);
     JobDiskLimits<JsdlJobPlan> diskLimits =
         own(
             new JobDiskLimits<>(
@@ -270,7 +279,8 @@ public final class GantryServer implements AutoCloseable {
             config.killGracePeriod(),
             storage,
             retention,
-            store.jobConditions());
+            store.jobConditions(),
+            new UserAdministration(store.userAccounts()));
     ServerConfig.Security security = config.security();
     Optional<TlsKeystore> keystore =
         security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();

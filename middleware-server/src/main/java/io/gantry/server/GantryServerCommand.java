@@ -50,6 +50,14 @@ public final class GantryServerCommand implements Callable<Integer> {
               + " (appends to jobs.allowed-executable-roots; repeatable)")
   List<Path> allowExecutables = new ArrayList<>();
 
+  @Option(
+      names = "--job-supervisor",
+      paramLabel = "FILE",
+      description =
+          "run local jobs under this gantry-stepd so that they outlive the server"
+              + " (jobs.supervisor, when the configuration file does not set it)")
+  Path jobSupervisor;
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> overrides = new HashMap<>();
@@ -65,6 +73,9 @@ public final class GantryServerCommand implements Callable<Integer> {
                   .orElse(List.of()));
       allowExecutables.forEach(dir -> roots.add(dir.toAbsolutePath().normalize().toString()));
       overrides.put("jobs.allowed-executable-roots", String.join(" ", roots));
+    }
+    if (jobSupervisor != null && configuration.fileSetting("jobs.supervisor").isEmpty()) {
+      overrides.put("jobs.supervisor", jobSupervisor.toAbsolutePath().normalize().toString());
     }
     ServerConfig settings;
     try {

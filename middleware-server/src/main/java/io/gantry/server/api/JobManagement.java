@@ -148,4 +148,55 @@ public interface JobManagement {
   @WebMethod
   @WebResult(name = "serverInfo")
   ServerInfo getServerInfo();
+
+  // ---- user administration (issue 18): administrators only, while the server runs ----------
+  // Every operation answers AccessDeniedFault to a caller who is not an administrator. Passwords
+  // travel in the body (use TLS, as the server's authentication requires) and are stored only as
+  // hashes; the account rules are those of gantry-server user.
+
+  /** Every user account, by name. */
+  @WebMethod
+  @WebResult(name = "user")
+  List<UserInfo> listUsers() throws AccessDeniedFault;
+
+  /**
+   * Adds a user.
+   *
+   * @param role "admin" or "user"
+   * @param osAccount the OS account the user's jobs run under; absent: jobs.default-os-account
+   */
+  @WebMethod
+  @WebResult(name = "user")
+  UserInfo addUser(
+      @WebParam(name = "name") String name,
+      @WebParam(name = "password") String password,
+      @WebParam(name = "role") String role,
+      @WebParam(name = "osAccount") String osAccount)
+      throws AccessDeniedFault, UserAccountFault;
+
+  /** Removes a user: their jobs stay, their sessions and logins stop working at once. */
+  @WebMethod
+  @WebResult(name = "user")
+  UserInfo removeUser(@WebParam(name = "name") String name)
+      throws AccessDeniedFault, UserAccountFault;
+
+  /** Replaces a user's password. */
+  @WebMethod
+  @WebResult(name = "user")
+  UserInfo setUserPassword(
+      @WebParam(name = "name") String name, @WebParam(name = "password") String password)
+      throws AccessDeniedFault, UserAccountFault;
+
+  /** Makes a user an administrator ("admin") or a plain user ("user"). */
+  @WebMethod
+  @WebResult(name = "user")
+  UserInfo setUserRole(@WebParam(name = "name") String name, @WebParam(name = "role") String role)
+      throws AccessDeniedFault, UserAccountFault;
+
+  /** Maps a user's jobs to an OS account; absent: back to jobs.default-os-account. */
+  @WebMethod
+  @WebResult(name = "user")
+  UserInfo setUserOsAccount(
+      @WebParam(name = "name") String name, @WebParam(name = "osAccount") String osAccount)
+      throws AccessDeniedFault, UserAccountFault;
 }

@@ -185,9 +185,12 @@ public record ServerConfig(
   /**
    * Who jobs run as and what they may run: {@code defaultOsAccount} for users with no OS account of
    * their own (never root, never the server's account), and {@code allowedExecutableRoots},
-   * directories of programs bound read-only into every job's sandbox and put on its PATH.
+   * directories of programs bound read-only into every job's sandbox and put on its PATH; {@code
+   * supervisor} ({@code jobs.supervisor}), the {@code gantry-stepd} each local job runs under so
+   * that it outlives the server, or null: local jobs are the server's children and end with it.
    */
-  public record Sandbox(String defaultOsAccount, List<Path> allowedExecutableRoots) {
+  public record Sandbox(
+      String defaultOsAccount, List<Path> allowedExecutableRoots, Path supervisor) {
     public Sandbox {
       allowedExecutableRoots = List.copyOf(allowedExecutableRoots);
     }

@@ -1,5 +1,6 @@
 package io.gantry.server.pipeline;
 
+import io.gantry.dispatcher.DetachedJobs;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
 import io.gantry.dispatcher.Launcher;
@@ -44,6 +45,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private final Launcher posixLauncher;
   private final JobStore store;
   private final SlurmLauncher slurm;
+  private final DetachedJobs detached;
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(JsdlJobPipeline.class);
 
@@ -66,7 +68,24 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       Launcher posixLauncher,
       JobStore store,
       SlurmLauncher slurm) {
+    this(parser, planner, gateway, mpiLauncher, posixLauncher, store, slurm, null);
+  }
+
+  /**
+   * With {@code detached} non-null, local jobs run under supervisors that outlive the server, and
+   * jobs a previous server started that way are followed again.
+   */
+  public JsdlJobPipeline(
+      JsdlParser parser,
+      JobPlanner planner,
+      StagingGateway gateway,
+      Launcher mpiLauncher,
+      Launcher posixLauncher,
+      JobStore store,
+      SlurmLauncher slurm,
+      DetachedJobs detached) {
     this.slurm = slurm;
+    this.detached = detached;
     this.parser = parser;
     this.planner = planner;
     this.gateway = gateway;
@@ -123,7 +142,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
             SlurmAccounts.runAs(account),
             slurmId -> store.recordComputeRef(plan.jobId(), SLURM_REF + slurmId));
       }
-      return launcher.launch(plan.launch().withAccount(account));
+      RunningJob running = launcher.launch(plan.launch().withAccount(account));
+      // Stored at once, so that a restarted server finds the job's supervisor again.
+      running.reattachReference().ifPresent(ref -> store.recordComputeRef(plan.jobId(), ref));
+      return running;
     } catch (LaunchException | IOException | IllegalArgumentException e) {
       throw new JobFailure(e.getMessage(), e);
     }
@@ -131,6 +153,15 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
 
   @Override
   public Optional<RunningJob> reattach(JsdlJobPlan plan, String computeRef) throws JobFailure {
+    if (computeRef.startsWith(DetachedJobs.REFERENCE_PREFIX)) {
+      if (detached == null) {
+        throw new JobFailure(
+            "the job runs under a job supervisor ("
+                + computeRef
+                + ") and this server has no jobs.supervisor");
+      }
+      return Optional.of(detached.reattach(plan.jobId().toString(), computeRef));
+    }
     if (!computeRef.startsWith(SLURM_REF)) {
       return Optional.empty();
     }
@@ -209,6 +240,9 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
    */
   @Override
   public void terminated(JsdlJobPlan plan) {
+    if (detached != null) {
+      detached.forget(plan.jobId().toString()); // its end is in the job store now
+    }
     try {
       List<io.gantry.staging.StagedName> removed =
           gateway.deleteOnTermination(plan.stageOut(), plan.jobDirectory());

@@ -22,6 +22,8 @@ import io.gantry.server.api.OutputChunk;
 import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.api.Problem;
 import io.gantry.server.api.ServerInfo;
+import io.gantry.server.api.UserAccountFault;
+import io.gantry.server.api.UserInfo;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.config.NamedApplication;
 import io.gantry.server.pipeline.JobPlanner;
@@ -29,6 +31,7 @@ import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.StoredPlans;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.scheduler.MetaScheduler;
+import io.gantry.server.security.UserAdministration;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.StorageWatch;
 import io.gantry.server.store.DataMovement;
@@ -88,6 +91,7 @@ public class JobManagementService implements JobManagement {
   private final StorageWatch storage;
   private final JobDirectoryRetention retention;
   private final JobFlow flow;
+  private final UserAdministrationService users;
 
   /** Set on a view made by {@link #actingFor}; null when the SOAP transport says who calls. */
   private final Caller boundCaller;
@@ -103,7 +107,9 @@ public class JobManagementService implements JobManagement {
       Duration killGrace,
       StorageWatch storage,
       JobDirectoryRetention retention,
-      JobConditions conditions) {
+      JobConditions conditions,
+      UserAdministration users) {
+    this.users = new UserAdministrationService(users);
     this.parser = parser;
     this.planner = planner;
     this.store = store;
@@ -126,6 +132,7 @@ public class JobManagementService implements JobManagement {
     this.storage = service.storage;
     this.retention = service.retention;
     this.flow = service.flow;
+    this.users = service.users;
     this.boundCaller = caller;
   }
 
@@ -690,5 +697,47 @@ public class JobManagementService implements JobManagement {
         message,
         new FaultDetail(
             "JOB_STATE", message, job.id().toString(), JobStateName.valueOf(job.state().name())));
+  }
+
+  // ---- user administration (issue 18): the logic is UserAdministrationService's -------------
+
+  private UserAdministrationService users() {
+    if (users == null) {
+      throw new IllegalStateException("this server offers no user administration");
+    }
+    return users;
+  }
+
+  @Override
+  public List<UserInfo> listUsers() throws AccessDeniedFault {
+    return users().list(caller());
+  }
+
+  @Override
+  public UserInfo addUser(String name, String password, String role, String osAccount)
+      throws AccessDeniedFault, UserAccountFault {
+    return users().add(caller(), name, password, role, osAccount);
+  }
+
+  @Override
+  public UserInfo removeUser(String name) throws AccessDeniedFault, UserAccountFault {
+    return users().remove(caller(), name);
+  }
+
+  @Override
+  public UserInfo setUserPassword(String name, String password)
+      throws AccessDeniedFault, UserAccountFault {
+    return users().setPassword(caller(), name, password);
+  }
+
+  @Override
+  public UserInfo setUserRole(String name, String role) throws AccessDeniedFault, UserAccountFault {
+    return users().setRole(caller(), name, role);
+  }
+
+  @Override
+  public UserInfo setUserOsAccount(String name, String osAccount)
+      throws AccessDeniedFault, UserAccountFault {
+    return users().setOsAccount(caller(), name, osAccount);
   }
 }
