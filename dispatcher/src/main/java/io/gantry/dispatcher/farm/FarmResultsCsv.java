@@ -44,6 +44,19 @@ public final class FarmResultsCsv {
       throws IOException {
     Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
     try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+      write(w, inputNames, tasks, results);
+    }
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * Writes the rows to {@code w}; a caller that places the file in a directory someone else can
+   * write (a job directory) writes it elsewhere first and renames it there.
+   */
+  public static void write(
+      Writer w, List<String> inputNames, List<FarmTask> tasks, Map<Long, TaskResult> results)
+      throws IOException {
+    {
       row(w, header(inputNames));
       for (FarmTask t :
           tasks.stream().sorted(java.util.Comparator.comparingLong(FarmTask::id)).toList()) {
@@ -68,7 +81,6 @@ public final class FarmResultsCsv {
         row(w, cells);
       }
     }
-    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static void row(Writer w, List<String> cells) throws IOException {
