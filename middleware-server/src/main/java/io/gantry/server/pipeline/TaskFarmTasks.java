@@ -75,8 +75,16 @@ final class TaskFarmTasks {
       if (file.priorityColumn() != null) {
         needed.add(file.priorityColumn());
       }
+      // databases differ in the case of unquoted column labels (H2 upper, PostgreSQL lower)
+      Map<String, String> actual = new HashMap<>();
       for (String column : needed) {
-        if (!header.containsKey(column)) {
+        String found = header.containsKey(column) ? column : null;
+        for (String h : header.keySet()) {
+          if (found == null && h.equalsIgnoreCase(column)) {
+            found = h;
+          }
+        }
+        if (found == null) {
           throw new JobFailure(
               name
                   + ":1: the task file has no column '"
@@ -85,6 +93,7 @@ final class TaskFarmTasks {
                   + header.keySet()
                   + ")");
         }
+        actual.put(column, found);
       }
       List<TaskInstance> tasks = new ArrayList<>();
       for (CSVRecord r : csv) {
@@ -97,7 +106,7 @@ final class TaskFarmTasks {
                   + maxTasks
                   + " tasks per farm (farm.max-tasks)");
         }
-        tasks.add(spec.fileTask(row(r, needed, name), priority(spec, r, name)));
+        tasks.add(spec.fileTask(row(r, actual, name), priority(spec, r, actual, name)));
       }
       if (tasks.isEmpty()) {
         throw new JobFailure(name + ": the task file has no data row, so the farm has no task");
@@ -108,10 +117,11 @@ final class TaskFarmTasks {
     }
   }
 
-  private static Map<String, String> row(CSVRecord r, List<String> columns, String name)
+  private static Map<String, String> row(CSVRecord r, Map<String, String> columns, String name)
       throws JobFailure {
     Map<String, String> row = new HashMap<>();
-    for (String c : columns) {
+    for (Map.Entry<String, String> column : columns.entrySet()) {
+      String c = column.getValue();
       if (!r.isSet(c)) {
         throw new JobFailure(
             name + ":" + r.getParser().getCurrentLineNumber() + ": too few fields");
@@ -121,18 +131,18 @@ final class TaskFarmTasks {
         throw new JobFailure(
             name + ":" + r.getParser().getCurrentLineNumber() + ": column " + c + " holds NUL");
       }
-      row.put(c, v);
+      row.put(column.getKey(), v);
     }
     return row;
   }
 
-  private static TaskFarmSpec.Priority priority(TaskFarmSpec spec, CSVRecord r, String name)
-      throws JobFailure {
+  private static TaskFarmSpec.Priority priority(
+      TaskFarmSpec spec, CSVRecord r, Map<String, String> columns, String name) throws JobFailure {
     String column = spec.taskFile().priorityColumn();
     if (column == null) {
       return spec.priority();
     }
-    String v = r.get(column).strip();
+    String v = r.get(columns.get(column)).strip();
     return switch (v) {
       case "high" -> TaskFarmSpec.Priority.HIGH;
       case "normal", "" -> TaskFarmSpec.Priority.NORMAL;
