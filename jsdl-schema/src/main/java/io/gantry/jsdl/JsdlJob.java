@@ -24,9 +24,25 @@ import java.util.Optional;
  */
 public final class JsdlJob {
   private final JAXBElement<JobDefinitionType> element;
+  private final io.gantry.jsdl.farm.TaskFarmSpec taskFarm;
 
   public JsdlJob(JAXBElement<JobDefinitionType> element) {
+    this(element, null);
+  }
+
+  /** A job that is a task farm ({@code taskFarm} non-null) or not. */
+  public JsdlJob(
+      JAXBElement<JobDefinitionType> element, io.gantry.jsdl.farm.TaskFarmSpec taskFarm) {
     this.element = element;
+    this.taskFarm = taskFarm;
+  }
+
+  /**
+   * The task farm this job runs (a GFD.149 Sweep or Gantry's TaskFarm), checked and counted; empty
+   * for a job that runs its application once.
+   */
+  public Optional<io.gantry.jsdl.farm.TaskFarmSpec> taskFarm() {
+    return Optional.ofNullable(taskFarm);
   }
 
   /** The JAXB root element, for marshalling or full access to the standard parts. */

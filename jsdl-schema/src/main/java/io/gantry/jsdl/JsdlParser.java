@@ -30,6 +30,7 @@ import org.w3c.dom.Element;
  *   <li>Validate against the JSDL, POSIX, SPMD and Gantry schemas, in plain words.
  *   <li>Check what a schema cannot (staging order, job-directory confinement, passwords, the SQL of
  *       each staging step, the operator's {@link StagingPolicy}).
+ *   <li>Read the task farm, if any (a GFD.149 Sweep, Gantry's TaskFarm), counting its tasks.
  *   <li>Only when there is no error, bind the DOM to the generated JAXB model.
  * </ol>
  */
@@ -103,17 +104,20 @@ public final class JsdlParser {
       return new ParseResult(report, null);
     }
     DocumentChecks.check(document, options, stagingPolicy, report);
+    io.gantry.jsdl.farm.TaskFarmSpec farm =
+        io.gantry.jsdl.internal.TaskFarmReader.read(document, options, report);
     if (report.hasErrors()) {
       return new ParseResult(report, null);
     }
-    return new ParseResult(report, bind(document, report));
+    return new ParseResult(report, bind(document, report, farm));
   }
 
-  private static JsdlJob bind(Document document, ValidationReport report) {
+  private static JsdlJob bind(
+      Document document, ValidationReport report, io.gantry.jsdl.farm.TaskFarmSpec farm) {
     try {
       JAXBElement<JobDefinitionType> root =
           JsdlBinding.context().createUnmarshaller().unmarshal(document, JobDefinitionType.class);
-      return new JsdlJob(root);
+      return new JsdlJob(root, farm);
     } catch (JAXBException e) {
       report.error(
           0, 0, "JobDefinition", "the valid document could not be bound to the model: " + e);

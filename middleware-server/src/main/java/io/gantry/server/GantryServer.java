@@ -33,6 +33,7 @@ import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.pipeline.StagingRules;
+import io.gantry.server.pipeline.TaskFarmRunner;
 import io.gantry.server.scheduler.DependencyGate;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
@@ -219,7 +220,8 @@ public final class GantryServer implements AutoCloseable {
         new JsdlParser(
             ParserOptions.defaults()
                 .withMaxBytes(config.maxJobDefinitionBytes())
-                .withMaxWallTime(limits.maxWallTime()),
+                .withMaxWallTime(limits.maxWallTime())
+                .withMaxFarmTasks(config.taskFarms().maxTasks()),
             new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner =
         new JobPlanner(
@@ -245,9 +247,21 @@ public final class GantryServer implements AutoCloseable {
                     ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, jobPath(config))),
                 new FileSystemRoots(
                     config.jsdlResources().fileSystems(),
-                    config.jsdlResources().readOnlyFileSystems()));
+                    config.jsdlResources().readOnlyFileSystems()))
+            .withTaskFarms(farmLauncher(config));
+    // owned before the scheduler, so closed after it: the scheduler stops first and a farm whose
+    // launchers then end stays RUNNING, for the next server to resume from its journal
+    TaskFarmRunner farms =
+        own(
+            new TaskFarmRunner(
+                config.stagingRoot(),
+                config.taskFarms().dispatcherHost(),
+                config.taskFarms().maxTasks(),
+                store,
+                config.killGracePeriod()));
     JsdlJobPipeline pipeline =
-        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm, detached);
+        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm, detached)
+            .withTaskFarms(farms);
     JobDiskLimits<JsdlJobPlan> diskLimits =
         own(
             new JobDiskLimits<>(
@@ -539,6 +553,13 @@ public final class GantryServer implements AutoCloseable {
         log.warn("while stopping {}: {}", r.getClass().getSimpleName(), e.toString());
       }
     }
+  }
+
+  /** farm.launcher, or gantry-launcher where the built-in mcvar is looked for; null: none. */
+  private static java.nio.file.Path farmLauncher(ServerConfig config) {
+    return config.taskFarms().launcher() != null
+        ? config.taskFarms().launcher()
+        : ApplicationRegistry.onPath("gantry-launcher", jobPath(config)).orElse(null);
   }
 
   /**

@@ -24,6 +24,7 @@ final class StructureChecks {
           "{" + GANTRY + "}PreDataStaging", "JobDescription",
           "{" + GANTRY + "}PostDataStaging", "JobDescription",
           "{" + GANTRY + "}Dependencies", "JobDescription",
+          "{" + GANTRY + "}TaskFarm", "JobDescription",
           "{" + POSIX + "}POSIXApplication", "Application",
           "{" + SPMD + "}SPMDApplication", "Application",
           "{" + HPCPA + "}HPCProfileApplication", "Application");
@@ -50,6 +51,9 @@ final class StructureChecks {
       String namespace = child.getNamespaceURI();
       if (StagingCredential.isCredential(child) && JSDL.equals(element.getNamespaceURI())) {
         continue; // GFD.135's login of a Source or Target: StagingChecks reads it
+      }
+      if (io.gantry.jsdl.farm.SweepNamespaces.isSweep(namespace)) {
+        continue; // GFD.149's Sweep: TaskFarmReader checks it, with the job it varies
       }
       if (!JsdlNamespaces.isKnown(namespace)) {
         findings.warning(
@@ -102,7 +106,12 @@ final class StructureChecks {
             .map(e -> e.getKey().substring(e.getKey().indexOf('}') + 1))
             .sorted()
             .toList();
-    return names.isEmpty() ? "nothing" : String.join(" and ", names);
+    if (names.size() < 2) {
+      return names.isEmpty() ? "nothing" : names.get(0);
+    }
+    return String.join(", ", names.subList(0, names.size() - 1))
+        + " and "
+        + names.get(names.size() - 1);
   }
 
   private void onlyOne(Element description, String name, String what) {

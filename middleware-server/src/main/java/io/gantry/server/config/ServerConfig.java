@@ -44,7 +44,16 @@ public record ServerConfig(
     StandardStaging standardStaging,
     Compute compute,
     JsdlResources jsdlResources,
-    StageIn stageIn) {
+    StageIn stageIn,
+    TaskFarms taskFarms) {
+
+  /**
+   * Task farms (docs/task-farms.md): the most tasks of one farm ({@code farm.max-tasks}), the
+   * address dispatchers listen on and launchers connect to ({@code farm.dispatcher-host}: loopback
+   * for the local backend, an address the compute nodes reach for mpirun-hosts and slurm), and the
+   * launcher program ({@code farm.launcher}; null: gantry-launcher on the jobs' PATH).
+   */
+  public record TaskFarms(int maxTasks, String dispatcherHost, Path launcher) {}
 
   /**
    * Stage-in reuse (docs/configuration.md, "Stage-in cache and batched binding"): the stage-in

@@ -26,7 +26,8 @@ public final class Settings {
           CredentialSection.class,
           ComputeSection.class,
           JsdlResourceSettings.class,
-          StageInSection.class);
+          StageInSection.class,
+          FarmSection.class);
 
   private static final List<Setting<?>> ALL = collect();
 

@@ -64,6 +64,9 @@ public final class JobPlanner {
 
   private FileSystemRoots fileSystems = FileSystemRoots.none();
 
+  /** gantry-launcher for task farms; null: this server refuses them. */
+  private Path farmLauncher;
+
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
     /** A problem with {@code owner} using data source {@code name}, or null if allowed. */
@@ -151,6 +154,15 @@ public final class JobPlanner {
     return fileSystems;
   }
 
+  /**
+   * Runs task farms with {@code launcher} (gantry-launcher), or refuses them when it is null;
+   * returns this.
+   */
+  public JobPlanner withTaskFarms(Path launcher) {
+    this.farmLauncher = launcher;
+    return this;
+  }
+
   /** The named applications this planner resolves ApplicationName against. */
   public ApplicationRegistry applications() {
     return applications;
@@ -230,7 +242,7 @@ public final class JobPlanner {
                 processesPerHost(job),
                 problems)
             : BatchResources.none();
-    return new JsdlJobPlan(id, owner, dir, in, launch, out, batch);
+    return new JsdlJobPlan(id, owner, dir, in, launch, out, batch, job.taskFarm().orElse(null));
   }
 
   /** JSDL SPMD's ProcessesPerHost, the one JSDL element that says how ranks spread over hosts. */
@@ -416,6 +428,10 @@ public final class JobPlanner {
     if (job.hpcProfileApplication().isPresent()) {
       ProcessCount.check(job, 1, "an HPC Profile application runs", problems);
       return hpcProfile(id, job.hpcProfileApplication().get(), dir);
+    }
+    if (job.taskFarm().isPresent()) {
+      return TaskFarmLaunch.spec(
+          posix(id, job.posixApplication().orElseThrow(), dir), job, farmLauncher, problems);
     }
     if (job.posixApplication().isPresent()) {
       ProcessCount.check(job, 1, "a POSIX application runs", problems);

@@ -38,6 +38,12 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   /** Prefix of a stored Slurm job id ({@link JobStore#recordComputeRef}). */
   static final String SLURM_REF = "slurm:";
 
+  /**
+   * Prefix of a task farm's stored reference: "farm:local", or "farm:slurm:ID". A farm is resumed,
+   * not re-attached: its journal holds what it finished.
+   */
+  static final String FARM_REF = "farm:";
+
   private final JsdlParser parser;
   private final JobPlanner planner;
   private final StagingGateway gateway;
@@ -46,6 +52,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private final JobStore store;
   private final SlurmLauncher slurm;
   private final DetachedJobs detached;
+  private TaskFarmRunner farms;
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(JsdlJobPipeline.class);
 
@@ -94,6 +101,12 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     this.store = store;
   }
 
+  /** Runs task-farm jobs through {@code runner}; returns this. */
+  public JsdlJobPipeline withTaskFarms(TaskFarmRunner runner) {
+    this.farms = runner;
+    return this;
+  }
+
   @Override
   public JsdlJobPlan plan(JobRecord job, String jobDescription) throws JobFailure {
     ParseResult parsed = parser.parse(jobDescription);
@@ -134,6 +147,13 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       Files.createDirectories(plan.launch().stderr().getParent());
       JobDirectoryOwner.give(plan.jobDirectory(), account);
       giveStagedFileSystemFiles(plan, account);
+      if (plan.farm() != null) {
+        if (farms == null) {
+          throw new JobFailure("this server runs no task farms");
+        }
+        return farms.launch(
+            plan, plan.launch().withAccount(account), spec -> startFarm(plan, spec, account));
+      }
       if (slurm != null) {
         // Stored before anything else happens, so that a restarted server finds the job again.
         return slurm.submit(
@@ -151,6 +171,46 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     }
   }
 
+  /** The launchers of a farm, through the compute backend; the reference is stored first. */
+  private RunningJob startFarm(
+      JsdlJobPlan plan, io.gantry.dispatcher.LaunchSpec spec, JobAccount account)
+      throws LaunchException {
+    if (slurm != null) {
+      return slurm.submit(
+          spec,
+          plan.batch(),
+          SlurmAccounts.runAs(account),
+          slurmId -> store.recordComputeRef(plan.jobId(), FARM_REF + SLURM_REF + slurmId));
+    }
+    store.recordComputeRef(plan.jobId(), FARM_REF + "local");
+    return mpiLauncher.launch(spec);
+  }
+
+  /**
+   * Resumes a farm after a restart: its old launchers (a Slurm job that may still run) are stopped,
+   * and new ones are started against a new dispatcher that reads the farm's journal.
+   */
+  private Optional<RunningJob> resumeFarm(JsdlJobPlan plan, String computeRef) throws JobFailure {
+    String inner = computeRef.substring(FARM_REF.length());
+    if (inner.startsWith(SLURM_REF) && slurm != null) {
+      RunningJob old = slurm.reattach(plan.jobId().toString(), inner.substring(SLURM_REF.length()));
+      old.terminate(java.time.Duration.ofSeconds(5));
+      try {
+        old.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new JobFailure("interrupted while stopping the farm's old launchers", e);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        LOG.warn("job {}: the farm's old Slurm job did not end: {}", plan.jobId(), e.toString());
+      }
+    }
+    if (plan.farm() == null) {
+      return Optional.empty();
+    }
+    LOG.info("job {}: resuming its task farm after the restart", plan.jobId());
+    return Optional.of(launch(plan));
+  }
+
   @Override
   public Optional<RunningJob> reattach(JsdlJobPlan plan, String computeRef) throws JobFailure {
     if (computeRef.startsWith(DetachedJobs.REFERENCE_PREFIX)) {
@@ -161,6 +221,9 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
                 + ") and this server has no jobs.supervisor");
       }
       return Optional.of(detached.reattach(plan.jobId().toString(), computeRef));
+    }
+    if (computeRef.startsWith(FARM_REF)) {
+      return resumeFarm(plan, computeRef);
     }
     if (!computeRef.startsWith(SLURM_REF)) {
       return Optional.empty();
@@ -242,6 +305,9 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   public void terminated(JsdlJobPlan plan) {
     if (detached != null) {
       detached.forget(plan.jobId().toString()); // its end is in the job store now
+    }
+    if (plan.farm() != null && farms != null) {
+      farms.forget(plan.jobId());
     }
     try {
       List<io.gantry.staging.StagedName> removed =
