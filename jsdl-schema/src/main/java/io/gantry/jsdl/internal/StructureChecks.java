@@ -23,6 +23,7 @@ final class StructureChecks {
           "{" + GANTRY + "}MpirunApplication", "Application",
           "{" + GANTRY + "}PreDataStaging", "JobDescription",
           "{" + GANTRY + "}PostDataStaging", "JobDescription",
+          "{" + GANTRY + "}Parameters", "JobDescription",
           "{" + POSIX + "}POSIXApplication", "Application",
           "{" + SPMD + "}SPMDApplication", "Application",
           "{" + HPCPA + "}HPCProfileApplication", "Application");
@@ -39,6 +40,7 @@ final class StructureChecks {
     if (description != null) {
       onlyOne(description, "PreDataStaging", "stage-in");
       onlyOne(description, "PostDataStaging", "stage-out");
+      onlyOne(description, "Parameters", "parameter");
       applicationKind(description);
     }
   }
