@@ -44,7 +44,15 @@ public record ServerConfig(
     StandardStaging standardStaging,
     Compute compute,
     JsdlResources jsdlResources,
-    StageIn stageIn) {
+    StageIn stageIn,
+    Schedules schedules) {
+
+  /**
+   * Schedules: how often the server looks for schedules whose time has come ({@code
+   * schedules.check-interval}), and for tests a file whose content is the schedules' clock ({@code
+   * schedules.test-clock-file}; null: the system clock), accepted only on a loopback listener.
+   */
+  public record Schedules(java.time.Duration checkInterval, Path testClockFile) {}
 
   /**
    * Stage-in reuse (docs/configuration.md, "Stage-in cache and batched binding"): the stage-in
