@@ -38,6 +38,8 @@ import picocli.CommandLine.Spec;
       ValidateCommand.class,
       EncryptPasswordCommand.class,
       AuditCommand.class,
+      ResubmitCommand.class,
+      ScheduleCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExamples:%n",

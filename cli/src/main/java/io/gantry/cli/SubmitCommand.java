@@ -1,7 +1,6 @@
 package io.gantry.cli;
 
 import io.gantry.cli.soap.InvalidJobFault;
-import io.gantry.cli.soap.JobDocument;
 import io.gantry.cli.soap.JobStatus;
 import io.gantry.cli.soap.ValidationResult;
 import io.gantry.jsdl.JsdlParser;
@@ -42,6 +41,7 @@ import picocli.CommandLine.Spec;
     footerHeading = "%nExamples:%n",
     footer = {
       "  gantry submit var-job.jsdl",
+      "  gantry submit var-job-named.jsdl --set business_date=2026-11-20 --set portfolio=DESK-1",
       "  id=$(gantry submit --quiet var-job.jsdl)",
       "  gantry submit --wait --follow hello-mpi.jsdl",
       GantryCommand.EXIT_CODE_HELP
@@ -52,6 +52,14 @@ final class SubmitCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "FILE", description = "the job description")
   Path file;
+
+  @Option(
+      names = "--set",
+      paramLabel = "NAME=VALUE",
+      description =
+          "a value for a parameter the job template declares (gx:Parameters); repeatable."
+              + " A parameter without a value takes its default")
+  List<String> sets;
 
   @Option(names = "--wait", description = "wait until the job ends, showing progress")
   boolean await;
@@ -72,7 +80,8 @@ final class SubmitCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     byte[] xml = read(file);
-    ParseResult parsed = new JsdlParser().parse(xml);
+    Map<String, String> values = ParameterValues.of(sets);
+    ParseResult parsed = new JsdlParser().parse(xml, values);
     if (!parsed.isValid()) {
       return rejected(offlineProblems(parsed), out, err);
     }
@@ -88,7 +97,7 @@ final class SubmitCommand implements Callable<Integer> {
         server.call(
             s -> {
               try {
-                return s.submitJob(document(xml));
+                return s.submitJob(ParameterValues.document(xml, values));
               } catch (InvalidJobFault e) {
                 rejection[0] = e.getFaultInfo();
                 return null;
@@ -129,12 +138,6 @@ final class SubmitCommand implements Callable<Integer> {
       throw new CommandFailure(
           GantryCommand.EXIT_USAGE_OR_IO, file + ": cannot read: " + e.getMessage());
     }
-  }
-
-  private static JobDocument document(byte[] xml) {
-    JobDocument document = new JobDocument();
-    document.setAny(JobDocuments.element(xml));
-    return document;
   }
 
   private int rejected(List<Map<String, Object>> problems, PrintWriter out, PrintWriter err) {

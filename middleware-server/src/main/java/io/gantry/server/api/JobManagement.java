@@ -130,7 +130,7 @@ public interface JobManagement {
    * @return the new job's id
    */
   @WebMethod
-  @WebResult(name = "jobId")
+  @WebResult(name = "newJobId") // not jobId: generated clients would make that an in-out holder
   String resubmitJob(
       @WebParam(name = "jobId") String jobId,
       @WebParam(name = "parameter") List<ParameterValue> parameters)
