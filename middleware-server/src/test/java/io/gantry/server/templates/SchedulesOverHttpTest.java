@@ -179,7 +179,7 @@ class SchedulesOverHttpTest {
   @Order(2)
   void aUsersSchedulesAreTheirsOnlyAndAPausedOneSubmitsNothing() throws Exception {
     clock.set(Instant.parse("2026-11-29T12:00:00Z"));
-    ScheduleInfo bobs = add(bob, "bobs", "0 7 * * *", "UTC", MissedRunsName.SKIP);
+    add(bob, "bobs", "0 7 * * *", "UTC", MissedRunsName.SKIP);
     add(alice, "morning", "0 7 * * *", "UTC", MissedRunsName.RUN_ONCE);
     assertEquals(List.of("bobs"), bob.listSchedules(false).stream().map(s -> s.name).toList());
     assertFalse(alice.listSchedules(false).stream().anyMatch(s -> s.name.equals("bobs")));
