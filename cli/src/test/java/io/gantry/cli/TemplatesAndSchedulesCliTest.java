@@ -69,7 +69,9 @@ class TemplatesAndSchedulesCliTest {
                     + " business_date=2026-11-20 -->"),
         definition.toString());
     Result json = gantry.run("--json", "status", id);
-    assertTrue(json.out().contains("\"parameters\":{\"portfolio\":\"DESK-1\""), json.toString());
+    assertTrue(
+        json.out().replaceAll("\\s", "").contains("\"parameters\":{\"portfolio\":\"DESK-1\""),
+        json.toString());
 
     Result again = gantry.run("resubmit", id, "--set", "business_date=2026-11-19", "--wait");
     assertEquals(0, again.exitCode(), again.toString());
@@ -141,7 +143,8 @@ class TemplatesAndSchedulesCliTest {
     assertEquals(0, paused.exitCode(), paused.toString());
     assertTrue(paused.out().contains("  paused  "), paused.toString());
     Result resumed = gantry.run("--json", "schedule", "resume", "cli-nightly");
-    assertTrue(resumed.out().contains("\"paused\":false"), resumed.toString());
+    assertTrue(
+        resumed.out().replaceAll("\\s", "").contains("\"paused\":false"), resumed.toString());
     Result badCron =
         gantry.run(
             "schedule",
