@@ -173,6 +173,8 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} encrypt-password" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} audit" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} resubmit" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user" ];    then _picocli_gantry_admin; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user list" ];    then _picocli_gantry_admin_user; return $?; fi
@@ -181,6 +183,11 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user passwd" ];    then _picocli_gantry_admin_user; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user set-role" ];    then _picocli_gantry_admin_user; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user set-os-account" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule add" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule list" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule pause" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule resume" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule remove" ];    then _picocli_gantry_schedule; return $?; fi
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
   local cmds0=(login)
@@ -202,23 +209,37 @@ function _complete_gantry() {
   local cmds16=(encrypt-password)
   local cmds17=(audit)
   local cmds18=(admin)
-  local cmds19=(help)
-  local cmds20=(admin user)
-  local cmds21=(admin user list)
-  local cmds22=(admin user add)
-  local cmds23=(admin user remove)
-  local cmds24=(admin user passwd)
-  local cmds25=(admin user set-role)
-  local cmds26=(admin user set-os-account)
+  local cmds19=(resubmit)
+  local cmds20=(schedule)
+  local cmds21=(help)
+  local cmds22=(admin user)
+  local cmds23=(admin user list)
+  local cmds24=(admin user add)
+  local cmds25=(admin user remove)
+  local cmds26=(admin user passwd)
+  local cmds27=(admin user set-role)
+  local cmds28=(admin user set-os-account)
+  local cmds29=(schedule add)
+  local cmds30=(schedule list)
+  local cmds31=(schedule pause)
+  local cmds32=(schedule resume)
+  local cmds33=(schedule remove)
 
-  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
-  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
-  if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
-  if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
-  if CompWordsContainsArray "${cmds22[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
-  if CompWordsContainsArray "${cmds21[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
-  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_gantry_admin_user; return $?; fi
-  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
+  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
+  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
+  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_schedule_list; return $?; fi
+  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_schedule_add; return $?; fi
+  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
+  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
+  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
+  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
+  if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
+  if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
+  if CompWordsContainsArray "${cmds22[@]}"; then _picocli_gantry_admin_user; return $?; fi
+  if CompWordsContainsArray "${cmds21[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_gantry_schedule; return $?; fi
+  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_gantry_resubmit; return $?; fi
   if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_admin; return $?; fi
   if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_audit; return $?; fi
   if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
@@ -249,7 +270,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin help"
+  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -317,7 +338,7 @@ function _picocli_gantry_submit() {
 
   local commands=""
   local flag_opts="'--hold' '--wait' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--after' '--after-any' '--timeout' '--server' '--user' '--server-fingerprint'"
+  local arg_opts="'--after' '--after-any' '--set' '--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -326,6 +347,9 @@ function _picocli_gantry_submit() {
       return
       ;;
     '--after-any')
+      return
+      ;;
+    '--set')
       return
       ;;
     '--timeout')
@@ -807,11 +831,14 @@ function _picocli_gantry_validate() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user' '--server-fingerprint'"
+  local arg_opts="'--set' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--set')
+      return
+      ;;
     '--server')
       return
       ;;
@@ -953,13 +980,85 @@ function _picocli_gantry_admin() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `resubmit` subcommand.
+function _picocli_gantry_resubmit() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--wait' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--set' '--timeout' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--set')
+      return
+      ;;
+    '--timeout')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `schedule` subcommand.
+function _picocli_gantry_schedule() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="add list pause resume remove"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `help` subcommand.
 function _picocli_gantry_help() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin"
+  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -1195,6 +1294,190 @@ function _picocli_gantry_admin_user_setosaccount() {
 
   local commands=""
   local flag_opts="'--default' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `add` subcommand.
+function _picocli_gantry_schedule_add() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--cron' '--time-zone' '--set' '--missed' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--cron')
+      return
+      ;;
+    '--time-zone')
+      return
+      ;;
+    '--set')
+      return
+      ;;
+    '--missed')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "add" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 1 && currIndex <= 1 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_schedule_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--all' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `pause` subcommand.
+function _picocli_gantry_schedule_pause() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `resume` subcommand.
+function _picocli_gantry_schedule_resume() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `remove` subcommand.
+function _picocli_gantry_schedule_remove() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default

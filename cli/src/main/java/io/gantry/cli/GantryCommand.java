@@ -43,6 +43,8 @@ import picocli.CommandLine.Spec;
       EncryptPasswordCommand.class,
       AuditCommand.class,
       AdminCommand.class,
+      ResubmitCommand.class,
+      ScheduleCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExamples:%n",

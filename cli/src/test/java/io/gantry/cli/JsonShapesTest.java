@@ -32,7 +32,11 @@ class JsonShapesTest {
           "finished",
           "exitCode",
           "failureReason",
-          "reason");
+          "reason",
+          "parameters",
+          "resubmittedFrom",
+          "schedule",
+          "scheduledFor");
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   static GantryRun gantry;
@@ -101,7 +105,7 @@ class JsonShapesTest {
     JsonNode results = json(0, "results", "--json", jobId);
     assertEquals(List.of("jobId", "state", "stagedIn", "stagedOut"), keys(results));
     JsonNode definition = json(0, "definition", "--json", jobId);
-    assertEquals(List.of("jobId", "xml"), keys(definition));
+    assertEquals(List.of("jobId", "xml", "parameters"), keys(definition));
   }
 
   @Test

@@ -42,7 +42,10 @@ import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAdministration;
 import io.gantry.server.security.UserAuthenticator;
+import io.gantry.server.service.FileClock;
 import io.gantry.server.service.JobManagementService;
+import io.gantry.server.service.ScheduleBook;
+import io.gantry.server.service.ScheduleRunner;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.JobDiskLimits;
 import io.gantry.server.storage.PrivateDataDirectory;
@@ -296,6 +299,7 @@ public final class GantryServer implements AutoCloseable {
             store.jobConditions(),
             new UserAdministration(store.userAccounts()));
     ServerConfig.Security security = config.security();
+    startSchedules(config, store, service);
     Optional<TlsKeystore> keystore =
         security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();
     Optional<UserAuthenticator> authenticator = Optional.empty();
@@ -337,6 +341,32 @@ public final class GantryServer implements AutoCloseable {
     http.start();
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
     privateData.tighten(); // keys, keystore, demo databases made on this start
+  }
+
+  /** Schedules submit jobs as their owners, by the system clock or a test's clock file. */
+  private void startSchedules(
+      ServerConfig config, JdbcJobStore store, JobManagementService service) {
+    ServerConfig.Schedules settings = config.schedules();
+    Clock clock =
+        settings.testClockFile() == null
+            ? Clock.systemUTC()
+            : FileClock.of(settings.testClockFile());
+    if (settings.testClockFile() != null) {
+      log.warn(
+          "schedules read the time from {} (schedules.test-clock-file): for tests only",
+          settings.testClockFile());
+    }
+    service.useSchedules(new ScheduleBook(store.schedules(), service, clock));
+    boolean accounts = config.security().authEnabled();
+    ScheduleRunner runner =
+        own(
+            new ScheduleRunner(
+                store.schedules(),
+                service,
+                clock,
+                settings.checkInterval(),
+                owner -> !accounts || store.userAccounts().find(owner).isPresent()));
+    runner.start();
   }
 
   /** The storage outage filter goes before every other, so that nothing reaches a failing store. */

@@ -19,6 +19,14 @@ class WizardJsdlRoundTripTest {
   private final JsdlParser parser = new JsdlParser();
 
   @Test
+  void aJobTemplateIsNotReadIntoTheWizardWhichWouldDropItsParameters() throws Exception {
+    byte[] template = Files.readAllBytes(EXAMPLES.resolve("var-job-named.jsdl"));
+    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(template, parser);
+    assertFalse(imported.ok());
+    assertEquals(java.util.List.of(WizardJsdlImporter.TEMPLATE), imported.problems());
+  }
+
+  @Test
   void theVarJobImportedThenComposedIsTheSameJob() throws Exception {
     byte[] original = Files.readAllBytes(EXAMPLES.resolve("var-job.jsdl"));
     WizardJsdlImporter.Result imported = WizardJsdlImporter.read(original, parser);

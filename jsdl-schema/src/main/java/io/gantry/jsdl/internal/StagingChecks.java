@@ -314,7 +314,8 @@ final class StagingChecks {
     SqlStatements.problem(sql, kind, policy.extraSqlFunctions())
         .ifPresent(
             problem -> findings.error(statement, purpose + "; this SQLStatement " + problem));
-    int parameters = SqlText.parameterCount(sql);
+    // the ? markers a template parameter filled are bound to its value, not to input rows
+    int parameters = SqlText.parameterCount(sql) - TemplateFilling.parameterMarkers(statement);
     if (parameters > 0 && !hasInput) {
       findings.error(
           statement,

@@ -25,6 +25,7 @@ final class StructureChecks {
           "{" + GANTRY + "}PostDataStaging", "JobDescription",
           "{" + GANTRY + "}Dependencies", "JobDescription",
           "{" + GANTRY + "}TaskFarm", "JobDescription",
+          "{" + GANTRY + "}Parameters", "JobDescription",
           "{" + POSIX + "}POSIXApplication", "Application",
           "{" + SPMD + "}SPMDApplication", "Application",
           "{" + HPCPA + "}HPCProfileApplication", "Application");
@@ -42,6 +43,7 @@ final class StructureChecks {
       onlyOne(description, "PreDataStaging", "stage-in steps");
       onlyOne(description, "PostDataStaging", "stage-out steps");
       onlyOne(description, "Dependencies", "After, AfterAny and Hold elements");
+      onlyOne(description, "Parameters", "Parameter elements");
       applicationKind(description);
     }
   }

@@ -199,4 +199,63 @@ public interface JobManagement {
   UserInfo setUserOsAccount(
       @WebParam(name = "name") String name, @WebParam(name = "osAccount") String osAccount)
       throws AccessDeniedFault, UserAccountFault;
+
+  // ---- job templates, resubmission and schedules (issue 18) ----
+
+  /**
+   * Submits the job again as a new job: the same stored description and parameter values, each
+   * value given here replacing the stored one. The new job's status names the original. Only the
+   * owner (or an administrator) may resubmit; the new job belongs to the original's owner.
+   *
+   * @return the new job's id
+   */
+  @WebMethod
+  @WebResult(name = "newJobId") // not jobId: generated clients would make that an in-out holder
+  String resubmitJob(
+      @WebParam(name = "jobId") String jobId,
+      @WebParam(name = "parameter") List<ParameterValue> parameters)
+      throws JobNotFoundFault, InvalidJobFault, LimitExceededFault;
+
+  /**
+   * Adds a schedule of the caller's: the job (a template, with values that may use the scheduled
+   * time, e.g. <code>${schedule.date}</code>) is submitted as the caller at every time of the cron
+   * expression. The job is validated now, for the next time; an invalid one is refused.
+   *
+   * @param cron a Unix cron expression, e.g. {@code 30 18 * * 1-5}
+   * @param timeZone an IANA zone id, e.g. {@code Europe/London}; the server's zone when absent
+   * @param missedRuns what the server does at start with times it missed; RUN_ONCE when absent
+   */
+  @WebMethod
+  @WebResult(name = "schedule")
+  ScheduleInfo addSchedule(
+      @WebParam(name = "name") String name,
+      @WebParam(name = "cron") String cron,
+      @WebParam(name = "timeZone") String timeZone,
+      @WebParam(name = "missedRuns") MissedRunsName missedRuns,
+      @WebParam(name = "jobDefinition") JobDocument jobDefinition)
+      throws InvalidJobFault;
+
+  /**
+   * The caller's schedules by name; every user's (by owner, then name) with {@code allUsers}, for
+   * administrators only.
+   */
+  @WebMethod
+  @WebResult(name = "schedule")
+  List<ScheduleInfo> listSchedules(@WebParam(name = "allUsers") boolean allUsers)
+      throws AccessDeniedFault;
+
+  /** Stops a schedule submitting jobs until it is resumed. */
+  @WebMethod
+  @WebResult(name = "schedule")
+  ScheduleInfo pauseSchedule(@WebParam(name = "scheduleId") String scheduleId);
+
+  /** Resumes a paused schedule from now: times passed while it was paused do not run. */
+  @WebMethod
+  @WebResult(name = "schedule")
+  ScheduleInfo resumeSchedule(@WebParam(name = "scheduleId") String scheduleId);
+
+  /** Removes a schedule; the jobs it submitted stay. Answers the schedule as it was. */
+  @WebMethod
+  @WebResult(name = "schedule")
+  ScheduleInfo removeSchedule(@WebParam(name = "scheduleId") String scheduleId);
 }

@@ -45,7 +45,8 @@ public record ServerConfig(
     Compute compute,
     JsdlResources jsdlResources,
     StageIn stageIn,
-    TaskFarms taskFarms) {
+    TaskFarms taskFarms,
+    Schedules schedules) {
 
   /**
    * Task farms (docs/task-farms.md): the most tasks of one farm ({@code farm.max-tasks}), the
@@ -54,6 +55,13 @@ public record ServerConfig(
    * launcher program ({@code farm.launcher}; null: gantry-launcher on the jobs' PATH).
    */
   public record TaskFarms(int maxTasks, String dispatcherHost, Path launcher) {}
+
+  /**
+   * Schedules: how often the server looks for schedules whose time has come ({@code
+   * schedules.check-interval}), and for tests a file whose content is the schedules' clock ({@code
+   * schedules.test-clock-file}; null: the system clock), accepted only on a loopback listener.
+   */
+  public record Schedules(java.time.Duration checkInterval, Path testClockFile) {}
 
   /**
    * Stage-in reuse (docs/configuration.md, "Stage-in cache and batched binding"): the stage-in

@@ -77,6 +77,7 @@ public final class ServerConfigLoader {
         ComputeSection.read(values),
         JsdlResourceSettings.read(values),
         StageInSection.read(values),
-        FarmSection.read(values));
+        FarmSection.read(values),
+        ScheduleSection.read(values));
   }
 }

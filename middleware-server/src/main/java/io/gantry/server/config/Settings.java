@@ -27,7 +27,8 @@ public final class Settings {
           ComputeSection.class,
           JsdlResourceSettings.class,
           StageInSection.class,
-          FarmSection.class);
+          FarmSection.class,
+          ScheduleSection.class);
 
   private static final List<Setting<?>> ALL = collect();
 

@@ -18,6 +18,7 @@ import io.gantry.jsdl.model.spmd.SPMDApplicationType;
 import io.gantry.server.config.NamedApplication;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.store.JobId;
+import io.gantry.staging.BoundValues;
 import io.gantry.staging.CacheRule;
 import io.gantry.staging.CreationFlag;
 import io.gantry.staging.DataSourceRef;
@@ -217,12 +218,12 @@ public final class JobPlanner {
     StageInPlan in =
         new StageInPlan(
             transfers(job.scpStageIn(), owner, problems),
-            extracts(job.sqlQueries(), owner, problems),
+            extracts(job, job.sqlQueries(), owner, problems),
             standard.in());
     StageOutPlan out =
         new StageOutPlan(
             id.toString(),
-            loads(job.sqlUpdates(), owner, problems),
+            loads(job, job.sqlUpdates(), owner, problems),
             transfers(job.scpStageOut(), owner, problems),
             standard.out(),
             standard.deleteOnTermination());
@@ -254,7 +255,7 @@ public final class JobPlanner {
   }
 
   private List<SqlExtract> extracts(
-      List<SQLQueryDataStagingType> queries, String owner, List<String> problems) {
+      JsdlJob job, List<SQLQueryDataStagingType> queries, String owner, List<String> problems) {
     List<SqlExtract> extracts = new ArrayList<>();
     for (SQLQueryDataStagingType q : queries) {
       DataSourceRef source = dataSource(q.getDataSourceRef(), q.getDataSource(), owner, problems);
@@ -270,7 +271,8 @@ public final class JobPlanner {
               q.getSQLInputFileName(),
               flag,
               JsdlDefaults.isOn(q.getSQLOutputFileCompression()),
-              cacheRule(q)));
+              cacheRule(q),
+              new BoundValues(job.boundValues(q))));
     }
     return extracts;
   }
@@ -296,7 +298,7 @@ public final class JobPlanner {
   }
 
   private List<SqlLoad> loads(
-      List<SQLUpdateDataStagingType> updates, String owner, List<String> problems) {
+      JsdlJob job, List<SQLUpdateDataStagingType> updates, String owner, List<String> problems) {
     List<SqlLoad> loads = new ArrayList<>();
     for (SQLUpdateDataStagingType u : updates) {
       DataSourceRef source = dataSource(u.getDataSourceRef(), u.getDataSource(), owner, problems);
@@ -306,7 +308,8 @@ public final class JobPlanner {
               u.getExecutionOrderGroup(),
               u.getSQLStatement().strip(),
               u.getSQLInputFileName(),
-              u.getBatchSize() == null ? SqlLoad.DEFAULT_BATCH_SIZE : u.getBatchSize()));
+              u.getBatchSize() == null ? SqlLoad.DEFAULT_BATCH_SIZE : u.getBatchSize(),
+              new BoundValues(job.boundValues(u))));
     }
     return loads;
   }

@@ -109,7 +109,8 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
 
   @Override
   public JsdlJobPlan plan(JobRecord job, String jobDescription) throws JobFailure {
-    ParseResult parsed = parser.parse(jobDescription);
+    // a template is stored as written: fill it with the values stored beside it
+    ParseResult parsed = parser.parse(jobDescription, store.origin(job.id()).parameters());
     if (!parsed.isValid()) {
       throw new JobFailure("the stored job description is no longer valid: " + parsed.report());
     }

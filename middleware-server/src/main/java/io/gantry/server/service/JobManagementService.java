@@ -1,5 +1,6 @@
 package io.gantry.server.service;
 
+import io.gantry.jsdl.JobTemplate;
 import io.gantry.jsdl.JsdlJob;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.JsdlWriter;
@@ -18,9 +19,12 @@ import io.gantry.server.api.JobStateFault;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.LimitExceededFault;
+import io.gantry.server.api.MissedRunsName;
 import io.gantry.server.api.OutputChunk;
 import io.gantry.server.api.OutputStreamName;
+import io.gantry.server.api.ParameterValue;
 import io.gantry.server.api.Problem;
+import io.gantry.server.api.ScheduleInfo;
 import io.gantry.server.api.ServerInfo;
 import io.gantry.server.api.UserAccountFault;
 import io.gantry.server.api.UserInfo;
@@ -37,6 +41,7 @@ import io.gantry.server.storage.StorageWatch;
 import io.gantry.server.store.DataMovement;
 import io.gantry.server.store.JobConditions;
 import io.gantry.server.store.JobId;
+import io.gantry.server.store.JobOrigin;
 import io.gantry.server.store.JobPage;
 import io.gantry.server.store.JobQuery;
 import io.gantry.server.store.JobRecord;
@@ -58,8 +63,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -134,6 +141,7 @@ public class JobManagementService implements JobManagement {
     this.flow = service.flow;
     this.users = service.users;
     this.boundCaller = caller;
+    this.schedules = service.schedules;
   }
 
   /**
@@ -203,7 +211,9 @@ public class JobManagementService implements JobManagement {
   }
 
   private Optional<StoredPlan> planStoredJob(JobRecord job) {
-    ParseResult parsed = store.jobDescription(job.id()).map(parser::parse).orElse(null);
+    Map<String, String> values = store.origin(job.id()).parameters();
+    ParseResult parsed =
+        store.jobDescription(job.id()).map(xml -> parser.parse(xml, values)).orElse(null);
     if (parsed == null || !parsed.isValid()) {
       log.warn(
           "job {}: stored before its plan was kept, and its description no longer parses; its files"
@@ -234,6 +244,15 @@ public class JobManagementService implements JobManagement {
 
   private String submit(JobDocument jobDefinition, Caller caller)
       throws InvalidJobFault, LimitExceededFault {
+    return submit(jobDefinition, caller, JobOrigin.NONE);
+  }
+
+  /**
+   * Checks and queues a job. {@code origin} says where it came from (a resubmission, a schedule);
+   * its parameter values are those the job was filled with, whatever {@code origin} holds.
+   */
+  String submit(JobDocument jobDefinition, Caller caller, JobOrigin origin)
+      throws InvalidJobFault, LimitExceededFault {
     Checked checked = check(jobDefinition, caller);
     if (!checked.result().valid) {
       throw new InvalidJobFault(
@@ -258,13 +277,21 @@ public class JobManagementService implements JobManagement {
     requireStorage("the job was not accepted");
     flow.recordAtSubmission(plan.jobId(), checked.dependencies(), job.heldAtSubmission(), caller);
     // planned once, by check: the job is stored under the id it was planned for, with that plan
+    // a template is kept as written, with its values beside it: definition, resubmission and a
+    // restarted server fill it again exactly as at submission
     JobRecord record =
         store.submit(
             plan.jobId(),
             caller.name(),
             job.jobName().orElse(null),
-            JsdlWriter.write(job),
-            StoredPlans.of(plan));
+            job.template().map(JobTemplate::source).orElseGet(() -> JsdlWriter.write(job)),
+            StoredPlans.of(plan),
+            new JobOrigin(
+                TemplateValues.filled(job),
+                origin.resubmittedFrom(),
+                origin.scheduleId(),
+                origin.scheduleName(),
+                origin.scheduledFor()));
     // The store may have taken the job into a file deleted since the last check: acknowledge
     // only what a fresh check says is kept.
     if (storage.confirmStillThere().isPresent()) {
@@ -325,7 +352,8 @@ public class JobManagementService implements JobManagement {
           problem("ERROR", 0, 0, "", "the message carries no JobDefinition element"));
       return new Checked(result, null, null, List.of());
     }
-    ParseResult parsed = parser.parse(document.getJobDefinition());
+    ParseResult parsed =
+        parser.parse(document.getJobDefinition(), TemplateValues.of(document.getParameters()));
     for (io.gantry.jsdl.Problem p : parsed.report().problems()) {
       result.problems.add(
           problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
@@ -403,7 +431,8 @@ public class JobManagementService implements JobManagement {
 
   @Override
   public JobStatusInfo getJobStatus(String jobId) throws JobNotFoundFault {
-    return status(ownJob(jobId));
+    JobRecord job = ownJob(jobId);
+    return StatusMapper.withOrigin(status(job), store.origin(job.id()));
   }
 
   @Override
@@ -601,7 +630,8 @@ public class JobManagementService implements JobManagement {
     // the owner may resubmit it: their ENC(...) values decrypt for nobody else anyway
     boolean owner = job.owner().equals(caller.name());
     return new JobDocument(
-        DefinitionRedactor.redacted(store.jobDescription(job.id()).orElseThrow(), owner));
+        DefinitionRedactor.redacted(store.jobDescription(job.id()).orElseThrow(), owner),
+        TemplateValues.toApi(store.origin(job.id()).parameters()));
   }
 
   @Override
@@ -739,5 +769,80 @@ public class JobManagementService implements JobManagement {
   public UserInfo setUserOsAccount(String name, String osAccount)
       throws AccessDeniedFault, UserAccountFault {
     return users().setOsAccount(caller(), name, osAccount);
+  }
+
+  // ---- job templates, resubmission and schedules (issue 18) ----
+
+  /** The schedules' operations; null on a server built without them. */
+  private ScheduleBook schedules;
+
+  /** Gives the service its schedules (the server wires them after both exist). */
+  public void useSchedules(ScheduleBook book) {
+    this.schedules = book;
+  }
+
+  private ScheduleBook schedules() {
+    if (schedules == null) {
+      throw new IllegalStateException("this server keeps no schedules");
+    }
+    return schedules;
+  }
+
+  @Override
+  public String resubmitJob(String jobId, List<ParameterValue> parameters)
+      throws JobNotFoundFault, InvalidJobFault, LimitExceededFault {
+    Caller caller = caller();
+    JobRecord original = ownJob(jobId, caller);
+    Map<String, String> values = new LinkedHashMap<>(store.origin(original.id()).parameters());
+    values.putAll(TemplateValues.of(parameters));
+    String description = store.jobDescription(original.id()).orElseThrow();
+    // the new job is the original owner's: its encrypted passwords are bound to that user
+    return submit(
+        StoredDocuments.document(description, values),
+        caller.name().equals(original.owner()) ? caller : new Caller(original.owner(), false),
+        new JobOrigin(Map.of(), original.id(), null, null, null));
+  }
+
+  /** Submits a schedule's job for one of its times, as the schedule's owner. */
+  String submitScheduled(
+      String owner, String description, Map<String, String> values, JobOrigin origin)
+      throws InvalidJobFault, LimitExceededFault {
+    return submit(StoredDocuments.document(description, values), new Caller(owner, false), origin);
+  }
+
+  /** Validates a job for a schedule: the report, as validateJob gives it, for {@code owner}. */
+  ValidationResult validateFor(String owner, String description, Map<String, String> values) {
+    return check(StoredDocuments.document(description, values), new Caller(owner, false)).result();
+  }
+
+  @Override
+  public ScheduleInfo addSchedule(
+      String name,
+      String cron,
+      String timeZone,
+      MissedRunsName missedRuns,
+      JobDocument jobDefinition)
+      throws InvalidJobFault {
+    return schedules().add(caller(), name, cron, timeZone, missedRuns, jobDefinition);
+  }
+
+  @Override
+  public List<ScheduleInfo> listSchedules(boolean allUsers) throws AccessDeniedFault {
+    return schedules().list(caller(), allUsers);
+  }
+
+  @Override
+  public ScheduleInfo pauseSchedule(String scheduleId) {
+    return schedules().pause(caller(), scheduleId);
+  }
+
+  @Override
+  public ScheduleInfo resumeSchedule(String scheduleId) {
+    return schedules().resume(caller(), scheduleId);
+  }
+
+  @Override
+  public ScheduleInfo removeSchedule(String scheduleId) {
+    return schedules().remove(caller(), scheduleId);
   }
 }

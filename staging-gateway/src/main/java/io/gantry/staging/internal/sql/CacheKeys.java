@@ -48,6 +48,8 @@ final class CacheKeys {
     field(d, identity);
     field(d, spec.user() == null ? "" : spec.user());
     field(d, extract.statement());
+    // a template's values change the result as much as the statement does
+    field(d, "bound " + extract.boundValues().byMarker());
     if (input == null) {
       field(d, "no input");
     } else {
