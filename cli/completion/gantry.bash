@@ -169,7 +169,10 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} validate" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} encrypt-password" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} audit" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache list" ];    then _picocli_gantry_cache; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache clear" ];    then _picocli_gantry_cache; return $?; fi
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
   local cmds0=(login)
@@ -187,9 +190,15 @@ function _complete_gantry() {
   local cmds12=(validate)
   local cmds13=(encrypt-password)
   local cmds14=(audit)
-  local cmds15=(help)
+  local cmds15=(cache)
+  local cmds16=(help)
+  local cmds17=(cache list)
+  local cmds18=(cache clear)
 
-  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_cache_clear; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_cache_list; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_cache; return $?; fi
   if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_audit; return $?; fi
   if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
   if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_validate; return $?; fi
@@ -216,7 +225,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill server-info applications validate encrypt-password audit help"
+  local commands="login submit status list wait output results definition cancel kill server-info applications validate encrypt-password audit cache help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -782,19 +791,121 @@ function _picocli_gantry_audit() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `cache` subcommand.
+function _picocli_gantry_cache() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="list clear"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `help` subcommand.
 function _picocli_gantry_help() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill server-info applications validate encrypt-password audit"
+  local commands="login submit status list wait output results definition cancel kill server-info applications validate encrypt-password audit cache"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_cache_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `clear` subcommand.
+function _picocli_gantry_cache_clear() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--key' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--key')
+      return
+      ;;
     '--server')
       return
       ;;

@@ -38,6 +38,7 @@ import picocli.CommandLine.Spec;
       ValidateCommand.class,
       EncryptPasswordCommand.class,
       AuditCommand.class,
+      CacheCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExamples:%n",

@@ -38,6 +38,7 @@ import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAuthenticator;
 import io.gantry.server.service.JobManagementService;
+import io.gantry.server.service.StageInCacheAdministration;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.JobDiskLimits;
 import io.gantry.server.storage.PrivateDataDirectory;
@@ -164,10 +165,11 @@ public final class GantryServer implements AutoCloseable {
         StandardStagingSettings.policy(config.standardStaging(), connections::hostProblem);
     StagingGateway gateway =
         own(new StagingGateway(credentials, gatewayOptions(config), connections, uriPolicy));
-    if (config.stageIn().cacheMaxBytes() > 0) {
-      gateway.useCache(
-          StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes()));
-    }
+    StageInCache stageInCache =
+        config.stageIn().cacheMaxBytes() > 0
+            ? StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes())
+            : null;
+    gateway.useCache(stageInCache);
 
     SandboxConfig sandbox =
         SandboxConfig.defaults().withExecutableRoots(config.sandbox().allowedExecutableRoots());
@@ -250,7 +252,8 @@ public final class GantryServer implements AutoCloseable {
             serverInfo(config, passwordKey),
             config.killGracePeriod(),
             storage,
-            retention);
+            retention,
+            new StageInCacheAdministration(stageInCache));
     ServerConfig.Security security = config.security();
     Optional<TlsKeystore> keystore =
         security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();

@@ -86,6 +86,7 @@ public class JobManagementService implements JobManagement {
   private final Duration killWait;
   private final StorageWatch storage;
   private final JobDirectoryRetention retention;
+  private final StageInCacheAdministration stageInCache;
 
   /** Set on a view made by {@link #actingFor}; null when the SOAP transport says who calls. */
   private final Caller boundCaller;
@@ -100,7 +101,9 @@ public class JobManagementService implements JobManagement {
       ServerInfo info,
       Duration killGrace,
       StorageWatch storage,
-      JobDirectoryRetention retention) {
+      JobDirectoryRetention retention,
+      StageInCacheAdministration stageInCache) {
+    this.stageInCache = stageInCache;
     this.parser = parser;
     this.planner = planner;
     this.store = store;
@@ -121,6 +124,7 @@ public class JobManagementService implements JobManagement {
     this.killWait = service.killWait;
     this.storage = service.storage;
     this.retention = service.retention;
+    this.stageInCache = service.stageInCache;
     this.boundCaller = caller;
   }
 
@@ -637,5 +641,17 @@ public class JobManagementService implements JobManagement {
         message,
         new FaultDetail(
             "JOB_STATE", message, job.id().toString(), JobStateName.valueOf(job.state().name())));
+  }
+
+  // --- stage-in cache administration (issue 16): the logic is StageInCacheAdministration's ---
+
+  @Override
+  public io.gantry.server.api.StageInCacheList listStageInCache() throws AccessDeniedFault {
+    return stageInCache.list(caller());
+  }
+
+  @Override
+  public int clearStageInCache(String key) throws AccessDeniedFault {
+    return stageInCache.clear(caller(), key);
   }
 }

@@ -259,6 +259,27 @@ public final class CacheStore {
   }
 
   /**
+   * Removes the entry of {@code key} unless it is being extracted right now; true if it was there
+   * and is gone. A job that links it keeps its file.
+   */
+  public boolean remove(String key) throws IOException {
+    if (!key.matches("[0-9a-f]{64}")) {
+      return false; // not a key: never a path of the directory
+    }
+    ReentrantLock lock = stripe(key);
+    if (!lock.tryLock()) {
+      return false;
+    }
+    try {
+      boolean there = read(key).isPresent();
+      drop(key);
+      return there;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * Least recently used entries that no job links and no extraction holds, until under the limit.
    */
   public synchronized void evict() throws IOException {
