@@ -247,6 +247,17 @@ class RemoteFileCacheTest {
       Files.setLastModifiedTime(
           remoteRoot.resolve("data/history.csv"), FileTime.from(T0.plusSeconds(1)));
       assertEquals("uri-in", fetch(newJob(), policy, uri(u, null, FOUR_HOURS)).kind());
+
+      // a HEAD the server refuses is no version: the GET runs (and reports its own answer)
+      http.failNext(1);
+      Path refused = newJob();
+      assertEquals("uri-in", fetch(refused, policy, uri(u, null, FOUR_HOURS)).kind());
+      assertTrue(Files.exists(refused.resolve("history.csv")));
+      http.requireLogin("alice", "pw");
+      StagingException denied =
+          assertThrows(
+              StagingException.class, () -> fetch(newJob(), policy, uri(u, null, FOUR_HOURS)));
+      assertTrue(denied.getMessage().contains("HTTP 401"), denied.getMessage());
     }
   }
 

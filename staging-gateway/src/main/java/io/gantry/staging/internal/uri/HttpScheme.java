@@ -83,7 +83,8 @@ public final class HttpScheme implements UriScheme {
 
   /**
    * A HEAD request: Content-Length (or unknown) and the entity tag, else Last-Modified. Without
-   * either the server gives no way to see a change, so the file is not cached.
+   * either, or without a 200 answer, the server gives no way to see a change, so the file is not
+   * cached.
    */
   @Override
   public Optional<RemoteVersion> version(UriTransfer transfer, UriLogin login, StepContext context)
@@ -92,7 +93,9 @@ public final class HttpScheme implements UriScheme {
         send(transfer, login, HttpRequest.BodyPublishers.noBody(), "HEAD", context);
     try (InputStream body = response.body()) {
       if (response.statusCode() != 200) {
-        throw failure(transfer, response.statusCode());
+        // a server without HEAD (405, 501), or one refusing it: no version, so no cache; the GET
+        // then meets the same refusal and reports it with its retries
+        return Optional.empty();
       }
       long size = response.headers().firstValueAsLong("Content-Length").orElse(-1);
       Optional<String> tag = response.headers().firstValue("ETag");
