@@ -17,13 +17,13 @@ import org.w3c.dom.Element;
  * it belongs, at most one application kind, foreign extensions reported as warnings.
  */
 final class StructureChecks {
-  /** Where each extension element that may sit in a JSDL wildcard belongs: its parent. */
   /**
    * Also a child of SCPDataStaging and SQLQueryDataStaging (Gantry's own elements, where the schema
    * places it); only as an extension element of a JSDL element must that element be DataStaging.
    */
   private static final String CACHE_VALIDITY = "{" + GANTRY + "}CacheValidity";
 
+  /** Where each extension element that may sit in a JSDL wildcard belongs: its parent. */
   private static final Map<String, String> HOME =
       Map.of(
           "{" + GANTRY + "}MpirunApplication",
@@ -31,6 +31,8 @@ final class StructureChecks {
           "{" + GANTRY + "}PreDataStaging",
           "JobDescription",
           "{" + GANTRY + "}PostDataStaging",
+          "JobDescription",
+          "{" + GANTRY + "}Dependencies",
           "JobDescription",
           CACHE_VALIDITY,
           "DataStaging",
@@ -51,8 +53,9 @@ final class StructureChecks {
     visit(root);
     Element description = Dom.child(root, JSDL, "JobDescription");
     if (description != null) {
-      onlyOne(description, "PreDataStaging", "stage-in");
-      onlyOne(description, "PostDataStaging", "stage-out");
+      onlyOne(description, "PreDataStaging", "stage-in steps");
+      onlyOne(description, "PostDataStaging", "stage-out steps");
+      onlyOne(description, "Dependencies", "After, AfterAny and Hold elements");
       applicationKind(description);
     }
   }
@@ -123,8 +126,7 @@ final class StructureChecks {
   private void onlyOne(Element description, String name, String what) {
     List<Element> found = Dom.children(description, GANTRY, name);
     for (Element extra : found.subList(Math.min(1, found.size()), found.size())) {
-      findings.error(
-          extra, "only one " + name + " is allowed; put all " + what + " steps in the first");
+      findings.error(extra, "only one " + name + " is allowed; put all " + what + " in the first");
     }
   }
 

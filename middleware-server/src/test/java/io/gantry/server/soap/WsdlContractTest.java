@@ -102,9 +102,9 @@ class WsdlContractTest {
     }
     List<Element> operations = all(wsdl, WsdlContract.SOAP_BINDING_NS, "operation");
     assertEquals(
-        14,
+        17,
         operations.size(),
-        "the 12 operations of the job lifecycle and 2 of the stage-in cache are bound");
+        "the 15 operations of the job lifecycle and 2 of the stage-in cache are bound");
     for (Element op : operations) {
       assertTrue(op.getAttribute("style").isEmpty() || op.getAttribute("style").equals("document"));
     }
@@ -126,7 +126,7 @@ class WsdlContractTest {
     Document wsdl = RawSoapClient.parse(servedSoap12.getBytes(StandardCharsets.UTF_8));
     Element binding = first(wsdl, WsdlContract.WSDL_NS, "binding");
     assertEquals("tns:JobManagement", binding.getAttribute("type"));
-    assertEquals(14, all(wsdl, WsdlContract.SOAP12_BINDING_NS, "operation").size());
+    assertEquals(17, all(wsdl, WsdlContract.SOAP12_BINDING_NS, "operation").size());
     assertEquals(
         "JobManagementSoap12Port", first(wsdl, WsdlContract.WSDL_NS, "port").getAttribute("name"));
     assertEquals(
