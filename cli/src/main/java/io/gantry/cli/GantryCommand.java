@@ -45,6 +45,7 @@ import picocli.CommandLine.Spec;
       AdminCommand.class,
       ResubmitCommand.class,
       ScheduleCommand.class,
+      CacheCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExamples:%n",

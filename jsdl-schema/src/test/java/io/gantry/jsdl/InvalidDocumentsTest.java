@@ -426,7 +426,7 @@ class InvalidDocumentsTest {
             "misspelt element",
             "line 32:9 "
                 + PRE
-                + "SCPDataStaging/Compresion: unexpected element Compresion here; expected Compression",
+                + "SCPDataStaging/Compresion: unexpected element Compresion here; expected Compression or CacheValidity",
             "<gx:Compression>no</gx:Compression>",
             "<gx:Compresion>no</gx:Compresion>"),
         new Case(

@@ -46,6 +46,7 @@ import io.gantry.server.service.FileClock;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.service.ScheduleBook;
 import io.gantry.server.service.ScheduleRunner;
+import io.gantry.server.service.StageInCacheAdministration;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.JobDiskLimits;
 import io.gantry.server.storage.PrivateDataDirectory;
@@ -180,10 +181,11 @@ public final class GantryServer implements AutoCloseable {
         StandardStagingSettings.policy(config.standardStaging(), connections::hostProblem);
     StagingGateway gateway =
         own(new StagingGateway(credentials, gatewayOptions(config), connections, uriPolicy));
-    if (config.stageIn().cacheMaxBytes() > 0) {
-      gateway.useCache(
-          StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes()));
-    }
+    StageInCache stageInCache =
+        config.stageIn().cacheMaxBytes() > 0
+            ? StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes())
+            : null;
+    gateway.useCache(stageInCache);
 
     SandboxConfig sandbox =
         SandboxConfig.defaults().withExecutableRoots(config.sandbox().allowedExecutableRoots());
@@ -297,7 +299,8 @@ public final class GantryServer implements AutoCloseable {
             storage,
             retention,
             store.jobConditions(),
-            new UserAdministration(store.userAccounts()));
+            new UserAdministration(store.userAccounts()),
+            new StageInCacheAdministration(stageInCache));
     ServerConfig.Security security = config.security();
     startSchedules(config, store, service);
     Optional<TlsKeystore> keystore =

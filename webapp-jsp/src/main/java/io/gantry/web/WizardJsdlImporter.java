@@ -83,7 +83,8 @@ final class WizardJsdlImporter {
           Map.entry("IdentityRef", "identityRef"),
           Map.entry("SourceFileName", "source"),
           Map.entry("TargetFileName", "target"),
-          Map.entry("Compression", "compression"));
+          Map.entry("Compression", "compression"),
+          Map.entry("CacheValidity", "cacheValidity"));
 
   /**
    * The job, or why it could not be read: the parser's problems or the elements the wizard lacks.

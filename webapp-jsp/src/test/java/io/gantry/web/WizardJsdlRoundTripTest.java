@@ -46,6 +46,25 @@ class WizardJsdlRoundTripTest {
   }
 
   @Test
+  void anScpTransfersCacheValiditySurvivesTheRoundTrip() throws Exception {
+    byte[] original =
+        Files.readString(EXAMPLES.resolve("var-job.jsdl"))
+            .replace(
+                "<gx:TargetFileName>hosts.txt</gx:TargetFileName>",
+                "<gx:TargetFileName>hosts.txt</gx:TargetFileName>"
+                    + "<gx:CacheValidity>P1D</gx:CacheValidity>")
+            .getBytes(StandardCharsets.UTF_8);
+    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(original, parser);
+    assertTrue(imported.ok(), () -> imported.problems() + " " + imported.unsupported());
+    assertEquals("P1D", imported.job().getPre().get(0).value("cacheValidity"));
+    String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(imported.job()));
+    assertEquals(
+        JsdlWriter.write(parser.parse(original).validJob()),
+        JsdlWriter.write(parser.parse(composed).validJob()));
+    assertTrue(composed.contains("CacheValidity>P1D<"), composed);
+  }
+
+  @Test
   void everyExampleTheWizardCanEditSurvivesTheRoundTrip() throws Exception {
     for (String name : new String[] {"hello-mpi.jsdl", "bgl-middleware-figure2.jsdl"}) {
       byte[] original = Files.readAllBytes(EXAMPLES.resolve(name));

@@ -17,18 +17,35 @@ import org.w3c.dom.Element;
  * it belongs, at most one application kind, foreign extensions reported as warnings.
  */
 final class StructureChecks {
+  /**
+   * Also a child of SCPDataStaging and SQLQueryDataStaging (Gantry's own elements, where the schema
+   * places it); only as an extension element of a JSDL element must that element be DataStaging.
+   */
+  private static final String CACHE_VALIDITY = "{" + GANTRY + "}CacheValidity";
+
   /** Where each extension element that may sit in a JSDL wildcard belongs: its parent. */
   private static final Map<String, String> HOME =
       Map.of(
-          "{" + GANTRY + "}MpirunApplication", "Application",
-          "{" + GANTRY + "}PreDataStaging", "JobDescription",
-          "{" + GANTRY + "}PostDataStaging", "JobDescription",
-          "{" + GANTRY + "}Dependencies", "JobDescription",
-          "{" + GANTRY + "}TaskFarm", "JobDescription",
-          "{" + GANTRY + "}Parameters", "JobDescription",
-          "{" + POSIX + "}POSIXApplication", "Application",
-          "{" + SPMD + "}SPMDApplication", "Application",
-          "{" + HPCPA + "}HPCProfileApplication", "Application");
+          "{" + GANTRY + "}MpirunApplication",
+          "Application",
+          "{" + GANTRY + "}PreDataStaging",
+          "JobDescription",
+          "{" + GANTRY + "}PostDataStaging",
+          "JobDescription",
+          "{" + GANTRY + "}Dependencies",
+          "JobDescription",
+          "{" + GANTRY + "}TaskFarm",
+          "JobDescription",
+          "{" + GANTRY + "}Parameters",
+          "JobDescription",
+          CACHE_VALIDITY,
+          "DataStaging",
+          "{" + POSIX + "}POSIXApplication",
+          "Application",
+          "{" + SPMD + "}SPMDApplication",
+          "Application",
+          "{" + HPCPA + "}HPCProfileApplication",
+          "Application");
 
   private final Findings findings;
 
@@ -67,7 +84,10 @@ final class StructureChecks {
                 + ") is ignored by Gantry");
         continue;
       }
-      if (!namespace.equals(element.getNamespaceURI()) || HOME.containsKey(key(child))) {
+      boolean ownCacheValidity =
+          key(child).equals(CACHE_VALIDITY) && GANTRY.equals(element.getNamespaceURI());
+      if (!ownCacheValidity
+          && (!namespace.equals(element.getNamespaceURI()) || HOME.containsKey(key(child)))) {
         placement(element, child);
       }
       visit(child);

@@ -258,4 +258,18 @@ public interface JobManagement {
   @WebMethod
   @WebResult(name = "schedule")
   ScheduleInfo removeSchedule(@WebParam(name = "scheduleId") String scheduleId);
+
+  // --- stage-in cache administration (issue 16): administrators only ---
+
+  @WebMethod
+  @WebResult(name = "cache")
+  StageInCacheList listStageInCache() throws AccessDeniedFault;
+
+  /**
+   * Removes the entry with {@code key}, or every entry without one; returns how many went. Jobs
+   * that link an entry keep their file.
+   */
+  @WebMethod
+  @WebResult(name = "removed")
+  int clearStageInCache(@WebParam(name = "key") String key) throws AccessDeniedFault;
 }

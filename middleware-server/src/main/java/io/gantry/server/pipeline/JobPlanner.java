@@ -19,7 +19,6 @@ import io.gantry.server.config.NamedApplication;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.store.JobId;
 import io.gantry.staging.BoundValues;
-import io.gantry.staging.CacheRule;
 import io.gantry.staging.CreationFlag;
 import io.gantry.staging.DataSourceRef;
 import io.gantry.staging.DataSourceSpec;
@@ -271,30 +270,10 @@ public final class JobPlanner {
               q.getSQLInputFileName(),
               flag,
               JsdlDefaults.isOn(q.getSQLOutputFileCompression()),
-              cacheRule(q),
+              CacheRules.of(q.getCacheValidity(), q.getCacheKeyQuery()),
               new BoundValues(job.boundValues(q))));
     }
     return extracts;
-  }
-
-  /**
-   * CacheValidity and CacheKeyQuery; null (never cached) without either. An xsd:duration may count
-   * months and years, so it is measured from now.
-   */
-  private static CacheRule cacheRule(SQLQueryDataStagingType q) {
-    javax.xml.datatype.Duration validity = q.getCacheValidity();
-    String keyQuery = q.getCacheKeyQuery() == null ? null : q.getCacheKeyQuery().strip();
-    if (validity == null && (keyQuery == null || keyQuery.isEmpty())) {
-      return null;
-    }
-    return new CacheRule(
-        validity == null
-            ? null
-            : java.time.Duration.ofMillis(
-                validity.getTimeInMillis(
-                    java.util.GregorianCalendar.from(
-                        java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)))),
-        keyQuery);
   }
 
   private List<SqlLoad> loads(
@@ -390,7 +369,8 @@ public final class JobPlanner {
               s.getSourceFileName(),
               s.getTargetFileName(),
               JsdlDefaults.isOn(s.getCompression()),
-              credential));
+              credential,
+              CacheRules.of(s.getCacheValidity(), null)));
     }
     return transfers;
   }

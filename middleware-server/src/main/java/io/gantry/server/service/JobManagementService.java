@@ -99,6 +99,7 @@ public class JobManagementService implements JobManagement {
   private final JobDirectoryRetention retention;
   private final JobFlow flow;
   private final UserAdministrationService users;
+  private final StageInCacheAdministration stageInCache;
 
   /** Set on a view made by {@link #actingFor}; null when the SOAP transport says who calls. */
   private final Caller boundCaller;
@@ -115,8 +116,10 @@ public class JobManagementService implements JobManagement {
       StorageWatch storage,
       JobDirectoryRetention retention,
       JobConditions conditions,
-      UserAdministration users) {
+      UserAdministration users,
+      StageInCacheAdministration stageInCache) {
     this.users = new UserAdministrationService(users);
+    this.stageInCache = stageInCache;
     this.parser = parser;
     this.planner = planner;
     this.store = store;
@@ -140,6 +143,7 @@ public class JobManagementService implements JobManagement {
     this.retention = service.retention;
     this.flow = service.flow;
     this.users = service.users;
+    this.stageInCache = service.stageInCache;
     this.boundCaller = caller;
     this.schedules = service.schedules;
   }
@@ -844,5 +848,17 @@ public class JobManagementService implements JobManagement {
   @Override
   public ScheduleInfo removeSchedule(String scheduleId) {
     return schedules().remove(caller(), scheduleId);
+  }
+
+  // --- stage-in cache administration (issue 16): the logic is StageInCacheAdministration's ---
+
+  @Override
+  public io.gantry.server.api.StageInCacheList listStageInCache() throws AccessDeniedFault {
+    return stageInCache.list(caller());
+  }
+
+  @Override
+  public int clearStageInCache(String key) throws AccessDeniedFault {
+    return stageInCache.clear(caller(), key);
   }
 }

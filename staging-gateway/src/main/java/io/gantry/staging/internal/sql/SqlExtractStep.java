@@ -191,7 +191,7 @@ public final class SqlExtractStep implements Step {
           env.cache().usable(key, extract.cache().validity(), Instant.now());
       if (hit.isPresent()) {
         CacheStore.Entry e = hit.get();
-        CacheKeys.linkInto(e.data(), output, extract.creationFlag());
+        CacheStore.linkInto(e.data(), output, extract.creationFlag());
         return new ManifestRecord(
             ManifestRecord.SQL_EXTRACT_CACHED,
             spec.describe(),
