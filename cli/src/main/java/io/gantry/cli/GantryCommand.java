@@ -228,11 +228,8 @@ public final class GantryCommand implements Runnable {
   }
 
   public static void main(String[] args) {
-    // the SOAP stack logs its set-up at INFO; a command-line tool shows only what went wrong
-    // (CXF logs a refused connection as a WARN with a stack trace; the message we print says it
-    // all)
+    // libraries (the JSDL parser's) log at INFO; a command-line tool shows only what went wrong
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
-    System.setProperty("org.slf4j.simpleLogger.log.org.apache.cxf", "off");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     System.exit(commandLine().execute(args));
   }
