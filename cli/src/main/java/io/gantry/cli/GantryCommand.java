@@ -24,9 +24,12 @@ import picocli.CommandLine.Spec;
     description = "Submit and manage Gantry jobs (extended JSDL) on a Gantry server.",
     subcommands = {
       LoginCommand.class,
+      LogoutCommand.class,
+      SessionCommand.class,
       SubmitCommand.class,
       StatusCommand.class,
       ListCommand.class,
+      GetCommand.class,
       WaitCommand.class,
       OutputCommand.class,
       ResultsCommand.class,
@@ -49,9 +52,10 @@ import picocli.CommandLine.Spec;
       "The server, user name and certificate fingerprint come from --server, --user and",
       "--server-fingerprint, else from GANTRY_SERVER, GANTRY_USER and",
       "GANTRY_SERVER_FINGERPRINT, else from what 'gantry login' stored (for that server",
-      "only), else https://127.0.0.1:8443. The user name is sent by HTTP Basic with the",
-      "password from GANTRY_PASSWORD, else asked on the terminal; a server without",
-      "authentication configured ignores both. Over https the fingerprint pins the",
+      "only), else https://127.0.0.1:8443. After gantry login, commands send the session",
+      "token it stored; else (or with GANTRY_PASSWORD set) the password by HTTP Basic, from",
+      "GANTRY_PASSWORD or asked on the terminal; a server without authentication",
+      "configured ignores both. Over https the fingerprint pins the",
       "server's certificate (gantry-server prints it at start).",
       GantryCommand.EXIT_CODE_HELP
     })
@@ -149,18 +153,44 @@ public final class GantryCommand implements Runnable {
         spec.commandLine(), "a command is needed, e.g. gantry submit FILE");
   }
 
-  /** A connection to the server the settings name, as their user. */
+  /**
+   * A connection to the server the settings name, as their user: with the session token {@code
+   * gantry login} stored for this server and user, unless GANTRY_PASSWORD is set (a script that
+   * gives the password means it); else with the password. The one place a command gets its port.
+   */
   ServerConnection connect() {
     ServerSettings settings = settings();
-    return connect(settings, settings.user() == null ? null : password(settings));
+    if (settings.user() == null) {
+      return connect(settings, Credential.none());
+    }
+    if (environment.get(PASSWORD_VARIABLE) == null) {
+      Optional<StoredLogin> login = storedLoginFor(settings).filter(l -> l.token() != null);
+      if (login.isPresent()) {
+        return connect(settings, Credential.token(login.get().token()));
+      }
+    }
+    return connect(settings, password(settings));
   }
 
   ServerConnection connect(ServerSettings settings, String password) {
+    return connect(settings, Credential.password(settings.user(), password));
+  }
+
+  ServerConnection connect(ServerSettings settings, Credential credential) {
     try {
-      return new ServerConnection(settings, password);
+      return new ServerConnection(settings, credential);
     } catch (IllegalArgumentException e) {
       throw new CommandFailure(EXIT_USAGE_OR_IO, "--server-fingerprint: " + e.getMessage(), e);
     }
+  }
+
+  /** The stored login, if it is for the settings' server and user. */
+  Optional<StoredLogin> storedLoginFor(ServerSettings settings) {
+    String endpoint = ServerConnection.endpointOf(settings.server());
+    return loginFile()
+        .read()
+        .filter(l -> ServerConnection.endpointOf(l.server()).equals(endpoint))
+        .filter(l -> settings.user() != null && settings.user().equals(l.user()));
   }
 
   /**

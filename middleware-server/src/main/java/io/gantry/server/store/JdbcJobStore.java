@@ -35,6 +35,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   private final Clock clock;
   private final HikariDataSource ownedPool;
   private final UserAccounts users;
+  private final SessionTokens sessionTokens;
 
   /** Uses a data source the caller owns; brings its schema up to date first. */
   public JdbcJobStore(DataSource dataSource, Clock clock) {
@@ -47,11 +48,17 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     this.clock = clock;
     this.ownedPool = ownedPool;
     this.users = new UserAccounts(tx);
+    this.sessionTokens = new SessionTokens(tx);
   }
 
   /** The user accounts kept in the same database. */
   public UserAccounts userAccounts() {
     return users;
+  }
+
+  /** The session tokens of gantry login, kept beside the users they belong to. */
+  public SessionTokens sessionTokens() {
+    return sessionTokens;
   }
 
   /**
