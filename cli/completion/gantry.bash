@@ -155,9 +155,12 @@ function compReplyArray() {
 function _complete_gantry() {
   # Edge case: if command line has no space after subcommand, then don't assume this subcommand is selected (remkop/picocli#1468).
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} login" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} logout" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} submit" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} status" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} list" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} get" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} wait" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} output" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} results" ];    then _picocli_gantry; return $?; fi
@@ -170,40 +173,52 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} encrypt-password" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} audit" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session list" ];    then _picocli_gantry_session; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session revoke" ];    then _picocli_gantry_session; return $?; fi
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
   local cmds0=(login)
-  local cmds1=(submit)
-  local cmds2=(status)
-  local cmds3=(list)
-  local cmds4=(wait)
-  local cmds5=(output)
-  local cmds6=(results)
-  local cmds7=(definition)
-  local cmds8=(cancel)
-  local cmds9=(kill)
-  local cmds10=(server-info)
-  local cmds11=(applications)
-  local cmds12=(validate)
-  local cmds13=(encrypt-password)
-  local cmds14=(audit)
-  local cmds15=(help)
+  local cmds1=(logout)
+  local cmds2=(session)
+  local cmds3=(submit)
+  local cmds4=(status)
+  local cmds5=(list)
+  local cmds6=(get)
+  local cmds7=(wait)
+  local cmds8=(output)
+  local cmds9=(results)
+  local cmds10=(definition)
+  local cmds11=(cancel)
+  local cmds12=(kill)
+  local cmds13=(server-info)
+  local cmds14=(applications)
+  local cmds15=(validate)
+  local cmds16=(encrypt-password)
+  local cmds17=(audit)
+  local cmds18=(help)
+  local cmds19=(session list)
+  local cmds20=(session revoke)
 
-  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_help; return $?; fi
-  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_audit; return $?; fi
-  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
-  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_validate; return $?; fi
-  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_applications; return $?; fi
-  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_serverinfo; return $?; fi
-  if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_kill; return $?; fi
-  if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_cancel; return $?; fi
-  if CompWordsContainsArray "${cmds7[@]}"; then _picocli_gantry_definition; return $?; fi
-  if CompWordsContainsArray "${cmds6[@]}"; then _picocli_gantry_results; return $?; fi
-  if CompWordsContainsArray "${cmds5[@]}"; then _picocli_gantry_output; return $?; fi
-  if CompWordsContainsArray "${cmds4[@]}"; then _picocli_gantry_wait; return $?; fi
-  if CompWordsContainsArray "${cmds3[@]}"; then _picocli_gantry_list; return $?; fi
-  if CompWordsContainsArray "${cmds2[@]}"; then _picocli_gantry_status; return $?; fi
-  if CompWordsContainsArray "${cmds1[@]}"; then _picocli_gantry_submit; return $?; fi
+  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_gantry_session_revoke; return $?; fi
+  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_gantry_session_list; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_audit; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_validate; return $?; fi
+  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_applications; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_serverinfo; return $?; fi
+  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_kill; return $?; fi
+  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_cancel; return $?; fi
+  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_definition; return $?; fi
+  if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_results; return $?; fi
+  if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_output; return $?; fi
+  if CompWordsContainsArray "${cmds7[@]}"; then _picocli_gantry_wait; return $?; fi
+  if CompWordsContainsArray "${cmds6[@]}"; then _picocli_gantry_get; return $?; fi
+  if CompWordsContainsArray "${cmds5[@]}"; then _picocli_gantry_list; return $?; fi
+  if CompWordsContainsArray "${cmds4[@]}"; then _picocli_gantry_status; return $?; fi
+  if CompWordsContainsArray "${cmds3[@]}"; then _picocli_gantry_submit; return $?; fi
+  if CompWordsContainsArray "${cmds2[@]}"; then _picocli_gantry_session; return $?; fi
+  if CompWordsContainsArray "${cmds1[@]}"; then _picocli_gantry_logout; return $?; fi
   if CompWordsContainsArray "${cmds0[@]}"; then _picocli_gantry_login; return $?; fi
 
   # No subcommands were specified; generate completions for the top-level command.
@@ -216,7 +231,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill server-info applications validate encrypt-password audit help"
+  local commands="login logout session submit status list get wait output results definition cancel kill server-info applications validate encrypt-password audit help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -250,6 +265,72 @@ function _picocli_gantry_login() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `logout` subcommand.
+function _picocli_gantry_logout() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `session` subcommand.
+function _picocli_gantry_session() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="list revoke"
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -359,8 +440,8 @@ function _picocli_gantry_list() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--all' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--state' '--limit' '--server' '--user' '--server-fingerprint'"
+  local flag_opts="'--all' '--watch' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--state' '--limit' '--name' '--since' '--interval' '--count' '--server' '--user' '--server-fingerprint'"
   local STATE_option_args=("QUEUED" "STAGING_IN" "STAGED" "RUNNING" "STAGING_OUT" "SUCCEEDED" "FAILED" "CANCELLED" "KILLED") # --state values
 
   type compopt &>/dev/null && compopt +o default
@@ -372,6 +453,54 @@ function _picocli_gantry_list() {
       return $?
       ;;
     '--limit')
+      return
+      ;;
+    '--name')
+      return
+      ;;
+    '--since')
+      return
+      ;;
+    '--interval')
+      return
+      ;;
+    '--count')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `get` subcommand.
+function _picocli_gantry_get() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--force' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'-o' '--output' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '-o'|'--output')
       return
       ;;
     '--server')
@@ -788,8 +917,74 @@ function _picocli_gantry_help() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill server-info applications validate encrypt-password audit"
+  local commands="login logout session submit status list get wait output results definition cancel kill server-info applications validate encrypt-password audit"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_session_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--all' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `revoke` subcommand.
+function _picocli_gantry_session_revoke() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.cli.GantryRun.Result;
-import io.gantry.testing.GantryTestServer;
+import io.gantry.testing.server.GantryTestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -28,7 +28,8 @@ class JobFilesAndFiltersTest {
   @TempDir Path dir;
 
   private String submitAndWait(GantryTestServer server, Path job, int expectedExit) {
-    Result submit = new GantryRun(server.baseUrl()).run("submit", "--quiet", "--wait", job.toString());
+    Result submit =
+        new GantryRun(server.baseUrl()).run("submit", "--quiet", "--wait", job.toString());
     assertEquals(expectedExit, submit.exitCode(), submit.toString());
     return submit.out().strip();
   }
@@ -43,7 +44,9 @@ class JobFilesAndFiltersTest {
             "/bin/sh",
             "-c",
             "mkdir results && echo 'VaR 99%: 1234.5' > results/summary.txt"
-                + " && seq 1 " + BIG_LINES + " > results/big.txt"
+                + " && seq 1 "
+                + BIG_LINES
+                + " > results/big.txt"
                 + " && ln -s /etc/passwd results/passwd");
     String id = submitAndWait(server, job, 0);
     GantryRun gantry = new GantryRun(server.baseUrl());
@@ -57,7 +60,9 @@ class JobFilesAndFiltersTest {
     Result large = gantry.run("get", id, "results/big.txt", "-o", big.toString());
     assertEquals(0, large.exitCode(), large.toString());
     String expected =
-        IntStream.rangeClosed(1, BIG_LINES).mapToObj(Integer::toString).collect(Collectors.joining("\n", "", "\n"));
+        IntStream.rangeClosed(1, BIG_LINES)
+            .mapToObj(Integer::toString)
+            .collect(Collectors.joining("\n", "", "\n"));
     assertTrue(expected.length() > 2 * GetCommand.CHUNK, "the file spans several chunks");
     assertEquals(expected, Files.readString(big));
 
@@ -82,19 +87,20 @@ class JobFilesAndFiltersTest {
 
   @Test
   void listFiltersByNamePatternAndSubmissionTime(GantryTestServer server) throws Exception {
-    String risk = submitAndWait(server, TestJobs.posix(dir, "flt-risk-rates", "/bin/true"), 0);
-    String other = submitAndWait(server, TestJobs.posix(dir, "flt-other", "/bin/true"), 0);
+    String risk = submitAndWait(server, TestJobs.posix(dir, "lst-risk-rates", "/bin/true"), 0);
+    String other = submitAndWait(server, TestJobs.posix(dir, "lst-other", "/bin/true"), 0);
     GantryRun gantry = new GantryRun(server.baseUrl());
 
-    Result byName = gantry.run("list", "--quiet", "--name", "flt-risk-*");
+    Result byName = gantry.run("list", "--quiet", "--name", "lst-risk-*");
     assertEquals(0, byName.exitCode(), byName.toString());
     assertEquals(List.of(risk), byName.out().lines().toList());
 
-    Result recent = gantry.run("list", "--quiet", "--name", "flt-*", "--since", "1h");
+    Result recent = gantry.run("list", "--quiet", "--name", "lst-*", "--since", "1h");
     assertEquals(List.of(other, risk), recent.out().lines().toList());
 
-    String tomorrow = LocalDate.now().plusDays(1).toString();
-    Result none = gantry.run("list", "--name", "flt-*", "--since", tomorrow);
+    // a date is local midnight, as the user reads it
+    String tomorrow = LocalDate.now(java.time.ZoneId.systemDefault()).plusDays(1).toString();
+    Result none = gantry.run("list", "--name", "lst-*", "--since", tomorrow);
     assertEquals("no jobs\n", none.out(), none.toString());
 
     Result wrong = gantry.run("list", "--since", "last tuesday");
@@ -105,13 +111,13 @@ class JobFilesAndFiltersTest {
   @Test
   void listWatchWithoutATerminalPrintsTheListAgainAsPlainLines(GantryTestServer server)
       throws Exception {
-    String id = submitAndWait(server, TestJobs.posix(dir, "flt-watched", "/bin/true"), 0);
+    String id = submitAndWait(server, TestJobs.posix(dir, "watched-once", "/bin/true"), 0);
     Result watch =
         new GantryRun(server.baseUrl())
-            .run("list", "--watch", "--interval", "1s", "--count", "2", "--name", "flt-watched");
+            .run("list", "--watch", "--interval", "1s", "--count", "2", "--name", "watched-once");
     assertEquals(0, watch.exitCode(), watch.toString());
     assertEquals(2, watch.out().lines().filter(l -> l.startsWith("every 1s: gantry list")).count());
-    assertEquals(2, watch.out().lines().filter(l -> l.startsWith(id + "  flt-watched")).count());
+    assertEquals(2, watch.out().lines().filter(l -> l.startsWith(id + "  watched-once")).count());
     assertFalse(watch.out().contains("\033"), "no escape sequences off a terminal");
   }
 

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.cli.GantryRun.Result;
-import io.gantry.testing.GantryTestServer;
-import io.gantry.testing.TestAccount;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -69,7 +69,8 @@ class SessionTokenTest {
     StoredLogin stored = login(server, ALICE);
     String file = Files.readString(loginFile(ALICE));
     assertEquals(
-        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(loginFile(ALICE))));
+        "rw-------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(loginFile(ALICE))));
     assertTrue(stored.token().matches("gantry_st_[A-Za-z0-9_-]{43}"), stored.toString());
     assertFalse(file.contains(TestAccount.defaultPassword(ALICE)), file);
     assertFalse(stored.toString().contains(stored.token()), "toString never shows the token");
