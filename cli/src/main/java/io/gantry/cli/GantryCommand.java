@@ -1,7 +1,11 @@
 package io.gantry.cli;
 
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,27 +26,6 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = GantryVersion.class,
     description = "Submit and manage Gantry jobs (extended JSDL) on a Gantry server.",
-    subcommands = {
-      LoginCommand.class,
-      LogoutCommand.class,
-      SessionCommand.class,
-      SubmitCommand.class,
-      StatusCommand.class,
-      ListCommand.class,
-      GetCommand.class,
-      WaitCommand.class,
-      OutputCommand.class,
-      ResultsCommand.class,
-      DefinitionCommand.class,
-      CancelCommand.class,
-      KillCommand.class,
-      ServerInfoCommand.class,
-      ApplicationsCommand.class,
-      ValidateCommand.class,
-      EncryptPasswordCommand.class,
-      AuditCommand.class,
-      CommandLine.HelpCommand.class
-    },
     footerHeading = "%nExamples:%n",
     footer = {
       "  gantry login --server https://hpc-gw.example.org:8443 --user alice",
@@ -60,6 +43,32 @@ import picocli.CommandLine.Spec;
       GantryCommand.EXIT_CODE_HELP
     })
 public final class GantryCommand implements Runnable {
+  /**
+   * The subcommands, in the order --help lists them. Listed here rather than in {@code @Command} so
+   * that a run sets up only the one it runs (see {@link #commandLine(Map, Optional, String[])}).
+   */
+  static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          LoginCommand.class,
+          LogoutCommand.class,
+          SessionCommand.class,
+          SubmitCommand.class,
+          StatusCommand.class,
+          ListCommand.class,
+          GetCommand.class,
+          WaitCommand.class,
+          OutputCommand.class,
+          ResultsCommand.class,
+          DefinitionCommand.class,
+          CancelCommand.class,
+          KillCommand.class,
+          ServerInfoCommand.class,
+          ApplicationsCommand.class,
+          ValidateCommand.class,
+          EncryptPasswordCommand.class,
+          AuditCommand.class,
+          CommandLine.HelpCommand.class);
+
   public static final int EXIT_OK = 0;
   public static final int EXIT_NEGATIVE = 1;
   public static final int EXIT_USAGE_OR_IO = 2;
@@ -240,27 +249,50 @@ public final class GantryCommand implements Runnable {
     return commandLine(System.getenv(), Terminal.ofSystemConsole());
   }
 
+  /** The command line with every subcommand (help, completion, tests). */
+  static CommandLine commandLine(Map<String, String> environment, Optional<Terminal> terminal) {
+    return commandLine(environment, terminal, null);
+  }
+
   /**
    * The command line in {@code environment}; tests call this with their own streams and terminal.
    */
-  static CommandLine commandLine(Map<String, String> environment, Optional<Terminal> terminal) {
+  static CommandLine commandLine(
+      Map<String, String> environment, Optional<Terminal> terminal, String[] args) {
+    CommandLine gantry = new CommandLine(new GantryCommand(environment, terminal));
+    Set<String> words = args == null ? Set.of() : new HashSet<>(Arrays.asList(args));
+    // picocli builds each subcommand from its annotations by reflection, a tenth of a second for
+    // all of them at a command's start: set up only those the arguments name (any word, so an
+    // option's value that happens to be a name only adds one), every one for help or none named
+    boolean all =
+        args == null
+            || words.contains("help")
+            || SUBCOMMANDS.stream().noneMatch(c -> words.contains(nameOf(c)));
+    for (Class<?> subcommand : SUBCOMMANDS) {
+      if (all || words.contains(nameOf(subcommand))) {
+        gantry.addSubcommand(subcommand);
+      }
+    }
     // picocli answers usage errors with 2 (CommandLine.ExitCode.USAGE) already
-    return new CommandLine(new GantryCommand(environment, terminal))
-        .setExecutionExceptionHandler(
-            (e, command, parsed) -> {
-              if (e instanceof CommandFailure failure) {
-                command.getErr().println("gantry: " + failure.getMessage());
-                return failure.exitCode();
-              }
-              command.getErr().println("gantry: " + e);
-              return EXIT_USAGE_OR_IO;
-            });
+    return gantry.setExecutionExceptionHandler(
+        (e, command, parsed) -> {
+          if (e instanceof CommandFailure failure) {
+            command.getErr().println("gantry: " + failure.getMessage());
+            return failure.exitCode();
+          }
+          command.getErr().println("gantry: " + e);
+          return EXIT_USAGE_OR_IO;
+        });
+  }
+
+  private static String nameOf(Class<?> subcommand) {
+    return subcommand.getAnnotation(Command.class).name();
   }
 
   public static void main(String[] args) {
     // libraries (the JSDL parser's) log at INFO; a command-line tool shows only what went wrong
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
-    System.exit(commandLine().execute(args));
+    System.exit(commandLine(System.getenv(), Terminal.ofSystemConsole(), args).execute(args));
   }
 }
