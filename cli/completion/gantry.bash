@@ -155,9 +155,12 @@ function compReplyArray() {
 function _complete_gantry() {
   # Edge case: if command line has no space after subcommand, then don't assume this subcommand is selected (remkop/picocli#1468).
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} login" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} logout" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} submit" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} status" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} list" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} get" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} wait" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} output" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} results" ];    then _picocli_gantry; return $?; fi
@@ -177,6 +180,8 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session list" ];    then _picocli_gantry_session; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session revoke" ];    then _picocli_gantry_session; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user" ];    then _picocli_gantry_admin; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user list" ];    then _picocli_gantry_admin_user; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user add" ];    then _picocli_gantry_admin_user; return $?; fi
@@ -194,79 +199,89 @@ function _complete_gantry() {
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
   local cmds0=(login)
-  local cmds1=(submit)
-  local cmds2=(status)
-  local cmds3=(list)
-  local cmds4=(wait)
-  local cmds5=(output)
-  local cmds6=(results)
-  local cmds7=(definition)
-  local cmds8=(cancel)
-  local cmds9=(kill)
-  local cmds10=(hold)
-  local cmds11=(release)
-  local cmds12=(retry-stage-out)
-  local cmds13=(server-info)
-  local cmds14=(applications)
-  local cmds15=(validate)
-  local cmds16=(encrypt-password)
-  local cmds17=(audit)
-  local cmds18=(admin)
-  local cmds19=(resubmit)
-  local cmds20=(schedule)
-  local cmds21=(cache)
-  local cmds22=(help)
-  local cmds23=(admin user)
-  local cmds24=(admin user list)
-  local cmds25=(admin user add)
-  local cmds26=(admin user remove)
-  local cmds27=(admin user passwd)
-  local cmds28=(admin user set-role)
-  local cmds29=(admin user set-os-account)
-  local cmds30=(schedule add)
-  local cmds31=(schedule list)
-  local cmds32=(schedule pause)
-  local cmds33=(schedule resume)
-  local cmds34=(schedule remove)
-  local cmds35=(cache list)
-  local cmds36=(cache clear)
+  local cmds1=(logout)
+  local cmds2=(session)
+  local cmds3=(submit)
+  local cmds4=(status)
+  local cmds5=(list)
+  local cmds6=(get)
+  local cmds7=(wait)
+  local cmds8=(output)
+  local cmds9=(results)
+  local cmds10=(definition)
+  local cmds11=(cancel)
+  local cmds12=(kill)
+  local cmds13=(hold)
+  local cmds14=(release)
+  local cmds15=(retry-stage-out)
+  local cmds16=(server-info)
+  local cmds17=(applications)
+  local cmds18=(validate)
+  local cmds19=(encrypt-password)
+  local cmds20=(audit)
+  local cmds21=(admin)
+  local cmds22=(resubmit)
+  local cmds23=(schedule)
+  local cmds24=(cache)
+  local cmds25=(help)
+  local cmds26=(session list)
+  local cmds27=(session revoke)
+  local cmds28=(admin user)
+  local cmds29=(admin user list)
+  local cmds30=(admin user add)
+  local cmds31=(admin user remove)
+  local cmds32=(admin user passwd)
+  local cmds33=(admin user set-role)
+  local cmds34=(admin user set-os-account)
+  local cmds35=(schedule add)
+  local cmds36=(schedule list)
+  local cmds37=(schedule pause)
+  local cmds38=(schedule resume)
+  local cmds39=(schedule remove)
+  local cmds40=(cache list)
+  local cmds41=(cache clear)
 
-  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_cache_clear; return $?; fi
-  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_cache_list; return $?; fi
-  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
-  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
-  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
-  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_schedule_list; return $?; fi
-  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_schedule_add; return $?; fi
-  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
-  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
-  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
-  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
-  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
-  if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
-  if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_admin_user; return $?; fi
-  if CompWordsContainsArray "${cmds22[@]}"; then _picocli_gantry_help; return $?; fi
-  if CompWordsContainsArray "${cmds21[@]}"; then _picocli_gantry_cache; return $?; fi
-  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_gantry_schedule; return $?; fi
-  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_gantry_resubmit; return $?; fi
-  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_admin; return $?; fi
-  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_audit; return $?; fi
-  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
-  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_validate; return $?; fi
-  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_applications; return $?; fi
-  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_serverinfo; return $?; fi
-  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_retrystageout; return $?; fi
-  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_release; return $?; fi
-  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_hold; return $?; fi
-  if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_kill; return $?; fi
-  if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_cancel; return $?; fi
-  if CompWordsContainsArray "${cmds7[@]}"; then _picocli_gantry_definition; return $?; fi
-  if CompWordsContainsArray "${cmds6[@]}"; then _picocli_gantry_results; return $?; fi
-  if CompWordsContainsArray "${cmds5[@]}"; then _picocli_gantry_output; return $?; fi
-  if CompWordsContainsArray "${cmds4[@]}"; then _picocli_gantry_wait; return $?; fi
-  if CompWordsContainsArray "${cmds3[@]}"; then _picocli_gantry_list; return $?; fi
-  if CompWordsContainsArray "${cmds2[@]}"; then _picocli_gantry_status; return $?; fi
-  if CompWordsContainsArray "${cmds1[@]}"; then _picocli_gantry_submit; return $?; fi
+  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_cache_clear; return $?; fi
+  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_cache_list; return $?; fi
+  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
+  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
+  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
+  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_schedule_list; return $?; fi
+  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_schedule_add; return $?; fi
+  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
+  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
+  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
+  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
+  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
+  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
+  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_admin_user; return $?; fi
+  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_session_revoke; return $?; fi
+  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_session_list; return $?; fi
+  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_cache; return $?; fi
+  if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_schedule; return $?; fi
+  if CompWordsContainsArray "${cmds22[@]}"; then _picocli_gantry_resubmit; return $?; fi
+  if CompWordsContainsArray "${cmds21[@]}"; then _picocli_gantry_admin; return $?; fi
+  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_gantry_audit; return $?; fi
+  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_validate; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_applications; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_serverinfo; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_retrystageout; return $?; fi
+  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_release; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_hold; return $?; fi
+  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_kill; return $?; fi
+  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_cancel; return $?; fi
+  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_definition; return $?; fi
+  if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_results; return $?; fi
+  if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_output; return $?; fi
+  if CompWordsContainsArray "${cmds7[@]}"; then _picocli_gantry_wait; return $?; fi
+  if CompWordsContainsArray "${cmds6[@]}"; then _picocli_gantry_get; return $?; fi
+  if CompWordsContainsArray "${cmds5[@]}"; then _picocli_gantry_list; return $?; fi
+  if CompWordsContainsArray "${cmds4[@]}"; then _picocli_gantry_status; return $?; fi
+  if CompWordsContainsArray "${cmds3[@]}"; then _picocli_gantry_submit; return $?; fi
+  if CompWordsContainsArray "${cmds2[@]}"; then _picocli_gantry_session; return $?; fi
+  if CompWordsContainsArray "${cmds1[@]}"; then _picocli_gantry_logout; return $?; fi
   if CompWordsContainsArray "${cmds0[@]}"; then _picocli_gantry_login; return $?; fi
 
   # No subcommands were specified; generate completions for the top-level command.
@@ -279,7 +294,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache help"
+  local commands="login logout session submit status list get wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -313,6 +328,72 @@ function _picocli_gantry_login() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `logout` subcommand.
+function _picocli_gantry_logout() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `session` subcommand.
+function _picocli_gantry_session() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="list revoke"
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -431,8 +512,8 @@ function _picocli_gantry_list() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--all' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--state' '--limit' '--server' '--user' '--server-fingerprint'"
+  local flag_opts="'--all' '--watch' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--state' '--limit' '--name' '--since' '--interval' '--count' '--server' '--user' '--server-fingerprint'"
   local STATE_option_args=("QUEUED" "STAGING_IN" "STAGED" "RUNNING" "STAGING_OUT" "SUCCEEDED" "FAILED" "CANCELLED" "KILLED") # --state values
 
   type compopt &>/dev/null && compopt +o default
@@ -444,6 +525,54 @@ function _picocli_gantry_list() {
       return $?
       ;;
     '--limit')
+      return
+      ;;
+    '--name')
+      return
+      ;;
+    '--since')
+      return
+      ;;
+    '--interval')
+      return
+      ;;
+    '--count')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `get` subcommand.
+function _picocli_gantry_get() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--force' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'-o' '--output' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '-o'|'--output')
       return
       ;;
     '--server')
@@ -1100,8 +1229,74 @@ function _picocli_gantry_help() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache"
+  local commands="login logout session submit status list get wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_session_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--all' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `revoke` subcommand.
+function _picocli_gantry_session_revoke() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default

@@ -2,6 +2,7 @@ package io.gantry.cli;
 
 import io.gantry.cli.soap.InvalidJobFault;
 import io.gantry.cli.soap.JobDocument;
+import io.gantry.cli.soap.JobState;
 import io.gantry.cli.soap.JobStatus;
 import io.gantry.cli.soap.ValidationResult;
 import io.gantry.jsdl.JsdlParser;
@@ -130,8 +131,28 @@ final class SubmitCommand implements Callable<Integer> {
       JsonOutput.print(out, json);
     } else if (last != null && !gantry.quiet) {
       ours.println(StatusLine.of(last, gantry.colors()));
+      ours.flush();
+      if (last.getState() == JobState.FAILED) {
+        showStderrTail(server, jobId, err);
+      }
     }
     return last == null ? GantryCommand.EXIT_OK : WaitCommand.exitCode(last);
+  }
+
+  /** The end of a failed job's standard error, on our standard error. */
+  private static void showStderrTail(ServerConnection server, String jobId, PrintWriter err) {
+    List<String> tail = StderrTail.of(server, jobId);
+    if (tail.isEmpty()) {
+      return;
+    }
+    err.println(
+        "--- the last "
+            + tail.size()
+            + " lines of its standard error (gantry output --stderr "
+            + jobId
+            + " shows all) ---");
+    tail.forEach(err::println);
+    err.flush();
   }
 
   private static byte[] read(Path file) {

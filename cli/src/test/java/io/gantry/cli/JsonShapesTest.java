@@ -145,7 +145,10 @@ class JsonShapesTest {
     assertEquals(0, login.exitCode(), login.toString());
     assertEquals("", login.err(), login.toString());
     JsonNode json = MAPPER.readTree(login.out());
-    assertEquals(List.of("server", "user", "serverFingerprint", "loginFile"), keys(json));
+    assertEquals(
+        List.of(
+            "server", "user", "serverFingerprint", "loginFile", "sessionToken", "sessionExpires"),
+        keys(json));
     assertEquals(true, json.get("serverFingerprint").isNull(), login.toString());
     assertEquals(
         new StoredLogin(server.baseUrl(), "carol", null),

@@ -39,6 +39,7 @@ import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
 import io.gantry.server.security.LoginThrottle;
 import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.server.security.SessionTokenAuthenticator;
 import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAdministration;
 import io.gantry.server.security.UserAuthenticator;
@@ -318,8 +319,15 @@ public final class GantryServer implements AutoCloseable {
                           security.failedLoginsBeforeDelay(),
                           admission.failedLoginsPerUser(),
                           admission.failedLoginsPerAddress(),
-                          admission.trustedAddressPeriod()))));
+                          admission.trustedAddressPeriod())),
+                  Optional.of(
+                      new SessionTokenAuthenticator(
+                          store.sessionTokens(),
+                          store.userAccounts(),
+                          security.tokenLifetime(),
+                          Clock.systemUTC()))));
     }
+    authenticator.flatMap(UserAuthenticator::sessionTokens).ifPresent(service::acceptSessionTokens);
     WebFaceContext web =
         new WebFaceContext(
             service,

@@ -272,4 +272,55 @@ public interface JobManagement {
   @WebMethod
   @WebResult(name = "removed")
   int clearStageInCache(@WebParam(name = "key") String key) throws AccessDeniedFault;
+
+  // --- session tokens (gantry login): issue, list, revoke ---
+
+  /**
+   * Issues a session token to the caller, who must have authenticated with their password (HTTP
+   * Basic or a UsernameToken), not with a token: a token cannot extend itself. The answer is the
+   * only place the secret appears; send it as {@code Authorization: Bearer TOKEN}. It is valid for
+   * the server's {@code auth.token-lifetime}.
+   *
+   * @param description what the token is for, e.g. "gantry CLI on host h" (listings show it)
+   */
+  @WebMethod
+  @WebResult(name = "sessionToken")
+  SessionToken issueSessionToken(@WebParam(name = "description") String description)
+      throws AccessDeniedFault;
+
+  /**
+   * The caller's live session tokens, without their secrets; with {@code allUsers}, every user's
+   * (administrators only).
+   */
+  @WebMethod
+  @WebResult(name = "sessionToken")
+  List<SessionToken> listSessionTokens(@WebParam(name = "allUsers") boolean allUsers)
+      throws AccessDeniedFault;
+
+  /**
+   * Revokes a session token by its id: the caller's own, or any user's for an administrator.
+   *
+   * @return false when there is no such token (for this caller)
+   */
+  @WebMethod
+  @WebResult(name = "revoked")
+  boolean revokeSessionToken(@WebParam(name = "tokenId") String tokenId);
+
+  // --- job files (gantry get) ---
+
+  /**
+   * A byte range of a file in the job's directory (a result the program wrote), at most 1 MiB per
+   * call: a regular file inside the job directory only, never through a link; the job's owner or an
+   * administrator only.
+   *
+   * @param path relative to the job directory, {@code /}-separated, without {@code ..}
+   */
+  @WebMethod
+  @WebResult(name = "file")
+  JobFileChunk getJobFile(
+      @WebParam(name = "jobId") String jobId,
+      @WebParam(name = "path") String path,
+      @WebParam(name = "offset") long offset,
+      @WebParam(name = "maxBytes") int maxBytes)
+      throws JobNotFoundFault;
 }

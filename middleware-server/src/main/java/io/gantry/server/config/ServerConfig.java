@@ -154,7 +154,8 @@ public record ServerConfig(
       boolean authEnabled,
       PasswordSource adminPassword,
       Duration webSessionIdleTimeout,
-      int failedLoginsBeforeDelay) {}
+      int failedLoginsBeforeDelay,
+      Duration tokenLifetime) {}
 
   /**
    * What a caller can make the server read and how logins are throttled (see the section "Request

@@ -11,6 +11,7 @@ import io.gantry.server.api.FaultDetail;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobAudit;
 import io.gantry.server.api.JobDocument;
+import io.gantry.server.api.JobFileChunk;
 import io.gantry.server.api.JobList;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobNotFoundFault;
@@ -26,6 +27,7 @@ import io.gantry.server.api.ParameterValue;
 import io.gantry.server.api.Problem;
 import io.gantry.server.api.ScheduleInfo;
 import io.gantry.server.api.ServerInfo;
+import io.gantry.server.api.SessionToken;
 import io.gantry.server.api.UserAccountFault;
 import io.gantry.server.api.UserInfo;
 import io.gantry.server.api.ValidationResult;
@@ -35,6 +37,7 @@ import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.StoredPlans;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.scheduler.MetaScheduler;
+import io.gantry.server.security.SessionTokenAuthenticator;
 import io.gantry.server.security.UserAdministration;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.StorageWatch;
@@ -52,7 +55,9 @@ import io.gantry.server.store.StoredPlan;
 import io.gantry.staging.JobDirectoryReader;
 import jakarta.annotation.Resource;
 import jakarta.jws.WebService;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.xml.ws.WebServiceContext;
+import jakarta.xml.ws.handler.MessageContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -101,6 +106,9 @@ public class JobManagementService implements JobManagement {
   private final UserAdministrationService users;
   private final StageInCacheAdministration stageInCache;
 
+  /** The session-token operations; shared by the views {@link #actingFor} makes. */
+  private final SessionTokenService sessionTokens;
+
   /** Set on a view made by {@link #actingFor}; null when the SOAP transport says who calls. */
   private final Caller boundCaller;
 
@@ -129,6 +137,7 @@ public class JobManagementService implements JobManagement {
     this.storage = storage;
     this.retention = retention;
     this.flow = new JobFlow(store, conditions, scheduler);
+    this.sessionTokens = new SessionTokenService();
     this.boundCaller = null;
   }
 
@@ -144,6 +153,7 @@ public class JobManagementService implements JobManagement {
     this.flow = service.flow;
     this.users = service.users;
     this.stageInCache = service.stageInCache;
+    this.sessionTokens = service.sessionTokens;
     this.boundCaller = caller;
     this.schedules = service.schedules;
   }
@@ -155,6 +165,48 @@ public class JobManagementService implements JobManagement {
    */
   public JobManagementService actingFor(String user, boolean admin) {
     return new JobManagementService(this, new Caller(user, admin));
+  }
+
+  /** Issues and accepts session tokens with {@code authenticator} (when authentication is on). */
+  public void acceptSessionTokens(SessionTokenAuthenticator authenticator) {
+    sessionTokens.enable(authenticator);
+  }
+
+  /** How the SOAP caller authenticated (the servlet's auth type); null for in-process callers. */
+  private String authType() {
+    if (boundCaller != null || context == null) {
+      return null;
+    }
+    try {
+      return context.getMessageContext().get(MessageContext.SERVLET_REQUEST)
+              instanceof HttpServletRequest request
+          ? request.getAuthType()
+          : null;
+    } catch (IllegalStateException e) {
+      return null; // called outside a request
+    }
+  }
+
+  @Override
+  public SessionToken issueSessionToken(String description) throws AccessDeniedFault {
+    return sessionTokens.issue(caller(), authType(), description);
+  }
+
+  @Override
+  public List<SessionToken> listSessionTokens(boolean allUsers) throws AccessDeniedFault {
+    return sessionTokens.list(caller(), allUsers);
+  }
+
+  @Override
+  public boolean revokeSessionToken(String tokenId) {
+    return sessionTokens.revoke(caller(), tokenId);
+  }
+
+  @Override
+  public JobFileChunk getJobFile(String jobId, String path, long offset, int maxBytes)
+      throws JobNotFoundFault {
+    JobRecord job = ownJob(jobId);
+    return JobFiles.chunk(job, planOf(job), retention, path, offset, maxBytes);
   }
 
   private Caller caller() {

@@ -38,6 +38,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   private final UserAccounts users;
   private final JobConditions conditions;
   private final ScheduleStore schedules;
+  private final SessionTokens sessionTokens;
 
   /** Uses a data source the caller owns; brings its schema up to date first. */
   public JdbcJobStore(DataSource dataSource, Clock clock) {
@@ -52,6 +53,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     this.users = new UserAccounts(tx);
     this.conditions = new JobConditions(tx, clock);
     this.schedules = new ScheduleStore(tx);
+    this.sessionTokens = new SessionTokens(tx);
   }
 
   /** The dependencies and holds of jobs, kept in the same database. */
@@ -62,6 +64,11 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   /** The user accounts kept in the same database. */
   public UserAccounts userAccounts() {
     return users;
+  }
+
+  /** The session tokens of gantry login, kept beside the users they belong to. */
+  public SessionTokens sessionTokens() {
+    return sessionTokens;
   }
 
   /**

@@ -29,6 +29,12 @@ class WsdlContractTest {
   static final Path CHECKED_IN =
       Path.of("../soap-contract/src/main/resources", SoapContract.WSDL_RESOURCE);
 
+  /**
+   * The operations of the service interface (counted, not written down, so that features adding
+   * operations side by side do not edit the same number).
+   */
+  static final int OPERATIONS = io.gantry.server.api.JobManagement.class.getMethods().length;
+
   /** Set to true to rewrite the checked-in file from the served WSDL. */
   static final String UPDATE_PROPERTY = "gantry.wsdl.update";
 
