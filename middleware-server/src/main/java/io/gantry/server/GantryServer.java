@@ -34,6 +34,7 @@ import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.pipeline.StagingRules;
 import io.gantry.server.pipeline.TaskFarmRunner;
+import io.gantry.server.pipeline.WorkerSessionLaunch;
 import io.gantry.server.scheduler.DependencyGate;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
@@ -57,6 +58,7 @@ import io.gantry.server.store.JobStoreSettings;
 import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
+import io.gantry.server.workers.WorkerSessions;
 import io.gantry.staging.ConnectionCheck;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
@@ -222,6 +224,10 @@ public final class GantryServer implements AutoCloseable {
           config.compute().backend().setting());
     }
 
+    ApplicationRegistry applications =
+        ApplicationRegistry.withBuiltIns(
+            config.jsdlResources().applications(),
+            ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, jobPath(config)));
     JsdlParser parser =
         new JsdlParser(
             ParserOptions.defaults()
@@ -248,9 +254,7 @@ public final class GantryServer implements AutoCloseable {
                         java.time.Clock.systemUTC())
                     : null)
             .withStandardJsdl(
-                ApplicationRegistry.withBuiltIns(
-                    config.jsdlResources().applications(),
-                    ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, jobPath(config))),
+                applications,
                 new FileSystemRoots(
                     config.jsdlResources().fileSystems(),
                     config.jsdlResources().readOnlyFileSystems()))
@@ -302,6 +306,31 @@ public final class GantryServer implements AutoCloseable {
             store.jobConditions(),
             new UserAdministration(store.userAccounts()),
             new StageInCacheAdministration(stageInCache));
+    // worker sessions (issue 15): launchers started as a farm's are, in the user's sandbox and
+    // account
+    DetachedJobs supervised = detached;
+    service.acceptWorkerSessions(
+        own(
+            new WorkerSessions(
+                config.workerSessions(),
+                config.taskFarms().dispatcherHost(),
+                new WorkerSessionLaunch(
+                    config.stagingRoot(),
+                    farmLauncher(config),
+                    mpi,
+                    accounts,
+                    sandbox,
+                    applications,
+                    slurm != null
+                        ? "worker sessions run on compute.backend local or mpirun-hosts, not slurm"
+                        : null,
+                    id -> {
+                      if (supervised != null) {
+                        supervised.forget(id);
+                      }
+                    }),
+                config.killGracePeriod(),
+                Clock.systemUTC())));
     ServerConfig.Security security = config.security();
     startSchedules(config, store, service);
     Optional<TlsKeystore> keystore =
