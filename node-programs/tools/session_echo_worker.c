@@ -2,8 +2,8 @@
  * session benchmark and tests. It answers every message with the message itself, except:
  *
  *   sleep MS TEXT   sleeps MS milliseconds, then answers TEXT; while it sleeps its process name
- *                   (/proc/PID/comm) is "echo-sleeping", so a test can find the worker that is
- *                   in the middle of a message and kill it
+ *                   (/proc/PID/comm) is "s:" and TEXT's first 13 bytes, so a test can find the
+ *                   worker that is in the middle of that message and kill it
  *   pid             answers the worker's process id
  *   exit CODE       exits at once with CODE, without answering
  */
@@ -24,7 +24,9 @@ static void answer(char *line, size_t len, line_out *o, void *ctx) {
     long ms = strtol(line + 6, &rest, 10);
     if (rest && *rest == ' ') rest++;
     line_out_flush(o); /* the answers before this one are not held back by the sleep */
-    prctl(PR_SET_NAME, "echo-sleeping");
+    char name[16];
+    snprintf(name, sizeof name, "s:%s", rest ? rest : "");
+    prctl(PR_SET_NAME, name);
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0) {
     }

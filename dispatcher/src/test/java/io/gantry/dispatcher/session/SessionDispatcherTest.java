@@ -210,7 +210,7 @@ class SessionDispatcherTest {
     return done;
   }
 
-  /** The pid of a session-echo-worker in the middle of a "sleep" message, if any. */
+  /** The pid of the session-echo-worker in the middle of "sleep 4000 survived", if any. */
   private static Optional<Long> sleeping() throws IOException {
     try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
       for (Path p : procs.toList()) {
@@ -219,7 +219,7 @@ class SessionDispatcherTest {
           continue;
         }
         try {
-          if (Files.readString(p.resolve("comm")).strip().equals("echo-sleeping")) {
+          if (Files.readString(p.resolve("comm")).strip().equals("s:survived")) {
             return Optional.of(Long.parseLong(name));
           }
         } catch (IOException gone) {
