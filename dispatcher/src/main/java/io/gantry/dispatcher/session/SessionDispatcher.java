@@ -85,6 +85,7 @@ public final class SessionDispatcher implements AutoCloseable {
    */
   public List<Long> submit(List<SessionMessage> batch) throws SessionFullException {
     List<byte[]> lines = new ArrayList<>(batch.size());
+    long bytes = 0;
     for (int i = 0; i < batch.size(); i++) {
       byte[] line = LineEscape.escape(batch.get(i).input());
       if (line.length > options.maxMessageBytes()) {
@@ -97,6 +98,7 @@ public final class SessionDispatcher implements AutoCloseable {
                 + options.maxMessageBytes());
       }
       lines.add(line);
+      bytes += line.length;
     }
     SessionStatus.State state = loop.status().state();
     if (state == SessionStatus.State.BROKEN || state == SessionStatus.State.CLOSED) {
@@ -113,6 +115,15 @@ public final class SessionDispatcher implements AutoCloseable {
               + batch.size()
               + " more would pass its limit of "
               + options.maxHeld());
+    }
+    if (!loop.reserve(bytes)) {
+      held.addAndGet(-batch.size());
+      throw new SessionFullException(
+          "the session holds messages and answers not yet taken; "
+              + bytes
+              + " bytes more would pass its limit of "
+              + options.maxHeldBytes()
+              + " bytes");
     }
     List<Submitted> msgs = new ArrayList<>(batch.size());
     List<Long> ids = new ArrayList<>(batch.size());
@@ -155,6 +166,7 @@ public final class SessionDispatcher implements AutoCloseable {
     out.add(first);
     q.drainTo(out, max - 1);
     held.addAndGet(-out.size());
+    loop.taken(out);
     return out;
   }
 

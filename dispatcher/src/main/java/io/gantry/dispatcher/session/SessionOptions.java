@@ -8,6 +8,10 @@ import java.time.Duration;
  * @param workers how many workers (launchers) the session starts
  * @param maxHeld the most messages submitted and not yet taken as completions (queued, in flight or
  *     completed); a batch that would go past it is refused whole
+ * @param maxHeldBytes the most bytes the session holds for its client: the lines of messages not
+ *     yet answered and the answers not yet taken. A batch that would go past it is refused whole;
+ *     answers that go past it stop the session giving out messages until the client takes (the
+ *     server's memory is bounded however fast the workers answer and however slowly it is read)
  * @param maxMessageBytes the longest message, and the longest answer kept (the rest of a longer
  *     answer line is cut off and the completion marked truncated), in bytes as sent on the worker's
  *     line (escaped UTF-8), at most {@link #MAX_MESSAGE_BYTES}
@@ -22,6 +26,7 @@ import java.time.Duration;
 public record SessionOptions(
     int workers,
     int maxHeld,
+    long maxHeldBytes,
     int maxMessageBytes,
     int window,
     int retries,
@@ -41,6 +46,9 @@ public record SessionOptions(
     if (maxHeld < 1) {
       throw new IllegalArgumentException("maxHeld must be at least 1, was " + maxHeld);
     }
+    if (maxHeldBytes < 1) {
+      throw new IllegalArgumentException("maxHeldBytes must be at least 1, was " + maxHeldBytes);
+    }
     if (maxMessageBytes < 1 || maxMessageBytes > MAX_MESSAGE_BYTES) {
       throw new IllegalArgumentException(
           "the message size limit must be 1 to " + MAX_MESSAGE_BYTES + ", was " + maxMessageBytes);
@@ -56,6 +64,6 @@ public record SessionOptions(
   /** {@code workers} workers and the defaults of configuration.md, "Sessions". */
   public static SessionOptions defaults(int workers) {
     return new SessionOptions(
-        workers, 1_000_000, 65536, DEFAULT_WINDOW, 2, 10, Duration.ofSeconds(60));
+        workers, 1_000_000, 256L << 20, 65536, DEFAULT_WINDOW, 2, 10, Duration.ofSeconds(60));
   }
 }

@@ -73,14 +73,14 @@ public final class SessionBenchmark {
         Thread.sleep(1); // a benchmark's start-up poll: no test harness here
       }
       d.submit(hello);
-      take(d, 2);
+      take(d, 2, id -> "ready");
       long started = System.nanoTime();
       List<SessionMessage> batch = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
         batch.add(new SessionMessage(Integer.toString(i), TaskPriority.NORMAL));
       }
-      d.submit(batch);
-      take(d, n);
+      long first = d.submit(batch).get(0);
+      take(d, n, id -> Long.toString(id - first)); // message i answers i
       long ended = System.nanoTime();
       d.close();
       for (Process p : launchers) {
@@ -94,7 +94,10 @@ public final class SessionBenchmark {
     }
   }
 
-  private static void take(SessionDispatcher d, int n) throws InterruptedException {
+  /** Takes n completions, each answered with what {@code expected} says for its id. */
+  private static void take(
+      SessionDispatcher d, int n, java.util.function.LongFunction<String> expected)
+      throws InterruptedException {
     int got = 0;
     while (got < n) {
       List<Completion> batch = d.take(100_000, Duration.ofSeconds(60));
@@ -102,8 +105,8 @@ public final class SessionBenchmark {
         throw new IllegalStateException("no completion in 60 s: " + d.status());
       }
       for (Completion c : batch) {
-        if (c.state() != CompletionState.ANSWERED) {
-          throw new IllegalStateException("not answered: " + c);
+        if (c.state() != CompletionState.ANSWERED || !c.output().equals(expected.apply(c.id()))) {
+          throw new IllegalStateException("not answered as sent: " + c);
         }
       }
       got += batch.size();

@@ -82,7 +82,8 @@ class SessionDispatcherTest {
 
   @Test
   void highMessagesGoOutBeforeNormalOnes() throws Exception {
-    SessionOptions one = new SessionOptions(2, 1000, 4096, 1, 2, 10, Duration.ofSeconds(60));
+    SessionOptions one =
+        new SessionOptions(2, 1000, 1 << 20, 4096, 1, 2, 10, Duration.ofSeconds(60));
     try (SessionDispatcher d = open(2, one)) {
       Await.until("both workers run", LIMIT, () -> d.status().workers() == 2);
       List<SessionMessage> batch = new ArrayList<>();
@@ -145,7 +146,7 @@ class SessionDispatcherTest {
 
   @Test
   void aMessageThatKeepsKillingItsWorkerIsLostAfterItsRetries() throws Exception {
-    try (SessionDispatcher d = open(1, new SessionOptions(1, 100, 4096, 4, 1, 5, LIMIT))) {
+    try (SessionDispatcher d = open(1, new SessionOptions(1, 100, 1 << 20, 4096, 4, 1, 5, LIMIT))) {
       List<Long> ids =
           d.submit(
               List.of(
@@ -160,7 +161,7 @@ class SessionDispatcherTest {
 
   @Test
   void limitsAreCheckedBeforeAnythingIsQueued() throws Exception {
-    try (SessionDispatcher d = open(1, new SessionOptions(1, 3, 8, 4, 1, 5, LIMIT))) {
+    try (SessionDispatcher d = open(1, new SessionOptions(1, 3, 1 << 20, 8, 4, 1, 5, LIMIT))) {
       IllegalArgumentException big =
           assertThrows(
               IllegalArgumentException.class,
@@ -174,6 +175,23 @@ class SessionDispatcherTest {
       assertEquals(3, d.submit(four.subList(0, 3)).size());
       assertEquals(3, takeAll(d, 3).size());
       assertEquals(1, d.submit(four.subList(0, 1)).size(), "taken completions free the room");
+    }
+  }
+
+  @Test
+  void aBatchPastTheByteBudgetIsRefusedWhole() throws Exception {
+    try (SessionDispatcher d = open(1, new SessionOptions(1, 1000, 100, 64, 4, 1, 5, LIMIT))) {
+      List<SessionMessage> eighty = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        eighty.add(new SessionMessage("0123456789", TaskPriority.NORMAL));
+      }
+      assertEquals(8, d.submit(eighty).size());
+      SessionFullException over =
+          assertThrows(SessionFullException.class, () -> d.submit(eighty.subList(0, 3)));
+      assertTrue(over.getMessage().contains("limit of 100 bytes"), over.getMessage());
+      assertEquals(8, takeAll(d, 8).size());
+      assertEquals(8, d.submit(eighty).size(), "taken answers free the budget");
+      assertEquals(8, takeAll(d, 8).size());
     }
   }
 

@@ -51,14 +51,15 @@ public record ServerConfig(
 
   /**
    * Sessions of long-lived workers (docs/task-farms.md, "Sessions"; configuration.md, "Worker
-   * sessions"): workers per session, open sessions per user, held messages per session, the longest
-   * message, the idle timeout, retries of a message whose worker died, and worker restarts per
-   * session.
+   * sessions"): workers per session, open sessions per user, held messages and bytes per session,
+   * the longest message, the idle timeout, retries of a message whose worker died, and worker
+   * restarts per session.
    */
   public record WorkerSessions(
       int maxWorkers,
       int maxPerUser,
       int maxHeldMessages,
+      long maxHeldBytes,
       int maxMessageBytes,
       Duration idleTimeout,
       int messageRetries,

@@ -22,6 +22,11 @@ final class WorkerSessionSection {
       Setting.of("worker-session.max-held-messages", SettingType.integer(1, 10_000_000))
           .byDefault("1000000")
           .means("the most messages a session holds: submitted and not yet taken as completions");
+  static final Setting<Long> MAX_HELD_BYTES =
+      Setting.of("worker-session.max-held-bytes", SettingType.bytes())
+          .byDefault("256M")
+          .means(
+              "the most bytes a session holds: messages not yet answered, answers not yet taken");
   static final Setting<Integer> MAX_MESSAGE_BYTES =
       Setting.of("worker-session.max-message-bytes", SettingType.integer(1, 1 << 20))
           .byDefault("65536")
@@ -44,6 +49,7 @@ final class WorkerSessionSection {
         values.get(MAX_WORKERS),
         values.get(MAX_PER_USER),
         values.get(MAX_HELD_MESSAGES),
+        values.get(MAX_HELD_BYTES),
         values.get(MAX_MESSAGE_BYTES),
         values.get(IDLE_TIMEOUT),
         values.get(MESSAGE_RETRIES),

@@ -109,7 +109,7 @@ final class WorkerSessionService {
       throw new InvalidArgumentException(
           "message", e.getMessage() + " (worker-session.max-message-bytes)");
     } catch (SessionFullException e) {
-      throw limit(e.getMessage() + " (worker-session.max-held-messages)");
+      throw limit(e.getMessage() + " (worker-session.max-held-messages, max-held-bytes)");
     }
   }
 

@@ -111,6 +111,7 @@ public final class WorkerSessions implements AutoCloseable {
         new SessionOptions(
             workers,
             limits.maxHeldMessages(),
+            limits.maxHeldBytes(),
             limits.maxMessageBytes(),
             window,
             limits.messageRetries(),

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +65,10 @@ public final class SessionLoop implements Runnable {
   private final Set<WorkerConnection> connections = new LinkedHashSet<>();
   private final ConcurrentLinkedQueue<SessionMessages.Msg> inbox = new ConcurrentLinkedQueue<>();
   private final BlockingQueue<Completion> completions = new LinkedBlockingQueue<>();
+
+  /** Lines of messages not yet answered plus answers not yet taken, for the byte budget. */
+  private final AtomicLong heldBytes = new AtomicLong();
+
   private volatile SessionStatus status;
   private volatile boolean stopping;
   private volatile String failure;
@@ -109,6 +114,35 @@ public final class SessionLoop implements Runnable {
 
   public BlockingQueue<Completion> completions() {
     return completions;
+  }
+
+  /**
+   * Reserves {@code bytes} of the held-bytes budget for a batch about to be submitted; false (and
+   * nothing reserved) when it would go past the budget. Any thread.
+   */
+  public boolean reserve(long bytes) {
+    long now = heldBytes.addAndGet(bytes);
+    if (now > options.maxHeldBytes()) {
+      heldBytes.addAndGet(-bytes);
+      return false;
+    }
+    return true;
+  }
+
+  /** Completions were taken: their answers leave the budget, and giving out may resume. */
+  public void taken(List<Completion> batch) {
+    long bytes = 0;
+    for (Completion c : batch) {
+      bytes += c.output().length();
+    }
+    heldBytes.addAndGet(-bytes);
+    selector.wakeup();
+  }
+
+  /** A message ended: its line leaves the budget, its answer (if any) enters it. */
+  private void complete(SessionMessages.Msg m, Completion c) {
+    heldBytes.addAndGet(c.output().length() - (long) m.line.length);
+    completions.add(c);
   }
 
   public SessionStatus status() {
@@ -273,7 +307,8 @@ public final class SessionLoop implements Runnable {
         throw new WorkerConnection.ProtocolException("an answer to message " + id + " out of turn");
       }
       answered++;
-      completions.add(
+      complete(
+          m,
           new Completion(
               id,
               CompletionState.ANSWERED,
@@ -340,8 +375,7 @@ public final class SessionLoop implements Runnable {
         queue.requeue(m);
       } else {
         failed++;
-        completions.add(
-            new Completion(m.id, CompletionState.LOST, "", false, m.attempts, c.number));
+        complete(m, new Completion(m.id, CompletionState.LOST, "", false, m.attempts, c.number));
       }
     }
     c.inFlight.clear();
@@ -382,7 +416,7 @@ public final class SessionLoop implements Runnable {
     while ((m = inbox.poll()) != null) {
       if (state == State.BROKEN) {
         failed++;
-        completions.add(new Completion(m.id, CompletionState.ABANDONED, "", false, 0, 0));
+        complete(m, new Completion(m.id, CompletionState.ABANDONED, "", false, 0, 0));
       } else {
         queue.add(m);
       }
@@ -418,8 +452,8 @@ public final class SessionLoop implements Runnable {
 
   /** Tops every worker up to its window; a short queue is shared evenly among the workers. */
   private void assign() {
-    if (queue.size() == 0) {
-      return;
+    if (queue.size() == 0 || heldBytes.get() > options.maxHeldBytes()) {
+      return; // over the budget: answers wait to be taken first
     }
     List<WorkerConnection> ready = new ArrayList<>(connections.size());
     for (WorkerConnection c : connections) {
@@ -465,7 +499,7 @@ public final class SessionLoop implements Runnable {
     SessionMessages.Msg m;
     while ((m = queue.poll()) != null) {
       failed++;
-      completions.add(new Completion(m.id, CompletionState.ABANDONED, "", false, m.attempts, 0));
+      complete(m, new Completion(m.id, CompletionState.ABANDONED, "", false, m.attempts, 0));
     }
     status = snapshot();
   }
