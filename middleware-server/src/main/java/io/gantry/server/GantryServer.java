@@ -203,6 +203,7 @@ public final class GantryServer implements AutoCloseable {
             config.killGracePeriod(),
             DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT,
             sandbox);
+    DispatcherConfig attached = dispatch; // worker sessions' launchers end with this server
     Optional<DetachedSupervision> supervision = ComputeBackends.detachedSupervision(config);
     DetachedJobs detached = null;
     if (supervision.isPresent()) {
@@ -307,8 +308,12 @@ public final class GantryServer implements AutoCloseable {
             new UserAdministration(store.userAccounts()),
             new StageInCacheAdministration(stageInCache));
     // worker sessions (issue 15): launchers started as a farm's are, in the user's sandbox and
-    // account
-    DetachedJobs supervised = detached;
+    // account, but never under gantry-stepd: a session lives in this server's memory only
+    Launcher sessionMpi = mpi;
+    if (supervision.isPresent()) {
+      sessionMpi = ComputeBackends.mpiLauncher(config, attached);
+      own((AutoCloseable) sessionMpi);
+    }
     service.acceptWorkerSessions(
         own(
             new WorkerSessions(
@@ -317,18 +322,13 @@ public final class GantryServer implements AutoCloseable {
                 new WorkerSessionLaunch(
                     config.stagingRoot(),
                     farmLauncher(config),
-                    mpi,
+                    sessionMpi,
                     accounts,
                     sandbox,
                     applications,
                     slurm != null
                         ? "worker sessions run on compute.backend local or mpirun-hosts, not slurm"
-                        : null,
-                    id -> {
-                      if (supervised != null) {
-                        supervised.forget(id);
-                      }
-                    }),
+                        : null),
                 config.killGracePeriod(),
                 Clock.systemUTC())));
     ServerConfig.Security security = config.security();

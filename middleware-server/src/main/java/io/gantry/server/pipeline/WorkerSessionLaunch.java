@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * How a worker session's launchers start (docs/task-farms.md, "Sessions"): the same way a task
@@ -36,14 +35,12 @@ public final class WorkerSessionLaunch {
   private final SandboxConfig sandbox;
   private final ApplicationRegistry applications;
   private final String refusal;
-  private final Consumer<String> forget;
 
   /**
    * @param launcher gantry-launcher ({@code farm.launcher}); null: the server runs no sessions
-   * @param mpi the compute backend's MPI launcher (local or across hosts)
+   * @param mpi the compute backend's MPI launcher (local or across hosts), without detached
+   *     supervision: a session's launchers end with the server that holds its dispatcher
    * @param refusal why this server cannot run sessions (e.g. the Slurm backend), or null
-   * @param forget called with a session's id once its launchers ended (a detached supervisor's
-   *     status file is deleted)
    */
   public WorkerSessionLaunch(
       Path stagingRoot,
@@ -52,8 +49,7 @@ public final class WorkerSessionLaunch {
       JobAccounts accounts,
       SandboxConfig sandbox,
       ApplicationRegistry applications,
-      String refusal,
-      Consumer<String> forget) {
+      String refusal) {
     this.stagingRoot = stagingRoot;
     this.launcher = launcher;
     this.mpi = mpi;
@@ -61,7 +57,6 @@ public final class WorkerSessionLaunch {
     this.sandbox = sandbox;
     this.applications = applications;
     this.refusal = refusal;
-    this.forget = forget;
   }
 
   /**
@@ -139,9 +134,8 @@ public final class WorkerSessionLaunch {
     }
   }
 
-  /** Removes an ended session's directory and whatever a supervisor kept of it. */
+  /** Removes an ended session's directory. */
   public void remove(String sessionId) throws IOException {
-    forget.accept(sessionId);
     Path dir = directory(sessionId);
     if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
       return;

@@ -61,6 +61,9 @@ class WorkerSessionsOverHttpTest {
     settings.put("application.echo.executable", ECHO.toString());
     settings.put("application.echo.description", "answers each message with itself");
     settings.put("worker-session.max-per-user", "2");
+    // jobs under gantry-stepd, as a production server runs them; sessions never are (they live in
+    // the server's memory), and must work beside it
+    settings.put("jobs.supervisor", BUILD.resolve("gantry-stepd").toString());
     server =
         GantryTestServer.builder(dir)
             .secure()
