@@ -179,6 +179,37 @@ class SessionDispatcherTest {
   }
 
   @Test
+  void aProgramThatCannotStartBreaksTheSessionSayingWhy() throws Exception {
+    String secret = FarmDispatcher.newSecret();
+    try (SessionDispatcher d =
+        SessionDispatcher.start(
+            "test",
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            secret,
+            new WorkerProgram(dir.resolve("no-such-worker").toString(), List.of(), Map.of()),
+            SessionOptions.defaults(2))) {
+      startLaunchers(d, secret, 2);
+      List<Long> ids = d.submit(List.of(new SessionMessage("x", TaskPriority.NORMAL)));
+      Await.until(
+          "the session breaks", LIMIT, () -> d.status().state() == SessionStatus.State.BROKEN);
+      assertTrue(
+          d.status().problem().contains("could not be started (errno 2)"), d.status().problem());
+      List<Completion> left = d.take(10, Duration.ofSeconds(30));
+      assertEquals(1, left.size(), "the queued message is given back: " + left);
+      assertEquals(ids.get(0), left.get(0).id());
+      assertEquals(CompletionState.ABANDONED, left.get(0).state());
+      long t0 = System.nanoTime();
+      assertTrue(d.take(10, Duration.ofSeconds(60)).isEmpty());
+      assertTrue(
+          System.nanoTime() - t0 < Duration.ofSeconds(30).toNanos(),
+          "a broken session with nothing left answers at once, not at the timeout");
+      assertThrows(
+          SessionFullException.class,
+          () -> d.submit(List.of(new SessionMessage("y", TaskPriority.NORMAL))));
+    }
+  }
+
+  @Test
   void aBatchPastTheByteBudgetIsRefusedWhole() throws Exception {
     try (SessionDispatcher d = open(1, new SessionOptions(1, 1000, 100, 64, 4, 1, 5, LIMIT))) {
       List<SessionMessage> eighty = new ArrayList<>();
@@ -257,6 +288,11 @@ class SessionDispatcherTest {
             secret,
             new WorkerProgram(ECHO.toString(), List.of(), Map.of()),
             options);
+    startLaunchers(d, secret, workers);
+    return d;
+  }
+
+  private void startLaunchers(SessionDispatcher d, String secret, int workers) throws IOException {
     for (int i = 0; i < workers; i++) {
       ProcessBuilder pb = new ProcessBuilder(LAUNCHER.toString()).directory(dir.toFile());
       pb.environment().put("GANTRY_FARM_DISPATCHER", "127.0.0.1:" + d.address().getPort());
@@ -265,6 +301,5 @@ class SessionDispatcherTest {
       pb.redirectError(ProcessBuilder.Redirect.INHERIT);
       launchers.add(pb.start());
     }
-    return d;
   }
 }
