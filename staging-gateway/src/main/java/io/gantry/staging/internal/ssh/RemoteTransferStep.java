@@ -11,8 +11,8 @@ import io.gantry.staging.SshCredentials;
 import io.gantry.staging.StagingException;
 import io.gantry.staging.internal.bgzf.BlockGzipWriter;
 import io.gantry.staging.internal.files.Checksums;
-import io.gantry.staging.internal.files.JobDirectory;
-import io.gantry.staging.internal.files.StagedFile;
+import io.gantry.staging.internal.files.JobFiles;
+import io.gantry.staging.internal.files.OutputFile;
 import io.gantry.staging.internal.steps.RetriedAttempts;
 import io.gantry.staging.internal.steps.Step;
 import io.gantry.staging.internal.steps.StepContext;
@@ -40,7 +40,7 @@ import java.util.concurrent.ExecutorService;
  */
 public final class RemoteTransferStep implements Step {
   private final RemoteTransfer transfer;
-  private final JobDirectory jobDirectory;
+  private final JobFiles jobDirectory;
   private final CredentialResolver credentials;
   private final GatewayOptions options;
   private final ConnectionPolicy policy;
@@ -48,7 +48,7 @@ public final class RemoteTransferStep implements Step {
 
   public RemoteTransferStep(
       RemoteTransfer transfer,
-      JobDirectory jobDirectory,
+      JobFiles jobDirectory,
       CredentialResolver credentials,
       GatewayOptions options,
       ConnectionPolicy policy,
@@ -117,9 +117,10 @@ public final class RemoteTransferStep implements Step {
 
   private ManifestRecord fetch(Session session, long start, StepContext context)
       throws TransferFailure, IOException {
-    Path target = jobDirectory.resolve(transfer.targetFileName(), "TargetFileName");
     int timeout = (int) options.connectTimeout().toMillis();
-    try (StagedFile file = StagedFile.create(target)) {
+    // into the local job directory, or host to host: the source's bytes stream into an SFTP write
+    // on the cluster, with nothing stored on this server
+    try (OutputFile file = jobDirectory.create(transfer.targetFileName(), "TargetFileName")) {
       OutputStream out =
           transfer.compress()
               ? new BlockGzipWriter(

@@ -29,6 +29,13 @@ final class SshConnector {
   }
 
   Session open(RemoteTransfer t, SshCredentials credentials) throws TransferFailure {
+    return open(new Endpoint(t.user(), t.host(), t.port()), credentials);
+  }
+
+  /** Who logs in where. */
+  record Endpoint(String user, String host, int port) {}
+
+  Session open(Endpoint t, SshCredentials credentials) throws TransferFailure {
     String where = t.user() + "@" + t.host() + ":" + t.port();
     try {
       JSch jsch = new JSch();
