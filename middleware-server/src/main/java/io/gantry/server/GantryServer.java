@@ -13,6 +13,7 @@ import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParserOptions;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.ServerInfo;
+import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
@@ -37,6 +38,7 @@ import io.gantry.server.security.LoginThrottle;
 import io.gantry.server.security.PasswordKeyPair;
 import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAuthenticator;
+import io.gantry.server.service.JobFileReader;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.JobDiskLimits;
@@ -47,6 +49,7 @@ import io.gantry.server.store.JobStoreSettings;
 import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
+import io.gantry.staging.ClusterConnection;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StageInCache;
@@ -185,10 +188,27 @@ public final class GantryServer implements AutoCloseable {
     Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
     own((AutoCloseable) mpi); // both MPI launchers are closeable
     PosixLauncher posix = own(new PosixLauncher(dispatch));
+    ServerConfig.Cluster clusterConfig = config.compute().cluster();
+    ClusterConnection cluster = null;
+    if (clusterConfig != null) {
+      if (!identities.containsKey(clusterConfig.identity())) {
+        throw new ConfigException(
+            "compute.ssh-identity",
+            "names no SSH identity: define identity." + clusterConfig.identity() + ".key-file");
+      }
+      cluster =
+          own(
+              ComputeBackends.clusterConnection(
+                  clusterConfig, credentials, gatewayOptions(config)));
+      log.info(
+          "job directories on the cluster {} under {}", cluster.describe(), clusterConfig.root());
+    }
     SlurmLauncher slurm =
-        config.compute().backend() == ServerConfig.Backend.SLURM
-            ? own(ComputeBackends.slurmLauncher(config))
-            : null;
+        config.compute().backend() != ServerConfig.Backend.SLURM
+            ? null
+            : cluster != null
+                ? own(ComputeBackends.clusterSlurmLauncher(config, cluster))
+                : own(ComputeBackends.slurmLauncher(config));
     log.info("compute backend {}", config.compute().backend().setting());
     if (config.hostFile() != null
         && config.compute().backend() != ServerConfig.Backend.MPIRUN_HOSTS) {
@@ -205,7 +225,7 @@ public final class GantryServer implements AutoCloseable {
             new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner =
         new JobPlanner(
-                config.stagingRoot(),
+                clusterConfig != null ? Path.of(clusterConfig.root()) : config.stagingRoot(),
                 config.defaultWallTime(),
                 credentials,
                 accounts,
@@ -220,7 +240,7 @@ public final class GantryServer implements AutoCloseable {
                     config.jsdlResources().fileSystems(),
                     config.jsdlResources().readOnlyFileSystems()));
     JsdlJobPipeline pipeline =
-        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm);
+        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm).onCluster(cluster);
     JobDiskLimits<JsdlJobPlan> diskLimits =
         own(
             new JobDiskLimits<>(
@@ -251,6 +271,9 @@ public final class GantryServer implements AutoCloseable {
             config.killGracePeriod(),
             storage,
             retention);
+    if (cluster != null) {
+      service.readingJobFilesWith(JobFileReader.withCluster(cluster, clusterConfig.root()));
+    }
     ServerConfig.Security security = config.security();
     Optional<TlsKeystore> keystore =
         security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Runs Slurm's client commands on the cluster's login node over SSH ({@link ClusterShell}: one exec
@@ -29,10 +30,28 @@ final class SshSlurmClient implements SlurmClient {
     return convert(shell.run(argv(name, List.of(), args)));
   }
 
+  /**
+   * sbatch takes the job's whole environment from the export file (the submitting shell's own is
+   * not added), so the file holds the login environment ({@code env -0} on the login node, less the
+   * SSH session's own variables) with the job's variables over it: the job finds PATH, and with it
+   * srun and mpirun, as a job submitted by hand there would.
+   */
   @Override
   public Result submit(List<String> args, Map<String, String> jobEnvironment) throws IOException {
+    ClusterShell.Result login = shell.run(List.of("env", "-0"));
+    if (!login.succeeded()) {
+      throw new IOException("cannot read the login environment: " + login.describe());
+    }
+    Map<String, String> environment = new TreeMap<>();
+    for (String definition : login.stdout().split("\0")) {
+      int eq = definition.indexOf('=');
+      if (eq > 0 && !definition.startsWith("SSH_")) {
+        environment.put(definition.substring(0, eq), definition.substring(eq + 1));
+      }
+    }
+    environment.putAll(jobEnvironment);
     ByteArrayOutputStream exported = new ByteArrayOutputStream();
-    for (Map.Entry<String, String> e : jobEnvironment.entrySet()) {
+    for (Map.Entry<String, String> e : environment.entrySet()) {
       String definition = e.getKey() + "=" + e.getValue();
       if (definition.indexOf('\0') >= 0) {
         throw new IllegalArgumentException(

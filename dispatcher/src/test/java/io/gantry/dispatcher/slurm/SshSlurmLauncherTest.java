@@ -151,6 +151,25 @@ class SshSlurmLauncherTest {
   }
 
   @Test
+  void theJobRunsWithTheLoginEnvironmentAndItsOwnVariablesOverIt() throws Exception {
+    Path dir = work.resolve("environment");
+    LaunchSpec spec =
+        posix(
+                dir,
+                "/bin/sh",
+                "-c",
+                "command -v srun; echo \"$LANG\"; echo \"${SSH_CONNECTION-none}\"")
+            .environment("LANG", "gantry-test")
+            .build();
+    JobOutcome outcome = await(launcher.launch(spec));
+    assertTrue(outcome.succeeded(), outcome.describe());
+    List<String> lines = Files.readAllLines(dir.resolve("stdout.txt"));
+    assertTrue(lines.get(0).endsWith("/srun"), "PATH of the login node: " + lines);
+    assertEquals("gantry-test", lines.get(1));
+    assertEquals("none", lines.get(2), "the SSH session's own variables stay behind");
+  }
+
+  @Test
   void aFailingProgramReportsItsExitCode() throws Exception {
     JobOutcome outcome =
         await(launcher.launch(posix(work.resolve("fail"), "/bin/sh", "-c", "exit 7").build()));

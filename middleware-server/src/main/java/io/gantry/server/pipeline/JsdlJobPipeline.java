@@ -14,6 +14,7 @@ import io.gantry.server.scheduler.PhaseProgress;
 import io.gantry.server.store.DataMovement;
 import io.gantry.server.store.JobRecord;
 import io.gantry.server.store.JobStore;
+import io.gantry.staging.ClusterConnection;
 import io.gantry.staging.Manifest;
 import io.gantry.staging.ManifestRecord;
 import io.gantry.staging.StagingException;
@@ -44,6 +45,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private final Launcher posixLauncher;
   private final JobStore store;
   private final SlurmLauncher slurm;
+
+  /** The cluster holding the job directories (compute.ssh-host); null: they are on this host. */
+  private ClusterConnection cluster;
+
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(JsdlJobPipeline.class);
 
@@ -75,6 +80,19 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     this.store = store;
   }
 
+  /**
+   * Job directories on {@code cluster} (null: on this host): stage-in and stage-out stream over its
+   * SFTP channels, the job is submitted to the Slurm on its login node ({@code slurm} must be the
+   * launcher made for it), and nothing of the job is written on this host.
+   */
+  public JsdlJobPipeline onCluster(ClusterConnection cluster) {
+    if (cluster != null && slurm == null) {
+      throw new IllegalArgumentException("a cluster reached over SSH runs its jobs through Slurm");
+    }
+    this.cluster = cluster;
+    return this;
+  }
+
   @Override
   public JsdlJobPlan plan(JobRecord job, String jobDescription) throws JobFailure {
     ParseResult parsed = parser.parse(jobDescription);
@@ -87,12 +105,32 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   @Override
   public void stageIn(JsdlJobPlan plan, PhaseProgress progress)
       throws JobFailure, InterruptedException {
-    cleanDirectory(plan.jobDirectory());
-    Manifest manifest =
-        stage(
-            () ->
-                gateway.stageIn(
-                    plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
+    Manifest manifest;
+    if (cluster != null) {
+      String dir = plan.jobDirectory().toString();
+      try {
+        cluster.recreateDirectory(dir);
+      } catch (IOException e) {
+        throw new JobFailure(
+            "cannot prepare the job directory "
+                + dir
+                + " on "
+                + cluster.describe()
+                + ": "
+                + e.getMessage(),
+            e);
+      }
+      manifest =
+          stage(
+              () -> gateway.stageIn(plan.stageIn(), cluster, dir, listener("stage-in", progress)));
+    } else {
+      cleanDirectory(plan.jobDirectory());
+      manifest =
+          stage(
+              () ->
+                  gateway.stageIn(
+                      plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
+    }
     store.recordDataMovements(
         plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
   }
@@ -101,6 +139,9 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   public RunningJob launch(JsdlJobPlan plan) throws JobFailure {
     if (!plan.runsProgram()) {
       throw new JobFailure("the job has no application to run"); // the scheduler never asks
+    }
+    if (cluster != null) {
+      return launchOnCluster(plan);
     }
     Launcher launcher = plan.launch().kind() == ProgramKind.MPI ? mpiLauncher : posixLauncher;
     // looked up again now, not at submission: the mapping or the account may have changed since
@@ -124,6 +165,30 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
             slurmId -> store.recordComputeRef(plan.jobId(), SLURM_REF + slurmId));
       }
       return launcher.launch(plan.launch().withAccount(account));
+    } catch (LaunchException | IOException | IllegalArgumentException e) {
+      throw new JobFailure(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Submits to the cluster's Slurm over SSH. The job runs as the cluster account the server logs in
+   * as (compute.ssh-user): there is no per-user account switch on the cluster, and the directories
+   * its output goes to are made over SFTP first.
+   */
+  private RunningJob launchOnCluster(JsdlJobPlan plan) throws JobFailure {
+    try {
+      for (Path dir :
+          List.of(
+              plan.launch().workingDirectory(),
+              plan.launch().stdout().getParent(),
+              plan.launch().stderr().getParent())) {
+        cluster.createDirectories(dir.toString());
+      }
+      return slurm.submit(
+          plan.launch(),
+          plan.batch(),
+          null,
+          slurmId -> store.recordComputeRef(plan.jobId(), SLURM_REF + slurmId));
     } catch (LaunchException | IOException | IllegalArgumentException e) {
       throw new JobFailure(e.getMessage(), e);
     }
@@ -158,10 +223,16 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       manifest =
           stage(
               () ->
-                  gateway.stageOut(
-                      plan.stageOut(),
-                      plan.jobDirectory(),
-                      recording(listener("stage-out", progress), finished)));
+                  cluster != null
+                      ? gateway.stageOut(
+                          plan.stageOut(),
+                          cluster,
+                          plan.jobDirectory().toString(),
+                          recording(listener("stage-out", progress), finished))
+                      : gateway.stageOut(
+                          plan.stageOut(),
+                          plan.jobDirectory(),
+                          recording(listener("stage-out", progress), finished)));
     } catch (JobFailure e) {
       Manifest committed = new Manifest(finished);
       store.recordDataMovements(
@@ -211,7 +282,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   public void terminated(JsdlJobPlan plan) {
     try {
       List<io.gantry.staging.StagedName> removed =
-          gateway.deleteOnTermination(plan.stageOut(), plan.jobDirectory());
+          cluster != null
+              ? gateway.deleteOnTermination(
+                  plan.stageOut(), cluster, plan.jobDirectory().toString())
+              : gateway.deleteOnTermination(plan.stageOut(), plan.jobDirectory());
       if (!removed.isEmpty()) {
         LOG.info("job {}: DeleteOnTermination removed {}", plan.jobId(), removed);
       }

@@ -87,6 +87,9 @@ public class JobManagementService implements JobManagement {
   private final StorageWatch storage;
   private final JobDirectoryRetention retention;
 
+  /** Where job directories are read: here, or on the cluster for jobs whose directory is there. */
+  private volatile JobFileReader jobFiles = JobFileReader.LOCAL;
+
   /** Set on a view made by {@link #actingFor}; null when the SOAP transport says who calls. */
   private final Caller boundCaller;
 
@@ -121,7 +124,14 @@ public class JobManagementService implements JobManagement {
     this.killWait = service.killWait;
     this.storage = service.storage;
     this.retention = service.retention;
+    this.jobFiles = service.jobFiles;
     this.boundCaller = caller;
+  }
+
+  /** Reads job files with {@code reader} (a server whose job directories are on a cluster). */
+  public JobManagementService readingJobFilesWith(JobFileReader reader) {
+    this.jobFiles = reader;
+    return this;
   }
 
   /**
@@ -152,7 +162,7 @@ public class JobManagementService implements JobManagement {
       return Optional.empty();
     }
     try {
-      return Optional.of(Channels.newInputStream(JobDirectoryReader.open(dir.get(), relativePath)));
+      return Optional.of(Channels.newInputStream(jobFiles.open(dir.get(), relativePath)));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
@@ -505,7 +515,7 @@ public class JobManagementService implements JobManagement {
       return chunk;
     }
     int want = maxBytes;
-    try (SeekableByteChannel in = JobDirectoryReader.open(dir, file)) {
+    try (SeekableByteChannel in = jobFiles.open(dir, file)) {
       long size = in.size();
       chunk.size = size;
       if (chunk.offset < size) {
