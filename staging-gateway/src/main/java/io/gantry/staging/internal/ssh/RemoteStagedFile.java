@@ -17,8 +17,10 @@ import java.util.HexFormat;
  * is kept on the server's disk.
  *
  * <ol>
- *   <li>Bytes go to a hidden temporary name beside the target ({@code .name.gantry-part}) through
- *       an SFTP write stream, a SHA-256 digest and a byte counter: the checksum is the stream's.
+ *   <li>Bytes go to a hidden temporary name beside the target ({@code .name.gantry-part}) through a
+ *       SHA-256 digest and a byte counter (the checksum is the stream's) and an SFTP write stream
+ *       fed by a thread of its own ({@link PipelinedOutputStream}), so producing the next rows
+ *       overlaps with sending the last ones.
  *   <li>{@link #commit} closes the stream (JSch waits for every write's acknowledgement), then
  *       renames: {@code posix-rename@openssh.com} replaces the target atomically ({@code
  *       overwrite}); for {@code dontOverwrite} {@code hardlink@openssh.com} links the target only
@@ -33,7 +35,7 @@ final class RemoteStagedFile implements OutputFile {
   private final ChannelSftp sftp;
   private final String target;
   private final String temp;
-  private final OutputStream remote;
+  private final PipelinedOutputStream remote;
   private final MessageDigest digest;
   private final OutputStream stream;
   private long bytes;
@@ -48,7 +50,10 @@ final class RemoteStagedFile implements OutputFile {
     // away, so a retried step leaves nothing behind.
     this.temp = directory + "/." + name + ".gantry-part";
     try {
-      this.remote = sftp.put(temp, ChannelSftp.OVERWRITE);
+      // 64 chunks of up to 64 KiB (CSV writer) or one block (compressed) wait at most
+      this.remote =
+          new PipelinedOutputStream(
+              sftp.put(temp, ChannelSftp.OVERWRITE), 64, "gantry-sftp-write " + name);
     } catch (SftpException e) {
       throw RemoteJobDirectory.failure(sftp, "cannot create " + temp, e);
     }
@@ -158,11 +163,7 @@ final class RemoteStagedFile implements OutputFile {
   public void close() throws IOException {
     try {
       if (!committed) {
-        try {
-          remote.close();
-        } catch (IOException e) {
-          // the link is gone: the hidden temporary name stays until the next stage-in
-        }
+        remote.abandon();
         try {
           sftp.rm(temp);
         } catch (SftpException | RuntimeException e) {
