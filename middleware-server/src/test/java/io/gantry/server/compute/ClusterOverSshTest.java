@@ -44,7 +44,7 @@ import org.xml.sax.InputSource;
  * own host, and nothing of the job is written under the server's local staging root. The hosts
  * share this machine's file system, so compute.root is a directory the test makes.
  */
-class ClusterOverSshTest {
+public class ClusterOverSshTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
   private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
   private static NamespaceCluster cluster;
@@ -70,27 +70,33 @@ class ClusterOverSshTest {
       throws Exception {
     Path root = work.resolve("cluster-root");
     List<String> local = run("local", Map.of(), null);
-    Map<String, String> remote = new HashMap<>();
-    String relayHost = relayHostInKnownHosts();
-    remote.putAll(
-        Map.of(
-            "compute.backend", "slurm",
-            "compute.ssh-host", relayHost,
-            "compute.ssh-port", Integer.toString(cluster.loginSshEndpoint().getPort()),
-            "compute.ssh-user", cluster.sshUser(),
-            "compute.ssh-identity", "cluster",
-            "identity.cluster.key-file", cluster.sshPrivateKey().toString(),
-            "compute.ssh-known-hosts", cluster.knownHosts().toString(),
-            "compute.root", root.toString(),
-            "slurm.poll-interval", "1"));
+    Map<String, String> remote = new HashMap<>(clusterSettings(cluster, root));
     List<String> onCluster = run("cluster", remote, root);
 
     assertFalse(local.isEmpty());
     assertEquals(local, onCluster);
   }
 
+  /**
+   * The settings of a server whose job directories are under {@code root} on the cluster's login
+   * host, reached through the fixture's relay, with the cluster's key and known_hosts.
+   */
+  public static Map<String, String> clusterSettings(NamespaceCluster cluster, Path root)
+      throws Exception {
+    return Map.of(
+        "compute.backend", "slurm",
+        "compute.ssh-host", relayHostInKnownHosts(cluster),
+        "compute.ssh-port", Integer.toString(cluster.loginSshEndpoint().getPort()),
+        "compute.ssh-user", cluster.sshUser(),
+        "compute.ssh-identity", "cluster",
+        "identity.cluster.key-file", cluster.sshPrivateKey().toString(),
+        "compute.ssh-known-hosts", cluster.knownHosts().toString(),
+        "compute.root", root.toString(),
+        "slurm.poll-interval", "1");
+  }
+
   /** The name the relay's key is filed under in the cluster's known_hosts ("[NAME]:PORT KEY"). */
-  private static String relayHostInKnownHosts() throws Exception {
+  private static String relayHostInKnownHosts(NamespaceCluster cluster) throws Exception {
     String port = "]:" + cluster.loginSshEndpoint().getPort() + " ";
     String line =
         Files.readAllLines(cluster.knownHosts()).stream()
