@@ -80,6 +80,8 @@ public final class ClusterStreamingBenchmark {
         double streamed = Double.MAX_VALUE;
         double localThenScp = Double.MAX_VALUE;
         double localOnly = Double.MAX_VALUE;
+        double sftpOnly = Double.MAX_VALUE;
+        double scpOnly = Double.MAX_VALUE;
         Manifest last = null;
         for (int i = 0; i < 3; i++) { // the first round warms up JIT, pools and caches
           String remoteDir = remoteRoot.resolve("streamed-" + i).toString();
@@ -95,7 +97,12 @@ public final class ClusterStreamingBenchmark {
           double extracted = (System.nanoTime() - t1) / 1e9;
           scp(cluster, host, port, localDir.resolve("trade.csv.gz"), copyDir + "/trade.csv.gz");
           double b = (System.nanoTime() - t1) / 1e9;
+          long t2 = System.nanoTime();
+          sftpUpload(connection, localDir.resolve("trade.csv.gz"), copyDir + "/again.csv.gz");
+          double sftp = (System.nanoTime() - t2) / 1e9;
           if (i > 0) {
+            sftpOnly = Math.min(sftpOnly, sftp);
+            scpOnly = Math.min(scpOnly, b - extracted);
             streamed = Math.min(streamed, a);
             localThenScp = Math.min(localThenScp, b);
             localOnly = Math.min(localOnly, extracted);
@@ -108,6 +115,8 @@ public final class ClusterStreamingBenchmark {
         System.out.printf("cluster_streamed_to_remote_seconds: %.3f%n", streamed);
         System.out.printf("cluster_local_extract_seconds: %.3f%n", localOnly);
         System.out.printf("cluster_local_extract_then_scp_seconds: %.3f%n", localThenScp);
+        System.out.printf("cluster_scp_copy_only_seconds: %.3f%n", scpOnly);
+        System.out.printf("cluster_jsch_sftp_copy_only_seconds: %.3f%n", sftpOnly);
         System.out.printf(
             "cluster_ratio_streamed_over_local_then_scp: %.2f%n", streamed / localThenScp);
         System.out.println("cluster_goal_ratio_at_most: 0.70");
@@ -116,6 +125,22 @@ public final class ClusterStreamingBenchmark {
       try (var files = Files.walk(work)) {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
+    }
+  }
+
+  /**
+   * The same file copied by JSch's SFTP on the gateway's connection: what the network leg of the
+   * streamed side costs on its own.
+   */
+  private static void sftpUpload(ClusterConnection connection, Path file, String target)
+      throws Exception {
+    com.jcraft.jsch.ChannelSftp sftp =
+        (com.jcraft.jsch.ChannelSftp) connection.session().openChannel("sftp");
+    sftp.connect(10_000);
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      sftp.put(in, target);
+    } finally {
+      sftp.disconnect();
     }
   }
 

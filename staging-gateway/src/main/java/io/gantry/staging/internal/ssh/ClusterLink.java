@@ -16,6 +16,12 @@ import java.util.function.Supplier;
  * a fresh one.
  */
 public final class ClusterLink implements AutoCloseable {
+  /**
+   * SFTP requests a channel keeps in flight (JSch's default is 16): a stream to the cluster waits
+   * for acknowledgements only when this many 32 KiB writes are unanswered.
+   */
+  private static final int BULK_REQUESTS = 64;
+
   private final SshConnector.Endpoint endpoint;
   private final Supplier<SshCredentials> credentials;
   private final GatewayOptions options;
@@ -59,6 +65,7 @@ public final class ClusterLink implements AutoCloseable {
     try {
       ChannelSftp sftp = (ChannelSftp) s.openChannel("sftp");
       sftp.connect((int) options.connectTimeout().toMillis());
+      sftp.setBulkRequests(BULK_REQUESTS);
       return sftp;
     } catch (JSchException e) {
       throw TransferFailure.retryable(
