@@ -164,6 +164,9 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} definition" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cancel" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} kill" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} hold" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} release" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} retry-stage-out" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} server-info" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} applications" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} validate" ];    then _picocli_gantry; return $?; fi
@@ -182,19 +185,25 @@ function _complete_gantry() {
   local cmds7=(definition)
   local cmds8=(cancel)
   local cmds9=(kill)
-  local cmds10=(server-info)
-  local cmds11=(applications)
-  local cmds12=(validate)
-  local cmds13=(encrypt-password)
-  local cmds14=(audit)
-  local cmds15=(help)
+  local cmds10=(hold)
+  local cmds11=(release)
+  local cmds12=(retry-stage-out)
+  local cmds13=(server-info)
+  local cmds14=(applications)
+  local cmds15=(validate)
+  local cmds16=(encrypt-password)
+  local cmds17=(audit)
+  local cmds18=(help)
 
-  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_help; return $?; fi
-  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_audit; return $?; fi
-  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
-  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_validate; return $?; fi
-  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_applications; return $?; fi
-  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_serverinfo; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_audit; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_validate; return $?; fi
+  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_applications; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_serverinfo; return $?; fi
+  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_retrystageout; return $?; fi
+  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_release; return $?; fi
+  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_hold; return $?; fi
   if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_kill; return $?; fi
   if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_cancel; return $?; fi
   if CompWordsContainsArray "${cmds7[@]}"; then _picocli_gantry_definition; return $?; fi
@@ -216,7 +225,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill server-info applications validate encrypt-password audit help"
+  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -283,12 +292,18 @@ function _picocli_gantry_submit() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--wait' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--timeout' '--server' '--user' '--server-fingerprint'"
+  local flag_opts="'--hold' '--wait' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--after' '--after-any' '--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--after')
+      return
+      ;;
+    '--after-any')
+      return
+      ;;
     '--timeout')
       return
       ;;
@@ -595,6 +610,105 @@ function _picocli_gantry_kill() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `hold` subcommand.
+function _picocli_gantry_hold() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `release` subcommand.
+function _picocli_gantry_release() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `retry-stage-out` subcommand.
+function _picocli_gantry_retrystageout() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `server-info` subcommand.
 function _picocli_gantry_serverinfo() {
   # Get completion data
@@ -788,7 +902,7 @@ function _picocli_gantry_help() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill server-info applications validate encrypt-password audit"
+  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 

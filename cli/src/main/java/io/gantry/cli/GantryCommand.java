@@ -33,6 +33,10 @@ import picocli.CommandLine.Spec;
       DefinitionCommand.class,
       CancelCommand.class,
       KillCommand.class,
+      // dependencies, holds and retried stage-outs
+      HoldCommand.class,
+      ReleaseCommand.class,
+      RetryStageOutCommand.class,
       ServerInfoCommand.class,
       ApplicationsCommand.class,
       ValidateCommand.class,

@@ -49,6 +49,7 @@ final class JsonOutput {
     json.put("finished", Times.json(job.getFinished()));
     json.put("exitCode", job.getExitCode());
     json.put("failureReason", job.getFailureReason());
+    json.put("reason", job.getReason());
     return json;
   }
 

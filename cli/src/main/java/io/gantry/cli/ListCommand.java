@@ -16,7 +16,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code gantry list}: the caller's jobs as a table, newest first. A job that failed shows why (its
  * first {@value #REASON_WIDTH} characters; {@code gantry status ID} shows all): a FAILED job whose
- * program exited 0 failed in staging, which EXIT alone would hide.
+ * program exited 0 failed in staging, which EXIT alone would hide. A QUEUED job the server keeps
+ * back shows in the same column what it waits for ({@code Dependency(after:ID)}, {@code
+ * JobHeldUser}), as Slurm's squeue does.
  */
 @Command(
     name = "list",
@@ -91,7 +93,7 @@ final class ListCommand implements Callable<Integer> {
           Times.text(j.getSubmitted()),
           Times.text(j.getFinished()),
           j.getExitCode(),
-          brief(j.getFailureReason()));
+          brief(j.getReason() != null ? j.getReason() : j.getFailureReason()));
     }
     return table;
   }

@@ -29,6 +29,9 @@ final class StatusLine {
     if (job.getPhase() != null && !job.getPhase().isBlank()) {
       line.append("  phase: ").append(job.getPhase());
     }
+    if (job.getReason() != null && !job.getReason().isBlank()) {
+      line.append("  reason: ").append(job.getReason()); // what a QUEUED job waits for
+    }
     if (job.getFailureReason() != null && !job.getFailureReason().isBlank()) {
       line.append("  reason: ").append(job.getFailureReason());
     }

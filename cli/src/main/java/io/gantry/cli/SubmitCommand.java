@@ -44,6 +44,8 @@ import picocli.CommandLine.Spec;
       "  gantry submit var-job.jsdl",
       "  id=$(gantry submit --quiet var-job.jsdl)",
       "  gantry submit --wait --follow hello-mpi.jsdl",
+      "  gantry submit --after $var_job report.jsdl     (starts once the VaR job SUCCEEDED)",
+      "  gantry submit --hold var-job.jsdl; gantry release ID",
       GantryCommand.EXIT_CODE_HELP
     })
 final class SubmitCommand implements Callable<Integer> {
@@ -52,6 +54,8 @@ final class SubmitCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "FILE", description = "the job description")
   Path file;
+
+  @picocli.CommandLine.Mixin JobDependencyOptions dependencies;
 
   @Option(names = "--wait", description = "wait until the job ends, showing progress")
   boolean await;
@@ -88,7 +92,7 @@ final class SubmitCommand implements Callable<Integer> {
         server.call(
             s -> {
               try {
-                return s.submitJob(document(xml));
+                return s.submitJob(document(xml, dependencies));
               } catch (InvalidJobFault e) {
                 rejection[0] = e.getFaultInfo();
                 return null;
@@ -131,9 +135,11 @@ final class SubmitCommand implements Callable<Integer> {
     }
   }
 
-  private static JobDocument document(byte[] xml) {
+  private static JobDocument document(byte[] xml, JobDependencyOptions dependencies) {
     JobDocument document = new JobDocument();
-    document.setAny(JobDocuments.element(xml));
+    org.w3c.dom.Element element = JobDocuments.element(xml);
+    dependencies.applyTo(element);
+    document.setAny(element);
     return document;
   }
 

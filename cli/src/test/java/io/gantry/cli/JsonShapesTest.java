@@ -31,7 +31,8 @@ class JsonShapesTest {
           "started",
           "finished",
           "exitCode",
-          "failureReason");
+          "failureReason",
+          "reason");
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   static GantryRun gantry;

@@ -4,6 +4,7 @@ import io.gantry.jsdl.model.core.ApplicationType;
 import io.gantry.jsdl.model.core.DataStagingType;
 import io.gantry.jsdl.model.core.JobDefinitionType;
 import io.gantry.jsdl.model.core.JobDescriptionType;
+import io.gantry.jsdl.model.ext.DependenciesType;
 import io.gantry.jsdl.model.ext.MpirunApplicationType;
 import io.gantry.jsdl.model.ext.PostDataStagingType;
 import io.gantry.jsdl.model.ext.PreDataStagingType;
@@ -140,6 +141,31 @@ public final class JsdlJob {
 
   public List<SCPDataStagingType> scpStageOut() {
     return only(postDataStaging(), SCPDataStagingType.class);
+  }
+
+  /**
+   * The job's {@code gx:Dependencies}: the jobs it waits for and whether it is held when submitted;
+   * empty when the document has none.
+   */
+  public Optional<DependenciesType> dependencies() {
+    return extension(description().getAny(), DependenciesType.class);
+  }
+
+  /** Ids of the jobs that must have SUCCEEDED before this one starts ({@code gx:After}). */
+  public List<String> afterJobs() {
+    return dependencies().map(DependenciesType::getAfter).orElse(List.of());
+  }
+
+  /**
+   * Ids of the jobs that must have ended, however, before this one starts ({@code gx:AfterAny}).
+   */
+  public List<String> afterAnyJobs() {
+    return dependencies().map(DependenciesType::getAfterAny).orElse(List.of());
+  }
+
+  /** Whether the document asks for the job to be held when submitted ({@code gx:Hold}). */
+  public boolean heldAtSubmission() {
+    return dependencies().map(d -> JsdlDefaults.isOn(d.getHold())).orElse(false);
   }
 
   private <T> Optional<T> applicationExtension(Class<T> type) {

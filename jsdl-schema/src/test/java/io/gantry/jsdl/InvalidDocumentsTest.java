@@ -595,7 +595,7 @@ class InvalidDocumentsTest {
             "line 21:5 "
                 + S
                 + "PreDataStage: unknown Gantry element PreDataStage; in JobDescription Gantry's"
-                + " namespace has only PostDataStaging and PreDataStaging",
+                + " namespace has only Dependencies and PostDataStaging and PreDataStaging",
             "<gx:PreDataStaging>",
             "<gx:PreDataStage>",
             "</gx:PreDataStaging>",

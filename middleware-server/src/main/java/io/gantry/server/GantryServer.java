@@ -32,6 +32,7 @@ import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.pipeline.StagingRules;
+import io.gantry.server.scheduler.DependencyGate;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
 import io.gantry.server.security.LoginThrottle;
@@ -50,6 +51,7 @@ import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
 import io.gantry.staging.ClusterConnection;
+import io.gantry.staging.ConnectionCheck;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StageInCache;
@@ -110,6 +112,13 @@ public final class GantryServer implements AutoCloseable {
   }
 
   /** The staging gateway's settings: host keys, and staging.sql-threads steps at once per job. */
+  /**
+   * How long a data source that accepted a credential at submission is believed to accept it again:
+   * a burst of submissions costs the database one login, a changed password is noticed within a
+   * minute.
+   */
+  static final java.time.Duration CONNECTION_CHECK_MEMORY = java.time.Duration.ofSeconds(60);
+
   static GatewayOptions gatewayOptions(ServerConfig config) {
     GatewayOptions defaults = GatewayOptions.defaults();
     return defaults
@@ -232,6 +241,15 @@ public final class GantryServer implements AutoCloseable {
                 sandbox,
                 ComputePolicy.of(config))
             .withUriStaging(uriPolicy)
+            .withConnectionCheck(
+                config.staging().checkConnections()
+                    ? new ConnectionCheck(
+                        credentials,
+                        connections,
+                        gatewayOptions(config).connectTimeout(),
+                        CONNECTION_CHECK_MEMORY,
+                        java.time.Clock.systemUTC())
+                    : null)
             .withStandardJsdl(
                 ApplicationRegistry.withBuiltIns(
                     config.jsdlResources().applications(),
@@ -257,7 +275,8 @@ public final class GantryServer implements AutoCloseable {
                 diskLimits,
                 config.totalSlots(),
                 config.stagingParallelism(),
-                config.killGracePeriod()));
+                config.killGracePeriod(),
+                new DependencyGate(store, store.jobConditions())));
     scheduler.recover();
     diskLimits.watch(scheduler, limits.checkInterval());
 
@@ -270,7 +289,8 @@ public final class GantryServer implements AutoCloseable {
             serverInfo(config, passwordKey),
             config.killGracePeriod(),
             storage,
-            retention);
+            retention,
+            store.jobConditions());
     if (cluster != null) {
       service.readingJobFilesWith(JobFileReader.withCluster(cluster, clusterConfig.root()));
     }

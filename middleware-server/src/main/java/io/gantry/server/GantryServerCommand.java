@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
       UserCommand.class,
       SettingsCommand.class,
       CacheCommand.class,
-      LedgerDdlCommand.class
+      LedgerDdlCommand.class,
+      CheckCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

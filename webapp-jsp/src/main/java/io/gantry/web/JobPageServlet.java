@@ -23,8 +23,9 @@ import java.io.Serializable;
  *       cancel and kill);
  *   <li>{@code GET /jobs/{id}/results}: the VaR results ({@link JobResultsPage});
  *   <li>{@code GET /jobs/{id}/definition}: the redacted job definition ({@link JobDefinitionPage});
- *   <li>{@code POST /jobs/{id}/cancel} and {@code /kill}: answered with a redirect to the job page,
- *       which shows what happened once.
+ *   <li>{@code POST /jobs/{id}/cancel}, {@code /kill}, {@code /hold}, {@code /release} and {@code
+ *       /retry-stage-out}: answered with a redirect to the job page, which shows what happened
+ *       once.
  * </ul>
  *
  * A job that does not exist and another user's job get the same 404 page, for every page and
@@ -38,6 +39,15 @@ final class JobPageServlet extends HttpServlet {
   JobPageServlet(JobManagementService service) {
     this.service = service;
   }
+
+  /** The job page's buttons: the path each posts to, and what the message after it says. */
+  private static final java.util.Map<String, String> ACTIONS =
+      java.util.Map.of(
+          "cancel", "Cancelled",
+          "kill", "Killed",
+          "hold", "Held",
+          "release", "Released",
+          "retry-stage-out", "Stage-out retried");
 
   /** What a cancel or kill did, shown once on the job page after the redirect. */
   record ActionMessage(String jobId, String text, boolean error) implements Serializable {}
@@ -66,7 +76,7 @@ final class JobPageServlet extends HttpServlet {
   protected void doPost(HttpServletRequest request, HttpServletResponse response)
       throws ServletException, IOException {
     String[] path = parts(request);
-    if (path.length != 2 || !(path[1].equals("cancel") || path[1].equals("kill"))) {
+    if (path.length != 2 || !ACTIONS.containsKey(path[1])) {
       notFound(request, response, path.length == 0 ? "" : path[0]);
       return;
     }
@@ -74,15 +84,17 @@ final class JobPageServlet extends HttpServlet {
     JobManagementService jobs = Pages.jobsOf(service, request);
     ActionMessage message;
     try {
-      JobStatusInfo after = path[1].equals("cancel") ? jobs.cancelJob(id) : jobs.killJob(id);
+      JobStatusInfo after =
+          switch (path[1]) {
+            case "cancel" -> jobs.cancelJob(id);
+            case "kill" -> jobs.killJob(id);
+            case "hold" -> jobs.holdJob(id);
+            case "release" -> jobs.releaseJob(id);
+            default -> jobs.retryStageOut(id);
+          };
       message =
           new ActionMessage(
-              id,
-              (path[1].equals("cancel") ? "Cancelled" : "Killed")
-                  + ": the job is now "
-                  + after.state
-                  + ".",
-              false);
+              id, ACTIONS.get(path[1]) + ": the job is now " + after.state + ".", false);
     } catch (JobNotFoundFault e) {
       notFound(request, response, id);
       return;

@@ -21,7 +21,8 @@ public record JobRow(
     String finished,
     Integer exitCode,
     String failureReason,
-    boolean finalState) {
+    boolean finalState,
+    String waitingFor) {
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
@@ -44,7 +45,18 @@ public record JobRow(
         time(s.finished),
         s.exitCode,
         s.failureReason == null ? "" : s.failureReason,
-        done);
+        done,
+        s.reason == null ? "" : s.reason);
+  }
+
+  /** Held by a user (Slurm's JobHeldUser): the page offers to release it. */
+  public boolean held() {
+    return waitingFor.startsWith("JobHeldUser");
+  }
+
+  /** The program succeeded and the stage-out failed: the page offers to retry the stage-out. */
+  public boolean stageOutFailed() {
+    return state.equals("FAILED") && failureReason.startsWith("stage-out failed");
   }
 
   /** The CSS class of a state's badge: {@code state-staging-in}. */

@@ -88,4 +88,29 @@ class PartialStageOutWebTest {
     assertFalse(results.body().contains("no VaR results"), results.body());
     assertTrue(results.body().contains("99%"), results.body());
   }
+
+  @Test
+  void theJobPageOffersToRetryAFailedStageOutAndTheRetryIsInTheTimeline() throws Exception {
+    String id = WebTestServer.submitAs(server, WebTestServer.ALICE, job());
+    WebVisitor alice = new WebVisitor(server);
+    alice.logIn(WebTestServer.ALICE);
+    Await.until(
+        "job " + id + " failed on its page",
+        Duration.ofSeconds(90),
+        () -> alice.get("/jobs/" + id).body().contains(">FAILED<"));
+    String page = alice.get("/jobs/" + id).body();
+    assertTrue(page.contains("id=\"retry-stage-out\""), page);
+    assertFalse(page.contains("id=\"hold-job\""), "an ended job is not held: " + page);
+    HttpResponse<String> posted =
+        alice.post("/jobs/" + id + "/retry-stage-out", "csrf=" + WebVisitor.token(page));
+    assertEquals(303 / 100, posted.statusCode() / 100, "a redirect to the job page");
+    // the second group's table is still missing: the retry fails again, and says so
+    Await.until(
+        "the retried stage-out of job " + id + " to end",
+        Duration.ofSeconds(90),
+        () -> {
+          String now = alice.get("/jobs/" + id).body();
+          return now.contains("stage-out retried by alice") && now.contains(">FAILED<");
+        });
+  }
 }

@@ -23,6 +23,7 @@ final class StructureChecks {
           "{" + GANTRY + "}MpirunApplication", "Application",
           "{" + GANTRY + "}PreDataStaging", "JobDescription",
           "{" + GANTRY + "}PostDataStaging", "JobDescription",
+          "{" + GANTRY + "}Dependencies", "JobDescription",
           "{" + POSIX + "}POSIXApplication", "Application",
           "{" + SPMD + "}SPMDApplication", "Application",
           "{" + HPCPA + "}HPCProfileApplication", "Application");
@@ -37,8 +38,9 @@ final class StructureChecks {
     visit(root);
     Element description = Dom.child(root, JSDL, "JobDescription");
     if (description != null) {
-      onlyOne(description, "PreDataStaging", "stage-in");
-      onlyOne(description, "PostDataStaging", "stage-out");
+      onlyOne(description, "PreDataStaging", "stage-in steps");
+      onlyOne(description, "PostDataStaging", "stage-out steps");
+      onlyOne(description, "Dependencies", "After, AfterAny and Hold elements");
       applicationKind(description);
     }
   }
@@ -106,8 +108,7 @@ final class StructureChecks {
   private void onlyOne(Element description, String name, String what) {
     List<Element> found = Dom.children(description, GANTRY, name);
     for (Element extra : found.subList(Math.min(1, found.size()), found.size())) {
-      findings.error(
-          extra, "only one " + name + " is allowed; put all " + what + " steps in the first");
+      findings.error(extra, "only one " + name + " is allowed; put all " + what + " in the first");
     }
   }
 

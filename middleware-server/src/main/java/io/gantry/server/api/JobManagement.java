@@ -115,6 +115,35 @@ public interface JobManagement {
   @WebResult(name = "jobDefinition")
   JobDocument getJobDefinition(@WebParam(name = "jobId") String jobId) throws JobNotFoundFault;
 
+  // ---- dependencies, holds and retried stage-outs ----------------------------------------
+
+  /**
+   * Holds a QUEUED job whose stage-in has not begun: it waits, holding no slot and staging nothing,
+   * until {@link #releaseJob}. A job may also be submitted held ({@code gx:Hold}).
+   */
+  @WebMethod
+  @WebResult(name = "status")
+  JobStatusInfo holdJob(@WebParam(name = "jobId") String jobId)
+      throws JobNotFoundFault, JobStateFault;
+
+  /** Lifts a job's hold: it queues again once the jobs it depends on allow. */
+  @WebMethod
+  @WebResult(name = "status")
+  JobStatusInfo releaseJob(@WebParam(name = "jobId") String jobId)
+      throws JobNotFoundFault, JobStateFault;
+
+  /**
+   * Runs again the stage-out of a job whose program succeeded and whose stage-out failed: only the
+   * steps that did not commit run (the stage-out ledger skips the others), and the job goes through
+   * STAGING_OUT to SUCCEEDED or FAILED again, recorded in its audit trail.
+   */
+  @WebMethod
+  @WebResult(name = "status")
+  JobStatusInfo retryStageOut(@WebParam(name = "jobId") String jobId)
+      throws JobNotFoundFault, JobStateFault;
+
+  // ---- end of dependencies, holds and retried stage-outs ---------------------------------
+
   /** Version, limits, and the public key for encrypting passwords in job descriptions. */
   @WebMethod
   @WebResult(name = "serverInfo")

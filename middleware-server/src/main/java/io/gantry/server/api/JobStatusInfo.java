@@ -23,7 +23,8 @@ import java.time.Instant;
       "finished",
       "exitCode",
       "failureReason",
-      "notFound"
+      "notFound",
+      "reason"
     })
 public class JobStatusInfo {
   @XmlElement(required = true)
@@ -63,4 +64,13 @@ public class JobStatusInfo {
    * so clients built before it read every other answer as before.
    */
   public Boolean notFound;
+
+  /**
+   * For a QUEUED job the server keeps back, what it waits for, as Slurm's Reason column says it:
+   * {@code Dependency(after:ID,afterany:ID)} or {@code JobHeldUser (held by NAME)}; absent when the
+   * job waits for nothing but its turn. (A dependency that can never be satisfied fails the job:
+   * its {@link #failureReason} begins {@code DependencyNeverSatisfied}.) Appended last and
+   * optional.
+   */
+  public String reason;
 }

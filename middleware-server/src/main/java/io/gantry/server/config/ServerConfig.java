@@ -213,12 +213,15 @@ public record ServerConfig(
    * @param allowedJdbcUrls globs an inline URL (without its options) must match
    * @param allowedHosts explicit {@code host} or {@code host:port} entries staging may reach
    * @param sqlFunctions functions staging SQL may call beyond the built-in allow-list
+   * @param checkConnections whether a job's databases are connected to once when it is submitted or
+   *     validated ({@code staging.check-connections})
    */
   public record Staging(
       boolean inlineDataSources,
       List<String> allowedJdbcUrls,
       List<String> allowedHosts,
-      java.util.Set<String> sqlFunctions) {}
+      java.util.Set<String> sqlFunctions,
+      boolean checkConnections) {}
 
   /**
    * What standard JSDL may refer to by name (see "Named applications and file systems" in

@@ -24,6 +24,13 @@ final class StagingSection {
   static final Setting<List<String>> ALLOWED_HOSTS =
       Setting.of("staging.allowed-hosts", SettingType.words())
           .means("hosts (host, host:port, [v6]:port) staging may connect to");
+  static final Setting<Boolean> CHECK_CONNECTIONS =
+      Setting.of("staging.check-connections", SettingType.bool())
+          .byDefault("true")
+          .means(
+              "whether submitting or validating a job first connects once to each database its SQL"
+                  + " staging names, refusing the job when one is unreachable or refuses the"
+                  + " login");
   static final Setting<List<String>> SQL_FUNCTIONS =
       Setting.of("staging.sql-functions", SettingType.words())
           .means("functions staging SQL may call beyond the built-in allow-list");
@@ -57,7 +64,8 @@ final class StagingSection {
         values.get(INLINE_DATA_SOURCES),
         values.get(ALLOWED_JDBC_URLS),
         hosts,
-        Set.copyOf(functions));
+        Set.copyOf(functions),
+        values.get(CHECK_CONNECTIONS));
   }
 
   /**

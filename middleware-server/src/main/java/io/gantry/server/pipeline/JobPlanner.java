@@ -60,6 +60,8 @@ public final class JobPlanner {
   /** Named applications and file systems; without a call to {@link #withStandardJsdl}: none. */
   private ApplicationRegistry applications = ApplicationRegistry.empty();
 
+  private io.gantry.staging.ConnectionCheck connectionCheck;
+
   private FileSystemRoots fileSystems = FileSystemRoots.none();
 
   /** Which named data sources and SSH identities exist and who may use them. */
@@ -121,6 +123,25 @@ public final class JobPlanner {
     this.applications = applications;
     this.fileSystems = fileSystems;
     return this;
+  }
+
+  /**
+   * Checks, when a job is submitted or validated, that each database its SQL staging names accepts
+   * its credential ({@link #connectionProblems}); returns this.
+   */
+  public JobPlanner withConnectionCheck(io.gantry.staging.ConnectionCheck check) {
+    this.connectionCheck = check;
+    return this;
+  }
+
+  /**
+   * Checks before the computation: one problem per data source of the plan that cannot be reached
+   * or refuses the job's credential, naming the stage and the data source; none without a check.
+   */
+  public List<String> connectionProblems(JsdlJobPlan plan) {
+    return connectionCheck == null
+        ? List.of()
+        : connectionCheck.problems(plan.stageIn(), plan.stageOut());
   }
 
   /**

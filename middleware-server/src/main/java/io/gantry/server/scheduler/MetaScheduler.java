@@ -9,10 +9,12 @@ import io.gantry.server.store.JobStore;
 import io.gantry.server.store.StateChange;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -52,6 +54,18 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   /** Jobs between submission and their final state; touched on the control thread only. */
   private final Map<JobId, ActiveJob<P>> active = new HashMap<>();
 
+  /** Whether a QUEUED job may begin its stage-in (dependencies, holds). */
+  private final JobGate gate;
+
+  /**
+   * QUEUED jobs the gate keeps back, in the order they came: they hold no slot and stage nothing
+   * until it opens. Touched on the control thread only.
+   */
+  private final Map<JobId, P> waiting = new LinkedHashMap<>();
+
+  /** What each waiting job waits for, for status readers on any thread. */
+  private final Map<JobId, String> waitReasons = new ConcurrentHashMap<>();
+
   private volatile boolean closing;
 
   private static final class ActiveJob<P> {
@@ -68,6 +82,15 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     }
   }
 
+  /** A job that cannot be planned again from its description (its retry is refused). */
+  public static final class NotPlannedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotPlannedException(JobFailure cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
   /** What a cancel or kill request found. */
   public record Decision(boolean applied, JobRecord job) {}
 
@@ -77,6 +100,17 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       int totalSlots,
       int stagingParallelism,
       Duration killGrace) {
+    this(store, pipeline, totalSlots, stagingParallelism, killGrace, JobGate.open());
+  }
+
+  public MetaScheduler(
+      JobStore store,
+      JobPipeline<P> pipeline,
+      int totalSlots,
+      int stagingParallelism,
+      Duration killGrace,
+      JobGate gate) {
+    this.gate = gate;
     this.store = store;
     this.pipeline = pipeline;
     this.killGrace = killGrace;
@@ -99,9 +133,105 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         });
   }
 
-  /** Queues a job the store has just recorded as QUEUED. */
+  /**
+   * Queues a job the store has just recorded as QUEUED, or keeps it waiting at the gate. Returns
+   * once decided, so a status read right after submission already says what the job waits for.
+   */
   public void submitted(P plan) {
-    onControl(() -> enqueue(plan, JobState.QUEUED));
+    onControlAndWait(
+        () -> {
+          if (!keptAtGate(plan)) {
+            enqueue(plan, JobState.QUEUED);
+          }
+          admit(); // a job failed at the gate may be what others wait for
+          return null;
+        });
+  }
+
+  /** What a QUEUED job waits for (Slurm's Reason), if the gate keeps it back. */
+  public Optional<String> waitReason(JobId id) {
+    return Optional.ofNullable(waitReasons.get(id));
+  }
+
+  /**
+   * Holds a QUEUED job whose stage-in has not begun: it leaves the compute queue (its place too:
+   * released, it queues again behind the jobs queued meanwhile) and waits until released. Not
+   * applied to a job in any other state.
+   */
+  public Decision hold(JobId id, String user, java.util.function.BooleanSupplier recordHold) {
+    return onControlAndWait(
+        () -> {
+          JobRecord job = store.find(id).orElse(null);
+          if (job == null || job.state() != JobState.QUEUED) {
+            return new Decision(false, job);
+          }
+          P plan;
+          if (waiting.containsKey(id)) {
+            plan = waiting.get(id);
+            if (!recordHold.getAsBoolean()) {
+              return new Decision(false, job); // held already
+            }
+          } else {
+            ActiveJob<P> a = active.get(id);
+            // a stage-in task that has not started never will; one that has makes it STAGING_IN
+            if (a == null || a.stagingTask == null || !a.stagingTask.cancel(false)) {
+              return new Decision(false, store.find(id).orElse(job));
+            }
+            queue.withdraw(id);
+            active.remove(id);
+            plan = a.plan;
+            if (!recordHold.getAsBoolean()) {
+              log.warn("job {}: was held while queued; held now", id); // not expected: see V12
+            }
+          }
+          log.info("job {}: held by {}", id, user);
+          waiting.put(id, plan);
+          admit(); // the held job may have been the head the staged jobs waited behind
+          return new Decision(true, store.find(id).orElseThrow());
+        });
+  }
+
+  /** Looks again at every waiting job (after a hold was lifted); returns the job as it is then. */
+  public JobRecord reconsider(JobId released) {
+    return onControlAndWait(
+        () -> {
+          admit();
+          return store.find(released).orElse(null);
+        });
+  }
+
+  /**
+   * Runs the stage-out of a job again whose program succeeded and whose stage-out failed: the job
+   * goes back to STAGING_OUT (an entry in its audit trail), and the stage-out skips every step that
+   * committed before, by the stage-out ledger in the target database. Not applied when the job is
+   * not such a job.
+   */
+  public Decision retryStageOut(
+      JobId id, String user, java.util.function.Predicate<JobRecord> may) {
+    return onControlAndWait(
+        () -> {
+          JobRecord job = store.find(id).orElse(null);
+          if (job == null || !may.test(job) || active.containsKey(id)) {
+            return new Decision(false, job);
+          }
+          P plan;
+          try {
+            plan = pipeline.plan(job, store.jobDescription(id).orElseThrow());
+          } catch (JobFailure e) {
+            throw new NotPlannedException(e);
+          }
+          if (!store.transition(
+              id,
+              JobState.FAILED,
+              JobState.STAGING_OUT,
+              "stage-out retried by " + user + "; steps that committed before are skipped")) {
+            return new Decision(false, store.find(id).orElse(job));
+          }
+          ActiveJob<P> a = new ActiveJob<>(plan);
+          active.put(id, a);
+          a.stagingTask = stageOutPool.submit(() -> stageOut(plan));
+          return new Decision(true, store.find(id).orElseThrow());
+        });
   }
 
   /** Cancels a job that has not started its program; otherwise reports the state found. */
@@ -239,7 +369,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       return;
     }
     switch (job.state()) {
-      case QUEUED, STAGING_IN -> enqueue(plan, job.state());
+      case QUEUED -> {
+        if (!keptAtGate(plan)) {
+          enqueue(plan, JobState.QUEUED);
+        }
+      }
+      case STAGING_IN -> enqueue(plan, job.state());
       case STAGED -> {
         if (enqueue(plan, JobState.STAGED) && plan.runsProgram()) {
           queue.markStaged(id);
@@ -332,14 +467,78 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     }
   }
 
-  /** Starts every job the queue admits, in order. */
+  /**
+   * Asks the gate about a QUEUED job: true when it keeps the job back (waiting, or failed because
+   * it can never run), false when the job may be queued now.
+   */
+  private boolean keptAtGate(P plan) {
+    JobId id = plan.jobId();
+    JobGate.Verdict verdict = gate.check(id);
+    switch (verdict.kind()) {
+      case OPEN -> {
+        return false;
+      }
+      case WAIT -> {
+        waiting.put(id, plan);
+        waitReasons.put(id, verdict.reason());
+      }
+      case NEVER -> store.transition(id, JobState.QUEUED, JobState.FAILED, verdict.reason());
+    }
+    return true;
+  }
+
+  /**
+   * Moves every waiting job whose gate has opened to the back of the compute queue, in the order
+   * they came, and fails those that can never run; repeated until nothing changes, as a failed job
+   * may be what another waits for.
+   */
+  private void openGates() {
+    boolean changed = true;
+    while (changed && !closing) {
+      changed = false;
+      for (JobId id : List.copyOf(waiting.keySet())) {
+        changed |= reconsiderWaiting(id);
+      }
+    }
+  }
+
+  /** Decides one waiting job again, keeping its place; true when it left the waiting jobs. */
+  private boolean reconsiderWaiting(JobId id) {
+    JobRecord job = store.find(id).orElse(null);
+    JobGate.Verdict verdict =
+        job == null || job.state() != JobState.QUEUED
+            ? null // cancelled while it waited
+            : gate.check(id);
+    if (verdict != null && verdict.kind() == JobGate.Verdict.Kind.WAIT) {
+      waitReasons.put(id, verdict.reason());
+      return false;
+    }
+    P plan = waiting.remove(id);
+    waitReasons.remove(id);
+    if (verdict == null) {
+      return true;
+    }
+    if (verdict.kind() == JobGate.Verdict.Kind.NEVER) {
+      store.transition(id, JobState.QUEUED, JobState.FAILED, verdict.reason());
+    } else {
+      enqueue(plan, JobState.QUEUED);
+    }
+    return true;
+  }
+
+  /**
+   * Starts every job the queue admits, in order, after moving the waiting jobs whose gate opened
+   * into the queue (again after each round: a job that could not start may be what one waits for).
+   */
   private void admit() {
     List<JobId> admitted;
-    while (!closing && !(admitted = queue.admit()).isEmpty()) {
+    do {
+      openGates();
+      admitted = closing ? List.of() : queue.admit();
       for (JobId id : admitted) {
         launch(id);
       }
-    }
+    } while (!admitted.isEmpty());
   }
 
   @SuppressWarnings(
@@ -491,7 +690,11 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       store.transition(
           id, JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
     } finally {
-      onControl(() -> active.remove(id));
+      onControl(
+          () -> {
+            active.remove(id);
+            admit(); // jobs may wait for this one
+          });
     }
   }
 

@@ -32,6 +32,7 @@ import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.StorageWatch;
 import io.gantry.server.store.DataMovement;
+import io.gantry.server.store.JobConditions;
 import io.gantry.server.store.JobId;
 import io.gantry.server.store.JobPage;
 import io.gantry.server.store.JobQuery;
@@ -86,6 +87,7 @@ public class JobManagementService implements JobManagement {
   private final Duration killWait;
   private final StorageWatch storage;
   private final JobDirectoryRetention retention;
+  private final JobFlow flow;
 
   /** Where job directories are read: here, or on the cluster for jobs whose directory is there. */
   private volatile JobFileReader jobFiles = JobFileReader.LOCAL;
@@ -103,7 +105,8 @@ public class JobManagementService implements JobManagement {
       ServerInfo info,
       Duration killGrace,
       StorageWatch storage,
-      JobDirectoryRetention retention) {
+      JobDirectoryRetention retention,
+      JobConditions conditions) {
     this.parser = parser;
     this.planner = planner;
     this.store = store;
@@ -112,6 +115,7 @@ public class JobManagementService implements JobManagement {
     this.killWait = killGrace.plusSeconds(5);
     this.storage = storage;
     this.retention = retention;
+    this.flow = new JobFlow(store, conditions, scheduler);
     this.boundCaller = null;
   }
 
@@ -124,6 +128,7 @@ public class JobManagementService implements JobManagement {
     this.killWait = service.killWait;
     this.storage = service.storage;
     this.retention = service.retention;
+    this.flow = service.flow;
     this.jobFiles = service.jobFiles;
     this.boundCaller = caller;
   }
@@ -254,6 +259,7 @@ public class JobManagementService implements JobManagement {
     JsdlJob job = checked.job();
     JsdlJobPlan plan = checked.plan();
     requireStorage("the job was not accepted");
+    flow.recordAtSubmission(plan.jobId(), checked.dependencies(), job.heldAtSubmission(), caller);
     // planned once, by check: the job is stored under the id it was planned for, with that plan
     JobRecord record =
         store.submit(
@@ -308,7 +314,11 @@ public class JobManagementService implements JobManagement {
    * A check's report, and for a valid job its description and the plan made for it (under a fresh
    * id).
    */
-  private record Checked(ValidationResult result, JsdlJob job, JsdlJobPlan plan) {}
+  private record Checked(
+      ValidationResult result,
+      JsdlJob job,
+      JsdlJobPlan plan,
+      List<io.gantry.server.store.JobDependency> dependencies) {}
 
   /** Schema and semantic checks, then what only this server knows (data sources, identities). */
   private Checked check(JobDocument document, Caller caller) {
@@ -316,7 +326,7 @@ public class JobManagementService implements JobManagement {
     if (document == null || document.getJobDefinition() == null) {
       result.problems.add(
           problem("ERROR", 0, 0, "", "the message carries no JobDefinition element"));
-      return new Checked(result, null, null);
+      return new Checked(result, null, null, List.of());
     }
     ParseResult parsed = parser.parse(document.getJobDefinition());
     for (io.gantry.jsdl.Problem p : parsed.report().problems()) {
@@ -325,6 +335,15 @@ public class JobManagementService implements JobManagement {
     }
     JsdlJob job = parsed.isValid() ? parsed.validJob() : null;
     JsdlJobPlan plan = null;
+    List<io.gantry.server.store.JobDependency> dependencies = List.of();
+    if (job != null) {
+      List<Problem> unknown = new ArrayList<>();
+      dependencies = flow.dependencies(job, caller, id -> findVisible(id, caller), unknown);
+      if (!unknown.isEmpty()) {
+        result.problems.addAll(unknown);
+        job = null;
+      }
+    }
     if (job != null) {
       try {
         plan = planner.plan(JobId.random(), caller.name(), job);
@@ -337,6 +356,11 @@ public class JobManagementService implements JobManagement {
                   + " compute slots (setting slots.total)");
         }
         planner.checkLaunchable(plan); // refused now, before queueing, if it could not start
+        // checks before the computation: a wrong password fails the submission, not the job
+        for (String problem : planner.connectionProblems(plan)) {
+          result.problems.add(problem("ERROR", 0, 0, stagingPath(problem), problem));
+          job = null;
+        }
       } catch (JobFailure e) {
         result.problems.add(problem("ERROR", 0, 0, "JobDefinition", e.getMessage()));
         job = null;
@@ -361,7 +385,12 @@ public class JobManagementService implements JobManagement {
       }
     }
     result.valid = job != null;
-    return new Checked(result, job, job == null ? null : plan);
+    return new Checked(result, job, job == null ? null : plan, dependencies);
+  }
+
+  private static String stagingPath(String problem) {
+    return "JobDefinition/JobDescription/"
+        + (problem.startsWith("stage-in") ? "PreDataStaging" : "PostDataStaging");
   }
 
   private static Problem problem(
@@ -377,7 +406,7 @@ public class JobManagementService implements JobManagement {
 
   @Override
   public JobStatusInfo getJobStatus(String jobId) throws JobNotFoundFault {
-    return StatusMapper.status(ownJob(jobId));
+    return status(ownJob(jobId));
   }
 
   @Override
@@ -395,9 +424,7 @@ public class JobManagementService implements JobManagement {
     List<JobStatusInfo> result = new ArrayList<>();
     for (String id : ids) {
       result.add(
-          findVisible(id, caller)
-              .map(StatusMapper::status)
-              .orElseGet(() -> StatusMapper.notFound(id)));
+          findVisible(id, caller).map(this::status).orElseGet(() -> StatusMapper.notFound(id)));
     }
     return result;
   }
@@ -428,7 +455,7 @@ public class JobManagementService implements JobManagement {
     JobList list = new JobList();
     list.total = page.total();
     list.offset = offset;
-    page.jobs().forEach(j -> list.jobs.add(StatusMapper.status(j)));
+    page.jobs().forEach(j -> list.jobs.add(status(j)));
     return list;
   }
 
@@ -445,7 +472,7 @@ public class JobManagementService implements JobManagement {
               : "job " + jobId + " is " + now.state() + ": its program has started, use killJob";
       throw stateFault(why, now);
     }
-    return StatusMapper.status(d.job());
+    return status(d.job());
   }
 
   @Override
@@ -465,7 +492,7 @@ public class JobManagementService implements JobManagement {
                   + ": its program has not started, use cancelJob";
       throw stateFault(why, now);
     }
-    return StatusMapper.status(awaitFinal(job.id()));
+    return status(awaitFinal(job.id()));
   }
 
   /** Waits for a killed job to reach its final state, up to the kill grace period and a margin. */
@@ -642,7 +669,33 @@ public class JobManagementService implements JobManagement {
     return store.find(id).filter(job -> caller.mayAccess(job.owner()));
   }
 
-  private static JobStateFault stateFault(String message, JobRecord job) {
+  /** The job's status, with what it waits for when the server keeps it back. */
+  private JobStatusInfo status(JobRecord job) {
+    return flow.withReason(StatusMapper.status(job), job);
+  }
+
+  // ---- dependencies, holds and retried stage-outs (JobFlow) ------------------------------
+
+  @Override
+  public JobStatusInfo holdJob(String jobId) throws JobNotFoundFault, JobStateFault {
+    Caller caller = caller();
+    return status(flow.hold(ownJob(jobId, caller), caller));
+  }
+
+  @Override
+  public JobStatusInfo releaseJob(String jobId) throws JobNotFoundFault, JobStateFault {
+    Caller caller = caller();
+    return status(flow.release(ownJob(jobId, caller), caller));
+  }
+
+  @Override
+  public JobStatusInfo retryStageOut(String jobId) throws JobNotFoundFault, JobStateFault {
+    Caller caller = caller();
+    JobRecord job = ownJob(jobId, caller);
+    return status(flow.retryStageOut(job, planOf(job), caller));
+  }
+
+  static JobStateFault stateFault(String message, JobRecord job) {
     return new JobStateFault(
         message,
         new FaultDetail(

@@ -35,6 +35,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   private final Clock clock;
   private final HikariDataSource ownedPool;
   private final UserAccounts users;
+  private final JobConditions conditions;
 
   /** Uses a data source the caller owns; brings its schema up to date first. */
   public JdbcJobStore(DataSource dataSource, Clock clock) {
@@ -47,6 +48,12 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     this.clock = clock;
     this.ownedPool = ownedPool;
     this.users = new UserAccounts(tx);
+    this.conditions = new JobConditions(tx, clock);
+  }
+
+  /** The dependencies and holds of jobs, kept in the same database. */
+  public JobConditions jobConditions() {
+    return conditions;
   }
 
   /** The user accounts kept in the same database. */
@@ -509,6 +516,10 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     if (change.to() == JobState.RUNNING) {
       sql.append(", started_at = ?");
       params.add(now);
+    }
+    if (change.from().isFinal()) {
+      // a retried stage-out: the job has not ended any more, and what failed is being redone
+      sql.append(", finished_at = NULL, failure_reason = NULL");
     }
     if (change.to().isFinal()) {
       sql.append(", finished_at = ?");

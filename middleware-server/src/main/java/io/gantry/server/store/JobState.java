@@ -21,7 +21,10 @@ public enum JobState {
   CANCELLED,
   KILLED;
 
-  /** No transition leaves a final state. */
+  /**
+   * A job in a final state has ended. Only one transition leaves one: FAILED back to STAGING_OUT,
+   * when a user retries the failed stage-out of a job whose program succeeded.
+   */
   public boolean isFinal() {
     return this == SUCCEEDED || this == FAILED || this == CANCELLED || this == KILLED;
   }
@@ -40,7 +43,10 @@ public enum JobState {
       case STAGED -> EnumSet.of(RUNNING, STAGING_OUT, FAILED, CANCELLED);
       case RUNNING -> EnumSet.of(STAGING_OUT, FAILED, KILLED);
       case STAGING_OUT -> EnumSet.of(SUCCEEDED, FAILED, KILLED);
-      case SUCCEEDED, FAILED, CANCELLED, KILLED -> EnumSet.noneOf(JobState.class);
+      // the one way out of a final state: a job whose program succeeded and whose stage-out
+      // failed may have its stage-out retried (the scheduler checks that it is such a job)
+      case FAILED -> EnumSet.of(STAGING_OUT);
+      case SUCCEEDED, CANCELLED, KILLED -> EnumSet.noneOf(JobState.class);
     };
   }
 

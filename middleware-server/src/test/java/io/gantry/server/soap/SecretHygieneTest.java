@@ -135,19 +135,30 @@ class SecretHygieneTest {
         seen.add(commandLinesOfEveryProcess());
         assertEquals(JobStateName.SUCCEEDED, TestJobs.awaitFinal(alice, good, LIMIT).state);
 
-        // A job whose database login is refused: its failure reason names the database, not the
-        // password.
-        String refused =
-            alice.submitJob(
-                TestJobs.documentOf(
-                    job("refused", dbUrl, "nobody", dbToken, remote.port(), sshToken, "true")));
-        JobStatusInfo failed = TestJobs.awaitFinal(alice, refused, LIMIT);
-        assertEquals(JobStateName.FAILED, failed.state);
-        assertTrue(failed.failureReason.contains("stage-in failed"), failed.failureReason);
-
-        for (String id : List.of(good, refused)) {
-          seen.add(answers(alice, id));
-        }
+        // A job whose database login is refused is refused at submission (checks before the
+        // computation): the problem names the database, not the password.
+        io.gantry.server.api.InvalidJobFault refused =
+            assertThrows(
+                io.gantry.server.api.InvalidJobFault.class,
+                () ->
+                    alice.submitJob(
+                        TestJobs.documentOf(
+                            job(
+                                "refused",
+                                dbUrl,
+                                "nobody",
+                                dbToken,
+                                remote.port(),
+                                sshToken,
+                                "true"))));
+        String problems =
+            refused.getMessage()
+                + refused.getFaultInfo().problems.stream()
+                    .map(p -> p.path + ": " + p.message)
+                    .collect(java.util.stream.Collectors.joining("\n"));
+        assertTrue(problems.contains("refused the login of user nobody"), problems);
+        seen.add(answers(alice, good));
+        seen.add(problems);
         assertTrue(seen.get(1).contains("id,price"), "the good job's output was read back");
       }
     } finally {

@@ -29,6 +29,7 @@ public final class TestJobs {
   private String application = "";
   private final List<String> preStaging = new ArrayList<>();
   private final List<String> postStaging = new ArrayList<>();
+  private final List<String> dependencies = new ArrayList<>();
 
   private TestJobs(String name) {
     this.name = name;
@@ -125,6 +126,24 @@ public final class TestJobs {
     return this;
   }
 
+  /** {@code gx:After}: start only after job {@code id} SUCCEEDED. */
+  public TestJobs after(String id) {
+    dependencies.add("<gx:After>" + id + "</gx:After>");
+    return this;
+  }
+
+  /** {@code gx:AfterAny}: start only after job {@code id} ended, whatever the outcome. */
+  public TestJobs afterAny(String id) {
+    dependencies.add("<gx:AfterAny>" + id + "</gx:AfterAny>");
+    return this;
+  }
+
+  /** {@code gx:Hold}: submitted held, until releaseJob (added after every After/AfterAny). */
+  public TestJobs held() {
+    dependencies.add("HOLD");
+    return this;
+  }
+
   /** An scp stage-in that carries an encrypted password in the job description itself. */
   public TestJobs scpStageInWithPassword(String encryptedPassword) {
     preStaging.add(
@@ -183,6 +202,14 @@ public final class TestJobs {
       doc.append("<gx:PostDataStaging>")
           .append(String.join("", postStaging))
           .append("</gx:PostDataStaging>");
+    }
+    if (!dependencies.isEmpty()) {
+      doc.append("<gx:Dependencies>");
+      dependencies.stream().filter(d -> !d.equals("HOLD")).forEach(doc::append);
+      if (dependencies.contains("HOLD")) {
+        doc.append("<gx:Hold>yes</gx:Hold>");
+      }
+      doc.append("</gx:Dependencies>");
     }
     return doc.append("</jsdl:JobDescription></jsdl:JobDefinition>").toString();
   }

@@ -101,7 +101,7 @@ class WsdlContractTest {
       assertEquals("http://schemas.xmlsoap.org/soap/http", binding.getAttribute("transport"));
     }
     List<Element> operations = all(wsdl, WsdlContract.SOAP_BINDING_NS, "operation");
-    assertEquals(12, operations.size(), "the 12 operations of the job lifecycle are bound");
+    assertEquals(15, operations.size(), "the 15 operations of the job lifecycle are bound");
     for (Element op : operations) {
       assertTrue(op.getAttribute("style").isEmpty() || op.getAttribute("style").equals("document"));
     }
@@ -123,7 +123,7 @@ class WsdlContractTest {
     Document wsdl = RawSoapClient.parse(servedSoap12.getBytes(StandardCharsets.UTF_8));
     Element binding = first(wsdl, WsdlContract.WSDL_NS, "binding");
     assertEquals("tns:JobManagement", binding.getAttribute("type"));
-    assertEquals(12, all(wsdl, WsdlContract.SOAP12_BINDING_NS, "operation").size());
+    assertEquals(15, all(wsdl, WsdlContract.SOAP12_BINDING_NS, "operation").size());
     assertEquals(
         "JobManagementSoap12Port", first(wsdl, WsdlContract.WSDL_NS, "port").getAttribute("name"));
     assertEquals(

@@ -279,6 +279,63 @@ abstract class JobStoreContract {
   }
 
   @Test
+  void aRetriedStageOutReopensAFailedJobUntilItEndsAgain() {
+    JobId id = submit("alice").id();
+    for (JobState[] step :
+        new JobState[][] {
+          {JobState.QUEUED, JobState.STAGING_IN},
+          {JobState.STAGING_IN, JobState.STAGED},
+          {JobState.STAGED, JobState.RUNNING},
+          {JobState.RUNNING, JobState.STAGING_OUT},
+          {JobState.STAGING_OUT, JobState.FAILED}
+        }) {
+      assertTrue(store.transition(id, step[0], step[1], "step"));
+    }
+    assertTrue(store.transition(id, JobState.FAILED, JobState.STAGING_OUT, "retried by alice"));
+    JobRecord reopened = store.find(id).orElseThrow();
+    assertEquals(JobState.STAGING_OUT, reopened.state());
+    assertNull(reopened.finishedAt(), "not ended any more");
+    assertNull(reopened.failureReason(), "what failed is being redone");
+    assertTrue(store.transition(id, JobState.STAGING_OUT, JobState.SUCCEEDED, "done"));
+    assertNotNull(store.find(id).orElseThrow().finishedAt());
+    assertEquals("retried by alice", store.history(id).get(6).reason());
+  }
+
+  @Test
+  void aJobsDependenciesAndHoldSurviveARestartAndAHoldIsLiftedOnce() throws Exception {
+    JobId first = submit("alice").id();
+    JobId other = submit("alice").id();
+    JobId waiting = JobId.random();
+    store
+        .jobConditions()
+        .recordAtSubmission(
+            waiting,
+            List.of(
+                new JobDependency(first, JobDependency.Kind.AFTER),
+                new JobDependency(other, JobDependency.Kind.AFTER_ANY),
+                new JobDependency(first, JobDependency.Kind.AFTER)),
+            "alice");
+    store.submit(waiting, "alice", "waits", JSDL, plan("/jobs/" + waiting));
+    store.close();
+    store = reopenStore();
+    JobConditions conditions = store.jobConditions();
+    assertEquals(
+        List.of(
+            new JobDependency(first, JobDependency.Kind.AFTER),
+            new JobDependency(other, JobDependency.Kind.AFTER_ANY)),
+        conditions.dependencies(waiting),
+        "each named once, after before afterany");
+    assertEquals(java.util.Optional.of("alice"), conditions.heldBy(waiting));
+    assertFalse(conditions.hold(waiting, "bob"), "held already");
+    assertTrue(conditions.release(waiting));
+    assertFalse(conditions.release(waiting), "a hold is lifted once");
+    assertTrue(conditions.heldBy(waiting).isEmpty());
+    assertTrue(conditions.hold(waiting, "admin"));
+    assertEquals(java.util.Optional.of("admin"), conditions.heldBy(waiting));
+    assertTrue(conditions.dependencies(first).isEmpty());
+  }
+
+  @Test
   void aTransitionFromAStateTheJobHasLeftReportsFalse() {
     JobId id = submit("alice").id();
     assertTrue(store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "picked"));

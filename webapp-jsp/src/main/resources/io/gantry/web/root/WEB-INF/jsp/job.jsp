@@ -16,6 +16,7 @@
       <c:if test="${not empty job.started}"><dt>Started</dt><dd>${job.started}</dd></c:if>
       <c:if test="${not empty job.finished}"><dt>Finished</dt><dd>${job.finished}</dd></c:if>
       <c:if test="${job.exitCode != null}"><dt>Exit code</dt><dd id="job-exit-code">${job.exitCode}</dd></c:if>
+      <c:if test="${not empty job.waitingFor}"><dt>Waiting for</dt><dd id="job-waiting"><c:out value="${job.waitingFor}"/></dd></c:if>
       <c:if test="${not empty job.failureReason}"><dt>Failure</dt><dd id="job-failure" class="error"><c:out value="${job.failureReason}"/></dd></c:if>
     </dl>
     <div class="actions">
@@ -23,6 +24,24 @@
         <form method="post" action="${base}/cancel" data-confirm="Cancel this job? It will not run.">
           <input type="hidden" name="csrf" value="${fn:escapeXml(csrf)}">
           <button type="submit" id="cancel-job" class="danger">Cancel job</button>
+        </form>
+      </c:if>
+      <c:if test="${job.state == 'QUEUED' and not job.held()}">
+        <form method="post" action="${base}/hold">
+          <input type="hidden" name="csrf" value="${fn:escapeXml(csrf)}">
+          <button type="submit" id="hold-job">Hold</button>
+        </form>
+      </c:if>
+      <c:if test="${job.held()}">
+        <form method="post" action="${base}/release">
+          <input type="hidden" name="csrf" value="${fn:escapeXml(csrf)}">
+          <button type="submit" id="release-job">Release</button>
+        </form>
+      </c:if>
+      <c:if test="${job.stageOutFailed()}">
+        <form method="post" action="${base}/retry-stage-out" data-confirm="Run the stage-out again? Steps that committed before are skipped.">
+          <input type="hidden" name="csrf" value="${fn:escapeXml(csrf)}">
+          <button type="submit" id="retry-stage-out">Retry stage-out</button>
         </form>
       </c:if>
       <c:if test="${killable}">
