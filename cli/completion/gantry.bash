@@ -155,9 +155,12 @@ function compReplyArray() {
 function _complete_gantry() {
   # Edge case: if command line has no space after subcommand, then don't assume this subcommand is selected (remkop/picocli#1468).
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} login" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} logout" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} submit" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} status" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} list" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} get" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} wait" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} output" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} results" ];    then _picocli_gantry; return $?; fi
@@ -172,47 +175,113 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} validate" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} encrypt-password" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} audit" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} resubmit" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session list" ];    then _picocli_gantry_session; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session revoke" ];    then _picocli_gantry_session; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user" ];    then _picocli_gantry_admin; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user list" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user add" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user remove" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user passwd" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user set-role" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user set-os-account" ];    then _picocli_gantry_admin_user; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule add" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule list" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule pause" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule resume" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule remove" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache list" ];    then _picocli_gantry_cache; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache clear" ];    then _picocli_gantry_cache; return $?; fi
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
   local cmds0=(login)
-  local cmds1=(submit)
-  local cmds2=(status)
-  local cmds3=(list)
-  local cmds4=(wait)
-  local cmds5=(output)
-  local cmds6=(results)
-  local cmds7=(definition)
-  local cmds8=(cancel)
-  local cmds9=(kill)
-  local cmds10=(hold)
-  local cmds11=(release)
-  local cmds12=(retry-stage-out)
-  local cmds13=(server-info)
-  local cmds14=(applications)
-  local cmds15=(validate)
-  local cmds16=(encrypt-password)
-  local cmds17=(audit)
-  local cmds18=(help)
+  local cmds1=(logout)
+  local cmds2=(session)
+  local cmds3=(submit)
+  local cmds4=(status)
+  local cmds5=(list)
+  local cmds6=(get)
+  local cmds7=(wait)
+  local cmds8=(output)
+  local cmds9=(results)
+  local cmds10=(definition)
+  local cmds11=(cancel)
+  local cmds12=(kill)
+  local cmds13=(hold)
+  local cmds14=(release)
+  local cmds15=(retry-stage-out)
+  local cmds16=(server-info)
+  local cmds17=(applications)
+  local cmds18=(validate)
+  local cmds19=(encrypt-password)
+  local cmds20=(audit)
+  local cmds21=(admin)
+  local cmds22=(resubmit)
+  local cmds23=(schedule)
+  local cmds24=(cache)
+  local cmds25=(help)
+  local cmds26=(session list)
+  local cmds27=(session revoke)
+  local cmds28=(admin user)
+  local cmds29=(admin user list)
+  local cmds30=(admin user add)
+  local cmds31=(admin user remove)
+  local cmds32=(admin user passwd)
+  local cmds33=(admin user set-role)
+  local cmds34=(admin user set-os-account)
+  local cmds35=(schedule add)
+  local cmds36=(schedule list)
+  local cmds37=(schedule pause)
+  local cmds38=(schedule resume)
+  local cmds39=(schedule remove)
+  local cmds40=(cache list)
+  local cmds41=(cache clear)
 
-  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_help; return $?; fi
-  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_audit; return $?; fi
-  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
-  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_validate; return $?; fi
-  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_applications; return $?; fi
-  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_serverinfo; return $?; fi
-  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_retrystageout; return $?; fi
-  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_release; return $?; fi
-  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_hold; return $?; fi
-  if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_kill; return $?; fi
-  if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_cancel; return $?; fi
-  if CompWordsContainsArray "${cmds7[@]}"; then _picocli_gantry_definition; return $?; fi
-  if CompWordsContainsArray "${cmds6[@]}"; then _picocli_gantry_results; return $?; fi
-  if CompWordsContainsArray "${cmds5[@]}"; then _picocli_gantry_output; return $?; fi
-  if CompWordsContainsArray "${cmds4[@]}"; then _picocli_gantry_wait; return $?; fi
-  if CompWordsContainsArray "${cmds3[@]}"; then _picocli_gantry_list; return $?; fi
-  if CompWordsContainsArray "${cmds2[@]}"; then _picocli_gantry_status; return $?; fi
-  if CompWordsContainsArray "${cmds1[@]}"; then _picocli_gantry_submit; return $?; fi
+  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_cache_clear; return $?; fi
+  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_cache_list; return $?; fi
+  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
+  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
+  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
+  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_schedule_list; return $?; fi
+  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_schedule_add; return $?; fi
+  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
+  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
+  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
+  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
+  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
+  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
+  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_admin_user; return $?; fi
+  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_session_revoke; return $?; fi
+  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_session_list; return $?; fi
+  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_cache; return $?; fi
+  if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_schedule; return $?; fi
+  if CompWordsContainsArray "${cmds22[@]}"; then _picocli_gantry_resubmit; return $?; fi
+  if CompWordsContainsArray "${cmds21[@]}"; then _picocli_gantry_admin; return $?; fi
+  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_gantry_audit; return $?; fi
+  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_validate; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_applications; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_serverinfo; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_retrystageout; return $?; fi
+  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_release; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_hold; return $?; fi
+  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_kill; return $?; fi
+  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_cancel; return $?; fi
+  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_definition; return $?; fi
+  if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_results; return $?; fi
+  if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_output; return $?; fi
+  if CompWordsContainsArray "${cmds7[@]}"; then _picocli_gantry_wait; return $?; fi
+  if CompWordsContainsArray "${cmds6[@]}"; then _picocli_gantry_get; return $?; fi
+  if CompWordsContainsArray "${cmds5[@]}"; then _picocli_gantry_list; return $?; fi
+  if CompWordsContainsArray "${cmds4[@]}"; then _picocli_gantry_status; return $?; fi
+  if CompWordsContainsArray "${cmds3[@]}"; then _picocli_gantry_submit; return $?; fi
+  if CompWordsContainsArray "${cmds2[@]}"; then _picocli_gantry_session; return $?; fi
+  if CompWordsContainsArray "${cmds1[@]}"; then _picocli_gantry_logout; return $?; fi
   if CompWordsContainsArray "${cmds0[@]}"; then _picocli_gantry_login; return $?; fi
 
   # No subcommands were specified; generate completions for the top-level command.
@@ -225,7 +294,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit help"
+  local commands="login logout session submit status list get wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -285,6 +354,72 @@ function _picocli_gantry_login() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `logout` subcommand.
+function _picocli_gantry_logout() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `session` subcommand.
+function _picocli_gantry_session() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="list revoke"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `submit` subcommand.
 function _picocli_gantry_submit() {
   # Get completion data
@@ -293,7 +428,7 @@ function _picocli_gantry_submit() {
 
   local commands=""
   local flag_opts="'--hold' '--wait' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--after' '--after-any' '--timeout' '--server' '--user' '--server-fingerprint'"
+  local arg_opts="'--after' '--after-any' '--set' '--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -302,6 +437,9 @@ function _picocli_gantry_submit() {
       return
       ;;
     '--after-any')
+      return
+      ;;
+    '--set')
       return
       ;;
     '--timeout')
@@ -374,8 +512,8 @@ function _picocli_gantry_list() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--all' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--state' '--limit' '--server' '--user' '--server-fingerprint'"
+  local flag_opts="'--all' '--watch' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--state' '--limit' '--name' '--since' '--interval' '--count' '--server' '--user' '--server-fingerprint'"
   local STATE_option_args=("QUEUED" "STAGING_IN" "STAGED" "RUNNING" "STAGING_OUT" "SUCCEEDED" "FAILED" "CANCELLED" "KILLED") # --state values
 
   type compopt &>/dev/null && compopt +o default
@@ -387,6 +525,54 @@ function _picocli_gantry_list() {
       return $?
       ;;
     '--limit')
+      return
+      ;;
+    '--name')
+      return
+      ;;
+    '--since')
+      return
+      ;;
+    '--interval')
+      return
+      ;;
+    '--count')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `get` subcommand.
+function _picocli_gantry_get() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--force' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'-o' '--output' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '-o'|'--output')
       return
       ;;
     '--server')
@@ -783,11 +969,14 @@ function _picocli_gantry_validate() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--server' '--user' '--server-fingerprint'"
+  local arg_opts="'--set' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--set')
+      return
+      ;;
     '--server')
       return
       ;;
@@ -896,19 +1085,710 @@ function _picocli_gantry_audit() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `admin` subcommand.
+function _picocli_gantry_admin() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="user"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `resubmit` subcommand.
+function _picocli_gantry_resubmit() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--wait' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--set' '--timeout' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--set')
+      return
+      ;;
+    '--timeout')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `schedule` subcommand.
+function _picocli_gantry_schedule() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="add list pause resume remove"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `cache` subcommand.
+function _picocli_gantry_cache() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="list clear"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `help` subcommand.
 function _picocli_gantry_help() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login submit status list wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit"
+  local commands="login logout session submit status list get wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_session_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--all' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `revoke` subcommand.
+function _picocli_gantry_session_revoke() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `user` subcommand.
+function _picocli_gantry_admin_user() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="list add remove passwd set-role set-os-account"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_admin_user_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `add` subcommand.
+function _picocli_gantry_admin_user_add() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--admin' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--os-account' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--os-account')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `remove` subcommand.
+function _picocli_gantry_admin_user_remove() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `passwd` subcommand.
+function _picocli_gantry_admin_user_passwd() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `set-role` subcommand.
+function _picocli_gantry_admin_user_setrole() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `set-os-account` subcommand.
+function _picocli_gantry_admin_user_setosaccount() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--default' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `add` subcommand.
+function _picocli_gantry_schedule_add() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--cron' '--time-zone' '--set' '--missed' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--cron')
+      return
+      ;;
+    '--time-zone')
+      return
+      ;;
+    '--set')
+      return
+      ;;
+    '--missed')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "add" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 1 && currIndex <= 1 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_schedule_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--all' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `pause` subcommand.
+function _picocli_gantry_schedule_pause() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `resume` subcommand.
+function _picocli_gantry_schedule_resume() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `remove` subcommand.
+function _picocli_gantry_schedule_remove() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_cache_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `clear` subcommand.
+function _picocli_gantry_cache_clear() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--key' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--key')
+      return
+      ;;
     '--server')
       return
       ;;

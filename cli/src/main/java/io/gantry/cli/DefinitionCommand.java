@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Print a job's description (JSDL) as submitted, with every password value redacted.",
+      "A job template is printed as written, followed by a comment with the values it was filled"
+          + " with (gantry resubmit runs it again with them).",
       "The output can be edited and submitted again."
     },
     footerHeading = "%nExample:%n",
@@ -44,11 +46,24 @@ final class DefinitionCommand implements Callable<Integer> {
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("jobId", jobId);
       json.put("xml", xml);
+      json.put("parameters", ParameterValues.json(document.getParameter()));
       JsonOutput.print(out, json);
     } else {
       out.println(xml);
+      if (!document.getParameter().isEmpty()) {
+        // after the root element a comment is still XML: the output stays a valid document
+        out.println(
+            "<!-- the values this job was filled with: "
+                + commentSafe(ParameterValues.text(document.getParameter()))
+                + " -->");
+      }
       out.flush();
     }
     return GantryCommand.EXIT_OK;
+  }
+
+  /** "--" may not appear inside an XML comment. */
+  private static String commentSafe(String text) {
+    return text.replace("--", "- -");
   }
 }

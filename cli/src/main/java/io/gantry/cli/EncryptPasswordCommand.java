@@ -200,7 +200,7 @@ final class EncryptPasswordCommand implements Callable<Integer> {
   }
 
   /** The first line of standard input, without its line break, read without a String copy. */
-  private static char[] firstLineOfStandardInput() {
+  static char[] firstLineOfStandardInput() {
     try {
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

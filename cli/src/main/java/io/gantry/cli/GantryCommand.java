@@ -1,7 +1,11 @@
 package io.gantry.cli;
 
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,28 +26,6 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = GantryVersion.class,
     description = "Submit and manage Gantry jobs (extended JSDL) on a Gantry server.",
-    subcommands = {
-      LoginCommand.class,
-      SubmitCommand.class,
-      StatusCommand.class,
-      ListCommand.class,
-      WaitCommand.class,
-      OutputCommand.class,
-      ResultsCommand.class,
-      DefinitionCommand.class,
-      CancelCommand.class,
-      KillCommand.class,
-      // dependencies, holds and retried stage-outs
-      HoldCommand.class,
-      ReleaseCommand.class,
-      RetryStageOutCommand.class,
-      ServerInfoCommand.class,
-      ApplicationsCommand.class,
-      ValidateCommand.class,
-      EncryptPasswordCommand.class,
-      AuditCommand.class,
-      CommandLine.HelpCommand.class
-    },
     footerHeading = "%nExamples:%n",
     footer = {
       "  gantry login --server https://hpc-gw.example.org:8443 --user alice",
@@ -53,13 +35,48 @@ import picocli.CommandLine.Spec;
       "The server, user name and certificate fingerprint come from --server, --user and",
       "--server-fingerprint, else from GANTRY_SERVER, GANTRY_USER and",
       "GANTRY_SERVER_FINGERPRINT, else from what 'gantry login' stored (for that server",
-      "only), else https://127.0.0.1:8443. The user name is sent by HTTP Basic with the",
-      "password from GANTRY_PASSWORD, else asked on the terminal; a server without",
-      "authentication configured ignores both. Over https the fingerprint pins the",
+      "only), else https://127.0.0.1:8443. After gantry login, commands send the session",
+      "token it stored; else (or with GANTRY_PASSWORD set) the password by HTTP Basic, from",
+      "GANTRY_PASSWORD or asked on the terminal; a server without authentication",
+      "configured ignores both. Over https the fingerprint pins the",
       "server's certificate (gantry-server prints it at start).",
       GantryCommand.EXIT_CODE_HELP
     })
 public final class GantryCommand implements Runnable {
+  /**
+   * The subcommands, in the order --help lists them. Listed here rather than in {@code @Command} so
+   * that a run sets up only the one it runs (see {@link #commandLine(Map, Optional, String[])}).
+   */
+  static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          LoginCommand.class,
+          LogoutCommand.class,
+          SessionCommand.class,
+          SubmitCommand.class,
+          StatusCommand.class,
+          ListCommand.class,
+          GetCommand.class,
+          WaitCommand.class,
+          OutputCommand.class,
+          ResultsCommand.class,
+          DefinitionCommand.class,
+          CancelCommand.class,
+          KillCommand.class,
+          // dependencies, holds and retried stage-outs
+          HoldCommand.class,
+          ReleaseCommand.class,
+          RetryStageOutCommand.class,
+          ServerInfoCommand.class,
+          ApplicationsCommand.class,
+          ValidateCommand.class,
+          EncryptPasswordCommand.class,
+          AuditCommand.class,
+          AdminCommand.class,
+          ResubmitCommand.class,
+          ScheduleCommand.class,
+          CacheCommand.class,
+          CommandLine.HelpCommand.class);
+
   public static final int EXIT_OK = 0;
   public static final int EXIT_NEGATIVE = 1;
   public static final int EXIT_USAGE_OR_IO = 2;
@@ -153,18 +170,44 @@ public final class GantryCommand implements Runnable {
         spec.commandLine(), "a command is needed, e.g. gantry submit FILE");
   }
 
-  /** A connection to the server the settings name, as their user. */
+  /**
+   * A connection to the server the settings name, as their user: with the session token {@code
+   * gantry login} stored for this server and user, unless GANTRY_PASSWORD is set (a script that
+   * gives the password means it); else with the password. The one place a command gets its port.
+   */
   ServerConnection connect() {
     ServerSettings settings = settings();
-    return connect(settings, settings.user() == null ? null : password(settings));
+    if (settings.user() == null) {
+      return connect(settings, Credential.none());
+    }
+    if (environment.get(PASSWORD_VARIABLE) == null) {
+      Optional<StoredLogin> login = storedLoginFor(settings).filter(l -> l.token() != null);
+      if (login.isPresent()) {
+        return connect(settings, Credential.token(login.get().token()));
+      }
+    }
+    return connect(settings, password(settings));
   }
 
   ServerConnection connect(ServerSettings settings, String password) {
+    return connect(settings, Credential.password(settings.user(), password));
+  }
+
+  ServerConnection connect(ServerSettings settings, Credential credential) {
     try {
-      return new ServerConnection(settings, password);
+      return new ServerConnection(settings, credential);
     } catch (IllegalArgumentException e) {
       throw new CommandFailure(EXIT_USAGE_OR_IO, "--server-fingerprint: " + e.getMessage(), e);
     }
+  }
+
+  /** The stored login, if it is for the settings' server and user. */
+  Optional<StoredLogin> storedLoginFor(ServerSettings settings) {
+    String endpoint = ServerConnection.endpointOf(settings.server());
+    return loginFile()
+        .read()
+        .filter(l -> ServerConnection.endpointOf(l.server()).equals(endpoint))
+        .filter(l -> settings.user() != null && settings.user().equals(l.user()));
   }
 
   /**
@@ -214,12 +257,35 @@ public final class GantryCommand implements Runnable {
     return commandLine(System.getenv(), Terminal.ofSystemConsole());
   }
 
+  /** The command line with every subcommand (help, completion, tests). */
+  static CommandLine commandLine(Map<String, String> environment, Optional<Terminal> terminal) {
+    return commandLine(environment, terminal, null);
+  }
+
   /**
    * The command line in {@code environment}; tests call this with their own streams and terminal.
    */
-  static CommandLine commandLine(Map<String, String> environment, Optional<Terminal> terminal) {
+  static CommandLine commandLine(
+      Map<String, String> environment, Optional<Terminal> terminal, String[] args) {
+    CommandLine gantry = new CommandLine(new GantryCommand(environment, terminal));
+    Set<String> words = args == null ? Set.of() : new HashSet<>(Arrays.asList(args));
+    // picocli builds each subcommand from its annotations by reflection, a tenth of a second for
+    // all of them at a command's start: set up only those the arguments name (any word, so an
+    // option's value that happens to be a name only adds one), every one for help or none named
+    boolean all =
+        args == null
+            || words.contains("help")
+            || SUBCOMMANDS.stream().noneMatch(c -> words.contains(nameOf(c)));
+    for (Class<?> subcommand : SUBCOMMANDS) {
+      if (all || words.contains(nameOf(subcommand))) {
+        gantry.addSubcommand(subcommand);
+      }
+    }
     // picocli answers usage errors with 2 (CommandLine.ExitCode.USAGE) already
-    return new CommandLine(new GantryCommand(environment, terminal))
+    return gantry
+        // "--user admin admin user list": the first administrator is called admin, like the
+        // command; an option's value is never taken for a subcommand
+        .setAllowSubcommandsAsOptionParameters(true)
         .setExecutionExceptionHandler(
             (e, command, parsed) -> {
               if (e instanceof CommandFailure failure) {
@@ -231,13 +297,14 @@ public final class GantryCommand implements Runnable {
             });
   }
 
+  private static String nameOf(Class<?> subcommand) {
+    return subcommand.getAnnotation(Command.class).name();
+  }
+
   public static void main(String[] args) {
-    // the SOAP stack logs its set-up at INFO; a command-line tool shows only what went wrong
-    // (CXF logs a refused connection as a WARN with a stack trace; the message we print says it
-    // all)
+    // libraries (the JSDL parser's) log at INFO; a command-line tool shows only what went wrong
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
-    System.setProperty("org.slf4j.simpleLogger.log.org.apache.cxf", "off");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
-    System.exit(commandLine().execute(args));
+    System.exit(commandLine(System.getenv(), Terminal.ofSystemConsole(), args).execute(args));
   }
 }

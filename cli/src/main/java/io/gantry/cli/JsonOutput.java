@@ -50,6 +50,10 @@ final class JsonOutput {
     json.put("exitCode", job.getExitCode());
     json.put("failureReason", job.getFailureReason());
     json.put("reason", job.getReason());
+    json.put("parameters", ParameterValues.json(job.getParameter()));
+    json.put("resubmittedFrom", job.getResubmittedFrom());
+    json.put("schedule", job.getSchedule());
+    json.put("scheduledFor", Times.json(job.getScheduledFor()));
     return json;
   }
 

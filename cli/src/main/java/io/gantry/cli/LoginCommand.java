@@ -1,14 +1,21 @@
 package io.gantry.cli;
 
+import io.gantry.cli.internal.soap.SoapFaultException;
+import io.gantry.cli.soap.AccessDeniedFault;
+import io.gantry.cli.soap.JobManagement;
+import io.gantry.cli.soap.SessionToken;
 import io.gantry.soap.FingerprintTrustManager;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -73,10 +80,17 @@ final class LoginCommand implements Callable<Integer> {
     settings = settings.as(userName(settings));
     String fingerprint = settings.https() ? trustedFingerprint(settings) : null;
     settings = settings.pinnedTo(fingerprint);
-    checkPassword(settings);
+    Optional<SessionToken> token = checkPassword(settings);
     LoginFile file = gantry.loginFile();
-    file.write(new StoredLogin(settings.server(), settings.user(), fingerprint));
-    report(settings, file);
+    StoredLogin stored =
+        new StoredLogin(
+            settings.server(),
+            settings.user(),
+            fingerprint,
+            token.map(SessionToken::getToken).orElse(null),
+            token.map(SessionToken::getTokenId).orElse(null));
+    file.write(stored);
+    report(settings, file, stored, token.map(t -> Times.text(t.getExpires())).orElse(null));
     return GantryCommand.EXIT_OK;
   }
 
@@ -163,10 +177,12 @@ final class LoginCommand implements Callable<Integer> {
   }
 
   /**
-   * One call only an authenticated user may make: a wrong password fails here, before anything is
-   * stored.
+   * Checks the password with one authenticated call, issueSessionToken, over a connection that
+   * trusts only the confirmed certificate: a wrong password fails here, before anything is stored.
+   * A server that issues no tokens (no accounts, or older than session tokens) gets the old check,
+   * listJobs, and the login works with passwords as before.
    */
-  private void checkPassword(ServerSettings settings) {
+  private Optional<SessionToken> checkPassword(ServerSettings settings) {
     String password = gantry.password(settings);
     if (password == null) {
       throw new CommandFailure(
@@ -174,13 +190,42 @@ final class LoginCommand implements Callable<Integer> {
           "no password: set GANTRY_PASSWORD or run gantry login on a terminal; nothing was stored");
     }
     try {
-      gantry.connect(settings, password).call(s -> s.listJobs(List.of(), 0, 1, false));
+      ServerConnection server = gantry.connect(settings, password);
+      Optional<SessionToken> token = server.call(s -> issued(s, description()));
+      if (token.isEmpty()) {
+        server.call(s -> s.listJobs(List.of(), 0, 1, false));
+      }
+      return token;
     } catch (CommandFailure e) {
       throw new CommandFailure(e.exitCode(), e.getMessage() + "; nothing was stored", e);
     }
   }
 
-  private void report(ServerSettings settings, LoginFile file) {
+  private static Optional<SessionToken> issued(JobManagement service, String description) {
+    try {
+      return Optional.of(service.issueSessionToken(description));
+    } catch (AccessDeniedFault e) {
+      return Optional.empty(); // a server without accounts needs none
+    } catch (SoapFaultException e) {
+      if (!"Client".equals(e.faultCode())) {
+        throw e;
+      }
+      return Optional.empty(); // a server older than session tokens does not know the operation
+    }
+  }
+
+  /** What listings of the user's sessions show for this one. */
+  private static String description() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      host = "an unknown host";
+    }
+    return "gantry CLI on " + host;
+  }
+
+  private void report(ServerSettings settings, LoginFile file, StoredLogin stored, String expires) {
     PrintWriter out = spec.commandLine().getOut();
     if (gantry.json) {
       Map<String, Object> json = new LinkedHashMap<>();
@@ -188,6 +233,8 @@ final class LoginCommand implements Callable<Integer> {
       json.put("user", settings.user());
       json.put("serverFingerprint", settings.fingerprint());
       json.put("loginFile", file.path().toString());
+      json.put("sessionToken", stored.token() != null);
+      json.put("sessionExpires", expires);
       JsonOutput.print(out, json);
     } else if (!gantry.quiet) {
       out.println(
@@ -197,7 +244,11 @@ final class LoginCommand implements Callable<Integer> {
               + settings.user()
               + "; stored in "
               + file.path()
-              + " (no password)");
+              + (stored.token() == null
+                  ? " (no password)"
+                  : " (no password; a session token valid until "
+                      + expires
+                      + ": gantry logout ends it)"));
     }
     out.flush();
   }

@@ -19,8 +19,10 @@ import java.util.Set;
 /**
  * The file {@code gantry login} writes and the other commands take their defaults from: {@code
  * $GANTRY_CONFIG}, else {@code $XDG_CONFIG_HOME/gantry/config.properties}, else {@code
- * ~/.config/gantry/config.properties}; Java properties with the keys {@code server}, {@code user}
- * and {@code server-fingerprint}, never a password.
+ * ~/.config/gantry/config.properties}; Java properties with the keys {@code server}, {@code user},
+ * {@code server-fingerprint}, {@code session-token} and {@code session-token-id}, never a password.
+ * The session token is a credential until it expires or is revoked, one more reason for what
+ * follows.
  *
  * <p>The pinned fingerprint decides which server receives the user's password, so the file is the
  * user's alone:
@@ -39,6 +41,8 @@ final class LoginFile {
   static final String SERVER = "server";
   static final String USER = "user";
   static final String FINGERPRINT = "server-fingerprint";
+  static final String TOKEN = "session-token";
+  static final String TOKEN_ID = "session-token-id";
 
   private final Path path;
 
@@ -123,7 +127,12 @@ final class LoginFile {
         throw invalid(FINGERPRINT + ": " + e.getMessage());
       }
     }
-    return new StoredLogin(server, value(properties, USER), fingerprint);
+    return new StoredLogin(
+        server,
+        value(properties, USER),
+        fingerprint,
+        value(properties, TOKEN),
+        value(properties, TOKEN_ID));
   }
 
   private static String value(Properties properties, String key) {
@@ -145,10 +154,14 @@ final class LoginFile {
       temporary =
           Files.createTempFile(directory, ".gantry-login-", ".tmp", permissions("rw-------"));
       try (Writer out = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-        out.write("# written by gantry login; no password is kept here\n");
+        out.write(
+            "# written by gantry login; no password is kept here, but the session token is a"
+                + " credential: keep this file to yourself\n");
         line(out, SERVER, login.server());
         line(out, USER, login.user());
         line(out, FINGERPRINT, login.fingerprint());
+        line(out, TOKEN, login.token());
+        line(out, TOKEN_ID, login.tokenId());
       }
       Files.move(
           temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -1,5 +1,9 @@
 package io.gantry.cli;
 
+import io.gantry.cli.internal.soap.HttpEndpoint;
+import io.gantry.cli.internal.soap.HttpStatusException;
+import io.gantry.cli.internal.soap.SoapClient;
+import io.gantry.cli.internal.soap.SoapFaultException;
 import io.gantry.cli.soap.AccessDeniedFault;
 import io.gantry.cli.soap.JobManagement;
 import io.gantry.cli.soap.JobNotFoundFault;
@@ -7,29 +11,31 @@ import io.gantry.cli.soap.JobStateFault;
 import io.gantry.cli.soap.LimitExceededFault;
 import io.gantry.soap.FingerprintTrustManager;
 import jakarta.xml.ws.WebServiceException;
-import jakarta.xml.ws.soap.SOAPFaultException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.security.GeneralSecurityException;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
-import org.apache.cxf.configuration.jsse.TLSClientParameters;
-import org.apache.cxf.configuration.security.AuthorizationPolicy;
-import org.apache.cxf.endpoint.Client;
-import org.apache.cxf.frontend.ClientProxy;
-import org.apache.cxf.jaxws.JaxWsProxyFactoryBean;
-import org.apache.cxf.transport.http.HTTPConduit;
-import org.apache.cxf.transport.http.HTTPException;
-import org.apache.cxf.transports.http.configuration.HTTPClientPolicy;
 
 /**
- * The job-management endpoint of one Gantry server, through the client generated from the published
- * WSDL. Every call goes through {@link #call}, which turns the ways a call can fail into the CLI's
- * exit codes with a message that names the server.
+ * The job-management endpoint of one Gantry server, through a port of the service endpoint
+ * interface generated from the published WSDL. Every call goes through {@link #call}, which turns
+ * the ways a call can fail into the CLI's exit codes with a message that names the server.
+ *
+ * <p>This is the one place where a command gets its port: {@link SoapClient} over the JDK's HTTP
+ * client (see cli/README.md, "How it talks to the server", for why not a full SOAP stack). It
+ * implements the generated interface generically, so an operation added to the WSDL is callable
+ * here as soon as the interface is generated again.
  */
 final class ServerConnection {
   static final String ENDPOINT_PATH = "/services/JobManagement";
+  private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+  // killJob answers once the job has ended, which can take the server's kill grace period
+  private static final int RECEIVE_TIMEOUT_MILLIS = 120_000;
 
   /** One SOAP operation; the typed faults of the contract may escape it. */
   interface Operation<T> {
@@ -38,6 +44,7 @@ final class ServerConnection {
 
   private final String endpoint;
   private final String user;
+  private final Credential credential;
   private final String untrustedAdvice;
   private final JobManagement service;
 
@@ -49,13 +56,19 @@ final class ServerConnection {
     this(new ServerSettings(server, user, null, null), password);
   }
 
+  /** As the settings' user with a password (HTTP Basic), or without a user, anonymously. */
+  ServerConnection(ServerSettings settings, String password) {
+    this(settings, Credential.password(settings.user(), password));
+  }
+
   /**
    * Over https, trusts only the certificate with the settings' SHA-256 fingerprint, or without one,
    * the JDK's certificate authorities.
    */
-  ServerConnection(ServerSettings settings, String password) {
+  ServerConnection(ServerSettings settings, Credential credential) {
     this.endpoint = endpointOf(settings.server());
     this.user = settings.user();
+    this.credential = credential;
     this.untrustedAdvice =
         settings.pinnedBy() == null
             ? "give the fingerprint it printed at start with --server-fingerprint or GANTRY_SERVER_FINGERPRINT"
@@ -64,18 +77,28 @@ final class ServerConnection {
                 + settings.pinnedBy()
                 + "); if the server's certificate was replaced, check the new fingerprint with its operator"
                 + " and run gantry login again";
-    // proxy from the annotated interface: no WSDL fetch at start-up, one round trip less per
-    // command
-    JaxWsProxyFactoryBean factory = new JaxWsProxyFactoryBean();
-    factory.setServiceClass(JobManagement.class);
-    factory.setAddress(endpoint);
-    this.service = (JobManagement) factory.create();
-    configure(ClientProxy.getClient(service), user, password);
     String fingerprint = settings.fingerprint();
-    if (fingerprint != null && !fingerprint.isBlank()) {
-      TLSClientParameters tls = new TLSClientParameters();
-      tls.setTrustManagers(new TrustManager[] {new FingerprintTrustManager(fingerprint)});
-      ((HTTPConduit) ClientProxy.getClient(service).getConduit()).setTlsClientParameters(tls);
+    SSLSocketFactory tls =
+        fingerprint == null || fingerprint.isBlank() ? null : pinnedTo(fingerprint);
+    this.service =
+        SoapClient.create(
+            JobManagement.class,
+            new HttpEndpoint(
+                endpoint,
+                tls,
+                credential.authorization(),
+                CONNECT_TIMEOUT_MILLIS,
+                RECEIVE_TIMEOUT_MILLIS));
+  }
+
+  /** TLS that trusts exactly the certificate with this fingerprint (and checks the host name). */
+  private static SSLSocketFactory pinnedTo(String fingerprint) {
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, new TrustManager[] {new FingerprintTrustManager(fingerprint)}, null);
+      return context.getSocketFactory();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("no TLS in this Java runtime: " + e.getMessage(), e);
     }
   }
 
@@ -85,23 +108,6 @@ final class ServerConnection {
       base = base.substring(0, base.length() - 1);
     }
     return base.endsWith(ENDPOINT_PATH) ? base : base + ENDPOINT_PATH;
-  }
-
-  private static void configure(Client client, String user, String password) {
-    HTTPConduit conduit = (HTTPConduit) client.getConduit();
-    HTTPClientPolicy policy = new HTTPClientPolicy();
-    policy.setConnectionTimeout(10_000);
-    // killJob answers once the job has ended, which can take the server's kill grace period
-    policy.setReceiveTimeout(120_000);
-    policy.setAllowChunking(false);
-    conduit.setClient(policy);
-    if (user != null) {
-      AuthorizationPolicy auth = new AuthorizationPolicy();
-      auth.setUserName(user);
-      auth.setPassword(password == null ? "" : password);
-      auth.setAuthorizationType("Basic");
-      conduit.setAuthorization(auth);
-    }
   }
 
   String endpoint() {
@@ -128,7 +134,7 @@ final class ServerConnection {
           GantryCommand.EXIT_SERVER,
           "access denied: "
               + detail(e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
-    } catch (SOAPFaultException e) {
+    } catch (SoapFaultException e) {
       throw new CommandFailure(
           GantryCommand.EXIT_SERVER,
           "the server at " + endpoint + " could not answer: " + e.getMessage(),
@@ -188,7 +194,7 @@ final class ServerConnection {
                 + untrustedAdvice,
             e);
       }
-      if (t instanceof HTTPException http) {
+      if (t instanceof HttpStatusException http) {
         return httpFailure(http, e);
       }
     }
@@ -205,8 +211,20 @@ final class ServerConnection {
     return colon < 0 ? message : message.substring(colon + 2);
   }
 
-  private CommandFailure httpFailure(HTTPException http, Exception e) {
-    int code = http.getResponseCode();
+  private CommandFailure httpFailure(HttpStatusException http, Exception e) {
+    int code = http.status();
+    if (code == 401 && credential.isToken()) {
+      return new CommandFailure(
+          GantryCommand.EXIT_SERVER,
+          "the Gantry server at "
+              + endpoint
+              + " no longer accepts your session as user "
+              + user
+              + " ("
+              + http.reason()
+              + "); run gantry login again",
+          e);
+    }
     if (code == 401 || code == 403) {
       String who =
           user == null ? "without a user name (use --user and GANTRY_PASSWORD)" : "as user " + user;
@@ -240,12 +258,7 @@ final class ServerConnection {
     }
     return new CommandFailure(
         GantryCommand.EXIT_SERVER,
-        "the Gantry server at "
-            + endpoint
-            + " answered HTTP "
-            + code
-            + " "
-            + http.getResponseMessage(),
+        "the Gantry server at " + endpoint + " answered HTTP " + code + " " + http.reason(),
         e);
   }
 }

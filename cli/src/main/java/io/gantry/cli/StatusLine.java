@@ -35,6 +35,18 @@ final class StatusLine {
     if (job.getFailureReason() != null && !job.getFailureReason().isBlank()) {
       line.append("  reason: ").append(job.getFailureReason());
     }
+    if (!job.getParameter().isEmpty()) {
+      line.append("  parameters: ").append(ParameterValues.text(job.getParameter()));
+    }
+    if (job.getResubmittedFrom() != null) {
+      line.append("  resubmission of ").append(job.getResubmittedFrom());
+    }
+    if (job.getSchedule() != null) {
+      line.append("  schedule ")
+          .append(job.getSchedule())
+          .append(" for ")
+          .append(Times.text(job.getScheduledFor()));
+    }
     return line.toString();
   }
 }

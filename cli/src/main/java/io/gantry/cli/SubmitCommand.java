@@ -2,6 +2,7 @@ package io.gantry.cli;
 
 import io.gantry.cli.soap.InvalidJobFault;
 import io.gantry.cli.soap.JobDocument;
+import io.gantry.cli.soap.JobState;
 import io.gantry.cli.soap.JobStatus;
 import io.gantry.cli.soap.ValidationResult;
 import io.gantry.jsdl.JsdlParser;
@@ -42,6 +43,7 @@ import picocli.CommandLine.Spec;
     footerHeading = "%nExamples:%n",
     footer = {
       "  gantry submit var-job.jsdl",
+      "  gantry submit var-job-named.jsdl --set business_date=2026-11-20 --set portfolio=DESK-1",
       "  id=$(gantry submit --quiet var-job.jsdl)",
       "  gantry submit --wait --follow hello-mpi.jsdl",
       "  gantry submit --after $var_job report.jsdl     (starts once the VaR job SUCCEEDED)",
@@ -56,6 +58,14 @@ final class SubmitCommand implements Callable<Integer> {
   Path file;
 
   @picocli.CommandLine.Mixin JobDependencyOptions dependencies;
+
+  @Option(
+      names = "--set",
+      paramLabel = "NAME=VALUE",
+      description =
+          "a value for a parameter the job template declares (gx:Parameters); repeatable."
+              + " A parameter without a value takes its default")
+  List<String> sets;
 
   @Option(names = "--wait", description = "wait until the job ends, showing progress")
   boolean await;
@@ -76,7 +86,8 @@ final class SubmitCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     byte[] xml = read(file);
-    ParseResult parsed = new JsdlParser().parse(xml);
+    Map<String, String> values = ParameterValues.of(sets);
+    ParseResult parsed = new JsdlParser().parse(xml, values);
     if (!parsed.isValid()) {
       return rejected(offlineProblems(parsed), out, err);
     }
@@ -92,7 +103,7 @@ final class SubmitCommand implements Callable<Integer> {
         server.call(
             s -> {
               try {
-                return s.submitJob(document(xml, dependencies));
+                return s.submitJob(document(xml, dependencies, values));
               } catch (InvalidJobFault e) {
                 rejection[0] = e.getFaultInfo();
                 return null;
@@ -120,8 +131,28 @@ final class SubmitCommand implements Callable<Integer> {
       JsonOutput.print(out, json);
     } else if (last != null && !gantry.quiet) {
       ours.println(StatusLine.of(last, gantry.colors()));
+      ours.flush();
+      if (last.getState() == JobState.FAILED) {
+        showStderrTail(server, jobId, err);
+      }
     }
     return last == null ? GantryCommand.EXIT_OK : WaitCommand.exitCode(last);
+  }
+
+  /** The end of a failed job's standard error, on our standard error. */
+  private static void showStderrTail(ServerConnection server, String jobId, PrintWriter err) {
+    List<String> tail = StderrTail.of(server, jobId);
+    if (tail.isEmpty()) {
+      return;
+    }
+    err.println(
+        "--- the last "
+            + tail.size()
+            + " lines of its standard error (gantry output --stderr "
+            + jobId
+            + " shows all) ---");
+    tail.forEach(err::println);
+    err.flush();
   }
 
   private static byte[] read(Path file) {
@@ -135,11 +166,10 @@ final class SubmitCommand implements Callable<Integer> {
     }
   }
 
-  private static JobDocument document(byte[] xml, JobDependencyOptions dependencies) {
-    JobDocument document = new JobDocument();
-    org.w3c.dom.Element element = JobDocuments.element(xml);
-    dependencies.applyTo(element);
-    document.setAny(element);
+  private static JobDocument document(
+      byte[] xml, JobDependencyOptions dependencies, Map<String, String> values) {
+    JobDocument document = ParameterValues.document(xml, values);
+    dependencies.applyTo(document.getAny());
     return document;
   }
 

@@ -7,6 +7,7 @@ import io.gantry.jsdl.Problem;
 import io.gantry.jsdl.Severity;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -44,17 +46,24 @@ final class ValidateCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "job description files")
   List<Path> files;
 
+  @Option(
+      names = "--set",
+      paramLabel = "NAME=VALUE",
+      description = "a value for a parameter the job template declares; repeatable")
+  List<String> sets;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     JsdlParser parser = new JsdlParser();
+    Map<String, String> values = ParameterValues.of(sets);
     boolean invalid = false;
     boolean unreadable = false;
     List<Map<String, Object>> json = new ArrayList<>();
     for (Path file : files) {
       try {
-        ParseResult result = parser.parse(file);
+        ParseResult result = parser.parse(Files.readAllBytes(file), values);
         invalid |= !result.isValid();
         if (gantry != null && gantry.json) {
           json.add(json(file, result));

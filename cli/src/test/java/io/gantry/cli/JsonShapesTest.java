@@ -32,7 +32,11 @@ class JsonShapesTest {
           "finished",
           "exitCode",
           "failureReason",
-          "reason");
+          "reason",
+          "parameters",
+          "resubmittedFrom",
+          "schedule",
+          "scheduledFor");
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   static GantryRun gantry;
@@ -101,7 +105,7 @@ class JsonShapesTest {
     JsonNode results = json(0, "results", "--json", jobId);
     assertEquals(List.of("jobId", "state", "stagedIn", "stagedOut"), keys(results));
     JsonNode definition = json(0, "definition", "--json", jobId);
-    assertEquals(List.of("jobId", "xml"), keys(definition));
+    assertEquals(List.of("jobId", "xml", "parameters"), keys(definition));
   }
 
   @Test
@@ -141,7 +145,10 @@ class JsonShapesTest {
     assertEquals(0, login.exitCode(), login.toString());
     assertEquals("", login.err(), login.toString());
     JsonNode json = MAPPER.readTree(login.out());
-    assertEquals(List.of("server", "user", "serverFingerprint", "loginFile"), keys(json));
+    assertEquals(
+        List.of(
+            "server", "user", "serverFingerprint", "loginFile", "sessionToken", "sessionExpires"),
+        keys(json));
     assertEquals(true, json.get("serverFingerprint").isNull(), login.toString());
     assertEquals(
         new StoredLogin(server.baseUrl(), "carol", null),

@@ -36,7 +36,8 @@ class LoginFileTest {
         "rwx------",
         PosixFilePermissions.toString(Files.getPosixFilePermissions(stored.path().getParent())));
     assertEquals(
-        "# written by gantry login; no password is kept here\nserver="
+        "# written by gantry login; no password is kept here, but the session token is a"
+            + " credential: keep this file to yourself\nserver="
             + STORED_SERVER
             + "\nuser=alice\nserver-fingerprint="
             + STORED_FINGERPRINT

@@ -46,15 +46,17 @@ class LoginIT {
     Output login =
         gantry.run(
             "login", "--server", server.baseUrl(), "--user", ALICE, "--server-fingerprint", typed);
-    assertEquals(
-        new Output(
-            0,
-            "logged in to "
-                + server.baseUrl()
-                + " as alice; stored in "
-                + loginFile
-                + " (no password)\n"),
-        login);
+    assertEquals(0, login.exitCode(), login.toString());
+    assertTrue(
+        login
+            .text()
+            .startsWith(
+                "logged in to "
+                    + server.baseUrl()
+                    + " as alice; stored in "
+                    + loginFile
+                    + " (no password; a session token valid until "),
+        login.toString());
 
     assertEquals(
         "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(loginFile)));
@@ -62,12 +64,14 @@ class LoginIT {
         "rwx------",
         PosixFilePermissions.toString(Files.getPosixFilePermissions(loginFile.getParent())));
     String stored = Files.readString(loginFile);
-    assertEquals(
-        "# written by gantry login; no password is kept here\nserver="
-            + server.baseUrl()
-            + "\nuser=alice\nserver-fingerprint="
-            + server.fingerprint().orElseThrow()
-            + "\n",
+    assertTrue(
+        stored.startsWith(
+            "# written by gantry login; no password is kept here, but the session token is a"
+                + " credential: keep this file to yourself\nserver="
+                + server.baseUrl()
+                + "\nuser=alice\nserver-fingerprint="
+                + server.fingerprint().orElseThrow()
+                + "\nsession-token=gantry_st_"),
         stored);
     assertFalse(stored.contains(TestAccount.defaultPassword(ALICE)), stored);
 

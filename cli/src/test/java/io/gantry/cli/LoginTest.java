@@ -49,13 +49,16 @@ class LoginTest {
     Result login = onTerminal(terminal, "--server", server.baseUrl(), "--user", ALICE).run("login");
 
     assertEquals(0, login.exitCode(), login.toString());
-    assertEquals(
-        "logged in to "
-            + server.baseUrl()
-            + " as alice; stored in "
-            + loginFile()
-            + " (no password)\n",
-        login.out());
+    assertTrue(
+        login
+            .out()
+            .startsWith(
+                "logged in to "
+                    + server.baseUrl()
+                    + " as alice; stored in "
+                    + loginFile()
+                    + " (no password; a session token valid until "),
+        login.toString());
     assertTrue(
         login
             .err()
@@ -69,9 +72,11 @@ class LoginTest {
     assertEquals(
         List.of(TRUST_QUESTION, "Password for alice at " + server.baseUrl() + ": "),
         terminal.prompts);
+    StoredLogin stored = new LoginFile(loginFile()).read().orElseThrow();
     assertEquals(
         new StoredLogin(server.baseUrl(), ALICE, server.fingerprint().orElseThrow()),
-        new LoginFile(loginFile()).read().orElseThrow());
+        stored.withoutToken());
+    assertTrue(stored.token().startsWith("gantry_st_"), stored.toString());
   }
 
   @ParameterizedTest
@@ -114,7 +119,7 @@ class LoginTest {
   }
 
   @Test
-  void afterLoginACommandWithNoOptionsAsksOnlyForThePassword(GantryTestServer server) {
+  void afterLoginACommandWithNoOptionsUsesTheSessionTokenAndAsksNothing(GantryTestServer server) {
     Result login =
         onTerminal(
                 new ScriptedTerminal("y", TestAccount.defaultPassword(ALICE)),
@@ -125,9 +130,9 @@ class LoginTest {
             .run("login");
     assertEquals(0, login.exitCode(), login.toString());
 
-    ScriptedTerminal terminal = new ScriptedTerminal(TestAccount.defaultPassword(ALICE));
+    ScriptedTerminal terminal = new ScriptedTerminal();
     Result info = onTerminal(terminal).run("server-info", "--quiet");
     assertEquals(new Result(0, "0.1.0\n", ""), info);
-    assertEquals(List.of("Password for alice at " + server.baseUrl() + ": "), terminal.prompts);
+    assertEquals(List.of(), terminal.prompts);
   }
 }

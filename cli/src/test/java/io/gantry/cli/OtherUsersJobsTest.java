@@ -55,6 +55,23 @@ class OtherUsersJobsTest {
   }
 
   @Test
+  void anotherUsersJobsFilesAreNotFoundAndTheOwnerGetsThem(GantryTestServer server)
+      throws Exception {
+    Path target = dir.resolve("got-stdout.txt");
+    Result notYours =
+        CliServers.as(server, BOB).run("get", alicesJob, "stdout.txt", "-o", target.toString());
+    assertEquals(4, notYours.exitCode(), notYours.toString());
+    assertTrue(
+        notYours.err().contains("no job " + alicesJob + " for user bob\n"), notYours.toString());
+    assertFalse(java.nio.file.Files.exists(target));
+
+    Result own =
+        CliServers.as(server, ALICE).run("get", alicesJob, "stdout.txt", "-o", target.toString());
+    assertEquals(0, own.exitCode(), own.toString());
+    assertEquals("alice's output\n", java.nio.file.Files.readString(target));
+  }
+
+  @Test
   void anotherUsersCancelLeavesTheJobAsItWas(GantryTestServer server) {
     CliServers.as(server, BOB).run("cancel", alicesJob);
     Result status = CliServers.as(server, ALICE).run("--quiet", "status", alicesJob);

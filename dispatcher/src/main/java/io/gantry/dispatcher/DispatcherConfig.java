@@ -17,6 +17,8 @@ import java.util.Objects;
  *     others are withheld, because the server's environment may hold credentials. Names the sandbox
  *     sets itself or that steer the loader (PATH, HOME, LD_*, ...) are never inherited.
  * @param sandbox how jobs are confined (bubblewrap, setpriv, the executable roots)
+ * @param detached the supervisor local jobs run under so that they outlive the server, or null:
+ *     they run as the server's children and end with it
  */
 public record DispatcherConfig(
     String mpirun,
@@ -24,7 +26,8 @@ public record DispatcherConfig(
     boolean oversubscribe,
     Duration killGracePeriod,
     List<String> inheritedEnvironment,
-    SandboxConfig sandbox) {
+    SandboxConfig sandbox,
+    DetachedSupervision detached) {
 
   /** The locale; PATH, HOME and TMPDIR are the sandbox's own. */
   public static final List<String> DEFAULT_INHERITED_ENVIRONMENT = List.of("LANG", "LC_ALL");
@@ -47,6 +50,24 @@ public record DispatcherConfig(
     }
     inheritedEnvironment = List.copyOf(inheritedEnvironment);
     Objects.requireNonNull(sandbox, "sandbox");
+  }
+
+  /** The settings with local jobs supervised by the server itself. */
+  public DispatcherConfig(
+      String mpirun,
+      List<String> defaultMpirunOptions,
+      boolean oversubscribe,
+      Duration killGracePeriod,
+      List<String> inheritedEnvironment,
+      SandboxConfig sandbox) {
+    this(
+        mpirun,
+        defaultMpirunOptions,
+        oversubscribe,
+        killGracePeriod,
+        inheritedEnvironment,
+        sandbox,
+        null);
   }
 
   /** The settings with the default sandbox (no executable roots beyond /usr). */
@@ -73,16 +94,46 @@ public record DispatcherConfig(
 
   public DispatcherConfig withOversubscribe(boolean value) {
     return new DispatcherConfig(
-        mpirun, defaultMpirunOptions, value, killGracePeriod, inheritedEnvironment, sandbox);
+        mpirun,
+        defaultMpirunOptions,
+        value,
+        killGracePeriod,
+        inheritedEnvironment,
+        sandbox,
+        detached);
   }
 
   public DispatcherConfig withKillGracePeriod(Duration grace) {
     return new DispatcherConfig(
-        mpirun, defaultMpirunOptions, oversubscribe, grace, inheritedEnvironment, sandbox);
+        mpirun,
+        defaultMpirunOptions,
+        oversubscribe,
+        grace,
+        inheritedEnvironment,
+        sandbox,
+        detached);
   }
 
   public DispatcherConfig withSandbox(SandboxConfig value) {
     return new DispatcherConfig(
-        mpirun, defaultMpirunOptions, oversubscribe, killGracePeriod, inheritedEnvironment, value);
+        mpirun,
+        defaultMpirunOptions,
+        oversubscribe,
+        killGracePeriod,
+        inheritedEnvironment,
+        value,
+        detached);
+  }
+
+  /** Local jobs under {@code value}'s supervisor, outliving the server; null: the server's own. */
+  public DispatcherConfig withDetachedSupervision(DetachedSupervision value) {
+    return new DispatcherConfig(
+        mpirun,
+        defaultMpirunOptions,
+        oversubscribe,
+        killGracePeriod,
+        inheritedEnvironment,
+        sandbox,
+        value);
   }
 }

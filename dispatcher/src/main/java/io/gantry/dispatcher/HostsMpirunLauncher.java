@@ -1,6 +1,6 @@
 package io.gantry.dispatcher;
 
-import io.gantry.dispatcher.internal.ProcessSupervisor;
+import io.gantry.dispatcher.internal.JobStarter;
 import io.gantry.dispatcher.internal.RemoteEnvironment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +23,7 @@ public final class HostsMpirunLauncher implements Launcher, AutoCloseable {
   private final MpirunCommand command;
   private final Path hostFile;
   private final SshLaunchAgent agent;
-  private final ProcessSupervisor supervisor = new ProcessSupervisor();
+  private final JobStarter supervisor;
 
   public HostsMpirunLauncher(DispatcherConfig config, Path hostFile, SshLaunchAgent agent) {
     if (hostFile == null || !Files.isReadable(hostFile)) {
@@ -31,6 +31,7 @@ public final class HostsMpirunLauncher implements Launcher, AutoCloseable {
           "mpirun across hosts needs a readable host file, not " + hostFile);
     }
     this.config = config;
+    this.supervisor = JobStarter.of(config);
     this.command = new MpirunCommand(config);
     this.hostFile = hostFile;
     this.agent = agent;

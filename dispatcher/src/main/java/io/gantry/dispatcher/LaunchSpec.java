@@ -200,6 +200,14 @@ public record LaunchSpec(
         all);
   }
 
+  /**
+   * The same spec with {@code variables} added to its environment (replacing the job's own of the
+   * same name): what the server decides only at launch, such as a task farm's dispatcher.
+   */
+  public LaunchSpec withEnvironment(Map<String, String> variables) {
+    return withFileSystems(List.of(), variables);
+  }
+
   public static Builder builder(String jobId, ProgramKind kind, String executable) {
     return new Builder(jobId, kind, executable);
   }

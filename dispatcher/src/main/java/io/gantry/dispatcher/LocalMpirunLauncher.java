@@ -1,7 +1,7 @@
 package io.gantry.dispatcher;
 
 import io.gantry.dispatcher.internal.JobSandbox;
-import io.gantry.dispatcher.internal.ProcessSupervisor;
+import io.gantry.dispatcher.internal.JobStarter;
 import java.util.List;
 import java.util.Map;
 
@@ -15,10 +15,11 @@ public final class LocalMpirunLauncher implements Launcher, AutoCloseable {
   private final DispatcherConfig config;
   private final MpirunCommand command;
   private final JobSandbox sandbox;
-  private final ProcessSupervisor supervisor = new ProcessSupervisor();
+  private final JobStarter supervisor;
 
   public LocalMpirunLauncher(DispatcherConfig config) {
     this.config = config;
+    this.supervisor = JobStarter.of(config);
     this.command = new MpirunCommand(config);
     this.sandbox = new JobSandbox(config.sandbox());
   }

@@ -1,7 +1,7 @@
 package io.gantry.dispatcher;
 
 import io.gantry.dispatcher.internal.JobSandbox;
-import io.gantry.dispatcher.internal.ProcessSupervisor;
+import io.gantry.dispatcher.internal.JobStarter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,10 +14,11 @@ import java.util.Map;
 public final class PosixLauncher implements Launcher, AutoCloseable {
   private final DispatcherConfig config;
   private final JobSandbox sandbox;
-  private final ProcessSupervisor supervisor = new ProcessSupervisor();
+  private final JobStarter supervisor;
 
   public PosixLauncher(DispatcherConfig config) {
     this.config = config;
+    this.supervisor = JobStarter.of(config);
     this.sandbox = new JobSandbox(config.sandbox());
   }
 

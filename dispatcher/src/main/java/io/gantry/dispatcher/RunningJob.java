@@ -1,6 +1,7 @@
 package io.gantry.dispatcher;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** A started job: its process id, its future outcome, and the means to stop it. */
@@ -31,5 +32,14 @@ public interface RunningJob {
    */
   default boolean outlivesServer() {
     return false;
+  }
+
+  /**
+   * What a later server process needs to follow this job again (e.g. {@link
+   * DetachedJobs#reattach}), to be stored as soon as the job started; empty for a job that cannot
+   * be followed again by this means.
+   */
+  default Optional<String> reattachReference() {
+    return Optional.empty();
   }
 }

@@ -15,8 +15,10 @@ import io.gantry.jsdl.model.hpcpa.HPCProfileApplicationType;
 import io.gantry.jsdl.model.posix.POSIXApplicationType;
 import io.gantry.jsdl.model.spmd.SPMDApplicationType;
 import jakarta.xml.bind.JAXBElement;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
 
 /**
  * A valid job description: the generated JAXB model (root {@link #element()}) plus typed access to
@@ -24,9 +26,59 @@ import java.util.Optional;
  */
 public final class JsdlJob {
   private final JAXBElement<JobDefinitionType> element;
+  private final io.gantry.jsdl.farm.TaskFarmSpec taskFarm;
+  private final JobTemplate template;
 
   public JsdlJob(JAXBElement<JobDefinitionType> element) {
+    this(element, null, null);
+  }
+
+  /**
+   * A job that is a task farm ({@code taskFarm} non-null) or not, filled from a template ({@code
+   * template} null for a document without parameters) or not.
+   */
+  public JsdlJob(
+      JAXBElement<JobDefinitionType> element,
+      io.gantry.jsdl.farm.TaskFarmSpec taskFarm,
+      JobTemplate template) {
     this.element = element;
+    this.taskFarm = taskFarm;
+    this.template = template;
+  }
+
+  /**
+   * The task farm this job runs (a GFD.149 Sweep or Gantry's TaskFarm), checked and counted; empty
+   * for a job that runs its application once.
+   */
+  public Optional<io.gantry.jsdl.farm.TaskFarmSpec> taskFarm() {
+    return Optional.ofNullable(taskFarm);
+  }
+
+  /** The template this job was filled from: its parameters and their values. */
+  public Optional<JobTemplate> template() {
+    return Optional.ofNullable(template);
+  }
+
+  /**
+   * The parameter values bound to a stage-in query's or stage-out statement's {@code ?} markers
+   * (marker number from 1 to value); empty for a statement without parameters. The other markers
+   * bind the columns of each input row.
+   */
+  public SortedMap<Integer, String> boundValues(Object sqlStep) {
+    if (template == null) {
+      return Collections.emptySortedMap();
+    }
+    List<?> steps = sqlStep instanceof SQLUpdateDataStagingType ? sqlUpdates() : sqlQueries();
+    List<SortedMap<Integer, String>> values =
+        sqlStep instanceof SQLUpdateDataStagingType
+            ? template.updateValues()
+            : template.queryValues();
+    for (int i = 0; i < steps.size() && i < values.size(); i++) {
+      if (steps.get(i) == sqlStep) {
+        return Collections.unmodifiableSortedMap(values.get(i));
+      }
+    }
+    return Collections.emptySortedMap();
   }
 
   /** The JAXB root element, for marshalling or full access to the standard parts. */

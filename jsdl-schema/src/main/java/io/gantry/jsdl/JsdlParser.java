@@ -3,6 +3,7 @@ package io.gantry.jsdl;
 import io.gantry.jsdl.internal.DocumentChecks;
 import io.gantry.jsdl.internal.JsdlBinding;
 import io.gantry.jsdl.internal.LocatedDomReader;
+import io.gantry.jsdl.internal.TemplateFilling;
 import io.gantry.jsdl.model.core.JobDefinitionType;
 import jakarta.xml.bind.JAXBElement;
 import jakarta.xml.bind.JAXBException;
@@ -12,6 +13,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
 import javax.xml.transform.OutputKeys;
 import javax.xml.transform.Transformer;
 import javax.xml.transform.TransformerException;
@@ -27,9 +30,12 @@ import org.w3c.dom.Element;
  *   <li>Refuse documents over the size limit before parsing anything.
  *   <li>Read with a hardened parser (no DOCTYPE, no entities, nesting limit) into a DOM that
  *       remembers each element's line and column; the 2005/04 draft namespace is renamed.
+ *   <li>Fill a job template's parameters ({@code gx:Parameters}), so that every check below sees
+ *       the values as if they had been written in the document.
  *   <li>Validate against the JSDL, POSIX, SPMD and Gantry schemas, in plain words.
  *   <li>Check what a schema cannot (staging order, job-directory confinement, passwords, the SQL of
  *       each staging step, the operator's {@link StagingPolicy}).
+ *   <li>Read the task farm, if any (a GFD.149 Sweep, Gantry's TaskFarm), counting its tasks.
  *   <li>Only when there is no error, bind the DOM to the generated JAXB model.
  * </ol>
  */
@@ -75,17 +81,29 @@ public final class JsdlParser {
   }
 
   /**
+   * A job template filled with {@code values} (parameter name to value); see {@link JobTemplate}.
+   */
+  public ParseResult parse(String xml, Map<String, String> values) {
+    return parse(xml.getBytes(StandardCharsets.UTF_8), values);
+  }
+
+  /**
    * Parses a JobDefinition element handed over in a larger document (a SOAP body). Lines and
    * columns in the report refer to the element as serialised on its own.
    */
   public ParseResult parse(Element jobDefinition) {
+    return parse(jobDefinition, Map.of());
+  }
+
+  /** {@link #parse(Element)} of a job template filled with {@code values}. */
+  public ParseResult parse(Element jobDefinition, Map<String, String> values) {
     try {
       Transformer identity = HardenedXml.transformerFactory().newTransformer();
       identity.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
       identity.setOutputProperty(OutputKeys.INDENT, "no");
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       identity.transform(new DOMSource(jobDefinition), new StreamResult(out));
-      return parse(out.toByteArray());
+      return parse(out.toByteArray(), values);
     } catch (TransformerException e) {
       ValidationReport report = new ValidationReport();
       report.error(0, 0, "", "the JobDefinition element cannot be read: " + e.getMessage());
@@ -94,6 +112,15 @@ public final class JsdlParser {
   }
 
   public ParseResult parse(byte[] xml) {
+    return parse(xml, Map.of());
+  }
+
+  /**
+   * Parses a job template filled with {@code values} (parameter name to value, as given on the
+   * command line, in the wizard or in submitJob). A document that declares no {@code gx:Parameters}
+   * is read exactly as written and must be given no values.
+   */
+  public ParseResult parse(byte[] xml, Map<String, String> values) {
     if (xml.length > options.maxBytes()) {
       return refusedAsTooLarge();
     }
@@ -102,18 +129,28 @@ public final class JsdlParser {
     if (document == null) {
       return new ParseResult(report, null);
     }
-    DocumentChecks.check(document, options, stagingPolicy, report);
+    Optional<JobTemplate> template = TemplateFilling.fill(document, values, report);
     if (report.hasErrors()) {
       return new ParseResult(report, null);
     }
-    return new ParseResult(report, bind(document, report));
+    DocumentChecks.check(document, options, stagingPolicy, report);
+    io.gantry.jsdl.farm.TaskFarmSpec farm =
+        io.gantry.jsdl.internal.TaskFarmReader.read(document, options, report);
+    if (report.hasErrors()) {
+      return new ParseResult(report, null);
+    }
+    return new ParseResult(report, bind(document, report, farm, template.orElse(null)));
   }
 
-  private static JsdlJob bind(Document document, ValidationReport report) {
+  private static JsdlJob bind(
+      Document document,
+      ValidationReport report,
+      io.gantry.jsdl.farm.TaskFarmSpec farm,
+      JobTemplate template) {
     try {
       JAXBElement<JobDefinitionType> root =
           JsdlBinding.context().createUnmarshaller().unmarshal(document, JobDefinitionType.class);
-      return new JsdlJob(root);
+      return new JsdlJob(root, farm, template);
     } catch (JAXBException e) {
       report.error(
           0, 0, "JobDefinition", "the valid document could not be bound to the model: " + e);

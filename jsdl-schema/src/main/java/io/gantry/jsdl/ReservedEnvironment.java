@@ -51,7 +51,8 @@ public final class ReservedEnvironment {
    * The reserved names the server itself sets for a job: its id, and where its file systems are.
    */
   private static final java.util.regex.Pattern SET_BY_SERVER =
-      java.util.regex.Pattern.compile("GANTRY_JOB_ID|GANTRY_FS_[A-Za-z0-9_]+");
+      java.util.regex.Pattern.compile(
+          "GANTRY_JOB_ID|GANTRY_FS_[A-Za-z0-9_]+|GANTRY_FARM_DISPATCHER|GANTRY_FARM_SECRET");
 
   private ReservedEnvironment() {}
 

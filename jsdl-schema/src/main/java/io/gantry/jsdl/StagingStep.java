@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param deleteOnTermination whether the file is removed after stage-out
  * @param source where stage-in reads from, if anywhere
  * @param target where stage-out writes to, if anywhere
+ * @param cacheValidity Gantry's {@code gx:CacheValidity} extension element: how long the stage-in
+ *     cache may serve the fetched file; empty: never cached
  */
 public record StagingStep(
     int order,
@@ -27,7 +29,8 @@ public record StagingStep(
     CreationFlagEnumeration creationFlag,
     boolean deleteOnTermination,
     Optional<Endpoint> source,
-    Optional<Endpoint> target) {
+    Optional<Endpoint> target,
+    Optional<javax.xml.datatype.Duration> cacheValidity) {
 
   /**
    * A Source or Target: its URI as written (stripped) and its login, if the element has one. An
@@ -49,7 +52,8 @@ public record StagingStep(
               JsdlDefaults.creationFlag(e.getCreationFlag()),
               Boolean.TRUE.equals(e.isDeleteOnTermination()),
               endpoint(e.getSource()),
-              endpoint(e.getTarget())));
+              endpoint(e.getTarget()),
+              cacheValidity(e.getAny())));
     }
     return steps;
   }
@@ -57,6 +61,33 @@ public record StagingStep(
   /** Where messages point: {@code DataStaging 2 (FileName market.csv)}. */
   public String where() {
     return "DataStaging " + order + " (FileName " + fileName + ")";
+  }
+
+  /**
+   * The {@code gx:CacheValidity} among the extension content: JAXB's value where it bound the
+   * declared element, else the text of a DOM element.
+   */
+  private static Optional<javax.xml.datatype.Duration> cacheValidity(List<Object> any) {
+    for (Object o : any) {
+      if (o instanceof jakarta.xml.bind.JAXBElement<?> e
+          && e.getName()
+              .equals(new javax.xml.namespace.QName(JsdlNamespaces.GANTRY, "CacheValidity"))
+          && e.getValue() instanceof javax.xml.datatype.Duration d) {
+        return Optional.of(d);
+      }
+      if (o instanceof org.w3c.dom.Element e
+          && JsdlNamespaces.GANTRY.equals(e.getNamespaceURI())
+          && "CacheValidity".equals(e.getLocalName())) {
+        try {
+          return Optional.of(
+              javax.xml.datatype.DatatypeFactory.newInstance()
+                  .newDuration(e.getTextContent().strip()));
+        } catch (javax.xml.datatype.DatatypeConfigurationException | IllegalArgumentException x) {
+          return Optional.empty(); // the schema check has reported it
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   private static Optional<Endpoint> endpoint(SourceTargetType side) {

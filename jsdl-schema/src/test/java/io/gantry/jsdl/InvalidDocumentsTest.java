@@ -426,7 +426,7 @@ class InvalidDocumentsTest {
             "misspelt element",
             "line 32:9 "
                 + PRE
-                + "SCPDataStaging/Compresion: unexpected element Compresion here; expected Compression",
+                + "SCPDataStaging/Compresion: unexpected element Compresion here; expected Compression or CacheValidity",
             "<gx:Compression>no</gx:Compression>",
             "<gx:Compresion>no</gx:Compresion>"),
         new Case(
@@ -595,7 +595,7 @@ class InvalidDocumentsTest {
             "line 21:5 "
                 + S
                 + "PreDataStage: unknown Gantry element PreDataStage; in JobDescription Gantry's"
-                + " namespace has only Dependencies and PostDataStaging and PreDataStaging",
+                + " namespace has only Dependencies, Parameters, PostDataStaging, PreDataStaging and TaskFarm",
             "<gx:PreDataStaging>",
             "<gx:PreDataStage>",
             "</gx:PreDataStaging>",

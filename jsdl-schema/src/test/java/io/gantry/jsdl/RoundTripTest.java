@@ -30,6 +30,18 @@ class RoundTripTest {
   @MethodSource("documents")
   void writingAndReadingAgainGivesTheSameModel(String document) {
     JsdlJob first = new JsdlParser().parse(document).validJob();
+    if (first.template().isPresent()) {
+      // a filled template's SQL holds bound markers the model cannot carry: the template's own
+      // text is what is written and read again (the job store keeps it, with the values)
+      String source = first.template().get().source();
+      ParseResult again = new JsdlParser().parse(source, first.template().get().values());
+      assertTrue(again.isValid(), again.report().toString());
+      assertNull(ModelEquality.difference(first.element(), again.validJob().element()), source);
+      JobTemplate filledAgain = again.validJob().template().orElseThrow();
+      assertEquals(first.template().get().values(), filledAgain.values());
+      assertEquals(first.template().get().declared(), filledAgain.declared());
+      return;
+    }
     String written = JsdlWriter.write(first);
     ParseResult again = new JsdlParser().parse(written);
     assertTrue(again.isValid(), again.report().toString());

@@ -1,5 +1,6 @@
 package io.gantry.server;
 
+import io.gantry.dispatcher.DetachedSupervision;
 import io.gantry.dispatcher.DispatcherConfig;
 import io.gantry.dispatcher.HostsMpirunLauncher;
 import io.gantry.dispatcher.Launcher;
@@ -16,10 +17,39 @@ import io.gantry.staging.GatewayOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The dispatcher's launchers for the configured {@code compute.backend}. */
 final class ComputeBackends {
+  private static final Logger log = LoggerFactory.getLogger(ComputeBackends.class);
+
   private ComputeBackends() {}
+
+  /**
+   * The supervisor local and mpirun-hosts jobs run under so that they outlive the server ({@code
+   * jobs.supervisor}), writing their ends under {@code DATA/supervisor}; empty when none is
+   * configured, with a warning where jobs would run as the server's children (never with {@code
+   * compute.ssh-host}: the configuration refuses it, jobs run in the cluster's Slurm).
+   */
+  static Optional<DetachedSupervision> detachedSupervision(ServerConfig config) {
+    if (config.sandbox().supervisor() == null) {
+      if (config.compute().backend() != ServerConfig.Backend.SLURM) {
+        log.warn(
+            "jobs.supervisor is not set: running jobs end when the server stops, and a restart"
+                + " fails them; set it to node-programs/build/gantry-stepd");
+      }
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          new DetachedSupervision(
+              config.sandbox().supervisor(), config.dataDirectory().resolve("supervisor")));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("jobs.supervisor", e.getMessage());
+    }
+  }
 
   /**
    * MPI jobs: mpirun here ({@code local}), or across the host file's hosts over ssh ({@code

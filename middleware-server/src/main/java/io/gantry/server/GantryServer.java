@@ -1,5 +1,7 @@
 package io.gantry.server;
 
+import io.gantry.dispatcher.DetachedJobs;
+import io.gantry.dispatcher.DetachedSupervision;
 import io.gantry.dispatcher.DispatcherConfig;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
@@ -32,15 +34,22 @@ import io.gantry.server.pipeline.JsdlJobPipeline;
 import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.pipeline.StagingRules;
+import io.gantry.server.pipeline.TaskFarmRunner;
 import io.gantry.server.scheduler.DependencyGate;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
 import io.gantry.server.security.LoginThrottle;
 import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.server.security.SessionTokenAuthenticator;
 import io.gantry.server.security.TlsKeystore;
+import io.gantry.server.security.UserAdministration;
 import io.gantry.server.security.UserAuthenticator;
+import io.gantry.server.service.FileClock;
 import io.gantry.server.service.JobFileReader;
 import io.gantry.server.service.JobManagementService;
+import io.gantry.server.service.ScheduleBook;
+import io.gantry.server.service.ScheduleRunner;
+import io.gantry.server.service.StageInCacheAdministration;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.JobDiskLimits;
 import io.gantry.server.storage.PrivateDataDirectory;
@@ -176,10 +185,11 @@ public final class GantryServer implements AutoCloseable {
         StandardStagingSettings.policy(config.standardStaging(), connections::hostProblem);
     StagingGateway gateway =
         own(new StagingGateway(credentials, gatewayOptions(config), connections, uriPolicy));
-    if (config.stageIn().cacheMaxBytes() > 0) {
-      gateway.useCache(
-          StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes()));
-    }
+    StageInCache stageInCache =
+        config.stageIn().cacheMaxBytes() > 0
+            ? StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes())
+            : null;
+    gateway.useCache(stageInCache);
 
     SandboxConfig sandbox =
         SandboxConfig.defaults().withExecutableRoots(config.sandbox().allowedExecutableRoots());
@@ -194,6 +204,12 @@ public final class GantryServer implements AutoCloseable {
             config.killGracePeriod(),
             DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT,
             sandbox);
+    Optional<DetachedSupervision> supervision = ComputeBackends.detachedSupervision(config);
+    DetachedJobs detached = null;
+    if (supervision.isPresent()) {
+      dispatch = dispatch.withDetachedSupervision(supervision.get());
+      detached = own(new DetachedJobs(supervision.get()));
+    }
     Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
     own((AutoCloseable) mpi); // both MPI launchers are closeable
     PosixLauncher posix = own(new PosixLauncher(dispatch));
@@ -230,7 +246,8 @@ public final class GantryServer implements AutoCloseable {
         new JsdlParser(
             ParserOptions.defaults()
                 .withMaxBytes(config.maxJobDefinitionBytes())
-                .withMaxWallTime(limits.maxWallTime()),
+                .withMaxWallTime(limits.maxWallTime())
+                .withMaxFarmTasks(config.taskFarms().maxTasks()),
             new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner =
         new JobPlanner(
@@ -256,9 +273,23 @@ public final class GantryServer implements AutoCloseable {
                     ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, jobPath(config))),
                 new FileSystemRoots(
                     config.jsdlResources().fileSystems(),
-                    config.jsdlResources().readOnlyFileSystems()));
+                    config.jsdlResources().readOnlyFileSystems()))
+            .withTaskFarms(farmLauncher(config))
+            .onCluster(cluster != null);
+    // owned before the scheduler, so closed after it: the scheduler stops first and a farm whose
+    // launchers then end stays RUNNING, for the next server to resume from its journal
+    TaskFarmRunner farms =
+        own(
+            new TaskFarmRunner(
+                config.stagingRoot(),
+                config.taskFarms().dispatcherHost(),
+                config.taskFarms().maxTasks(),
+                store,
+                config.killGracePeriod()));
     JsdlJobPipeline pipeline =
-        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm).onCluster(cluster);
+        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm, detached)
+            .withTaskFarms(farms)
+            .onCluster(cluster);
     JobDiskLimits<JsdlJobPlan> diskLimits =
         own(
             new JobDiskLimits<>(
@@ -290,11 +321,14 @@ public final class GantryServer implements AutoCloseable {
             config.killGracePeriod(),
             storage,
             retention,
-            store.jobConditions());
+            store.jobConditions(),
+            new UserAdministration(store.userAccounts()),
+            new StageInCacheAdministration(stageInCache));
     if (cluster != null) {
       service.readingJobFilesWith(JobFileReader.withCluster(cluster, clusterConfig.root()));
     }
     ServerConfig.Security security = config.security();
+    startSchedules(config, store, service);
     Optional<TlsKeystore> keystore =
         security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();
     Optional<UserAuthenticator> authenticator = Optional.empty();
@@ -310,8 +344,15 @@ public final class GantryServer implements AutoCloseable {
                           security.failedLoginsBeforeDelay(),
                           admission.failedLoginsPerUser(),
                           admission.failedLoginsPerAddress(),
-                          admission.trustedAddressPeriod()))));
+                          admission.trustedAddressPeriod())),
+                  Optional.of(
+                      new SessionTokenAuthenticator(
+                          store.sessionTokens(),
+                          store.userAccounts(),
+                          security.tokenLifetime(),
+                          Clock.systemUTC()))));
     }
+    authenticator.flatMap(UserAuthenticator::sessionTokens).ifPresent(service::acceptSessionTokens);
     WebFaceContext web =
         new WebFaceContext(
             service,
@@ -336,6 +377,32 @@ public final class GantryServer implements AutoCloseable {
     http.start();
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
     privateData.tighten(); // keys, keystore, demo databases made on this start
+  }
+
+  /** Schedules submit jobs as their owners, by the system clock or a test's clock file. */
+  private void startSchedules(
+      ServerConfig config, JdbcJobStore store, JobManagementService service) {
+    ServerConfig.Schedules settings = config.schedules();
+    Clock clock =
+        settings.testClockFile() == null
+            ? Clock.systemUTC()
+            : FileClock.of(settings.testClockFile());
+    if (settings.testClockFile() != null) {
+      log.warn(
+          "schedules read the time from {} (schedules.test-clock-file): for tests only",
+          settings.testClockFile());
+    }
+    service.useSchedules(new ScheduleBook(store.schedules(), service, clock));
+    boolean accounts = config.security().authEnabled();
+    ScheduleRunner runner =
+        own(
+            new ScheduleRunner(
+                store.schedules(),
+                service,
+                clock,
+                settings.checkInterval(),
+                owner -> !accounts || store.userAccounts().find(owner).isPresent()));
+    runner.start();
   }
 
   /** The storage outage filter goes before every other, so that nothing reaches a failing store. */
@@ -552,6 +619,13 @@ public final class GantryServer implements AutoCloseable {
         log.warn("while stopping {}: {}", r.getClass().getSimpleName(), e.toString());
       }
     }
+  }
+
+  /** farm.launcher, or gantry-launcher where the built-in mcvar is looked for; null: none. */
+  private static java.nio.file.Path farmLauncher(ServerConfig config) {
+    return config.taskFarms().launcher() != null
+        ? config.taskFarms().launcher()
+        : ApplicationRegistry.onPath("gantry-launcher", jobPath(config)).orElse(null);
   }
 
   /**

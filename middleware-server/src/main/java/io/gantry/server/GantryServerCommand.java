@@ -50,6 +50,15 @@ public final class GantryServerCommand implements Callable<Integer> {
               + " (appends to jobs.allowed-executable-roots; repeatable)")
   List<Path> allowExecutables = new ArrayList<>();
 
+  @Option(
+      names = "--job-supervisor",
+      paramLabel = "FILE",
+      description =
+          "run local jobs under this gantry-stepd so that they outlive the server"
+              + " (jobs.supervisor, when the configuration file does not set it, nor"
+              + " compute.ssh-host)")
+  Path jobSupervisor;
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> overrides = new HashMap<>();
@@ -65,6 +74,13 @@ public final class GantryServerCommand implements Callable<Integer> {
                   .orElse(List.of()));
       allowExecutables.forEach(dir -> roots.add(dir.toAbsolutePath().normalize().toString()));
       overrides.put("jobs.allowed-executable-roots", String.join(" ", roots));
+    }
+    // the launcher script's default supervisor is for local jobs: a server whose jobs run on a
+    // cluster over SSH has none, and the configuration refuses one there
+    if (jobSupervisor != null
+        && configuration.fileSetting("jobs.supervisor").isEmpty()
+        && configuration.fileSetting("compute.ssh-host").isEmpty()) {
+      overrides.put("jobs.supervisor", jobSupervisor.toAbsolutePath().normalize().toString());
     }
     ServerConfig settings;
     try {

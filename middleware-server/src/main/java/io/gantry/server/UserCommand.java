@@ -1,10 +1,9 @@
 package io.gantry.server;
 
-import io.gantry.dispatcher.OsAccounts;
 import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.ServerConfig;
-import io.gantry.server.pipeline.JobAccounts;
-import io.gantry.server.security.PasswordHasher;
+import io.gantry.server.security.AccountRuleException;
+import io.gantry.server.security.UserAdministration;
 import io.gantry.server.storage.PrivateDataDirectory;
 import io.gantry.server.store.JdbcJobStore;
 import io.gantry.server.store.UserAccount;
@@ -16,7 +15,6 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -28,12 +26,13 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gantry-server user add|passwd|set-os-account|remove|list}: the user accounts in the
- * configured job store, and the OS account each user's jobs run under. Passwords are read from a
- * prompt that does not echo, or from the first line of standard input when it is not a terminal
- * (scripts), never from arguments, which other local users can see in the process list. With the
- * default H2 job store, run these while the server is stopped (H2 lets one process open the file);
- * a PostgreSQL job store may be changed while it runs.
+ * {@code gantry-server user add|passwd|set-os-account|set-role|remove|list}: the user accounts in
+ * the configured job store, and the OS account each user's jobs run under, by the rules of {@link
+ * UserAdministration} (which the administrators' SOAP operations apply too). Passwords are read
+ * from a prompt that does not echo, or from the first line of standard input when it is not a
+ * terminal (scripts), never from arguments, which other local users can see in the process list.
+ * With the default H2 job store, run these while the server is stopped (H2 lets one process open
+ * the file); while it runs, an administrator uses {@code gantry admin user ...} (SOAP) instead.
  */
 @Command(
     name = "user",
@@ -43,6 +42,7 @@ import picocli.CommandLine.Spec;
       UserCommand.Add.class,
       UserCommand.Passwd.class,
       UserCommand.SetOsAccount.class,
+      UserCommand.SetRole.class,
       UserCommand.Remove.class,
       UserCommand.ListUsers.class
     },
@@ -53,7 +53,7 @@ import picocli.CommandLine.Spec;
       "2:bad command line or configuration, or an OS account that cannot run jobs"
     })
 final class UserCommand {
-  static final int MIN_PASSWORD_LENGTH = 12;
+  static final int MIN_PASSWORD_LENGTH = UserAdministration.MIN_PASSWORD_LENGTH;
 
   /** The top command, whose --config and --data-dir (given before "user") apply here too. */
   @ParentCommand GantryServerCommand server;
@@ -91,6 +91,12 @@ final class UserCommand {
 
     abstract int run(UserAccounts accounts) throws IOException;
 
+    /** Says why the account rules refused, and returns the exit code for it. */
+    int refused(AccountRuleException e) {
+      err().println("gantry-server: " + e.getMessage());
+      return e.kind() == AccountRuleException.Kind.INVALID ? 2 : 1;
+    }
+
     PrintWriter out() {
       return spec.commandLine().getOut();
     }
@@ -99,7 +105,7 @@ final class UserCommand {
       return spec.commandLine().getErr();
     }
 
-    /** A new password, asked twice on a terminal; null (after a message) if unusable. */
+    /** A new password, asked twice on a terminal; null (after a message) if they differ. */
     char[] newPassword(String user) throws IOException {
       Console console = System.console();
       char[] password;
@@ -120,34 +126,7 @@ final class UserCommand {
         String line = in.readLine();
         password = line == null ? new char[0] : line.toCharArray();
       }
-      if (password.length < MIN_PASSWORD_LENGTH) {
-        err()
-            .println(
-                "gantry-server: a password needs at least " + MIN_PASSWORD_LENGTH + " characters");
-        Arrays.fill(password, '\0');
-        return null;
-      }
-      return password;
-    }
-
-    /** Whether jobs can run under the account; if not, says why. */
-    boolean usableOsAccount(String account) {
-      try {
-        // the account running this command stands for the server's: both are the operator's
-        JobAccounts.check(OsAccounts.lookup(account), OsAccounts.serverUid());
-        return true;
-      } catch (IllegalArgumentException e) {
-        err().println("gantry-server: " + e.getMessage());
-        return false;
-      }
-    }
-
-    static String hash(char[] password) {
-      try {
-        return new PasswordHasher().hash(password);
-      } finally {
-        Arrays.fill(password, '\0');
-      }
+      return password; // UserAdministration checks its length
     }
   }
 
@@ -173,16 +152,8 @@ final class UserCommand {
 
     @Override
     int run(UserAccounts accounts) throws IOException {
-      try {
-        UserAccount.requireValidName(name);
-      } catch (IllegalArgumentException e) {
-        err().println("gantry-server: " + e.getMessage());
-        return 2;
-      }
-      if (osAccount != null && !usableOsAccount(osAccount)) {
-        return 2;
-      }
-      if (accounts.find(name).isPresent()) {
+      UserAdministration users = new UserAdministration(accounts);
+      if (users.find(name).isPresent()) { // before asking for a password in vain
         err().println("gantry-server: user " + name + " exists already");
         return 1;
       }
@@ -191,12 +162,10 @@ final class UserCommand {
         return 2;
       }
       UserAccount.Role role = admin ? UserAccount.Role.ADMIN : UserAccount.Role.USER;
-      if (!accounts.add(new UserAccount(name, role, hash(password)))) {
-        err().println("gantry-server: user " + name + " exists already");
-        return 1;
-      }
-      if (osAccount != null) {
-        accounts.setOsAccount(name, osAccount);
+      try {
+        users.add(name, role, osAccount, password);
+      } catch (AccountRuleException e) {
+        return refused(e);
       }
       out()
           .println(
@@ -219,7 +188,8 @@ final class UserCommand {
 
     @Override
     int run(UserAccounts accounts) throws IOException {
-      if (accounts.find(name).isEmpty()) {
+      UserAdministration users = new UserAdministration(accounts);
+      if (users.find(name).isEmpty()) {
         err().println("gantry-server: no user " + name);
         return 1;
       }
@@ -227,9 +197,10 @@ final class UserCommand {
       if (password == null) {
         return 2;
       }
-      if (!accounts.changePassword(name, hash(password))) {
-        err().println("gantry-server: no user " + name);
-        return 1;
+      try {
+        users.setPassword(name, password);
+      } catch (AccountRuleException e) {
+        return refused(e);
       }
       out().println("changed the password of " + name);
       return 0;
@@ -262,18 +233,42 @@ final class UserCommand {
         err().println("gantry-server: give either an OS account or --default");
         return 2;
       }
-      if (osAccount != null && !usableOsAccount(osAccount)) {
-        return 2;
-      }
-      if (!accounts.setOsAccount(name, osAccount)) {
-        err().println("gantry-server: no user " + name);
-        return 1;
+      try {
+        new UserAdministration(accounts).setOsAccount(name, osAccount);
+      } catch (AccountRuleException e) {
+        return refused(e);
       }
       out()
           .println(
               osAccount == null
                   ? "jobs of " + name + " run as jobs.default-os-account"
                   : "jobs of " + name + " run as OS account " + osAccount);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "set-role",
+      description = "Make a user an administrator (admin) or a plain user (user).")
+  static final class SetRole extends Action {
+    @Parameters(index = "0", paramLabel = "NAME")
+    String name;
+
+    @Parameters(index = "1", paramLabel = "ROLE", description = "admin or user")
+    String role;
+
+    @Override
+    int run(UserAccounts accounts) {
+      if (!role.equals("admin") && !role.equals("user")) {
+        err().println("gantry-server: a role is admin or user, not " + role);
+        return 2;
+      }
+      try {
+        new UserAdministration(accounts).setRole(name, UserAccount.Role.of(role));
+      } catch (AccountRuleException e) {
+        return refused(e);
+      }
+      out().println(name + " is now " + role);
       return 0;
     }
   }
@@ -287,22 +282,13 @@ final class UserCommand {
 
     @Override
     int run(UserAccounts accounts) {
-      if (isLastAdministrator(accounts)) {
-        // without one, nobody could see every job again short of editing the database
-        err().println("gantry-server: " + name + " is the last administrator; add another first");
-        return 1;
-      }
-      if (!accounts.remove(name)) {
-        err().println("gantry-server: no user " + name);
-        return 1;
+      try {
+        new UserAdministration(accounts).remove(name);
+      } catch (AccountRuleException e) {
+        return refused(e);
       }
       out().println("removed user " + name);
       return 0;
-    }
-
-    private boolean isLastAdministrator(UserAccounts accounts) {
-      List<UserAccount> admins = accounts.list().stream().filter(UserAccount::admin).toList();
-      return admins.size() == 1 && admins.get(0).name().equals(name);
     }
   }
 
@@ -312,16 +298,16 @@ final class UserCommand {
   static final class ListUsers extends Action {
     @Override
     int run(UserAccounts accounts) {
-      Map<String, String> osAccounts = accounts.osAccounts();
-      for (UserAccount account : accounts.list()) {
-        String os = osAccounts.get(account.name());
+      for (UserAdministration.Entry user : new UserAdministration(accounts).list()) {
         out()
             .println(
-                account.name()
+                user.name()
                     + "\t"
-                    + account.role().value()
+                    + user.role().value()
                     + "\t"
-                    + (os == null ? "(jobs.default-os-account: " + defaultOsAccount + ")" : os));
+                    + (user.osAccount() == null
+                        ? "(jobs.default-os-account: " + defaultOsAccount + ")"
+                        : user.osAccount()));
       }
       return 0;
     }

@@ -11,8 +11,11 @@ import java.util.regex.Pattern;
  * @param jdbcUrl the JDBC URL
  * @param user the database user
  * @param password the password (may be empty)
+ * @param maxStatements the most statements staging runs on this data source at once, over every job
+ *     and account of it (further steps wait their turn); 0 for no limit beyond the pool size
  */
-public record DataSourceSpec(String name, String jdbcUrl, String user, Secret password) {
+public record DataSourceSpec(
+    String name, String jdbcUrl, String user, Secret password, int maxStatements) {
   private static final Pattern URL_SECRET =
       Pattern.compile("(?i)((?:password|pwd|passwd|sslpassword)=)[^&;]*");
 
@@ -24,6 +27,15 @@ public record DataSourceSpec(String name, String jdbcUrl, String user, Secret pa
     }
     name = name == null || name.isBlank() ? redactUrl(jdbcUrl) : name;
     password = password == null ? Secret.of("") : password;
+    if (maxStatements < 0) {
+      throw new IllegalArgumentException(
+          "maxStatements must not be negative, not " + maxStatements);
+    }
+  }
+
+  /** A data source without a limit of its own on concurrent statements. */
+  public DataSourceSpec(String name, String jdbcUrl, String user, Secret password) {
+    this(name, jdbcUrl, user, password, 0);
   }
 
   /** The JDBC URL with any password parameter replaced by {@code ***}. */

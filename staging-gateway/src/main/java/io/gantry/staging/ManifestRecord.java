@@ -5,7 +5,8 @@ package io.gantry.staging;
  * staged file is the one that was written.
  *
  * @param kind {@code sql-extract}, {@code sql-extract-cached} (a stage-in cache hit: the file is
- *     the cached extract, linked or copied), {@code sql-load}, {@code transmit}, {@code receive}
+ *     the cached extract, linked or copied), {@code sql-load}, {@code transmit}, {@code
+ *     transmit-cached}, {@code receive}, {@code uri-in}, {@code uri-in-cached}, {@code uri-out}
  * @param source the data source (described without secrets) or the remote host
  * @param detail the SQL statement or the remote path
  * @param file the job-relative file written (stage-in) or read (stage-out)
@@ -29,8 +30,16 @@ public record ManifestRecord(
   /** The kind of a record whose file came from the stage-in cache instead of the database. */
   public static final String SQL_EXTRACT_CACHED = "sql-extract-cached";
 
+  /** A remote file ({@code SCPDataStaging} transmit) served from the stage-in cache. */
+  public static final String TRANSMIT_CACHED = "transmit-cached";
+
+  /** A standard {@code DataStaging} stage-in served from the stage-in cache. */
+  public static final String URI_IN_CACHED = "uri-in-cached";
+
   /** True when the file came from the stage-in cache. */
   public boolean cacheHit() {
-    return SQL_EXTRACT_CACHED.equals(kind);
+    return SQL_EXTRACT_CACHED.equals(kind)
+        || TRANSMIT_CACHED.equals(kind)
+        || URI_IN_CACHED.equals(kind);
   }
 }

@@ -19,6 +19,9 @@ import java.util.Objects;
  *     identity in the server's configuration ({@code IdentityRef}), or an encrypted password token
  *     ({@code RemotePassword}); null to let the resolver decide by host and user. Never a
  *     clear-text secret.
+ * @param cache when a transmitted file may come from the stage-in cache ({@code CacheValidity} of
+ *     the {@code SCPDataStaging}; its key query is ignored: the remote file's size and modification
+ *     time are the key); null: never cached
  */
 public record RemoteTransfer(
     int arrangingOrder,
@@ -30,7 +33,8 @@ public record RemoteTransfer(
     String sourceFileName,
     String targetFileName,
     boolean compress,
-    String credential) {
+    String credential,
+    CacheRule cache) {
 
   /** JSDL {@code Direction}. */
   public enum Direction {
@@ -65,6 +69,32 @@ public record RemoteTransfer(
         || targetFileName.isBlank()) {
       throw new IllegalArgumentException("SourceFileName and TargetFileName must not be empty");
     }
+  }
+
+  /** A transfer that is never cached. */
+  public RemoteTransfer(
+      int arrangingOrder,
+      Direction direction,
+      Protocol protocol,
+      String host,
+      int port,
+      String user,
+      String sourceFileName,
+      String targetFileName,
+      boolean compress,
+      String credential) {
+    this(
+        arrangingOrder,
+        direction,
+        protocol,
+        host,
+        port,
+        user,
+        sourceFileName,
+        targetFileName,
+        compress,
+        credential,
+        null);
   }
 
   /** A transfer whose login the resolver finds by host and user alone. */

@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param creationFlag what to do when the output exists
  * @param outputCompressed write blocked gzip ({@code SQLOutputFileCompression})
  * @param cache when the result may come from the stage-in cache; null: never cached
+ * @param boundValues values bound to some of the statement's markers for every execution (a job
+ *     template's parameters); the other markers take the input row's columns
  */
 public record SqlExtract(
     DataSourceRef dataSource,
@@ -24,8 +26,10 @@ public record SqlExtract(
     String inputFileName,
     CreationFlag creationFlag,
     boolean outputCompressed,
-    CacheRule cache) {
+    CacheRule cache,
+    BoundValues boundValues) {
   public SqlExtract {
+    boundValues = boundValues == null ? BoundValues.NONE : boundValues;
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(creationFlag, "creationFlag");
     if (statement == null || statement.isBlank()) {
@@ -37,6 +41,28 @@ public record SqlExtract(
     if (inputFileName != null && inputFileName.isBlank()) {
       inputFileName = null;
     }
+  }
+
+  /** An extract without bound values. */
+  public SqlExtract(
+      DataSourceRef dataSource,
+      int executionOrderGroup,
+      String statement,
+      String outputFileName,
+      String inputFileName,
+      CreationFlag creationFlag,
+      boolean outputCompressed,
+      CacheRule cache) {
+    this(
+        dataSource,
+        executionOrderGroup,
+        statement,
+        outputFileName,
+        inputFileName,
+        creationFlag,
+        outputCompressed,
+        cache,
+        BoundValues.NONE);
   }
 
   /** An extract that is never cached. */
@@ -69,7 +95,22 @@ public record SqlExtract(
         inputFileName,
         creationFlag,
         outputCompressed,
-        rule);
+        rule,
+        boundValues);
+  }
+
+  /** The same extract with values bound to some of its markers. */
+  public SqlExtract withBoundValues(BoundValues values) {
+    return new SqlExtract(
+        dataSource,
+        executionOrderGroup,
+        statement,
+        outputFileName,
+        inputFileName,
+        creationFlag,
+        outputCompressed,
+        cache,
+        values);
   }
 
   /** Short label for messages and the manifest. */

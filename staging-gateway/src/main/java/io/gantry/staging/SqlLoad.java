@@ -12,16 +12,30 @@ import java.util.Objects;
  * @param statement the DML statement, with exactly as many {@code ?} as the CSV has columns
  * @param inputFileName CSV relative to the job directory (compression detected by magic bytes)
  * @param batchSize rows per JDBC batch
+ * @param boundValues values bound to some markers for every row (a job template's parameters); the
+ *     CSV's columns fill the other markers, in order
  */
 public record SqlLoad(
     DataSourceRef dataSource,
     int executionOrderGroup,
     String statement,
     String inputFileName,
-    int batchSize) {
+    int batchSize,
+    BoundValues boundValues) {
   public static final int DEFAULT_BATCH_SIZE = 1000;
 
+  /** A load without bound values. */
+  public SqlLoad(
+      DataSourceRef dataSource,
+      int executionOrderGroup,
+      String statement,
+      String inputFileName,
+      int batchSize) {
+    this(dataSource, executionOrderGroup, statement, inputFileName, batchSize, BoundValues.NONE);
+  }
+
   public SqlLoad {
+    boundValues = boundValues == null ? BoundValues.NONE : boundValues;
     Objects.requireNonNull(dataSource, "dataSource");
     if (statement == null || statement.isBlank()) {
       throw new IllegalArgumentException("stage-out SQLStatement must not be empty");

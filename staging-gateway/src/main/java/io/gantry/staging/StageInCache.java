@@ -80,6 +80,24 @@ public final class StageInCache {
     }
   }
 
+  /**
+   * Forgets the entry with {@code key} (as {@link Entry#key} gives it); false if there is none or
+   * it is being filled right now. A job that links it keeps its file.
+   */
+  public boolean remove(String key) {
+    try {
+      return store.remove(key);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot remove from the stage-in cache " + store.directory(), e);
+    }
+  }
+
+  /** The size limit ({@code cache.max-bytes}). */
+  public long maxBytes() {
+    return store.maxBytes();
+  }
+
   public Path directory() {
     return store.directory();
   }

@@ -1,5 +1,6 @@
 package io.gantry.staging;
 
+import io.gantry.staging.internal.cache.CacheStore;
 import io.gantry.staging.internal.files.JobDirectory;
 import io.gantry.staging.internal.files.JobFiles;
 import io.gantry.staging.internal.sql.DataSourcePools;
@@ -157,7 +158,9 @@ public final class StagingGateway implements AutoCloseable {
   private Manifest stageIn(StageInPlan plan, JobFiles dir, StagingListener listener)
       throws StagingException {
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    StageInCache c = cache;
+    // The stage-in cache is a feature of local job directories: its copies live on this server
+    // and a hit is a hard link, which cannot reach a job directory on a cluster.
+    StageInCache c = dir.local() == null ? null : cache;
     SqlSteps env =
         new SqlSteps(
             dir,
@@ -168,8 +171,8 @@ public final class StagingGateway implements AutoCloseable {
             policy,
             c == null ? null : c.store());
     List<ManifestRecord> records = new ArrayList<>();
-    records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
-    records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir), progress));
+    records.addAll(run("transfers", transfers(plan.transfers(), dir, env.cache()), progress));
+    records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir, env.cache()), progress));
     List<Step> extracts = new ArrayList<>();
     plan.extracts().forEach(x -> extracts.add(new SqlExtractStep(x, env)));
     records.addAll(run("sql", extracts, progress));
@@ -202,8 +205,8 @@ public final class StagingGateway implements AutoCloseable {
     List<Step> loads = new ArrayList<>();
     plan.loads().forEach(l -> loads.add(new SqlLoadStep(l, env, plan.jobId())));
     List<ManifestRecord> records = new ArrayList<>(run("sql", loads, progress));
-    records.addAll(run("transfers", transfers(plan.transfers(), dir), progress));
-    records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir), progress));
+    records.addAll(run("transfers", transfers(plan.transfers(), dir, null), progress));
+    records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir, null), progress));
     return new Manifest(records);
   }
 
@@ -251,19 +254,25 @@ public final class StagingGateway implements AutoCloseable {
     }
   }
 
-  private List<Step> uriTransfers(List<UriTransfer> transfers, JobFiles dir) {
-    List<Step> steps = new ArrayList<>();
-    transfers.forEach(
-        t -> steps.add(new UriTransferStep(t, dir, credentials, options, uriPolicy, uriSchemes)));
-    return steps;
-  }
-
-  private List<Step> transfers(List<RemoteTransfer> transfers, JobFiles dir) {
+  private List<Step> uriTransfers(
+      List<UriTransfer> transfers, JobFiles dir, CacheStore stageInCache) {
     List<Step> steps = new ArrayList<>();
     transfers.forEach(
         t ->
             steps.add(
-                new RemoteTransferStep(t, dir, credentials, options, policy, compressionPool)));
+                new UriTransferStep(
+                    t, dir, credentials, options, uriPolicy, uriSchemes, stageInCache)));
+    return steps;
+  }
+
+  private List<Step> transfers(
+      List<RemoteTransfer> transfers, JobFiles dir, CacheStore stageInCache) {
+    List<Step> steps = new ArrayList<>();
+    transfers.forEach(
+        t ->
+            steps.add(
+                new RemoteTransferStep(
+                    t, dir, credentials, options, policy, compressionPool, stageInCache)));
     return steps;
   }
 

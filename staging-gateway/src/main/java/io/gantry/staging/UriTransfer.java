@@ -23,6 +23,9 @@ import java.util.Objects;
  *     anonymous
  * @param fileSystem the file system {@code fileName} is relative to (DataStaging {@code
  *     FilesystemName}); null for the job directory
+ * @param cache when a stage-in may come from the stage-in cache (the Gantry extension element
+ *     {@code gx:CacheValidity} inside the {@code DataStaging}; the remote file's size and
+ *     modification time are the key); null: never cached
  */
 public record UriTransfer(
     int order,
@@ -32,7 +35,8 @@ public record UriTransfer(
     CreationFlag creationFlag,
     String credential,
     String user,
-    NamedFileSystem fileSystem) {
+    NamedFileSystem fileSystem,
+    CacheRule cache) {
 
   /** The schemes the gateway moves, in the order messages list them. */
   public static final java.util.List<String> SCHEMES =
@@ -41,6 +45,19 @@ public record UriTransfer(
   public enum Direction {
     IN,
     OUT
+  }
+
+  /** A transfer that is never cached. */
+  public UriTransfer(
+      int order,
+      Direction direction,
+      URI uri,
+      String fileName,
+      CreationFlag creationFlag,
+      String credential,
+      String user,
+      NamedFileSystem fileSystem) {
+    this(order, direction, uri, fileName, creationFlag, credential, user, fileSystem, null);
   }
 
   /** A transfer of a file in the job directory. */
@@ -52,7 +69,7 @@ public record UriTransfer(
       CreationFlag creationFlag,
       String credential,
       String user) {
-    this(order, direction, uri, fileName, creationFlag, credential, user, null);
+    this(order, direction, uri, fileName, creationFlag, credential, user, null, null);
   }
 
   public UriTransfer {

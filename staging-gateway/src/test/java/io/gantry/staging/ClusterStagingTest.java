@@ -288,6 +288,86 @@ class ClusterStagingTest {
     }
   }
 
+  /**
+   * The stage-in cache is a feature of job directories on the server's host: its entries live there
+   * and a hit is a hard link. The same cacheable plan (an SQL extract, an sftp transfer and an sftp
+   * URI, each with a CacheRule) is served from the cache into a local directory the second time,
+   * and is staged afresh into a cluster directory every time, with nothing added to the cache.
+   */
+  @Test
+  void theStageInCacheServesLocalJobDirectoriesOnlyAndNeverLinksIntoTheCluster(
+      @TempDir Path cacheRoot, @TempDir Path localJobs) throws Exception {
+    Files.writeString(
+        marketHostRoot.resolve("curve.csv"), "tenor,rate\n" + "1Y,0.031\n".repeat(5000));
+    CacheRule rule = new CacheRule(Duration.ofHours(1), null);
+    StageInPlan plan =
+        new StageInPlan(
+            List.of(
+                new RemoteTransfer(
+                    1,
+                    RemoteTransfer.Direction.TRANSMIT,
+                    RemoteTransfer.Protocol.SFTP,
+                    marketHost.host(),
+                    marketHost.port(),
+                    "risk",
+                    "/curve.csv",
+                    "in/curve.csv",
+                    false,
+                    null,
+                    rule)),
+            List.of(
+                new SqlExtract(
+                    market,
+                    1,
+                    "SELECT factor_id, level FROM factor ORDER BY factor_id",
+                    "in/levels.csv",
+                    null,
+                    CreationFlag.OVERWRITE,
+                    false,
+                    rule)),
+            List.of(
+                new UriTransfer(
+                    1,
+                    UriTransfer.Direction.IN,
+                    java.net.URI.create(
+                        "sftp://" + marketHost.host() + ":" + marketHost.port() + "/curve.csv"),
+                    "in/curve-uri.csv",
+                    CreationFlag.OVERWRITE,
+                    null,
+                    "risk",
+                    null,
+                    rule)));
+    StageInCache cache = StageInCache.open(cacheRoot.resolve("cache"), 1L << 30);
+    gateway.useCache(cache);
+
+    for (int run = 0; run < 2; run++) {
+      String dir = shared.resolve("root/cached-" + run + "-" + System.nanoTime()).toString();
+      connection.recreateDirectory(dir);
+      Manifest onCluster = gateway.stageIn(plan, connection, dir, StagingListener.NONE);
+      assertEquals(3, onCluster.records().size());
+      for (ManifestRecord r : onCluster.records()) {
+        assertTrue(!r.cacheHit() && !r.kind().endsWith("-cached"), r.kind() + " " + r.file());
+        Path file = Path.of(dir).resolve(r.file());
+        assertEquals(Checksums.sha256(file), r.sha256(), r.file());
+        assertEquals(
+            1,
+            (Integer) Files.getAttribute(file, "unix:nlink"),
+            r.file() + " is a file of its own, no link to a cache entry");
+      }
+      assertEquals(List.of(), cache.list(), "a cluster stage-in adds nothing to the cache");
+    }
+
+    // the control: the same plan and cache do serve a job directory on this host
+    gateway.stageIn(plan, Files.createDirectories(localJobs.resolve("1")), StagingListener.NONE);
+    Manifest local =
+        gateway.stageIn(
+            plan, Files.createDirectories(localJobs.resolve("2")), StagingListener.NONE);
+    assertEquals(3, local.records().size());
+    for (ManifestRecord r : local.records()) {
+      assertTrue(r.cacheHit(), r.kind() + " " + r.file() + " is served from the cache locally");
+    }
+  }
+
   @Test
   void namesWithGlobCharactersAreRefusedNamingTheFile() {
     StageInPlan plan =

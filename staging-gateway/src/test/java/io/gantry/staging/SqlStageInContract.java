@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -214,6 +215,45 @@ abstract class SqlStageInContract {
     String text = Files.readString(jobDir.resolve("tricky.csv"), StandardCharsets.UTF_8);
     assertTrue(
         text.contains("\n2,,\"\",,"), "NULL is an empty field, the empty string is \"\": " + text);
+  }
+
+  @Test
+  void boundValuesFillTheirMarkersAlsoBesideInputRowsAndStayData() throws Exception {
+    // a template's values: marker 1 alone, and marker 2 beside an input column at marker 1
+    SqlExtract alone =
+        extract(
+                1,
+                "SELECT factor_id FROM risk_factor WHERE kind = ?",
+                "fx.csv",
+                null,
+                CreationFlag.OVERWRITE,
+                false)
+            .withBoundValues(new BoundValues(new java.util.TreeMap<>(Map.of(1, "fx"))));
+    SqlExtract attack =
+        extract(
+                1,
+                "SELECT factor_id FROM risk_factor WHERE kind = ?",
+                "none.csv",
+                null,
+                CreationFlag.OVERWRITE,
+                false)
+            .withBoundValues(new BoundValues(new java.util.TreeMap<>(Map.of(1, "fx' OR '1'='1"))));
+    Files.writeString(jobDir.resolve("ids.csv"), "factor_id\nEQ.ACME\nFX.EURUSD\n");
+    SqlExtract beside =
+        extract(
+                2,
+                "SELECT factor_id FROM risk_factor WHERE factor_id = ? AND kind = ?",
+                "equity.csv",
+                "ids.csv",
+                CreationFlag.OVERWRITE,
+                true)
+            .withBoundValues(new BoundValues(new java.util.TreeMap<>(Map.of(2, "equity"))));
+    stageIn(alone, attack, beside);
+    assertEquals(
+        List.of(List.of("FX.EURUSD")), StagedFiles.readCsv(jobDir.resolve("fx.csv")).subList(1, 2));
+    assertEquals(1, StagedFiles.readCsv(jobDir.resolve("none.csv")).size(), "only the header");
+    List<List<String>> equity = StagedFiles.readCsv(jobDir.resolve("equity.csv"));
+    assertEquals(List.of(List.of("EQ.ACME")), equity.subList(1, equity.size()));
   }
 
   @Test

@@ -75,6 +75,17 @@ public final class GantryWebApplication implements WebFace {
                 64 * 1024));
     context.addServlet(wizard, "/wizard/*");
     context.addServlet(new ServletHolder("drafts", new DraftsServlet(drafts)), "/drafts/*");
+    ServletHolder schedules =
+        new ServletHolder("schedules", new SchedulesServlet(server.jobs(), drafts));
+    schedules
+        .getRegistration()
+        .setMultipartConfig(
+            new jakarta.servlet.MultipartConfigElement(
+                uploads.toString(),
+                SchedulesServlet.MAX_UPLOAD_BYTES,
+                WizardServlet.MAX_UPLOAD_REQUEST_BYTES,
+                64 * 1024));
+    context.addServlet(schedules, "/schedules/*");
   }
 
   private static void configureSessions(SessionHandler sessions, WebFaceContext server) {

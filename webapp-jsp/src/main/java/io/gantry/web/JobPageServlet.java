@@ -25,7 +25,9 @@ import java.io.Serializable;
  *   <li>{@code GET /jobs/{id}/definition}: the redacted job definition ({@link JobDefinitionPage});
  *   <li>{@code POST /jobs/{id}/cancel}, {@code /kill}, {@code /hold}, {@code /release} and {@code
  *       /retry-stage-out}: answered with a redirect to the job page, which shows what happened
- *       once.
+ *       once;
+ *   <li>{@code POST /jobs/{id}/resubmit}: the same description and values as a new job, answered
+ *       with a redirect to the new job's page.
  * </ul>
  *
  * A job that does not exist and another user's job get the same 404 page, for every page and
@@ -76,6 +78,10 @@ final class JobPageServlet extends HttpServlet {
   protected void doPost(HttpServletRequest request, HttpServletResponse response)
       throws ServletException, IOException {
     String[] path = parts(request);
+    if (path.length == 2 && path[1].equals("resubmit")) {
+      resubmit(request, response, Pages.jobsOf(service, request), path[0]);
+      return;
+    }
     if (path.length != 2 || !ACTIONS.containsKey(path[1])) {
       notFound(request, response, path.length == 0 ? "" : path[0]);
       return;
@@ -105,13 +111,57 @@ final class JobPageServlet extends HttpServlet {
     response.sendRedirect(request.getContextPath() + "/jobs/" + id);
   }
 
+  /**
+   * Runs the job again with its stored description and values (resubmitJob): the new job's page
+   * tells where it came from; a job that is not valid any more stays on its page with the reasons.
+   */
+  private static void resubmit(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      JobManagementService jobs,
+      String id)
+      throws ServletException, IOException {
+    ActionMessage message;
+    String target = id;
+    try {
+      target = jobs.resubmitJob(id, java.util.List.of());
+      message = new ActionMessage(target, "Resubmitted job " + id + " as this new job.", false);
+    } catch (JobNotFoundFault e) {
+      notFound(request, response, id);
+      return;
+    } catch (io.gantry.server.api.InvalidJobFault e) {
+      String reasons =
+          e.getFaultInfo().problems.stream()
+              .filter(p -> "ERROR".equals(p.severity))
+              .map(p -> p.message)
+              .reduce((a, b) -> a + "; " + b)
+              .orElse(e.getMessage());
+      message = new ActionMessage(id, "Not resubmitted: " + reasons + ".", true);
+    } catch (io.gantry.server.api.LimitExceededFault e) {
+      message = new ActionMessage(id, "Not resubmitted: " + e.getMessage() + ".", true);
+    }
+    request.getSession(true).setAttribute(MESSAGE, message);
+    response.sendRedirect(request.getContextPath() + "/jobs/" + target);
+  }
+
   private void jobPage(
       HttpServletRequest request,
       HttpServletResponse response,
       JobManagementService jobs,
       String id)
       throws JobNotFoundFault, ServletException, IOException {
-    JobRow job = JobRow.of(jobs.getJobStatus(id));
+    JobStatusInfo status = jobs.getJobStatus(id);
+    JobRow job = JobRow.of(status);
+    // a template's values and where the job came from (a resubmission, a schedule)
+    request.setAttribute(
+        "parameters",
+        status.parameters == null
+            ? java.util.List.of()
+            : status.parameters.stream().map(p -> p.name + " = " + p.value).toList());
+    request.setAttribute("resubmittedFrom", status.resubmittedFrom);
+    request.setAttribute("scheduleName", status.schedule);
+    request.setAttribute(
+        "scheduledFor", status.scheduledFor == null ? null : status.scheduledFor.toString());
     JobAudit audit = jobs.getJobAudit(id);
     JobResults manifest = jobs.getJobResults(id);
     request.setAttribute("job", job);

@@ -54,7 +54,8 @@ final class WizardForm {
           "identityRef",
           "source",
           "target",
-          "compression");
+          "compression",
+          "cacheValidity");
   private static final java.util.Set<String> MULTILINE =
       java.util.Set.of("description", "arguments", "environment", "mpirunOptions");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*");

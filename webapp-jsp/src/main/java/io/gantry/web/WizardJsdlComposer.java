@@ -128,6 +128,7 @@ final class WizardJsdlComposer {
     text(e, GX, "SourceFileName", s.value("source"));
     text(e, GX, "TargetFileName", s.value("target"));
     optional(e, GX, "Compression", s.value("compression"));
+    optional(e, GX, "CacheValidity", s.value("cacheValidity"));
   }
 
   private static void sql(Element e, WizardStage s) {

@@ -83,7 +83,8 @@ final class WizardJsdlImporter {
           Map.entry("IdentityRef", "identityRef"),
           Map.entry("SourceFileName", "source"),
           Map.entry("TargetFileName", "target"),
-          Map.entry("Compression", "compression"));
+          Map.entry("Compression", "compression"),
+          Map.entry("CacheValidity", "cacheValidity"));
 
   /**
    * The job, or why it could not be read: the parser's problems or the elements the wizard lacks.
@@ -99,7 +100,16 @@ final class WizardJsdlImporter {
 
   private WizardJsdlImporter() {}
 
+  /** Why a job template is not read into the wizard, and where to use it instead. */
+  static final String TEMPLATE =
+      "this job is a template (it declares gx:Parameters), which the wizard does not edit: submit"
+          + " it with gantry submit FILE --set NAME=VALUE, or schedule it on the Schedules page";
+
   static Result read(byte[] document, JsdlParser parser) {
+    if (declaresParameters(document)) {
+      // the wizard would write the job back without its parameters, leaving ${name} behind
+      return new Result(null, List.of(TEMPLATE), List.of());
+    }
     ParseResult parsed = parser.parse(document);
     if (!parsed.isValid()) {
       List<String> problems =
@@ -121,6 +131,17 @@ final class WizardJsdlImporter {
     return importer.unsupported.isEmpty()
         ? new Result(job, List.of(), List.of())
         : new Result(null, List.of(), List.copyOf(importer.unsupported));
+  }
+
+  private static boolean declaresParameters(byte[] document) {
+    try {
+      return HardenedXml.parse(new ByteArrayInputStream(document))
+              .getElementsByTagNameNS(io.gantry.jsdl.JsdlNamespaces.GANTRY, "Parameters")
+              .getLength()
+          > 0;
+    } catch (SAXException | IOException e) {
+      return false; // the parser reports what is wrong with it
+    }
   }
 
   static String located(Problem p) {

@@ -19,6 +19,14 @@ class WizardJsdlRoundTripTest {
   private final JsdlParser parser = new JsdlParser();
 
   @Test
+  void aJobTemplateIsNotReadIntoTheWizardWhichWouldDropItsParameters() throws Exception {
+    byte[] template = Files.readAllBytes(EXAMPLES.resolve("var-job-named.jsdl"));
+    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(template, parser);
+    assertFalse(imported.ok());
+    assertEquals(java.util.List.of(WizardJsdlImporter.TEMPLATE), imported.problems());
+  }
+
+  @Test
   void theVarJobImportedThenComposedIsTheSameJob() throws Exception {
     byte[] original = Files.readAllBytes(EXAMPLES.resolve("var-job.jsdl"));
     WizardJsdlImporter.Result imported = WizardJsdlImporter.read(original, parser);
@@ -35,6 +43,25 @@ class WizardJsdlRoundTripTest {
     assertTrue(again.isValid(), again.report()::toString);
     assertEquals(
         JsdlWriter.write(parser.parse(original).validJob()), JsdlWriter.write(again.validJob()));
+  }
+
+  @Test
+  void anScpTransfersCacheValiditySurvivesTheRoundTrip() throws Exception {
+    byte[] original =
+        Files.readString(EXAMPLES.resolve("var-job.jsdl"))
+            .replace(
+                "<gx:TargetFileName>hosts.txt</gx:TargetFileName>",
+                "<gx:TargetFileName>hosts.txt</gx:TargetFileName>"
+                    + "<gx:CacheValidity>P1D</gx:CacheValidity>")
+            .getBytes(StandardCharsets.UTF_8);
+    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(original, parser);
+    assertTrue(imported.ok(), () -> imported.problems() + " " + imported.unsupported());
+    assertEquals("P1D", imported.job().getPre().get(0).value("cacheValidity"));
+    String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(imported.job()));
+    assertEquals(
+        JsdlWriter.write(parser.parse(original).validJob()),
+        JsdlWriter.write(parser.parse(composed).validJob()));
+    assertTrue(composed.contains("CacheValidity>P1D<"), composed);
   }
 
   @Test

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * launcher share. One scheduler thread serves every job's wall-time timer and SIGKILL deadline;
  * those tasks only send signals, so one thread is plenty.
  */
-public final class ProcessSupervisor implements AutoCloseable {
+public final class ProcessSupervisor implements JobStarter {
   private static final Logger log = LoggerFactory.getLogger(ProcessSupervisor.class);
   private static final File NO_INPUT = new File("/dev/null");
 
@@ -44,6 +44,7 @@ public final class ProcessSupervisor implements AutoCloseable {
    *     launcher's own wrappers (the sandbox) rather than the job's programs: they get no SIGTERM,
    *     only the final SIGKILL, so that the job's programs get their grace period
    */
+  @Override
   @SuppressWarnings(
       "FutureReturnValueIgnored") // ended() cannot fail; the exit future itself is returned as the
   // job's handle

@@ -27,7 +27,8 @@ final class SqlText {
     return count;
   }
 
-  private static int closing(String sql, int open, char quote) {
+  /** The index of the quote closing the literal opened at {@code open}, or the text's length. */
+  static int closing(String sql, int open, char quote) {
     int i = open + 1;
     while (i < sql.length()) {
       if (sql.charAt(i) == quote) {

@@ -54,6 +54,7 @@ final class StagingChecks {
       stagedFile(Dom.child(staging, JSDL, "FileName"));
       sourceOrTarget(Dom.child(staging, JSDL, "Source"));
       sourceOrTarget(Dom.child(staging, JSDL, "Target"));
+      cacheValidity(staging, Dom.child(staging, JSDL, "Source") != null);
     }
     for (Element pre : Dom.children(description, GANTRY, "PreDataStaging")) {
       scp(pre, "transmit", "TargetFileName", "stage-in copies files into the job directory");
@@ -64,6 +65,23 @@ final class StagingChecks {
       for (Element update : Dom.children(post, GANTRY, "SQLUpdateDataStaging")) {
         update(update);
       }
+    }
+  }
+
+  /**
+   * A stage-in cache validity of a remote file (SCPDataStaging, DataStaging): not negative, and
+   * only where a file comes in (a stage-out has nothing to cache).
+   */
+  private void cacheValidity(Element staging, boolean stagesIn) {
+    Element validity = Dom.child(staging, GANTRY, "CacheValidity");
+    if (validity == null) {
+      return;
+    }
+    if (Dom.text(validity).startsWith("-")) {
+      findings.error(validity, "must not be negative; PT0S means never cached");
+    } else if (!stagesIn) {
+      findings.warning(
+          validity, "only a stage-in is cached; this " + staging.getLocalName() + " has none");
     }
   }
 
@@ -209,6 +227,7 @@ final class StagingChecks {
       }
       password(Dom.child(scp, GANTRY, "RemotePassword"), "or name an SSH key with IdentityRef");
       stagedFile(Dom.child(scp, GANTRY, jobSideFile));
+      cacheValidity(scp, direction.equals("transmit"));
     }
   }
 
@@ -314,7 +333,8 @@ final class StagingChecks {
     SqlStatements.problem(sql, kind, policy.extraSqlFunctions())
         .ifPresent(
             problem -> findings.error(statement, purpose + "; this SQLStatement " + problem));
-    int parameters = SqlText.parameterCount(sql);
+    // the ? markers a template parameter filled are bound to its value, not to input rows
+    int parameters = SqlText.parameterCount(sql) - TemplateFilling.parameterMarkers(statement);
     if (parameters > 0 && !hasInput) {
       findings.error(
           statement,

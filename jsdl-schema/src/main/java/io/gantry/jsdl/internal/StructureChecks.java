@@ -17,16 +17,35 @@ import org.w3c.dom.Element;
  * it belongs, at most one application kind, foreign extensions reported as warnings.
  */
 final class StructureChecks {
+  /**
+   * Also a child of SCPDataStaging and SQLQueryDataStaging (Gantry's own elements, where the schema
+   * places it); only as an extension element of a JSDL element must that element be DataStaging.
+   */
+  private static final String CACHE_VALIDITY = "{" + GANTRY + "}CacheValidity";
+
   /** Where each extension element that may sit in a JSDL wildcard belongs: its parent. */
   private static final Map<String, String> HOME =
       Map.of(
-          "{" + GANTRY + "}MpirunApplication", "Application",
-          "{" + GANTRY + "}PreDataStaging", "JobDescription",
-          "{" + GANTRY + "}PostDataStaging", "JobDescription",
-          "{" + GANTRY + "}Dependencies", "JobDescription",
-          "{" + POSIX + "}POSIXApplication", "Application",
-          "{" + SPMD + "}SPMDApplication", "Application",
-          "{" + HPCPA + "}HPCProfileApplication", "Application");
+          "{" + GANTRY + "}MpirunApplication",
+          "Application",
+          "{" + GANTRY + "}PreDataStaging",
+          "JobDescription",
+          "{" + GANTRY + "}PostDataStaging",
+          "JobDescription",
+          "{" + GANTRY + "}Dependencies",
+          "JobDescription",
+          "{" + GANTRY + "}TaskFarm",
+          "JobDescription",
+          "{" + GANTRY + "}Parameters",
+          "JobDescription",
+          CACHE_VALIDITY,
+          "DataStaging",
+          "{" + POSIX + "}POSIXApplication",
+          "Application",
+          "{" + SPMD + "}SPMDApplication",
+          "Application",
+          "{" + HPCPA + "}HPCProfileApplication",
+          "Application");
 
   private final Findings findings;
 
@@ -41,6 +60,7 @@ final class StructureChecks {
       onlyOne(description, "PreDataStaging", "stage-in steps");
       onlyOne(description, "PostDataStaging", "stage-out steps");
       onlyOne(description, "Dependencies", "After, AfterAny and Hold elements");
+      onlyOne(description, "Parameters", "Parameter elements");
       applicationKind(description);
     }
   }
@@ -50,6 +70,9 @@ final class StructureChecks {
       String namespace = child.getNamespaceURI();
       if (StagingCredential.isCredential(child) && JSDL.equals(element.getNamespaceURI())) {
         continue; // GFD.135's login of a Source or Target: StagingChecks reads it
+      }
+      if (io.gantry.jsdl.farm.SweepNamespaces.isSweep(namespace)) {
+        continue; // GFD.149's Sweep: TaskFarmReader checks it, with the job it varies
       }
       if (!JsdlNamespaces.isKnown(namespace)) {
         findings.warning(
@@ -61,7 +84,10 @@ final class StructureChecks {
                 + ") is ignored by Gantry");
         continue;
       }
-      if (!namespace.equals(element.getNamespaceURI()) || HOME.containsKey(key(child))) {
+      boolean ownCacheValidity =
+          key(child).equals(CACHE_VALIDITY) && GANTRY.equals(element.getNamespaceURI());
+      if (!ownCacheValidity
+          && (!namespace.equals(element.getNamespaceURI()) || HOME.containsKey(key(child)))) {
         placement(element, child);
       }
       visit(child);
@@ -102,7 +128,12 @@ final class StructureChecks {
             .map(e -> e.getKey().substring(e.getKey().indexOf('}') + 1))
             .sorted()
             .toList();
-    return names.isEmpty() ? "nothing" : String.join(" and ", names);
+    if (names.size() < 2) {
+      return names.isEmpty() ? "nothing" : names.get(0);
+    }
+    return String.join(", ", names.subList(0, names.size() - 1))
+        + " and "
+        + names.get(names.size() - 1);
   }
 
   private void onlyOne(Element description, String name, String what) {

@@ -148,4 +148,179 @@ public interface JobManagement {
   @WebMethod
   @WebResult(name = "serverInfo")
   ServerInfo getServerInfo();
+
+  // ---- user administration (issue 18): administrators only, while the server runs ----------
+  // Every operation answers AccessDeniedFault to a caller who is not an administrator. Passwords
+  // travel in the body (use TLS, as the server's authentication requires) and are stored only as
+  // hashes; the account rules are those of gantry-server user.
+
+  /** Every user account, by name. */
+  @WebMethod
+  @WebResult(name = "user")
+  List<UserInfo> listUsers() throws AccessDeniedFault;
+
+  /**
+   * Adds a user.
+   *
+   * @param role "admin" or "user"
+   * @param osAccount the OS account the user's jobs run under; absent: jobs.default-os-account
+   */
+  @WebMethod
+  @WebResult(name = "user")
+  UserInfo addUser(
+      @WebParam(name = "name") String name,
+      @WebParam(name = "password") String password,
+      @WebParam(name = "role") String role,
+      @WebParam(name = "osAccount") String osAccount)
+      throws AccessDeniedFault, UserAccountFault;
+
+  /** Removes a user: their jobs stay, their sessions and logins stop working at once. */
+  @WebMethod
+  @WebResult(name = "user")
+  UserInfo removeUser(@WebParam(name = "name") String name)
+      throws AccessDeniedFault, UserAccountFault;
+
+  /** Replaces a user's password. */
+  @WebMethod
+  @WebResult(name = "user")
+  UserInfo setUserPassword(
+      @WebParam(name = "name") String name, @WebParam(name = "password") String password)
+      throws AccessDeniedFault, UserAccountFault;
+
+  /** Makes a user an administrator ("admin") or a plain user ("user"). */
+  @WebMethod
+  @WebResult(name = "user")
+  UserInfo setUserRole(@WebParam(name = "name") String name, @WebParam(name = "role") String role)
+      throws AccessDeniedFault, UserAccountFault;
+
+  /** Maps a user's jobs to an OS account; absent: back to jobs.default-os-account. */
+  @WebMethod
+  @WebResult(name = "user")
+  UserInfo setUserOsAccount(
+      @WebParam(name = "name") String name, @WebParam(name = "osAccount") String osAccount)
+      throws AccessDeniedFault, UserAccountFault;
+
+  // ---- job templates, resubmission and schedules (issue 18) ----
+
+  /**
+   * Submits the job again as a new job: the same stored description and parameter values, each
+   * value given here replacing the stored one. The new job's status names the original. Only the
+   * owner (or an administrator) may resubmit; the new job belongs to the original's owner.
+   *
+   * @return the new job's id
+   */
+  @WebMethod
+  @WebResult(name = "newJobId") // not jobId: generated clients would make that an in-out holder
+  String resubmitJob(
+      @WebParam(name = "jobId") String jobId,
+      @WebParam(name = "parameter") List<ParameterValue> parameters)
+      throws JobNotFoundFault, InvalidJobFault, LimitExceededFault;
+
+  /**
+   * Adds a schedule of the caller's: the job (a template, with values that may use the scheduled
+   * time, e.g. <code>${schedule.date}</code>) is submitted as the caller at every time of the cron
+   * expression. The job is validated now, for the next time; an invalid one is refused.
+   *
+   * @param cron a Unix cron expression, e.g. {@code 30 18 * * 1-5}
+   * @param timeZone an IANA zone id, e.g. {@code Europe/London}; the server's zone when absent
+   * @param missedRuns what the server does at start with times it missed; RUN_ONCE when absent
+   */
+  @WebMethod
+  @WebResult(name = "schedule")
+  ScheduleInfo addSchedule(
+      @WebParam(name = "name") String name,
+      @WebParam(name = "cron") String cron,
+      @WebParam(name = "timeZone") String timeZone,
+      @WebParam(name = "missedRuns") MissedRunsName missedRuns,
+      @WebParam(name = "jobDefinition") JobDocument jobDefinition)
+      throws InvalidJobFault;
+
+  /**
+   * The caller's schedules by name; every user's (by owner, then name) with {@code allUsers}, for
+   * administrators only.
+   */
+  @WebMethod
+  @WebResult(name = "schedule")
+  List<ScheduleInfo> listSchedules(@WebParam(name = "allUsers") boolean allUsers)
+      throws AccessDeniedFault;
+
+  /** Stops a schedule submitting jobs until it is resumed. */
+  @WebMethod
+  @WebResult(name = "schedule")
+  ScheduleInfo pauseSchedule(@WebParam(name = "scheduleId") String scheduleId);
+
+  /** Resumes a paused schedule from now: times passed while it was paused do not run. */
+  @WebMethod
+  @WebResult(name = "schedule")
+  ScheduleInfo resumeSchedule(@WebParam(name = "scheduleId") String scheduleId);
+
+  /** Removes a schedule; the jobs it submitted stay. Answers the schedule as it was. */
+  @WebMethod
+  @WebResult(name = "schedule")
+  ScheduleInfo removeSchedule(@WebParam(name = "scheduleId") String scheduleId);
+
+  // --- stage-in cache administration (issue 16): administrators only ---
+
+  @WebMethod
+  @WebResult(name = "cache")
+  StageInCacheList listStageInCache() throws AccessDeniedFault;
+
+  /**
+   * Removes the entry with {@code key}, or every entry without one; returns how many went. Jobs
+   * that link an entry keep their file.
+   */
+  @WebMethod
+  @WebResult(name = "removed")
+  int clearStageInCache(@WebParam(name = "key") String key) throws AccessDeniedFault;
+
+  // --- session tokens (gantry login): issue, list, revoke ---
+
+  /**
+   * Issues a session token to the caller, who must have authenticated with their password (HTTP
+   * Basic or a UsernameToken), not with a token: a token cannot extend itself. The answer is the
+   * only place the secret appears; send it as {@code Authorization: Bearer TOKEN}. It is valid for
+   * the server's {@code auth.token-lifetime}.
+   *
+   * @param description what the token is for, e.g. "gantry CLI on host h" (listings show it)
+   */
+  @WebMethod
+  @WebResult(name = "sessionToken")
+  SessionToken issueSessionToken(@WebParam(name = "description") String description)
+      throws AccessDeniedFault;
+
+  /**
+   * The caller's live session tokens, without their secrets; with {@code allUsers}, every user's
+   * (administrators only).
+   */
+  @WebMethod
+  @WebResult(name = "sessionToken")
+  List<SessionToken> listSessionTokens(@WebParam(name = "allUsers") boolean allUsers)
+      throws AccessDeniedFault;
+
+  /**
+   * Revokes a session token by its id: the caller's own, or any user's for an administrator.
+   *
+   * @return false when there is no such token (for this caller)
+   */
+  @WebMethod
+  @WebResult(name = "revoked")
+  boolean revokeSessionToken(@WebParam(name = "tokenId") String tokenId);
+
+  // --- job files (gantry get) ---
+
+  /**
+   * A byte range of a file in the job's directory (a result the program wrote), at most 1 MiB per
+   * call: a regular file inside the job directory only, never through a link; the job's owner or an
+   * administrator only.
+   *
+   * @param path relative to the job directory, {@code /}-separated, without {@code ..}
+   */
+  @WebMethod
+  @WebResult(name = "file")
+  JobFileChunk getJobFile(
+      @WebParam(name = "jobId") String jobId,
+      @WebParam(name = "path") String path,
+      @WebParam(name = "offset") long offset,
+      @WebParam(name = "maxBytes") int maxBytes)
+      throws JobNotFoundFault;
 }

@@ -7,6 +7,7 @@ import jakarta.xml.bind.annotation.XmlSchemaType;
 import jakarta.xml.bind.annotation.XmlType;
 import jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter;
 import java.time.Instant;
+import java.util.List;
 
 /** Where a job stands: state, what it is doing now, when, and why it failed if it did. */
 @XmlAccessorType(XmlAccessType.FIELD)
@@ -24,7 +25,11 @@ import java.time.Instant;
       "exitCode",
       "failureReason",
       "notFound",
-      "reason"
+      "reason",
+      "parameters",
+      "resubmittedFrom",
+      "schedule",
+      "scheduledFor"
     })
 public class JobStatusInfo {
   @XmlElement(required = true)
@@ -73,4 +78,21 @@ public class JobStatusInfo {
    * optional.
    */
   public String reason;
+
+  // ---- job templates, resubmission and schedules (issue 18): appended, optional ----
+
+  /** The values the job's template was filled with (getJobStatus only; lists leave it out). */
+  @XmlElement(name = "parameter")
+  public List<ParameterValue> parameters;
+
+  /** The job this one is a resubmission of. */
+  public String resubmittedFrom;
+
+  /** The name of the schedule that submitted the job. */
+  public String schedule;
+
+  /** The time the schedule submitted it for. */
+  @XmlJavaTypeAdapter(InstantAdapter.class)
+  @XmlSchemaType(name = "dateTime")
+  public Instant scheduledFor;
 }

@@ -144,8 +144,8 @@ final class ComputeSection {
 
   /**
    * The cluster reached over SSH, or null without {@code compute.ssh-host}. Checked here: the
-   * account, identity and root are required, the root is an absolute plain path, and the only
-   * backend that runs there is slurm.
+   * account, identity and root are required, the root is an absolute plain path, the only backend
+   * that runs there is slurm, and {@code jobs.supervisor} (a supervisor of local jobs) is refused.
    */
   private static ServerConfig.Cluster cluster(SettingValues values, ServerConfig.Backend backend) {
     if (!values.isSet(CLUSTER_HOST)) {
@@ -161,6 +161,14 @@ final class ComputeSection {
           CLUSTER_HOST.key(),
           "needs compute.backend=slurm: on a cluster reached over SSH jobs are submitted to its"
               + " Slurm (local and mpirun-hosts run on the server's own host)");
+    }
+    if (values.isSet(SandboxSection.SUPERVISOR)) {
+      // gantry-stepd keeps jobs of this host alive; a cluster's jobs live in its Slurm, which
+      // already keeps them while the server restarts, so the setting would silently do nothing
+      throw new ConfigException(
+          SandboxSection.SUPERVISOR.key(),
+          "is not used with compute.ssh-host: every job runs in the cluster's Slurm, which keeps"
+              + " it running while the server restarts; remove jobs.supervisor");
     }
     String root = values.get(CLUSTER_ROOT);
     if (!root.startsWith("/") || !root.matches("[A-Za-z0-9_./+@-]+") || root.contains("/..")) {

@@ -41,6 +41,12 @@ final class CredentialSection {
   static final Setting<String> DATASOURCE_READ_PASSWORD_ENV =
       Setting.of("datasource.NAME.read-password-env", SettingType.text())
           .means("environment variable holding the read-user's password");
+  static final Setting<Integer> DATASOURCE_MAX_STATEMENTS =
+      Setting.of("datasource.NAME.max-statements", SettingType.integer(1, 10_000))
+          .shownDefault("no limit")
+          .means(
+              "most statements staging runs on data source NAME at once, over all jobs and both"
+                  + " accounts; further steps wait their turn");
   static final Setting<Path> IDENTITY_KEY_FILE =
       Setting.of("identity.NAME.key-file", SettingType.path())
           .means("private key file of SSH identity NAME");
@@ -66,7 +72,8 @@ final class CredentialSection {
             DATASOURCE_USERS,
             DATASOURCE_READ_USER,
             DATASOURCE_READ_PASSWORD_FILE,
-            DATASOURCE_READ_PASSWORD_ENV)) {
+            DATASOURCE_READ_PASSWORD_ENV,
+            DATASOURCE_MAX_STATEMENTS)) {
       String urlKey = DATASOURCE_URL.keyFor(name);
       String url = values.get(DATASOURCE_URL, name);
       if (url == null || !url.startsWith("jdbc:")) {
@@ -96,7 +103,8 @@ final class CredentialSection {
               user,
               values.password(DATASOURCE_PASSWORD_FILE, DATASOURCE_PASSWORD_ENV, name),
               new TreeSet<>(values.get(DATASOURCE_USERS, name)),
-              reader));
+              reader,
+              values.find(DATASOURCE_MAX_STATEMENTS, name).orElse(0)));
     }
     return Map.copyOf(result);
   }

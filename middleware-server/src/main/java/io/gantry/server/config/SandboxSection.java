@@ -21,6 +21,11 @@ final class SandboxSection {
       Setting.of("jobs.allowed-executable-roots", SettingType.words())
           .means("directories of programs bound read-only into every job's sandbox");
 
+  static final Setting<Path> SUPERVISOR =
+      Setting.of("jobs.supervisor", SettingType.path())
+          .shownDefault("none (jobs end with the server)")
+          .means("the gantry-stepd program local jobs run under, so that they outlive the server");
+
   /**
    * An executable root is bound into every job's sandbox, so one that holds the data directory or
    * the job directories would show jobs the server's keys and each other's files: refused.
@@ -59,6 +64,10 @@ final class SandboxSection {
       }
       roots.add(root);
     }
-    return new ServerConfig.Sandbox(account, roots);
+    Path supervisor = values.get(SUPERVISOR);
+    if (supervisor != null && !supervisor.isAbsolute()) {
+      throw new ConfigException(SUPERVISOR.key(), supervisor + " is not an absolute path");
+    }
+    return new ServerConfig.Sandbox(account, roots, supervisor);
   }
 }

@@ -39,10 +39,25 @@ final class SecuritySection {
           .byDefault("5")
           .means(
               "failed logins in a row of one user and address before each further attempt waits");
+  static final Setting<Duration> TOKEN_LIFETIME =
+      Setting.of("auth.token-lifetime", SettingType.duration())
+          .byDefault("PT12H")
+          .means("a session token (gantry login) is accepted this long after it was issued");
   static final Setting<Duration> WEB_SESSION_IDLE_TIMEOUT =
       Setting.of("web.session-idle-timeout", SettingType.duration())
           .byDefault("PT30M")
           .means("a browser session idle this long ends");
+
+  /** Between a minute (a shorter one would end before a command does) and 90 days. */
+  private static Duration tokenLifetime(SettingValues values) {
+    Duration lifetime = values.get(TOKEN_LIFETIME);
+    if (lifetime.compareTo(Duration.ofMinutes(1)) < 0
+        || lifetime.compareTo(Duration.ofDays(90)) > 0) {
+      throw new ConfigException(
+          TOKEN_LIFETIME.key(), "must be between PT1M and P90D, was " + lifetime);
+    }
+    return lifetime;
+  }
 
   static ServerConfig.Security read(SettingValues values) {
     String host = values.get(ServerSection.LISTEN_HOST);
@@ -76,6 +91,7 @@ final class SecuritySection {
         auth,
         values.password(ADMIN_PASSWORD_FILE, ADMIN_PASSWORD_ENV),
         values.get(WEB_SESSION_IDLE_TIMEOUT),
-        values.get(FAILED_LOGINS_BEFORE_DELAY));
+        values.get(FAILED_LOGINS_BEFORE_DELAY),
+        tokenLifetime(values));
   }
 }

@@ -44,7 +44,24 @@ public record ServerConfig(
     StandardStaging standardStaging,
     Compute compute,
     JsdlResources jsdlResources,
-    StageIn stageIn) {
+    StageIn stageIn,
+    TaskFarms taskFarms,
+    Schedules schedules) {
+
+  /**
+   * Task farms (docs/task-farms.md): the most tasks of one farm ({@code farm.max-tasks}), the
+   * address dispatchers listen on and launchers connect to ({@code farm.dispatcher-host}: loopback
+   * for the local backend, an address the compute nodes reach for mpirun-hosts and slurm), and the
+   * launcher program ({@code farm.launcher}; null: gantry-launcher on the jobs' PATH).
+   */
+  public record TaskFarms(int maxTasks, String dispatcherHost, Path launcher) {}
+
+  /**
+   * Schedules: how often the server looks for schedules whose time has come ({@code
+   * schedules.check-interval}), and for tests a file whose content is the schedules' clock ({@code
+   * schedules.test-clock-file}; null: the system clock), accepted only on a loopback listener.
+   */
+  public record Schedules(java.time.Duration checkInterval, Path testClockFile) {}
 
   /**
    * Stage-in reuse (docs/configuration.md, "Stage-in cache and batched binding"): the stage-in
@@ -150,7 +167,8 @@ public record ServerConfig(
       boolean authEnabled,
       PasswordSource adminPassword,
       Duration webSessionIdleTimeout,
-      int failedLoginsBeforeDelay) {}
+      int failedLoginsBeforeDelay,
+      Duration tokenLifetime) {}
 
   /**
    * What a caller can make the server read and how logins are throttled (see the section "Request
@@ -198,9 +216,12 @@ public record ServerConfig(
   /**
    * Who jobs run as and what they may run: {@code defaultOsAccount} for users with no OS account of
    * their own (never root, never the server's account), and {@code allowedExecutableRoots},
-   * directories of programs bound read-only into every job's sandbox and put on its PATH.
+   * directories of programs bound read-only into every job's sandbox and put on its PATH; {@code
+   * supervisor} ({@code jobs.supervisor}), the {@code gantry-stepd} each local job runs under so
+   * that it outlives the server, or null: local jobs are the server's children and end with it.
    */
-  public record Sandbox(String defaultOsAccount, List<Path> allowedExecutableRoots) {
+  public record Sandbox(
+      String defaultOsAccount, List<Path> allowedExecutableRoots, Path supervisor) {
     public Sandbox {
       allowedExecutableRoots = List.copyOf(allowedExecutableRoots);
     }

@@ -76,6 +76,8 @@ public final class ServerConfigLoader {
         StagingSection.readStandard(values),
         ComputeSection.read(values),
         JsdlResourceSettings.read(values),
-        StageInSection.read(values));
+        StageInSection.read(values),
+        FarmSection.read(values),
+        ScheduleSection.read(values));
   }
 }

@@ -26,7 +26,9 @@ public final class Settings {
           CredentialSection.class,
           ComputeSection.class,
           JsdlResourceSettings.class,
-          StageInSection.class);
+          StageInSection.class,
+          FarmSection.class,
+          ScheduleSection.class);
 
   private static final List<Setting<?>> ALL = collect();
 

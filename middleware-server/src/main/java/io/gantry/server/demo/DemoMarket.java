@@ -56,7 +56,25 @@ public final class DemoMarket {
   private static final List<String> MARKET_TABLES =
       List.of("risk_factor", "factor_history", "portfolio", "position", "var_run_parameter");
   private static final List<String> RESULT_TABLES =
-      List.of("var_summary", "var_pnl_distribution", "var_contribution", "gantry_stage_out_ledger");
+      List.of(
+          "var_summary",
+          "var_pnl_distribution",
+          "var_contribution",
+          "instrument_value",
+          "gantry_stage_out_ledger");
+
+  /**
+   * The task-farm example's results (jsdl-schema/examples/price-instruments-farm.jsdl, one row per
+   * position priced as its own task): created on every start, so a demo database from before the
+   * example has it too.
+   */
+  private static final String INSTRUMENT_VALUE =
+      "create table if not exists instrument_value (task_id int primary key,"
+          + " position_id varchar(32), instrument varchar(16), quantity decimal(20,6),"
+          + " spot decimal(20,10), rate decimal(20,10), strike decimal(20,10),"
+          + " maturity_years decimal(12,6), volatility decimal(12,8), state varchar(16),"
+          + " exit_code int, signal_number int, attempts int, launcher_host varchar(255),"
+          + " started_at varchar(40), duration_ms decimal(14,3), value_today decimal(24,6))";
 
   /**
    * The staging gateway's stage-out ledger (StageOutLedger), made here since the writer may not
@@ -127,6 +145,7 @@ public final class DemoMarket {
     try (Statement s = admin.createStatement()) {
       s.execute("set write_delay 0"); // persistent: holds for the accounts' connections too
       s.execute(LEDGER);
+      s.execute(INSTRUMENT_VALUE);
       for (String account : List.of(READER, WRITER)) {
         String password = password(passwordFile(account));
         s.execute("create user if not exists " + account + " password '" + password + "'");

@@ -6,11 +6,9 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.Principal;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
@@ -66,7 +64,10 @@ final class BasicAuthenticationFilter extends HttpFilter {
           request, response, HttpServletResponse.SC_UNAUTHORIZED, "unknown user or wrong password");
       return;
     }
-    chain.doFilter(new Authenticated(request, AccountPrincipal.of(account.get())), response);
+    chain.doFilter(
+        new AuthenticatedRequest(
+            request, AccountPrincipal.of(account.get()), HttpServletRequest.BASIC_AUTH),
+        response);
   }
 
   /** User name and password of a Basic credential, or null if it is not one. */
@@ -81,35 +82,5 @@ final class BasicAuthenticationFilter extends HttpFilter {
     return colon < 0
         ? null
         : new String[] {decoded.substring(0, colon), decoded.substring(colon + 1)};
-  }
-
-  /** The request as seen after a successful login: its principal and roles are the user's. */
-  private static final class Authenticated extends HttpServletRequestWrapper {
-    private final AccountPrincipal principal;
-
-    Authenticated(HttpServletRequest request, AccountPrincipal principal) {
-      super(request);
-      this.principal = principal;
-    }
-
-    @Override
-    public Principal getUserPrincipal() {
-      return principal;
-    }
-
-    @Override
-    public String getRemoteUser() {
-      return principal.getName();
-    }
-
-    @Override
-    public boolean isUserInRole(String role) {
-      return principal.isUserInRole(role);
-    }
-
-    @Override
-    public String getAuthType() {
-      return HttpServletRequest.BASIC_AUTH;
-    }
   }
 }

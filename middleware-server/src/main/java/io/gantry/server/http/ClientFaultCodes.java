@@ -5,6 +5,7 @@ import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.api.JobStateFault;
 import io.gantry.server.api.LimitExceededFault;
+import io.gantry.server.api.UserAccountFault;
 import io.gantry.server.service.InvalidArgumentException;
 import jakarta.xml.bind.UnmarshalException;
 import java.util.Set;
@@ -44,6 +45,7 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
           JobStateFault.class,
           AccessDeniedFault.class,
           LimitExceededFault.class,
+          UserAccountFault.class,
           InvalidArgumentException.class);
 
   ClientFaultCodes() {

@@ -84,6 +84,15 @@ public final class GantryHttpServer implements AutoCloseable {
                 new FilterHolder(new BasicAuthenticationFilter(a)),
                 "/services/*",
                 EnumSet.of(DispatcherType.REQUEST)));
+    // session tokens beside Basic, before the body bound, which counts them as authenticated
+    authenticator
+        .flatMap(UserAuthenticator::sessionTokens)
+        .ifPresent(
+            tokens ->
+                context.addFilter(
+                    new FilterHolder(new SessionTokenFilter(tokens)),
+                    "/services/*",
+                    EnumSet.of(DispatcherType.REQUEST)));
     context.addFilter(
         new FilterHolder(new DeclaredCharset()), "/services/*", EnumSet.of(DispatcherType.REQUEST));
     context.addFilter(

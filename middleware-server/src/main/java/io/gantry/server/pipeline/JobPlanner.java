@@ -18,7 +18,7 @@ import io.gantry.jsdl.model.spmd.SPMDApplicationType;
 import io.gantry.server.config.NamedApplication;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.store.JobId;
-import io.gantry.staging.CacheRule;
+import io.gantry.staging.BoundValues;
 import io.gantry.staging.CreationFlag;
 import io.gantry.staging.DataSourceRef;
 import io.gantry.staging.DataSourceSpec;
@@ -63,6 +63,12 @@ public final class JobPlanner {
   private io.gantry.staging.ConnectionCheck connectionCheck;
 
   private FileSystemRoots fileSystems = FileSystemRoots.none();
+
+  /** gantry-launcher for task farms; null: this server refuses them. */
+  private Path farmLauncher;
+
+  /** Whether job directories are on a cluster reached over SSH (compute.ssh-host). */
+  private boolean onCluster;
 
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
@@ -151,6 +157,26 @@ public final class JobPlanner {
     return fileSystems;
   }
 
+  /**
+   * Runs task farms with {@code launcher} (gantry-launcher), or refuses them when it is null;
+   * returns this.
+   */
+  public JobPlanner withTaskFarms(Path launcher) {
+    this.farmLauncher = launcher;
+    return this;
+  }
+
+  /**
+   * Plans for job directories on a cluster reached over SSH ({@code compute.ssh-host}); returns
+   * this. Two things of this host do not reach such a job and are refused when it is submitted: a
+   * task farm (its dispatcher and journal live on this host, and its launchers connect back to it)
+   * and a JSDL file system (a directory of this host, which the cluster's nodes cannot see).
+   */
+  public JobPlanner onCluster(boolean cluster) {
+    this.onCluster = cluster;
+    return this;
+  }
+
   /** The named applications this planner resolves ApplicationName against. */
   public ApplicationRegistry applications() {
     return applications;
@@ -205,12 +231,12 @@ public final class JobPlanner {
     StageInPlan in =
         new StageInPlan(
             transfers(job.scpStageIn(), owner, problems),
-            extracts(job.sqlQueries(), owner, problems),
+            extracts(job, job.sqlQueries(), owner, problems),
             standard.in());
     StageOutPlan out =
         new StageOutPlan(
             id.toString(),
-            loads(job.sqlUpdates(), owner, problems),
+            loads(job, job.sqlUpdates(), owner, problems),
             transfers(job.scpStageOut(), owner, problems),
             standard.out(),
             standard.deleteOnTermination());
@@ -230,7 +256,7 @@ public final class JobPlanner {
                 processesPerHost(job),
                 problems)
             : BatchResources.none();
-    return new JsdlJobPlan(id, owner, dir, in, launch, out, batch);
+    return new JsdlJobPlan(id, owner, dir, in, launch, out, batch, job.taskFarm().orElse(null));
   }
 
   /** JSDL SPMD's ProcessesPerHost, the one JSDL element that says how ranks spread over hosts. */
@@ -242,7 +268,7 @@ public final class JobPlanner {
   }
 
   private List<SqlExtract> extracts(
-      List<SQLQueryDataStagingType> queries, String owner, List<String> problems) {
+      JsdlJob job, List<SQLQueryDataStagingType> queries, String owner, List<String> problems) {
     List<SqlExtract> extracts = new ArrayList<>();
     for (SQLQueryDataStagingType q : queries) {
       DataSourceRef source = dataSource(q.getDataSourceRef(), q.getDataSource(), owner, problems);
@@ -258,33 +284,14 @@ public final class JobPlanner {
               q.getSQLInputFileName(),
               flag,
               JsdlDefaults.isOn(q.getSQLOutputFileCompression()),
-              cacheRule(q)));
+              CacheRules.of(q.getCacheValidity(), q.getCacheKeyQuery()),
+              new BoundValues(job.boundValues(q))));
     }
     return extracts;
   }
 
-  /**
-   * CacheValidity and CacheKeyQuery; null (never cached) without either. An xsd:duration may count
-   * months and years, so it is measured from now.
-   */
-  private static CacheRule cacheRule(SQLQueryDataStagingType q) {
-    javax.xml.datatype.Duration validity = q.getCacheValidity();
-    String keyQuery = q.getCacheKeyQuery() == null ? null : q.getCacheKeyQuery().strip();
-    if (validity == null && (keyQuery == null || keyQuery.isEmpty())) {
-      return null;
-    }
-    return new CacheRule(
-        validity == null
-            ? null
-            : java.time.Duration.ofMillis(
-                validity.getTimeInMillis(
-                    java.util.GregorianCalendar.from(
-                        java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)))),
-        keyQuery);
-  }
-
   private List<SqlLoad> loads(
-      List<SQLUpdateDataStagingType> updates, String owner, List<String> problems) {
+      JsdlJob job, List<SQLUpdateDataStagingType> updates, String owner, List<String> problems) {
     List<SqlLoad> loads = new ArrayList<>();
     for (SQLUpdateDataStagingType u : updates) {
       DataSourceRef source = dataSource(u.getDataSourceRef(), u.getDataSource(), owner, problems);
@@ -294,7 +301,8 @@ public final class JobPlanner {
               u.getExecutionOrderGroup(),
               u.getSQLStatement().strip(),
               u.getSQLInputFileName(),
-              u.getBatchSize() == null ? SqlLoad.DEFAULT_BATCH_SIZE : u.getBatchSize()));
+              u.getBatchSize() == null ? SqlLoad.DEFAULT_BATCH_SIZE : u.getBatchSize(),
+              new BoundValues(job.boundValues(u))));
     }
     return loads;
   }
@@ -375,7 +383,8 @@ public final class JobPlanner {
               s.getSourceFileName(),
               s.getTargetFileName(),
               JsdlDefaults.isOn(s.getCompression()),
-              credential));
+              credential,
+              CacheRules.of(s.getCacheValidity(), null)));
     }
     return transfers;
   }
@@ -391,6 +400,15 @@ public final class JobPlanner {
       job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName().strip()));
     }
     job.stagingSteps().forEach(step -> step.fileSystemName().ifPresent(named::add));
+    if (onCluster && !named.isEmpty()) {
+      problems.add(
+          "JSDL file systems "
+              + named
+              + " are directories of the server's host, and this server runs its jobs on the"
+              + " cluster of compute.ssh-host, where they do not exist: stage through the job"
+              + " directory instead");
+      return named;
+    }
     for (String name : named) {
       fileSystems.problem(name).ifPresent(problems::add);
     }
@@ -416,6 +434,17 @@ public final class JobPlanner {
     if (job.hpcProfileApplication().isPresent()) {
       ProcessCount.check(job, 1, "an HPC Profile application runs", problems);
       return hpcProfile(id, job.hpcProfileApplication().get(), dir);
+    }
+    if (job.taskFarm().isPresent() && onCluster) {
+      problems.add(
+          "task farms run on the server's own host (their dispatcher and journal live there), and"
+              + " this server runs its jobs on the cluster of compute.ssh-host: submit the farm to"
+              + " a server without compute.ssh-host");
+      return null;
+    }
+    if (job.taskFarm().isPresent()) {
+      return TaskFarmLaunch.spec(
+          posix(id, job.posixApplication().orElseThrow(), dir), job, farmLauncher, problems);
     }
     if (job.posixApplication().isPresent()) {
       ProcessCount.check(job, 1, "a POSIX application runs", problems);

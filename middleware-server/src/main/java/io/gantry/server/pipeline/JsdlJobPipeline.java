@@ -1,5 +1,6 @@
 package io.gantry.server.pipeline;
 
+import io.gantry.dispatcher.DetachedJobs;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
 import io.gantry.dispatcher.Launcher;
@@ -38,6 +39,12 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   /** Prefix of a stored Slurm job id ({@link JobStore#recordComputeRef}). */
   static final String SLURM_REF = "slurm:";
 
+  /**
+   * Prefix of a task farm's stored reference: "farm:local", or "farm:slurm:ID". A farm is resumed,
+   * not re-attached: its journal holds what it finished.
+   */
+  static final String FARM_REF = "farm:";
+
   private final JsdlParser parser;
   private final JobPlanner planner;
   private final StagingGateway gateway;
@@ -45,6 +52,8 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private final Launcher posixLauncher;
   private final JobStore store;
   private final SlurmLauncher slurm;
+  private final DetachedJobs detached;
+  private TaskFarmRunner farms;
 
   /** The cluster holding the job directories (compute.ssh-host); null: they are on this host. */
   private ClusterConnection cluster;
@@ -71,7 +80,24 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       Launcher posixLauncher,
       JobStore store,
       SlurmLauncher slurm) {
+    this(parser, planner, gateway, mpiLauncher, posixLauncher, store, slurm, null);
+  }
+
+  /**
+   * With {@code detached} non-null, local jobs run under supervisors that outlive the server, and
+   * jobs a previous server started that way are followed again.
+   */
+  public JsdlJobPipeline(
+      JsdlParser parser,
+      JobPlanner planner,
+      StagingGateway gateway,
+      Launcher mpiLauncher,
+      Launcher posixLauncher,
+      JobStore store,
+      SlurmLauncher slurm,
+      DetachedJobs detached) {
     this.slurm = slurm;
+    this.detached = detached;
     this.parser = parser;
     this.planner = planner;
     this.gateway = gateway;
@@ -80,10 +106,19 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     this.store = store;
   }
 
+  /** Runs task-farm jobs through {@code runner}; returns this. */
+  public JsdlJobPipeline withTaskFarms(TaskFarmRunner runner) {
+    this.farms = runner;
+    return this;
+  }
+
   /**
    * Job directories on {@code cluster} (null: on this host): stage-in and stage-out stream over its
    * SFTP channels, the job is submitted to the Slurm on its login node ({@code slurm} must be the
-   * launcher made for it), and nothing of the job is written on this host.
+   * launcher made for it), and nothing of the job is written on this host. Task farms and job
+   * supervisors stay features of local jobs: the planner refuses a farm for a cluster at
+   * submission, and the configuration refuses {@code jobs.supervisor} with {@code
+   * compute.ssh-host}.
    */
   public JsdlJobPipeline onCluster(ClusterConnection cluster) {
     if (cluster != null && slurm == null) {
@@ -95,7 +130,8 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
 
   @Override
   public JsdlJobPlan plan(JobRecord job, String jobDescription) throws JobFailure {
-    ParseResult parsed = parser.parse(jobDescription);
+    // a template is stored as written: fill it with the values stored beside it
+    ParseResult parsed = parser.parse(jobDescription, store.origin(job.id()).parameters());
     if (!parsed.isValid()) {
       throw new JobFailure("the stored job description is no longer valid: " + parsed.report());
     }
@@ -156,6 +192,13 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       Files.createDirectories(plan.launch().stderr().getParent());
       JobDirectoryOwner.give(plan.jobDirectory(), account);
       giveStagedFileSystemFiles(plan, account);
+      if (plan.farm() != null) {
+        if (farms == null) {
+          throw new JobFailure("this server runs no task farms");
+        }
+        return farms.launch(
+            plan, plan.launch().withAccount(account), spec -> startFarm(plan, spec, account));
+      }
       if (slurm != null) {
         // Stored before anything else happens, so that a restarted server finds the job again.
         return slurm.submit(
@@ -164,7 +207,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
             SlurmAccounts.runAs(account),
             slurmId -> store.recordComputeRef(plan.jobId(), SLURM_REF + slurmId));
       }
-      return launcher.launch(plan.launch().withAccount(account));
+      RunningJob running = launcher.launch(plan.launch().withAccount(account));
+      // Stored at once, so that a restarted server finds the job's supervisor again.
+      running.reattachReference().ifPresent(ref -> store.recordComputeRef(plan.jobId(), ref));
+      return running;
     } catch (LaunchException | IOException | IllegalArgumentException e) {
       throw new JobFailure(e.getMessage(), e);
     }
@@ -176,6 +222,12 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
    * its output goes to are made over SFTP first.
    */
   private RunningJob launchOnCluster(JsdlJobPlan plan) throws JobFailure {
+    if (plan.farm() != null) {
+      // refused at submission; this is a farm submitted before compute.ssh-host was set
+      throw new JobFailure(
+          "task farms run on the server's own host, and this server runs its jobs on the cluster"
+              + " of compute.ssh-host");
+    }
     try {
       for (Path dir :
           List.of(
@@ -194,8 +246,60 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     }
   }
 
+  /** The launchers of a farm, through the compute backend; the reference is stored first. */
+  private RunningJob startFarm(
+      JsdlJobPlan plan, io.gantry.dispatcher.LaunchSpec spec, JobAccount account)
+      throws LaunchException {
+    if (slurm != null) {
+      return slurm.submit(
+          spec,
+          plan.batch(),
+          SlurmAccounts.runAs(account),
+          slurmId -> store.recordComputeRef(plan.jobId(), FARM_REF + SLURM_REF + slurmId));
+    }
+    store.recordComputeRef(plan.jobId(), FARM_REF + "local");
+    return mpiLauncher.launch(spec);
+  }
+
+  /**
+   * Resumes a farm after a restart: its old launchers (a Slurm job that may still run) are stopped,
+   * and new ones are started against a new dispatcher that reads the farm's journal.
+   */
+  private Optional<RunningJob> resumeFarm(JsdlJobPlan plan, String computeRef) throws JobFailure {
+    String inner = computeRef.substring(FARM_REF.length());
+    if (inner.startsWith(SLURM_REF) && slurm != null) {
+      RunningJob old = slurm.reattach(plan.jobId().toString(), inner.substring(SLURM_REF.length()));
+      old.terminate(java.time.Duration.ofSeconds(5));
+      try {
+        old.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new JobFailure("interrupted while stopping the farm's old launchers", e);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        LOG.warn("job {}: the farm's old Slurm job did not end: {}", plan.jobId(), e.toString());
+      }
+    }
+    if (plan.farm() == null) {
+      return Optional.empty();
+    }
+    LOG.info("job {}: resuming its task farm after the restart", plan.jobId());
+    return Optional.of(launch(plan));
+  }
+
   @Override
   public Optional<RunningJob> reattach(JsdlJobPlan plan, String computeRef) throws JobFailure {
+    if (computeRef.startsWith(DetachedJobs.REFERENCE_PREFIX)) {
+      if (detached == null) {
+        throw new JobFailure(
+            "the job runs under a job supervisor ("
+                + computeRef
+                + ") and this server has no jobs.supervisor");
+      }
+      return Optional.of(detached.reattach(plan.jobId().toString(), computeRef));
+    }
+    if (computeRef.startsWith(FARM_REF)) {
+      return resumeFarm(plan, computeRef);
+    }
     if (!computeRef.startsWith(SLURM_REF)) {
       return Optional.empty();
     }
@@ -280,6 +384,12 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
    */
   @Override
   public void terminated(JsdlJobPlan plan) {
+    if (detached != null) {
+      detached.forget(plan.jobId().toString()); // its end is in the job store now
+    }
+    if (plan.farm() != null && farms != null) {
+      farms.forget(plan.jobId());
+    }
     try {
       List<io.gantry.staging.StagedName> removed =
           cluster != null

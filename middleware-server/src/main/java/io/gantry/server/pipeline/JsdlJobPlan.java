@@ -12,7 +12,8 @@ import java.nio.file.Path;
  * A job as the server will carry it out: what to stage in, what to run, what to stage out, all
  * inside one job directory on the compute file system; {@code batch} is what a batch system (Slurm)
  * is asked for beyond the launch spec. {@code launch} is null for a job that only stages data (JSDL
- * without Application).
+ * without Application). {@code farm} is the task farm the launch spec's launchers serve, or null
+ * for a job that runs its program once.
  */
 public record JsdlJobPlan(
     JobId jobId,
@@ -21,8 +22,21 @@ public record JsdlJobPlan(
     StageInPlan stageIn,
     LaunchSpec launch,
     StageOutPlan stageOut,
-    BatchResources batch)
+    BatchResources batch,
+    io.gantry.jsdl.farm.TaskFarmSpec farm)
     implements JobPlan {
+
+  /** A job that is not a task farm. */
+  public JsdlJobPlan(
+      JobId jobId,
+      String owner,
+      Path jobDirectory,
+      StageInPlan stageIn,
+      LaunchSpec launch,
+      StageOutPlan stageOut,
+      BatchResources batch) {
+    this(jobId, owner, jobDirectory, stageIn, launch, stageOut, batch, null);
+  }
 
   @Override
   public int slots() {

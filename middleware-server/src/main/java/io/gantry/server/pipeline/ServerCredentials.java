@@ -108,7 +108,8 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
           source.name(),
           source.jdbcUrl(),
           source.reader().user(),
-          secret(source.reader().password()));
+          secret(source.reader().password()),
+          source.maxStatements());
     }
     return dataSource(ref);
   }
@@ -133,7 +134,11 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
           "data source '" + ref.name() + "' is not defined on this server");
     }
     return new DataSourceSpec(
-        source.name(), source.jdbcUrl(), source.user(), secret(source.password()));
+        source.name(),
+        source.jdbcUrl(),
+        source.user(),
+        secret(source.password()),
+        source.maxStatements());
   }
 
   /**

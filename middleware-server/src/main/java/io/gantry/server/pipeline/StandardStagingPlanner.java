@@ -123,7 +123,10 @@ final class StandardStagingPlanner {
               flag,
               credential.map(c -> credentialToken(owner, c)).orElse(null),
               user,
-              fileSystem);
+              fileSystem,
+              direction == UriTransfer.Direction.IN
+                  ? CacheRules.of(step.cacheValidity().orElse(null), null)
+                  : null);
     } catch (IllegalArgumentException e) {
       problems.add(what + ": " + e.getMessage());
       return Optional.empty();

@@ -642,7 +642,10 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
               "the program " + outcome.describe() + "; see the job's standard error");
     } else {
       change =
-          StateChange.of(JobState.RUNNING, JobState.STAGING_OUT, "the program exited with code 0");
+          StateChange.of(
+              JobState.RUNNING,
+              JobState.STAGING_OUT,
+              "the program " + outcome.describe()); // a farm's detail counts its failed tasks
     }
     return change.withExitCode(outcome.reportedStatus());
   }

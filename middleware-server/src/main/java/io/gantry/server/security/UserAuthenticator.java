@@ -25,14 +25,29 @@ public final class UserAuthenticator {
   private final UserAccounts accounts;
   private final PasswordHasher hasher = new PasswordHasher();
   private final LoginThrottle throttle;
+  private final Optional<SessionTokenAuthenticator> sessionTokens;
 
   public UserAuthenticator(UserAccounts accounts) {
     this(accounts, new LoginThrottle(LoginThrottle.DEFAULT_FREE_FAILURES));
   }
 
   public UserAuthenticator(UserAccounts accounts, LoginThrottle throttle) {
+    this(accounts, throttle, Optional.empty());
+  }
+
+  /** With {@code sessionTokens}, clients may also authenticate with a session token. */
+  public UserAuthenticator(
+      UserAccounts accounts,
+      LoginThrottle throttle,
+      Optional<SessionTokenAuthenticator> sessionTokens) {
     this.accounts = accounts;
     this.throttle = throttle;
+    this.sessionTokens = sessionTokens;
+  }
+
+  /** The session tokens accepted beside passwords, when the server issues them. */
+  public Optional<SessionTokenAuthenticator> sessionTokens() {
+    return sessionTokens;
   }
 
   /**

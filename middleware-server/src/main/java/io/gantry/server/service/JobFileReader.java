@@ -37,6 +37,8 @@ public final class JobFileReader {
    */
   public SeekableByteChannel open(Path jobDirectory, String relativeName) throws IOException {
     if (cluster != null && jobDirectory.normalize().startsWith(clusterRoot)) {
+      // the name is refused here exactly as on this host, before anything is asked of the cluster
+      JobDirectoryReader.checkName(relativeName);
       return cluster.openJobFile(jobDirectory.toString(), relativeName);
     }
     return JobDirectoryReader.open(jobDirectory, relativeName);

@@ -1,5 +1,6 @@
 package io.gantry.server.service;
 
+import io.gantry.jsdl.JobTemplate;
 import io.gantry.jsdl.JsdlJob;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.JsdlWriter;
@@ -10,6 +11,7 @@ import io.gantry.server.api.FaultDetail;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobAudit;
 import io.gantry.server.api.JobDocument;
+import io.gantry.server.api.JobFileChunk;
 import io.gantry.server.api.JobList;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobNotFoundFault;
@@ -18,10 +20,16 @@ import io.gantry.server.api.JobStateFault;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.LimitExceededFault;
+import io.gantry.server.api.MissedRunsName;
 import io.gantry.server.api.OutputChunk;
 import io.gantry.server.api.OutputStreamName;
+import io.gantry.server.api.ParameterValue;
 import io.gantry.server.api.Problem;
+import io.gantry.server.api.ScheduleInfo;
 import io.gantry.server.api.ServerInfo;
+import io.gantry.server.api.SessionToken;
+import io.gantry.server.api.UserAccountFault;
+import io.gantry.server.api.UserInfo;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.config.NamedApplication;
 import io.gantry.server.pipeline.JobPlanner;
@@ -29,11 +37,14 @@ import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.StoredPlans;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.scheduler.MetaScheduler;
+import io.gantry.server.security.SessionTokenAuthenticator;
+import io.gantry.server.security.UserAdministration;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.StorageWatch;
 import io.gantry.server.store.DataMovement;
 import io.gantry.server.store.JobConditions;
 import io.gantry.server.store.JobId;
+import io.gantry.server.store.JobOrigin;
 import io.gantry.server.store.JobPage;
 import io.gantry.server.store.JobQuery;
 import io.gantry.server.store.JobRecord;
@@ -44,7 +55,9 @@ import io.gantry.server.store.StoredPlan;
 import io.gantry.staging.JobDirectoryReader;
 import jakarta.annotation.Resource;
 import jakarta.jws.WebService;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.xml.ws.WebServiceContext;
+import jakarta.xml.ws.handler.MessageContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -55,8 +68,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -88,6 +103,11 @@ public class JobManagementService implements JobManagement {
   private final StorageWatch storage;
   private final JobDirectoryRetention retention;
   private final JobFlow flow;
+  private final UserAdministrationService users;
+  private final StageInCacheAdministration stageInCache;
+
+  /** The session-token operations; shared by the views {@link #actingFor} makes. */
+  private final SessionTokenService sessionTokens;
 
   /** Where job directories are read: here, or on the cluster for jobs whose directory is there. */
   private volatile JobFileReader jobFiles = JobFileReader.LOCAL;
@@ -106,7 +126,11 @@ public class JobManagementService implements JobManagement {
       Duration killGrace,
       StorageWatch storage,
       JobDirectoryRetention retention,
-      JobConditions conditions) {
+      JobConditions conditions,
+      UserAdministration users,
+      StageInCacheAdministration stageInCache) {
+    this.users = new UserAdministrationService(users);
+    this.stageInCache = stageInCache;
     this.parser = parser;
     this.planner = planner;
     this.store = store;
@@ -116,6 +140,7 @@ public class JobManagementService implements JobManagement {
     this.storage = storage;
     this.retention = retention;
     this.flow = new JobFlow(store, conditions, scheduler);
+    this.sessionTokens = new SessionTokenService();
     this.boundCaller = null;
   }
 
@@ -130,7 +155,11 @@ public class JobManagementService implements JobManagement {
     this.retention = service.retention;
     this.flow = service.flow;
     this.jobFiles = service.jobFiles;
+    this.users = service.users;
+    this.stageInCache = service.stageInCache;
+    this.sessionTokens = service.sessionTokens;
     this.boundCaller = caller;
+    this.schedules = service.schedules;
   }
 
   /** Reads job files with {@code reader} (a server whose job directories are on a cluster). */
@@ -146,6 +175,48 @@ public class JobManagementService implements JobManagement {
    */
   public JobManagementService actingFor(String user, boolean admin) {
     return new JobManagementService(this, new Caller(user, admin));
+  }
+
+  /** Issues and accepts session tokens with {@code authenticator} (when authentication is on). */
+  public void acceptSessionTokens(SessionTokenAuthenticator authenticator) {
+    sessionTokens.enable(authenticator);
+  }
+
+  /** How the SOAP caller authenticated (the servlet's auth type); null for in-process callers. */
+  private String authType() {
+    if (boundCaller != null || context == null) {
+      return null;
+    }
+    try {
+      return context.getMessageContext().get(MessageContext.SERVLET_REQUEST)
+              instanceof HttpServletRequest request
+          ? request.getAuthType()
+          : null;
+    } catch (IllegalStateException e) {
+      return null; // called outside a request
+    }
+  }
+
+  @Override
+  public SessionToken issueSessionToken(String description) throws AccessDeniedFault {
+    return sessionTokens.issue(caller(), authType(), description);
+  }
+
+  @Override
+  public List<SessionToken> listSessionTokens(boolean allUsers) throws AccessDeniedFault {
+    return sessionTokens.list(caller(), allUsers);
+  }
+
+  @Override
+  public boolean revokeSessionToken(String tokenId) {
+    return sessionTokens.revoke(caller(), tokenId);
+  }
+
+  @Override
+  public JobFileChunk getJobFile(String jobId, String path, long offset, int maxBytes)
+      throws JobNotFoundFault {
+    JobRecord job = ownJob(jobId);
+    return JobFiles.chunk(job, planOf(job), retention, jobFiles, path, offset, maxBytes);
   }
 
   private Caller caller() {
@@ -206,7 +277,9 @@ public class JobManagementService implements JobManagement {
   }
 
   private Optional<StoredPlan> planStoredJob(JobRecord job) {
-    ParseResult parsed = store.jobDescription(job.id()).map(parser::parse).orElse(null);
+    Map<String, String> values = store.origin(job.id()).parameters();
+    ParseResult parsed =
+        store.jobDescription(job.id()).map(xml -> parser.parse(xml, values)).orElse(null);
     if (parsed == null || !parsed.isValid()) {
       log.warn(
           "job {}: stored before its plan was kept, and its description no longer parses; its files"
@@ -237,6 +310,15 @@ public class JobManagementService implements JobManagement {
 
   private String submit(JobDocument jobDefinition, Caller caller)
       throws InvalidJobFault, LimitExceededFault {
+    return submit(jobDefinition, caller, JobOrigin.NONE);
+  }
+
+  /**
+   * Checks and queues a job. {@code origin} says where it came from (a resubmission, a schedule);
+   * its parameter values are those the job was filled with, whatever {@code origin} holds.
+   */
+  String submit(JobDocument jobDefinition, Caller caller, JobOrigin origin)
+      throws InvalidJobFault, LimitExceededFault {
     Checked checked = check(jobDefinition, caller);
     if (!checked.result().valid) {
       throw new InvalidJobFault(
@@ -261,13 +343,21 @@ public class JobManagementService implements JobManagement {
     requireStorage("the job was not accepted");
     flow.recordAtSubmission(plan.jobId(), checked.dependencies(), job.heldAtSubmission(), caller);
     // planned once, by check: the job is stored under the id it was planned for, with that plan
+    // a template is kept as written, with its values beside it: definition, resubmission and a
+    // restarted server fill it again exactly as at submission
     JobRecord record =
         store.submit(
             plan.jobId(),
             caller.name(),
             job.jobName().orElse(null),
-            JsdlWriter.write(job),
-            StoredPlans.of(plan));
+            job.template().map(JobTemplate::source).orElseGet(() -> JsdlWriter.write(job)),
+            StoredPlans.of(plan),
+            new JobOrigin(
+                TemplateValues.filled(job),
+                origin.resubmittedFrom(),
+                origin.scheduleId(),
+                origin.scheduleName(),
+                origin.scheduledFor()));
     // The store may have taken the job into a file deleted since the last check: acknowledge
     // only what a fresh check says is kept.
     if (storage.confirmStillThere().isPresent()) {
@@ -328,7 +418,8 @@ public class JobManagementService implements JobManagement {
           problem("ERROR", 0, 0, "", "the message carries no JobDefinition element"));
       return new Checked(result, null, null, List.of());
     }
-    ParseResult parsed = parser.parse(document.getJobDefinition());
+    ParseResult parsed =
+        parser.parse(document.getJobDefinition(), TemplateValues.of(document.getParameters()));
     for (io.gantry.jsdl.Problem p : parsed.report().problems()) {
       result.problems.add(
           problem(p.severity().name(), p.line(), p.column(), p.path(), p.message()));
@@ -406,7 +497,8 @@ public class JobManagementService implements JobManagement {
 
   @Override
   public JobStatusInfo getJobStatus(String jobId) throws JobNotFoundFault {
-    return status(ownJob(jobId));
+    JobRecord job = ownJob(jobId);
+    return StatusMapper.withOrigin(status(job), store.origin(job.id()));
   }
 
   @Override
@@ -604,7 +696,8 @@ public class JobManagementService implements JobManagement {
     // the owner may resubmit it: their ENC(...) values decrypt for nobody else anyway
     boolean owner = job.owner().equals(caller.name());
     return new JobDocument(
-        DefinitionRedactor.redacted(store.jobDescription(job.id()).orElseThrow(), owner));
+        DefinitionRedactor.redacted(store.jobDescription(job.id()).orElseThrow(), owner),
+        TemplateValues.toApi(store.origin(job.id()).parameters()));
   }
 
   @Override
@@ -700,5 +793,134 @@ public class JobManagementService implements JobManagement {
         message,
         new FaultDetail(
             "JOB_STATE", message, job.id().toString(), JobStateName.valueOf(job.state().name())));
+  }
+
+  // ---- user administration (issue 18): the logic is UserAdministrationService's -------------
+
+  private UserAdministrationService users() {
+    if (users == null) {
+      throw new IllegalStateException("this server offers no user administration");
+    }
+    return users;
+  }
+
+  @Override
+  public List<UserInfo> listUsers() throws AccessDeniedFault {
+    return users().list(caller());
+  }
+
+  @Override
+  public UserInfo addUser(String name, String password, String role, String osAccount)
+      throws AccessDeniedFault, UserAccountFault {
+    return users().add(caller(), name, password, role, osAccount);
+  }
+
+  @Override
+  public UserInfo removeUser(String name) throws AccessDeniedFault, UserAccountFault {
+    return users().remove(caller(), name);
+  }
+
+  @Override
+  public UserInfo setUserPassword(String name, String password)
+      throws AccessDeniedFault, UserAccountFault {
+    return users().setPassword(caller(), name, password);
+  }
+
+  @Override
+  public UserInfo setUserRole(String name, String role) throws AccessDeniedFault, UserAccountFault {
+    return users().setRole(caller(), name, role);
+  }
+
+  @Override
+  public UserInfo setUserOsAccount(String name, String osAccount)
+      throws AccessDeniedFault, UserAccountFault {
+    return users().setOsAccount(caller(), name, osAccount);
+  }
+
+  // ---- job templates, resubmission and schedules (issue 18) ----
+
+  /** The schedules' operations; null on a server built without them. */
+  private ScheduleBook schedules;
+
+  /** Gives the service its schedules (the server wires them after both exist). */
+  public void useSchedules(ScheduleBook book) {
+    this.schedules = book;
+  }
+
+  private ScheduleBook schedules() {
+    if (schedules == null) {
+      throw new IllegalStateException("this server keeps no schedules");
+    }
+    return schedules;
+  }
+
+  @Override
+  public String resubmitJob(String jobId, List<ParameterValue> parameters)
+      throws JobNotFoundFault, InvalidJobFault, LimitExceededFault {
+    Caller caller = caller();
+    JobRecord original = ownJob(jobId, caller);
+    Map<String, String> values = new LinkedHashMap<>(store.origin(original.id()).parameters());
+    values.putAll(TemplateValues.of(parameters));
+    String description = store.jobDescription(original.id()).orElseThrow();
+    // the new job is the original owner's: its encrypted passwords are bound to that user
+    return submit(
+        StoredDocuments.document(description, values),
+        caller.name().equals(original.owner()) ? caller : new Caller(original.owner(), false),
+        new JobOrigin(Map.of(), original.id(), null, null, null));
+  }
+
+  /** Submits a schedule's job for one of its times, as the schedule's owner. */
+  String submitScheduled(
+      String owner, String description, Map<String, String> values, JobOrigin origin)
+      throws InvalidJobFault, LimitExceededFault {
+    return submit(StoredDocuments.document(description, values), new Caller(owner, false), origin);
+  }
+
+  /** Validates a job for a schedule: the report, as validateJob gives it, for {@code owner}. */
+  ValidationResult validateFor(String owner, String description, Map<String, String> values) {
+    return check(StoredDocuments.document(description, values), new Caller(owner, false)).result();
+  }
+
+  @Override
+  public ScheduleInfo addSchedule(
+      String name,
+      String cron,
+      String timeZone,
+      MissedRunsName missedRuns,
+      JobDocument jobDefinition)
+      throws InvalidJobFault {
+    return schedules().add(caller(), name, cron, timeZone, missedRuns, jobDefinition);
+  }
+
+  @Override
+  public List<ScheduleInfo> listSchedules(boolean allUsers) throws AccessDeniedFault {
+    return schedules().list(caller(), allUsers);
+  }
+
+  @Override
+  public ScheduleInfo pauseSchedule(String scheduleId) {
+    return schedules().pause(caller(), scheduleId);
+  }
+
+  @Override
+  public ScheduleInfo resumeSchedule(String scheduleId) {
+    return schedules().resume(caller(), scheduleId);
+  }
+
+  @Override
+  public ScheduleInfo removeSchedule(String scheduleId) {
+    return schedules().remove(caller(), scheduleId);
+  }
+
+  // --- stage-in cache administration (issue 16): the logic is StageInCacheAdministration's ---
+
+  @Override
+  public io.gantry.server.api.StageInCacheList listStageInCache() throws AccessDeniedFault {
+    return stageInCache.list(caller());
+  }
+
+  @Override
+  public int clearStageInCache(String key) throws AccessDeniedFault {
+    return stageInCache.clear(caller(), key);
   }
 }

@@ -4,6 +4,7 @@ import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.StagedFileInfo;
 import io.gantry.server.store.DataMovement;
+import io.gantry.server.store.JobOrigin;
 import io.gantry.server.store.JobRecord;
 
 /** Maps job-store records to the API's message types. */
@@ -22,6 +23,17 @@ final class StatusMapper {
     s.finished = job.finishedAt();
     s.exitCode = job.exitCode();
     s.failureReason = job.failureReason();
+    return s;
+  }
+
+  /** A job's status with its template values and where it came from. */
+  static JobStatusInfo withOrigin(JobStatusInfo s, JobOrigin origin) {
+    if (!origin.parameters().isEmpty()) {
+      s.parameters = TemplateValues.toApi(origin.parameters());
+    }
+    s.resubmittedFrom = origin.resubmittedFrom() == null ? null : origin.resubmittedFrom().value();
+    s.schedule = origin.scheduleName();
+    s.scheduledFor = origin.scheduledFor();
     return s;
   }
 

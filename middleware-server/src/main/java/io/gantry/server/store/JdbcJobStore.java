@@ -3,6 +3,7 @@ package io.gantry.server.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.gantry.server.store.internal.JobRows;
+import io.gantry.server.store.internal.OriginRows;
 import io.gantry.server.store.internal.PlanRows;
 import io.gantry.server.store.internal.SchemaMigrations;
 import io.gantry.server.store.internal.Transactor;
@@ -36,6 +37,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   private final HikariDataSource ownedPool;
   private final UserAccounts users;
   private final JobConditions conditions;
+  private final ScheduleStore schedules;
+  private final SessionTokens sessionTokens;
 
   /** Uses a data source the caller owns; brings its schema up to date first. */
   public JdbcJobStore(DataSource dataSource, Clock clock) {
@@ -49,6 +52,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     this.ownedPool = ownedPool;
     this.users = new UserAccounts(tx);
     this.conditions = new JobConditions(tx, clock);
+    this.schedules = new ScheduleStore(tx);
+    this.sessionTokens = new SessionTokens(tx);
   }
 
   /** The dependencies and holds of jobs, kept in the same database. */
@@ -59,6 +64,11 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   /** The user accounts kept in the same database. */
   public UserAccounts userAccounts() {
     return users;
+  }
+
+  /** The session tokens of gantry login, kept beside the users they belong to. */
+  public SessionTokens sessionTokens() {
+    return sessionTokens;
   }
 
   /**
@@ -141,14 +151,46 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   @Override
   public JobRecord submit(
       JobId id, String owner, String name, String jobDescription, StoredPlan plan) {
+    return submit(id, owner, name, jobDescription, plan, JobOrigin.NONE);
+  }
+
+  @Override
+  public JobRecord submit(
+      JobId id,
+      String owner,
+      String name,
+      String jobDescription,
+      StoredPlan plan,
+      JobOrigin origin) {
     java.util.Objects.requireNonNull(id, "id");
     java.util.Objects.requireNonNull(plan, "plan");
+    java.util.Objects.requireNonNull(origin, "origin");
     checkNewJob(owner, name, jobDescription);
-    return insertJob(id, owner, name, jobDescription, plan);
+    return insertJob(id, owner, name, jobDescription, plan, origin);
+  }
+
+  @Override
+  public JobOrigin origin(JobId id) {
+    return tx.read("read the origin of job " + id, c -> OriginRows.read(c, id));
+  }
+
+  /** The schedules kept in the same database. */
+  public ScheduleStore schedules() {
+    return schedules;
   }
 
   private JobRecord insertJob(
       JobId id, String owner, String name, String jobDescription, StoredPlan plan) {
+    return insertJob(id, owner, name, jobDescription, plan, JobOrigin.NONE);
+  }
+
+  private JobRecord insertJob(
+      JobId id,
+      String owner,
+      String name,
+      String jobDescription,
+      StoredPlan plan,
+      JobOrigin origin) {
     Instant now = now();
     return tx.write(
         "store new job " + id,
@@ -168,6 +210,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
           if (plan != null) {
             PlanRows.insert(c, id, plan, now, TEXT_LIMIT);
           }
+          OriginRows.insert(c, id, origin); // the template's values go with the job, or neither
           appendHistory(c, id, null, JobState.QUEUED, now, "submitted by " + owner);
           return readJob(c, id).orElseThrow();
         });

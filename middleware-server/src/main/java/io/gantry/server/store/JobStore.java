@@ -23,6 +23,21 @@ public interface JobStore {
   JobRecord submit(JobId id, String owner, String name, String jobDescription, StoredPlan plan);
 
   /**
+   * {@link #submit(JobId, String, String, String, StoredPlan)} with the job's template values and
+   * where it came from (a resubmission, a schedule), stored in the same transaction.
+   */
+  JobRecord submit(
+      JobId id,
+      String owner,
+      String name,
+      String jobDescription,
+      StoredPlan plan,
+      JobOrigin origin);
+
+  /** The job's template values and where it came from; {@link JobOrigin#NONE}-like when none. */
+  JobOrigin origin(JobId id);
+
+  /**
    * Records the plan of a job stored without one (before job store version 9). False, and nothing
    * changed, when the job has a plan already: a plan is fixed once.
    *

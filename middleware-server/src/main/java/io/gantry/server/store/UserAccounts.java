@@ -138,6 +138,20 @@ public final class UserAccounts {
         });
   }
 
+  /** Changes the user's role; false if there is no such user. */
+  public boolean setRole(String name, UserAccount.Role role) {
+    return tx.write(
+        "set the role of user " + name,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("UPDATE gantry_user SET role = ? WHERE name = ?")) {
+            ps.setString(1, role.value());
+            ps.setString(2, name);
+            return ps.executeUpdate() == 1;
+          }
+        });
+  }
+
   /** Maps the user to an OS account, or back to the default with null; false if no such user. */
   public boolean setOsAccount(String name, String osAccount) {
     return tx.write(

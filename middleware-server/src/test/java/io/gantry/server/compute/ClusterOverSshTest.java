@@ -1,12 +1,17 @@
 package io.gantry.server.compute;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
+import io.gantry.server.api.JobFileChunk;
 import io.gantry.server.api.JobManagement;
+import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.OutputChunk;
@@ -16,6 +21,7 @@ import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.testing.cluster.NamespaceCluster;
 import io.gantry.testing.server.GantryTestServer;
+import jakarta.xml.ws.soap.SOAPFaultException;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -188,6 +194,51 @@ public class ClusterOverSshTest {
     OutputChunk out = client.getJobOutput(id, OutputStreamName.STDOUT, 0, 1 << 20);
     assertNotNull(out.size, "stdout read from the cluster: " + out.note);
     assertEquals(Files.size(findStdout(jobDir)), out.size.longValue());
+    // getJobFile (gantry get) reads any file of it over SFTP, by the rules of a local job's
+    JobFileChunk ids = client.getJobFile(id, "factor-ids.csv", 0, 1 << 20);
+    assertArrayEquals(Files.readAllBytes(jobDir.resolve("factor-ids.csv")), ids.data);
+    assertEquals(Files.size(jobDir.resolve("factor-ids.csv")), ids.size);
+    SOAPFaultException outside =
+        assertThrows(
+            SOAPFaultException.class,
+            () -> client.getJobFile(id, "../" + id + "/factor-ids.csv", 0, 1024));
+    assertTrue(outside.getMessage().contains("path"), outside.getMessage());
+    assertThrows(JobNotFoundFault.class, () -> client.getJobFile(id, "no-such-file", 0, 1024));
+    // a task farm is a feature of job directories on the server's host: refused at submission
+    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+    f.setNamespaceAware(true);
+    JobDocument farm =
+        new JobDocument(
+            f.newDocumentBuilder()
+                .parse(
+                    REPOSITORY.resolve("jsdl-schema/examples/price-instruments-farm.jsdl").toFile())
+                .getDocumentElement());
+    InvalidJobFault refused = assertThrows(InvalidJobFault.class, () -> client.submitJob(farm));
+    String problems =
+        refused.getFaultInfo().problems.stream().map(p -> p.message).toList().toString();
+    assertTrue(problems.contains("task farms") && problems.contains("compute.ssh-host"), problems);
+    // so is a JSDL file system: a directory of the server's host, which the cluster cannot see
+    String withFileSystem =
+        Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job.jsdl"))
+            .replace(
+                "</jsdl:Application>",
+                "</jsdl:Application><jsdl:Resources><jsdl:FileSystem name=\"REF\">"
+                    + "<jsdl:FileSystemType>normal</jsdl:FileSystemType></jsdl:FileSystem>"
+                    + "</jsdl:Resources>");
+    InvalidJobFault noFileSystem =
+        assertThrows(
+            InvalidJobFault.class,
+            () ->
+                client.submitJob(
+                    new JobDocument(
+                        f.newDocumentBuilder()
+                            .parse(new InputSource(new StringReader(withFileSystem)))
+                            .getDocumentElement())));
+    String fsProblems =
+        noFileSystem.getFaultInfo().problems.stream().map(p -> p.message).toList().toString();
+    assertTrue(
+        fsProblems.contains("JSDL file systems [REF]") && fsProblems.contains("compute.ssh-host"),
+        fsProblems);
   }
 
   private static Path findStdout(Path jobDir) throws Exception {

@@ -146,4 +146,14 @@ class ComputeSettingsTest {
       assertTrue(e.getMessage().contains("compute.root"), e.getMessage());
     }
   }
+
+  @Test
+  void aClusterRefusesTheLocalJobSupervisor() {
+    Map<String, String> settings = new HashMap<>(cluster("slurm", "/scratch/gantry"));
+    settings.put("jobs.supervisor", "/opt/gantry/bin/gantry-stepd");
+    ConfigException e = assertThrows(ConfigException.class, () -> load(settings));
+    assertTrue(
+        e.getMessage().contains("jobs.supervisor") && e.getMessage().contains("compute.ssh-host"),
+        e.getMessage());
+  }
 }

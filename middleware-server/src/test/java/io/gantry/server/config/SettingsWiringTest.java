@@ -38,6 +38,7 @@ class SettingsWiringTest {
           Map.entry("listen.host", "localhost"),
           Map.entry("store.url", "jdbc:h2:mem:example"),
           Map.entry("slots.total", "997"), // the default is the number of cores
+          Map.entry("auth.token-lifetime", "PT2H"), // at least a minute
           Map.entry("compute.backend", "slurm"),
           Map.entry("compute.root", "/scratch/other"),
           Map.entry("staging.file-roots", "/srv/example-share"),

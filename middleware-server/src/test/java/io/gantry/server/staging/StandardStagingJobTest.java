@@ -219,6 +219,49 @@ class StandardStagingJobTest {
   }
 
   @Test
+  void aSecondJobGetsAnUnchangedRemoteFileFromTheStageInCacheAndAChangedOneAgain()
+      throws Exception {
+    Path market = dir.resolve("http/levels.csv");
+    Files.writeString(market, "factor,level\nF1,101.5\n");
+    String staging =
+        staging("levels.csv", "overwrite", null, uri(http.base() + "/levels.csv"), null)
+            .replace(
+                "</jsdl:Source>",
+                "</jsdl:Source><gx:CacheValidity"
+                    + " xmlns:gx=\"urn:gantry:jsdl:ext:1\">PT4H</gx:CacheValidity>");
+    String first = client.submitJob(new JobDocument(job("cat levels.csv", staging)));
+    assertEquals(JobStateName.SUCCEEDED, await(first).state);
+    String second = client.submitJob(new JobDocument(job("cat levels.csv", staging)));
+    assertEquals(JobStateName.SUCCEEDED, await(second).state);
+    JobResults miss = client.getJobResults(first);
+    JobResults hit = client.getJobResults(second);
+    assertTrue(miss.stagedIn.get(0).step.startsWith("uri-in["), miss.stagedIn.get(0).step);
+    assertTrue(hit.stagedIn.get(0).step.startsWith("uri-in-cached["), hit.stagedIn.get(0).step);
+    assertEquals(miss.stagedIn.get(0).checksum, hit.stagedIn.get(0).checksum);
+    assertEquals(
+        1,
+        http.requests().stream().filter(r -> r.equals("GET /levels.csv")).count(),
+        "the second job only asked (HEAD): " + http.requests());
+    assertTrue(
+        client.getJobAudit(second).entries.stream().anyMatch(e -> e.text.contains("uri-in-cached")),
+        "the audit trail names the hit");
+
+    Files.writeString(market, "factor,level\nF1,99.0\n");
+    java.nio.file.attribute.FileTime later =
+        java.nio.file.attribute.FileTime.from(
+            Files.getLastModifiedTime(market).toInstant().plusSeconds(60));
+    Files.setLastModifiedTime(market, later);
+    String third = client.submitJob(new JobDocument(job("cat levels.csv", staging)));
+    assertEquals(JobStateName.SUCCEEDED, await(third).state);
+    assertTrue(
+        client.getJobResults(third).stagedIn.get(0).step.startsWith("uri-in["),
+        "a changed file is fetched again");
+    assertEquals(
+        "factor,level\nF1,99.0\n",
+        Files.readString(dir.resolve("server/jobs").resolve(third).resolve("out.txt")));
+  }
+
+  @Test
   void whatCannotStageIsRefusedBeforeQueueingWithTheReason() throws Exception {
     String otherHost =
         encrypted(SSH_PASSWORD, SecretBinding.uri("local", "https", "risk", "files.example", 443));

@@ -23,9 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The JDK's HTTP server (plain, or HTTPS with a {@link TestKeystore}) on 127.0.0.1, serving a
- * directory: GET reads a file, PUT writes one. Tests can ask for Basic authentication, arm a number
- * of 503 answers (a server failing for a while), and add redirects; every request is recorded as
- * {@code METHOD path}.
+ * directory: GET reads a file (with Content-Length and Last-Modified), HEAD tells its size and
+ * modification time, PUT writes one. Tests can ask for Basic authentication, arm a number of 503
+ * answers (a server failing for a while), and add redirects; every request is recorded as {@code
+ * METHOD path}.
  */
 public final class HttpTestServer implements AutoCloseable {
   private final HttpServer server;
@@ -117,6 +118,7 @@ public final class HttpTestServer implements AutoCloseable {
       }
       switch (exchange.getRequestMethod()) {
         case "GET" -> get(exchange, file);
+        case "HEAD" -> head(exchange, file);
         case "PUT" -> put(exchange, file);
         default -> exchange.sendResponseHeaders(405, -1);
       }
@@ -128,10 +130,27 @@ public final class HttpTestServer implements AutoCloseable {
       exchange.sendResponseHeaders(404, -1);
       return;
     }
+    exchange.getResponseHeaders().set("Last-Modified", lastModified(file));
     exchange.sendResponseHeaders(200, Files.size(file));
     try (OutputStream out = exchange.getResponseBody()) {
       Files.copy(file, out);
     }
+  }
+
+  private static void head(HttpExchange exchange, Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      exchange.sendResponseHeaders(404, -1);
+      return;
+    }
+    // the JDK server sends no Content-Length of its own for HEAD
+    exchange.getResponseHeaders().set("Content-Length", Long.toString(Files.size(file)));
+    exchange.getResponseHeaders().set("Last-Modified", lastModified(file));
+    exchange.sendResponseHeaders(200, -1);
+  }
+
+  private static String lastModified(Path file) throws IOException {
+    return java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+        Files.getLastModifiedTime(file).toInstant().atZone(java.time.ZoneOffset.UTC));
   }
 
   private static void put(HttpExchange exchange, Path file) throws IOException {

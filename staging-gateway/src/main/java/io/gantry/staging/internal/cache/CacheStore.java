@@ -1,10 +1,12 @@
 package io.gantry.staging.internal.cache;
 
+import io.gantry.staging.CreationFlag;
 import io.gantry.staging.internal.files.Checksums;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -186,6 +188,41 @@ public final class CacheStore {
     evict();
   }
 
+  /**
+   * Puts a cached file under {@code output}: a hard link (no bytes copied) where the job directory
+   * and the cache share a file system, a copy otherwise; through a temporary name, so the output
+   * appears complete or not at all, and {@code dontOverwrite} never replaces a file.
+   */
+  public static void linkInto(Path cached, Path output, CreationFlag flag) throws IOException {
+    Path temp =
+        output.resolveSibling(
+            "."
+                + output.getFileName()
+                + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + ".part");
+    try {
+      try {
+        Files.createLink(temp, cached);
+      } catch (FileSystemException | UnsupportedOperationException crossDevice) {
+        Files.copy(cached, temp);
+      }
+      if (flag == CreationFlag.DONT_OVERWRITE) {
+        try {
+          Files.createLink(output, temp);
+        } catch (FileAlreadyExistsException e) {
+          throw new IOException(
+              output.getFileName() + " exists and the creation flag is dontOverwrite");
+        }
+      } else {
+        Files.move(
+            temp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
   /** Every entry, most recently used first. */
   public List<Entry> list() throws IOException {
     List<Entry> entries = new ArrayList<>();
@@ -219,6 +256,27 @@ public final class CacheStore {
       }
     }
     return n;
+  }
+
+  /**
+   * Removes the entry of {@code key} unless it is being extracted right now; true if it was there
+   * and is gone. A job that links it keeps its file.
+   */
+  public boolean remove(String key) throws IOException {
+    if (!key.matches("[0-9a-f]{64}")) {
+      return false; // not a key: never a path of the directory
+    }
+    ReentrantLock lock = stripe(key);
+    if (!lock.tryLock()) {
+      return false;
+    }
+    try {
+      boolean there = read(key).isPresent();
+      drop(key);
+      return there;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.gantry.staging.internal.sql;
 
-import io.gantry.staging.CreationFlag;
 import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.SqlExtract;
 import io.gantry.staging.internal.bgzf.CompressedFiles;
@@ -9,11 +8,7 @@ import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
@@ -21,7 +16,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
-import java.util.concurrent.ThreadLocalRandom;
 
 /** The stage-in cache's keys, key queries, and how a hit reaches the job directory. */
 final class CacheKeys {
@@ -48,6 +42,8 @@ final class CacheKeys {
     field(d, identity);
     field(d, spec.user() == null ? "" : spec.user());
     field(d, extract.statement());
+    // a template's values change the result as much as the statement does
+    field(d, "bound " + extract.boundValues().byMarker());
     if (input == null) {
       field(d, "no input");
     } else {
@@ -93,41 +89,6 @@ final class CacheKeys {
     }
     connection.commit();
     return b.toString();
-  }
-
-  /**
-   * Puts a cached file under {@code output}: a hard link (no bytes copied) where the job directory
-   * and the cache share a file system, a copy otherwise; through a temporary name, so the output
-   * appears complete or not at all, and {@code dontOverwrite} never replaces a file.
-   */
-  static void linkInto(Path cached, Path output, CreationFlag flag) throws IOException {
-    Path temp =
-        output.resolveSibling(
-            "."
-                + output.getFileName()
-                + "."
-                + Long.toHexString(ThreadLocalRandom.current().nextLong())
-                + ".part");
-    try {
-      try {
-        Files.createLink(temp, cached);
-      } catch (FileSystemException | UnsupportedOperationException crossDevice) {
-        Files.copy(cached, temp);
-      }
-      if (flag == CreationFlag.DONT_OVERWRITE) {
-        try {
-          Files.createLink(output, temp);
-        } catch (FileAlreadyExistsException e) {
-          throw new IOException(
-              output.getFileName() + " exists and the creation flag is dontOverwrite");
-        }
-      } else {
-        Files.move(
-            temp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temp);
-    }
   }
 
   private static void field(MessageDigest d, String value) {

@@ -43,6 +43,7 @@ public final class DataSourcePools implements AutoCloseable {
 
   private final GatewayOptions options;
   private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
+  private final Map<String, StatementLimit> limits = new ConcurrentHashMap<>();
   private final SecretKeySpec digestKey;
 
   public DataSourcePools(GatewayOptions options) {
@@ -59,6 +60,23 @@ public final class DataSourcePools implements AutoCloseable {
    * @param inline the URL came from the job: connection errors do not describe the target
    */
   public Connection connect(DataSourceSpec spec, boolean inline, String step)
+      throws StagingException, InterruptedException {
+    if (spec.maxStatements() == 0) {
+      return pooled(spec, inline, step);
+    }
+    // one limit per data source name, shared by its accounts (read-user and user) and all jobs
+    StatementLimit limit =
+        limits.computeIfAbsent(spec.name(), n -> new StatementLimit(spec.maxStatements()));
+    return limit.around(() -> pooled(spec, inline, step), spec, step);
+  }
+
+  /** Steps waiting for the statement limit of data source {@code name} now. */
+  int waitingFor(String name) {
+    StatementLimit limit = limits.get(name);
+    return limit == null ? 0 : limit.waiting();
+  }
+
+  private Connection pooled(DataSourceSpec spec, boolean inline, String step)
       throws StagingException, InterruptedException {
     String key = key(spec);
     HikariDataSource pool = pools.computeIfAbsent(key, k -> newPool(spec));

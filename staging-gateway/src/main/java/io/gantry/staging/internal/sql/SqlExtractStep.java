@@ -281,7 +281,7 @@ public final class SqlExtractStep implements Step {
           env.cache().usable(key, extract.cache().validity(), Instant.now());
       if (hit.isPresent()) {
         CacheStore.Entry e = hit.get();
-        CacheKeys.linkInto(e.data(), output, extract.creationFlag());
+        CacheStore.linkInto(e.data(), output, extract.creationFlag());
         return new ManifestRecord(
             ManifestRecord.SQL_EXTRACT_CACHED,
             spec.describe(),
@@ -341,6 +341,7 @@ public final class SqlExtractStep implements Step {
     ResultExport export =
         new ResultExport(csv, existingHeader, file, context, label(), extract.outputFileName());
     if (input == null
+        && extract.boundValues().isEmpty() // COPY takes no parameters
         && env.options().postgresCopy()
         && PostgresCopyExport.isPostgres(connection)) {
       long copied = copyFromPostgres(connection, sink, writer, compress, export, context);
@@ -356,10 +357,13 @@ public final class SqlExtractStep implements Step {
       context.onCancel(cancel);
       try {
         if (input == null) {
+          bindValuesOnly(ps);
           try (ResultSet rs = ps.executeQuery()) {
             export.rows(rs);
           }
-        } else if (PostgresCopyExport.isPostgres(connection) && env.options().bindBatchRows() > 1) {
+        } else if (PostgresCopyExport.isPostgres(connection)
+            && env.options().bindBatchRows() > 1
+            && extract.boundValues().isEmpty()) {
           new BatchedBinding(connection, ps, extract, env.options().bindBatchRows(), label())
               .run(input, export, context);
         } else {
@@ -425,6 +429,16 @@ public final class SqlExtractStep implements Step {
     return count;
   }
 
+  /** A statement without input rows: its markers are all bound values, or there are none. */
+  private void bindValuesOnly(PreparedStatement ps)
+      throws SQLException, ParameterBinder.BindException {
+    if (extract.boundValues().isEmpty()) {
+      return;
+    }
+    ParameterBinder binder = ParameterBinder.forStatement(ps, "the job's parameters");
+    binder.bind(ps, extract.boundValues().merge(new String[0], binder.parameterCount()), 0);
+  }
+
   private void executePerInputRow(
       PreparedStatement ps, InputRows input, ResultExport export, StepContext context)
       throws SQLException,
@@ -438,7 +452,8 @@ public final class SqlExtractStep implements Step {
       String[] fields;
       while ((fields = reader.next()) != null) {
         context.checkCancelled();
-        if (fields.length < binder.parameterCount()) {
+        int fromRow = binder.parameterCount() - extract.boundValues().count();
+        if (fields.length < fromRow) {
           throw new StagingException(
               label(),
               inputName
@@ -447,10 +462,15 @@ public final class SqlExtractStep implements Step {
                   + " has "
                   + fields.length
                   + " fields but the statement has "
-                  + binder.parameterCount()
-                  + " parameters");
+                  + fromRow
+                  + " parameters to bind from it");
         }
-        binder.bind(ps, fields, reader.line());
+        binder.bind(
+            ps,
+            extract
+                .boundValues()
+                .merge(java.util.Arrays.copyOf(fields, fromRow), binder.parameterCount()),
+            reader.line());
         try (ResultSet rs = ps.executeQuery()) {
           export.rows(rs);
         } catch (SQLException e) {

@@ -140,7 +140,9 @@ public final class SqlLoadStep implements Step {
       AutoCloseable cancel = ps::cancel;
       context.onCancel(cancel);
       ParameterBinder binder = ParameterBinder.forStatement(ps, name);
-      if (reader.header().size() != binder.parameterCount()) {
+      // a job template's parameters fill some markers; the file's columns fill the rest
+      int fromRow = binder.parameterCount() - load.boundValues().count();
+      if (reader.header().size() != fromRow) {
         throw new StagingException(
             label(),
             name
@@ -149,15 +151,15 @@ public final class SqlLoadStep implements Step {
                 + " columns "
                 + reader.header()
                 + " but the statement has "
-                + binder.parameterCount()
-                + " parameters");
+                + fromRow
+                + " parameters to bind from it");
       }
       long rows = 0;
       long batchStartLine = 2;
       int inBatch = 0;
       String[] fields;
       while ((fields = reader.next()) != null) {
-        if (fields.length != binder.parameterCount()) {
+        if (fields.length != fromRow) {
           throw new StagingException(
               label(),
               name
@@ -166,9 +168,9 @@ public final class SqlLoadStep implements Step {
                   + " has "
                   + fields.length
                   + " fields, the header has "
-                  + binder.parameterCount());
+                  + fromRow);
         }
-        binder.bind(ps, fields, reader.line());
+        binder.bind(ps, load.boundValues().merge(fields, binder.parameterCount()), reader.line());
         ps.addBatch();
         rows++;
         if (++inBatch == load.batchSize()) {

@@ -10,7 +10,11 @@ import io.gantry.staging.RemoteTransfer;
 import io.gantry.staging.SshCredentials;
 import io.gantry.staging.StagingException;
 import io.gantry.staging.internal.bgzf.BlockGzipWriter;
+import io.gantry.staging.internal.cache.CacheStore;
+import io.gantry.staging.internal.cache.RemoteFileCache;
+import io.gantry.staging.internal.cache.RemoteVersion;
 import io.gantry.staging.internal.files.Checksums;
+import io.gantry.staging.internal.files.JobDirectory;
 import io.gantry.staging.internal.files.JobFiles;
 import io.gantry.staging.internal.files.OutputFile;
 import io.gantry.staging.internal.steps.RetriedAttempts;
@@ -24,6 +28,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -45,14 +50,20 @@ public final class RemoteTransferStep implements Step {
   private final GatewayOptions options;
   private final ConnectionPolicy policy;
   private final ExecutorService compressionPool;
+  private final CacheStore cache;
 
+  /**
+   * @param cache the stage-in cache; null for none (and always for stage-out)
+   */
   public RemoteTransferStep(
       RemoteTransfer transfer,
       JobFiles jobDirectory,
       CredentialResolver credentials,
       GatewayOptions options,
       ConnectionPolicy policy,
-      ExecutorService compressionPool) {
+      ExecutorService compressionPool,
+      CacheStore cache) {
+    this.cache = cache;
     this.transfer = transfer;
     this.jobDirectory = jobDirectory;
     this.credentials = credentials;
@@ -100,15 +111,49 @@ public final class RemoteTransferStep implements Step {
   }
 
   private ManifestRecord attempt(SshCredentials login, StepContext context)
-      throws TransferFailure, IOException {
+      throws TransferFailure, IOException, InterruptedException {
     long start = System.nanoTime();
     Session session = new SshConnector(options).open(transfer, login);
     AutoCloseable cancel = session::disconnect;
     context.onCancel(cancel);
     try {
-      return transfer.direction() == RemoteTransfer.Direction.TRANSMIT
-          ? fetch(session, start, context)
-          : send(session, start, context);
+      if (transfer.direction() == RemoteTransfer.Direction.RECEIVE) {
+        return send(session, start, context);
+      }
+      // the stage-in cache serves local job directories only: a hit is a hard link on this
+      // server, which cannot reach a job directory on a cluster (that one streams host to host)
+      JobDirectory local = jobDirectory.local();
+      if (local != null
+          && RemoteFileCache.applies(cache, transfer.cache(), CreationFlag.OVERWRITE)) {
+        // the session has logged in with the job's own credentials: a host or account that
+        // refuses the job refuses the cached copy too
+        Optional<RemoteVersion> version = stat(session);
+        if (version.isPresent()) {
+          return RemoteFileCache.through(
+              cache,
+              transfer.cache(),
+              new RemoteFileCache.Source(
+                  protocolName()
+                      + "://"
+                      + transfer.host()
+                      + ":"
+                      + transfer.port()
+                      + transfer.sourceFileName(),
+                  transfer.user(),
+                  transfer.compress() ? "bgzf" : "as sent",
+                  source(),
+                  transfer.sourceFileName(),
+                  transfer.targetFileName()),
+              version.get(),
+              local.resolve(transfer.targetFileName(), "TargetFileName"),
+              CreationFlag.OVERWRITE,
+              ManifestRecord.TRANSMIT_CACHED,
+              start,
+              () -> fetch(session, start, context),
+              () -> stat(session));
+        }
+      }
+      return fetch(session, start, context);
     } finally {
       context.clearOnCancel(cancel);
       session.disconnect();
@@ -146,6 +191,22 @@ public final class RemoteTransferStep implements Step {
           sha256,
           start);
     }
+  }
+
+  /** The remote file's size and modification time as scp ({@code -p}) or sftp (stat) report. */
+  private Optional<RemoteVersion> stat(Session session) throws TransferFailure, IOException {
+    int timeout = (int) options.connectTimeout().toMillis();
+    return transfer.protocol() == RemoteTransfer.Protocol.SCP
+        ? ScpProtocol.stat(session, transfer.sourceFileName(), timeout)
+        : SftpProtocol.stat(session, transfer.sourceFileName(), timeout);
+  }
+
+  private String protocolName() {
+    return transfer.protocol().name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private String source() {
+    return protocolName() + "://" + transfer.user() + "@" + transfer.host() + ":" + transfer.port();
   }
 
   private ManifestRecord send(Session session, long start, StepContext context)
@@ -221,17 +282,9 @@ public final class RemoteTransferStep implements Step {
 
   private ManifestRecord record(
       String kind, String remotePath, String file, long bytes, String sha256, long start) {
-    String source =
-        transfer.protocol().name().toLowerCase(java.util.Locale.ROOT)
-            + "://"
-            + transfer.user()
-            + "@"
-            + transfer.host()
-            + ":"
-            + transfer.port();
     return new ManifestRecord(
         kind,
-        source,
+        source(),
         remotePath,
         file,
         -1,

@@ -3,11 +3,13 @@ package io.gantry.staging.internal.ssh;
 import com.jcraft.jsch.ChannelExec;
 import com.jcraft.jsch.JSchException;
 import com.jcraft.jsch.Session;
+import io.gantry.staging.internal.cache.RemoteVersion;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * The scp protocol (the {@code rcp} wire format) over an exec channel running {@code scp -f} (send
@@ -51,6 +53,49 @@ final class ScpProtocol {
       checkAck(in, remotePath);
       sendOk(ack);
       return size;
+    } finally {
+      channel.disconnect();
+    }
+  }
+
+  /**
+   * The file's size and modification time as the remote scp sends them with {@code -p}: the {@code
+   * T} line (mtime) and the {@code C} line (size) that precede the bytes; the channel is closed
+   * before any byte of the file is asked for. Empty if the remote scp sends no time.
+   */
+  static Optional<RemoteVersion> stat(Session session, String remotePath, int timeoutMillis)
+      throws TransferFailure, IOException {
+    ChannelExec channel = openExec(session, "scp -p -f " + shellQuote(remotePath));
+    try (InputStream in = channel.getInputStream();
+        OutputStream ack = channel.getOutputStream()) {
+      connect(channel, timeoutMillis);
+      sendOk(ack);
+      String mtime = null;
+      while (true) {
+        int kind = in.read();
+        if (kind == 1 || kind == 2) {
+          throw TransferFailure.permanent(
+              "remote scp refused " + remotePath + ": " + readLine(in), null);
+        }
+        if (kind == 'T') {
+          mtime = readLine(in).split(" ", 2)[0]; // mtime 0 atime 0
+          sendOk(ack);
+        } else if (kind == 'C') {
+          String[] header = readLine(in).split(" ", 3); // mode size name
+          if (mtime == null || !mtime.matches("[0-9]{1,19}")) {
+            return Optional.empty();
+          }
+          return Optional.of(new RemoteVersion(Long.parseLong(header[1]), "mtime " + mtime));
+        } else {
+          throw dropped(
+              kind < 0
+                  ? "connection closed before the file header"
+                  : "unexpected scp reply " + kind);
+        }
+      }
+    } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+      throw TransferFailure.permanent(
+          "the remote scp sent a header Gantry cannot read for " + remotePath, null);
     } finally {
       channel.disconnect();
     }

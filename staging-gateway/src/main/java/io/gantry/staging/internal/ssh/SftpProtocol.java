@@ -3,10 +3,13 @@ package io.gantry.staging.internal.ssh;
 import com.jcraft.jsch.ChannelSftp;
 import com.jcraft.jsch.JSchException;
 import com.jcraft.jsch.Session;
+import com.jcraft.jsch.SftpATTRS;
 import com.jcraft.jsch.SftpException;
+import io.gantry.staging.internal.cache.RemoteVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Optional;
 
 /**
  * SFTP transfers. Downloads check the received length against the remote file's size (a dropped
@@ -33,6 +36,29 @@ final class SftpProtocol {
             "connection dropped after " + copied + " of " + size + " bytes", null);
       }
       return copied;
+    } catch (SftpException e) {
+      throw classify(e, remotePath, session);
+    } finally {
+      sftp.disconnect();
+    }
+  }
+
+  /**
+   * The file's size and modification time (seconds) from an SFTP stat; empty if the server does not
+   * report both.
+   */
+  static Optional<RemoteVersion> stat(Session session, String remotePath, int timeoutMillis)
+      throws TransferFailure {
+    ChannelSftp sftp = open(session, timeoutMillis);
+    try {
+      SftpATTRS attrs = sftp.stat(remotePath);
+      int both = SftpATTRS.SSH_FILEXFER_ATTR_SIZE | SftpATTRS.SSH_FILEXFER_ATTR_ACMODTIME;
+      if ((attrs.getFlags() & both) != both) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new RemoteVersion(
+              attrs.getSize(), "mtime " + Integer.toUnsignedString(attrs.getMTime())));
     } catch (SftpException e) {
       throw classify(e, remotePath, session);
     } finally {

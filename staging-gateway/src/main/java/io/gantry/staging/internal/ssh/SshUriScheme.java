@@ -5,6 +5,7 @@ import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.RemoteTransfer;
 import io.gantry.staging.UriLogin;
 import io.gantry.staging.UriTransfer;
+import io.gantry.staging.internal.cache.RemoteVersion;
 import io.gantry.staging.internal.steps.StepContext;
 import io.gantry.staging.internal.uri.UriFailure;
 import io.gantry.staging.internal.uri.UriScheme;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
+import java.util.Optional;
 
 /**
  * {@code scp:} and {@code sftp:} URIs through the same SSH code as {@code SCPDataStaging}: the same
@@ -34,6 +36,23 @@ public final class SshUriScheme implements UriScheme {
       return transfer.scheme().equals("scp")
           ? ScpProtocol.download(session, transfer.uri().getPath(), out, timeout)
           : SftpProtocol.download(session, transfer.uri().getPath(), out, timeout);
+    } catch (TransferFailure f) {
+      throw translate(f);
+    } finally {
+      session.disconnect();
+    }
+  }
+
+  /** The size and modification time that scp ({@code -p}) or sftp (stat) reports. */
+  @Override
+  public Optional<RemoteVersion> version(UriTransfer transfer, UriLogin login, StepContext context)
+      throws UriFailure, IOException {
+    Session session = open(transfer, login, context);
+    try {
+      int timeout = (int) options.connectTimeout().toMillis();
+      return transfer.scheme().equals("scp")
+          ? ScpProtocol.stat(session, transfer.uri().getPath(), timeout)
+          : SftpProtocol.stat(session, transfer.uri().getPath(), timeout);
     } catch (TransferFailure f) {
       throw translate(f);
     } finally {

@@ -4,6 +4,7 @@ import io.gantry.staging.CreationFlag;
 import io.gantry.staging.UriLogin;
 import io.gantry.staging.UriStagingPolicy;
 import io.gantry.staging.UriTransfer;
+import io.gantry.staging.internal.cache.RemoteVersion;
 import io.gantry.staging.internal.files.StagedFile;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
@@ -15,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Optional;
 
 /**
  * {@code file:} URIs, confined to the operator's roots. The root check runs again here, at the
@@ -40,6 +43,23 @@ public final class FileScheme implements UriScheme {
         Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       return in.transferTo(out);
     }
+  }
+
+  /** Size and modification time (to the file system's precision), without following a link. */
+  @Override
+  public Optional<RemoteVersion> version(UriTransfer transfer, UriLogin login, StepContext context)
+      throws UriFailure, IOException {
+    Path file = checked(transfer);
+    BasicFileAttributes a;
+    try {
+      a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return Optional.empty(); // the download reports it
+    }
+    if (!a.isRegularFile()) {
+      return Optional.empty();
+    }
+    return Optional.of(new RemoteVersion(a.size(), "mtime " + a.lastModifiedTime().toInstant()));
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.gantry.staging.Secret;
 import io.gantry.staging.UriLogin;
 import io.gantry.staging.UriStagingPolicy;
 import io.gantry.staging.UriTransfer;
+import io.gantry.staging.internal.cache.RemoteVersion;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +13,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -61,6 +63,29 @@ public final class FtpScheme implements UriScheme {
         }
         return bytes;
       }
+    } finally {
+      close(ftp);
+    }
+  }
+
+  /**
+   * SIZE and MDTM (RFC 3659), in binary mode so SIZE counts the bytes RETR sends. A server without
+   * either, or a file it does not know, gives no version: the download then runs (and reports the
+   * server's answer) without the cache.
+   */
+  @Override
+  public Optional<RemoteVersion> version(UriTransfer transfer, UriLogin login, StepContext context)
+      throws UriFailure, IOException {
+    FTPClient ftp = connect(transfer, login, context);
+    try {
+      String path = transfer.uri().getPath();
+      String size = ftp.getSize(path);
+      String modified = ftp.getModificationTime(path);
+      if (size == null || modified == null || !size.strip().matches("[0-9]{1,19}")) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new RemoteVersion(Long.parseLong(size.strip()), "mdtm " + modified.strip()));
     } finally {
       close(ftp);
     }

@@ -4,6 +4,7 @@ import io.gantry.staging.Secret;
 import io.gantry.staging.UriLogin;
 import io.gantry.staging.UriStagingPolicy;
 import io.gantry.staging.UriTransfer;
+import io.gantry.staging.internal.cache.RemoteVersion;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.io.InputStream;
@@ -77,6 +78,32 @@ public final class HttpScheme implements UriScheme {
         throw failure(transfer, response.statusCode());
       }
       return body.transferTo(out);
+    }
+  }
+
+  /**
+   * A HEAD request: Content-Length (or unknown) and the entity tag, else Last-Modified. Without
+   * either, or without a 200 answer, the server gives no way to see a change, so the file is not
+   * cached.
+   */
+  @Override
+  public Optional<RemoteVersion> version(UriTransfer transfer, UriLogin login, StepContext context)
+      throws UriFailure, IOException, InterruptedException {
+    HttpResponse<InputStream> response =
+        send(transfer, login, HttpRequest.BodyPublishers.noBody(), "HEAD", context);
+    try (InputStream body = response.body()) {
+      if (response.statusCode() != 200) {
+        // a server without HEAD (405, 501), or one refusing it: no version, so no cache; the GET
+        // then meets the same refusal and reports it with its retries
+        return Optional.empty();
+      }
+      long size = response.headers().firstValueAsLong("Content-Length").orElse(-1);
+      Optional<String> tag = response.headers().firstValue("ETag");
+      Optional<String> modified = response.headers().firstValue("Last-Modified");
+      if (tag.isPresent() && !tag.get().startsWith("W/")) {
+        return Optional.of(new RemoteVersion(size, "etag " + tag.get()));
+      }
+      return modified.map(m -> new RemoteVersion(size, "last-modified " + m));
     }
   }
 

@@ -8,6 +8,9 @@ import io.gantry.staging.StagingException;
 import io.gantry.staging.UriLogin;
 import io.gantry.staging.UriStagingPolicy;
 import io.gantry.staging.UriTransfer;
+import io.gantry.staging.internal.cache.CacheStore;
+import io.gantry.staging.internal.cache.RemoteFileCache;
+import io.gantry.staging.internal.cache.RemoteVersion;
 import io.gantry.staging.internal.files.Checksums;
 import io.gantry.staging.internal.files.JobDirectory;
 import io.gantry.staging.internal.files.JobFiles;
@@ -46,14 +49,20 @@ public final class UriTransferStep implements Step {
   private final GatewayOptions options;
   private final UriStagingPolicy policy;
   private final Map<String, UriScheme> schemes;
+  private final CacheStore cache;
 
+  /**
+   * @param cache the stage-in cache; null for none (and always for stage-out)
+   */
   public UriTransferStep(
       UriTransfer transfer,
       JobFiles jobDirectory,
       CredentialResolver credentials,
       GatewayOptions options,
       UriStagingPolicy policy,
-      Map<String, UriScheme> schemes) {
+      Map<String, UriScheme> schemes,
+      CacheStore cache) {
+    this.cache = cache;
     this.transfer = transfer;
     this.jobDirectory = jobDirectory;
     this.credentials = credentials;
@@ -113,6 +122,48 @@ public final class UriTransferStep implements Step {
       throw UriFailure.permanent(
           transfer.fileName() + " exists and the CreationFlag is dontOverwrite", null);
     }
+    if (RemoteFileCache.applies(cache, transfer.cache(), flag)) {
+      // asked with the job's own login: a server that refuses it refuses the cached copy too
+      Optional<RemoteVersion> version = scheme.version(transfer, login, context);
+      if (version.isPresent()) {
+        RemoteFileCache.Source source =
+            new RemoteFileCache.Source(
+                location(),
+                login == null ? "" : login.user(),
+                "as sent",
+                transfer.describe(),
+                transfer.uri().getPath(),
+                transfer.staged().toString());
+        try {
+          return RemoteFileCache.through(
+              cache,
+              transfer.cache(),
+              source,
+              version.get(),
+              target,
+              flag,
+              ManifestRecord.URI_IN_CACHED,
+              start,
+              () -> download(scheme, login, context, start, target, false),
+              () -> scheme.version(transfer, login, context));
+        } catch (IOException e) {
+          throw dontOverwrite(flag, e);
+        }
+      }
+    }
+    return download(scheme, login, context, start, target, exists);
+  }
+
+  /** The fetch without the cache. */
+  private ManifestRecord download(
+      UriScheme scheme,
+      UriLogin login,
+      StepContext context,
+      long start,
+      Path target,
+      boolean exists)
+      throws UriFailure, IOException, InterruptedException {
+    CreationFlag flag = transfer.creationFlag();
     try (StagedFile file =
         exists && flag == CreationFlag.APPEND
             ? StagedFile.appendingTo(target, Files.size(target))
@@ -123,18 +174,15 @@ public final class UriTransferStep implements Step {
       context.progress().add(0, file.bytes() - before);
       return record("uri-in", transfer.staged().toString(), file.bytes(), sha256, start);
     } catch (IOException e) {
-      if (flag == CreationFlag.DONT_OVERWRITE
-          && e.getMessage() != null
-          && e.getMessage().contains("dontOverwrite")) {
-        throw UriFailure.permanent(e.getMessage(), e);
-      }
-      throw e;
+      throw dontOverwrite(flag, e);
     }
   }
 
   /**
    * Into a job directory on the cluster: the source streams into an SFTP write, host to host.
-   * Appending would need the old bytes copied first; it is refused, naming the file.
+   * Appending would need the old bytes copied first; it is refused, naming the file. The stage-in
+   * cache is never consulted here: its copies live on this server and a hit is a hard link, which
+   * cannot reach a directory on the cluster (the cache is a feature of local job directories).
    */
   private ManifestRecord fetchRemote(
       JobFiles dir, UriScheme scheme, UriLogin login, StepContext context, long start)
@@ -155,6 +203,24 @@ public final class UriTransferStep implements Step {
       context.progress().add(0, file.bytes());
       return record("uri-in", transfer.staged().toString(), file.bytes(), sha256, start);
     }
+  }
+
+  /** A file that appeared meanwhile under a dontOverwrite name is final; other errors stay. */
+  private static IOException dontOverwrite(CreationFlag flag, IOException e) throws UriFailure {
+    if (flag == CreationFlag.DONT_OVERWRITE
+        && e.getMessage() != null
+        && e.getMessage().contains("dontOverwrite")) {
+      throw UriFailure.permanent(e.getMessage(), e);
+    }
+    return e;
+  }
+
+  /** The URI without user information or fragment: what the cache key names. */
+  private String location() {
+    java.net.URI u = transfer.uri();
+    return transfer.scheme().equals("file")
+        ? "file://" + Path.of(u.getPath()).normalize()
+        : transfer.describe() + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
   }
 
   private ManifestRecord send(UriScheme scheme, UriLogin login, StepContext context, long start)

@@ -100,6 +100,16 @@ public final class GantryTestServerBuilder {
     return this;
   }
 
+  /**
+   * Schedules read the time from {@code clockFile} (one ISO-8601 instant, written by the test; see
+   * {@link ScheduleClock}) and are checked every 200 ms: a test moves time instead of waiting.
+   */
+  public GantryTestServerBuilder scheduleClock(ScheduleClock clock) {
+    explicit.put("schedules.test-clock-file", clock.file().toString());
+    explicit.put("schedules.check-interval", "PT0.2S");
+    return this;
+  }
+
   public GantryTestServerBuilder settings(Map<String, String> settings) {
     explicit.putAll(settings);
     return this;

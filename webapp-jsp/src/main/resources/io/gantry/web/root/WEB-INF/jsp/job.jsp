@@ -18,6 +18,9 @@
       <c:if test="${job.exitCode != null}"><dt>Exit code</dt><dd id="job-exit-code">${job.exitCode}</dd></c:if>
       <c:if test="${not empty job.waitingFor}"><dt>Waiting for</dt><dd id="job-waiting"><c:out value="${job.waitingFor}"/></dd></c:if>
       <c:if test="${not empty job.failureReason}"><dt>Failure</dt><dd id="job-failure" class="error"><c:out value="${job.failureReason}"/></dd></c:if>
+      <c:if test="${not empty parameters}"><dt>Parameters</dt><dd><ul id="job-parameters" class="plain"><c:forEach var="p" items="${parameters}"><li><code><c:out value="${p}"/></code></li></c:forEach></ul></dd></c:if>
+      <c:if test="${not empty resubmittedFrom}"><dt>Resubmission of</dt><dd><a id="resubmitted-from" href="${pageContext.request.contextPath}/jobs/${fn:escapeXml(resubmittedFrom)}"><code class="id"><c:out value="${resubmittedFrom}"/></code></a></dd></c:if>
+      <c:if test="${not empty scheduleName}"><dt>Schedule</dt><dd id="job-schedule"><a href="${pageContext.request.contextPath}/schedules"><c:out value="${scheduleName}"/></a>, for <c:out value="${scheduledFor}"/></dd></c:if>
     </dl>
     <div class="actions">
       <c:if test="${cancellable}">
@@ -52,6 +55,10 @@
       </c:if>
       <c:if test="${hasResults}"><a class="button" id="results-link" href="${base}/results">VaR results</a></c:if>
       <a class="button secondary" id="definition-link" href="${base}/definition">Job definition</a>
+      <form method="post" action="${base}/resubmit" data-confirm="Run this job again, as a new job with the same definition and values?">
+        <input type="hidden" name="csrf" value="${fn:escapeXml(csrf)}">
+        <button type="submit" id="resubmit-job" class="secondary">Resubmit</button>
+      </form>
     </div>
 
     <h2>Timeline</h2>

@@ -1,0 +1,111 @@
+package io.gantry.cli;
+
+import io.gantry.cli.soap.InvalidJobFault;
+import io.gantry.cli.soap.JobStatus;
+import io.gantry.cli.soap.Problem;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gantry resubmit ID [--set NAME=VALUE]...}: the same stored job description and parameter
+ * values as a new job, any value given replacing the stored one. The server checks the job again as
+ * at any submission.
+ */
+@Command(
+    name = "resubmit",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run a job again as a new job: the same description and parameter values as stored with it,"
+          + " each --set replacing one. The new job's status names the original.",
+      "Only the job's owner (or an administrator) may resubmit it."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  gantry resubmit 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
+      "  gantry resubmit 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5 --set business_date=2026-11-19 --wait",
+      GantryCommand.EXIT_CODE_HELP
+    })
+final class ResubmitCommand implements Callable<Integer> {
+  @ParentCommand GantryCommand gantry;
+  @Spec CommandSpec spec;
+
+  @Parameters(paramLabel = "ID", description = "the job to run again")
+  String jobId;
+
+  @Option(
+      names = "--set",
+      paramLabel = "NAME=VALUE",
+      description = "a parameter value replacing the stored one; repeatable")
+  List<String> sets;
+
+  @Option(names = "--wait", description = "wait until the new job ends, showing progress")
+  boolean await;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "with --wait: give up waiting after this long; the job goes on")
+  Duration timeout;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Map<String, String> values = ParameterValues.of(sets);
+    ServerConnection server = gantry.connect();
+    List<Problem>[] rejection = newRejection();
+    String newId =
+        ParameterValues.call(
+            server,
+            s -> {
+              try {
+                return s.resubmitJob(jobId, ParameterValues.soap(values));
+              } catch (InvalidJobFault e) {
+                rejection[0] = e.getFaultInfo().getProblem();
+                return null;
+              }
+            });
+    if (newId == null) {
+      err.println("gantry resubmit: job " + jobId + " is not valid any more:");
+      for (Problem p : rejection[0]) {
+        if ("ERROR".equals(p.getSeverity())) {
+          err.println("  " + p.getPath() + ": " + p.getMessage());
+        }
+      }
+      err.flush();
+      return GantryCommand.EXIT_NEGATIVE;
+    }
+    if (!gantry.json) {
+      out.println(
+          gantry.quiet ? newId : "submitted job " + newId + " (resubmission of " + jobId + ")");
+      out.flush();
+    }
+    JobStatus last = await ? WaitCommand.await(gantry, spec, server, newId, timeout, false) : null;
+    if (gantry.json) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("jobId", newId);
+      json.put("resubmittedFrom", jobId);
+      json.put("status", last == null ? null : JsonOutput.job(last));
+      JsonOutput.print(out, json);
+    } else if (last != null && !gantry.quiet) {
+      out.println(StatusLine.of(last, gantry.colors()));
+    }
+    return last == null ? GantryCommand.EXIT_OK : WaitCommand.exitCode(last);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"}) // a one-slot holder the lambda fills
+  private static List<Problem>[] newRejection() {
+    return new List[1];
+  }
+}

@@ -1,0 +1,303 @@
+package io.gantry.cli;
+
+import io.gantry.cli.soap.InvalidJobFault;
+import io.gantry.cli.soap.MissedRuns;
+import io.gantry.cli.soap.Problem;
+import io.gantry.cli.soap.Schedule;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gantry schedule add|list|pause|resume|remove}: jobs the server submits by itself, as you,
+ * at every time of a cron expression.
+ */
+@Command(
+    name = "schedule",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Jobs the server submits by itself, as you, at every time of a Unix cron expression"
+          + " (minute hour day-of-month month day-of-week) in a time zone.",
+      "Values may use the scheduled time: ${schedule.date} (2026-11-23), ${schedule.time}"
+          + " (18:30), ${schedule.datetime}, ${schedule.name}. Quote them from the shell."
+    },
+    subcommands = {
+      ScheduleCommand.Add.class,
+      ScheduleCommand.ListSchedules.class,
+      ScheduleCommand.Pause.class,
+      ScheduleCommand.Resume.class,
+      ScheduleCommand.Remove.class
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  gantry schedule add var-desk-1 var-job-named.jsdl --cron '30 18 * * 1-5' \\",
+      "      --time-zone Europe/London --set 'business_date=${schedule.date}' --set portfolio=DESK-1",
+      "  gantry schedule list",
+      "  gantry schedule pause var-desk-1",
+      GantryCommand.EXIT_CODE_HELP
+    })
+final class ScheduleCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return GantryCommand.EXIT_USAGE_OR_IO;
+  }
+
+  @Command(
+      name = "add",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Add a schedule: the job (checked now, as it will run next) is submitted at every time of"
+            + " the cron expression."
+      })
+  static final class Add implements Callable<Integer> {
+    @ParentCommand ScheduleCommand schedule;
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "the schedule's name (yours only)")
+    String name;
+
+    @Parameters(index = "1", paramLabel = "FILE", description = "the job description (template)")
+    Path file;
+
+    @Option(
+        names = "--cron",
+        required = true,
+        paramLabel = "EXPRESSION",
+        description = "Unix cron expression, e.g. '30 18 * * 1-5' (18:30, Monday to Friday)")
+    String cron;
+
+    @Option(
+        names = "--time-zone",
+        paramLabel = "ZONE",
+        description = "the zone the expression is read in, e.g. Europe/London (the server's)")
+    String timeZone;
+
+    @Option(
+        names = "--set",
+        paramLabel = "NAME=VALUE",
+        description = "a parameter value; may use ${schedule.date} and the like; repeatable")
+    List<String> sets;
+
+    @Option(
+        names = "--missed",
+        paramLabel = "run-once|skip",
+        defaultValue = "run-once",
+        description =
+            "times missed while the server was down: run-once (one job at start, for the latest)"
+                + " or skip (default: ${DEFAULT-VALUE})")
+    String missed;
+
+    @Override
+    public Integer call() {
+      GantryCommand gantry = schedule.gantry();
+      PrintWriter out = spec.commandLine().getOut();
+      PrintWriter err = spec.commandLine().getErr();
+      MissedRuns policy =
+          switch (missed.strip().toLowerCase(Locale.ROOT)) {
+            case "run-once" -> MissedRuns.RUN_ONCE;
+            case "skip" -> MissedRuns.SKIP;
+            default ->
+                throw new CommandFailure(
+                    GantryCommand.EXIT_USAGE_OR_IO, "--missed " + missed + ": run-once or skip");
+          };
+      byte[] xml = read(file);
+      Map<String, String> values = ParameterValues.of(sets);
+      List<Problem>[] rejection = newRejection();
+      Schedule added =
+          ParameterValues.call(
+              gantry.connect(),
+              s -> {
+                try {
+                  return s.addSchedule(
+                      name, cron, timeZone, policy, ParameterValues.document(xml, values));
+                } catch (InvalidJobFault e) {
+                  rejection[0] = e.getFaultInfo().getProblem();
+                  return null;
+                }
+              });
+      if (added == null) {
+        err.println(file + ": INVALID (checked as it would run at the schedule's next time)");
+        for (Problem p : rejection[0]) {
+          String where = p.getLine() > 0 ? "line " + p.getLine() + ":" + p.getColumn() + " " : "";
+          String severity = "WARNING".equals(p.getSeverity()) ? "warning: " : "";
+          err.println("  " + severity + where + p.getPath() + ": " + p.getMessage());
+        }
+        err.flush();
+        return GantryCommand.EXIT_NEGATIVE;
+      }
+      print(gantry, out, List.of(added));
+      return GantryCommand.EXIT_OK;
+    }
+  }
+
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
+      description = "Your schedules: next time, last time and its job (or why none ran).")
+  static final class ListSchedules implements Callable<Integer> {
+    @ParentCommand ScheduleCommand schedule;
+    @Spec CommandSpec spec;
+
+    @Option(names = "--all", description = "every user's schedules (administrators only)")
+    boolean allUsers;
+
+    @Override
+    public Integer call() {
+      GantryCommand gantry = schedule.gantry();
+      List<Schedule> all = gantry.connect().call(s -> s.listSchedules(allUsers));
+      print(gantry, spec.commandLine().getOut(), all);
+      return GantryCommand.EXIT_OK;
+    }
+  }
+
+  @Command(
+      name = "pause",
+      mixinStandardHelpOptions = true,
+      description = "Stop a schedule for now.")
+  static final class Pause extends OneSchedule {
+    @Override
+    Schedule act(io.gantry.cli.soap.JobManagement s, String id) {
+      return s.pauseSchedule(id);
+    }
+  }
+
+  @Command(
+      name = "resume",
+      mixinStandardHelpOptions = true,
+      description = "Resume a paused schedule from now; times passed meanwhile do not run.")
+  static final class Resume extends OneSchedule {
+    @Override
+    Schedule act(io.gantry.cli.soap.JobManagement s, String id) {
+      return s.resumeSchedule(id);
+    }
+  }
+
+  @Command(
+      name = "remove",
+      mixinStandardHelpOptions = true,
+      description = "Remove a schedule; the jobs it submitted stay.")
+  static final class Remove extends OneSchedule {
+    @Override
+    Schedule act(io.gantry.cli.soap.JobManagement s, String id) {
+      return s.removeSchedule(id);
+    }
+  }
+
+  /** pause, resume and remove: one schedule by name (yours) or id, printed as it is after. */
+  abstract static class OneSchedule implements Callable<Integer> {
+    @ParentCommand ScheduleCommand schedule;
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "NAME|ID", description = "the schedule: your name for it, or its id")
+    String nameOrId;
+
+    abstract Schedule act(io.gantry.cli.soap.JobManagement service, String nameOrId);
+
+    @Override
+    public Integer call() {
+      GantryCommand gantry = schedule.gantry();
+      Schedule after = ParameterValues.call(gantry.connect(), s -> act(s, nameOrId));
+      print(gantry, spec.commandLine().getOut(), List.of(after));
+      return GantryCommand.EXIT_OK;
+    }
+  }
+
+  @ParentCommand GantryCommand gantry;
+
+  GantryCommand gantry() {
+    return gantry;
+  }
+
+  private static void print(GantryCommand gantry, PrintWriter out, List<Schedule> schedules) {
+    if (gantry.json) {
+      List<Map<String, Object>> json = new ArrayList<>();
+      for (Schedule s : schedules) {
+        Map<String, Object> one = new LinkedHashMap<>();
+        one.put("scheduleId", s.getScheduleId());
+        one.put("name", s.getName());
+        one.put("owner", s.getOwner());
+        one.put("cron", s.getCron());
+        one.put("timeZone", s.getTimeZone());
+        one.put("missedRuns", s.getMissedRuns().value());
+        one.put("paused", s.isPaused());
+        one.put("nextTime", Times.json(s.getNextTime()));
+        one.put("lastTime", Times.json(s.getLastTime()));
+        one.put("lastJobId", s.getLastJobId());
+        one.put("lastNote", s.getLastNote());
+        one.put("parameters", ParameterValues.json(s.getParameter()));
+        json.add(one);
+      }
+      JsonOutput.print(out, Map.of("schedules", json));
+      return;
+    }
+    if (gantry.quiet) {
+      schedules.forEach(s -> out.println(s.getScheduleId() + " " + s.getName()));
+      out.flush();
+      return;
+    }
+    TextTable table =
+        new TextTable(
+            "NAME",
+            "OWNER",
+            "CRON",
+            "ZONE",
+            "STATE",
+            "NEXT",
+            "LAST",
+            "LAST JOB",
+            "PARAMETERS",
+            "ID");
+    for (Schedule s : schedules) {
+      table.row(
+          s.getName(),
+          s.getOwner(),
+          s.getCron(),
+          s.getTimeZone(),
+          s.isPaused() ? "paused" : "active",
+          s.getNextTime() == null ? null : Times.text(s.getNextTime()),
+          s.getLastTime() == null ? null : Times.text(s.getLastTime()),
+          s.getLastJobId() != null ? s.getLastJobId() : TextTable.cut(s.getLastNote(), 60),
+          TextTable.cut(ParameterValues.text(s.getParameter()), 60),
+          s.getScheduleId());
+    }
+    if (schedules.isEmpty()) {
+      out.println("no schedules");
+    } else {
+      table.print(out);
+    }
+    out.flush();
+  }
+
+  private static byte[] read(Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, file + ": no such file");
+    } catch (IOException e) {
+      throw new CommandFailure(
+          GantryCommand.EXIT_USAGE_OR_IO, file + ": cannot read: " + e.getMessage());
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"}) // a one-slot holder the lambda fills
+  private static List<Problem>[] newRejection() {
+    return new List[1];
+  }
+}

@@ -1,0 +1,171 @@
+package io.gantry.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.cli.GantryRun.Result;
+import io.gantry.testing.server.GantryTestServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** submit --set, status and definition of a template job, resubmit, and schedule commands. */
+@ExtendWith(CliServers.Plain.class)
+class TemplatesAndSchedulesCliTest {
+  static GantryRun gantry;
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void connect(GantryTestServer server) {
+    gantry = new GantryRun(server.baseUrl());
+  }
+
+  private Path template() throws Exception {
+    return Files.writeString(
+        dir.resolve("positions.jsdl"),
+        """
+        <jsdl:JobDefinition xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
+                            xmlns:gx="urn:gantry:jsdl:ext:1">
+          <jsdl:JobDescription>
+            <jsdl:JobIdentification><jsdl:JobName>positions-${portfolio}</jsdl:JobName></jsdl:JobIdentification>
+            <gx:Parameters>
+              <gx:Parameter name="portfolio" description="position.portfolio_id"/>
+              <gx:Parameter name="business_date" type="date" default="2026-11-20"/>
+            </gx:Parameters>
+            <gx:PreDataStaging>
+              <gx:SQLQueryDataStaging>
+                <gx:DataSourceRef>demo-market</gx:DataSourceRef>
+                <gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup>
+                <gx:SQLStatement>SELECT position_id FROM position WHERE portfolio_id = ${portfolio}</gx:SQLStatement>
+                <gx:SQLOutputFileName>positions.csv</gx:SQLOutputFileName>
+              </gx:SQLQueryDataStaging>
+            </gx:PreDataStaging>
+          </jsdl:JobDescription>
+        </jsdl:JobDefinition>
+        """);
+  }
+
+  @Test
+  void submitSetFillsTheTemplateAndStatusDefinitionAndResubmitShowIt() throws Exception {
+    Path file = template();
+    Result submit = gantry.run("submit", "--wait", file.toString(), "--set", "portfolio=DESK-1");
+    assertEquals(0, submit.exitCode(), submit.toString());
+    String id = SubmitAndInspectTest.submittedId(submit);
+    Result status = gantry.run("status", id);
+    assertTrue(
+        status.out().contains("parameters: portfolio=DESK-1, business_date=2026-11-20"),
+        status.toString());
+    Result definition = gantry.run("definition", id);
+    assertTrue(definition.out().contains("portfolio_id = ${portfolio}"), definition.toString());
+    assertTrue(
+        definition
+            .out()
+            .contains(
+                "<!-- the values this job was filled with: portfolio=DESK-1,"
+                    + " business_date=2026-11-20 -->"),
+        definition.toString());
+    Result json = gantry.run("--json", "status", id);
+    assertTrue(
+        json.out().replaceAll("\\s", "").contains("\"parameters\":{\"portfolio\":\"DESK-1\""),
+        json.toString());
+
+    Result again = gantry.run("resubmit", id, "--set", "business_date=2026-11-19", "--wait");
+    assertEquals(0, again.exitCode(), again.toString());
+    String first = again.out().lines().findFirst().orElseThrow();
+    assertTrue(first.matches("submitted job [a-z0-9]{32} \\(resubmission of " + id + "\\)"), first);
+    String newId = first.substring("submitted job ".length(), "submitted job ".length() + 32);
+    Result newStatus = gantry.run("status", newId);
+    assertTrue(
+        newStatus.out().contains("parameters: portfolio=DESK-1, business_date=2026-11-19")
+            && newStatus.out().contains("resubmission of " + id),
+        newStatus.toString());
+  }
+
+  @Test
+  void missingUnknownAndMalformedValuesAreRefusedBeforeAnythingIsSent() throws Exception {
+    Path file = template();
+    Result missing = gantry.run("submit", file.toString());
+    assertEquals(1, missing.exitCode(), missing.toString());
+    assertTrue(
+        missing.err().contains("parameter portfolio has no value and no default"),
+        missing.toString());
+    Result unknown =
+        gantry.run("submit", file.toString(), "--set", "portfolio=A", "--set", "desk=RATES");
+    assertTrue(
+        unknown.err().contains("parameter desk is given a value but is not declared"),
+        unknown.toString());
+    Result mistyped =
+        gantry.run(
+            "submit", file.toString(), "--set", "portfolio=A", "--set", "business_date=tomorrow");
+    assertTrue(mistyped.err().contains("parameter business_date (date)"), mistyped.toString());
+    Result malformed = gantry.run("submit", file.toString(), "--set", "portfolio");
+    assertEquals(2, malformed.exitCode(), malformed.toString());
+    assertTrue(malformed.err().contains("write NAME=VALUE"), malformed.toString());
+    Result validate = gantry.run("validate", file.toString(), "--set", "portfolio=A");
+    assertEquals(0, validate.exitCode(), validate.toString());
+  }
+
+  @Test
+  void scheduleAddListPauseResumeAndRemove() throws Exception {
+    Path file = template();
+    Result add =
+        gantry.run(
+            "schedule",
+            "add",
+            "cli-nightly",
+            file.toString(),
+            "--cron",
+            "30 18 * * 1-5",
+            "--time-zone",
+            "Europe/London",
+            "--set",
+            "portfolio=DESK-1",
+            "--set",
+            "business_date=${schedule.date}",
+            "--missed",
+            "skip");
+    assertEquals(0, add.exitCode(), add.toString());
+    assertTrue(add.out().startsWith("NAME "), add.toString());
+    Result list = gantry.run("schedule", "list");
+    assertTrue(
+        list.out()
+            .lines()
+            .anyMatch(
+                l ->
+                    l.startsWith("cli-nightly  local  30 18 * * 1-5  Europe/London  active")
+                        && l.contains("portfolio=DESK-1, business_date=${schedule.date}")),
+        list.toString());
+    Result paused = gantry.run("schedule", "pause", "cli-nightly");
+    assertEquals(0, paused.exitCode(), paused.toString());
+    assertTrue(paused.out().contains("  paused  "), paused.toString());
+    Result resumed = gantry.run("--json", "schedule", "resume", "cli-nightly");
+    assertTrue(
+        resumed.out().replaceAll("\\s", "").contains("\"paused\":false"), resumed.toString());
+    Result badCron =
+        gantry.run(
+            "schedule",
+            "add",
+            "bad",
+            file.toString(),
+            "--cron",
+            "every night",
+            "--set",
+            "portfolio=A");
+    assertEquals(2, badCron.exitCode(), badCron.toString());
+    assertTrue(badCron.err().contains("argument cron"), badCron.toString());
+    Result invalid =
+        gantry.run("schedule", "add", "no-values", file.toString(), "--cron", "0 6 * * *");
+    assertEquals(1, invalid.exitCode(), invalid.toString());
+    assertTrue(invalid.err().contains("parameter portfolio has no value"), invalid.toString());
+    Result removed = gantry.run("schedule", "remove", "cli-nightly");
+    assertEquals(0, removed.exitCode(), removed.toString());
+    assertFalse(gantry.run("schedule", "list").out().contains("cli-nightly"));
+    Result gone = gantry.run("schedule", "pause", "cli-nightly");
+    assertEquals(2, gone.exitCode(), gone.toString());
+    assertTrue(gone.err().contains("no schedule cli-nightly"), gone.toString());
+  }
+}

@@ -1,0 +1,29 @@
+package io.gantry.dispatcher.farm;
+
+/**
+ * A snapshot of a farm: tasks waiting, running, final (and of those, not succeeded), and the
+ * launchers connected now.
+ */
+public record FarmProgress(
+    int total, int queued, int running, int finished, int failed, int launchers) {
+
+  /** Every task has a final state. */
+  public boolean complete() {
+    return finished == total;
+  }
+
+  /** For the job's status line, e.g. "farm: 532 of 1000 tasks final, 3 failed, 8 launchers". */
+  public String describe() {
+    return "farm: "
+        + finished
+        + " of "
+        + total
+        + " tasks final, "
+        + failed
+        + " failed, "
+        + running
+        + " running, "
+        + launchers
+        + " launcher(s) connected";
+  }
+}
