@@ -81,8 +81,7 @@ public final class WizardParameter extends WizardFields {
         fieldErrors().put("default", "The default " + e.getMessage() + ".");
       }
     }
-    if (value("description").length() > 4096) {
-      fieldErrors().put("description", "At most 4096 characters.");
-    }
+    WizardForm.check("description", value("description"))
+        .ifPresent(message -> fieldErrors().put("description", message));
   }
 }
