@@ -15,6 +15,7 @@ import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParserOptions;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.ServerInfo;
+import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
@@ -45,6 +46,7 @@ import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAdministration;
 import io.gantry.server.security.UserAuthenticator;
 import io.gantry.server.service.FileClock;
+import io.gantry.server.service.JobFileReader;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.service.ScheduleBook;
 import io.gantry.server.service.ScheduleRunner;
@@ -59,6 +61,7 @@ import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
 import io.gantry.server.workers.WorkerSessions;
+import io.gantry.staging.ClusterConnection;
 import io.gantry.staging.ConnectionCheck;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
@@ -213,10 +216,27 @@ public final class GantryServer implements AutoCloseable {
     Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
     own((AutoCloseable) mpi); // both MPI launchers are closeable
     PosixLauncher posix = own(new PosixLauncher(dispatch));
+    ServerConfig.Cluster clusterConfig = config.compute().cluster();
+    ClusterConnection cluster = null;
+    if (clusterConfig != null) {
+      if (!identities.containsKey(clusterConfig.identity())) {
+        throw new ConfigException(
+            "compute.ssh-identity",
+            "names no SSH identity: define identity." + clusterConfig.identity() + ".key-file");
+      }
+      cluster =
+          own(
+              ComputeBackends.clusterConnection(
+                  clusterConfig, credentials, gatewayOptions(config)));
+      log.info(
+          "job directories on the cluster {} under {}", cluster.describe(), clusterConfig.root());
+    }
     SlurmLauncher slurm =
-        config.compute().backend() == ServerConfig.Backend.SLURM
-            ? own(ComputeBackends.slurmLauncher(config))
-            : null;
+        config.compute().backend() != ServerConfig.Backend.SLURM
+            ? null
+            : cluster != null
+                ? own(ComputeBackends.clusterSlurmLauncher(config, cluster))
+                : own(ComputeBackends.slurmLauncher(config));
     log.info("compute backend {}", config.compute().backend().setting());
     if (config.hostFile() != null
         && config.compute().backend() != ServerConfig.Backend.MPIRUN_HOSTS) {
@@ -238,7 +258,7 @@ public final class GantryServer implements AutoCloseable {
             new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner =
         new JobPlanner(
-                config.stagingRoot(),
+                clusterConfig != null ? Path.of(clusterConfig.root()) : config.stagingRoot(),
                 config.defaultWallTime(),
                 credentials,
                 accounts,
@@ -259,7 +279,8 @@ public final class GantryServer implements AutoCloseable {
                 new FileSystemRoots(
                     config.jsdlResources().fileSystems(),
                     config.jsdlResources().readOnlyFileSystems()))
-            .withTaskFarms(farmLauncher(config));
+            .withTaskFarms(farmLauncher(config))
+            .onCluster(cluster != null);
     // owned before the scheduler, so closed after it: the scheduler stops first and a farm whose
     // launchers then end stays RUNNING, for the next server to resume from its journal
     TaskFarmRunner farms =
@@ -272,7 +293,8 @@ public final class GantryServer implements AutoCloseable {
                 config.killGracePeriod()));
     JsdlJobPipeline pipeline =
         new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm, detached)
-            .withTaskFarms(farms);
+            .withTaskFarms(farms)
+            .onCluster(cluster);
     JobDiskLimits<JsdlJobPlan> diskLimits =
         own(
             new JobDiskLimits<>(
@@ -331,6 +353,9 @@ public final class GantryServer implements AutoCloseable {
                         : null),
                 config.killGracePeriod(),
                 Clock.systemUTC())));
+    if (cluster != null) {
+      service.readingJobFilesWith(JobFileReader.withCluster(cluster, clusterConfig.root()));
+    }
     ServerConfig.Security security = config.security();
     startSchedules(config, store, service);
     Optional<TlsKeystore> keystore =

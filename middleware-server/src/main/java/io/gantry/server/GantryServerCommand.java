@@ -55,7 +55,8 @@ public final class GantryServerCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description =
           "run local jobs under this gantry-stepd so that they outlive the server"
-              + " (jobs.supervisor, when the configuration file does not set it)")
+              + " (jobs.supervisor, when the configuration file does not set it, nor"
+              + " compute.ssh-host)")
   Path jobSupervisor;
 
   @Override
@@ -74,7 +75,11 @@ public final class GantryServerCommand implements Callable<Integer> {
       allowExecutables.forEach(dir -> roots.add(dir.toAbsolutePath().normalize().toString()));
       overrides.put("jobs.allowed-executable-roots", String.join(" ", roots));
     }
-    if (jobSupervisor != null && configuration.fileSetting("jobs.supervisor").isEmpty()) {
+    // the launcher script's default supervisor is for local jobs: a server whose jobs run on a
+    // cluster over SSH has none, and the configuration refuses one there
+    if (jobSupervisor != null
+        && configuration.fileSetting("jobs.supervisor").isEmpty()
+        && configuration.fileSetting("compute.ssh-host").isEmpty()) {
       overrides.put("jobs.supervisor", jobSupervisor.toAbsolutePath().normalize().toString());
     }
     ServerConfig settings;

@@ -96,6 +96,16 @@ public final class JobDirectoryReader {
     }
   }
 
+  /**
+   * Checks a name as {@link #open} does, without opening anything: for readers of a job directory
+   * that lies elsewhere (a cluster reached over SSH), so that a name is refused the same way.
+   *
+   * @throws RefusedFileException for an absolute name, {@code ..}, {@code .} or empty components
+   */
+  public static void checkName(String relativeName) throws RefusedFileException {
+    components(relativeName);
+  }
+
   /** The name's components; refuses absolute names, {@code ..}, {@code .} and empty ones. */
   static List<String> components(String relativeName) throws RefusedFileException {
     if (relativeName == null || relativeName.isEmpty() || relativeName.startsWith("/")) {

@@ -2,10 +2,12 @@ package io.gantry.staging;
 
 import io.gantry.staging.internal.cache.CacheStore;
 import io.gantry.staging.internal.files.JobDirectory;
+import io.gantry.staging.internal.files.JobFiles;
 import io.gantry.staging.internal.sql.DataSourcePools;
 import io.gantry.staging.internal.sql.SqlExtractStep;
 import io.gantry.staging.internal.sql.SqlLoadStep;
 import io.gantry.staging.internal.sql.SqlSteps;
+import io.gantry.staging.internal.ssh.RemoteJobDirectory;
 import io.gantry.staging.internal.ssh.RemoteTransferStep;
 import io.gantry.staging.internal.ssh.SshUriScheme;
 import io.gantry.staging.internal.steps.GroupedExecution;
@@ -136,9 +138,29 @@ public final class StagingGateway implements AutoCloseable {
    */
   public Manifest stageIn(StageInPlan plan, Path jobDirectory, StagingListener listener)
       throws StagingException {
-    JobDirectory dir = openJobDirectory(jobDirectory);
+    return stageIn(plan, openJobDirectory(jobDirectory), listener);
+  }
+
+  /**
+   * Stage-in into a job directory on a cluster's shared file system: every output streams over SFTP
+   * as it is produced (SQL rows, CSV, blocked gzip and the SFTP write in one pass; a remote file
+   * host to host), appears by rename when complete, and nothing is written on this server. A broken
+   * stream is retried from the start. The manifest is the same as a local stage-in's.
+   *
+   * @param directory the job directory's absolute path on the cluster; it must exist
+   */
+  public Manifest stageIn(
+      StageInPlan plan, ClusterConnection cluster, String directory, StagingListener listener)
+      throws StagingException {
+    return stageIn(plan, remoteDirectory(cluster, directory), listener);
+  }
+
+  private Manifest stageIn(StageInPlan plan, JobFiles dir, StagingListener listener)
+      throws StagingException {
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    StageInCache c = cache;
+    // The stage-in cache is a feature of local job directories: its copies live on this server
+    // and a hit is a hard link, which cannot reach a job directory on a cluster.
+    StageInCache c = dir.local() == null ? null : cache;
     SqlSteps env =
         new SqlSteps(
             dir,
@@ -163,7 +185,21 @@ public final class StagingGateway implements AutoCloseable {
    */
   public Manifest stageOut(StageOutPlan plan, Path jobDirectory, StagingListener listener)
       throws StagingException {
-    JobDirectory dir = openJobDirectory(jobDirectory);
+    return stageOut(plan, openJobDirectory(jobDirectory), listener);
+  }
+
+  /**
+   * Stage-out from a job directory on a cluster: each file streams back over SFTP (read, inflated
+   * if compressed, parsed and loaded in one pass), the same steps and ledger as a local stage-out.
+   */
+  public Manifest stageOut(
+      StageOutPlan plan, ClusterConnection cluster, String directory, StagingListener listener)
+      throws StagingException {
+    return stageOut(plan, remoteDirectory(cluster, directory), listener);
+  }
+
+  private Manifest stageOut(StageOutPlan plan, JobFiles dir, StagingListener listener)
+      throws StagingException {
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
     SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy, null);
     List<Step> loads = new ArrayList<>();
@@ -195,8 +231,31 @@ public final class StagingGateway implements AutoCloseable {
     }
   }
 
+  /** DeleteOnTermination for a job directory on a cluster (see the local form). */
+  public List<StagedName> deleteOnTermination(
+      StageOutPlan plan, ClusterConnection cluster, String directory) throws StagingException {
+    if (plan.deleteOnTermination().isEmpty()) {
+      return List.of();
+    }
+    try {
+      JobFiles dir = cluster.exists(directory) ? remoteDirectory(cluster, directory) : null;
+      return DeleteOnTermination.apply(dir, plan.deleteOnTermination());
+    } catch (IOException e) {
+      throw new StagingException("DeleteOnTermination", e.getMessage(), e);
+    }
+  }
+
+  private static JobFiles remoteDirectory(ClusterConnection cluster, String directory)
+      throws StagingException {
+    try {
+      return new RemoteJobDirectory(cluster.link(), directory);
+    } catch (IOException e) {
+      throw new StagingException("staging", e.getMessage(), e);
+    }
+  }
+
   private List<Step> uriTransfers(
-      List<UriTransfer> transfers, JobDirectory dir, CacheStore stageInCache) {
+      List<UriTransfer> transfers, JobFiles dir, CacheStore stageInCache) {
     List<Step> steps = new ArrayList<>();
     transfers.forEach(
         t ->
@@ -207,7 +266,7 @@ public final class StagingGateway implements AutoCloseable {
   }
 
   private List<Step> transfers(
-      List<RemoteTransfer> transfers, JobDirectory dir, CacheStore stageInCache) {
+      List<RemoteTransfer> transfers, JobFiles dir, CacheStore stageInCache) {
     List<Step> steps = new ArrayList<>();
     transfers.forEach(
         t ->

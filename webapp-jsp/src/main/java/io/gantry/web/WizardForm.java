@@ -59,6 +59,12 @@ final class WizardForm {
   private static final java.util.Set<String> MULTILINE =
       java.util.Set.of("description", "arguments", "environment", "mpirunOptions");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*");
+
+  /**
+   * A job template's reference, <code>${name}</code>: what it stands for is known at submission.
+   */
+  private static final Pattern REFERENCE = Pattern.compile("\\$\\{[A-Za-z_][A-Za-z0-9_.]*\\}");
+
   private static final int MAX_FIELD = 64 * 1024;
 
   private WizardForm() {}
@@ -85,6 +91,11 @@ final class WizardForm {
       }
       job.fieldErrors().remove(field);
       check(field, job.value(field)).ifPresent(message -> job.fieldErrors().put(field, message));
+    }
+    if (step == WizardStep.APPLICATION
+        && WizardJsdlComposer.isNamedApplication(job)
+        && job.value("processes").isBlank()) {
+      job.fieldErrors().remove("processes"); // the named application's own process count applies
     }
     if (step == WizardStep.RESOURCES
         && !job.value("partition").isBlank()
@@ -144,10 +155,66 @@ final class WizardForm {
     }
   }
 
+  /**
+   * Reads the parameter declarations of the parameters step and checks each as the parser would. As
+   * with stages, a form that showed another number of declarations than the session holds is not
+   * read.
+   */
+  static boolean readParameters(List<WizardParameter> parameters, Map<String, String[]> params) {
+    String shown = param(params, "parameters");
+    if (shown == null || !shown.equals(Integer.toString(parameters.size()))) {
+      return false;
+    }
+    for (int i = 0; i < parameters.size(); i++) {
+      WizardParameter p = parameters.get(i);
+      for (String field : WizardParameter.FIELDS) {
+        String value = param(params, "p" + i + "." + field);
+        if (value != null) {
+          p.set(field, field.equals("name") || field.equals("type") ? value.strip() : value);
+        }
+      }
+    }
+    checkParameters(parameters);
+    return true;
+  }
+
+  /** Checks every declaration, a name declared before counting as taken. */
+  static void checkParameters(List<WizardParameter> parameters) {
+    List<String> taken = new java.util.ArrayList<>();
+    for (WizardParameter p : parameters) {
+      p.check(taken);
+      taken.add(p.getName());
+    }
+  }
+
+  /**
+   * Reads the review's value fields ({@code v.<name>}, one per declared parameter). A checkbox
+   * (boolean) posts a hidden "false" before it and "true" when ticked. The values are checked by
+   * the server only, as submitJob checks them, so that the message next to the field is the
+   * server's.
+   */
+  static void readValues(WizardJob job, Map<String, String[]> params) {
+    for (WizardParameter p : job.getDeclared()) {
+      String[] posted = params.get("v." + p.getName());
+      if (posted == null || posted.length == 0) {
+        continue;
+      }
+      String text =
+          "checkbox".equals(p.getInputType())
+              ? Boolean.toString(java.util.Arrays.asList(posted).contains("true"))
+              : posted[0];
+      job.parameterValue(p.getName(), text);
+    }
+  }
+
   /** What is wrong with one field's text, if the wizard can tell by itself. */
   static java.util.Optional<String> check(String field, String value) {
     if (value.length() > MAX_FIELD) {
       return java.util.Optional.of("At most " + MAX_FIELD + " characters.");
+    }
+    if (REFERENCE.matcher(value).find()) {
+      // a template's ${name}: the server checks the field once the value is in
+      return java.util.Optional.empty();
     }
     String message =
         switch (field) {

@@ -18,7 +18,9 @@ import org.w3c.dom.Element;
  * Turns the wizard's job into an extended JSDL document, in the element order the schemas ask for.
  * Required elements are written even when their field is empty, so that the server's report names
  * the element, and the wizard can put the problem next to that field. Optional elements with an
- * empty field are left out. Passwords are already {@code ENC(...)} values.
+ * empty field are left out. Passwords are already {@code ENC(...)} values. A job template's text,
+ * <code>${name}</code> references included, is written as the user typed it, with its {@code
+ * gx:Parameters}; its values never enter the document.
  */
 final class WizardJsdlComposer {
   // short names for the namespaces every line below writes in
@@ -43,12 +45,16 @@ final class WizardJsdlComposer {
     optional(application, JSDL, "ApplicationName", job.value("applicationName"));
     optional(application, JSDL, "ApplicationVersion", job.value("applicationVersion"));
     if (isNamedApplication(job)) {
-      // the server's application of that name: only the process count is the job's to choose
-      Element resources = jsdl(description, "Resources");
-      text(jsdl(resources, "TotalCPUCount"), JSDL, "Exact", job.value("processes"));
+      // the server's application of that name: only the process count is the job's to choose,
+      // and without one the application's own count applies (var-job-named.jsdl gives none)
+      if (!job.value("processes").isBlank()) {
+        Element resources = jsdl(description, "Resources");
+        text(jsdl(resources, "TotalCPUCount"), JSDL, "Exact", job.value("processes"));
+      }
     } else {
       application(gx(application, "MpirunApplication"), job);
     }
+    parameters(description, job.getParameters());
     stages(description, "PreDataStaging", job.getPre());
     stages(description, "PostDataStaging", job.getPost());
     return doc;
@@ -96,6 +102,28 @@ final class WizardJsdlComposer {
     optional(app, GX, "WallTimeLimit", job.value("wallTime"));
     optional(app, GX, "StdoutFileName", job.value("stdout"));
     optional(app, GX, "StderrFileName", job.value("stderr"));
+  }
+
+  /**
+   * A job template's declarations, each attribute as typed (an empty field writes none). The values
+   * are not the document's: they go with it to validateJob and submitJob.
+   */
+  private static void parameters(Element description, List<WizardParameter> parameters) {
+    if (parameters.isEmpty()) {
+      return;
+    }
+    Element list = gx(description, "Parameters");
+    for (WizardParameter p : parameters) {
+      Element e = gx(list, "Parameter");
+      for (String field : WizardParameter.FIELDS) {
+        if (p.getValues().containsKey(field)) {
+          e.setAttribute(field, p.value(field));
+        }
+      }
+      if (!e.hasAttribute("name")) {
+        e.setAttribute("name", ""); // the schema requires it; the report names it at this field
+      }
+    }
   }
 
   private static void stages(Element description, String name, List<WizardStage> stages) {

@@ -3,6 +3,7 @@ package io.gantry.web;
 import io.gantry.jsdl.HardenedXml;
 import io.gantry.jsdl.JsdlNamespaces;
 import io.gantry.jsdl.JsdlParser;
+import io.gantry.jsdl.ParameterType;
 import io.gantry.jsdl.ParseResult;
 import io.gantry.jsdl.Problem;
 import io.gantry.jsdl.Severity;
@@ -27,7 +28,9 @@ import org.xml.sax.SAXException;
  * <ol>
  *   <li>The document goes through {@link JsdlParser} first: one it finds invalid is refused with
  *       its located problems (line:column, element path), as the API reports them.
- *   <li>Every element and attribute the wizard has a field for is taken into a {@link WizardJob}.
+ *   <li>Every element and attribute the wizard has a field for is taken into a {@link WizardJob}. A
+ *       job template's {@code gx:Parameters} become the wizard's declarations, and every <code>
+ *       ${name}</code> stays in its field as written: the template is edited as a template.
  *   <li>Anything else (POSIX or SPMD applications, {@code jsdl:Resources}, standard {@code
  *       jsdl:DataStaging}, annotations, a second project, foreign extensions, ...) would be lost by
  *       the wizard's next save, so the document is refused, naming each such element: the wizard
@@ -100,17 +103,8 @@ final class WizardJsdlImporter {
 
   private WizardJsdlImporter() {}
 
-  /** Why a job template is not read into the wizard, and where to use it instead. */
-  static final String TEMPLATE =
-      "this job is a template (it declares gx:Parameters), which the wizard does not edit: submit"
-          + " it with gantry submit FILE --set NAME=VALUE, or schedule it on the Schedules page";
-
   static Result read(byte[] document, JsdlParser parser) {
-    if (declaresParameters(document)) {
-      // the wizard would write the job back without its parameters, leaving ${name} behind
-      return new Result(null, List.of(TEMPLATE), List.of());
-    }
-    ParseResult parsed = parser.parse(document);
+    ParseResult parsed = parser.parse(document, sampleValues(document));
     if (!parsed.isValid()) {
       List<String> problems =
           parsed.report().problems().stream()
@@ -128,20 +122,47 @@ final class WizardJsdlImporter {
     WizardJsdlImporter importer = new WizardJsdlImporter();
     WizardJob job = importer.job(root);
     importer.findUnsupported(root, "");
+    WizardForm.checkParameters(job.getParameters());
     return importer.unsupported.isEmpty()
         ? new Result(job, List.of(), List.of())
         : new Result(null, List.of(), List.copyOf(importer.unsupported));
   }
 
-  private static boolean declaresParameters(byte[] document) {
+  /**
+   * A job template is checked as a whole before it is read, but its values are given only at
+   * submission: a parameter without default gets a value of its type here (text "x", 2000-01-01, 1,
+   * true), only so that the parser can check the rest of the document. Nothing of it reaches the
+   * wizard, which keeps every <code>${name}</code> as written.
+   */
+  private static Map<String, String> sampleValues(byte[] document) {
+    Map<String, String> samples = new java.util.LinkedHashMap<>();
     try {
-      return HardenedXml.parse(new ByteArrayInputStream(document))
-              .getElementsByTagNameNS(io.gantry.jsdl.JsdlNamespaces.GANTRY, "Parameters")
-              .getLength()
-          > 0;
+      org.w3c.dom.NodeList declared =
+          HardenedXml.parse(new ByteArrayInputStream(document))
+              .getElementsByTagNameNS(JsdlNamespaces.GANTRY, "Parameter");
+      for (int i = 0; i < declared.getLength(); i++) {
+        Element p = (Element) declared.item(i);
+        String name = p.getAttribute("name").strip();
+        ParameterType type = ParameterType.named(p.getAttribute("type"));
+        if (!p.hasAttribute("default")
+            && type != null
+            && io.gantry.jsdl.JobParameter.validName(name)) {
+          samples.put(name, sample(type));
+        }
+      }
     } catch (SAXException | IOException e) {
-      return false; // the parser reports what is wrong with it
+      // the parser reports what is wrong with the document
     }
+    return samples;
+  }
+
+  private static String sample(ParameterType type) {
+    return switch (type) {
+      case STRING -> "x";
+      case DATE -> "2000-01-01";
+      case INTEGER, DECIMAL -> "1";
+      case BOOLEAN -> "true";
+    };
   }
 
   static String located(Problem p) {
@@ -163,6 +184,8 @@ final class WizardJsdlImporter {
           application(part, job);
         } else if (isJsdl(part, "Resources")) {
           processCount(part, job);
+        } else if (isGx(part, "Parameters")) {
+          parameters(part, job);
         } else if (isGx(part, "PreDataStaging") || isGx(part, "PostDataStaging")) {
           take(part);
           for (Element stage : children(part)) {
@@ -172,6 +195,24 @@ final class WizardJsdlImporter {
       }
     }
     return job;
+  }
+
+  /** A job template's declarations, each attribute as written. */
+  private void parameters(Element parameters, WizardJob job) {
+    take(parameters);
+    for (Element e : children(parameters)) {
+      if (!isGx(e, "Parameter")) {
+        continue;
+      }
+      take(e);
+      WizardParameter p = new WizardParameter();
+      for (String field : WizardParameter.FIELDS) {
+        if (e.hasAttribute(field)) {
+          p.set(field, e.getAttribute(field));
+        }
+      }
+      job.getParameters().add(p);
+    }
   }
 
   /** Resources/TotalCPUCount with one Exact: the process count of a named application's job. */
@@ -296,7 +337,8 @@ final class WizardJsdlImporter {
       Attr a = (Attr) attributes.item(i);
       boolean known =
           XMLConstants.XMLNS_ATTRIBUTE_NS_URI.equals(a.getNamespaceURI())
-              || (isGx(e, "Environment") && a.getName().equals("name"));
+              || (isGx(e, "Environment") && a.getName().equals("name"))
+              || (isGx(e, "Parameter") && WizardParameter.FIELDS.contains(a.getName()));
       if (!known) {
         unsupported.add(path + "/@" + a.getName());
       }

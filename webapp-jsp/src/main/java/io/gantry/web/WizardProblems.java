@@ -3,6 +3,8 @@ package io.gantry.web;
 import io.gantry.server.api.Problem;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Puts the server's validation report next to the wizard's fields. A problem's element path ({@code
@@ -10,7 +12,8 @@ import java.util.Map;
  * by its kind and its 1-based index among the stages of that kind (no index when it is the only
  * one), which is how the composer wrote them; the last named element gives the field. A problem
  * with the stage or application as a whole is kept for the stage or step, and one with the document
- * as a whole is shown on the review only.
+ * as a whole is shown on the review only. A job template's problems go to its declarations, or next
+ * to the value field of the parameter they name ({@link #parameterProblem}).
  */
 final class WizardProblems {
   private static final Map<String, String> JOB_FIELDS =
@@ -60,6 +63,10 @@ final class WizardProblems {
           Map.entry("Compression", "compression"),
           Map.entry("DataSource", "dsKind"));
 
+  /** The parser's words for a problem with one parameter's value, naming the parameter. */
+  private static final Pattern VALUE_PROBLEM =
+      Pattern.compile("^parameter ([A-Za-z_][A-Za-z0-9_]*) (has no value|\\([a-z]+\\): the value)");
+
   private WizardProblems() {}
 
   /** Replaces the server problems held in the job with this report's. */
@@ -67,6 +74,8 @@ final class WizardProblems {
     job.serverProblems().clear();
     job.getPre().forEach(s -> s.serverProblems().clear());
     job.getPost().forEach(s -> s.serverProblems().clear());
+    job.getParameters().forEach(p -> p.serverProblems().clear());
+    job.valueProblems().clear();
     for (Problem p : problems) {
       String message = ("WARNING".equals(p.severity) ? "Warning: " : "") + p.message;
       place(job, p.path == null ? "" : p.path, message);
@@ -77,6 +86,10 @@ final class WizardProblems {
     String[] steps = path.split("/");
     for (int i = 0; i < steps.length; i++) {
       String name = bare(steps[i]);
+      if (name.equals("Parameters") && i >= 1 && bare(steps[i - 1]).equals("JobDescription")) {
+        parameterProblem(job, steps, i, message);
+        return;
+      }
       if ((name.equals("PreDataStaging") || name.equals("PostDataStaging"))) {
         boolean pre = name.equals("PreDataStaging");
         WizardStep step = pre ? WizardStep.PRE_STAGING : WizardStep.POST_STAGING;
@@ -101,6 +114,33 @@ final class WizardProblems {
       }
     }
     add(job.serverProblems(), jobField(steps), message);
+  }
+
+  /**
+   * A problem with a declaration ({@code Parameters/Parameter[2]}) goes to its field in the
+   * parameters step; one the parser reports on {@code Parameters} about a value ("parameter NAME
+   * has no value and no default", "... the value given ...") goes next to NAME's value field on the
+   * review; anything else (a reference to an undeclared name) to the parameters step as a whole.
+   */
+  private static void parameterProblem(WizardJob job, String[] steps, int at, String message) {
+    if (at + 1 < steps.length && bare(steps[at + 1]).equals("Parameter")) {
+      int index = index(steps[at + 1]) - 1;
+      if (index >= 0 && index < job.getParameters().size()) {
+        String field =
+            message.contains("its default")
+                ? "default"
+                : message.contains("unknown type") || message.contains("'type'") ? "type" : "name";
+        add(job.getParameters().get(index).serverProblems(), field, message);
+        return;
+      }
+    }
+    Matcher named = VALUE_PROBLEM.matcher(message);
+    if (named.find()
+        && job.getDeclared().stream().anyMatch(p -> p.getName().equals(named.group(1)))) {
+      add(job.valueProblems(), named.group(1), message);
+      return;
+    }
+    add(job.serverProblems(), WizardStep.PARAMETERS.generalKey(), message);
   }
 
   private static String jobField(String[] steps) {

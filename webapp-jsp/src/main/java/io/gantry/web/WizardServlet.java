@@ -8,6 +8,7 @@ import io.gantry.jsdl.SecretBinding;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.LimitExceededFault;
+import io.gantry.server.api.ParameterValue;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.service.JobManagementService;
 import io.gantry.server.web.RefusedRequest;
@@ -43,6 +44,9 @@ import org.w3c.dom.Element;
  *   <li>The review composes the JSDL document and has the server validate it (validateJob, the
  *       API's report); each problem is also placed next to its field, and from then on every posted
  *       step is validated again, so the marks stay current.
+ *   <li>A job template's parameters are declared on their own step; the review has one field per
+ *       parameter, whose values go with the document to validateJob and submitJob as the API's
+ *       parameter values (the server binds them; the wizard never writes them into the document).
  *   <li>Then: download ({@code /wizard/download}), save as a draft, or submit (to {@code
  *       /jobs/ID}).
  * </ol>
@@ -141,13 +145,21 @@ final class WizardServlet extends HttpServlet {
     if (!read) {
       notice(
           session,
-          "The stages changed in another window; this form was not saved. Please enter it again.");
+          "The list of stages or parameters changed in another window; this form was not saved."
+              + " Please enter it again.");
     }
     act(request, response, job, step, go);
   }
 
   private boolean readStep(HttpServletRequest request, WizardJob job, WizardStep step) {
     Map<String, String[]> params = request.getParameterMap();
+    if (step == WizardStep.PARAMETERS) {
+      return WizardForm.readParameters(job.getParameters(), params);
+    }
+    if (step == WizardStep.REVIEW) {
+      WizardForm.readValues(job, params);
+      return true;
+    }
     if (step.staging()) {
       return WizardForm.readStages(
           job.stages(step == WizardStep.PRE_STAGING),
@@ -187,6 +199,9 @@ final class WizardServlet extends HttpServlet {
   }
 
   private static boolean stepHasOwnErrors(WizardJob job, WizardStep step) {
+    if (step == WizardStep.PARAMETERS) {
+      return job.getParameters().stream().anyMatch(p -> !p.fieldErrors().isEmpty());
+    }
     if (step.staging()) {
       return job.stages(step == WizardStep.PRE_STAGING).stream()
           .anyMatch(s -> !s.fieldErrors().isEmpty());
@@ -196,6 +211,9 @@ final class WizardServlet extends HttpServlet {
 
   /** Adds, removes or moves a stage; returns the anchor of the stage to show. */
   private static String arrange(WizardJob job, WizardStep step, String what, String argument) {
+    if (step == WizardStep.PARAMETERS) {
+      return arrangeParameters(job.getParameters(), what, argument);
+    }
     if (!step.staging()) {
       return "";
     }
@@ -244,6 +262,33 @@ final class WizardServlet extends HttpServlet {
       default -> {}
     }
     return prefix + i;
+  }
+
+  /** Adds or removes a declaration; returns the anchor of the one to show. */
+  private static String arrangeParameters(
+      List<WizardParameter> parameters, String what, String argument) {
+    if (what.equals("add")) {
+      if (parameters.size() >= 200) {
+        return "";
+      }
+      WizardParameter p = new WizardParameter();
+      p.set("type", "string");
+      parameters.add(p);
+      WizardForm.checkParameters(parameters);
+      return "#parameter-" + (parameters.size() - 1);
+    }
+    int i;
+    try {
+      i = Integer.parseInt(argument);
+    } catch (NumberFormatException e) {
+      return "";
+    }
+    if (!what.equals("remove") || i < 0 || i >= parameters.size()) {
+      return "";
+    }
+    parameters.remove(i);
+    WizardForm.checkParameters(parameters);
+    return parameters.isEmpty() ? "" : "#parameter-" + Math.min(i, parameters.size() - 1);
   }
 
   private static WizardStage newStage(Kind kind, boolean pre, List<WizardStage> stages) {
@@ -332,7 +377,8 @@ final class WizardServlet extends HttpServlet {
   }
 
   /**
-   * The composed job as the API receives it: parsed from its text, so lines match what is shown.
+   * The composed job as the API receives it: parsed from its text, so lines match what is shown,
+   * with a template's values beside it (never written into it).
    */
   private static JobDocument document(WizardJob job) {
     String xml = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
@@ -340,7 +386,11 @@ final class WizardServlet extends HttpServlet {
       Element root =
           HardenedXml.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)))
               .getDocumentElement();
-      return new JobDocument(root);
+      List<ParameterValue> values =
+          job.valuesToSend().entrySet().stream()
+              .map(v -> new ParameterValue(v.getKey(), v.getValue()))
+              .toList();
+      return new JobDocument(root, values);
     } catch (Exception e) {
       throw new IllegalStateException("the composed job cannot be read back", e);
     }

@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * The wizard's steps, in order, each with the job fields its form posts. The staging steps post
- * their list of stages instead (see {@link WizardForm}).
+ * their list of stages instead, the parameters step its list of declarations, and the review the
+ * parameters' values (see {@link WizardForm}).
  */
 public enum WizardStep {
   IDENTIFICATION("Identification", List.of("name", "description", "project")),
@@ -28,6 +29,8 @@ public enum WizardStep {
   RESOURCES("Resources", List.of("wallTime", "partition")),
   PRE_STAGING("Pre-staging", List.of()),
   POST_STAGING("Post-staging", List.of()),
+  /** A job template's declarations (gx:Parameters); each posted as {@code p<index>.<field>}. */
+  PARAMETERS("Parameters", List.of()),
   REVIEW("Review", List.of());
 
   private final String title;
@@ -80,6 +83,13 @@ public enum WizardStep {
 
   /** Whether the job has errors in this step's fields, as the step navigation marks it. */
   boolean hasErrors(WizardJob job) {
+    if (this == PARAMETERS) {
+      return job.getParameters().stream().anyMatch(WizardParameter::isHasErrors)
+          || job.getErrors().containsKey(generalKey());
+    }
+    if (this == REVIEW) {
+      return !job.getValueErrors().isEmpty();
+    }
     if (staging()) {
       return job.stages(this == PRE_STAGING).stream().anyMatch(WizardStage::isHasErrors)
           || job.getErrors().containsKey(generalKey());

@@ -76,7 +76,12 @@ class WizardBrowserTest extends BrowserTest {
     next("#post-add-sql");
     fillStages("post", want.getPost());
     browser.shot("post-staging");
+    next("#param-add");
+    assertEquals(
+        "No parameters: the job is submitted as written.",
+        browser.find("#no-parameters").getText());
     next("#review-verdict");
+    assertTrue(browser.findAll("#parameter-values").isEmpty(), "no value fields for a plain job");
     assertEquals("The server finds this job valid.", browser.find("#review-verdict").getText());
     browser.shot("review");
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.jsdl.JobTemplate;
+import io.gantry.jsdl.JsdlJob;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.JsdlWriter;
 import io.gantry.jsdl.ParseResult;
@@ -11,6 +13,8 @@ import io.gantry.web.WizardStage.Kind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The wizard's JSDL importer and composer, without a server. */
@@ -19,11 +23,148 @@ class WizardJsdlRoundTripTest {
   private final JsdlParser parser = new JsdlParser();
 
   @Test
-  void aJobTemplateIsNotReadIntoTheWizardWhichWouldDropItsParameters() throws Exception {
-    byte[] template = Files.readAllBytes(EXAMPLES.resolve("var-job-named.jsdl"));
-    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(template, parser);
-    assertFalse(imported.ok());
-    assertEquals(java.util.List.of(WizardJsdlImporter.TEMPLATE), imported.problems());
+  void aJobTemplateIsReadWithItsParametersAndReferencesAndComposedBackAsTheSameTemplate()
+      throws Exception {
+    byte[] original = Files.readAllBytes(EXAMPLES.resolve("var-job-named.jsdl"));
+    WizardJsdlImporter.Result imported = WizardJsdlImporter.read(original, parser);
+    assertTrue(imported.ok(), () -> imported.problems() + " " + imported.unsupported());
+    WizardJob job = imported.job();
+    assertEquals(
+        List.of("business_date date 2026-11-20", "portfolio string DESK-1"),
+        job.getParameters().stream()
+            .map(p -> p.getName() + " " + p.getTypeName() + " " + p.value("default"))
+            .toList());
+    assertEquals(
+        "the portfolio (position.portfolio_id) whose VaR is computed",
+        job.getParameters().get(1).value("description"));
+    assertEquals("var-${portfolio}-daily-named", job.value("name"), "references kept as written");
+    assertTrue(
+        job.getPre().get(0).value("statement").contains("portfolio_id = ${portfolio}"),
+        job.getPre().get(0).value("statement"));
+    assertTrue(job.getParameters().stream().noneMatch(WizardParameter::isHasErrors));
+
+    String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
+    assertTrue(composed.contains("as_of &lt;= ${business_date}"), composed);
+    for (Map<String, String> values :
+        List.of(
+            Map.<String, String>of(),
+            Map.of("portfolio", "DESK-2", "business_date", "2026-11-19"))) {
+      JsdlJob before = parser.parse(original, values).validJob();
+      ParseResult after = parser.parse(composed.getBytes(StandardCharsets.UTF_8), values);
+      assertTrue(after.isValid(), after.report()::toString);
+      assertEquals(JsdlWriter.write(before), JsdlWriter.write(after.validJob()), values::toString);
+      JobTemplate want = before.template().orElseThrow();
+      JobTemplate got = after.validJob().template().orElseThrow();
+      assertEquals(want.declared(), got.declared(), "the same declarations");
+      assertEquals(want.values(), got.values());
+      assertEquals(want.queryValues(), got.queryValues(), "the same values bound in the SQL");
+    }
+    WizardJsdlImporter.Result again =
+        WizardJsdlImporter.read(composed.getBytes(StandardCharsets.UTF_8), parser);
+    assertTrue(again.ok(), () -> again.problems() + " " + again.unsupported());
+    assertEquals(
+        composed, WizardJsdlComposer.toXml(WizardJsdlComposer.compose(again.job())), "stable");
+  }
+
+  @Test
+  void aTemplateWithARequiredParameterIsReadAndItsValueIsGivenOnlyAtSubmission() throws Exception {
+    String template =
+        Files.readString(EXAMPLES.resolve("var-job-named.jsdl"))
+            .replace("type=\"string\" default=\"DESK-1\"", "type=\"string\"");
+    WizardJsdlImporter.Result imported =
+        WizardJsdlImporter.read(template.getBytes(StandardCharsets.UTF_8), parser);
+    assertTrue(imported.ok(), () -> imported.problems() + " " + imported.unsupported());
+    WizardJob job = imported.job();
+    assertFalse(job.getParameters().get(1).getValues().containsKey("default"));
+    assertEquals(Map.of("business_date", "2026-11-20", "portfolio", ""), job.getValueFields());
+    assertEquals(Map.of("business_date", "2026-11-20"), job.valuesToSend(), "empty sends none");
+    String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
+    assertFalse(composed.contains("DESK-1\""), "no default was invented");
+    ParseResult missing = parser.parse(composed, job.valuesToSend());
+    assertFalse(missing.isValid());
+    assertTrue(missing.report().toString().contains("parameter portfolio has no value"));
+
+    job.parameterValue("portfolio", "DESK-1");
+    ParseResult given = parser.parse(composed, job.valuesToSend());
+    assertTrue(given.isValid(), given.report()::toString);
+    assertEquals("var-DESK-1-daily-named", given.validJob().jobName().orElseThrow());
+    assertFalse(composed.contains("var-DESK-1"), "values never enter the document");
+  }
+
+  @Test
+  void parameterDeclarationsAreCheckedAsTheParserChecksThem() {
+    WizardJob job = new WizardJob();
+    WizardParameter date = declaration("business_date", "date", "2026-11-31");
+    WizardParameter twice = declaration("business_date", "string", "");
+    WizardParameter badName = declaration("9lives", "string", "");
+    WizardParameter count = declaration("paths", "integer", "007");
+    job.getParameters().addAll(List.of(date, twice, badName, count));
+    WizardForm.checkParameters(job.getParameters());
+    assertTrue(
+        date.getErrors().get("default").contains("is not an ISO date"),
+        () -> date.getErrors().toString());
+    assertEquals("Parameter business_date is declared twice.", twice.getErrors().get("name"));
+    assertTrue(badName.getErrors().get("name").contains("must start with a letter or _"));
+    assertTrue(count.getErrors().isEmpty(), () -> count.getErrors().toString());
+    assertEquals(List.of("paths"), job.getDeclared().stream().map(p -> p.getName()).toList());
+    assertEquals("number", count.getInputType());
+    assertEquals("date", date.getInputType());
+    assertEquals("checkbox", declaration("dry", "boolean", "").getInputType());
+    assertTrue(WizardStep.PARAMETERS.hasErrors(job));
+  }
+
+  @Test
+  void aFieldThatRefersToAParameterIsLeftToTheServerToCheckOnceTheValueIsIn() {
+    assertTrue(WizardForm.check("processes", "${ranks}").isEmpty());
+    assertTrue(WizardForm.check("wallTime", "${hours}00").isEmpty());
+    assertTrue(WizardForm.check("processes", "many").isPresent());
+  }
+
+  @Test
+  void theServersProblemsWithParametersLandOnTheDeclarationOrNextToTheValue() {
+    WizardJob job = new WizardJob();
+    job.getParameters()
+        .addAll(
+            List.of(
+                declaration("business_date", "date", "2026-11-20"),
+                declaration("portfolio", "string", "")));
+    WizardForm.checkParameters(job.getParameters());
+    WizardProblems.place(
+        job,
+        List.of(
+            problem(
+                "JobDefinition/JobDescription/Parameters/Parameter[1]",
+                "parameter business_date (date): its default '2026-11-31' is not an ISO date"),
+            problem(
+                "JobDefinition/JobDescription/Parameters",
+                "parameter portfolio has no value and no default; give it one"),
+            problem(
+                "JobDefinition/JobDescription/Parameters",
+                "parameter business_date (date): the value given 'notadate' is not an ISO date"),
+            problem(
+                "JobDefinition/JobDescription/Parameters",
+                "${desk} names no declared parameter and is kept as written")));
+    assertTrue(job.getParameters().get(0).getErrors().get("default").contains("its default"));
+    assertTrue(job.getValueErrors().get("portfolio").contains("has no value and no default"));
+    assertTrue(job.getValueErrors().get("business_date").contains("'notadate'"));
+    assertTrue(job.getErrors().get("_parameters").contains("${desk}"));
+    assertTrue(WizardStep.REVIEW.hasErrors(job));
+  }
+
+  private static WizardParameter declaration(String name, String type, String defaultValue) {
+    WizardParameter p = new WizardParameter();
+    p.set("name", name);
+    p.set("type", type);
+    p.set("default", defaultValue);
+    return p;
+  }
+
+  private static io.gantry.server.api.Problem problem(String path, String message) {
+    io.gantry.server.api.Problem p = new io.gantry.server.api.Problem();
+    p.severity = message.startsWith("${") ? "WARNING" : "ERROR";
+    p.path = path;
+    p.message = message;
+    return p;
   }
 
   @Test

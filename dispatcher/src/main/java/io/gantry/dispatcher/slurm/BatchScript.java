@@ -14,7 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
  * submitting, so it only has to exist on the submitting host.
  */
 public final class BatchScript {
-  static final String TEXT =
+  public static final String TEXT =
       """
       #!/bin/sh
       # Written by gantry-server. Arguments: STDOUT STDERR PROGRAM [ARGUMENT]...
@@ -28,6 +28,9 @@ public final class BatchScript {
       exec "$@" >"$out" 2>"$err"
       """;
 
+  /** The script's file name in its directory. */
+  public static final String NAME = "gantry-batch.sh";
+
   private BatchScript() {}
 
   /**
@@ -36,7 +39,7 @@ public final class BatchScript {
    */
   public static Path install(Path directory) throws IOException {
     Files.createDirectories(directory);
-    Path script = directory.resolve("gantry-batch.sh");
+    Path script = directory.resolve(NAME);
     Path temporary = Files.createTempFile(directory, "gantry-batch", ".tmp");
     Files.writeString(temporary, TEXT, StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rwxr-xr-x"));

@@ -8,6 +8,7 @@ import io.gantry.dispatcher.MpirunCommand;
 import io.gantry.dispatcher.ProgramKind;
 import io.gantry.dispatcher.RunningJob;
 import io.gantry.dispatcher.internal.RemoteEnvironment;
+import io.gantry.dispatcher.remote.ClusterShell;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,6 +40,10 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
   private final MpirunCommand mpirun;
   private final SlurmClient client;
   private final Path script;
+
+  /** The cluster account of a Slurm reached over SSH; null for Slurm on this host. */
+  private final String remoteUser;
+
   private final ScheduledExecutorService scheduler =
       Executors.newScheduledThreadPool(
           2,
@@ -50,6 +55,35 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
 
   /** Installs the batch script into the configured directory. */
   public SlurmLauncher(SlurmConfig config) throws IOException {
+    this(
+        config,
+        new LocalSlurmClient(
+            config,
+            RemoteEnvironment.build(
+                config.inheritedEnvironment(), System.getenv(), false, Map.of())),
+        BatchScript.install(config.scriptDirectory()),
+        null);
+  }
+
+  /**
+   * Slurm on a cluster reached over SSH: every client command runs on the login node through {@code
+   * shell}, and the batch script is installed there, in the configured script directory (a path of
+   * the cluster's file system).
+   *
+   * @param remoteUser the account the SSH login and so every job runs under on the cluster
+   */
+  public static SlurmLauncher overSsh(SlurmConfig config, ClusterShell shell, String remoteUser)
+      throws IOException {
+    String directory = config.scriptDirectory().toString();
+    shell.install(directory, BatchScript.NAME, BatchScript.TEXT, 0755);
+    return new SlurmLauncher(
+        config,
+        new SshSlurmClient(config, shell),
+        config.scriptDirectory().resolve(BatchScript.NAME),
+        remoteUser);
+  }
+
+  private SlurmLauncher(SlurmConfig config, SlurmClient client, Path script, String remoteUser) {
     this.config = config;
     this.mpirun =
         new MpirunCommand(
@@ -59,12 +93,9 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
                 false,
                 Duration.ofSeconds(10),
                 config.inheritedEnvironment()));
-    this.client =
-        new SlurmClient(
-            config,
-            RemoteEnvironment.build(
-                config.inheritedEnvironment(), System.getenv(), false, Map.of()));
-    this.script = BatchScript.install(config.scriptDirectory());
+    this.client = client;
+    this.script = script;
+    this.remoteUser = remoteUser;
   }
 
   @Override
@@ -103,18 +134,31 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
       program.add(spec.executable());
       program.addAll(spec.arguments());
     }
+    if (remoteUser != null && runAs != null) {
+      throw new IllegalArgumentException(
+          "job "
+              + spec.jobId()
+              + ": over SSH every job runs as the cluster account "
+              + remoteUser
+              + "; it cannot be given another account");
+    }
+    // On this host the job's environment starts from the server's inherited names; on a cluster
+    // from the login node's own environment, which sbatch exports with the job's variables.
     Map<String, String> env =
-        RemoteEnvironment.build(
-            config.inheritedEnvironment(),
-            System.getenv(),
-            runAs == null && RemoteEnvironment.serverIsRoot(),
-            spec.environment());
+        remoteUser == null
+            ? RemoteEnvironment.build(
+                config.inheritedEnvironment(),
+                System.getenv(),
+                runAs == null && RemoteEnvironment.serverIsRoot(),
+                spec.environment())
+            : RemoteEnvironment.build(
+                List.of(), Map.of(), "root".equals(remoteUser), spec.environment());
     List<String> argv = SbatchCommand.argv("sbatch", spec, resources, script, runAs, program);
     SlurmClient.Result result;
     try {
       // sbatch passes its own environment to the job (--export=ALL): the job's variables travel
       // there, not on any command line.
-      result = client.run("sbatch", argv.subList(1, argv.size()), env);
+      result = client.submit(argv.subList(1, argv.size()), env);
     } catch (IOException e) {
       throw new LaunchException(
           "job " + spec.jobId() + ": could not submit to Slurm: " + e.getMessage(), e);

@@ -52,7 +52,6 @@ import org.w3c.dom.Text;
  */
 public final class TemplateFilling {
   private static final String MARKERS_KEY = "io.gantry.jsdl.templateMarkers";
-  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
   private static final Pattern REFERENCE =
       Pattern.compile("\\$\\$\\{|\\$\\{([A-Za-z_][A-Za-z0-9_.]*)\\}");
 
@@ -137,12 +136,8 @@ public final class TemplateFilling {
     for (Element p : Dom.children(parameters, GANTRY, "Parameter")) {
       String name = p.getAttribute("name").strip();
       ParameterType type = ParameterType.named(p.getAttribute("type"));
-      if (!NAME.matcher(name).matches()) {
-        findings.error(
-            p,
-            "parameter name '"
-                + name
-                + "' must start with a letter or _ and hold only letters, digits and _ (at most 64)");
+      if (!JobParameter.validName(name)) {
+        findings.error(p, "parameter name '" + name + "' " + JobParameter.NAME_RULE);
         continue;
       }
       if (!names.add(name)) {

@@ -72,6 +72,31 @@ final class ComputeSection {
           .namedBy("[A-Za-z0-9][A-Za-z0-9_.@-]*")
           .means("Slurm account of user NAME's jobs");
 
+  static final Setting<String> CLUSTER_HOST =
+      Setting.of("compute.ssh-host", SettingType.text())
+          .shownDefault("none (job directories on this host)")
+          .means("the cluster's login node: job directories on its file system, Slurm over SSH");
+  static final Setting<Integer> CLUSTER_PORT =
+      Setting.of("compute.ssh-port", SettingType.integer(1, 65535))
+          .byDefault("22")
+          .means("SSH port of compute.ssh-host");
+  static final Setting<String> CLUSTER_USER =
+      Setting.of("compute.ssh-user", SettingType.text())
+          .shownDefault("none (required with compute.ssh-host)")
+          .means("the cluster account the server logs in as, and every job runs as");
+  static final Setting<String> CLUSTER_IDENTITY =
+      Setting.of("compute.ssh-identity", SettingType.text())
+          .shownDefault("none (required with compute.ssh-host)")
+          .means("name of the SSH identity (identity.NAME.*) the server logs in with");
+  static final Setting<Path> CLUSTER_KNOWN_HOSTS =
+      Setting.of("compute.ssh-known-hosts", SettingType.path())
+          .shownDefault("`ssh.known-hosts`")
+          .means("known_hosts file with the login node's host key, checked strictly");
+  static final Setting<String> CLUSTER_ROOT =
+      Setting.of("compute.root", SettingType.text())
+          .shownDefault("none (required with compute.ssh-host)")
+          .means("absolute path of the job directories' root on the cluster's shared file system");
+
   static ServerConfig.Compute read(SettingValues values) {
     String name = values.get(BACKEND);
     ServerConfig.Backend backend =
@@ -113,6 +138,58 @@ final class ComputeSection {
         values.get(SLURM_MPIRUN),
         values.get(SLURM_PARTITION),
         values.get(SLURM_ACCOUNT),
-        Map.copyOf(users));
+        Map.copyOf(users),
+        cluster(values, backend));
+  }
+
+  /**
+   * The cluster reached over SSH, or null without {@code compute.ssh-host}. Checked here: the
+   * account, identity and root are required, the root is an absolute plain path, the only backend
+   * that runs there is slurm, and {@code jobs.supervisor} (a supervisor of local jobs) is refused.
+   */
+  private static ServerConfig.Cluster cluster(SettingValues values, ServerConfig.Backend backend) {
+    if (!values.isSet(CLUSTER_HOST)) {
+      return null;
+    }
+    for (Setting<?> required : java.util.List.of(CLUSTER_USER, CLUSTER_IDENTITY, CLUSTER_ROOT)) {
+      if (!values.isSet(required)) {
+        throw new ConfigException(required.key(), "is required with compute.ssh-host");
+      }
+    }
+    if (backend != ServerConfig.Backend.SLURM) {
+      throw new ConfigException(
+          CLUSTER_HOST.key(),
+          "needs compute.backend=slurm: on a cluster reached over SSH jobs are submitted to its"
+              + " Slurm (local and mpirun-hosts run on the server's own host)");
+    }
+    if (values.isSet(SandboxSection.SUPERVISOR)) {
+      // gantry-stepd keeps jobs of this host alive; a cluster's jobs live in its Slurm, which
+      // already keeps them while the server restarts, so the setting would silently do nothing
+      throw new ConfigException(
+          SandboxSection.SUPERVISOR.key(),
+          "is not used with compute.ssh-host: every job runs in the cluster's Slurm, which keeps"
+              + " it running while the server restarts; remove jobs.supervisor");
+    }
+    String root = values.get(CLUSTER_ROOT);
+    if (!root.startsWith("/") || !root.matches("[A-Za-z0-9_./+@-]+") || root.contains("/..")) {
+      throw new ConfigException(
+          CLUSTER_ROOT.key(),
+          "'" + root + "' must be an absolute path of letters, digits and _ . / + @ - (no '..')");
+    }
+    Path knownHosts =
+        values
+            .find(CLUSTER_KNOWN_HOSTS)
+            .orElse(
+                values
+                    .find(ServerSection.SSH_KNOWN_HOSTS)
+                    .orElse(
+                        ServerSection.dataDirectory(values).resolve("ssh").resolve("known_hosts")));
+    return new ServerConfig.Cluster(
+        values.get(CLUSTER_HOST),
+        values.get(CLUSTER_PORT),
+        values.get(CLUSTER_USER),
+        values.get(CLUSTER_IDENTITY),
+        knownHosts,
+        root.length() > 1 && root.endsWith("/") ? root.substring(0, root.length() - 1) : root);
   }
 }

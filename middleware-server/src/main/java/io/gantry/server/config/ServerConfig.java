@@ -141,6 +141,8 @@ public record ServerConfig(
    * @param slurmPartition {@code slurm.partition}, or null
    * @param slurmAccount {@code slurm.account}, or null
    * @param slurmUsers per-user defaults, by Gantry user name
+   * @param cluster the cluster reached over SSH that holds the job directories and runs Slurm, or
+   *     null: job directories on this host
    */
   public record Compute(
       Backend backend,
@@ -156,7 +158,18 @@ public record ServerConfig(
       String slurmMpirun,
       String slurmPartition,
       String slurmAccount,
-      Map<String, SlurmUser> slurmUsers) {}
+      Map<String, SlurmUser> slurmUsers,
+      Cluster cluster) {}
+
+  /**
+   * A cluster reached over SSH ({@code compute.ssh-host} and beside it): job directories under
+   * {@code root} on its shared file system, Slurm's commands run on its login node.
+   *
+   * @param identity the name of an {@code identity.NAME.*} login
+   * @param knownHosts the login node's host key, checked strictly
+   */
+  public record Cluster(
+      String host, int port, String user, String identity, Path knownHosts, String root) {}
 
   /**
    * TLS and user accounts. {@code tlsKeystore} null with TLS on means "generate a self-signed one

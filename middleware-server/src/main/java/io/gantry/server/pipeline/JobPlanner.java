@@ -67,6 +67,9 @@ public final class JobPlanner {
   /** gantry-launcher for task farms; null: this server refuses them. */
   private Path farmLauncher;
 
+  /** Whether job directories are on a cluster reached over SSH (compute.ssh-host). */
+  private boolean onCluster;
+
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
     /** A problem with {@code owner} using data source {@code name}, or null if allowed. */
@@ -160,6 +163,17 @@ public final class JobPlanner {
    */
   public JobPlanner withTaskFarms(Path launcher) {
     this.farmLauncher = launcher;
+    return this;
+  }
+
+  /**
+   * Plans for job directories on a cluster reached over SSH ({@code compute.ssh-host}); returns
+   * this. Two things of this host do not reach such a job and are refused when it is submitted: a
+   * task farm (its dispatcher and journal live on this host, and its launchers connect back to it)
+   * and a JSDL file system (a directory of this host, which the cluster's nodes cannot see).
+   */
+  public JobPlanner onCluster(boolean cluster) {
+    this.onCluster = cluster;
     return this;
   }
 
@@ -386,6 +400,15 @@ public final class JobPlanner {
       job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName().strip()));
     }
     job.stagingSteps().forEach(step -> step.fileSystemName().ifPresent(named::add));
+    if (onCluster && !named.isEmpty()) {
+      problems.add(
+          "JSDL file systems "
+              + named
+              + " are directories of the server's host, and this server runs its jobs on the"
+              + " cluster of compute.ssh-host, where they do not exist: stage through the job"
+              + " directory instead");
+      return named;
+    }
     for (String name : named) {
       fileSystems.problem(name).ifPresent(problems::add);
     }
@@ -411,6 +434,13 @@ public final class JobPlanner {
     if (job.hpcProfileApplication().isPresent()) {
       ProcessCount.check(job, 1, "an HPC Profile application runs", problems);
       return hpcProfile(id, job.hpcProfileApplication().get(), dir);
+    }
+    if (job.taskFarm().isPresent() && onCluster) {
+      problems.add(
+          "task farms run on the server's own host (their dispatcher and journal live there), and"
+              + " this server runs its jobs on the cluster of compute.ssh-host: submit the farm to"
+              + " a server without compute.ssh-host");
+      return null;
     }
     if (job.taskFarm().isPresent()) {
       return TaskFarmLaunch.spec(

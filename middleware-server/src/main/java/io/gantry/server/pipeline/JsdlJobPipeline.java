@@ -15,6 +15,7 @@ import io.gantry.server.scheduler.PhaseProgress;
 import io.gantry.server.store.DataMovement;
 import io.gantry.server.store.JobRecord;
 import io.gantry.server.store.JobStore;
+import io.gantry.staging.ClusterConnection;
 import io.gantry.staging.Manifest;
 import io.gantry.staging.ManifestRecord;
 import io.gantry.staging.StagingException;
@@ -53,6 +54,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private final SlurmLauncher slurm;
   private final DetachedJobs detached;
   private TaskFarmRunner farms;
+
+  /** The cluster holding the job directories (compute.ssh-host); null: they are on this host. */
+  private ClusterConnection cluster;
+
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(JsdlJobPipeline.class);
 
@@ -107,6 +112,22 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     return this;
   }
 
+  /**
+   * Job directories on {@code cluster} (null: on this host): stage-in and stage-out stream over its
+   * SFTP channels, the job is submitted to the Slurm on its login node ({@code slurm} must be the
+   * launcher made for it), and nothing of the job is written on this host. Task farms and job
+   * supervisors stay features of local jobs: the planner refuses a farm for a cluster at
+   * submission, and the configuration refuses {@code jobs.supervisor} with {@code
+   * compute.ssh-host}.
+   */
+  public JsdlJobPipeline onCluster(ClusterConnection cluster) {
+    if (cluster != null && slurm == null) {
+      throw new IllegalArgumentException("a cluster reached over SSH runs its jobs through Slurm");
+    }
+    this.cluster = cluster;
+    return this;
+  }
+
   @Override
   public JsdlJobPlan plan(JobRecord job, String jobDescription) throws JobFailure {
     // a template is stored as written: fill it with the values stored beside it
@@ -120,12 +141,32 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   @Override
   public void stageIn(JsdlJobPlan plan, PhaseProgress progress)
       throws JobFailure, InterruptedException {
-    cleanDirectory(plan.jobDirectory());
-    Manifest manifest =
-        stage(
-            () ->
-                gateway.stageIn(
-                    plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
+    Manifest manifest;
+    if (cluster != null) {
+      String dir = plan.jobDirectory().toString();
+      try {
+        cluster.recreateDirectory(dir);
+      } catch (IOException e) {
+        throw new JobFailure(
+            "cannot prepare the job directory "
+                + dir
+                + " on "
+                + cluster.describe()
+                + ": "
+                + e.getMessage(),
+            e);
+      }
+      manifest =
+          stage(
+              () -> gateway.stageIn(plan.stageIn(), cluster, dir, listener("stage-in", progress)));
+    } else {
+      cleanDirectory(plan.jobDirectory());
+      manifest =
+          stage(
+              () ->
+                  gateway.stageIn(
+                      plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
+    }
     store.recordDataMovements(
         plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
   }
@@ -134,6 +175,9 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   public RunningJob launch(JsdlJobPlan plan) throws JobFailure {
     if (!plan.runsProgram()) {
       throw new JobFailure("the job has no application to run"); // the scheduler never asks
+    }
+    if (cluster != null) {
+      return launchOnCluster(plan);
     }
     Launcher launcher = plan.launch().kind() == ProgramKind.MPI ? mpiLauncher : posixLauncher;
     // looked up again now, not at submission: the mapping or the account may have changed since
@@ -167,6 +211,36 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       // Stored at once, so that a restarted server finds the job's supervisor again.
       running.reattachReference().ifPresent(ref -> store.recordComputeRef(plan.jobId(), ref));
       return running;
+    } catch (LaunchException | IOException | IllegalArgumentException e) {
+      throw new JobFailure(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Submits to the cluster's Slurm over SSH. The job runs as the cluster account the server logs in
+   * as (compute.ssh-user): there is no per-user account switch on the cluster, and the directories
+   * its output goes to are made over SFTP first.
+   */
+  private RunningJob launchOnCluster(JsdlJobPlan plan) throws JobFailure {
+    if (plan.farm() != null) {
+      // refused at submission; this is a farm submitted before compute.ssh-host was set
+      throw new JobFailure(
+          "task farms run on the server's own host, and this server runs its jobs on the cluster"
+              + " of compute.ssh-host");
+    }
+    try {
+      for (Path dir :
+          List.of(
+              plan.launch().workingDirectory(),
+              plan.launch().stdout().getParent(),
+              plan.launch().stderr().getParent())) {
+        cluster.createDirectories(dir.toString());
+      }
+      return slurm.submit(
+          plan.launch(),
+          plan.batch(),
+          null,
+          slurmId -> store.recordComputeRef(plan.jobId(), SLURM_REF + slurmId));
     } catch (LaunchException | IOException | IllegalArgumentException e) {
       throw new JobFailure(e.getMessage(), e);
     }
@@ -253,10 +327,16 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       manifest =
           stage(
               () ->
-                  gateway.stageOut(
-                      plan.stageOut(),
-                      plan.jobDirectory(),
-                      recording(listener("stage-out", progress), finished)));
+                  cluster != null
+                      ? gateway.stageOut(
+                          plan.stageOut(),
+                          cluster,
+                          plan.jobDirectory().toString(),
+                          recording(listener("stage-out", progress), finished))
+                      : gateway.stageOut(
+                          plan.stageOut(),
+                          plan.jobDirectory(),
+                          recording(listener("stage-out", progress), finished)));
     } catch (JobFailure e) {
       Manifest committed = new Manifest(finished);
       store.recordDataMovements(
@@ -312,7 +392,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     }
     try {
       List<io.gantry.staging.StagedName> removed =
-          gateway.deleteOnTermination(plan.stageOut(), plan.jobDirectory());
+          cluster != null
+              ? gateway.deleteOnTermination(
+                  plan.stageOut(), cluster, plan.jobDirectory().toString())
+              : gateway.deleteOnTermination(plan.stageOut(), plan.jobDirectory());
       if (!removed.isEmpty()) {
         LOG.info("job {}: DeleteOnTermination removed {}", plan.jobId(), removed);
       }

@@ -183,6 +183,14 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
     return identity(name, "transfer " + transfer.arrangingOrder() + " to " + transfer.host());
   }
 
+  /**
+   * The server's own login to the cluster ({@code compute.ssh-identity}), read at each connection
+   * like every identity; no job can name it unless an {@code identity.NAME.users} entry allows.
+   */
+  public SshCredentials clusterLogin(String identityName) {
+    return identity(identityName, "compute.ssh-identity");
+  }
+
   private SshCredentials identity(String name, String use) {
     SshIdentity identity = name == null ? null : identities.get(name);
     if (identity == null) {

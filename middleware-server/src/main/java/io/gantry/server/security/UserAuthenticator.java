@@ -2,6 +2,7 @@ package io.gantry.server.security;
 
 import io.gantry.server.store.UserAccount;
 import io.gantry.server.store.UserAccounts;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
@@ -18,6 +19,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A failure is logged with the name and the remote address, never with the password.
  *   <li>Repeated failures make the name and address wait ({@link LoginThrottle}); an attempt made
  *       while waiting fails without being checked.
+ *   <li>A login that passed the slow check is remembered for a minute ({@link VerifiedLogins}), so
+ *       that a client polling with HTTP Basic does not pay PBKDF2 on every call.
  * </ol>
  */
 public final class UserAuthenticator {
@@ -26,6 +29,7 @@ public final class UserAuthenticator {
   private final PasswordHasher hasher = new PasswordHasher();
   private final LoginThrottle throttle;
   private final Optional<SessionTokenAuthenticator> sessionTokens;
+  private final VerifiedLogins verified;
 
   public UserAuthenticator(UserAccounts accounts) {
     this(accounts, new LoginThrottle(LoginThrottle.DEFAULT_FREE_FAILURES));
@@ -40,9 +44,19 @@ public final class UserAuthenticator {
       UserAccounts accounts,
       LoginThrottle throttle,
       Optional<SessionTokenAuthenticator> sessionTokens) {
+    this(accounts, throttle, sessionTokens, Clock.systemUTC());
+  }
+
+  /** With the clock {@link VerifiedLogins} measures its minute by (tests move it). */
+  UserAuthenticator(
+      UserAccounts accounts,
+      LoginThrottle throttle,
+      Optional<SessionTokenAuthenticator> sessionTokens,
+      Clock clock) {
     this.accounts = accounts;
     this.throttle = throttle;
     this.sessionTokens = sessionTokens;
+    this.verified = new VerifiedLogins(clock);
   }
 
   /** The session tokens accepted beside passwords, when the server issues them. */
@@ -72,7 +86,7 @@ public final class UserAuthenticator {
       Optional<UserAccount> account = validName(name) ? accounts.find(name) : Optional.empty();
       boolean ok =
           account.isPresent()
-              ? hasher.verify(password, account.get().passwordHash())
+              ? checkPassword(name, account.get().passwordHash(), password)
               : hasher.verifyNobody(password);
       if (!ok) {
         throttle.failed(name, remoteAddress);
@@ -84,6 +98,18 @@ public final class UserAuthenticator {
     } finally {
       Arrays.fill(password, '\0');
     }
+  }
+
+  /** The slow check, unless the same password passed it for this stored hash a moment ago. */
+  private boolean checkPassword(String name, String storedHash, char[] password) {
+    if (verified.remembers(name, storedHash, password)) {
+      return true;
+    }
+    if (!hasher.verify(password, storedHash)) {
+      return false;
+    }
+    verified.remember(name, storedHash, password);
+    return true;
   }
 
   /** The account's current role, for a caller already authenticated. */

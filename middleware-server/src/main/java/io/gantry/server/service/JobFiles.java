@@ -16,11 +16,12 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * getJobFile: a byte range of a file in a job's directory, read through {@link JobDirectoryReader}
- * (relative names only, no link followed on the way, a regular file only), for a caller the service
- * has already let see the job. A missing file is told as a {@link JobNotFoundFault} with code
- * {@code FILE_NOT_FOUND}; a name that leaves the job directory or a file that is not a regular one
- * as an {@link InvalidArgumentException} naming {@code path}.
+ * getJobFile: a byte range of a file in a job's directory, read through {@link JobFileReader}: on
+ * this host by {@link JobDirectoryReader}, on the cluster of {@code compute.ssh-host} over SFTP
+ * with the same rules (relative names only, no link followed on the way, a regular file only), for
+ * a caller the service has already let see the job. A missing file is told as a {@link
+ * JobNotFoundFault} with code {@code FILE_NOT_FOUND}; a name that leaves the job directory or a
+ * file that is not a regular one as an {@link InvalidArgumentException} naming {@code path}.
  */
 final class JobFiles {
   private JobFiles() {}
@@ -29,6 +30,7 @@ final class JobFiles {
       JobRecord job,
       Optional<StoredPlan> plan,
       JobDirectoryRetention retention,
+      JobFileReader reader,
       String path,
       long offset,
       int maxBytes)
@@ -52,7 +54,7 @@ final class JobFiles {
     if (job.state().isFinal() && retention.removed(job, dir)) {
       throw missing(jobId, path, retention.removedNote(job));
     }
-    try (SeekableByteChannel in = JobDirectoryReader.open(dir, path)) {
+    try (SeekableByteChannel in = reader.open(dir, path)) {
       JobFileChunk chunk = new JobFileChunk();
       chunk.path = path;
       chunk.offset = offset;

@@ -112,6 +112,9 @@ public class JobManagementService implements JobManagement {
   /** The worker-session operations (issue 15); shared by the views {@link #actingFor} makes. */
   private final WorkerSessionService workerSessions;
 
+  /** Where job directories are read: here, or on the cluster for jobs whose directory is there. */
+  private volatile JobFileReader jobFiles = JobFileReader.LOCAL;
+
   /** Set on a view made by {@link #actingFor}; null when the SOAP transport says who calls. */
   private final Caller boundCaller;
 
@@ -155,12 +158,19 @@ public class JobManagementService implements JobManagement {
     this.storage = service.storage;
     this.retention = service.retention;
     this.flow = service.flow;
+    this.jobFiles = service.jobFiles;
     this.users = service.users;
     this.stageInCache = service.stageInCache;
     this.sessionTokens = service.sessionTokens;
     this.workerSessions = service.workerSessions;
     this.boundCaller = caller;
     this.schedules = service.schedules;
+  }
+
+  /** Reads job files with {@code reader} (a server whose job directories are on a cluster). */
+  public JobManagementService readingJobFilesWith(JobFileReader reader) {
+    this.jobFiles = reader;
+    return this;
   }
 
   /**
@@ -211,7 +221,7 @@ public class JobManagementService implements JobManagement {
   public JobFileChunk getJobFile(String jobId, String path, long offset, int maxBytes)
       throws JobNotFoundFault {
     JobRecord job = ownJob(jobId);
-    return JobFiles.chunk(job, planOf(job), retention, path, offset, maxBytes);
+    return JobFiles.chunk(job, planOf(job), retention, jobFiles, path, offset, maxBytes);
   }
 
   private Caller caller() {
@@ -233,7 +243,7 @@ public class JobManagementService implements JobManagement {
       return Optional.empty();
     }
     try {
-      return Optional.of(Channels.newInputStream(JobDirectoryReader.open(dir.get(), relativePath)));
+      return Optional.of(Channels.newInputStream(jobFiles.open(dir.get(), relativePath)));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
@@ -629,7 +639,7 @@ public class JobManagementService implements JobManagement {
       return chunk;
     }
     int want = maxBytes;
-    try (SeekableByteChannel in = JobDirectoryReader.open(dir, file)) {
+    try (SeekableByteChannel in = jobFiles.open(dir, file)) {
       long size = in.size();
       chunk.size = size;
       if (chunk.offset < size) {

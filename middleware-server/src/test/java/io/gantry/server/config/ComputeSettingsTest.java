@@ -85,4 +85,75 @@ class ComputeSettingsTest {
                 Map.of());
     assertEquals(ServerConfig.Backend.SLURM, config.compute().backend());
   }
+
+  private static Map<String, String> cluster(String backend, String root) {
+    return Map.of(
+        "compute.backend", backend,
+        "compute.ssh-host", "login.cluster.example",
+        "compute.ssh-user", "gantry",
+        "compute.ssh-identity", "cluster",
+        "compute.root", root);
+  }
+
+  @Test
+  void aClusterOverSshIsReadWithItsDefaults() {
+    ServerConfig.Cluster c = load(cluster("slurm", "/scratch/gantry/")).compute().cluster();
+    assertEquals("login.cluster.example", c.host());
+    assertEquals(22, c.port());
+    assertEquals("gantry", c.user());
+    assertEquals("cluster", c.identity());
+    assertEquals("/scratch/gantry", c.root());
+    assertEquals(
+        Path.of("/tmp/gantry-compute-settings-test/ssh/known_hosts"),
+        c.knownHosts(),
+        "ssh.known-hosts' default");
+  }
+
+  @Test
+  void withoutASshHostThereIsNoCluster() {
+    assertEquals(null, load(Map.of("compute.backend", "slurm")).compute().cluster());
+  }
+
+  @Test
+  void aClusterOverSshRunsOnlyTheSlurmBackend() {
+    for (String backend : java.util.List.of("local", "mpirun-hosts")) {
+      Map<String, String> settings = new HashMap<>(cluster(backend, "/scratch/gantry"));
+      settings.put("mpirun.hostfile", "/etc/gantry/hosts");
+      ConfigException e = assertThrows(ConfigException.class, () -> load(settings));
+      assertTrue(
+          e.getMessage().contains("compute.ssh-host") && e.getMessage().contains("slurm"),
+          e.getMessage());
+    }
+  }
+
+  @Test
+  void aClusterNeedsItsAccountIdentityAndRoot() {
+    for (String required :
+        java.util.List.of("compute.ssh-user", "compute.ssh-identity", "compute.root")) {
+      Map<String, String> settings = new HashMap<>(cluster("slurm", "/scratch/gantry"));
+      settings.remove(required);
+      ConfigException e = assertThrows(ConfigException.class, () -> load(settings));
+      assertTrue(e.getMessage().contains(required), e.getMessage());
+    }
+  }
+
+  @Test
+  void aClusterRootMustBeAnAbsolutePlainPath() {
+    for (String root :
+        java.util.List.of("scratch", "/scratch/../etc", "/scratch/a b", "/scratch/*", "/x;y")) {
+      ConfigException e =
+          assertThrows(ConfigException.class, () -> load(cluster("slurm", root)), root);
+      assertTrue(e.getMessage().contains("compute.root"), e.getMessage());
+    }
+  }
+
+  @Test
+  void aClusterRefusesTheLocalJobSupervisor() {
+    Map<String, String> settings = new HashMap<>(cluster("slurm", "/scratch/gantry"));
+    settings.put("jobs.supervisor", "/opt/gantry/bin/gantry-stepd");
+    ConfigException e = assertThrows(ConfigException.class, () -> load(settings));
+    assertTrue(
+        e.getMessage().contains("jobs.supervisor") && e.getMessage().contains("compute.ssh-host"),
+        e.getMessage());
+  }
 }

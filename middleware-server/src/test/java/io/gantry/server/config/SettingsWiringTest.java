@@ -40,6 +40,7 @@ class SettingsWiringTest {
           Map.entry("slots.total", "997"), // the default is the number of cores
           Map.entry("auth.token-lifetime", "PT2H"), // at least a minute
           Map.entry("compute.backend", "slurm"),
+          Map.entry("compute.root", "/scratch/other"),
           Map.entry("staging.file-roots", "/srv/example-share"),
           Map.entry("jobs.allowed-executable-roots", "/opt/example-programs"),
           Map.entry("staging.sql-functions", "fx_rate"),
@@ -58,8 +59,27 @@ class SettingsWiringTest {
           "identity.", Map.of("identity.x.key-file", "/etc/example/id_ed25519"),
           "filesystem.", Map.of("filesystem.x.path", System.getProperty("java.io.tmpdir")),
           "application.", Map.of("application.x.executable", "/bin/true"),
+          "compute.ssh-", cluster(),
+          "compute.root", cluster(),
           "application.ID.processes",
               Map.of("application.x.executable", "/bin/true", "application.x.kind", "mpirun"));
+
+  /**
+   * Settings that must be there when their companion is: the baseline keeps the companion's value
+   * and the change replaces it.
+   */
+  private static final Set<String> REQUIRED_BESIDE =
+      Set.of("compute.ssh-user", "compute.ssh-identity", "compute.root");
+
+  /** A cluster over SSH needs its account, identity, root and the slurm backend beside it. */
+  private static Map<String, String> cluster() {
+    return Map.of(
+        "compute.backend", "slurm",
+        "compute.ssh-host", "login.cluster.example",
+        "compute.ssh-user", "gantry",
+        "compute.ssh-identity", "cluster",
+        "compute.root", "/scratch/gantry");
+  }
 
   @TempDir Path dir;
 
@@ -73,7 +93,9 @@ class SettingsWiringTest {
                     () -> {
                       String key = setting.keyFor("x");
                       Map<String, String> baseline = new HashMap<>(companions(setting.key()));
-                      baseline.remove(key);
+                      if (!REQUIRED_BESIDE.contains(key)) {
+                        baseline.remove(key);
+                      }
                       Map<String, String> changed = new HashMap<>(baseline);
                       changed.put(key, example(setting));
                       assertNotEquals(

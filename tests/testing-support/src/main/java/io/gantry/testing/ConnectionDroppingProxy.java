@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * armed ({@link #dropNextConnections}), each new connection counts the bytes it relays in both
  * directions and closes both sockets abruptly once the budget is spent.
  */
-final class ConnectionDroppingProxy implements AutoCloseable {
+public final class ConnectionDroppingProxy implements AutoCloseable {
   private final ServerSocket listener;
   private final int targetPort;
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
@@ -29,7 +29,8 @@ final class ConnectionDroppingProxy implements AutoCloseable {
   private final AtomicInteger dropped = new AtomicInteger();
   private volatile boolean closed;
 
-  ConnectionDroppingProxy(int targetPort) throws IOException {
+  /** A relay on 127.0.0.1 to {@code targetPort} of 127.0.0.1. */
+  public ConnectionDroppingProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
     this.listener = new ServerSocket();
     listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -38,16 +39,19 @@ final class ConnectionDroppingProxy implements AutoCloseable {
     acceptor.start();
   }
 
-  int port() {
+  /** The relay's own port on 127.0.0.1. */
+  public int port() {
     return listener.getLocalPort();
   }
 
-  void dropNextConnections(int connections, long afterBytes) {
+  /** The next {@code connections} connections are cut after {@code afterBytes} bytes each. */
+  public void dropNextConnections(int connections, long afterBytes) {
     this.dropAfterBytes = afterBytes;
     this.connectionsToDrop.set(connections);
   }
 
-  int droppedConnections() {
+  /** How many connections were cut so far. */
+  public int droppedConnections() {
     return dropped.get();
   }
 

@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * in a plan is relative to it; names that would reach outside (absolute paths, {@code ..}, symbolic
  * links pointing out) are refused before anything is read or written.
  */
-public final class JobDirectory {
+public final class JobDirectory implements JobFiles {
   private final Path root;
 
   public JobDirectory(Path root) throws IOException {
@@ -50,6 +50,26 @@ public final class JobDirectory {
     return file;
   }
 
+  @Override
+  public OutputFile create(String name, String what) throws IOException {
+    return StagedFile.create(resolve(name, what));
+  }
+
+  @Override
+  public boolean exists(String name, String what) throws IOException {
+    return Files.exists(resolve(name, what), LinkOption.NOFOLLOW_LINKS);
+  }
+
+  @Override
+  public boolean delete(String name, String what) throws IOException {
+    return Files.deleteIfExists(resolve(name, what));
+  }
+
+  @Override
+  public JobDirectory local() {
+    return this;
+  }
+
   /**
    * Opens a file the job's program wrote, for stage-out: after the program ran, any name may have
    * been replaced with a link or a FIFO, so no link is followed on the way and only a regular file
@@ -57,6 +77,7 @@ public final class JobDirectory {
    *
    * @throws IOException naming {@code what} when the file is missing or refused
    */
+  @Override
   public SeekableByteChannel openForReading(String name, String what) throws IOException {
     String relative = checkedRelative(name, what).normalize().toString();
     try {

@@ -31,7 +31,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * For {@code append}, the existing file's bytes are first copied into the temporary file, so
  * readers see either the old file or the old file plus all new rows.
  */
-public final class StagedFile implements AutoCloseable {
+public final class StagedFile implements OutputFile {
   private final Path target;
   private final Path temp;
   private final FileChannel channel;
@@ -111,15 +111,18 @@ public final class StagedFile implements AutoCloseable {
   }
 
   /** Where to write; closing it does not commit. */
+  @Override
   public OutputStream stream() {
     return stream;
   }
 
+  @Override
   public long bytes() {
     return bytes;
   }
 
   /** SHA-256 of all bytes written; ends writing. */
+  @Override
   public String sha256() {
     if (checksum == null) {
       checksum = HexFormat.of().formatHex(digest.digest());
@@ -128,6 +131,7 @@ public final class StagedFile implements AutoCloseable {
   }
 
   /** Publishes the file under its final name; returns the SHA-256 of its bytes. */
+  @Override
   public String commit(CreationFlag flag) throws IOException {
     channel.force(true);
     channel.close();

@@ -2,12 +2,10 @@ package io.gantry.staging.internal.sql;
 
 import io.gantry.staging.SqlExtract;
 import io.gantry.staging.StagingException;
-import io.gantry.staging.internal.bgzf.CompressedFiles;
 import io.gantry.staging.internal.csv.CsvRowReader;
 import io.gantry.staging.internal.csv.ParameterBinder;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -54,7 +52,7 @@ final class BatchedBinding {
     this.statement = withoutFinalSemicolon(extract.statement());
   }
 
-  void run(Path input, ResultExport export, StepContext context)
+  void run(InputRows input, ResultExport export, StepContext context)
       throws SQLException,
           IOException,
           InterruptedException,
@@ -78,8 +76,7 @@ final class BatchedBinding {
     }
     List<String[]> rows = new ArrayList<>(batch);
     List<Long> lines = new ArrayList<>(batch);
-    try (CsvRowReader reader =
-        new CsvRowReader(CompressedFiles.openDecompressed(input), inputName)) {
+    try (CsvRowReader reader = new CsvRowReader(input.open(), inputName)) {
       String[] fields;
       while ((fields = reader.next()) != null) {
         context.checkCancelled();

@@ -3,7 +3,7 @@ package io.gantry.staging.internal.sql;
 import io.gantry.staging.StagingException;
 import io.gantry.staging.internal.csv.CsvRowWriter;
 import io.gantry.staging.internal.csv.SqlValueFormats;
-import io.gantry.staging.internal.files.StagedFile;
+import io.gantry.staging.internal.files.OutputFile;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
 import java.sql.ResultSet;
@@ -20,7 +20,7 @@ final class ResultExport {
   private final String outputName;
   private final CsvRowWriter csv;
   private final List<String> existingHeader;
-  private final StagedFile file;
+  private final OutputFile file;
   private final StepContext context;
   private boolean headerDone;
   private long rows;
@@ -30,7 +30,7 @@ final class ResultExport {
   ResultExport(
       CsvRowWriter csv,
       List<String> existingHeader,
-      StagedFile file,
+      OutputFile file,
       StepContext context,
       String step,
       String outputName) {

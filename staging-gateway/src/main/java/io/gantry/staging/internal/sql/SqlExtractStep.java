@@ -12,7 +12,12 @@ import io.gantry.staging.internal.cache.CacheStore;
 import io.gantry.staging.internal.csv.CsvRowReader;
 import io.gantry.staging.internal.csv.CsvRowWriter;
 import io.gantry.staging.internal.csv.ParameterBinder;
+import io.gantry.staging.internal.files.JobDirectory;
+import io.gantry.staging.internal.files.JobFiles;
+import io.gantry.staging.internal.files.OutputFile;
 import io.gantry.staging.internal.files.StagedFile;
+import io.gantry.staging.internal.steps.AttemptFailure;
+import io.gantry.staging.internal.steps.RetriedAttempts;
 import io.gantry.staging.internal.steps.Step;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.BufferedWriter;
@@ -73,12 +78,17 @@ public final class SqlExtractStep implements Step {
     long start = System.nanoTime();
     DataSourceSpec spec =
         env.resolve(extract.dataSource(), CredentialResolver.Access.READ, label());
+    if (env.jobDirectory().local() == null) {
+      return RetriedAttempts.run(
+          label(), env.options(), context, () -> remoteAttempt(spec, context, start));
+    }
     try {
-      Path output = env.jobDirectory().resolve(extract.outputFileName(), "SQLOutputFileName");
+      JobDirectory dir = env.jobDirectory().local();
+      Path output = dir.resolve(extract.outputFileName(), "SQLOutputFileName");
       Path input =
           extract.inputFileName() == null
               ? null
-              : env.jobDirectory().resolve(extract.inputFileName(), "SQLInputFileName");
+              : dir.resolve(extract.inputFileName(), "SQLInputFileName");
       if (input != null && !Files.isRegularFile(input)) {
         throw new StagingException(
             label(), "SQLInputFileName '" + extract.inputFileName() + "' does not exist");
@@ -140,7 +150,14 @@ public final class SqlExtractStep implements Step {
         file.stream()
             .write('\n'); // a hand-made file without a final line break: keep its last row whole
       }
-      long rows = query(connection, file, compress, input, existingHeader, context);
+      long rows =
+          query(
+              connection,
+              file,
+              compress,
+              input == null ? null : () -> CompressedFiles.openDecompressed(input),
+              existingHeader,
+              context);
       String sha256 = file.commit(extract.creationFlag());
       return new ManifestRecord(
           "sql-extract",
@@ -152,6 +169,79 @@ public final class SqlExtractStep implements Step {
           sha256,
           (System.nanoTime() - start) / 1e9,
           false);
+    }
+  }
+
+  /**
+   * One attempt into a job directory on the cluster: rows, CSV, blocked gzip and the SFTP write are
+   * one pass, and nothing is written on this server. The output appears by rename when complete; a
+   * broken link fails the attempt ({@link io.gantry.staging.internal.steps.BrokenStreamException})
+   * and the whole statement runs again from the start. Appending is refused (it would need the old
+   * bytes read back first), and the stage-in cache, which keeps files on this server, is not used.
+   */
+  private ManifestRecord remoteAttempt(DataSourceSpec spec, StepContext context, long start)
+      throws AttemptFailure, IOException, InterruptedException {
+    JobFiles dir = env.jobDirectory();
+    try {
+      if (extract.creationFlag() != CreationFlag.OVERWRITE
+          && dir.exists(extract.outputFileName(), "SQLOutputFileName")) {
+        throw new StagingAttemptFailure(
+            "'"
+                + extract.outputFileName()
+                + (extract.creationFlag() == CreationFlag.APPEND
+                    ? "' exists, and appending to a file of a job directory on the cluster is not"
+                        + " supported"
+                    : "' exists and SQLOutputFileCreationFlag is dontOverwrite"));
+      }
+      String inputName = extract.inputFileName();
+      if (inputName != null && !dir.exists(inputName, "SQLInputFileName")) {
+        throw new StagingAttemptFailure("SQLInputFileName '" + inputName + "' does not exist");
+      }
+      InputRows input =
+          inputName == null
+              ? null
+              : () ->
+                  CompressedFiles.decompressed(
+                      java.nio.channels.Channels.newInputStream(
+                          dir.openForReading(inputName, "SQLInputFileName")),
+                      inputName);
+      try (OutputFile file = dir.create(extract.outputFileName(), "SQLOutputFileName");
+          Connection connection =
+              env.pools().connect(spec, extract.dataSource().name() == null, label())) {
+        long rows = query(connection, file, extract.outputCompressed(), input, null, context);
+        CreationFlag flag =
+            extract.creationFlag() == CreationFlag.APPEND
+                ? CreationFlag.OVERWRITE
+                : extract.creationFlag();
+        String sha256 = file.commit(flag);
+        return new ManifestRecord(
+            "sql-extract",
+            spec.describe(),
+            extract.statement(),
+            extract.outputFileName(),
+            rows,
+            file.bytes(),
+            sha256,
+            (System.nanoTime() - start) / 1e9,
+            false);
+      }
+    } catch (SQLException e) {
+      throw new StagingAttemptFailure(SqlSteps.failure(spec, extract.statement(), e), e);
+    } catch (ParameterBinder.BindException | StagingException e) {
+      throw new StagingAttemptFailure(e.getMessage(), e);
+    }
+  }
+
+  /** A failure of a remote extract that running it again cannot heal. */
+  private static final class StagingAttemptFailure extends AttemptFailure {
+    private static final long serialVersionUID = 1L;
+
+    StagingAttemptFailure(String message) {
+      super(message, null, false);
+    }
+
+    StagingAttemptFailure(String message, Throwable cause) {
+      super(message, cause, false);
     }
   }
 
@@ -225,9 +315,9 @@ public final class SqlExtractStep implements Step {
 
   private long query(
       Connection connection,
-      StagedFile file,
+      OutputFile file,
       boolean compress,
-      Path input,
+      InputRows input,
       List<String> existingHeader,
       StepContext context)
       throws SQLException,
@@ -350,7 +440,7 @@ public final class SqlExtractStep implements Step {
   }
 
   private void executePerInputRow(
-      PreparedStatement ps, Path input, ResultExport export, StepContext context)
+      PreparedStatement ps, InputRows input, ResultExport export, StepContext context)
       throws SQLException,
           IOException,
           InterruptedException,
@@ -358,8 +448,7 @@ public final class SqlExtractStep implements Step {
           StagingException {
     String inputName = extract.inputFileName();
     ParameterBinder binder = ParameterBinder.forStatement(ps, inputName);
-    try (CsvRowReader reader =
-        new CsvRowReader(CompressedFiles.openDecompressed(input), inputName)) {
+    try (CsvRowReader reader = new CsvRowReader(input.open(), inputName)) {
       String[] fields;
       while ((fields = reader.next()) != null) {
         context.checkCancelled();

@@ -7,7 +7,7 @@ import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StagingException;
 import io.gantry.staging.internal.cache.CacheStore;
-import io.gantry.staging.internal.files.JobDirectory;
+import io.gantry.staging.internal.files.JobFiles;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -15,7 +15,7 @@ import java.util.concurrent.ExecutorService;
  * stage-in cache (null: none).
  */
 public record SqlSteps(
-    JobDirectory jobDirectory,
+    JobFiles jobDirectory,
     CredentialResolver credentials,
     DataSourcePools pools,
     ExecutorService compressionPool,

@@ -15,7 +15,8 @@ import io.gantry.staging.internal.cache.RemoteFileCache;
 import io.gantry.staging.internal.cache.RemoteVersion;
 import io.gantry.staging.internal.files.Checksums;
 import io.gantry.staging.internal.files.JobDirectory;
-import io.gantry.staging.internal.files.StagedFile;
+import io.gantry.staging.internal.files.JobFiles;
+import io.gantry.staging.internal.files.OutputFile;
 import io.gantry.staging.internal.steps.RetriedAttempts;
 import io.gantry.staging.internal.steps.Step;
 import io.gantry.staging.internal.steps.StepContext;
@@ -44,7 +45,7 @@ import java.util.concurrent.ExecutorService;
  */
 public final class RemoteTransferStep implements Step {
   private final RemoteTransfer transfer;
-  private final JobDirectory jobDirectory;
+  private final JobFiles jobDirectory;
   private final CredentialResolver credentials;
   private final GatewayOptions options;
   private final ConnectionPolicy policy;
@@ -56,7 +57,7 @@ public final class RemoteTransferStep implements Step {
    */
   public RemoteTransferStep(
       RemoteTransfer transfer,
-      JobDirectory jobDirectory,
+      JobFiles jobDirectory,
       CredentialResolver credentials,
       GatewayOptions options,
       ConnectionPolicy policy,
@@ -119,7 +120,11 @@ public final class RemoteTransferStep implements Step {
       if (transfer.direction() == RemoteTransfer.Direction.RECEIVE) {
         return send(session, start, context);
       }
-      if (RemoteFileCache.applies(cache, transfer.cache(), CreationFlag.OVERWRITE)) {
+      // the stage-in cache serves local job directories only: a hit is a hard link on this
+      // server, which cannot reach a job directory on a cluster (that one streams host to host)
+      JobDirectory local = jobDirectory.local();
+      if (local != null
+          && RemoteFileCache.applies(cache, transfer.cache(), CreationFlag.OVERWRITE)) {
         // the session has logged in with the job's own credentials: a host or account that
         // refuses the job refuses the cached copy too
         Optional<RemoteVersion> version = stat(session);
@@ -140,7 +145,7 @@ public final class RemoteTransferStep implements Step {
                   transfer.sourceFileName(),
                   transfer.targetFileName()),
               version.get(),
-              jobDirectory.resolve(transfer.targetFileName(), "TargetFileName"),
+              local.resolve(transfer.targetFileName(), "TargetFileName"),
               CreationFlag.OVERWRITE,
               ManifestRecord.TRANSMIT_CACHED,
               start,
@@ -157,9 +162,10 @@ public final class RemoteTransferStep implements Step {
 
   private ManifestRecord fetch(Session session, long start, StepContext context)
       throws TransferFailure, IOException {
-    Path target = jobDirectory.resolve(transfer.targetFileName(), "TargetFileName");
     int timeout = (int) options.connectTimeout().toMillis();
-    try (StagedFile file = StagedFile.create(target)) {
+    // into the local job directory, or host to host: the source's bytes stream into an SFTP write
+    // on the cluster, with nothing stored on this server
+    try (OutputFile file = jobDirectory.create(transfer.targetFileName(), "TargetFileName")) {
       OutputStream out =
           transfer.compress()
               ? new BlockGzipWriter(

@@ -29,6 +29,13 @@ final class SshConnector {
   }
 
   Session open(RemoteTransfer t, SshCredentials credentials) throws TransferFailure {
+    return open(new Endpoint(t.user(), t.host(), t.port()), credentials);
+  }
+
+  /** Who logs in where. */
+  record Endpoint(String user, String host, int port) {}
+
+  Session open(Endpoint t, SshCredentials credentials) throws TransferFailure {
     String where = t.user() + "@" + t.host() + ":" + t.port();
     try {
       JSch jsch = new JSch();
@@ -60,6 +67,8 @@ final class SshConnector {
       }
       session.setConfig("StrictHostKeyChecking", options.acceptUnknownHostKeys() ? "no" : "yes");
       session.setConfig("PreferredAuthentications", key != null ? "publickey" : "password");
+      session.setConfig("cipher.c2s", gcmFirst(JSch.getConfig("cipher.c2s")));
+      session.setConfig("cipher.s2c", gcmFirst(JSch.getConfig("cipher.s2c")));
       int timeout = (int) options.connectTimeout().toMillis();
       session.setTimeout(
           Math.max(timeout, 10_000)); // socket reads: a stalled transfer fails, then retries
@@ -100,6 +109,19 @@ final class SshConnector {
       LOG.info("connection to {}:{} failed: {}", t.host(), t.port(), e.getMessage());
       throw TransferFailure.retryable("could not connect to " + t.host() + ":" + t.port(), null);
     }
+  }
+
+  /**
+   * JSch's own cipher list with AES-GCM first: an AEAD cipher needs no separate MAC pass, and the
+   * JDK runs AES and GHASH with CPU instructions, so bulk transfers cost about half the CPU of
+   * AES-CTR with HMAC-SHA2 (ClusterStreamingBenchmark). The list keeps every cipher JSch offers.
+   */
+  static String gcmFirst(String ciphers) {
+    java.util.List<String> all = java.util.List.of(ciphers.split(","));
+    java.util.List<String> ordered = new java.util.ArrayList<>();
+    all.stream().filter(c -> c.contains("-gcm@")).forEach(ordered::add);
+    all.stream().filter(c -> !c.contains("-gcm@")).forEach(ordered::add);
+    return String.join(",", ordered);
   }
 
   private static TransferFailure authFailure(

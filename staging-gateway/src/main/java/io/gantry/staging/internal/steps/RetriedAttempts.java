@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>up to the gateway's {@code connectAttempts} attempts, each from the start, with {@link
  *       Backoff} before each retry and a cancellation check before each attempt;
+ *   <li>a broken stream to a remote job directory ({@link BrokenStreamException}) is retried like a
+ *       dropped source connection: the output was never published, so the step starts over;
  *   <li>a failure that cannot heal ({@link AttemptFailure#retryable()} false), an I/O error on the
  *       job directory's side or a bad argument ends the step at once;
  *   <li>the final message says how many attempts failed and why the last one did.
@@ -51,6 +53,8 @@ public final class RetriedAttempts {
           throw new StagingException(label, f.getMessage(), f);
         }
         last = f;
+      } catch (BrokenStreamException e) {
+        last = new Broken(e);
       } catch (IOException | IllegalArgumentException e) {
         throw new StagingException(label, e.getMessage(), e);
       }
@@ -59,5 +63,13 @@ public final class RetriedAttempts {
         label,
         "failed after " + options.connectAttempts() + " attempts: " + last.getMessage(),
         last);
+  }
+
+  private static final class Broken extends AttemptFailure {
+    private static final long serialVersionUID = 1L;
+
+    Broken(BrokenStreamException e) {
+      super(e.getMessage(), e, true);
+    }
   }
 }

@@ -2,9 +2,8 @@ package io.gantry.staging.internal.uri;
 
 import io.gantry.staging.StagedName;
 import io.gantry.staging.internal.files.JobDirectory;
+import io.gantry.staging.internal.files.JobFiles;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,7 +21,7 @@ public final class DeleteOnTermination {
    * in file systems are then looked for); returns the names actually removed. Every name is tried
    * even when one fails; the first failure is thrown afterwards, naming the file.
    */
-  public static List<StagedName> apply(JobDirectory jobDirectory, List<StagedName> names)
+  public static List<StagedName> apply(JobFiles jobDirectory, List<StagedName> names)
       throws IOException {
     List<StagedName> removed = new ArrayList<>();
     IOException first = null;
@@ -31,10 +30,9 @@ public final class DeleteOnTermination {
         continue;
       }
       try {
-        JobDirectory dir =
+        JobFiles dir =
             name.fileSystem() == null ? jobDirectory : new JobDirectory(name.fileSystem().root());
-        Path file = dir.resolve(name.fileName(), "FileName");
-        if (Files.deleteIfExists(file)) {
+        if (dir.delete(name.fileName(), "FileName")) {
           removed.add(name);
         }
       } catch (IOException e) {

@@ -13,6 +13,8 @@ import io.gantry.staging.internal.cache.RemoteFileCache;
 import io.gantry.staging.internal.cache.RemoteVersion;
 import io.gantry.staging.internal.files.Checksums;
 import io.gantry.staging.internal.files.JobDirectory;
+import io.gantry.staging.internal.files.JobFiles;
+import io.gantry.staging.internal.files.OutputFile;
 import io.gantry.staging.internal.files.StagedFile;
 import io.gantry.staging.internal.steps.RetriedAttempts;
 import io.gantry.staging.internal.steps.Step;
@@ -42,7 +44,7 @@ import java.util.Optional;
  */
 public final class UriTransferStep implements Step {
   private final UriTransfer transfer;
-  private final JobDirectory jobDirectory;
+  private final JobFiles jobDirectory;
   private final CredentialResolver credentials;
   private final GatewayOptions options;
   private final UriStagingPolicy policy;
@@ -54,7 +56,7 @@ public final class UriTransferStep implements Step {
    */
   public UriTransferStep(
       UriTransfer transfer,
-      JobDirectory jobDirectory,
+      JobFiles jobDirectory,
       CredentialResolver credentials,
       GatewayOptions options,
       UriStagingPolicy policy,
@@ -109,7 +111,11 @@ public final class UriTransferStep implements Step {
 
   private ManifestRecord fetch(UriScheme scheme, UriLogin login, StepContext context, long start)
       throws UriFailure, IOException, InterruptedException {
-    Path target = directory().resolve(transfer.fileName(), "FileName");
+    JobFiles dir = directory();
+    if (dir.local() == null) {
+      return fetchRemote(dir, scheme, login, context, start);
+    }
+    Path target = dir.local().resolve(transfer.fileName(), "FileName");
     CreationFlag flag = transfer.creationFlag();
     boolean exists = Files.exists(target, LinkOption.NOFOLLOW_LINKS);
     if (exists && flag == CreationFlag.DONT_OVERWRITE) {
@@ -172,6 +178,33 @@ public final class UriTransferStep implements Step {
     }
   }
 
+  /**
+   * Into a job directory on the cluster: the source streams into an SFTP write, host to host.
+   * Appending would need the old bytes copied first; it is refused, naming the file. The stage-in
+   * cache is never consulted here: its copies live on this server and a hit is a hard link, which
+   * cannot reach a directory on the cluster (the cache is a feature of local job directories).
+   */
+  private ManifestRecord fetchRemote(
+      JobFiles dir, UriScheme scheme, UriLogin login, StepContext context, long start)
+      throws UriFailure, IOException, InterruptedException {
+    CreationFlag flag = transfer.creationFlag();
+    if (flag != CreationFlag.OVERWRITE && dir.exists(transfer.fileName(), "FileName")) {
+      throw UriFailure.permanent(
+          transfer.fileName()
+              + (flag == CreationFlag.APPEND
+                  ? " exists, and appending to a file of a job directory on the cluster is not"
+                      + " supported"
+                  : " exists and the CreationFlag is dontOverwrite"),
+          null);
+    }
+    try (OutputFile file = dir.create(transfer.fileName(), "FileName")) {
+      scheme.download(transfer, login, file.stream(), context);
+      String sha256 = file.commit(flag == CreationFlag.APPEND ? CreationFlag.OVERWRITE : flag);
+      context.progress().add(0, file.bytes());
+      return record("uri-in", transfer.staged().toString(), file.bytes(), sha256, start);
+    }
+  }
+
   /** A file that appeared meanwhile under a dontOverwrite name is final; other errors stay. */
   private static IOException dontOverwrite(CreationFlag flag, IOException e) throws UriFailure {
     if (flag == CreationFlag.DONT_OVERWRITE
@@ -212,7 +245,7 @@ public final class UriTransferStep implements Step {
    * Where the FileName lies: the job directory, or the root of the file system the DataStaging
    * names, opened under the same confinement (no {@code ..}, no link leading out).
    */
-  private JobDirectory directory() throws IOException {
+  private JobFiles directory() throws IOException {
     return transfer.fileSystem() == null
         ? jobDirectory
         : new JobDirectory(transfer.fileSystem().root());

@@ -28,6 +28,7 @@
       <c:when test="${step.slug == 'resources'}"><%@ include file="wizard/resources.jspf" %></c:when>
       <c:when test="${step.slug == 'pre-staging'}"><c:set var="stages" value="${job.pre}"/><c:set var="side" value="pre"/><%@ include file="wizard/staging.jspf" %></c:when>
       <c:when test="${step.slug == 'post-staging'}"><c:set var="stages" value="${job.post}"/><c:set var="side" value="post"/><%@ include file="wizard/staging.jspf" %></c:when>
+      <c:when test="${step.slug == 'parameters'}"><%@ include file="wizard/parameters.jspf" %></c:when>
       <c:otherwise><%@ include file="wizard/review.jspf" %></c:otherwise>
     </c:choose>
     <div class="wizard-buttons">
