@@ -179,6 +179,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} resubmit" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session list" ];    then _picocli_gantry_session; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session revoke" ];    then _picocli_gantry_session; return $?; fi
@@ -196,6 +197,12 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule remove" ];    then _picocli_gantry_schedule; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache list" ];    then _picocli_gantry_cache; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache clear" ];    then _picocli_gantry_cache; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session open" ];    then _picocli_gantry_workersession; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session submit" ];    then _picocli_gantry_workersession; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session take" ];    then _picocli_gantry_workersession; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session status" ];    then _picocli_gantry_workersession; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session list" ];    then _picocli_gantry_workersession; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session close" ];    then _picocli_gantry_workersession; return $?; fi
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
   local cmds0=(login)
@@ -223,41 +230,55 @@ function _complete_gantry() {
   local cmds22=(resubmit)
   local cmds23=(schedule)
   local cmds24=(cache)
-  local cmds25=(help)
-  local cmds26=(session list)
-  local cmds27=(session revoke)
-  local cmds28=(admin user)
-  local cmds29=(admin user list)
-  local cmds30=(admin user add)
-  local cmds31=(admin user remove)
-  local cmds32=(admin user passwd)
-  local cmds33=(admin user set-role)
-  local cmds34=(admin user set-os-account)
-  local cmds35=(schedule add)
-  local cmds36=(schedule list)
-  local cmds37=(schedule pause)
-  local cmds38=(schedule resume)
-  local cmds39=(schedule remove)
-  local cmds40=(cache list)
-  local cmds41=(cache clear)
+  local cmds25=(worker-session)
+  local cmds26=(help)
+  local cmds27=(session list)
+  local cmds28=(session revoke)
+  local cmds29=(admin user)
+  local cmds30=(admin user list)
+  local cmds31=(admin user add)
+  local cmds32=(admin user remove)
+  local cmds33=(admin user passwd)
+  local cmds34=(admin user set-role)
+  local cmds35=(admin user set-os-account)
+  local cmds36=(schedule add)
+  local cmds37=(schedule list)
+  local cmds38=(schedule pause)
+  local cmds39=(schedule resume)
+  local cmds40=(schedule remove)
+  local cmds41=(cache list)
+  local cmds42=(cache clear)
+  local cmds43=(worker-session open)
+  local cmds44=(worker-session submit)
+  local cmds45=(worker-session take)
+  local cmds46=(worker-session status)
+  local cmds47=(worker-session list)
+  local cmds48=(worker-session close)
 
-  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_cache_clear; return $?; fi
-  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_cache_list; return $?; fi
-  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
-  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
-  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
-  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_schedule_list; return $?; fi
-  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_schedule_add; return $?; fi
-  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
-  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
-  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
-  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
-  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
-  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
-  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_admin_user; return $?; fi
-  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_session_revoke; return $?; fi
-  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_session_list; return $?; fi
-  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_workersession_close; return $?; fi
+  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_workersession_list; return $?; fi
+  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_workersession_status; return $?; fi
+  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_workersession_take; return $?; fi
+  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
+  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_cache_clear; return $?; fi
+  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_cache_list; return $?; fi
+  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
+  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
+  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
+  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_schedule_list; return $?; fi
+  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_schedule_add; return $?; fi
+  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
+  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
+  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
+  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
+  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
+  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
+  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_admin_user; return $?; fi
+  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_session_revoke; return $?; fi
+  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_session_list; return $?; fi
+  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_workersession; return $?; fi
   if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_cache; return $?; fi
   if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_schedule; return $?; fi
   if CompWordsContainsArray "${cmds22[@]}"; then _picocli_gantry_resubmit; return $?; fi
@@ -294,7 +315,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login logout session submit status list get wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache help"
+  local commands="login logout session submit status list get wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache worker-session help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -1223,13 +1244,46 @@ function _picocli_gantry_cache() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `worker-session` subcommand.
+function _picocli_gantry_workersession() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="open submit take status list close"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `help` subcommand.
 function _picocli_gantry_help() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login logout session submit status list get wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache"
+  local commands="login logout session submit status list get wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache worker-session"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -1789,6 +1843,237 @@ function _picocli_gantry_cache_clear() {
     '--key')
       return
       ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `open` subcommand.
+function _picocli_gantry_workersession_open() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--application' '--executable' '--arg' '--workers' '--window' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--application')
+      return
+      ;;
+    '--executable')
+      return
+      ;;
+    '--arg')
+      return
+      ;;
+    '--workers')
+      return
+      ;;
+    '--window')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `submit` subcommand.
+function _picocli_gantry_workersession_submit() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--file' '--priority' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--file')
+      return
+      ;;
+    '--priority')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `take` subcommand.
+function _picocli_gantry_workersession_take() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--max' '--wait' '--count' '--timeout' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--max')
+      return
+      ;;
+    '--wait')
+      return
+      ;;
+    '--count')
+      return
+      ;;
+    '--timeout')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `status` subcommand.
+function _picocli_gantry_workersession_status() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_workersession_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--all' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `close` subcommand.
+function _picocli_gantry_workersession_close() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
     '--server')
       return
       ;;

@@ -8,6 +8,9 @@
  * connection serves the whole loop, so a launcher that dies is noticed at once by the
  * dispatcher, which gives its task to another launcher.
  *
+ * A session's dispatcher answers the first request with WORKER instead: the launcher then starts
+ * that long-lived program and relays task messages to it (gfl_session.c).
+ *
  * Exit status: 0 when the dispatcher said there is no more work; 2 configuration or a refused
  * secret; 3 the connection broke or the dispatcher spoke out of protocol; 4 out of memory. */
 #define _GNU_SOURCE
@@ -24,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gfl_session.h"
 #include "gfl_task.h"
 #include "gfl_wire.h"
 
@@ -166,34 +170,13 @@ static int read_frame(int fd, unsigned char **buf, size_t *cap, gfl_in *in) {
   return (*buf)[0];
 }
 
-static int read_strings(gfl_in *in, char ***out, size_t *count, int with_argv0,
-                        const char *argv0) {
-  uint32_t n;
-  if (gfl_in_u32(in, &n) || n > in->left / 4) return -1;
-  size_t extra = with_argv0 ? 1 : 0;
-  char **v = calloc((size_t)n + extra + 1, sizeof *v);
-  if (!v) return -1;
-  *out = v;
-  *count = 0;
-  if (with_argv0) {
-    v[0] = strdup(argv0);
-    if (!v[0]) return -1;
-    *count = 1;
-  }
-  for (uint32_t i = 0; i < n; i++) {
-    if (gfl_in_str(in, &v[*count])) return -1;
-    (*count)++;
-  }
-  return 0;
-}
-
 static int parse_task(gfl_in *in, gfl_task *t) {
   memset(t, 0, sizeof *t);
   if (gfl_in_u64(in, &t->id) || gfl_in_u32(in, &t->attempt) || gfl_in_u64(in, &t->wall_ms) ||
       gfl_in_str(in, &t->executable) || t->executable[0] == '\0')
     return -1;
-  if (read_strings(in, &t->argv, &t->argc, 1, t->executable)) return -1;
-  if (read_strings(in, &t->env, &t->envc, 0, NULL)) return -1;
+  if (gfl_in_strings(in, &t->argv, &t->argc, 1, t->executable)) return -1;
+  if (gfl_in_strings(in, &t->env, &t->envc, 0, NULL)) return -1;
   for (size_t i = 0; i < t->envc; i++) {
     char *eq = strchr(t->env[i], '=');
     if (!eq || eq == t->env[i]) return -1;
@@ -264,6 +247,15 @@ static int serve(int fd, const char *secret) {
     type = read_frame(fd, &buf, &cap, &in);
     if (type == GFL_DONE) {
       rc = 0;
+      goto out;
+    }
+    if (type == GFL_WORKER) { /* a session's launcher: it relays to one long-lived worker */
+      gfl_worker w;
+      if (gfl_worker_parse(&in, &w)) {
+        gfl_worker_free(&w);
+        goto protocol;
+      }
+      rc = gfl_session_run(fd, &w);
       goto out;
     }
     if (type != GFL_TASK || parse_task(&in, &task)) goto protocol;

@@ -99,3 +99,24 @@ int gfl_in_str(gfl_in *in, char **out) {
   *out = s;
   return 0;
 }
+
+int gfl_in_strings(gfl_in *in, char ***out, size_t *count, int with_argv0,
+                        const char *argv0) {
+  uint32_t n;
+  if (gfl_in_u32(in, &n) || n > in->left / 4) return -1;
+  size_t extra = with_argv0 ? 1 : 0;
+  char **v = calloc((size_t)n + extra + 1, sizeof *v);
+  if (!v) return -1;
+  *out = v;
+  *count = 0;
+  if (with_argv0) {
+    v[0] = strdup(argv0);
+    if (!v[0]) return -1;
+    *count = 1;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    if (gfl_in_str(in, &v[*count])) return -1;
+    (*count)++;
+  }
+  return 0;
+}

@@ -20,7 +20,12 @@ enum gfl_type {
   GFL_REFUSE = 3,  /* dispatcher -> launcher: reason; the launcher exits */
   GFL_REQUEST = 4, /* launcher -> dispatcher: the previous task's result (if any), asks for work */
   GFL_TASK = 5,    /* dispatcher -> launcher: one task */
-  GFL_DONE = 6     /* dispatcher -> launcher: no more work; the launcher exits 0 */
+  GFL_DONE = 6,    /* dispatcher -> launcher: no more work; the launcher exits 0 */
+  /* sessions (gfl_session.h): the dispatcher answers REQUEST with WORKER, then relays */
+  GFL_WORKER = 7,      /* dispatcher -> launcher: start (again) the session's worker */
+  GFL_MESSAGES = 8,    /* dispatcher -> launcher: task messages, one line each */
+  GFL_ANSWERS = 9,     /* launcher -> dispatcher: the worker's answer lines, oldest first */
+  GFL_WORKER_ENDED = 10 /* launcher -> dispatcher: the worker ended (how, code) */
 };
 
 /* A growable output buffer for building a frame. */
@@ -53,5 +58,10 @@ int gfl_in_u64(gfl_in *in, uint64_t *v);
 /* A string, copied into a fresh NUL-terminated allocation; embedded NULs are refused, since
  * the value becomes a C string (an argument, a path). Returns 0 or -1. */
 int gfl_in_str(gfl_in *in, char **out);
+
+/* A u32 count and that many strings, into a fresh NULL-terminated array (*count entries); with
+ * with_argv0, argv0 is copied in front (an argv). On failure the partial array stays in *out for
+ * the caller to free. Returns 0 or -1. */
+int gfl_in_strings(gfl_in *in, char ***out, size_t *count, int with_argv0, const char *argv0);
 
 #endif

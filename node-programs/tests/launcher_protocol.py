@@ -248,4 +248,5 @@ def main():
     print("protocol errors: ok")
 
 
-main()
+if __name__ == "__main__":  # launcher_session.py imports the framing helpers
+    main()

@@ -75,6 +75,8 @@ public final class GantryCommand implements Runnable {
           ResubmitCommand.class,
           ScheduleCommand.class,
           CacheCommand.class,
+          // sessions of long-lived workers (issue 15)
+          WorkerSessionCommand.class,
           CommandLine.HelpCommand.class);
 
   public static final int EXIT_OK = 0;

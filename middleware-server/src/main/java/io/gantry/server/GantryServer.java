@@ -35,6 +35,7 @@ import io.gantry.server.pipeline.JsdlJobPlan;
 import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.pipeline.StagingRules;
 import io.gantry.server.pipeline.TaskFarmRunner;
+import io.gantry.server.pipeline.WorkerSessionLaunch;
 import io.gantry.server.scheduler.DependencyGate;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
@@ -59,6 +60,7 @@ import io.gantry.server.store.JobStoreSettings;
 import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
+import io.gantry.server.workers.WorkerSessions;
 import io.gantry.staging.ClusterConnection;
 import io.gantry.staging.ConnectionCheck;
 import io.gantry.staging.ConnectionPolicy;
@@ -204,6 +206,7 @@ public final class GantryServer implements AutoCloseable {
             config.killGracePeriod(),
             DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT,
             sandbox);
+    DispatcherConfig attached = dispatch; // worker sessions' launchers end with this server
     Optional<DetachedSupervision> supervision = ComputeBackends.detachedSupervision(config);
     DetachedJobs detached = null;
     if (supervision.isPresent()) {
@@ -242,6 +245,10 @@ public final class GantryServer implements AutoCloseable {
           config.compute().backend().setting());
     }
 
+    ApplicationRegistry applications =
+        ApplicationRegistry.withBuiltIns(
+            config.jsdlResources().applications(),
+            ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, jobPath(config)));
     JsdlParser parser =
         new JsdlParser(
             ParserOptions.defaults()
@@ -268,9 +275,7 @@ public final class GantryServer implements AutoCloseable {
                         java.time.Clock.systemUTC())
                     : null)
             .withStandardJsdl(
-                ApplicationRegistry.withBuiltIns(
-                    config.jsdlResources().applications(),
-                    ApplicationRegistry.onPath(ApplicationRegistry.MCVAR, jobPath(config))),
+                applications,
                 new FileSystemRoots(
                     config.jsdlResources().fileSystems(),
                     config.jsdlResources().readOnlyFileSystems()))
@@ -324,6 +329,30 @@ public final class GantryServer implements AutoCloseable {
             store.jobConditions(),
             new UserAdministration(store.userAccounts()),
             new StageInCacheAdministration(stageInCache));
+    // worker sessions (issue 15): launchers started as a farm's are, in the user's sandbox and
+    // account, but never under gantry-stepd: a session lives in this server's memory only
+    Launcher sessionMpi = mpi;
+    if (supervision.isPresent()) {
+      sessionMpi = ComputeBackends.mpiLauncher(config, attached);
+      own((AutoCloseable) sessionMpi);
+    }
+    service.acceptWorkerSessions(
+        own(
+            new WorkerSessions(
+                config.workerSessions(),
+                config.taskFarms().dispatcherHost(),
+                new WorkerSessionLaunch(
+                    config.stagingRoot(),
+                    farmLauncher(config),
+                    sessionMpi,
+                    accounts,
+                    sandbox,
+                    applications,
+                    slurm != null
+                        ? "worker sessions run on compute.backend local or mpirun-hosts, not slurm"
+                        : null),
+                config.killGracePeriod(),
+                Clock.systemUTC())));
     if (cluster != null) {
       service.readingJobFilesWith(JobFileReader.withCluster(cluster, clusterConfig.root()));
     }

@@ -323,4 +323,70 @@ public interface JobManagement {
       @WebParam(name = "offset") long offset,
       @WebParam(name = "maxBytes") int maxBytes)
       throws JobNotFoundFault;
+
+  // --- worker sessions (issue 15): long-lived workers fed task messages (docs/task-farms.md) ---
+
+  /**
+   * Opens a session of long-lived workers for the caller: {@code workers} launchers in the caller's
+   * sandbox and OS account, each starting the program once and feeding it task messages on its
+   * standard input, one line each (docs/task-farms.md, "Sessions"). Name either {@code application}
+   * (an application the server offers to the caller, run as configured) or {@code executable} (one
+   * the sandbox shows, under jobs.allowed-executable-roots) with its {@code arguments}.
+   *
+   * @param workers 1 to worker-session.max-workers
+   * @param window messages a worker holds unanswered, 1 to 4096; absent: 256 (1 suits tasks of
+   *     seconds, where a waiting message should go to the first worker free)
+   */
+  @WebMethod
+  @WebResult(name = "session")
+  WorkerSessionInfo openWorkerSession(
+      @WebParam(name = "application") String application,
+      @WebParam(name = "executable") String executable,
+      @WebParam(name = "argument") List<String> arguments,
+      @WebParam(name = "workers") int workers,
+      @WebParam(name = "window") Integer window)
+      throws LimitExceededFault;
+
+  /**
+   * Queues a batch of task messages (at most 100000) on the caller's session; answers their ids, in
+   * the batch's order. The batch is taken whole or not at all.
+   */
+  @WebMethod
+  @WebResult(name = "messageId")
+  List<Long> submitWorkerMessages(
+      @WebParam(name = "sessionId") String sessionId,
+      @WebParam(name = "message") List<WorkerMessage> messages)
+      throws LimitExceededFault;
+
+  /**
+   * Takes completion messages of the caller's session as they arrive: waits up to {@code
+   * waitSeconds} (0 to 20) for the first, then answers it with every other one ready, {@code
+   * maxCompletions} (1 to 100000) at most. A taken completion is not answered again.
+   */
+  @WebMethod
+  @WebResult(name = "completions")
+  WorkerCompletions takeWorkerCompletions(
+      @WebParam(name = "sessionId") String sessionId,
+      @WebParam(name = "maxCompletions") int maxCompletions,
+      @WebParam(name = "waitSeconds") int waitSeconds);
+
+  /** A session of the caller (an administrator: any session). */
+  @WebMethod
+  @WebResult(name = "session")
+  WorkerSessionInfo getWorkerSession(@WebParam(name = "sessionId") String sessionId);
+
+  /** The caller's open sessions; with {@code allUsers}, every user's (administrators only). */
+  @WebMethod
+  @WebResult(name = "session")
+  List<WorkerSessionInfo> listWorkerSessions(@WebParam(name = "allUsers") boolean allUsers)
+      throws AccessDeniedFault;
+
+  /**
+   * Closes a session of the caller (an administrator: any session): its workers' input is closed
+   * and they are given 2 s to exit. Messages not yet answered, and completions not taken, are
+   * dropped. Answers the session as it was at the end.
+   */
+  @WebMethod
+  @WebResult(name = "session")
+  WorkerSessionInfo closeWorkerSession(@WebParam(name = "sessionId") String sessionId);
 }

@@ -46,7 +46,24 @@ public record ServerConfig(
     JsdlResources jsdlResources,
     StageIn stageIn,
     TaskFarms taskFarms,
-    Schedules schedules) {
+    Schedules schedules,
+    WorkerSessions workerSessions) {
+
+  /**
+   * Sessions of long-lived workers (docs/task-farms.md, "Sessions"; configuration.md, "Worker
+   * sessions"): workers per session, open sessions per user, held messages and bytes per session,
+   * the longest message, the idle timeout, retries of a message whose worker died, and worker
+   * restarts per session.
+   */
+  public record WorkerSessions(
+      int maxWorkers,
+      int maxPerUser,
+      int maxHeldMessages,
+      long maxHeldBytes,
+      int maxMessageBytes,
+      Duration idleTimeout,
+      int messageRetries,
+      int workerRestarts) {}
 
   /**
    * Task farms (docs/task-farms.md): the most tasks of one farm ({@code farm.max-tasks}), the

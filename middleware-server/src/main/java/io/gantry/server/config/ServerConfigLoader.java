@@ -78,6 +78,7 @@ public final class ServerConfigLoader {
         JsdlResourceSettings.read(values),
         StageInSection.read(values),
         FarmSection.read(values),
-        ScheduleSection.read(values));
+        ScheduleSection.read(values),
+        WorkerSessionSection.read(values));
   }
 }

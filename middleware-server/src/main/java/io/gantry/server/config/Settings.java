@@ -28,7 +28,8 @@ public final class Settings {
           JsdlResourceSettings.class,
           StageInSection.class,
           FarmSection.class,
-          ScheduleSection.class);
+          ScheduleSection.class,
+          WorkerSessionSection.class);
 
   private static final List<Setting<?>> ALL = collect();
 

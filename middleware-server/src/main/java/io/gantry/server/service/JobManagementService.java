@@ -109,6 +109,9 @@ public class JobManagementService implements JobManagement {
   /** The session-token operations; shared by the views {@link #actingFor} makes. */
   private final SessionTokenService sessionTokens;
 
+  /** The worker-session operations (issue 15); shared by the views {@link #actingFor} makes. */
+  private final WorkerSessionService workerSessions;
+
   /** Where job directories are read: here, or on the cluster for jobs whose directory is there. */
   private volatile JobFileReader jobFiles = JobFileReader.LOCAL;
 
@@ -141,6 +144,7 @@ public class JobManagementService implements JobManagement {
     this.retention = retention;
     this.flow = new JobFlow(store, conditions, scheduler);
     this.sessionTokens = new SessionTokenService();
+    this.workerSessions = new WorkerSessionService();
     this.boundCaller = null;
   }
 
@@ -158,6 +162,7 @@ public class JobManagementService implements JobManagement {
     this.users = service.users;
     this.stageInCache = service.stageInCache;
     this.sessionTokens = service.sessionTokens;
+    this.workerSessions = service.workerSessions;
     this.boundCaller = caller;
     this.schedules = service.schedules;
   }
@@ -922,5 +927,48 @@ public class JobManagementService implements JobManagement {
   @Override
   public int clearStageInCache(String key) throws AccessDeniedFault {
     return stageInCache.clear(caller(), key);
+  }
+
+  // --- worker sessions (issue 15): the logic is WorkerSessionService's and WorkerSessions' ---
+
+  /** Serves worker sessions with {@code sessions}. */
+  public void acceptWorkerSessions(io.gantry.server.workers.WorkerSessions sessions) {
+    workerSessions.enable(sessions);
+  }
+
+  @Override
+  public io.gantry.server.api.WorkerSessionInfo openWorkerSession(
+      String application, String executable, List<String> arguments, int workers, Integer window)
+      throws LimitExceededFault {
+    return workerSessions.open(caller(), application, executable, arguments, workers, window);
+  }
+
+  @Override
+  public List<Long> submitWorkerMessages(
+      String sessionId, List<io.gantry.server.api.WorkerMessage> messages)
+      throws LimitExceededFault {
+    return workerSessions.submit(caller(), sessionId, messages);
+  }
+
+  @Override
+  public io.gantry.server.api.WorkerCompletions takeWorkerCompletions(
+      String sessionId, int maxCompletions, int waitSeconds) {
+    return workerSessions.take(caller(), sessionId, maxCompletions, waitSeconds);
+  }
+
+  @Override
+  public io.gantry.server.api.WorkerSessionInfo getWorkerSession(String sessionId) {
+    return workerSessions.get(caller(), sessionId);
+  }
+
+  @Override
+  public List<io.gantry.server.api.WorkerSessionInfo> listWorkerSessions(boolean allUsers)
+      throws AccessDeniedFault {
+    return workerSessions.list(caller(), allUsers);
+  }
+
+  @Override
+  public io.gantry.server.api.WorkerSessionInfo closeWorkerSession(String sessionId) {
+    return workerSessions.close(caller(), sessionId);
   }
 }
