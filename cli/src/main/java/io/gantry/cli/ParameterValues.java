@@ -2,7 +2,6 @@ package io.gantry.cli;
 
 import io.gantry.cli.soap.JobDocument;
 import io.gantry.cli.soap.ParameterValue;
-import jakarta.xml.ws.soap.SOAPFaultException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,22 +71,5 @@ final class ParameterValues {
     Map<String, String> json = new LinkedHashMap<>();
     values.forEach(p -> json.put(p.getName(), p.getValue()));
     return json;
-  }
-
-  /**
-   * A call whose arguments the server may refuse as the caller's mistake (a cron expression, a time
-   * zone, a schedule's name): such a refusal is a usage error in the server's words.
-   */
-  static <T> T call(ServerConnection server, ServerConnection.Operation<T> operation) {
-    try {
-      return server.call(operation);
-    } catch (CommandFailure e) {
-      if (e.getCause() instanceof SOAPFaultException fault
-          && fault.getFault().getFaultCodeAsQName().getLocalPart().endsWith("Client")
-          && fault.getMessage().startsWith("argument ")) {
-        throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, fault.getMessage(), fault);
-      }
-      throw e;
-    }
   }
 }

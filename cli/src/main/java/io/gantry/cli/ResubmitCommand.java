@@ -66,8 +66,7 @@ final class ResubmitCommand implements Callable<Integer> {
     ServerConnection server = gantry.connect();
     List<Problem>[] rejection = newRejection();
     String newId =
-        ParameterValues.call(
-            server,
+        server.call(
             s -> {
               try {
                 return s.resubmitJob(jobId, ParameterValues.soap(values));

@@ -121,17 +121,18 @@ final class ScheduleCommand implements Callable<Integer> {
       Map<String, String> values = ParameterValues.of(sets);
       List<Problem>[] rejection = newRejection();
       Schedule added =
-          ParameterValues.call(
-              gantry.connect(),
-              s -> {
-                try {
-                  return s.addSchedule(
-                      name, cron, timeZone, policy, ParameterValues.document(xml, values));
-                } catch (InvalidJobFault e) {
-                  rejection[0] = e.getFaultInfo().getProblem();
-                  return null;
-                }
-              });
+          gantry
+              .connect()
+              .call(
+                  s -> {
+                    try {
+                      return s.addSchedule(
+                          name, cron, timeZone, policy, ParameterValues.document(xml, values));
+                    } catch (InvalidJobFault e) {
+                      rejection[0] = e.getFaultInfo().getProblem();
+                      return null;
+                    }
+                  });
       if (added == null) {
         err.println(file + ": INVALID (checked as it would run at the schedule's next time)");
         for (Problem p : rejection[0]) {
@@ -213,7 +214,7 @@ final class ScheduleCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       GantryCommand gantry = schedule.gantry();
-      Schedule after = ParameterValues.call(gantry.connect(), s -> act(s, nameOrId));
+      Schedule after = gantry.connect().call(s -> act(s, nameOrId));
       print(gantry, spec.commandLine().getOut(), List.of(after));
       return GantryCommand.EXIT_OK;
     }

@@ -135,6 +135,13 @@ final class ServerConnection {
           "access denied: "
               + detail(e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
     } catch (SoapFaultException e) {
+      if ("Client".equals(e.faultCode())
+          && e.getMessage() != null
+          && e.getMessage().startsWith("argument ")) {
+        // the server names the argument it refuses (a malformed cron expression, a path outside
+        // the job directory): a usage error, said in the server's words
+        throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, e.getMessage(), e);
+      }
       throw new CommandFailure(
           GantryCommand.EXIT_SERVER,
           "the server at " + endpoint + " could not answer: " + e.getMessage(),

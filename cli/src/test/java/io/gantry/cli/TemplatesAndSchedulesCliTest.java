@@ -155,8 +155,7 @@ class TemplatesAndSchedulesCliTest {
             "every night",
             "--set",
             "portfolio=A");
-    // the server refuses the argument: exit 3, as for every request the server refuses
-    assertEquals(3, badCron.exitCode(), badCron.toString());
+    assertEquals(2, badCron.exitCode(), badCron.toString());
     assertTrue(badCron.err().contains("argument cron"), badCron.toString());
     Result invalid =
         gantry.run("schedule", "add", "no-values", file.toString(), "--cron", "0 6 * * *");
