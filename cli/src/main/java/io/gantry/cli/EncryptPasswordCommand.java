@@ -98,7 +98,8 @@ final class EncryptPasswordCommand implements Callable<Integer> {
       throw new CommandFailure(
           GantryCommand.EXIT_USAGE_OR_IO, e.getMessage() + "; nothing was encrypted");
     }
-    PublicKey key = publicKeyFile != null ? readKey(publicKeyFile) : serverKey();
+    PublicKey key =
+        publicKeyFile != null ? readKey(gantry.file(publicKeyFile), publicKeyFile) : serverKey();
     String fingerprint = EncryptedSecret.fingerprint(key);
     if (expectedFingerprint != null && !expectedFingerprint.strip().equalsIgnoreCase(fingerprint)) {
       throw new CommandFailure(
@@ -157,12 +158,12 @@ final class EncryptPasswordCommand implements Callable<Integer> {
     return parseKey(pem, "the server's password key");
   }
 
-  private static PublicKey readKey(Path file) {
+  private static PublicKey readKey(Path file, Path named) {
     try {
-      return parseKey(Files.readString(file, StandardCharsets.US_ASCII), file.toString());
+      return parseKey(Files.readString(file, StandardCharsets.US_ASCII), named.toString());
     } catch (IOException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, "cannot read " + file + ": " + e.getMessage());
+          GantryCommand.EXIT_USAGE_OR_IO, "cannot read " + named + ": " + e.getMessage());
     }
   }
 

@@ -1,5 +1,7 @@
 package io.gantry.cli;
 
+import java.io.OutputStream;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -86,6 +88,12 @@ public final class GantryCommand implements Runnable {
   public static final int EXIT_NOT_FOUND = 4;
   public static final int EXIT_TIMEOUT = 5;
 
+  /**
+   * Never an exit code of gantry: the command agent's answer that a command needs this process's
+   * own standard input or terminal, so bin/gantry runs it in a JVM of its own instead.
+   */
+  static final int EXIT_RUN_LOCALLY = 75;
+
   /** The exit codes as every command's --help lists them. */
   static final String EXIT_CODE_HELP =
       "%nExit codes:%n"
@@ -161,9 +169,33 @@ public final class GantryCommand implements Runnable {
   /** The user's terminal, empty when there is none (a pipe, a script). */
   private final Optional<Terminal> terminal;
 
+  /**
+   * What relative file names are relative to: this process's directory (the empty path), or, in the
+   * command agent, the directory the user ran the command in.
+   */
+  private final Path workingDirectory;
+
+  /** Whether standard input and output are a terminal (progress redrawn in place, colours). */
+  private final boolean interactive;
+
+  /** Standard output as bytes, for a file downloaded to it. */
+  private final OutputStream standardOutput;
+
   GantryCommand(Map<String, String> environment, Optional<Terminal> terminal) {
+    this(environment, terminal, Path.of(""), System.console() != null, System.out);
+  }
+
+  GantryCommand(
+      Map<String, String> environment,
+      Optional<Terminal> terminal,
+      Path workingDirectory,
+      boolean interactive,
+      OutputStream standardOutput) {
     this.environment = environment;
     this.terminal = terminal;
+    this.workingDirectory = workingDirectory;
+    this.interactive = interactive;
+    this.standardOutput = standardOutput;
   }
 
   @Override
@@ -245,13 +277,32 @@ public final class GantryCommand implements Runnable {
   }
 
   /** Whether standard output is an interactive terminal (progress is redrawn in place there). */
-  static boolean onTerminal() {
-    return System.console() != null;
+  boolean onTerminal() {
+    return interactive;
   }
 
   /** Colours for job states: on a terminal, unless --no-color or NO_COLOR. */
   StateColors colors() {
-    return new StateColors(onTerminal() && !noColor && System.getenv("NO_COLOR") == null);
+    return new StateColors(onTerminal() && !noColor && environment.get("NO_COLOR") == null);
+  }
+
+  /** The terminal width from $COLUMNS (set by interactive shells), else 80. */
+  int terminalWidth() {
+    try {
+      return Integer.parseInt(environment.getOrDefault("COLUMNS", "80").strip());
+    } catch (NumberFormatException e) {
+      return 80;
+    }
+  }
+
+  /** A file the user named, for opening: relative names are relative to where they ran gantry. */
+  Path file(Path named) {
+    return workingDirectory.resolve(named);
+  }
+
+  /** Standard output as bytes (picocli's writer is for text). */
+  OutputStream standardOutput() {
+    return standardOutput;
   }
 
   /** The configured command line, in this process's environment and on its terminal. */
@@ -269,7 +320,12 @@ public final class GantryCommand implements Runnable {
    */
   static CommandLine commandLine(
       Map<String, String> environment, Optional<Terminal> terminal, String[] args) {
-    CommandLine gantry = new CommandLine(new GantryCommand(environment, terminal));
+    return commandLine(new GantryCommand(environment, terminal), args);
+  }
+
+  /** The command line of {@code command}, set up for {@code args} (null: every subcommand). */
+  static CommandLine commandLine(GantryCommand top, String[] args) {
+    CommandLine gantry = new CommandLine(top);
     Set<String> words = args == null ? Set.of() : new HashSet<>(Arrays.asList(args));
     // picocli builds each subcommand from its annotations by reflection, a tenth of a second for
     // all of them at a command's start: set up only those the arguments name (any word, so an
@@ -290,6 +346,9 @@ public final class GantryCommand implements Runnable {
         .setAllowSubcommandsAsOptionParameters(true)
         .setExecutionExceptionHandler(
             (e, command, parsed) -> {
+              if (LocalProcessNeeded.causedBy(e)) {
+                return EXIT_RUN_LOCALLY;
+              }
               if (e instanceof CommandFailure failure) {
                 command.getErr().println("gantry: " + failure.getMessage());
                 return failure.exitCode();

@@ -72,15 +72,15 @@ final class GetCommand implements Callable<Integer> {
     long bytes;
     Path target = null;
     if ("-".equals(output)) {
-      bytes = download(server, System.out);
-      System.out.flush();
+      bytes = download(server, gantry.standardOutput());
+      flush(gantry.standardOutput());
     } else {
       target = Path.of(output != null ? output : Path.of(path).getFileName().toString());
-      if (Files.exists(target) && !force) {
+      if (Files.exists(gantry.file(target)) && !force) {
         throw new CommandFailure(
             GantryCommand.EXIT_USAGE_OR_IO, target + " exists; give --force to overwrite it");
       }
-      bytes = downloadTo(server, target);
+      bytes = downloadTo(server, gantry.file(target), target);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (gantry.json) {
@@ -97,8 +97,9 @@ final class GetCommand implements Callable<Integer> {
     return GantryCommand.EXIT_OK;
   }
 
-  private long downloadTo(ServerConnection server, Path target) {
-    Path absolute = target.toAbsolutePath();
+  /** Into {@code file}, whole or not at all; errors name it as the user did ({@code target}). */
+  private long downloadTo(ServerConnection server, Path file, Path target) {
+    Path absolute = file.toAbsolutePath();
     Path temporary = null;
     try {
       temporary = Files.createTempFile(absolute.getParent(), ".gantry-get-", ".part");
@@ -127,6 +128,15 @@ final class GetCommand implements Callable<Integer> {
           // the failure that brought us here was reported already
         }
       }
+    }
+  }
+
+  private static void flush(OutputStream out) {
+    try {
+      out.flush();
+    } catch (IOException e) {
+      throw new CommandFailure(
+          GantryCommand.EXIT_USAGE_OR_IO, "cannot write standard output: " + e.getMessage(), e);
     }
   }
 

@@ -113,7 +113,7 @@ final class ListCommand implements Callable<Integer> {
       show(out, fetch(server, filter), false);
       return GantryCommand.EXIT_OK;
     }
-    boolean terminal = GantryCommand.onTerminal();
+    boolean terminal = gantry.onTerminal();
     for (int shown = 0; count == null || shown < count; shown++) {
       if (shown > 0) {
         Thread.sleep(interval.toMillis());

@@ -34,15 +34,6 @@ final class ProgressDisplay {
     this.width = Math.max(20, width);
   }
 
-  /** The terminal width from $COLUMNS (set by interactive shells), else 80. */
-  static int terminalWidth() {
-    try {
-      return Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80").strip());
-    } catch (NumberFormatException e) {
-      return 80;
-    }
-  }
-
   void show(JobStatus job, Duration elapsed) {
     String phase = job.getPhase() == null ? "" : job.getPhase().strip();
     String key = job.getState() + "\n" + phase;

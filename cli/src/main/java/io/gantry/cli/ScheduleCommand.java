@@ -117,7 +117,7 @@ final class ScheduleCommand implements Callable<Integer> {
                 throw new CommandFailure(
                     GantryCommand.EXIT_USAGE_OR_IO, "--missed " + missed + ": run-once or skip");
           };
-      byte[] xml = read(file);
+      byte[] xml = read(gantry.file(file), file);
       Map<String, String> values = ParameterValues.of(sets);
       List<Problem>[] rejection = newRejection();
       Schedule added =
@@ -286,14 +286,15 @@ final class ScheduleCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private static byte[] read(Path file) {
+  /** The bytes of {@code file}; errors name it as the user did ({@code named}). */
+  private static byte[] read(Path file, Path named) {
     try {
       return Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, file + ": no such file");
+      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, named + ": no such file");
     } catch (IOException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, file + ": cannot read: " + e.getMessage());
+          GantryCommand.EXIT_USAGE_OR_IO, named + ": cannot read: " + e.getMessage());
     }
   }
 

@@ -85,7 +85,7 @@ final class SubmitCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    byte[] xml = read(file);
+    byte[] xml = read(gantry.file(file), file);
     Map<String, String> values = ParameterValues.of(sets);
     ParseResult parsed = new JsdlParser().parse(xml, values);
     if (!parsed.isValid()) {
@@ -155,14 +155,15 @@ final class SubmitCommand implements Callable<Integer> {
     err.flush();
   }
 
-  private static byte[] read(Path file) {
+  /** The bytes of {@code file}; errors name it as the user did ({@code named}). */
+  private static byte[] read(Path file, Path named) {
     try {
       return Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, file + ": no such file");
+      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, named + ": no such file");
     } catch (IOException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, file + ": cannot read: " + e.getMessage());
+          GantryCommand.EXIT_USAGE_OR_IO, named + ": cannot read: " + e.getMessage());
     }
   }
 

@@ -63,7 +63,8 @@ final class ValidateCommand implements Callable<Integer> {
     List<Map<String, Object>> json = new ArrayList<>();
     for (Path file : files) {
       try {
-        ParseResult result = parser.parse(Files.readAllBytes(file), values);
+        ParseResult result =
+            parser.parse(Files.readAllBytes(gantry == null ? file : gantry.file(file)), values);
         invalid |= !result.isValid();
         if (gantry != null && gantry.json) {
           json.add(json(file, result));

@@ -70,9 +70,9 @@ final class WaitCommand implements Callable<Integer> {
             ? null
             : new ProgressDisplay(
                 spec.commandLine().getErr(),
-                GantryCommand.onTerminal(),
+                gantry.onTerminal(),
                 gantry.colors(),
-                ProgressDisplay.terminalWidth());
+                gantry.terminalWidth());
     PrintWriter followTo = follow ? spec.commandLine().getOut() : null;
     return new JobWaiter(server, progress, followTo).await(jobId, timeout);
   }

@@ -176,7 +176,7 @@ final class WorkerSessionCommand implements Callable<Integer> {
       }
       List<String> inputs = new ArrayList<>(messages == null ? List.of() : messages);
       if (file != null) {
-        inputs.addAll(lines(file));
+        inputs.addAll(lines(parent.gantry, file));
       }
       if (inputs.isEmpty()) {
         throw new CommandFailure(
@@ -205,11 +205,11 @@ final class WorkerSessionCommand implements Callable<Integer> {
       return GantryCommand.EXIT_OK;
     }
 
-    private static List<String> lines(String file) {
+    private static List<String> lines(GantryCommand gantry, String file) {
       try (BufferedReader r =
           file.equals("-")
               ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
-              : Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
+              : Files.newBufferedReader(gantry.file(Path.of(file)), StandardCharsets.UTF_8)) {
         return r.lines().toList();
       } catch (IOException | java.io.UncheckedIOException e) {
         throw new CommandFailure(

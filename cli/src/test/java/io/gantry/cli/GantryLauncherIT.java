@@ -41,6 +41,7 @@ class GantryLauncherIT {
     // the developer's own GANTRY_* settings and stored login stay out of the test
     builder.environment().keySet().removeIf(name -> name.startsWith("GANTRY_"));
     builder.environment().put(LoginFile.VARIABLE, GantryRun.NO_LOGIN_FILE.toString());
+    builder.environment().put("GANTRY_AGENT", "off"); // the agent has CommandAgentIT of its own
     Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(60, TimeUnit.SECONDS));

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * cli/bin/gantry as a process of its own, as a user's shell or script runs it: the packaged jar,
  * the real environment, no terminal. The test's process's GANTRY_* variables are not passed on, and
- * unless a test names one, the login file is one that is never there.
+ * unless a test names one, the login file is one that is never there. Without the command agent
+ * unless a test turns it on (GANTRY_AGENT).
  */
 final class GantryProcess {
   static final Path LAUNCHER = Path.of("bin/gantry").toAbsolutePath();
@@ -29,6 +30,9 @@ final class GantryProcess {
   GantryProcess(Path workingDirectory) {
     this.workingDirectory = workingDirectory;
     environment.put(LoginFile.VARIABLE, GantryRun.NO_LOGIN_FILE.toString());
+    // a JVM per command, as the tests expect; CommandAgentIT turns the agent on with a runtime
+    // directory of its own and stops the agents it started
+    environment.put("GANTRY_AGENT", "off");
   }
 
   GantryProcess with(String variable, String value) {
