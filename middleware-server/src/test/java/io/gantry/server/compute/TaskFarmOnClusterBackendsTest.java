@@ -91,6 +91,20 @@ class TaskFarmOnClusterBackendsTest {
 
   @Test
   void aFarmRunsAcrossBothHostsWithMpirunHosts() throws Exception {
+    runFarm("mpirun-hosts", mpirunHosts());
+  }
+
+  @Test
+  void aLauncherKilledOnANodeHasItsTaskRunAgainWithMpirunHosts() throws Exception {
+    killALauncher("mpirun-hosts-kill", mpirunHosts());
+  }
+
+  @Test
+  void aLauncherKilledOnANodeHasItsTaskRunAgainInSlurm() throws Exception {
+    killALauncher("slurm-kill", slurm());
+  }
+
+  private static Map<String, String> mpirunHosts() throws IOException {
     Path wrapper = work.resolve("mpirun-on-login");
     // mpirun on the cluster's login host; the ssh settings come from the server's configuration.
     Files.writeString(
@@ -99,37 +113,36 @@ class TaskFarmOnClusterBackendsTest {
             + cluster.loginNamespace()
             + " -- mpirun \"$@\"\n");
     Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
-    runFarm(
+    return Map.of(
+        "compute.backend",
         "mpirun-hosts",
-        Map.of(
-            "compute.backend",
-            "mpirun-hosts",
-            "mpirun.path",
-            wrapper.toString(),
-            "mpirun.hostfile",
-            cluster.hostfile().toString(),
-            "mpirun.ssh-identity",
-            cluster.sshPrivateKey().toString(),
-            "mpirun.ssh-known-hosts",
-            cluster.knownHosts().toString(),
-            "mpirun.ssh-user",
-            cluster.sshUser()));
+        "mpirun.path",
+        wrapper.toString(),
+        "mpirun.hostfile",
+        cluster.hostfile().toString(),
+        "mpirun.ssh-identity",
+        cluster.sshPrivateKey().toString(),
+        "mpirun.ssh-known-hosts",
+        cluster.knownHosts().toString(),
+        "mpirun.ssh-user",
+        cluster.sshUser());
+  }
+
+  private static Map<String, String> slurm() {
+    return Map.of(
+        "compute.backend",
+        "slurm",
+        "slurm.bin-dir",
+        cluster.clientBin().toString(),
+        "slurm.conf",
+        cluster.slurmConf().toString(),
+        "slurm.poll-interval",
+        "1");
   }
 
   @Test
   void aFarmRunsAcrossBothNodesInSlurmAndItsSlurmJobEndsWithIt() throws Exception {
-    String id =
-        runFarm(
-            "slurm",
-            Map.of(
-                "compute.backend",
-                "slurm",
-                "slurm.bin-dir",
-                cluster.clientBin().toString(),
-                "slurm.conf",
-                cluster.slurmConf().toString(),
-                "slurm.poll-interval",
-                "1"));
+    String id = runFarm("slurm", slurm());
     CommandResult queue = cluster.onLogin("squeue", "--noheader");
     assertTrue(queue.succeeded(), queue.stderr());
     assertEquals("", queue.stdout().strip(), "nothing left in Slurm's queue");
@@ -143,8 +156,63 @@ class TaskFarmOnClusterBackendsTest {
         "the launchers ended by themselves, told DONE: " + farmJobs.get(0));
   }
 
-  /** Runs the farm on a fresh server with {@code backend} settings and checks it; its job id. */
-  private String runFarm(String name, Map<String, String> backend) throws Exception {
+  /**
+   * 40 tasks of 0.2 s on four launchers; task 1's first attempt sleeps until the test kills its
+   * launcher with -9 on its node: the task runs again (attempt 2) and the farm completes.
+   */
+  private void killALauncher(String name, Map<String, String> backend) throws Exception {
+    String tag = "61." + System.nanoTime() % 1_000_000;
+    String task =
+        "if [ \"$1\" = 1 ]; then if [ -e first-attempt ]; then echo again; exit 0; fi;"
+            + " : > first-attempt; exec sleep "
+            + tag
+            + "; fi; sleep 0.2; echo \"task $1\"";
+    String sweep =
+        "<sweep:Sweep>"
+            + TestJobs.sweepAssignment(
+                TestJobs.posixArgument(4), "<sweepfunc:LoopInteger start=\"1\" end=\"40\"/>")
+            + "</sweep:Sweep>";
+    String xml =
+        TestJobs.job("farm-" + name)
+            .posix(300, "/bin/sh", "-c", task, "sh", "N")
+            .farmXml(
+                "<gx:TaskFarm><gx:Launchers>" + LAUNCHERS + "</gx:Launchers></gx:TaskFarm>", sweep);
+    try (GantryTestServer server = server(name, backend)) {
+      JobManagement client = JobManagementClients.of(server);
+      String id = client.submitJob(TestJobs.documentOf(xml));
+      long sleeper =
+          Await.value(
+              "task 1 to sleep",
+              LIMIT,
+              () -> {
+                for (long pid : allPids()) {
+                  if (commandLine(pid).equals("sleep " + tag)) {
+                    return pid;
+                  }
+                }
+                return 0L;
+              },
+              pid -> pid > 0);
+      long launcher = parentOf(sleeper);
+      assertTrue(commandLine(launcher).startsWith(LAUNCHER.toString()), commandLine(launcher));
+      new ProcessBuilder("kill", "-9", Long.toString(launcher)).start().waitFor();
+
+      JobStatusInfo end = TestJobs.awaitFinal(client, id, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, end.state, name + ": " + end.failureReason);
+      List<String> rows = results(server.jobDirectory(id));
+      assertEquals(41, rows.size(), "the header and one row per task: " + rows);
+      assertTrue(rows.get(1).startsWith("1,1,succeeded,0,,2,"), "attempt 2: " + rows.get(1));
+      assertTrue(rows.get(1).contains("again"), rows.get(1));
+      for (int n = 2; n <= 40; n++) {
+        assertTrue(rows.get(n).startsWith(n + "," + n + ",succeeded,0,,1,"), rows.get(n));
+      }
+      Await.until("every launcher to have exited", LIMIT, () -> pidsRunning(LAUNCHER).isEmpty());
+      Await.until("no orted left on the nodes", LIMIT, () -> ortedsOnNodes().isEmpty());
+    }
+  }
+
+  private static GantryTestServer server(String name, Map<String, String> backend)
+      throws Exception {
     Map<String, String> settings =
         new HashMap<>(
             Map.of(
@@ -155,6 +223,14 @@ class TaskFarmOnClusterBackendsTest {
                 "slots.total",
                 Integer.toString(LAUNCHERS)));
     settings.putAll(backend);
+    return GantryTestServer.builder(work.resolve(name + "-server"))
+        .dataDir(work.resolve(name))
+        .settings(settings)
+        .start();
+  }
+
+  /** Runs the farm on a fresh server with {@code backend} settings and checks it; its job id. */
+  private String runFarm(String name, Map<String, String> backend) throws Exception {
     String farm =
         "<gx:TaskFarm><gx:Launchers>"
             + LAUNCHERS
@@ -169,11 +245,7 @@ class TaskFarmOnClusterBackendsTest {
         TestJobs.job("farm-" + name)
             .posix(300, "/bin/sh", "-c", TASK, "sh", "N")
             .farmXml(farm, sweep);
-    try (GantryTestServer server =
-        GantryTestServer.builder(work.resolve(name + "-server"))
-            .dataDir(work.resolve(name))
-            .settings(settings)
-            .start()) {
+    try (GantryTestServer server = server(name, backend)) {
       JobManagement client = JobManagementClients.of(server);
       String id = client.submitJob(TestJobs.documentOf(xml));
       Path dir = server.jobDirectory(id);
@@ -223,6 +295,7 @@ class TaskFarmOnClusterBackendsTest {
       assertEquals(nodes, hosts, "the launchers' hosts");
 
       Await.until("every launcher to have exited", LIMIT, () -> pidsRunning(LAUNCHER).isEmpty());
+      Await.until("no orted left on the nodes", LIMIT, () -> ortedsOnNodes().isEmpty());
       assertSecretNowhere(secret, server, dir);
       return id;
     }
@@ -299,6 +372,27 @@ class TaskFarmOnClusterBackendsTest {
       }
     }
     return found;
+  }
+
+  /** Open MPI's daemons still running in the nodes' namespaces. */
+  private static List<String> ortedsOnNodes() throws Exception {
+    List<String> found = new ArrayList<>();
+    for (NamespaceCluster.Node node : cluster.nodes()) {
+      Process ps = new ProcessBuilder("ip", "netns", "pids", node.namespace()).start();
+      String pids = new String(ps.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      ps.waitFor();
+      for (String pid : pids.split("\\s+")) {
+        if (!pid.isEmpty() && commandLine(Long.parseLong(pid)).startsWith("orted ")) {
+          found.add(node.name() + ": " + pid);
+        }
+      }
+    }
+    return found;
+  }
+
+  private static long parentOf(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]);
   }
 
   private static List<Long> allPids() throws IOException {
