@@ -67,7 +67,8 @@ public final class HostsMpirunLauncher implements Launcher, AutoCloseable {
             .hostFile(hostFile)
             .extraMpirunOptions(spec.extraMpirunOptions().toArray(String[]::new))
             .wallTimeLimit(spec.wallTimeLimit())
-            .output(spec.stdout(), spec.stderr());
+            .output(spec.stdout(), spec.stderr())
+            .independentRanks(spec.independentRanks());
     spec.environment().forEach(b::environment);
     return b.build();
   }

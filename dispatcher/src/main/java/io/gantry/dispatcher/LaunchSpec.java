@@ -35,6 +35,10 @@ import java.util.regex.Pattern;
  * @param account the OS account the program runs under; launchers refuse a spec without one
  * @param fileSystems the operator's directories the job's sandbox shows besides the job directory
  *     (JSDL file systems), each at {@code /fs/NAME}
+ * @param independentRanks the ranks do not talk to each other (a task farm's or worker session's
+ *     launchers): when one dies, mpirun keeps the others running ({@code --enable-recovery})
+ *     instead of aborting them all, so the dispatcher hands its work to those left. Set by the
+ *     server only, never from a job description
  */
 public record LaunchSpec(
     String jobId,
@@ -51,7 +55,8 @@ public record LaunchSpec(
     Path stderr,
     Path jobDirectory,
     JobAccount account,
-    List<FileSystemMount> fileSystems) {
+    List<FileSystemMount> fileSystems,
+    boolean independentRanks) {
 
   /** Portable environment variable names (POSIX "Portable Character Set", no '=' or NUL). */
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -126,6 +131,8 @@ public record LaunchSpec(
         + (account == null ? null : account.name())
         + ", fileSystems="
         + fileSystems
+        + ", independentRanks="
+        + independentRanks
         + "]";
   }
 
@@ -150,7 +157,8 @@ public record LaunchSpec(
         stderr,
         jobDirectory,
         account,
-        fileSystems);
+        fileSystems,
+        independentRanks);
   }
 
   /** The same spec, run under {@code runAs}. */
@@ -170,7 +178,8 @@ public record LaunchSpec(
         stderr,
         jobDirectory,
         runAs,
-        fileSystems);
+        fileSystems,
+        independentRanks);
   }
 
   /**
@@ -197,7 +206,8 @@ public record LaunchSpec(
         stderr,
         jobDirectory,
         account,
-        all);
+        all,
+        independentRanks);
   }
 
   /**
@@ -259,6 +269,7 @@ public record LaunchSpec(
     private Path jobDirectory;
     private JobAccount account;
     private final List<FileSystemMount> fileSystems = new ArrayList<>();
+    private boolean independentRanks;
 
     private Builder(String jobId, ProgramKind kind, String executable) {
       this.jobId = jobId;
@@ -326,6 +337,12 @@ public record LaunchSpec(
       return this;
     }
 
+    /** The ranks are independent processes: one that dies leaves the others running. */
+    public Builder independentRanks(boolean independent) {
+      independentRanks = independent;
+      return this;
+    }
+
     public LaunchSpec build() {
       return new LaunchSpec(
           jobId,
@@ -342,7 +359,8 @@ public record LaunchSpec(
           stderr,
           jobDirectory,
           account,
-          fileSystems);
+          fileSystems,
+          independentRanks);
     }
   }
 }

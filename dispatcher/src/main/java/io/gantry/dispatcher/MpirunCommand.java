@@ -11,11 +11,17 @@ import java.util.List;
  * characters. Layout:
  *
  * <pre>
- * mpirun [default options] -np N [--hostfile F] [--oversubscribe] [job options]
- *        [-x NAME]... --wdir DIR executable [arguments]...
+ * mpirun [default options] -np N [--hostfile F] [--oversubscribe] [--enable-recovery]
+ *        [job options] [-x NAME]... --wdir DIR executable [arguments]...
  * </pre>
  *
- * Environment variables travel by name only ({@code -x NAME}): their values sit in mpirun's own
+ * {@code --enable-recovery} is there for independent ranks only ({@link
+ * LaunchSpec#independentRanks()}: a task farm's launchers): without it Open MPI aborts every rank
+ * when one dies, and a farm would lose all its launchers to one killed process. Open MPI then
+ * prints a {@code PMIX ERROR: BAD-PARAM} line for the rank that died, and exits 0 even when every
+ * rank died: the farm's dispatcher, not mpirun's status, says whether the job's work was done.
+ *
+ * <p>Environment variables travel by name only ({@code -x NAME}): their values sit in mpirun's own
  * environment, from where Open MPI forwards them to every rank. Command lines are readable by any
  * local user through /proc, environments are not. The launcher runs this command inside the job's
  * sandbox, so the paths in the spec it is given are those inside the sandbox ({@code /job/...}).
@@ -42,6 +48,9 @@ public final class MpirunCommand {
     }
     if (config.oversubscribe()) {
       argv.add("--oversubscribe");
+    }
+    if (spec.independentRanks()) {
+      argv.add("--enable-recovery");
     }
     argv.addAll(spec.extraMpirunOptions());
     for (String name : spec.environment().keySet()) {

@@ -57,6 +57,29 @@ class MpirunCommandTest {
   }
 
   @Test
+  void independentRanksKeepRunningWhenOneDiesAndOnlyThey() {
+    MpirunCommand command = new MpirunCommand(CONFIG);
+    List<String> farm = command.argv(spec().processes(4).independentRanks(true).build());
+    assertEquals(
+        List.of(
+            "/usr/bin/mpirun",
+            "--tag-output",
+            "-np",
+            "4",
+            "--oversubscribe",
+            "--enable-recovery",
+            "--wdir",
+            "/jobs/job1",
+            "/opt/bin/mcvar"),
+        farm);
+    assertFalse(command.argv(spec().processes(4).build()).contains("--enable-recovery"));
+    // a job cannot ask for it: only the server sets it, for a farm's or session's launchers
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> command.argv(spec().extraMpirunOptions("--enable-recovery").build()));
+  }
+
+  @Test
   void environmentValuesTravelInTheEnvironmentNeverOnTheCommandLine() {
     LaunchSpec s = spec().environment("DB_PASSWORD", "s3cret-value").build();
     MpirunCommand command = new MpirunCommand(CONFIG);

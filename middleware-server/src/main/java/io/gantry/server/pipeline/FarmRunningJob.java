@@ -16,7 +16,10 @@ import java.util.concurrent.TimeUnit;
  * <ol>
  *   <li>Every task final: the launchers are told DONE and exit; the results are written and the job
  *       succeeds, whatever its tasks' own exit statuses (the failed count is in the outcome's
- *       detail). Launchers still there 30 s after DONE are stopped.
+ *       detail). What still runs 3 s after the last launcher hung up, or 30 s after DONE, is
+ *       stopped, and the job succeeds all the same: its work is done. (Open MPI 4.1 started with
+ *       {@code --enable-recovery} does not exit once a rank on another host has died, even when
+ *       every other rank has exited since.)
  *   <li>The launchers all ended with tasks left (the farm itself broke: mpirun or Slurm gave up,
  *       every node lost): the job fails, saying how many tasks were left.
  *   <li>A kill request stops the launchers; the job is KILLED as any other.
@@ -27,7 +30,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class FarmRunningJob implements RunningJob {
   /** Launchers told DONE have this long to exit before they are stopped. */
-  private static final long DONE_GRACE_SECONDS = 30;
+  private static final Duration DONE_GRACE = Duration.ofSeconds(30);
+
+  /** Once no launcher is connected after DONE, mpirun has this long to exit by itself. */
+  private static final Duration AFTER_LAST_LAUNCHER = Duration.ofSeconds(3);
+
+  private static final long POLL_MILLIS = 200;
 
   interface Results {
     /** Writes the result file; throws with a message the user can act on. */
@@ -41,6 +49,9 @@ final class FarmRunningJob implements RunningJob {
   private final Results results;
   private final Runnable closed;
   private final CompletableFuture<JobOutcome> outcome = new CompletableFuture<>();
+
+  /** Set when the launchers were stopped after every task was final: not a kill. */
+  private volatile boolean stoppedAfterDone;
 
   @SuppressWarnings(
       "FutureReturnValueIgnored") // both callbacks catch their own failures and complete outcome
@@ -57,18 +68,31 @@ final class FarmRunningJob implements RunningJob {
     this.grace = grace;
     this.results = results;
     this.closed = closed;
-    dispatcher
-        .finished()
-        .thenRun(
-            () ->
-                CompletableFuture.delayedExecutor(DONE_GRACE_SECONDS, TimeUnit.SECONDS)
-                    .execute(
-                        () -> {
-                          if (!launchers.onExit().isDone()) {
-                            launchers.terminate(grace);
-                          }
-                        }));
+    dispatcher.finished().thenRun(() -> awaitLaunchersAfterDone(System.nanoTime(), -1));
     launchers.onExit().thenAccept(this::launchersEnded);
+  }
+
+  /**
+   * Polls, once every task is final, until the launchers have exited; stops them once none has been
+   * connected for {@link #AFTER_LAST_LAUNCHER}, or {@link #DONE_GRACE} after DONE.
+   *
+   * @param doneAt when the farm was complete ({@link System#nanoTime()})
+   * @param noneSince since when no launcher has been connected, or -1
+   */
+  private void awaitLaunchersAfterDone(long doneAt, long noneSince) {
+    if (launchers.onExit().isDone()) {
+      return;
+    }
+    long now = System.nanoTime();
+    long none = dispatcher.progress().launchers() == 0 ? (noneSince < 0 ? now : noneSince) : -1;
+    if (now - doneAt >= DONE_GRACE.toNanos()
+        || (none >= 0 && now - none >= AFTER_LAST_LAUNCHER.toNanos())) {
+      stoppedAfterDone = true;
+      launchers.terminate(grace);
+      return;
+    }
+    CompletableFuture.delayedExecutor(POLL_MILLIS, TimeUnit.MILLISECONDS)
+        .execute(() -> awaitLaunchersAfterDone(doneAt, none));
   }
 
   private void launchersEnded(JobOutcome inner) {
@@ -80,7 +104,7 @@ final class FarmRunningJob implements RunningJob {
       int total = dispatcher.progress().total();
       int left = total - dispatcher.progress().finished();
       close();
-      if (done == null || inner.killed()) {
+      if (done == null || (inner.killed() && !stoppedAfterDone)) {
         String detail =
             "the launchers ended with "
                 + left

@@ -40,7 +40,8 @@ final class TaskFarmLaunch {
             .workingDirectory(application.workingDirectory())
             .jobDirectory(application.jobDirectory())
             .output(application.stdout(), application.stderr())
-            .wallTimeLimit(application.wallTimeLimit());
+            .wallTimeLimit(application.wallTimeLimit())
+            .independentRanks(true);
     application.environment().forEach(spec::environment);
     return spec.build();
   }

@@ -125,6 +125,7 @@ public final class WorkerSessionLaunch {
               .workingDirectory(dir)
               .jobDirectory(dir)
               .output(dir.resolve("workers.out"), dir.resolve("workers.err"))
+              .independentRanks(true)
               .build()
               .withAccount(account)
               .withEnvironment(environment);

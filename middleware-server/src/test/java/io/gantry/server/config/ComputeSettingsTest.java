@@ -84,6 +84,8 @@ class ComputeSettingsTest {
                     .resolve("docker/config/gantry-server.properties"),
                 Map.of());
     assertEquals(ServerConfig.Backend.SLURM, config.compute().backend());
+    // the nodes' launchers reach a farm's dispatcher at the server's name on the compose network
+    assertEquals("gantry-server", config.taskFarms().dispatcherHost());
   }
 
   private static Map<String, String> cluster(String backend, String root) {

@@ -35,9 +35,6 @@ class TaskFarmJobsTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
   private static final Path LAUNCHER = REPOSITORY.resolve("node-programs/build/gantry-launcher");
   private static final Duration LIMIT = Duration.ofMinutes(2);
-  private static final String SWEEP_NS =
-      " xmlns:sweep=\"http://schemas.ogf.org/jsdl/2009/03/sweep\""
-          + " xmlns:sweepfunc=\"http://schemas.ogf.org/jsdl/2009/03/sweep/functions\"";
   private static final String ARGUMENT =
       "/jsdl:JobDefinition/jsdl:JobDescription/jsdl:Application/posix:POSIXApplication/posix:Argument";
 
@@ -240,27 +237,15 @@ class TaskFarmJobsTest {
 
   /** The job with the TaskFarm element and the Sweep added, as a user writes them. */
   private static String farm(TestJobs job, String taskFarm, String sweep) {
-    return job.xml()
-        .replaceFirst("<jsdl:JobDefinition ", "<jsdl:JobDefinition" + SWEEP_NS + " ")
-        .replace(
-            "</jsdl:JobDescription></jsdl:JobDefinition>",
-            taskFarm + "</jsdl:JobDescription>" + sweep + "</jsdl:JobDefinition>");
+    return job.farmXml(taskFarm, sweep);
   }
 
   private static String assignment(String match, String function) {
-    return "<sweep:Assignment><sweep:DocumentNode><sweep:Match>"
-        + match
-        + "</sweep:Match></sweep:DocumentNode>"
-        + function
-        + "</sweep:Assignment>";
+    return TestJobs.sweepAssignment(match, function);
   }
 
   private static String values(String... values) {
-    StringBuilder b = new StringBuilder("<sweepfunc:Values>");
-    for (String v : values) {
-      b.append("<sweepfunc:Value>").append(TestJobs.escape(v)).append("</sweepfunc:Value>");
-    }
-    return b.append("</sweepfunc:Values>").toString();
+    return TestJobs.sweepValues(values);
   }
 
   /** The result file's records (a quoted output may span lines: records split at CRLF). */

@@ -214,6 +214,47 @@ public final class TestJobs {
     return doc.append("</jsdl:JobDescription></jsdl:JobDefinition>").toString();
   }
 
+  /**
+   * The document as a task farm: the TaskFarm element (may be empty) at the end of the
+   * JobDescription and the Sweep (may be empty) after it, with the sweep namespaces declared.
+   */
+  public String farmXml(String taskFarm, String sweep) {
+    return xml()
+        .replaceFirst(
+            "<jsdl:JobDefinition ",
+            "<jsdl:JobDefinition xmlns:sweep=\"http://schemas.ogf.org/jsdl/2009/03/sweep\""
+                + " xmlns:sweepfunc=\"http://schemas.ogf.org/jsdl/2009/03/sweep/functions\" ")
+        .replace(
+            "</jsdl:JobDescription></jsdl:JobDefinition>",
+            taskFarm + "</jsdl:JobDescription>" + sweep + "</jsdl:JobDefinition>");
+  }
+
+  /** XPath of the POSIXApplication's {@code n}th Argument (from 1), for a sweep's Match. */
+  public static String posixArgument(int n) {
+    return "/jsdl:JobDefinition/jsdl:JobDescription/jsdl:Application/posix:POSIXApplication"
+        + "/posix:Argument["
+        + n
+        + "]";
+  }
+
+  /** A sweep Assignment writing {@code function}'s values into what {@code match} selects. */
+  public static String sweepAssignment(String match, String function) {
+    return "<sweep:Assignment><sweep:DocumentNode><sweep:Match>"
+        + match
+        + "</sweep:Match></sweep:DocumentNode>"
+        + function
+        + "</sweep:Assignment>";
+  }
+
+  /** A sweep function of these values, in order. */
+  public static String sweepValues(String... values) {
+    StringBuilder b = new StringBuilder("<sweepfunc:Values>");
+    for (String v : values) {
+      b.append("<sweepfunc:Value>").append(escape(v)).append("</sweepfunc:Value>");
+    }
+    return b.append("</sweepfunc:Values>").toString();
+  }
+
   /** The document as the CXF client sends it: the JobDefinition element itself. */
   public JobDocument document() {
     return documentOf(xml());

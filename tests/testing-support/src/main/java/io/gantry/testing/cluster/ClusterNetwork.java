@@ -10,10 +10,13 @@ import java.util.List;
  * The network of a test cluster: one "login" namespace holding a bridge, and one namespace per node
  * joined to that bridge by a veth pair. Both ends of every pair are created directly inside the
  * namespaces, so the machine's own namespace never sees an interface or an address of the cluster,
- * and deleting the namespaces deletes everything.
+ * and deleting the namespaces deletes everything. The one exception is asked for ({@link
+ * #linkServer()}): a veth pair from the machine's own namespace to the bridge, for a server on this
+ * machine that the nodes must reach (a task farm's dispatcher), as a server host on a cluster's
+ * network is; it dies with the login namespace.
  *
- * <p>Addresses: {@code PREFIX.1} is the login host, {@code PREFIX.(10 + i)} node {@code i} (from
- * 1).
+ * <p>Addresses: {@code PREFIX.1} is the login host, {@code PREFIX.2} this machine when linked,
+ * {@code PREFIX.(10 + i)} node {@code i} (from 1).
  */
 final class ClusterNetwork {
   private static final Duration IP_TIMEOUT = Duration.ofSeconds(20);
@@ -21,6 +24,7 @@ final class ClusterNetwork {
   private final String runId;
   private final String prefix;
   private final List<String> namespaces = new ArrayList<>();
+  private boolean linked;
 
   ClusterNetwork(String runId, String prefix) {
     this.runId = runId;
@@ -43,6 +47,11 @@ final class ClusterNetwork {
     return prefix + (10 + index);
   }
 
+  /** This machine's address on the cluster network, once {@link #linkServer()} made it. */
+  String serverAddress() {
+    return prefix + "2";
+  }
+
   /** Every namespace created so far (deleted by {@link #delete}). */
   List<String> namespaces() {
     return List.copyOf(namespaces);
@@ -57,6 +66,15 @@ final class ClusterNetwork {
 
   String nodeSideVeth(int index) {
     return "gv" + runId + "n" + index;
+  }
+
+  /** The machine's end of the {@link #linkServer()} pair (its other end is in the login host). */
+  String serverSideVeth() {
+    return "gv" + runId + "s";
+  }
+
+  private String serverBridgeSideVeth() {
+    return "gv" + runId + "sb";
   }
 
   void create(int nodes) {
@@ -91,6 +109,32 @@ final class ClusterNetwork {
     }
   }
 
+  /**
+   * Joins this machine's own namespace to the bridge: {@link #serverSideVeth()} with {@link
+   * #serverAddress()}/24, its peer on the bridge in the login namespace. Deleting the login
+   * namespace deletes both ends; {@link #delete} also deletes the machine's end first.
+   */
+  void linkServer() {
+    String login = loginNamespace();
+    linked = true;
+    ip(
+        "link",
+        "add",
+        "name",
+        serverSideVeth(),
+        "type",
+        "veth",
+        "peer",
+        "name",
+        serverBridgeSideVeth(),
+        "netns",
+        login);
+    ip("-n", login, "link", "set", serverBridgeSideVeth(), "master", "br0");
+    ip("-n", login, "link", "set", serverBridgeSideVeth(), "up");
+    ip("addr", "add", serverAddress() + "/24", "dev", serverSideVeth());
+    ip("link", "set", serverSideVeth(), "up");
+  }
+
   /** Prefixes {@code command} so that it runs inside {@code namespace}'s network. */
   static List<String> inNamespace(String namespace, List<String> command) {
     // nsenter enters only the network namespace and execs the command (no fork, so the PID is
@@ -118,6 +162,14 @@ final class ClusterNetwork {
 
   /** Kills what still runs in the namespaces, then deletes them (and so their interfaces). */
   void delete(List<String> problems) {
+    if (linked && interfaceExists(serverSideVeth())) {
+      CommandResult result =
+          Commands.run(List.of("ip", "link", "del", serverSideVeth()), IP_TIMEOUT);
+      if (!result.succeeded()) {
+        problems.add("cannot delete " + serverSideVeth() + ": " + result.stderr().trim());
+      }
+    }
+    linked = false;
     for (String namespace : namespaces) {
       Daemon.killAll(processesIn(namespace), Duration.ofSeconds(5));
       CommandResult result = Commands.run(List.of("ip", "netns", "del", namespace), IP_TIMEOUT);

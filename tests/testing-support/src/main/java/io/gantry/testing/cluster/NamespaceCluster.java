@@ -35,6 +35,11 @@ import java.util.stream.Stream;
  *       node, for user root with a key made for this run ({@link #sshPrivateKey()}, {@link
  *       #knownHosts()}, {@link #sshConfig()}); {@link #loginSshEndpoint()} reaches the login host's
  *       sshd from this JVM.
+ *   <li>A link to this machine ({@link Builder#serverLink()}): the machine's own namespace gets
+ *       {@link #serverAddress()} ({@code 10.x.y.2}) on the cluster network, so the nodes reach a
+ *       server running here as they reach a server host on a real cluster's network (a task farm's
+ *       dispatcher listens there, its launchers on the nodes connect to it). Off by default: it is
+ *       the one interface of the cluster in the machine's namespace, gone with the cluster.
  * </ol>
  *
  * <p>All hosts share this machine's file system: a program built in the repository (e.g. {@code
@@ -93,6 +98,9 @@ public final class NamespaceCluster implements AutoCloseable {
     network.create(settings.nodes);
     for (int i = 1; i <= settings.nodes; i++) {
       nodes.add(new Node("n" + i, network.nodeAddress(i), network.nodeNamespace(i)));
+    }
+    if (settings.serverLink) {
+      network.linkServer();
     }
     if (settings.slurm) {
       startSlurm();
@@ -317,6 +325,17 @@ public final class NamespaceCluster implements AutoCloseable {
     return "login";
   }
 
+  /**
+   * This machine's address on the cluster network, which every node reaches (a server's {@code
+   * farm.dispatcher-host}); only with {@link Builder#serverLink()}.
+   */
+  public String serverAddress() {
+    if (!settings.serverLink) {
+      throw new IllegalStateException("the cluster was built without serverLink()");
+    }
+    return network.serverAddress();
+  }
+
   /** The cluster's slurm.conf; give it to clients as SLURM_CONF. */
   public Path slurmConf() {
     return slurmConfDirectory().resolve("slurm.conf");
@@ -407,12 +426,18 @@ public final class NamespaceCluster implements AutoCloseable {
     return network.namespaces();
   }
 
-  /** Names of the veth interfaces of this cluster (inside its namespaces only). */
+  /**
+   * Names of the veth interfaces of this cluster (inside its namespaces only, but for the machine's
+   * end of the {@link Builder#serverLink()} pair).
+   */
   public List<String> vethNames() {
     List<String> names = new ArrayList<>();
     for (int i = 1; i <= settings.nodes; i++) {
       names.add(network.bridgeSideVeth(i));
       names.add(network.nodeSideVeth(i));
+    }
+    if (settings.serverLink) {
+      names.add(network.serverSideVeth());
     }
     return names;
   }
@@ -510,6 +535,7 @@ public final class NamespaceCluster implements AutoCloseable {
     private int nodes = 2;
     private boolean slurm;
     private boolean sshd;
+    private boolean serverLink;
     private int cpusPerNode = 2;
     private Duration minJobAge = Duration.ofMinutes(5);
     private Path directory;
@@ -546,6 +572,15 @@ public final class NamespaceCluster implements AutoCloseable {
     /** sshd on the login host and on every node, with a client key made for this run. */
     public Builder sshd() {
       this.sshd = true;
+      return this;
+    }
+
+    /**
+     * Links this machine's own network namespace to the cluster network at {@link
+     * NamespaceCluster#serverAddress()}, so that the nodes reach servers listening there.
+     */
+    public Builder serverLink() {
+      this.serverLink = true;
       return this;
     }
 

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,6 +48,44 @@ class NamespaceClusterLifecycleTest {
         pids.stream().noneMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false)),
         "daemons left: " + pids);
     assertFalse(Files.exists(folder), "folder left: " + folder);
+  }
+
+  @Test
+  void aServerLinkLetsTheNodesReachThisMachineAndGoesWithTheCluster() throws Exception {
+    NamespaceCluster cluster = NamespaceCluster.builder().nodes(1).serverLink().start();
+    List<String> veths = cluster.vethNames();
+    String linked = veths.get(veths.size() - 1);
+    try (ServerSocket server =
+        new ServerSocket(0, 1, InetAddress.getByName(cluster.serverAddress()))) {
+      // the one interface of the cluster in the machine's namespace, with the server's address
+      assertTrue(NamespaceCluster.interfaceExistsOnMachine(linked), linked);
+      assertEquals(
+          1, veths.stream().filter(NamespaceCluster::interfaceExistsOnMachine).count(), "" + veths);
+      CommandResult connect =
+          cluster.onNode(
+              cluster.nodes().get(0),
+              List.of(
+                  "bash",
+                  "-c",
+                  "exec 3<>\"/dev/tcp/$1/$2\" && echo hello >&3",
+                  "connect",
+                  cluster.serverAddress(),
+                  Integer.toString(server.getLocalPort())),
+              Duration.ofSeconds(20));
+      assertTrue(connect.succeeded(), connect.stderr());
+      try (Socket accepted = server.accept()) {
+        assertEquals(
+            "hello",
+            new String(accepted.getInputStream().readNBytes(5), StandardCharsets.US_ASCII));
+      }
+    } finally {
+      cluster.close();
+    }
+    assertFalse(NamespaceCluster.interfaceExistsOnMachine(linked), linked + " left");
+    assertFalse(
+        Commands.check(List.of("ip", "-o", "addr"), Duration.ofSeconds(10))
+            .stdout()
+            .contains(cluster.serverAddress() + "/"));
   }
 
   @Test
