@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,14 +25,19 @@ final class StaleClusters {
   static final String PREFIX = "gantry-cluster-";
   private static final String OWNER_FILE = "owner";
 
+  /** A cluster folder is claimed right after it is made; one unclaimed this long never will be. */
+  private static final Duration UNCLAIMED_GRACE = Duration.ofMinutes(2);
+
   private StaleClusters() {}
 
   /** Records this JVM as the owner of the cluster in {@code folder}. */
   static void claim(Path folder) throws IOException {
     ProcessHandle self = ProcessHandle.current();
     long started = self.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
-    Files.writeString(
-        folder.resolve(OWNER_FILE), self.pid() + " " + started + "\n", StandardCharsets.UTF_8);
+    // written aside and moved into place: another JVM sweeping /run never reads it half-written
+    Path aside = folder.resolve(OWNER_FILE + ".new");
+    Files.writeString(aside, self.pid() + " " + started + "\n", StandardCharsets.UTF_8);
+    Files.move(aside, folder.resolve(OWNER_FILE), StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** Removes every stale cluster under /run; returns the run ids removed. */
@@ -52,17 +58,29 @@ final class StaleClusters {
   }
 
   private static boolean ownerGone(Path folder) {
-    String[] owner;
+    long pid;
+    long ownerStarted;
     try {
-      owner =
+      String[] owner =
           Files.readString(folder.resolve(OWNER_FILE), StandardCharsets.UTF_8).trim().split(" ");
-    } catch (IOException e) {
-      return false; // being created right now, or not ours
+      pid = Long.parseLong(owner[0]);
+      ownerStarted = Long.parseLong(owner[1]);
+    } catch (IOException | RuntimeException e) {
+      // no owner (yet): a cluster being created right now, unless its JVM died before claiming it
+      return olderThan(folder, UNCLAIMED_GRACE);
     }
-    Optional<ProcessHandle> process = ProcessHandle.of(Long.parseLong(owner[0]));
+    Optional<ProcessHandle> process = ProcessHandle.of(pid);
     long started =
         process.flatMap(p -> p.info().startInstant()).map(Instant::toEpochMilli).orElse(-1L);
-    return process.isEmpty() || started != Long.parseLong(owner[1]);
+    return process.isEmpty() || started != ownerStarted;
+  }
+
+  private static boolean olderThan(Path folder, Duration age) {
+    try {
+      return Files.getLastModifiedTime(folder).toInstant().isBefore(Instant.now().minus(age));
+    } catch (IOException e) {
+      return false; // gone meanwhile
+    }
   }
 
   private static void remove(String runId, Path folder) {
