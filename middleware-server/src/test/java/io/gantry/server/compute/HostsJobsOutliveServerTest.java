@@ -37,7 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * two sshd hosts, each a network namespace of its own. A SIGKILL (crash) or a SIGTERM (clean stop)
  * of the server leaves mpirun, the daemons and the ranks running; the next server on the same data
  * directory follows the job to its end, records SUCCEEDED once and stages the result out once, and
- * afterwards no process of the job is left on the server's host or on either host.
+ * afterwards no process of the job is left on the server's host or on either host. The same holds
+ * when the job ends otherwise: killed through a restarted server, stopped by its supervisor at the
+ * wall time while no server runs, or with its supervisor killed by hand (mpirun then gets SIGTERM
+ * from the kernel, PR_SET_PDEATHSIG, and stops its daemons and ranks on both hosts).
  */
 class HostsJobsOutliveServerTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
@@ -228,7 +231,8 @@ class HostsJobsOutliveServerTest {
     GantryTestServerBuilder builder = server(dir);
     String id;
     try (GantryTestServer first = builder.name("hosts-wall-first").start()) {
-      id = submitAndAwaitRanks(first, "too-long", 10);
+      // long enough for both ranks to start over ssh first, on a loaded machine too
+      id = submitAndAwaitRanks(first, "too-long", (int) Math.ceil(15 * Await.scale()));
       first.killHard();
     }
     Path status = builder.dataDir().resolve("supervisor").resolve(id + ".status");
