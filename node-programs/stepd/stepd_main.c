@@ -5,9 +5,10 @@
  *      terminal's Ctrl-C, a service manager stopping the server) does not reach the job.
  *   2. PR_SET_CHILD_SUBREAPER: processes the job leaves behind are re-parented here, not to init,
  *      so the whole tree stays known.
- *   3. fork + execv of the program (the sandbox's bwrap/setpriv argument array the server built),
- *      with the supervisor's own standard streams, working directory and environment, which the
- *      server set up for the job.
+ *   3. fork + execv of the program (the sandbox's bwrap/setpriv argument array the server built,
+ *      or mpirun of an mpirun-hosts job), with the supervisor's own standard streams, working
+ *      directory and environment, which the server set up for the job; the program gets SIGTERM
+ *      if the supervisor dies (PR_SET_PDEATHSIG).
  *   4. One loop: signals are blocked and taken with sigtimedwait, so there are no handlers and no
  *      races; every 100 ms the wall time is checked. SIGTERM to the supervisor is a kill request
  *      (SIGTERM to the job's processes, SIGKILL to the whole tree after the grace period); the wall
@@ -108,9 +109,20 @@ static int stepdParseOptions(int argc, char **argv, stepdOptions *o, char *err, 
   return 0;
 }
 
-/* The child: default signal handling and mask back, then the program. */
-static void stepdExecProgram(char **program, const sigset_t *original) {
+/* The child: default signal handling and mask back, then the program. The program gets SIGTERM
+ * should the supervisor itself die (killed by hand, SIGKILL): a program outside any sandbox, such
+ * as mpirun of an mpirun-hosts job, would run on unsupervised otherwise, and its ranks on the
+ * other hosts with it, while the server records the job as failed. SIGTERM, not SIGKILL, so that
+ * mpirun still stops its daemons and ranks on the other hosts. A sandboxed program's bwrap adds
+ * its own --die-with-parent (the setting survives execv, not a change of user). */
+static void stepdExecProgram(char **program, const sigset_t *original, pid_t supervisor) {
   signal(SIGPIPE, SIG_DFL);
+  if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) != 0) {
+    fprintf(stderr, "gantry-stepd: cannot tie %s to its supervisor: %s\n", program[0],
+            strerror(errno));
+    _exit(127);
+  }
+  if (getppid() != supervisor) _exit(127); /* the supervisor died before the line above */
   sigprocmask(SIG_SETMASK, original, NULL);
   execv(program[0], program);
   fprintf(stderr, "gantry-stepd: cannot run %s: %s\n", program[0], strerror(errno));
@@ -143,7 +155,7 @@ static int stepdSupervise(const stepdOptions *o, const sigset_t *original, stepd
     fprintf(stderr, "gantry-stepd: job %s: fork failed: %s\n", o->jobId, strerror(errno));
     return -1;
   }
-  if (root == 0) stepdExecProgram(o->program, original);
+  if (root == 0) stepdExecProgram(o->program, original, self);
 
   sigset_t wanted;
   sigemptyset(&wanted);

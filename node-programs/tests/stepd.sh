@@ -1,6 +1,7 @@
 # gantry-stepd: the exit status, the wall time, the grace period and SIGKILL, a kill request, the
-# job's wrappers spared SIGTERM, leftovers cleaned up, the status written atomically, and the
-# supervisor running on in a session of its own after the process that started it is gone.
+# job's wrappers spared SIGTERM, leftovers cleaned up, the status written atomically, the
+# supervisor running on in a session of its own after the process that started it is gone, and
+# the program stopped when the supervisor itself is killed.
 source "$(dirname "$0")/lib.sh"
 STEPD="$BIN/gantry-stepd"
 key() { sed -n "s/^$2=//p" "$1"; }
@@ -39,10 +40,12 @@ expect "$WORK/j3.status" stop_signal 9
 expect "$WORK/j3.status" exit_status 137
 
 # 4. a kill request (SIGTERM to the supervisor) with one wrapper level: the wrapper gets no SIGTERM,
-#    the program under it does
+#    the program under it does (it says it started itself: a SIGTERM between the wrapper's fork
+#    and the program's exec would meet the wrapper's inherited trap)
 "$STEPD" --job j4 --status "$WORK/j4.status" --grace-ms 5000 --wrapper-depth 1 \
-  -- /bin/sh -c "trap 'echo wrapper-termed >> $WORK/j4.log' TERM; echo started > $WORK/j4.up;
-                 /bin/sleep 30; echo program-ended >> $WORK/j4.log" 2> /dev/null &
+  -- /bin/sh -c "trap 'echo wrapper-termed >> $WORK/j4.log' TERM;
+                 /bin/sh -c 'echo started > $WORK/j4.up; exec /bin/sleep 30';
+                 echo program-ended >> $WORK/j4.log" 2> /dev/null &
 PID4=$!
 await_file "$WORK/j4.up"
 kill -TERM "$PID4"
@@ -52,9 +55,12 @@ expect "$WORK/j4.status" stop_signal 15
 grep -q program-ended "$WORK/j4.log" || fail "the program under the wrapper was not stopped"
 ! grep -q wrapper-termed "$WORK/j4.log" || fail "the wrapper got SIGTERM"
 
-# 5. processes left behind by a program that exited are stopped, and waited for
+# 5. processes left behind by a program that exited are stopped, and waited for (the program
+#    exits once the orphan-to-be has recorded its pid, so the leftover is surely there)
 "$STEPD" --job j5 --status "$WORK/j5.status" --grace-ms 2000 \
-  -- /bin/sh -c "/bin/sh -c 'echo \$\$ > $WORK/j5.orphan; exec /bin/sleep 30' & exit 0"
+  -- /bin/sh -c "/bin/sh -c 'echo \$\$ > $WORK/j5.tmp && mv $WORK/j5.tmp $WORK/j5.orphan;
+                             exec /bin/sleep 30' &
+                 while [ ! -e $WORK/j5.orphan ]; do /bin/sleep 0.05; done; exit 0"
 expect "$WORK/j5.status" exit_status 0
 ORPHAN="$(cat "$WORK/j5.orphan")"
 ! kill -0 "$ORPHAN" 2> /dev/null || fail "leftover process $ORPHAN still runs"
@@ -72,7 +78,22 @@ touch "$WORK/j6.go"
 await_file "$WORK/j6.status"
 expect "$WORK/j6.status" exit_status 0
 
-# 7. usage errors: exit 2, nothing run
+# 7. a supervisor killed outright takes its program with it: the program gets SIGTERM (mpirun of
+#    an mpirun-hosts job runs outside any sandbox, and would otherwise run on unsupervised)
+"$STEPD" --job j9 --status "$WORK/j9.status" --grace-ms 1000 \
+  -- /bin/sh -c "trap 'echo termed > $WORK/j9.log; exit 143' TERM; echo \$\$ > $WORK/j9.up;
+                 while :; do /bin/sleep 0.05; done" 2> /dev/null &
+PID9=$!
+await_file "$WORK/j9.up"
+PROGRAM9="$(cat "$WORK/j9.up")"
+kill -KILL "$PID9"
+wait "$PID9" 2> /dev/null || true
+await_file "$WORK/j9.log"
+for _ in $(seq 200); do kill -0 "$PROGRAM9" 2> /dev/null || break; sleep 0.1; done
+! kill -0 "$PROGRAM9" 2> /dev/null || fail "the program $PROGRAM9 outlived its killed supervisor"
+[ ! -e "$WORK/j9.status" ] || fail "a killed supervisor wrote a status"
+
+# 8. usage errors: exit 2, nothing run
 if "$STEPD" --job j7 --status "$WORK/j7.status" --grace-ms 1 -- sh -c true 2> "$WORK/j7.err"; then
   fail "a relative program was accepted"
 fi

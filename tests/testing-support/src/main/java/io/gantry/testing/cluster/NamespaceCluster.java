@@ -442,6 +442,24 @@ public final class NamespaceCluster implements AutoCloseable {
     return names;
   }
 
+  /**
+   * The processes in {@code namespace} (one of {@link #namespaces()}) other than the daemons this
+   * cluster started, each as "PID command line": what jobs run or left behind there (mpirun, orted,
+   * ranks, the sshd sessions that carry them, a job step). Empty once every job has ended cleanly.
+   */
+  public List<String> jobProcessesIn(String namespace) {
+    if (!network.namespaces().contains(namespace)) {
+      throw new IllegalArgumentException(namespace + " is not a namespace of cluster " + runId);
+    }
+    List<Long> daemonPids = daemonPids();
+    return ClusterNetwork.processesIn(namespace).stream()
+        .filter(pid -> !daemonPids.contains(pid))
+        .flatMap(pid -> ProcessHandle.of(pid).stream())
+        .filter(ProcessHandle::isAlive)
+        .map(p -> p.pid() + " " + p.info().commandLine().orElse("(exited)"))
+        .toList();
+  }
+
   /** True when a network namespace of this name exists on the machine. */
   public static boolean namespaceExists(String name) {
     return ClusterNetwork.namespaceExists(name);
