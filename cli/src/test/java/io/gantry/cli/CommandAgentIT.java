@@ -227,6 +227,10 @@ class CommandAgentIT {
         socket.resolveSibling(socket.getFileName() + ".log"),
         "gantry command agent serving",
         Duration.ofSeconds(30));
+    // started by a login given GANTRY_PASSWORD, the agent still does not hold the password
+    String pid = Files.readString(pidFileOf(socket)).strip();
+    String agentEnvironment = Files.readString(Path.of("/proc", pid, "environ"));
+    assertFalse(agentEnvironment.contains(GantryCommand.PASSWORD_VARIABLE), "password in environ");
     assertEquals(
         PosixFilePermissions.fromString("rwx------"), Files.getPosixFilePermissions(agents));
     assertEquals(
