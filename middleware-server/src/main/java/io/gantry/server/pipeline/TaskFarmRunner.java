@@ -112,6 +112,7 @@ public final class TaskFarmRunner implements AutoCloseable {
               new InetSocketAddress(dispatcherHost, 0),
               secret,
               tasks,
+              launchers.processes(),
               options,
               FarmJournal.open(journal(plan.jobId())));
     } catch (IOException e) {
