@@ -178,7 +178,7 @@ public final class DispatchLoop extends WireLoop<LauncherConnection> implements 
               .orElseThrow(() -> new Connection.ProtocolException("end code " + how));
       record(
           new TaskResult(
-              id, end, code, attempt, c.host, Instant.ofEpochMilli(startMs), durationUs, output));
+              id, end, code, attempt, c.host(), Instant.ofEpochMilli(startMs), durationUs, output));
       running--;
     } else if (c.task != null) {
       throw new Connection.ProtocolException("a request without the running task's result");
@@ -216,7 +216,7 @@ public final class DispatchLoop extends WireLoop<LauncherConnection> implements 
             jobId,
             c.name(),
             t.id());
-        record(new TaskResult(t.id(), TaskEnd.LOST, 0, c.attempt, c.host, Instant.now(), 0, ""));
+        record(new TaskResult(t.id(), TaskEnd.LOST, 0, c.attempt, c.host(), Instant.now(), 0, ""));
       }
       c.task = null;
     } else if (c.phase != Phase.CLOSING && c.phase != Phase.WAITING) {

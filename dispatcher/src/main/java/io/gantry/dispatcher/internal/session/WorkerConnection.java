@@ -30,6 +30,6 @@ final class WorkerConnection extends Connection {
 
   @Override
   public String name() {
-    return host.isEmpty() ? super.name() : "worker " + number + " (" + host + ":" + pid + ")";
+    return host().isEmpty() ? super.name() : "worker " + number + " (" + host() + ":" + pid() + ")";
   }
 }

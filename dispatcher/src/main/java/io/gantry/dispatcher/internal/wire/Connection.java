@@ -33,11 +33,8 @@ public class Connection {
   private boolean authenticated;
   private boolean hangUpWhenSent;
 
-  /** The launcher's host (control characters replaced, at most 255 characters), once welcomed. */
-  public String host = "";
-
-  /** The launcher's process id, once welcomed. */
-  public long pid;
+  private String host = "";
+  private long pid;
 
   protected Connection(Wiring w) {
     this.channel = w.channel;
@@ -74,8 +71,21 @@ public class Connection {
     return authenticated;
   }
 
-  final void authenticate() {
+  /** Its HELLO was accepted, from the launcher of {@code pid} on {@code host}. */
+  final void authenticate(String host, long pid) {
+    this.host = host;
+    this.pid = pid;
     authenticated = true;
+  }
+
+  /** The launcher's host (control characters replaced, at most 255 characters), once welcomed. */
+  public final String host() {
+    return host;
+  }
+
+  /** The launcher's process id, once welcomed. */
+  public final long pid() {
+    return pid;
   }
 
   final boolean helloOverdue(Instant now) {

@@ -1,5 +1,6 @@
 package io.gantry.dispatcher.internal.wire;
 
+import io.gantry.dispatcher.LauncherAdmission;
 import java.time.Duration;
 
 /**
@@ -14,15 +15,12 @@ import java.time.Duration;
 public record WireLimits(
     int launchers, int maxFrame, int maxUnauthenticated, Duration helloTimeout) {
   public WireLimits {
-    if (launchers < 1 || maxFrame < Frames.MAX_HELLO || maxUnauthenticated < 1) {
-      throw new IllegalArgumentException(
-          "launchers and unauthenticated connections must be at least 1: "
-              + launchers
-              + ", "
-              + maxUnauthenticated);
+    if (launchers < 1) {
+      throw new IllegalArgumentException("a job needs at least one launcher, was " + launchers);
     }
-    if (helloTimeout.isNegative() || helloTimeout.isZero()) {
-      throw new IllegalArgumentException("the HELLO timeout must be positive");
+    if (maxFrame < Frames.MAX_HELLO) {
+      throw new IllegalArgumentException("frames of " + maxFrame + " bytes cannot carry a HELLO");
     }
+    LauncherAdmission.check(helloTimeout, maxUnauthenticated);
   }
 }

@@ -233,9 +233,8 @@ public abstract class WireLoop<C extends Connection> {
       refuse(c, "all " + limits.launchers() + " launchers of this " + kind + " are connected");
       return;
     }
-    c.host = host.length() > 255 ? host.substring(0, 255) : host.replaceAll("\\p{Cntrl}", "?");
-    c.pid = pid;
-    c.authenticate();
+    String shown = host.length() > 255 ? host.substring(0, 255) : host;
+    c.authenticate(shown.replaceAll("\\p{Cntrl}", "?"), pid); // a long name is cut, then cleaned
     unauthenticated--;
     authenticated++;
     pauseAcceptingWhenFull();
