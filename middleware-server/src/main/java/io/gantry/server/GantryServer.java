@@ -286,11 +286,7 @@ public final class GantryServer implements AutoCloseable {
     TaskFarmRunner farms =
         own(
             new TaskFarmRunner(
-                config.stagingRoot(),
-                config.taskFarms().dispatcherHost(),
-                config.taskFarms().maxTasks(),
-                store,
-                config.killGracePeriod()));
+                config.stagingRoot(), config.taskFarms(), store, config.killGracePeriod()));
     JsdlJobPipeline pipeline =
         new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm, detached)
             .withTaskFarms(farms)
@@ -340,7 +336,7 @@ public final class GantryServer implements AutoCloseable {
         own(
             new WorkerSessions(
                 config.workerSessions(),
-                config.taskFarms().dispatcherHost(),
+                config.taskFarms(),
                 new WorkerSessionLaunch(
                     config.stagingRoot(),
                     farmLauncher(config),

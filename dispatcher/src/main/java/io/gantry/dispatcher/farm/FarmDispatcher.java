@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <pre>
  * try (FarmDispatcher d = FarmDispatcher.start(jobId, new InetSocketAddress(loopback, 0),
- *     FarmDispatcher.newSecret(), tasks, options, FarmJournal.open(file))) {
+ *     FarmDispatcher.newSecret(), tasks, launchers, options, FarmJournal.open(file))) {
  *   // start the launchers with GANTRY_FARM_DISPATCHER=d.address() and the secret
  *   Map&lt;Long, TaskResult&gt; results = d.finished().get();
  * }
@@ -47,6 +47,8 @@ public final class FarmDispatcher implements AutoCloseable {
    * Binds {@code bind} (port 0: any free port) and starts dispatching. The dispatcher owns {@code
    * journal} from now on and closes it.
    *
+   * @param launchers how many launchers the job starts: at most this many that know the secret are
+   *     let in at once, a further one is refused
    * @throws IllegalArgumentException when two tasks share an id or there are none
    */
   public static FarmDispatcher start(
@@ -54,6 +56,7 @@ public final class FarmDispatcher implements AutoCloseable {
       InetSocketAddress bind,
       String secret,
       List<FarmTask> tasks,
+      int launchers,
       FarmOptions options,
       FarmJournal journal)
       throws IOException {
@@ -75,6 +78,7 @@ public final class FarmDispatcher implements AutoCloseable {
               server,
               secret.getBytes(java.nio.charset.StandardCharsets.UTF_8),
               tasks,
+              launchers,
               options,
               journal);
       Thread thread = new Thread(loop, "gantry-farm-" + jobId);
@@ -110,6 +114,16 @@ public final class FarmDispatcher implements AutoCloseable {
 
   public FarmProgress progress() {
     return loop.progress();
+  }
+
+  /** The bytes the dispatcher buffers for its connections' input now (tests bound it). */
+  long inputBufferBytes() {
+    return loop.bufferBytes();
+  }
+
+  /** The connections open on the dispatcher's port now (tests bound it). */
+  int openConnections() {
+    return loop.openConnections();
   }
 
   /** Stops dispatching, closes every launcher's connection, and syncs and closes the journal. */

@@ -1,19 +1,26 @@
 package io.gantry.dispatcher.farm;
 
+import io.gantry.dispatcher.LauncherAdmission;
 import java.time.Duration;
 
 /**
- * How a farm's dispatcher treats its tasks.
+ * How a farm's dispatcher treats its tasks and the connections to its port.
  *
  * @param retries how many more times a task is handed out after its launcher disappeared while
  *     running it (a task that ran and failed is a result, not retried)
  * @param taskWallTime each task is stopped by its launcher after this long; null for no limit
  * @param outputLimit bytes of each task's standard output kept for its result (the last ones), at
  *     most 65536
- * @param helloTimeout a connection that has not said HELLO by then is closed
+ * @param helloTimeout a connection that has not said an accepted HELLO by then is closed
+ * @param maxUnauthenticated the most connections that have not yet said an accepted HELLO at once;
+ *     more wait in the kernel's listen backlog until one of these leaves
  */
 public record FarmOptions(
-    int retries, Duration taskWallTime, int outputLimit, Duration helloTimeout) {
+    int retries,
+    Duration taskWallTime,
+    int outputLimit,
+    Duration helloTimeout,
+    int maxUnauthenticated) {
 
   public static final int MAX_OUTPUT = 65536;
 
@@ -28,10 +35,21 @@ public record FarmOptions(
       throw new IllegalArgumentException(
           "the output limit must be 0 to " + MAX_OUTPUT + " bytes, was " + outputLimit);
     }
+    LauncherAdmission.check(helloTimeout, maxUnauthenticated);
   }
 
-  /** Two retries, no wall time, 4 KiB of output, 30 s to say HELLO. */
+  /** These settings with the default cap on connections that have not said HELLO. */
+  public FarmOptions(int retries, Duration taskWallTime, int outputLimit, Duration helloTimeout) {
+    this(
+        retries,
+        taskWallTime,
+        outputLimit,
+        helloTimeout,
+        LauncherAdmission.DEFAULT_MAX_UNAUTHENTICATED);
+  }
+
+  /** Two retries, no wall time, 4 KiB of output, and the default HELLO time and cap. */
   public static FarmOptions defaults() {
-    return new FarmOptions(2, null, 4096, Duration.ofSeconds(30));
+    return new FarmOptions(2, null, 4096, LauncherAdmission.DEFAULT_HELLO_TIMEOUT);
   }
 }

@@ -174,6 +174,16 @@ public final class SessionDispatcher implements AutoCloseable {
     return loop.status();
   }
 
+  /** The bytes the dispatcher buffers for its connections' input now (tests bound it). */
+  long inputBufferBytes() {
+    return loop.bufferBytes();
+  }
+
+  /** The connections open on the dispatcher's port now (tests bound it). */
+  int openConnections() {
+    return loop.openConnections();
+  }
+
   /** Breaks the session from outside, e.g. when its launchers ended. */
   public void fail(String why) {
     loop.fail(why);

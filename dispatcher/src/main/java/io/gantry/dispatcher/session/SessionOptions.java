@@ -1,11 +1,13 @@
 package io.gantry.dispatcher.session;
 
+import io.gantry.dispatcher.LauncherAdmission;
 import java.time.Duration;
 
 /**
- * How a session's dispatcher treats its workers and messages.
+ * How a session's dispatcher treats its workers, its messages and the connections to its port.
  *
- * @param workers how many workers (launchers) the session starts
+ * @param workers how many workers (launchers) the session starts: at most this many launchers that
+ *     know the secret are let in at once, a further one is refused
  * @param maxHeld the most messages submitted and not yet taken as completions (queued, in flight or
  *     completed); a batch that would go past it is refused whole
  * @param maxHeldBytes the most bytes the session holds for its client: the lines of messages not
@@ -21,7 +23,9 @@ import java.time.Duration;
  * @param retries how many more times a message goes out after the worker running it died
  * @param maxRestarts how many times, in all, the session starts a worker again after one ended;
  *     past it, a worker that ends is not replaced and the session has one worker fewer
- * @param helloTimeout a connection that has not said HELLO by then is closed
+ * @param helloTimeout a connection that has not said an accepted HELLO by then is closed
+ * @param maxUnauthenticated the most connections that have not yet said an accepted HELLO at once;
+ *     more wait in the kernel's listen backlog until one of these leaves
  */
 public record SessionOptions(
     int workers,
@@ -31,7 +35,8 @@ public record SessionOptions(
     int window,
     int retries,
     int maxRestarts,
-    Duration helloTimeout) {
+    Duration helloTimeout,
+    int maxUnauthenticated) {
 
   /** The longest line a launcher accepts (a quarter of its 4 MiB frame). */
   public static final int MAX_MESSAGE_BYTES = 1 << 20;
@@ -59,11 +64,41 @@ public record SessionOptions(
     if (retries < 0 || maxRestarts < 0) {
       throw new IllegalArgumentException("retries and restarts must be at least 0");
     }
+    LauncherAdmission.check(helloTimeout, maxUnauthenticated);
+  }
+
+  /** These settings with the default cap on connections that have not said HELLO. */
+  public SessionOptions(
+      int workers,
+      int maxHeld,
+      long maxHeldBytes,
+      int maxMessageBytes,
+      int window,
+      int retries,
+      int maxRestarts,
+      Duration helloTimeout) {
+    this(
+        workers,
+        maxHeld,
+        maxHeldBytes,
+        maxMessageBytes,
+        window,
+        retries,
+        maxRestarts,
+        helloTimeout,
+        LauncherAdmission.DEFAULT_MAX_UNAUTHENTICATED);
   }
 
   /** {@code workers} workers and the defaults of configuration.md, "Sessions". */
   public static SessionOptions defaults(int workers) {
     return new SessionOptions(
-        workers, 1_000_000, 256L << 20, 65536, DEFAULT_WINDOW, 2, 10, Duration.ofSeconds(60));
+        workers,
+        1_000_000,
+        256L << 20,
+        65536,
+        DEFAULT_WINDOW,
+        2,
+        10,
+        LauncherAdmission.DEFAULT_HELLO_TIMEOUT);
   }
 }

@@ -58,6 +58,7 @@ public final class ExecModeBenchmark {
             new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
             secret,
             tasks,
+            2,
             FarmOptions.defaults(),
             FarmJournal.open(journal))) {
       for (int i = 0; i < 2; i++) {

@@ -241,6 +241,9 @@ class FarmDispatcherTest {
 
   private static final String SECRET = FarmDispatcher.newSecret();
 
+  /** The launchers a test's farm is started for: the most any test here starts at once. */
+  private static final int MOST_LAUNCHERS = 3;
+
   /** A task; with {@code var} set, the task's number travels in that environment variable. */
   private static FarmTask task(long id, TaskPriority p, String exe, String... argsAndVar) {
     List<String> args = new ArrayList<>(List.of(argsAndVar));
@@ -258,6 +261,7 @@ class FarmDispatcherTest {
         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
         SECRET,
         tasks,
+        MOST_LAUNCHERS,
         options,
         FarmJournal.open(dir.resolve("journal")));
   }

@@ -69,9 +69,16 @@ public record ServerConfig(
    * Task farms (docs/task-farms.md): the most tasks of one farm ({@code farm.max-tasks}), the
    * address dispatchers listen on and launchers connect to ({@code farm.dispatcher-host}: loopback
    * for the local backend, an address the compute nodes reach for mpirun-hosts and slurm), and the
-   * launcher program ({@code farm.launcher}; null: gantry-launcher on the jobs' PATH).
+   * launcher program ({@code farm.launcher}; null: gantry-launcher on the jobs' PATH), and what a
+   * farm's or session's dispatcher lets onto its port before a connection has said a correct HELLO
+   * ({@code farm.hello-timeout}, {@code farm.max-unauthenticated}; docs/task-farms.md).
    */
-  public record TaskFarms(int maxTasks, String dispatcherHost, Path launcher) {}
+  public record TaskFarms(
+      int maxTasks,
+      String dispatcherHost,
+      Path launcher,
+      Duration helloTimeout,
+      int maxUnauthenticated) {}
 
   /**
    * Schedules: how often the server looks for schedules whose time has come ({@code

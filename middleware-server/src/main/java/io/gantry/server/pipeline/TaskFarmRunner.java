@@ -9,6 +9,7 @@ import io.gantry.dispatcher.farm.FarmOptions;
 import io.gantry.dispatcher.farm.FarmResultsCsv;
 import io.gantry.dispatcher.farm.FarmTask;
 import io.gantry.jsdl.farm.TaskFarmSpec;
+import io.gantry.server.config.ServerConfig;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.store.JobId;
 import io.gantry.server.store.JobState;
@@ -59,8 +60,7 @@ public final class TaskFarmRunner implements AutoCloseable {
   }
 
   private final Path stateDirectory;
-  private final String dispatcherHost;
-  private final long maxTasks;
+  private final ServerConfig.TaskFarms settings;
   private final JobStore store;
   private final Duration killGrace;
   private final Map<JobId, FarmDispatcher> running = new ConcurrentHashMap<>();
@@ -74,15 +74,14 @@ public final class TaskFarmRunner implements AutoCloseable {
 
   /**
    * @param stagingRoot the staging root; the farms' journals go to its {@code .task-farms}
-   * @param dispatcherHost the address dispatchers listen on and launchers connect to
-   * @param maxTasks the most tasks of one farm (a task file's rows)
+   * @param settings the address dispatchers listen on and launchers connect to, the most tasks of
+   *     one farm (a task file's rows), and what a dispatcher lets in before a HELLO
    */
   @SuppressWarnings("FutureReturnValueIgnored") // a periodic task: its failures are logged in it
   public TaskFarmRunner(
-      Path stagingRoot, String dispatcherHost, long maxTasks, JobStore store, Duration killGrace) {
+      Path stagingRoot, ServerConfig.TaskFarms settings, JobStore store, Duration killGrace) {
     this.stateDirectory = stagingRoot.resolve(".task-farms");
-    this.dispatcherHost = dispatcherHost;
-    this.maxTasks = maxTasks;
+    this.settings = settings;
     this.store = store;
     this.killGrace = killGrace;
     progress.scheduleWithFixedDelay(this::reportProgress, 1, 1, TimeUnit.SECONDS);
@@ -91,7 +90,7 @@ public final class TaskFarmRunner implements AutoCloseable {
   /** Starts (or, after a restart, resumes) the farm of {@code plan}. */
   RunningJob launch(JsdlJobPlan plan, LaunchSpec launchers, Start start) throws JobFailure {
     TaskFarmSpec spec = plan.farm();
-    List<FarmTask> tasks = TaskFarmTasks.of(spec, plan.jobDirectory(), maxTasks);
+    List<FarmTask> tasks = TaskFarmTasks.of(spec, plan.jobDirectory(), settings.maxTasks());
     String secret = FarmDispatcher.newSecret();
     FarmDispatcher dispatcher;
     try {
@@ -105,19 +104,21 @@ public final class TaskFarmRunner implements AutoCloseable {
                   ? Duration.ofSeconds(spec.taskWallTimeSeconds())
                   : null,
               spec.outputBytes(),
-              Duration.ofSeconds(60));
+              settings.helloTimeout(),
+              settings.maxUnauthenticated());
       dispatcher =
           FarmDispatcher.start(
               plan.jobId().toString(),
-              new InetSocketAddress(dispatcherHost, 0),
+              new InetSocketAddress(settings.dispatcherHost(), 0),
               secret,
               tasks,
+              launchers.processes(),
               options,
               FarmJournal.open(journal(plan.jobId())));
     } catch (IOException e) {
       throw new JobFailure("cannot start the farm's dispatcher: " + e.getMessage(), e);
     }
-    String address = hostPort(dispatcherHost, dispatcher.address().getPort());
+    String address = hostPort(settings.dispatcherHost(), dispatcher.address().getPort());
     RunningJob started;
     try {
       started =

@@ -45,7 +45,7 @@ public final class WorkerSessions implements AutoCloseable {
   private static final String SECRET_VARIABLE = "GANTRY_FARM_SECRET";
 
   private final ServerConfig.WorkerSessions limits;
-  private final String dispatcherHost;
+  private final ServerConfig.TaskFarms dispatchers;
   private final WorkerSessionLaunch launch;
   private final Duration killGrace;
   private final Clock clock;
@@ -61,12 +61,12 @@ public final class WorkerSessions implements AutoCloseable {
   @SuppressWarnings("FutureReturnValueIgnored") // a periodic task: its failures are logged in it
   public WorkerSessions(
       ServerConfig.WorkerSessions limits,
-      String dispatcherHost,
+      ServerConfig.TaskFarms dispatchers,
       WorkerSessionLaunch launch,
       Duration killGrace,
       Clock clock) {
     this.limits = limits;
-    this.dispatcherHost = dispatcherHost;
+    this.dispatchers = dispatchers;
     this.launch = launch;
     this.killGrace = killGrace;
     this.clock = clock;
@@ -116,7 +116,8 @@ public final class WorkerSessions implements AutoCloseable {
             window,
             limits.messageRetries(),
             limits.workerRestarts(),
-            Duration.ofSeconds(60));
+            dispatchers.helloTimeout(),
+            dispatchers.maxUnauthenticated());
     String secret = FarmDispatcher.newSecret();
     synchronized (this) { // the per-user count and the registration, one at a time
       long mine = open.values().stream().filter(s -> s.owner().equals(owner)).count();
@@ -132,13 +133,17 @@ public final class WorkerSessions implements AutoCloseable {
       try {
         dispatcher =
             SessionDispatcher.start(
-                id, new InetSocketAddress(dispatcherHost, 0), secret, program, options);
+                id,
+                new InetSocketAddress(dispatchers.dispatcherHost(), 0),
+                secret,
+                program,
+                options);
       } catch (IOException e) {
         throw new JobFailure("cannot start the session's dispatcher: " + e.getMessage(), e);
       }
       RunningJob launchers;
       try {
-        String address = hostPort(dispatcherHost, dispatcher.address().getPort());
+        String address = hostPort(dispatchers.dispatcherHost(), dispatcher.address().getPort());
         launchers =
             launch.start(
                 id, owner, workers, Map.of(ADDRESS_VARIABLE, address, SECRET_VARIABLE, secret));

@@ -79,6 +79,7 @@ class FarmRunningJobTest {
         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
         FarmDispatcher.newSecret(),
         List.of(TASK),
+        1,
         FarmOptions.defaults(),
         FarmJournal.open(dir.resolve("journal")));
   }

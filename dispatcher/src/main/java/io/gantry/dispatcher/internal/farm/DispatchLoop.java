@@ -7,23 +7,19 @@ import io.gantry.dispatcher.farm.FarmTask;
 import io.gantry.dispatcher.farm.TaskEnd;
 import io.gantry.dispatcher.farm.TaskResult;
 import io.gantry.dispatcher.internal.farm.LauncherConnection.Phase;
+import io.gantry.dispatcher.internal.wire.Connection;
+import io.gantry.dispatcher.internal.wire.Frames;
+import io.gantry.dispatcher.internal.wire.WireLimits;
+import io.gantry.dispatcher.internal.wire.WireLoop;
 import java.io.IOException;
-import java.net.StandardSocketOptions;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -34,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * every launcher's connection. Each turn of the loop:
  *
  * <ol>
- *   <li>reads what launchers sent: HELLOs are checked (version, secret), REQUESTs deliver the
- *       previous task's result and park the launcher as waiting for work;
+ *   <li>reads what launchers sent ({@link WireLoop} checks HELLOs and welcomes the launchers it
+ *       lets in): REQUESTs deliver the previous task's result and park the launcher as waiting for
+ *       work;
  *   <li>appends the turn's results to the journal in one write (the batching that keeps the
  *       per-task cost low: one write, and at most one fsync a second, for however many results
  *       arrived together), before any launcher hears back;
@@ -47,20 +44,16 @@ import org.slf4j.LoggerFactory;
  * A launcher whose connection ends while it runs a task gives the task back to the front of the
  * queue, until the task has been handed out 1 + retries times; then the task is final as LOST.
  */
-public final class DispatchLoop implements Runnable {
+public final class DispatchLoop extends WireLoop<LauncherConnection> implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(DispatchLoop.class);
   private static final long SYNC_INTERVAL_NANOS = 1_000_000_000L;
 
   private final String jobId;
-  private final Selector selector;
-  private final ServerSocketChannel server;
-  private final byte[] secret;
   private final FarmOptions options;
   private final FarmJournal journal;
   private final int total;
   private final TaskQueue queue = new TaskQueue();
   private final Map<Long, Integer> attempts = new HashMap<>();
-  private final Set<LauncherConnection> connections = new HashSet<>();
   private final ArrayDeque<LauncherConnection> waiting = new ArrayDeque<>();
   private final List<TaskResult> turnResults = new ArrayList<>();
   private final CompletableFuture<Map<Long, TaskResult>> finished = new CompletableFuture<>();
@@ -71,23 +64,33 @@ public final class DispatchLoop implements Runnable {
   private long lastSync = System.nanoTime();
   private boolean unsynced;
 
+  /**
+   * @param launchers how many launchers the job starts: the most connections let in at once
+   */
   public DispatchLoop(
       String jobId,
       ServerSocketChannel server,
       byte[] secret,
       List<FarmTask> tasks,
+      int launchers,
       FarmOptions options,
       FarmJournal journal)
       throws IOException {
+    super(
+        LOG,
+        "job",
+        jobId,
+        server,
+        secret,
+        new WireLimits(
+            launchers,
+            FarmFrames.MAX_INBOUND,
+            options.maxUnauthenticated(),
+            options.helloTimeout()));
     this.jobId = jobId;
-    this.server = server;
-    this.secret = secret.clone();
     this.options = options;
     this.journal = journal;
     this.total = tasks.size();
-    this.selector = Selector.open();
-    server.configureBlocking(false);
-    server.register(selector, SelectionKey.OP_ACCEPT);
     Map<Long, TaskResult> done = journal.completed();
     for (FarmTask t : tasks) {
       if (!done.containsKey(t.id())) {
@@ -117,117 +120,44 @@ public final class DispatchLoop implements Runnable {
     try {
       completeIfDone();
       while (!stopping) {
-        selector.select(this::handle, 250);
+        select(250);
         endTurn();
       }
     } catch (IOException | RuntimeException e) {
       LOG.error("job {}: the farm's dispatcher failed", jobId, e);
       finished.completeExceptionally(e);
     } finally {
-      closeAll();
+      closeConnections();
     }
   }
 
-  private void handle(SelectionKey key) {
-    try {
-      if (key.isAcceptable()) {
-        accept();
-        return;
-      }
-      LauncherConnection c = (LauncherConnection) key.attachment();
-      if (key.isValid() && key.isReadable()) {
-        readFrom(c);
-      }
-      if (key.isValid() && key.isWritable()) {
-        flush(c);
-      }
-    } catch (IOException e) {
-      if (key.attachment() instanceof LauncherConnection c) {
-        drop(c, e.getMessage());
-      } else {
-        LOG.warn("job {}: accepting a launcher failed: {}", jobId, e.toString());
-      }
-    }
+  @Override
+  protected LauncherConnection connection(Connection.Wiring wiring) {
+    return new LauncherConnection(wiring);
   }
 
-  private void accept() throws IOException {
-    SocketChannel ch;
-    while ((ch = server.accept()) != null) {
-      ch.configureBlocking(false);
-      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-      ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true); // notices a lost node, eventually
-      SelectionKey k = ch.register(selector, SelectionKey.OP_READ);
-      LauncherConnection c =
-          new LauncherConnection(ch, k, Instant.now().plus(options.helloTimeout()));
-      k.attach(c);
-      connections.add(c);
-    }
+  @Override
+  protected void welcome(LauncherConnection c) {
+    c.send(Frames.welcome(options.outputLimit()));
+    c.phase = Phase.RUNNING; // its first REQUEST carries no result
+    c.task = null;
   }
 
-  private void readFrom(LauncherConnection c) throws IOException {
-    List<ByteBuffer> frames = c.read();
-    if (frames == null) {
-      drop(c, "the launcher closed its connection");
-      return;
-    }
-    for (ByteBuffer f : frames) {
-      try {
-        onFrame(c, f);
-      } catch (BufferUnderflowException e) {
-        throw new LauncherConnection.ProtocolException("a truncated message");
-      }
-      if (!c.key.isValid()) {
-        return;
-      }
-    }
-  }
-
-  private void onFrame(LauncherConnection c, ByteBuffer f) throws IOException {
-    byte type = f.get();
+  @Override
+  protected void frame(LauncherConnection c, byte type, ByteBuffer f) throws IOException {
     switch (c.phase) {
-      case GREETING -> {
-        if (type != Frames.HELLO) {
-          throw new LauncherConnection.ProtocolException("a message before HELLO");
-        }
-        hello(c, f);
-      }
-      case WAITING -> throw new LauncherConnection.ProtocolException("a message while waiting");
+      case GREETING -> throw new Connection.ProtocolException("a message before HELLO");
+      case WAITING -> throw new Connection.ProtocolException("a message while waiting");
       case RUNNING -> {
         if (type != Frames.REQUEST) {
-          throw new LauncherConnection.ProtocolException("message type " + type);
+          throw new Connection.ProtocolException("message type " + type);
         }
         request(c, f);
       }
       case CLOSING -> {
-        // a launcher may still send after REFUSE/DONE was queued: ignored
+        // a launcher may still send after DONE was queued: ignored
       }
     }
-  }
-
-  private void hello(LauncherConnection c, ByteBuffer f) throws IOException {
-    int version = f.getInt();
-    byte[] offered = Frames.bytes(f);
-    String host = Frames.string(f);
-    long pid = Integer.toUnsignedLong(f.getInt());
-    if (version != Frames.VERSION) {
-      refuse(
-          c,
-          "protocol version " + version + " is not spoken here (this is " + Frames.VERSION + ")");
-      return;
-    }
-    if (!MessageDigest.isEqual(offered, secret)) {
-      LOG.warn(
-          "job {}: refused a launcher from {}: wrong secret",
-          jobId,
-          c.channel.socket().getRemoteSocketAddress());
-      refuse(c, "wrong secret for this job");
-      return;
-    }
-    c.host = host.length() > 255 ? host.substring(0, 255) : host.replaceAll("\\p{Cntrl}", "?");
-    c.pid = pid;
-    c.send(Frames.welcome(options.outputLimit()));
-    c.phase = Phase.RUNNING; // its first REQUEST carries no result
-    c.task = null;
   }
 
   private void request(LauncherConnection c, ByteBuffer f) throws IOException {
@@ -241,18 +171,17 @@ public final class DispatchLoop implements Runnable {
       long durationUs = f.getLong();
       String output = Frames.string(f);
       if (c.task == null || c.task.id() != id || c.attempt != attempt) {
-        throw new LauncherConnection.ProtocolException(
-            "a result for task " + id + " it was not given");
+        throw new Connection.ProtocolException("a result for task " + id + " it was not given");
       }
       TaskEnd end =
           TaskEnd.ofWire(how)
-              .orElseThrow(() -> new LauncherConnection.ProtocolException("end code " + how));
+              .orElseThrow(() -> new Connection.ProtocolException("end code " + how));
       record(
           new TaskResult(
-              id, end, code, attempt, c.host, Instant.ofEpochMilli(startMs), durationUs, output));
+              id, end, code, attempt, c.host(), Instant.ofEpochMilli(startMs), durationUs, output));
       running--;
     } else if (c.task != null) {
-      throw new LauncherConnection.ProtocolException("a request without the running task's result");
+      throw new Connection.ProtocolException("a request without the running task's result");
     }
     c.task = null;
     c.phase = Phase.WAITING;
@@ -266,22 +195,10 @@ public final class DispatchLoop implements Runnable {
     }
   }
 
-  private void refuse(LauncherConnection c, String reason) throws IOException {
-    c.send(Frames.refuse(reason));
-    c.phase = Phase.CLOSING;
-    flush(c);
-  }
-
-  /** Closes a connection; its running task goes back to the queue or, out of retries, is LOST. */
-  private void drop(LauncherConnection c, String why) {
-    connections.remove(c);
+  /** A closed connection's running task goes back to the queue or, out of retries, is LOST. */
+  @Override
+  protected void dropped(LauncherConnection c, String why) {
     waiting.remove(c);
-    c.key.cancel();
-    try {
-      c.channel.close();
-    } catch (IOException e) {
-      LOG.debug("job {}: closing {}: {}", jobId, c.name(), e.toString());
-    }
     if (c.phase == Phase.RUNNING && c.task != null) {
       running--;
       FarmTask t = c.task;
@@ -299,7 +216,7 @@ public final class DispatchLoop implements Runnable {
             jobId,
             c.name(),
             t.id());
-        record(new TaskResult(t.id(), TaskEnd.LOST, 0, c.attempt, c.host, Instant.now(), 0, ""));
+        record(new TaskResult(t.id(), TaskEnd.LOST, 0, c.attempt, c.host(), Instant.now(), 0, ""));
       }
       c.task = null;
     } else if (c.phase != Phase.CLOSING && c.phase != Phase.WAITING) {
@@ -320,17 +237,7 @@ public final class DispatchLoop implements Runnable {
     }
     assign();
     completeIfDone();
-    for (LauncherConnection c : List.copyOf(connections)) {
-      if (c.hasOutput()) {
-        try {
-          flush(c);
-        } catch (IOException e) {
-          drop(c, e.getMessage());
-        }
-      } else if (c.phase == Phase.GREETING && Instant.now().isAfter(c.helloDeadline)) {
-        drop(c, "no HELLO in time");
-      }
-    }
+    flushAndExpire();
     progress.set(snapshot());
   }
 
@@ -347,7 +254,7 @@ public final class DispatchLoop implements Runnable {
       c.attempt = attempt;
       c.phase = Phase.RUNNING;
       running++;
-      c.send(Frames.task(t, attempt, wallMillis));
+      c.send(FarmFrames.task(t, attempt, wallMillis));
     }
   }
 
@@ -359,6 +266,7 @@ public final class DispatchLoop implements Runnable {
       LauncherConnection c = waiting.pollFirst();
       c.send(Frames.done());
       c.phase = Phase.CLOSING;
+      c.hangUpWhenSent();
     }
     if (!finished.isDone()) {
       journal.sync();
@@ -368,19 +276,8 @@ public final class DispatchLoop implements Runnable {
     }
   }
 
-  private void flush(LauncherConnection c) throws IOException {
-    if (c.flush()) {
-      c.key.interestOps(SelectionKey.OP_READ);
-      if (c.phase == Phase.CLOSING) {
-        drop(c, "told DONE or REFUSE");
-      }
-    } else {
-      c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-    }
-  }
-
   private FarmProgress snapshot() {
-    int launchers = (int) connections.stream().filter(c -> c.phase != Phase.GREETING).count();
+    int launchers = (int) connections.stream().filter(Connection::authenticated).count();
     return new FarmProgress(
         total,
         queue.size(),
@@ -390,20 +287,8 @@ public final class DispatchLoop implements Runnable {
         launchers);
   }
 
-  private void closeAll() {
-    for (LauncherConnection c : List.copyOf(connections)) {
-      try {
-        c.channel.close();
-      } catch (IOException e) {
-        LOG.debug("job {}: closing {}: {}", jobId, c.name(), e.toString());
-      }
-    }
-    try {
-      server.close();
-      selector.close();
-    } catch (IOException e) {
-      LOG.debug("job {}: closing the dispatcher: {}", jobId, e.toString());
-    }
+  private void closeConnections() {
+    closeAll();
     if (!finished.isDone()) {
       finished.completeExceptionally(new IllegalStateException("the dispatcher was stopped"));
     }

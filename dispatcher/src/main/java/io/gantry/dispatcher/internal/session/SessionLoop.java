@@ -1,8 +1,11 @@
 package io.gantry.dispatcher.internal.session;
 
 import io.gantry.dispatcher.farm.TaskPriority;
-import io.gantry.dispatcher.internal.farm.Frames;
 import io.gantry.dispatcher.internal.session.WorkerConnection.Phase;
+import io.gantry.dispatcher.internal.wire.Connection;
+import io.gantry.dispatcher.internal.wire.Frames;
+import io.gantry.dispatcher.internal.wire.WireLimits;
+import io.gantry.dispatcher.internal.wire.WireLoop;
 import io.gantry.dispatcher.session.Completion;
 import io.gantry.dispatcher.session.CompletionState;
 import io.gantry.dispatcher.session.SessionOptions;
@@ -10,21 +13,12 @@ import io.gantry.dispatcher.session.SessionStatus;
 import io.gantry.dispatcher.session.SessionStatus.State;
 import io.gantry.dispatcher.session.WorkerProgram;
 import java.io.IOException;
-import java.net.StandardSocketOptions;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -37,10 +31,10 @@ import org.slf4j.LoggerFactory;
  * every launcher's connection. Each turn of the loop:
  *
  * <ol>
- *   <li>reads what launchers sent: HELLOs are checked (version, secret) and answered with WELCOME,
- *       the first REQUEST with WORKER; ANSWERS complete the oldest messages their worker holds;
- *       WORKER_ENDED gives the worker's unanswered messages back to the queue and starts it again
- *       (up to the session's restarts);
+ *   <li>reads what launchers sent ({@link WireLoop} checks HELLOs and welcomes the launchers it
+ *       lets in, as many as the session has workers): the first REQUEST is answered with WORKER;
+ *       ANSWERS complete the oldest messages their worker holds; WORKER_ENDED gives the worker's
+ *       unanswered messages back to the queue and starts it again (up to the session's restarts);
  *   <li>takes the messages clients submitted since the last turn into the queue;
  *   <li>tops up every worker to its window from the queue (HIGH first), one MESSAGES frame per
  *       worker and turn, sharing the queue evenly when it is short;
@@ -50,19 +44,15 @@ import org.slf4j.LoggerFactory;
  * Completions go to a queue clients take from ({@link #completions}). When no worker is left, the
  * session is BROKEN: what is still queued is completed ABANDONED.
  */
-public final class SessionLoop implements Runnable {
+public final class SessionLoop extends WireLoop<WorkerConnection> implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(SessionLoop.class);
   private static final int MAX_FRAME_PAYLOAD = 2 << 20;
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(6);
 
   private final String sessionId;
-  private final Selector selector;
-  private final ServerSocketChannel server;
-  private final byte[] secret;
   private final WorkerProgram program;
   private final SessionOptions options;
   private final SessionMessages queue = new SessionMessages();
-  private final Set<WorkerConnection> connections = new LinkedHashSet<>();
   private final ConcurrentLinkedQueue<SessionMessages.Msg> inbox = new ConcurrentLinkedQueue<>();
   private final BlockingQueue<Completion> completions = new LinkedBlockingQueue<>();
 
@@ -86,14 +76,20 @@ public final class SessionLoop implements Runnable {
       WorkerProgram program,
       SessionOptions options)
       throws IOException {
+    super(
+        LOG,
+        "session",
+        sessionId,
+        server,
+        secret,
+        new WireLimits(
+            options.workers(),
+            SessionFrames.MAX_INBOUND,
+            options.maxUnauthenticated(),
+            options.helloTimeout()));
     this.sessionId = sessionId;
-    this.server = server;
-    this.secret = secret.clone();
     this.program = program;
     this.options = options;
-    this.selector = Selector.open();
-    server.configureBlocking(false);
-    server.register(selector, SelectionKey.OP_ACCEPT);
     status = snapshot();
   }
 
@@ -165,7 +161,7 @@ public final class SessionLoop implements Runnable {
   public void run() {
     try {
       while (!stopping) {
-        selector.select(this::handle, 250);
+        select(250);
         endTurn();
       }
       closeGracefully();
@@ -173,79 +169,39 @@ public final class SessionLoop implements Runnable {
       LOG.error("session {}: the dispatcher failed", sessionId, e);
       breakSession("the session's dispatcher failed: " + e);
     } finally {
-      closeAll();
+      closeConnections();
     }
   }
 
-  private void handle(SelectionKey key) {
-    try {
-      if (key.isAcceptable()) {
-        accept();
-        return;
-      }
-      WorkerConnection c = (WorkerConnection) key.attachment();
-      if (key.isValid() && key.isReadable()) {
-        readFrom(c);
-      }
-      if (key.isValid() && key.isWritable()) {
-        flush(c);
-      }
-    } catch (IOException e) {
-      if (key.attachment() instanceof WorkerConnection c) {
-        drop(c, e.getMessage());
-      } else {
-        LOG.warn("session {}: accepting a launcher failed: {}", sessionId, e.toString());
-      }
-    }
+  @Override
+  protected WorkerConnection connection(Connection.Wiring wiring) {
+    return new WorkerConnection(wiring);
   }
 
-  private void accept() throws IOException {
-    SocketChannel ch;
-    while ((ch = server.accept()) != null) {
-      if (stopping) {
-        ch.close();
-        continue;
-      }
-      ch.configureBlocking(false);
-      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-      ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-      SelectionKey k = ch.register(selector, SelectionKey.OP_READ);
-      WorkerConnection c = new WorkerConnection(ch, k, Instant.now().plus(options.helloTimeout()));
-      k.attach(c);
-      connections.add(c);
-    }
+  @Override
+  protected boolean accepting() {
+    return !stopping;
   }
 
-  private void readFrom(WorkerConnection c) throws IOException {
-    List<ByteBuffer> frames = c.read();
-    if (frames == null) {
-      drop(c, "the launcher closed its connection");
-      return;
-    }
-    for (ByteBuffer f : frames) {
-      try {
-        onFrame(c, f);
-      } catch (BufferUnderflowException e) {
-        throw new WorkerConnection.ProtocolException("a truncated message");
-      }
-      if (!c.key.isValid()) {
-        return;
-      }
-    }
+  @Override
+  protected String closedReason() {
+    return stopping || state == State.BROKEN ? "the session is over" : null;
   }
 
-  private void onFrame(WorkerConnection c, ByteBuffer f) throws IOException {
-    byte type = f.get();
+  @Override
+  protected void welcome(WorkerConnection c) {
+    c.number = ++workersSeen;
+    c.send(Frames.welcome(0));
+    c.phase = Phase.ASKING;
+  }
+
+  @Override
+  protected void frame(WorkerConnection c, byte type, ByteBuffer f) throws IOException {
     switch (c.phase) {
-      case GREETING -> {
-        if (type != Frames.HELLO) {
-          throw new WorkerConnection.ProtocolException("a message before HELLO");
-        }
-        hello(c, f);
-      }
+      case GREETING -> throw new Connection.ProtocolException("a message before HELLO");
       case ASKING -> {
         if (type != Frames.REQUEST || f.get() != 0) {
-          throw new WorkerConnection.ProtocolException("message type " + type + " before WORKER");
+          throw new Connection.ProtocolException("message type " + type + " before WORKER");
         }
         c.send(SessionFrames.worker(program, options.maxMessageBytes()));
         c.phase = Phase.RELAYING;
@@ -259,41 +215,13 @@ public final class SessionLoop implements Runnable {
         } else if (type == SessionFrames.WORKER_ENDED) {
           workerEnded(c, f.get() & 0xff, f.getInt());
         } else {
-          throw new WorkerConnection.ProtocolException("message type " + type);
+          throw new Connection.ProtocolException("message type " + type);
         }
       }
       case CLOSING -> {
         // answers and ends that crossed DONE on the wire: nothing waits for them any more
       }
     }
-  }
-
-  private void hello(WorkerConnection c, ByteBuffer f) throws IOException {
-    int version = f.getInt();
-    byte[] offered = Frames.bytes(f);
-    String host = Frames.string(f);
-    long pid = Integer.toUnsignedLong(f.getInt());
-    if (version != Frames.VERSION) {
-      refuse(c, "protocol version " + version + " is not spoken here");
-      return;
-    }
-    if (!MessageDigest.isEqual(offered, secret)) {
-      LOG.warn(
-          "session {}: refused a launcher from {}: wrong secret",
-          sessionId,
-          c.channel.socket().getRemoteSocketAddress());
-      refuse(c, "wrong secret for this session");
-      return;
-    }
-    if (stopping || state == State.BROKEN) {
-      refuse(c, "the session is over");
-      return;
-    }
-    c.host = host.length() > 255 ? host.substring(0, 255) : host.replaceAll("\\p{Cntrl}", "?");
-    c.pid = pid;
-    c.number = ++workersSeen;
-    c.send(Frames.welcome(0));
-    c.phase = Phase.ASKING;
   }
 
   private void answers(WorkerConnection c, ByteBuffer f) throws IOException {
@@ -304,7 +232,7 @@ public final class SessionLoop implements Runnable {
       byte[] line = Frames.bytes(f);
       SessionMessages.Msg m = c.inFlight.pollFirst();
       if (m == null || m.id != id) {
-        throw new WorkerConnection.ProtocolException("an answer to message " + id + " out of turn");
+        throw new Connection.ProtocolException("an answer to message " + id + " out of turn");
       }
       answered++;
       complete(
@@ -326,7 +254,7 @@ public final class SessionLoop implements Runnable {
           case 0 -> "exited with status " + code;
           case 1 -> "was killed by signal " + code;
           case 3 -> "could not be started (errno " + code + ")";
-          default -> throw new WorkerConnection.ProtocolException("end code " + how);
+          default -> throw new Connection.ProtocolException("end code " + how);
         };
     int held = c.inFlight.size();
     giveBack(c);
@@ -381,20 +309,8 @@ public final class SessionLoop implements Runnable {
     c.inFlight.clear();
   }
 
-  private void refuse(WorkerConnection c, String reason) throws IOException {
-    c.send(Frames.refuse(reason));
-    c.phase = Phase.CLOSING;
-    flush(c);
-  }
-
-  private void drop(WorkerConnection c, String why) {
-    connections.remove(c);
-    c.key.cancel();
-    try {
-      c.channel.close();
-    } catch (IOException e) {
-      LOG.debug("session {}: closing {}: {}", sessionId, c.name(), e.toString());
-    }
+  @Override
+  protected void dropped(WorkerConnection c, String why) {
     if (c.phase == Phase.RELAYING || c.phase == Phase.ASKING) {
       LOG.warn(
           "session {}: launcher of {} vanished ({}) holding {} message(s)",
@@ -422,18 +338,7 @@ public final class SessionLoop implements Runnable {
       }
     }
     assign();
-    Instant now = Instant.now();
-    for (WorkerConnection c : List.copyOf(connections)) {
-      if (c.hasOutput()) {
-        try {
-          flush(c);
-        } catch (IOException e) {
-          drop(c, e.getMessage());
-        }
-      } else if (c.phase == Phase.GREETING && now.isAfter(c.helloDeadline)) {
-        drop(c, "no HELLO in time");
-      }
-    }
+    flushAndExpire();
     if (state == State.OPEN && workersSeen >= options.workers() && live() == 0) {
       breakSession(problem.isEmpty() ? "every worker has ended" : problem);
     }
@@ -504,14 +409,6 @@ public final class SessionLoop implements Runnable {
     status = snapshot();
   }
 
-  private void flush(WorkerConnection c) throws IOException {
-    if (c.flush()) {
-      c.key.interestOps(SelectionKey.OP_READ);
-    } else {
-      c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-    }
-  }
-
   /**
    * Tells every launcher DONE and waits (a few seconds at most) for them to hang up: a launcher
    * that reads DONE lets its worker finish and exit, where a reset connection would kill it.
@@ -532,7 +429,7 @@ public final class SessionLoop implements Runnable {
           drop(c, e.getMessage());
         }
       }
-      selector.select(this::handle, 100);
+      select(100);
     }
   }
 
@@ -554,21 +451,8 @@ public final class SessionLoop implements Runnable {
         problem);
   }
 
-  private void closeAll() {
-    for (WorkerConnection c : List.copyOf(connections)) {
-      try {
-        c.channel.close();
-      } catch (IOException e) {
-        LOG.debug("session {}: closing {}: {}", sessionId, c.name(), e.toString());
-      }
-    }
-    connections.clear();
-    try {
-      server.close();
-      selector.close();
-    } catch (IOException e) {
-      LOG.debug("session {}: closing the dispatcher: {}", sessionId, e.toString());
-    }
+  private void closeConnections() {
+    closeAll();
     status = snapshot();
   }
 }

@@ -1,0 +1,324 @@
+package io.gantry.dispatcher.internal.wire;
+
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+
+/**
+ * The launcher wire protocol's connection handling, shared by farms and sessions: a {@link
+ * Selector} over the listening socket and every launcher's connection, run by one thread. It
+ * accepts connections within the {@link WireLimits}, reads frames, checks each HELLO (size,
+ * version, secret, the job's launcher count) and answers a bad one with REFUSE, writes what is
+ * queued, and closes connections that did not say HELLO in time. A protocol adds only its own
+ * frames: {@link #welcome} for an accepted HELLO, {@link #frame} for each later frame, {@link
+ * #dropped} when a connection ends.
+ *
+ * <p>Before authentication a connection costs at most a {@link Frames#MAX_HELLO} buffer, and at
+ * most {@link WireLimits#maxUnauthenticated} of them exist at once: while that many wait for their
+ * HELLO, the loop stops accepting, and new connections wait in the kernel's listen backlog.
+ */
+public abstract class WireLoop<C extends Connection> {
+  protected final Logger log;
+  protected final String what;
+  private final String kind;
+  protected final Selector selector;
+  protected final Set<C> connections = new LinkedHashSet<>();
+  private final ServerSocketChannel server;
+  private final SelectionKey serverKey;
+  private final byte[] secret;
+  private final WireLimits limits;
+  private final AtomicLong bufferBytes = new AtomicLong();
+  private int unauthenticated;
+  private int authenticated;
+  private volatile int open;
+
+  /**
+   * @param kind what the dispatcher serves, for logs and refusals: "job" or "session"
+   * @param id the job's or session's id
+   */
+  protected WireLoop(
+      Logger log,
+      String kind,
+      String id,
+      ServerSocketChannel server,
+      byte[] secret,
+      WireLimits limits)
+      throws IOException {
+    this.log = log;
+    this.kind = kind;
+    this.what = kind + " " + id;
+    this.server = server;
+    this.secret = secret.clone();
+    this.limits = limits;
+    this.selector = Selector.open();
+    server.configureBlocking(false);
+    this.serverKey = server.register(selector, SelectionKey.OP_ACCEPT);
+  }
+
+  /** A new connection of the protocol's kind. */
+  protected abstract C connection(Connection.Wiring wiring);
+
+  /** Why a correct HELLO is refused now (the session is over), or null to let it in. */
+  protected String closedReason() {
+    return null;
+  }
+
+  /** The HELLO of {@code c} was accepted: answer it (WELCOME) and set the protocol's state. */
+  protected abstract void welcome(C c) throws IOException;
+
+  /** A frame of an accepted launcher; {@code payload} is past the type byte. */
+  protected abstract void frame(C c, byte type, ByteBuffer payload) throws IOException;
+
+  /** {@code c} was closed (the peer hung up, broke the protocol, or was told to go). */
+  protected abstract void dropped(C c, String why);
+
+  /** Whether new connections are still taken (a closing session turns them away). */
+  protected boolean accepting() {
+    return true;
+  }
+
+  /** Handles what is ready, waiting up to {@code timeoutMillis} for something to be. */
+  protected final void select(long timeoutMillis) throws IOException {
+    selector.select(this::handle, timeoutMillis);
+  }
+
+  /** The bytes of every connection's input buffer now (any thread; tests watch it). */
+  public final long bufferBytes() {
+    return bufferBytes.get();
+  }
+
+  /** The connections open now, authenticated or not (any thread; tests watch it). */
+  public final int openConnections() {
+    return open;
+  }
+
+  private void handle(SelectionKey key) {
+    try {
+      if (key == serverKey) {
+        if (key.isValid() && key.isAcceptable()) {
+          accept();
+        }
+        return;
+      }
+      @SuppressWarnings("unchecked") // every other key carries one of our connections
+      C c = (C) key.attachment();
+      if (key.isValid() && key.isReadable()) {
+        readFrom(c);
+      }
+      if (key.isValid() && key.isWritable()) {
+        flush(c);
+      }
+    } catch (IOException e) {
+      if (key != serverKey) {
+        @SuppressWarnings("unchecked")
+        C c = (C) key.attachment();
+        drop(c, e.getMessage());
+      } else {
+        log.warn("{}: accepting a launcher failed: {}", what, e.toString());
+      }
+    }
+  }
+
+  private void accept() throws IOException {
+    SocketChannel ch;
+    while (unauthenticated < limits.maxUnauthenticated() && (ch = server.accept()) != null) {
+      if (!accepting()) {
+        ch.close();
+        continue;
+      }
+      ch.configureBlocking(false);
+      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true); // notices a lost node, eventually
+      SelectionKey k = ch.register(selector, SelectionKey.OP_READ);
+      C c =
+          connection(
+              new Connection.Wiring(
+                  ch,
+                  k,
+                  Instant.now().plus(limits.helloTimeout()),
+                  limits.maxFrame(),
+                  bufferBytes));
+      k.attach(c);
+      connections.add(c);
+      unauthenticated++;
+      open = connections.size();
+    }
+    pauseAcceptingWhenFull();
+  }
+
+  /** At the cap, the listener is not watched: the kernel holds further connections. */
+  private void pauseAcceptingWhenFull() {
+    if (serverKey.isValid()) {
+      serverKey.interestOps(
+          unauthenticated < limits.maxUnauthenticated() ? SelectionKey.OP_ACCEPT : 0);
+    }
+  }
+
+  private void readFrom(C c) throws IOException {
+    for (; ; ) {
+      List<ByteBuffer> frames = c.read();
+      if (frames == null) {
+        drop(c, "the launcher closed its connection");
+        return;
+      }
+      if (frames.isEmpty()) {
+        return;
+      }
+      for (ByteBuffer f : frames) {
+        if (!c.key.isValid() || c.hangsUpWhenSent()) {
+          return; // refused or told DONE: what it still sends is not read
+        }
+        try {
+          onFrame(c, f);
+        } catch (BufferUnderflowException e) {
+          throw new Connection.ProtocolException("a truncated message");
+        }
+      }
+    }
+  }
+
+  private void onFrame(C c, ByteBuffer f) throws IOException {
+    byte type = f.get();
+    if (c.authenticated()) {
+      frame(c, type, f);
+    } else if (type != Frames.HELLO) {
+      throw new Connection.ProtocolException("a message before HELLO");
+    } else {
+      hello(c, f);
+    }
+  }
+
+  private void hello(C c, ByteBuffer f) throws IOException {
+    int version = f.getInt();
+    byte[] offered = Frames.bytes(f);
+    String host = Frames.string(f);
+    long pid = Integer.toUnsignedLong(f.getInt());
+    if (version != Frames.VERSION) {
+      refuse(
+          c,
+          "protocol version " + version + " is not spoken here (this is " + Frames.VERSION + ")");
+      return;
+    }
+    if (!MessageDigest.isEqual(offered, secret)) {
+      log.warn(
+          "{}: refused a launcher from {}: wrong secret",
+          what,
+          c.channel.socket().getRemoteSocketAddress());
+      refuse(c, "wrong secret for this " + kind);
+      return;
+    }
+    String closed = closedReason();
+    if (closed != null) {
+      refuse(c, closed);
+      return;
+    }
+    if (authenticated >= limits.launchers()) {
+      log.warn(
+          "{}: refused a launcher from {}: all {} launchers are connected",
+          what,
+          c.channel.socket().getRemoteSocketAddress(),
+          limits.launchers());
+      refuse(c, "all " + limits.launchers() + " launchers of this " + kind + " are connected");
+      return;
+    }
+    String shown = host.length() > 255 ? host.substring(0, 255) : host;
+    c.authenticate(shown.replaceAll("\\p{Cntrl}", "?"), pid); // a long name is cut, then cleaned
+    unauthenticated--;
+    authenticated++;
+    pauseAcceptingWhenFull();
+    welcome(c);
+  }
+
+  /** Answers REFUSE and closes the connection once it is sent. */
+  protected final void refuse(C c, String reason) throws IOException {
+    c.send(Frames.refuse(reason));
+    c.hangUpWhenSent();
+    flush(c);
+  }
+
+  /** Writes what the socket takes; a connection told to go is closed once all is sent. */
+  protected final void flush(C c) throws IOException {
+    if (c.flush()) {
+      if (c.hangsUpWhenSent()) {
+        drop(c, "told DONE or REFUSE");
+      } else if (c.key.isValid()) {
+        c.key.interestOps(SelectionKey.OP_READ);
+      }
+    } else {
+      c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+    }
+  }
+
+  /** Closes a connection and tells the protocol. */
+  protected final void drop(C c, String why) {
+    if (!connections.remove(c)) {
+      return;
+    }
+    open = connections.size();
+    if (c.authenticated()) {
+      authenticated--;
+    } else {
+      unauthenticated--;
+      pauseAcceptingWhenFull();
+    }
+    c.key.cancel();
+    c.released();
+    try {
+      c.channel.close();
+    } catch (IOException e) {
+      log.debug("{}: closing {}: {}", what, c.name(), e.toString());
+    }
+    dropped(c, why);
+  }
+
+  /**
+   * The end of a turn: writes what is queued and closes connections that have not said an accepted
+   * HELLO by their deadline (whether or not they are still sending).
+   */
+  protected final void flushAndExpire() {
+    Instant now = Instant.now();
+    for (C c : List.copyOf(connections)) {
+      if (c.helloOverdue(now)) {
+        drop(c, "no HELLO in time");
+      } else if (c.hasOutput()) {
+        try {
+          flush(c);
+        } catch (IOException e) {
+          drop(c, e.getMessage());
+        }
+      }
+    }
+  }
+
+  /** Closes every connection, the listening socket and the selector. */
+  protected final void closeAll() {
+    for (C c : List.copyOf(connections)) {
+      c.released();
+      try {
+        c.channel.close();
+      } catch (IOException e) {
+        log.debug("{}: closing {}: {}", what, c.name(), e.toString());
+      }
+    }
+    connections.clear();
+    open = 0;
+    try {
+      server.close();
+      selector.close();
+    } catch (IOException e) {
+      log.debug("{}: closing the dispatcher: {}", what, e.toString());
+    }
+  }
+}
