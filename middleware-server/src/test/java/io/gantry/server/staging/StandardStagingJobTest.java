@@ -62,7 +62,10 @@ class StandardStagingJobTest {
     ftp = FtpTestServer.ftp(dir.resolve("ftp"));
     ssh = SshTestHost.start(dir.resolve("ssh"));
     ssh.addUser("risk", SSH_PASSWORD);
+    // the file: root, a drop every job account may write (sticky, as /tmp): file: transfers are
+    // made as the job's OS account, so the root's permissions apply to it
     shared = Files.createDirectories(dir.resolve("shared"));
+    Files.setAttribute(shared, "unix:mode", 01777);
     // The operator's file systems: a scratch space every job account may write (sticky, as /tmp)
     // and reference data jobs may only read.
     scratch = Files.createDirectories(dir.resolve("scratch"));
