@@ -473,13 +473,16 @@ class StandardStagingJobTest {
   }
 
   @Test
-  void anUnknownFileSystemOrANameLeavingOneIsRefusedNamingWhatTheServerProvides() throws Exception {
+  void anUnknownFileSystemANameLeavingOneOrAStageInIntoAReadOnlyOneIsRefused() throws Exception {
     Map<String, String> refused =
         Map.of(
             inFileSystem("x", "TAPE", false, uri(http.base() + "/x"), null),
             "file system TAPE is not one this server provides; it provides REF, SCRATCH",
             inFileSystem("../escape.txt", "SCRATCH", false, uri(http.base() + "/x"), null),
             "'..' is not allowed in file names",
+            inFileSystem("ref.txt", "REF", false, uri(http.base() + "/x"), null),
+            "file system REF is read-only (filesystem.REF.read-only=true), so staging does not"
+                + " write ref.txt into it",
             "<jsdl:Resources><jsdl:FileSystem name=\"SCRATCH\"><jsdl:MountPoint>/scratch</jsdl:MountPoint>"
                 + "</jsdl:FileSystem></jsdl:Resources>",
             "MountPoint /scratch cannot be provided");
