@@ -21,6 +21,7 @@ import io.gantry.testing.HttpTestServer;
 import io.gantry.testing.SshTestHost;
 import io.gantry.testing.server.GantryTestServer;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
@@ -103,6 +104,14 @@ class StandardStagingJobTest {
         KeyFactory.getInstance("RSA")
             .generatePublic(new X509EncodedKeySpec(PasswordKeyPair.fromPem(pem)));
     return EncryptedSecret.encrypt(key, secret.toCharArray(), binding);
+  }
+
+  /** The uid NSS gives {@code account}. */
+  private static int uidOf(String account) throws Exception {
+    Process id = new ProcessBuilder("/usr/bin/id", "-u", account).start();
+    String uid = new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertEquals(0, id.waitFor(), "id -u " + account);
+    return Integer.parseInt(uid);
   }
 
   static String staging(String file, String flag, Boolean delete, String source, String target) {
@@ -406,6 +415,10 @@ class StandardStagingJobTest {
         "written by the job in /fs/SCRATCH");
     assertEquals(
         expected, Files.readString(shared.resolve("out.txt")), "staged out from the file system");
+    assertEquals(
+        uidOf("nobody"),
+        Files.getAttribute(shared.resolve("out.txt"), "unix:uid"),
+        "written into the file: root as the job's OS account (jobs.default-os-account), not root");
     assertFalse(Files.exists(reference.resolve("w")));
     assertFalse(
         Files.exists(scratch.resolve("in/market.csv")), "DeleteOnTermination in the file system");
