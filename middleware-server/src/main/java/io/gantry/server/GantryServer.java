@@ -278,7 +278,8 @@ public final class GantryServer implements AutoCloseable {
                 applications,
                 new FileSystemRoots(
                     config.jsdlResources().fileSystems(),
-                    config.jsdlResources().readOnlyFileSystems()))
+                    config.jsdlResources().readOnlyFileSystems(),
+                    config.jsdlResources().stagingWritableFileSystems()))
             .withTaskFarms(farmLauncher(config))
             .onCluster(cluster != null);
     // owned before the scheduler, so closed after it: the scheduler stops first and a farm whose

@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param cache when a stage-in may come from the stage-in cache (the Gantry extension element
  *     {@code gx:CacheValidity} inside the {@code DataStaging}; the remote file's size and
  *     modification time are the key); null: never cached
+ * @param account the job's OS account, as which a {@code file:} URI's file is read or written
+ *     ({@link FileAccount}); null only where the gateway runs alone, with its caller's rights
  */
 public record UriTransfer(
     int order,
@@ -36,7 +38,8 @@ public record UriTransfer(
     String credential,
     String user,
     NamedFileSystem fileSystem,
-    CacheRule cache) {
+    CacheRule cache,
+    FileAccount account) {
 
   /** The schemes the gateway moves, in the order messages list them. */
   public static final java.util.List<String> SCHEMES =
@@ -45,6 +48,38 @@ public record UriTransfer(
   public enum Direction {
     IN,
     OUT
+  }
+
+  /** A transfer with the gateway's own rights on {@code file:} URIs. */
+  public UriTransfer(
+      int order,
+      Direction direction,
+      URI uri,
+      String fileName,
+      CreationFlag creationFlag,
+      String credential,
+      String user,
+      NamedFileSystem fileSystem,
+      CacheRule cache) {
+    this(order, direction, uri, fileName, creationFlag, credential, user, fileSystem, cache, null);
+  }
+
+  /**
+   * This transfer done as {@code jobAccount}: its {@code file:} URI and its file system's files are
+   * handled as that account.
+   */
+  public UriTransfer as(FileAccount jobAccount) {
+    return new UriTransfer(
+        order,
+        direction,
+        uri,
+        fileName,
+        creationFlag,
+        credential,
+        user,
+        fileSystem == null ? null : fileSystem.as(jobAccount),
+        cache,
+        jobAccount);
   }
 
   /** A transfer that is never cached. */

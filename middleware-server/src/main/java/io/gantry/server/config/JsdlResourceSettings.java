@@ -56,12 +56,22 @@ final class JsdlResourceSettings {
       Setting.of("filesystem.NAME.read-only", SettingType.bool())
           .byDefault("false")
           .namedBy("[A-Za-z_][A-Za-z0-9_.-]*")
-          .means("jobs see file system NAME read-only (staging still writes it)");
+          .means("jobs see file system NAME read-only, and staging does not write it");
+  static final Setting<Boolean> FILESYSTEM_STAGING_WRITES =
+      Setting.of("filesystem.NAME.staging-writes", SettingType.bool())
+          .byDefault("false")
+          .namedBy("[A-Za-z_][A-Za-z0-9_.-]*")
+          .means(
+              "true: stage-in and DeleteOnTermination may write read-only file system NAME (as the"
+                  + " job's OS account)");
 
   static ServerConfig.JsdlResources read(SettingValues values) {
     Map<String, Path> fileSystems = fileSystems(values);
     return new ServerConfig.JsdlResources(
-        applications(values), fileSystems, readOnly(values, fileSystems.keySet()));
+        applications(values),
+        fileSystems,
+        readOnly(values, fileSystems.keySet()),
+        stagingWrites(values, fileSystems.keySet()));
   }
 
   private static List<NamedApplication> applications(SettingValues values) {
@@ -129,7 +139,8 @@ final class JsdlResourceSettings {
 
   private static Map<String, Path> fileSystems(SettingValues values) {
     Map<String, Path> result = new TreeMap<>();
-    for (String name : values.names(FILESYSTEM_PATH, FILESYSTEM_READ_ONLY)) {
+    for (String name :
+        values.names(FILESYSTEM_PATH, FILESYSTEM_READ_ONLY, FILESYSTEM_STAGING_WRITES)) {
       Path dir =
           values
               .find(FILESYSTEM_PATH, name)
@@ -149,7 +160,22 @@ final class JsdlResourceSettings {
   }
 
   /**
-   * The file systems a job's sandbox shows read-only: staging still writes them, the job cannot.
+   * The read-only file systems staging may still write, because the operator said so for each
+   * ({@code filesystem.NAME.staging-writes=true}).
+   */
+  private static Set<String> stagingWrites(SettingValues values, Set<String> names) {
+    Set<String> result = new TreeSet<>();
+    for (String name : names) {
+      if (values.get(FILESYSTEM_STAGING_WRITES, name)) {
+        result.add(name);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * The file systems a job's sandbox shows read-only; staging does not write them either unless the
+   * operator allows it ({@link #stagingWrites}).
    */
   private static Set<String> readOnly(SettingValues values, Set<String> names) {
     Set<String> result = new TreeSet<>();

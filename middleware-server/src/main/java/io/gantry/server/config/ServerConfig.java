@@ -276,16 +276,27 @@ public record ServerConfig(
    * @param fileSystems directory of each {@code Resources/FileSystem} name ({@code
    *     filesystem.NAME.path}); a DataStaging FileName with that FilesystemName lands there
    * @param readOnlyFileSystems the names whose directory a job's sandbox shows read-only ({@code
-   *     filesystem.NAME.read-only=true})
+   *     filesystem.NAME.read-only=true}); staging does not write them either
+   * @param stagingWritableFileSystems the read-only ones staging may still write ({@code
+   *     filesystem.NAME.staging-writes=true})
    */
   public record JsdlResources(
       List<NamedApplication> applications,
       Map<String, Path> fileSystems,
-      java.util.Set<String> readOnlyFileSystems) {
+      java.util.Set<String> readOnlyFileSystems,
+      java.util.Set<String> stagingWritableFileSystems) {
     public JsdlResources {
       applications = List.copyOf(applications);
       fileSystems = Map.copyOf(fileSystems);
       readOnlyFileSystems = java.util.Set.copyOf(readOnlyFileSystems);
+      stagingWritableFileSystems = java.util.Set.copyOf(stagingWritableFileSystems);
+    }
+
+    public JsdlResources(
+        List<NamedApplication> applications,
+        Map<String, Path> fileSystems,
+        java.util.Set<String> readOnlyFileSystems) {
+      this(applications, fileSystems, readOnlyFileSystems, java.util.Set.of());
     }
 
     public JsdlResources(List<NamedApplication> applications, Map<String, Path> fileSystems) {

@@ -21,14 +21,25 @@ import java.util.TreeMap;
 public final class FileSystemRoots {
   private final Map<String, Path> roots;
   private final Set<String> readOnly;
+  private final Set<String> stagingWrites;
 
   public FileSystemRoots(Map<String, Path> roots) {
     this(roots, Set.of());
   }
 
   public FileSystemRoots(Map<String, Path> roots, Set<String> readOnly) {
+    this(roots, readOnly, Set.of());
+  }
+
+  /**
+   * @param readOnly the file systems jobs see read-only, which staging does not write either
+   * @param stagingWrites the read-only ones staging may write all the same ({@code
+   *     filesystem.NAME.staging-writes=true})
+   */
+  public FileSystemRoots(Map<String, Path> roots, Set<String> readOnly, Set<String> stagingWrites) {
     this.roots = new TreeMap<>(roots);
     this.readOnly = Set.copyOf(readOnly);
+    this.stagingWrites = Set.copyOf(stagingWrites);
   }
 
   public static FileSystemRoots none() {
@@ -73,6 +84,14 @@ public final class FileSystemRoots {
   /** Whether jobs see file system {@code name} read-only ({@code filesystem.NAME.read-only}). */
   public boolean readOnly(String name) {
     return readOnly.contains(name);
+  }
+
+  /**
+   * Whether staging may create, replace or delete files in file system {@code name}: a read-only
+   * one only when the operator allows it explicitly ({@code filesystem.NAME.staging-writes=true}).
+   */
+  public boolean stagingWrites(String name) {
+    return !readOnly.contains(name) || stagingWrites.contains(name);
   }
 
   /** Why a file system name is not usable here, or empty if it is configured. */

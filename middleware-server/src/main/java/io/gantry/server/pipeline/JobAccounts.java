@@ -3,6 +3,7 @@ package io.gantry.server.pipeline;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.OsAccounts;
 import io.gantry.server.scheduler.JobFailure;
+import io.gantry.server.store.UserAccount;
 import io.gantry.server.store.UserAccounts;
 import java.util.Optional;
 import java.util.function.Function;
@@ -42,6 +43,13 @@ public final class JobAccounts {
    * @throws JobFailure saying which account is wrong and how, naming the setting or the command
    */
   public JobAccount accountOf(String owner) throws JobFailure {
+    if (UserAccount.removed(owner)) {
+      // its id belongs to no user now: it runs under no account, not even the default one
+      throw new JobFailure(
+          "the job's user was removed ("
+              + owner
+              + "); a removed user's jobs are kept for the audit trail but never run");
+    }
     Optional<String> mapped = mapping.apply(owner);
     String name = mapped.orElse(defaultAccount);
     String source =

@@ -54,17 +54,6 @@ final class JobDirectoryOwner {
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
   }
 
-  /**
-   * Gives one file (never what a link points to) to the job's account; a file with other hard links
-   * (a stage-in cache entry) stays the server's, as in {@link #give}.
-   */
-  static void giveFile(Path file, JobAccount account) throws IOException {
-    if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && links(file) > 1) {
-      return;
-    }
-    own(file, account);
-  }
-
   private static int links(Path file) throws IOException {
     return (Integer) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
   }

@@ -223,11 +223,34 @@ public final class JobPlanner {
     return draft(id, owner, job, new ArrayList<>());
   }
 
+  /**
+   * The standard staging plan with its files outside the job directory (file systems, {@code file:}
+   * roots) handled as the owner's OS account, looked up now. When the account cannot be looked up
+   * that is a problem of the plan: it never runs with the server's rights instead.
+   */
+  private StandardStagingPlanner.Plan asJobAccount(
+      String owner, StandardStagingPlanner.Plan plan, List<String> problems) {
+    if (!plan.actsOutsideTheJobDirectory()) {
+      return plan;
+    }
+    try {
+      io.gantry.dispatcher.JobAccount a = accounts.accountOf(owner);
+      return plan.as(new io.gantry.staging.FileAccount(a.name(), a.uid(), a.gid(), a.groups()));
+    } catch (JobFailure e) {
+      problems.add(
+          "staging outside the job directory is done as the job's OS account: " + e.getMessage());
+      return plan;
+    }
+  }
+
   /** The plan, with what stands in its way added to {@code problems}. */
   private JsdlJobPlan draft(JobId id, String owner, JsdlJob job, List<String> problems) {
     Path dir = stagingRoot.resolve(id.toString());
     StandardStagingPlanner.Plan standard =
-        standardStaging.plan(owner, job.stagingSteps(), fileSystems, problems);
+        asJobAccount(
+            owner,
+            standardStaging.plan(owner, job.stagingSteps(), fileSystems, problems),
+            problems);
     StageInPlan in =
         new StageInPlan(
             transfers(job.scpStageIn(), owner, problems),

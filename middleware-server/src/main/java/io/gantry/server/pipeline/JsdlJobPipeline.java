@@ -191,7 +191,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       Files.createDirectories(plan.launch().stdout().getParent());
       Files.createDirectories(plan.launch().stderr().getParent());
       JobDirectoryOwner.give(plan.jobDirectory(), account);
-      giveStagedFileSystemFiles(plan, account);
+      // files staged into JSDL file systems were written as the job's account: nothing to hand over
       if (plan.farm() != null) {
         if (farms == null) {
           throw new JobFailure("this server runs no task farms");
@@ -401,25 +401,6 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       }
     } catch (StagingException e) {
       LOG.warn("job {}: DeleteOnTermination: {}", plan.jobId(), e.getMessage());
-    }
-  }
-
-  /**
-   * Files staged into a JSDL file system are the server's when written; the job reads (and in a
-   * read-write file system may replace) them as its own account, like its job directory's files.
-   * Links are never followed; a name that is no longer a regular file is left alone.
-   */
-  private static void giveStagedFileSystemFiles(JsdlJobPlan plan, JobAccount account)
-      throws IOException {
-    for (io.gantry.staging.UriTransfer t : plan.stageIn().uriTransfers()) {
-      if (t.fileSystem() == null) {
-        continue;
-      }
-      Path file = t.fileSystem().root().resolve(t.fileName()).normalize();
-      if (file.startsWith(t.fileSystem().root())
-          && Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-        JobDirectoryOwner.giveFile(file, account);
-      }
     }
   }
 

@@ -34,7 +34,31 @@ final class StandardStagingPlanner {
   }
 
   /** The transfers and deletions of a job's DataStaging elements. */
-  record Plan(List<UriTransfer> in, List<UriTransfer> out, List<StagedName> deleteOnTermination) {}
+  record Plan(List<UriTransfer> in, List<UriTransfer> out, List<StagedName> deleteOnTermination) {
+    /**
+     * Whether any of it reads or writes outside the job directory (a file system, a {@code file:}
+     * URI), which staging does as the job's OS account.
+     */
+    boolean actsOutsideTheJobDirectory() {
+      return java.util.stream.Stream.concat(in.stream(), out.stream())
+              .anyMatch(t -> t.fileSystem() != null || t.scheme().equals("file"))
+          || deleteOnTermination.stream().anyMatch(n -> n.fileSystem() != null);
+    }
+
+    /** This plan with its files outside the job directory handled as {@code account}. */
+    Plan as(io.gantry.staging.FileAccount account) {
+      return new Plan(
+          in.stream().map(t -> t.as(account)).toList(),
+          out.stream().map(t -> t.as(account)).toList(),
+          deleteOnTermination.stream()
+              .map(
+                  n ->
+                      n.fileSystem() == null
+                          ? n
+                          : new StagedName(n.fileSystem().as(account), n.fileName()))
+              .toList());
+    }
+  }
 
   Plan plan(
       String owner, List<StagingStep> steps, FileSystemRoots fileSystems, List<String> problems) {
@@ -48,6 +72,20 @@ final class StandardStagingPlanner {
         continue; // an unknown file system or a name leaving it: reported, nothing to stage
       }
       NamedFileSystem fileSystem = named.orElse(null);
+      if (fileSystem != null && !fileSystem.stagingWrites() && step.source().isPresent()) {
+        problems.add(
+            step.where()
+                + ": file system "
+                + fileSystem.name()
+                + " is read-only (filesystem."
+                + fileSystem.name()
+                + ".read-only=true), so staging does not write "
+                + step.fileName()
+                + " into it; the operator allows that only with filesystem."
+                + fileSystem.name()
+                + ".staging-writes=true");
+        continue;
+      }
       step.source()
           .flatMap(
               source ->
@@ -80,7 +118,12 @@ final class StandardStagingPlanner {
     }
     try {
       fileSystems.resolve(name.get(), step.fileName());
-      return Optional.of(new NamedFileSystem(name.get(), fileSystems.root(name.get()).get()));
+      return Optional.of(
+          new NamedFileSystem(
+              name.get(),
+              fileSystems.root(name.get()).get(),
+              fileSystems.stagingWrites(name.get()),
+              null));
     } catch (IllegalArgumentException e) {
       problems.add(step.where() + ": " + e.getMessage());
       return Optional.empty();

@@ -822,7 +822,9 @@ public class JobManagementService implements JobManagement {
 
   @Override
   public UserInfo removeUser(String name) throws AccessDeniedFault, UserAccountFault {
-    return users().remove(caller(), name);
+    UserInfo removed = users().remove(caller(), name);
+    workerSessions.closeAllOf(name); // its schedules and tokens went in the removal's transaction
+    return removed;
   }
 
   @Override

@@ -41,6 +41,17 @@ final class WorkerSessionService {
     this.sessions = value;
   }
 
+  /**
+   * Closes every session of a user who was just removed: a session lives in memory under its
+   * owner's name, and a later user of the same name must not feed it or take its completions.
+   */
+  void closeAllOf(String removedUser) {
+    WorkerSessions s = sessions;
+    if (s != null) {
+      s.list(removedUser, false).forEach(s::close);
+    }
+  }
+
   private WorkerSessions sessions() {
     WorkerSessions s = sessions;
     if (s == null) {

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.gantry.server.store.internal.JobRows;
 import io.gantry.server.store.internal.OriginRows;
+import io.gantry.server.store.internal.Owners;
 import io.gantry.server.store.internal.PlanRows;
 import io.gantry.server.store.internal.SchemaMigrations;
 import io.gantry.server.store.internal.Transactor;
@@ -197,14 +198,17 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
         c -> {
           try (PreparedStatement ps =
               c.prepareStatement(
-                  "INSERT INTO gantry_job (id, owner, name, state, submitted_at, jsdl_xml)"
-                      + " VALUES (?, ?, ?, ?, ?, ?)")) {
+                  "INSERT INTO gantry_job (id, owner, name, state, submitted_at, jsdl_xml,"
+                      + " owner_id) VALUES (?, ?, ?, ?, ?, ?, "
+                      + Owners.ID_OF_NAMED
+                      + ")")) {
             ps.setString(1, id.value());
             ps.setString(2, owner);
             ps.setString(3, name);
             ps.setString(4, JobState.QUEUED.name());
             JobRows.setInstant(ps, 5, now);
             ps.setString(6, jobDescription);
+            ps.setString(7, owner);
             ps.executeUpdate();
           }
           if (plan != null) {
@@ -355,9 +359,11 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
         c -> {
           try (PreparedStatement ps =
               c.prepareStatement(
-                  "SELECT COUNT(*) FROM gantry_job WHERE owner = ?"
+                  "SELECT COUNT(*) FROM gantry_job WHERE "
+                      + Owners.ownedByNamed("gantry_job")
                       + " AND state IN ('QUEUED', 'STAGING_IN', 'STAGED', 'RUNNING', 'STAGING_OUT')")) {
             ps.setString(1, owner);
+            ps.setString(2, owner);
             try (ResultSet rs = ps.executeQuery()) {
               rs.next();
               return rs.getLong(1);
@@ -471,7 +477,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   private static String filter(String owner, Set<JobState> states, List<Object> params) {
     StringBuilder sql = new StringBuilder(" WHERE 1 = 1");
     if (owner != null) {
-      sql.append(" AND owner = ?");
+      sql.append(" AND ").append(Owners.ownedByNamed("gantry_job"));
+      params.add(owner);
       params.add(owner);
     }
     if (!states.isEmpty()) {

@@ -2,6 +2,7 @@ package io.gantry.server.store;
 
 import io.gantry.server.store.internal.JobRows;
 import io.gantry.server.store.internal.OriginRows.ParameterRows;
+import io.gantry.server.store.internal.Owners;
 import io.gantry.server.store.internal.Transactor;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,6 +25,11 @@ public final class ScheduleStore {
   private static final String COLUMNS =
       "id, owner, name, cron, time_zone, missed, paused, created_at, last_time, last_job_id,"
           + " last_note, jsdl_xml";
+
+  /** As {@link #COLUMNS}, the owner as {@link Owners} says: bound to the owner's user id. */
+  private static final String SELECTED =
+      COLUMNS.replace("owner,", Owners.presented("gantry_schedule") + " AS owner,");
+
   private static final int NOTE_LIMIT = 4000;
 
   private final Transactor tx;
@@ -51,7 +57,9 @@ public final class ScheduleStore {
               c.prepareStatement(
                   "INSERT INTO gantry_schedule ("
                       + COLUMNS
-                      + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                      + ", owner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                      + Owners.ID_OF_NAMED
+                      + ")")) {
             ps.setString(1, s.id());
             ps.setString(2, s.owner());
             ps.setString(3, s.name());
@@ -64,6 +72,7 @@ public final class ScheduleStore {
             ps.setString(10, s.lastJobId());
             ps.setString(11, s.lastNote());
             ps.setString(12, s.jobDescription());
+            ps.setString(13, s.owner());
             ps.executeUpdate();
           }
           ParameterRows.insert(
@@ -88,7 +97,11 @@ public final class ScheduleStore {
         c ->
             owner == null
                 ? select(c, "ORDER BY owner, name")
-                : select(c, "WHERE owner = ? ORDER BY name", owner));
+                : select(
+                    c,
+                    "WHERE " + Owners.ownedByNamed("gantry_schedule") + " ORDER BY name",
+                    owner,
+                    owner));
   }
 
   /**
@@ -130,6 +143,18 @@ public final class ScheduleStore {
   }
 
   /**
+   * Removes every schedule of the user with this id, in the caller's transaction: a removed user's
+   * schedules go with the user, so none fires for a later user of that name.
+   */
+  static int removeAllOf(Connection c, String userId) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("DELETE FROM gantry_schedule WHERE owner_id = ?")) {
+      ps.setString(1, userId);
+      return ps.executeUpdate();
+    }
+  }
+
+  /**
    * Claims a scheduled time for one firing: true exactly once per schedule and time, and only while
    * the schedule is active and the time is later than the last one dealt with.
    */
@@ -141,7 +166,10 @@ public final class ScheduleStore {
               c.prepareStatement(
                   "UPDATE gantry_schedule SET last_time = ?, last_job_id = NULL, last_note = ?"
                       + " WHERE id = ? AND paused = FALSE"
-                      + " AND (last_time IS NULL OR last_time < ?)")) {
+                      + " AND (last_time IS NULL OR last_time < ?)"
+                      // never for a user removed meanwhile, nor for a later user of the name
+                      + " AND "
+                      + Owners.ownerExists("gantry_schedule"))) {
             JobRows.setInstant(ps, 1, time);
             ps.setString(2, abbreviate(note));
             ps.setString(3, id);
@@ -183,7 +211,7 @@ public final class ScheduleStore {
       throws SQLException {
     List<Schedule> found = new ArrayList<>();
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT " + COLUMNS + " FROM gantry_schedule " + where)) {
+        c.prepareStatement("SELECT " + SELECTED + " FROM gantry_schedule " + where)) {
       for (int i = 0; i < args.length; i++) {
         ps.setString(i + 1, args[i]);
       }

@@ -1,6 +1,7 @@
 package io.gantry.server.store;
 
 import io.gantry.server.store.internal.JobRows;
+import io.gantry.server.store.internal.Owners;
 import io.gantry.server.store.internal.Transactor;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,6 +22,12 @@ import java.util.Optional;
 public final class SessionTokens {
   private static final String COLUMNS =
       "id, user_name, password_stamp, description, created_at, expires_at";
+
+  /** The token's user is the one it was issued to (job store V15), not a later one of the name. */
+  private static final String BOUND =
+      " AND gantry_session_token.user_id = (SELECT u.user_id FROM gantry_user u"
+          + " WHERE u.name = gantry_session_token.user_name)";
+
   private final Transactor tx;
 
   SessionTokens(Transactor tx) {
@@ -46,7 +53,9 @@ public final class SessionTokens {
               c.prepareStatement(
                   "INSERT INTO gantry_session_token (token_hash, "
                       + COLUMNS
-                      + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                      + ", user_id) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                      + Owners.ID_OF_NAMED
+                      + ")")) {
             ps.setString(1, secretHash);
             ps.setString(2, token.id());
             ps.setString(3, token.user());
@@ -54,6 +63,7 @@ public final class SessionTokens {
             ps.setString(5, token.description());
             JobRows.setInstant(ps, 6, token.created());
             JobRows.setInstant(ps, 7, token.expires());
+            ps.setString(8, token.user());
             ps.executeUpdate();
           }
           return null;
@@ -67,7 +77,10 @@ public final class SessionTokens {
         c -> {
           try (PreparedStatement ps =
               c.prepareStatement(
-                  "SELECT " + COLUMNS + " FROM gantry_session_token WHERE token_hash = ?")) {
+                  "SELECT "
+                      + COLUMNS
+                      + " FROM gantry_session_token WHERE token_hash = ?"
+                      + BOUND)) {
             ps.setString(1, secretHash);
             try (ResultSet rs = ps.executeQuery()) {
               return rs.next() ? Optional.of(token(rs)) : Optional.empty();
@@ -85,6 +98,7 @@ public final class SessionTokens {
               "SELECT "
                   + COLUMNS
                   + " FROM gantry_session_token WHERE expires_at > ?"
+                  + BOUND
                   + (user == null ? "" : " AND user_name = ?")
                   + " ORDER BY user_name, created_at";
           List<StoredToken> all = new ArrayList<>();

@@ -10,6 +10,12 @@ import java.util.regex.Pattern;
 public record UserAccount(String name, Role role, String passwordHash) {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,63}");
 
+  /**
+   * Follows the name at submission where a record's user has been removed (job store V15): a space
+   * and parentheses make it no valid user name, so no later user of the name is its owner.
+   */
+  public static final String REMOVED_SUFFIX = " (removed user)";
+
   public enum Role {
     USER,
     ADMIN;
@@ -25,6 +31,11 @@ public record UserAccount(String name, Role role, String passwordHash) {
 
   public UserAccount {
     requireValidName(name);
+  }
+
+  /** Whether a record's owner, as the store reports it, is a removed user. */
+  public static boolean removed(String owner) {
+    return owner.endsWith(REMOVED_SUFFIX);
   }
 
   public boolean admin() {

@@ -15,6 +15,7 @@ import java.util.Optional;
  * users.
  */
 public final class UserAccounts {
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
   private final Transactor tx;
 
   UserAccounts(Transactor tx) {
@@ -64,11 +65,13 @@ public final class UserAccounts {
           }
           try (PreparedStatement ps =
               c.prepareStatement(
-                  "INSERT INTO gantry_user (name, role, password_hash, created_at) VALUES (?, ?, ?, ?)")) {
+                  "INSERT INTO gantry_user (name, role, password_hash, created_at, user_id)"
+                      + " VALUES (?, ?, ?, ?, ?)")) {
             ps.setString(1, account.name());
             ps.setString(2, account.role().value());
             ps.setString(3, account.passwordHash());
             JobRows.setInstant(ps, 4, Instant.now());
+            ps.setString(5, newUserId());
             ps.executeUpdate();
           }
           return true;
@@ -89,17 +92,41 @@ public final class UserAccounts {
         });
   }
 
-  /** Removes an account (its jobs stay, visible to admins); false if there is no such user. */
+  /**
+   * Removes an account; false if there is no such user. In the same transaction its schedules are
+   * removed and its session tokens go (foreign key). Its jobs stay for the audit trail, owned by
+   * its user id, which no later user gets: they are shown to administrators as the name followed by
+   * " (removed user)", and a later user of the same name neither sees nor acts on them.
+   */
   public boolean remove(String name) {
     return tx.write(
         "remove user " + name,
         c -> {
+          String id;
           try (PreparedStatement ps =
-              c.prepareStatement("DELETE FROM gantry_user WHERE name = ?")) {
+              c.prepareStatement("SELECT user_id FROM gantry_user WHERE name = ?")) {
             ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                return false;
+              }
+              id = rs.getString(1);
+            }
+          }
+          ScheduleStore.removeAllOf(c, id);
+          try (PreparedStatement ps =
+              c.prepareStatement("DELETE FROM gantry_user WHERE user_id = ?")) {
+            ps.setString(1, id);
             return ps.executeUpdate() == 1;
           }
         });
+  }
+
+  /** A new user's immutable id: 128 random bits, never reused (job store V15). */
+  private static String newUserId() {
+    byte[] bits = new byte[16];
+    RANDOM.nextBytes(bits);
+    return java.util.HexFormat.of().formatHex(bits);
   }
 
   /**

@@ -138,6 +138,19 @@ class JsdlResourceSettingsTest {
                 scratch.toString()))
             .jsdlResources();
     assertEquals(java.util.Set.of("REF"), resources.readOnlyFileSystems());
+    assertEquals(java.util.Set.of(), resources.stagingWritableFileSystems());
+    assertEquals(
+        java.util.Set.of("REF"),
+        load(Map.of(
+                "filesystem.REF.path",
+                ref.toString(),
+                "filesystem.REF.read-only",
+                "true",
+                "filesystem.REF.staging-writes",
+                "true"))
+            .jsdlResources()
+            .stagingWritableFileSystems(),
+        "staging writes a read-only file system only where the operator says so");
     assertEquals(
         "setting 'filesystem.REF.read-only': 'maybe' is not true or false",
         refusal(

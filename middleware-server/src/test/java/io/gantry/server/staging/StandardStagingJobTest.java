@@ -21,6 +21,7 @@ import io.gantry.testing.HttpTestServer;
 import io.gantry.testing.SshTestHost;
 import io.gantry.testing.server.GantryTestServer;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
@@ -62,7 +63,10 @@ class StandardStagingJobTest {
     ftp = FtpTestServer.ftp(dir.resolve("ftp"));
     ssh = SshTestHost.start(dir.resolve("ssh"));
     ssh.addUser("risk", SSH_PASSWORD);
+    // the file: root, a drop every job account may write (sticky, as /tmp): file: transfers are
+    // made as the job's OS account, so the root's permissions apply to it
     shared = Files.createDirectories(dir.resolve("shared"));
+    Files.setAttribute(shared, "unix:mode", 01777);
     // The operator's file systems: a scratch space every job account may write (sticky, as /tmp)
     // and reference data jobs may only read.
     scratch = Files.createDirectories(dir.resolve("scratch"));
@@ -100,6 +104,14 @@ class StandardStagingJobTest {
         KeyFactory.getInstance("RSA")
             .generatePublic(new X509EncodedKeySpec(PasswordKeyPair.fromPem(pem)));
     return EncryptedSecret.encrypt(key, secret.toCharArray(), binding);
+  }
+
+  /** The uid NSS gives {@code account}. */
+  private static int uidOf(String account) throws Exception {
+    Process id = new ProcessBuilder("/usr/bin/id", "-u", account).start();
+    String uid = new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertEquals(0, id.waitFor(), "id -u " + account);
+    return Integer.parseInt(uid);
   }
 
   static String staging(String file, String flag, Boolean delete, String source, String target) {
@@ -403,6 +415,10 @@ class StandardStagingJobTest {
         "written by the job in /fs/SCRATCH");
     assertEquals(
         expected, Files.readString(shared.resolve("out.txt")), "staged out from the file system");
+    assertEquals(
+        uidOf("nobody"),
+        Files.getAttribute(shared.resolve("out.txt"), "unix:uid"),
+        "written into the file: root as the job's OS account (jobs.default-os-account), not root");
     assertFalse(Files.exists(reference.resolve("w")));
     assertFalse(
         Files.exists(scratch.resolve("in/market.csv")), "DeleteOnTermination in the file system");
@@ -470,13 +486,16 @@ class StandardStagingJobTest {
   }
 
   @Test
-  void anUnknownFileSystemOrANameLeavingOneIsRefusedNamingWhatTheServerProvides() throws Exception {
+  void anUnknownFileSystemANameLeavingOneOrAStageInIntoAReadOnlyOneIsRefused() throws Exception {
     Map<String, String> refused =
         Map.of(
             inFileSystem("x", "TAPE", false, uri(http.base() + "/x"), null),
             "file system TAPE is not one this server provides; it provides REF, SCRATCH",
             inFileSystem("../escape.txt", "SCRATCH", false, uri(http.base() + "/x"), null),
             "'..' is not allowed in file names",
+            inFileSystem("ref.txt", "REF", false, uri(http.base() + "/x"), null),
+            "file system REF is read-only (filesystem.REF.read-only=true), so staging does not"
+                + " write ref.txt into it",
             "<jsdl:Resources><jsdl:FileSystem name=\"SCRATCH\"><jsdl:MountPoint>/scratch</jsdl:MountPoint>"
                 + "</jsdl:FileSystem></jsdl:Resources>",
             "MountPoint /scratch cannot be provided");

@@ -440,6 +440,95 @@ abstract class JobStoreContract {
     assertEquals(0L, counts.get(JobState.RUNNING));
   }
 
+  /**
+   * A removed user's records are bound to their immutable id: a later user of the same name
+   * inherits no job, schedule or token, and the removed user's schedules go with the user.
+   */
+  @Test
+  void aNewUserWithARemovedUsersNameInheritsNothing() {
+    UserAccounts users = store.userAccounts();
+    assertTrue(users.add(new UserAccount("carol", UserAccount.Role.USER, "hash-of-old-carol")));
+    JobRecord oldJob = submit("carol");
+    java.time.Instant now = java.time.Instant.now();
+    Schedule every =
+        new Schedule(
+            "s" + "0".repeat(31),
+            "carol",
+            "every-minute",
+            "* * * * *",
+            "UTC",
+            Schedule.MissedRuns.RUN_ONCE,
+            false,
+            now.minusSeconds(600),
+            null,
+            null,
+            null,
+            JSDL,
+            Map.of());
+    assertTrue(store.schedules().add(every));
+    store
+        .sessionTokens()
+        .add(
+            new SessionTokens.StoredToken(
+                "t" + "0".repeat(31), "carol", "stamp", "laptop", now, now.plusSeconds(3600)),
+            "f".repeat(64));
+
+    assertTrue(users.remove("carol"));
+    assertTrue(
+        store.schedules().find(every.id()).isEmpty(), "removed in the user's own transaction");
+    assertEquals("carol (removed user)", store.find(oldJob.id()).orElseThrow().owner());
+
+    assertTrue(users.add(new UserAccount("carol", UserAccount.Role.USER, "hash-of-new-carol")));
+    assertEquals(0, store.list(JobQuery.ownedBy("carol", 10)).size(), "no old job is hers");
+    assertEquals(0, store.countUnfinished("carol"));
+    assertEquals(0, store.newestFirst("carol", Set.of(), 0, 10).total());
+    assertNotEquals("carol", store.find(oldJob.id()).orElseThrow().owner());
+    assertTrue(store.schedules().list("carol").isEmpty());
+    assertFalse(store.schedules().claim(every.id(), now, "fired"), "nothing left to fire");
+    assertTrue(store.sessionTokens().findByHash("f".repeat(64)).isEmpty());
+    assertTrue(store.sessionTokens().list("carol", now).isEmpty());
+    // administrators still see the old job, as the old user's
+    assertEquals(List.of(oldJob.id()), ids(store.list(JobQuery.all(10))));
+
+    JobRecord newJob = submit("carol");
+    assertEquals("carol", newJob.owner());
+    assertEquals(List.of(newJob.id()), ids(store.list(JobQuery.ownedBy("carol", 10))));
+  }
+
+  /**
+   * Records stored for a name that was no user (the store used without accounts) are not inherited
+   * by a user who takes that name later: the schedule no longer fires, the job is not theirs.
+   */
+  @Test
+  void aUserAddedLaterDoesNotInheritRecordsStoredForTheirNameBefore() {
+    java.time.Instant now = java.time.Instant.now();
+    Schedule s =
+        new Schedule(
+            "e" + "0".repeat(31),
+            "eve",
+            "hourly",
+            "0 * * * *",
+            "UTC",
+            Schedule.MissedRuns.SKIP,
+            false,
+            now.minusSeconds(7200),
+            null,
+            null,
+            null,
+            JSDL,
+            Map.of());
+    assertTrue(store.schedules().add(s));
+    JobRecord job = submit("eve");
+    assertEquals("eve", store.find(job.id()).orElseThrow().owner());
+    assertTrue(store.schedules().claim(s.id(), now.minusSeconds(3600), "fired"));
+
+    assertTrue(store.userAccounts().add(new UserAccount("eve", UserAccount.Role.USER, "h")));
+    assertFalse(store.schedules().claim(s.id(), now, "fired"));
+    assertTrue(store.schedules().list("eve").isEmpty());
+    assertTrue(store.list(JobQuery.ownedBy("eve", 10)).isEmpty());
+    assertTrue(UserAccount.removed(store.find(job.id()).orElseThrow().owner()));
+  }
+
   @Test
   void aRestartedStoreMigratesNothingAndSeesEveryCommittedChange() throws Exception {
     JobId id = submit("alice").id();

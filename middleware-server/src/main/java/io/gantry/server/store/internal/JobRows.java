@@ -15,8 +15,11 @@ import java.time.ZoneOffset;
  * Maps rows of the job tables to records and instants to SQL values, the same on H2 and PostgreSQL.
  */
 public final class JobRows {
+  /** The columns of a job record from {@code gantry_job}; the owner as {@link Owners} says. */
   public static final String JOB_COLUMNS =
-      "seq, id, owner, name, state, submitted_at, started_at, finished_at, exit_code,"
+      "seq, id, "
+          + Owners.presented("gantry_job")
+          + " AS owner, name, state, submitted_at, started_at, finished_at, exit_code,"
           + " failure_reason, phase_detail";
 
   private JobRows() {}

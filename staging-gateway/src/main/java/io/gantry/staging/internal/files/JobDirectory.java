@@ -50,6 +50,35 @@ public final class JobDirectory implements JobFiles {
     return file;
   }
 
+  /**
+   * Resolves a name as {@link #resolve} does but creates nothing: the nearest directory above it
+   * that exists must lie inside the root after every link is resolved. For files handled as the
+   * job's account ({@link AccountFiles}), which creates missing directories itself.
+   */
+  public Path locate(String name, String what) throws IOException {
+    Path file = root.resolve(checkedRelative(name, what)).normalize();
+    Path existing = file.getParent();
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null || !existing.toRealPath().startsWith(root)) {
+      throw new IOException(
+          what + " '" + name + "' leads outside the file system through a symbolic link");
+    }
+    if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+      throw new IOException(what + " '" + name + "' is a directory");
+    }
+    return file;
+  }
+
+  /** After its directories were created: whether {@code file}'s directory is still inside. */
+  public void requireInside(Path file, String name, String what) throws IOException {
+    if (!file.getParent().toRealPath().startsWith(root)) {
+      throw new IOException(
+          what + " '" + name + "' leads outside the file system through a symbolic link");
+    }
+  }
+
   @Override
   public OutputFile create(String name, String what) throws IOException {
     return StagedFile.create(resolve(name, what));

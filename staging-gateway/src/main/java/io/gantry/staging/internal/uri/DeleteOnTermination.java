@@ -1,9 +1,12 @@
 package io.gantry.staging.internal.uri;
 
+import io.gantry.staging.NamedFileSystem;
 import io.gantry.staging.StagedName;
+import io.gantry.staging.internal.files.AccountFiles;
 import io.gantry.staging.internal.files.JobDirectory;
 import io.gantry.staging.internal.files.JobFiles;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,6 +33,12 @@ public final class DeleteOnTermination {
         continue;
       }
       try {
+        if (name.fileSystem() != null && name.fileSystem().account() != null) {
+          if (inFileSystem(name)) {
+            removed.add(name);
+          }
+          continue;
+        }
         JobFiles dir =
             name.fileSystem() == null ? jobDirectory : new JobDirectory(name.fileSystem().root());
         if (dir.delete(name.fileName(), "FileName")) {
@@ -45,5 +54,19 @@ public final class DeleteOnTermination {
       throw first;
     }
     return removed;
+  }
+
+  /**
+   * In a file system, as the job's OS account: only the account's own file, only where staging may
+   * write (a read-only file system is left alone unless the operator allows it).
+   */
+  private static boolean inFileSystem(StagedName name) throws IOException {
+    NamedFileSystem fs = name.fileSystem();
+    if (!fs.stagingWrites()) {
+      throw new IOException("file system " + fs.name() + " is read-only; nothing is deleted there");
+    }
+    JobDirectory dir = new JobDirectory(fs.root());
+    Path file = dir.locate(name.fileName(), "FileName");
+    return new AccountFiles(fs.account(), dir.root(), "file system " + fs.name()).delete(file);
   }
 }

@@ -5,6 +5,8 @@ import io.gantry.staging.UriLogin;
 import io.gantry.staging.UriStagingPolicy;
 import io.gantry.staging.UriTransfer;
 import io.gantry.staging.internal.cache.RemoteVersion;
+import io.gantry.staging.internal.files.AccountFiles;
+import io.gantry.staging.internal.files.OutputFile;
 import io.gantry.staging.internal.files.StagedFile;
 import io.gantry.staging.internal.steps.StepContext;
 import java.io.IOException;
@@ -24,6 +26,10 @@ import java.util.Optional;
  * moment of use, on the real path: a symbolic link planted after validation cannot lead out. Reads
  * open the file without following a final link; writes go through a temporary name and a rename
  * inside the (checked) directory.
+ *
+ * <p>With the job's OS account on the transfer (always, on the server), every read and write here
+ * is done as that account ({@link AccountFiles}): a root shared by every user still keeps their
+ * files apart by owner and mode, and another account's file is never replaced.
  */
 public final class FileScheme implements UriScheme {
   private final UriStagingPolicy policy;
@@ -38,6 +44,14 @@ public final class FileScheme implements UriScheme {
     Path file = checked(transfer);
     if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
       throw UriFailure.permanent(transfer.describe() + " is not a regular file", null);
+    }
+    if (transfer.account() != null) {
+      try {
+        return new AccountFiles(transfer.account(), file.getParent(), "the file: root")
+            .read(file, out);
+      } catch (IOException e) {
+        throw UriFailure.permanent(e.getMessage(), e);
+      }
     }
     try (InputStream in =
         Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
@@ -59,6 +73,11 @@ public final class FileScheme implements UriScheme {
     if (!a.isRegularFile()) {
       return Optional.empty();
     }
+    if (transfer.account() != null
+        && !new AccountFiles(transfer.account(), file.getParent(), "the file: root")
+            .canRead(file)) {
+      return Optional.empty(); // no cached copy for a job that may not read the file itself
+    }
     return Optional.of(new RemoteVersion(a.size(), "mtime " + a.lastModifiedTime().toInstant()));
   }
 
@@ -71,6 +90,24 @@ public final class FileScheme implements UriScheme {
       StepContext context)
       throws UriFailure, IOException {
     Path target = checked(transfer);
+    if (transfer.account() != null) {
+      try {
+        AccountFiles files =
+            new AccountFiles(transfer.account(), existingAncestor(target), "the file: root");
+        files.createParents(target);
+        if (policy.fileProblem(target.toString(), transfer.direction()).isPresent()) {
+          throw new IOException(transfer.describe() + " leads outside the file roots");
+        }
+        try (OutputFile staged = files.create(target, CreationFlag.OVERWRITE);
+            InputStream in = Channels.newInputStream(source)) {
+          in.transferTo(staged.stream());
+          staged.commit(CreationFlag.OVERWRITE);
+          return staged.bytes();
+        }
+      } catch (IOException e) {
+        throw UriFailure.permanent(e.getMessage(), e);
+      }
+    }
     Files.createDirectories(target.getParent());
     try (StagedFile staged = StagedFile.create(target);
         InputStream in = Channels.newInputStream(source)) {
@@ -78,6 +115,17 @@ public final class FileScheme implements UriScheme {
       staged.commit(CreationFlag.OVERWRITE);
       return staged.bytes();
     }
+  }
+
+  /**
+   * The nearest directory above {@code file} that exists (the policy checked it lies in a root).
+   */
+  private static Path existingAncestor(Path file) {
+    Path dir = file.getParent();
+    while (!Files.isDirectory(dir)) {
+      dir = dir.getParent();
+    }
+    return dir;
   }
 
   private Path checked(UriTransfer transfer) throws UriFailure {

@@ -4,6 +4,7 @@ import io.gantry.staging.CreationFlag;
 import io.gantry.staging.CredentialResolver;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.ManifestRecord;
+import io.gantry.staging.NamedFileSystem;
 import io.gantry.staging.StagingException;
 import io.gantry.staging.UriLogin;
 import io.gantry.staging.UriStagingPolicy;
@@ -11,6 +12,7 @@ import io.gantry.staging.UriTransfer;
 import io.gantry.staging.internal.cache.CacheStore;
 import io.gantry.staging.internal.cache.RemoteFileCache;
 import io.gantry.staging.internal.cache.RemoteVersion;
+import io.gantry.staging.internal.files.AccountFiles;
 import io.gantry.staging.internal.files.Checksums;
 import io.gantry.staging.internal.files.JobDirectory;
 import io.gantry.staging.internal.files.JobFiles;
@@ -111,6 +113,9 @@ public final class UriTransferStep implements Step {
 
   private ManifestRecord fetch(UriScheme scheme, UriLogin login, StepContext context, long start)
       throws UriFailure, IOException, InterruptedException {
+    if (transfer.fileSystem() != null) {
+      return fetchIntoFileSystem(scheme, login, context, start);
+    }
     JobFiles dir = directory();
     if (dir.local() == null) {
       return fetchRemote(dir, scheme, login, context, start);
@@ -205,6 +210,57 @@ public final class UriTransferStep implements Step {
     }
   }
 
+  /**
+   * Into a JSDL file system: never when it is read-only (unless the operator allows staging to
+   * write it), and as the job's OS account ({@link AccountFiles}), so the kernel decides what the
+   * job may create or replace there, and another account's file is never replaced. The stage-in
+   * cache is not used: a hit is a hard link to the server's entry, which has no place in a
+   * directory other users share.
+   */
+  private ManifestRecord fetchIntoFileSystem(
+      UriScheme scheme, UriLogin login, StepContext context, long start)
+      throws UriFailure, IOException, InterruptedException {
+    NamedFileSystem fs = transfer.fileSystem();
+    if (!fs.stagingWrites()) {
+      throw UriFailure.permanent(
+          "file system "
+              + fs.name()
+              + " is read-only: staging does not write "
+              + transfer.fileName()
+              + " into it (the operator allows that only with filesystem."
+              + fs.name()
+              + ".staging-writes=true)",
+          null);
+    }
+    JobDirectory dir = new JobDirectory(fs.root());
+    if (fs.account() == null) { // the gateway run alone: its caller's own rights
+      return download(
+          scheme,
+          login,
+          context,
+          start,
+          dir.resolve(transfer.fileName(), "FileName"),
+          dir.exists(transfer.fileName(), "FileName"));
+    }
+    AccountFiles files = new AccountFiles(fs.account(), dir.root(), "file system " + fs.name());
+    Path target = dir.locate(transfer.fileName(), "FileName");
+    CreationFlag flag = transfer.creationFlag();
+    try {
+      files.createParents(target);
+      dir.requireInside(target, transfer.fileName(), "FileName");
+      try (OutputFile file = files.create(target, flag)) {
+        long before = file.bytes();
+        scheme.download(transfer, login, file.stream(), context);
+        String sha256 = file.commit(flag);
+        context.progress().add(0, file.bytes() - before);
+        return record("uri-in", transfer.staged().toString(), file.bytes(), sha256, start);
+      }
+    } catch (IOException e) {
+      // refusals by the kernel or by the owner rule do not change when tried again
+      throw UriFailure.permanent(e.getMessage(), e);
+    }
+  }
+
   /** A file that appeared meanwhile under a dontOverwrite name is final; other errors stay. */
   private static IOException dontOverwrite(CreationFlag flag, IOException e) throws UriFailure {
     if (flag == CreationFlag.DONT_OVERWRITE
@@ -227,7 +283,7 @@ public final class UriTransferStep implements Step {
       throws UriFailure, IOException, InterruptedException {
     SeekableByteChannel source;
     try {
-      source = directory().openForReading(transfer.fileName(), "FileName");
+      source = openForSending();
     } catch (NoSuchFileException e) {
       throw UriFailure.permanent(e.getFile() + " (the job did not write it)", null);
     } catch (IOException e) {
@@ -238,6 +294,26 @@ public final class UriTransferStep implements Step {
       long bytes = scheme.upload(transfer, login, source, source.size(), context);
       context.progress().add(0, bytes);
       return record("uri-out", transfer.staged().toString(), bytes, sha256, start);
+    }
+  }
+
+  /**
+   * The file to send: from the job directory as the server ({@link
+   * io.gantry.staging.JobDirectoryReader}), from a file system as the job's OS account, so a file
+   * the job's program could not read is not read for it either.
+   */
+  private SeekableByteChannel openForSending() throws IOException {
+    NamedFileSystem fs = transfer.fileSystem();
+    if (fs == null || fs.account() == null) {
+      return directory().openForReading(transfer.fileName(), "FileName");
+    }
+    JobDirectory dir = new JobDirectory(fs.root());
+    Path file = dir.locate(transfer.fileName(), "FileName");
+    try {
+      return new AccountFiles(fs.account(), dir.root(), "file system " + fs.name())
+          .copyForReading(file);
+    } catch (NoSuchFileException e) {
+      throw new NoSuchFileException("FileName '" + transfer.fileName() + "' does not exist");
     }
   }
 
