@@ -10,11 +10,9 @@ import io.gantry.dispatcher.slurm.SlurmLauncher;
 import io.gantry.server.compute.BackendContext;
 import io.gantry.server.compute.ComputeBackend;
 import io.gantry.server.compute.ComputePolicy;
-import io.gantry.server.compute.JobDirectories;
 import io.gantry.server.compute.ProgramStart;
 import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.ServerConfig;
-import io.gantry.server.scheduler.JobFailure;
 import io.gantry.staging.ClusterConnection;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -30,18 +28,14 @@ import org.slf4j.LoggerFactory;
  * compute.ssh-user}): there is no per-user account switch on the cluster. Task farms and worker
  * sessions, whose dispatchers live on this host, are refused.
  */
-public final class ClusterSlurmBackend implements ComputeBackend {
+public final class ClusterSlurmBackend extends SlurmJobsBackend {
   private static final Logger log = LoggerFactory.getLogger(ClusterSlurmBackend.class);
 
-  private final ComputePolicy policy;
   private final ClusterConnection cluster;
-  private final ClusterDirectories directories;
-  private final SlurmLauncher slurm;
-  private final JobReferences references;
 
   private ClusterSlurmBackend(
       ServerConfig.Compute compute, ClusterConnection cluster, SlurmLauncher slurm) {
-    this.policy =
+    super(
         new ComputePolicy(
             "slurm",
             false,
@@ -50,11 +44,11 @@ public final class ClusterSlurmBackend implements ComputeBackend {
             true,
             compute.slurmPartition(),
             compute.slurmAccount(),
-            compute.slurmUsers());
+            compute.slurmUsers()),
+        new ClusterDirectories(cluster, compute.cluster().root()),
+        slurm,
+        null);
     this.cluster = cluster;
-    this.directories = new ClusterDirectories(cluster, compute.cluster().root());
-    this.slurm = slurm;
-    this.references = new JobReferences(null, slurm);
   }
 
   /**
@@ -101,21 +95,6 @@ public final class ClusterSlurmBackend implements ComputeBackend {
     }
   }
 
-  @Override
-  public String name() {
-    return "slurm";
-  }
-
-  @Override
-  public ComputePolicy policy() {
-    return policy;
-  }
-
-  @Override
-  public JobDirectories directories() {
-    return directories;
-  }
-
   /** The directories its output goes to, made over SFTP; no account is looked up. */
   @Override
   public JobAccount prepare(ProgramStart job) throws IOException {
@@ -129,19 +108,10 @@ public final class ClusterSlurmBackend implements ComputeBackend {
     return null;
   }
 
-  /** The Slurm job id is stored before anything else happens. */
+  /** As the cluster account the server logs in as. */
   @Override
   public RunningJob start(ProgramStart job, JobAccount account) throws LaunchException {
-    return slurm.submit(
-        job.launch(),
-        job.batch(),
-        null,
-        slurmId -> job.references().record(JobReferences.SLURM + slurmId));
-  }
-
-  @Override
-  public Optional<RunningJob> reattach(String jobId, String reference) throws JobFailure {
-    return references.reattach(jobId, reference);
+    return submit(job, job.launch(), null);
   }
 
   /** Refused at submission too; this is for a farm submitted before compute.ssh-host was set. */
@@ -159,27 +129,8 @@ public final class ClusterSlurmBackend implements ComputeBackend {
   }
 
   @Override
-  public void stopFarmLaunchers(String jobId, String reference) throws JobFailure {
-    references.stopFarmLaunchers(jobId, reference);
-  }
-
-  @Override
-  public Optional<String> sessionRefusal() {
-    return Optional.of(Refusals.SESSIONS_OUTSIDE_SLURM);
-  }
-
-  @Override
-  public RunningJob startSessionWorkers(Path directory, LaunchSpec launchers, JobAccount account)
-      throws LaunchException {
-    throw new LaunchException(Refusals.SESSIONS_OUTSIDE_SLURM);
-  }
-
-  @Override
-  public void forget(String jobId) {}
-
-  @Override
   public void close() {
-    slurm.close();
+    super.close();
     cluster.close();
   }
 }

@@ -10,12 +10,10 @@ import io.gantry.dispatcher.slurm.SlurmLauncher;
 import io.gantry.server.compute.BackendContext;
 import io.gantry.server.compute.ComputeBackend;
 import io.gantry.server.compute.ComputePolicy;
-import io.gantry.server.compute.JobDirectories;
 import io.gantry.server.compute.ProgramStart;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.scheduler.JobFailure;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -25,29 +23,17 @@ import java.util.Optional;
  * the stored "slurm:ID" finds it again. Task farms' launchers are a Slurm job too; worker sessions
  * are refused.
  */
-public final class SlurmBackend implements ComputeBackend {
-  private final ComputePolicy policy;
-  private final JobDirectories directories;
-  private final SlurmLauncher slurm;
+public final class SlurmBackend extends SlurmJobsBackend {
   private final DetachedJobs detached;
-  private final JobReferences references;
 
   private SlurmBackend(ServerConfig config, SlurmLauncher slurm, DetachedJobs detached) {
-    ServerConfig.Compute c = config.compute();
-    this.policy =
-        new ComputePolicy(
-            "slurm",
-            false,
-            false,
-            true,
-            false,
-            c.slurmPartition(),
-            c.slurmAccount(),
-            c.slurmUsers());
-    this.directories = new HostDirectories(config.stagingRoot());
-    this.slurm = slurm;
+    super(policy(config.compute()), new HostDirectories(config.stagingRoot()), slurm, detached);
     this.detached = detached;
-    this.references = new JobReferences(detached, slurm);
+  }
+
+  private static ComputePolicy policy(ServerConfig.Compute c) {
+    return new ComputePolicy(
+        "slurm", false, false, true, false, c.slurmPartition(), c.slurmAccount(), c.slurmUsers());
   }
 
   /**
@@ -76,43 +62,14 @@ public final class SlurmBackend implements ComputeBackend {
   }
 
   @Override
-  public String name() {
-    return "slurm";
-  }
-
-  @Override
-  public ComputePolicy policy() {
-    return policy;
-  }
-
-  @Override
-  public JobDirectories directories() {
-    return directories;
-  }
-
-  @Override
   public JobAccount prepare(ProgramStart job) throws JobFailure, IOException {
     return HostJobs.prepare(job);
   }
 
+  /** As the job owner's OS account (root's {@code sbatch --uid}). */
   @Override
   public RunningJob start(ProgramStart job, JobAccount account) throws LaunchException {
-    return submit(job, job.launch().withAccount(account), account);
-  }
-
-  /** The Slurm job id is stored before anything else happens. */
-  private RunningJob submit(ProgramStart job, LaunchSpec spec, JobAccount account)
-      throws LaunchException {
-    return slurm.submit(
-        spec,
-        job.batch(),
-        SlurmAccounts.runAs(account),
-        slurmId -> job.references().record(JobReferences.SLURM + slurmId));
-  }
-
-  @Override
-  public Optional<RunningJob> reattach(String jobId, String reference) throws JobFailure {
-    return references.reattach(jobId, reference);
+    return submit(job, job.launch().withAccount(account), SlurmAccounts.runAs(account));
   }
 
   @Override
@@ -120,36 +77,16 @@ public final class SlurmBackend implements ComputeBackend {
     return Optional.empty();
   }
 
+  /** The launchers are one Slurm job, as the job owner's account. */
   @Override
   public RunningJob startFarmLaunchers(ProgramStart job, LaunchSpec launchers, JobAccount account)
       throws LaunchException {
-    return submit(job, launchers, account);
-  }
-
-  @Override
-  public void stopFarmLaunchers(String jobId, String reference) throws JobFailure {
-    references.stopFarmLaunchers(jobId, reference);
-  }
-
-  @Override
-  public Optional<String> sessionRefusal() {
-    return Optional.of(Refusals.SESSIONS_OUTSIDE_SLURM);
-  }
-
-  @Override
-  public RunningJob startSessionWorkers(Path directory, LaunchSpec launchers, JobAccount account)
-      throws LaunchException {
-    throw new LaunchException(Refusals.SESSIONS_OUTSIDE_SLURM);
-  }
-
-  @Override
-  public void forget(String jobId) {
-    references.forget(jobId);
+    return submit(job, launchers, SlurmAccounts.runAs(account));
   }
 
   @Override
   public void close() {
-    slurm.close();
+    super.close();
     if (detached != null) {
       detached.close();
     }
