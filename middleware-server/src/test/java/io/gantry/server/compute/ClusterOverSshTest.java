@@ -19,6 +19,7 @@ import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
+import io.gantry.testing.cluster.ClusterBackendSettings;
 import io.gantry.testing.cluster.NamespaceCluster;
 import io.gantry.testing.server.GantryTestServer;
 import jakarta.xml.ws.soap.SOAPFaultException;
@@ -76,40 +77,11 @@ public class ClusterOverSshTest {
       throws Exception {
     Path root = work.resolve("cluster-root");
     List<String> local = run("local", Map.of(), null);
-    Map<String, String> remote = new HashMap<>(clusterSettings(cluster, root));
+    Map<String, String> remote = new HashMap<>(ClusterBackendSettings.slurmOverSsh(cluster, root));
     List<String> onCluster = run("cluster", remote, root);
 
     assertFalse(local.isEmpty());
     assertEquals(local, onCluster);
-  }
-
-  /**
-   * The settings of a server whose job directories are under {@code root} on the cluster's login
-   * host, reached through the fixture's relay, with the cluster's key and known_hosts.
-   */
-  public static Map<String, String> clusterSettings(NamespaceCluster cluster, Path root)
-      throws Exception {
-    return Map.of(
-        "compute.backend", "slurm",
-        "compute.ssh-host", relayHostInKnownHosts(cluster),
-        "compute.ssh-port", Integer.toString(cluster.loginSshEndpoint().getPort()),
-        "compute.ssh-user", cluster.sshUser(),
-        "compute.ssh-identity", "cluster",
-        "identity.cluster.key-file", cluster.sshPrivateKey().toString(),
-        "compute.ssh-known-hosts", cluster.knownHosts().toString(),
-        "compute.root", root.toString(),
-        "slurm.poll-interval", "1");
-  }
-
-  /** The name the relay's key is filed under in the cluster's known_hosts ("[NAME]:PORT KEY"). */
-  private static String relayHostInKnownHosts(NamespaceCluster cluster) throws Exception {
-    String port = "]:" + cluster.loginSshEndpoint().getPort() + " ";
-    String line =
-        Files.readAllLines(cluster.knownHosts()).stream()
-            .filter(l -> l.contains(port))
-            .findFirst()
-            .orElseThrow();
-    return line.substring(1, line.indexOf(']'));
   }
 
   /**

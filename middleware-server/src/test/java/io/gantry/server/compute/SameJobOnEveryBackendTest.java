@@ -11,6 +11,7 @@ import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
+import io.gantry.testing.cluster.ClusterBackendSettings;
 import io.gantry.testing.cluster.NamespaceCluster;
 import io.gantry.testing.server.GantryTestServer;
 import java.io.StringReader;
@@ -64,44 +65,13 @@ class SameJobOnEveryBackendTest {
 
   @Test
   void theSampleVarJobGivesTheSameResultsOnLocalMpirunHostsAndSlurm() throws Exception {
-    Path wrapper = work.resolve("mpirun-on-login");
-    // mpirun on the cluster's login host; the ssh settings come from the server's configuration.
-    Files.writeString(
-        wrapper,
-        "#!/bin/sh\nexec nsenter --net=/run/netns/"
-            + cluster.loginNamespace()
-            + " -- mpirun \"$@\"\n");
-    Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
-
     List<String> local = run("local", Map.of());
     List<String> hosts =
         run(
             "mpirun-hosts",
-            Map.of(
-                "compute.backend",
-                "mpirun-hosts",
-                "mpirun.path",
-                wrapper.toString(),
-                "mpirun.hostfile",
-                cluster.hostfile().toString(),
-                "mpirun.ssh-identity",
-                cluster.sshPrivateKey().toString(),
-                "mpirun.ssh-known-hosts",
-                cluster.knownHosts().toString(),
-                "mpirun.ssh-user",
-                cluster.sshUser()));
-    List<String> slurm =
-        run(
-            "slurm",
-            Map.of(
-                "compute.backend",
-                "slurm",
-                "slurm.bin-dir",
-                cluster.clientBin().toString(),
-                "slurm.conf",
-                cluster.slurmConf().toString(),
-                "slurm.poll-interval",
-                "1"));
+            ClusterBackendSettings.mpirunHosts(
+                cluster, ClusterBackendSettings.mpirunOnLogin(cluster, work)));
+    List<String> slurm = run("slurm", ClusterBackendSettings.slurm(cluster));
 
     assertFalse(local.isEmpty());
     assertEquals(local, hosts, "mpirun-hosts");
