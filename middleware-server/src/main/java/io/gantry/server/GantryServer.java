@@ -1,21 +1,18 @@
 package io.gantry.server;
 
-import io.gantry.dispatcher.DetachedJobs;
-import io.gantry.dispatcher.DetachedSupervision;
 import io.gantry.dispatcher.DispatcherConfig;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
-import io.gantry.dispatcher.Launcher;
 import io.gantry.dispatcher.OsAccounts;
-import io.gantry.dispatcher.PosixLauncher;
 import io.gantry.dispatcher.SandboxConfig;
 import io.gantry.dispatcher.SandboxProbe;
-import io.gantry.dispatcher.slurm.SlurmLauncher;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParserOptions;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.ServerInfo;
-import io.gantry.server.config.ConfigException;
+import io.gantry.server.compute.BackendContext;
+import io.gantry.server.compute.ComputeBackend;
+import io.gantry.server.compute.ComputeBackends;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
@@ -26,7 +23,6 @@ import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.http.StorageOutageFilter;
 import io.gantry.server.pipeline.ApplicationRegistry;
-import io.gantry.server.pipeline.ComputePolicy;
 import io.gantry.server.pipeline.FileSystemRoots;
 import io.gantry.server.pipeline.JobAccounts;
 import io.gantry.server.pipeline.JobPlanner;
@@ -61,7 +57,6 @@ import io.gantry.server.web.RefusedRequest;
 import io.gantry.server.web.WebFace;
 import io.gantry.server.web.WebFaceContext;
 import io.gantry.server.workers.WorkerSessions;
-import io.gantry.staging.ClusterConnection;
 import io.gantry.staging.ConnectionCheck;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.GatewayOptions;
@@ -206,44 +201,15 @@ public final class GantryServer implements AutoCloseable {
             config.killGracePeriod(),
             DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT,
             sandbox);
-    DispatcherConfig attached = dispatch; // worker sessions' launchers end with this server
-    Optional<DetachedSupervision> supervision = ComputeBackends.detachedSupervision(config);
-    DetachedJobs detached = null;
-    if (supervision.isPresent()) {
-      dispatch = dispatch.withDetachedSupervision(supervision.get());
-      detached = own(new DetachedJobs(supervision.get()));
-    }
-    Launcher mpi = ComputeBackends.mpiLauncher(config, dispatch);
-    own((AutoCloseable) mpi); // both MPI launchers are closeable
-    PosixLauncher posix = own(new PosixLauncher(dispatch));
-    ServerConfig.Cluster clusterConfig = config.compute().cluster();
-    ClusterConnection cluster = null;
-    if (clusterConfig != null) {
-      if (!identities.containsKey(clusterConfig.identity())) {
-        throw new ConfigException(
-            "compute.ssh-identity",
-            "names no SSH identity: define identity." + clusterConfig.identity() + ".key-file");
-      }
-      cluster =
-          own(
-              ComputeBackends.clusterConnection(
-                  clusterConfig, credentials, gatewayOptions(config)));
-      log.info(
-          "job directories on the cluster {} under {}", cluster.describe(), clusterConfig.root());
-    }
-    SlurmLauncher slurm =
-        config.compute().backend() != ServerConfig.Backend.SLURM
-            ? null
-            : cluster != null
-                ? own(ComputeBackends.clusterSlurmLauncher(config, cluster))
-                : own(ComputeBackends.slurmLauncher(config));
-    log.info("compute backend {}", config.compute().backend().setting());
-    if (config.hostFile() != null
-        && config.compute().backend() != ServerConfig.Backend.MPIRUN_HOSTS) {
-      log.warn(
-          "mpirun.hostfile is used by compute.backend=mpirun-hosts only; with {} it is not used",
-          config.compute().backend().setting());
-    }
+    ComputeBackend backend =
+        own(
+            ComputeBackends.create(
+                new BackendContext(
+                    config,
+                    dispatch,
+                    credentials::clusterLogin,
+                    gatewayOptions(config),
+                    identities.keySet())));
 
     ApplicationRegistry applications =
         ApplicationRegistry.withBuiltIns(
@@ -258,12 +224,12 @@ public final class GantryServer implements AutoCloseable {
             new StagingRules(connections, config.staging().sqlFunctions()));
     JobPlanner planner =
         new JobPlanner(
-                clusterConfig != null ? Path.of(clusterConfig.root()) : config.stagingRoot(),
+                backend.directories().root(),
                 config.defaultWallTime(),
                 credentials,
                 accounts,
                 sandbox,
-                ComputePolicy.of(config))
+                backend.policy())
             .withUriStaging(uriPolicy)
             .withConnectionCheck(
                 config.staging().checkConnections()
@@ -280,8 +246,7 @@ public final class GantryServer implements AutoCloseable {
                     config.jsdlResources().fileSystems(),
                     config.jsdlResources().readOnlyFileSystems(),
                     config.jsdlResources().stagingWritableFileSystems()))
-            .withTaskFarms(farmLauncher(config))
-            .onCluster(cluster != null);
+            .withTaskFarms(farmLauncher(config));
     // owned before the scheduler, so closed after it: the scheduler stops first and a farm whose
     // launchers then end stays RUNNING, for the next server to resume from its journal
     TaskFarmRunner farms =
@@ -289,9 +254,7 @@ public final class GantryServer implements AutoCloseable {
             new TaskFarmRunner(
                 config.stagingRoot(), config.taskFarms(), store, config.killGracePeriod()));
     JsdlJobPipeline pipeline =
-        new JsdlJobPipeline(parser, planner, gateway, mpi, posix, store, slurm, detached)
-            .withTaskFarms(farms)
-            .onCluster(cluster);
+        new JsdlJobPipeline(parser, planner, gateway, store, backend).withTaskFarms(farms);
     JobDiskLimits<JsdlJobPlan> diskLimits =
         own(
             new JobDiskLimits<>(
@@ -328,11 +291,6 @@ public final class GantryServer implements AutoCloseable {
             new StageInCacheAdministration(stageInCache));
     // worker sessions (issue 15): launchers started as a farm's are, in the user's sandbox and
     // account, but never under gantry-stepd: a session lives in this server's memory only
-    Launcher sessionMpi = mpi;
-    if (supervision.isPresent()) {
-      sessionMpi = ComputeBackends.mpiLauncher(config, attached);
-      own((AutoCloseable) sessionMpi);
-    }
     service.acceptWorkerSessions(
         own(
             new WorkerSessions(
@@ -341,18 +299,19 @@ public final class GantryServer implements AutoCloseable {
                 new WorkerSessionLaunch(
                     config.stagingRoot(),
                     farmLauncher(config),
-                    sessionMpi,
+                    backend,
                     accounts,
                     sandbox,
-                    applications,
-                    slurm != null
-                        ? "worker sessions run on compute.backend local or mpirun-hosts, not slurm"
-                        : null),
+                    applications),
                 config.killGracePeriod(),
                 Clock.systemUTC())));
-    if (cluster != null) {
-      service.readingJobFilesWith(JobFileReader.withCluster(cluster, clusterConfig.root()));
-    }
+    backend
+        .directories()
+        .cluster()
+        .ifPresent(
+            cluster ->
+                service.readingJobFilesWith(
+                    JobFileReader.withCluster(cluster, backend.directories().root().toString())));
     ServerConfig.Security security = config.security();
     startSchedules(config, store, service);
     Optional<TlsKeystore> keystore =

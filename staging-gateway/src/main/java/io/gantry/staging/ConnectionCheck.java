@@ -1,10 +1,7 @@
 package io.gantry.staging;
 
-import io.gantry.staging.internal.net.HostPort;
-import io.gantry.staging.internal.net.InlineJdbcUrl;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
+import io.gantry.staging.internal.sql.CredentialKeys;
+import io.gantry.staging.internal.sql.InlineConnectFailure;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;
@@ -14,15 +11,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Checks before the computation: every database a job's SQL staging names is reached and accepts
@@ -34,8 +28,8 @@ import javax.crypto.spec.SecretKeySpec;
  *       staging; the credential is resolved (an encrypted password decrypted for the job's owner
  *       and this destination only) at the moment of the check, and forgotten after it.
  *   <li>A success is remembered for {@code remember} under the URL, the user and a keyed digest of
- *       the password (HMAC under a key that lives only in this object), so a wrong password is
- *       never answered from the memory of a right one; a failure is never remembered.
+ *       the password ({@link CredentialKeys}), so a wrong password is never answered from the
+ *       memory of a right one; a failure is never remembered.
  *   <li>A problem names the stage, the step and the data source, never the password; for an inline
  *       data source a failure other than a refused login reads "could not connect to HOST:PORT", as
  *       staging says it, so the check tells a job no more about the network than staging does.
@@ -48,7 +42,7 @@ public final class ConnectionCheck {
   private final Duration remember;
   private final Clock clock;
   private final Map<String, Instant> accepted = new ConcurrentHashMap<>();
-  private final SecretKeySpec digestKey;
+  private final CredentialKeys keys = new CredentialKeys();
 
   public ConnectionCheck(
       CredentialResolver credentials,
@@ -61,10 +55,6 @@ public final class ConnectionCheck {
     this.connectTimeout = connectTimeout;
     this.remember = remember;
     this.clock = clock;
-    byte[] key = new byte[32];
-    new SecureRandom().nextBytes(key);
-    this.digestKey = new SecretKeySpec(key, "HmacSHA256");
-    Arrays.fill(key, (byte) 0);
   }
 
   /** One problem per data source of the plans that cannot be used; empty when all can. */
@@ -107,7 +97,7 @@ public final class ConnectionCheck {
     } catch (IllegalArgumentException | IllegalStateException e) {
       return "data source " + use.ref.describe() + ": " + e.getMessage();
     }
-    String key = key(spec);
+    String key = keys.of(spec);
     Instant until = accepted.get(key);
     if (until != null && clock.instant().isBefore(until)) {
       return null;
@@ -135,7 +125,7 @@ public final class ConnectionCheck {
       String why =
           loginRefused
               ? "the database refused the login of user " + spec.user() + ": " + e.getMessage()
-              : inline ? couldNotConnect(spec) : e.getMessage();
+              : inline ? InlineConnectFailure.describe(spec) : e.getMessage();
       return Optional.of("cannot connect to data source " + spec.describe() + ": " + why);
     }
   }
@@ -159,34 +149,5 @@ public final class ConnectionCheck {
       throw new SQLException("no JDBC driver on the server accepts this URL", "08001");
     }
     return c;
-  }
-
-  private static String couldNotConnect(DataSourceSpec spec) {
-    List<String> hosts;
-    try {
-      hosts = InlineJdbcUrl.parse(spec.jdbcUrl()).hosts().stream().map(HostPort::toString).toList();
-    } catch (IllegalArgumentException e) {
-      hosts = List.of();
-    }
-    return "could not connect to " + (hosts.isEmpty() ? "the database" : String.join(", ", hosts));
-  }
-
-  private String key(DataSourceSpec spec) {
-    char[] password = spec.password().reveal();
-    byte[] bytes = new String(password).getBytes(StandardCharsets.UTF_8);
-    Arrays.fill(password, '\0');
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(digestKey);
-      return spec.jdbcUrl()
-          + "\u0000"
-          + spec.user()
-          + "\u0000"
-          + HexFormat.of().formatHex(mac.doFinal(bytes));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
-    } finally {
-      Arrays.fill(bytes, (byte) 0);
-    }
   }
 }

@@ -3,9 +3,7 @@ package io.gantry.dispatcher.internal;
 import io.gantry.dispatcher.LaunchException;
 import io.gantry.dispatcher.LaunchSpec;
 import io.gantry.dispatcher.RunningJob;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,7 +20,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProcessSupervisor implements JobStarter {
   private static final Logger log = LoggerFactory.getLogger(ProcessSupervisor.class);
-  private static final File NO_INPUT = new File("/dev/null");
 
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
@@ -60,27 +57,7 @@ public final class ProcessSupervisor implements JobStarter {
         throw new IllegalStateException("job " + spec.jobId() + ": the launcher is closed");
       }
     }
-    if (!Files.isDirectory(spec.workingDirectory())) {
-      throw new LaunchException(
-          "job "
-              + spec.jobId()
-              + ": working directory "
-              + spec.workingDirectory()
-              + " does not exist");
-    }
-    ProcessBuilder builder = new ProcessBuilder(argv).directory(spec.workingDirectory().toFile());
-    builder.environment().clear();
-    builder.environment().putAll(environment);
-    builder.redirectInput(NO_INPUT).redirectOutput(spec.stdout().toFile());
-    if (spec.stdout()
-        .toAbsolutePath()
-        .normalize()
-        .equals(spec.stderr().toAbsolutePath().normalize())) {
-      // Two descriptors on one file would overwrite each other's output; share one instead.
-      builder.redirectErrorStream(true);
-    } else {
-      builder.redirectError(spec.stderr().toFile());
-    }
+    ProcessBuilder builder = JobProcess.builder(spec, argv, environment);
     Instant startedAt = Instant.now();
     Process process;
     try {

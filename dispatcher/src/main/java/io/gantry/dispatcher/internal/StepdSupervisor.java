@@ -41,7 +41,6 @@ public final class StepdSupervisor implements JobStarter {
 
   private static final Pattern REFERENCE = Pattern.compile("stepd:(\\d{1,10}):(\\d{1,20})");
   private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-  private static final File NO_INPUT = new File("/dev/null");
   private static final Logger log = LoggerFactory.getLogger(StepdSupervisor.class);
 
   private final DetachedSupervision supervision;
@@ -69,29 +68,11 @@ public final class StepdSupervisor implements JobStarter {
     if (closed) {
       throw new IllegalStateException("job " + spec.jobId() + ": the launcher is closed");
     }
-    if (!Files.isDirectory(spec.workingDirectory())) {
-      throw new LaunchException(
-          "job "
-              + spec.jobId()
-              + ": working directory "
-              + spec.workingDirectory()
-              + " does not exist");
-    }
+    JobProcess.requireWorkingDirectory(spec);
     Path status = statusFile(spec.jobId());
     ProcessBuilder builder =
-        new ProcessBuilder(command(spec, argv, status, wallTimeGrace, wrapperDepth))
-            .directory(spec.workingDirectory().toFile());
-    builder.environment().clear();
-    builder.environment().putAll(environment);
-    builder.redirectInput(NO_INPUT).redirectOutput(spec.stdout().toFile());
-    if (spec.stdout()
-        .toAbsolutePath()
-        .normalize()
-        .equals(spec.stderr().toAbsolutePath().normalize())) {
-      builder.redirectErrorStream(true); // one descriptor for one file, as ProcessSupervisor does
-    } else {
-      builder.redirectError(spec.stderr().toFile());
-    }
+        JobProcess.builder(
+            spec, command(spec, argv, status, wallTimeGrace, wrapperDepth), environment);
     Process process;
     try {
       prepareStatusDirectory();

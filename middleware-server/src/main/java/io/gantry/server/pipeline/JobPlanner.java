@@ -15,6 +15,7 @@ import io.gantry.jsdl.model.ext.SQLUpdateDataStagingType;
 import io.gantry.jsdl.model.hpcpa.HPCProfileApplicationType;
 import io.gantry.jsdl.model.posix.POSIXApplicationType;
 import io.gantry.jsdl.model.spmd.SPMDApplicationType;
+import io.gantry.server.compute.ComputePolicy;
 import io.gantry.server.config.NamedApplication;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.store.JobId;
@@ -66,9 +67,6 @@ public final class JobPlanner {
 
   /** gantry-launcher for task farms; null: this server refuses them. */
   private Path farmLauncher;
-
-  /** Whether job directories are on a cluster reached over SSH (compute.ssh-host). */
-  private boolean onCluster;
 
   /** Which named data sources and SSH identities exist and who may use them. */
   public interface DataSourceAccess {
@@ -163,17 +161,6 @@ public final class JobPlanner {
    */
   public JobPlanner withTaskFarms(Path launcher) {
     this.farmLauncher = launcher;
-    return this;
-  }
-
-  /**
-   * Plans for job directories on a cluster reached over SSH ({@code compute.ssh-host}); returns
-   * this. Two things of this host do not reach such a job and are refused when it is submitted: a
-   * task farm (its dispatcher and journal live on this host, and its launchers connect back to it)
-   * and a JSDL file system (a directory of this host, which the cluster's nodes cannot see).
-   */
-  public JobPlanner onCluster(boolean cluster) {
-    this.onCluster = cluster;
     return this;
   }
 
@@ -423,7 +410,7 @@ public final class JobPlanner {
       job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName().strip()));
     }
     job.stagingSteps().forEach(step -> step.fileSystemName().ifPresent(named::add));
-    if (onCluster && !named.isEmpty()) {
+    if (compute.onCluster() && !named.isEmpty()) {
       problems.add(
           "JSDL file systems "
               + named
@@ -458,7 +445,7 @@ public final class JobPlanner {
       ProcessCount.check(job, 1, "an HPC Profile application runs", problems);
       return hpcProfile(id, job.hpcProfileApplication().get(), dir);
     }
-    if (job.taskFarm().isPresent() && onCluster) {
+    if (job.taskFarm().isPresent() && compute.onCluster()) {
       problems.add(
           "task farms run on the server's own host (their dispatcher and journal live there), and"
               + " this server runs its jobs on the cluster of compute.ssh-host: submit the farm to"
@@ -536,7 +523,7 @@ public final class JobPlanner {
     if (app.getPartition() != null && !compute.slurm()) {
       problems.add(
           "Partition names a Slurm partition, and this server's compute backend is "
-              + compute.backend().setting()
+              + compute.backend()
               + "; with Open MPI give a HostFile instead");
     }
     LaunchSpec.Builder spec =
@@ -557,7 +544,7 @@ public final class JobPlanner {
       options.add("--verbose");
     }
     spec.extraMpirunOptions(options.toArray(String[]::new));
-    if (app.getHostFile() != null && compute.usesJobHostFiles()) {
+    if (app.getHostFile() != null && compute.jobHostFiles()) {
       spec.hostFile(inside(dir, app.getHostFile()));
     }
     for (EnvironmentType e : app.getEnvironment()) {

@@ -1,62 +1,50 @@
 package io.gantry.server.pipeline;
 
-import io.gantry.dispatcher.DetachedJobs;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
-import io.gantry.dispatcher.Launcher;
-import io.gantry.dispatcher.ProgramKind;
 import io.gantry.dispatcher.RunningJob;
-import io.gantry.dispatcher.slurm.SlurmLauncher;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParseResult;
+import io.gantry.server.compute.ComputeBackend;
+import io.gantry.server.compute.JobDirectories;
+import io.gantry.server.compute.ProgramStart;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.scheduler.JobPipeline;
 import io.gantry.server.scheduler.PhaseProgress;
 import io.gantry.server.store.DataMovement;
 import io.gantry.server.store.JobRecord;
 import io.gantry.server.store.JobStore;
-import io.gantry.staging.ClusterConnection;
 import io.gantry.staging.Manifest;
 import io.gantry.staging.ManifestRecord;
 import io.gantry.staging.StagingException;
 import io.gantry.staging.StagingGateway;
 import io.gantry.staging.StagingListener;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Stream;
 
 /**
  * Carries out JSDL jobs: stage-in through the {@link StagingGateway} into a clean job directory,
- * the program through the dispatcher, stage-out back through the gateway. Each phase's manifest is
- * recorded in the job store.
+ * the program through the {@link ComputeBackend}, stage-out back through the gateway. Each phase's
+ * manifest is recorded in the job store. Which backend runs the job, where its directory lies and
+ * as which account it runs are the backend's: nothing here asks which backend it is.
  */
 public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
-  /** Prefix of a stored Slurm job id ({@link JobStore#recordComputeRef}). */
-  static final String SLURM_REF = "slurm:";
-
   /**
-   * Prefix of a task farm's stored reference: "farm:local", or "farm:slurm:ID". A farm is resumed,
-   * not re-attached: its journal holds what it finished.
+   * Prefix of a task farm's stored reference: "farm:" and its launchers' reference. A farm is
+   * resumed, not re-attached: its journal holds what it finished.
    */
   static final String FARM_REF = "farm:";
 
   private final JsdlParser parser;
   private final JobPlanner planner;
   private final StagingGateway gateway;
-  private final Launcher mpiLauncher;
-  private final Launcher posixLauncher;
   private final JobStore store;
-  private final SlurmLauncher slurm;
-  private final DetachedJobs detached;
+  private final ComputeBackend backend;
   private TaskFarmRunner farms;
-
-  /** The cluster holding the job directories (compute.ssh-host); null: they are on this host. */
-  private ClusterConnection cluster;
 
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(JsdlJobPipeline.class);
@@ -65,66 +53,18 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       JsdlParser parser,
       JobPlanner planner,
       StagingGateway gateway,
-      Launcher mpiLauncher,
-      Launcher posixLauncher,
-      JobStore store) {
-    this(parser, planner, gateway, mpiLauncher, posixLauncher, store, null);
-  }
-
-  /** With {@code slurm} non-null every job, MPI or not, is submitted to Slurm. */
-  public JsdlJobPipeline(
-      JsdlParser parser,
-      JobPlanner planner,
-      StagingGateway gateway,
-      Launcher mpiLauncher,
-      Launcher posixLauncher,
       JobStore store,
-      SlurmLauncher slurm) {
-    this(parser, planner, gateway, mpiLauncher, posixLauncher, store, slurm, null);
-  }
-
-  /**
-   * With {@code detached} non-null, local jobs run under supervisors that outlive the server, and
-   * jobs a previous server started that way are followed again.
-   */
-  public JsdlJobPipeline(
-      JsdlParser parser,
-      JobPlanner planner,
-      StagingGateway gateway,
-      Launcher mpiLauncher,
-      Launcher posixLauncher,
-      JobStore store,
-      SlurmLauncher slurm,
-      DetachedJobs detached) {
-    this.slurm = slurm;
-    this.detached = detached;
+      ComputeBackend backend) {
     this.parser = parser;
     this.planner = planner;
     this.gateway = gateway;
-    this.mpiLauncher = mpiLauncher;
-    this.posixLauncher = posixLauncher;
     this.store = store;
+    this.backend = backend;
   }
 
   /** Runs task-farm jobs through {@code runner}; returns this. */
   public JsdlJobPipeline withTaskFarms(TaskFarmRunner runner) {
     this.farms = runner;
-    return this;
-  }
-
-  /**
-   * Job directories on {@code cluster} (null: on this host): stage-in and stage-out stream over its
-   * SFTP channels, the job is submitted to the Slurm on its login node ({@code slurm} must be the
-   * launcher made for it), and nothing of the job is written on this host. Task farms and job
-   * supervisors stay features of local jobs: the planner refuses a farm for a cluster at
-   * submission, and the configuration refuses {@code jobs.supervisor} with {@code
-   * compute.ssh-host}.
-   */
-  public JsdlJobPipeline onCluster(ClusterConnection cluster) {
-    if (cluster != null && slurm == null) {
-      throw new IllegalArgumentException("a cluster reached over SSH runs its jobs through Slurm");
-    }
-    this.cluster = cluster;
     return this;
   }
 
@@ -141,32 +81,13 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   @Override
   public void stageIn(JsdlJobPlan plan, PhaseProgress progress)
       throws JobFailure, InterruptedException {
-    Manifest manifest;
-    if (cluster != null) {
-      String dir = plan.jobDirectory().toString();
-      try {
-        cluster.recreateDirectory(dir);
-      } catch (IOException e) {
-        throw new JobFailure(
-            "cannot prepare the job directory "
-                + dir
-                + " on "
-                + cluster.describe()
-                + ": "
-                + e.getMessage(),
-            e);
-      }
-      manifest =
-          stage(
-              () -> gateway.stageIn(plan.stageIn(), cluster, dir, listener("stage-in", progress)));
-    } else {
-      cleanDirectory(plan.jobDirectory());
-      manifest =
-          stage(
-              () ->
-                  gateway.stageIn(
-                      plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
-    }
+    JobDirectories directories = backend.directories();
+    directories.recreate(plan.jobDirectory());
+    Manifest manifest =
+        stage(
+            () ->
+                directories.stageIn(
+                    gateway, plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
     store.recordDataMovements(
         plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
   }
@@ -176,89 +97,42 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     if (!plan.runsProgram()) {
       throw new JobFailure("the job has no application to run"); // the scheduler never asks
     }
-    if (cluster != null) {
-      return launchOnCluster(plan);
-    }
-    Launcher launcher = plan.launch().kind() == ProgramKind.MPI ? mpiLauncher : posixLauncher;
-    // looked up again now, not at submission: the mapping or the account may have changed since
-    JobAccount account = planner.accountOf(plan.owner());
-    if (plan.launch().hostFile() != null) {
-      LocalHostFile.check(
-          plan.jobDirectory(), plan.launch().hostFile()); // only local jobs carry their own
-    }
-    try {
-      Files.createDirectories(plan.launch().workingDirectory());
-      Files.createDirectories(plan.launch().stdout().getParent());
-      Files.createDirectories(plan.launch().stderr().getParent());
-      JobDirectoryOwner.give(plan.jobDirectory(), account);
-      // files staged into JSDL file systems were written as the job's account: nothing to hand over
-      if (plan.farm() != null) {
-        if (farms == null) {
-          throw new JobFailure("this server runs no task farms");
-        }
-        return farms.launch(
-            plan, plan.launch().withAccount(account), spec -> startFarm(plan, spec, account));
-      }
-      if (slurm != null) {
-        // Stored before anything else happens, so that a restarted server finds the job again.
-        return slurm.submit(
-            plan.launch().withAccount(account),
-            plan.batch(),
-            SlurmAccounts.runAs(account),
-            slurmId -> store.recordComputeRef(plan.jobId(), SLURM_REF + slurmId));
-      }
-      RunningJob running = launcher.launch(plan.launch().withAccount(account));
-      // Stored at once, so that a restarted server finds the job's supervisor again.
-      running.reattachReference().ifPresent(ref -> store.recordComputeRef(plan.jobId(), ref));
-      return running;
-    } catch (LaunchException | IOException | IllegalArgumentException e) {
-      throw new JobFailure(e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Submits to the cluster's Slurm over SSH. The job runs as the cluster account the server logs in
-   * as (compute.ssh-user): there is no per-user account switch on the cluster, and the directories
-   * its output goes to are made over SFTP first.
-   */
-  private RunningJob launchOnCluster(JsdlJobPlan plan) throws JobFailure {
     if (plan.farm() != null) {
-      // refused at submission; this is a farm submitted before compute.ssh-host was set
-      throw new JobFailure(
-          "task farms run on the server's own host, and this server runs its jobs on the cluster"
-              + " of compute.ssh-host");
+      // refused at submission where the backend runs no farms; this one was submitted before
+      Optional<String> refusal = backend.farmRefusal();
+      if (refusal.isPresent()) {
+        throw new JobFailure(refusal.get());
+      }
     }
     try {
-      for (Path dir :
-          List.of(
-              plan.launch().workingDirectory(),
-              plan.launch().stdout().getParent(),
-              plan.launch().stderr().getParent())) {
-        cluster.createDirectories(dir.toString());
+      ProgramStart job = programStart(plan, ref -> store.recordComputeRef(plan.jobId(), ref));
+      JobAccount account = backend.prepare(job);
+      if (plan.farm() == null) {
+        return backend.start(job, account);
       }
-      return slurm.submit(
-          plan.launch(),
-          plan.batch(),
-          null,
-          slurmId -> store.recordComputeRef(plan.jobId(), SLURM_REF + slurmId));
+      if (farms == null) {
+        throw new JobFailure("this server runs no task farms");
+      }
+      ProgramStart launchers =
+          programStart(plan, ref -> store.recordComputeRef(plan.jobId(), FARM_REF + ref));
+      return farms.launch(
+          plan,
+          plan.launch().withAccount(account),
+          spec -> backend.startFarmLaunchers(launchers, spec, account));
     } catch (LaunchException | IOException | IllegalArgumentException e) {
       throw new JobFailure(e.getMessage(), e);
     }
   }
 
-  /** The launchers of a farm, through the compute backend; the reference is stored first. */
-  private RunningJob startFarm(
-      JsdlJobPlan plan, io.gantry.dispatcher.LaunchSpec spec, JobAccount account)
-      throws LaunchException {
-    if (slurm != null) {
-      return slurm.submit(
-          spec,
-          plan.batch(),
-          SlurmAccounts.runAs(account),
-          slurmId -> store.recordComputeRef(plan.jobId(), FARM_REF + SLURM_REF + slurmId));
-    }
-    store.recordComputeRef(plan.jobId(), FARM_REF + "local");
-    return mpiLauncher.launch(spec);
+  /** The job's program as the backend starts it; its reference goes to {@code references}. */
+  private ProgramStart programStart(JsdlJobPlan plan, ProgramStart.References references) {
+    return new ProgramStart(
+        plan.jobId().toString(),
+        plan.jobDirectory(),
+        plan.launch(),
+        plan.batch(),
+        () -> planner.accountOf(plan.owner()),
+        references);
   }
 
   /**
@@ -266,19 +140,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
    * and new ones are started against a new dispatcher that reads the farm's journal.
    */
   private Optional<RunningJob> resumeFarm(JsdlJobPlan plan, String computeRef) throws JobFailure {
-    String inner = computeRef.substring(FARM_REF.length());
-    if (inner.startsWith(SLURM_REF) && slurm != null) {
-      RunningJob old = slurm.reattach(plan.jobId().toString(), inner.substring(SLURM_REF.length()));
-      old.terminate(java.time.Duration.ofSeconds(5));
-      try {
-        old.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new JobFailure("interrupted while stopping the farm's old launchers", e);
-      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-        LOG.warn("job {}: the farm's old Slurm job did not end: {}", plan.jobId(), e.toString());
-      }
-    }
+    backend.stopFarmLaunchers(plan.jobId().toString(), computeRef.substring(FARM_REF.length()));
     if (plan.farm() == null) {
       return Optional.empty();
     }
@@ -288,29 +150,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
 
   @Override
   public Optional<RunningJob> reattach(JsdlJobPlan plan, String computeRef) throws JobFailure {
-    if (computeRef.startsWith(DetachedJobs.REFERENCE_PREFIX)) {
-      if (detached == null) {
-        throw new JobFailure(
-            "the job runs under a job supervisor ("
-                + computeRef
-                + ") and this server has no jobs.supervisor");
-      }
-      return Optional.of(detached.reattach(plan.jobId().toString(), computeRef));
-    }
     if (computeRef.startsWith(FARM_REF)) {
       return resumeFarm(plan, computeRef);
     }
-    if (!computeRef.startsWith(SLURM_REF)) {
-      return Optional.empty();
-    }
-    if (slurm == null) {
-      throw new JobFailure(
-          "the job runs in Slurm ("
-              + computeRef
-              + ") and this server's compute backend is not slurm");
-    }
-    return Optional.of(
-        slurm.reattach(plan.jobId().toString(), computeRef.substring(SLURM_REF.length())));
+    return backend.reattach(plan.jobId().toString(), computeRef);
   }
 
   /**
@@ -327,13 +170,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       manifest =
           stage(
               () ->
-                  cluster != null
-                      ? gateway.stageOut(
-                          plan.stageOut(),
-                          cluster,
-                          plan.jobDirectory().toString(),
-                          recording(listener("stage-out", progress), finished))
-                      : gateway.stageOut(
+                  backend
+                      .directories()
+                      .stageOut(
+                          gateway,
                           plan.stageOut(),
                           plan.jobDirectory(),
                           recording(listener("stage-out", progress), finished)));
@@ -384,44 +224,18 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
    */
   @Override
   public void terminated(JsdlJobPlan plan) {
-    if (detached != null) {
-      detached.forget(plan.jobId().toString()); // its end is in the job store now
-    }
+    backend.forget(plan.jobId().toString()); // its end is in the job store now
     if (plan.farm() != null && farms != null) {
       farms.forget(plan.jobId());
     }
     try {
       List<io.gantry.staging.StagedName> removed =
-          cluster != null
-              ? gateway.deleteOnTermination(
-                  plan.stageOut(), cluster, plan.jobDirectory().toString())
-              : gateway.deleteOnTermination(plan.stageOut(), plan.jobDirectory());
+          backend.directories().deleteOnTermination(gateway, plan.stageOut(), plan.jobDirectory());
       if (!removed.isEmpty()) {
         LOG.info("job {}: DeleteOnTermination removed {}", plan.jobId(), removed);
       }
     } catch (StagingException e) {
       LOG.warn("job {}: DeleteOnTermination: {}", plan.jobId(), e.getMessage());
-    }
-  }
-
-  /**
-   * The job's directory, created empty and private (0700, the server's until launch): a stage-in
-   * that runs again starts from nothing.
-   */
-  private static void cleanDirectory(Path dir) throws JobFailure {
-    try {
-      if (Files.exists(dir)) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-          for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-            if (!p.equals(dir)) {
-              Files.delete(p);
-            }
-          }
-        }
-      }
-      JobDirectoryOwner.createPrivate(dir);
-    } catch (IOException e) {
-      throw new JobFailure("cannot prepare the job directory " + dir + ": " + e.getMessage(), e);
     }
   }
 

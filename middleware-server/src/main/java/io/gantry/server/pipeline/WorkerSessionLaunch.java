@@ -3,11 +3,11 @@ package io.gantry.server.pipeline;
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.LaunchException;
 import io.gantry.dispatcher.LaunchSpec;
-import io.gantry.dispatcher.Launcher;
 import io.gantry.dispatcher.ProgramKind;
 import io.gantry.dispatcher.RunningJob;
 import io.gantry.dispatcher.SandboxConfig;
 import io.gantry.dispatcher.session.WorkerProgram;
+import io.gantry.server.compute.ComputeBackend;
 import io.gantry.server.config.NamedApplication;
 import io.gantry.server.scheduler.JobFailure;
 import java.io.IOException;
@@ -30,33 +30,29 @@ public final class WorkerSessionLaunch {
 
   private final Path stagingRoot;
   private final Path launcher;
-  private final Launcher mpi;
+  private final ComputeBackend backend;
   private final JobAccounts accounts;
   private final SandboxConfig sandbox;
   private final ApplicationRegistry applications;
-  private final String refusal;
 
   /**
    * @param launcher gantry-launcher ({@code farm.launcher}); null: the server runs no sessions
-   * @param mpi the compute backend's MPI launcher (local or across hosts), without detached
-   *     supervision: a session's launchers end with the server that holds its dispatcher
-   * @param refusal why this server cannot run sessions (e.g. the Slurm backend), or null
+   * @param backend starts the launchers (where it runs sessions), never under a job supervisor: a
+   *     session's launchers end with the server that holds its dispatcher
    */
   public WorkerSessionLaunch(
       Path stagingRoot,
       Path launcher,
-      Launcher mpi,
+      ComputeBackend backend,
       JobAccounts accounts,
       SandboxConfig sandbox,
-      ApplicationRegistry applications,
-      String refusal) {
+      ApplicationRegistry applications) {
     this.stagingRoot = stagingRoot;
     this.launcher = launcher;
-    this.mpi = mpi;
+    this.backend = backend;
     this.accounts = accounts;
     this.sandbox = sandbox;
     this.applications = applications;
-    this.refusal = refusal;
   }
 
   /**
@@ -106,8 +102,9 @@ public final class WorkerSessionLaunch {
   public RunningJob start(
       String sessionId, String user, int workers, Map<String, String> environment)
       throws JobFailure {
-    if (refusal != null) {
-      throw new JobFailure(refusal);
+    Optional<String> refusal = backend.sessionRefusal();
+    if (refusal.isPresent()) {
+      throw new JobFailure(refusal.get());
     }
     if (launcher == null) {
       throw new JobFailure(
@@ -117,8 +114,6 @@ public final class WorkerSessionLaunch {
     JobAccount account = accounts.accountOf(user);
     Path dir = directory(sessionId);
     try {
-      JobDirectoryOwner.createPrivate(dir);
-      JobDirectoryOwner.give(dir, account);
       LaunchSpec spec =
           LaunchSpec.builder(sessionId, ProgramKind.MPI, launcher.toString())
               .processes(workers)
@@ -129,7 +124,7 @@ public final class WorkerSessionLaunch {
               .build()
               .withAccount(account)
               .withEnvironment(environment);
-      return mpi.launch(spec);
+      return backend.startSessionWorkers(dir, spec, account);
     } catch (LaunchException | IOException | IllegalArgumentException e) {
       throw new JobFailure("cannot start the session's workers: " + e.getMessage(), e);
     }

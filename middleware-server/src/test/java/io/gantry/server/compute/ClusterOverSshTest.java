@@ -16,21 +16,16 @@ import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.OutputChunk;
 import io.gantry.server.api.OutputStreamName;
-import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
+import io.gantry.testing.cluster.ClusterBackendSettings;
 import io.gantry.testing.cluster.NamespaceCluster;
 import io.gantry.testing.server.GantryTestServer;
 import jakarta.xml.ws.soap.SOAPFaultException;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,8 +46,8 @@ import org.xml.sax.InputSource;
  * share this machine's file system, so compute.root is a directory the test makes.
  */
 public class ClusterOverSshTest {
-  private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
-  private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
+  private static final Path REPOSITORY = SampleVarRun.REPOSITORY;
+  private static final Path MCVAR = SampleVarRun.MCVAR;
   private static NamespaceCluster cluster;
 
   @TempDir static Path work;
@@ -76,40 +71,11 @@ public class ClusterOverSshTest {
       throws Exception {
     Path root = work.resolve("cluster-root");
     List<String> local = run("local", Map.of(), null);
-    Map<String, String> remote = new HashMap<>(clusterSettings(cluster, root));
+    Map<String, String> remote = new HashMap<>(ClusterBackendSettings.slurmOverSsh(cluster, root));
     List<String> onCluster = run("cluster", remote, root);
 
     assertFalse(local.isEmpty());
     assertEquals(local, onCluster);
-  }
-
-  /**
-   * The settings of a server whose job directories are under {@code root} on the cluster's login
-   * host, reached through the fixture's relay, with the cluster's key and known_hosts.
-   */
-  public static Map<String, String> clusterSettings(NamespaceCluster cluster, Path root)
-      throws Exception {
-    return Map.of(
-        "compute.backend", "slurm",
-        "compute.ssh-host", relayHostInKnownHosts(cluster),
-        "compute.ssh-port", Integer.toString(cluster.loginSshEndpoint().getPort()),
-        "compute.ssh-user", cluster.sshUser(),
-        "compute.ssh-identity", "cluster",
-        "identity.cluster.key-file", cluster.sshPrivateKey().toString(),
-        "compute.ssh-known-hosts", cluster.knownHosts().toString(),
-        "compute.root", root.toString(),
-        "slurm.poll-interval", "1");
-  }
-
-  /** The name the relay's key is filed under in the cluster's known_hosts ("[NAME]:PORT KEY"). */
-  private static String relayHostInKnownHosts(NamespaceCluster cluster) throws Exception {
-    String port = "]:" + cluster.loginSshEndpoint().getPort() + " ";
-    String line =
-        Files.readAllLines(cluster.knownHosts()).stream()
-            .filter(l -> l.contains(port))
-            .findFirst()
-            .orElseThrow();
-    return line.substring(1, line.indexOf(']'));
   }
 
   /**
@@ -119,17 +85,7 @@ public class ClusterOverSshTest {
   private List<String> run(String name, Map<String, String> backend, Path clusterRoot)
       throws Exception {
     Path dataDir = work.resolve(name);
-    Map<String, String> settings =
-        new HashMap<>(
-            Map.of(
-                "demo.enabled",
-                "true",
-                "demo.positions",
-                "300",
-                "demo.ssh-port",
-                "0",
-                "jobs.allowed-executable-roots",
-                MCVAR.getParent().toString()));
+    Map<String, String> settings = new HashMap<>(SampleVarRun.settings());
     settings.putAll(backend);
     try (GantryTestServer server =
         GantryTestServer.builder(work.resolve(name + "-server"))
@@ -137,22 +93,7 @@ public class ClusterOverSshTest {
             .settings(settings)
             .start()) {
       JobManagement client = JobManagementClients.of(server);
-      String xml =
-          Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job.jsdl"))
-              .replace(
-                  "<gx:RemotePort>2222</gx:RemotePort>",
-                  "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
-              .replace(
-                  "<gx:Executable>mcvar</gx:Executable>",
-                  "<gx:Executable>" + MCVAR + "</gx:Executable>");
-      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-      f.setNamespaceAware(true);
-      String id =
-          client.submitJob(
-              new JobDocument(
-                  f.newDocumentBuilder()
-                      .parse(new InputSource(new StringReader(xml)))
-                      .getDocumentElement()));
+      String id = SampleVarRun.submit(server, client);
       JobStatusInfo end = TestJobs.awaitFinal(client, id, Duration.ofMinutes(3));
       assertEquals(
           JobStateName.SUCCEEDED,
@@ -162,7 +103,7 @@ public class ClusterOverSshTest {
         checkJobDirectoryOnCluster(server, client, clusterRoot.resolve(id), id);
       }
       server.close(); // the demo database is a file of the server's, opened by one process at once
-      return results(dataDir, id);
+      return SampleVarRun.results(dataDir, id);
     }
   }
 
@@ -247,49 +188,5 @@ public class ClusterOverSshTest {
           .findFirst()
           .orElseThrow();
     }
-  }
-
-  private static List<String> results(Path dataDir, String runId) throws Exception {
-    List<String> rows = new ArrayList<>();
-    try (Connection c =
-        DriverManager.getConnection(
-            new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "")) {
-      rows.addAll(
-          query(
-              c,
-              "SELECT confidence, var, expected_shortfall, pnl_mean, pnl_stddev, scenarios"
-                  + " FROM var_summary WHERE run_id = ? ORDER BY confidence",
-              runId));
-      rows.addAll(
-          query(
-              c,
-              "SELECT bin, lower, upper, count FROM var_pnl_distribution WHERE run_id = ? ORDER BY bin",
-              runId));
-      rows.addAll(
-          query(
-              c,
-              "SELECT position_id, confidence, contribution FROM var_contribution"
-                  + " WHERE run_id = ? ORDER BY position_id, confidence",
-              runId));
-    }
-    return rows;
-  }
-
-  private static List<String> query(Connection c, String sql, String runId) throws Exception {
-    List<String> rows = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, runId);
-      try (ResultSet rs = ps.executeQuery()) {
-        int columns = rs.getMetaData().getColumnCount();
-        while (rs.next()) {
-          StringBuilder row = new StringBuilder();
-          for (int i = 1; i <= columns; i++) {
-            row.append(rs.getString(i)).append('|');
-          }
-          rows.add(row.toString());
-        }
-      }
-    }
-    return rows;
   }
 }

@@ -14,13 +14,13 @@ import io.gantry.server.soap.RiskDatabase;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.testing.Await;
 import io.gantry.testing.EmbeddedPostgresServer;
+import io.gantry.testing.cluster.ClusterBackendSettings;
 import io.gantry.testing.cluster.NamespaceCluster;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.GantryTestServerBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,13 +76,7 @@ class HostsJobsOutliveServerTest {
     cluster = NamespaceCluster.builder().nodes(2).cpusPerNode(1).sshd().start();
     // mpirun on the cluster's login host, where the hosts' addresses are reachable; the server's
     // ssh settings reach it through its environment, as in SameJobOnEveryBackendTest
-    mpirunOnLogin = work.resolve("mpirun-on-login");
-    Files.writeString(
-        mpirunOnLogin,
-        "#!/bin/sh\nexec nsenter --net=/run/netns/"
-            + cluster.loginNamespace()
-            + " -- mpirun \"$@\"\n");
-    Files.setPosixFilePermissions(mpirunOnLogin, PosixFilePermissions.fromString("rwxr-xr-x"));
+    mpirunOnLogin = ClusterBackendSettings.mpirunOnLogin(cluster, work);
   }
 
   @AfterAll
@@ -299,12 +293,7 @@ class HostsJobsOutliveServerTest {
   private GantryTestServerBuilder server(Path dir) {
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("jobs.supervisor", STEPD.toString());
-    settings.put("compute.backend", "mpirun-hosts");
-    settings.put("mpirun.path", mpirunOnLogin.toString());
-    settings.put("mpirun.hostfile", cluster.hostfile().toString());
-    settings.put("mpirun.ssh-identity", cluster.sshPrivateKey().toString());
-    settings.put("mpirun.ssh-known-hosts", cluster.knownHosts().toString());
-    settings.put("mpirun.ssh-user", cluster.sshUser());
+    settings.putAll(ClusterBackendSettings.mpirunHosts(cluster, mpirunOnLogin));
     return GantryTestServer.builder(dir).dataDir(dir.resolve("server")).settings(settings);
   }
 

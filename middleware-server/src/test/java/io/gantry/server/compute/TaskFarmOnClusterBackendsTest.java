@@ -10,6 +10,7 @@ import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.testing.Await;
+import io.gantry.testing.cluster.ClusterBackendSettings;
 import io.gantry.testing.cluster.CommandResult;
 import io.gantry.testing.cluster.NamespaceCluster;
 import io.gantry.testing.server.GantryTestServer;
@@ -105,39 +106,12 @@ class TaskFarmOnClusterBackendsTest {
   }
 
   private static Map<String, String> mpirunHosts() throws IOException {
-    Path wrapper = work.resolve("mpirun-on-login");
-    // mpirun on the cluster's login host; the ssh settings come from the server's configuration.
-    Files.writeString(
-        wrapper,
-        "#!/bin/sh\nexec nsenter --net=/run/netns/"
-            + cluster.loginNamespace()
-            + " -- mpirun \"$@\"\n");
-    Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return Map.of(
-        "compute.backend",
-        "mpirun-hosts",
-        "mpirun.path",
-        wrapper.toString(),
-        "mpirun.hostfile",
-        cluster.hostfile().toString(),
-        "mpirun.ssh-identity",
-        cluster.sshPrivateKey().toString(),
-        "mpirun.ssh-known-hosts",
-        cluster.knownHosts().toString(),
-        "mpirun.ssh-user",
-        cluster.sshUser());
+    return ClusterBackendSettings.mpirunHosts(
+        cluster, ClusterBackendSettings.mpirunOnLogin(cluster, work));
   }
 
   private static Map<String, String> slurm() {
-    return Map.of(
-        "compute.backend",
-        "slurm",
-        "slurm.bin-dir",
-        cluster.clientBin().toString(),
-        "slurm.conf",
-        cluster.slurmConf().toString(),
-        "slurm.poll-interval",
-        "1");
+    return ClusterBackendSettings.slurm(cluster);
   }
 
   @Test

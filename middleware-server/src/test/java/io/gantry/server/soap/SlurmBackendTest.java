@@ -2,7 +2,6 @@ package io.gantry.server.soap;
 
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.api.JobManagement;
@@ -10,16 +9,13 @@ import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.testing.Await;
 import io.gantry.testing.EmbeddedPostgresServer;
+import io.gantry.testing.cluster.ClusterBackendSettings;
 import io.gantry.testing.cluster.NamespaceCluster;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.GantryTestServerBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -61,23 +57,10 @@ class SlurmBackendTest {
     }
   }
 
-  /** The Slurm settings of an operator whose client commands are the cluster's wrappers. */
-  static Map<String, String> slurmSettings(NamespaceCluster cluster) {
-    return Map.of(
-        "compute.backend",
-        "slurm",
-        "slurm.bin-dir",
-        cluster.clientBin().toString(),
-        "slurm.conf",
-        cluster.slurmConf().toString(),
-        "slurm.poll-interval",
-        "1");
-  }
-
   @Test
   void aFailingProgramsExitCodeReachesTheJobsStatus() throws Exception {
     try (GantryTestServer server =
-        GantryTestServer.builder(dir).settings(slurmSettings(cluster)).start()) {
+        GantryTestServer.builder(dir).settings(ClusterBackendSettings.slurm(cluster)).start()) {
       JobManagement client = JobManagementClients.of(server);
       String id =
           client.submitJob(TestJobs.job("fails").shell("echo failing >&2; exit 3", 60).document());
@@ -91,7 +74,7 @@ class SlurmBackendTest {
   @Test
   void killingARunningJobCancelsItInSlurm() throws Exception {
     try (GantryTestServer server =
-        GantryTestServer.builder(dir).settings(slurmSettings(cluster)).start()) {
+        GantryTestServer.builder(dir).settings(ClusterBackendSettings.slurm(cluster)).start()) {
       JobManagement client = JobManagementClients.of(server);
       String id =
           client.submitJob(
@@ -114,47 +97,18 @@ class SlurmBackendTest {
     RiskDatabase risk = RiskDatabase.postgres(EmbeddedPostgresServer.shared());
     Path dataDir = dir.resolve("server");
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
-    settings.putAll(slurmSettings(cluster));
+    settings.putAll(ClusterBackendSettings.slurm(cluster));
     GantryTestServerBuilder builder =
         GantryTestServer.builder(dir).dataDir(dataDir).settings(settings);
-    Path release = dir.resolve("release");
-
-    String id;
-    try (GantryTestServer first = builder.name("slurm-first").start()) {
-      JobManagement client = JobManagementClients.of(first);
-      // The job runs until the test lets it go: the server is killed in the middle of it.
-      id =
-          client.submitJob(
-              RiskDatabase.valuationJob("outlives")
-                  .shell(
-                      "echo started; while [ ! -e "
-                          + release
-                          + " ]; do sleep 0.2; done; "
-                          + RiskDatabase.RESULT_SCRIPT,
-                      300)
-                  .document());
-      awaitText(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt"), "started");
-      assertEquals(JobStateName.RUNNING, client.getJobStatus(id).state);
-      first.killHard();
-    }
-    assertTrue(
-        cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"),
-        "the Slurm job outlives the server");
-
-    try (GantryTestServer second = builder.name("slurm-second").start()) {
-      JobManagement client = JobManagementClients.of(second);
-      assertEquals(
-          JobStateName.RUNNING, client.getJobStatus(id).state, "followed again, not failed");
-      Files.writeString(release, "go");
-      JobStatusInfo end = awaitFinal(client, id, LIMIT);
-      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
-      assertEquals(0, end.exitCode);
-    }
-    assertEquals(
-        1,
-        risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"),
-        "results staged out once");
-    assertEquals(1, finalTransitions(dataDir, id), "the job ended once");
+    ServerKilledMidJob.run(
+        builder,
+        "slurm",
+        dataDir,
+        cluster,
+        risk,
+        id -> dataDir.resolve("jobs").resolve(id),
+        dir.resolve("release"),
+        LIMIT);
   }
 
   @Test
@@ -163,7 +117,10 @@ class SlurmBackendTest {
     Path release = dir.resolve("release-stop");
     String id;
     try (GantryTestServer first =
-        GantryTestServer.builder(dir).dataDir(dataDir).settings(slurmSettings(cluster)).start()) {
+        GantryTestServer.builder(dir)
+            .dataDir(dataDir)
+            .settings(ClusterBackendSettings.slurm(cluster))
+            .start()) {
       JobManagement client = JobManagementClients.of(first);
       id =
           client.submitJob(
@@ -179,7 +136,10 @@ class SlurmBackendTest {
         "still running in Slurm");
     Files.writeString(release, "go");
     try (GantryTestServer second =
-        GantryTestServer.builder(dir).dataDir(dataDir).settings(slurmSettings(cluster)).start()) {
+        GantryTestServer.builder(dir)
+            .dataDir(dataDir)
+            .settings(ClusterBackendSettings.slurm(cluster))
+            .start()) {
       JobStatusInfo end = awaitFinal(JobManagementClients.of(second), id, LIMIT);
       assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
     }
@@ -190,24 +150,5 @@ class SlurmBackendTest {
 
   static void awaitText(Path file, String text) {
     Await.fileContaining(file, text, LIMIT);
-  }
-
-  private static int finalTransitions(Path dataDir, String id) throws Exception {
-    try (Connection c =
-            DriverManager.getConnection(
-                "jdbc:h2:file:" + dataDir.resolve("jobstore").resolve("gantry").toAbsolutePath(),
-                "gantry",
-                "");
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT COUNT(*) FROM gantry_job_transition"
-                    + " WHERE job_id = ? AND to_state IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'KILLED')")) {
-      ps.setString(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        assertFalse(rs.wasNull());
-        return rs.getInt(1);
-      }
-    }
   }
 }

@@ -1,9 +1,6 @@
 package io.gantry.staging.internal.files;
 
-import io.gantry.staging.CreationFlag;
-import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
@@ -11,9 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -31,15 +25,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * For {@code append}, the existing file's bytes are first copied into the temporary file, so
  * readers see either the old file or the old file plus all new rows.
  */
-public final class StagedFile implements OutputFile {
+public final class StagedFile extends PublishedFile {
   private final Path target;
   private final Path temp;
   private final FileChannel channel;
-  private final MessageDigest digest;
-  private final OutputStream stream;
-  private long bytes;
-  private boolean committed;
-  private String checksum;
 
   private StagedFile(Path target, long keepExistingBytes) throws IOException {
     this.target = target;
@@ -53,34 +42,10 @@ public final class StagedFile implements OutputFile {
     this.channel =
         FileChannel.open(
             temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ);
-    try {
-      this.digest = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-    }
     if (keepExistingBytes > 0) {
       copyPrefix(keepExistingBytes);
     }
-    OutputStream raw = Channels.newOutputStream(channel);
-    this.stream =
-        new FilterOutputStream(raw) {
-          @Override
-          public void write(byte[] b, int off, int len) throws IOException {
-            digest.update(b, off, len);
-            bytes += len;
-            out.write(b, off, len);
-          }
-
-          @Override
-          public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-          }
-
-          @Override
-          public void close() {
-            // the channel is closed by commit() or StagedFile.close()
-          }
-        };
+    writeTo(Channels.newOutputStream(channel));
   }
 
   /** A new, empty staged file for {@code target}. */
@@ -102,58 +67,38 @@ public final class StagedFile implements OutputFile {
         if (n < 0) {
           throw new IOException(target + " shrank while being copied for append");
         }
-        digest.update(buf, 0, n);
+        counted(buf, 0, n);
         channel.write(java.nio.ByteBuffer.wrap(buf, 0, n));
-        bytes += n;
         left -= n;
       }
     }
   }
 
-  /** Where to write; closing it does not commit. */
   @Override
-  public OutputStream stream() {
-    return stream;
-  }
-
-  @Override
-  public long bytes() {
-    return bytes;
-  }
-
-  /** SHA-256 of all bytes written; ends writing. */
-  @Override
-  public String sha256() {
-    if (checksum == null) {
-      checksum = HexFormat.of().formatHex(digest.digest());
-    }
-    return checksum;
-  }
-
-  /** Publishes the file under its final name; returns the SHA-256 of its bytes. */
-  @Override
-  public String commit(CreationFlag flag) throws IOException {
+  protected void finishWriting() throws IOException {
     channel.force(true);
     channel.close();
-    if (flag == CreationFlag.DONT_OVERWRITE) {
-      try {
-        Files.createLink(target, temp);
-      } catch (FileAlreadyExistsException e) {
-        throw new IOException(
-            target.getFileName() + " exists and the creation flag is dontOverwrite");
-      } finally {
-        Files.deleteIfExists(temp);
-      }
-    } else {
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  @Override
+  protected void publishIfAbsent() throws IOException {
+    try {
+      Files.createLink(target, temp);
+    } catch (FileAlreadyExistsException e) {
+      throw new IOException(existsMessage(target.getFileName().toString()));
+    } finally {
+      Files.deleteIfExists(temp);
     }
-    committed = true;
-    return sha256();
+  }
+
+  @Override
+  protected void replaceTarget() throws IOException {
+    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
   @Override
   public void close() throws IOException {
-    if (committed) {
+    if (committed()) {
       return;
     }
     try {

@@ -5,21 +5,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StagingException;
-import io.gantry.staging.internal.net.HostPort;
-import io.gantry.staging.internal.net.InlineJdbcUrl;
 import io.gantry.staging.internal.steps.Backoff;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Arrays;
-import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,14 +20,11 @@ import org.slf4j.LoggerFactory;
  * one each. Getting a connection is retried with backoff; the final error names the data source and
  * its URL, never the password.
  *
- * <p>A pool is keyed by URL, user and a keyed digest (HMAC-SHA-256 under a random key that lives
- * only in this object) of the password: a connection opened with one credential is never handed to
- * a job that brought another, so a wrong password always meets the database's login check. The
- * digest cannot be tested offline against guesses, and the key map holds no password in clear.
+ * <p>A pool is keyed by its credential ({@link CredentialKeys}): a connection opened with one
+ * credential is never handed to a job that brought another.
  *
  * <p>For an inline data source (a URL from the job) every failure to connect other than a refused
- * login reads "could not connect to HOST:PORT", so that a job cannot use the error text to tell a
- * closed port from a filtered one or from a service that is not a database.
+ * login reads as {@link InlineConnectFailure} says.
  */
 public final class DataSourcePools implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DataSourcePools.class);
@@ -44,14 +32,10 @@ public final class DataSourcePools implements AutoCloseable {
   private final GatewayOptions options;
   private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
   private final Map<String, StatementLimit> limits = new ConcurrentHashMap<>();
-  private final SecretKeySpec digestKey;
+  private final CredentialKeys keys = new CredentialKeys();
 
   public DataSourcePools(GatewayOptions options) {
     this.options = options;
-    byte[] key = new byte[32];
-    new SecureRandom().nextBytes(key);
-    this.digestKey = new SecretKeySpec(key, "HmacSHA256");
-    Arrays.fill(key, (byte) 0);
   }
 
   /**
@@ -78,7 +62,7 @@ public final class DataSourcePools implements AutoCloseable {
 
   private Connection pooled(DataSourceSpec spec, boolean inline, String step)
       throws StagingException, InterruptedException {
-    String key = key(spec);
+    String key = keys.of(spec);
     HikariDataSource pool = pools.computeIfAbsent(key, k -> newPool(spec));
     SQLException last = null;
     for (int attempt = 1; attempt <= options.connectAttempts(); attempt++) {
@@ -104,7 +88,9 @@ public final class DataSourcePools implements AutoCloseable {
       pool.close();
     }
     String reason =
-        inline && !isLoginRefused(last) ? couldNotConnect(spec) : Backoff.rootMessage(last);
+        inline && !isLoginRefused(last)
+            ? InlineConnectFailure.describe(spec)
+            : Backoff.rootMessage(last);
     throw new StagingException(
         step,
         "cannot connect to data source "
@@ -126,35 +112,6 @@ public final class DataSourcePools implements AutoCloseable {
       }
     }
     return false;
-  }
-
-  private static String couldNotConnect(DataSourceSpec spec) {
-    List<String> hosts;
-    try {
-      hosts = InlineJdbcUrl.parse(spec.jdbcUrl()).hosts().stream().map(HostPort::toString).toList();
-    } catch (IllegalArgumentException e) {
-      hosts = List.of();
-    }
-    return "could not connect to " + (hosts.isEmpty() ? "the database" : String.join(", ", hosts));
-  }
-
-  private String key(DataSourceSpec spec) {
-    char[] password = spec.password().reveal();
-    byte[] bytes = new String(password).getBytes(StandardCharsets.UTF_8);
-    Arrays.fill(password, '\0');
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(digestKey);
-      return spec.jdbcUrl()
-          + "\u0000"
-          + spec.user()
-          + "\u0000"
-          + HexFormat.of().formatHex(mac.doFinal(bytes));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
-    } finally {
-      Arrays.fill(bytes, (byte) 0);
-    }
   }
 
   private HikariDataSource newPool(DataSourceSpec spec) {

@@ -2,15 +2,10 @@ package io.gantry.staging.internal.ssh;
 
 import com.jcraft.jsch.ChannelSftp;
 import com.jcraft.jsch.SftpException;
-import io.gantry.staging.CreationFlag;
-import io.gantry.staging.internal.files.OutputFile;
+import io.gantry.staging.internal.files.PublishedFile;
 import io.gantry.staging.internal.steps.BrokenStreamException;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * An output file on the cluster's file system, written over SFTP as it is produced: no byte of it
@@ -31,16 +26,11 @@ import java.util.HexFormat;
  *
  * A write that fails is a {@link BrokenStreamException}: the step is retried from the start.
  */
-final class RemoteStagedFile implements OutputFile {
+final class RemoteStagedFile extends PublishedFile {
   private final ChannelSftp sftp;
   private final String target;
   private final String temp;
   private final PipelinedOutputStream remote;
-  private final MessageDigest digest;
-  private final OutputStream stream;
-  private long bytes;
-  private boolean committed;
-  private String checksum;
 
   RemoteStagedFile(ChannelSftp sftp, String directory, String name) throws IOException {
     this.sftp = sftp;
@@ -57,97 +47,66 @@ final class RemoteStagedFile implements OutputFile {
     } catch (SftpException e) {
       throw RemoteJobDirectory.failure(sftp, "cannot create " + temp, e);
     }
+    writeTo(remote);
+  }
+
+  @Override
+  protected void send(OutputStream out, byte[] b, int off, int len) throws IOException {
     try {
-      this.digest = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+      out.write(b, off, len);
+    } catch (IOException e) {
+      throw broken(e);
     }
-    this.stream =
-        new FilterOutputStream(remote) {
-          @Override
-          public void write(byte[] b, int off, int len) throws IOException {
-            digest.update(b, off, len);
-            bytes += len;
-            try {
-              out.write(b, off, len);
-            } catch (IOException e) {
-              throw broken(e);
-            }
-          }
+  }
 
-          @Override
-          public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-          }
-
-          @Override
-          public void flush() throws IOException {
-            try {
-              out.flush();
-            } catch (IOException e) {
-              throw broken(e);
-            }
-          }
-
-          @Override
-          public void close() {
-            // the remote stream is closed by commit() or RemoteStagedFile.close()
-          }
-        };
+  @Override
+  protected void sendFlush(OutputStream out) throws IOException {
+    try {
+      out.flush();
+    } catch (IOException e) {
+      throw broken(e);
+    }
   }
 
   private BrokenStreamException broken(IOException e) {
     return new BrokenStreamException(
-        "the stream to " + target + " on the cluster broke after " + bytes + " bytes: " + e, e);
+        "the stream to " + target + " on the cluster broke after " + bytes() + " bytes: " + e, e);
   }
 
+  /** Closing the stream waits for every write's acknowledgement. */
   @Override
-  public OutputStream stream() {
-    return stream;
-  }
-
-  @Override
-  public long bytes() {
-    return bytes;
-  }
-
-  @Override
-  public String sha256() {
-    if (checksum == null) {
-      checksum = HexFormat.of().formatHex(digest.digest());
-    }
-    return checksum;
-  }
-
-  @Override
-  public String commit(CreationFlag flag) throws IOException {
+  protected void finishWriting() throws IOException {
     try {
       remote.close();
     } catch (IOException e) {
       throw broken(e);
     }
+  }
+
+  @Override
+  protected void publishIfAbsent() throws IOException {
     try {
-      if (flag == CreationFlag.DONT_OVERWRITE) {
-        try {
-          sftp.hardlink(temp, target);
-        } catch (SftpException e) {
-          if (exists(target)) {
-            throw new IOException(
-                target.substring(target.lastIndexOf('/') + 1)
-                    + " exists and the creation flag is dontOverwrite",
-                e);
-          }
-          throw e;
+      try {
+        sftp.hardlink(temp, target);
+      } catch (SftpException e) {
+        if (exists(target)) {
+          throw new IOException(existsMessage(target.substring(target.lastIndexOf('/') + 1)), e);
         }
-        sftp.rm(temp);
-      } else {
-        sftp.rename(temp, target);
+        throw e;
       }
+      sftp.rm(temp);
     } catch (SftpException e) {
       throw RemoteJobDirectory.failure(sftp, "cannot publish " + target, e);
     }
-    committed = true;
-    return sha256();
+  }
+
+  @Override
+  protected void replaceTarget() throws IOException {
+    try {
+      sftp.rename(temp, target);
+    } catch (SftpException e) {
+      throw RemoteJobDirectory.failure(sftp, "cannot publish " + target, e);
+    }
   }
 
   private boolean exists(String path) {
@@ -162,7 +121,7 @@ final class RemoteStagedFile implements OutputFile {
   @Override
   public void close() throws IOException {
     try {
-      if (!committed) {
+      if (!committed()) {
         remote.abandon();
         try {
           sftp.rm(temp);

@@ -1,4 +1,4 @@
-package io.gantry.server.pipeline;
+package io.gantry.server.compute;
 
 import io.gantry.dispatcher.slurm.BatchResources;
 import io.gantry.jsdl.JsdlJob;
@@ -9,45 +9,39 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the configured compute backend makes of a job's resource requests: whether a job's own host
- * file is used, and the Slurm resources of a job (JSDL Resources, the Partition element, the
- * per-user and server defaults for partition and account).
+ * What a compute backend makes of a job's resource requests when it is planned: whether a job's own
+ * host file is used, whether the job runs in this host's sandbox, whether its job directory lies on
+ * a cluster reached over SSH, and the Slurm resources of a job (JSDL Resources, the Partition
+ * element, the per-user and server defaults for partition and account).
+ *
+ * @param backend the {@code compute.backend} value, for messages
+ * @param jobHostFiles only the local backend runs on a job's own host file. Elsewhere the
+ *     operator's hosts (or Slurm) decide, and a job's file is ignored, so that the same job
+ *     description runs unchanged on every backend; its host names never reach ssh with the
+ *     operator's key
+ * @param sandboxed whether jobs run in this host's sandbox, which shows JSDL file systems at {@code
+ *     /fs/NAME}; elsewhere they see the host paths, which must be shared with the nodes
+ * @param slurm whether jobs go to Slurm, which takes their partition and resources
+ * @param onCluster whether job directories lie on a cluster reached over SSH ({@code
+ *     compute.ssh-host}): task farms and JSDL file systems, things of this host, are refused
  */
 public record ComputePolicy(
-    ServerConfig.Backend backend,
+    String backend,
+    boolean jobHostFiles,
+    boolean sandboxed,
+    boolean slurm,
+    boolean onCluster,
     String partition,
     String account,
     Map<String, ServerConfig.SlurmUser> users) {
 
+  public ComputePolicy {
+    users = Map.copyOf(users);
+  }
+
   /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */
   public static ComputePolicy local() {
-    return new ComputePolicy(ServerConfig.Backend.LOCAL, null, null, Map.of());
-  }
-
-  public static ComputePolicy of(ServerConfig config) {
-    ServerConfig.Compute c = config.compute();
-    return new ComputePolicy(c.backend(), c.slurmPartition(), c.slurmAccount(), c.slurmUsers());
-  }
-
-  /**
-   * Only the local backend runs on a job's own host file. Elsewhere the operator's hosts (or Slurm)
-   * decide, and a job's file is ignored, so that the same job description runs unchanged on every
-   * backend; its host names never reach ssh with the operator's key.
-   */
-  public boolean usesJobHostFiles() {
-    return backend == ServerConfig.Backend.LOCAL;
-  }
-
-  /**
-   * Whether jobs run in this host's sandbox (the local backend), which shows JSDL file systems at
-   * {@code /fs/NAME}; elsewhere they see the host paths, which must be shared with the nodes.
-   */
-  public boolean sandboxed() {
-    return backend == ServerConfig.Backend.LOCAL;
-  }
-
-  public boolean slurm() {
-    return backend == ServerConfig.Backend.SLURM;
+    return new ComputePolicy("local", true, true, false, false, null, null, Map.of());
   }
 
   /**

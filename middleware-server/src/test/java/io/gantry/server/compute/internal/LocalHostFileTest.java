@@ -1,4 +1,4 @@
-package io.gantry.server.pipeline;
+package io.gantry.server.compute.internal;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;

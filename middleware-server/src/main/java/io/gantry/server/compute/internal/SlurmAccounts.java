@@ -1,4 +1,4 @@
-package io.gantry.server.pipeline;
+package io.gantry.server.compute.internal;
 
 import io.gantry.dispatcher.JobAccount;
 import io.gantry.dispatcher.slurm.SbatchCommand;
