@@ -20,8 +20,6 @@ import io.gantry.staging.StagingException;
 import io.gantry.staging.StagingGateway;
 import io.gantry.staging.StagingListener;
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
