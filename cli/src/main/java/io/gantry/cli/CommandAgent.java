@@ -63,7 +63,7 @@ public final class CommandAgent {
   public static void main(String[] args) throws Exception {
     if (args.length != 2) {
       System.err.println("usage: CommandAgent SOCKET IDLE_SECONDS");
-      System.exit(GantryCommand.EXIT_USAGE_OR_IO);
+      System.exit(ExitCodes.USAGE_OR_IO);
     }
     // as in a command's own JVM: libraries log only what went wrong
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
@@ -191,12 +191,12 @@ public final class CommandAgent {
       code = commandLine.execute(arguments);
     } catch (RuntimeException | Error e) {
       err.println("gantry: " + e);
-      code = GantryCommand.EXIT_USAGE_OR_IO;
+      code = ExitCodes.USAGE_OR_IO;
     }
     out.flush();
     err.flush();
     done.set(true);
-    if (code == GantryCommand.EXIT_RUN_LOCALLY) {
+    if (code == ExitCodes.RUN_LOCALLY) {
       if (!reply.wroteOutput()) {
         reply.runLocally();
         return;
@@ -205,7 +205,7 @@ public final class CommandAgent {
           "gantry: this command needs your terminal or standard input after it began; run it"
               + " again with GANTRY_AGENT=off");
       err.flush();
-      code = GantryCommand.EXIT_USAGE_OR_IO;
+      code = ExitCodes.USAGE_OR_IO;
     }
     reply.exit(code);
   }

@@ -25,10 +25,10 @@ import picocli.CommandLine.Spec;
     footer = {
       "  gantry output 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
       "  gantry output --stderr --follow $id",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class OutputCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Parameters(paramLabel = "ID", description = "the job")
@@ -70,6 +70,6 @@ final class OutputCommand implements Callable<Integer> {
       }
       JsonOutput.print(out, json);
     }
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 }

@@ -48,10 +48,10 @@ import picocli.CommandLine.Spec;
       "  gantry submit --wait --follow hello-mpi.jsdl",
       "  gantry submit --after $var_job report.jsdl     (starts once the VaR job SUCCEEDED)",
       "  gantry submit --hold var-job.jsdl; gantry release ID",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class SubmitCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Parameters(paramLabel = "FILE", description = "the job description")
@@ -136,7 +136,7 @@ final class SubmitCommand implements Callable<Integer> {
         showStderrTail(server, jobId, err);
       }
     }
-    return last == null ? GantryCommand.EXIT_OK : WaitCommand.exitCode(last);
+    return last == null ? ExitCodes.OK : WaitCommand.exitCode(last);
   }
 
   /** The end of a failed job's standard error, on our standard error. */
@@ -160,10 +160,9 @@ final class SubmitCommand implements Callable<Integer> {
     try {
       return Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, named + ": no such file");
+      throw new CommandFailure(ExitCodes.USAGE_OR_IO, named + ": no such file");
     } catch (IOException e) {
-      throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, named + ": cannot read: " + e.getMessage());
+      throw new CommandFailure(ExitCodes.USAGE_OR_IO, named + ": cannot read: " + e.getMessage());
     }
   }
 
@@ -191,7 +190,7 @@ final class SubmitCommand implements Callable<Integer> {
       }
       err.flush();
     }
-    return GantryCommand.EXIT_NEGATIVE;
+    return ExitCodes.NEGATIVE;
   }
 
   private static List<Map<String, Object>> offlineProblems(ParseResult parsed) {

@@ -138,7 +138,7 @@ class JsonShapesTest {
                 Map.of(
                     LoginFile.VARIABLE,
                     loginFile.toString(),
-                    GantryCommand.PASSWORD_VARIABLE,
+                    Invocation.PASSWORD_VARIABLE,
                     "ignored without accounts"),
                 Optional.empty())
             .run("login", "--json");
