@@ -199,6 +199,11 @@ final class ScheduleCommand implements Callable<Integer> {
     Schedule act(io.gantry.cli.soap.JobManagement s, String id) {
       return s.removeSchedule(id);
     }
+
+    @Override
+    boolean removes() {
+      return true;
+    }
   }
 
   /** pause, resume and remove: one schedule by name (yours) or id, printed as it is after. */
@@ -211,11 +216,16 @@ final class ScheduleCommand implements Callable<Integer> {
 
     abstract Schedule act(io.gantry.cli.soap.JobManagement service, String nameOrId);
 
+    /** Whether the schedule is gone afterwards (the server answers with it as it was). */
+    boolean removes() {
+      return false;
+    }
+
     @Override
     public Integer call() {
       Invocation gantry = schedule.gantry();
       Schedule after = gantry.connect().call(s -> act(s, nameOrId));
-      print(gantry, spec.commandLine().getOut(), List.of(after));
+      print(gantry, spec.commandLine().getOut(), List.of(after), removes());
       return ExitCodes.OK;
     }
   }
@@ -227,6 +237,12 @@ final class ScheduleCommand implements Callable<Integer> {
   }
 
   private static void print(Invocation gantry, PrintWriter out, List<Schedule> schedules) {
+    print(gantry, out, schedules, false);
+  }
+
+  /** The schedules as a table, JSON or ids; {@code removed}: they were just removed. */
+  private static void print(
+      Invocation gantry, PrintWriter out, List<Schedule> schedules, boolean removed) {
     if (gantry.json) {
       List<Map<String, Object>> json = new ArrayList<>();
       for (Schedule s : schedules) {
@@ -238,6 +254,9 @@ final class ScheduleCommand implements Callable<Integer> {
         one.put("timeZone", s.getTimeZone());
         one.put("missedRuns", s.getMissedRuns().value());
         one.put("paused", s.isPaused());
+        if (removed) {
+          one.put("removed", true);
+        }
         one.put("nextTime", Times.json(s.getNextTime()));
         one.put("lastTime", Times.json(s.getLastTime()));
         one.put("lastJobId", s.getLastJobId());
@@ -271,7 +290,7 @@ final class ScheduleCommand implements Callable<Integer> {
           s.getOwner(),
           s.getCron(),
           s.getTimeZone(),
-          s.isPaused() ? "paused" : "active",
+          removed ? "removed" : s.isPaused() ? "paused" : "active",
           s.getNextTime() == null ? null : Times.text(s.getNextTime()),
           s.getLastTime() == null ? null : Times.text(s.getLastTime()),
           s.getLastJobId() != null ? s.getLastJobId() : TextTable.cut(s.getLastNote(), 60),
