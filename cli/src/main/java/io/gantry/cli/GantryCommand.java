@@ -59,6 +59,7 @@ public final class GantryCommand extends Invocation implements Runnable {
           WaitCommand.class,
           OutputCommand.class,
           ResultsCommand.class,
+          FilesCommand.class,
           DefinitionCommand.class,
           CancelCommand.class,
           KillCommand.class,
