@@ -44,7 +44,10 @@ final class FilesCommand extends OneJobCommand<List<JobFileEntry>> {
         one.put("type", f.getType());
         json.add(one);
       }
-      JsonOutput.print(out, Map.of("jobId", jobId, "files", json));
+      Map<String, Object> document = new LinkedHashMap<>();
+      document.put("jobId", jobId);
+      document.put("files", json);
+      JsonOutput.print(out, document);
       return ExitCodes.OK;
     }
     if (gantry.quiet) {

@@ -77,4 +77,25 @@ class ServerSideNamesTest {
         submit.toString());
     assertTrue(submit.err().contains("did you mean 'greet'?"), submit.toString());
   }
+
+  @Test
+  void anApplicationNamedAsUnicoreNamesItRunsTheServersApplication(GantryTestServer server)
+      throws Exception {
+    // the ApplicationName beside a POSIXApplication without Executable names the program
+    Path job =
+        Files.writeString(
+            dir.resolve("unicore.jsdl"),
+            """
+            <JobDefinition xmlns="http://schemas.ggf.org/jsdl/2005/11/jsdl"
+                xmlns:posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix"><JobDescription>
+              <Application>
+                <ApplicationName>greet</ApplicationName>
+                <posix:POSIXApplication/>
+              </Application>
+            </JobDescription></JobDefinition>
+            """);
+    Result submit = new GantryRun(server.baseUrl()).run("submit", "--wait", job.toString());
+    assertEquals(0, submit.exitCode(), submit.toString());
+    assertTrue(submit.out().contains("  SUCCEEDED"), submit.toString());
+  }
 }
