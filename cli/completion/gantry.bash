@@ -164,6 +164,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} wait" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} output" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} results" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} files" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} definition" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cancel" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} kill" ];    then _picocli_gantry; return $?; fi
@@ -215,85 +216,87 @@ function _complete_gantry() {
   local cmds7=(wait)
   local cmds8=(output)
   local cmds9=(results)
-  local cmds10=(definition)
-  local cmds11=(cancel)
-  local cmds12=(kill)
-  local cmds13=(hold)
-  local cmds14=(release)
-  local cmds15=(retry-stage-out)
-  local cmds16=(server-info)
-  local cmds17=(applications)
-  local cmds18=(validate)
-  local cmds19=(encrypt-password)
-  local cmds20=(audit)
-  local cmds21=(admin)
-  local cmds22=(resubmit)
-  local cmds23=(schedule)
-  local cmds24=(cache)
-  local cmds25=(worker-session)
-  local cmds26=(help)
-  local cmds27=(session list)
-  local cmds28=(session revoke)
-  local cmds29=(admin user)
-  local cmds30=(admin user list)
-  local cmds31=(admin user add)
-  local cmds32=(admin user remove)
-  local cmds33=(admin user passwd)
-  local cmds34=(admin user set-role)
-  local cmds35=(admin user set-os-account)
-  local cmds36=(schedule add)
-  local cmds37=(schedule list)
-  local cmds38=(schedule pause)
-  local cmds39=(schedule resume)
-  local cmds40=(schedule remove)
-  local cmds41=(cache list)
-  local cmds42=(cache clear)
-  local cmds43=(worker-session open)
-  local cmds44=(worker-session submit)
-  local cmds45=(worker-session take)
-  local cmds46=(worker-session status)
-  local cmds47=(worker-session list)
-  local cmds48=(worker-session close)
+  local cmds10=(files)
+  local cmds11=(definition)
+  local cmds12=(cancel)
+  local cmds13=(kill)
+  local cmds14=(hold)
+  local cmds15=(release)
+  local cmds16=(retry-stage-out)
+  local cmds17=(server-info)
+  local cmds18=(applications)
+  local cmds19=(validate)
+  local cmds20=(encrypt-password)
+  local cmds21=(audit)
+  local cmds22=(admin)
+  local cmds23=(resubmit)
+  local cmds24=(schedule)
+  local cmds25=(cache)
+  local cmds26=(worker-session)
+  local cmds27=(help)
+  local cmds28=(session list)
+  local cmds29=(session revoke)
+  local cmds30=(admin user)
+  local cmds31=(admin user list)
+  local cmds32=(admin user add)
+  local cmds33=(admin user remove)
+  local cmds34=(admin user passwd)
+  local cmds35=(admin user set-role)
+  local cmds36=(admin user set-os-account)
+  local cmds37=(schedule add)
+  local cmds38=(schedule list)
+  local cmds39=(schedule pause)
+  local cmds40=(schedule resume)
+  local cmds41=(schedule remove)
+  local cmds42=(cache list)
+  local cmds43=(cache clear)
+  local cmds44=(worker-session open)
+  local cmds45=(worker-session submit)
+  local cmds46=(worker-session take)
+  local cmds47=(worker-session status)
+  local cmds48=(worker-session list)
+  local cmds49=(worker-session close)
 
-  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_workersession_close; return $?; fi
-  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_workersession_list; return $?; fi
-  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_workersession_status; return $?; fi
-  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_workersession_take; return $?; fi
-  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
-  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_workersession_open; return $?; fi
-  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_cache_clear; return $?; fi
-  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_cache_list; return $?; fi
-  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
-  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
-  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
-  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_schedule_list; return $?; fi
-  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_schedule_add; return $?; fi
-  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
-  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
-  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
-  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
-  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
-  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
-  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_admin_user; return $?; fi
-  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_session_revoke; return $?; fi
-  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_session_list; return $?; fi
-  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_help; return $?; fi
-  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_workersession; return $?; fi
-  if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_cache; return $?; fi
-  if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_schedule; return $?; fi
-  if CompWordsContainsArray "${cmds22[@]}"; then _picocli_gantry_resubmit; return $?; fi
-  if CompWordsContainsArray "${cmds21[@]}"; then _picocli_gantry_admin; return $?; fi
-  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_gantry_audit; return $?; fi
-  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
-  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_validate; return $?; fi
-  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_applications; return $?; fi
-  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_serverinfo; return $?; fi
-  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_retrystageout; return $?; fi
-  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_release; return $?; fi
-  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_hold; return $?; fi
-  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_kill; return $?; fi
-  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_cancel; return $?; fi
-  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_definition; return $?; fi
+  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_workersession_close; return $?; fi
+  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_workersession_list; return $?; fi
+  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_workersession_status; return $?; fi
+  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_workersession_take; return $?; fi
+  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
+  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_cache_clear; return $?; fi
+  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_cache_list; return $?; fi
+  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
+  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
+  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
+  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_schedule_list; return $?; fi
+  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_schedule_add; return $?; fi
+  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
+  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
+  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
+  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
+  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
+  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
+  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_admin_user; return $?; fi
+  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_session_revoke; return $?; fi
+  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_session_list; return $?; fi
+  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_workersession; return $?; fi
+  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_cache; return $?; fi
+  if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_schedule; return $?; fi
+  if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_resubmit; return $?; fi
+  if CompWordsContainsArray "${cmds22[@]}"; then _picocli_gantry_admin; return $?; fi
+  if CompWordsContainsArray "${cmds21[@]}"; then _picocli_gantry_audit; return $?; fi
+  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_gantry_encryptpassword; return $?; fi
+  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_gantry_validate; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_gantry_applications; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_gantry_serverinfo; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_gantry_retrystageout; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_gantry_release; return $?; fi
+  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_gantry_hold; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_gantry_kill; return $?; fi
+  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_gantry_cancel; return $?; fi
+  if CompWordsContainsArray "${cmds11[@]}"; then _picocli_gantry_definition; return $?; fi
+  if CompWordsContainsArray "${cmds10[@]}"; then _picocli_gantry_files; return $?; fi
   if CompWordsContainsArray "${cmds9[@]}"; then _picocli_gantry_results; return $?; fi
   if CompWordsContainsArray "${cmds8[@]}"; then _picocli_gantry_output; return $?; fi
   if CompWordsContainsArray "${cmds7[@]}"; then _picocli_gantry_wait; return $?; fi
@@ -315,7 +318,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login logout session submit status list get wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache worker-session help"
+  local commands="login logout session submit status list get wait output results files definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache worker-session help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -693,6 +696,39 @@ function _picocli_gantry_results() {
 
   local commands=""
   local flag_opts="'--wide' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `files` subcommand.
+function _picocli_gantry_files() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
@@ -1283,7 +1319,7 @@ function _picocli_gantry_help() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login logout session submit status list get wait output results definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache worker-session"
+  local commands="login logout session submit status list get wait output results files definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache worker-session"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 

@@ -152,6 +152,10 @@ def lifecycle(args):
     element = getattr(definition, "_value_1", definition)
     check(NAME in etree.tostring(element, encoding="unicode"), "getJobDefinition gives the job back")
     expect_fault(lambda: service.cancelJob(jobId=job_id), "Client", "already ended")
+    files = {f.path: (f.size, f.type) for f in service.listJobFiles(jobId=job_id)}
+    check(files.get("stdout.txt") == (len(b"hello-zeep\n"), "file"),
+          f"listJobFiles lists the job's files with their sizes: {files}")
+    expect_fault(lambda: service.listJobFiles(jobId=unknown), "Client", unknown)
 
     runner = service.submitJob(jobDefinition=job("runner", "echo started; while :; do sleep 0.1; done"))
     await_status(service, runner, lambda s: s.state == "RUNNING" or s.state in FINAL)

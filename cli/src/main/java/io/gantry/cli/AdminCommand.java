@@ -13,5 +13,5 @@ import picocli.CommandLine.ParentCommand;
     description = "Administer the server while it runs (administrators only).",
     subcommands = {AdminUserCommand.class})
 final class AdminCommand {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
 }

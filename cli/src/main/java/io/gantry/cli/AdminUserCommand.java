@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
       "  gantry admin user set-role carol admin",
       "  gantry admin user set-os-account carol --default",
       "  gantry admin user remove carol",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class AdminUserCommand {
   @ParentCommand AdminCommand admin;
@@ -55,7 +55,7 @@ final class AdminUserCommand {
     @ParentCommand AdminUserCommand users;
     @Spec CommandSpec spec;
 
-    GantryCommand gantry() {
+    Invocation gantry() {
       return users.admin.gantry;
     }
 
@@ -74,7 +74,7 @@ final class AdminUserCommand {
                 } catch (UserAccountFault e) {
                   String why =
                       e.getFaultInfo() == null ? e.getMessage() : e.getFaultInfo().getMessage();
-                  throw new CommandFailure(GantryCommand.EXIT_NEGATIVE, why, e);
+                  throw new CommandFailure(ExitCodes.NEGATIVE, why, e);
                 }
               });
     }
@@ -92,14 +92,13 @@ final class AdminUserCommand {
         }
         if (!same) {
           throw new CommandFailure(
-              GantryCommand.EXIT_USAGE_OR_IO, "the two entries differ; nothing was changed");
+              ExitCodes.USAGE_OR_IO, "the two entries differ; nothing was changed");
         }
       } else {
         password = EncryptPasswordCommand.firstLineOfStandardInput();
       }
       if (password.length == 0) {
-        throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, "no password given on standard input");
+        throw new CommandFailure(ExitCodes.USAGE_OR_IO, "no password given on standard input");
       }
       // the generated client takes a String; it lives only until the request is sent
       String text = new String(password);
@@ -145,7 +144,7 @@ final class AdminUserCommand {
         table.print(out());
       }
       out().flush();
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -175,7 +174,7 @@ final class AdminUserCommand {
       User added = change(s -> s.addUser(name, password, asAdmin ? "admin" : "user", osAccount));
       out().println("added user " + describe(added));
       out().flush();
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -192,7 +191,7 @@ final class AdminUserCommand {
       change(s -> s.removeUser(name));
       out().println("removed user " + name);
       out().flush();
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -210,7 +209,7 @@ final class AdminUserCommand {
       change(s -> s.setUserPassword(name, password));
       out().println("changed the password of " + name);
       out().flush();
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -228,12 +227,11 @@ final class AdminUserCommand {
     @Override
     public Integer call() {
       if (!role.equals("admin") && !role.equals("user")) {
-        throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, "a role is admin or user, not " + role);
+        throw new CommandFailure(ExitCodes.USAGE_OR_IO, "a role is admin or user, not " + role);
       }
       out().println(describe(change(s -> s.setUserRole(name, role))));
       out().flush();
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -258,12 +256,11 @@ final class AdminUserCommand {
     @Override
     public Integer call() {
       if ((osAccount == null) == !useDefault) {
-        throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, "give either an OS account or --default");
+        throw new CommandFailure(ExitCodes.USAGE_OR_IO, "give either an OS account or --default");
       }
       out().println(describe(change(s -> s.setUserOsAccount(name, osAccount))));
       out().flush();
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 }

@@ -26,9 +26,9 @@ import picocli.CommandLine.Spec;
       "Exit 3 when the server cannot be reached."
     },
     footerHeading = "%nExample:%n",
-    footer = {"  gantry applications", GantryCommand.EXIT_CODE_HELP})
+    footer = {"  gantry applications", ExitCodes.HELP})
 final class ApplicationsCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Override
@@ -76,6 +76,6 @@ final class ApplicationsCommand implements Callable<Integer> {
       table.print(out);
     }
     out.flush();
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 }

@@ -2,14 +2,10 @@ package io.gantry.cli;
 
 import io.gantry.cli.soap.AuditEntry;
 import io.gantry.cli.soap.JobAudit;
+import io.gantry.cli.soap.JobManagement;
 import io.gantry.cli.soap.StagedFile;
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code gantry audit ID}: who did what to a job, and every piece of data it moved. */
 @Command(
@@ -20,21 +16,18 @@ import picocli.CommandLine.Spec;
             + "(submitted, cancelled, killed by whom), and every data movement with its source, target, "
             + "rows, bytes and checksum.",
     footerHeading = "%nExample:%n",
-    footer = {"  gantry audit 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5", GantryCommand.EXIT_CODE_HELP})
-final class AuditCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
-  @Spec CommandSpec spec;
-
-  @Parameters(paramLabel = "ID", description = "the job")
-  String jobId;
+    footer = {"  gantry audit 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5", ExitCodes.HELP})
+final class AuditCommand extends OneJobCommand<JobAudit> {
+  @Override
+  JobAudit ask(JobManagement server, String jobId) throws Exception {
+    return server.getJobAudit(jobId);
+  }
 
   @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    JobAudit audit = gantry.connect().call(s -> s.getJobAudit(jobId));
+  int print(PrintWriter out, JobAudit audit) {
     if (gantry.json) {
       JsonOutput.print(out, JsonOutput.audit(audit));
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
     if (!gantry.quiet) {
       out.println("job " + audit.getJobId() + "  owner " + audit.getOwner());
@@ -45,7 +38,7 @@ final class AuditCommand implements Callable<Integer> {
     }
     table.print(out);
     out.flush();
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   private static String event(AuditEntry e) {

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
     footer = {
       "  gantry cache clear",
       "  gantry cache clear --key $(gantry cache list --quiet | head -1)",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class CacheClearCommand implements Callable<Integer> {
   @ParentCommand CacheCommand cache;
@@ -39,7 +39,7 @@ final class CacheClearCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    GantryCommand gantry = cache.gantry;
+    Invocation gantry = cache.gantry;
     if (key != null && !key.matches("[0-9a-f]{64}")) {
       throw new ParameterException(
           spec.commandLine(), "--key: '" + key + "' is not an entry's key (64 hex digits)");
@@ -62,6 +62,6 @@ final class CacheClearCommand implements Callable<Integer> {
       out.println("removed " + removed + (removed == 1 ? " entry" : " entries"));
     }
     out.flush();
-    return key != null && removed == 0 ? GantryCommand.EXIT_NEGATIVE : GantryCommand.EXIT_OK;
+    return key != null && removed == 0 ? ExitCodes.NEGATIVE : ExitCodes.OK;
   }
 }

@@ -24,10 +24,10 @@ import picocli.CommandLine.Spec;
       "  gantry cache list",
       "  gantry cache clear --key 3f2a...   # one entry, its key as 'cache list' shows it",
       "  gantry cache clear                 # every entry",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class CacheCommand implements Runnable {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Override

@@ -22,11 +22,7 @@ import picocli.CommandLine.Spec;
             + " created and last used, whether a job links it (then it is never evicted), source"
             + " and statement or remote path.",
     footerHeading = "%nExamples:%n",
-    footer = {
-      "  gantry cache list",
-      "  gantry cache list --quiet   # keys only",
-      GantryCommand.EXIT_CODE_HELP
-    })
+    footer = {"  gantry cache list", "  gantry cache list --quiet   # keys only", ExitCodes.HELP})
 final class CacheListCommand implements Callable<Integer> {
   static final int DETAIL_WIDTH = 60;
 
@@ -35,7 +31,7 @@ final class CacheListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    GantryCommand gantry = cache.gantry;
+    Invocation gantry = cache.gantry;
     PrintWriter out = spec.commandLine().getOut();
     ServerConnection server = gantry.connect();
     StageInCacheList list = server.call(s -> s.listStageInCache());
@@ -92,7 +88,7 @@ final class CacheListCommand implements Callable<Integer> {
       }
     }
     out.flush();
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   private static String oneLine(String text) {

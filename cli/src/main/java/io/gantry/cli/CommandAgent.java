@@ -3,10 +3,12 @@ package io.gantry.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -17,7 +19,6 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,9 +46,10 @@ import picocli.CommandLine.ParseResult;
  * that needs them is answered "run locally" ({@link LocalProcessNeeded}). Closing the client (^C)
  * interrupts the command.
  *
- * <p>Usage: {@code CommandAgent SOCKET IDLE_SECONDS}. A lock file beside the socket keeps a second
- * agent for the same socket from starting; a pid file beside it names the agent's process while it
- * runs.
+ * <p>Usage: {@code CommandAgent SOCKET IDLE_SECONDS [LOG]}. A lock file beside the socket keeps a
+ * second agent for the same socket from starting; a pid file beside it names the agent's process
+ * while it runs; LOG (bin/gantry: SOCKET.log) gets its output. None of them is written through a
+ * link ({@link AgentFiles}).
  */
 public final class CommandAgent {
   private final Path socket;
@@ -61,9 +63,9 @@ public final class CommandAgent {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      System.err.println("usage: CommandAgent SOCKET IDLE_SECONDS");
-      System.exit(GantryCommand.EXIT_USAGE_OR_IO);
+    if (args.length != 2 && args.length != 3) {
+      System.err.println("usage: CommandAgent SOCKET IDLE_SECONDS [LOG]");
+      System.exit(ExitCodes.USAGE_OR_IO);
     }
     // as in a command's own JVM: libraries log only what went wrong
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
@@ -71,16 +73,46 @@ public final class CommandAgent {
     System.setIn(new UserInputOnly());
     Path socket = Path.of(args[0]).toAbsolutePath();
     Duration idle = Duration.ofSeconds(Long.parseLong(args[1]));
+    Path log = args.length == 3 ? Path.of(args[2]).toAbsolutePath() : null;
+    try {
+      run(socket, idle, log);
+    } catch (AgentFiles.LinkRefused e) {
+      System.err.println("gantry command agent: " + e.getMessage());
+      System.exit(ExitCodes.USAGE_OR_IO);
+    }
+  }
+
+  /**
+   * Serves {@code socket} unless another agent does; {@code log}, when given, receives the agent's
+   * standard output and error. The lock, pid and log files are opened refusing links ({@link
+   * AgentFiles}).
+   *
+   * @throws AgentFiles.LinkRefused when a link stands where one of them goes
+   */
+  static void run(Path socket, Duration idle, Path log) throws IOException {
     Path lockFile = socket.resolveSibling(socket.getFileName() + ".lock");
-    try (FileChannel lockChannel =
-            FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    try (FileChannel lockChannel = AgentFiles.openForWriting(lockFile, false);
         FileLock lock = lockChannel.tryLock()) {
       if (lock == null) {
         return; // another agent serves, or is starting to serve, this socket
       }
+      if (log != null) {
+        // emptied only now that the lock is ours: never the log of the agent that serves
+        PrintStream to =
+            new PrintStream(
+                Channels.newOutputStream(AgentFiles.openForWriting(log, true)),
+                true,
+                StandardCharsets.UTF_8);
+        System.setOut(to);
+        System.setErr(to);
+      }
       // for whoever must stop it (a test, a script): the agent's process id beside its socket
       Path pidFile = socket.resolveSibling(socket.getFileName() + ".pid");
-      Files.writeString(pidFile, ProcessHandle.current().pid() + "\n");
+      try (FileChannel pid = AgentFiles.openForWriting(pidFile, true)) {
+        pid.write(
+            ByteBuffer.wrap(
+                (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
+      }
       try {
         new CommandAgent(socket, idle).serve();
       } finally {
@@ -191,12 +223,12 @@ public final class CommandAgent {
       code = commandLine.execute(arguments);
     } catch (RuntimeException | Error e) {
       err.println("gantry: " + e);
-      code = GantryCommand.EXIT_USAGE_OR_IO;
+      code = ExitCodes.USAGE_OR_IO;
     }
     out.flush();
     err.flush();
     done.set(true);
-    if (code == GantryCommand.EXIT_RUN_LOCALLY) {
+    if (code == ExitCodes.RUN_LOCALLY) {
       if (!reply.wroteOutput()) {
         reply.runLocally();
         return;
@@ -205,7 +237,7 @@ public final class CommandAgent {
           "gantry: this command needs your terminal or standard input after it began; run it"
               + " again with GANTRY_AGENT=off");
       err.flush();
-      code = GantryCommand.EXIT_USAGE_OR_IO;
+      code = ExitCodes.USAGE_OR_IO;
     }
     reply.exit(code);
   }

@@ -2,7 +2,7 @@ package io.gantry.cli;
 
 /**
  * Ends a command with a message for the user and one of the documented exit codes ({@link
- * GantryCommand}); the top-level handler prints the message, never a stack trace.
+ * ExitCodes}); the top-level handler prints the message, never a stack trace.
  */
 final class CommandFailure extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -1,15 +1,11 @@
 package io.gantry.cli;
 
 import io.gantry.cli.soap.JobDocument;
+import io.gantry.cli.soap.JobManagement;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code gantry definition ID}: the job description as the server keeps it, passwords redacted. */
 @Command(
@@ -22,24 +18,17 @@ import picocli.CommandLine.Spec;
       "The output can be edited and submitted again."
     },
     footerHeading = "%nExample:%n",
-    footer = {
-      "  gantry definition 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5 > rerun.jsdl",
-      GantryCommand.EXIT_CODE_HELP
-    })
-final class DefinitionCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
-  @Spec CommandSpec spec;
-
-  @Parameters(paramLabel = "ID", description = "the job")
-  String jobId;
+    footer = {"  gantry definition 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5 > rerun.jsdl", ExitCodes.HELP})
+final class DefinitionCommand extends OneJobCommand<JobDocument> {
+  @Override
+  JobDocument ask(JobManagement server, String jobId) throws Exception {
+    return server.getJobDefinition(jobId);
+  }
 
   @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    JobDocument document = gantry.connect().call(s -> s.getJobDefinition(jobId));
+  int print(PrintWriter out, JobDocument document) {
     if (document == null || document.getAny() == null) {
-      throw new CommandFailure(
-          GantryCommand.EXIT_SERVER, "the server sent no job description for " + jobId);
+      throw new CommandFailure(ExitCodes.SERVER, "the server sent no job description for " + jobId);
     }
     String xml = JobDocuments.text(JobDocuments.withoutApiNamespace(document.getAny()));
     if (gantry.json) {
@@ -59,7 +48,7 @@ final class DefinitionCommand implements Callable<Integer> {
       }
       out.flush();
     }
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   /** "--" may not appear inside an XML comment. */

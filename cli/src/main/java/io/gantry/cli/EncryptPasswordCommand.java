@@ -52,10 +52,10 @@ import picocli.CommandLine.Spec;
       "  printf '%%s\\n' \"$DB_PASSWORD\" | gantry --quiet encrypt-password --for-user alice \\",
       "      --for-destination 'jdbc:postgresql://db.bank.example:5432/risk'",
       "  gantry encrypt-password --public-key server-password-key.pem --for-user alice --for-destination ...",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class EncryptPasswordCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Option(
@@ -95,15 +95,14 @@ final class EncryptPasswordCommand implements Callable<Integer> {
     try {
       binding = SecretBinding.of(forUser, forDestination);
     } catch (IllegalArgumentException e) {
-      throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, e.getMessage() + "; nothing was encrypted");
+      throw new CommandFailure(ExitCodes.USAGE_OR_IO, e.getMessage() + "; nothing was encrypted");
     }
     PublicKey key =
         publicKeyFile != null ? readKey(gantry.file(publicKeyFile), publicKeyFile) : serverKey();
     String fingerprint = EncryptedSecret.fingerprint(key);
     if (expectedFingerprint != null && !expectedFingerprint.strip().equalsIgnoreCase(fingerprint)) {
       throw new CommandFailure(
-          GantryCommand.EXIT_SERVER,
+          ExitCodes.SERVER,
           "the password key has fingerprint "
               + fingerprint
               + ", not "
@@ -118,7 +117,7 @@ final class EncryptPasswordCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         // RSA-OAEP-SHA-256 holds at most (key bytes - 66) bytes: 318 for a 3072-bit key
         throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO,
+            ExitCodes.USAGE_OR_IO,
             "the password is too long to encrypt with this key; use a named data source or SSH identity");
       }
       if (gantry.json) {
@@ -145,14 +144,14 @@ final class EncryptPasswordCommand implements Callable<Integer> {
     }
     out.flush();
     err.flush();
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   private PublicKey serverKey() {
     String pem = gantry.connect().call(s -> s.getServerInfo()).getPasswordPublicKey();
     if (pem == null || pem.isBlank()) {
       throw new CommandFailure(
-          GantryCommand.EXIT_NEGATIVE,
+          ExitCodes.NEGATIVE,
           "the server publishes no password key; use named data sources and SSH identities instead");
     }
     return parseKey(pem, "the server's password key");
@@ -163,7 +162,7 @@ final class EncryptPasswordCommand implements Callable<Integer> {
       return parseKey(Files.readString(file, StandardCharsets.US_ASCII), named.toString());
     } catch (IOException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, "cannot read " + named + ": " + e.getMessage());
+          ExitCodes.USAGE_OR_IO, "cannot read " + named + ": " + e.getMessage());
     }
   }
 
@@ -172,7 +171,7 @@ final class EncryptPasswordCommand implements Callable<Integer> {
       return EncryptedSecret.publicKeyFromPem(pem);
     } catch (IllegalArgumentException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, what + " is not an RSA public key in PEM form");
+          ExitCodes.USAGE_OR_IO, what + " is not an RSA public key in PEM form");
     }
   }
 
@@ -188,14 +187,13 @@ final class EncryptPasswordCommand implements Callable<Integer> {
       }
       if (!same) {
         throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, "the two entries differ; nothing was encrypted");
+            ExitCodes.USAGE_OR_IO, "the two entries differ; nothing was encrypted");
       }
     } else {
       secret = firstLineOfStandardInput();
     }
     if (secret == null || secret.length == 0) {
-      throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, "no password given on standard input");
+      throw new CommandFailure(ExitCodes.USAGE_OR_IO, "no password given on standard input");
     }
     return secret;
   }
@@ -210,7 +208,7 @@ final class EncryptPasswordCommand implements Callable<Integer> {
       for (int c = in.read(); c != -1 && c != '\n'; c = in.read()) {
         if (length == buffer.length) {
           throw new CommandFailure(
-              GantryCommand.EXIT_USAGE_OR_IO, "the password is longer than 4096 characters");
+              ExitCodes.USAGE_OR_IO, "the password is longer than 4096 characters");
         }
         buffer[length++] = (char) c;
       }
@@ -222,7 +220,7 @@ final class EncryptPasswordCommand implements Callable<Integer> {
       return secret;
     } catch (IOException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, "cannot read standard input: " + e.getMessage());
+          ExitCodes.USAGE_OR_IO, "cannot read standard input: " + e.getMessage());
     }
   }
 }

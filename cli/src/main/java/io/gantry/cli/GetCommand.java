@@ -38,13 +38,13 @@ import picocli.CommandLine.Spec;
     footer = {
       "  gantry get $id results/var.csv.gz",
       "  gantry get $id results/summary.txt -o -",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class GetCommand implements Callable<Integer> {
   /** The most getJobFile answers at once. */
   static final int CHUNK = 1 << 20;
 
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "ID", description = "the job's id")
@@ -78,7 +78,7 @@ final class GetCommand implements Callable<Integer> {
       target = Path.of(output != null ? output : Path.of(path).getFileName().toString());
       if (Files.exists(gantry.file(target)) && !force) {
         throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, target + " exists; give --force to overwrite it");
+            ExitCodes.USAGE_OR_IO, target + " exists; give --force to overwrite it");
       }
       bytes = downloadTo(server, gantry.file(target), target);
     }
@@ -94,7 +94,7 @@ final class GetCommand implements Callable<Integer> {
       out.println(bytes + " bytes of " + path + " of job " + jobId + " written to " + target);
     }
     out.flush();
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   /** Into {@code file}, whole or not at all; errors name it as the user did ({@code target}). */
@@ -116,10 +116,10 @@ final class GetCommand implements Callable<Integer> {
       return bytes;
     } catch (FileAlreadyExistsException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, target + " exists; give --force to overwrite it", e);
+          ExitCodes.USAGE_OR_IO, target + " exists; give --force to overwrite it", e);
     } catch (IOException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, "cannot write " + target + ": " + e.getMessage(), e);
+          ExitCodes.USAGE_OR_IO, "cannot write " + target + ": " + e.getMessage(), e);
     } finally {
       if (temporary != null) {
         try {
@@ -136,7 +136,7 @@ final class GetCommand implements Callable<Integer> {
       out.flush();
     } catch (IOException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, "cannot write standard output: " + e.getMessage(), e);
+          ExitCodes.USAGE_OR_IO, "cannot write standard output: " + e.getMessage(), e);
     }
   }
 
@@ -151,7 +151,7 @@ final class GetCommand implements Callable<Integer> {
         out.write(data);
       } catch (IOException e) {
         throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, "cannot write " + output + ": " + e.getMessage(), e);
+            ExitCodes.USAGE_OR_IO, "cannot write " + output + ": " + e.getMessage(), e);
       }
       offset = chunk.getNextOffset();
       if (data.length == 0 || offset >= chunk.getSize()) {

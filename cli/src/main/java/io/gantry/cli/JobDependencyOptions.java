@@ -46,7 +46,7 @@ final class JobDependencyOptions {
         firstChild(jobDefinition, jobDefinition.getNamespaceURI(), "JobDescription");
     if (description == null) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO,
+          ExitCodes.USAGE_OR_IO,
           "--after, --after-any and --hold need a JobDescription element in the job description");
     }
     String gx = JsdlNamespaces.GANTRY;

@@ -27,9 +27,7 @@ final class JobDocuments {
     } catch (SAXException | IOException e) {
       // the offline parser accepted it, so only a parser difference gets here
       throw new CommandFailure(
-          GantryCommand.EXIT_NEGATIVE,
-          "cannot read the job description as XML: " + e.getMessage(),
-          e);
+          ExitCodes.NEGATIVE, "cannot read the job description as XML: " + e.getMessage(), e);
     }
   }
 

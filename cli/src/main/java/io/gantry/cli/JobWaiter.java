@@ -32,7 +32,7 @@ final class JobWaiter {
   /**
    * @param timeout how long to wait at most, or null for as long as it takes
    * @return the job's final status
-   * @throws CommandFailure with {@link GantryCommand#EXIT_TIMEOUT} when the timeout runs out
+   * @throws CommandFailure with {@link ExitCodes#TIMEOUT} when the timeout runs out
    */
   JobStatus await(String jobId, Duration timeout) {
     long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
@@ -59,7 +59,7 @@ final class JobWaiter {
         }
         if (System.nanoTime() >= deadline) {
           throw new CommandFailure(
-              GantryCommand.EXIT_TIMEOUT,
+              ExitCodes.TIMEOUT,
               "job "
                   + jobId
                   + " is still "
@@ -87,8 +87,7 @@ final class JobWaiter {
       Thread.sleep(POLL_INTERVAL.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CommandFailure(
-          GantryCommand.EXIT_NEGATIVE, "interrupted while waiting for the job", e);
+      throw new CommandFailure(ExitCodes.NEGATIVE, "interrupted while waiting for the job", e);
     }
   }
 }

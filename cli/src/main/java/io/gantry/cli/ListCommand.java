@@ -40,12 +40,12 @@ import picocli.CommandLine.Spec;
       "  gantry list --quiet --state FAILED      # ids only",
       "  gantry list --name 'var-*' --since 2d --state FAILED,KILLED",
       "  gantry list --watch --state RUNNING,QUEUED",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class ListCommand implements Callable<Integer> {
   static final int REASON_WIDTH = 80;
 
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Option(
@@ -111,7 +111,7 @@ final class ListCommand implements Callable<Integer> {
             : new JobFilter(name == null ? null : JobFilter.glob(name), since);
     if (!watch) {
       show(out, fetch(server, filter), false);
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
     boolean terminal = gantry.onTerminal();
     for (int shown = 0; count == null || shown < count; shown++) {
@@ -129,7 +129,7 @@ final class ListCommand implements Callable<Integer> {
       }
       out.flush();
     }
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   /**

@@ -70,7 +70,7 @@ import picocli.CommandLine.Spec;
           + "     refused the user name and password"
     })
 final class LoginCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Override
@@ -91,7 +91,7 @@ final class LoginCommand implements Callable<Integer> {
             token.map(SessionToken::getTokenId).orElse(null));
     file.write(stored);
     report(settings, file, stored, token.map(t -> Times.text(t.getExpires())).orElse(null));
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   private String userName(ServerSettings settings) {
@@ -105,7 +105,7 @@ final class LoginCommand implements Callable<Integer> {
             .orElse(null);
     if (typed == null || typed.isBlank()) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, "no user name: give --user NAME or set GANTRY_USER");
+          ExitCodes.USAGE_OR_IO, "no user name: give --user NAME or set GANTRY_USER");
     }
     return typed.strip();
   }
@@ -117,7 +117,7 @@ final class LoginCommand implements Callable<Integer> {
         return FingerprintTrustManager.canonical(settings.fingerprint());
       } catch (IllegalArgumentException e) {
         throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, "--server-fingerprint: " + e.getMessage(), e);
+            ExitCodes.USAGE_OR_IO, "--server-fingerprint: " + e.getMessage(), e);
       }
     }
     Terminal terminal =
@@ -126,7 +126,7 @@ final class LoginCommand implements Callable<Integer> {
             .orElseThrow(
                 () ->
                     new CommandFailure(
-                        GantryCommand.EXIT_USAGE_OR_IO,
+                        ExitCodes.USAGE_OR_IO,
                         "no terminal to confirm the certificate of "
                             + settings.server()
                             + " on, and trusting it unseen would"
@@ -145,7 +145,7 @@ final class LoginCommand implements Callable<Integer> {
     String answer = terminal.readLine("Trust this certificate? [y/N] ");
     if (answer == null || !List.of("y", "yes").contains(answer.strip().toLowerCase(Locale.ROOT))) {
       throw new CommandFailure(
-          GantryCommand.EXIT_NEGATIVE, "the certificate was not trusted; nothing was stored");
+          ExitCodes.NEGATIVE, "the certificate was not trusted; nothing was stored");
     }
     return fingerprint;
   }
@@ -155,7 +155,7 @@ final class LoginCommand implements Callable<Integer> {
       return ServerCertificate.presentedBy(server);
     } catch (IOException | IllegalArgumentException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_SERVER,
+          ExitCodes.SERVER,
           "cannot fetch the certificate of the Gantry server at "
               + server
               + " ("
@@ -170,9 +170,7 @@ final class LoginCommand implements Callable<Integer> {
       return FingerprintTrustManager.fingerprintOf(certificate);
     } catch (CertificateException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_SERVER,
-          "the server's certificate cannot be read: " + e.getMessage(),
-          e);
+          ExitCodes.SERVER, "the server's certificate cannot be read: " + e.getMessage(), e);
     }
   }
 
@@ -186,7 +184,7 @@ final class LoginCommand implements Callable<Integer> {
     String password = gantry.password(settings);
     if (password == null) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO,
+          ExitCodes.USAGE_OR_IO,
           "no password: set GANTRY_PASSWORD or run gantry login on a terminal; nothing was stored");
     }
     try {

@@ -85,7 +85,7 @@ final class LoginFile {
       }
     } catch (IOException | IllegalArgumentException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, "cannot read " + path + ": " + e.getMessage(), e);
+          ExitCodes.USAGE_OR_IO, "cannot read " + path + ": " + e.getMessage(), e);
     }
     return Optional.of(checked(properties));
   }
@@ -98,7 +98,7 @@ final class LoginFile {
     if (permissions.stream()
         .anyMatch(p -> p.name().startsWith("GROUP_") || p.name().startsWith("OTHERS_"))) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO,
+          ExitCodes.USAGE_OR_IO,
           path
               + " is open to other users ("
               + PosixFilePermissions.toString(permissions)
@@ -142,7 +142,7 @@ final class LoginFile {
 
   private CommandFailure invalid(String problem) {
     return new CommandFailure(
-        GantryCommand.EXIT_USAGE_OR_IO, path + ": " + problem + "; run gantry login again");
+        ExitCodes.USAGE_OR_IO, path + ": " + problem + "; run gantry login again");
   }
 
   /** Replaces the file with {@code login}, atomically and owner-only (see the class comment). */
@@ -167,7 +167,7 @@ final class LoginFile {
           temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, "cannot write " + path + ": " + e.getMessage(), e);
+          ExitCodes.USAGE_OR_IO, "cannot write " + path + ": " + e.getMessage(), e);
     } finally {
       deleteQuietly(temporary);
     }

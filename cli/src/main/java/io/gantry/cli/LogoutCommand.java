@@ -22,9 +22,9 @@ import picocli.CommandLine.Spec;
           + " login file; later commands ask for the password again (or gantry login anew)."
     },
     footerHeading = "%nExamples:%n",
-    footer = {"  gantry logout", GantryCommand.EXIT_CODE_HELP})
+    footer = {"  gantry logout", ExitCodes.HELP})
 final class LogoutCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Override
@@ -37,7 +37,7 @@ final class LogoutCommand implements Callable<Integer> {
         out.println("no session token stored for " + settings.user() + " at " + settings.server());
       }
       out.flush();
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
     StoredLogin login = stored.get();
     // first forget it here: a token that cannot be revoked there must not stay in use here
@@ -50,7 +50,7 @@ final class LogoutCommand implements Callable<Integer> {
       if (e.getMessage().contains("no longer accepts your session")) {
         // expired or revoked already: nothing left to end
         report(out, login, "it had ended already");
-        return GantryCommand.EXIT_OK;
+        return ExitCodes.OK;
       }
       throw new CommandFailure(
           e.exitCode(),
@@ -63,7 +63,7 @@ final class LogoutCommand implements Callable<Integer> {
           e);
     }
     report(out, login, "revoked");
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   private void report(PrintWriter out, StoredLogin login, String what) {

@@ -1,5 +1,6 @@
 package io.gantry.cli;
 
+import io.gantry.cli.soap.JobState;
 import io.gantry.cli.soap.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -25,10 +26,10 @@ import picocli.CommandLine.Spec;
     footer = {
       "  gantry output 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
       "  gantry output --stderr --follow $id",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class OutputCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Parameters(paramLabel = "ID", description = "the job")
@@ -46,7 +47,8 @@ final class OutputCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     OutputStream stream = stderr ? OutputStream.STDERR : OutputStream.STDOUT;
-    OutputFollower follower = new OutputFollower(gantry.connect(), jobId, stream);
+    ServerConnection server = gantry.connect();
+    OutputFollower follower = new OutputFollower(server, jobId, stream);
     // --json collects the text into one document instead of streaming it
     StringWriter collected = gantry.json ? new StringWriter() : null;
     PrintWriter sink = collected == null ? out : new PrintWriter(collected);
@@ -55,8 +57,10 @@ final class OutputCommand implements Callable<Integer> {
       Thread.sleep(JobWaiter.POLL_INTERVAL.toMillis());
       complete = follower.readAvailable(sink);
     }
-    if (follower.note() != null && collected == null) {
-      spec.commandLine().getErr().println("gantry: " + follower.note());
+    String note =
+        follower.note() != null ? follower.note() : emptyNote(server, stream, follower, complete);
+    if (note != null && collected == null) {
+      spec.commandLine().getErr().println("gantry: " + note);
     }
     if (collected != null) {
       Map<String, Object> json = new LinkedHashMap<>();
@@ -65,11 +69,35 @@ final class OutputCommand implements Callable<Integer> {
       json.put("bytes", follower.offset());
       json.put("complete", complete);
       json.put("text", collected.toString());
-      if (follower.note() != null) {
-        json.put("note", follower.note());
+      if (note != null) {
+        json.put("note", note);
       }
       JsonOutput.print(out, json);
     }
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
+  }
+
+  /**
+   * Why nothing was printed, when a job succeeded without writing to its standard output: programs
+   * such as mcvar write their results to files, which an empty output does not tell a new user. (A
+   * failed job's story is its standard error; an empty standard error is the usual case.)
+   */
+  private String emptyNote(
+      ServerConnection server, OutputStream stream, OutputFollower follower, boolean complete) {
+    if (!complete || follower.offset() > 0 || stream != OutputStream.STDOUT) {
+      return null;
+    }
+    if (server.call(s -> s.getJobStatus(jobId)).getState() != JobState.SUCCEEDED) {
+      return null;
+    }
+    return "job "
+        + jobId
+        + " wrote nothing to its standard output; its results are files: 'gantry files "
+        + jobId
+        + "' lists its job directory, 'gantry get "
+        + jobId
+        + " PATH' fetches one, 'gantry results "
+        + jobId
+        + "' shows what was staged out";
   }
 }

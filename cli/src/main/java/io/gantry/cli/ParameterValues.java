@@ -23,13 +23,12 @@ final class ParameterValues {
       int eq = set.indexOf('=');
       if (eq <= 0) {
         throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO,
+            ExitCodes.USAGE_OR_IO,
             "--set " + set + ": write NAME=VALUE, e.g. --set business_date=2026-11-20");
       }
       String name = set.substring(0, eq).strip();
       if (values.put(name, set.substring(eq + 1)) != null) {
-        throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, "--set " + name + " is given twice");
+        throw new CommandFailure(ExitCodes.USAGE_OR_IO, "--set " + name + " is given twice");
       }
     }
     return values;

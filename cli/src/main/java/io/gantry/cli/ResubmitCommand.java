@@ -33,10 +33,10 @@ import picocli.CommandLine.Spec;
     footer = {
       "  gantry resubmit 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
       "  gantry resubmit 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5 --set business_date=2026-11-19 --wait",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class ResubmitCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Parameters(paramLabel = "ID", description = "the job to run again")
@@ -83,7 +83,7 @@ final class ResubmitCommand implements Callable<Integer> {
         }
       }
       err.flush();
-      return GantryCommand.EXIT_NEGATIVE;
+      return ExitCodes.NEGATIVE;
     }
     if (!gantry.json) {
       out.println(
@@ -100,7 +100,7 @@ final class ResubmitCommand implements Callable<Integer> {
     } else if (last != null && !gantry.quiet) {
       out.println(StatusLine.of(last, gantry.colors()));
     }
-    return last == null ? GantryCommand.EXIT_OK : WaitCommand.exitCode(last);
+    return last == null ? ExitCodes.OK : WaitCommand.exitCode(last);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"}) // a one-slot holder the lambda fills

@@ -21,9 +21,9 @@ import picocli.CommandLine.Spec;
         "Show a job's staging manifest (every file staged in) and its stage-out summary: "
             + "step, source and target, rows, bytes, seconds and checksum.",
     footerHeading = "%nExample:%n",
-    footer = {"  gantry results 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5", GantryCommand.EXIT_CODE_HELP})
+    footer = {"  gantry results 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5", ExitCodes.HELP})
 final class ResultsCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   /** Wide enough for a data source and the start of its statement; --wide or --json show all. */
@@ -43,7 +43,7 @@ final class ResultsCommand implements Callable<Integer> {
     JobResults results = gantry.connect().call(s -> s.getJobResults(jobId));
     if (gantry.json) {
       JsonOutput.print(out, JsonOutput.results(results));
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
     if (!gantry.quiet) {
       out.println("job " + results.getJobId() + "  " + results.getState().value());
@@ -60,7 +60,7 @@ final class ResultsCommand implements Callable<Integer> {
       table.print(out);
     }
     out.flush();
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   private void add(TextTable table, String direction, List<StagedFile> files) {

@@ -48,7 +48,7 @@ import picocli.CommandLine.Spec;
       "      --time-zone Europe/London --set 'business_date=${schedule.date}' --set portfolio=DESK-1",
       "  gantry schedule list",
       "  gantry schedule pause var-desk-1",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class ScheduleCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -56,7 +56,7 @@ final class ScheduleCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     spec.commandLine().usage(spec.commandLine().getErr());
-    return GantryCommand.EXIT_USAGE_OR_IO;
+    return ExitCodes.USAGE_OR_IO;
   }
 
   @Command(
@@ -106,7 +106,7 @@ final class ScheduleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      GantryCommand gantry = schedule.gantry();
+      Invocation gantry = schedule.gantry();
       PrintWriter out = spec.commandLine().getOut();
       PrintWriter err = spec.commandLine().getErr();
       MissedRuns policy =
@@ -115,7 +115,7 @@ final class ScheduleCommand implements Callable<Integer> {
             case "skip" -> MissedRuns.SKIP;
             default ->
                 throw new CommandFailure(
-                    GantryCommand.EXIT_USAGE_OR_IO, "--missed " + missed + ": run-once or skip");
+                    ExitCodes.USAGE_OR_IO, "--missed " + missed + ": run-once or skip");
           };
       byte[] xml = read(gantry.file(file), file);
       Map<String, String> values = ParameterValues.of(sets);
@@ -141,10 +141,10 @@ final class ScheduleCommand implements Callable<Integer> {
           err.println("  " + severity + where + p.getPath() + ": " + p.getMessage());
         }
         err.flush();
-        return GantryCommand.EXIT_NEGATIVE;
+        return ExitCodes.NEGATIVE;
       }
       print(gantry, out, List.of(added));
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -161,10 +161,10 @@ final class ScheduleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      GantryCommand gantry = schedule.gantry();
+      Invocation gantry = schedule.gantry();
       List<Schedule> all = gantry.connect().call(s -> s.listSchedules(allUsers));
       print(gantry, spec.commandLine().getOut(), all);
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -199,6 +199,11 @@ final class ScheduleCommand implements Callable<Integer> {
     Schedule act(io.gantry.cli.soap.JobManagement s, String id) {
       return s.removeSchedule(id);
     }
+
+    @Override
+    boolean removes() {
+      return true;
+    }
   }
 
   /** pause, resume and remove: one schedule by name (yours) or id, printed as it is after. */
@@ -211,22 +216,33 @@ final class ScheduleCommand implements Callable<Integer> {
 
     abstract Schedule act(io.gantry.cli.soap.JobManagement service, String nameOrId);
 
+    /** Whether the schedule is gone afterwards (the server answers with it as it was). */
+    boolean removes() {
+      return false;
+    }
+
     @Override
     public Integer call() {
-      GantryCommand gantry = schedule.gantry();
+      Invocation gantry = schedule.gantry();
       Schedule after = gantry.connect().call(s -> act(s, nameOrId));
-      print(gantry, spec.commandLine().getOut(), List.of(after));
-      return GantryCommand.EXIT_OK;
+      print(gantry, spec.commandLine().getOut(), List.of(after), removes());
+      return ExitCodes.OK;
     }
   }
 
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
 
-  GantryCommand gantry() {
+  Invocation gantry() {
     return gantry;
   }
 
-  private static void print(GantryCommand gantry, PrintWriter out, List<Schedule> schedules) {
+  private static void print(Invocation gantry, PrintWriter out, List<Schedule> schedules) {
+    print(gantry, out, schedules, false);
+  }
+
+  /** The schedules as a table, JSON or ids; {@code removed}: they were just removed. */
+  private static void print(
+      Invocation gantry, PrintWriter out, List<Schedule> schedules, boolean removed) {
     if (gantry.json) {
       List<Map<String, Object>> json = new ArrayList<>();
       for (Schedule s : schedules) {
@@ -238,6 +254,9 @@ final class ScheduleCommand implements Callable<Integer> {
         one.put("timeZone", s.getTimeZone());
         one.put("missedRuns", s.getMissedRuns().value());
         one.put("paused", s.isPaused());
+        if (removed) {
+          one.put("removed", true);
+        }
         one.put("nextTime", Times.json(s.getNextTime()));
         one.put("lastTime", Times.json(s.getLastTime()));
         one.put("lastJobId", s.getLastJobId());
@@ -271,7 +290,7 @@ final class ScheduleCommand implements Callable<Integer> {
           s.getOwner(),
           s.getCron(),
           s.getTimeZone(),
-          s.isPaused() ? "paused" : "active",
+          removed ? "removed" : s.isPaused() ? "paused" : "active",
           s.getNextTime() == null ? null : Times.text(s.getNextTime()),
           s.getLastTime() == null ? null : Times.text(s.getLastTime()),
           s.getLastJobId() != null ? s.getLastJobId() : TextTable.cut(s.getLastNote(), 60),
@@ -291,10 +310,9 @@ final class ScheduleCommand implements Callable<Integer> {
     try {
       return Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, named + ": no such file");
+      throw new CommandFailure(ExitCodes.USAGE_OR_IO, named + ": no such file");
     } catch (IOException e) {
-      throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, named + ": cannot read: " + e.getMessage());
+      throw new CommandFailure(ExitCodes.USAGE_OR_IO, named + ": cannot read: " + e.getMessage());
     }
   }
 

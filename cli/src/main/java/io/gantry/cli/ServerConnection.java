@@ -119,19 +119,19 @@ final class ServerConnection {
       return operation.on(service);
     } catch (JobNotFoundFault e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_NOT_FOUND,
+          ExitCodes.NOT_FOUND,
           detail(e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
     } catch (JobStateFault e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_NEGATIVE,
+          ExitCodes.NEGATIVE,
           detail(e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
     } catch (LimitExceededFault e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_NEGATIVE,
+          ExitCodes.NEGATIVE,
           detail(e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
     } catch (AccessDeniedFault e) {
       throw new CommandFailure(
-          GantryCommand.EXIT_SERVER,
+          ExitCodes.SERVER,
           "access denied: "
               + detail(e.getFaultInfo() == null ? null : e.getFaultInfo().getMessage(), e));
     } catch (SoapFaultException e) {
@@ -140,10 +140,10 @@ final class ServerConnection {
           && e.getMessage().startsWith("argument ")) {
         // the server names the argument it refuses (a malformed cron expression, a path outside
         // the job directory): a usage error, said in the server's words
-        throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, e.getMessage(), e);
+        throw new CommandFailure(ExitCodes.USAGE_OR_IO, e.getMessage(), e);
       }
       throw new CommandFailure(
-          GantryCommand.EXIT_SERVER,
+          ExitCodes.SERVER,
           "the server at " + endpoint + " could not answer: " + e.getMessage(),
           e);
     } catch (WebServiceException e) {
@@ -154,7 +154,7 @@ final class ServerConnection {
       throw transportFailure(e);
     } catch (Exception e) {
       // a typed fault the caller did not expect here, e.g. InvalidJobFault outside submit
-      throw new CommandFailure(GantryCommand.EXIT_NEGATIVE, e.getMessage(), e);
+      throw new CommandFailure(ExitCodes.NEGATIVE, e.getMessage(), e);
     }
   }
 
@@ -167,7 +167,7 @@ final class ServerConnection {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof ConnectException || t instanceof NoRouteToHostException) {
         return new CommandFailure(
-            GantryCommand.EXIT_SERVER,
+            ExitCodes.SERVER,
             "cannot connect to the Gantry server at "
                 + endpoint
                 + " ("
@@ -177,7 +177,7 @@ final class ServerConnection {
       }
       if (t instanceof UnknownHostException) {
         return new CommandFailure(
-            GantryCommand.EXIT_SERVER,
+            ExitCodes.SERVER,
             "cannot connect to the Gantry server at "
                 + endpoint
                 + ": unknown host "
@@ -186,13 +186,13 @@ final class ServerConnection {
       }
       if (t instanceof SocketTimeoutException) {
         return new CommandFailure(
-            GantryCommand.EXIT_SERVER,
+            ExitCodes.SERVER,
             "the Gantry server at " + endpoint + " did not answer in time (" + t.getMessage() + ")",
             e);
       }
       if (t instanceof SSLHandshakeException) {
         return new CommandFailure(
-            GantryCommand.EXIT_SERVER,
+            ExitCodes.SERVER,
             "the Gantry server at "
                 + endpoint
                 + " is not trusted ("
@@ -206,7 +206,7 @@ final class ServerConnection {
       }
     }
     return new CommandFailure(
-        GantryCommand.EXIT_SERVER,
+        ExitCodes.SERVER,
         "cannot talk to the Gantry server at " + endpoint + ": " + e.getMessage(),
         e);
   }
@@ -222,7 +222,7 @@ final class ServerConnection {
     int code = http.status();
     if (code == 401 && credential.isToken()) {
       return new CommandFailure(
-          GantryCommand.EXIT_SERVER,
+          ExitCodes.SERVER,
           "the Gantry server at "
               + endpoint
               + " no longer accepts your session as user "
@@ -236,7 +236,7 @@ final class ServerConnection {
       String who =
           user == null ? "without a user name (use --user and GANTRY_PASSWORD)" : "as user " + user;
       return new CommandFailure(
-          GantryCommand.EXIT_SERVER,
+          ExitCodes.SERVER,
           "the Gantry server at "
               + endpoint
               + " refused the request "
@@ -248,7 +248,7 @@ final class ServerConnection {
     }
     if (code == 429) {
       return new CommandFailure(
-          GantryCommand.EXIT_SERVER,
+          ExitCodes.SERVER,
           "the Gantry server at "
               + endpoint
               + " holds back logins as user "
@@ -259,12 +259,12 @@ final class ServerConnection {
     }
     if (code == 404) {
       return new CommandFailure(
-          GantryCommand.EXIT_SERVER,
+          ExitCodes.SERVER,
           "no Gantry job service at " + endpoint + " (HTTP 404); check --server",
           e);
     }
     return new CommandFailure(
-        GantryCommand.EXIT_SERVER,
+        ExitCodes.SERVER,
         "the Gantry server at " + endpoint + " answered HTTP " + code + " " + http.reason(),
         e);
   }

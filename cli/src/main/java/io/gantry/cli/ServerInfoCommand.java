@@ -18,12 +18,9 @@ import picocli.CommandLine.Spec;
       "Exit 3 when the server cannot be reached."
     },
     footerHeading = "%nExample:%n",
-    footer = {
-      "  gantry --server https://hpc-gw.example.org:8443 server-info",
-      GantryCommand.EXIT_CODE_HELP
-    })
+    footer = {"  gantry --server https://hpc-gw.example.org:8443 server-info", ExitCodes.HELP})
 final class ServerInfoCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Override
@@ -33,7 +30,7 @@ final class ServerInfoCommand implements Callable<Integer> {
     ServerInfo info = server.call(s -> s.getServerInfo());
     if (gantry.json) {
       JsonOutput.print(out, JsonOutput.serverInfo(server.endpoint(), info));
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
     if (gantry.quiet) {
       out.println(info.getVersion());
@@ -52,6 +49,6 @@ final class ServerInfoCommand implements Callable<Integer> {
       table.print(out);
     }
     out.flush();
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 }

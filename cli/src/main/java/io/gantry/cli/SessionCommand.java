@@ -29,10 +29,10 @@ import picocli.CommandLine.Spec;
       "  gantry session list",
       "  gantry session revoke 3f9a0c1d2e4b5a67",
       "  gantry session list --all            # administrators: every user's",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class SessionCommand {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Command(name = "list", mixinStandardHelpOptions = true, description = "List session tokens.")
@@ -65,7 +65,7 @@ final class SessionCommand {
       table.print(out);
     }
     out.flush();
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 
   @Command(
@@ -75,14 +75,13 @@ final class SessionCommand {
   int revoke(@Parameters(paramLabel = "ID", description = "the token's id") String id) {
     boolean revoked = gantry.connect().call(s -> s.revokeSessionToken(id));
     if (!revoked) {
-      throw new CommandFailure(
-          GantryCommand.EXIT_NOT_FOUND, "no session token " + id + " of yours");
+      throw new CommandFailure(ExitCodes.NOT_FOUND, "no session token " + id + " of yours");
     }
     PrintWriter out = spec.commandLine().getOut();
     if (!gantry.quiet) {
       out.println("revoked session token " + id);
     }
     out.flush();
-    return GantryCommand.EXIT_OK;
+    return ExitCodes.OK;
   }
 }

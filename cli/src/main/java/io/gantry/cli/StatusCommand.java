@@ -29,10 +29,10 @@ import picocli.CommandLine.Spec;
     footer = {
       "  gantry status 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
       "  gantry --json status $id | jq -r '.jobs[0].state'",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class StatusCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Parameters(arity = "1..*", paramLabel = "ID", description = "job ids")
@@ -57,7 +57,7 @@ final class StatusCommand implements Callable<Integer> {
                   : StatusLine.of(job, colors));
         }
       } catch (CommandFailure e) {
-        if (e.exitCode() != GantryCommand.EXIT_NOT_FOUND) {
+        if (e.exitCode() != ExitCodes.NOT_FOUND) {
           throw e;
         }
         missing.add(id);
@@ -72,6 +72,6 @@ final class StatusCommand implements Callable<Integer> {
     }
     out.flush();
     err.flush();
-    return missing.isEmpty() ? GantryCommand.EXIT_OK : GantryCommand.EXIT_NOT_FOUND;
+    return missing.isEmpty() ? ExitCodes.OK : ExitCodes.NOT_FOUND;
   }
 }

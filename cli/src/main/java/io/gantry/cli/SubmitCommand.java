@@ -6,6 +6,7 @@ import io.gantry.cli.soap.JobState;
 import io.gantry.cli.soap.JobStatus;
 import io.gantry.cli.soap.ValidationResult;
 import io.gantry.jsdl.JsdlParser;
+import io.gantry.jsdl.LocatedElement;
 import io.gantry.jsdl.ParseResult;
 import io.gantry.jsdl.Problem;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,10 +50,10 @@ import picocli.CommandLine.Spec;
       "  gantry submit --wait --follow hello-mpi.jsdl",
       "  gantry submit --after $var_job report.jsdl     (starts once the VaR job SUCCEEDED)",
       "  gantry submit --hold var-job.jsdl; gantry release ID",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class SubmitCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Parameters(paramLabel = "FILE", description = "the job description")
@@ -110,7 +112,7 @@ final class SubmitCommand implements Callable<Integer> {
               }
             });
     if (jobId == null) {
-      return rejected(serverProblems(rejection[0]), out, err);
+      return rejected(serverProblems(rejection[0], parsed), out, err);
     }
     boolean waiting = await || follow;
     // with --follow, standard output carries the job's output only; --json keeps it for the
@@ -136,7 +138,7 @@ final class SubmitCommand implements Callable<Integer> {
         showStderrTail(server, jobId, err);
       }
     }
-    return last == null ? GantryCommand.EXIT_OK : WaitCommand.exitCode(last);
+    return last == null ? ExitCodes.OK : WaitCommand.exitCode(last);
   }
 
   /** The end of a failed job's standard error, on our standard error. */
@@ -160,10 +162,9 @@ final class SubmitCommand implements Callable<Integer> {
     try {
       return Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw new CommandFailure(GantryCommand.EXIT_USAGE_OR_IO, named + ": no such file");
+      throw new CommandFailure(ExitCodes.USAGE_OR_IO, named + ": no such file");
     } catch (IOException e) {
-      throw new CommandFailure(
-          GantryCommand.EXIT_USAGE_OR_IO, named + ": cannot read: " + e.getMessage());
+      throw new CommandFailure(ExitCodes.USAGE_OR_IO, named + ": cannot read: " + e.getMessage());
     }
   }
 
@@ -191,7 +192,7 @@ final class SubmitCommand implements Callable<Integer> {
       }
       err.flush();
     }
-    return GantryCommand.EXIT_NEGATIVE;
+    return ExitCodes.NEGATIVE;
   }
 
   private static List<Map<String, Object>> offlineProblems(ParseResult parsed) {
@@ -203,13 +204,24 @@ final class SubmitCommand implements Callable<Integer> {
     return problems;
   }
 
-  private static List<Map<String, Object>> serverProblems(ValidationResult result) {
+  /**
+   * The server's problems, placed in the user's file: the server counts lines in the element it
+   * received (the file's prologue is not sent), so a problem's path is looked up in the file as it
+   * was parsed here, and the server's line:column kept only where the path is not found.
+   */
+  private static List<Map<String, Object>> serverProblems(
+      ValidationResult result, ParseResult local) {
     List<Map<String, Object>> problems = new ArrayList<>();
     if (result != null) {
       for (io.gantry.cli.soap.Problem p : result.getProblem()) {
+        Optional<LocatedElement> here = local.at(p.getPath());
         problems.add(
             JsonOutput.problem(
-                p.getSeverity(), p.getLine(), p.getColumn(), p.getPath(), p.getMessage()));
+                p.getSeverity(),
+                here.map(LocatedElement::line).orElse(p.getLine()),
+                here.map(LocatedElement::column).orElse(p.getColumn()),
+                p.getPath(),
+                p.getMessage()));
       }
     }
     return problems;

@@ -38,9 +38,9 @@ import picocli.CommandLine.Spec;
       "Needs no server."
     },
     footerHeading = "%nExample:%n",
-    footer = {"  gantry validate var-job.jsdl hello-mpi.jsdl", GantryCommand.EXIT_CODE_HELP})
+    footer = {"  gantry validate var-job.jsdl hello-mpi.jsdl", ExitCodes.HELP})
 final class ValidateCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "job description files")
@@ -84,9 +84,7 @@ final class ValidateCommand implements Callable<Integer> {
     }
     out.flush();
     err.flush();
-    return unreadable
-        ? GantryCommand.EXIT_USAGE_OR_IO
-        : invalid ? GantryCommand.EXIT_NEGATIVE : GantryCommand.EXIT_OK;
+    return unreadable ? ExitCodes.USAGE_OR_IO : invalid ? ExitCodes.NEGATIVE : ExitCodes.OK;
   }
 
   private static Map<String, Object> json(Path file, ParseResult result) {

@@ -29,10 +29,10 @@ import picocli.CommandLine.Spec;
     footer = {
       "  gantry wait 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
       "  gantry wait --timeout 30m $id && gantry results $id",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class WaitCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Parameters(paramLabel = "ID", description = "the job")
@@ -59,7 +59,7 @@ final class WaitCommand implements Callable<Integer> {
 
   /** Waits with the progress display that --quiet and --json allow; shared with submit --wait. */
   static JobStatus await(
-      GantryCommand gantry,
+      Invocation gantry,
       CommandSpec spec,
       ServerConnection server,
       String jobId,
@@ -78,8 +78,6 @@ final class WaitCommand implements Callable<Integer> {
   }
 
   static int exitCode(JobStatus job) {
-    return job.getState() == JobState.SUCCEEDED
-        ? GantryCommand.EXIT_OK
-        : GantryCommand.EXIT_NEGATIVE;
+    return job.getState() == JobState.SUCCEEDED ? ExitCodes.OK : ExitCodes.NEGATIVE;
   }
 }

@@ -56,16 +56,16 @@ import picocli.CommandLine.Spec;
       "  gantry worker-session submit \"$s\" --priority high 'call,1,100,0.03,100,1,0.2'",
       "  gantry worker-session take \"$s\" --count 1001              # until 1001 are taken",
       "  gantry worker-session close \"$s\"",
-      GantryCommand.EXIT_CODE_HELP
+      ExitCodes.HELP
     })
 final class WorkerSessionCommand implements Callable<Integer> {
-  @ParentCommand GantryCommand gantry;
+  @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
     spec.commandLine().usage(spec.commandLine().getErr());
-    return GantryCommand.EXIT_USAGE_OR_IO;
+    return ExitCodes.USAGE_OR_IO;
   }
 
   @Command(
@@ -118,7 +118,7 @@ final class WorkerSessionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      GantryCommand gantry = parent.gantry;
+      Invocation gantry = parent.gantry;
       WorkerSession s =
           ask(
               gantry,
@@ -130,7 +130,7 @@ final class WorkerSessionCommand implements Callable<Integer> {
                       workers,
                       window));
       print(gantry, spec.commandLine().getOut(), List.of(s));
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -172,7 +172,7 @@ final class WorkerSessionCommand implements Callable<Integer> {
       String p = priority.strip().toLowerCase(Locale.ROOT);
       if (!p.equals("high") && !p.equals("normal")) {
         throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, "--priority " + priority + ": high or normal");
+            ExitCodes.USAGE_OR_IO, "--priority " + priority + ": high or normal");
       }
       List<String> inputs = new ArrayList<>(messages == null ? List.of() : messages);
       if (file != null) {
@@ -180,9 +180,9 @@ final class WorkerSessionCommand implements Callable<Integer> {
       }
       if (inputs.isEmpty()) {
         throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, "no message: give MESSAGE arguments or --file");
+            ExitCodes.USAGE_OR_IO, "no message: give MESSAGE arguments or --file");
       }
-      GantryCommand gantry = parent.gantry;
+      Invocation gantry = parent.gantry;
       PrintWriter out = spec.commandLine().getOut();
       List<Long> ids = new ArrayList<>(inputs.size());
       for (int from = 0; from < inputs.size(); from += BATCH) {
@@ -198,22 +198,21 @@ final class WorkerSessionCommand implements Callable<Integer> {
       }
       if (gantry.json) {
         JsonOutput.print(out, Map.of("sessionId", session, "messageIds", ids));
-        return GantryCommand.EXIT_OK;
+        return ExitCodes.OK;
       }
       ids.forEach(out::println);
       out.flush();
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
 
-    private static List<String> lines(GantryCommand gantry, String file) {
+    private static List<String> lines(Invocation gantry, String file) {
       try (BufferedReader r =
           file.equals("-")
               ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
               : Files.newBufferedReader(gantry.file(Path.of(file)), StandardCharsets.UTF_8)) {
         return r.lines().toList();
       } catch (IOException | java.io.UncheckedIOException e) {
-        throw new CommandFailure(
-            GantryCommand.EXIT_USAGE_OR_IO, file + ": cannot read: " + e.getMessage());
+        throw new CommandFailure(ExitCodes.USAGE_OR_IO, file + ": cannot read: " + e.getMessage());
       }
     }
   }
@@ -263,7 +262,7 @@ final class WorkerSessionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      GantryCommand gantry = parent.gantry;
+      Invocation gantry = parent.gantry;
       PrintWriter out = spec.commandLine().getOut();
       long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
       long taken = 0;
@@ -324,10 +323,10 @@ final class WorkerSessionCommand implements Callable<Integer> {
                     + (last.getProblem() == null ? "" : ": " + last.getProblem()));
         spec.commandLine().getErr().flush();
         return "open".equals(last.getState()) || "starting".equals(last.getState())
-            ? GantryCommand.EXIT_TIMEOUT
-            : GantryCommand.EXIT_NEGATIVE;
+            ? ExitCodes.TIMEOUT
+            : ExitCodes.NEGATIVE;
       }
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
 
     private static String escape(String s) {
@@ -345,10 +344,10 @@ final class WorkerSessionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      GantryCommand gantry = parent.gantry;
+      Invocation gantry = parent.gantry;
       WorkerSession s = ask(gantry, j -> j.getWorkerSession(session));
       print(gantry, spec.commandLine().getOut(), List.of(s));
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -362,10 +361,10 @@ final class WorkerSessionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      GantryCommand gantry = parent.gantry;
+      Invocation gantry = parent.gantry;
       List<WorkerSession> all = ask(gantry, j -> j.listWorkerSessions(allUsers));
       print(gantry, spec.commandLine().getOut(), all == null ? List.of() : all);
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -384,10 +383,10 @@ final class WorkerSessionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      GantryCommand gantry = parent.gantry;
+      Invocation gantry = parent.gantry;
       WorkerSession s = ask(gantry, j -> j.closeWorkerSession(session));
       print(gantry, spec.commandLine().getOut(), List.of(s));
-      return GantryCommand.EXIT_OK;
+      return ExitCodes.OK;
     }
   }
 
@@ -395,7 +394,7 @@ final class WorkerSessionCommand implements Callable<Integer> {
    * A call whose argument faults are the user's mistake: an unknown session (or another user's)
    * exits 4 as an unknown job does, another argument exits 2.
    */
-  private static <T> T ask(GantryCommand gantry, ServerConnection.Operation<T> operation) {
+  private static <T> T ask(Invocation gantry, ServerConnection.Operation<T> operation) {
     try {
       return gantry.connect().call(operation);
     } catch (CommandFailure e) {
@@ -405,8 +404,8 @@ final class WorkerSessionCommand implements Callable<Integer> {
           && fault.getMessage().startsWith("argument ")) {
         throw new CommandFailure(
             fault.getMessage().startsWith("argument sessionId: no worker session")
-                ? GantryCommand.EXIT_NOT_FOUND
-                : GantryCommand.EXIT_USAGE_OR_IO,
+                ? ExitCodes.NOT_FOUND
+                : ExitCodes.USAGE_OR_IO,
             fault.getMessage(),
             fault);
       }
@@ -434,7 +433,7 @@ final class WorkerSessionCommand implements Callable<Integer> {
     return one;
   }
 
-  private static void print(GantryCommand gantry, PrintWriter out, List<WorkerSession> sessions) {
+  private static void print(Invocation gantry, PrintWriter out, List<WorkerSession> sessions) {
     if (gantry.json) {
       List<Map<String, Object>> json = new ArrayList<>();
       sessions.forEach(s -> json.add(sessionJson(s)));

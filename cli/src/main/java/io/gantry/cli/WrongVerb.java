@@ -21,7 +21,7 @@ final class WrongVerb {
       return fault;
     }
     return new CommandFailure(
-        GantryCommand.EXIT_NEGATIVE,
+        ExitCodes.NEGATIVE,
         "job "
             + jobId
             + " is "

@@ -47,7 +47,7 @@ class AdminUserCommandTest {
         Map.of(
             LoginFile.VARIABLE,
             GantryRun.NO_LOGIN_FILE.toString(),
-            GantryCommand.PASSWORD_VARIABLE,
+            Invocation.PASSWORD_VARIABLE,
             password),
         Optional.empty());
   }

@@ -92,7 +92,7 @@ final class CliServers {
         Map.of(
             LoginFile.VARIABLE,
             GantryRun.NO_LOGIN_FILE.toString(),
-            GantryCommand.PASSWORD_VARIABLE,
+            Invocation.PASSWORD_VARIABLE,
             server.account(user).password()),
         Optional.empty());
   }

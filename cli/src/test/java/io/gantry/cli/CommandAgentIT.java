@@ -104,13 +104,13 @@ class CommandAgentIT {
     // errors and exit codes are the command's, whichever JVM ran it
     Result unknown = client(socket, env, "", "status", "nosuchjob");
     assertEquals(launcher(withAgentOff(env), "", "status", "nosuchjob"), unknown);
-    assertEquals(GantryCommand.EXIT_USAGE_OR_IO, unknown.exitCode());
+    assertEquals(ExitCodes.USAGE_OR_IO, unknown.exitCode());
 
     // the request's environment is the command's: another server fails the same way
     Map<String, String> elsewhere = new HashMap<>(env);
     elsewhere.put("GANTRY_SERVER", "https://127.0.0.1:1");
     Result unreachable = client(socket, elsewhere, "", "status", id);
-    assertEquals(GantryCommand.EXIT_SERVER, unreachable.exitCode(), unreachable.toString());
+    assertEquals(ExitCodes.SERVER, unreachable.exitCode(), unreachable.toString());
     assertEquals(launcher(withAgentOff(elsewhere), "", "status", id), unreachable);
 
     // and bin/gantry goes through it
@@ -211,7 +211,7 @@ class CommandAgentIT {
   /** gantry login as alice (a JVM of its own), which starts the agent; returns its socket. */
   private Path loginAndAwaitTheAgent(Map<String, String> env) throws Exception {
     Map<String, String> withPassword = new HashMap<>(env);
-    withPassword.put(GantryCommand.PASSWORD_VARIABLE, TestAccount.defaultPassword(ALICE));
+    withPassword.put(Invocation.PASSWORD_VARIABLE, TestAccount.defaultPassword(ALICE));
     Result login = launcher(withPassword, "", "login");
     assertEquals(0, login.exitCode(), login.toString());
     Path agents = runtime.resolve("gantry-agent-0");
@@ -230,7 +230,7 @@ class CommandAgentIT {
     // started by a login given GANTRY_PASSWORD, the agent still does not hold the password
     String pid = Files.readString(pidFileOf(socket)).strip();
     String agentEnvironment = Files.readString(Path.of("/proc", pid, "environ"));
-    assertFalse(agentEnvironment.contains(GantryCommand.PASSWORD_VARIABLE), "password in environ");
+    assertFalse(agentEnvironment.contains(Invocation.PASSWORD_VARIABLE), "password in environ");
     assertEquals(
         PosixFilePermissions.fromString("rwx------"), Files.getPosixFilePermissions(agents));
     assertEquals(

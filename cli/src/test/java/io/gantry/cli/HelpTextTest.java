@@ -53,4 +53,15 @@ class HelpTextTest {
       assertTrue(help[0].contains("Usage: gantry " + command), command + ": " + help[0]);
     }
   }
+
+  @Test
+  void holdAndReleaseHelpReadAsSentences() {
+    for (String command : List.of("hold", "release")) {
+      String help = helpAndWarnings(command, "--help")[0];
+      assertFalse(help.contains(".:"), command + ": " + help);
+    }
+    assertTrue(
+        helpAndWarnings("hold", "--help")[0].contains(
+            "Hold a QUEUED job whose stage-in has not begun: it waits"));
+  }
 }

@@ -35,6 +35,49 @@ class JobFilesAndFiltersTest {
   }
 
   @Test
+  void filesListsTheJobDirectoryAndOutputSaysWhereAQuietProgramsResultsAre(GantryTestServer server)
+      throws Exception {
+    Path job =
+        TestJobs.posix(
+            dir,
+            "quiet-results",
+            "/bin/sh",
+            "-c",
+            "mkdir results && printf abc > results/var.csv && ln -s /etc/passwd results/passwd");
+    String id = submitAndWait(server, job, 0);
+    GantryRun gantry = new GantryRun(server.baseUrl());
+
+    Result files = gantry.run("files", id);
+    assertEquals(0, files.exitCode(), files.toString());
+    assertTrue(files.out().startsWith("SIZE"), files.toString());
+    assertTrue(
+        files.out().lines().anyMatch(l -> l.matches("3 +file +results/var\\.csv")),
+        files.toString());
+    assertTrue(
+        files.out().lines().anyMatch(l -> l.matches("- +link +results/passwd")), files.toString());
+    Result json = gantry.run("--json", "files", id);
+    assertTrue(
+        json.out()
+            .replaceAll("\\s", "")
+            .contains("{\"path\":\"results/var.csv\",\"size\":3,\"type\":\"file\"}"),
+        json.toString());
+    Result quiet = gantry.run("--quiet", "files", id);
+    assertTrue(quiet.out().lines().anyMatch("results/var.csv"::equals), quiet.toString());
+    Result unknown = gantry.run("files", "a".repeat(32));
+    assertEquals(4, unknown.exitCode(), unknown.toString());
+
+    Result output = gantry.run("output", id);
+    assertEquals(0, output.exitCode(), output.toString());
+    assertEquals("", output.out(), output.toString());
+    assertTrue(
+        output.err().contains("job " + id + " wrote nothing to its standard output")
+            && output.err().contains("'gantry files " + id + "'"),
+        output.toString());
+    Result outputJson = gantry.run("--json", "output", id);
+    assertTrue(outputJson.out().contains("wrote nothing"), outputJson.toString());
+  }
+
+  @Test
   void getDownloadsAJobsFilesWholeAndRefusesPathsOutsideItsDirectory(GantryTestServer server)
       throws Exception {
     Path job =

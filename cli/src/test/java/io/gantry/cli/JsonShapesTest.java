@@ -106,6 +106,9 @@ class JsonShapesTest {
     assertEquals(List.of("jobId", "state", "stagedIn", "stagedOut"), keys(results));
     JsonNode definition = json(0, "definition", "--json", jobId);
     assertEquals(List.of("jobId", "xml", "parameters"), keys(definition));
+    JsonNode files = json(0, "files", "--json", jobId);
+    assertEquals(List.of("jobId", "files"), keys(files));
+    assertEquals(List.of("path", "size", "type"), keys(files.get("files").get(0)));
   }
 
   @Test
@@ -138,7 +141,7 @@ class JsonShapesTest {
                 Map.of(
                     LoginFile.VARIABLE,
                     loginFile.toString(),
-                    GantryCommand.PASSWORD_VARIABLE,
+                    Invocation.PASSWORD_VARIABLE,
                     "ignored without accounts"),
                 Optional.empty())
             .run("login", "--json");

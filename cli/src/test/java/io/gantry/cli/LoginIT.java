@@ -35,7 +35,7 @@ class LoginIT {
     gantry =
         new GantryProcess(dir)
             .with(LoginFile.VARIABLE, loginFile.toString())
-            .with(GantryCommand.PASSWORD_VARIABLE, TestAccount.defaultPassword(ALICE));
+            .with(Invocation.PASSWORD_VARIABLE, TestAccount.defaultPassword(ALICE));
   }
 
   @Test
@@ -92,7 +92,7 @@ class LoginIT {
   void aWrongPasswordIsExitCode3AndStoresNothing(GantryTestServer server) throws Exception {
     Output login =
         gantry
-            .with(GantryCommand.PASSWORD_VARIABLE, "not alice's password")
+            .with(Invocation.PASSWORD_VARIABLE, "not alice's password")
             .run(
                 "login",
                 "--server",
@@ -188,7 +188,7 @@ class LoginIT {
                 "--server-fingerprint",
                 server.fingerprint().orElseThrow())
             .exitCode());
-    Output list = gantry.with(GantryCommand.PASSWORD_VARIABLE, "not alice's password").run("list");
+    Output list = gantry.with(Invocation.PASSWORD_VARIABLE, "not alice's password").run("list");
     assertEquals(
         new Output(
             3,

@@ -110,7 +110,7 @@ class OtherUsersJobsTest {
             Map.of(
                 LoginFile.VARIABLE,
                 GantryRun.NO_LOGIN_FILE.toString(),
-                GantryCommand.PASSWORD_VARIABLE,
+                Invocation.PASSWORD_VARIABLE,
                 "not alice's password"),
             Optional.empty());
     Result result = wrongPassword.run(line.split(" "));

@@ -28,7 +28,7 @@ class SecureServerIT {
   private Output gantry(
       GantryTestServer server, int expectedExit, String password, String trusted, String... args)
       throws Exception {
-    GantryProcess process = new GantryProcess(dir).with(GantryCommand.PASSWORD_VARIABLE, password);
+    GantryProcess process = new GantryProcess(dir).with(Invocation.PASSWORD_VARIABLE, password);
     if (trusted != null) {
       process.with("GANTRY_SERVER_FINGERPRINT", trusted);
     }

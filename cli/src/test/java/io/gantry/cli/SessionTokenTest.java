@@ -55,7 +55,7 @@ class SessionTokenTest {
                 Map.of(
                     LoginFile.VARIABLE,
                     loginFile(user).toString(),
-                    GantryCommand.PASSWORD_VARIABLE,
+                    Invocation.PASSWORD_VARIABLE,
                     server.account(user).password()),
                 Optional.empty())
             .run("login");

@@ -102,6 +102,16 @@ class TemplatesAndSchedulesCliTest {
         gantry.run(
             "submit", file.toString(), "--set", "portfolio=A", "--set", "business_date=tomorrow");
     assertTrue(mistyped.err().contains("parameter business_date (date)"), mistyped.toString());
+    Result empty = gantry.run("submit", file.toString(), "--set", "portfolio=");
+    assertEquals(1, empty.exitCode(), empty.toString());
+    assertTrue(
+        empty.err().contains("parameter portfolio is given an empty value"), empty.toString());
+    Result wrongDay =
+        gantry.run(
+            "submit", file.toString(), "--set", "portfolio=A", "--set", "business_date=2026-11-31");
+    assertTrue(
+        wrongDay.err().contains("'2026-11-31' is not a day: November 2026 has 30 days"),
+        wrongDay.toString());
     Result malformed = gantry.run("submit", file.toString(), "--set", "portfolio");
     assertEquals(2, malformed.exitCode(), malformed.toString());
     assertTrue(malformed.err().contains("write NAME=VALUE"), malformed.toString());
@@ -163,7 +173,22 @@ class TemplatesAndSchedulesCliTest {
     assertTrue(invalid.err().contains("parameter portfolio has no value"), invalid.toString());
     Result removed = gantry.run("schedule", "remove", "cli-nightly");
     assertEquals(0, removed.exitCode(), removed.toString());
+    assertTrue(
+        removed
+            .out()
+            .lines()
+            .anyMatch(l -> l.startsWith("cli-nightly ") && l.contains(" removed ")),
+        removed.toString());
+    assertFalse(removed.out().contains("active"), removed.toString());
     assertFalse(gantry.run("schedule", "list").out().contains("cli-nightly"));
+    // the server's answer with no schedules is an empty list, not a missing one
+    Result none = gantry.run("schedule", "list");
+    assertEquals(0, none.exitCode(), none.toString());
+    assertEquals("no schedules", none.out().strip(), none.toString());
+    Result noneJson = gantry.run("--json", "schedule", "list");
+    assertEquals(0, noneJson.exitCode(), noneJson.toString());
+    assertTrue(
+        noneJson.out().replaceAll("\\s", "").contains("\"schedules\":[]"), noneJson.toString());
     Result gone = gantry.run("schedule", "pause", "cli-nightly");
     assertEquals(2, gone.exitCode(), gone.toString());
     assertTrue(gone.err().contains("no schedule cli-nightly"), gone.toString());

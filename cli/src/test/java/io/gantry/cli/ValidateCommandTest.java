@@ -88,6 +88,33 @@ class ValidateCommandTest {
   }
 
   @Test
+  void aPosixApplicationWithoutExecutableBesideAnApplicationNameIsOkAndLeftToTheServer()
+      throws IOException {
+    Path unicore =
+        Files.writeString(
+            dir.resolve("unicore.jsdl"),
+            """
+            <JobDefinition xmlns="http://schemas.ggf.org/jsdl/2005/11/jsdl"
+                xmlns:posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix">
+              <JobDescription>
+                <Application>
+                  <ApplicationName>Date</ApplicationName>
+                  <posix:POSIXApplication/>
+                </Application>
+              </JobDescription>
+            </JobDefinition>
+            """);
+    Run run = run("validate", unicore.toString());
+    assertEquals(0, run.exitCode(), run.toString());
+    assertTrue(run.out().startsWith("OK " + unicore + "\n"), run.out());
+    assertTrue(
+        run.out().contains("ApplicationName Date names the program, resolved by the server"),
+        run.out());
+    assertTrue(
+        run.out().contains("note: ApplicationName Date is resolved by the server"), run.out());
+  }
+
+  @Test
   void anInvalidJobGetsTheLineColumnReportAndExitCode1() throws IOException {
     Path broken = Files.writeString(dir.resolve("broken.jsdl"), BROKEN);
     Run run = run("validate", EXAMPLES.resolve("hello-mpi.jsdl").toString(), broken.toString());

@@ -103,16 +103,27 @@ public final class JsdlJob {
     return applicationExtension(MpirunApplicationType.class);
   }
 
+  /** The POSIXApplication that describes the program (see {@link #namedApplication}). */
   public Optional<POSIXApplicationType> posixApplication() {
-    return applicationExtension(POSIXApplicationType.class);
+    return applicationExtension(POSIXApplicationType.class)
+        .filter(p -> p.getExecutable() != null || !hasApplicationName());
   }
 
+  /** The SPMDApplication that describes the program (see {@link #namedApplication}). */
   public Optional<SPMDApplicationType> spmdApplication() {
-    return applicationExtension(SPMDApplicationType.class);
+    return applicationExtension(SPMDApplicationType.class)
+        .filter(p -> p.getExecutable() != null || !hasApplicationName());
   }
 
+  /** The HPCProfileApplication that describes the program (see {@link #namedApplication}). */
   public Optional<HPCProfileApplicationType> hpcProfileApplication() {
-    return applicationExtension(HPCProfileApplicationType.class);
+    return applicationExtension(HPCProfileApplicationType.class)
+        .filter(p -> p.getExecutable() != null || !hasApplicationName());
+  }
+
+  private boolean hasApplicationName() {
+    ApplicationType application = description().getApplication();
+    return application != null && application.getApplicationName() != null;
   }
 
   /** True when the job has no Application at all: it only stages data (GFD.56 allows this). */
@@ -121,9 +132,11 @@ public final class JsdlJob {
   }
 
   /**
-   * The ApplicationName when it is all the job says about its program (no application element
-   * beside it): the server resolves it in its registry of named applications. Empty otherwise, also
-   * when an ApplicationName only labels a POSIXApplication or the like.
+   * The ApplicationName when it is all the job says about its program (no application element, or
+   * only a POSIX, SPMD or HPC Profile application without Executable, as UNICORE writes a job for
+   * an application its site installs; its other settings are not used): the server resolves it in
+   * its registry of named applications. Empty otherwise, also when an ApplicationName only labels a
+   * POSIXApplication or the like that has its own Executable.
    */
   public Optional<String> namedApplication() {
     ApplicationType application = description().getApplication();

@@ -139,7 +139,7 @@ public final class JsdlParser {
     if (report.hasErrors()) {
       return new ParseResult(report, null);
     }
-    return new ParseResult(report, bind(document, report, farm, template.orElse(null)));
+    return new ParseResult(report, bind(document, report, farm, template.orElse(null)), document);
   }
 
   private static JsdlJob bind(

@@ -1,15 +1,66 @@
 package io.gantry.jsdl;
 
+import io.gantry.jsdl.internal.ElementPaths;
+import io.gantry.jsdl.internal.SourcePosition;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 
 /** What {@link JsdlParser} found: the report, and the job when there is no error. */
 public final class ParseResult {
   private final ValidationReport report;
   private final JsdlJob job;
 
+  /** The document as read (positions kept, a template filled); null when it could not be read. */
+  private final Document document;
+
   ParseResult(ValidationReport report, JsdlJob job) {
+    this(report, job, null);
+  }
+
+  ParseResult(ValidationReport report, JsdlJob job, Document document) {
     this.report = report;
     this.job = job;
+    this.document = document;
+  }
+
+  /** Every element {@code localName} of {@code namespace}, in document order, with its place. */
+  public List<LocatedElement> elements(String namespace, String localName) {
+    List<LocatedElement> found = new ArrayList<>();
+    if (document != null) {
+      NodeList nodes = document.getElementsByTagNameNS(namespace, localName);
+      for (int i = 0; i < nodes.getLength(); i++) {
+        found.add(located((Element) nodes.item(i)));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The element a problem's path names ({@code JobDefinition/JobDescription/...}), if the document
+   * has it: where a problem another reader of the same document reported lies in this one's text.
+   */
+  public Optional<LocatedElement> at(String path) {
+    if (document == null || path == null || path.isEmpty()) {
+      return Optional.empty();
+    }
+    NodeList nodes = document.getElementsByTagNameNS("*", "*");
+    for (int i = 0; i < nodes.getLength(); i++) {
+      Element e = (Element) nodes.item(i);
+      if (path.equals(ElementPaths.of(e))) {
+        return Optional.of(located(e));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static LocatedElement located(Element e) {
+    SourcePosition at = SourcePosition.of(e);
+    return new LocatedElement(
+        at.line(), at.column(), ElementPaths.of(e), e.getTextContent().strip());
   }
 
   public ValidationReport report() {

@@ -2,6 +2,7 @@ package io.gantry.jsdl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.jsdl.model.ext.SQLQueryDataStagingType;
@@ -148,6 +149,48 @@ class JobTemplateTest {
     assertTrue(messages(result).contains("Parameters/Parameter"), messages(result));
     assertTrue(
         messages(result).contains("its default 'today' is not an ISO date"), messages(result));
+  }
+
+  @Test
+  void aWellWrittenDateOfNoDayIsToldAsSuch() {
+    String xml =
+        job(
+            "<gx:Parameters><gx:Parameter name=\"d\" type=\"date\" default=\"2026-11-31\"/>"
+                + "</gx:Parameters>",
+            "",
+            "");
+    ParseResult result = new JsdlParser().parse(xml);
+    assertFalse(result.isValid());
+    assertTrue(
+        messages(result).contains("'2026-11-31' is not a day: November 2026 has 30 days"),
+        messages(result));
+    assertFalse(messages(result).contains("not an ISO date"), messages(result));
+    assertEquals(
+        "'2026-02-29' is not a day: February 2026 has 28 days",
+        assertThrows(
+                IllegalArgumentException.class, () -> ParameterType.DATE.canonical("2026-02-29"))
+            .getMessage());
+    assertEquals("2028-02-29", ParameterType.DATE.canonical("2028-02-29"));
+    assertEquals(
+        "'2026-13-01' is not a day: there is no month 13",
+        assertThrows(
+                IllegalArgumentException.class, () -> ParameterType.DATE.canonical("2026-13-01"))
+            .getMessage());
+  }
+
+  @Test
+  void anEmptyValueIsRefusedNamingTheParameterUnlessTheTemplateAllowsIt() {
+    ParseResult empty = new JsdlParser().parse(job(PARAMETERS, "", ""), Map.of("desk", ""));
+    assertFalse(empty.isValid());
+    assertTrue(messages(empty).contains("parameter desk is given an empty value"), messages(empty));
+    ParseResult blank = new JsdlParser().parse(job(PARAMETERS, "", ""), Map.of("desk", "  "));
+    assertFalse(blank.isValid(), messages(blank));
+    String allowing =
+        PARAMETERS.replace(
+            "name=\"desk\" description", "name=\"desk\" allowEmpty=\"true\" description");
+    ParseResult allowed = new JsdlParser().parse(job(allowing, "", ""), Map.of("desk", ""));
+    assertTrue(allowed.isValid(), messages(allowed));
+    assertEquals("", allowed.validJob().template().orElseThrow().values().get("desk"));
   }
 
   @Test

@@ -19,6 +19,21 @@ class SourcePositionsTest {
   }
 
   @Test
+  void aValidDocumentsElementsAreFoundWithTheirPlaces() {
+    ParseResult result = new JsdlParser().parse(JsdlDocuments.baseJob());
+    List<LocatedElement> refs = result.elements(JsdlNamespaces.GANTRY, "DataSourceRef");
+    assertEquals(3, refs.size(), refs.toString());
+    LocatedElement first = refs.get(0);
+    assertEquals(35, first.line());
+    assertEquals(9, first.column());
+    assertEquals("market", first.text());
+    assertTrue(first.path().endsWith("/DataSourceRef"), first.path());
+    // the same path, as a problem from another reader of the document names it
+    assertEquals(first, result.at(first.path()).orElseThrow());
+    assertTrue(result.at("JobDefinition/NoSuchElement").isEmpty());
+  }
+
+  @Test
   void windowsLineEndsCountAsOneLineEach() {
     String crlf = JsdlDocuments.baseJob().replace("\n", "\r\n").replace(">8<", ">0<");
     assertEquals(List.of("line 14:9 " + ZERO_PROCESSES_AT), errors(crlf));

@@ -123,6 +123,15 @@ class SpecificationCorpusTest {
                 + D
                 + "Application/POSIXApplication: Executable is missing; POSIXApplication"
                 + " needs the program to run (or use an ApplicationName the server offers)"),
+        new Verdict(
+            "named-application-posix-without-executable.jsdl",
+            true,
+            "line 9:7 "
+                + D
+                + "Application/POSIXApplication: POSIXApplication has no Executable:"
+                + " ApplicationName mcvar names the program, resolved by the server when the job is"
+                + " validated or submitted (gantry applications lists what it offers); the"
+                + " POSIXApplication's other settings are not used"),
         new Verdict("posix-every-part.jsdl", true),
         new Verdict("spmd-every-part.jsdl", true),
         new Verdict("named-application.jsdl", true),
@@ -210,6 +219,12 @@ class SpecificationCorpusTest {
         job("core-every-optional-part.jsdl").namedApplication(),
         "an ApplicationName beside a POSIXApplication only labels it");
     assertEquals(Optional.of("mcvar"), job("draft-2005-04.jsdl").namedApplication());
+    JsdlJob unicore = job("named-application-posix-without-executable.jsdl");
+    assertEquals(
+        Optional.of("mcvar"),
+        unicore.namedApplication(),
+        "a POSIXApplication without Executable leaves the name to say what runs");
+    assertTrue(unicore.posixApplication().isEmpty());
   }
 
   @Test

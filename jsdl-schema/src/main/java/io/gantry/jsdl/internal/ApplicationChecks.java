@@ -59,12 +59,25 @@ final class ApplicationChecks {
   }
 
   /**
-   * The standard makes Executable optional so that a profile may fill it in; Gantry has no such
-   * default, so a missing or empty one is refused here rather than failing in the planner.
+   * The standard makes Executable optional so that a profile may fill it in; Gantry's one such
+   * default is an ApplicationName beside it (the server's named application). Otherwise a missing
+   * or empty one is refused here rather than failing in the planner.
    */
   private void executable(Element application, String namespace) {
     Element executable = Dom.child(application, namespace, "Executable");
-    if (executable == null) {
+    Element name = Dom.child((Element) application.getParentNode(), JSDL, "ApplicationName");
+    if (executable == null && name != null) {
+      // UNICORE's way of naming an installed application: the name is the program
+      findings.warning(
+          application,
+          application.getLocalName()
+              + " has no Executable: ApplicationName "
+              + Dom.text(name).strip()
+              + " names the program, resolved by the server when the job is validated or"
+              + " submitted (gantry applications lists what it offers); the "
+              + application.getLocalName()
+              + "'s other settings are not used");
+    } else if (executable == null) {
       findings.error(
           application,
           "Executable is missing; "

@@ -41,8 +41,8 @@ import org.w3c.dom.Text;
  *   <li>A document without {@code gx:Parameters} is left untouched ({@code $HOME}, <code>${X}
  *       </code> and {@code $$} mean what they always meant); giving it values is an error.
  *   <li>Every value is checked against its parameter's type and written in canonical form; a value
- *       for an undeclared name, and a parameter with neither value nor default, are errors naming
- *       it.
+ *       for an undeclared name, a parameter with neither value nor default, and an empty value for
+ *       a parameter not declared {@code allowEmpty="true"} are errors naming it.
  *   <li>In text and attributes (outside {@code gx:Parameters}) the value replaces the reference;
  *       <code>$${</code> stands for a literal <code>${</code>; a reference to an undeclared name
  *       stays as written, with a warning.
@@ -59,6 +59,9 @@ public final class TemplateFilling {
   private final ValidationReport report;
   private final Map<String, String> values = new LinkedHashMap<>();
   private final Set<String> unknown = new LinkedHashSet<>();
+
+  /** The parameters declared with {@code allowEmpty="true"}. */
+  private final Set<String> emptyAllowed = new LinkedHashSet<>();
 
   private TemplateFilling(ValidationReport report) {
     this.report = report;
@@ -154,6 +157,10 @@ public final class TemplateFilling {
                 + "'; use string, date, integer, decimal or boolean");
         continue;
       }
+      if (Boolean.parseBoolean(p.getAttribute("allowEmpty").strip())
+          || "1".equals(p.getAttribute("allowEmpty").strip())) {
+        emptyAllowed.add(name);
+      }
       Optional<String> defaultValue = Optional.empty();
       if (p.hasAttribute("default")) {
         defaultValue =
@@ -195,6 +202,15 @@ public final class TemplateFilling {
           continue;
         }
         values.put(p.name(), p.defaultValue().get());
+      } else if (value.isBlank() && !emptyAllowed.contains(p.name())) {
+        findings.error(
+            at,
+            "parameter "
+                + p.name()
+                + " is given an empty value; give it one (gantry submit --set "
+                + p.name()
+                + "=VALUE), or leave it out to use its default; a template that means an empty"
+                + " value declares the parameter with allowEmpty=\"true\"");
       } else {
         String canonical = checked(at, p.name(), p.type(), value, "the value given");
         if (canonical != null) {

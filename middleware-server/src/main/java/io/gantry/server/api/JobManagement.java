@@ -324,6 +324,15 @@ public interface JobManagement {
       @WebParam(name = "maxBytes") int maxBytes)
       throws JobNotFoundFault;
 
+  /**
+   * The files of the job's directory with their sizes, by path, for finding what to fetch with
+   * {@link #getJobFile}: regular files, and links and other entries marked as such (listed, never
+   * followed); directories are implied by the paths. The job's owner or an administrator only.
+   */
+  @WebMethod
+  @WebResult(name = "file")
+  List<JobFileEntry> listJobFiles(@WebParam(name = "jobId") String jobId) throws JobNotFoundFault;
+
   // --- worker sessions (issue 15): long-lived workers fed task messages (docs/task-farms.md) ---
 
   /**

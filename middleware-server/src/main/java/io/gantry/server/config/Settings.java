@@ -3,7 +3,6 @@ package io.gantry.server.config;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -46,20 +45,12 @@ public final class Settings {
   }
 
   /**
-   * The known key nearest to a misspelt one (at most a quarter of its characters, and at least two,
-   * edited away), for pattern settings with the name the misspelt key carries.
+   * The known key nearest to a misspelt one ({@link NearestName}), for pattern settings with the
+   * name the misspelt key carries.
    */
   public static Optional<String> nearest(String key) {
-    int limit = Math.max(2, key.length() / 4);
-    return ALL.stream()
-        .map(s -> candidate(s, key))
-        .map(known -> new Near(known, editDistance(key, known)))
-        .filter(near -> near.distance() <= limit)
-        .min(Comparator.comparingInt(Near::distance))
-        .map(Near::known);
+    return NearestName.among(key, ALL.stream().map(s -> candidate(s, key)).toList());
   }
-
-  private record Near(String known, int distance) {}
 
   /**
    * {@code setting}'s key, for a pattern with the name {@code key} seems to use ("application.x.").
@@ -71,25 +62,6 @@ public final class Settings {
       return setting.keyFor(key.substring(prefix.length(), last));
     }
     return setting.key();
-  }
-
-  private static int editDistance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] t = previous;
-      previous = current;
-      current = t;
-    }
-    return previous[b.length()];
   }
 
   private static List<Setting<?>> collect() {

@@ -73,6 +73,11 @@ public final class JobPlanner {
     /** A problem with {@code owner} using data source {@code name}, or null if allowed. */
     String dataSourceProblem(String name, String owner);
 
+    /** The data sources {@code owner} may use, for suggesting a name; none unless known. */
+    default java.util.SortedSet<String> dataSourceNamesFor(String owner) {
+      return java.util.Collections.emptySortedSet();
+    }
+
     /** A problem with {@code owner} using SSH identity {@code name}, or null if allowed. */
     String identityProblem(String name, String owner);
 
@@ -162,6 +167,11 @@ public final class JobPlanner {
   public JobPlanner withTaskFarms(Path launcher) {
     this.farmLauncher = launcher;
     return this;
+  }
+
+  /** Which data sources exist and who may use them, as this planner checks them. */
+  public DataSourceAccess dataSources() {
+    return dataSources;
   }
 
   /** The named applications this planner resolves ApplicationName against. */

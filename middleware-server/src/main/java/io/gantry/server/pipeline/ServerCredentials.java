@@ -70,6 +70,7 @@ public final class ServerCredentials implements CredentialResolver, JobPlanner.D
    * The names of the data sources {@code user} may use (the rule of {@link #dataSourceProblem}),
    * sorted: names only, never a URL, a database user or a secret.
    */
+  @Override
   public SortedSet<String> dataSourceNamesFor(String user) {
     TreeSet<String> names = new TreeSet<>();
     dataSources.forEach(

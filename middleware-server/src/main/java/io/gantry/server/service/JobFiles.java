@@ -2,6 +2,7 @@ package io.gantry.server.service;
 
 import io.gantry.server.api.FaultDetail;
 import io.gantry.server.api.JobFileChunk;
+import io.gantry.server.api.JobFileEntry;
 import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.store.JobRecord;
@@ -13,6 +14,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -77,6 +79,34 @@ final class JobFiles {
           "path", e.getFile() + " " + e.getReason() + "; the server does not read it");
     } catch (IOException e) {
       throw new IllegalStateException("cannot read " + path + " of job " + jobId, e);
+    }
+  }
+
+  /** listJobFiles: the entries of the job's directory ({@link JobFileReader#list}). */
+  static List<JobFileEntry> list(
+      JobRecord job,
+      Optional<StoredPlan> plan,
+      JobDirectoryRetention retention,
+      JobFileReader reader)
+      throws JobNotFoundFault {
+    String jobId = job.id().toString();
+    if (plan.isEmpty()) {
+      throw missing(jobId, "", "job " + jobId + " has no job directory");
+    }
+    Path dir = plan.get().jobDirectory();
+    if (job.state().isFinal() && retention.removed(job, dir)) {
+      throw missing(jobId, "", retention.removedNote(job));
+    }
+    try {
+      return reader.list(dir);
+    } catch (NoSuchFileException e) {
+      // not made yet (a queued job) or removed by hand: nothing to list
+      return List.of();
+    } catch (UnsupportedOperationException e) {
+      throw new InvalidArgumentException(
+          "jobId", e.getMessage() + "; gantry get ID PATH fetches a file by its name");
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot list the job directory of job " + jobId, e);
     }
   }
 

@@ -12,6 +12,7 @@ import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobAudit;
 import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobFileChunk;
+import io.gantry.server.api.JobFileEntry;
 import io.gantry.server.api.JobList;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobNotFoundFault;
@@ -222,6 +223,12 @@ public class JobManagementService implements JobManagement {
       throws JobNotFoundFault {
     JobRecord job = ownJob(jobId);
     return JobFiles.chunk(job, planOf(job), retention, jobFiles, path, offset, maxBytes);
+  }
+
+  @Override
+  public List<JobFileEntry> listJobFiles(String jobId) throws JobNotFoundFault {
+    JobRecord job = ownJob(jobId);
+    return JobFiles.list(job, planOf(job), retention, jobFiles);
   }
 
   private Caller caller() {
@@ -437,6 +444,14 @@ public class JobManagementService implements JobManagement {
       dependencies = flow.dependencies(job, caller, id -> findVisible(id, caller), unknown);
       if (!unknown.isEmpty()) {
         result.problems.addAll(unknown);
+        job = null;
+      }
+    }
+    if (job != null) {
+      // a data source or application this server does not offer: at its element, with a guess
+      List<Problem> references = NamedReferences.check(parsed, job, caller.name(), planner);
+      if (!references.isEmpty()) {
+        result.problems.addAll(references);
         job = null;
       }
     }

@@ -214,6 +214,13 @@ class JobTemplatesOverHttpTest {
             () ->
                 alice.submitJob(document(TEMPLATE, Map.of("portfolio", "A", "scenarios", "ten"))));
     assertTrue(problems(mistyped).contains("parameter scenarios (integer)"), problems(mistyped));
+    // what gantry submit --set portfolio= sends: refused here too, not failed later
+    InvalidJobFault empty =
+        assertThrows(
+            InvalidJobFault.class,
+            () -> alice.submitJob(document(TEMPLATE, Map.of("portfolio", ""))));
+    assertTrue(
+        problems(empty).contains("parameter portfolio is given an empty value"), problems(empty));
     assertFalse(
         alice.validateJob(document(TEMPLATE, Map.of())).valid,
         "validateJob checks values as submitJob does");

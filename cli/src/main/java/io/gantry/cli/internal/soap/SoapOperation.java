@@ -85,9 +85,19 @@ record SoapOperation(
     return wrapper;
   }
 
-  /** The method's return value out of an unmarshalled response wrapper. */
+  /**
+   * The method's return value out of an unmarshalled response wrapper. A list with no elements is
+   * absent from the XML, so JAXB leaves its field null: the method promised a list, an empty one.
+   */
   Object result(Object response) throws IllegalAccessException {
-    return resultField == null ? null : resultField.get(response);
+    if (resultField == null) {
+      return null;
+    }
+    Object value = resultField.get(response);
+    if (value == null && List.class.isAssignableFrom(resultField.getType())) {
+      return new ArrayList<>();
+    }
+    return value;
   }
 
   /** The classes JAXB must know to read and write this operation's messages. */
