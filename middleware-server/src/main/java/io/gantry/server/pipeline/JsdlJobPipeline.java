@@ -9,6 +9,7 @@ import io.gantry.dispatcher.RunningJob;
 import io.gantry.dispatcher.slurm.SlurmLauncher;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.ParseResult;
+import io.gantry.server.metrics.ServerMetrics;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.scheduler.JobPipeline;
 import io.gantry.server.scheduler.PhaseProgress;
@@ -106,6 +107,15 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     this.store = store;
   }
 
+  /** Rows, bytes, seconds and cache hits of every staging phase, recorded from now on. */
+  private volatile ServerMetrics metrics = new ServerMetrics();
+
+  /** Records each staging phase's manifest in {@code metrics}; returns this. */
+  public JsdlJobPipeline recordingTo(ServerMetrics metrics) {
+    this.metrics = metrics;
+    return this;
+  }
+
   /** Runs task-farm jobs through {@code runner}; returns this. */
   public JsdlJobPipeline withTaskFarms(TaskFarmRunner runner) {
     this.farms = runner;
@@ -169,6 +179,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     }
     store.recordDataMovements(
         plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
+    StagingMetrics.record(metrics, "in", manifest.records());
   }
 
   @Override
@@ -341,6 +352,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       Manifest committed = new Manifest(finished);
       store.recordDataMovements(
           plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, committed));
+      StagingMetrics.record(metrics, "out", committed.records());
       // the staging error (often the database's own long message) is shortened so that the
       // committed steps still fit the stored failure reason
       String error =
@@ -351,6 +363,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     }
     store.recordDataMovements(
         plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
+    StagingMetrics.record(metrics, "out", manifest.records());
   }
 
   /**

@@ -1,0 +1,55 @@
+package io.gantry.server.pipeline;
+
+import io.gantry.server.metrics.ServerMetrics;
+import io.gantry.staging.ManifestRecord;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A staging phase's manifest as metrics (docs/operations.md): rows, bytes and seconds per data
+ * source and scheme, and stage-in cache hits and misses. Labels stay few and free of secrets: a
+ * configured data source's NAME ("inline" for a job's own JDBC URL), or the host of an scp, sftp or
+ * URI transfer; never a user, a path, a URL or SQL text.
+ */
+final class StagingMetrics {
+  private StagingMetrics() {}
+
+  static void record(ServerMetrics metrics, String direction, List<ManifestRecord> records) {
+    for (ManifestRecord r : records) {
+      if (r.skipped()) {
+        continue;
+      }
+      String[] labels = labels(r);
+      metrics.staged(
+          direction,
+          labels[0],
+          labels[1],
+          Math.max(0, r.rows()),
+          Math.max(0, r.bytes()),
+          Duration.ofNanos((long) (Math.max(0, r.seconds()) * 1e9)));
+      if (direction.equals("in")) {
+        metrics.stageInCache(r.cacheHit());
+      }
+    }
+  }
+
+  /** {source, scheme} of one record. */
+  static String[] labels(ManifestRecord r) {
+    if (r.kind().startsWith("sql-")) {
+      // a configured data source is shown by its name; an inline one by its redacted JDBC URL
+      boolean named = r.source().matches("[A-Za-z0-9_.-]{1,64}");
+      return new String[] {named ? r.source() : "inline", "sql"};
+    }
+    try {
+      URI uri = URI.create(r.source());
+      String scheme =
+          uri.getScheme() == null ? "unknown" : uri.getScheme().toLowerCase(Locale.ROOT);
+      String host = uri.getHost();
+      return new String[] {host == null ? "local" : host.toLowerCase(Locale.ROOT), scheme};
+    } catch (IllegalArgumentException e) {
+      return new String[] {"unknown", "unknown"};
+    }
+  }
+}
