@@ -14,6 +14,9 @@ import java.util.Locale;
  * URI transfer; never a user, a path, a URL or SQL text.
  */
 final class StagingMetrics {
+  private static final java.util.regex.Pattern NAMED_SOURCE =
+      java.util.regex.Pattern.compile("'([A-Za-z0-9_.-]{1,64})' \\(.*\\)");
+
   private StagingMetrics() {}
 
   static void record(ServerMetrics metrics, String direction, List<ManifestRecord> records) {
@@ -38,9 +41,10 @@ final class StagingMetrics {
   /** {source, scheme} of one record. */
   static String[] labels(ManifestRecord r) {
     if (r.kind().startsWith("sql-")) {
-      // a configured data source is shown by its name; an inline one by its redacted JDBC URL
-      boolean named = r.source().matches("[A-Za-z0-9_.-]{1,64}");
-      return new String[] {named ? r.source() : "inline", "sql"};
+      // the manifest shows a configured data source as 'NAME' (redacted URL), a job's own JDBC
+      // URL as 'redacted URL' or the URL alone: only the name becomes a label
+      java.util.regex.Matcher named = NAMED_SOURCE.matcher(r.source());
+      return new String[] {named.matches() ? named.group(1) : "inline", "sql"};
     }
     try {
       URI uri = URI.create(r.source());

@@ -137,6 +137,14 @@ class PrometheusScrapeTest {
     String metrics = get("/metrics").body();
     assertTrue(
         metrics.contains("gantry_job_run_seconds_count{outcome=\"STAGING_OUT\"} 1"), metrics);
+    assertTrue(
+        metrics.contains(
+            "gantry_staging_rows_total{direction=\"in\",scheme=\"sql\",source=\""
+                + RiskDatabase.NAME
+                + "\"} "
+                + RiskDatabase.POSITIONS),
+        metrics);
+    assertTrue(metrics.contains("gantry_stage_in_cache_total{result=\"miss\"} 1"), metrics);
     assertFalse(metrics.contains(id), "no job id in a label: " + metrics);
   }
 
