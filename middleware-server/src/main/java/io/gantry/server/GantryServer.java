@@ -22,6 +22,7 @@ import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.http.StorageOutageFilter;
+import io.gantry.server.metrics.ServerMetrics;
 import io.gantry.server.pipeline.ApplicationRegistry;
 import io.gantry.server.pipeline.FileSystemRoots;
 import io.gantry.server.pipeline.JobAccounts;
@@ -141,6 +142,7 @@ public final class GantryServer implements AutoCloseable {
     privateData.check();
     privateData.tighten();
     JdbcJobStore store = own(JdbcJobStore.open(storeSettings(config)));
+    ServerMetrics metrics = new ServerMetrics(); // ops: docs/operations.md
     privateData.tighten(); // a new H2 store file has the process umask's mode
     Map<String, Path> watched = new java.util.LinkedHashMap<>(); // messages name them in this order
     watched.put("the data directory", config.dataDirectory());
@@ -255,6 +257,7 @@ public final class GantryServer implements AutoCloseable {
                 config.stagingRoot(), config.taskFarms(), store, config.killGracePeriod()));
     JsdlJobPipeline pipeline =
         new JsdlJobPipeline(parser, planner, gateway, store, backend).withTaskFarms(farms);
+    pipeline.recordingTo(metrics); // ops: staging rows, bytes, seconds, cache
     JobDiskLimits<JsdlJobPlan> diskLimits =
         own(
             new JobDiskLimits<>(
@@ -273,6 +276,7 @@ public final class GantryServer implements AutoCloseable {
                 config.stagingParallelism(),
                 config.killGracePeriod(),
                 new DependencyGate(store, store.jobConditions())));
+    scheduler.recordingTo(metrics); // ops: queue wait, run time
     scheduler.recover();
     diskLimits.watch(scheduler, limits.checkInterval());
 
@@ -337,6 +341,7 @@ public final class GantryServer implements AutoCloseable {
                           security.tokenLifetime(),
                           Clock.systemUTC()))));
     }
+    authenticator.ifPresent(a -> a.countFailuresIn(metrics)); // ops: login failures
     authenticator.flatMap(UserAuthenticator::sessionTokens).ifPresent(service::acceptSessionTokens);
     WebFaceContext web =
         new WebFaceContext(
@@ -361,6 +366,8 @@ public final class GantryServer implements AutoCloseable {
                 requestLimits(config)));
     http.start();
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
+    OperationsWiring.start(config, metrics, store, storage, backend)
+        .ifPresent(this::own); // ops listener
     privateData.tighten(); // keys, keystore, demo databases made on this start
   }
 

@@ -51,6 +51,13 @@ public interface ComputeBackend extends AutoCloseable {
    */
   Optional<RunningJob> reattach(String jobId, String reference) throws JobFailure;
 
+  /**
+   * Why this backend could not start a job now (e.g. its launcher program is missing), or empty;
+   * asked by the operations listener's /readyz. It probes nothing remote: a cluster reached over
+   * SSH is reached per job.
+   */
+  Optional<String> readinessProblem();
+
   /** Why this backend runs no task farms, or empty when it runs them. */
   Optional<String> farmRefusal();
 

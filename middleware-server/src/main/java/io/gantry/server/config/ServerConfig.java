@@ -47,7 +47,18 @@ public record ServerConfig(
     StageIn stageIn,
     TaskFarms taskFarms,
     Schedules schedules,
-    WorkerSessions workerSessions) {
+    WorkerSessions workerSessions,
+    Operations operations) {
+
+  /**
+   * The operations listener (docs/operations.md): {@code ops.listen-host} (loopback) and {@code
+   * ops.listen-port} (-1: none; 0: a free port).
+   */
+  public record Operations(String host, int port) {
+    public boolean enabled() {
+      return port >= 0;
+    }
+  }
 
   /**
    * Sessions of long-lived workers (docs/task-farms.md, "Sessions"; configuration.md, "Worker

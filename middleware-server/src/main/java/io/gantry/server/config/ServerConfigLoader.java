@@ -79,6 +79,7 @@ public final class ServerConfigLoader {
         StageInSection.read(values),
         FarmSection.read(values),
         ScheduleSection.read(values),
-        WorkerSessionSection.read(values));
+        WorkerSessionSection.read(values),
+        OperationsSection.read(values));
   }
 }

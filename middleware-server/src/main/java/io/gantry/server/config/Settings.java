@@ -28,7 +28,8 @@ public final class Settings {
           StageInSection.class,
           FarmSection.class,
           ScheduleSection.class,
-          WorkerSessionSection.class);
+          WorkerSessionSection.class,
+          OperationsSection.class);
 
   private static final List<Setting<?>> ALL = collect();
 

@@ -8,6 +8,7 @@ import io.gantry.jsdl.ParseResult;
 import io.gantry.server.compute.ComputeBackend;
 import io.gantry.server.compute.JobDirectories;
 import io.gantry.server.compute.ProgramStart;
+import io.gantry.server.metrics.ServerMetrics;
 import io.gantry.server.scheduler.JobFailure;
 import io.gantry.server.scheduler.JobPipeline;
 import io.gantry.server.scheduler.PhaseProgress;
@@ -60,6 +61,15 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     this.backend = backend;
   }
 
+  /** Rows, bytes, seconds and cache hits of every staging phase, recorded from now on. */
+  private volatile ServerMetrics metrics = new ServerMetrics();
+
+  /** Records each staging phase's manifest in {@code metrics}; returns this. */
+  public JsdlJobPipeline recordingTo(ServerMetrics metrics) {
+    this.metrics = metrics;
+    return this;
+  }
+
   /** Runs task-farm jobs through {@code runner}; returns this. */
   public JsdlJobPipeline withTaskFarms(TaskFarmRunner runner) {
     this.farms = runner;
@@ -88,6 +98,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
                     gateway, plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
     store.recordDataMovements(
         plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
+    StagingMetrics.record(metrics, "in", manifest.records());
   }
 
   @Override
@@ -179,6 +190,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       Manifest committed = new Manifest(finished);
       store.recordDataMovements(
           plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, committed));
+      StagingMetrics.record(metrics, "out", committed.records());
       // the staging error (often the database's own long message) is shortened so that the
       // committed steps still fit the stored failure reason
       String error =
@@ -189,6 +201,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     }
     store.recordDataMovements(
         plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
+    StagingMetrics.record(metrics, "out", manifest.records());
   }
 
   /**

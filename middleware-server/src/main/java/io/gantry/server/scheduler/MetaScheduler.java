@@ -2,12 +2,14 @@ package io.gantry.server.scheduler;
 
 import io.gantry.dispatcher.JobOutcome;
 import io.gantry.dispatcher.RunningJob;
+import io.gantry.server.metrics.ServerMetrics;
 import io.gantry.server.store.JobId;
 import io.gantry.server.store.JobRecord;
 import io.gantry.server.store.JobState;
 import io.gantry.server.store.JobStore;
 import io.gantry.server.store.StateChange;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,6 +70,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   private volatile boolean closing;
 
+  /** Queue wait and run time, recorded here where jobs start and end (docs/operations.md). */
+  private volatile ServerMetrics metrics = new ServerMetrics();
+
   private static final class ActiveJob<P> {
     final P plan;
     Future<?> stagingTask;
@@ -119,6 +124,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         Executors.newFixedThreadPool(stagingParallelism, threads("gantry-stage-in", 5));
     this.stageOutPool =
         Executors.newFixedThreadPool(stagingParallelism, threads("gantry-stage-out", 5));
+  }
+
+  /** Records each job's queue wait and run time in {@code metrics} from now on. */
+  public MetaScheduler<P> recordingTo(ServerMetrics metrics) {
+    this.metrics = metrics;
+    return this;
   }
 
   /** Picks up every unfinished job, oldest first; call once, before accepting submissions. */
@@ -552,6 +563,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       queue.finish(id);
       return;
     }
+    store
+        .find(id)
+        .ifPresent(job -> metrics.jobStarted(Duration.between(job.submittedAt(), Instant.now())));
     try {
       a.running = pipeline.launch(a.plan);
       a.running.onExit().thenAccept(outcome -> onControl(() -> exited(id, outcome)));
@@ -575,6 +589,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
             ? StateChange.of(JobState.RUNNING, JobState.FAILED, a.stoppedBecause)
                 .withExitCode(outcome.exitStatus())
             : outcomeChange(outcome, a == null ? null : a.killedBy);
+    metrics.jobEnded(change.to().name(), outcome.runTime());
     if (store.transition(id, change) && change.to() == JobState.STAGING_OUT) {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
     } else {

@@ -1,5 +1,6 @@
 package io.gantry.server.security;
 
+import io.gantry.server.metrics.ServerMetrics;
 import io.gantry.server.store.UserAccount;
 import io.gantry.server.store.UserAccounts;
 import java.time.Clock;
@@ -30,6 +31,14 @@ public final class UserAuthenticator {
   private final LoginThrottle throttle;
   private final Optional<SessionTokenAuthenticator> sessionTokens;
   private final VerifiedLogins verified;
+
+  /** Refused logins, counted here where each is decided (docs/operations.md). */
+  private volatile ServerMetrics metrics = new ServerMetrics();
+
+  /** Counts refused logins in {@code metrics} from now on. */
+  public void countFailuresIn(ServerMetrics metrics) {
+    this.metrics = metrics;
+  }
 
   public UserAuthenticator(UserAccounts accounts) {
     this(accounts, new LoginThrottle(LoginThrottle.DEFAULT_FREE_FAILURES));
@@ -77,6 +86,7 @@ public final class UserAuthenticator {
   public Optional<UserAccount> authenticate(String name, char[] password, String remoteAddress) {
     try {
       if (!throttle.waitBefore(name, remoteAddress).isZero()) {
+        metrics.loginFailed("throttled");
         log.warn(
             "login as '{}' from {} refused unchecked: too many failures",
             printable(name),
@@ -90,6 +100,7 @@ public final class UserAuthenticator {
               : hasher.verifyNobody(password);
       if (!ok) {
         throttle.failed(name, remoteAddress);
+        metrics.loginFailed("password");
         log.warn("failed login as '{}' from {}", printable(name), remoteAddress);
         return Optional.empty();
       }

@@ -36,6 +36,7 @@ class SettingsWiringTest {
   private static final Map<String, String> EXAMPLES =
       Map.ofEntries(
           Map.entry("listen.host", "localhost"),
+          Map.entry("ops.listen-host", "localhost"), // loopback only
           Map.entry("store.url", "jdbc:h2:mem:example"),
           Map.entry("slots.total", "997"), // the default is the number of cores
           Map.entry("auth.token-lifetime", "PT2H"), // at least a minute

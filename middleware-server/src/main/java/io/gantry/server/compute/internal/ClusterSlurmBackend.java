@@ -95,6 +95,12 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
     }
   }
 
+  /** The cluster is reached per job over SSH; its connection is not probed here. */
+  @Override
+  public Optional<String> readinessProblem() {
+    return Optional.empty();
+  }
+
   /** The directories its output goes to, made over SFTP; no account is looked up. */
   @Override
   public JobAccount prepare(ProgramStart job) throws IOException {

@@ -39,6 +39,9 @@ abstract class MpirunBackend implements ComputeBackend {
   /** Worker sessions' launchers: {@link #mpi} without the job supervisor. */
   private final Launcher sessionMpi;
 
+  /** mpirun as the server starts it (mpirun.path). */
+  private final String mpirun;
+
   /**
    * @param mpiLauncher makes the MPI launcher for a dispatcher configuration
    */
@@ -58,11 +61,17 @@ abstract class MpirunBackend implements ComputeBackend {
     this.mpi = mpiLauncher.apply(dispatch);
     this.posix = new PosixLauncher(dispatch);
     this.sessionMpi = supervision.isPresent() ? mpiLauncher.apply(context.dispatch()) : mpi;
+    this.mpirun = context.config().mpirunPath();
   }
 
   @Override
   public String name() {
     return name;
+  }
+
+  @Override
+  public Optional<String> readinessProblem() {
+    return ProgramOnPath.problem(mpirun);
   }
 
   @Override

@@ -14,6 +14,7 @@ import io.gantry.server.compute.ProgramStart;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.scheduler.JobFailure;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -26,9 +27,19 @@ import java.util.Optional;
 public final class SlurmBackend extends SlurmJobsBackend {
   private final DetachedJobs detached;
 
+  /** sbatch as the server starts it (slurm.bin-dir, else PATH). */
+  private final String sbatch;
+
   private SlurmBackend(ServerConfig config, SlurmLauncher slurm, DetachedJobs detached) {
     super(policy(config.compute()), new HostDirectories(config.stagingRoot()), slurm, detached);
     this.detached = detached;
+    Path bin = config.compute().slurmBinDirectory();
+    this.sbatch = bin == null ? "sbatch" : bin.resolve("sbatch").toString();
+  }
+
+  @Override
+  public Optional<String> readinessProblem() {
+    return ProgramOnPath.problem(sbatch);
   }
 
   private static ComputePolicy policy(ServerConfig.Compute c) {
