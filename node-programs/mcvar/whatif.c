@@ -10,6 +10,7 @@
 #include "risk.h"
 
 #define WI_BLOCK 64
+#define BAD_ROW (-1000) /* not a gio status */
 
 typedef struct base_pnl {
     int nnodes;
@@ -58,14 +59,14 @@ static int read_base(const char *path, long long n, base_pnl *b, char *err) {
     }
     long long s = 0;
     while ((rc = gio_reader_line(r, &line, &len, msg)) == GIO_OK) {
-        if (s >= n) { rc = 1; break; }
+        if (s >= n) { rc = BAD_ROW; break; }
         line[len] = 0;
         char *p = strchr(line, ',');
         for (int i = 0; i < b->nnodes; i++) {
             char *end;
-            if (!p) { rc = 1; break; }
+            if (!p) { rc = BAD_ROW; break; }
             b->pnl[(size_t)i * n + s] = strtod(p + 1, &end);
-            if (end == p + 1) { rc = 1; break; }
+            if (end == p + 1) { rc = BAD_ROW; break; }
             p = *end == ',' ? end : NULL;
         }
         if (rc) break;
@@ -73,7 +74,7 @@ static int read_base(const char *path, long long n, base_pnl *b, char *err) {
     }
     unsigned long long at = gio_reader_line_number(r);
     gio_reader_close(r);
-    if (rc == 1 || (rc == GIO_EOF && s != n))
+    if (rc == BAD_ROW || (rc == GIO_EOF && s != n))
         return snprintf(err, MCVAR_ERRLEN, "%s:%llu: the base run's node P&L does not match "
                         "these inputs (%lld scenarios now; rerun the base job)", path, at, n), -1;
     if (rc != GIO_EOF) return snprintf(err, MCVAR_ERRLEN, "%s: %s", path, msg), -1;
