@@ -55,6 +55,16 @@ static int confidence_list(params *p, char *s, char *err) {
         p->confidence[p->nconfidence++] = c;
     }
     if (p->nconfidence == 0) return snprintf(err, 256, "confidence_levels is empty"), -1;
+    /* ascending, so every result file lists a node's levels in one order */
+    for (int i = 1; i < p->nconfidence; i++)
+        for (int j = i; j > 0 && p->confidence[j] < p->confidence[j - 1]; j--) {
+            double t = p->confidence[j];
+            p->confidence[j] = p->confidence[j - 1];
+            p->confidence[j - 1] = t;
+        }
+    for (int i = 1; i < p->nconfidence; i++)
+        if (p->confidence[i] == p->confidence[i - 1])
+            return snprintf(err, 256, "confidence_levels: %.15g is given twice", p->confidence[i]), -1;
     return 0;
 }
 

@@ -119,21 +119,28 @@ void pricer_fx(const pricer *pr, const double *lev, int stride, int count, doubl
     }
 }
 
-/* One position over a block, values in its own currency into v[]. */
+/* One position over a block. mode EMIT_ADD: out[b] += value - today; EMIT_SET: out[b] =
+ * value - today (both for positions in the base currency; they round identically, so
+ * position P&Ls add up to the node sums); EMIT_VALUE: out[b] = value in the position's own
+ * currency (converted by to_base). Called with a constant mode, so each use is specialised. */
+enum { EMIT_ADD, EMIT_SET, EMIT_VALUE };
+
 static inline void values(const pricer *pr, int p, const double *x, const double *lev,
-                          int stride, int count, double *v) {
+                          int stride, int count, double *out, int mode) {
     const book *bk = pr->b;
-    double q = bk->quantity[p], tau = pr->tau[p];
+    double q = bk->quantity[p], tau = pr->tau[p], today = pr->today[p];
     instrument type = bk->type[p];
     const double *s = bk->factor[p] >= 0 ? lev + (size_t)bk->factor[p] * stride : NULL;
     const double *r = bk->rate[p] >= 0 ? lev + (size_t)bk->rate[p] * stride : NULL;
+#define EMIT(b, v) do { double v_ = (v); if (mode == EMIT_ADD) out[b] += v_ - today; \
+                        else if (mode == EMIT_SET) out[b] = v_ - today; else out[b] = v_; } while (0)
     if (type == INSTR_SPOT) {
-        for (int b = 0; b < count; b++) v[b] = q * s[b];
+        for (int b = 0; b < count; b++) EMIT(b, q * s[b]);
     } else if (type == INSTR_CASH) {
-        for (int b = 0; b < count; b++) v[b] = q;
+        for (int b = 0; b < count; b++) EMIT(b, q);
     } else if (type == INSTR_ZCB && bk->rate_w[p] == 0) {
-        if (tau <= 0) for (int b = 0; b < count; b++) v[b] = q;
-        else for (int b = 0; b < count; b++) v[b] = q * exp(-r[b] * tau);
+        if (tau <= 0) for (int b = 0; b < count; b++) EMIT(b, q);
+        else for (int b = 0; b < count; b++) EMIT(b, q * exp(-r[b] * tau));
     } else if (pr->fast[p]) {
         const double *xs = x + (size_t)bk->factor[p] * stride;
         const double *rf = bk->frate[p] >= 0 ? lev + (size_t)bk->frate[p] * stride : NULL;
@@ -148,7 +155,7 @@ static inline void values(const pricer *pr, int p, const double *x, const double
                 double disc = exp(-rt);
                 double n1 = 0.5 * erfc(-sign * d1 * SQRT1_2);
                 double n2 = 0.5 * erfc(-sign * d2 * SQRT1_2);
-                v[b] = q * sign * (s[b] * n1 - k * disc * n2);
+                EMIT(b, q * sign * (s[b] * n1 - k * disc * n2));
             }
         } else {
             for (int b = 0; b < count; b++) {
@@ -156,7 +163,7 @@ static inline void values(const pricer *pr, int p, const double *x, const double
                 double d1 = (lsk + xs[b] + rt - ft + hv) * inv_st, d2 = d1 - st;
                 double n1 = 0.5 * erfc(-sign * d1 * SQRT1_2);
                 double n2 = 0.5 * erfc(-sign * d2 * SQRT1_2);
-                v[b] = q * sign * (s[b] * exp(-ft) * n1 - k * exp(-rt) * n2);
+                EMIT(b, q * sign * (s[b] * exp(-ft) * n1 - k * exp(-rt) * n2));
             }
         }
     } else {
@@ -167,33 +174,28 @@ static inline void values(const pricer *pr, int p, const double *x, const double
             double rv = r ? r[b] : 0;
             if (bk->rate_w[p] != 0) rv += bk->rate_w[p] * (lev[(size_t)bk->rate2[p] * stride + b] - rv);
             if (type == INSTR_ZCB) {
-                v[b] = q * (t <= 0 ? 1.0 : exp(-rv * t));
+                EMIT(b, q * (t <= 0 ? 1.0 : exp(-rv * t)));
             } else if (type == INSTR_FX_FORWARD) {
                 double rf = lev[(size_t)bk->frate[p] * stride + b];
-                v[b] = q * (t <= 0 ? sv - bk->strike[p] : sv * exp(-rf * t) - bk->strike[p] * exp(-rv * t));
+                EMIT(b, q * (t <= 0 ? sv - bk->strike[p] : sv * exp(-rf * t) - bk->strike[p] * exp(-rv * t)));
             } else {
                 double rf = bk->frate[p] >= 0 ? lev[(size_t)bk->frate[p] * stride + b] : 0;
                 double sig = bk->volf[p] >= 0 ? lev[(size_t)bk->volf[p] * stride + b] : bk->vol[p];
-                v[b] = q * pricer_garman_kohlhagen(type == INSTR_CALL, sv, bk->strike[p], rv, rf, sig, t);
+                EMIT(b, q * pricer_garman_kohlhagen(type == INSTR_CALL, sv, bk->strike[p], rv, rf, sig, t));
             }
         }
     }
+#undef EMIT
 }
 
-/* v (own currency) -> P&L in base; accumulate: out += pnl, else out = pnl. Both round
- * identically, so position P&Ls add up to the node sums. */
+/* v (own currency) -> P&L in base at the scenario's conversion f; accumulate: out += pnl,
+ * else out = pnl. */
 static inline void to_base(const pricer *pr, int p, const double *v, const double *fx,
                            int stride, int count, double *out, int accumulate) {
     double today = pr->today[p];
-    int c = pr->b->ccy[p];
-    if (c == 0) {
-        if (accumulate) for (int b = 0; b < count; b++) out[b] += v[b] - today;
-        else for (int b = 0; b < count; b++) out[b] = v[b] - today;
-    } else {
-        const double *f = fx + (size_t)c * stride;
-        if (accumulate) for (int b = 0; b < count; b++) out[b] += v[b] * f[b] - today;
-        else for (int b = 0; b < count; b++) out[b] = v[b] * f[b] - today;
-    }
+    const double *f = fx + (size_t)pr->b->ccy[p] * stride;
+    if (accumulate) for (int b = 0; b < count; b++) out[b] += v[b] * f[b] - today;
+    else for (int b = 0; b < count; b++) out[b] = v[b] * f[b] - today;
 }
 
 void pricer_node_pnl(const pricer *pr, const double *x, const double *lev, const double *fx,
@@ -202,14 +204,23 @@ void pricer_node_pnl(const pricer *pr, const double *x, const double *lev, const
     double v[MAX_BLOCK];
     for (size_t i = 0; i < (size_t)bk->nnodes * (size_t)stride; i++) node_pnl[i] = 0;
     for (int p = 0; p < bk->n; p++) {
-        values(pr, p, x, lev, stride, count, v);
-        to_base(pr, p, v, fx, stride, count, node_pnl + (size_t)bk->node[p] * stride, 1);
+        double *out = node_pnl + (size_t)bk->node[p] * stride;
+        if (bk->ccy[p] == 0) {
+            values(pr, p, x, lev, stride, count, out, EMIT_ADD);
+        } else {
+            values(pr, p, x, lev, stride, count, v, EMIT_VALUE);
+            to_base(pr, p, v, fx, stride, count, out, 1);
+        }
     }
 }
 
 void pricer_position_pnl(const pricer *pr, int p, const double *x, const double *lev,
                          const double *fx, int stride, int count, double *out) {
     double v[MAX_BLOCK];
-    values(pr, p, x, lev, stride, count, v);
-    to_base(pr, p, v, fx, stride, count, out, 0);
+    if (pr->b->ccy[p] == 0) {
+        values(pr, p, x, lev, stride, count, out, EMIT_SET);
+    } else {
+        values(pr, p, x, lev, stride, count, v, EMIT_VALUE);
+        to_base(pr, p, v, fx, stride, count, out, 0);
+    }
 }

@@ -85,6 +85,16 @@ int quality_check(quality *q, const market *m, const params *p, const char *fact
         for (int t = 0; t < T; t++) dev[t] = fabs(r[t] - med);
         qsort(dev, (size_t)T, sizeof *dev, cmp_double);
         double sigma = 1.4826 * (T % 2 ? dev[T / 2] : 0.5 * (dev[T / 2 - 1] + dev[T / 2]));
+        /* today's level against the last history date: the same test as a daily move */
+        double today = market_return(m, f, m->history[(size_t)T * n + f], m->level[f]);
+        if (sigma > 0 && fabs(today - med) > p->max_move_sigmas * sigma) {
+            char what[200];
+            snprintf(what, sizeof what, "today's level is %.1f robust standard deviations of a "
+                     "daily move away from the history's last level on %s (max_move_sigmas %g)",
+                     fabs(today - med) / sigma, m->dates[T], p->max_move_sigmas);
+            rc = finding(q, p, factors_path, m->factor_line[f], id, "today_vs_history",
+                         m->level[f], what, err);
+        }
         int run = 0;
         for (int t = 0; !rc && t < T; t++) {
             size_t at = (size_t)(t + 1) * n + f;

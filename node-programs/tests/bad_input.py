@@ -177,6 +177,14 @@ def rate_in_percent(d):
     f[2] = "3"
     rows[1] = ",".join(f)
     open(p, "w").write("".join(rows))
+def today_off(d):
+    p = os.path.join(d, "factors.csv")
+    rows = open(p).read().splitlines(keepends=True)
+    f = rows[4].split(",")
+    f[2] = repr(float(f[2]) * 1.5)
+    rows[4] = ",".join(f)
+    open(p, "w").write("".join(rows))
+case("today_inconsistent_with_history", r"factors\.csv:5: factor 'F00003': today's level is .* away from the history's last level", today_off)
 case("rate_in_percent", r"factors\.csv:2: factor 'F00000': rate above max_rate 0\.5.*value 3\)", rate_in_percent)
 
 line, row = history_line("F00003", 30)
