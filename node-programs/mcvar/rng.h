@@ -18,6 +18,11 @@ typedef struct rng_stream {
 
 enum { RNG_STREAM_NORMALS = 0, RNG_STREAM_GAMMA = 1 };
 
+/* The standard normal of factor stream `key` (the factor id's hash) in `scenario`: one
+ * Philox block at counter (scenario low, scenario high, key low, key high), two uniforms, the
+ * cosine branch of Box-Muller. Depends on nothing else, so a factor's normals never change
+ * with its row or with the other factors. */
+double rng_keyed_normal(uint64_t seed, uint64_t scenario, uint64_t key);
 void rng_stream_init(rng_stream *s, uint64_t seed, uint64_t scenario, uint32_t stream);
 uint64_t rng_u64(rng_stream *s);
 double rng_uniform(rng_stream *s);    /* in (0, 1) */

@@ -82,20 +82,26 @@ static void option_revalued_under_zero_shock_equals_black_scholes(void) {
             /* A book of one option, market of underlying + rate, horizon 0: no decay. */
             char *ids[1] = {"opt"};
             instrument type = call ? INSTR_CALL : INSTR_PUT;
-            int factor = 0, rate = 1;
-            double q = 3, k = K[c], t = T[c], v = V[c];
-            book bk = {1, 1, ids, &type, &factor, &rate, &q, &k, &t, &v};
+            int factor = 0, rate = 1, none = -1, zero = 0;
+            double q = 3, k = K[c], t = T[c], v = V[c], w = 0;
+            currency_path base = {"USD", 0, {0, 0}, {0, 0}};
+            book bk = {.n = 1, .cap = 1, .id = ids, .type = &type, .node = &zero, .ccy = &zero,
+                       .factor = &factor, .rate = &rate, .rate2 = &rate, .rate_w = &w,
+                       .frate = &none, .volf = &none, .quantity = &q, .strike = &k,
+                       .maturity = &t, .vol = &v, .nccy = 1, .cur = &base};
             int is_rate[2] = {0, 1};
+            return_type ret[2] = {RET_LOG, RET_ABSOLUTE};
             double level[2] = {S[c], R[c]};
             market m;
             memset(&m, 0, sizeof m);
             m.n = 2;
             m.is_rate = is_rate;
+            m.ret = ret;
             m.level = level;
             pricer pr;
             CHECK(pricer_init(&pr, &bk, &m, 0) == 0, "pricer_init");
             double x[2] = {0, 0}, lev[2] = {S[c], R[c]}, pnl;
-            pricer_position_pnl(&pr, 0, x, lev, 1, 1, &pnl);
+            pricer_position_pnl(&pr, 0, x, lev, NULL, 1, 1, &pnl);
             double value = pr.today[0] + pnl, ref = q * reference_bs(call, S[c], k, R[c], v, t);
             CHECK(fabs(value - ref) <= 1e-10 * fabs(ref), "case %d %s: %.17g vs %.17g", c,
                   call ? "call" : "put", value, ref);
@@ -108,6 +114,47 @@ static void put_call_parity_holds_after_the_horizon_decay(void) {
     double s = 105, k = 100, r = 0.04, v = 0.25, t = 0.75 - 10 / 252.0;
     double c = pricer_black_scholes(1, s, k, r, v, t), p = pricer_black_scholes(0, s, k, r, v, t);
     CHECK(fabs(c - p - (s - k * exp(-r * t))) < 1e-10 * s, "parity %.17g", c - p);
+}
+
+/* Garman-Kohlhagen against its closed form written here: S e^{-rf t} N(d1) - K e^{-rd t} N(d2),
+ * and its own parity C - P = S e^{-rf t} - K e^{-rd t}. */
+static void garman_kohlhagen_matches_closed_form_and_parity(void) {
+    double s = 151.2, k = 150, rd = 0.001, rf = 0.05, v = 0.1, t = 0.5;
+    double d1 = (log(s / k) + (rd - rf + v * v / 2) * t) / (v * sqrt(t)), d2 = d1 - v * sqrt(t);
+    double ref = s * exp(-rf * t) * 0.5 * (1 + erf(d1 / sqrt(2.0))) -
+                 k * exp(-rd * t) * 0.5 * (1 + erf(d2 / sqrt(2.0)));
+    double c = pricer_garman_kohlhagen(1, s, k, rd, rf, v, t), p = pricer_garman_kohlhagen(0, s, k, rd, rf, v, t);
+    CHECK(fabs(c - ref) < 1e-10 * ref, "GK call %.17g vs %.17g", c, ref);
+    CHECK(fabs(c - p - (s * exp(-rf * t) - k * exp(-rd * t))) < 1e-10 * s, "GK parity");
+}
+
+/* ES with fractional weighting of the boundary scenario (Acerbi-Tasche): w = 0.025 x 250 = 6.25,
+ * so 6 worst at weight 1 and the 7th at 0.25, over 6.25. */
+static void expected_shortfall_weights_the_boundary_scenario(void) {
+    long long m;
+    double frac;
+    risk_tail_weight(0.975, 250, &m, &frac);
+    CHECK(m == 6 && fabs(frac - 0.25) < 1e-15, "w = %lld + %g", m, frac);
+    double pnl[250];
+    for (int i = 0; i < 250; i++) pnl[i] = i - 100.0; /* worst -100, -99, ... */
+    params p;
+    params_default(&p);
+    p.nconfidence = 1;
+    p.confidence[0] = 0.975;
+    risk_summary rs;
+    CHECK(risk_analyse(pnl, 250, &p, 0, &rs) == 0, "risk_analyse");
+    double want = (100 + 99 + 98 + 97 + 96 + 95 + 0.25 * 94) / 6.25;
+    CHECK(fabs(rs.level[0].es - want) < 1e-12, "ES %.17g vs %.17g", rs.level[0].es, want);
+    CHECK(rs.level[0].var == 94, "VaR %g (k = 7)", rs.level[0].var);
+    risk_free(&rs);
+}
+
+static void dates_are_calendar_valid(void) {
+    CHECK(!market_valid_date("2026-02-30"), "2026-02-30 accepted");
+    CHECK(!market_valid_date("2025-02-29"), "2025-02-29 accepted");
+    CHECK(market_valid_date("2024-02-29"), "2024-02-29 refused");
+    CHECK(!market_valid_date("2026-13-01") && !market_valid_date("2026-1-01"), "bad month");
+    CHECK(market_valid_date("2026-12-31"), "2026-12-31 refused");
 }
 
 static void tail_count_uses_the_decimal_confidence(void) {
@@ -140,6 +187,9 @@ int main(void) {
     option_revalued_under_zero_shock_equals_black_scholes();
     put_call_parity_holds_after_the_horizon_decay();
     tail_count_uses_the_decimal_confidence();
+    garman_kohlhagen_matches_closed_form_and_parity();
+    expected_shortfall_weights_the_boundary_scenario();
+    dates_are_calendar_valid();
     tail_count_is_exact_at_a_hundred_million_scenarios_and_more();
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     else printf("all unit checks passed\n");
