@@ -221,7 +221,8 @@ final class DemoBook {
             closed);
       }
       case "RATES-USD", "RATES-EUR" -> {
-        // zero-coupon bonds on the desk's curve; a few JPY bonds on the EUR desk
+        // zero-coupon bonds on the desk's curve, long and short alike (a rates desk runs curve
+        // positions, not a one-way bet); a few JPY bonds on the EUR desk
         String ccy = desk.id().equals("RATES-EUR") && u < 0.15 ? "JPY" : desk.currency();
         double face =
             ccy.equals("JPY") ? 1e7 * (1 + rnd.nextInt(100)) : 1e5 * (1 + rnd.nextInt(100));

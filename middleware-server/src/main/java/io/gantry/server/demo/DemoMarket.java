@@ -484,7 +484,13 @@ public final class DemoMarket {
       {"method", "mc-normal"},
       {"dof", "5"},
       {"seed", "20261122"},
-      {"histogram_bins", "60"}
+      {"histogram_bins", "60"},
+      {"base_currency", "USD"},
+      // a year of history for the covariance (the regulatory minimum look-back)
+      {"lookback_days", "250"},
+      // the history's crisis has moves of 20 robust standard deviations, as real crises do; a
+      // units slip (a level x100) is hundreds, and is still refused
+      {"max_move_sigmas", "30"}
     };
     try (PreparedStatement ps =
         c.prepareStatement(
