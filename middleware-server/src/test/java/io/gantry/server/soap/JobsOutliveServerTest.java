@@ -248,7 +248,9 @@ class JobsOutliveServerTest {
                 "sa",
                 "");
         java.sql.PreparedStatement ps =
-            c.prepareStatement("select sum(count) from var_pnl_distribution where run_id = ?")) {
+            c.prepareStatement(
+                "select sum(count) from var_node_pnl_distribution where run_id = ?"
+                    + " and node = 'BANK'")) {
       ps.setString(1, id);
       try (java.sql.ResultSet rs = ps.executeQuery()) {
         rs.next();
