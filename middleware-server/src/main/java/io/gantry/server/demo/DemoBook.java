@@ -166,7 +166,47 @@ final class DemoBook {
               maturity,
               volatility));
     }
+    addFunding(book, day);
     return book;
+  }
+
+  /**
+   * Every desk but FX-G10 funds what it holds in a foreign currency in that currency: one cash
+   * position per desk and currency, minus the value of its positions in it at the date's close (so
+   * a desk's VaR is its market's risk, not the translation of its whole book into USD; the FX
+   * desk's currency risk is its business).
+   */
+  private void addFunding(List<Position> book, int day) {
+    int historyDay = history.dayOf(bookDates[day]);
+    DemoValuation valuation = new DemoValuation(history);
+    java.util.Map<String, Double> value = new java.util.TreeMap<>();
+    for (Position p : book) {
+      if (!p.currency().equals("USD") && !p.desk().id().equals("FX-G10")) {
+        value.merge(
+            p.desk().id() + " " + p.currency(), valuation.valueLocal(p, historyDay), Double::sum);
+      }
+    }
+    for (java.util.Map.Entry<String, Double> e : value.entrySet()) {
+      String[] deskAndCurrency = e.getKey().split(" ");
+      Desk desk =
+          DESKS.stream().filter(d -> d.id().equals(deskAndCurrency[0])).findFirst().orElseThrow();
+      book.add(
+          new Position(
+              bookDates[day],
+              "FUND-" + desk.id() + "-" + deskAndCurrency[1],
+              desk,
+              "cash",
+              null,
+              null,
+              null,
+              null,
+              null,
+              deskAndCurrency[1],
+              -Math.round(e.getValue()),
+              null,
+              null,
+              null));
+    }
   }
 
   private Trade trade(String id, Desk desk, int opened, int closed, SplittableRandom rnd) {

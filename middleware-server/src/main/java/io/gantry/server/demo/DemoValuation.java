@@ -18,6 +18,11 @@ final class DemoValuation {
 
   /** The position's value in USD at the closes of history day {@code day}. */
   double valueUsd(DemoBook.Position p, int day) {
+    return valueLocal(p, day) * usdPerUnit(history.levels()[day], p.currency());
+  }
+
+  /** The position's value in its own currency at the closes of history day {@code day}. */
+  double valueLocal(DemoBook.Position p, int day) {
     double[] l = history.levels()[day];
     double value =
         switch (p.instrument()) {
@@ -44,7 +49,7 @@ final class DemoValuation {
           }
           default -> throw new IllegalArgumentException("instrument " + p.instrument());
         };
-    return value * usdPerUnit(l, p.currency());
+    return value;
   }
 
   private double level(double[] l, String factor) {
