@@ -157,6 +157,25 @@ static void dates_are_calendar_valid(void) {
     CHECK(market_valid_date("2026-12-31"), "2026-12-31 refused");
 }
 
+/* A factor's keyed normals: unit moments, the pair form equal to the one-at-a-time form, and
+ * two keys uncorrelated. */
+static void keyed_normals_have_unit_moments_and_one_value_per_scenario(void) {
+    const int n = 200000;
+    double s1 = 0, s2 = 0, cross = 0;
+    for (int i = 0; i < n; i += 2) {
+        double e, o;
+        rng_keyed_normal_pair(9, (uint64_t)i >> 1, 0x1234, &e, &o);
+        CHECK(e == rng_keyed_normal(9, (uint64_t)i, 0x1234) &&
+              o == rng_keyed_normal(9, (uint64_t)i + 1, 0x1234), "pair differs at %d", i);
+        s1 += e + o;
+        s2 += e * e + o * o;
+        cross += e * rng_keyed_normal(9, (uint64_t)i, 0x9999) + o * rng_keyed_normal(9, (uint64_t)i + 1, 0x9999);
+    }
+    CHECK(fabs(s1 / n) < 5 / sqrt(n), "keyed mean %g", s1 / n);
+    CHECK(fabs(s2 / n - 1) < 0.02, "keyed variance %g", s2 / n);
+    CHECK(fabs(cross / n) < 5 / sqrt(n), "two keys correlate: %g", cross / n);
+}
+
 static void tail_count_uses_the_decimal_confidence(void) {
     CHECK(risk_tail_count(0.99, 100000) == 1000, "0.99 of 1e5 -> %lld", risk_tail_count(0.99, 100000));
     CHECK(risk_tail_count(0.95, 100000) == 5000, "0.95 of 1e5");
@@ -188,6 +207,7 @@ int main(void) {
     put_call_parity_holds_after_the_horizon_decay();
     tail_count_uses_the_decimal_confidence();
     garman_kohlhagen_matches_closed_form_and_parity();
+    keyed_normals_have_unit_moments_and_one_value_per_scenario();
     expected_shortfall_weights_the_boundary_scenario();
     dates_are_calendar_valid();
     tail_count_is_exact_at_a_hundred_million_scenarios_and_more();
