@@ -41,4 +41,13 @@ CSV
 run hist 1 --what-if hist/new.csv
 "$REF" "$T/ref/mcvar_ref.py" what-if hist hist/new.csv hist/out || fail "what-if differs from the reference"
 [ -e hist/out/var_summary.csv ] || fail "what-if removed the base run's results"
+# a what-if on other market inputs than the base run's is refused (its scenarios differ)
+cp hist/history.csv hist/history-other.csv
+sed -i '$ s/,\([0-9.]*\)$/,\10001/' hist/history-other.csv  # the last level, slightly off
+if mpi 1 "$BIN/mcvar" --factors hist/factors.csv --history hist/history-other.csv \
+     --positions hist/positions.csv --params hist/params.csv --out-dir hist/out \
+     --what-if hist/new.csv 2> whatif-err.txt; then
+  fail "what-if on changed history accepted"
+fi
+grep -q "differs from the base run's history input" whatif-err.txt || fail "unclear what-if refusal: $(cat whatif-err.txt)"
 echo "mcvar matches the independent reference"
