@@ -4,7 +4,7 @@
 # scenarios) and 0.99 for every node, diversification, Euler contributions of positions and
 # child nodes, tail scenario dates, node P&L; a given stress window; a searched stress
 # window; pre-deal what-if; a Monte Carlo (normal) run with its standard errors, the
-# reference drawing the same keyed Philox4x32-10 normals. Every figure to 1e-9 relative. A rerun (on 3 ranks) reproduces
+# reference drawing the same keyed Philox4x32-10 normals (equal weights and EWMA). Every figure to 1e-9 relative. A rerun (on 3 ranks) reproduces
 # every output file byte for byte.
 source "$(dirname "$0")/lib.sh"
 T="$(dirname "$0")"
@@ -30,6 +30,9 @@ for f in hist/first/*; do cmp "$f" "hist/out/$(basename "$f")" || fail "rerun di
 "$REF" "$T/ref/make_book.py" mc mc-normal scenarios=5000
 run mc 3
 "$REF" "$T/ref/mcvar_ref.py" check mc mc/out || fail "Monte Carlo run differs from the reference"
+"$REF" "$T/ref/make_book.py" ewma mc-normal scenarios=3000 ewma_lambda=0.97
+run ewma 2
+"$REF" "$T/ref/mcvar_ref.py" check ewma ewma/out || fail "EWMA Monte Carlo run differs from the reference"
 
 "$REF" "$T/ref/make_book.py" stress historical stress_from=2024-05-20 stress_to=2024-10-04
 run stress 3

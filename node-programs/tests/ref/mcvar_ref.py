@@ -119,7 +119,14 @@ class Market:
         ids = sorted(self.f)
         r = np.array([[self.ret(i, self.hist[dates[t]][i], self.hist[dates[t + 1]][i]) for i in ids]
                       for t in range(len(dates) - 1)])
-        L = np.linalg.cholesky(np.cov(r, rowvar=False))
+        lam = float(params.get("ewma_lambda") or 0)
+        if lam:  # RiskMetrics: zero mean, weights (1 - lambda) lambda^(T-1-t) / (1 - lambda^T)
+            T = len(r)
+            w = (1 - lam) * lam ** (T - 1 - np.arange(T)) / (1 - lam ** T)
+            cov = (r * w[:, None]).T @ r
+        else:
+            cov = np.cov(r, rowvar=False)
+        L = np.linalg.cholesky(cov)
         n, seed = int(params.get("scenarios", 10000)), int(params.get("seed", 1))
         z = np.array([keyed_normals(seed, i, n) for i in ids])
         x = math.sqrt(self.h) * (L @ z)
