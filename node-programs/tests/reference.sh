@@ -19,6 +19,11 @@ run() { # dir np [extra mcvar options]
 run hist 2
 "$REF" "$T/ref/mcvar_ref.py" check hist hist/out || fail "historical run differs from the reference"
 "$PYTHON" "$T/check_outputs.py" hist/out
+# run_inputs.csv holds each input file's SHA-256, as sha256sum computes it
+for f in params factors history positions; do
+  want=$(sha256sum "hist/$f.csv" | cut -d' ' -f1)
+  grep -q ",$f,$f.csv,$want\$" hist/out/run_inputs.csv || fail "run_inputs.csv: $f is not $want: $(cat hist/out/run_inputs.csv)"
+done
 # a rerun of the same job on the same inputs reproduces every file byte for byte
 cp -r hist/out hist/first
 run hist 3
