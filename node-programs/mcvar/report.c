@@ -6,7 +6,6 @@
 #include "report.h"
 
 #include <errno.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "inputs.h"
+#include "sha256.h"
 
 enum { F_SUMMARY, F_DIST, F_CONTRIB, F_NODE_CONTRIB, F_TAIL, F_RUN, F_RUN_INPUTS, F_DQ,
        F_NODE_PNL, F_WHAT_IF, F_COUNT };
@@ -213,24 +213,23 @@ static int run_row(gio_writer *w, const report_options *o, const results *r, cha
 int report_sha256_file(const char *path, char *hex, char *err) {
     FILE *f = fopen(path, "rb");
     if (!f) return snprintf(err, GIO_ERRLEN, "cannot read %s: %s", path, strerror(errno)), -1;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    int ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+    sha256_ctx c;
+    unsigned char buf[65536], md[32];
     size_t got;
-    while (ok && (got = fread(buf, 1, sizeof buf, f)) > 0) ok = EVP_DigestUpdate(ctx, buf, got);
-    ok = ok && !ferror(f) && EVP_DigestFinal_ex(ctx, md, &len);
-    EVP_MD_CTX_free(ctx);
+    sha256_init(&c);
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) sha256_update(&c, buf, got);
+    int bad = ferror(f);
     fclose(f);
-    if (!ok) return snprintf(err, GIO_ERRLEN, "cannot hash %s", path), -1;
-    for (unsigned int i = 0; i < len; i++) sprintf(hex + 2 * i, "%02x", md[i]);
+    if (bad) return snprintf(err, GIO_ERRLEN, "cannot read %s", path), -1;
+    sha256_final(&c, md);
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", md[i]);
     return 0;
 }
 
 static int run_inputs(gio_writer *w, const report_options *o, const results *r, char *err) {
     int rc = gio_writer_printf(w, err, "run_id,business_date,input,file_name,sha256\n");
     for (int i = 0; !rc && i < r->ninputs; i++) {
-        char hex[2 * EVP_MAX_MD_SIZE + 1];
+        char hex[65];
         const char *path = r->input_path[i], *base = strrchr(path, '/');
         if (report_sha256_file(path, hex, err)) return GIO_EIO;
         rc = lead(w, o, r->p, NULL, err);

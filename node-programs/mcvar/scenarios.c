@@ -24,10 +24,12 @@ long long scenarios_count(const scenario_gen *g) {
     return g->p->scenarios;
 }
 
-static void monte_carlo(scenario_gen *g, long long s, int b, int stride, double *x) {
+/* z: the scenario's n independent normals (factor-major column b of zb, stride). */
+static void monte_carlo(scenario_gen *g, long long s, const double *zb, int b, int stride,
+                        double *x) {
     const market *m = g->m;
     int n = m->n;
-    for (int f = 0; f < n; f++) g->z[f] = rng_keyed_normal(g->p->seed, (uint64_t)s, m->hash[f]);
+    for (int f = 0; f < n; f++) g->z[f] = zb[(size_t)f * stride + b];
     double scale = g->sqrt_h;
     if (g->p->method == METHOD_MC_STUDENT_T) {
         rng_stream gs;
@@ -51,12 +53,34 @@ static void historical(scenario_gen *g, long long s, int b, int stride, double *
     for (int f = 0; f < m->n; f++) x[(size_t)f * stride + b] = market_return(m, f, from[f], to[f]);
 }
 
+/* Each factor's normals for the block, into lev (used as scratch before the levels): a pair
+ * of consecutive scenarios 2j, 2j + 1 shares one Philox block. */
+static void normals(scenario_gen *g, long long first, const long long *idx, int count,
+                    int stride, double *zb) {
+    const market *m = g->m;
+    uint64_t seed = g->p->seed;
+    for (int f = 0; f < m->n; f++) {
+        double *z = zb + (size_t)f * stride;
+        uint64_t key = m->hash[f];
+        if (idx) { /* scattered scenarios (contributions): one at a time */
+            for (int b = 0; b < count; b++) z[b] = rng_keyed_normal(seed, (uint64_t)idx[b], key);
+            continue;
+        }
+        int b = 0;
+        if (first & 1 && count > 0) z[b++] = rng_keyed_normal(seed, (uint64_t)first, key);
+        for (; b + 1 < count; b += 2) /* first + b is even here */
+            rng_keyed_normal_pair(seed, (uint64_t)(first + b) >> 1, key, &z[b], &z[b + 1]);
+        if (b < count) z[b] = rng_keyed_normal(seed, (uint64_t)(first + b), key);
+    }
+}
+
 void scenarios_fill(scenario_gen *g, long long first, const long long *idx, int count,
                     int stride, double *x, double *lev) {
+    if (g->p->method != METHOD_HISTORICAL) normals(g, first, idx, count, stride, lev);
     for (int b = 0; b < count; b++) {
         long long s = idx ? idx[b] : first + b;
         if (g->p->method == METHOD_HISTORICAL) historical(g, s, b, stride, x);
-        else monte_carlo(g, s, b, stride, x);
+        else monte_carlo(g, s, lev, b, stride, x);
     }
     const market *m = g->m;
     for (int f = 0; f < m->n; f++) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "csv.h"
 #include "inputs.h"
@@ -81,6 +82,50 @@ static int read_base(const char *path, long long n, base_pnl *b, char *err) {
     return 0;
 }
 
+/* The base run's input checksums (run_inputs.csv in the output directory) must be those of
+ * this run's market inputs and parameters: otherwise the regenerated scenarios would not be
+ * the ones the stored node P&L was computed on. */
+typedef struct base_inputs {
+    const whatif_inputs *in;
+    int matched;
+} base_inputs;
+
+static const char *input_path(const mcvar_options *o, const char *name) {
+    return strcmp(name, "params") == 0 ? o->params : strcmp(name, "factors") == 0 ? o->factors
+         : strcmp(name, "history") == 0 ? o->history
+         : strcmp(name, "covariance") == 0 ? o->covariance : NULL;
+}
+
+static int base_input_row(void *ctx, char **c, char *err) {
+    base_inputs *b = ctx;
+    if (strcmp(c[0], "positions") == 0) return 0; /* the base book itself is not read */
+    const char *path = input_path(b->in->o, c[0]);
+    char hex[65];
+    if (!path) return snprintf(err, 256, "the base run read %s, this what-if run does not", c[0]), -1;
+    if (report_sha256_file(path, hex, err)) return -1;
+    if (strcmp(hex, c[1]) != 0)
+        return snprintf(err, 256, "%s differs from the base run's %s input (sha256 %.16s... "
+                        "there, %.16s... here): the stored scenarios are not these", path, c[0],
+                        c[1], hex), -1;
+    b->matched++;
+    return 0;
+}
+
+static int check_base_inputs(const whatif_inputs *in, char *err) {
+    static const char *const cols[] = {"input", "sha256"};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/run_inputs.csv", in->o->out_dir);
+    if (access(path, F_OK) != 0) /* the base run wrote compressed outputs */
+        snprintf(path, sizeof path, "%s/run_inputs.csv.gz", in->o->out_dir);
+    base_inputs b = {in, 0};
+    if (inputs_read_table(path, NULL, cols, 2, base_input_row, &b, err)) return -1;
+    int want = 2 + (in->o->history != NULL) + (in->o->covariance != NULL);
+    if (b.matched != want)
+        return snprintf(err, MCVAR_ERRLEN, "%s: the base run read other market inputs than "
+                        "this what-if run", path), -1;
+    return 0;
+}
+
 static int find_node(const base_pnl *b, const char *path) {
     for (int i = 0; i < b->nnodes; i++)
         if (strcmp(b->node[i], path) == 0) return i;
@@ -93,7 +138,8 @@ int whatif_run(const whatif_inputs *in, report *rep, char *err) {
     base_pnl base = {0};
     const book *nb = in->b;
     long long n = in->n;
-    int rc = read_base(path, n, &base, err), nl = in->p->nconfidence;
+    int rc = check_base_inputs(in, err), nl = in->p->nconfidence;
+    if (!rc) rc = read_base(path, n, &base, err);
     int *map = malloc(sizeof(int) * (size_t)nb->nnodes);
     double *x = malloc(sizeof(double) * (size_t)in->m->n * WI_BLOCK);
     double *lev = malloc(sizeof(double) * (size_t)in->m->n * WI_BLOCK);

@@ -8,6 +8,7 @@
 
 #include "pricing.h"
 #include "risk.h"
+#include "sha256.h"
 #include "rng.h"
 
 static int failures;
@@ -157,6 +158,56 @@ static void dates_are_calendar_valid(void) {
     CHECK(market_valid_date("2026-12-31"), "2026-12-31 refused");
 }
 
+/* A factor's keyed normals: unit moments, the pair form equal to the one-at-a-time form, and
+ * two keys uncorrelated. */
+static void keyed_normals_have_unit_moments_and_one_value_per_scenario(void) {
+    const int n = 200000;
+    double s1 = 0, s2 = 0, cross = 0;
+    for (int i = 0; i < n; i += 2) {
+        double e, o;
+        rng_keyed_normal_pair(9, (uint64_t)i >> 1, 0x1234, &e, &o);
+        CHECK(e == rng_keyed_normal(9, (uint64_t)i, 0x1234) &&
+              o == rng_keyed_normal(9, (uint64_t)i + 1, 0x1234), "pair differs at %d", i);
+        s1 += e + o;
+        s2 += e * e + o * o;
+        cross += e * rng_keyed_normal(9, (uint64_t)i, 0x9999) + o * rng_keyed_normal(9, (uint64_t)i + 1, 0x9999);
+    }
+    CHECK(fabs(s1 / n) < 5 / sqrt(n), "keyed mean %g", s1 / n);
+    CHECK(fabs(s2 / n - 1) < 0.02, "keyed variance %g", s2 / n);
+    CHECK(fabs(cross / n) < 5 / sqrt(n), "two keys correlate: %g", cross / n);
+}
+
+/* FIPS 180-4's examples (and the empty message). */
+static void sha256_matches_the_standard_examples(void) {
+    static const struct { const char *msg, *hex; } v[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        char hex[65];
+        sha256_hex(v[i].msg, strlen(v[i].msg), hex);
+        CHECK(strcmp(hex, v[i].hex) == 0, "sha256('%s') = %s", v[i].msg, hex);
+    }
+    /* a million 'a', fed in uneven pieces */
+    sha256_ctx c;
+    unsigned char d[32], a[1000];
+    char hex[65];
+    memset(a, 'a', sizeof a);
+    sha256_init(&c);
+    for (int i = 0, n = 0; n < 1000000; i++) {
+        int take = 1 + i % 997;
+        if (take > 1000000 - n) take = 1000000 - n;
+        sha256_update(&c, a, (size_t)take);
+        n += take;
+    }
+    sha256_final(&c, d);
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0,
+          "sha256(a x 1e6) = %s", hex);
+}
+
 static void tail_count_uses_the_decimal_confidence(void) {
     CHECK(risk_tail_count(0.99, 100000) == 1000, "0.99 of 1e5 -> %lld", risk_tail_count(0.99, 100000));
     CHECK(risk_tail_count(0.95, 100000) == 5000, "0.95 of 1e5");
@@ -188,6 +239,8 @@ int main(void) {
     put_call_parity_holds_after_the_horizon_decay();
     tail_count_uses_the_decimal_confidence();
     garman_kohlhagen_matches_closed_form_and_parity();
+    sha256_matches_the_standard_examples();
+    keyed_normals_have_unit_moments_and_one_value_per_scenario();
     expected_shortfall_weights_the_boundary_scenario();
     dates_are_calendar_valid();
     tail_count_is_exact_at_a_hundred_million_scenarios_and_more();

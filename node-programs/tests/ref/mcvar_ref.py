@@ -1,5 +1,7 @@
-"""Independent reference for mcvar's historical and stressed runs, written with numpy from the
-formulas in node-programs/README.md (not from the C code): returns per return type, the
+"""Independent reference for mcvar's historical, stressed and mc-normal runs, written with numpy
+from the formulas in node-programs/README.md (not from the C code): Philox4x32-10 (from
+"Parallel random numbers: as easy as 1, 2, 3") keyed as the README says, Box-Muller, the
+covariance of the look-back window and its Cholesky factor; returns per return type, the
 instruments (Garman-Kohlhagen, fx-forwards, zcbs on interpolated curves), conversion into the
 base currency at each scenario's fx levels, the node hierarchy, VaR, ES with fractional
 weighting of the boundary scenario (Acerbi-Tasche), diversification, Euler contributions of
@@ -23,6 +25,46 @@ def rows(path):
     if os.path.exists(path + ".gz"):
         return list(csv.DictReader(gzip.open(path + ".gz", "rt")))
     return list(csv.DictReader(open(path)))
+
+
+M32 = np.uint64(0xFFFFFFFF)
+
+
+def philox4x32_10(c0, c1, c2, c3, k0, k1):
+    """Philox4x32-10 on uint64 arrays holding 32-bit words (the paper's constants)."""
+    k0, k1 = np.uint64(k0), np.uint64(k1)
+    for _ in range(10):
+        p0 = np.uint64(0xD2511F53) * c0
+        p1 = np.uint64(0xCD9E8D57) * c2
+        n0 = (p1 >> np.uint64(32)) ^ c1 ^ k0
+        n2 = (p0 >> np.uint64(32)) ^ c3 ^ k1
+        c1, c3, c0, c2 = p1 & M32, p0 & M32, n0, n2
+        k0 = (k0 + np.uint64(0x9E3779B9)) & M32
+        k1 = (k1 + np.uint64(0xBB67AE85)) & M32
+    return c0, c1, c2, c3
+
+
+def fnv1a(s):
+    h = 0xcbf29ce484222325
+    for ch in s.encode():
+        h = ((h ^ ch) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def keyed_normals(seed, fid, n):
+    """README "Random numbers": scenarios 2j, 2j+1 from counter (j lo, j hi, h lo, h hi)."""
+    h = fnv1a(fid)
+    j = np.arange((n + 1) // 2, dtype=np.uint64)
+    full = lambda v: np.full(j.shape, v, dtype=np.uint64)
+    w0, w1, w2, w3 = philox4x32_10(j & M32, j >> np.uint64(32), full(h & 0xFFFFFFFF),
+                                   full(h >> 32), seed & 0xFFFFFFFF, seed >> 32)
+    u1 = (((w0 << np.uint64(32)) | w1) >> np.uint64(11)).astype(float) + 0.5
+    u2 = (((w2 << np.uint64(32)) | w3) >> np.uint64(11)).astype(float) + 0.5
+    u1, u2 = u1 * 2.0 ** -53, u2 * 2.0 ** -53
+    r, a = np.sqrt(-2 * np.log(u1)), 2 * math.pi * u2
+    z = np.empty(2 * len(j))
+    z[0::2], z[1::2] = r * np.cos(a), r * np.sin(a)
+    return z[:n]
 
 
 class Market:
@@ -70,6 +112,25 @@ class Market:
             b = np.array([self.hist[dates[s + self.h]][fid] for s in range(n)])
             out[fid] = self.apply(fid, r["level_v"], self.ret(fid, a, b))
         return out, n
+
+    def mc_levels(self, dates, params):
+        """mc-normal: x = sqrt(h) L z, L the Cholesky factor of the sample covariance (n - 1)
+        of the daily returns over `dates`, factors in id order."""
+        ids = sorted(self.f)
+        r = np.array([[self.ret(i, self.hist[dates[t]][i], self.hist[dates[t + 1]][i]) for i in ids]
+                      for t in range(len(dates) - 1)])
+        lam = float(params.get("ewma_lambda") or 0)
+        if lam:  # RiskMetrics: zero mean, weights (1 - lambda) lambda^(T-1-t) / (1 - lambda^T)
+            T = len(r)
+            w = (1 - lam) * lam ** (T - 1 - np.arange(T)) / (1 - lam ** T)
+            cov = (r * w[:, None]).T @ r
+        else:
+            cov = np.cov(r, rowvar=False)
+        L = np.linalg.cholesky(cov)
+        n, seed = int(params.get("scenarios", 10000)), int(params.get("seed", 1))
+        z = np.array([keyed_normals(seed, i, n) for i in ids])
+        x = math.sqrt(self.h) * (L @ z)
+        return {i: self.apply(i, self.f[i]["level_v"], x[a]) for a, i in enumerate(ids)}, n
 
     def today(self):
         return {fid: r["level_v"] for fid, r in self.f.items()}
@@ -213,8 +274,12 @@ def stats(pnl, conf):
     weights[:m] = 1.0 / wf
     if frac > 0:
         weights[m] = frac / wf
+    a = wf / n  # README "Standard errors"
+    d = math.ceil(math.sqrt(n * a * (1 - a)))
+    var_se = (srt[min(n, k + d) - 1] - srt[max(1, k - d) - 1]) / 2
+    es_se = np.std(np.maximum(-pnl - var, 0), ddof=1) / (a * math.sqrt(n))
     return dict(var=var, es=es, order=order, k=k, lo=lo, hi=hi, weights=weights,
-                win_mean=srt[lo - 1:hi].mean())
+                win_mean=srt[lo - 1:hi].mean(), var_se=var_se, es_se=es_se)
 
 
 def contribution(st, part):
@@ -241,7 +306,8 @@ def analyse(ind, positions_path=None, dates_override=None):
         dates = dates[-(int(params["lookback_days"]) + 1):]
     if dates_override:
         dates = dates_override
-    lv, n = mkt.scenario_levels(dates)
+    mc = params.get("method") == "mc-normal"
+    lv, n = mkt.mc_levels(dates, params) if mc else mkt.scenario_levels(dates)
     pos = book.pnl(lv, n)
     nodes = nodes_of(book)
     npnl = {nd: sum((pos[p["position_id"]] for p in book.p if under(nd, p["node"])), np.zeros(n))
@@ -259,7 +325,7 @@ def analyse(ind, positions_path=None, dates_override=None):
         res["stress"] = (window[0], window[-1])
         return res
     return dict(params=params, mkt=mkt, book=book, confs=confs, dates=dates, n=n, pos=pos,
-                nodes=nodes, npnl=npnl, stress=stress)
+                nodes=nodes, npnl=npnl, stress=stress, mc=mc)
 
 
 def near(a, b, scale):
@@ -283,7 +349,12 @@ def check(ind, outd):
                 bad.append(f"{r['node']} {r['confidence']} {col}: {r[col]} vs {want!r}")
         if int(r["scenarios"]) != R["n"]:
             bad.append(f"scenarios {r['scenarios']} vs {R['n']}")
-        if r["var_stderr"] or r["es_stderr"]:
+        if R["mc"]:
+            if not near(float(r["var_stderr"]), s["var_se"], s["var"]) or \
+                    not near(float(r["es_stderr"]), s["es_se"], s["es"]):
+                bad.append(f"{r['node']} {r['confidence']} stderr {r['var_stderr']}, "
+                           f"{r['es_stderr']} vs {s['var_se']!r}, {s['es_se']!r}")
+        elif r["var_stderr"] or r["es_stderr"]:
             bad.append("historical run with standard errors")
         kids = children[r["node"]]
         if kids:
@@ -327,6 +398,8 @@ def check(ind, outd):
     want_rows = 0
     for nd in nodes:
         for c in confs:
+            if R["mc"]:
+                continue  # historical and stressed runs only
             s = st[(nd, c)]
             want_rows += s["k"]
             mine = [r for r in got if r["node"] == nd and r["confidence"] == c]
