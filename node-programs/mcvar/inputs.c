@@ -10,12 +10,18 @@
 
 #include "csv.h"
 
+#define INPUTS_ABSENT (-2) /* an optional column the header does not have */
+
 typedef struct table {
     const char *path;
     gio_reader *r;
     int index[CSV_MAX_FIELDS]; /* wanted column -> field position */
     char *fields[CSV_MAX_FIELDS], *cols[CSV_MAX_FIELDS];
 } table;
+
+static unsigned long long current_line;
+
+unsigned long long inputs_current_line(void) { return current_line; }
 
 static int fail_at(table *t, char *err, unsigned long long line, const char *what) {
     char msg[MCVAR_ERRLEN];
@@ -48,10 +54,13 @@ static int read_header(table *t, const char *const *columns, int ncolumns, char 
     int n = csv_split(line, len, t->fields, CSV_MAX_FIELDS, msg);
     if (n < 0) return fail(t, err, msg);
     for (int c = 0; c < ncolumns; c++) {
+        const char *name = columns[c] + (columns[c][0] == '?'); /* '?': optional */
         t->index[c] = -1;
         for (int f = 0; f < n; f++)
-            if (strcmp(t->fields[f], columns[c]) == 0) t->index[c] = f;
-        if (t->index[c] < 0) {
+            if (strcmp(t->fields[f], name) == 0) t->index[c] = f;
+        if (t->index[c] < 0 && columns[c][0] == '?') {
+            t->index[c] = INPUTS_ABSENT;
+        } else if (t->index[c] < 0) {
             snprintf(msg, sizeof msg, "missing column '%s' in the header", columns[c]);
             return fail(t, err, msg);
         }
@@ -69,6 +78,10 @@ static int read_rows(table *t, const char *const *columns, int ncolumns, inputs_
         int n = csv_split(line, len, t->fields, CSV_MAX_FIELDS, msg);
         if (n < 0) return fail(t, err, msg);
         for (int c = 0; c < ncolumns; c++) {
+            if (t->index[c] == INPUTS_ABSENT) {
+                t->cols[c] = (char *)"";
+                continue;
+            }
             if (t->index[c] >= n) {
                 snprintf(msg, sizeof msg, "missing column '%s' (field %d): the row has %d fields",
                          columns[c], t->index[c] + 1, n);
@@ -76,6 +89,7 @@ static int read_rows(table *t, const char *const *columns, int ncolumns, inputs_
             }
             t->cols[c] = t->fields[t->index[c]];
         }
+        current_line = gio_reader_line_number(t->r);
         if (fn(ctx, t->cols, msg)) return fail(t, err, msg);
     }
     return rc == GIO_EOF ? 0 : fail_next(t, err, msg);

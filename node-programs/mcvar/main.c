@@ -1,16 +1,20 @@
-/* mcvar: Monte Carlo / historical Value-at-Risk as an MPI node program.
+/* mcvar: Monte Carlo / historical Value-at-Risk of a node hierarchy as an MPI node program.
  *
- * 1. Every rank reads all inputs collectively (gio) and checks them identically.
+ * 1. Every rank reads all inputs collectively (gio), checks them identically and puts
+ *    factors and positions in canonical order (so row order never matters).
  * 2. The covariance is estimated (or read) and factored.
- * 3. Scenarios are split into contiguous blocks per rank; each scenario's shocks come from
- *    its own counter-based random stream, and its P&L sums positions in book order.
- * 4. Rank 0 gathers all P&Ls in scenario order and computes VaR, ES, the histogram and the
- *    contributions, so outputs are byte-identical whatever the number of ranks.
+ * 3. Scenarios are split into contiguous blocks per rank; each factor's shocks come from its
+ *    own counter-based random stream (keyed by its id), and every node's P&L sums its
+ *    positions in canonical order.
+ * 4. Rank 0 gathers every node's P&L in scenario order and computes VaR, ES, their standard
+ *    errors, the histograms and the contributions, so outputs are byte-identical whatever
+ *    the number of ranks.
  * 0. Rank 0 removes the result files of any earlier run from the output directory, so a
  *    failed run leaves none at all.
  * 5. Outputs are written under temporary names and renamed only when every rank agreed.
  * After each step all ranks agree on failure (CoMD style); the lowest failing rank prints
- * its message and every rank exits with the same status. */
+ * its message and every rank exits with the same status.
+ * --what-if: rank 0 reads the base run's node P&L back and revalues only the new trades. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +26,11 @@
 #include "params.h"
 #include "positions.h"
 #include "pricing.h"
+#include "quality.h"
 #include "report.h"
 #include "risk.h"
 #include "scenarios.h"
+#include "whatif.h"
 
 #define BLOCK 64 /* scenarios revalued together: per-position loops run over a block */
 
@@ -37,8 +43,12 @@ typedef struct run {
     params p;
     scenario_gen g;
     pricer pr;
-    double *pnl_local, *pnl_all, *contrib;
+    quality q;
+    double *pnl_local, *pnl_all; /* node-major: nodes x local scenarios, nodes x n */
+    risk_summary *rs;
+    double *own_var, *own_es, *top_var, *top_es, *child_var, *child_es;
     long long n, lo, hi;
+    char stress_from[11], stress_to[11];
     double t_read, t_value, cpu_value;
 } run;
 
@@ -49,81 +59,287 @@ static int agree(int failed, const char *err) {
     return st;
 }
 
-static int load_inputs(run *r, char *err) {
+static int load_market(run *r, char *err) {
     const gio_read_options *ro = &r->o.read;
     if (params_read(&r->p, r->o.params, ro, err)) return -1;
     if (market_read_factors(&r->m, r->o.factors, ro, err)) return -1;
-    if (r->o.history && market_read_history(&r->m, r->o.history, ro, err)) return -1;
+    if (r->o.history) {
+        if (market_read_history(&r->m, r->o.history, ro, err)) return -1;
+        const char *last = r->m.dates[r->m.ndates - 1];
+        if (r->p.business_date[0] && strcmp(last, r->p.business_date) != 0)
+            return snprintf(err, MCVAR_ERRLEN, "%s: the history ends at %s, not at the "
+                            "business_date %s", r->o.history, last, r->p.business_date), -1;
+        if (quality_check(&r->q, &r->m, &r->p, r->o.factors, r->o.history, err)) return -1;
+        if (!r->p.stress_from[0] && !r->p.stress_window_days) market_lookback(&r->m, r->p.lookback_days);
+    }
     if (r->o.covariance && market_read_covariance(&r->m, r->o.covariance, ro, err)) return -1;
-    return book_read(&r->b, &r->m, r->o.positions, ro, err);
+    return 0;
+}
+
+static int load_inputs(run *r, char *err) {
+    if (load_market(r, err)) return -1;
+    return book_read(&r->b, &r->m, r->p.base_currency, r->o.positions, &r->o.read, err);
+}
+
+/* The stress window [stress_from, stress_to] of the history: its first date and count. */
+static int stress_window(run *r, char *err) {
+    const market *m = &r->m;
+    int from = -1, to = -1;
+    for (int d = 0; d < m->ndates; d++) {
+        if (from < 0 && strcmp(m->dates[d], r->p.stress_from) >= 0) from = d;
+        if (strcmp(m->dates[d], r->p.stress_to) <= 0) to = d;
+    }
+    if (from < 0 || to - from + 1 <= r->p.horizon_days + 1)
+        return snprintf(err, MCVAR_ERRLEN, "%s: the stress window %s..%s holds too few dates "
+                        "of the history", r->o.history, r->p.stress_from, r->p.stress_to), -1;
+    r->g.first_date = from;
+    r->g.ndates = to - from + 1;
+    memcpy(r->stress_from, m->dates[from], 11);
+    memcpy(r->stress_to, m->dates[to], 11);
+    return 0;
 }
 
 static int prepare(run *r, char *err) {
+    if (scenarios_init(&r->g, &r->m, &r->p))
+        return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+    if (r->p.stress_from[0] || r->p.stress_window_days) {
+        if (!r->o.history)
+            return snprintf(err, MCVAR_ERRLEN, "stressed VaR needs --history"), -1;
+        if (r->p.method != METHOD_HISTORICAL)
+            return snprintf(err, MCVAR_ERRLEN, "stressed VaR is computed by method historical "
+                            "(the book replayed on the stress window)"), -1;
+        if (r->p.stress_from[0] && stress_window(r, err)) return -1;
+    }
     if (r->p.method == METHOD_HISTORICAL) {
         if (!r->o.history)
             return snprintf(err, MCVAR_ERRLEN, "method historical needs --history"), -1;
-        if (r->m.ndates <= r->p.horizon_days)
+        if (r->g.ndates <= r->p.horizon_days)
             return snprintf(err, MCVAR_ERRLEN, "%s: %d dates give no %d-day windows",
-                            r->o.history, r->m.ndates, r->p.horizon_days), -1;
+                            r->o.history, r->g.ndates, r->p.horizon_days), -1;
     } else {
-        if (r->o.history && market_estimate_covariance(&r->m, err)) return -1;
+        if (r->o.history && r->m.ndates < 3)
+            return snprintf(err, MCVAR_ERRLEN, "%s: too few dates", r->o.history), -1;
+        if (r->o.history && market_estimate_covariance(&r->m, r->p.ewma_lambda, err)) return -1;
         if (market_cholesky(&r->m, err)) return -1;
     }
-    if (scenarios_init(&r->g, &r->m, &r->p) || pricer_init(&r->pr, &r->b, &r->m, r->p.horizon_days))
+    if (pricer_init(&r->pr, &r->b, &r->m, r->p.horizon_days))
         return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     r->n = scenarios_count(&r->g);
     int np = gio_mpi_size(), me = gio_mpi_rank();
     r->lo = r->n * me / np;
     r->hi = r->n * (me + 1) / np;
-    r->pnl_local = malloc(sizeof(double) * (size_t)(r->hi - r->lo + 1));
-    if (me == 0) r->pnl_all = malloc(sizeof(double) * (size_t)r->n);
+    size_t nodes = (size_t)r->b.nnodes;
+    free(r->pnl_local);
+    free(r->pnl_all);
+    r->pnl_all = NULL;
+    r->pnl_local = malloc(sizeof(double) * nodes * (size_t)(r->hi - r->lo + 1));
+    if (me == 0) r->pnl_all = malloc(sizeof(double) * nodes * (size_t)r->n);
     if (!r->pnl_local || (me == 0 && !r->pnl_all))
         return snprintf(err, MCVAR_ERRLEN, "out of memory for %lld scenarios", r->n), -1;
     return 0;
 }
 
+/* Scratch for a block of scenarios: returns, levels, fx conversions, node P&L. */
+typedef struct block_buf {
+    double *x, *lev, *fx, *node;
+} block_buf;
+
+static int block_alloc(block_buf *k, const market *m, const book *b) {
+    k->x = malloc(sizeof(double) * (size_t)m->n * BLOCK);
+    k->lev = malloc(sizeof(double) * (size_t)m->n * BLOCK);
+    k->fx = malloc(sizeof(double) * (size_t)b->nccy * BLOCK);
+    k->node = malloc(sizeof(double) * (size_t)b->nnodes * BLOCK);
+    return k->x && k->lev && k->fx && k->node ? 0 : -1;
+}
+
+static void block_free(block_buf *k) {
+    free(k->x);
+    free(k->lev);
+    free(k->fx);
+    free(k->node);
+}
+
+static void block_fill(run *r, block_buf *k, long long first, const long long *idx, int cnt) {
+    scenarios_fill(&r->g, first, idx, cnt, BLOCK, k->x, k->lev);
+    pricer_fx(&r->pr, k->lev, BLOCK, cnt, k->fx);
+}
+
 static int simulate(run *r, char *err) {
-    size_t cells = (size_t)r->m.n * BLOCK;
-    double *x = malloc(sizeof(double) * cells), *lev = malloc(sizeof(double) * cells);
-    if (!x || !lev) {
-        free(x);
-        free(lev);
+    block_buf k;
+    if (block_alloc(&k, &r->m, &r->b)) {
+        block_free(&k);
         return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     }
+    size_t nloc = (size_t)(r->hi - r->lo);
     double t0 = gio_mpi_wtime(), c0 = gio_cpu_now();
     for (long long s = r->lo; s < r->hi; s += BLOCK) {
         int cnt = (int)(r->hi - s < BLOCK ? r->hi - s : BLOCK);
-        scenarios_fill(&r->g, s, NULL, cnt, BLOCK, x, lev);
-        pricer_portfolio_pnl(&r->pr, x, lev, BLOCK, cnt, r->pnl_local + (s - r->lo));
+        block_fill(r, &k, s, NULL, cnt);
+        pricer_node_pnl(&r->pr, k.x, k.lev, k.fx, BLOCK, cnt, k.node);
+        book_roll_up(&r->b, k.node, BLOCK, cnt);
+        for (int i = 0; i < r->b.nnodes; i++)
+            memcpy(r->pnl_local + (size_t)i * nloc + (size_t)(s - r->lo), k.node + (size_t)i * BLOCK,
+                   sizeof(double) * (size_t)cnt);
     }
     r->t_value = gio_mpi_wtime() - t0;
     r->cpu_value = gio_cpu_now() - c0;
-    free(x);
-    free(lev);
+    block_free(&k);
     return 0;
+}
+
+static int gather(run *r) {
+    size_t nloc = (size_t)(r->hi - r->lo);
+    for (int i = 0; i < r->b.nnodes; i++)
+        if (gio_mpi_gather_doubles(r->pnl_local + (size_t)i * nloc, nloc,
+                                   r->pnl_all ? r->pnl_all + (size_t)i * (size_t)r->n : NULL))
+            return -1;
+    return 0;
+}
+
+/* The window of stress_window_days dates whose historical VaR of the top node at the highest
+ * confidence is largest (ties: the earliest); its scenarios are those lying wholly inside it.
+ * Rank 0 searches, then every rank learns the window. */
+static int search_stress_window(run *r, char *err) {
+    int L = r->p.stress_window_days, h = r->p.horizon_days, first = 0;
+    if (L > r->m.ndates || L - h < 1)
+        return snprintf(err, MCVAR_ERRLEN, "stress_window_days %d does not fit the %d dates of "
+                        "the history with horizon %d", L, r->m.ndates, h), -1;
+    if (gio_mpi_rank() == 0) {
+        int top = 0, lv = 0;
+        for (int l = 1; l < r->p.nconfidence; l++)
+            if (r->p.confidence[l] > r->p.confidence[lv]) lv = l;
+        long long cnt = L - h;
+        double *tmp = malloc(sizeof(double) * (size_t)cnt), best = 0;
+        if (!tmp) return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+        params one = r->p;
+        one.nconfidence = 1;
+        one.confidence[0] = r->p.confidence[lv];
+        for (int s0 = 0; s0 + L <= r->m.ndates; s0++) {
+            memcpy(tmp, r->pnl_all + (size_t)top * r->n + s0, sizeof(double) * (size_t)cnt);
+            risk_summary rs;
+            if (risk_analyse(tmp, cnt, &one, 0, &rs)) {
+                free(tmp);
+                return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+            }
+            if (s0 == 0 || rs.level[0].var > best) {
+                best = rs.level[0].var;
+                first = s0;
+            }
+            risk_free(&rs);
+        }
+        free(tmp);
+    }
+    if (gio_mpi_bcast(&first, sizeof first, 0)) return snprintf(err, MCVAR_ERRLEN, "broadcast failed"), -1;
+    r->g.first_date = first;
+    r->g.ndates = L;
+    memcpy(r->stress_from, r->m.dates[first], 11);
+    memcpy(r->stress_to, r->m.dates[first + L - 1], 11);
+    return 0;
+}
+
+/* Each position's Euler contributions to `node` (all positions when node is the top, else
+ * the node's own positions), for every level, from the scenarios ranked 1..R in the node's
+ * order, regenerated from their indices. */
+static int position_contributions(run *r, int node, double *var_c, double *es_c) {
+    const risk_summary *rs = &r->rs[node];
+    const book *b = &r->b;
+    int nl = rs->nlevels, np = b->n, all = node == 0;
+    long long R = risk_ranks_needed(rs);
+    double *vs = calloc((size_t)nl * np, sizeof(double)), *es = calloc((size_t)nl * np, sizeof(double));
+    double out[BLOCK];
+    block_buf k;
+    int rc = block_alloc(&k, &r->m, b) || !vs || !es ? -1 : 0;
+    for (long long at = 0; !rc && at < R; at += BLOCK) {
+        int cnt = (int)(R - at < BLOCK ? R - at : BLOCK);
+        block_fill(r, &k, 0, rs->order + at, cnt);
+        for (int p = 0; p < np; p++) {
+            if (!all && b->node[p] != node) continue;
+            pricer_position_pnl(&r->pr, p, k.x, k.lev, k.fx, BLOCK, cnt, out);
+            for (int l = 0; l < nl; l++) {
+                const var_level *v = &rs->level[l];
+                size_t i = (size_t)l * np + p;
+                for (int j = 0; j < cnt; j++) {
+                    long long rank = at + j + 1;
+                    if (rank >= v->win_from && rank <= v->win_to) vs[i] += out[j];
+                    es[i] += risk_es_weight(v, rank) * out[j];
+                }
+            }
+        }
+    }
+    for (int l = 0; !rc && l < nl; l++)
+        for (int p = 0; p < np; p++) {
+            if (!all && b->node[p] != node) continue;
+            size_t i = (size_t)l * np + p;
+            var_c[i] = risk_var_contribution(&rs->level[l], vs[i]);
+            es_c[i] = risk_es_contribution(es[i]);
+        }
+    block_free(&k);
+    free(vs);
+    free(es);
+    return rc;
+}
+
+/* Each child node's contributions to its parent, straight from the node P&L. */
+static void child_contributions(run *r) {
+    const book *b = &r->b;
+    for (int c = 1; c < b->nnodes; c++) {
+        int p = b->parent[c];
+        if (p < 0) continue;
+        const risk_summary *rs = &r->rs[p];
+        const double *pc = r->pnl_all + (size_t)c * r->n;
+        for (int l = 0; l < rs->nlevels; l++) {
+            const var_level *v = &rs->level[l];
+            double vs = 0, es = 0;
+            for (long long rank = 1; rank <= risk_ranks_needed(rs); rank++) {
+                double x = pc[rs->order[rank - 1]];
+                if (rank >= v->win_from && rank <= v->win_to) vs += x;
+                es += risk_es_weight(v, rank) * x;
+            }
+            size_t i = (size_t)l * b->nnodes + c;
+            r->child_var[i] = risk_var_contribution(v, vs);
+            r->child_es[i] = risk_es_contribution(es);
+        }
+    }
 }
 
 /* Rank 0: statistics, contributions and the output files (temporary names). */
 static int analyse_and_write(run *r, report *rep, char *err) {
-    risk_summary rs;
-    if (risk_analyse(r->pnl_all, r->n, &r->p, &rs))
+    const book *b = &r->b;
+    int nl = r->p.nconfidence, mc = r->p.method != METHOD_HISTORICAL;
+    size_t cells = (size_t)nl * (size_t)b->n, ncells = (size_t)nl * (size_t)b->nnodes;
+    r->rs = calloc((size_t)b->nnodes, sizeof *r->rs);
+    r->own_var = calloc(cells, sizeof(double));
+    r->own_es = calloc(cells, sizeof(double));
+    r->top_var = calloc(cells, sizeof(double));
+    r->top_es = calloc(cells, sizeof(double));
+    r->child_var = calloc(ncells, sizeof(double));
+    r->child_es = calloc(ncells, sizeof(double));
+    if (!r->rs || !r->own_var || !r->own_es || !r->top_var || !r->top_es || !r->child_var ||
+        !r->child_es)
         return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
-    int rc = -1;
-    r->contrib = malloc(sizeof(double) * (size_t)r->b.n * (size_t)rs.nlevels);
-    if (!r->contrib) {
-        snprintf(err, MCVAR_ERRLEN, "out of memory");
-        goto err;
-    }
-    for (int l = 0; l < rs.nlevels; l++)
-        if (risk_contributions(&rs, l, &r->g, &r->pr, r->contrib + (size_t)l * r->b.n)) {
-            snprintf(err, MCVAR_ERRLEN, "out of memory");
-            goto err;
+    for (int i = 0; i < b->nnodes; i++)
+        if (risk_analyse(r->pnl_all + (size_t)i * r->n, r->n, &r->p, mc, &r->rs[i]))
+            return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+    if (position_contributions(r, 0, r->top_var, r->top_es))
+        return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+    for (int i = 1; i < b->nnodes; i++)
+        if (b->own[i] && position_contributions(r, i, r->own_var, r->own_es))
+            return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+    child_contributions(r);
+    results res = {.p = &r->p, .b = b, .m = &r->m, .n = r->n, .first_date = r->g.first_date,
+                   .pnl = r->pnl_all, .rs = r->rs, .own_var = r->own_var, .own_es = r->own_es,
+                   .top_var = r->top_var, .top_es = r->top_es, .child_var = r->child_var,
+                   .child_es = r->child_es, .dq = r->q.rows, .ndq = r->q.n,
+                   .stress_from = r->stress_from, .stress_to = r->stress_to};
+    const char *names[] = {"params", "factors", "history", "covariance", "positions"};
+    const char *paths[] = {r->o.params, r->o.factors, r->o.history, r->o.covariance, r->o.positions};
+    for (int i = 0; i < 5; i++)
+        if (paths[i]) {
+            res.input_name[res.ninputs] = names[i];
+            res.input_path[res.ninputs++] = paths[i];
         }
     report_options ro = {r->o.out_dir, r->o.run_id, r->o.compress_output, r->o.block_size};
-    rc = report_write(rep, &ro, &rs, r->pnl_all, r->p.histogram_bins, &r->b, r->contrib, err);
-err:
-    risk_free(&rs);
-    return rc;
+    return report_write(rep, &ro, &res, err);
 }
 
 static void print_timings(const run *r, double t_total) {
@@ -131,27 +347,65 @@ static void print_timings(const run *r, double t_total) {
     if (gio_mpi_rank() != 0) return;
     int np = gio_mpi_size();
     double vals = (double)r->n * r->b.n;
-    printf("mcvar.ranks: %d\nmcvar.scenarios: %lld\nmcvar.positions: %d\n"
+    printf("mcvar.ranks: %d\nmcvar.scenarios: %lld\nmcvar.positions: %d\nmcvar.nodes: %d\n"
            "mcvar.read_seconds: %.3f\nmcvar.valuation_seconds: %.3f\n"
            "mcvar.valuations_per_sec_per_rank: %.0f\nmcvar.valuation_cpu_seconds: %.3f\n"
            "mcvar.valuations_per_cpu_sec_per_rank: %.0f\nmcvar.total_seconds: %.3f\n",
-           np, r->n, r->b.n, r->t_read, tmax, vals / (tmax * np), cmax, vals / (cmax * np),
-           t_total);
+           np, r->n, r->b.n, r->b.nnodes, r->t_read, tmax, vals / (tmax * np), cmax,
+           vals / (cmax * np), t_total);
+}
+
+static int what_if_mode(run *r) {
+    char err[MCVAR_ERRLEN] = "";
+    double t0 = gio_mpi_wtime();
+    if (agree(load_market(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
+    if (agree(book_read(&r->b, &r->m, r->p.base_currency, r->o.what_if, &r->o.read, err) ? EXIT_INPUT : 0, err))
+        return EXIT_INPUT;
+    if (agree(prepare(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
+    int st = 0;
+    report rep = {0};
+    if (gio_mpi_rank() == 0) {
+        whatif_inputs in = {&r->o, &r->p, &r->m, &r->b, &r->g, &r->pr, r->n};
+        st = whatif_run(&in, &rep, err) ? EXIT_INPUT : 0;
+    }
+    if ((st = agree(st, err))) {
+        report_abandon(&rep);
+        return st;
+    }
+    st = gio_mpi_rank() == 0 && report_commit(&rep, err) ? EXIT_OUTPUT : 0;
+    if ((st = agree(st, err))) return st;
+    if (r->o.timings && gio_mpi_rank() == 0)
+        printf("mcvar.what_if_positions: %d\nmcvar.what_if_seconds: %.3f\n", r->b.n,
+               gio_mpi_wtime() - t0);
+    return EXIT_OK;
 }
 
 static int execute(run *r) {
     char err[MCVAR_ERRLEN] = "";
     int me = gio_mpi_rank();
     double t0 = gio_mpi_wtime();
+    if (r->o.what_if) return what_if_mode(r);
     int st = me == 0 && report_clear(r->o.out_dir, err) ? EXIT_OUTPUT : 0;
     if ((st = agree(st, err))) return st;
     if (agree(load_inputs(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
     r->t_read = gio_mpi_wtime() - t0;
     if (agree(prepare(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
     if (agree(simulate(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
-    st = gio_mpi_gather_doubles(r->pnl_local, (size_t)(r->hi - r->lo), r->pnl_all);
+    st = gather(r);
     if (st) snprintf(err, sizeof err, "gathering scenario P&L failed");
     if (agree(st ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
+    if (r->p.stress_window_days) {
+        /* search on the whole history, then value the book on the window found */
+        if (agree(search_stress_window(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
+        r->n = scenarios_count(&r->g);
+        int np = gio_mpi_size();
+        r->lo = r->n * me / np;
+        r->hi = r->n * (me + 1) / np;
+        if (agree(simulate(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
+        st = gather(r);
+        if (st) snprintf(err, sizeof err, "gathering scenario P&L failed");
+        if (agree(st ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
+    }
     report rep = {0};
     st = me == 0 && analyse_and_write(r, &rep, err) ? EXIT_OUTPUT : 0;
     if ((st = agree(st, err))) {
@@ -165,13 +419,18 @@ static int execute(run *r) {
 }
 
 static void release(run *r) {
+    if (r->rs)
+        for (int i = 0; i < r->b.nnodes; i++) risk_free(&r->rs[i]);
+    free(r->rs);
     market_free(&r->m);
     book_free(&r->b);
     scenarios_free(&r->g);
     pricer_free(&r->pr);
+    quality_free(&r->q);
     free(r->pnl_local);
     free(r->pnl_all);
-    free(r->contrib);
+    free(r->own_var); free(r->own_es); free(r->top_var); free(r->top_es);
+    free(r->child_var); free(r->child_es);
 }
 
 int main(int argc, char **argv) {

@@ -8,6 +8,7 @@
 
 typedef struct mcvar_options {
     const char *factors, *history, *covariance, *positions, *params, *out_dir, *run_id;
+    const char *what_if; /* new trades: revalue only them on the stored scenarios */
     gio_read_options read;
     int compress_output, timings;
     size_t block_size;

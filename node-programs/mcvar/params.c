@@ -11,6 +11,7 @@
 
 #include "csv.h"
 #include "inputs.h"
+#include "market.h"
 
 void params_default(params *p) {
     memset(p, 0, sizeof *p);
@@ -23,6 +24,10 @@ void params_default(params *p) {
     p->dof = 5;
     p->seed = 1;
     p->histogram_bins = 50;
+    p->max_move_sigmas = 10;
+    p->stale_days = 10;
+    p->max_volatility = 3.0;
+    p->max_rate = 0.5;
 }
 
 const char *params_method_name(var_method m) {
@@ -50,6 +55,16 @@ static int confidence_list(params *p, char *s, char *err) {
         p->confidence[p->nconfidence++] = c;
     }
     if (p->nconfidence == 0) return snprintf(err, 256, "confidence_levels is empty"), -1;
+    /* ascending, so every result file lists a node's levels in one order */
+    for (int i = 1; i < p->nconfidence; i++)
+        for (int j = i; j > 0 && p->confidence[j] < p->confidence[j - 1]; j--) {
+            double t = p->confidence[j];
+            p->confidence[j] = p->confidence[j - 1];
+            p->confidence[j - 1] = t;
+        }
+    for (int i = 1; i < p->nconfidence; i++)
+        if (p->confidence[i] == p->confidence[i - 1])
+            return snprintf(err, 256, "confidence_levels: %.15g is given twice", p->confidence[i]), -1;
     return 0;
 }
 
@@ -89,14 +104,68 @@ static int param_row(void *ctx, char **c, char *err) {
         if (integer(v, 1, 100000, &i))
             return snprintf(err, 256, "histogram_bins '%s' must be an integer in [1, 100000]", v), -1;
         p->histogram_bins = (int)i;
+    } else if (strcmp(name, "base_currency") == 0) {
+        if (strlen(v) != 3 || v[0] < 'A' || v[0] > 'Z' || v[1] < 'A' || v[1] > 'Z' || v[2] < 'A' || v[2] > 'Z')
+            return snprintf(err, 256, "base_currency '%s' is not an ISO code such as USD", v), -1;
+        memcpy(p->base_currency, v, 4);
+    } else if (strcmp(name, "business_date") == 0 || strcmp(name, "stress_from") == 0 ||
+               strcmp(name, "stress_to") == 0) {
+        if (!v[0] && name[0] == 's') return 0;
+        if (!market_valid_date(v))
+            return snprintf(err, 256, "%s '%s' is not a calendar date YYYY-MM-DD", name, v), -1;
+        memcpy(name[0] == 'b' ? p->business_date : name[7] == 'f' ? p->stress_from : p->stress_to, v, 11);
+    } else if (strcmp(name, "lookback_days") == 0) {
+        if (integer(v, 0, 1000000, &i))
+            return snprintf(err, 256, "lookback_days '%s' must be an integer >= 0", v), -1;
+        p->lookback_days = (int)i;
+    } else if (strcmp(name, "stress_window_days") == 0) {
+        if (!v[0]) return 0;
+        if (integer(v, 2, 1000000, &i))
+            return snprintf(err, 256, "stress_window_days '%s' must be an integer >= 2", v), -1;
+        p->stress_window_days = (int)i;
+    } else if (strcmp(name, "ewma_lambda") == 0) {
+        double d;
+        if (!v[0]) return p->ewma_lambda = 0, 0;
+        if (csv_number(v, &d) || !(d > 0 && d < 1))
+            return snprintf(err, 256, "ewma_lambda '%s' must be in (0, 1)", v), -1;
+        p->ewma_lambda = d;
+    } else if (strcmp(name, "max_move_sigmas") == 0 || strcmp(name, "max_volatility") == 0 ||
+               strcmp(name, "max_rate") == 0) {
+        double d;
+        if (csv_number(v, &d) || !(d > 0))
+            return snprintf(err, 256, "%s '%s' must be a positive number", name, v), -1;
+        *(name[4] == 'm' ? &p->max_move_sigmas : name[4] == 'v' ? &p->max_volatility : &p->max_rate) = d;
+    } else if (strcmp(name, "stale_days") == 0) {
+        if (integer(v, 2, 1000000, &i))
+            return snprintf(err, 256, "stale_days '%s' must be an integer >= 2", v), -1;
+        p->stale_days = (int)i;
+    } else if (strcmp(name, "on_bad_data") == 0) {
+        if (strcmp(v, "refuse") == 0) p->report_bad_data = 0;
+        else if (strcmp(v, "report") == 0) p->report_bad_data = 1;
+        else return snprintf(err, 256, "on_bad_data '%s' is not refuse or report", v), -1;
     } else {
-        return snprintf(err, 256, "unknown parameter '%s' (known: scenarios, horizon_days, "
-                                  "confidence_levels, method, dof, seed, histogram_bins)", name), -1;
+        return snprintf(err, 256, "unknown parameter '%s' (known: base_currency, business_date, "
+                                  "scenarios, horizon_days, confidence_levels, method, dof, seed, "
+                                  "histogram_bins, lookback_days, ewma_lambda, stress_from, "
+                                  "stress_to, stress_window_days, max_move_sigmas, stale_days, "
+                                  "max_volatility, max_rate, on_bad_data)", name), -1;
     }
     return 0;
 }
 
 int params_read(params *p, const char *path, const gio_read_options *o, char *err) {
     static const char *const cols[] = {"name", "value"};
-    return inputs_read_table(path, o, cols, 2, param_row, p, err);
+    if (inputs_read_table(path, o, cols, 2, param_row, p, err)) return -1;
+    if (!p->base_currency[0])
+        return snprintf(err, MCVAR_ERRLEN, "%s: parameter base_currency is missing (the "
+                        "currency every result is in, e.g. USD)", path), -1;
+    if (!p->stress_from[0] != !p->stress_to[0])
+        return snprintf(err, MCVAR_ERRLEN, "%s: stress_from and stress_to go together", path), -1;
+    if (p->stress_from[0] && strcmp(p->stress_from, p->stress_to) >= 0)
+        return snprintf(err, MCVAR_ERRLEN, "%s: stress_from %s is not before stress_to %s", path,
+                        p->stress_from, p->stress_to), -1;
+    if (p->stress_from[0] && p->stress_window_days)
+        return snprintf(err, MCVAR_ERRLEN, "%s: give stress_from/stress_to or stress_window_days, "
+                        "not both", path), -1;
+    return 0;
 }

@@ -19,6 +19,15 @@ typedef struct params {
     double dof;               /* Student-t degrees of freedom, > 2 */
     uint64_t seed;
     int histogram_bins;
+    char base_currency[4];    /* required */
+    char business_date[11];   /* YYYY-MM-DD or "" */
+    int lookback_days;        /* 0: the whole history */
+    double ewma_lambda;       /* 0: equal weights */
+    char stress_from[11], stress_to[11]; /* stressed VaR window, or "" */
+    int stress_window_days;   /* > 0: search the worst window of this many dates */
+    double max_move_sigmas, max_volatility, max_rate;
+    int stale_days;
+    int report_bad_data;      /* on_bad_data=report */
 } params;
 
 void params_default(params *p);

@@ -1,24 +1,66 @@
 /* pricing.c: revaluation loops. Each position's loop runs over a block of scenarios with
  * per-position constants hoisted (log(S0/K), sigma sqrt(tau)), so the inner loops are
- * straight-line arithmetic plus exp/erfc; log(S/K) is log(S0/K) + x, so no log is taken
- * per scenario. */
+ * straight-line arithmetic plus exp/erfc; on a log-return factor log(S/K) is log(S0/K) + x,
+ * so no log is taken per scenario. Positions in the base currency skip the conversion. */
 #include "pricing.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #define SQRT1_2 0.70710678118654752440 /* M_SQRT1_2 is not in strict C11 */
+#define MAX_BLOCK 1024
 
 static double norm_cdf(double d) { return 0.5 * erfc(-d * SQRT1_2); }
 
-double pricer_black_scholes(int call, double s, double k, double r, double sigma, double tau) {
+double pricer_garman_kohlhagen(int call, double s, double k, double rd, double rf, double sigma,
+                               double tau) {
     if (tau <= 0) return call ? fmax(s - k, 0) : fmax(k - s, 0);
-    double disc = exp(-r * tau);
-    if (sigma == 0) return call ? fmax(s - k * disc, 0) : fmax(k * disc - s, 0);
+    double dd = exp(-rd * tau), df = exp(-rf * tau);
+    if (sigma == 0) return call ? fmax(s * df - k * dd, 0) : fmax(k * dd - s * df, 0);
     double st = sigma * sqrt(tau);
-    double d1 = (log(s / k) + (r + 0.5 * sigma * sigma) * tau) / st, d2 = d1 - st;
-    return call ? s * norm_cdf(d1) - k * disc * norm_cdf(d2)
-                : k * disc * norm_cdf(-d2) - s * norm_cdf(-d1);
+    double d1 = (log(s / k) + (rd - rf + 0.5 * sigma * sigma) * tau) / st, d2 = d1 - st;
+    return call ? s * df * norm_cdf(d1) - k * dd * norm_cdf(d2)
+                : k * dd * norm_cdf(-d2) - s * df * norm_cdf(-d1);
+}
+
+double pricer_black_scholes(int call, double s, double k, double r, double sigma, double tau) {
+    return pricer_garman_kohlhagen(call, s, k, r, 0.0, sigma, tau);
+}
+
+static double rate_at(const book *b, int p, const double *level) {
+    double w = b->rate_w[p], r = level[b->rate[p]];
+    return w == 0 ? r : r + w * (level[b->rate2[p]] - r);
+}
+
+/* One unit's value at the given levels and time to maturity, in the instrument's currency. */
+static double unit_value(const book *b, int p, const double *level, double t) {
+    double s = b->factor[p] >= 0 ? level[b->factor[p]] : 0;
+    switch (b->type[p]) {
+    case INSTR_SPOT: return s;
+    case INSTR_CASH: return 1.0;
+    case INSTR_ZCB: return t <= 0 ? 1.0 : exp(-rate_at(b, p, level) * t);
+    case INSTR_FX_FORWARD: {
+        if (t <= 0) return s - b->strike[p];
+        double rf = level[b->frate[p]], rd = rate_at(b, p, level);
+        return s * exp(-rf * t) - b->strike[p] * exp(-rd * t);
+    }
+    default: {
+        double rf = b->frate[p] >= 0 ? level[b->frate[p]] : 0;
+        double sig = b->volf[p] >= 0 ? level[b->volf[p]] : b->vol[p];
+        return pricer_garman_kohlhagen(b->type[p] == INSTR_CALL, s, b->strike[p],
+                                       rate_at(b, p, level), rf, sig, t);
+    }
+    }
+}
+
+static double fx_today(const book *b, const market *m, int c) {
+    const currency_path *cp = &b->cur[c];
+    double f = 1.0;
+    for (int h = 0; h < cp->hops; h++) {
+        double l = m->level[cp->factor[h]];
+        f *= cp->sign[h] > 0 ? l : 1.0 / l;
+    }
+    return f;
 }
 
 int pricer_init(pricer *pr, const book *b, const market *m, int horizon_days) {
@@ -30,27 +72,25 @@ int pricer_init(pricer *pr, const book *b, const market *m, int horizon_days) {
     pr->ln_s_k = malloc(sizeof(double) * n);
     pr->sig_tau = malloc(sizeof(double) * n);
     pr->half_var_tau = malloc(sizeof(double) * n);
-    if (!pr->today || !pr->tau || !pr->ln_s_k || !pr->sig_tau || !pr->half_var_tau) return -1;
+    pr->fast = malloc(n ? n : 1);
+    if (!pr->today || !pr->tau || !pr->ln_s_k || !pr->sig_tau || !pr->half_var_tau || !pr->fast)
+        return -1;
     double h = horizon_days / PRICING_DAYS_PER_YEAR;
     for (int p = 0; p < b->n; p++) {
         double q = b->quantity[p], t = b->maturity[p], tau = t - h;
         pr->tau[p] = tau;
         pr->ln_s_k[p] = pr->sig_tau[p] = pr->half_var_tau[p] = 0;
-        switch (b->type[p]) {
-        case INSTR_SPOT: pr->today[p] = q * m->level[b->factor[p]]; break;
-        case INSTR_ZCB: pr->today[p] = q * exp(-m->level[b->rate[p]] * t); break;
-        case INSTR_CALL:
-        case INSTR_PUT: {
-            double s = m->level[b->factor[p]], k = b->strike[p], sig = b->vol[p];
-            pr->today[p] = q * pricer_black_scholes(b->type[p] == INSTR_CALL, s, k,
-                                                    m->level[b->rate[p]], sig, t);
-            pr->ln_s_k[p] = log(s / k);
-            if (tau > 0) {
+        pr->today[p] = q * unit_value(b, p, m->level, t) * fx_today(b, m, b->ccy[p]);
+        pr->fast[p] = 0;
+        if (b->type[p] == INSTR_CALL || b->type[p] == INSTR_PUT) {
+            double s = m->level[b->factor[p]], sig = b->vol[p];
+            pr->ln_s_k[p] = log(s / b->strike[p]);
+            if (tau > 0 && b->volf[p] < 0 && sig > 0 && b->rate_w[p] == 0 &&
+                m->ret[b->factor[p]] == RET_LOG) {
+                pr->fast[p] = 1;
                 pr->sig_tau[p] = sig * sqrt(tau);
                 pr->half_var_tau[p] = 0.5 * sig * sig * tau;
             }
-            break;
-        }
         }
     }
     return 0;
@@ -62,52 +102,125 @@ void pricer_free(pricer *pr) {
     free(pr->ln_s_k);
     free(pr->sig_tau);
     free(pr->half_var_tau);
+    free(pr->fast);
 }
 
-/* One position over a block; accumulate selects pnl += (v - today) or out = v - today.
- * Both forms round identically, so contributions add up to the portfolio P&L. */
-static inline void position_block(const pricer *pr, int p, const double *x, const double *lev,
-                                  int stride, int count, double *out, int accumulate) {
+void pricer_fx(const pricer *pr, const double *lev, int stride, int count, double *fx) {
     const book *bk = pr->b;
-    double q = bk->quantity[p], today = pr->today[p], tau = pr->tau[p];
-    const double *s = lev + (size_t)bk->factor[p] * stride;
-    const double *r = bk->rate[p] >= 0 ? lev + (size_t)bk->rate[p] * stride : NULL;
+    for (int c = 1; c < bk->nccy; c++) {
+        const currency_path *cp = &bk->cur[c];
+        double *out = fx + (size_t)c * stride;
+        for (int b = 0; b < count; b++) out[b] = 1.0;
+        for (int h = 0; h < cp->hops; h++) {
+            const double *l = lev + (size_t)cp->factor[h] * stride;
+            if (cp->sign[h] > 0) for (int b = 0; b < count; b++) out[b] *= l[b];
+            else for (int b = 0; b < count; b++) out[b] /= l[b];
+        }
+    }
+}
+
+/* One position over a block. mode EMIT_ADD: out[b] += value - today; EMIT_SET: out[b] =
+ * value - today (both for positions in the base currency; they round identically, so
+ * position P&Ls add up to the node sums); EMIT_VALUE: out[b] = value in the position's own
+ * currency (converted by to_base). Called with a constant mode, so each use is specialised. */
+enum { EMIT_ADD, EMIT_SET, EMIT_VALUE };
+
+static inline void values(const pricer *pr, int p, const double *x, const double *lev,
+                          int stride, int count, double *out, int mode) {
+    const book *bk = pr->b;
+    double q = bk->quantity[p], tau = pr->tau[p], today = pr->today[p];
     instrument type = bk->type[p];
-#define EMIT(b, v) do { double pnl_ = (v) - today; if (accumulate) out[b] += pnl_; else out[b] = pnl_; } while (0)
+    const double *s = bk->factor[p] >= 0 ? lev + (size_t)bk->factor[p] * stride : NULL;
+    const double *r = bk->rate[p] >= 0 ? lev + (size_t)bk->rate[p] * stride : NULL;
+#define EMIT(b, v) do { double v_ = (v); if (mode == EMIT_ADD) out[b] += v_ - today; \
+                        else if (mode == EMIT_SET) out[b] = v_ - today; else out[b] = v_; } while (0)
     if (type == INSTR_SPOT) {
         for (int b = 0; b < count; b++) EMIT(b, q * s[b]);
-    } else if (type == INSTR_ZCB) {
+    } else if (type == INSTR_CASH) {
+        for (int b = 0; b < count; b++) EMIT(b, q);
+    } else if (type == INSTR_ZCB && bk->rate_w[p] == 0) {
         if (tau <= 0) for (int b = 0; b < count; b++) EMIT(b, q);
         else for (int b = 0; b < count; b++) EMIT(b, q * exp(-r[b] * tau));
-    } else if (tau <= 0 || pr->sig_tau[p] == 0) {
-        int call = type == INSTR_CALL;
-        for (int b = 0; b < count; b++)
-            EMIT(b, q * pricer_black_scholes(call, s[b], bk->strike[p], r[b], bk->vol[p], tau));
-    } else {
+    } else if (pr->fast[p]) {
         const double *xs = x + (size_t)bk->factor[p] * stride;
+        const double *rf = bk->frate[p] >= 0 ? lev + (size_t)bk->frate[p] * stride : NULL;
         double k = bk->strike[p], lsk = pr->ln_s_k[p], st = pr->sig_tau[p];
         double hv = pr->half_var_tau[p], inv_st = 1.0 / st;
         double sign = type == INSTR_CALL ? 1.0 : -1.0;
-        /* call: S N(d1) - K e^{-r tau} N(d2); put: K e^{-r tau} N(-d2) - S N(-d1) */
+        /* call: S e^{-rf tau} N(d1) - K e^{-r tau} N(d2); put: K e^{-r tau} N(-d2) - S e^{-rf tau} N(-d1) */
+        if (!rf) {
+            for (int b = 0; b < count; b++) {
+                double rt = r[b] * tau;
+                double d1 = (lsk + xs[b] + rt + hv) * inv_st, d2 = d1 - st;
+                double disc = exp(-rt);
+                double n1 = 0.5 * erfc(-sign * d1 * SQRT1_2);
+                double n2 = 0.5 * erfc(-sign * d2 * SQRT1_2);
+                EMIT(b, q * sign * (s[b] * n1 - k * disc * n2));
+            }
+        } else {
+            for (int b = 0; b < count; b++) {
+                double rt = r[b] * tau, ft = rf[b] * tau;
+                double d1 = (lsk + xs[b] + rt - ft + hv) * inv_st, d2 = d1 - st;
+                double n1 = 0.5 * erfc(-sign * d1 * SQRT1_2);
+                double n2 = 0.5 * erfc(-sign * d2 * SQRT1_2);
+                EMIT(b, q * sign * (s[b] * exp(-ft) * n1 - k * exp(-rt) * n2));
+            }
+        }
+    } else {
+        /* general case: a curve, a vol factor, another return type, a zero volatility or
+         * an instrument maturing within the horizon */
         for (int b = 0; b < count; b++) {
-            double rt = r[b] * tau;
-            double d1 = (lsk + xs[b] + rt + hv) * inv_st, d2 = d1 - st;
-            double disc = exp(-rt);
-            double n1 = 0.5 * erfc(-sign * d1 * SQRT1_2);
-            double n2 = 0.5 * erfc(-sign * d2 * SQRT1_2);
-            EMIT(b, q * sign * (s[b] * n1 - k * disc * n2));
+            double sv = s ? s[b] : 0, t = tau;
+            double rv = r ? r[b] : 0;
+            if (bk->rate_w[p] != 0) rv += bk->rate_w[p] * (lev[(size_t)bk->rate2[p] * stride + b] - rv);
+            if (type == INSTR_ZCB) {
+                EMIT(b, q * (t <= 0 ? 1.0 : exp(-rv * t)));
+            } else if (type == INSTR_FX_FORWARD) {
+                double rf = lev[(size_t)bk->frate[p] * stride + b];
+                EMIT(b, q * (t <= 0 ? sv - bk->strike[p] : sv * exp(-rf * t) - bk->strike[p] * exp(-rv * t)));
+            } else {
+                double rf = bk->frate[p] >= 0 ? lev[(size_t)bk->frate[p] * stride + b] : 0;
+                double sig = bk->volf[p] >= 0 ? lev[(size_t)bk->volf[p] * stride + b] : bk->vol[p];
+                EMIT(b, q * pricer_garman_kohlhagen(type == INSTR_CALL, sv, bk->strike[p], rv, rf, sig, t));
+            }
         }
     }
 #undef EMIT
 }
 
-void pricer_portfolio_pnl(const pricer *pr, const double *x, const double *lev, int stride,
-                          int count, double *pnl) {
-    for (int b = 0; b < count; b++) pnl[b] = 0;
-    for (int p = 0; p < pr->b->n; p++) position_block(pr, p, x, lev, stride, count, pnl, 1);
+/* v (own currency) -> P&L in base at the scenario's conversion f; accumulate: out += pnl,
+ * else out = pnl. */
+static inline void to_base(const pricer *pr, int p, const double *v, const double *fx,
+                           int stride, int count, double *out, int accumulate) {
+    double today = pr->today[p];
+    const double *f = fx + (size_t)pr->b->ccy[p] * stride;
+    if (accumulate) for (int b = 0; b < count; b++) out[b] += v[b] * f[b] - today;
+    else for (int b = 0; b < count; b++) out[b] = v[b] * f[b] - today;
+}
+
+void pricer_node_pnl(const pricer *pr, const double *x, const double *lev, const double *fx,
+                     int stride, int count, double *node_pnl) {
+    const book *bk = pr->b;
+    double v[MAX_BLOCK];
+    for (size_t i = 0; i < (size_t)bk->nnodes * (size_t)stride; i++) node_pnl[i] = 0;
+    for (int p = 0; p < bk->n; p++) {
+        double *out = node_pnl + (size_t)bk->node[p] * stride;
+        if (bk->ccy[p] == 0) {
+            values(pr, p, x, lev, stride, count, out, EMIT_ADD);
+        } else {
+            values(pr, p, x, lev, stride, count, v, EMIT_VALUE);
+            to_base(pr, p, v, fx, stride, count, out, 1);
+        }
+    }
 }
 
 void pricer_position_pnl(const pricer *pr, int p, const double *x, const double *lev,
-                         int stride, int count, double *out) {
-    position_block(pr, p, x, lev, stride, count, out, 0);
+                         const double *fx, int stride, int count, double *out) {
+    double v[MAX_BLOCK];
+    if (pr->b->ccy[p] == 0) {
+        values(pr, p, x, lev, stride, count, out, EMIT_SET);
+    } else {
+        values(pr, p, x, lev, stride, count, v, EMIT_VALUE);
+        to_base(pr, p, v, fx, stride, count, out, 0);
+    }
 }

@@ -1,16 +1,20 @@
-/* report: writes mcvar's three output files under temporary names in the output directory;
- * report_commit renames them once every rank agreed on success, report_abandon removes
- * them, so no partial file ever carries a final name. */
+/* report: writes mcvar's output files (README, "Outputs") under temporary names in the
+ * output directory; report_commit renames them once every rank agreed on success,
+ * report_abandon removes them, so no partial file ever carries a final name. */
 #ifndef MCVAR_REPORT_H
 #define MCVAR_REPORT_H
 
+#include "market.h"
+#include "params.h"
 #include "positions.h"
 #include "risk.h"
 
-#define REPORT_FILES 3
+#define REPORT_MAX_FILES 12
+#define REPORT_MAX_INPUTS 8
+#define MCVAR_VERSION "mcvar 2.0"
 
 typedef struct report {
-    char tmp[REPORT_FILES][4096], final[REPORT_FILES][4096];
+    char tmp[REPORT_MAX_FILES][4096], final[REPORT_MAX_FILES][4096];
     int written;
 } report;
 
@@ -20,14 +24,44 @@ typedef struct report_options {
     size_t block_size;
 } report_options;
 
+/* A data-quality finding (on_bad_data=report). */
+typedef struct dq_row {
+    char file[512], factor[128], check[32], value[64];
+    long long line;
+} dq_row;
+
+/* Everything the files are written from (rank 0). */
+typedef struct results {
+    const params *p;
+    const book *b;
+    const market *m;
+    long long n;                /* scenarios */
+    int first_date;             /* historical: the date of scenario 0 */
+    const double *pnl;          /* nnodes x n, node-major */
+    const risk_summary *rs;     /* per node */
+    /* nlevels x positions: contributions to the position's own node and to the top node */
+    const double *own_var, *own_es, *top_var, *top_es;
+    const double *child_var, *child_es; /* nlevels x nodes: each node to its parent */
+    const char *input_name[REPORT_MAX_INPUTS], *input_path[REPORT_MAX_INPUTS];
+    int ninputs;
+    const dq_row *dq;
+    int ndq;
+    const char *stress_from, *stress_to; /* "" when not a stressed run */
+} results;
+
 /* Removes the result files (plain and .gz) an earlier run left in out_dir, so that a run
  * that fails leaves no results at all rather than an older run's, which a stage-out would
  * take for this run's. A missing directory or file is fine. */
 int report_clear(const char *out_dir, char *err);
-int report_write(report *rep, const report_options *o, const risk_summary *r,
-                 const double *pnl, int bins, const book *bk,
-                 const double *contrib /* nlevels x positions */, char *err);
+int report_write(report *rep, const report_options *o, const results *res, char *err);
+/* what_if.csv only: before/after per node and level (nlevels x nnodes each). */
+int report_write_what_if(report *rep, const report_options *o, const params *p, const book *b,
+                         int nnodes, char *const *node_path, const double *var_before,
+                         const double *var_after, const double *es_before,
+                         const double *es_after, char *err);
 int report_commit(report *rep, char *err);
 void report_abandon(report *rep);
+/* Lower-case hex SHA-256 of a file's bytes (65 bytes). */
+int report_sha256_file(const char *path, char *hex, char *err);
 
 #endif

@@ -1,12 +1,10 @@
-/* risk.c: order statistics of the scenario P&L and the per-position VaR contributions. */
+/* risk.c: order statistics of the scenario P&L, standard errors, Euler contributions. */
 #include "risk.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CONTRIB_BLOCK 64
 
 /* The confidence as it was written: the shortest decimal of at most 9 places that reads back
  * as the same double, as num / den. 0.95 is stored as 0.9499999999999999556, and
@@ -26,12 +24,24 @@ static int decimal_of(double c, long long *num, long long *den) {
     return -1;
 }
 
+void risk_tail_weight(double confidence, long long n, long long *m, double *frac) {
+    long long num, den;
+    if (n > 0 && decimal_of(confidence, &num, &den) == 0 && den - num <= (LLONG_MAX - den) / n) {
+        long long t = (den - num) * n; /* w = t / den exactly */
+        *m = t / den;
+        *frac = (double)(t % den) / (double)den;
+    } else { /* more than 9 places: the double itself is the confidence */
+        long double w = (1.0L - (long double)confidence) * (long double)n;
+        *m = (long long)floorl(w);
+        *frac = (double)(w - (long double)*m);
+    }
+}
+
 long long risk_tail_count(double confidence, long long n) {
-    long long num, den, k;
-    if (n > 0 && decimal_of(confidence, &num, &den) == 0 && den - num <= (LLONG_MAX - den) / n)
-        k = ((den - num) * n + den - 1) / den; /* ceil((1 - num/den) n), exactly */
-    else /* more than 9 places: the double itself is the confidence */
-        k = (long long)ceill((1.0L - (long double)confidence) * (long double)n);
+    long long m;
+    double frac;
+    risk_tail_weight(confidence, n, &m, &frac);
+    long long k = m + (frac > 0);
     return k < 1 ? 1 : k > n ? n : k;
 }
 
@@ -45,7 +55,15 @@ static int by_pnl(const void *a, const void *b) {
     return (i > j) - (i < j);
 }
 
-int risk_analyse(const double *pnl, long long n, const params *p, risk_summary *r) {
+double risk_es_weight(const var_level *v, long long rank) {
+    if (v->w <= 0) return rank == 1; /* (1 - c) n below one scenario can't happen, c < 1 */
+    if (rank <= v->m) return 1.0 / v->w;
+    if (rank == v->m + 1 && v->frac > 0) return v->frac / v->w;
+    return 0;
+}
+
+int risk_analyse(const double *pnl, long long n, const params *p, int with_stderr,
+                 risk_summary *r) {
     memset(r, 0, sizeof *r);
     r->n = n;
     r->order = malloc(sizeof(long long) * (size_t)n);
@@ -61,22 +79,70 @@ int risk_analyse(const double *pnl, long long n, const params *p, risk_summary *
     r->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
     sort_pnl = pnl;
     qsort(r->order, (size_t)n, sizeof *r->order, by_pnl);
-    r->min = pnl[r->order[0]];
-    r->max = pnl[r->order[n - 1]];
+    const long long *o = r->order;
+    r->min = pnl[o[0]];
+    r->max = pnl[o[n - 1]];
     r->nlevels = p->nconfidence;
+    long long h = (long long)(0.0025 * (double)n);
     for (int l = 0; l < p->nconfidence; l++) {
         var_level *v = &r->level[l];
         v->confidence = p->confidence[l];
+        risk_tail_weight(v->confidence, n, &v->m, &v->frac);
+        v->w = (double)v->m + v->frac;
+        if (v->m == 0 && v->frac == 0) { v->m = 1; v->w = 1; } /* cannot happen for c < 1 */
         v->k = risk_tail_count(v->confidence, n);
+        v->var = -pnl[o[v->k - 1]];
+        /* ES: full weight 1/w for ranks 1..m, (w - m)/w for rank m + 1 */
         double tail = 0;
-        for (long long i = 0; i < v->k; i++) tail += pnl[r->order[i]];
-        v->var = -pnl[r->order[v->k - 1]];
-        v->es = -tail / (double)v->k;
+        for (long long i = 0; i < v->m && i < n; i++) tail += pnl[o[i]];
+        if (v->frac > 0 && v->m < n) tail += v->frac * pnl[o[v->m]];
+        v->es = -tail / v->w;
+        v->win_from = v->k - h < 1 ? 1 : v->k - h;
+        v->win_to = v->k + h > n ? n : v->k + h;
+        double ws = 0;
+        for (long long i = v->win_from; i <= v->win_to; i++) ws += pnl[o[i - 1]];
+        v->win_mean = ws / (double)(v->win_to - v->win_from + 1);
+        if (with_stderr) {
+            double a = v->w / (double)n;
+            long long d = (long long)ceil(sqrt((double)n * a * (1 - a)));
+            long long lo = v->k - d < 1 ? 1 : v->k - d, hi = v->k + d > n ? n : v->k + d;
+            v->var_se = (pnl[o[hi - 1]] - pnl[o[lo - 1]]) / 2;
+            /* Chen (2008): sd of the loss in excess of VaR, max(-pnl - VaR, 0), over all n */
+            double es_mean = 0, es_ss = 0;
+            for (long long i = 0; i < n; i++) es_mean += fmax(-pnl[i] - v->var, 0);
+            es_mean /= (double)n;
+            for (long long i = 0; i < n; i++) {
+                double e = fmax(-pnl[i] - v->var, 0) - es_mean;
+                es_ss += e * e;
+            }
+            v->es_se = n > 1 ? sqrt(es_ss / (double)(n - 1)) / (a * sqrt((double)n)) : 0;
+        }
     }
     return 0;
 }
 
 void risk_free(risk_summary *r) { free(r->order); }
+
+long long risk_ranks_needed(const risk_summary *r) {
+    long long need = 1;
+    for (int l = 0; l < r->nlevels; l++) {
+        const var_level *v = &r->level[l];
+        long long es = v->m + (v->frac > 0);
+        if (v->win_to > need) need = v->win_to;
+        if (es > need) need = es;
+    }
+    return need > r->n ? r->n : need;
+}
+
+/* The window mean of the part times VaR / the window mean of the node: the parts' means add
+ * up to the node's mean, so the contributions add up to the VaR. Without a usable node mean
+ * (0), the plain negated mean. */
+double risk_var_contribution(const var_level *v, double var_sum) {
+    double cnt = (double)(v->win_to - v->win_from + 1), mean = var_sum / cnt;
+    return v->win_mean != 0 ? mean * (v->var / v->win_mean) : -mean;
+}
+
+double risk_es_contribution(double es_sum) { return -es_sum; }
 
 void risk_histogram(const double *pnl, long long n, const risk_summary *r, int bins,
                     long long *counts, double *width) {
@@ -87,36 +153,4 @@ void risk_histogram(const double *pnl, long long n, const risk_summary *r, int b
         counts[b < 0 ? 0 : b >= bins ? bins - 1 : b]++;
     }
     *width = w;
-}
-
-int risk_contributions(const risk_summary *r, int l, scenario_gen *g, const pricer *pr,
-                       double *contrib) {
-    const var_level *v = &r->level[l];
-    long long m = (long long)(0.0025 * (double)r->n);
-    long long from = v->k - m < 1 ? 1 : v->k - m, to = v->k + m > r->n ? r->n : v->k + m;
-    int nf = pr->m->n, np = pr->b->n, rc = -1;
-    double *x = malloc(sizeof(double) * (size_t)nf * CONTRIB_BLOCK);
-    double *lev = malloc(sizeof(double) * (size_t)nf * CONTRIB_BLOCK);
-    double out[CONTRIB_BLOCK];
-    if (!x || !lev) goto err;
-    memset(contrib, 0, sizeof(double) * (size_t)np);
-    for (long long at = from - 1; at < to; at += CONTRIB_BLOCK) {
-        int cnt = (int)(to - at < CONTRIB_BLOCK ? to - at : CONTRIB_BLOCK);
-        scenarios_fill(g, 0, r->order + at, cnt, CONTRIB_BLOCK, x, lev);
-        for (int p = 0; p < np; p++) {
-            pricer_position_pnl(pr, p, x, lev, CONTRIB_BLOCK, cnt, out);
-            for (int b = 0; b < cnt; b++) contrib[p] += out[b];
-        }
-    }
-    double total = 0;
-    for (int p = 0; p < np; p++) total += contrib[p];
-    /* Rescale the window means so they add up to the VaR (the window's mean P&L is close
-     * to, but not exactly, -VaR); without a usable total, report the plain means. */
-    double scale = total != 0 ? v->var / total : -1.0 / (double)(to - from + 1);
-    for (int p = 0; p < np; p++) contrib[p] *= scale;
-    rc = 0;
-err:
-    free(x);
-    free(lev);
-    return rc;
 }

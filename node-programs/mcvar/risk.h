@@ -1,20 +1,22 @@
-/* risk: VaR, expected shortfall, P&L histogram and Euler contributions from the P&L of all
- * scenarios, in scenario order (the same array whatever the number of ranks).
+/* risk: VaR, expected shortfall, their standard errors, the P&L histogram and the Euler
+ * contributions of parts (positions, child nodes) from the P&L of all scenarios, in scenario
+ * order (the same array whatever the number of ranks). Formulas: README, "Statistics".
  *
- * Quantile convention: with the n P&Ls sorted ascending (ties by scenario index) and
- * k = ceil((1 - confidence) n), computed exactly from the confidence as written in decimal
- * (up to 9 places; 0.95 of 1e8 is 5000000, not 5000001 as floating point would have it),
- * VaR = -pnl_(k) and ES = -(pnl_(1) + ... + pnl_(k)) / k. */
+ * With the n P&Ls sorted ascending (ties by scenario index) and w = (1 - confidence) n,
+ * computed exactly from the confidence as written in decimal (up to 9 places),
+ * k = ceil(w), m = floor(w): VaR = -pnl_(k) and
+ * ES = -(pnl_(1) + ... + pnl_(m) + (w - m) pnl_(m+1)) / w (Acerbi-Tasche). */
 #ifndef MCVAR_RISK_H
 #define MCVAR_RISK_H
 
 #include "params.h"
-#include "pricing.h"
-#include "scenarios.h"
 
 typedef struct var_level {
-    double confidence, var, es;
-    long long k;
+    double confidence, var, es, var_se, es_se;
+    long long k, m;     /* ceil(w), floor(w) */
+    double w, frac;     /* w = m + frac */
+    long long win_from, win_to; /* VaR contribution window, ranks (1-based, inclusive) */
+    double win_mean;    /* the node's mean P&L over the window */
 } var_level;
 
 typedef struct risk_summary {
@@ -26,15 +28,23 @@ typedef struct risk_summary {
 } risk_summary;
 
 long long risk_tail_count(double confidence, long long n);
-int risk_analyse(const double *pnl, long long n, const params *p, risk_summary *out);
+/* w = (1 - confidence) n as m + frac, exactly when the confidence has at most 9 decimals. */
+void risk_tail_weight(double confidence, long long n, long long *m, double *frac);
+/* with_stderr: Monte Carlo runs (standard errors of VaR and ES). */
+int risk_analyse(const double *pnl, long long n, const params *p, int with_stderr,
+                 risk_summary *out);
 void risk_free(risk_summary *r);
+/* The ranks 1..R whose scenarios every level's contributions need. */
+long long risk_ranks_needed(const risk_summary *r);
+/* Weight of rank i (1-based) in level l's ES (sum of weights 1), and whether rank i is in its
+ * VaR window. */
+double risk_es_weight(const var_level *v, long long rank);
+/* Turns a part's sums into contributions: var_sum = the part's P&L summed over the window,
+ * es_sum = sum of es_weight x the part's P&L. */
+double risk_var_contribution(const var_level *v, double var_sum);
+double risk_es_contribution(double es_sum);
 /* counts[bins]; bin i covers [min + i w, min + (i+1) w), the last one closed. */
 void risk_histogram(const double *pnl, long long n, const risk_summary *r, int bins,
                     long long *counts, double *width);
-/* Euler allocation of level l's VaR: the mean P&L of each position over the scenarios
- * ranked k - m .. k + m (m = 0.25% of n), rescaled so the contributions add up to the VaR.
- * Scenarios are regenerated from their indices. contrib has one entry per position. */
-int risk_contributions(const risk_summary *r, int l, scenario_gen *g, const pricer *pr,
-                       double *contrib);
 
 #endif

@@ -35,6 +35,24 @@ void rng_stream_init(rng_stream *s, uint64_t seed, uint64_t scenario, uint32_t s
     s->has_spare = 0;
 }
 
+void rng_keyed_normal_pair(uint64_t seed, uint64_t pair, uint64_t key, double *even, double *odd) {
+    uint32_t k[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    uint32_t c[4] = {(uint32_t)pair, (uint32_t)(pair >> 32), (uint32_t)key,
+                     (uint32_t)(key >> 32)}, w[4];
+    rng_philox4x32_10(c, k, w);
+    double u1 = ((double)(((uint64_t)w[0] << 32 | w[1]) >> 11) + 0.5) * 0x1p-53;
+    double u2 = ((double)(((uint64_t)w[2] << 32 | w[3]) >> 11) + 0.5) * 0x1p-53;
+    double r = sqrt(-2.0 * log(u1)), a = 6.283185307179586476925 * u2;
+    *even = r * cos(a);
+    *odd = r * sin(a);
+}
+
+double rng_keyed_normal(uint64_t seed, uint64_t scenario, uint64_t key) {
+    double e, o;
+    rng_keyed_normal_pair(seed, scenario >> 1, key, &e, &o);
+    return scenario & 1 ? o : e;
+}
+
 uint64_t rng_u64(rng_stream *s) {
     if (s->used == 2) {
         rng_philox4x32_10(s->ctr, s->key, s->block);

@@ -18,6 +18,12 @@ typedef struct rng_stream {
 
 enum { RNG_STREAM_NORMALS = 0, RNG_STREAM_GAMMA = 1 };
 
+/* The standard normals of factor stream `key` (the factor id's hash) in scenarios 2j and
+ * 2j + 1: one Philox block at counter (j low, j high, key low, key high), two uniforms,
+ * Box-Muller's cosine (even scenario) and sine (odd) branches. They depend on nothing else,
+ * so a factor's normals never change with its row or with the other factors. */
+void rng_keyed_normal_pair(uint64_t seed, uint64_t pair, uint64_t key, double *even, double *odd);
+double rng_keyed_normal(uint64_t seed, uint64_t scenario, uint64_t key);
 void rng_stream_init(rng_stream *s, uint64_t seed, uint64_t scenario, uint32_t stream);
 uint64_t rng_u64(rng_stream *s);
 double rng_uniform(rng_stream *s);    /* in (0, 1) */

@@ -1,4 +1,5 @@
-/* scenarios.c: draws or replays factor moves; everything derives from the scenario index. */
+/* scenarios.c: draws or replays factor moves; everything derives from the scenario index
+ * and, for Monte Carlo, each factor's id. */
 #include "scenarios.h"
 
 #include <math.h>
@@ -10,6 +11,8 @@ int scenarios_init(scenario_gen *g, const market *m, const params *p) {
     g->m = m;
     g->p = p;
     g->sqrt_h = sqrt((double)p->horizon_days);
+    g->first_date = 0;
+    g->ndates = m->ndates;
     g->z = malloc(sizeof(double) * (size_t)m->n);
     return g->z ? 0 : -1;
 }
@@ -17,16 +20,16 @@ int scenarios_init(scenario_gen *g, const market *m, const params *p) {
 void scenarios_free(scenario_gen *g) { free(g->z); }
 
 long long scenarios_count(const scenario_gen *g) {
-    if (g->p->method == METHOD_HISTORICAL) return (long long)g->m->ndates - g->p->horizon_days;
+    if (g->p->method == METHOD_HISTORICAL) return (long long)g->ndates - g->p->horizon_days;
     return g->p->scenarios;
 }
 
-static void monte_carlo(scenario_gen *g, long long s, int b, int stride, double *x) {
+/* z: the scenario's n independent normals (factor-major column b of zb, stride). */
+static void monte_carlo(scenario_gen *g, long long s, const double *zb, int b, int stride,
+                        double *x) {
     const market *m = g->m;
     int n = m->n;
-    rng_stream rs;
-    rng_stream_init(&rs, g->p->seed, (uint64_t)s, RNG_STREAM_NORMALS);
-    for (int f = 0; f < n; f++) g->z[f] = rng_normal(&rs);
+    for (int f = 0; f < n; f++) g->z[f] = zb[(size_t)f * stride + b];
     double scale = g->sqrt_h;
     if (g->p->method == METHOD_MC_STUDENT_T) {
         rng_stream gs;
@@ -44,21 +47,50 @@ static void monte_carlo(scenario_gen *g, long long s, int b, int stride, double 
 
 static void historical(scenario_gen *g, long long s, int b, int stride, double *x) {
     const market *m = g->m;
-    const double *from = m->history + (size_t)s * m->n;
-    const double *to = m->history + (size_t)(s + g->p->horizon_days) * m->n;
-    for (int f = 0; f < m->n; f++) x[(size_t)f * stride + b] = log(to[f] / from[f]);
+    long long d = g->first_date + s;
+    const double *from = m->history + (size_t)d * m->n;
+    const double *to = m->history + (size_t)(d + g->p->horizon_days) * m->n;
+    for (int f = 0; f < m->n; f++) x[(size_t)f * stride + b] = market_return(m, f, from[f], to[f]);
+}
+
+/* Each factor's normals for the block, into lev (used as scratch before the levels): a pair
+ * of consecutive scenarios 2j, 2j + 1 shares one Philox block. */
+static void normals(scenario_gen *g, long long first, const long long *idx, int count,
+                    int stride, double *zb) {
+    const market *m = g->m;
+    uint64_t seed = g->p->seed;
+    for (int f = 0; f < m->n; f++) {
+        double *z = zb + (size_t)f * stride;
+        uint64_t key = m->hash[f];
+        if (idx) { /* scattered scenarios (contributions): one at a time */
+            for (int b = 0; b < count; b++) z[b] = rng_keyed_normal(seed, (uint64_t)idx[b], key);
+            continue;
+        }
+        int b = 0;
+        if (first & 1 && count > 0) z[b++] = rng_keyed_normal(seed, (uint64_t)first, key);
+        for (; b + 1 < count; b += 2) /* first + b is even here */
+            rng_keyed_normal_pair(seed, (uint64_t)(first + b) >> 1, key, &z[b], &z[b + 1]);
+        if (b < count) z[b] = rng_keyed_normal(seed, (uint64_t)(first + b), key);
+    }
 }
 
 void scenarios_fill(scenario_gen *g, long long first, const long long *idx, int count,
                     int stride, double *x, double *lev) {
+    if (g->p->method != METHOD_HISTORICAL) normals(g, first, idx, count, stride, lev);
     for (int b = 0; b < count; b++) {
         long long s = idx ? idx[b] : first + b;
         if (g->p->method == METHOD_HISTORICAL) historical(g, s, b, stride, x);
-        else monte_carlo(g, s, b, stride, x);
+        else monte_carlo(g, s, lev, b, stride, x);
     }
-    for (int f = 0; f < g->m->n; f++) {
-        double level = g->m->level[f];
+    const market *m = g->m;
+    for (int f = 0; f < m->n; f++) {
+        double level = m->level[f], sh = m->shift[f];
         double *xf = x + (size_t)f * stride, *lf = lev + (size_t)f * stride;
-        for (int b = 0; b < count; b++) lf[b] = level * exp(xf[b]);
+        switch (m->ret[f]) {
+        case RET_LOG: for (int b = 0; b < count; b++) lf[b] = level * exp(xf[b]); break;
+        case RET_RELATIVE: for (int b = 0; b < count; b++) lf[b] = level * (1.0 + xf[b]); break;
+        case RET_ABSOLUTE: for (int b = 0; b < count; b++) lf[b] = level + xf[b]; break;
+        default: for (int b = 0; b < count; b++) lf[b] = (level + sh) * exp(xf[b]) - sh; break;
+        }
     }
 }

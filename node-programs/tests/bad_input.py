@@ -70,13 +70,13 @@ def append(name, row):
 npos = len(lines("positions.csv"))
 nhist = len(lines("history.csv"))
 case("unknown_factor", rf"positions\.csv:{npos + 1}: unknown factor 'NOPE'",
-     append("positions.csv", "PX,spot,NOPE,,10,,,"))
+     append("positions.csv", "PX,BANK/D,spot,NOPE,,10,,,"))
 case("negative_volatility", rf"positions\.csv:{npos + 1}: negative volatility -0\.2",
-     append("positions.csv", "PX,call,F00003,F00000,1,100,1,-0.2"))
+     append("positions.csv", "PX,BANK/D,call,F00003,F00000,1,100,1,-0.2"))
 case("non_numeric", rf"positions\.csv:{npos + 1}: quantity 'ten' is not a number",
-     append("positions.csv", "PX,spot,F00002,,ten,,,"))
+     append("positions.csv", "PX,BANK/D,spot,F00002,,ten,,,"))
 case("missing_column_in_row", rf"positions\.csv:{npos + 1}: missing column 'rate_factor_id'",
-     append("positions.csv", "PX,spot,F00002"))
+     append("positions.csv", "PX,BANK/D,spot,F00002"))
 case("history_unknown_factor", rf"history\.csv:{nhist + 1}: unknown factor 'ZZZ'",
      append("history.csv", "2015-01-05,ZZZ,1.0"))
 case("bad_parameter", r"params\.csv:\d+: method 'monte' is not",
@@ -86,19 +86,19 @@ case("unknown_parameter", rf"params\.csv:{nparams + 1}: unknown parameter 'scena
      append("params.csv", "scenario,500"))
 first_id = lines("positions.csv")[1].split(",")[0]
 case("duplicate_position_id", rf"positions\.csv:{npos + 1}: duplicate position_id '{first_id}'",
-     append("positions.csv", f"{first_id},spot,F00002,,10,,,"))
+     append("positions.csv", f"{first_id},BANK/D,spot,F00002,,10,,,"))
 case("zcb_with_two_factors",
      rf"positions\.csv:{npos + 1}: zcb factor_id 'F00001' differs from rate_factor_id 'F00000'",
-     append("positions.csv", "PX,zcb,F00001,F00000,100,,1,"))
+     append("positions.csv", "PX,BANK/D,zcb,F00001,F00000,100,,1,"))
 case("failed_run_leaves_no_earlier_results", rf"positions\.csv:{npos + 1}: unknown factor",
-     append("positions.csv", "PX,spot,NOPE,,10,,,"), stale=True)
+     append("positions.csv", "PX,BANK/D,spot,NOPE,,10,,,"), stale=True)
 
 def header_edit(d):
     p = os.path.join(d, "positions.csv")
     rows = open(p).read().splitlines(keepends=True)
-    rows[0] = rows[0].replace(",volatility", ",vol")
+    rows[0] = rows[0].replace(",quantity", ",qty")
     open(p, "w").write("".join(rows))
-case("missing_column_in_header", r"positions\.csv:1: missing column 'volatility'", header_edit)
+case("missing_column_in_header", r"positions\.csv:1: missing column 'quantity'", header_edit)
 
 def missing_level(d):
     p = os.path.join(d, "history.csv")
@@ -132,4 +132,116 @@ case("truncated_block", rf"history\.csv\.gz:{line_of_block}: truncated compresse
      compressed(lambda data, off, size: bytes(data[:off + size // 2])))
 case("corrupt_first_block", r"history\.csv\.gz:1: corrupt compressed block",
      compressed(flip, member=0))
+
+# Input checks of a risk manager (README, "Input checks").
+hist_rows = lines("history.csv")
+
+def history_line(factor, nth):
+    """1-based line of the nth (0-based) history row of factor, and the row."""
+    seen = -1
+    for i, row in enumerate(hist_rows):
+        if row.split(",")[1] == factor:
+            seen += 1
+            if seen == nth:
+                return i + 1, row
+    raise KeyError(factor)
+
+def edit_history(changes):
+    """changes: {line: new row text}"""
+    def edit(d):
+        p = os.path.join(d, "history.csv")
+        rows = open(p).read().splitlines(keepends=True)
+        for line, text in changes.items():
+            rows[line - 1] = text + "\n"
+        open(p, "w").write("".join(rows))
+    return edit
+
+case("calendar_invalid_date", rf"history\.csv:{nhist + 1}: as_of '2015-02-30' is not a calendar date",
+     append("history.csv", "2015-02-30,F00001,1.0"))
+
+def params_without(name):
+    def edit(d):
+        p = os.path.join(d, "params.csv")
+        rows = [r for r in open(p).read().splitlines(keepends=True) if not r.startswith(name + ",")]
+        open(p, "w").write("".join(rows))
+    return edit
+case("missing_base_currency", r"params\.csv: parameter base_currency is missing",
+     params_without("base_currency"))
+case("history_not_at_business_date", r"history\.csv: the history ends at \S+, not at the business_date 2030-01-02",
+     lambda d: (params_without("business_date")(d), append("params.csv", "business_date,2030-01-02")(d)) and None)
+
+def rate_in_percent(d):
+    p = os.path.join(d, "factors.csv")
+    rows = open(p).read().splitlines(keepends=True)
+    f = rows[1].split(",")
+    f[2] = "3"
+    rows[1] = ",".join(f)
+    open(p, "w").write("".join(rows))
+def today_off(d):
+    p = os.path.join(d, "factors.csv")
+    rows = open(p).read().splitlines(keepends=True)
+    f = rows[4].split(",")
+    f[2] = repr(float(f[2]) * 1.5)
+    rows[4] = ",".join(f)
+    open(p, "w").write("".join(rows))
+case("today_inconsistent_with_history", r"factors\.csv:5: factor 'F00003': today's level is .* away from the history's last level", today_off)
+case("rate_in_percent", r"factors\.csv:2: factor 'F00000': rate above max_rate 0\.5.*value 3\)", rate_in_percent)
+
+line, row = history_line("F00003", 30)
+d_, f_, v_ = row.strip().split(",")
+case("units_slip_in_history", rf"history\.csv:{line}: factor 'F00003': the move .* beyond max_move_sigmas 10",
+     edit_history({line: f"{d_},{f_},{float(v_) * 100!r}"}))
+first, row = history_line("F00004", 40)
+stale_value = row.strip().split(",")[2]
+changes = {}
+for i in range(12):
+    line, row = history_line("F00004", 40 + i)
+    changes[line] = ",".join(row.strip().split(",")[:2] + [stale_value])
+stale_line = history_line("F00004", 50)[0]
+case("stale_series", rf"history\.csv:{stale_line}: factor 'F00004': unchanged for 10 days", edit_history(changes))
+
+def add_currency_column(d, extra_rows):
+    p = os.path.join(d, "positions.csv")
+    rows = open(p).read().splitlines()
+    rows = [rows[0] + ",currency"] + [r + "," for r in rows[1:]] + extra_rows
+    open(p, "w").write("\n".join(rows) + "\n")
+case("no_conversion_path", rf"positions\.csv: position 'PX': no conversion from CHF into the base currency USD",
+     lambda d: add_currency_column(d, ["PX,BANK/D,cash,,,1000,,,,CHF"]))
+
+def fx_factor(d):
+    """EURUSD with the levels of F00003 / 100, and a EUR rate with those of F00000."""
+    for name, src, kind, extra, scale in (("FXEURUSD", "F00003", "fx", "USD,EURUSD,", 0.01),
+                                          ("REUR", "F00000", "rate", "EUR,,log", 1.0)):
+        lvl = None
+        with open(os.path.join(d, "history.csv"), "a") as h:
+            for row in hist_rows[1:]:
+                dd, ff, vv = row.strip().split(",")
+                if ff == src:
+                    lvl = float(vv) * scale
+                    h.write(f"{dd},{name},{lvl!r}\n")
+        with open(os.path.join(d, "factors.csv"), "a") as f:
+            f.write(f"{name},{kind},{lvl!r},{extra}\n")
+case("fx_option_without_foreign_rate",
+     rf"positions\.csv:{npos + 1}: position 'PX': call on fx factor 'FXEURUSD' needs foreign_rate_factor_id \(a EUR rate\)",
+     lambda d: (fx_factor(d), append("positions.csv", "PX,BANK/D,call,FXEURUSD,F00000,1000,1.1,1,0.1")(d)) and None)
+case("inconsistent_currency", rf"positions\.csv: .*position 'PX': currency EUR disagrees with the instrument's currency USD|positions\.csv:\d+: position 'PX': currency EUR disagrees",
+     lambda d: add_currency_column(d, ["PX,BANK/D,spot,F00003,,10,,,,EUR"]))
+case("node_outside_the_top", rf"positions\.csv:{npos + 1}: position 'PX': node 'OTHER/D' is not under the top node 'BANK'",
+     append("positions.csv", "PX,OTHER/D,spot,F00003,,10,,,"))
+
+# on_bad_data=report: the same units slip runs on and is listed in data_quality.csv.
+d = os.path.join(WORK, "report_mode")
+shutil.copytree(base, d)
+line, row = history_line("F00003", 30)
+edit_history({line: f"{d_},{f_},{float(v_) * 100!r}"})(d)
+append("params.csv", "on_bad_data,report")(d)
+out = os.path.join(d, "out")
+p = subprocess.run(["mpirun", "--oversubscribe", "-np", "2", f"{BIN}/mcvar", "--factors", f"{d}/factors.csv",
+                    "--history", f"{d}/history.csv", "--positions", f"{d}/positions.csv",
+                    "--params", f"{d}/params.csv", "--out-dir", out], capture_output=True, text=True)
+dq = open(os.path.join(out, "data_quality.csv")).read().splitlines() if p.returncode == 0 else []
+ok = len(dq) >= 2 and dq[0] == "run_id,business_date,file,line,factor_id,check,value,action" and \
+    any(f",{line},F00003,max_move_sigmas," in r and r.endswith(",reported") for r in dq[1:])
+print(f"report_mode: {'ok' if ok else 'FAIL'}: {dq[1:3] if dq else p.stderr[-300:]}")
+failures += not ok
 sys.exit(1 if failures else 0)

@@ -1,6 +1,8 @@
 """Independent historical-simulation VaR: pivots the history, replays every overlapping
 h-day window on today's levels, revalues the book with its own Black-Scholes (math.erf),
-and takes the empirical quantile with exact decimal arithmetic for k = ceil((1-a) n).
+and takes the empirical quantile with exact decimal arithmetic for k = ceil((1-a) n); ES
+weights the boundary scenario by the fractional part of (1-a) n (Acerbi-Tasche). Every
+factor of mcvar-gen's data moves by a log return.
 usage: historical.py IN_DIR OUT_DIR"""
 import csv, math, sys
 from fractions import Fraction
@@ -50,9 +52,13 @@ n = len(pnl)
 srt = sorted(pnl)
 bad = 0
 for r in csv.DictReader(open(f"{outd}/var_summary.csv")):
+    if "/" in r["node"]:
+        continue  # the top node holds the whole book
     conf = Fraction(r["confidence"])
-    k = max(1, math.ceil((1 - conf) * n))
-    var, es = -srt[k - 1], -sum(srt[:k]) / k
+    w = (1 - conf) * n
+    k, m = max(1, math.ceil(w)), math.floor(w)
+    var = -srt[k - 1]
+    es = -(sum(srt[:m]) + float(w - m) * (srt[m] if w > m else 0.0)) / float(w)
     got_var, got_es = float(r["var"]), float(r["expected_shortfall"])
     scale = max(1.0, abs(var))
     print(f"confidence {r['confidence']}: n {n} k {k}: VaR {got_var} vs {var}, ES {got_es} vs {es}")

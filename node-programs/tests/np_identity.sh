@@ -30,9 +30,9 @@ for name in normal studentt hist; do
       done
     fi
   done
-  [ "$(ls out-$name-1 | wc -l)" = 3 ] || fail "$name: expected 3 output files"
+  [ "$(ls out-$name-1 | wc -l)" = 9 ] || fail "$name: expected 9 output files"
   "$PYTHON" "$(dirname "$0")/check_outputs.py" "out-$name-1"
 done
-zcat out-studentt-1/var_summary.csv.gz | head -1 | grep -q '^run_id,confidence,var,expected_shortfall' \
+zcat out-studentt-1/var_summary.csv.gz | head -1 | grep -q '^run_id,business_date,node,confidence,var,expected_shortfall' \
   || fail "compressed output is not readable by zcat"
 echo "identical outputs for np = 1..4"

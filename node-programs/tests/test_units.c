@@ -8,6 +8,7 @@
 
 #include "pricing.h"
 #include "risk.h"
+#include "sha256.h"
 #include "rng.h"
 
 static int failures;
@@ -82,20 +83,26 @@ static void option_revalued_under_zero_shock_equals_black_scholes(void) {
             /* A book of one option, market of underlying + rate, horizon 0: no decay. */
             char *ids[1] = {"opt"};
             instrument type = call ? INSTR_CALL : INSTR_PUT;
-            int factor = 0, rate = 1;
-            double q = 3, k = K[c], t = T[c], v = V[c];
-            book bk = {1, 1, ids, &type, &factor, &rate, &q, &k, &t, &v};
+            int factor = 0, rate = 1, none = -1, zero = 0;
+            double q = 3, k = K[c], t = T[c], v = V[c], w = 0;
+            currency_path base = {"USD", 0, {0, 0}, {0, 0}};
+            book bk = {.n = 1, .cap = 1, .id = ids, .type = &type, .node = &zero, .ccy = &zero,
+                       .factor = &factor, .rate = &rate, .rate2 = &rate, .rate_w = &w,
+                       .frate = &none, .volf = &none, .quantity = &q, .strike = &k,
+                       .maturity = &t, .vol = &v, .nccy = 1, .cur = &base};
             int is_rate[2] = {0, 1};
+            return_type ret[2] = {RET_LOG, RET_ABSOLUTE};
             double level[2] = {S[c], R[c]};
             market m;
             memset(&m, 0, sizeof m);
             m.n = 2;
             m.is_rate = is_rate;
+            m.ret = ret;
             m.level = level;
             pricer pr;
             CHECK(pricer_init(&pr, &bk, &m, 0) == 0, "pricer_init");
             double x[2] = {0, 0}, lev[2] = {S[c], R[c]}, pnl;
-            pricer_position_pnl(&pr, 0, x, lev, 1, 1, &pnl);
+            pricer_position_pnl(&pr, 0, x, lev, NULL, 1, 1, &pnl);
             double value = pr.today[0] + pnl, ref = q * reference_bs(call, S[c], k, R[c], v, t);
             CHECK(fabs(value - ref) <= 1e-10 * fabs(ref), "case %d %s: %.17g vs %.17g", c,
                   call ? "call" : "put", value, ref);
@@ -108,6 +115,97 @@ static void put_call_parity_holds_after_the_horizon_decay(void) {
     double s = 105, k = 100, r = 0.04, v = 0.25, t = 0.75 - 10 / 252.0;
     double c = pricer_black_scholes(1, s, k, r, v, t), p = pricer_black_scholes(0, s, k, r, v, t);
     CHECK(fabs(c - p - (s - k * exp(-r * t))) < 1e-10 * s, "parity %.17g", c - p);
+}
+
+/* Garman-Kohlhagen against its closed form written here: S e^{-rf t} N(d1) - K e^{-rd t} N(d2),
+ * and its own parity C - P = S e^{-rf t} - K e^{-rd t}. */
+static void garman_kohlhagen_matches_closed_form_and_parity(void) {
+    double s = 151.2, k = 150, rd = 0.001, rf = 0.05, v = 0.1, t = 0.5;
+    double d1 = (log(s / k) + (rd - rf + v * v / 2) * t) / (v * sqrt(t)), d2 = d1 - v * sqrt(t);
+    double ref = s * exp(-rf * t) * 0.5 * (1 + erf(d1 / sqrt(2.0))) -
+                 k * exp(-rd * t) * 0.5 * (1 + erf(d2 / sqrt(2.0)));
+    double c = pricer_garman_kohlhagen(1, s, k, rd, rf, v, t), p = pricer_garman_kohlhagen(0, s, k, rd, rf, v, t);
+    CHECK(fabs(c - ref) < 1e-10 * ref, "GK call %.17g vs %.17g", c, ref);
+    CHECK(fabs(c - p - (s * exp(-rf * t) - k * exp(-rd * t))) < 1e-10 * s, "GK parity");
+}
+
+/* ES with fractional weighting of the boundary scenario (Acerbi-Tasche): w = 0.025 x 250 = 6.25,
+ * so 6 worst at weight 1 and the 7th at 0.25, over 6.25. */
+static void expected_shortfall_weights_the_boundary_scenario(void) {
+    long long m;
+    double frac;
+    risk_tail_weight(0.975, 250, &m, &frac);
+    CHECK(m == 6 && fabs(frac - 0.25) < 1e-15, "w = %lld + %g", m, frac);
+    double pnl[250];
+    for (int i = 0; i < 250; i++) pnl[i] = i - 100.0; /* worst -100, -99, ... */
+    params p;
+    params_default(&p);
+    p.nconfidence = 1;
+    p.confidence[0] = 0.975;
+    risk_summary rs;
+    CHECK(risk_analyse(pnl, 250, &p, 0, &rs) == 0, "risk_analyse");
+    double want = (100 + 99 + 98 + 97 + 96 + 95 + 0.25 * 94) / 6.25;
+    CHECK(fabs(rs.level[0].es - want) < 1e-12, "ES %.17g vs %.17g", rs.level[0].es, want);
+    CHECK(rs.level[0].var == 94, "VaR %g (k = 7)", rs.level[0].var);
+    risk_free(&rs);
+}
+
+static void dates_are_calendar_valid(void) {
+    CHECK(!market_valid_date("2026-02-30"), "2026-02-30 accepted");
+    CHECK(!market_valid_date("2025-02-29"), "2025-02-29 accepted");
+    CHECK(market_valid_date("2024-02-29"), "2024-02-29 refused");
+    CHECK(!market_valid_date("2026-13-01") && !market_valid_date("2026-1-01"), "bad month");
+    CHECK(market_valid_date("2026-12-31"), "2026-12-31 refused");
+}
+
+/* A factor's keyed normals: unit moments, the pair form equal to the one-at-a-time form, and
+ * two keys uncorrelated. */
+static void keyed_normals_have_unit_moments_and_one_value_per_scenario(void) {
+    const int n = 200000;
+    double s1 = 0, s2 = 0, cross = 0;
+    for (int i = 0; i < n; i += 2) {
+        double e, o;
+        rng_keyed_normal_pair(9, (uint64_t)i >> 1, 0x1234, &e, &o);
+        CHECK(e == rng_keyed_normal(9, (uint64_t)i, 0x1234) &&
+              o == rng_keyed_normal(9, (uint64_t)i + 1, 0x1234), "pair differs at %d", i);
+        s1 += e + o;
+        s2 += e * e + o * o;
+        cross += e * rng_keyed_normal(9, (uint64_t)i, 0x9999) + o * rng_keyed_normal(9, (uint64_t)i + 1, 0x9999);
+    }
+    CHECK(fabs(s1 / n) < 5 / sqrt(n), "keyed mean %g", s1 / n);
+    CHECK(fabs(s2 / n - 1) < 0.02, "keyed variance %g", s2 / n);
+    CHECK(fabs(cross / n) < 5 / sqrt(n), "two keys correlate: %g", cross / n);
+}
+
+/* FIPS 180-4's examples (and the empty message). */
+static void sha256_matches_the_standard_examples(void) {
+    static const struct { const char *msg, *hex; } v[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        char hex[65];
+        sha256_hex(v[i].msg, strlen(v[i].msg), hex);
+        CHECK(strcmp(hex, v[i].hex) == 0, "sha256('%s') = %s", v[i].msg, hex);
+    }
+    /* a million 'a', fed in uneven pieces */
+    sha256_ctx c;
+    unsigned char d[32], a[1000];
+    char hex[65];
+    memset(a, 'a', sizeof a);
+    sha256_init(&c);
+    for (int i = 0, n = 0; n < 1000000; i++) {
+        int take = 1 + i % 997;
+        if (take > 1000000 - n) take = 1000000 - n;
+        sha256_update(&c, a, (size_t)take);
+        n += take;
+    }
+    sha256_final(&c, d);
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0,
+          "sha256(a x 1e6) = %s", hex);
 }
 
 static void tail_count_uses_the_decimal_confidence(void) {
@@ -140,6 +238,11 @@ int main(void) {
     option_revalued_under_zero_shock_equals_black_scholes();
     put_call_parity_holds_after_the_horizon_decay();
     tail_count_uses_the_decimal_confidence();
+    garman_kohlhagen_matches_closed_form_and_parity();
+    sha256_matches_the_standard_examples();
+    keyed_normals_have_unit_moments_and_one_value_per_scenario();
+    expected_shortfall_weights_the_boundary_scenario();
+    dates_are_calendar_valid();
     tail_count_is_exact_at_a_hundred_million_scenarios_and_more();
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     else printf("all unit checks passed\n");

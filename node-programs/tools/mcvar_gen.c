@@ -4,7 +4,11 @@
  * sigma_f (beta_f m_t + sqrt(1 - beta_f^2) e_ft) with m, e standard normal, so the true
  * covariance (written with --covariance) is sigma_i sigma_j beta_i beta_j off the diagonal
  * and sigma_i^2 on it. Current levels are the last history date's levels. History rows are
- * grouped by factor by default (mcvar must pivot them by date). */
+ * grouped by factor by default (mcvar must pivot them by date). Everything is in USD (the
+ * base currency); one non-rate factor in three is a "commodity" (priced like an equity);
+ * every factor, rates included, moves by a log return (return_type log), as the
+ * history is generated. Positions sit on four desks under two legal entities:
+ * BANK/LE-<d % 2>/DESK-<d>, d = position number % 4. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,7 +79,7 @@ static int close_out(out_file *f) {
 
 static int nrates(const gen_options *o) { return o->factors / 5 > 0 ? o->factors / 5 : 1; }
 static const char *kind_of(const gen_options *o, int f) {
-    return f < nrates(o) ? "rate" : f % 3 == 0 ? "fx" : "equity";
+    return f < nrates(o) ? "rate" : f % 3 == 0 ? "commodity" : "equity";
 }
 
 static int write_history(const gen_options *o, const double *sigma, const double *beta,
@@ -83,7 +87,7 @@ static int write_history(const gen_options *o, const double *sigma, const double
     int F = o->factors, D = o->days;
     for (int f = 0; f < F; f++)
         level[f] = f < nrates(o) ? uniform_in(0.005, 0.05)
-                 : kind_of(o, f)[0] == 'f' ? uniform_in(0.5, 2) : uniform_in(20, 500);
+                 : kind_of(o, f)[0] == 'c' ? uniform_in(0.5, 2) : uniform_in(20, 500);
     for (int d = 1; d < D; d++) {
         double m = normal();
         for (int f = 0; f < F; f++) {
@@ -106,8 +110,10 @@ static int write_history(const gen_options *o, const double *sigma, const double
 static int write_factors(const gen_options *o, const double *last) {
     out_file f;
     if (open_out(&f, o, "factors.csv")) return -1;
-    PRINTF(&f, "factor_id,kind,level\n");
-    for (int i = 0; i < o->factors; i++) PRINTF(&f, "F%05d,%s,%.10g\n", i, kind_of(o, i), last[i]);
+    PRINTF(&f, "factor_id,kind,level,currency,quote,return_type\n");
+    for (int i = 0; i < o->factors; i++) {
+        PRINTF(&f, "F%05d,%s,%.10g,USD,,log\n", i, kind_of(o, i), last[i]);
+    }
     return close_out(&f);
 }
 
@@ -128,19 +134,19 @@ static int write_positions(const gen_options *o, const double *last) {
     out_file p;
     int R = nrates(o), F = o->factors;
     if (open_out(&p, o, "positions.csv")) return -1;
-    PRINTF(&p, "position_id,instrument,factor_id,rate_factor_id,quantity,strike,maturity_years,volatility\n");
+    PRINTF(&p, "position_id,node,instrument,factor_id,rate_factor_id,quantity,strike,maturity_years,volatility\n");
     for (int i = 0; i < o->positions; i++) {
         int rate = (int)(splitmix() % (uint64_t)R);
         int und = F > R ? R + (int)(splitmix() % (uint64_t)(F - R)) : 0;
         double q = (double)((int64_t)(splitmix() % 2001) - 1000), u = uniform();
         if (q == 0) q = 1;
         if (u < o->option_share) {
-            PRINTF(&p, "P%07d,%s,F%05d,F%05d,%.0f,%.6f,%.4f,%.4f\n", i, splitmix() % 2 ? "call" : "put",
+            PRINTF(&p, "P%07d,BANK/LE-%d/DESK-%d,%s,F%05d,F%05d,%.0f,%.6f,%.4f,%.4f\n", i, i % 4 % 2, i % 4, splitmix() % 2 ? "call" : "put",
                    und, rate, q, last[und] * uniform_in(0.8, 1.2), uniform_in(0.1, 3), uniform_in(0.1, 0.5));
         } else if (u < o->option_share + (1 - o->option_share) * 0.25) {
-            PRINTF(&p, "P%07d,zcb,,F%05d,%.0f,,%.4f,\n", i, rate, q * 100, uniform_in(0.1, 30));
+            PRINTF(&p, "P%07d,BANK/LE-%d/DESK-%d,zcb,,F%05d,%.0f,,%.4f,\n", i, i % 4 % 2, i % 4, rate, q * 100, uniform_in(0.1, 30));
         } else {
-            PRINTF(&p, "P%07d,spot,F%05d,,%.0f,,,\n", i, und, q);
+            PRINTF(&p, "P%07d,BANK/LE-%d/DESK-%d,spot,F%05d,,%.0f,,,\n", i, i % 4 % 2, i % 4, und, q);
         }
     }
     return close_out(&p);
@@ -148,9 +154,11 @@ static int write_positions(const gen_options *o, const double *last) {
 
 static int write_params(const gen_options *o) {
     out_file p;
+    char last[11];
+    civil(16436 + o->days - 1, last);
     if (open_out(&p, o, "params.csv")) return -1;
-    PRINTF(&p, "name,value\nscenarios,%d\nhorizon_days,%d\nconfidence_levels,%s\nmethod,%s\n"
-               "dof,%g\nseed,%llu\nhistogram_bins,50\n", o->scenarios, o->horizon,
+    PRINTF(&p, "name,value\nbase_currency,USD\nbusiness_date,%s\nscenarios,%d\nhorizon_days,%d\nconfidence_levels,%s\nmethod,%s\n"
+               "dof,%g\nseed,%llu\nhistogram_bins,50\n", last, o->scenarios, o->horizon,
            o->confidence, o->method, o->dof, (unsigned long long)o->seed);
     return close_out(&p);
 }

@@ -44,10 +44,10 @@ import picocli.CommandLine.Spec;
     },
     footerHeading = "%nExamples:%n",
     footer = {
-      "  gantry schedule add var-desk-1 var-job-named.jsdl --cron '30 18 * * 1-5' \\",
-      "      --time-zone Europe/London --set 'business_date=${schedule.date}' --set portfolio=DESK-1",
+      "  gantry schedule add var-bank var-job-named.jsdl --cron '30 18 * * 1-5' \\",
+      "      --time-zone Europe/London --set 'business_date=${schedule.date}' --set portfolio=BANK",
       "  gantry schedule list",
-      "  gantry schedule pause var-desk-1",
+      "  gantry schedule pause var-bank",
       ExitCodes.HELP
     })
 final class ScheduleCommand implements Callable<Integer> {

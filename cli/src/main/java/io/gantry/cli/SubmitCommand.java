@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
     footerHeading = "%nExamples:%n",
     footer = {
       "  gantry submit var-job.jsdl",
-      "  gantry submit var-job-named.jsdl --set business_date=2026-11-20 --set portfolio=DESK-1",
+      "  gantry submit var-job-named.jsdl --set business_date=2026-11-20 --set portfolio=BANK",
       "  id=$(gantry submit --quiet var-job.jsdl)",
       "  gantry submit --wait --follow hello-mpi.jsdl",
       "  gantry submit --after $var_job report.jsdl     (starts once the VaR job SUCCEEDED)",

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code gantry cache list|clear} over SOAP against a real server with the demo market and the
- * stage-in cache on: after alice's job (the VaR example's extracts, which declare CacheValidity),
+ * stage-in cache on: after alice's job (the VaR example's extracts, here declaring CacheValidity),
  * the administrator sees its entries and clears them; alice is refused.
  */
 @ExtendWith(StageInCacheCommandTest.CacheServer.class)
@@ -45,7 +45,7 @@ class StageInCacheCommandTest {
 
   @BeforeAll
   static void aliceRunsACachedJob(GantryTestServer server) throws Exception {
-    Path job = TestJobs.varJobStagingOnly(dir);
+    Path job = TestJobs.varJobStagingOnlyCached(dir);
     Result submit = CliServers.as(server, ALICE).run("submit", "--quiet", "--wait", job.toString());
     assertEquals(0, submit.exitCode(), submit.toString());
   }

@@ -58,6 +58,19 @@ final class TestJobs {
   }
 
   /**
+   * {@link #varJobStagingOnly} with every extract cached for four hours (the sample itself caches
+   * nothing: its book and closes can change within the day), for the stage-in cache's commands.
+   */
+  static Path varJobStagingOnlyCached(Path dir) throws IOException {
+    String var =
+        Files.readString(varJobStagingOnly(dir))
+            .replace(
+                "</gx:SQLQueryDataStaging>",
+                "<gx:CacheValidity>PT4H</gx:CacheValidity></gx:SQLQueryDataStaging>");
+    return Files.writeString(dir.resolve("var-staging-only-cached.jsdl"), var);
+  }
+
+  /**
    * A job whose stage-out commits its first group (a P&L bin into the demo's var_pnl_distribution,
    * from a plain CSV) and fails in its second (a table that is not there).
    */

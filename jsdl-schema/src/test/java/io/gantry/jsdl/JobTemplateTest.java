@@ -296,11 +296,14 @@ class JobTemplateTest {
     byte[] xml = Files.readAllBytes(Path.of("examples", "var-job-named.jsdl"));
     JsdlJob job = new JsdlParser().parse(xml).validJob();
     assertEquals(
-        Map.of("business_date", "2026-11-20", "portfolio", "DESK-1"),
+        Map.of("business_date", "2026-11-20", "portfolio", "BANK"),
         job.template().orElseThrow().values());
-    assertEquals("var-DESK-1-daily-named", job.jobName().orElseThrow());
-    JsdlJob other = new JsdlParser().parse(xml, Map.of("portfolio", "DESK-2")).validJob();
-    assertEquals("var-DESK-2-daily-named", other.jobName().orElseThrow());
-    assertEquals("DESK-2", other.boundValues(other.sqlQueries().get(0)).get(1));
+    assertEquals("var-BANK-daily-named", job.jobName().orElseThrow());
+    JsdlJob other = new JsdlParser().parse(xml, Map.of("portfolio", "BANK/GANTRY-EU")).validJob();
+    assertEquals("var-BANK/GANTRY-EU-daily-named", other.jobName().orElseThrow());
+    assertEquals(
+        Map.of(1, "2026-11-20", 2, "BANK/GANTRY-EU"),
+        other.boundValues(other.sqlQueries().get(0)),
+        "the positions of the business date under the node");
   }
 }

@@ -39,10 +39,11 @@ class JsdlJobTest {
     assertEquals("demo-remote", scp.getIdentityRef());
     assertEquals(2222, scp.getRemotePort());
 
-    assertEquals(3, job.sqlUpdates().size());
-    assertEquals("results/contributions.csv.gz", job.sqlUpdates().get(2).getSQLInputFileName());
+    assertEquals(8, job.sqlUpdates().size(), "every result file of mcvar but node_pnl.csv.gz");
+    assertEquals("results/run.csv.gz", job.sqlUpdates().get(0).getSQLInputFileName());
+    assertEquals("results/contributions.csv.gz", job.sqlUpdates().get(4).getSQLInputFileName());
     assertTrue(job.scpStageOut().isEmpty());
-    assertEquals("var-desk-1-daily", job.jobName().orElseThrow());
+    assertEquals("var-BANK-daily", job.jobName().orElseThrow(), "filled by its defaults");
   }
 
   @Test

@@ -166,7 +166,9 @@ public final class GantryServer implements AutoCloseable {
       DemoMarket demo =
           new DemoMarket(config.dataDirectory().resolve("demo"), config.demoPositions());
       if (demo.createIfMissing()) {
-        log.info("created the demo market database ({} positions)", config.demoPositions());
+        log.info(
+            "created (or upgraded) the demo market database ({} positions a business date)",
+            config.demoPositions());
       }
       dataSources.put(DemoMarket.DATA_SOURCE_NAME, demo.dataSource());
     }

@@ -80,28 +80,39 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
                 files,
                 SUMMARY,
                 r ->
-                    new Level(
-                        decimal(r, "confidence"),
-                        number(r, "var"),
-                        number(r, "expected_shortfall"),
-                        number(r, "pnl_mean"),
-                        number(r, "pnl_stddev"),
-                        (long) number(r, "scenarios"))));
+                    !isTop(r)
+                        ? null
+                        : new Level(
+                            decimal(r, "confidence"),
+                            number(r, "var"),
+                            number(r, "expected_shortfall"),
+                            number(r, "pnl_mean"),
+                            number(r, "pnl_stddev"),
+                            (long) number(r, "scenarios"))));
     levels.sort(Comparator.comparing(Level::confidence));
     List<Bin> bins =
         new ArrayList<>(
             rows(
                 files,
                 DISTRIBUTION,
-                r -> new Bin(number(r, "lower"), number(r, "upper"), (long) number(r, "count"))));
+                r ->
+                    !isTop(r)
+                        ? null
+                        : new Bin(
+                            number(r, "lower"), number(r, "upper"), (long) number(r, "count"))));
     bins.sort(Comparator.comparingDouble(Bin::lower));
     List<Contribution> parts =
         rows(
             files,
             CONTRIBUTIONS,
             r ->
-                new Contribution(
-                    text(r, "position_id"), decimal(r, "confidence"), number(r, "contribution")),
+                !isTop(r)
+                    ? null
+                    : new Contribution(
+                        text(r, "position_id"),
+                        decimal(r, "confidence"),
+                        number(
+                            r, r.isMapped("contribution") ? "contribution" : "var_contribution")),
             List.of());
     if (levels.isEmpty()) {
       throw new Unreadable(SUMMARY + "(.gz) has no rows");
@@ -124,7 +135,10 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
     return rows(files, name, row, null);
   }
 
-  /** The file's rows; {@code absent} when it is not there, or null when it must be. */
+  /**
+   * The file's rows (a row the function maps to null is left out); {@code absent} when it is not
+   * there, or null when it must be.
+   */
   private static <T> List<T> rows(
       ResultFiles files, String name, Function<CSVRecord, T> row, List<T> absent)
       throws Unreadable {
@@ -154,7 +168,10 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
       List<T> out = new ArrayList<>();
       for (CSVRecord r : csv) {
         try {
-          out.add(row.apply(r));
+          T value = row.apply(r);
+          if (value != null) {
+            out.add(value);
+          }
         } catch (IllegalArgumentException | IllegalStateException e) {
           throw new Unreadable(name + " line " + (r.getRecordNumber() + 1) + ": " + e.getMessage());
         }
@@ -173,6 +190,15 @@ record VarResults(List<Level> levels, List<Bin> bins, List<Contribution> contrib
     int second = in.read();
     in.reset();
     return first == 0x1f && second == 0x8b ? new GZIPInputStream(in) : in;
+  }
+
+  /**
+   * Whether a row is the top node's: mcvar 2 reports every node of a hierarchy (a {@code node}
+   * column with its path, the top one without a '/'); the page shows the top, as for a flat book
+   * (mcvar 1's files have no node column).
+   */
+  private static boolean isTop(CSVRecord r) {
+    return !r.isMapped("node") || !text(r, "node").contains("/");
   }
 
   private static String text(CSVRecord r, String column) {

@@ -76,6 +76,37 @@ class VarResultsTest {
   }
 
   @Test
+  void ofAHierarchysResultsThePageShowsTheTopNode() throws Exception {
+    // mcvar 2: a node column, every node of the hierarchy; ES and marginal columns beside
+    String summary =
+        "run_id,business_date,node,confidence,var,expected_shortfall,var_stderr,es_stderr,"
+            + "pnl_mean,pnl_stddev,scenarios,diversification_var,diversification_es\n"
+            + "r1,2026-11-20,BANK,0.95,800000,1000000,10,12,-120.5,400000,50000,5,6\n"
+            + "r1,2026-11-20,BANK,0.99,1234567.5,1500000.25,20,24,-120.5,400000,50000,7,8\n"
+            + "r1,2026-11-20,BANK/DESK,0.95,9,10,1,1,0,5,50000,,\n"
+            + "r1,2026-11-20,BANK/DESK,0.99,11,12,1,1,0,5,50000,,\n";
+    String distribution =
+        "run_id,business_date,node,bin,lower,upper,count\n"
+            + "r1,2026-11-20,BANK,0,-100,0,5\nr1,2026-11-20,BANK/DESK,0,-1,0,9\n";
+    String contributions =
+        "run_id,business_date,node,position_id,confidence,var_contribution,es_contribution,"
+            + "marginal_var\n"
+            + "r1,2026-11-20,BANK,P1,0.99,1234567.5,1500000.25,0.5\n"
+            + "r1,2026-11-20,BANK/DESK,P1,0.99,11,12,0.5\n";
+    VarResults r =
+        read(
+            blockedGzip("s.csv.gz", summary),
+            blockedGzip("d.csv.gz", distribution),
+            blockedGzip("c.csv.gz", contributions));
+    assertEquals(
+        List.of("95%", "99%"), r.levels().stream().map(VarResults.Level::percent).toList());
+    assertEquals(1234567.5, r.levels().get(1).var());
+    assertEquals(List.of(new VarResults.Bin(-100, 0, 5)), r.bins());
+    assertEquals(1, r.contributions().size());
+    assertEquals(1234567.5, r.contributions().get(0).contribution());
+  }
+
+  @Test
   void theTableShowsThousandsSeparators() throws Exception {
     VarResults r =
         read(blockedGzip("s.csv.gz", SUMMARY), blockedGzip("d.csv.gz", DISTRIBUTION), null);

@@ -39,9 +39,18 @@ class WizardBrowserTest extends BrowserTest {
           "authKind");
   private static final String CLEAR_PASSWORD = "Tr0ub4dor&3-in-clear";
 
-  /** var-job.jsdl as this test server runs it: its demo SSH port and the built mcvar. */
+  /**
+   * var-job.jsdl as this test server runs it: its demo SSH port and the built mcvar, and as a plain
+   * job (its template parameters' defaults, business date 2026-11-20 and node BANK, written into
+   * its SQL and name), to be typed in without a parameters step.
+   */
   static String varJobHere() throws Exception {
     return Files.readString(VAR_JOB)
+        .replaceAll("(?s)<gx:Parameters>.*?</gx:Parameters>", "")
+        .replace("${business_date}", "DATE '2026-11-20'")
+        .replace("${portfolio}", "'BANK'")
+        .replace("var-'BANK'-daily", "var-BANK-daily")
+        .replace("under 'BANK' on DATE '2026-11-20'", "under BANK on 2026-11-20")
         .replace(
             "<gx:RemotePort>2222</gx:RemotePort>",
             "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
@@ -186,7 +195,7 @@ class WizardBrowserTest extends BrowserTest {
 
     upload(VAR_JOB);
     assertTrue(browser.await("#wizard-notice", 20).getText().contains("var-job.jsdl"));
-    assertEquals("var-desk-1-daily", browser.find("#f-name").getAttribute("value"));
+    assertEquals("var-${portfolio}-daily", browser.find("#f-name").getAttribute("value"));
     assertEquals("market-risk", browser.find("#f-project").getAttribute("value"));
     browser.shot("uploaded");
     browser.clickAndAwaitNewPage("#nav-pre-staging");
@@ -231,7 +240,7 @@ class WizardBrowserTest extends BrowserTest {
             .parse(draft).report().problems().stream().noneMatch(p -> p.message().contains("XML")));
     browser.clickAndAwaitNewPage("#open-var-with-password");
     assertEquals("Opened draft var-with-password.", browser.await("#wizard-notice", 20).getText());
-    assertEquals("var-desk-1-daily", browser.find("#f-name").getAttribute("value"));
+    assertEquals("var-${portfolio}-daily", browser.find("#f-name").getAttribute("value"));
     browser.shot("draft-reopened");
 
     browser.open("/drafts");

@@ -30,16 +30,17 @@ class WizardJsdlRoundTripTest {
     assertTrue(imported.ok(), () -> imported.problems() + " " + imported.unsupported());
     WizardJob job = imported.job();
     assertEquals(
-        List.of("business_date date 2026-11-20", "portfolio string DESK-1"),
+        List.of("business_date date 2026-11-20", "portfolio string BANK"),
         job.getParameters().stream()
             .map(p -> p.getName() + " " + p.getTypeName() + " " + p.value("default"))
             .toList());
     assertEquals(
-        "the portfolio (position.portfolio_id) whose VaR is computed",
+        "the node of the bank's hierarchy (hierarchy_node.node) whose positions, and every node"
+            + " below it, the run reports",
         job.getParameters().get(1).value("description"));
     assertEquals("var-${portfolio}-daily-named", job.value("name"), "references kept as written");
     assertTrue(
-        job.getPre().get(0).value("statement").contains("portfolio_id = ${portfolio}"),
+        job.getPre().get(0).value("statement").contains("a.ancestor = ${portfolio}"),
         job.getPre().get(0).value("statement"));
     assertTrue(job.getParameters().stream().noneMatch(WizardParameter::isHasErrors));
 
@@ -48,7 +49,7 @@ class WizardJsdlRoundTripTest {
     for (Map<String, String> values :
         List.of(
             Map.<String, String>of(),
-            Map.of("portfolio", "DESK-2", "business_date", "2026-11-19"))) {
+            Map.of("portfolio", "BANK/GANTRY-EU", "business_date", "2026-11-19"))) {
       JsdlJob before = parser.parse(original, values).validJob();
       ParseResult after = parser.parse(composed.getBytes(StandardCharsets.UTF_8), values);
       assertTrue(after.isValid(), after.report()::toString);
@@ -70,7 +71,7 @@ class WizardJsdlRoundTripTest {
   void aTemplateWithARequiredParameterIsReadAndItsValueIsGivenOnlyAtSubmission() throws Exception {
     String template =
         Files.readString(EXAMPLES.resolve("var-job-named.jsdl"))
-            .replace("type=\"string\" default=\"DESK-1\"", "type=\"string\"");
+            .replace("type=\"string\" default=\"BANK\"", "type=\"string\"");
     WizardJsdlImporter.Result imported =
         WizardJsdlImporter.read(template.getBytes(StandardCharsets.UTF_8), parser);
     assertTrue(imported.ok(), () -> imported.problems() + " " + imported.unsupported());
@@ -79,7 +80,7 @@ class WizardJsdlRoundTripTest {
     assertEquals(Map.of("business_date", "2026-11-20", "portfolio", ""), job.getValueFields());
     assertEquals(Map.of("business_date", "2026-11-20"), job.valuesToSend(), "empty sends none");
     String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
-    assertFalse(composed.contains("DESK-1\""), "no default was invented");
+    assertFalse(composed.contains("BANK\""), "no default was invented");
     ParseResult missing = parser.parse(composed, job.valuesToSend());
     assertFalse(missing.isValid());
     assertTrue(missing.report().toString().contains("parameter portfolio has no value"));
@@ -173,11 +174,11 @@ class WizardJsdlRoundTripTest {
     WizardJsdlImporter.Result imported = WizardJsdlImporter.read(original, parser);
     assertTrue(imported.ok(), () -> imported.problems() + " " + imported.unsupported());
     WizardJob job = imported.job();
-    assertEquals("var-desk-1-daily", job.value("name"));
+    assertEquals("var-${portfolio}-daily", job.value("name"));
     assertEquals("2", job.value("processes"));
     assertEquals(6, job.getPre().size());
     assertEquals(Kind.SCP, job.getPre().get(0).kind());
-    assertEquals(3, job.getPost().size());
+    assertEquals(8, job.getPost().size(), "every mcvar result file but node_pnl.csv.gz");
 
     String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
     ParseResult again = parser.parse(composed);

@@ -24,7 +24,7 @@ class WizardTemplateBrowserTest extends BrowserTest {
 
   @Test
   void theSampleTemplateIsUploadedFilledSubmittedAndComputesTheSamplesFigures() throws Exception {
-    // the described sample (no parameters) for the figures the template must give for DESK-1
+    // the described sample (its defaults) for the figures the template must give for BANK
     String sample =
         WebTestServer.submitAs(server, WebTestServer.ALICE, WizardBrowserTest.varJobHere());
     browser.logIn(WebTestServer.ALICE);
@@ -50,7 +50,7 @@ class WizardTemplateBrowserTest extends BrowserTest {
 
     browser.clickAndAwaitNewPage("#nav-review");
     WebElement portfolio = browser.await("#v-portfolio", 20);
-    assertEquals("DESK-1", portfolio.getAttribute("value"), "the default, pre-filled");
+    assertEquals("BANK", portfolio.getAttribute("value"), "the default, pre-filled");
     assertEquals("text", portfolio.getAttribute("type"));
     WebElement date = browser.find("#v-business_date");
     assertEquals("date", date.getAttribute("type"));
@@ -61,12 +61,12 @@ class WizardTemplateBrowserTest extends BrowserTest {
             .getText()
             .contains("the last day of market history the VaR is computed from"),
         "the description as help");
-    type("v-portfolio", "DESK-1");
+    type("v-portfolio", "BANK");
     browser.clickAndAwaitNewPage("#check-values");
     assertEquals(
         "The server finds this job valid.", browser.await("#review-verdict", 20).getText());
     String jsdl = browser.find("#jsdl-text").getText();
-    assertTrue(jsdl.contains("portfolio_id = ${portfolio}"), "values never enter the document");
+    assertTrue(jsdl.contains("a.ancestor = ${portfolio}"), "values never enter the document");
     assertTrue(jsdl.contains("name=\"portfolio\""), jsdl);
     browser.shot("review-with-values");
 
@@ -75,9 +75,9 @@ class WizardTemplateBrowserTest extends BrowserTest {
         .until(ExpectedConditions.urlMatches("/jobs/[a-z2-7]{32}$"));
     String id = browser.driver().getCurrentUrl().replaceFirst(".*/jobs/", "");
     assertEquals(
-        List.of("business_date = 2026-11-20", "portfolio = DESK-1"),
+        List.of("business_date = 2026-11-20", "portfolio = BANK"),
         browser.findAll("#job-parameters li").stream().map(WebElement::getText).toList());
-    assertTrue(browser.find("h1").getText().contains("var-DESK-1-daily-named"));
+    assertTrue(browser.find("h1").getText().contains("var-BANK-daily-named"));
     browser.awaitText("#job-state", "SUCCEEDED", 240);
     browser.shot("template-job-succeeded");
     List<List<String>> figures = varTable(id);

@@ -19,32 +19,39 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.DayOfWeek;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
-import java.util.SplittableRandom;
 
 /**
- * The demo market database that the sample VaR job runs against: synthetic risk factors, two years
- * of daily history, one portfolio, run parameters and empty result tables (docs/sample-var-job.md).
- * Deterministic: the same size gives the same data on every machine.
- *
- * <p>History is generated backwards from today's levels with a one-factor model (a market shock
- * plus an independent one per factor), so factors are correlated the way real books are and the
- * covariance estimated by mcvar is positive definite.
+ * The demo market database that the sample VaR job runs against (docs/sample-var-job.md): a bank of
+ * two legal entities and six desks in USD, EUR and JPY (base currency USD), its book as of each of
+ * the last ten business days, six years of daily closes of equities, FX pairs (quoted as markets
+ * quote them), rate curves (EUR and JPY rates negative for years) and implied volatilities, each
+ * desk's hypothetical daily P&L, run parameters, and empty result tables. Deterministic: the same
+ * size gives the same data on every machine. The history's process is described in {@link
+ * DemoMarketHistory}, the book in {@link DemoBook}.
  */
 public final class DemoMarket {
   /** The name under which the server exposes this database as a data source. */
   public static final String DATA_SOURCE_NAME = "demo-market";
 
-  public static final String PORTFOLIO_ID = "DESK-1";
+  /** The run parameters' set (var_run_parameter.run_name) the sample jobs read. */
   public static final String RUN_NAME = "daily";
 
-  private static final LocalDate LAST_DAY = LocalDate.of(2026, 11, 20);
-  private static final int HISTORY_DAYS = 2 * 261;
+  /** The top of the demo bank's hierarchy: the sample job's node. */
+  public static final String TOP_NODE = DemoBook.TOP;
+
+  /** The last business date of the history and the book. */
+  public static final LocalDate LAST_BUSINESS_DATE = DemoMarketHistory.LAST_DAY;
+
+  /** The schema this server makes (market-schema.sql); older ones are upgraded at start. */
+  static final int SCHEMA_VERSION = 2;
+
+  /** The days of hypothetical P&L per desk (desk_pnl): a year of backtesting. */
+  static final int PNL_DAYS = 250;
+
   private static final long SEED = 20261122L;
 
   /** The account stage-in reads with. */
@@ -54,9 +61,26 @@ public final class DemoMarket {
   public static final String WRITER = "results_writer";
 
   private static final List<String> MARKET_TABLES =
-      List.of("risk_factor", "factor_history", "portfolio", "position", "var_run_parameter");
+      List.of(
+          "hierarchy_node",
+          "node_ancestor",
+          "portfolio",
+          "risk_factor",
+          "factor_history",
+          "position",
+          "position_factor",
+          "var_run_parameter",
+          "desk_pnl");
   private static final List<String> RESULT_TABLES =
       List.of(
+          "var_run",
+          "var_run_input",
+          "var_node_summary",
+          "var_node_pnl_distribution",
+          "var_position_contribution",
+          "var_node_contribution",
+          "var_tail_scenario",
+          "var_data_quality",
           "var_summary",
           "var_pnl_distribution",
           "var_contribution",
@@ -186,21 +210,49 @@ public final class DemoMarket {
     }
   }
 
-  /** Creates and fills the database unless it already exists; returns true if it created it. */
+  /**
+   * Creates and fills the database unless it already holds schema version {@link #SCHEMA_VERSION};
+   * returns true if it created or upgraded it. A database of version 1 (one flat portfolio DESK-1,
+   * no business date on positions; no demo_schema_version table) is upgraded in place: its market
+   * tables are dropped and generated again, its result tables and their rows are kept, and the
+   * version 2 result tables are added beside them.
+   */
   public boolean createIfMissing() throws SQLException {
     try (Connection c = DriverManager.getConnection(jdbcUrl(), "sa", "")) {
-      if (exists(c)) {
+      int version = version(c);
+      if (version == SCHEMA_VERSION) {
         ensureAccounts(c);
         return false;
       }
+      if (version > SCHEMA_VERSION) {
+        throw new IllegalStateException(
+            "the demo market database in "
+                + directory
+                + " has schema version "
+                + version
+                + ", newer than this server's "
+                + SCHEMA_VERSION
+                + "; delete it and restart");
+      }
       c.setAutoCommit(false);
       try {
+        if (version != 0) {
+          dropMarketTables(c);
+        }
         createSchema(c);
-        List<Factor> factors = factors();
-        insertFactors(c, factors);
-        insertHistory(c, factors);
-        insertPortfolio(c, factors);
+        DemoMarketHistory.History history = DemoMarketHistory.generate();
+        DemoBook book = new DemoBook(history, positions, SEED + 2);
+        insertHierarchy(c);
+        insertFactors(c, history.factors());
+        insertHistory(c, history);
+        insertBook(c, book);
+        insertDeskPnl(c, history, book);
         insertRunParameters(c);
+        try (PreparedStatement ps =
+            c.prepareStatement("insert into demo_schema_version(version) values (?)")) {
+          ps.setInt(1, SCHEMA_VERSION);
+          ps.executeUpdate();
+        }
         c.commit();
         ensureAccounts(c);
       } catch (SQLException | RuntimeException e) {
@@ -211,10 +263,42 @@ public final class DemoMarket {
     }
   }
 
-  private static boolean exists(Connection c) throws SQLException {
+  /**
+   * 0: no demo database; 1: the first one (no version table); else the stored version. A version
+   * table without a row is a generation that failed half-way (H2 commits each CREATE TABLE at
+   * once): counted as version 1, whose market tables are dropped and made again.
+   */
+  private static int version(Connection c) throws SQLException {
     DatabaseMetaData meta = c.getMetaData();
-    try (ResultSet rs = meta.getTables(null, null, "risk_factor", null)) {
-      return rs.next();
+    try (ResultSet rs = meta.getTables(null, null, "demo_schema_version", null)) {
+      if (!rs.next()) {
+        try (ResultSet old = meta.getTables(null, null, "risk_factor", null)) {
+          return old.next() ? 1 : 0;
+        }
+      }
+    }
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("select max(version) from demo_schema_version")) {
+      return rs.next() && rs.getInt(1) > 0 ? rs.getInt(1) : 1;
+    }
+  }
+
+  /** Drops the market tables of version 1 or 2 (result tables and their rows are kept). */
+  private static void dropMarketTables(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("drop view if exists position_factor");
+      for (String table :
+          List.of(
+              "desk_pnl",
+              "position",
+              "portfolio",
+              "node_ancestor",
+              "hierarchy_node",
+              "factor_history",
+              "risk_factor",
+              "var_run_parameter")) {
+        s.execute("drop table if exists " + table);
+      }
     }
   }
 
@@ -234,146 +318,84 @@ public final class DemoMarket {
     }
   }
 
-  /** A risk factor with its level today, its daily volatility and its market beta. */
-  private record Factor(String id, String kind, double level, double dailyVol, double beta) {}
-
-  private static List<Factor> factors() {
-    SplittableRandom rnd = new SplittableRandom(SEED);
-    List<Factor> factors = new ArrayList<>();
-    for (int i = 1; i <= 30; i++) {
-      factors.add(
-          new Factor(
-              String.format("EQ%03d", i),
-              "equity",
-              20 + 280 * rnd.nextDouble(),
-              0.010 + 0.012 * rnd.nextDouble(),
-              0.6 + 0.6 * rnd.nextDouble()));
-    }
-    String[][] fx = {
-      {"FX-EURUSD", "1.08"},
-      {"FX-GBPUSD", "1.27"},
-      {"FX-USDJPY", "151.2"},
-      {"FX-USDCHF", "0.88"},
-      {"FX-AUDUSD", "0.66"}
-    };
-    for (String[] pair : fx) {
-      factors.add(
-          new Factor(
-              pair[0],
-              "fx",
-              Double.parseDouble(pair[1]),
-              0.004 + 0.003 * rnd.nextDouble(),
-              0.2 * rnd.nextDouble()));
-    }
-    String[] tenors = {"1Y", "2Y", "5Y", "10Y"};
-    for (int i = 0; i < tenors.length; i++) {
-      // Rates move in relative terms here (log changes of the rate), a few percent a day.
-      factors.add(
-          new Factor(
-              "IR-USD-" + tenors[i],
-              "rate",
-              0.038 + 0.002 * i,
-              0.02 + 0.01 * rnd.nextDouble(),
-              -0.3 * rnd.nextDouble()));
-    }
-    return factors;
-  }
-
-  private static void insertFactors(Connection c, List<Factor> factors) throws SQLException {
+  private static void insertHierarchy(Connection c) throws SQLException {
+    List<DemoBook.Node> nodes = DemoBook.nodes();
     try (PreparedStatement ps =
-        c.prepareStatement("insert into risk_factor(factor_id, kind, level) values (?, ?, ?)")) {
-      for (Factor f : factors) {
-        ps.setString(1, f.id());
-        ps.setString(2, f.kind());
-        ps.setBigDecimal(3, decimal(f.level(), 10));
+        c.prepareStatement(
+            "insert into hierarchy_node(node, parent, name, node_kind, description)"
+                + " values (?, ?, ?, ?, ?)")) {
+      for (DemoBook.Node n : nodes) {
+        ps.setString(1, n.path());
+        ps.setString(2, n.parent());
+        ps.setString(3, n.name());
+        ps.setString(4, n.kind());
+        ps.setString(5, n.description());
+        ps.executeUpdate();
+      }
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement("insert into node_ancestor(ancestor, node) values (?, ?)")) {
+      for (DemoBook.Node n : nodes) {
+        for (String a = n.path();
+            a != null;
+            a = a.contains("/") ? a.substring(0, a.lastIndexOf('/')) : null) {
+          ps.setString(1, a);
+          ps.setString(2, n.path());
+          ps.addBatch();
+        }
+      }
+      ps.executeBatch();
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into portfolio(portfolio_id, name, node, currency) values (?, ?, ?, ?)")) {
+      for (DemoBook.Desk d : DemoBook.DESKS) {
+        ps.setString(1, d.id());
+        ps.setString(2, d.description());
+        ps.setString(3, d.node());
+        ps.setString(4, d.currency());
         ps.addBatch();
       }
       ps.executeBatch();
     }
   }
 
-  private static void insertHistory(Connection c, List<Factor> factors) throws SQLException {
-    SplittableRandom rnd = new SplittableRandom(SEED + 1);
-    double[] level = factors.stream().mapToDouble(Factor::level).toArray();
+  private static void insertFactors(Connection c, List<DemoFactor> factors) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "insert into factor_history(as_of, factor_id, level) values (?, ?, ?)")) {
-      LocalDate day = LAST_DAY;
-      for (int d = 0; d < HISTORY_DAYS; d++) {
-        for (int i = 0; i < factors.size(); i++) {
-          ps.setDate(1, Date.valueOf(day));
-          ps.setString(2, factors.get(i).id());
-          ps.setBigDecimal(3, decimal(level[i], 10));
-          ps.addBatch();
-        }
-        ps.executeBatch();
-        // step one business day back: undo one day's log return
-        double market = gaussian(rnd) * 0.009;
-        for (int i = 0; i < factors.size(); i++) {
-          Factor f = factors.get(i);
-          double own =
-              Math.sqrt(
-                  Math.max(
-                      f.dailyVol() * f.dailyVol() - f.beta() * f.beta() * 0.009 * 0.009, 1e-6));
-          level[i] /= Math.exp(f.beta() * market + own * gaussian(rnd));
-        }
-        day = previousBusinessDay(day);
+            "insert into risk_factor(factor_id, kind, currency, quote, return_type, shift, curve,"
+                + " tenor_years, description) values (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      for (DemoFactor f : factors) {
+        ps.setString(1, f.id());
+        ps.setString(2, f.kind());
+        ps.setString(3, f.currency());
+        ps.setString(4, f.quote());
+        ps.setString(5, f.returnType());
+        ps.setBigDecimal(6, null);
+        ps.setString(7, f.curve());
+        ps.setBigDecimal(8, f.isRate() ? decimal(f.tenorYears(), 6) : null);
+        ps.setString(9, f.description());
+        ps.addBatch();
       }
+      ps.executeBatch();
     }
   }
 
-  private void insertPortfolio(Connection c, List<Factor> factors) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement("insert into portfolio(portfolio_id, name) values (?, ?)")) {
-      ps.setString(1, PORTFOLIO_ID);
-      ps.setString(2, "Demo trading desk");
-      ps.executeUpdate();
-    }
-    List<Factor> equities = factors.stream().filter(f -> f.kind().equals("equity")).toList();
-    List<Factor> fx = factors.stream().filter(f -> f.kind().equals("fx")).toList();
-    List<Factor> rates = factors.stream().filter(f -> f.kind().equals("rate")).toList();
-    SplittableRandom rnd = new SplittableRandom(SEED + 2);
+  private static void insertHistory(Connection c, DemoMarketHistory.History history)
+      throws SQLException {
+    List<DemoFactor> factors = history.factors();
     try (PreparedStatement ps =
         c.prepareStatement(
-            "insert into position(position_id, "
-                + "portfolio_id, instrument, factor_id, rate_factor_id, quantity, strike, maturity_years, "
-                + "volatility) values (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-      for (int p = 1; p <= positions; p++) {
-        double u = rnd.nextDouble();
-        Factor rate = rates.get(rnd.nextInt(rates.size()));
-        ps.setString(1, String.format("P%07d", p));
-        ps.setString(2, PORTFOLIO_ID);
-        if (u < 0.6) { // equity spot
-          Factor eq = equities.get(rnd.nextInt(equities.size()));
-          position(ps, "spot", eq.id(), null, signedQuantity(rnd, 10, 2000), null, null, null);
-        } else if (u < 0.7) { // fx spot
-          Factor f = fx.get(rnd.nextInt(fx.size()));
-          position(ps, "spot", f.id(), null, signedQuantity(rnd, 1e4, 1e6), null, null, null);
-        } else if (u < 0.8) { // zero-coupon bond: face amount on a rate factor
-          position(
-              ps,
-              "zcb",
-              rate.id(),
-              rate.id(),
-              signedQuantity(rnd, 1e4, 1e6),
-              null,
-              decimal(0.5 + 9.5 * rnd.nextDouble(), 6),
-              null);
-        } else { // European option on an equity, discounted on a rate factor
-          Factor eq = equities.get(rnd.nextInt(equities.size()));
-          String kind = rnd.nextBoolean() ? "call" : "put";
-          position(
-              ps,
-              kind,
-              eq.id(),
-              rate.id(),
-              signedQuantity(rnd, 10, 1000),
-              decimal(eq.level() * (0.8 + 0.4 * rnd.nextDouble()), 10),
-              decimal(0.1 + 1.9 * rnd.nextDouble(), 6),
-              decimal(0.15 + 0.25 * rnd.nextDouble(), 8));
+            "insert into factor_history(as_of, factor_id, level) values (?, ?, ?)")) {
+      for (int d = 0; d < history.dates().length; d++) {
+        Date day = Date.valueOf(history.dates()[d]);
+        for (int i = 0; i < factors.size(); i++) {
+          ps.setDate(1, day);
+          ps.setString(2, factors.get(i).id());
+          ps.setBigDecimal(3, decimal(history.levels()[d][i], 10));
+          ps.addBatch();
         }
-        ps.addBatch();
-        if (p % 1000 == 0) {
+        if (d % 50 == 49) {
           ps.executeBatch();
         }
       }
@@ -381,23 +403,77 @@ public final class DemoMarket {
     }
   }
 
-  private static void position(
-      PreparedStatement ps,
-      String instrument,
-      String factor,
-      String rateFactor,
-      BigDecimal quantity,
-      BigDecimal strike,
-      BigDecimal maturity,
-      BigDecimal volatility)
+  private static void insertBook(Connection c, DemoBook book) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into position(business_date, position_id, portfolio_id, instrument, factor_id,"
+                + " rate_factor_id, foreign_rate_factor_id, vol_factor_id, curve, currency,"
+                + " quantity, strike, maturity_years, volatility)"
+                + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      int rows = 0;
+      for (int day = 0; day < DemoBook.BOOK_DAYS; day++) {
+        for (DemoBook.Position p : book.book(day)) {
+          ps.setDate(1, Date.valueOf(p.businessDate()));
+          ps.setString(2, p.id());
+          ps.setString(3, p.desk().id());
+          ps.setString(4, p.instrument());
+          ps.setString(5, p.factor());
+          ps.setString(6, p.rateFactor());
+          ps.setString(7, p.foreignRateFactor());
+          ps.setString(8, p.volFactor());
+          ps.setString(9, p.curve());
+          ps.setString(10, p.currency());
+          ps.setBigDecimal(11, decimal(p.quantity(), 6));
+          ps.setBigDecimal(12, p.strike() == null ? null : decimal(p.strike(), 10));
+          ps.setBigDecimal(13, p.maturityYears() == null ? null : decimal(p.maturityYears(), 6));
+          ps.setBigDecimal(14, p.volatility() == null ? null : decimal(p.volatility(), 8));
+          ps.addBatch();
+          if (++rows % 2000 == 0) {
+            ps.executeBatch();
+          }
+        }
+      }
+      ps.executeBatch();
+    }
+  }
+
+  /**
+   * Each desk's hypothetical P&L over the last {@link #PNL_DAYS} business days: the book of the
+   * last business date, held unchanged, revalued in full at each day's closes and at the day
+   * before's (maturities as on the last date), in USD. A backtest compares it with the VaR of the
+   * day before (docs/sample-var-job.md, "Backtesting data").
+   */
+  private static void insertDeskPnl(Connection c, DemoMarketHistory.History history, DemoBook book)
       throws SQLException {
-    ps.setString(3, instrument);
-    ps.setString(4, factor);
-    ps.setString(5, rateFactor);
-    ps.setBigDecimal(6, quantity);
-    ps.setBigDecimal(7, strike);
-    ps.setBigDecimal(8, maturity);
-    ps.setBigDecimal(9, volatility);
+    DemoValuation valuation = new DemoValuation(history);
+    List<DemoBook.Position> last = book.book(DemoBook.BOOK_DAYS - 1);
+    int days = history.dates().length;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into desk_pnl(business_date, node, currency, hypothetical_pnl)"
+                + " values (?, ?, 'USD', ?)")) {
+      for (DemoBook.Desk desk : DemoBook.DESKS) {
+        List<DemoBook.Position> held = last.stream().filter(p -> p.desk().equals(desk)).toList();
+        double before = value(valuation, held, days - PNL_DAYS - 1);
+        for (int d = days - PNL_DAYS; d < days; d++) {
+          double now = value(valuation, held, d);
+          ps.setDate(1, Date.valueOf(history.dates()[d]));
+          ps.setString(2, desk.node());
+          ps.setDouble(3, now - before);
+          ps.addBatch();
+          before = now;
+        }
+      }
+      ps.executeBatch();
+    }
+  }
+
+  private static double value(DemoValuation valuation, List<DemoBook.Position> book, int day) {
+    double sum = 0;
+    for (DemoBook.Position p : book) {
+      sum += valuation.valueUsd(p, day);
+    }
+    return sum;
   }
 
   private static void insertRunParameters(Connection c) throws SQLException {
@@ -408,7 +484,13 @@ public final class DemoMarket {
       {"method", "mc-normal"},
       {"dof", "5"},
       {"seed", "20261122"},
-      {"histogram_bins", "60"}
+      {"histogram_bins", "60"},
+      {"base_currency", "USD"},
+      // a year of history for the covariance (the regulatory minimum look-back)
+      {"lookback_days", "250"},
+      // the history's crisis has moves of 20 robust standard deviations, as real crises do; a
+      // units slip (a level x100) is hundreds, and is still refused
+      {"max_move_sigmas", "30"}
     };
     try (PreparedStatement ps =
         c.prepareStatement(
@@ -423,27 +505,7 @@ public final class DemoMarket {
     }
   }
 
-  private static BigDecimal signedQuantity(SplittableRandom rnd, double min, double max) {
-    double q = min + (max - min) * rnd.nextDouble();
-    return decimal(rnd.nextDouble() < 0.25 ? -q : q, 0);
-  }
-
   private static BigDecimal decimal(double value, int scale) {
     return BigDecimal.valueOf(value).setScale(scale, RoundingMode.HALF_EVEN);
-  }
-
-  private static double gaussian(SplittableRandom rnd) {
-    // Box-Muller; SplittableRandom has no nextGaussian on Java 17.
-    double u1 = 1.0 - rnd.nextDouble();
-    double u2 = rnd.nextDouble();
-    return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-  }
-
-  private static LocalDate previousBusinessDay(LocalDate day) {
-    LocalDate d = day.minusDays(1);
-    while (d.getDayOfWeek() == DayOfWeek.SATURDAY || d.getDayOfWeek() == DayOfWeek.SUNDAY) {
-      d = d.minusDays(1);
-    }
-    return d;
   }
 }

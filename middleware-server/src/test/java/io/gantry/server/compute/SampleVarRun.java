@@ -72,19 +72,22 @@ final class SampleVarRun {
       rows.addAll(
           query(
               c,
-              "SELECT confidence, var, expected_shortfall, pnl_mean, pnl_stddev, scenarios"
-                  + " FROM var_summary WHERE run_id = ? ORDER BY confidence",
+              "SELECT node, confidence, var, expected_shortfall, var_stderr, es_stderr,"
+                  + " pnl_mean, pnl_stddev, scenarios, diversification_var, diversification_es"
+                  + " FROM var_node_summary WHERE run_id = ? ORDER BY node, confidence",
               runId));
       rows.addAll(
           query(
               c,
-              "SELECT bin, lower, upper, count FROM var_pnl_distribution WHERE run_id = ? ORDER BY bin",
+              "SELECT node, bin, lower, upper, count FROM var_node_pnl_distribution"
+                  + " WHERE run_id = ? ORDER BY node, bin",
               runId));
       rows.addAll(
           query(
               c,
-              "SELECT position_id, confidence, contribution FROM var_contribution"
-                  + " WHERE run_id = ? ORDER BY position_id, confidence",
+              "SELECT node, position_id, confidence, var_contribution, es_contribution,"
+                  + " marginal_var FROM var_position_contribution"
+                  + " WHERE run_id = ? ORDER BY node, position_id, confidence",
               runId));
     }
     return rows;

@@ -49,6 +49,8 @@ class DemoMarketAccountsTest {
     try (Connection c = reader();
         Statement s = c.createStatement()) {
       s.executeQuery("select count(*) from position").close();
+      s.executeQuery("select count(*) from position_factor").close(); // the view
+      s.executeQuery("select count(*) from node_ancestor").close();
       for (String attack :
           new String[] {
             "select utf8tostring(file_read('"
@@ -73,10 +75,17 @@ class DemoMarketAccountsTest {
         Statement s = c.createStatement()) {
       assertEquals(
           1, s.executeUpdate("insert into var_summary values ('job-1', 0.99, 1, 1, 0, 1, 1)"));
+      assertEquals(
+          1,
+          s.executeUpdate(
+              "insert into var_node_summary values ('job-1', date '2026-11-20', 'BANK', 0.99,"
+                  + " 1, 1, null, null, 0, 1, 1, null, null)"));
       for (String attack :
           new String[] {
             "select * from position",
             "delete from var_summary",
+            "delete from var_node_summary",
+            "select * from var_run",
             "update var_summary set var = 0",
             "drop table var_summary",
             "select file_read('/etc/hostname')",

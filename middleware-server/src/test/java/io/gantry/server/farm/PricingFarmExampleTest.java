@@ -28,8 +28,8 @@ import org.xml.sax.InputSource;
 
 /**
  * docs/task-farms.md's example as shipped (jsdl-schema/examples/price-instruments-farm.jsdl): every
- * DESK-1 position of the demo portfolio priced as its own task, the values loaded into the demo
- * database's instrument_value.
+ * position of the demo's US equity desk on 2026-11-20 priced as its own task, the values loaded
+ * into the demo database's instrument_value.
  */
 class PricingFarmExampleTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
@@ -76,7 +76,11 @@ class PricingFarmExampleTest {
             DriverManager.getConnection(
                 new DemoMarket(dataDir.resolve("demo"), 60).jdbcUrl(), "sa", "");
         Statement s = c.createStatement()) {
-      long positions = count(s, "SELECT COUNT(*) FROM position WHERE portfolio_id = 'DESK-1'");
+      long positions =
+          count(
+              s,
+              "SELECT COUNT(*) FROM position WHERE portfolio_id = 'EQ-US'"
+                  + " AND business_date = DATE '2026-11-20'");
       assertTrue(positions > 5, "the demo portfolio has positions: " + positions);
       assertEquals(positions, count(s, "SELECT COUNT(*) FROM instrument_value"));
       assertEquals(
@@ -84,9 +88,10 @@ class PricingFarmExampleTest {
           count(
               s,
               "SELECT COUNT(*) FROM instrument_value v JOIN position p"
-                  + " ON p.position_id = v.position_id AND p.portfolio_id = 'DESK-1'"
+                  + " ON p.position_id = v.position_id AND p.portfolio_id = 'EQ-US'"
+                  + " AND p.business_date = DATE '2026-11-20'"
                   + " WHERE v.state = 'succeeded' AND v.attempts = 1 AND v.value_today IS NOT NULL"),
-          "one succeeded row per DESK-1 position");
+          "one succeeded row per EQ-US position");
       // spot positions: quantity x level, to the 6 decimals printed
       try (ResultSet rs =
           s.executeQuery(

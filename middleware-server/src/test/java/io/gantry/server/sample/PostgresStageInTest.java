@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The SQL checks refuse what leaves the lane, not ordinary work: the sample job's stage-in
- * statements, a WITH query and bound ? parameters, against a real PostgreSQL loaded with the demo's
- * schema, pass validation and stage in (in read-only transactions).
+ * statements (with its template's business date and node bound), a WITH query and bound ?
+ * parameters, against a real PostgreSQL loaded with the demo's schema, pass validation and stage in
+ * (in read-only transactions).
  */
 class PostgresStageInTest {
   @TempDir Path dir;
@@ -46,18 +47,31 @@ class PostgresStageInTest {
         }
       }
       s.execute(
-          "insert into risk_factor values ('EQ001', 'equity', 100), ('IR-USD-1Y', 'rate', 0.04)");
+          "insert into hierarchy_node values ('BANK', null, 'BANK', 'bank', 'the bank'),"
+              + " ('BANK/DESK-1', 'BANK', 'DESK-1', 'desk', 'a desk')");
+      s.execute(
+          "insert into node_ancestor values ('BANK', 'BANK'), ('BANK', 'BANK/DESK-1'),"
+              + " ('BANK/DESK-1', 'BANK/DESK-1')");
+      s.execute(
+          "insert into risk_factor values"
+              + " ('EQ001', 'equity', 'USD', null, 'log', null, null, null, 'a stock'),"
+              + " ('IR-USD-1Y', 'rate', 'USD', null, 'absolute', null, 'USD', 1, 'a rate')");
       s.execute(
           "insert into factor_history values (date '2026-11-19', 'EQ001', 99), (date '2026-11-20', 'EQ001', 100),"
-              + " (date '2026-11-20', 'IR-USD-1Y', 0.04)");
-      s.execute("insert into portfolio values ('DESK-1', 'desk')");
+              + " (date '2026-11-19', 'IR-USD-1Y', 0.039), (date '2026-11-20', 'IR-USD-1Y', 0.04)");
+      s.execute("insert into portfolio values ('DESK-1', 'desk', 'BANK/DESK-1', 'USD')");
       s.execute(
-          "insert into position values ('P1', 'DESK-1', 'call', 'EQ001', 'IR-USD-1Y', 10, 95, 0.5, 0.2)");
+          "insert into position values (date '2026-11-20', 'P1', 'DESK-1', 'call', 'EQ001',"
+              + " 'IR-USD-1Y', null, null, null, 'USD', 10, 95, 0.5, 0.2)");
       s.execute("insert into var_run_parameter values ('daily', 'scenarios', '1000')");
     }
     String sample =
         Files.readString(
             Path.of("").toAbsolutePath().getParent().resolve("jsdl-schema/examples/var-job.jsdl"));
+    String parameters =
+        sample.substring(
+            sample.indexOf("<gx:Parameters>"),
+            sample.indexOf("</gx:Parameters>") + "</gx:Parameters>".length());
     String stageIn =
         sample
             .substring(
@@ -77,7 +91,8 @@ class PostgresStageInTest {
             .xml()
             .replace(
                 "</jsdl:JobDescription>",
-                "<gx:PreDataStaging>"
+                parameters
+                    + "<gx:PreDataStaging>"
                     + stageIn
                     + withQuery
                     + "</gx:PreDataStaging></jsdl:JobDescription>");
@@ -103,6 +118,8 @@ class PostgresStageInTest {
           sorted(Files.readString(job.resolve("latest.csv"))));
       assertTrue(Files.readString(job.resolve("factor-ids.csv")).contains("IR-USD-1Y"));
       assertTrue(Files.size(job.resolve("history.csv.gz")) > 0);
+      assertTrue(Files.size(job.resolve("positions.csv.gz")) > 0);
+      assertTrue(Files.size(job.resolve("factors.csv.gz")) > 0);
     }
   }
 

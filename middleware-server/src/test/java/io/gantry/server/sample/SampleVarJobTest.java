@@ -36,7 +36,9 @@ import org.xml.sax.InputSource;
 /**
  * The sample VaR job (jsdl-schema/examples/var-job.jsdl) end to end on a real server: SQL stage-in
  * in two groups with parameter binding, scp from the demo SSH host, mcvar on 2 ranks through the
- * real mpirun, stage-out of the results into the demo database.
+ * real mpirun, stage-out of the run, its inputs' checksums and every node's results into the demo
+ * database; a resubmission for an old business date takes that date's book, closes and history; an
+ * intraday re-run sees a new trade and a moved close (nothing is cached).
  */
 class SampleVarJobTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
@@ -118,17 +120,17 @@ class SampleVarJobTest {
     String named = client.submitJob(new JobDocument(job));
     JobStatusInfo status = awaitEnd(named, Duration.ofMinutes(3));
     assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
-    assertEquals(3, client.getJobResults(named).stagedOut.size());
+    assertEquals(RESULT_FILES, client.getJobResults(named).stagedOut.size());
     String described = client.submitJob(new JobDocument(sampleJob()));
     assertEquals(JobStateName.SUCCEEDED, awaitEnd(described, Duration.ofMinutes(3)).state);
-    server
-        .close(); // the demo database is a file of the server's, which H2 opens in one process at a
-    // time
-    try (Connection c =
-        DriverManager.getConnection(
-            new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "")) {
+    server.close(); // the demo database is a file of the server's, which H2 opens in one process
+    try (Connection c = demoDatabase()) {
       assertEquals(
-          50000, scalar(c, "select sum(count) from var_pnl_distribution where run_id = ?", named));
+          50000,
+          scalar(
+              c,
+              "select sum(count) from var_node_pnl_distribution where run_id = ? and node = 'BANK'",
+              named));
       assertEquals(
           summary(c, described),
           summary(c, named),
@@ -136,13 +138,17 @@ class SampleVarJobTest {
     }
   }
 
-  /** The var_summary rows of a run, rounded as scripts/run-sample prints them. */
+  /** The stage-out files of the sample: every mcvar result file but node_pnl.csv.gz. */
+  private static final int RESULT_FILES = 8;
+
+  /** The var_node_summary rows of a run, rounded as scripts/run-sample prints them. */
   private static List<String> summary(Connection c, String jobId) throws Exception {
     List<String> rows = new java.util.ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
-            "select confidence, cast(var as decimal(20, 2)),"
-                + " cast(expected_shortfall as decimal(20, 2)), scenarios from var_summary where run_id = ? order by confidence")) {
+            "select node, confidence, cast(var as decimal(20, 2)),"
+                + " cast(expected_shortfall as decimal(20, 2)), scenarios from var_node_summary"
+                + " where run_id = ? order by node, confidence")) {
       ps.setString(1, jobId);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -153,16 +159,18 @@ class SampleVarJobTest {
                   + " | "
                   + rs.getString(3)
                   + " | "
-                  + rs.getString(4));
+                  + rs.getString(4)
+                  + " | "
+                  + rs.getString(5));
         }
       }
     }
-    assertEquals(2, rows.size(), rows.toString());
+    assertTrue(rows.size() >= 2 * 9, rows.toString());
     return rows;
   }
 
   @Test
-  void sampleJobStagesComputesAndWritesItsVarBackIntoSql() throws Exception {
+  void sampleJobStagesComputesAndWritesTheRunAndEveryNodesVarBackIntoSql() throws Exception {
     String jobId = client.submitJob(new JobDocument(sampleJob()));
     JobStatusInfo status = awaitEnd(jobId, Duration.ofMinutes(3));
     assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
@@ -170,74 +178,216 @@ class SampleVarJobTest {
 
     JobResults results = client.getJobResults(jobId);
     assertEquals(6, results.stagedIn.size(), "five SQL extracts and one scp transfer");
-    StagedFileInfo positions =
-        results.stagedIn.stream()
-            .filter(f -> f.target.equals("positions.csv.gz"))
-            .findFirst()
-            .orElseThrow();
-    assertEquals(300, positions.rows);
-    assertTrue(positions.checksum.startsWith("sha256:"));
-    assertEquals(3, results.stagedOut.size());
-    server
-        .close(); // the demo database is a file of the server's, which H2 opens in one process at a
-    // time
+    Map<String, StagedFileInfo> in = byTarget(results.stagedIn);
+    assertTrue(in.get("positions.csv.gz").checksum.startsWith("sha256:"));
+    assertEquals(RESULT_FILES, results.stagedOut.size());
+    server.close(); // the demo database is a file of the server's, which H2 opens in one process
 
-    try (Connection c =
-        DriverManager.getConnection(
-            new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "")) {
-      double var99 =
-          scalar(c, "select var from var_summary where run_id = ? and confidence = 0.99", jobId);
-      double var95 =
-          scalar(c, "select var from var_summary where run_id = ? and confidence = 0.95", jobId);
-      assertTrue(var99 > var95 && var95 > 0, "VaR grows with confidence: " + var95 + " " + var99);
+    try (Connection c = demoDatabase()) {
       assertEquals(
-          50000, scalar(c, "select sum(count) from var_pnl_distribution where run_id = ?", jobId));
-      assertEquals(600, scalar(c, "select count(*) from var_contribution where run_id = ?", jobId));
-      double contributions =
+          (long) scalar(c, "select count(*) from position where business_date = ?", "2026-11-20"),
+          in.get("positions.csv.gz").rows,
+          "the whole bank's book of the business date");
+      // the run and its context
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "select cast(business_date as varchar), method, horizon_days, scenarios, seed,"
+                  + " lookback_days, base_currency, confidence_levels, program_version"
+                  + " from var_run where run_id = ?")) {
+        ps.setString(1, jobId);
+        try (ResultSet rs = ps.executeQuery()) {
+          assertTrue(rs.next(), "the run's row");
+          assertEquals("2026-11-20", rs.getString(1));
+          assertEquals("mc-normal", rs.getString(2));
+          assertEquals(1, rs.getInt(3));
+          assertEquals(50000, rs.getLong(4));
+          assertEquals(20261122L, rs.getLong(5));
+          assertEquals(250, rs.getInt(6));
+          assertEquals("USD", rs.getString(7));
+          assertEquals("0.95;0.99", rs.getString(8));
+          assertTrue(rs.getString(9).startsWith("mcvar "), rs.getString(9));
+        }
+      }
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "select input, sha256 from var_run_input where run_id = ? order by input")) {
+        ps.setString(1, jobId);
+        try (ResultSet rs = ps.executeQuery()) {
+          List<String> inputs = new java.util.ArrayList<>();
+          while (rs.next()) {
+            inputs.add(rs.getString(1));
+            assertTrue(rs.getString(2).matches("[0-9a-f]{64}"), rs.getString(2));
+          }
+          assertEquals(List.of("factors", "history", "params", "positions"), inputs);
+        }
+      }
+      // every node of the hierarchy, on the same scenarios
+      assertEquals(
+          scalar(c, "select count(*) from hierarchy_node where node <> ?", "") * 2,
+          scalar(c, "select count(*) from var_node_summary where run_id = ?", jobId),
+          "every node at both confidence levels");
+      assertEquals(
+          0,
           scalar(
               c,
-              "select sum(contribution) from var_contribution "
-                  + "where run_id = ? and confidence = 0.99",
+              "select count(*) from var_node_summary where run_id = ?"
+                  + " and business_date <> date '2026-11-20'",
+              jobId));
+      double var99 =
+          scalar(
+              c,
+              "select var from var_node_summary where run_id = ? and node = 'BANK'"
+                  + " and confidence = 0.99",
               jobId);
+      double var95 =
+          scalar(
+              c,
+              "select var from var_node_summary where run_id = ? and node = 'BANK'"
+                  + " and confidence = 0.95",
+              jobId);
+      assertTrue(var99 > var95 && var95 > 0, "VaR grows with confidence: " + var95 + " " + var99);
+      double desks =
+          scalar(
+              c,
+              "select sum(s.var) from var_node_summary s join hierarchy_node n on n.node = s.node"
+                  + " where s.run_id = ? and n.node_kind = 'desk' and s.confidence = 0.99",
+              jobId);
+      assertTrue(desks > var99, "diversification: the desks' VaRs add up to more than the bank's");
       assertEquals(
-          var99, contributions, Math.abs(var99) * 0.05, "Euler contributions add up to VaR");
+          var99,
+          scalar(
+              c,
+              "select sum(var_contribution) from var_node_contribution"
+                  + " where run_id = ? and node = 'BANK' and confidence = 0.99",
+              jobId),
+          Math.abs(var99) * 1e-6,
+          "the legal entities' Euler contributions add up to the bank's VaR");
+      assertEquals(
+          var99,
+          scalar(
+              c,
+              "select sum(var_contribution) from var_position_contribution"
+                  + " where run_id = ? and node = 'BANK' and confidence = 0.99",
+              jobId),
+          Math.abs(var99) * 1e-6,
+          "the positions' Euler contributions add up to the bank's VaR");
+      assertEquals(
+          50000,
+          scalar(
+              c,
+              "select sum(count) from var_node_pnl_distribution where run_id = ?"
+                  + " and node = 'BANK/GANTRY-EU/EQUITIES/EQ-JP'",
+              jobId));
     }
   }
 
   @Test
-  void anIntradayReRunAfterALevelMoveQueriesOnlyTheLevels() throws Exception {
+  void aResubmissionForAnOldDateUsesThatDatesBookLevelsAndHistory() throws Exception {
+    String today = client.submitJob(new JobDocument(sampleJob()));
+    assertEquals(JobStateName.SUCCEEDED, awaitEnd(today, Duration.ofMinutes(3)).state);
+    String old =
+        client.submitJob(
+            new JobDocument(
+                sampleJob(),
+                List.of(new io.gantry.server.api.ParameterValue("business_date", "2026-11-12"))));
+    JobStatusInfo status = awaitEnd(old, Duration.ofMinutes(3));
+    assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
+    Map<String, StagedFileInfo> before = byTarget(client.getJobResults(today).stagedIn);
+    Map<String, StagedFileInfo> after = byTarget(client.getJobResults(old).stagedIn);
+    server.close();
+    try (Connection c = demoDatabase()) {
+      assertEquals(
+          (long) scalar(c, "select count(*) from position where business_date = ?", "2026-11-12"),
+          after.get("positions.csv.gz").rows,
+          "that date's book");
+      long factors = after.get("factors.csv.gz").rows;
+      assertEquals(
+          factors
+              * (long)
+                  scalar(
+                      c,
+                      "select count(distinct as_of) from factor_history where as_of <= ?",
+                      "2026-11-12"),
+          after.get("history.csv.gz").rows,
+          "the history up to that date, not beyond");
+      assertEquals(
+          "2026-11-12",
+          text(c, "select cast(business_date as varchar) from var_run where run_id = ?", old));
+      assertEquals(
+          0,
+          scalar(
+              c,
+              "select count(*) from var_node_summary where run_id = ?"
+                  + " and business_date <> date '2026-11-12'",
+              old));
+      assertTrue(
+          scalar(
+                  c,
+                  "select var from var_node_summary where run_id = ? and node = 'BANK' and confidence = 0.99",
+                  old)
+              != scalar(
+                  c,
+                  "select var from var_node_summary where run_id = ? and node = 'BANK' and confidence = 0.99",
+                  today),
+          "another date, another VaR");
+      assertTrue(
+          !before.get("factors.csv.gz").checksum.equals(after.get("factors.csv.gz").checksum),
+          "that date's closes");
+    }
+  }
+
+  @Test
+  void anIntradayReRunSeesANewTradeAndAMovedCloseNothingIsCached() throws Exception {
     String first = client.submitJob(new JobDocument(sampleJob()));
     assertEquals(JobStateName.SUCCEEDED, awaitEnd(first, Duration.ofMinutes(3)).state);
     Map<String, StagedFileInfo> before = byTarget(client.getJobResults(first).stagedIn);
-    server
-        .close(); // the demo database is a file of the server's, which H2 opens in one process at a
-    // time
-    try (Connection c =
-            DriverManager.getConnection(
-                new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "");
+    server.close(); // the demo database is a file of the server's, which H2 opens in one process
+    try (Connection c = demoDatabase();
         java.sql.Statement s = c.createStatement()) {
-      s.execute("update risk_factor set level = cast(level * 1.01 as decimal(20, 10))"); // what
-      // scripts/move-demo-levels does
+      // a trade booked after the first run, and the close moved (what scripts/move-demo-levels
+      // does)
+      s.execute(
+          "insert into position (business_date, position_id, portfolio_id, instrument, factor_id,"
+              + " currency, quantity) values (date '2026-11-20', 'P-NEW', 'EQ-US', 'spot',"
+              + " 'EQ-US-01', 'USD', 1000)");
+      s.execute(
+          "update factor_history set level = cast(level * 1.01 as decimal(20, 10))"
+              + " where as_of = date '2026-11-20' and factor_id like 'EQ-%'");
     }
-    start(); // the cache lives under the data directory's staging root and outlives the server
+    start();
     String second = client.submitJob(new JobDocument(sampleJob()));
     JobStatusInfo status = awaitEnd(second, Duration.ofMinutes(3));
     assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
-
     Map<String, StagedFileInfo> after = byTarget(client.getJobResults(second).stagedIn);
-    for (String cached :
-        List.of("positions.csv.gz", "params.csv.gz", "factor-ids.csv", "history.csv.gz")) {
+    for (String file :
+        List.of(
+            "positions.csv.gz",
+            "params.csv.gz",
+            "factor-ids.csv",
+            "factors.csv.gz",
+            "history.csv.gz")) {
       assertTrue(
-          after.get(cached).step.startsWith("sql-extract-cached["),
-          cached + ": " + after.get(cached).step);
-      assertEquals(before.get(cached).checksum, after.get(cached).checksum, cached);
+          after.get(file).step.startsWith("sql-extract["), file + ": " + after.get(file).step);
     }
-    assertTrue(
-        after.get("factors.csv.gz").step.startsWith("sql-extract["),
-        after.get("factors.csv.gz").step);
+    assertEquals(before.get("positions.csv.gz").rows + 1, after.get("positions.csv.gz").rows);
     assertTrue(
         !before.get("factors.csv.gz").checksum.equals(after.get("factors.csv.gz").checksum),
-        "the levels moved, so their extract differs");
+        "the closes moved, so their extract differs");
+  }
+
+  private Connection demoDatabase() throws Exception {
+    return DriverManager.getConnection(
+        new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "");
+  }
+
+  private static String text(Connection c, String sql, String value) throws Exception {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, value);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertTrue(rs.next(), sql);
+        return rs.getString(1);
+      }
+    }
   }
 
   private static Map<String, StagedFileInfo> byTarget(List<StagedFileInfo> files) {
