@@ -51,6 +51,7 @@ final class ConfigurationCheck {
     new TreeMap<>(config.sshIdentities()).values().forEach(i -> all.add(identity(i)));
     all.add(tls());
     all.add(jobStore());
+    jobDirectoryReach().ifPresent(all::add);
     return all;
   }
 
@@ -128,6 +129,31 @@ final class ConfigurationCheck {
    * A plain connection, no migration: the check changes nothing. An H2 file store in use by a
    * running server is locked, which the problem then says.
    */
+  /**
+   * On slurm and mpirun-hosts (job directories here, not on a cluster over SSH): whether the jobs'
+   * default account can reach the job directories' root, which it otherwise finds only when its
+   * first job fails on a node.
+   */
+  private Optional<Finding> jobDirectoryReach() {
+    ServerConfig.Backend backend = config.compute().backend();
+    if (config.compute().cluster() != null
+        || (backend != ServerConfig.Backend.SLURM
+            && backend != ServerConfig.Backend.MPIRUN_HOSTS)) {
+      return Optional.empty();
+    }
+    String name = config.sandbox().defaultOsAccount();
+    String what = "job directories " + config.stagingRoot() + " for OS account " + name;
+    try {
+      return Optional.of(
+          new Finding(
+              what,
+              io.gantry.server.pipeline.JobDirectoryReach.problem(
+                  config.stagingRoot(), io.gantry.dispatcher.OsAccounts.lookup(name), null)));
+    } catch (IllegalArgumentException e) {
+      return Optional.of(new Finding(what, Optional.of(e.getMessage())));
+    }
+  }
+
   private Finding jobStore() {
     String url = GantryServer.storeSettings(config).jdbcUrl();
     String what = "job store " + DataSourceSpec.redactUrl(url);

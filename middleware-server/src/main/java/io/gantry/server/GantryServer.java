@@ -20,6 +20,7 @@ import io.gantry.server.config.StandardStagingSettings;
 import io.gantry.server.demo.DemoMarket;
 import io.gantry.server.demo.DemoRemoteHost;
 import io.gantry.server.http.GantryHttpServer;
+import io.gantry.server.http.ListeningSocket;
 import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.http.StorageOutageFilter;
 import io.gantry.server.metrics.ServerMetrics;
@@ -135,6 +136,10 @@ public final class GantryServer implements AutoCloseable {
   }
 
   private void startComponents(ServerConfig config) throws Exception {
+    // first of all: a port another process holds is named before anything is made or opened,
+    // and stays this server's while the rest starts
+    ListeningSocket listening =
+        own(ListeningSocket.bind(config.listenHost(), config.listenPort(), "listen.port"));
     ServerConfig.Storage limits = config.storage();
     Optional<Path> h2Store = h2StoreBase(config);
     PrivateDataDirectory privateData = privateDataDirectory(config);
@@ -366,7 +371,7 @@ public final class GantryServer implements AutoCloseable {
                 List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement")),
                 withStorageOutageFilter(storage, webFaces(web)),
                 requestLimits(config)));
-    http.start();
+    http.start(listening);
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
     OperationsWiring.start(config, metrics, store, storage, backend)
         .ifPresent(this::own); // ops listener

@@ -75,6 +75,46 @@ class CheckCommandTest {
   }
 
   @Test
+  void onMpirunHostsAJobDirectoriesRootTheJobAccountCannotReachIsNamed() throws Exception {
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+    Path locked = Files.createDirectory(dir.resolve("locked"));
+    Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
+    Map<String, String> settings = new java.util.HashMap<>();
+    settings.put("compute.backend", "mpirun-hosts");
+    settings.put(
+        "mpirun.hostfile",
+        Files.writeString(dir.resolve("hosts"), "localhost slots=1\n").toString());
+    settings.put("staging.root", locked.resolve("jobs").toString());
+    settings.put("jobs.default-os-account", "gantry-test-alice");
+    Run r =
+        run(
+            "check",
+            "--config",
+            config(settings).toString(),
+            "--data-dir",
+            dir.resolve("data").toString());
+    assertEquals(1, r.code(), r.out() + r.err());
+    assertTrue(
+        r.out()
+            .contains(
+                "FAIL  job directories "
+                    + locked.resolve("jobs")
+                    + " for OS account gantry-test-alice"),
+        r.out());
+    assertTrue(r.out().contains("it may not enter " + locked + " (mode rwx------)"), r.out());
+    Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx--x--x"));
+    Run again =
+        run(
+            "check",
+            "--config",
+            config(settings).toString(),
+            "--data-dir",
+            dir.resolve("data").toString());
+    assertTrue(
+        again.out().contains("ok    job directories " + locked.resolve("jobs")), again.out());
+  }
+
+  @Test
   void aWrongPasswordAndAFileThatIsNoKeyAreEachNamedAndTheExitCodeIsOne() throws Exception {
     RiskDatabase risk = RiskDatabase.h2File(dir);
     Map<String, String> settings = new java.util.HashMap<>(risk.dataSourceSettings());

@@ -2,6 +2,7 @@ package io.gantry.server.demo;
 
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.PasswordSource;
+import io.gantry.server.storage.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -9,7 +10,6 @@ import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -189,11 +189,13 @@ public final class DemoMarket {
       if (!Files.exists(file)) {
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
-        Files.createDirectories(file.getParent());
-        Files.createFile(
+        OwnerOnlyFiles.createDirectories(file.getParent(), OwnerOnlyFiles.DIRECTORY_MODE);
+        OwnerOnlyFiles.write(
             file,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(file, Base64.getUrlEncoder().withoutPadding().encodeToString(random));
+            Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(random)
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       }
       String password = Files.readString(file).strip();
       if (!password.matches("[A-Za-z0-9_-]{16,}")) {

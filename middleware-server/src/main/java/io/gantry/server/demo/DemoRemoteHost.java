@@ -4,15 +4,13 @@ import com.jcraft.jsch.JSch;
 import com.jcraft.jsch.JSchException;
 import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.SshIdentity;
+import io.gantry.server.storage.OwnerOnlyFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PublicKey;
@@ -108,15 +106,8 @@ public final class DemoRemoteHost implements AutoCloseable {
         pair.writePrivateKey(privateKey);
         ByteArrayOutputStream publicKey = new ByteArrayOutputStream();
         pair.writePublicKey(publicKey, "gantry-demo");
-        Files.deleteIfExists(keyFile);
-        Files.createFile(
-            keyFile,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        try (OutputStream out =
-            Files.newOutputStream(keyFile, StandardOpenOption.TRUNCATE_EXISTING)) {
-          out.write(privateKey.toByteArray());
-        }
-        Files.write(publicFile, publicKey.toByteArray());
+        OwnerOnlyFiles.write(publicFile, publicKey.toByteArray());
+        OwnerOnlyFiles.write(keyFile, privateKey.toByteArray());
         pair.dispose();
       } catch (JSchException e) {
         throw new GeneralSecurityException(
@@ -132,14 +123,18 @@ public final class DemoRemoteHost implements AutoCloseable {
    * Adds the host's line to known_hosts unless it is there; replaces a stale line for the address.
    */
   private static void trust(Path knownHosts, String line) throws IOException {
-    Files.createDirectories(knownHosts.getParent());
+    OwnerOnlyFiles.createDirectories(knownHosts.getParent(), OwnerOnlyFiles.DIRECTORY_MODE);
     List<String> lines = Files.exists(knownHosts) ? Files.readAllLines(knownHosts) : List.of();
     if (lines.contains(line)) {
       return;
     }
     String address = line.substring(0, line.indexOf(' ') + 1);
     List<String> kept = lines.stream().filter(l -> !l.startsWith(address)).toList();
-    Files.write(knownHosts, concat(kept, line));
+    // owner-only from its first byte: it lies in ssh/, whose files the start-up check refuses
+    // when others may read them
+    OwnerOnlyFiles.write(
+        knownHosts,
+        String.join("\n", concat(kept, line)).concat("\n").getBytes(StandardCharsets.UTF_8));
   }
 
   private static List<String> concat(List<String> lines, String line) {

@@ -135,7 +135,18 @@ public final class GantryHttpServer implements AutoCloseable {
 
   /** Starts listening; fails if the port is taken, naming the address. */
   public void start() throws Exception {
+    start(null);
+  }
+
+  /**
+   * Starts listening on {@code socket}, bound before the rest of the server started (null: binds
+   * the configured address now).
+   */
+  public void start(ListeningSocket socket) throws Exception {
     try {
+      if (socket != null) {
+        connector.open(socket.handOver());
+      }
       jetty.start();
     } catch (Exception e) {
       jetty.stop();

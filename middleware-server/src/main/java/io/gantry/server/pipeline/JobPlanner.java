@@ -184,7 +184,7 @@ public final class JobPlanner {
    * jobs, an executable the job's sandbox does not show.
    */
   public void checkLaunchable(JsdlJobPlan plan) throws JobFailure {
-    accounts.accountOf(plan.owner());
+    io.gantry.dispatcher.JobAccount account = accounts.accountOf(plan.owner());
     if (!plan.runsProgram()) {
       return; // staging only: nothing is launched
     }
@@ -192,6 +192,22 @@ public final class JobPlanner {
     if (problem.isPresent()) {
       throw new JobFailure(problem.get());
     }
+    if (startsOnNodes()) {
+      problem = JobDirectoryReach.problem(stagingRoot, account, plan.launch().executable());
+      if (problem.isPresent()) {
+        throw new JobFailure(problem.get());
+      }
+    }
+  }
+
+  /**
+   * Whether jobs start on nodes under their account, outside the server's sandbox, with the job
+   * directories on a file system this host shares (on a cluster over SSH they are not here).
+   */
+  private boolean startsOnNodes() {
+    return !onCluster
+        && (compute.backend() == io.gantry.server.config.ServerConfig.Backend.SLURM
+            || compute.backend() == io.gantry.server.config.ServerConfig.Backend.MPIRUN_HOSTS);
   }
 
   /**

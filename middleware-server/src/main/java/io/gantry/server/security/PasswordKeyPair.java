@@ -2,6 +2,7 @@ package io.gantry.server.security;
 
 import io.gantry.jsdl.EncryptedSecret;
 import io.gantry.jsdl.SecretBinding;
+import io.gantry.server.storage.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,18 +72,14 @@ public final class PasswordKeyPair {
 
   private static void create(Path dir, Path privateFile, Path publicFile)
       throws IOException, GeneralSecurityException {
-    Files.createDirectories(
-        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    OwnerOnlyFiles.createDirectories(dir, OwnerOnlyFiles.DIRECTORY_MODE);
     KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
     generator.initialize(KEY_BITS);
     java.security.KeyPair pair = generator.generateKeyPair();
-    Path tmp = dir.resolve(PRIVATE_FILE + ".tmp");
-    Files.deleteIfExists(tmp);
-    Files.createFile(tmp, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-    Files.write(tmp, pair.getPrivate().getEncoded());
-    Files.writeString(publicFile, toPem(pair.getPublic()), StandardCharsets.US_ASCII);
-    // the private key appears under its name only when complete, and never readable by others
-    Files.move(tmp, privateFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    // both owner-only from their first byte (the data directory's check refuses anything wider
+    // in keys/), the public key first: the private key's presence means the pair is complete
+    OwnerOnlyFiles.write(publicFile, toPem(pair.getPublic()).getBytes(StandardCharsets.US_ASCII));
+    OwnerOnlyFiles.write(privateFile, pair.getPrivate().getEncoded());
   }
 
   /** The public key in PEM ("BEGIN PUBLIC KEY", X.509 SubjectPublicKeyInfo). */

@@ -1,12 +1,12 @@
 package io.gantry.server.security;
 
+import io.gantry.server.storage.OwnerOnlyFiles;
 import io.gantry.soap.FingerprintTrustManager;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -58,18 +58,29 @@ public final class TlsKeystore {
   }
 
   private static void generate(Path directory, Path file, Path passwordFile) throws IOException {
-    Files.createDirectories(directory);
-    ownerOnly(directory, "rwx------");
-    Files.deleteIfExists(passwordFile);
-    Files.createFile(
-        passwordFile,
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(
-        passwordFile,
-        new String(PasswordHasher.randomPassword()),
-        StandardOpenOption.TRUNCATE_EXISTING);
-    Path partial = directory.resolve("keystore.p12.partial");
-    Files.deleteIfExists(partial);
+    OwnerOnlyFiles.createDirectories(directory, OwnerOnlyFiles.DIRECTORY_MODE);
+    OwnerOnlyFiles.write(
+        passwordFile, new String(PasswordHasher.randomPassword()).getBytes(StandardCharsets.UTF_8));
+    // keytool writes with the umask's mode: into a directory of its own that only this account
+    // may enter, removed whatever happens, so neither a window nor a leftover of a wider mode
+    Path workshop =
+        Files.createTempDirectory(
+            directory,
+            ".keystore",
+            PosixFilePermissions.asFileAttribute(OwnerOnlyFiles.DIRECTORY_MODE));
+    try {
+      generateInto(workshop.resolve("keystore.p12"), passwordFile, file);
+    } finally {
+      try (java.util.stream.Stream<Path> left = Files.list(workshop)) {
+        for (Path f : left.toList()) {
+          Files.deleteIfExists(f);
+        }
+      }
+      Files.deleteIfExists(workshop);
+    }
+  }
+
+  private static void generateInto(Path partial, Path passwordFile, Path file) throws IOException {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -96,7 +107,7 @@ public final class TlsKeystore {
                 "-keypass:file",
                 passwordFile.toString()));
     run(command);
-    ownerOnly(partial, "rw-------");
+    Files.setPosixFilePermissions(partial, OwnerOnlyFiles.FILE_MODE);
     // Renamed only when complete, so a crash during generation never leaves a half keystore.
     Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
@@ -112,14 +123,6 @@ public final class TlsKeystore {
       Thread.currentThread().interrupt();
       p.destroyForcibly();
       throw new IOException("interrupted while generating the TLS certificate", e);
-    }
-  }
-
-  private static void ownerOnly(Path path, String permissions) throws IOException {
-    try {
-      Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(permissions));
-    } catch (UnsupportedOperationException e) {
-      // not a POSIX file system: its ACLs are the operator's to set
     }
   }
 

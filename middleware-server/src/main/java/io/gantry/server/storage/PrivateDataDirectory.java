@@ -141,8 +141,7 @@ public final class PrivateDataDirectory {
 
   private void create(Path dir, Set<PosixFilePermission> mode) throws IOException {
     if (Files.notExists(dir)) {
-      Files.createDirectories(dir);
-      Files.setPosixFilePermissions(dir, mode); // not subject to the umask, unlike creation
+      OwnerOnlyFiles.createDirectories(dir, mode); // born with its mode: no wider moment
     }
   }
 
