@@ -1,5 +1,6 @@
 package io.gantry.server;
 
+import io.gantry.server.compute.ComputeBackends;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.ServerConfig;
@@ -126,19 +127,12 @@ final class ConfigurationCheck {
   }
 
   /**
-   * A plain connection, no migration: the check changes nothing. An H2 file store in use by a
-   * running server is locked, which the problem then says.
-   */
-  /**
    * On slurm and mpirun-hosts (job directories here, not on a cluster over SSH): whether the jobs'
    * default account can reach the job directories' root, which it otherwise finds only when its
    * first job fails on a node.
    */
   private Optional<Finding> jobDirectoryReach() {
-    ServerConfig.Backend backend = config.compute().backend();
-    if (config.compute().cluster() != null
-        || (backend != ServerConfig.Backend.SLURM
-            && backend != ServerConfig.Backend.MPIRUN_HOSTS)) {
+    if (!ComputeBackends.policyFor(config.compute()).startsOnSharedNodes()) {
       return Optional.empty();
     }
     String name = config.sandbox().defaultOsAccount();
@@ -154,6 +148,10 @@ final class ConfigurationCheck {
     }
   }
 
+  /**
+   * A plain connection, no migration: the check changes nothing. An H2 file store in use by a
+   * running server is locked, which the problem then says.
+   */
   private Finding jobStore() {
     String url = GantryServer.storeSettings(config).jdbcUrl();
     String what = "job store " + DataSourceSpec.redactUrl(url);

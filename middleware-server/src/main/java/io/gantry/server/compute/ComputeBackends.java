@@ -7,6 +7,7 @@ import io.gantry.server.compute.internal.SlurmBackend;
 import io.gantry.server.config.ServerConfig;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,25 +30,36 @@ public final class ComputeBackends {
    * A backend, and which {@code compute.*} settings choose it.
    *
    * @param name how the documentation names it
+   * @param policy what the backend makes of jobs under these settings, known without making it (an
+   *     offline {@code gantry-server check} asks it)
    */
   public record Registration(
-      String name, Predicate<ServerConfig.Compute> chosenBy, Constructor constructor) {}
+      String name,
+      Predicate<ServerConfig.Compute> chosenBy,
+      Function<ServerConfig.Compute, ComputePolicy> policy,
+      Constructor constructor) {}
 
   private static final List<Registration> REGISTERED =
       List.of(
           new Registration(
-              "local", c -> c.backend() == ServerConfig.Backend.LOCAL, LocalBackend::create),
+              "local",
+              c -> c.backend() == ServerConfig.Backend.LOCAL,
+              LocalBackend::policy,
+              LocalBackend::create),
           new Registration(
               "mpirun-hosts",
               c -> c.backend() == ServerConfig.Backend.MPIRUN_HOSTS,
+              MpirunHostsBackend::policy,
               MpirunHostsBackend::create),
           new Registration(
               "slurm",
               c -> c.backend() == ServerConfig.Backend.SLURM && c.cluster() == null,
+              SlurmBackend::policy,
               SlurmBackend::create),
           new Registration(
               "slurm over SSH",
               c -> c.backend() == ServerConfig.Backend.SLURM && c.cluster() != null,
+              ClusterSlurmBackend::policy,
               ClusterSlurmBackend::create));
 
   private ComputeBackends() {}
@@ -57,9 +69,19 @@ public final class ComputeBackends {
     return REGISTERED;
   }
 
+  /** What the backend these settings choose makes of jobs, without making the backend. */
+  public static ComputePolicy policyFor(ServerConfig.Compute settings) {
+    return chosen(settings).policy().apply(settings);
+  }
+
   /** The backend the configuration chooses; exactly one registration matches. */
   public static ComputeBackend create(BackendContext context) throws IOException {
-    ServerConfig.Compute settings = context.config().compute();
+    ComputeBackend backend = chosen(context.config().compute()).constructor().create(context);
+    log.info("compute backend {}", backend.name());
+    return backend;
+  }
+
+  private static Registration chosen(ServerConfig.Compute settings) {
     List<Registration> chosen =
         REGISTERED.stream().filter(r -> r.chosenBy().test(settings)).toList();
     if (chosen.size() != 1) {
@@ -70,8 +92,6 @@ public final class ComputeBackends {
               + chosen.size()
               + " registered backends, not one");
     }
-    ComputeBackend backend = chosen.get(0).constructor().create(context);
-    log.info("compute backend {}", backend.name());
-    return backend;
+    return chosen.get(0);
   }
 }

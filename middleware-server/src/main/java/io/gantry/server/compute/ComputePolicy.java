@@ -39,6 +39,15 @@ public record ComputePolicy(
     users = Map.copyOf(users);
   }
 
+  /**
+   * Whether jobs start on other hosts as their owners' accounts, outside this host's sandbox, from
+   * job directories on a file system this host shares with them (mpirun-hosts, slurm here): a job
+   * directory those accounts cannot reach fails only there, so it is refused at submission.
+   */
+  public boolean startsOnSharedNodes() {
+    return !sandboxed && !onCluster;
+  }
+
   /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */
   public static ComputePolicy local() {
     return new ComputePolicy("local", true, true, false, false, null, null, Map.of());

@@ -205,9 +205,7 @@ public final class JobPlanner {
    * directories on a file system this host shares (on a cluster over SSH they are not here).
    */
   private boolean startsOnNodes() {
-    return !onCluster
-        && (compute.backend() == io.gantry.server.config.ServerConfig.Backend.SLURM
-            || compute.backend() == io.gantry.server.config.ServerConfig.Backend.MPIRUN_HOSTS);
+    return compute.startsOnSharedNodes();
   }
 
   /**

@@ -35,20 +35,21 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
 
   private ClusterSlurmBackend(
       ServerConfig.Compute compute, ClusterConnection cluster, SlurmLauncher slurm) {
-    super(
-        new ComputePolicy(
-            "slurm",
-            false,
-            false,
-            true,
-            true,
-            compute.slurmPartition(),
-            compute.slurmAccount(),
-            compute.slurmUsers()),
-        new ClusterDirectories(cluster, compute.cluster().root()),
-        slurm,
-        null);
+    super(policy(compute), new ClusterDirectories(cluster, compute.cluster().root()), slurm, null);
     this.cluster = cluster;
+  }
+
+  /** What this backend makes of jobs (the registration's policy). */
+  public static ComputePolicy policy(ServerConfig.Compute compute) {
+    return new ComputePolicy(
+        "slurm",
+        false,
+        false,
+        true,
+        true,
+        compute.slurmPartition(),
+        compute.slurmAccount(),
+        compute.slurmUsers());
   }
 
   /**

@@ -4,6 +4,7 @@ import io.gantry.dispatcher.LocalMpirunLauncher;
 import io.gantry.server.compute.BackendContext;
 import io.gantry.server.compute.ComputeBackend;
 import io.gantry.server.compute.ComputePolicy;
+import io.gantry.server.config.ServerConfig;
 import java.util.Map;
 
 /**
@@ -12,11 +13,12 @@ import java.util.Map;
  */
 public final class LocalBackend extends MpirunBackend {
   private LocalBackend(BackendContext context) {
-    super(
-        "local",
-        new ComputePolicy("local", true, true, false, false, null, null, Map.of()),
-        context,
-        LocalMpirunLauncher::new);
+    super("local", policy(context.config().compute()), context, LocalMpirunLauncher::new);
+  }
+
+  /** What this backend makes of jobs (the registration's policy). */
+  public static ComputePolicy policy(ServerConfig.Compute settings) {
+    return new ComputePolicy("local", true, true, false, false, null, null, Map.of());
   }
 
   /** The registration's constructor. */

@@ -22,9 +22,14 @@ public final class MpirunHostsBackend extends MpirunBackend {
   private MpirunHostsBackend(BackendContext context) {
     super(
         "mpirun-hosts",
-        new ComputePolicy("mpirun-hosts", false, false, false, false, null, null, Map.of()),
+        policy(context.config().compute()),
         context,
         dispatch -> hostsLauncher(context.config(), dispatch));
+  }
+
+  /** What this backend makes of jobs (the registration's policy). */
+  public static ComputePolicy policy(ServerConfig.Compute settings) {
+    return new ComputePolicy("mpirun-hosts", false, false, false, false, null, null, Map.of());
   }
 
   /** The registration's constructor. */

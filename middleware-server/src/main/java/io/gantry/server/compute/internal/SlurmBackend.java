@@ -42,7 +42,8 @@ public final class SlurmBackend extends SlurmJobsBackend {
     return ProgramOnPath.problem(sbatch);
   }
 
-  private static ComputePolicy policy(ServerConfig.Compute c) {
+  /** What this backend makes of jobs (the registration's policy). */
+  public static ComputePolicy policy(ServerConfig.Compute c) {
     return new ComputePolicy(
         "slurm", false, false, true, false, c.slurmPartition(), c.slurmAccount(), c.slurmUsers());
   }
