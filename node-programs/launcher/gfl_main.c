@@ -170,20 +170,6 @@ static int read_frame(int fd, unsigned char **buf, size_t *cap, gfl_in *in) {
   return (*buf)[0];
 }
 
-static int parse_task(gfl_in *in, gfl_task *t) {
-  memset(t, 0, sizeof *t);
-  if (gfl_in_u64(in, &t->id) || gfl_in_u32(in, &t->attempt) || gfl_in_u64(in, &t->wall_ms) ||
-      gfl_in_str(in, &t->executable) || t->executable[0] == '\0')
-    return -1;
-  if (gfl_in_strings(in, &t->argv, &t->argc, 1, t->executable)) return -1;
-  if (gfl_in_strings(in, &t->env, &t->envc, 0, NULL)) return -1;
-  for (size_t i = 0; i < t->envc; i++) {
-    char *eq = strchr(t->env[i], '=');
-    if (!eq || eq == t->env[i]) return -1;
-  }
-  return in->left == 0 ? 0 : -1;
-}
-
 static void put_result(gfl_out *o, const gfl_task *t, const gfl_result *r) {
   gfl_out_u8(o, 1);
   gfl_out_u64(o, t->id);
@@ -258,7 +244,7 @@ static int serve(int fd, const char *secret) {
       rc = gfl_session_run(fd, &w);
       goto out;
     }
-    if (type != GFL_TASK || parse_task(&in, &task)) goto protocol;
+    if (type != GFL_TASK || gfl_task_parse(&in, &task)) goto protocol;
     if (gfl_task_run(&task, limit, &result, err)) {
       fprintf(stderr, "gantry-launcher: %s\n", err);
       rc = 4;

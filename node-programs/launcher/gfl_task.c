@@ -182,6 +182,20 @@ int gfl_task_run(const gfl_task *t, size_t limit, gfl_result *r, char *err) {
   return 0;
 }
 
+int gfl_task_parse(gfl_in *in, gfl_task *t) {
+  memset(t, 0, sizeof *t);
+  if (gfl_in_u64(in, &t->id) || gfl_in_u32(in, &t->attempt) || gfl_in_u64(in, &t->wall_ms) ||
+      gfl_in_str(in, &t->executable) || t->executable[0] == '\0')
+    return -1;
+  if (gfl_in_strings(in, &t->argv, &t->argc, 1, t->executable)) return -1;
+  if (gfl_in_strings(in, &t->env, &t->envc, 0, NULL)) return -1;
+  for (size_t i = 0; i < t->envc; i++) {
+    char *eq = strchr(t->env[i], '=');
+    if (!eq || eq == t->env[i]) return -1;
+  }
+  return in->left == 0 ? 0 : -1;
+}
+
 void gfl_task_free(gfl_task *t) {
   free(t->executable);
   for (size_t i = 0; i < t->argc; i++) free(t->argv[i]);

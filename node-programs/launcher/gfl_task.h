@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gfl_wire.h"
+
 enum gfl_how {
   GFL_EXITED = 0,    /* code = exit status */
   GFL_SIGNALED = 1,  /* code = signal number */
@@ -41,6 +43,10 @@ typedef struct gfl_result {
 
 /* Runs the task to its end. Returns 0 with *r filled, or -1 (message in err, size 256) when
  * the launcher itself cannot go on (out of memory). A task that cannot start is a result. */
+/* Parses a TASK frame's payload (after the type byte) into t, which the caller frees with
+ * gfl_task_free also on failure. Every NAME=VALUE needs its name; nothing may follow the
+ * last string. Returns 0 or -1. */
+int gfl_task_parse(gfl_in *in, gfl_task *t);
 int gfl_task_run(const gfl_task *t, size_t output_limit, gfl_result *r, char *err);
 void gfl_task_free(gfl_task *t);
 void gfl_result_free(gfl_result *r);

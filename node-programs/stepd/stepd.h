@@ -57,4 +57,21 @@ typedef struct stepdStatus {
  * or -1 with errbuf set. */
 int stepdStatusWrite(const char *path, const stepdStatus *status, char *errbuf, size_t errlen);
 
+/* The command line (usage in stepd_main.c). */
+typedef struct stepdOptions {
+  const char *jobId;
+  const char *statusPath;
+  long long graceMs;
+  long long wallTimeMs; /* 0: no limit */
+  int wrapperDepth;
+  char **program;
+} stepdOptions;
+
+/* Parses argv into o (pointers into argv); returns 0, or -1 with err set. */
+int stepdParseOptions(int argc, char **argv, stepdOptions *o, char *err, size_t errlen);
+
+/* Parses the text of /proc/PID/stat: the parent pid and start time of a live process. Returns 0,
+ * or -1 for a dead (zombie) process or text not in that form. */
+int stepdParseStat(const char *text, pid_t *ppid, unsigned long long *start);
+
 #endif

@@ -14,17 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Parses /proc/PID/stat: the name in parentheses may hold spaces and ')', so fields are counted
- * from the last ')'. */
-static int stepdReadStat(pid_t pid, pid_t *ppid, unsigned long long *start) {
-  char path[64], buf[1024];
-  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  FILE *f = fopen(path, "re");
-  if (f == NULL) return -1;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  char *p = strrchr(buf, ')');
+/* The name in parentheses may hold spaces and ')', so fields are counted from the last ')'. */
+int stepdParseStat(const char *text, pid_t *ppid, unsigned long long *start) {
+  const char *p = strrchr(text, ')');
   if (p == NULL) return -1;
   /* after ')': state(3) ppid(4) ... starttime(22) */
   char state;
@@ -39,6 +31,17 @@ static int stepdReadStat(pid_t pid, pid_t *ppid, unsigned long long *start) {
   *ppid = (pid_t)parent;
   *start = st;
   return 0;
+}
+
+static int stepdReadStat(pid_t pid, pid_t *ppid, unsigned long long *start) {
+  char path[64], buf[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "re");
+  if (f == NULL) return -1;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  return stepdParseStat(buf, ppid, start);
 }
 
 static int stepdTreeAdd(stepdTree *tree, stepdProc proc) {

@@ -25,6 +25,14 @@ public final class ServerConfigLoader {
         settings.load(in);
       } catch (IOException e) {
         throw new ConfigException("--config", "cannot read " + file + ": " + e.getMessage());
+      } catch (IllegalArgumentException e) { // Properties.load: a backslash-u not followed by 4 hex
+        throw new ConfigException(
+            "--config",
+            "cannot read "
+                + file
+                + ": a \\u escape must be followed by four hexadecimal digits ("
+                + e.getMessage()
+                + ")");
       }
     }
     overrides.forEach(settings::setProperty);

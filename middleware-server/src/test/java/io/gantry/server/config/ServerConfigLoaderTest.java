@@ -49,6 +49,18 @@ class ServerConfigLoaderTest {
     assertEquals(new PasswordSource.FromEnvironment("RISK_DB_PASSWORD"), risk.password());
   }
 
+  /** Found by SettingsLoaderFuzzTest: Properties.load's own exception escaped the loader. */
+  @Test
+  void malformedUnicodeEscapeIsRefusedNamingTheFile() throws Exception {
+    Path file = dir.resolve("gantry.properties");
+    Files.writeString(file, "listen.host=\\u12zz\n");
+    var e =
+        assertThrows(ConfigException.class, () -> new ServerConfigLoader().load(file, Map.of()));
+    assertTrue(
+        e.getMessage().startsWith("setting '--config': cannot read " + file), e.getMessage());
+    assertTrue(e.getMessage().contains("four hexadecimal digits"), e.getMessage());
+  }
+
   @Test
   void portOutsideRangeIsRefusedNamingTheSetting() {
     var e =
