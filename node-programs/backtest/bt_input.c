@@ -46,7 +46,10 @@ static int read_csv(const char *path, const char *const *names, int nnames, int 
                      nf_header);
             goto fail;
         }
-        if (fn(f, col, ln, in, why)) { snprintf(err, BT_ERRLEN, "%s:%ld: %s", path, ln, why); goto fail; }
+        if (fn(f, col, ln, in, why)) {
+            snprintf(err, BT_ERRLEN, "%s:%ld: %s", path, ln, why);
+            goto fail;
+        }
     }
     if (rc != GIO_EOF) { snprintf(err, BT_ERRLEN, "%s: %s", path, msg); goto fail; }
     gio_reader_close(r);

@@ -63,7 +63,8 @@ static int parse(int argc, char **argv, bt_options *o, char *err) {
         errno = 0;
         long w = strtol(v, &end, 10);
         if (errno || *end || end == v || w < 1 || w > 1000000)
-            return snprintf(err, BT_ERRLEN, "--window-days '%s' is not a whole number in 1..1000000", v), -1;
+            return snprintf(err, BT_ERRLEN,
+                            "--window-days '%s' is not a whole number in 1..1000000", v), -1;
         o->window = (int)w;
     }
     if (!o->var || !o->pnl || !o->out_dir)
@@ -212,7 +213,10 @@ static int run(const bt_options *o, const bt_inputs *in, const calendar *cal, ou
     s.var = malloc(sizeof *s.var * ((size_t)cap + 1));
     s.pnl = malloc(sizeof *s.pnl * ((size_t)cap + 1));
     int rc = -1;
-    if (!s.hit || !s.pnl_day || !s.var || !s.pnl) { snprintf(err, BT_ERRLEN, "out of memory"); goto done; }
+    if (!s.hit || !s.pnl_day || !s.var || !s.pnl) {
+        snprintf(err, BT_ERRLEN, "out of memory");
+        goto done;
+    }
     for (size_t g = 0; g < in->nvar;) {
         size_t ge = g + 1; /* the group [g, ge): one node and confidence level */
         while (ge < in->nvar && !strcmp(in->var[ge].node, in->var[g].node) &&
@@ -283,7 +287,10 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 2; i++) {
         gio_writer *w = f[i].w;
         f[i].w = NULL;
-        if (gio_writer_close(w, msg)) { snprintf(err, sizeof err, "%s: %s", f[i].tmp, msg); goto fail; }
+        if (gio_writer_close(w, msg)) {
+            snprintf(err, sizeof err, "%s: %s", f[i].tmp, msg);
+            goto fail;
+        }
     }
     for (int i = 0; i < 2; i++)
         if (rename(f[i].tmp, f[i].final)) {

@@ -264,7 +264,8 @@ if r.returncode == 0:
 BASEL_TABLE = {0: ("green", 0.00, 8.11), 1: ("green", 0.00, 28.58), 2: ("green", 0.00, 54.32),
                3: ("green", 0.00, 75.81), 4: ("green", 0.00, 89.22), 5: ("yellow", 0.40, 95.88),
                6: ("yellow", 0.50, 98.63), 7: ("yellow", 0.65, 99.60), 8: ("yellow", 0.75, 99.89),
-               9: ("yellow", 0.85, 99.97), 10: ("red", 1.00, 99.99), 11: ("red", 1.00, 100.00)}
+               9: ("yellow", 0.85, 99.97), 10: ("red", 1.00, 99.99),
+               11: ("red", 1.00, 100.00)}  # 11: beyond the table's last row ("10 or more")
 
 
 def fixed_series(hits, conf="0.99", node="DESK"):
