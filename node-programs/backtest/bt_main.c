@@ -292,10 +292,13 @@ int main(int argc, char **argv) {
             goto fail;
         }
     }
-    for (int i = 0; i < 2; i++)
+    /* The exceptions first, the summary last: a summary in the directory means both are
+     * complete; if its rename fails, the exceptions file is taken back. */
+    for (int i = 1; i >= 0; i--)
         if (rename(f[i].tmp, f[i].final)) {
             snprintf(err, sizeof err, "cannot rename %s to %s: %s", f[i].tmp, f[i].final,
                      strerror(errno));
+            if (i == 0) remove(f[1].final);
             goto fail;
         }
     opened = 0;

@@ -387,6 +387,36 @@ for name, args, what in (("window", ["--window-days", "0"], "--window-days"),
                          ("option", ["--windows", "5"], "unknown option")):
     r, out = run("bad-opt-" + name, GOOD_VAR, GOOD_PNL, *args)
     check(r.returncode != 0 and what in r.stderr and os.listdir(out) == [], f"bad option {name}: {r.stderr!r}")
+# An empty file, and a corrupt blocked gzip file.
+r, out = run("bad-empty", [], GOOD_PNL)
+check(r.returncode == 0 and len(read_out(out, "backtest_summary.csv")) == 0, "a header-only VaR file")
+os.truncate(os.path.join(WORK, "bad-empty", "var.csv"), 0)
+shutil.rmtree(out)
+os.makedirs(out)
+r = subprocess.run([BIN, "--var-history", os.path.join(WORK, "bad-empty", "var.csv"), "--pnl",
+                    os.path.join(WORK, "bad-empty", "pnl.csv"), "--out-dir", out], capture_output=True, text=True)
+check(r.returncode != 0 and "var.csv:1: no header" in r.stderr and os.listdir(out) == [], f"empty file: {r.stderr!r}")
+r, out = run("bad-gz", GOOD_VAR, GOOD_PNL, compress_in=True)
+gz = os.path.join(WORK, "bad-gz", "pnl.csv.gz")
+with open(gz, "r+b") as f:
+    f.seek(30)
+    f.write(b"\xff\xff\xff\xff")
+shutil.rmtree(out)
+os.makedirs(out)
+r = subprocess.run([BIN, "--var-history", os.path.join(WORK, "bad-gz", "var.csv.gz"), "--pnl", gz,
+                    "--out-dir", out], capture_output=True, text=True)
+check(r.returncode != 0 and "pnl.csv.gz" in r.stderr and os.listdir(out) == [], f"corrupt gzip: {r.stderr!r}")
+
+# --help names every output column (the headers the files carry).
+h = subprocess.run([BIN, "--help"], capture_output=True, text=True)
+check(h.returncode == 0, "--help failed")
+text = " ".join(h.stdout.split())
+good = os.path.join(WORK, "ref-250", "out")
+for name in ("backtest_summary.csv", "backtest_exceptions.csv"):
+    with open(os.path.join(good, name)) as f:
+        header = f.readline().strip()
+    check(name in text and all(c in text for c in header.split(",")), f"--help lacks {name}'s columns")
+
 r, out = run("good-small", GOOD_VAR, GOOD_PNL)
 check(r.returncode == 0, f"small good input refused: {r.stderr}")
 rows = read_out(out, "backtest_summary.csv")
