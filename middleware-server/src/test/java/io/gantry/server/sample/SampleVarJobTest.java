@@ -281,6 +281,58 @@ class SampleVarJobTest {
     }
   }
 
+  /**
+   * What a regulator asks ("reproduce the VaR of that day"): the stored job, run again, gives the
+   * same inputs (their checksums) and every result row again, to the last digit; only the run id
+   * differs.
+   */
+  @Test
+  void aResubmittedJobReproducesEveryResultRowButItsRunId() throws Exception {
+    String first = client.submitJob(new JobDocument(sampleJob()));
+    assertEquals(JobStateName.SUCCEEDED, awaitEnd(first, Duration.ofMinutes(3)).state);
+    String again = client.resubmitJob(first, List.of());
+    assertEquals(JobStateName.SUCCEEDED, awaitEnd(again, Duration.ofMinutes(3)).state);
+    server.close(); // the demo database is a file of the server's, which H2 opens in one process
+    try (Connection c = demoDatabase()) {
+      for (String table :
+          List.of(
+              "var_run",
+              "var_run_input",
+              "var_node_summary",
+              "var_node_pnl_distribution",
+              "var_position_contribution",
+              "var_node_contribution")) {
+        List<String> rows = rowsWithoutRunId(c, table, first);
+        assertTrue(!rows.isEmpty(), table);
+        assertEquals(rows, rowsWithoutRunId(c, table, again), table);
+      }
+    }
+  }
+
+  /** Every column of {@code table}'s rows of a run but run_id, in a stable order. */
+  private static List<String> rowsWithoutRunId(Connection c, String table, String runId)
+      throws Exception {
+    List<String> rows = new java.util.ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement("select * from " + table + " where run_id = ?")) {
+      ps.setString(1, runId);
+      try (ResultSet rs = ps.executeQuery()) {
+        int columns = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+          StringBuilder row = new StringBuilder();
+          for (int i = 1; i <= columns; i++) {
+            if (!rs.getMetaData().getColumnName(i).equalsIgnoreCase("run_id")) {
+              row.append(rs.getString(i)).append('|');
+            }
+          }
+          rows.add(row.toString());
+        }
+      }
+    }
+    java.util.Collections.sort(rows);
+    return rows;
+  }
+
   @Test
   void aResubmissionForAnOldDateUsesThatDatesBookLevelsAndHistory() throws Exception {
     String today = client.submitJob(new JobDocument(sampleJob()));
