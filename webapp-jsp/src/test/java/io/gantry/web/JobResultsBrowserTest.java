@@ -50,9 +50,9 @@ class JobResultsBrowserTest extends BrowserTest {
     assertTrue(
         browser.find("#staging").getText().contains("positions.csv.gz"), "the staging manifest");
     assertEquals(
-        3,
+        8,
         browser.findAll("#staging tbody.stage-out tr td:first-child").size(),
-        "three files staged out");
+        "every result file staged out but the scenario P&L (node_pnl.csv.gz)");
     browser.await("#results-link", 10);
     browser.shot("var-job-succeeded");
 

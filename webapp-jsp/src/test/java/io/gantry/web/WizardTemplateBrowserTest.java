@@ -59,7 +59,7 @@ class WizardTemplateBrowserTest extends BrowserTest {
         browser
             .find("#v-business_date-hint")
             .getText()
-            .contains("the last day of market history the VaR is computed from"),
+            .contains("the business date: its book, its closing levels and the history up to it"),
         "the description as help");
     type("v-portfolio", "BANK");
     browser.clickAndAwaitNewPage("#check-values");
