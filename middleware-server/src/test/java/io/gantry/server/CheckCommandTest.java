@@ -75,15 +75,12 @@ class CheckCommandTest {
   }
 
   @Test
-  void onMpirunHostsAJobDirectoriesRootTheJobAccountCannotReachIsNamed() throws Exception {
+  void onSlurmAJobDirectoriesRootTheJobAccountCannotReachIsNamed() throws Exception {
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
     Path locked = Files.createDirectory(dir.resolve("locked"));
     Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
     Map<String, String> settings = new java.util.HashMap<>();
-    settings.put("compute.backend", "mpirun-hosts");
-    settings.put(
-        "mpirun.hostfile",
-        Files.writeString(dir.resolve("hosts"), "localhost slots=1\n").toString());
+    settings.put("compute.backend", "slurm");
     settings.put("staging.root", locked.resolve("jobs").toString());
     settings.put("jobs.default-os-account", "gantry-test-alice");
     Run r =

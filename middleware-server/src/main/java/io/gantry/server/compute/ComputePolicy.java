@@ -41,11 +41,13 @@ public record ComputePolicy(
 
   /**
    * Whether jobs start on other hosts as their owners' accounts, outside this host's sandbox, from
-   * job directories on a file system this host shares with them (mpirun-hosts, slurm here): a job
-   * directory those accounts cannot reach fails only there, so it is refused at submission.
+   * job directories on a file system this host shares with them (slurm here: Slurm runs each job as
+   * its owner): a job directory that account cannot reach fails only there, so it is refused at
+   * submission. Not mpirun-hosts: its ranks run as mpirun.ssh-user on the hosts, whatever the job's
+   * owner (docs/security.md).
    */
   public boolean startsOnSharedNodes() {
-    return !sandboxed && !onCluster;
+    return slurm && !onCluster;
   }
 
   /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * On mpirun-hosts, a job whose account cannot traverse to the job directories (a parent directory
- * of mode 0700) is refused at submit, naming the directory, instead of failing on a node with
- * "couldn't chdir ... Permission denied" (the same check guards the slurm backend).
+ * On slurm, a job whose account cannot traverse to the job directories (a parent directory of mode
+ * 0700) is refused at submit, naming the directory, instead of failing on a node with "couldn't
+ * chdir ... Permission denied".
  */
 class UnreachableJobDirectoryTest {
   @TempDir Path dir;
@@ -29,15 +29,13 @@ class UnreachableJobDirectoryTest {
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
     Path locked = Files.createDirectory(dir.resolve("locked"));
     Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
-    Path hosts = Files.writeString(dir.resolve("hosts"), "localhost slots=2\n");
     try (GantryServer server =
         GantryServer.start(
             new ServerConfigLoader()
                 .load(
                     null,
                     GantryTestServer.builder(dir)
-                        .backend("mpirun-hosts")
-                        .setting("mpirun.hostfile", hosts.toString())
+                        .backend("slurm")
                         .setting("staging.root", locked.resolve("jobs").toString())
                         .settingsMap()))) {
       JobManagement client = JobManagementClients.of(server.jobManagementUrl());
