@@ -102,7 +102,7 @@ class WizardJsdlRoundTripTest {
     job.getParameters().addAll(List.of(date, twice, badName, count));
     WizardForm.checkParameters(job.getParameters());
     assertTrue(
-        date.getErrors().get("default").contains("is not an ISO date"),
+        date.getErrors().get("default").contains("is not a day: November 2026 has 30 days"),
         () -> date.getErrors().toString());
     assertEquals("Parameter business_date is declared twice.", twice.getErrors().get("name"));
     assertTrue(badName.getErrors().get("name").contains("must start with a letter or _"));
