@@ -71,7 +71,7 @@ class StandardStagingChecksTest {
     assertEquals(
         List.of(
             "line 10:9 JobDefinition/JobDescription/DataStaging/Source/URI: Gantry cannot stage"
-                + " 'gsiftp:' URIs; it stages file:, http:, https:, scp:, sftp:, ftp:, ftps: URIs"),
+                + " 'gsiftp:' URIs; it stages file:, http:, https:, scp:, sftp:, ftp:, ftps:, gantry-job: URIs"),
         errors(job(staging("Source", "gsiftp://grid.example/in.txt", ""))));
     assertEquals(1, errors(job(staging("Target", "srm://grid.example/out.txt", ""))).size());
   }

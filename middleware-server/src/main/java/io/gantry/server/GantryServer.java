@@ -196,6 +196,17 @@ public final class GantryServer implements AutoCloseable {
             ? StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes())
             : null;
     gateway.useCache(stageInCache);
+    // gantry-job: sources read an earlier job's directory where its stored plan put it
+    gateway.useJobOutputs(
+        job -> {
+          try {
+            return store
+                .plan(io.gantry.server.store.JobId.parse(job))
+                .map(plan -> plan.jobDirectory().toString());
+          } catch (IllegalArgumentException e) {
+            return java.util.Optional.empty(); // not a job id: no such job
+          }
+        });
 
     SandboxConfig sandbox =
         SandboxConfig.defaults().withExecutableRoots(config.sandbox().allowedExecutableRoots());

@@ -17,6 +17,7 @@ import io.gantry.staging.internal.uri.DeleteOnTermination;
 import io.gantry.staging.internal.uri.FileScheme;
 import io.gantry.staging.internal.uri.FtpScheme;
 import io.gantry.staging.internal.uri.HttpScheme;
+import io.gantry.staging.internal.uri.JobOutputScheme;
 import io.gantry.staging.internal.uri.UriScheme;
 import io.gantry.staging.internal.uri.UriTransferStep;
 import java.io.IOException;
@@ -56,6 +57,7 @@ public final class StagingGateway implements AutoCloseable {
   private final UriStagingPolicy uriPolicy;
   private final Map<String, UriScheme> uriSchemes;
   private volatile StageInCache cache;
+  private volatile JobOutputs jobOutputs = JobOutputs.NONE;
 
   /**
    * A gateway that connects wherever a plan says ({@link ConnectionPolicy#unrestricted()}; no file:
@@ -127,6 +129,15 @@ public final class StagingGateway implements AutoCloseable {
    */
   public StagingGateway useCache(StageInCache stageInCache) {
     this.cache = stageInCache;
+    return this;
+  }
+
+  /**
+   * Locates earlier jobs' directories for {@code gantry-job:} sources (without it, each such source
+   * fails naming its job). Call once, before the first stage-in.
+   */
+  public StagingGateway useJobOutputs(JobOutputs outputs) {
+    this.jobOutputs = Objects.requireNonNull(outputs, "outputs");
     return this;
   }
 
@@ -257,11 +268,14 @@ public final class StagingGateway implements AutoCloseable {
   private List<Step> uriTransfers(
       List<UriTransfer> transfers, JobFiles dir, CacheStore stageInCache) {
     List<Step> steps = new ArrayList<>();
+    // an earlier job's directory is opened on the same side as this job's (host or cluster)
+    Map<String, UriScheme> schemes = new java.util.HashMap<>(uriSchemes);
+    schemes.put(io.gantry.jsdl.JobOutputUri.SCHEME, new JobOutputScheme(jobOutputs, dir));
     transfers.forEach(
         t ->
             steps.add(
                 new UriTransferStep(
-                    t, dir, credentials, options, uriPolicy, uriSchemes, stageInCache)));
+                    t, dir, credentials, options, uriPolicy, schemes, stageInCache)));
     return steps;
   }
 

@@ -52,6 +52,9 @@ public record UriStagingPolicy(List<Path> fileRoots, KeyStore trustStore, HostCh
     if (transfer.scheme().equals("file")) {
       return fileProblem(transfer.uri().getPath(), transfer.direction());
     }
+    if (transfer.isJobOutput()) {
+      return jobOutputProblem(transfer);
+    }
     String host = transfer.uri().getHost();
     if (host == null || host.isEmpty()) {
       return Optional.of(transfer.scheme() + ": URI '" + transfer.describe() + "' names no host");
@@ -62,6 +65,24 @@ public record UriStagingPolicy(List<Path> fileRoots, KeyStore trustStore, HostCh
       return Optional.of(transfer.describe() + " names no file");
     }
     return hosts.problem(host, transfer.port());
+  }
+
+  /**
+   * Why a {@code gantry-job:} transfer cannot run: it is only a Source, of the form {@code
+   * gantry-job:JOB/FILE}. Which jobs and files it may name is the server's rule, checked at
+   * validation.
+   */
+  private static Optional<String> jobOutputProblem(UriTransfer transfer) {
+    if (transfer.direction() == UriTransfer.Direction.OUT) {
+      return Optional.of(
+          transfer.describe() + " names an earlier job's file: it can only be a Source");
+    }
+    try {
+      io.gantry.jsdl.JobOutputUri.parse(transfer.uri().toString());
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of(e.getMessage());
+    }
   }
 
   /**

@@ -43,7 +43,15 @@ public record UriTransfer(
 
   /** The schemes the gateway moves, in the order messages list them. */
   public static final java.util.List<String> SCHEMES =
-      java.util.List.of("file", "http", "https", "scp", "sftp", "ftp", "ftps");
+      java.util.List.of(
+          "file",
+          "http",
+          "https",
+          "scp",
+          "sftp",
+          "ftp",
+          "ftps",
+          io.gantry.jsdl.JobOutputUri.SCHEME);
 
   public enum Direction {
     IN,
@@ -129,6 +137,11 @@ public record UriTransfer(
         + ": URIs";
   }
 
+  /** Whether the source is a file of an earlier job ({@code gantry-job:JOB/FILE}). */
+  public boolean isJobOutput() {
+    return scheme().equals(io.gantry.jsdl.JobOutputUri.SCHEME);
+  }
+
   /** The URI's scheme, lower case. */
   public String scheme() {
     return uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -156,6 +169,9 @@ public record UriTransfer(
   public String describe() {
     if (scheme().equals("file")) {
       return "file://" + uri.getPath();
+    }
+    if (isJobOutput()) {
+      return uri.toString(); // names a job and its file, nothing secret
     }
     return scheme()
         + "://"

@@ -489,7 +489,7 @@ class UriStagingTest {
             IllegalArgumentException.class,
             () -> in("gsiftp://grid.example/data", "f", CreationFlag.OVERWRITE, null));
     assertEquals(
-        "Gantry cannot stage 'gsiftp:' URIs; it stages file:, http:, https:, scp:, sftp:, ftp:, ftps: URIs",
+        "Gantry cannot stage 'gsiftp:' URIs; it stages file:, http:, https:, scp:, sftp:, ftp:, ftps:, gantry-job: URIs",
         e.getMessage());
   }
 }

@@ -4,6 +4,7 @@ import static io.gantry.jsdl.JsdlNamespaces.GANTRY;
 import static io.gantry.jsdl.JsdlNamespaces.JSDL;
 
 import io.gantry.jsdl.EncryptedSecret;
+import io.gantry.jsdl.JobOutputUri;
 import io.gantry.jsdl.JsdlDefaults;
 import io.gantry.jsdl.StagingCredential;
 import io.gantry.jsdl.StagingPolicy;
@@ -35,7 +36,7 @@ import org.w3c.dom.Element;
  */
 final class StagingChecks {
   private static final List<String> STAGED_SCHEMES =
-      List.of("file", "http", "https", "scp", "sftp", "ftp", "ftps");
+      List.of("file", "http", "https", "scp", "sftp", "ftp", "ftps", JobOutputUri.SCHEME);
   private static final Set<String> PLAIN_SCHEMES = Set.of("http", "ftp", "file");
 
   private final Findings findings;
@@ -91,6 +92,10 @@ final class StagingChecks {
     }
     Element uri = Dom.child(side, JSDL, "URI");
     String scheme = uriScheme(uri, side);
+    if (JobOutputUri.SCHEME.equals(scheme)) {
+      jobOutput(uri, side);
+      return;
+    }
     if (scheme != null && !scheme.equals("file")) {
       host(uri, scheme);
     }
@@ -128,6 +133,34 @@ final class StagingChecks {
       return null;
     }
     return scheme;
+  }
+
+  /**
+   * A file of an earlier job: only a Source (a job's directory is written by its own program, never
+   * by another job's stage-out), in the form {@code gantry-job:JOB/FILE}, with no Credential (the
+   * server reads it as the jobs' common owner).
+   */
+  private void jobOutput(Element uri, Element side) {
+    if (side.getLocalName().equals("Target")) {
+      findings.error(
+          uri,
+          JobOutputUri.SCHEME
+              + ": names an earlier job's file to stage in; it can only be a Source, not a"
+              + " Target");
+      return;
+    }
+    try {
+      JobOutputUri.parse(Dom.text(uri));
+    } catch (IllegalArgumentException e) {
+      findings.error(uri, e.getMessage());
+    }
+    if (Dom.children(side).stream().anyMatch(StagingCredential::isCredential)) {
+      findings.error(
+          side,
+          "a "
+              + JobOutputUri.SCHEME
+              + ": Source takes no Credential: the job's own owner reads it");
+    }
   }
 
   /** The URI's host and port must pass the server's host rule, as scp/sftp hosts do. */

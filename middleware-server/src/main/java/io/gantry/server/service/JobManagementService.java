@@ -442,6 +442,10 @@ public class JobManagementService implements JobManagement {
     if (job != null) {
       List<Problem> unknown = new ArrayList<>();
       dependencies = flow.dependencies(job, caller, id -> findVisible(id, caller), unknown);
+      // an earlier job's file as a Source: that job, that file, and waiting for it (workflows.md)
+      unknown.addAll(
+          new JobOutputSources(store::find, this::planOf)
+              .problems(caller.name(), job.stagingSteps(), dependencies));
       if (!unknown.isEmpty()) {
         result.problems.addAll(unknown);
         job = null;

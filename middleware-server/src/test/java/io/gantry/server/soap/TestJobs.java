@@ -30,6 +30,7 @@ public final class TestJobs {
   private final List<String> preStaging = new ArrayList<>();
   private final List<String> postStaging = new ArrayList<>();
   private final List<String> dependencies = new ArrayList<>();
+  private final List<String> dataStaging = new ArrayList<>();
 
   private TestJobs(String name) {
     this.name = name;
@@ -126,6 +127,23 @@ public final class TestJobs {
     return this;
   }
 
+  /** A standard {@code jsdl:DataStaging} that stages {@code fileName} in from {@code source}. */
+  public TestJobs stageIn(String fileName, String source) {
+    return dataStaging(
+        "<jsdl:DataStaging><jsdl:FileName>"
+            + escape(fileName)
+            + "</jsdl:FileName><jsdl:CreationFlag>overwrite</jsdl:CreationFlag>"
+            + "<jsdl:Source><jsdl:URI>"
+            + escape(source)
+            + "</jsdl:URI></jsdl:Source></jsdl:DataStaging>");
+  }
+
+  /** A standard {@code jsdl:DataStaging} element as written. */
+  public TestJobs dataStaging(String element) {
+    dataStaging.add(element);
+    return this;
+  }
+
   /** {@code gx:After}: start only after job {@code id} SUCCEEDED. */
   public TestJobs after(String id) {
     dependencies.add("<gx:After>" + id + "</gx:After>");
@@ -193,6 +211,7 @@ public final class TestJobs {
             .append("<jsdl:Application>")
             .append(application)
             .append("</jsdl:Application>");
+    dataStaging.forEach(doc::append);
     if (!preStaging.isEmpty()) {
       doc.append("<gx:PreDataStaging>")
           .append(String.join("", preStaging))

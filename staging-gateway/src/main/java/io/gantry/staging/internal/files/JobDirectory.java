@@ -27,6 +27,11 @@ public final class JobDirectory implements JobFiles {
     return root;
   }
 
+  @Override
+  public JobFiles sibling(String directory) throws IOException {
+    return new JobDirectory(Path.of(directory));
+  }
+
   /**
    * Resolves a plan's file name for writing or reading; creates missing parent directories.
    *

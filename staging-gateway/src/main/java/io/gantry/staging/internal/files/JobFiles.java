@@ -25,6 +25,14 @@ public interface JobFiles {
   /** Removes {@code name} if it is there; true if it was. */
   boolean delete(String name, String what) throws IOException;
 
+  /**
+   * Another job's directory on the same side as this one (this host, or the same cluster over the
+   * same connection), confined as this one is: where a {@code gantry-job:} source is read from.
+   *
+   * @param directory its absolute path there
+   */
+  JobFiles sibling(String directory) throws IOException;
+
   /** The local directory, or null when the job directory is remote. */
   JobDirectory local();
 }

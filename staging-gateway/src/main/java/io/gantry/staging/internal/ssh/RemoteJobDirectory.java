@@ -120,6 +120,11 @@ public final class RemoteJobDirectory implements JobFiles {
   }
 
   @Override
+  public JobFiles sibling(String directory) throws IOException {
+    return new RemoteJobDirectory(link, directory);
+  }
+
+  @Override
   public JobDirectory local() {
     return null;
   }
