@@ -27,12 +27,15 @@ import picocli.CommandLine.Spec;
     description = {
       "Run a job again as a new job: the same description and parameter values as stored with it,"
           + " each --set replacing one. The new job's status names the original.",
+      "With --failed-tasks (a task farm that ended): only its failed or lost tasks run again;"
+          + " the new job's result file carries the succeeded tasks' rows over (attempts 0).",
       "Only the job's owner (or an administrator) may resubmit it."
     },
     footerHeading = "%nExamples:%n",
     footer = {
       "  gantry resubmit 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5",
       "  gantry resubmit 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5 --set business_date=2026-11-19 --wait",
+      "  gantry resubmit --failed-tasks 5f0c3a9e2b7d4e61a8c9f0e1d2c3b4a5 --wait",
       ExitCodes.HELP
     })
 final class ResubmitCommand implements Callable<Integer> {
@@ -47,6 +50,11 @@ final class ResubmitCommand implements Callable<Integer> {
       paramLabel = "NAME=VALUE",
       description = "a parameter value replacing the stored one; repeatable")
   List<String> sets;
+
+  @Option(
+      names = "--failed-tasks",
+      description = "rerun only the failed or lost tasks of a task farm, carrying the others over")
+  boolean failedTasks;
 
   @Option(names = "--wait", description = "wait until the new job ends, showing progress")
   boolean await;
@@ -63,13 +71,22 @@ final class ResubmitCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Map<String, String> values = ParameterValues.of(sets);
+    if (failedTasks && !values.isEmpty()) {
+      err.println(
+          "gantry resubmit: --failed-tasks reruns tasks with the stored values; --set cannot"
+              + " change them (resubmit the job whole instead)");
+      err.flush();
+      return ExitCodes.USAGE_OR_IO;
+    }
     ServerConnection server = gantry.connect();
     List<Problem>[] rejection = newRejection();
     String newId =
         server.call(
             s -> {
               try {
-                return s.resubmitJob(jobId, ParameterValues.soap(values));
+                return failedTasks
+                    ? s.resubmitFailedTasks(jobId)
+                    : s.resubmitJob(jobId, ParameterValues.soap(values));
               } catch (InvalidJobFault e) {
                 rejection[0] = e.getFaultInfo().getProblem();
                 return null;

@@ -217,6 +217,20 @@ public interface JobManagement {
       throws JobNotFoundFault, InvalidJobFault, LimitExceededFault;
 
   /**
+   * Reruns only the failed or lost tasks of a task farm that ended, as a new job with the same
+   * stored description and parameter values: its farm makes the same tasks, carries each task that
+   * succeeded in the original (with the same inputs) over into its result file with {@code
+   * attempts} 0, and runs the others. The new job's status names the original. Only the owner (or
+   * an administrator) may rerun; the new job belongs to the original's owner.
+   *
+   * @return the new job's id
+   */
+  @WebMethod
+  @WebResult(name = "newJobId")
+  String resubmitFailedTasks(@WebParam(name = "jobId") String jobId)
+      throws JobNotFoundFault, InvalidJobFault, LimitExceededFault, JobStateFault;
+
+  /**
    * Adds a schedule of the caller's: the job (a template, with values that may use the scheduled
    * time, e.g. <code>${schedule.date}</code>) is submitted as the caller at every time of the cron
    * expression. The job is validated now, for the next time; an invalid one is refused.

@@ -92,6 +92,7 @@ public final class TaskFarmRunner implements AutoCloseable {
     TaskFarmSpec spec = plan.farm();
     List<FarmTask> tasks = TaskFarmTasks.of(spec, plan.jobDirectory(), settings.maxTasks());
     String secret = FarmDispatcher.newSecret();
+    boolean fresh = !Files.exists(journal(plan.jobId()), LinkOption.NOFOLLOW_LINKS);
     FarmDispatcher dispatcher;
     try {
       Files.createDirectories(
@@ -114,7 +115,7 @@ public final class TaskFarmRunner implements AutoCloseable {
               tasks,
               launchers.processes(),
               options,
-              FarmJournal.open(journal(plan.jobId())));
+              journal(plan, spec, tasks, fresh));
     } catch (IOException e) {
       throw new JobFailure("cannot start the farm's dispatcher: " + e.getMessage(), e);
     }
@@ -153,6 +154,54 @@ public final class TaskFarmRunner implements AutoCloseable {
     } catch (IOException e) {
       LOG.warn("job {}: cannot remove the farm's journal: {}", id, e.toString());
     }
+  }
+
+  /**
+   * The farm's journal; a fresh one of a rerun of failed tasks starts with the succeeded tasks it
+   * carries over ({@link CarriedTasks}), so the dispatcher hands out only the others, as after a
+   * restart.
+   */
+  private FarmJournal journal(
+      JsdlJobPlan plan, TaskFarmSpec spec, List<FarmTask> tasks, boolean fresh)
+      throws IOException, JobFailure {
+    io.gantry.server.store.JobOrigin origin = store.origin(plan.jobId());
+    List<io.gantry.dispatcher.farm.TaskResult> carried = List.of();
+    if (fresh && origin.failedTasksOnly()) {
+      JobId from = origin.resubmittedFrom();
+      Path directory =
+          store
+              .plan(from)
+              .map(io.gantry.server.store.StoredPlan::jobDirectory)
+              .orElseThrow(
+                  () ->
+                      new JobFailure(
+                          "job "
+                              + from
+                              + ", whose failed tasks this job"
+                              + " reruns, has no stored plan"));
+      try {
+        carried = CarriedTasks.from(directory, spec.resultFileName(), spec.inputNames(), tasks);
+      } catch (IOException e) {
+        throw new JobFailure(
+            "cannot carry over the succeeded tasks of job "
+                + from
+                + " ("
+                + e.getMessage()
+                + "); resubmit it whole instead",
+            e);
+      }
+    }
+    FarmJournal journal = FarmJournal.open(journal(plan.jobId()));
+    if (!carried.isEmpty()) {
+      journal.append(carried);
+      journal.sync();
+      LOG.info(
+          "job {}: {} succeeded task(s) carried over from job {}",
+          plan.jobId(),
+          carried.size(),
+          origin.resubmittedFrom());
+    }
+    return journal;
   }
 
   private Path journal(JobId id) {

@@ -369,7 +369,8 @@ public class JobManagementService implements JobManagement {
                 origin.resubmittedFrom(),
                 origin.scheduleId(),
                 origin.scheduleName(),
-                origin.scheduledFor()));
+                origin.scheduledFor(),
+                origin.failedTasksOnly()));
     // The store may have taken the job into a file deleted since the last check: acknowledge
     // only what a fresh check says is kept.
     if (storage.confirmStillThere().isPresent()) {
@@ -893,6 +894,29 @@ public class JobManagementService implements JobManagement {
         StoredDocuments.document(description, values),
         caller.name().equals(original.owner()) ? caller : new Caller(original.owner(), false),
         new JobOrigin(Map.of(), original.id(), null, null, null));
+  }
+
+  @Override
+  public String resubmitFailedTasks(String jobId)
+      throws JobNotFoundFault, InvalidJobFault, LimitExceededFault, JobStateFault {
+    Caller caller = caller();
+    JobRecord original = ownJob(jobId, caller);
+    if (!original.state().isFinal()) {
+      throw stateFault(
+          "job " + jobId + " is " + original.state() + "; only a farm that ended can be rerun",
+          original);
+    }
+    Map<String, String> values = store.origin(original.id()).parameters();
+    String description = store.jobDescription(original.id()).orElseThrow();
+    ParseResult parsed = parser.parse(description, values);
+    if (!parsed.isValid() || parsed.validJob().taskFarm().isEmpty()) {
+      throw new InvalidArgumentException(
+          "jobId", "job " + jobId + " is no task farm; resubmit it whole (resubmitJob)");
+    }
+    return submit(
+        StoredDocuments.document(description, values),
+        caller.name().equals(original.owner()) ? caller : new Caller(original.owner(), false),
+        new JobOrigin(Map.of(), original.id(), null, null, null, true));
   }
 
   /** Submits a schedule's job for one of its times, as the schedule's owner. */

@@ -15,19 +15,35 @@ import java.util.Objects;
  * @param scheduleId the schedule that submitted it, or null
  * @param scheduleName that schedule's name when it submitted the job, or null
  * @param scheduledFor the time the schedule submitted it for, or null
+ * @param failedTasksOnly a resubmitted task farm that reruns only the failed or lost tasks of
+ *     {@code resubmittedFrom}, carrying its succeeded tasks' rows over (docs/task-farms.md)
  */
 public record JobOrigin(
     Map<String, String> parameters,
     JobId resubmittedFrom,
     String scheduleId,
     String scheduleName,
-    Instant scheduledFor) {
+    Instant scheduledFor,
+    boolean failedTasksOnly) {
   /** A plain submission of a document without parameters. */
   public static final JobOrigin NONE = new JobOrigin(Map.of(), null, null, null, null);
 
   public JobOrigin {
     Objects.requireNonNull(parameters, "parameters");
     parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+    if (failedTasksOnly && resubmittedFrom == null) {
+      throw new IllegalArgumentException("a rerun of failed tasks names the job it reruns");
+    }
+  }
+
+  /** An origin that reruns every task of a farm (or is no farm's). */
+  public JobOrigin(
+      Map<String, String> parameters,
+      JobId resubmittedFrom,
+      String scheduleId,
+      String scheduleName,
+      Instant scheduledFor) {
+    this(parameters, resubmittedFrom, scheduleId, scheduleName, scheduledFor, false);
   }
 
   /** A plain submission with these parameter values. */

@@ -145,6 +145,21 @@ public class ClusterOverSshTest {
             () -> client.getJobFile(id, "../" + id + "/factor-ids.csv", 0, 1024));
     assertTrue(outside.getMessage().contains("path"), outside.getMessage());
     assertThrows(JobNotFoundFault.class, () -> client.getJobFile(id, "no-such-file", 0, 1024));
+    // its result file as the next job's input (gantry-job:): an SFTP read streamed into an SFTP
+    // write on the cluster, nothing on the server's host
+    String consumer =
+        client.submitJob(
+            TestJobs.job("reads-var-summary")
+                .stageIn(
+                    "in/var_summary.csv.gz", "gantry-job:" + id + "/results/var_summary.csv.gz")
+                .shell("test -s in/var_summary.csv.gz", 60)
+                .document());
+    JobStatusInfo consumed = TestJobs.awaitFinal(client, consumer, Duration.ofMinutes(2));
+    assertEquals(JobStateName.SUCCEEDED, consumed.state, consumed.failureReason);
+    assertArrayEquals(
+        Files.readAllBytes(jobDir.resolve("results/var_summary.csv.gz")),
+        Files.readAllBytes(jobDir.resolveSibling(consumer).resolve("in/var_summary.csv.gz")));
+    assertFalse(Files.exists(server.jobDirectory(consumer)));
     // a task farm is a feature of job directories on the server's host: refused at submission
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);

@@ -125,6 +125,69 @@ class TaskFarmJobsTest {
   }
 
   @Test
+  void aRerunOfTheFailedTasksRunsOnlyThemAndCarriesTheSucceededRowsOver() throws Exception {
+    RiskDatabase risk = RiskDatabase.h2File(dir);
+    try (Connection c = risk.connect();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE rerun_ok (n INT)");
+      s.execute("INSERT INTO rerun_ok VALUES (1), (3)");
+    }
+    // task N succeeds only when N is in the staged list: 2 and 4 fail the first time
+    TestJobs job =
+        TestJobs.job("rerun")
+            .sqlStageIn(RiskDatabase.NAME, 1, "SELECT n FROM rerun_ok", "ok.csv")
+            .posix(300, "/bin/sh", "-c", "grep -qx \"$1\" ok.csv && echo \"ran $1\"", "sh", "N");
+    String sweep =
+        "<sweep:Sweep>"
+            + assignment(ARGUMENT + "[4]", "<sweepfunc:LoopInteger start=\"1\" end=\"4\"/>")
+            + "</sweep:Sweep>";
+    String taskFarm = "<gx:TaskFarm><gx:Launchers>2</gx:Launchers></gx:TaskFarm>";
+    try (GantryTestServer server = server(risk.dataSourceSettings()).start()) {
+      JobManagement client = JobManagementClients.of(server);
+      String first = client.submitJob(TestJobs.documentOf(farm(job, taskFarm, sweep)));
+      assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, first, LIMIT).state);
+      List<String> before = results(server, first);
+      assertTrue(before.get(2).startsWith("2,2,exited,1,,1,"), before.get(2));
+      assertTrue(before.get(4).startsWith("4,4,exited,1,,1,"), before.get(4));
+      // now only 2 and 4 may succeed: 1 and 3 would fail if they ran again
+      try (Connection c = risk.connect();
+          Statement s = c.createStatement()) {
+        s.execute("DELETE FROM rerun_ok");
+        s.execute("INSERT INTO rerun_ok VALUES (2), (4)");
+      }
+
+      String rerun = client.resubmitFailedTasks(first);
+      JobStatusInfo end = awaitFinal(client, rerun, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+      assertEquals(first, end.resubmittedFrom);
+      List<String> after = results(server, rerun);
+      assertEquals(5, after.size(), after.toString());
+      assertEquals(before.get(0), after.get(0), "the same columns");
+      for (int task : new int[] {1, 3}) {
+        assertEquals(
+            before.get(task).replaceFirst("^(\\d+,\\d+,succeeded,0,),1,", "$1,0,"),
+            after.get(task),
+            "carried over unchanged, marked by attempts 0");
+      }
+      for (int task : new int[] {2, 4}) {
+        assertTrue(
+            after.get(task).startsWith(task + "," + task + ",succeeded,0,,1,"), after.get(task));
+        assertTrue(after.get(task).contains("ran " + task), after.get(task));
+      }
+      String audit = String.join("\n", auditReasons(client, rerun));
+      assertTrue(audit.contains("4 tasks final, 4 succeeded"), audit);
+
+      String plain = client.submitJob(TestJobs.job("plain").shell("true", 60).document());
+      awaitFinal(client, plain, LIMIT);
+      jakarta.xml.ws.soap.SOAPFaultException noFarm =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              jakarta.xml.ws.soap.SOAPFaultException.class,
+              () -> client.resubmitFailedTasks(plain));
+      assertTrue(noFarm.getMessage().contains("is no task farm"), noFarm.getMessage());
+    }
+  }
+
+  @Test
   void highPriorityTasksFromAStagedFileRunFirst() throws Exception {
     RiskDatabase risk = RiskDatabase.h2File(dir);
     // one launcher: the order the tasks ran in is the queue's order

@@ -22,7 +22,7 @@ public final class OriginRows {
     try (PreparedStatement ps =
         c.prepareStatement(
             "INSERT INTO gantry_job_origin (job_id, resubmitted_from, schedule_id, schedule_name,"
-                + " scheduled_for) VALUES (?, ?, ?, ?, ?)")) {
+                + " scheduled_for, failed_tasks_only) VALUES (?, ?, ?, ?, ?, ?)")) {
       ps.setString(1, id.value());
       ps.setString(2, origin.resubmittedFrom() == null ? null : origin.resubmittedFrom().value());
       ps.setString(3, origin.scheduleId());
@@ -32,6 +32,7 @@ public final class OriginRows {
       } else {
         JobRows.setInstant(ps, 5, origin.scheduledFor());
       }
+      ps.setBoolean(6, origin.failedTasksOnly());
       ps.executeUpdate();
     }
   }
@@ -41,8 +42,8 @@ public final class OriginRows {
         ParameterRows.read(c, "gantry_job_parameter", "job_id", id.value());
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT resubmitted_from, schedule_id, schedule_name, scheduled_for"
-                + " FROM gantry_job_origin WHERE job_id = ?")) {
+            "SELECT resubmitted_from, schedule_id, schedule_name, scheduled_for,"
+                + " failed_tasks_only FROM gantry_job_origin WHERE job_id = ?")) {
       ps.setString(1, id.value());
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
@@ -55,7 +56,8 @@ public final class OriginRows {
             from == null ? null : JobId.parse(from),
             rs.getString(2),
             rs.getString(3),
-            at == null ? null : at.toInstant());
+            at == null ? null : at.toInstant(),
+            rs.getBoolean(5));
       }
     }
   }
