@@ -1,5 +1,6 @@
 package io.gantry.server.compute;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The sample VaR job (jsdl-schema/examples/var-job.jsdl, demo on) run with the same text on every
  * compute backend: mpirun on the server's host, Open MPI over ssh across two sshd hosts, and a
- * two-node Slurm cluster. Every backend writes the same numbers into the demo database.
+ * two-node Slurm cluster. Every backend writes the same numbers into the demo database, and on
+ * every backend a second job stages the first one's VaR summary in ({@code gantry-job:}) byte for
+ * byte and reads it where its program runs.
  */
 class SameJobOnEveryBackendTest {
   private static final Path MCVAR = SampleVarRun.MCVAR;
@@ -83,6 +86,19 @@ class SameJobOnEveryBackendTest {
       String id = SampleVarRun.submit(server, client);
       JobStatusInfo end = TestJobs.awaitFinal(client, id, Duration.ofMinutes(3));
       assertEquals(JobStateName.SUCCEEDED, end.state, name + ": " + end.failureReason);
+      String file = "results/var_summary.csv.gz";
+      String consumer =
+          client.submitJob(
+              TestJobs.job("reads-var-summary")
+                  .stageIn("in/var_summary.csv.gz", "gantry-job:" + id + "/" + file)
+                  .shell("gzip -t in/var_summary.csv.gz", 60)
+                  .document());
+      JobStatusInfo read = TestJobs.awaitFinal(client, consumer, Duration.ofMinutes(2));
+      assertEquals(JobStateName.SUCCEEDED, read.state, name + ": " + read.failureReason);
+      assertArrayEquals(
+          Files.readAllBytes(server.jobDirectory(id).resolve(file)),
+          Files.readAllBytes(server.jobDirectory(consumer).resolve("in/var_summary.csv.gz")),
+          name);
       server
           .close(); // the demo database is a file of the server's, which H2 opens in one process at
       // a time
