@@ -19,12 +19,8 @@ final class IdentitySection {
       Setting.of("directory.url", SettingType.text())
           .shownDefault("unset: no directory logins")
           .means(
-              "the LDAP directory: ldaps://HOST:PORT, or ldap://HOST:PORT with"
-                  + " directory.start-tls=true");
-  static final Setting<Boolean> DIRECTORY_START_TLS =
-      Setting.of("directory.start-tls", SettingType.bool())
-          .byDefault("false")
-          .means("upgrade an ldap:// connection with StartTLS (required for ldap://)");
+              "the LDAP directory: ldaps://HOST:PORT (LDAPS), or ldap://HOST:PORT, always"
+                  + " upgraded with StartTLS");
   static final Setting<Path> DIRECTORY_CA_FILE =
       Setting.of("directory.ca-file", SettingType.path())
           .shownDefault("the Java runtime's trusted authorities")
@@ -64,11 +60,11 @@ final class IdentitySection {
           .shownDefault("unset: jobs.default-os-account")
           .means("the user's attribute naming the OS account their jobs run under (uid)");
   static final Setting<Duration> DIRECTORY_RECHECK_AFTER =
-      Setting.of("directory.recheck-after", SettingType.duration())
+      Setting.of("directory.recheck-after", SettingType.durationOrZero())
           .byDefault("PT5S")
           .means(
               "how long a looked-up directory user is trusted before the directory is asked"
-                  + " again (at most PT30S); a password is checked by the directory every time");
+                  + " again (PT0S to PT30S); a password is checked by the directory every time");
 
   static final Setting<String> OIDC_ISSUER =
       Setting.of("oidc.issuer", SettingType.text())
@@ -109,19 +105,14 @@ final class IdentitySection {
     }
     URI uri = uri(DIRECTORY_URL.key(), url.get());
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    boolean startTls = values.get(DIRECTORY_START_TLS);
-    if (!scheme.equals("ldaps") && !(scheme.equals("ldap") && startTls)) {
+    if (!scheme.equals("ldaps") && !scheme.equals("ldap")) {
       throw new ConfigException(
           DIRECTORY_URL.key(),
-          "passwords go to the directory only over TLS: use ldaps://HOST:PORT, or ldap://HOST:PORT"
-              + " with directory.start-tls=true (was "
-              + url.get()
-              + ")");
+          "must be ldaps://HOST:PORT, or ldap://HOST:PORT (then upgraded with StartTLS), was "
+              + url.get());
     }
-    if (scheme.equals("ldaps") && startTls) {
-      throw new ConfigException(
-          DIRECTORY_START_TLS.key(), "is for ldap:// URLs; an ldaps:// one is TLS already");
-    }
+    // passwords go to the directory only over TLS: an ldap:// URL always means StartTLS
+    boolean startTls = scheme.equals("ldap");
     if (uri.getHost() == null) {
       throw new ConfigException(DIRECTORY_URL.key(), "names no host: " + url.get());
     }
