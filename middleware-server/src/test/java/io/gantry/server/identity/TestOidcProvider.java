@@ -35,6 +35,12 @@ import javax.net.ssl.SSLContext;
  * certificate from {@link TestCertificates}, and access tokens (RFC 9068) signed with an RSA key it
  * generated. Tokens are handed to the test directly (as a client credentials grant would hand them
  * to a service): Gantry only checks tokens, so the provider's token endpoint is not what is tested.
+ *
+ * <p>Why not a full provider: none light enough runs here offline. Debian's LemonLDAP::NG needs a
+ * web server with FastCGI and its own configuration store, Keycloak is a large download and a slow
+ * start, and the small Java "mock" providers are stand-ins themselves. What Gantry relies on of a
+ * provider is exactly this face (discovery, JWKS, signed tokens), served here over real HTTPS with
+ * real keys and checked by the same library a production provider's tokens are.
  */
 final class TestOidcProvider implements AutoCloseable {
   private final HttpsServer server;
