@@ -23,6 +23,7 @@ import io.gantry.server.http.GantryHttpServer;
 import io.gantry.server.http.ListeningSocket;
 import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.http.StorageOutageFilter;
+import io.gantry.server.identity.IdentityWiring;
 import io.gantry.server.metrics.ServerMetrics;
 import io.gantry.server.pipeline.ApplicationRegistry;
 import io.gantry.server.pipeline.FileSystemRoots;
@@ -360,6 +361,7 @@ public final class GantryServer implements AutoCloseable {
                           Clock.systemUTC()))));
     }
     authenticator.ifPresent(a -> a.countFailuresIn(metrics)); // ops: login failures
+    authenticator.ifPresent(a -> IdentityWiring.connect(config, a)); // directory, OIDC tokens
     authenticator.flatMap(UserAuthenticator::sessionTokens).ifPresent(service::acceptSessionTokens);
     WebFaceContext web =
         new WebFaceContext(

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Everything gantry-server is configured with, checked when loaded ({@link ServerConfigLoader}).
@@ -48,7 +49,31 @@ public record ServerConfig(
     TaskFarms taskFarms,
     Schedules schedules,
     WorkerSessions workerSessions,
-    Operations operations) {
+    Operations operations,
+    Optional<Directory> directory,
+    Optional<Oidc> oidc) {
+
+  /**
+   * Directory logins (LDAP, Active Directory; the {@code directory.*} settings): where the
+   * directory is, how its certificate is trusted, the service account that searches, and how users
+   * are found, given roles and OS accounts.
+   */
+  public record Directory(
+      String host,
+      int port,
+      boolean startTls,
+      Optional<Path> caFile,
+      Optional<String> bindDn,
+      PasswordSource bindPassword,
+      String userBase,
+      String userFilter,
+      Optional<String> userGroup,
+      Optional<String> adminGroup,
+      Optional<String> osAccountAttribute,
+      Duration recheckAfter) {}
+
+  /** OIDC access tokens (the {@code oidc.*} settings). */
+  public record Oidc(String issuer, String audience, String userClaim, Optional<Path> caFile) {}
 
   /**
    * The operations listener (docs/operations.md): {@code ops.listen-host} (loopback) and {@code

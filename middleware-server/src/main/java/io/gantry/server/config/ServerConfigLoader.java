@@ -88,6 +88,8 @@ public final class ServerConfigLoader {
         FarmSection.read(values),
         ScheduleSection.read(values),
         WorkerSessionSection.read(values),
-        OperationsSection.read(values));
+        OperationsSection.read(values),
+        IdentitySection.directory(values),
+        IdentitySection.oidc(values));
   }
 }

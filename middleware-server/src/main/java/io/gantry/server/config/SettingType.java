@@ -85,6 +85,15 @@ public record SettingType<T>(String syntax, Reader<T> reader, T absent) {
 
   /** A positive duration: ISO-8601 ({@code PT2H}) or a plain number of seconds. */
   public static SettingType<Duration> duration() {
+    return duration(false);
+  }
+
+  /** A duration as {@link #duration()}, or zero ({@code PT0S}, {@code 0}). */
+  public static SettingType<Duration> durationOrZero() {
+    return duration(true);
+  }
+
+  private static SettingType<Duration> duration(boolean zeroAllowed) {
     return new SettingType<>(
         "duration",
         (key, value) -> {
@@ -92,8 +101,9 @@ public record SettingType<T>(String syntax, Reader<T> reader, T absent) {
             String v = value.strip();
             Duration d =
                 v.matches("\\d+") ? Duration.ofSeconds(Long.parseLong(v)) : Duration.parse(v);
-            if (d.isNegative() || d.isZero()) {
-              throw new ConfigException(key, "must be positive");
+            if (d.isNegative() || (d.isZero() && !zeroAllowed)) {
+              throw new ConfigException(
+                  key, zeroAllowed ? "must not be negative" : "must be positive");
             }
             return d;
           } catch (DateTimeParseException | NumberFormatException e) {

@@ -18,6 +18,7 @@ public final class Settings {
       List.of(
           ServerSection.class,
           SecuritySection.class,
+          IdentitySection.class,
           AdmissionSection.class,
           StorageSection.class,
           SandboxSection.class,

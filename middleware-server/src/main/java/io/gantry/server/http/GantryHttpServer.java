@@ -84,6 +84,16 @@ public final class GantryHttpServer implements AutoCloseable {
                 new FilterHolder(new BasicAuthenticationFilter(a)),
                 "/services/*",
                 EnumSet.of(DispatcherType.REQUEST)));
+    // the identity provider's access tokens, then Gantry's own session tokens, beside Basic
+    authenticator.ifPresent(
+        a ->
+            a.accessTokens()
+                .ifPresent(
+                    tokens ->
+                        context.addFilter(
+                            new FilterHolder(new AccessTokenFilter(a, tokens)),
+                            "/services/*",
+                            EnumSet.of(DispatcherType.REQUEST))));
     // session tokens beside Basic, before the body bound, which counts them as authenticated
     authenticator
         .flatMap(UserAuthenticator::sessionTokens)

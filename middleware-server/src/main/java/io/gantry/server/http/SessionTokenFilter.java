@@ -32,7 +32,9 @@ final class SessionTokenFilter extends HttpFilter {
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     String header = request.getHeader("Authorization");
-    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+    if (header == null
+        || !header.regionMatches(true, 0, "Bearer ", 0, 7)
+        || request.getUserPrincipal() != null) { // an access token, already checked
       chain.doFilter(request, response);
       return;
     }

@@ -22,6 +22,12 @@ import org.slf4j.LoggerFactory;
  *       while waiting fails without being checked.
  *   <li>A login that passed the slow check is remembered for a minute ({@link VerifiedLogins}), so
  *       that a client polling with HTTP Basic does not pay PBKDF2 on every call.
+ *   <li>With a {@link Directory} (LDAP, Active Directory), a name that is not a local account is
+ *       the directory's: its password is checked by a bind, its role and OS account are the
+ *       directory's, and the job store's row is brought up to date on each login and each call
+ *       ({@link #find}), so a user the directory removed or disabled is refused at the next call. A
+ *       local account of the same name wins (the administrator's way in when the directory is
+ *       down).
  * </ol>
  */
 public final class UserAuthenticator {
@@ -31,6 +37,15 @@ public final class UserAuthenticator {
   private final LoginThrottle throttle;
   private final Optional<SessionTokenAuthenticator> sessionTokens;
   private final VerifiedLogins verified;
+
+  /**
+   * What the job store keeps as the password hash of a user the directory owns: no hash, so that no
+   * password matches it locally ({@link PasswordHasher#verify} refuses anything but its own form).
+   */
+  public static final String DIRECTORY_ACCOUNT = "directory";
+
+  private volatile Optional<Directory> directory = Optional.empty();
+  private volatile Optional<AccessTokens> accessTokens = Optional.empty();
 
   /** Refused logins, counted here where each is decided (docs/operations.md). */
   private volatile ServerMetrics metrics = new ServerMetrics();
@@ -68,6 +83,21 @@ public final class UserAuthenticator {
     this.verified = new VerifiedLogins(clock);
   }
 
+  /** From now on, names that are not local accounts are looked up in {@code directory}. */
+  public void useDirectory(Directory directory) {
+    this.directory = Optional.of(directory);
+  }
+
+  /** From now on, the identity provider's access tokens are accepted as bearer tokens. */
+  public void acceptAccessTokens(AccessTokens tokens) {
+    this.accessTokens = Optional.of(tokens);
+  }
+
+  /** The identity provider's access tokens, when they are accepted. */
+  public Optional<AccessTokens> accessTokens() {
+    return accessTokens;
+  }
+
   /** The session tokens accepted beside passwords, when the server issues them. */
   public Optional<SessionTokenAuthenticator> sessionTokens() {
     return sessionTokens;
@@ -94,6 +124,18 @@ public final class UserAuthenticator {
         return Optional.empty();
       }
       Optional<UserAccount> account = validName(name) ? accounts.find(name) : Optional.empty();
+      Optional<Directory> dir = directory;
+      if (dir.isPresent() && validName(name) && directoryOwns(account)) {
+        Optional<UserAccount> user = dir.get().authenticate(name, password).map(this::keep);
+        if (user.isEmpty()) {
+          throttle.failed(name, remoteAddress);
+          metrics.loginFailed("password");
+          log.warn("failed directory login as '{}' from {}", printable(name), remoteAddress);
+          return Optional.empty();
+        }
+        throttle.succeeded(name, remoteAddress);
+        return user;
+      }
       boolean ok =
           account.isPresent()
               ? checkPassword(name, account.get().passwordHash(), password)
@@ -123,9 +165,45 @@ public final class UserAuthenticator {
     return true;
   }
 
-  /** The account's current role, for a caller already authenticated. */
+  /**
+   * The account's current role, for a caller already authenticated: a directory user as the
+   * directory has them now (empty once removed or disabled there).
+   */
   public Optional<UserAccount> find(String name) {
-    return validName(name) ? accounts.find(name) : Optional.empty();
+    if (!validName(name)) {
+      return Optional.empty();
+    }
+    Optional<UserAccount> account = accounts.find(name);
+    Optional<Directory> dir = directory;
+    if (dir.isPresent() && directoryOwns(account)) {
+      return dir.get().lookup(name).map(this::keep);
+    }
+    return account;
+  }
+
+  /** A name with no local account, or a row the directory made, is the directory's. */
+  private static boolean directoryOwns(Optional<UserAccount> stored) {
+    return stored.isEmpty() || DIRECTORY_ACCOUNT.equals(stored.get().passwordHash());
+  }
+
+  /**
+   * Brings the job store's row of a directory user up to date (made at the first login; role and OS
+   * account as the directory says), writing only what changed.
+   */
+  private UserAccount keep(Directory.DirectoryUser user) {
+    UserAccount account = new UserAccount(user.name(), user.role(), DIRECTORY_ACCOUNT);
+    Optional<UserAccount> stored = accounts.find(user.name());
+    if (stored.isEmpty()) {
+      if (accounts.add(account)) {
+        log.info("directory user '{}' logged in for the first time", user.name());
+      }
+    } else if (stored.get().role() != user.role()) {
+      accounts.setRole(user.name(), user.role());
+    }
+    if (!accounts.osAccount(user.name()).equals(user.osAccount())) {
+      accounts.setOsAccount(user.name(), user.osAccount().orElse(null));
+    }
+    return account;
   }
 
   private static boolean validName(String name) {

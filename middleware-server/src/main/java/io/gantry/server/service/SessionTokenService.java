@@ -3,6 +3,7 @@ package io.gantry.server.service;
 import io.gantry.server.api.AccessDeniedFault;
 import io.gantry.server.api.FaultDetail;
 import io.gantry.server.api.SessionToken;
+import io.gantry.server.security.AccessTokens;
 import io.gantry.server.security.SessionTokenAuthenticator;
 import io.gantry.server.store.SessionTokens.StoredToken;
 import java.util.List;
@@ -27,6 +28,12 @@ final class SessionTokenService {
       throw denied(
           "a session token cannot issue another one: authenticate with your password (HTTP Basic"
               + " or a UsernameToken) to get a new token");
+    }
+    if (AccessTokens.AUTH_TYPE.equals(authType)) {
+      // an access token lives minutes: it must not become a session token that lives hours
+      throw denied(
+          "an identity provider's access token cannot issue a session token: use the access"
+              + " token itself, or authenticate with your password");
     }
     return authenticator
         .issue(caller.name(), description)

@@ -46,31 +46,71 @@ class SettingsWiringTest {
           Map.entry("jobs.allowed-executable-roots", "/opt/example-programs"),
           Map.entry("staging.sql-functions", "fx_rate"),
           Map.entry("datasource.NAME.url", "jdbc:h2:mem:example"),
-          Map.entry("application.ID.kind", "mpirun"));
+          Map.entry("application.ID.kind", "mpirun"),
+          Map.entry("directory.url", "ldaps://other-ldap.example"),
+          Map.entry("directory.user-base", "ou=staff,dc=example"),
+          Map.entry("directory.user-filter", "(&(objectClass=person)(mail={0}))"),
+          Map.entry("directory.os-account-attribute", "sAMAccountName"),
+          Map.entry("directory.recheck-after", "PT10S"), // at most PT30S
+          Map.entry("oidc.issuer", "https://other-idp.example"),
+          Map.entry("oidc.audience", "other-api"));
 
   /** Settings that are valid only beside others (the baseline has these too). */
   private static final Map<String, Map<String, String>> COMPANIONS =
-      Map.of(
-          "tls.keystore", Map.of("tls.keystore-password-file", "/etc/example/tls.password"),
-          "staging.trust-store",
-              Map.of("staging.trust-store-password-file", "/etc/example/trust.password"),
-          "datasource.", Map.of("datasource.x.url", "jdbc:h2:mem:x"),
-          "datasource.NAME.read-password",
-              Map.of("datasource.x.url", "jdbc:h2:mem:x", "datasource.x.read-user", "reader"),
-          "identity.", Map.of("identity.x.key-file", "/etc/example/id_ed25519"),
-          "filesystem.", Map.of("filesystem.x.path", System.getProperty("java.io.tmpdir")),
-          "application.", Map.of("application.x.executable", "/bin/true"),
-          "compute.ssh-", cluster(),
-          "compute.root", cluster(),
-          "application.ID.processes",
-              Map.of("application.x.executable", "/bin/true", "application.x.kind", "mpirun"));
+      Map.ofEntries(
+          Map.entry(
+              "tls.keystore", Map.of("tls.keystore-password-file", "/etc/example/tls.password")),
+          Map.entry(
+              "staging.trust-store",
+              Map.of("staging.trust-store-password-file", "/etc/example/trust.password")),
+          Map.entry("datasource.", Map.of("datasource.x.url", "jdbc:h2:mem:x")),
+          Map.entry(
+              "datasource.NAME.read-password",
+              Map.of("datasource.x.url", "jdbc:h2:mem:x", "datasource.x.read-user", "reader")),
+          Map.entry("identity.", Map.of("identity.x.key-file", "/etc/example/id_ed25519")),
+          Map.entry(
+              "filesystem.", Map.of("filesystem.x.path", System.getProperty("java.io.tmpdir"))),
+          Map.entry("application.", Map.of("application.x.executable", "/bin/true")),
+          Map.entry("compute.ssh-", cluster()),
+          Map.entry("compute.root", cluster()),
+          Map.entry("directory.", directory("ldaps://ldap.example")),
+          Map.entry("directory.bind-", directoryWith("directory.bind-password-file")),
+          Map.entry("directory.bind-password-env", directoryWith("directory.bind-password-env")),
+          Map.entry(
+              "oidc.", Map.of("oidc.issuer", "https://idp.example", "oidc.audience", "gantry")),
+          Map.entry(
+              "application.ID.processes",
+              Map.of("application.x.executable", "/bin/true", "application.x.kind", "mpirun")));
 
   /**
    * Settings that must be there when their companion is: the baseline keeps the companion's value
    * and the change replaces it.
    */
   private static final Set<String> REQUIRED_BESIDE =
-      Set.of("compute.ssh-user", "compute.ssh-identity", "compute.root");
+      Set.of(
+          "compute.ssh-user",
+          "compute.ssh-identity",
+          "compute.root",
+          "directory.url",
+          "directory.user-base",
+          "directory.bind-dn",
+          "directory.bind-password-file",
+          "directory.bind-password-env",
+          "oidc.issuer",
+          "oidc.audience");
+
+  /** Directory logins need the directory's URL and the users' base DN beside them. */
+  private static Map<String, String> directory(String url) {
+    return Map.of("directory.url", url, "directory.user-base", "ou=people,dc=example");
+  }
+
+  /** A service account's name and password go together. */
+  private static Map<String, String> directoryWith(String passwordSetting) {
+    Map<String, String> settings = new HashMap<>(directory("ldaps://ldap.example"));
+    settings.put("directory.bind-dn", "cn=gantry,dc=example");
+    settings.put(passwordSetting, "/etc/example/ldap.pw");
+    return settings;
+  }
 
   /** A cluster over SSH needs its account, identity, root and the slurm backend beside it. */
   private static Map<String, String> cluster() {
