@@ -9,6 +9,9 @@ import java.util.Map;
  * Everything gantry-server is configured with, checked when loaded ({@link ServerConfigLoader}).
  * Each field corresponds to one setting of the configuration file; see {@code
  * middleware-server/docs/configuration.md}.
+ *
+ * @param resultsDataSources {@code risk.results-data-sources}, or null when unset (the server's
+ *     default: the demo's data source when the demo is on)
  */
 public record ServerConfig(
     String listenHost,
@@ -48,7 +51,8 @@ public record ServerConfig(
     TaskFarms taskFarms,
     Schedules schedules,
     WorkerSessions workerSessions,
-    Operations operations) {
+    Operations operations,
+    List<String> resultsDataSources) {
 
   /**
    * The operations listener (docs/operations.md): {@code ops.listen-host} (loopback) and {@code
