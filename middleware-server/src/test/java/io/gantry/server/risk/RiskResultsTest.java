@@ -8,11 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.PasswordSource;
 import io.gantry.server.demo.DemoMarket;
+import io.gantry.staging.StageOutLedgerDdl;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -20,29 +25,56 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The results history against the demo market database (H2), its rows written with the stage-out
- * account as a job's stage-out writes them, read back with the reader account.
+ * The results history against an H2 database with the demo's result tables (its schema script,
+ * without the demo's generated market data) and the stage-out ledger, read with a reader account
+ * that may only SELECT. (The demo's own reader account reads the same tables in BacktestJobTest.)
  */
 class RiskResultsTest {
   private static final LocalDate D19 = LocalDate.of(2026, 11, 19);
   private static final LocalDate D20 = LocalDate.of(2026, 11, 20);
   private static final String EU = "BANK/GANTRY-EU";
   private static final String EQ_EU = "BANK/GANTRY-EU/EQUITIES/EQ-EU";
+  private static final String URL =
+      "jdbc:h2:mem:risk-results;DATABASE_TO_LOWER=TRUE;NON_KEYWORDS=VALUE";
 
   @TempDir static Path dir;
+  static Connection owner; // keeps the in-memory database open
   static NamedDataSource demo;
   static RiskResults results;
 
   @BeforeAll
-  static void fill() throws SQLException {
-    DemoMarket market = new DemoMarket(dir, 20);
-    market.createIfMissing();
-    demo = market.dataSource();
+  static void fill() throws Exception {
+    owner = DriverManager.getConnection(URL, "sa", "");
+    try (Statement s = owner.createStatement();
+        InputStream in = DemoMarket.class.getResourceAsStream("market-schema.sql")) {
+      String script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      for (String sql : script.replaceAll("(?m)^--.*$", "").split(";")) {
+        if (!sql.isBlank()) {
+          s.execute(sql);
+        }
+      }
+      s.execute(StageOutLedgerDdl.CREATE_TABLE);
+      s.execute("create user results_reader password 'reader secret'");
+      s.execute(
+          "grant select on table var_run, var_node_summary, gantry_stage_out_ledger"
+              + " to results_reader");
+    }
+    Path readerPassword = Files.writeString(dir.resolve("reader.password"), "reader secret");
+    demo =
+        new NamedDataSource(
+            "demo-market",
+            URL,
+            "sa",
+            new PasswordSource.None(),
+            Set.of(),
+            new NamedDataSource.Account(
+                "results_reader", new PasswordSource.FromFile(readerPassword)));
     // the same database once more, under a name only alice may use
     NamedDataSource restricted =
         new NamedDataSource(
@@ -56,26 +88,28 @@ class RiskResultsTest {
         new RiskResults(
             Map.of("demo-market", demo, "desk-results", restricted),
             List.of("demo-market", "desk-results"));
-    try (Connection c =
-        DriverManager.getConnection(
-            demo.jdbcUrl(), demo.user(), new String(demo.password().read()))) {
-      // run a: the whole bank on the 19th; b: its rerun; c: a rerun of one desk only
-      run(c, "run-a", D19, "monte-carlo", "2026-11-20T06:00:00Z");
-      run(c, "run-b", D19, "monte-carlo", "2026-11-20T07:00:00Z");
-      run(c, "run-c", D19, "monte-carlo", "2026-11-20T08:00:00Z");
-      run(c, "run-h", D19, "historical", "2026-11-20T05:00:00Z");
-      run(c, "run-d", D20, "monte-carlo", "2026-11-21T06:00:00Z");
-      run(c, "run-old", D20, "monte-carlo", null); // loaded without stage-out: oldest
-      for (String node : List.of("BANK", EU, EQ_EU, "BANK/GANTRY-US")) {
-        figure(c, "run-a", D19, node, 100);
-        figure(c, "run-b", D19, node, 200);
-        figure(c, "run-h", D19, node, 300);
-        figure(c, "run-d", D20, node, 400);
-        figure(c, "run-old", D20, node, 500);
-      }
-      figure(c, "run-c", D19, EQ_EU, 250);
-      figure(c, "run-b", D19, "BANK/GANTRY-EUX", 1); // a sibling whose name starts like EU's
+    Connection c = owner;
+    // run a: the whole bank on the 19th; b: its rerun; c: a rerun of one desk only
+    run(c, "run-a", D19, "monte-carlo", "2026-11-20T06:00:00Z");
+    run(c, "run-b", D19, "monte-carlo", "2026-11-20T07:00:00Z");
+    run(c, "run-c", D19, "monte-carlo", "2026-11-20T08:00:00Z");
+    run(c, "run-h", D19, "historical", "2026-11-20T05:00:00Z");
+    run(c, "run-d", D20, "monte-carlo", "2026-11-21T06:00:00Z");
+    run(c, "run-old", D20, "monte-carlo", null); // loaded without stage-out: oldest
+    for (String node : List.of("BANK", EU, EQ_EU, "BANK/GANTRY-US")) {
+      figure(c, "run-a", D19, node, 100);
+      figure(c, "run-b", D19, node, 200);
+      figure(c, "run-h", D19, node, 300);
+      figure(c, "run-d", D20, node, 400);
+      figure(c, "run-old", D20, node, 500);
     }
+    figure(c, "run-c", D19, EQ_EU, 250);
+    figure(c, "run-b", D19, "BANK/GANTRY-EUX", 1); // a sibling whose name starts like EU's
+  }
+
+  @AfterAll
+  static void close() throws SQLException {
+    owner.close();
   }
 
   @Test
@@ -153,6 +187,20 @@ class RiskResultsTest {
   }
 
   @Test
+  void theReaderAccountOnlyReads() throws SQLException {
+    try (Connection reader = DriverManager.getConnection(URL, "results_reader", "reader secret");
+        Statement s = reader.createStatement()) {
+      assertThrows(SQLException.class, () -> s.executeUpdate("delete from var_run"));
+    }
+    assertEquals(
+        List.of("run-a", "run-b", "run-h"),
+        results.summary("bob", D19, "BANK/GANTRY-US").stream()
+            .map(f -> f.run().runId())
+            .sorted()
+            .toList());
+  }
+
+  @Test
   void badQuestionsAndUnreadableSourcesAreNamed() {
     IllegalArgumentException unknown =
         assertThrows(
@@ -172,7 +220,7 @@ class RiskResultsTest {
             demo.password(),
             Set.of(),
             new NamedDataSource.Account(
-                DemoMarket.READER, new PasswordSource.FromFile(dir.resolve("no-such-file"))));
+                "results_reader", new PasswordSource.FromFile(dir.resolve("no-such-file"))));
     RiskResultsException unreadable =
         assertThrows(
             RiskResultsException.class,
