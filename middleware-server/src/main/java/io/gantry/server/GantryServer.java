@@ -13,6 +13,7 @@ import io.gantry.server.api.ServerInfo;
 import io.gantry.server.compute.BackendContext;
 import io.gantry.server.compute.ComputeBackend;
 import io.gantry.server.compute.ComputeBackends;
+import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
@@ -35,6 +36,7 @@ import io.gantry.server.pipeline.ServerCredentials;
 import io.gantry.server.pipeline.StagingRules;
 import io.gantry.server.pipeline.TaskFarmRunner;
 import io.gantry.server.pipeline.WorkerSessionLaunch;
+import io.gantry.server.risk.RiskResults;
 import io.gantry.server.scheduler.DependencyGate;
 import io.gantry.server.scheduler.MetaScheduler;
 import io.gantry.server.security.FirstAdmin;
@@ -178,6 +180,7 @@ public final class GantryServer implements AutoCloseable {
       }
       dataSources.put(DemoMarket.DATA_SOURCE_NAME, demo.dataSource());
     }
+    checkRiskResults(config, dataSources); // docs/risk-view.md, "Results history"
     Map<String, SshIdentity> identities = new HashMap<>(config.sshIdentities());
     if (config.demoEnabled() && !identities.containsKey(DemoRemoteHost.IDENTITY)) {
       startDemoRemoteHost(config)
@@ -389,6 +392,25 @@ public final class GantryServer implements AutoCloseable {
     OperationsWiring.start(config, metrics, store, storage, backend)
         .ifPresent(this::own); // ops listener
     privateData.tighten(); // keys, keystore, demo databases made on this start
+  }
+
+  /**
+   * Checks the results data sources of the morning risk view ({@code risk.results-data-sources};
+   * the demo's data source when unset and the demo is on): a name that is no data source stops the
+   * start. (The reader, {@link RiskResults}, has no SOAP, CLI or web face yet: docs/risk-view.md.)
+   */
+  private static void checkRiskResults(
+      ServerConfig config, Map<String, NamedDataSource> dataSources) {
+    List<String> names =
+        config.resultsDataSources() != null
+            ? config.resultsDataSources()
+            : config.demoEnabled() ? List.of(DemoMarket.DATA_SOURCE_NAME) : List.of();
+    try {
+      new RiskResults(dataSources, names);
+      log.info("the risk view reads VaR results from data sources {}", names);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("risk.results-data-sources", e.getMessage());
+    }
   }
 
   /** Schedules submit jobs as their owners, by the system clock or a test's clock file. */

@@ -10,6 +10,9 @@ import java.util.Optional;
  * Everything gantry-server is configured with, checked when loaded ({@link ServerConfigLoader}).
  * Each field corresponds to one setting of the configuration file; see {@code
  * middleware-server/docs/configuration.md}.
+ *
+ * @param resultsDataSources {@code risk.results-data-sources}, or null when unset (the server's
+ *     default: the demo's data source when the demo is on)
  */
 public record ServerConfig(
     String listenHost,
@@ -51,7 +54,8 @@ public record ServerConfig(
     WorkerSessions workerSessions,
     Operations operations,
     Optional<Directory> directory,
-    Optional<Oidc> oidc) {
+    Optional<Oidc> oidc,
+    List<String> resultsDataSources) {
 
   /**
    * Directory logins (LDAP, Active Directory; the {@code directory.*} settings): where the

@@ -90,6 +90,7 @@ public final class ServerConfigLoader {
         WorkerSessionSection.read(values),
         OperationsSection.read(values),
         IdentitySection.directory(values),
-        IdentitySection.oidc(values));
+        IdentitySection.oidc(values),
+        RiskSection.read(values));
   }
 }

@@ -30,7 +30,8 @@ public final class Settings {
           FarmSection.class,
           ScheduleSection.class,
           WorkerSessionSection.class,
-          OperationsSection.class);
+          OperationsSection.class,
+          RiskSection.class);
 
   private static final List<Setting<?>> ALL = collect();
 

@@ -85,6 +85,20 @@ public final class DemoMarket {
           "var_pnl_distribution",
           "var_contribution",
           "instrument_value",
+          "backtest_summary",
+          "backtest_exceptions",
+          "gantry_stage_out_ledger");
+
+  /** What the results history (io.gantry.server.risk) reads, as {@link #READER}. */
+  private static final List<String> RESULTS_READ =
+      List.of(
+          "var_run",
+          "var_run_input",
+          "var_node_summary",
+          "var_node_contribution",
+          "var_position_contribution",
+          "backtest_summary",
+          "backtest_exceptions",
           "gantry_stage_out_ledger");
 
   /**
@@ -99,6 +113,31 @@ public final class DemoMarket {
           + " maturity_years decimal(12,6), volatility decimal(12,8), state varchar(16),"
           + " exit_code int, signal_number int, attempts int, launcher_host varchar(255),"
           + " started_at varchar(40), duration_ms decimal(14,3), value_today decimal(24,6))";
+
+  /**
+   * var-backtest's results (node-programs/README.md, "var-backtest"; the backtest job
+   * jsdl-schema/examples/var-backtest.jsdl), one table per output file in its column order: made on
+   * every start, so a demo database from before the backtest job has them too.
+   */
+  private static final List<String> BACKTEST_TABLES =
+      List.of(
+          "create table if not exists backtest_summary (run_id varchar(64) not null,"
+              + " business_date date not null, node varchar(200) not null,"
+              + " confidence decimal(8,6) not null, pnl_type varchar(16) not null,"
+              + " window_days int not null, observations int not null, exceptions int,"
+              + " expected_exceptions double precision, cumulative_probability double precision,"
+              + " zone varchar(8), plus_factor double precision, kupiec_lr double precision,"
+              + " kupiec_p_value double precision, n00 int, n01 int, n10 int, n11 int,"
+              + " independence_lr double precision, independence_p_value double precision,"
+              + " conditional_coverage_lr double precision,"
+              + " conditional_coverage_p_value double precision, first_date date, last_date date,"
+              + " primary key (run_id, node, confidence, pnl_type))",
+          "create table if not exists backtest_exceptions (run_id varchar(64) not null,"
+              + " business_date date not null, node varchar(200) not null,"
+              + " confidence decimal(8,6) not null, pnl_type varchar(16) not null,"
+              + " var_date date not null, pnl_date date not null, var double precision not null,"
+              + " pnl double precision not null,"
+              + " primary key (run_id, node, confidence, pnl_type, var_date))");
 
   /**
    * The staging gateway's stage-out ledger (StageOutLedger), made here since the writer may not
@@ -170,6 +209,9 @@ public final class DemoMarket {
       s.execute("set write_delay 0"); // persistent: holds for the accounts' connections too
       s.execute(LEDGER);
       s.execute(INSTRUMENT_VALUE);
+      for (String table : BACKTEST_TABLES) {
+        s.execute(table);
+      }
       for (String account : List.of(READER, WRITER)) {
         String password = password(passwordFile(account));
         s.execute("create user if not exists " + account + " password '" + password + "'");
@@ -178,6 +220,8 @@ public final class DemoMarket {
       s.execute("grant select on table " + String.join(", ", MARKET_TABLES) + " to " + READER);
       s.execute("grant insert on table " + String.join(", ", RESULT_TABLES) + " to " + WRITER);
       s.execute("grant select on table gantry_stage_out_ledger to " + WRITER);
+      // the server's results history reads results with the reader account (RiskResults)
+      s.execute("grant select on table " + String.join(", ", RESULTS_READ) + " to " + READER);
     }
   }
 
