@@ -48,7 +48,19 @@ public record ServerConfig(
     TaskFarms taskFarms,
     Schedules schedules,
     WorkerSessions workerSessions,
-    Operations operations) {
+    Operations operations,
+    SshCertificates sshCertificates) {
+
+  /**
+   * Per-user SSH certificates from the server's user CA (docs/security.md, "Jobs on other hosts"):
+   * whether mpirun-hosts logs in with them, the margin over a job's wall time, and the
+   * certificates' source-address list (empty: any).
+   */
+  public record SshCertificates(boolean enabled, Duration margin, List<String> sourceAddresses) {
+    public SshCertificates {
+      sourceAddresses = List.copyOf(sourceAddresses);
+    }
+  }
 
   /**
    * The operations listener (docs/operations.md): {@code ops.listen-host} (loopback) and {@code
