@@ -46,7 +46,8 @@ class SettingsWiringTest {
           Map.entry("jobs.allowed-executable-roots", "/opt/example-programs"),
           Map.entry("staging.sql-functions", "fx_rate"),
           Map.entry("datasource.NAME.url", "jdbc:h2:mem:example"),
-          Map.entry("application.ID.kind", "mpirun"));
+          Map.entry("application.ID.kind", "mpirun"),
+          Map.entry("ssh-ca.source-address", "10.1.0.0/16"));
 
   /** Settings that are valid only beside others (the baseline has these too). */
   private static final Map<String, Map<String, String>> COMPANIONS =
