@@ -57,6 +57,23 @@ class UserCertificateAuthorityTest {
   }
 
   @Test
+  void theCommandPrintsTheLineForTrustedUserCaKeysAndMakesTheCaAsTheServersStartWould()
+      throws Exception {
+    Path data = dir.resolve("data");
+    java.io.StringWriter out = new java.io.StringWriter();
+    picocli.CommandLine command =
+        new picocli.CommandLine(new io.gantry.server.GantryServerCommand());
+    command.setOut(new java.io.PrintWriter(out));
+    int code = command.execute("ssh-ca", "public-key", "--data-dir", data.toString());
+    assertEquals(0, code, out.toString());
+    String line = out.toString().strip();
+    assertEquals(UserCertificateAuthority.loadOrCreate(data.resolve("keys")).publicKeyLine(), line);
+    // what sshd reads from TrustedUserCAKeys: ssh-keygen takes it as a public key
+    Path file = Files.writeString(dir.resolve("trusted-user-ca.pub"), line + "\n");
+    assertTrue(keygen("-l", "-f", file.toString()).contains("(ECDSA)"));
+  }
+
+  @Test
   void aJobsCertificateNamesItsAccountExpiresWithItsWallTimeAndGrantsNothingMore()
       throws Exception {
     UserCertificateAuthority ca = UserCertificateAuthority.loadOrCreate(dir.resolve("keys"));
