@@ -68,10 +68,16 @@ class UserCertificatesOnHostsAttackTest {
   /** Attempts per rank: 4 on the directory, 2 per victim rank, 4 on the server's keys. */
   private static final int ATTEMPTS = 4 + 2 * RANKS + 4;
 
+  private static final Path STEPD =
+      Path.of("").toAbsolutePath().getParent().resolve("node-programs/build/gantry-stepd");
+
   @TempDir static Path dir;
   private static NamespaceCluster cluster;
   private static GantryTestServer server;
   private static Path dataDir;
+
+  /** The data directory of the restart test's servers, whose CA the hosts trust too. */
+  private static Path restartDataDir;
 
   @BeforeAll
   static void startHostsTrustingTheServersCaAndTheServer() throws Exception {
@@ -82,29 +88,88 @@ class UserCertificatesOnHostsAttackTest {
         Files.createDirectory(
             dir.resolve("server"),
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
-    // the CA as the server makes it at its first start; the hosts read the key at each login
-    UserCertificateAuthority.loadOrCreate(dataDir.resolve("keys"));
+    restartDataDir =
+        Files.createDirectory(
+            dir.resolve("restarted"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
+    // the CAs as the servers make them at their first start; the hosts read them at each login
+    Path trusted =
+        Files.writeString(
+            dir.resolve("trusted-user-cas.pub"),
+            UserCertificateAuthority.loadOrCreate(dataDir.resolve("keys")).publicKeyLine()
+                + "\n"
+                + UserCertificateAuthority.loadOrCreate(restartDataDir.resolve("keys"))
+                    .publicKeyLine()
+                + "\n");
     cluster =
         NamespaceCluster.builder()
             .nodes(2)
             .cpusPerNode(1)
             .sshd()
-            .trustedUserCa(dataDir.resolve("keys/ssh-user-ca.pub"), ALICE_OS, BOB_OS)
+            .trustedUserCa(trusted, ALICE_OS, BOB_OS)
             .start();
+    server = servers(dataDir, Map.of()).start();
+  }
+
+  /** A server on {@code data}: mpirun-hosts with per-user certificates, alice and bob. */
+  private static io.gantry.testing.server.GantryTestServerBuilder servers(
+      Path data, Map<String, String> more) throws Exception {
     Map<String, String> settings =
         new HashMap<>(
             ClusterBackendSettings.mpirunHosts(
                 cluster, ClusterBackendSettings.mpirunOnLogin(cluster, dir)));
     settings.put("compute.user-certificates", "true");
     settings.put("slots.total", "4");
-    server =
-        GantryTestServer.builder(dir)
-            .dataDir(dataDir)
-            .secure()
-            .settings(settings)
-            .account(new TestAccount("alice", PASSWORD, false, ALICE_OS))
-            .account(new TestAccount("bob", PASSWORD, false, BOB_OS))
-            .start();
+    settings.putAll(more);
+    return GantryTestServer.builder(dir)
+        .dataDir(data)
+        .secure()
+        .settings(settings)
+        .account(new TestAccount("alice", PASSWORD, false, ALICE_OS))
+        .account(new TestAccount("bob", PASSWORD, false, BOB_OS));
+  }
+
+  /**
+   * A job under gantry-stepd outlives a SIGKILL of the server with its certificate's ssh sessions
+   * up; the next server follows it to SUCCEEDED and destroys the job's key once it ends.
+   */
+  @Test
+  void aJobOnItsOwnAccountOutlivesAServerCrashAndItsKeyIsDestroyedWhenItEnds() throws Exception {
+    assertTrue(Files.isExecutable(STEPD), "build the node programs first: " + STEPD);
+    var builder = servers(restartDataDir, Map.of("jobs.supervisor", STEPD.toString()));
+    String id;
+    Path key;
+    try (GantryTestServer first = builder.name("certificates-first").start()) {
+      JobManagement alice = JobManagementClients.of(first, new Login.Basic("alice", PASSWORD));
+      id =
+          alice.submitJob(
+              TestJobs.job("outlives")
+                  .mpirun(
+                      RANKS,
+                      300,
+                      "/bin/sh",
+                      "-c",
+                      "r=$OMPI_COMM_WORLD_RANK; echo \"$(hostname) $(id -un)\" > who-$r.txt;"
+                          + " while [ ! -e release ]; do sleep 0.1; done")
+                  .document());
+      key = restartDataDir.resolve("keys/job-ssh/" + id + "/id");
+      for (int r = 0; r < RANKS; r++) {
+        Path who = first.jobDirectory(id).resolve("who-" + r + ".txt");
+        Await.until(who + " (the ranks started)", LIMIT, () -> Files.exists(who));
+      }
+      first.killHard();
+    }
+    assertTrue(Files.exists(key), "the job's key stays while its job runs without a server");
+    try (GantryTestServer second = builder.name("certificates-second").start()) {
+      JobManagement alice = JobManagementClients.of(second, new Login.Basic("alice", PASSWORD));
+      Files.writeString(second.jobDirectory(id).resolve("release"), "go");
+      assertSucceeded(alice, id);
+      assertRanAs(second.jobDirectory(id), ALICE_OS);
+      Await.until(
+          "the job's key to be destroyed once the followed job ended",
+          LIMIT,
+          () -> !Files.exists(key.getParent()));
+    }
   }
 
   @AfterAll
