@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Runs MPI jobs with Open MPI across the hosts of the operator's host file: mpirun runs here and
@@ -22,10 +23,20 @@ public final class HostsMpirunLauncher implements Launcher, AutoCloseable {
   private final DispatcherConfig config;
   private final MpirunCommand command;
   private final Path hostFile;
-  private final SshLaunchAgent agent;
+  private final Function<LaunchSpec, SshLaunchAgent> agentOf;
   private final JobStarter supervisor;
 
   public HostsMpirunLauncher(DispatcherConfig config, Path hostFile, SshLaunchAgent agent) {
+    this(config, hostFile, spec -> agent);
+  }
+
+  /**
+   * As {@link #HostsMpirunLauncher(DispatcherConfig, Path, SshLaunchAgent)}, with ssh settings of
+   * each job's own (its account and key): {@code agentOf} may refuse a job with an
+   * IllegalArgumentException.
+   */
+  public HostsMpirunLauncher(
+      DispatcherConfig config, Path hostFile, Function<LaunchSpec, SshLaunchAgent> agentOf) {
     if (hostFile == null || !Files.isReadable(hostFile)) {
       throw new IllegalArgumentException(
           "mpirun across hosts needs a readable host file, not " + hostFile);
@@ -34,7 +45,7 @@ public final class HostsMpirunLauncher implements Launcher, AutoCloseable {
     this.supervisor = JobStarter.of(config);
     this.command = new MpirunCommand(config);
     this.hostFile = hostFile;
-    this.agent = agent;
+    this.agentOf = agentOf;
   }
 
   @Override
@@ -54,7 +65,7 @@ public final class HostsMpirunLauncher implements Launcher, AutoCloseable {
                 System.getenv(),
                 RemoteEnvironment.serverIsRoot(),
                 onHosts.environment()));
-    env.putAll(agent.environment());
+    env.putAll(agentOf.apply(spec).environment());
     return supervisor.start(onHosts, argv, env, config.killGracePeriod(), 0);
   }
 

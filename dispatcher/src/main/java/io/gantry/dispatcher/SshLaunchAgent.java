@@ -67,7 +67,15 @@ public record SshLaunchAgent(
       args.add("-l");
       args.add(user);
     }
-    return Map.of("OMPI_MCA_plm_rsh_agent", ssh, "OMPI_MCA_plm_rsh_args", String.join(" ", args));
+    // no tree spawn: only mpirun, here, runs ssh; the daemons on the hosts never ssh onwards, so
+    // the key (the operator's or a job's) is needed on, and stays on, this host only
+    return Map.of(
+        "OMPI_MCA_plm_rsh_agent",
+        ssh,
+        "OMPI_MCA_plm_rsh_args",
+        String.join(" ", args),
+        "OMPI_MCA_plm_rsh_no_tree_spawn",
+        "1");
   }
 
   private static String text(Path p) {

@@ -52,6 +52,7 @@ import io.gantry.server.service.JobManagementService;
 import io.gantry.server.service.ScheduleBook;
 import io.gantry.server.service.ScheduleRunner;
 import io.gantry.server.service.StageInCacheAdministration;
+import io.gantry.server.sshca.UserCertificateAuthority;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.JobDiskLimits;
 import io.gantry.server.storage.PrivateDataDirectory;
@@ -188,6 +189,8 @@ public final class GantryServer implements AutoCloseable {
     }
     PasswordKeyPair passwordKey =
         PasswordKeyPair.loadOrCreate(config.dataDirectory().resolve("keys"));
+    // the SSH user CA exists from the first start, so that its key can go to the hosts first
+    UserCertificateAuthority.loadOrCreate(config.dataDirectory().resolve("keys"));
     ServerCredentials credentials = new ServerCredentials(dataSources, identities, passwordKey);
     ConnectionPolicy connections = connectionPolicy(config, dataSources);
     // standard DataStaging (URIs) passes the same host rule as scp/sftp and inline data sources

@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
       SettingsCommand.class,
       CacheCommand.class,
       LedgerDdlCommand.class,
-      CheckCommand.class
+      CheckCommand.class,
+      SshCaCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -55,7 +55,8 @@ public record ServerConfig(
     Operations operations,
     Optional<Directory> directory,
     Optional<Oidc> oidc,
-    List<String> resultsDataSources) {
+    List<String> resultsDataSources,
+    SshCertificates sshCertificates) {
 
   /**
    * Directory logins (LDAP, Active Directory; the {@code directory.*} settings): where the
@@ -78,6 +79,17 @@ public record ServerConfig(
 
   /** OIDC access tokens (the {@code oidc.*} settings). */
   public record Oidc(String issuer, String audience, String userClaim, Optional<Path> caFile) {}
+
+  /**
+   * Per-user SSH certificates from the server's user CA (docs/security.md, "Jobs on other hosts"):
+   * whether mpirun-hosts logs in with them, the margin over a job's wall time, and the
+   * certificates' source-address list (empty: any).
+   */
+  public record SshCertificates(boolean enabled, Duration margin, List<String> sourceAddresses) {
+    public SshCertificates {
+      sourceAddresses = List.copyOf(sourceAddresses);
+    }
+  }
 
   /**
    * The operations listener (docs/operations.md): {@code ops.listen-host} (loopback) and {@code

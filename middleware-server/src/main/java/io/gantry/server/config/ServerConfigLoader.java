@@ -91,6 +91,7 @@ public final class ServerConfigLoader {
         OperationsSection.read(values),
         IdentitySection.directory(values),
         IdentitySection.oidc(values),
-        RiskSection.read(values));
+        RiskSection.read(values),
+        SshCaSection.read(values));
   }
 }

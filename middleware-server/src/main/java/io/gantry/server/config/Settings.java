@@ -31,7 +31,8 @@ public final class Settings {
           ScheduleSection.class,
           WorkerSessionSection.class,
           OperationsSection.class,
-          RiskSection.class);
+          RiskSection.class,
+          SshCaSection.class);
 
   private static final List<Setting<?>> ALL = collect();
 

@@ -53,7 +53,8 @@ class SettingsWiringTest {
           Map.entry("directory.os-account-attribute", "sAMAccountName"),
           Map.entry("directory.recheck-after", "PT10S"), // at most PT30S
           Map.entry("oidc.issuer", "https://other-idp.example"),
-          Map.entry("oidc.audience", "other-api"));
+          Map.entry("oidc.audience", "other-api"),
+          Map.entry("ssh-ca.source-address", "10.1.0.0/16"));
 
   /** Settings that are valid only beside others (the baseline has these too). */
   private static final Map<String, Map<String, String>> COMPANIONS =

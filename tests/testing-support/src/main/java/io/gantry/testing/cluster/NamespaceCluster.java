@@ -225,6 +225,10 @@ public final class NamespaceCluster implements AutoCloseable {
                   Integer.toString(sshPort()),
                   "--hostname",
                   name));
+      if (settings.trustedUserCa != null) {
+        sshd.addAll(List.of("--trusted-user-ca", settings.trustedUserCa.toString()));
+        settings.certificateAccounts.forEach(a -> sshd.addAll(List.of("--allow-user", a)));
+      }
       if (settings.slurm) {
         // ssh sessions (a server outside the cluster running sbatch on the login host) find the
         // cluster.
@@ -560,8 +564,20 @@ public final class NamespaceCluster implements AutoCloseable {
     private Path repository;
     private boolean keepDirectory;
     private String runId;
+    private Path trustedUserCa;
+    private List<String> certificateAccounts = List.of();
 
     private Builder() {}
+
+    /**
+     * Every host's sshd trusts the user CA whose public key is in {@code caPublicKey} ({@code
+     * TrustedUserCAKeys}, read at each login), and lets {@code accounts} in with its certificates.
+     */
+    public Builder trustedUserCa(Path caPublicKey, String... accounts) {
+      this.trustedUserCa = caPublicKey.toAbsolutePath();
+      this.certificateAccounts = List.of(accounts);
+      return this;
+    }
 
     /** Fixes the run's id (six hex digits) instead of a random one: for tests of the teardown. */
     Builder runId(String id) {
