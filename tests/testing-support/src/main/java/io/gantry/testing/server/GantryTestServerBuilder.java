@@ -30,6 +30,7 @@ public final class GantryTestServerBuilder {
   private final Map<String, String> explicit = new LinkedHashMap<>();
   private final List<TestAccount> accounts = new ArrayList<>();
   private int accountsAdded;
+  private boolean demoTemplate = true;
 
   GantryTestServerBuilder(Path dir) {
     this.dir = dir;
@@ -130,6 +131,15 @@ public final class GantryTestServerBuilder {
     return this;
   }
 
+  /**
+   * The server generates its demo market database itself instead of starting from the build's
+   * template ({@link DemoMarketTemplates}): the template's own server.
+   */
+  GantryTestServerBuilder withoutDemoTemplate() {
+    this.demoTemplate = false;
+    return this;
+  }
+
   /** The settings the server will run on, as its configuration file gives them. */
   public Map<String, String> settingsMap() {
     Map<String, String> all = new LinkedHashMap<>(chosen);
@@ -140,10 +150,15 @@ public final class GantryTestServerBuilder {
 
   /**
    * Writes the configuration file, adds the accounts (once: a second start of the same builder
-   * reopens the same store) and starts gantry-server in a JVM of its own.
+   * reopens the same store), copies the build's demo market database into a data directory that has
+   * none when the demo is on ({@link DemoMarketTemplates}) and starts gantry-server in a JVM of its
+   * own.
    */
   public GantryTestServer start() throws IOException, InterruptedException {
     Path config = addAccounts();
+    if (demoTemplate) {
+      DemoMarketTemplates.seed(settingsMap(), dataDir);
+    }
     return GantryTestServer.start(config, dataDir, List.copyOf(accounts), name, jvmOptions);
   }
 
