@@ -60,10 +60,13 @@ final class DemoMarketTemplates {
 
   /**
    * Copies the template for {@code settings} into {@code dataDir/demo/} when they turn the demo on
-   * and the data directory holds no demo database yet (a restart keeps its own).
+   * and the data directory holds no demo database yet (a restart keeps its own), unless the system
+   * property {@code gantry.test.demo-template} is {@code false} (every server then makes its own,
+   * as a first start in production does).
    */
   static void seed(Map<String, String> settings, Path dataDir) {
-    if (!"true".equals(settings.get("demo.enabled"))) {
+    if (!"true".equals(settings.get("demo.enabled"))
+        || !Boolean.parseBoolean(System.getProperty("gantry.test.demo-template", "true"))) {
       return;
     }
     Path demo = dataDir.resolve("demo");
