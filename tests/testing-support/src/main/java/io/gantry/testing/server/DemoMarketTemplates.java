@@ -60,13 +60,10 @@ final class DemoMarketTemplates {
 
   /**
    * Copies the template for {@code settings} into {@code dataDir/demo/} when they turn the demo on
-   * and the data directory holds no demo database yet (a restart keeps its own), unless the system
-   * property {@code gantry.test.demo-template} is {@code false} (every server then makes its own,
-   * as a first start in production does).
+   * and the data directory holds no demo database yet (a restart keeps its own).
    */
   static void seed(Map<String, String> settings, Path dataDir) {
-    if (!"true".equals(settings.get("demo.enabled"))
-        || !Boolean.parseBoolean(System.getProperty("gantry.test.demo-template", "true"))) {
+    if (!"true".equals(settings.get("demo.enabled"))) {
       return;
     }
     Path demo = dataDir.resolve("demo");
@@ -121,7 +118,7 @@ final class DemoMarketTemplates {
       throws IOException, InterruptedException {
     Path work = Files.createTempDirectory(TEMPLATES, key + ".making.");
     GantryTestServerBuilder builder =
-        GantryTestServer.builder(work).name("demo-market-template").withoutDemoTemplate();
+        GantryTestServer.builder(work).name("demo-market-template").withoutPremadeFiles();
     builder.setting("demo.enabled", "true").setting("demo.ssh-port", "0");
     if (!positions.equals("default")) {
       builder.setting("demo.positions", positions);

@@ -30,7 +30,13 @@ public final class GantryTestServerBuilder {
   private final Map<String, String> explicit = new LinkedHashMap<>();
   private final List<TestAccount> accounts = new ArrayList<>();
   private int accountsAdded;
-  private boolean demoTemplate = true;
+  private boolean premadeFiles = true;
+
+  /**
+   * The system property that, {@code false}, has every server make its password key pair and its
+   * demo database itself, as a first start in production does.
+   */
+  static final String PREMADE_FILES = "gantry.test.premade-files";
 
   GantryTestServerBuilder(Path dir) {
     this.dir = dir;
@@ -132,11 +138,12 @@ public final class GantryTestServerBuilder {
   }
 
   /**
-   * The server generates its demo market database itself instead of starting from the build's
-   * template ({@link DemoMarketTemplates}): the template's own server.
+   * The server makes its password key pair and demo market database itself instead of taking those
+   * made once per test JVM and build ({@link PasswordKeys}, {@link DemoMarketTemplates}): the demo
+   * template's own server.
    */
-  GantryTestServerBuilder withoutDemoTemplate() {
-    this.demoTemplate = false;
+  GantryTestServerBuilder withoutPremadeFiles() {
+    this.premadeFiles = false;
     return this;
   }
 
@@ -156,7 +163,8 @@ public final class GantryTestServerBuilder {
    */
   public GantryTestServer start() throws IOException, InterruptedException {
     Path config = addAccounts();
-    if (demoTemplate) {
+    if (premadeFiles && Boolean.parseBoolean(System.getProperty(PREMADE_FILES, "true"))) {
+      PasswordKeys.place(dataDir);
       DemoMarketTemplates.seed(settingsMap(), dataDir);
     }
     return GantryTestServer.start(config, dataDir, List.copyOf(accounts), name, jvmOptions);
