@@ -1,5 +1,6 @@
 package io.gantry.testing.server;
 
+import io.gantry.testing.server.internal.ServerJvm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -143,7 +144,7 @@ final class DemoMarketTemplates {
       try {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         for (String resource :
-            List.of("io/gantry/server/GantryServerCommand.class", "org/h2/Driver.class")) {
+            List.of(ServerJvm.MAIN.replace('.', '/') + ".class", "org/h2/Driver.class")) {
           digestCodeSource(sha, resource);
         }
         codeDigest = HexFormat.of().formatHex(sha.digest());
