@@ -30,6 +30,13 @@ public final class GantryTestServerBuilder {
   private final Map<String, String> explicit = new LinkedHashMap<>();
   private final List<TestAccount> accounts = new ArrayList<>();
   private int accountsAdded;
+  private boolean premadeFiles = true;
+
+  /**
+   * The system property that, {@code false}, has every server make its password key pair and its
+   * demo database itself, as a first start in production does.
+   */
+  static final String PREMADE_FILES = "gantry.test.premade-files";
 
   GantryTestServerBuilder(Path dir) {
     this.dir = dir;
@@ -130,6 +137,16 @@ public final class GantryTestServerBuilder {
     return this;
   }
 
+  /**
+   * The server makes its password key pair and demo market database itself instead of taking those
+   * made once per test JVM and build ({@link PasswordKeys}, {@link DemoMarketTemplates}): the demo
+   * template's own server.
+   */
+  GantryTestServerBuilder withoutPremadeFiles() {
+    this.premadeFiles = false;
+    return this;
+  }
+
   /** The settings the server will run on, as its configuration file gives them. */
   public Map<String, String> settingsMap() {
     Map<String, String> all = new LinkedHashMap<>(chosen);
@@ -140,10 +157,16 @@ public final class GantryTestServerBuilder {
 
   /**
    * Writes the configuration file, adds the accounts (once: a second start of the same builder
-   * reopens the same store) and starts gantry-server in a JVM of its own.
+   * reopens the same store), copies the build's demo market database into a data directory that has
+   * none when the demo is on ({@link DemoMarketTemplates}) and starts gantry-server in a JVM of its
+   * own.
    */
   public GantryTestServer start() throws IOException, InterruptedException {
     Path config = addAccounts();
+    if (premadeFiles && Boolean.parseBoolean(System.getProperty(PREMADE_FILES, "true"))) {
+      PasswordKeys.place(dataDir);
+      DemoMarketTemplates.seed(settingsMap(), dataDir);
+    }
     return GantryTestServer.start(config, dataDir, List.copyOf(accounts), name, jvmOptions);
   }
 
