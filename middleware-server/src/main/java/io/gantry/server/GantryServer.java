@@ -47,12 +47,20 @@ import io.gantry.server.security.TlsKeystore;
 import io.gantry.server.security.UserAdministration;
 import io.gantry.server.security.UserAuthenticator;
 import io.gantry.server.service.FileClock;
+import io.gantry.server.service.JobControl;
 import io.gantry.server.service.JobFileReader;
+import io.gantry.server.service.JobFlow;
 import io.gantry.server.service.JobManagementService;
+import io.gantry.server.service.JobOutputs;
+import io.gantry.server.service.JobSubmission;
 import io.gantry.server.service.ScheduleBook;
 import io.gantry.server.service.ScheduleRunner;
+import io.gantry.server.service.SessionTokenService;
 import io.gantry.server.service.StageInCacheAdministration;
 import io.gantry.server.sshca.UserCertificateAuthority;
+import io.gantry.server.service.UserAdministrationService;
+import io.gantry.server.service.VisibleJobs;
+import io.gantry.server.service.WorkerSessionService;
 import io.gantry.server.storage.JobDirectoryRetention;
 import io.gantry.server.storage.JobDiskLimits;
 import io.gantry.server.storage.PrivateDataDirectory;
@@ -139,11 +147,55 @@ public final class GantryServer implements AutoCloseable {
         .withBindBatchRows(config.stageIn().bindBatchRows());
   }
 
+  /** The server's storage: its data directory, job store, storage watch and directory retention. */
+  private record Storage(
+      PrivateDataDirectory privateData,
+      JdbcJobStore store,
+      StorageWatch watch,
+      JobDirectoryRetention retention) {}
+
+  /** What staging reaches and with which credentials, and the gateway that does it. */
+  private record Staging(
+      Map<String, SshIdentity> identities,
+      PasswordKeyPair passwordKey,
+      ServerCredentials credentials,
+      ConnectionPolicy connections,
+      UriStagingPolicy uriPolicy,
+      StagingGateway gateway,
+      StageInCache stageInCache) {}
+
+  /** Where and as whom jobs run: the sandbox, the jobs' OS accounts and the compute backend. */
+  private record Compute(SandboxConfig sandbox, JobAccounts accounts, ComputeBackend backend) {}
+
+  /** How a job description becomes a plan. */
+  private record Planning(
+      ApplicationRegistry applications, JsdlParser parser, JobPlanner planner) {}
+
+  /** Starts the server's parts in the order of the data path, each phase from the ones before. */
   private void startComponents(ServerConfig config) throws Exception {
     // first of all: a port another process holds is named before anything is made or opened,
     // and stays this server's while the rest starts
     ListeningSocket listening =
         own(ListeningSocket.bind(config.listenHost(), config.listenPort(), "listen.port"));
+    ServerMetrics metrics = new ServerMetrics(); // ops: docs/operations.md
+    Storage storage = startStorage(config);
+    Staging staging = startStaging(config);
+    staging.gateway().useJobOutputs(jobOutputs(storage.store())); // gantry-job: sources
+    Compute compute = startCompute(config, storage, staging);
+    Planning planning = planning(config, staging, compute);
+    MetaScheduler<JsdlJobPlan> scheduler =
+        startScheduler(config, storage, staging, compute, planning, metrics);
+    Optional<UserAuthenticator> authenticator = authentication(config, storage, metrics);
+    JobManagementService service =
+        startServices(config, storage, staging, compute, planning, scheduler, authenticator);
+    startHttp(config, listening, storage, staging, service, authenticator);
+    OperationsWiring.start(config, metrics, storage.store(), storage.watch(), compute.backend())
+        .ifPresent(this::own); // ops listener
+    storage.privateData().tighten(); // keys, keystore, demo databases made on this start
+  }
+
+  /** The data directory kept owner-only, the job store, and the watch over both. */
+  private Storage startStorage(ServerConfig config) throws Exception {
     ServerConfig.Storage limits = config.storage();
     Optional<Path> h2Store = h2StoreBase(config);
     PrivateDataDirectory privateData = privateDataDirectory(config);
@@ -151,36 +203,29 @@ public final class GantryServer implements AutoCloseable {
     privateData.check();
     privateData.tighten();
     JdbcJobStore store = own(JdbcJobStore.open(storeSettings(config)));
-    ServerMetrics metrics = new ServerMetrics(); // ops: docs/operations.md
     privateData.tighten(); // a new H2 store file has the process umask's mode
     Map<String, Path> watched = new java.util.LinkedHashMap<>(); // messages name them in this order
     watched.put("the data directory", config.dataDirectory());
     watched.put("the job directories' root", config.stagingRoot());
-    StorageWatch storage =
+    StorageWatch watch =
         own(
             new StorageWatch(
                 watched,
                 h2Store.map(base -> Path.of(base + ".mv.db")).orElse(null),
                 store::probeWrite,
                 limits.checkInterval()));
-    storage.start();
+    watch.start();
     JobDirectoryRetention retention =
         own(
             new JobDirectoryRetention(
                 store, config.stagingRoot(), limits.retention(), Clock.systemUTC()));
     retention.start(min(Duration.ofMinutes(10), limits.checkInterval().multipliedBy(12)));
+    return new Storage(privateData, store, watch, retention);
+  }
 
-    Map<String, NamedDataSource> dataSources = new HashMap<>(config.dataSources());
-    if (config.demoEnabled() && !dataSources.containsKey(DemoMarket.DATA_SOURCE_NAME)) {
-      DemoMarket demo =
-          new DemoMarket(config.dataDirectory().resolve("demo"), config.demoPositions());
-      if (demo.createIfMissing()) {
-        log.info(
-            "created (or upgraded) the demo market database ({} positions a business date)",
-            config.demoPositions());
-      }
-      dataSources.put(DemoMarket.DATA_SOURCE_NAME, demo.dataSource());
-    }
+  /** The data sources and identities (the demo's among them), and the gateway that stages. */
+  private Staging startStaging(ServerConfig config) throws Exception {
+    Map<String, NamedDataSource> dataSources = dataSources(config);
     checkRiskResults(config, dataSources); // docs/risk-view.md, "Results history"
     Map<String, SshIdentity> identities = new HashMap<>(config.sshIdentities());
     if (config.demoEnabled() && !identities.containsKey(DemoRemoteHost.IDENTITY)) {
@@ -203,20 +248,43 @@ public final class GantryServer implements AutoCloseable {
             ? StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes())
             : null;
     gateway.useCache(stageInCache);
-    // gantry-job: sources read an earlier job's directory where its stored plan put it
-    gateway.useJobOutputs(
-        job -> {
-          try {
-            return store
-                .plan(io.gantry.server.store.JobId.parse(job))
-                .map(plan -> plan.jobDirectory().toString());
-          } catch (IllegalArgumentException e) {
-            return java.util.Optional.empty(); // not a job id: no such job
-          }
-        });
+    return new Staging(
+        identities, passwordKey, credentials, connections, uriPolicy, gateway, stageInCache);
+  }
 
+  /** gantry-job: sources read an earlier job's directory where its stored plan put it. */
+  private static io.gantry.staging.JobOutputs jobOutputs(JdbcJobStore store) {
+    return job -> {
+      try {
+        return store.plan(io.gantry.server.store.JobId.parse(job)).map(plan -> plan.jobDirectory().toString());
+      } catch (IllegalArgumentException e) {
+        return Optional.empty(); // not a job id: no such job
+      }
+    };
+  }
+
+  /** The configured data sources, and the demo market's when the demo is on. */
+  private static Map<String, NamedDataSource> dataSources(ServerConfig config) throws Exception {
+    Map<String, NamedDataSource> dataSources = new HashMap<>(config.dataSources());
+    if (config.demoEnabled() && !dataSources.containsKey(DemoMarket.DATA_SOURCE_NAME)) {
+      DemoMarket demo =
+          new DemoMarket(config.dataDirectory().resolve("demo"), config.demoPositions());
+      if (demo.createIfMissing()) {
+        log.info(
+            "created (or upgraded) the demo market database ({} positions a business date)",
+            config.demoPositions());
+      }
+      dataSources.put(DemoMarket.DATA_SOURCE_NAME, demo.dataSource());
+    }
+    return dataSources;
+  }
+
+  /** The jobs' sandbox and accounts, checked, and the compute backend that starts them. */
+  private Compute startCompute(ServerConfig config, Storage storage, Staging staging)
+      throws Exception {
     SandboxConfig sandbox =
         SandboxConfig.defaults().withExecutableRoots(config.sandbox().allowedExecutableRoots());
+    JdbcJobStore store = storage.store();
     JobAccounts accounts =
         JobAccounts.of(store.userAccounts(), config.sandbox().defaultOsAccount());
     checkJobAccounts(config, store, sandbox);
@@ -234,10 +302,14 @@ public final class GantryServer implements AutoCloseable {
                 new BackendContext(
                     config,
                     dispatch,
-                    credentials::clusterLogin,
+                    staging.credentials()::clusterLogin,
                     gatewayOptions(config),
-                    identities.keySet())));
+                    staging.identities().keySet())));
+    return new Compute(sandbox, accounts, backend);
+  }
 
+  /** The parser and the planner, with the applications and file systems jobs may name. */
+  private static Planning planning(ServerConfig config, Staging staging, Compute compute) {
     ApplicationRegistry applications =
         ApplicationRegistry.withBuiltIns(
             config.jsdlResources().applications(),
@@ -246,27 +318,19 @@ public final class GantryServer implements AutoCloseable {
         new JsdlParser(
             ParserOptions.defaults()
                 .withMaxBytes(config.maxJobDefinitionBytes())
-                .withMaxWallTime(limits.maxWallTime())
+                .withMaxWallTime(config.storage().maxWallTime())
                 .withMaxFarmTasks(config.taskFarms().maxTasks()),
-            new StagingRules(connections, config.staging().sqlFunctions()));
+            new StagingRules(staging.connections(), config.staging().sqlFunctions()));
     JobPlanner planner =
         new JobPlanner(
-                backend.directories().root(),
+                compute.backend().directories().root(),
                 config.defaultWallTime(),
-                credentials,
-                accounts,
-                sandbox,
-                backend.policy())
-            .withUriStaging(uriPolicy)
-            .withConnectionCheck(
-                config.staging().checkConnections()
-                    ? new ConnectionCheck(
-                        credentials,
-                        connections,
-                        gatewayOptions(config).connectTimeout(),
-                        CONNECTION_CHECK_MEMORY,
-                        java.time.Clock.systemUTC())
-                    : null)
+                staging.credentials(),
+                compute.accounts(),
+                compute.sandbox(),
+                compute.backend().policy())
+            .withUriStaging(staging.uriPolicy())
+            .withConnectionCheck(connectionCheck(config, staging))
             .withStandardJsdl(
                 applications,
                 new FileSystemRoots(
@@ -274,6 +338,31 @@ public final class GantryServer implements AutoCloseable {
                     config.jsdlResources().readOnlyFileSystems(),
                     config.jsdlResources().stagingWritableFileSystems()))
             .withTaskFarms(farmLauncher(config));
+    return new Planning(applications, parser, planner);
+  }
+
+  /** The submission-time check of a job's data sources (staging.check-connections); null: off. */
+  private static ConnectionCheck connectionCheck(ServerConfig config, Staging staging) {
+    return config.staging().checkConnections()
+        ? new ConnectionCheck(
+            staging.credentials(),
+            staging.connections(),
+            gatewayOptions(config).connectTimeout(),
+            CONNECTION_CHECK_MEMORY,
+            java.time.Clock.systemUTC())
+        : null;
+  }
+
+  /** The pipeline (stage in, run, stage out) under the meta-scheduler, which recovers its jobs. */
+  private MetaScheduler<JsdlJobPlan> startScheduler(
+      ServerConfig config,
+      Storage storage,
+      Staging staging,
+      Compute compute,
+      Planning planning,
+      ServerMetrics metrics) {
+    ServerConfig.Storage limits = config.storage();
+    JdbcJobStore store = storage.store();
     // owned before the scheduler, so closed after it: the scheduler stops first and a farm whose
     // launchers then end stays RUNNING, for the next server to resume from its journal
     TaskFarmRunner farms =
@@ -281,7 +370,9 @@ public final class GantryServer implements AutoCloseable {
             new TaskFarmRunner(
                 config.stagingRoot(), config.taskFarms(), store, config.killGracePeriod()));
     JsdlJobPipeline pipeline =
-        new JsdlJobPipeline(parser, planner, gateway, store, backend).withTaskFarms(farms);
+        new JsdlJobPipeline(
+                planning.parser(), planning.planner(), staging.gateway(), store, compute.backend())
+            .withTaskFarms(farms);
     pipeline.recordingTo(metrics); // ops: staging rows, bytes, seconds, cache
     JobDiskLimits<JsdlJobPlan> diskLimits =
         own(
@@ -304,71 +395,126 @@ public final class GantryServer implements AutoCloseable {
     scheduler.recordingTo(metrics); // ops: queue wait, run time
     scheduler.recover();
     diskLimits.watch(scheduler, limits.checkInterval());
+    return scheduler;
+  }
 
-    JobManagementService service =
-        new JobManagementService(
-            parser,
-            planner,
+  /** With auth.enabled: the first administrator, and the authenticator of every request. */
+  private static Optional<UserAuthenticator> authentication(
+      ServerConfig config, Storage storage, ServerMetrics metrics) {
+    ServerConfig.Security security = config.security();
+    if (!security.authEnabled()) {
+      return Optional.empty();
+    }
+    JdbcJobStore store = storage.store();
+    new FirstAdmin(store.userAccounts(), security.adminPassword()).createIfNoUsers();
+    ServerConfig.Admission admission = config.admission();
+    UserAuthenticator authenticator =
+        new UserAuthenticator(
+            store.userAccounts(),
+            new LoginThrottle(
+                new LoginThrottle.Policy(
+                    security.failedLoginsBeforeDelay(),
+                    admission.failedLoginsPerUser(),
+                    admission.failedLoginsPerAddress(),
+                    admission.trustedAddressPeriod())),
+            Optional.of(
+                new SessionTokenAuthenticator(
+                    store.sessionTokens(),
+                    store.userAccounts(),
+                    security.tokenLifetime(),
+                    Clock.systemUTC())));
+    authenticator.countFailuresIn(metrics); // ops: login failures
+    IdentityWiring.connect(config, authenticator); // directory logins, OIDC access tokens
+    return Optional.of(authenticator);
+  }
+
+  /** The SOAP service's operations, one service a concern, and the schedules' runner. */
+  private JobManagementService startServices(
+      ServerConfig config,
+      Storage storage,
+      Staging staging,
+      Compute compute,
+      Planning planning,
+      MetaScheduler<JsdlJobPlan> scheduler,
+      Optional<UserAuthenticator> authenticator) {
+    JdbcJobStore store = storage.store();
+    VisibleJobs visible = new VisibleJobs(store);
+    JobFlow flow = new JobFlow(store, store.jobConditions(), scheduler);
+    JobSubmission submission =
+        new JobSubmission(
+            planning.parser(),
+            planning.planner(),
             store,
             scheduler,
-            serverInfo(config, passwordKey),
-            config.killGracePeriod(),
-            storage,
-            retention,
-            store.jobConditions(),
-            new UserAdministration(store.userAccounts()),
-            new StageInCacheAdministration(stageInCache));
-    // worker sessions (issue 15): launchers started as a farm's are, in the user's sandbox and
-    // account, but never under gantry-stepd: a session lives in this server's memory only
-    service.acceptWorkerSessions(
-        own(
-            new WorkerSessions(
-                config.workerSessions(),
-                config.taskFarms(),
-                new WorkerSessionLaunch(
-                    config.stagingRoot(),
-                    farmLauncher(config),
-                    backend,
-                    accounts,
-                    sandbox,
-                    applications),
-                config.killGracePeriod(),
-                Clock.systemUTC())));
-    backend
+            serverInfo(config, staging.passwordKey()),
+            storage.watch(),
+            flow,
+            visible);
+    JobOutputs outputs =
+        new JobOutputs(
+            store,
+            planning.parser(),
+            planning.planner(),
+            storage.retention(),
+            jobFileReader(compute.backend()));
+    Clock scheduleClock = scheduleClock(config);
+    startScheduleRunner(config, store, submission, scheduleClock);
+    return new JobManagementService(
+        new JobManagementService.Operations(
+            submission,
+            new JobControl(store, scheduler, flow, config.killGracePeriod(), visible, outputs),
+            outputs,
+            visible,
+            new ScheduleBook(store.schedules(), submission, scheduleClock),
+            new UserAdministrationService(new UserAdministration(store.userAccounts())),
+            new SessionTokenService(authenticator.flatMap(UserAuthenticator::sessionTokens)),
+            new WorkerSessionService(startWorkerSessions(config, compute, planning)),
+            new StageInCacheAdministration(staging.stageInCache())));
+  }
+
+  /** Job files are read here, or over SFTP when the job directories are on a cluster. */
+  private static JobFileReader jobFileReader(ComputeBackend backend) {
+    return backend
         .directories()
         .cluster()
-        .ifPresent(
-            cluster ->
-                service.readingJobFilesWith(
-                    JobFileReader.withCluster(cluster, backend.directories().root().toString())));
+        .map(c -> JobFileReader.withCluster(c, backend.directories().root().toString()))
+        .orElse(JobFileReader.LOCAL);
+  }
+
+  /**
+   * Worker sessions (issue 15): launchers started as a farm's are, in the user's sandbox and
+   * account, but never under gantry-stepd: a session lives in this server's memory only.
+   */
+  private WorkerSessions startWorkerSessions(
+      ServerConfig config, Compute compute, Planning planning) {
+    return own(
+        new WorkerSessions(
+            config.workerSessions(),
+            config.taskFarms(),
+            new WorkerSessionLaunch(
+                config.stagingRoot(),
+                farmLauncher(config),
+                compute.backend(),
+                compute.accounts(),
+                compute.sandbox(),
+                planning.applications()),
+            config.killGracePeriod(),
+            Clock.systemUTC()));
+  }
+
+  /** The SOAP endpoint and the web faces, behind TLS and authentication when configured. */
+  private void startHttp(
+      ServerConfig config,
+      ListeningSocket listening,
+      Storage storage,
+      Staging staging,
+      JobManagementService service,
+      Optional<UserAuthenticator> authenticator)
+      throws Exception {
     ServerConfig.Security security = config.security();
-    startSchedules(config, store, service);
     Optional<TlsKeystore> keystore =
         security.tlsEnabled() ? Optional.of(tlsKeystore(config)) : Optional.empty();
-    Optional<UserAuthenticator> authenticator = Optional.empty();
-    if (security.authEnabled()) {
-      new FirstAdmin(store.userAccounts(), security.adminPassword()).createIfNoUsers();
-      ServerConfig.Admission admission = config.admission();
-      authenticator =
-          Optional.of(
-              new UserAuthenticator(
-                  store.userAccounts(),
-                  new LoginThrottle(
-                      new LoginThrottle.Policy(
-                          security.failedLoginsBeforeDelay(),
-                          admission.failedLoginsPerUser(),
-                          admission.failedLoginsPerAddress(),
-                          admission.trustedAddressPeriod())),
-                  Optional.of(
-                      new SessionTokenAuthenticator(
-                          store.sessionTokens(),
-                          store.userAccounts(),
-                          security.tokenLifetime(),
-                          Clock.systemUTC()))));
-    }
-    authenticator.ifPresent(a -> a.countFailuresIn(metrics)); // ops: login failures
-    authenticator.ifPresent(a -> IdentityWiring.connect(config, a)); // directory, OIDC tokens
-    authenticator.flatMap(UserAuthenticator::sessionTokens).ifPresent(service::acceptSessionTokens);
+    ServerCredentials credentials = staging.credentials();
     WebFaceContext web =
         new WebFaceContext(
             service,
@@ -388,13 +534,10 @@ public final class GantryServer implements AutoCloseable {
                 authenticator,
                 config.maxConcurrentRequestsPerUser(),
                 List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement")),
-                withStorageOutageFilter(storage, webFaces(web)),
+                withStorageOutageFilter(storage.watch(), webFaces(web)),
                 requestLimits(config)));
     http.start(listening);
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
-    OperationsWiring.start(config, metrics, store, storage, backend)
-        .ifPresent(this::own); // ops listener
-    privateData.tighten(); // keys, keystore, demo databases made on this start
   }
 
   /**
@@ -416,28 +559,29 @@ public final class GantryServer implements AutoCloseable {
     }
   }
 
-  /** Schedules submit jobs as their owners, by the system clock or a test's clock file. */
-  private void startSchedules(
-      ServerConfig config, JdbcJobStore store, JobManagementService service) {
+  /** Schedules read the system clock, or a test's clock file. */
+  private static Clock scheduleClock(ServerConfig config) {
     ServerConfig.Schedules settings = config.schedules();
-    Clock clock =
-        settings.testClockFile() == null
-            ? Clock.systemUTC()
-            : FileClock.of(settings.testClockFile());
-    if (settings.testClockFile() != null) {
-      log.warn(
-          "schedules read the time from {} (schedules.test-clock-file): for tests only",
-          settings.testClockFile());
+    if (settings.testClockFile() == null) {
+      return Clock.systemUTC();
     }
-    service.useSchedules(new ScheduleBook(store.schedules(), service, clock));
+    log.warn(
+        "schedules read the time from {} (schedules.test-clock-file): for tests only",
+        settings.testClockFile());
+    return FileClock.of(settings.testClockFile());
+  }
+
+  /** Schedules submit jobs as their owners; a removed user's submit nothing. */
+  private void startScheduleRunner(
+      ServerConfig config, JdbcJobStore store, JobSubmission submission, Clock clock) {
     boolean accounts = config.security().authEnabled();
     ScheduleRunner runner =
         own(
             new ScheduleRunner(
                 store.schedules(),
-                service,
+                submission,
                 clock,
-                settings.checkInterval(),
+                config.schedules().checkInterval(),
                 owner -> !accounts || store.userAccounts().find(owner).isPresent()));
     runner.start();
   }

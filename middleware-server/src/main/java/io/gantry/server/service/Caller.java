@@ -8,7 +8,7 @@ import java.security.Principal;
  * transport's principal; without it the server is single-user: it listens on loopback only and
  * every caller acts as the local user, who may see every job.
  */
-record Caller(String name, boolean admin) {
+public record Caller(String name, boolean admin) {
   static final String LOCAL_USER = "local";
 
   static Caller of(WebServiceContext context) {

@@ -40,10 +40,9 @@ final class JobFiles {
     if (offset < 0) {
       throw new InvalidArgumentException("offset", "must be 0 or more, was " + offset);
     }
-    if (maxBytes < 1 || maxBytes > JobManagementService.MAX_OUTPUT_CHUNK) {
+    if (maxBytes < 1 || maxBytes > JobOutputs.MAX_OUTPUT_CHUNK) {
       throw new InvalidArgumentException(
-          "maxBytes",
-          "must be between 1 and " + JobManagementService.MAX_OUTPUT_CHUNK + ", was " + maxBytes);
+          "maxBytes", "must be between 1 and " + JobOutputs.MAX_OUTPUT_CHUNK + ", was " + maxBytes);
     }
     if (path == null || path.isBlank()) {
       throw new InvalidArgumentException("path", "missing");

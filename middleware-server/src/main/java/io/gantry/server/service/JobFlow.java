@@ -23,12 +23,12 @@ import java.util.function.Function;
  * waits for before its stage-in), and the retry of a failed stage-out. The meta-scheduler carries
  * them out; this class checks what a caller asks for and says why it is refused.
  */
-final class JobFlow {
+public final class JobFlow {
   private final JobStore store;
   private final JobConditions conditions;
   private final MetaScheduler<?> scheduler;
 
-  JobFlow(JobStore store, JobConditions conditions, MetaScheduler<?> scheduler) {
+  public JobFlow(JobStore store, JobConditions conditions, MetaScheduler<?> scheduler) {
     this.store = store;
     this.conditions = conditions;
     this.scheduler = scheduler;
@@ -108,10 +108,10 @@ final class JobFlow {
       Optional<String> holder =
           now.state() == JobState.QUEUED ? conditions.heldBy(job.id()) : Optional.empty();
       if (holder.isPresent()) {
-        throw JobManagementService.stateFault(
+        throw JobControl.stateFault(
             "job " + job.id() + " is held already (by " + holder.get() + ")", now);
       }
-      throw JobManagementService.stateFault(
+      throw JobControl.stateFault(
           now.state().isFinal()
               ? "job " + job.id() + " has already ended (" + now.state() + ")"
               : "job "
@@ -128,7 +128,7 @@ final class JobFlow {
   /** Lifts a job's hold; a fault when it is not held (or no longer QUEUED). */
   JobRecord release(JobRecord job, Caller caller) throws io.gantry.server.api.JobStateFault {
     if (job.state() != JobState.QUEUED || !conditions.release(job.id())) {
-      throw JobManagementService.stateFault(
+      throw JobControl.stateFault(
           "job " + job.id() + " is not held (it is " + job.state() + ")", job);
     }
     org.slf4j.LoggerFactory.getLogger(JobFlow.class)
@@ -144,19 +144,19 @@ final class JobFlow {
       throws io.gantry.server.api.JobStateFault {
     String refusal = retryRefusal(job, plan);
     if (refusal != null) {
-      throw JobManagementService.stateFault(refusal, job);
+      throw JobControl.stateFault(refusal, job);
     }
     MetaScheduler.Decision d;
     try {
       d = scheduler.retryStageOut(job.id(), caller.name(), this::failedInStageOut);
     } catch (MetaScheduler.NotPlannedException e) {
       // e.g. a data source removed since: the user's to fix, in the planner's words
-      throw JobManagementService.stateFault(
+      throw JobControl.stateFault(
           "job " + job.id() + "'s stage-out cannot run again: " + e.getMessage(), job);
     }
     if (!d.applied()) {
       JobRecord now = d.job() == null ? job : d.job();
-      throw JobManagementService.stateFault(
+      throw JobControl.stateFault(
           "job " + job.id() + " is " + now.state() + ": its stage-out is not waiting for a retry",
           now);
     }

@@ -32,15 +32,15 @@ public final class ScheduleBook {
   private static final String NAME_SYNTAX = "[A-Za-z0-9][A-Za-z0-9._-]{0,127}";
 
   private final ScheduleStore store;
-  private final JobManagementService service;
+  private final JobSubmission submission;
   private final Clock clock;
 
   /**
    * @param clock the schedules' clock: what "now" is for the next time of a new or resumed one
    */
-  public ScheduleBook(ScheduleStore store, JobManagementService service, Clock clock) {
+  public ScheduleBook(ScheduleStore store, JobSubmission submission, Clock clock) {
     this.store = store;
-    this.service = service;
+    this.submission = submission;
     this.clock = clock;
   }
 
@@ -69,7 +69,7 @@ public final class ScheduleBook {
             .orElseThrow(() -> new InvalidArgumentException("cron", "names no future time"));
     // checked now as it will run at its next time: a schedule never holds a job it cannot submit
     ValidationResult result =
-        service.validateFor(
+        submission.validateFor(
             caller.name(),
             description,
             ScheduleVariables.fill(values, next, times.zone(), name.strip()));

@@ -34,7 +34,7 @@ public final class ScheduleRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScheduleRunner.class);
 
   private final ScheduleStore store;
-  private final JobManagementService service;
+  private final JobSubmission submission;
   private final Clock clock;
   private final Duration interval;
   private final Predicate<String> ownerExists;
@@ -53,12 +53,12 @@ public final class ScheduleRunner implements AutoCloseable {
    */
   public ScheduleRunner(
       ScheduleStore store,
-      JobManagementService service,
+      JobSubmission submission,
       Clock clock,
       Duration interval,
       Predicate<String> ownerExists) {
     this.store = store;
-    this.service = service;
+    this.submission = submission;
     this.clock = clock;
     this.interval = interval;
     this.ownerExists = ownerExists;
@@ -129,7 +129,7 @@ public final class ScheduleRunner implements AutoCloseable {
       Map<String, String> values =
           ScheduleVariables.fill(s.parameters(), time, times.zone(), s.name());
       String jobId =
-          service.submitScheduled(
+          submission.submitScheduled(
               s.owner(),
               s.jobDescription(),
               values,

@@ -15,11 +15,15 @@ import java.util.Optional;
  * an administrator everyone's; a token is issued only to a caller who proved their password on this
  * request, so a stolen token cannot be turned into a longer-lived one.
  */
-final class SessionTokenService {
-  private volatile Optional<SessionTokenAuthenticator> tokens = Optional.empty();
+public final class SessionTokenService {
+  private final Optional<SessionTokenAuthenticator> tokens;
 
-  void enable(SessionTokenAuthenticator authenticator) {
-    this.tokens = Optional.of(authenticator);
+  /**
+   * @param tokens the server's session tokens; empty when it has no user accounts, and then every
+   *     operation is refused
+   */
+  public SessionTokenService(Optional<SessionTokenAuthenticator> tokens) {
+    this.tokens = tokens;
   }
 
   SessionToken issue(Caller caller, String authType, String description) throws AccessDeniedFault {

@@ -16,12 +16,12 @@ import org.slf4j.LoggerFactory;
  * applies {@link UserAdministration}'s rules to the running server's job store, and logs who
  * changed which account (never a password).
  */
-final class UserAdministrationService {
+public final class UserAdministrationService {
   private static final Logger log = LoggerFactory.getLogger(UserAdministrationService.class);
 
   private final UserAdministration users;
 
-  UserAdministrationService(UserAdministration users) {
+  public UserAdministrationService(UserAdministration users) {
     this.users = users;
   }
 

@@ -29,16 +29,18 @@ import java.util.List;
  * it and takes its completions; an administrator may also see and close any. A session the caller
  * may not use is answered exactly like one that does not exist.
  */
-final class WorkerSessionService {
+public final class WorkerSessionService {
   static final int MAX_WINDOW = 4096;
   static final int MAX_BATCH = 100_000;
   static final int MAX_WAIT_SECONDS = 20;
 
-  private volatile WorkerSessions sessions;
+  /**
+   * The server's sessions; null on a server that runs none, and then every operation is refused.
+   */
+  private final WorkerSessions sessions;
 
-  /** Serves sessions with {@code value} (the server's); until then every operation is refused. */
-  void enable(WorkerSessions value) {
-    this.sessions = value;
+  public WorkerSessionService(WorkerSessions sessions) {
+    this.sessions = sessions;
   }
 
   /**
