@@ -60,7 +60,7 @@ public final class ApplicationRegistry {
    * mcvar with the sample's file layout: the stage-in writes these gzip files into the job
    * directory, and stage-out reads results/ (see jsdl-schema/examples/var-job-named.jsdl).
    */
-  static NamedApplication builtInMcvar(Path executable) {
+  public static NamedApplication builtInMcvar(Path executable) {
     return new NamedApplication(
         MCVAR,
         MCVAR,
@@ -155,7 +155,7 @@ public final class ApplicationRegistry {
    * Orders versions by their numeric parts where both are numbers ("1.10" after "1.9"), else as
    * text.
    */
-  static final Comparator<String> VERSIONS =
+  public static final Comparator<String> VERSIONS =
       (a, b) -> {
         String[] x = a.split("[.-]");
         String[] y = b.split("[.-]");

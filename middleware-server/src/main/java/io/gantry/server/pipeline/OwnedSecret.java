@@ -7,20 +7,20 @@ package io.gantry.server.pipeline;
  * token is opaque to the gateway; NUL separates the parts because neither a user name nor an XML
  * text can hold one.
  */
-record OwnedSecret(String owner, String value) {
+public record OwnedSecret(String owner, String value) {
   private static final char SEPARATOR = '\0';
 
   /** The token for {@code value} in a job of {@code owner}. */
-  static String token(String owner, String value) {
+  public static String token(String owner, String value) {
     return owner + SEPARATOR + value;
   }
 
   /** Whether a credential of a plan is such a token (and not the name of an SSH identity). */
-  static boolean isToken(String credential) {
+  public static boolean isToken(String credential) {
     return credential != null && credential.indexOf(SEPARATOR) >= 0;
   }
 
-  static OwnedSecret of(String token) {
+  public static OwnedSecret of(String token) {
     int at = token.indexOf(SEPARATOR);
     if (at < 0) {
       throw new IllegalArgumentException("an encrypted password reached staging without its owner");

@@ -13,11 +13,11 @@ import java.util.Optional;
  * NumberOfProcesses an application element gives, which the range must then allow. A range that
  * allows no usable count is a problem naming it; it is never ignored.
  */
-final class ProcessCount {
+public final class ProcessCount {
   /**
    * The most processes one job may ask for, whatever the range says (as the JSDL parser's limit).
    */
-  static final int MAX = 65_536;
+  public static final int MAX = 65_536;
 
   private ProcessCount() {}
 
@@ -30,7 +30,7 @@ final class ProcessCount {
    * The count to run: {@code preferred} when TotalCPUCount is absent or allows it, else the nearest
    * it allows.
    */
-  static int chosen(JsdlJob job, int preferred, String what, List<String> problems) {
+  public static int chosen(JsdlJob job, int preferred, String what, List<String> problems) {
     Optional<RangeValueType> total = totalCpuCount(job);
     if (total.isEmpty()) {
       return preferred;
@@ -57,7 +57,7 @@ final class ProcessCount {
    * Checks a count fixed elsewhere (NumberOfProcesses, or 1 for a POSIX program) against
    * TotalCPUCount; {@code what} completes "which ...", e.g. "NumberOfProcesses gives".
    */
-  static void check(JsdlJob job, int fixed, String what, List<String> problems) {
+  public static void check(JsdlJob job, int fixed, String what, List<String> problems) {
     totalCpuCount(job)
         .map(CpuCountRange::new)
         .filter(r -> !r.allows(fixed))

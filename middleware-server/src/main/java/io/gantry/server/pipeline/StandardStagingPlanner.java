@@ -24,17 +24,18 @@ import java.util.Optional;
  * a {@code FilesystemName} lies in that file system's directory ({@link FileSystemRoots}) instead
  * of the job directory.
  */
-final class StandardStagingPlanner {
+public final class StandardStagingPlanner {
   private final UriStagingPolicy policy;
   private final JobPlanner.DataSourceAccess access;
 
-  StandardStagingPlanner(UriStagingPolicy policy, JobPlanner.DataSourceAccess access) {
+  public StandardStagingPlanner(UriStagingPolicy policy, JobPlanner.DataSourceAccess access) {
     this.policy = policy;
     this.access = access;
   }
 
   /** The transfers and deletions of a job's DataStaging elements. */
-  record Plan(List<UriTransfer> in, List<UriTransfer> out, List<StagedName> deleteOnTermination) {
+  public record Plan(
+      List<UriTransfer> in, List<UriTransfer> out, List<StagedName> deleteOnTermination) {
     /**
      * Whether any of it reads or writes outside the job directory (a file system, a {@code file:}
      * URI), which staging does as the job's OS account.
@@ -60,7 +61,7 @@ final class StandardStagingPlanner {
     }
   }
 
-  Plan plan(
+  public Plan plan(
       String owner, List<StagingStep> steps, FileSystemRoots fileSystems, List<String> problems) {
     List<UriTransfer> in = new ArrayList<>();
     List<UriTransfer> out = new ArrayList<>();
@@ -220,7 +221,7 @@ final class StandardStagingPlanner {
   }
 
   /** The destination a DataStaging password is bound to: the URI's scheme, user, host and port. */
-  static SecretBinding binding(String owner, UriTransfer transfer) {
+  public static SecretBinding binding(String owner, UriTransfer transfer) {
     return SecretBinding.uri(
         owner, transfer.scheme(), transfer.user(), transfer.uri().getHost(), transfer.port());
   }

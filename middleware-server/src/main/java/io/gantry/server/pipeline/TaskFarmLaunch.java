@@ -14,10 +14,10 @@ import java.util.List;
  * time and environment become the launchers' (each task inherits the environment); the dispatcher's
  * address and the job's secret are added at launch ({@link TaskFarmRunner}).
  */
-final class TaskFarmLaunch {
+public final class TaskFarmLaunch {
   private TaskFarmLaunch() {}
 
-  static LaunchSpec spec(
+  public static LaunchSpec spec(
       LaunchSpec application, JsdlJob job, Path launcher, List<String> problems) {
     TaskFarmSpec farm = job.taskFarm().orElseThrow();
     if (launcher == null) {

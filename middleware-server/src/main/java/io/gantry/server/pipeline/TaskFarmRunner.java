@@ -49,13 +49,13 @@ import java.util.concurrent.TimeUnit;
  * </ol>
  */
 public final class TaskFarmRunner implements AutoCloseable {
-  static final String ADDRESS_VARIABLE = "GANTRY_FARM_DISPATCHER";
-  static final String SECRET_VARIABLE = "GANTRY_FARM_SECRET";
+  public static final String ADDRESS_VARIABLE = "GANTRY_FARM_DISPATCHER";
+  public static final String SECRET_VARIABLE = "GANTRY_FARM_SECRET";
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(TaskFarmRunner.class);
 
   /** Starts the launchers through the job's compute backend. */
-  interface Start {
+  public interface Start {
     RunningJob start(LaunchSpec spec) throws LaunchException, JobFailure;
   }
 
@@ -88,7 +88,7 @@ public final class TaskFarmRunner implements AutoCloseable {
   }
 
   /** Starts (or, after a restart, resumes) the farm of {@code plan}. */
-  RunningJob launch(JsdlJobPlan plan, LaunchSpec launchers, Start start) throws JobFailure {
+  public RunningJob launch(JsdlJobPlan plan, LaunchSpec launchers, Start start) throws JobFailure {
     TaskFarmSpec spec = plan.farm();
     List<FarmTask> tasks = TaskFarmTasks.of(spec, plan.jobDirectory(), settings.maxTasks());
     String secret = FarmDispatcher.newSecret();
@@ -148,7 +148,7 @@ public final class TaskFarmRunner implements AutoCloseable {
   }
 
   /** Removes a final job's journal. */
-  void forget(JobId id) {
+  public void forget(JobId id) {
     try {
       Files.deleteIfExists(journal(id));
     } catch (IOException e) {

@@ -39,7 +39,7 @@ import java.util.function.LongSupplier;
  */
 public final class LoginThrottle {
   public static final int DEFAULT_FREE_FAILURES = 5;
-  static final Duration MAX_WAIT = Duration.ofMinutes(5);
+  public static final Duration MAX_WAIT = Duration.ofMinutes(5);
   private static final int MAX_TRACKED = 10_000;
 
   /**
@@ -89,11 +89,11 @@ public final class LoginThrottle {
     this(policy, System::nanoTime);
   }
 
-  LoginThrottle(int freeFailures, LongSupplier nanoTime) {
+  public LoginThrottle(int freeFailures, LongSupplier nanoTime) {
     this(Policy.of(freeFailures), nanoTime);
   }
 
-  LoginThrottle(Policy policy, LongSupplier nanoTime) {
+  public LoginThrottle(Policy policy, LongSupplier nanoTime) {
     this.nanoTime = nanoTime;
     this.policy = policy;
   }
@@ -124,7 +124,7 @@ public final class LoginThrottle {
     return Duration.ofNanos(wait);
   }
 
-  synchronized void failed(String user, String address) {
+  public synchronized void failed(String user, String address) {
     long now = nanoTime.getAsLong();
     count(pairKey(user, address), now);
     if (!trusted(user, address, now)) {
@@ -133,7 +133,7 @@ public final class LoginThrottle {
     }
   }
 
-  synchronized void succeeded(String user, String address) {
+  public synchronized void succeeded(String user, String address) {
     failures.remove(pairKey(user, address));
     failures.remove(userKey(user));
     trustedSince.put(pairKey(user, address), nanoTime.getAsLong());

@@ -72,7 +72,7 @@ public final class UserAuthenticator {
   }
 
   /** With the clock {@link VerifiedLogins} measures its minute by (tests move it). */
-  UserAuthenticator(
+  public UserAuthenticator(
       UserAccounts accounts,
       LoginThrottle throttle,
       Optional<SessionTokenAuthenticator> sessionTokens,

@@ -33,11 +33,11 @@ import javax.crypto.spec.SecretKeySpec;
  *       #MAX_ENTRIES} are kept (the oldest go first).
  * </ol>
  */
-final class VerifiedLogins {
+public final class VerifiedLogins {
   /** Long enough for a poll loop, short enough that a password stays the thing that is checked. */
-  static final Duration REMEMBER_FOR = Duration.ofSeconds(60);
+  public static final Duration REMEMBER_FOR = Duration.ofSeconds(60);
 
-  static final int MAX_ENTRIES = 10_000;
+  public static final int MAX_ENTRIES = 10_000;
 
   private final Clock clock;
   private final SecretKeySpec key;
@@ -62,7 +62,7 @@ final class VerifiedLogins {
     }
   }
 
-  VerifiedLogins(Clock clock) {
+  public VerifiedLogins(Clock clock) {
     this.clock = clock;
     byte[] secret = new byte[32];
     new SecureRandom().nextBytes(secret);
@@ -70,7 +70,7 @@ final class VerifiedLogins {
   }
 
   /** Whether {@code name} logged in with {@code password} against {@code storedHash} just now. */
-  boolean remembers(String name, String storedHash, char[] password) {
+  public boolean remembers(String name, String storedHash, char[] password) {
     byte[] tag = tag(name, storedHash, password);
     synchronized (entries) {
       Remembered r = entries.get(name);
@@ -88,7 +88,7 @@ final class VerifiedLogins {
   /**
    * Records that {@code password} passed the full check for {@code name} and {@code storedHash}.
    */
-  void remember(String name, String storedHash, char[] password) {
+  public void remember(String name, String storedHash, char[] password) {
     Remembered r =
         new Remembered(tag(name, storedHash, password), clock.instant().plus(REMEMBER_FOR));
     synchronized (entries) {
@@ -98,7 +98,7 @@ final class VerifiedLogins {
   }
 
   /** Forgets {@code name}: its next login takes the full check. */
-  void forget(String name) {
+  public void forget(String name) {
     synchronized (entries) {
       entries.remove(name);
     }

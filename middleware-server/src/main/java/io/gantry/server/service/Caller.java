@@ -9,9 +9,9 @@ import java.security.Principal;
  * every caller acts as the local user, who may see every job.
  */
 public record Caller(String name, boolean admin) {
-  static final String LOCAL_USER = "local";
+  public static final String LOCAL_USER = "local";
 
-  static Caller of(WebServiceContext context) {
+  public static Caller of(WebServiceContext context) {
     Principal principal = context == null ? null : safePrincipal(context);
     if (principal == null) {
       return new Caller(LOCAL_USER, true);
@@ -27,7 +27,7 @@ public record Caller(String name, boolean admin) {
     }
   }
 
-  boolean mayAccess(String owner) {
+  public boolean mayAccess(String owner) {
     return admin || name.equals(owner);
   }
 }

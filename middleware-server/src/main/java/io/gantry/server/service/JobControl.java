@@ -206,7 +206,7 @@ public final class JobControl {
     return status(flow.retryStageOut(job, outputs.planOf(job), caller));
   }
 
-  static JobStateFault stateFault(String message, JobRecord job) {
+  public static JobStateFault stateFault(String message, JobRecord job) {
     return new JobStateFault(
         message,
         new FaultDetail(

@@ -39,7 +39,7 @@ public final class JobFlow {
    * see (another user's job reads as "no job", exactly as everywhere else); a problem for each that
    * does not.
    */
-  List<JobDependency> dependencies(
+  public List<JobDependency> dependencies(
       JsdlJob job,
       Caller caller,
       Function<String, Optional<JobRecord>> visible,
@@ -87,12 +87,13 @@ public final class JobFlow {
   }
 
   /** Stores a new job's conditions, before the job itself (see {@link JobConditions}). */
-  void recordAtSubmission(JobId id, List<JobDependency> dependencies, boolean held, Caller caller) {
+  public void recordAtSubmission(
+      JobId id, List<JobDependency> dependencies, boolean held, Caller caller) {
     conditions.recordAtSubmission(id, dependencies, held ? caller.name() : null);
   }
 
   /** The status, with what the job waits for when the server keeps it back. */
-  JobStatusInfo withReason(JobStatusInfo status, JobRecord job) {
+  public JobStatusInfo withReason(JobStatusInfo status, JobRecord job) {
     if (job.state() == JobState.QUEUED) {
       status.reason = scheduler.waitReason(job.id()).orElse(null);
     }
@@ -100,7 +101,7 @@ public final class JobFlow {
   }
 
   /** Holds a QUEUED job; a fault saying why when it is not QUEUED. */
-  JobRecord hold(JobRecord job, Caller caller) throws io.gantry.server.api.JobStateFault {
+  public JobRecord hold(JobRecord job, Caller caller) throws io.gantry.server.api.JobStateFault {
     MetaScheduler.Decision d =
         scheduler.hold(job.id(), caller.name(), () -> conditions.hold(job.id(), caller.name()));
     if (!d.applied()) {
@@ -126,7 +127,7 @@ public final class JobFlow {
   }
 
   /** Lifts a job's hold; a fault when it is not held (or no longer QUEUED). */
-  JobRecord release(JobRecord job, Caller caller) throws io.gantry.server.api.JobStateFault {
+  public JobRecord release(JobRecord job, Caller caller) throws io.gantry.server.api.JobStateFault {
     if (job.state() != JobState.QUEUED || !conditions.release(job.id())) {
       throw JobControl.stateFault(
           "job " + job.id() + " is not held (it is " + job.state() + ")", job);
@@ -140,7 +141,7 @@ public final class JobFlow {
    * Retries the stage-out of a job whose program succeeded and whose stage-out failed; a fault
    * naming what is missing otherwise.
    */
-  JobRecord retryStageOut(JobRecord job, Optional<StoredPlan> plan, Caller caller)
+  public JobRecord retryStageOut(JobRecord job, Optional<StoredPlan> plan, Caller caller)
       throws io.gantry.server.api.JobStateFault {
     String refusal = retryRefusal(job, plan);
     if (refusal != null) {

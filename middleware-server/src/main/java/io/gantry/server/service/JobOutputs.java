@@ -36,7 +36,7 @@ public final class JobOutputs {
   private static final Logger log = LoggerFactory.getLogger(JobOutputs.class);
 
   /** Largest piece of output returned by one call. */
-  static final int MAX_OUTPUT_CHUNK = 1 << 20;
+  public static final int MAX_OUTPUT_CHUNK = 1 << 20;
 
   private final JobStore store;
   private final JsdlParser parser;

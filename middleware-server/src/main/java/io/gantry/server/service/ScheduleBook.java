@@ -44,7 +44,7 @@ public final class ScheduleBook {
     this.clock = clock;
   }
 
-  ScheduleInfo add(
+  public ScheduleInfo add(
       Caller caller,
       String name,
       String cron,
@@ -98,7 +98,7 @@ public final class ScheduleBook {
     return info(schedule);
   }
 
-  List<ScheduleInfo> list(Caller caller, boolean allUsers) throws AccessDeniedFault {
+  public List<ScheduleInfo> list(Caller caller, boolean allUsers) throws AccessDeniedFault {
     if (allUsers && !caller.admin()) {
       String message = "only administrators may list every user's schedules";
       throw new AccessDeniedFault(message, new FaultDetail("ACCESS_DENIED", message, null, null));
@@ -106,19 +106,19 @@ public final class ScheduleBook {
     return store.list(allUsers ? null : caller.name()).stream().map(this::info).toList();
   }
 
-  ScheduleInfo pause(Caller caller, String idOrName) {
+  public ScheduleInfo pause(Caller caller, String idOrName) {
     Schedule s = visible(caller, idOrName);
     store.setPaused(s.id(), true, clock.instant());
     return info(store.find(s.id()).orElse(s));
   }
 
-  ScheduleInfo resume(Caller caller, String idOrName) {
+  public ScheduleInfo resume(Caller caller, String idOrName) {
     Schedule s = visible(caller, idOrName);
     store.setPaused(s.id(), false, clock.instant());
     return info(store.find(s.id()).orElse(s));
   }
 
-  ScheduleInfo remove(Caller caller, String idOrName) {
+  public ScheduleInfo remove(Caller caller, String idOrName) {
     Schedule s = visible(caller, idOrName);
     store.remove(s.id());
     ScheduleInfo removed = info(s);
@@ -145,7 +145,7 @@ public final class ScheduleBook {
                     "scheduleId", "no schedule " + key + " for user " + caller.name()));
   }
 
-  ScheduleInfo info(Schedule s) {
+  public ScheduleInfo info(Schedule s) {
     ScheduleInfo i = new ScheduleInfo();
     i.scheduleId = s.id();
     i.name = s.name();

@@ -26,7 +26,8 @@ public final class SessionTokenService {
     this.tokens = tokens;
   }
 
-  SessionToken issue(Caller caller, String authType, String description) throws AccessDeniedFault {
+  public SessionToken issue(Caller caller, String authType, String description)
+      throws AccessDeniedFault {
     SessionTokenAuthenticator authenticator = enabled();
     if (SessionTokenAuthenticator.AUTH_TYPE.equals(authType)) {
       throw denied(
@@ -50,7 +51,7 @@ public final class SessionTokenService {
         .orElseThrow(() -> denied("user " + caller.name() + " no longer exists"));
   }
 
-  List<SessionToken> list(Caller caller, boolean allUsers) throws AccessDeniedFault {
+  public List<SessionToken> list(Caller caller, boolean allUsers) throws AccessDeniedFault {
     SessionTokenAuthenticator authenticator = enabled();
     if (allUsers && !caller.admin()) {
       throw denied("only administrators may list every user's session tokens");
@@ -60,7 +61,7 @@ public final class SessionTokenService {
         .toList();
   }
 
-  boolean revoke(Caller caller, String tokenId) {
+  public boolean revoke(Caller caller, String tokenId) {
     if (tokenId == null || !tokenId.matches("[0-9a-f]{16}")) {
       throw new InvalidArgumentException("tokenId", "not a session token id (16 hex digits)");
     }

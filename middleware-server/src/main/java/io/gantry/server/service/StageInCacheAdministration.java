@@ -24,7 +24,7 @@ public final class StageInCacheAdministration {
     this.cache = cache;
   }
 
-  StageInCacheList list(Caller caller) throws AccessDeniedFault {
+  public StageInCacheList list(Caller caller) throws AccessDeniedFault {
     requireAdmin(caller, "list");
     StageInCacheList answer = new StageInCacheList();
     if (cache == null) {
@@ -48,7 +48,7 @@ public final class StageInCacheAdministration {
     return answer;
   }
 
-  int clear(Caller caller, String key) throws AccessDeniedFault {
+  public int clear(Caller caller, String key) throws AccessDeniedFault {
     requireAdmin(caller, "clear");
     if (cache == null) {
       return 0;

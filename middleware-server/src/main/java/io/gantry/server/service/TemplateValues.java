@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.Map;
 
 /** Job template values between the API's {@link ParameterValue} lists and name-value maps. */
-final class TemplateValues {
+public final class TemplateValues {
   /** More values than any template declares in practice; a bound on what one call may carry. */
-  static final int MAX_VALUES = 200;
+  public static final int MAX_VALUES = 200;
 
   private TemplateValues() {}
 
   /** The values as given; a name given twice, or without a name, is the caller's mistake. */
-  static Map<String, String> of(List<ParameterValue> given) {
+  public static Map<String, String> of(List<ParameterValue> given) {
     Map<String, String> values = new LinkedHashMap<>();
     if (given == null) {
       return values;
@@ -39,14 +39,14 @@ final class TemplateValues {
     return values;
   }
 
-  static List<ParameterValue> toApi(Map<String, String> values) {
+  public static List<ParameterValue> toApi(Map<String, String> values) {
     List<ParameterValue> list = new ArrayList<>();
     values.forEach((name, value) -> list.add(new ParameterValue(name, value)));
     return list;
   }
 
   /** The values a filled job was made with, in the template's order; empty for a plain job. */
-  static Map<String, String> filled(JsdlJob job) {
+  public static Map<String, String> filled(JsdlJob job) {
     return job.template().map(JobTemplate::values).orElse(Map.of());
   }
 }

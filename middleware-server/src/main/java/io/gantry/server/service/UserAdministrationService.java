@@ -25,12 +25,12 @@ public final class UserAdministrationService {
     this.users = users;
   }
 
-  List<UserInfo> list(Caller caller) throws AccessDeniedFault {
+  public List<UserInfo> list(Caller caller) throws AccessDeniedFault {
     requireAdministrator(caller, "list users");
     return users.list().stream().map(UserAdministrationService::info).toList();
   }
 
-  UserInfo add(Caller caller, String name, String password, String role, String osAccount)
+  public UserInfo add(Caller caller, String name, String password, String role, String osAccount)
       throws AccessDeniedFault, UserAccountFault {
     requireAdministrator(caller, "add users");
     UserAccount.Role r = role(role == null ? "user" : role);
@@ -44,7 +44,7 @@ public final class UserAdministrationService {
     }
   }
 
-  UserInfo remove(Caller caller, String name) throws AccessDeniedFault, UserAccountFault {
+  public UserInfo remove(Caller caller, String name) throws AccessDeniedFault, UserAccountFault {
     requireAdministrator(caller, "remove users");
     try {
       UserInfo before =
@@ -57,7 +57,7 @@ public final class UserAdministrationService {
     }
   }
 
-  UserInfo setPassword(Caller caller, String name, String password)
+  public UserInfo setPassword(Caller caller, String name, String password)
       throws AccessDeniedFault, UserAccountFault {
     requireAdministrator(caller, "set passwords");
     try {
@@ -69,7 +69,7 @@ public final class UserAdministrationService {
     }
   }
 
-  UserInfo setRole(Caller caller, String name, String role)
+  public UserInfo setRole(Caller caller, String name, String role)
       throws AccessDeniedFault, UserAccountFault {
     requireAdministrator(caller, "change roles");
     try {
@@ -81,7 +81,7 @@ public final class UserAdministrationService {
     }
   }
 
-  UserInfo setOsAccount(Caller caller, String name, String osAccount)
+  public UserInfo setOsAccount(Caller caller, String name, String osAccount)
       throws AccessDeniedFault, UserAccountFault {
     requireAdministrator(caller, "map OS accounts");
     try {

@@ -30,9 +30,9 @@ import java.util.List;
  * may not use is answered exactly like one that does not exist.
  */
 public final class WorkerSessionService {
-  static final int MAX_WINDOW = 4096;
-  static final int MAX_BATCH = 100_000;
-  static final int MAX_WAIT_SECONDS = 20;
+  public static final int MAX_WINDOW = 4096;
+  public static final int MAX_BATCH = 100_000;
+  public static final int MAX_WAIT_SECONDS = 20;
 
   /**
    * The server's sessions; null on a server that runs none, and then every operation is refused.
@@ -47,7 +47,7 @@ public final class WorkerSessionService {
    * Closes every session of a user who was just removed: a session lives in memory under its
    * owner's name, and a later user of the same name must not feed it or take its completions.
    */
-  void closeAllOf(String removedUser) {
+  public void closeAllOf(String removedUser) {
     WorkerSessions s = sessions;
     if (s != null) {
       s.list(removedUser, false).forEach(s::close);
@@ -62,7 +62,7 @@ public final class WorkerSessionService {
     return s;
   }
 
-  WorkerSessionInfo open(
+  public WorkerSessionInfo open(
       Caller caller,
       String application,
       String executable,
@@ -101,7 +101,7 @@ public final class WorkerSessionService {
     }
   }
 
-  List<Long> submit(Caller caller, String sessionId, List<WorkerMessage> messages)
+  public List<Long> submit(Caller caller, String sessionId, List<WorkerMessage> messages)
       throws LimitExceededFault {
     WorkerSession s = owned(caller, sessionId);
     List<WorkerMessage> given = messages == null ? List.of() : messages;
@@ -126,7 +126,7 @@ public final class WorkerSessionService {
     }
   }
 
-  WorkerCompletions take(Caller caller, String sessionId, int max, int waitSeconds) {
+  public WorkerCompletions take(Caller caller, String sessionId, int max, int waitSeconds) {
     if (max < 1 || max > MAX_BATCH) {
       throw new InvalidArgumentException("maxCompletions", "1 to " + MAX_BATCH + ", was " + max);
     }
@@ -157,11 +157,11 @@ public final class WorkerSessionService {
     return out;
   }
 
-  WorkerSessionInfo get(Caller caller, String sessionId) {
+  public WorkerSessionInfo get(Caller caller, String sessionId) {
     return info(visible(caller, sessionId));
   }
 
-  List<WorkerSessionInfo> list(Caller caller, boolean allUsers) throws AccessDeniedFault {
+  public List<WorkerSessionInfo> list(Caller caller, boolean allUsers) throws AccessDeniedFault {
     if (allUsers && !caller.admin()) {
       String message = "only administrators may list every user's worker sessions";
       throw new AccessDeniedFault(message, new FaultDetail("ACCESS_DENIED", message, null, null));
@@ -171,7 +171,7 @@ public final class WorkerSessionService {
         .toList();
   }
 
-  WorkerSessionInfo close(Caller caller, String sessionId) {
+  public WorkerSessionInfo close(Caller caller, String sessionId) {
     WorkerSession s = visible(caller, sessionId);
     sessions().close(s);
     return info(s);
@@ -215,7 +215,7 @@ public final class WorkerSessionService {
     return new LimitExceededFault(message, new FaultDetail("LIMIT_EXCEEDED", message, null, null));
   }
 
-  static WorkerSessionInfo info(WorkerSession s) {
+  public static WorkerSessionInfo info(WorkerSession s) {
     SessionStatus st = s.dispatcher().status();
     WorkerSessionInfo i = new WorkerSessionInfo();
     i.sessionId = s.id();
