@@ -194,6 +194,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule add" ];    then _picocli_gantry_schedule; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule list" ];    then _picocli_gantry_schedule; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule pause" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule run" ];    then _picocli_gantry_schedule; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule resume" ];    then _picocli_gantry_schedule; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule remove" ];    then _picocli_gantry_schedule; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache list" ];    then _picocli_gantry_cache; return $?; fi
@@ -246,27 +247,29 @@ function _complete_gantry() {
   local cmds37=(schedule add)
   local cmds38=(schedule list)
   local cmds39=(schedule pause)
-  local cmds40=(schedule resume)
-  local cmds41=(schedule remove)
-  local cmds42=(cache list)
-  local cmds43=(cache clear)
-  local cmds44=(worker-session open)
-  local cmds45=(worker-session submit)
-  local cmds46=(worker-session take)
-  local cmds47=(worker-session status)
-  local cmds48=(worker-session list)
-  local cmds49=(worker-session close)
+  local cmds40=(schedule run)
+  local cmds41=(schedule resume)
+  local cmds42=(schedule remove)
+  local cmds43=(cache list)
+  local cmds44=(cache clear)
+  local cmds45=(worker-session open)
+  local cmds46=(worker-session submit)
+  local cmds47=(worker-session take)
+  local cmds48=(worker-session status)
+  local cmds49=(worker-session list)
+  local cmds50=(worker-session close)
 
-  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_workersession_close; return $?; fi
-  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_workersession_list; return $?; fi
-  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_workersession_status; return $?; fi
-  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_workersession_take; return $?; fi
-  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
-  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_workersession_open; return $?; fi
-  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_cache_clear; return $?; fi
-  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_cache_list; return $?; fi
-  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
-  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
+  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_workersession_close; return $?; fi
+  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_workersession_list; return $?; fi
+  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_workersession_status; return $?; fi
+  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_workersession_take; return $?; fi
+  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
+  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_cache_clear; return $?; fi
+  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_cache_list; return $?; fi
+  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
+  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
+  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_run; return $?; fi
   if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
   if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_schedule_list; return $?; fi
   if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_schedule_add; return $?; fi
@@ -695,7 +698,7 @@ function _picocli_gantry_results() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--wide' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local flag_opts="'--wide' '-f' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
@@ -1220,7 +1223,7 @@ function _picocli_gantry_schedule() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="add list pause resume remove"
+  local commands="add list pause run resume remove"
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -1733,6 +1736,39 @@ function _picocli_gantry_schedule_list() {
 
 # Generates completions for the options and subcommands of the `pause` subcommand.
 function _picocli_gantry_schedule_pause() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `run` subcommand.
+function _picocli_gantry_schedule_run() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}

@@ -26,6 +26,7 @@
 #include "params.h"
 #include "positions.h"
 #include "pricing.h"
+#include "progress.h"
 #include "quality.h"
 #include "report.h"
 #include "risk.h"
@@ -49,7 +50,10 @@ typedef struct run {
     double *own_var, *own_es, *top_var, *top_es, *child_var, *child_es;
     long long n, lo, hi;
     char stress_from[11], stress_to[11];
-    double t_read, t_value, cpu_value;
+    double t_read, t_value, cpu_value, t_progress;
+    mcvar_progress pg; /* rank 0, with --progress or a target */
+    int progress;      /* valued in rounds that end at checkpoints */
+    mcvar_stopping stop;
 } run;
 
 /* Agrees on a step's outcome; only the lowest failing rank prints. */
@@ -128,6 +132,14 @@ static int prepare(run *r, char *err) {
     int np = gio_mpi_size(), me = gio_mpi_rank();
     r->lo = r->n * me / np;
     r->hi = r->n * (me + 1) / np;
+    if (r->o.target_rse > 0) r->p.target_rse = r->o.target_rse;
+    if (r->p.target_rse > 0 && r->p.method == METHOD_HISTORICAL)
+        return snprintf(err, MCVAR_ERRLEN, "target_rse needs a Monte Carlo method (a historical "
+                        "run has a fixed set of scenarios)"), -1;
+    r->progress = r->p.method != METHOD_HISTORICAL && (r->o.progress || r->p.target_rse > 0);
+    if (r->progress && me == 0 &&
+        mcvar_progress_init(&r->pg, r->o.progress, &r->p, r->n, r->b.nnodes, r->b.node_path))
+        return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     size_t nodes = (size_t)r->b.nnodes;
     free(r->pnl_local);
     free(r->pnl_all);
@@ -164,7 +176,11 @@ static void block_fill(run *r, block_buf *k, long long first, const long long *i
     pricer_fx(&r->pr, k->lev, BLOCK, cnt, k->fx);
 }
 
-static int simulate(run *r, char *err) {
+/* Values this rank's contiguous share [lo, hi) of the scenarios [from, to). */
+static int simulate_range(run *r, long long from, long long to, char *err) {
+    int np = gio_mpi_size(), me = gio_mpi_rank();
+    r->lo = from + (to - from) * me / np;
+    r->hi = from + (to - from) * (me + 1) / np;
     block_buf k;
     if (block_alloc(&k, &r->m, &r->b)) {
         block_free(&k);
@@ -181,18 +197,56 @@ static int simulate(run *r, char *err) {
             memcpy(r->pnl_local + (size_t)i * nloc + (size_t)(s - r->lo), k.node + (size_t)i * BLOCK,
                    sizeof(double) * (size_t)cnt);
     }
-    r->t_value = gio_mpi_wtime() - t0;
-    r->cpu_value = gio_cpu_now() - c0;
+    r->t_value += gio_mpi_wtime() - t0;
+    r->cpu_value += gio_cpu_now() - c0;
     block_free(&k);
     return 0;
 }
 
-static int gather(run *r) {
+/* Rank 0 receives every rank's share of [from, ...) into pnl_all, in scenario order. */
+static int gather(run *r, long long from) {
     size_t nloc = (size_t)(r->hi - r->lo);
     for (int i = 0; i < r->b.nnodes; i++)
         if (gio_mpi_gather_doubles(r->pnl_local + (size_t)i * nloc, nloc,
-                                   r->pnl_all ? r->pnl_all + (size_t)i * (size_t)r->n : NULL))
+                                   r->pnl_all ? r->pnl_all + (size_t)i * (size_t)r->n + from : NULL))
             return -1;
+    return 0;
+}
+
+static int simulate(run *r, char *err) {
+    r->t_value = r->cpu_value = 0;
+    if (simulate_range(r, 0, r->n, err)) return -1;
+    if (gather(r, 0)) return snprintf(err, MCVAR_ERRLEN, "gathering scenario P&L failed"), -1;
+    return 0;
+}
+
+/* Monte Carlo with --progress or target_rse: rounds that end at the checkpoints; after
+ * each, rank 0 estimates, publishes and decides whether the target is met (broadcast, so
+ * every rank stops at the same checkpoint). A run stopped early keeps the first `done`
+ * scenarios: pnl_all is packed to that stride. */
+static int simulate_with_checkpoints(run *r, char *err) {
+    long long cap = r->n, done = 0;
+    int stop = 0;
+    r->t_value = r->cpu_value = 0;
+    while (!stop && done < cap) {
+        long long next = mcvar_checkpoint_next(done, r->p.checkpoint_scenarios, cap);
+        if (simulate_range(r, done, next, err)) return -1;
+        if (gather(r, done)) return snprintf(err, MCVAR_ERRLEN, "gathering scenario P&L failed"), -1;
+        done = next;
+        if (gio_mpi_rank() == 0) {
+            double t0 = gio_mpi_wtime();
+            stop = mcvar_progress_checkpoint(&r->pg, r->pnl_all, cap, done);
+            r->t_progress += gio_mpi_wtime() - t0;
+        }
+        if (gio_mpi_bcast(&stop, sizeof stop, 0))
+            return snprintf(err, MCVAR_ERRLEN, "broadcast failed"), -1;
+    }
+    if (r->pnl_all && done < cap)
+        for (int i = 1; i < r->b.nnodes; i++)
+            memmove(r->pnl_all + (size_t)i * (size_t)done, r->pnl_all + (size_t)i * (size_t)cap,
+                    sizeof(double) * (size_t)done);
+    r->n = done;
+    if (gio_mpi_rank() == 0 && r->pg.target_rse > 0) r->stop = mcvar_progress_stopping(&r->pg);
     return 0;
 }
 
@@ -330,7 +384,8 @@ static int analyse_and_write(run *r, report *rep, char *err) {
                    .pnl = r->pnl_all, .rs = r->rs, .own_var = r->own_var, .own_es = r->own_es,
                    .top_var = r->top_var, .top_es = r->top_es, .child_var = r->child_var,
                    .child_es = r->child_es, .dq = r->q.rows, .ndq = r->q.n,
-                   .stress_from = r->stress_from, .stress_to = r->stress_to};
+                   .stress_from = r->stress_from, .stress_to = r->stress_to,
+                   .stop = r->stop.target_rse > 0 ? &r->stop : NULL};
     const char *names[] = {"params", "factors", "history", "covariance", "positions"};
     const char *paths[] = {r->o.params, r->o.factors, r->o.history, r->o.covariance, r->o.positions};
     for (int i = 0; i < 5; i++)
@@ -353,6 +408,9 @@ static void print_timings(const run *r, double t_total) {
            "mcvar.valuations_per_cpu_sec_per_rank: %.0f\nmcvar.total_seconds: %.3f\n",
            np, r->n, r->b.n, r->b.nnodes, r->t_read, tmax, vals / (tmax * np), cmax,
            vals / (cmax * np), t_total);
+    if (r->progress)
+        printf("mcvar.checkpoint_seconds: %.3f\nmcvar.stopped_at_scenarios: %lld\n", r->t_progress,
+               r->n);
 }
 
 static int what_if_mode(run *r) {
@@ -390,21 +448,13 @@ static int execute(run *r) {
     if (agree(load_inputs(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
     r->t_read = gio_mpi_wtime() - t0;
     if (agree(prepare(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
-    if (agree(simulate(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
-    st = gather(r);
-    if (st) snprintf(err, sizeof err, "gathering scenario P&L failed");
+    st = r->progress ? simulate_with_checkpoints(r, err) : simulate(r, err);
     if (agree(st ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
     if (r->p.stress_window_days) {
         /* search on the whole history, then value the book on the window found */
         if (agree(search_stress_window(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
         r->n = scenarios_count(&r->g);
-        int np = gio_mpi_size();
-        r->lo = r->n * me / np;
-        r->hi = r->n * (me + 1) / np;
         if (agree(simulate(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
-        st = gather(r);
-        if (st) snprintf(err, sizeof err, "gathering scenario P&L failed");
-        if (agree(st ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
     }
     report rep = {0};
     st = me == 0 && analyse_and_write(r, &rep, err) ? EXIT_OUTPUT : 0;
@@ -427,6 +477,7 @@ static void release(run *r) {
     scenarios_free(&r->g);
     pricer_free(&r->pr);
     quality_free(&r->q);
+    mcvar_progress_free(&r->pg);
     free(r->pnl_local);
     free(r->pnl_all);
     free(r->own_var); free(r->own_es); free(r->top_var); free(r->top_es);

@@ -11,7 +11,7 @@ void options_help(FILE *f) {
 "             --out-dir DIR [--run-id ID] [--what-if NEW_POSITIONS]\n"
 "             [--read-mode naive|root|mpiio|two-phase] [--access-ranks K]\n"
 "             [--phase2 auto|mbc|atv] [--buffer-size BYTES] [--compress-output]\n"
-"             [--block-size BYTES] [--timings]\n"
+"             [--block-size BYTES] [--timings] [--progress FILE] [--target-rse R]\n"
 "\n"
 "Monte Carlo (normal or Student-t) or historical-simulation Value-at-Risk and expected\n"
 "shortfall of every node of a book hierarchy, in one base currency, on common scenarios,\n"
@@ -57,7 +57,12 @@ void options_help(FILE *f) {
 "                (0 = all history), ewma_lambda (empty = equal weights), stress_from and\n"
 "                stress_to (stressed VaR on that window, historical) or stress_window_days\n"
 "                (search the worst window), checks max_move_sigmas (10), stale_days (10),\n"
-"                max_volatility (3.0), max_rate (0.5), on_bad_data (refuse | report).\n"
+"                max_volatility (3.0), max_rate (0.5), on_bad_data (refuse | report),\n"
+"                checkpoint_scenarios (1000: the first checkpoint; then every 1000 up to\n"
+"                4000, then steps of a quarter of the scenarios done, rounded down to a\n"
+"                multiple of it), target_rse (empty; e.g. 0.005: stop at the first\n"
+"                checkpoint where VaR and ES at every confidence have var_stderr/var and\n"
+"                es_stderr/es at most this; Monte Carlo only), target_nodes (top | all).\n"
 "                Any other name is refused (FILE:LINE names it).\n"
 "\n"
 "Outputs in --out-dir (written under temporary names, renamed when every rank succeeded;\n"
@@ -78,6 +83,9 @@ void options_help(FILE *f) {
 "  run_inputs.csv         input,file_name,sha256   (of each input file's bytes)\n"
 "  data_quality.csv       file,line,factor_id,check,value,action   (on_bad_data=report)\n"
 "  node_pnl.csv.gz        scenario,<node>,...   every node's P&L per scenario (blocked gzip)\n"
+"  stopping.csv           target_rse,scenario_cap,scenarios,target_reached,node,confidence,\n"
+"                         var,var_stderr,var_rse,expected_shortfall,es_stderr,es_rse\n"
+"                         (target_rse runs only: where the run stopped, the achieved error)\n"
 "  With --compress-output the names end in .gz and the files are blocked gzip.\n"
 "  what_if.csv (--what-if) node,confidence,var_before,var_after,incremental_var,es_before,\n"
 "                         es_after,incremental_es\n"
@@ -98,6 +106,10 @@ void options_help(FILE *f) {
 "  --compress-output    write blocked gzip outputs\n"
 "  --block-size BYTES   uncompressed bytes per output block (default 16384, at most 65280)\n"
 "  --timings            print name: value timing lines on stdout (rank 0)\n"
+"  --progress FILE      publish every checkpoint's VaR and ES of every node with their\n"
+"                       standard errors in FILE (CSV done,total,unit,figure,value,stderr;\n"
+"                       replaced atomically; Monte Carlo only; results unchanged)\n"
+"  --target-rse R       the target_rse parameter (overrides the params file)\n"
 "  --help               this text\n"
 "Exit status: 0 success, 1 input or computation error, 2 usage error, 3 output error.\n",
         f);
@@ -124,12 +136,22 @@ static int value_option(mcvar_options *o, const char *a, const char *v, char *er
                       : strcmp(a, "--params") == 0 ? &o->params
                       : strcmp(a, "--out-dir") == 0 ? &o->out_dir
                       : strcmp(a, "--run-id") == 0 ? &o->run_id
-                      : strcmp(a, "--what-if") == 0 ? &o->what_if : NULL;
+                      : strcmp(a, "--what-if") == 0 ? &o->what_if
+                      : strcmp(a, "--progress") == 0 ? &o->progress : NULL;
     if (slot) {
         *slot = v;
         return 0;
     }
     size_t k;
+    if (strcmp(a, "--target-rse") == 0) {
+        char *end;
+        errno = 0;
+        double d = strtod(v, &end);
+        if (end == v || *end || errno || !(d > 0 && d < 1))
+            return snprintf(err, n, "--target-rse '%s' must be in (0, 1) (0.005 = 0.5%%)", v), -1;
+        o->target_rse = d;
+        return 0;
+    }
     if (strcmp(a, "--read-mode") == 0) {
         if (!gio_parse_read_mode(v, &o->read.mode)) return 0;
         return snprintf(err, n, "--read-mode '%s' is not naive, root, mpiio or two-phase", v), -1;

@@ -9,6 +9,8 @@
 typedef struct mcvar_options {
     const char *factors, *history, *covariance, *positions, *params, *out_dir, *run_id;
     const char *what_if; /* new trades: revalue only them on the stored scenarios */
+    const char *progress; /* the progress file (progress.h), or NULL */
+    double target_rse;    /* --target-rse, overrides the parameter; 0: not given */
     gio_read_options read;
     int compress_output, timings;
     size_t block_size;

@@ -28,6 +28,7 @@ void params_default(params *p) {
     p->stale_days = 10;
     p->max_volatility = 3.0;
     p->max_rate = 0.5;
+    p->checkpoint_scenarios = 1000;
 }
 
 const char *params_method_name(var_method m) {
@@ -143,12 +144,27 @@ static int param_row(void *ctx, char **c, char *err) {
         if (strcmp(v, "refuse") == 0) p->report_bad_data = 0;
         else if (strcmp(v, "report") == 0) p->report_bad_data = 1;
         else return snprintf(err, 256, "on_bad_data '%s' is not refuse or report", v), -1;
+    } else if (strcmp(name, "checkpoint_scenarios") == 0) {
+        if (integer(v, 1, 1000000000LL, &i))
+            return snprintf(err, 256, "checkpoint_scenarios '%s' must be an integer in [1, 1e9]", v), -1;
+        p->checkpoint_scenarios = i;
+    } else if (strcmp(name, "target_rse") == 0) {
+        double d;
+        if (!v[0]) return p->target_rse = 0, 0;
+        if (csv_number(v, &d) || !(d > 0 && d < 1))
+            return snprintf(err, 256, "target_rse '%s' must be in (0, 1) (0.005 = 0.5%%)", v), -1;
+        p->target_rse = d;
+    } else if (strcmp(name, "target_nodes") == 0) {
+        if (strcmp(v, "top") == 0) p->target_all_nodes = 0;
+        else if (strcmp(v, "all") == 0) p->target_all_nodes = 1;
+        else return snprintf(err, 256, "target_nodes '%s' is not top or all", v), -1;
     } else {
         return snprintf(err, 256, "unknown parameter '%s' (known: base_currency, business_date, "
                                   "scenarios, horizon_days, confidence_levels, method, dof, seed, "
                                   "histogram_bins, lookback_days, ewma_lambda, stress_from, "
                                   "stress_to, stress_window_days, max_move_sigmas, stale_days, "
-                                  "max_volatility, max_rate, on_bad_data)", name), -1;
+                                  "max_volatility, max_rate, on_bad_data, checkpoint_scenarios, target_rse, "
+                                  "target_nodes)", name), -1;
     }
     return 0;
 }

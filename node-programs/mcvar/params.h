@@ -28,6 +28,9 @@ typedef struct params {
     double max_move_sigmas, max_volatility, max_rate;
     int stale_days;
     int report_bad_data;      /* on_bad_data=report */
+    long long checkpoint_scenarios; /* the checkpoint ladder's first step (progress.h) */
+    double target_rse;        /* 0: no adaptive stop */
+    int target_all_nodes;     /* target_nodes=all (else the top node only) */
 } params;
 
 void params_default(params *p);

@@ -16,12 +16,12 @@
 #include "sha256.h"
 
 enum { F_SUMMARY, F_DIST, F_CONTRIB, F_NODE_CONTRIB, F_TAIL, F_RUN, F_RUN_INPUTS, F_DQ,
-       F_NODE_PNL, F_WHAT_IF, F_COUNT };
+       F_NODE_PNL, F_WHAT_IF, F_STOPPING, F_COUNT };
 
 static const char *const names[F_COUNT] = {
     "var_summary.csv", "pnl_distribution.csv", "contributions.csv", "node_contributions.csv",
     "tail_scenarios.csv", "run.csv", "run_inputs.csv", "data_quality.csv", "node_pnl.csv",
-    "what_if.csv"};
+    "what_if.csv", "stopping.csv"};
 
 /* -0.0 + 0.0 is +0.0 and every other value is unchanged, so "%g" never prints "-0". */
 static double unsigned_zero(double x) { return x + 0.0; }
@@ -210,6 +210,30 @@ static int run_row(gio_writer *w, const report_options *o, const results *r, cha
     return rc;
 }
 
+/* target_rse runs: where the run stopped and the relative standard errors it achieved, one
+ * row per requested node and confidence (progress.h). */
+static int stopping(gio_writer *w, const report_options *o, const results *r, char *err) {
+    const mcvar_stopping *s = r->stop;
+    int nl = r->p->nconfidence;
+    int rc = gio_writer_printf(w, err, "run_id,business_date,target_rse,scenario_cap,scenarios,"
+                               "target_reached,node,confidence,var,var_stderr,var_rse,"
+                               "expected_shortfall,es_stderr,es_rse\n");
+    for (int i = 0; !rc && i < s->nodes; i++)
+        for (int l = 0; !rc && l < nl; l++) {
+            const mcvar_estimate *e = &s->est[(size_t)i * nl + l];
+            rc = lead(w, o, r->p, NULL, err);
+            if (!rc) rc = gio_writer_printf(w, err, ",%.15g,%lld,%lld,%s,", s->target_rse, s->cap,
+                                            s->scenarios, s->reached ? "yes" : "no");
+            if (!rc) rc = put_field(w, r->b->node_path[i], err);
+            if (!rc) rc = gio_writer_printf(w, err, ",%.15g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+                                            r->p->confidence[l], unsigned_zero(e->var),
+                                            unsigned_zero(e->var_se), mcvar_rse(e->var, e->var_se),
+                                            unsigned_zero(e->es), unsigned_zero(e->es_se),
+                                            mcvar_rse(e->es, e->es_se));
+        }
+    return rc;
+}
+
 int report_sha256_file(const char *path, char *hex, char *err) {
     FILE *f = fopen(path, "rb");
     if (!f) return snprintf(err, GIO_ERRLEN, "cannot read %s: %s", path, strerror(errno)), -1;
@@ -321,6 +345,7 @@ int report_write(report *rep, const report_options *o, const results *res, char 
     int rc = 0;
     for (int f = 0; !rc && f <= F_DQ; f++) rc = write_one(rep, o, f, o->compress, fns[f], res, err);
     if (!rc) rc = write_one(rep, o, F_NODE_PNL, 1, NULL, res, err); /* always blocked gzip */
+    if (!rc && res->stop) rc = write_one(rep, o, F_STOPPING, o->compress, stopping, res, err);
     return rc;
 }
 

@@ -7,6 +7,7 @@
 #include "market.h"
 #include "params.h"
 #include "positions.h"
+#include "progress.h"
 #include "risk.h"
 
 #define REPORT_MAX_FILES 12
@@ -47,6 +48,7 @@ typedef struct results {
     const dq_row *dq;
     int ndq;
     const char *stress_from, *stress_to; /* "" when not a stressed run */
+    const mcvar_stopping *stop;          /* target_rse runs: stopping.csv; else NULL */
 } results;
 
 /* Removes the result files (plain and .gz) an earlier run left in out_dir, so that a run

@@ -1,5 +1,8 @@
 # mcvar's outputs are byte-identical for 1, 2, 3 and 4 ranks (and whatever the read mode),
-# contributions add up to the VaR, and no temporary file is left behind.
+# contributions add up to the VaR, and no temporary file is left behind. Publishing
+# progress (--progress) changes no result byte at np = 2 and 3; its last checkpoint holds
+# var_summary's VaR and ES. A target relative standard error stops every np at the same
+# checkpoint with the same bytes (stopping.csv included).
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 gen() { "$BIN/mcvar-gen" --factors 12 --days 260 --positions 300 --option-share 0.3 --seed 5 "$@"; }
@@ -9,7 +12,7 @@ gen --out-dir studentt --scenarios 3000 --method mc-student-t --dof 4 --covarian
 gen --out-dir hist --method historical --horizon-days 5 --history-by-date
 run_case() { # name np read-mode extra...
   local name="$1" np="$2" mode="$3"; shift 3
-  local in="$name" out="out-$name-$np"
+  local in="$name" out="${OUT:-out-$name-$np}"
   local gz=""; [ -e "$in/factors.csv.gz" ] && gz=".gz"
   local market=(--history "$in/history.csv$gz")
   [ -e "$in/covariance.csv$gz" ] && market=(--covariance "$in/covariance.csv$gz")
@@ -33,6 +36,46 @@ for name in normal studentt hist; do
   [ "$(ls out-$name-1 | wc -l)" = 9 ] || fail "$name: expected 9 output files"
   "$PYTHON" "$(dirname "$0")/check_outputs.py" "out-$name-1"
 done
+# Live results: the normal case again with --progress (rounds of 1000 scenarios).
+for np in 2 3; do
+  OUT="out-progress-$np" run_case normal "$np" two-phase --progress "out-normal-$np-progress.csv"
+  for f in out-normal-1/*; do
+    cmp "$f" "out-progress-$np/$(basename "$f")" || fail "--progress changed $(basename "$f") at np=$np"
+  done
+  cmp out-normal-2-progress.csv "out-normal-$np-progress.csv" || fail "progress differs at np=$np"
+done
+if ls -A . | grep -q '^\.'; then fail "temporary progress file left behind"; fi
+"$PYTHON" - out-normal-2-progress.csv out-normal-1/var_summary.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [*rows[0]] == ["done", "total", "unit", "figure", "value", "stderr"], rows[0]
+assert sorted({int(r["done"]) for r in rows}) == [1000, 2000, 3000], "checkpoints"
+last = {r["figure"]: r for r in rows if r["done"] == "3000"}
+for s in csv.DictReader(open(sys.argv[2])):
+    for what, col in (("VaR", "var"), ("ES", "expected_shortfall")):
+        got = last[f"{what} {s['confidence']} {s['node']}"]["value"]
+        assert got == s[col], (what, s["node"], got, s[col])
+assert rows[0]["figure"].startswith("VaR 0.99 "), "the headline comes first"
+PY
+# The adaptive stop: checkpoints every 250 from 250, a 10% target (top node).
+cp normal/params.csv normal/params-target.csv
+printf 'checkpoint_scenarios,250\ntarget_rse,0.1\n' >> normal/params-target.csv
+for np in 1 2 3; do
+  mkdir "out-target-$np"
+  mpi "$np" "$BIN/mcvar" --factors normal/factors.csv --history normal/history.csv \
+    --positions normal/positions.csv --params normal/params-target.csv \
+    --out-dir "out-target-$np" --run-id np-test
+  [ "$np" = 1 ] && continue
+  for f in out-target-1/*; do
+    cmp "$f" "out-target-$np/$(basename "$f")" || fail "target run: np=$np differs in $(basename "$f")"
+  done
+done
+stopped=$(sed -n '2p' out-target-1/stopping.csv | cut -d, -f5)
+reached=$(sed -n '2p' out-target-1/stopping.csv | cut -d, -f6)
+[ "$reached" = yes ] && [ "$stopped" -lt 3000 ] && [ $((stopped % 250)) = 0 ] \
+  || fail "the target run did not stop early at a checkpoint: $(cat out-target-1/stopping.csv)"
+grep -q ",mc-normal,1,$stopped," out-target-1/run.csv || fail "run.csv lacks the stopping point"
+"$PYTHON" "$(dirname "$0")/check_outputs.py" out-target-1
 zcat out-studentt-1/var_summary.csv.gz | head -1 | grep -q '^run_id,business_date,node,confidence,var,expected_shortfall' \
   || fail "compressed output is not readable by zcat"
 echo "identical outputs for np = 1..4"

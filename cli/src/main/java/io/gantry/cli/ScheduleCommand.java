@@ -39,6 +39,7 @@ import picocli.CommandLine.Spec;
       ScheduleCommand.Add.class,
       ScheduleCommand.ListSchedules.class,
       ScheduleCommand.Pause.class,
+      ScheduleCommand.Run.class,
       ScheduleCommand.Resume.class,
       ScheduleCommand.Remove.class
     },
@@ -48,6 +49,7 @@ import picocli.CommandLine.Spec;
       "      --time-zone Europe/London --set 'business_date=${schedule.date}' --set portfolio=BANK",
       "  gantry schedule list",
       "  gantry schedule pause var-bank",
+      "  gantry schedule run var-bank",
       ExitCodes.HELP
     })
 final class ScheduleCommand implements Callable<Integer> {
@@ -176,6 +178,35 @@ final class ScheduleCommand implements Callable<Integer> {
     @Override
     Schedule act(io.gantry.cli.soap.JobManagement s, String id) {
       return s.pauseSchedule(id);
+    }
+  }
+
+  @Command(
+      name = "run",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Submit a schedule's job now, as if one of its times had come now (its ${schedule.*}"
+            + " values from now), paused or not; its own times are unchanged. Prints the job id."
+      })
+  static final class Run implements Callable<Integer> {
+    @ParentCommand ScheduleCommand schedule;
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "NAME|ID", description = "the schedule: your name for it, or its id")
+    String nameOrId;
+
+    @Override
+    public Integer call() {
+      Invocation gantry = schedule.gantry();
+      String jobId = gantry.connect().call(s -> s.runSchedule(nameOrId));
+      PrintWriter out = spec.commandLine().getOut();
+      if (gantry.json) {
+        JsonOutput.print(out, Map.of("jobId", jobId));
+      } else {
+        out.println(gantry.quiet ? jobId : "submitted job " + jobId);
+      }
+      out.flush();
+      return ExitCodes.OK;
     }
   }
 

@@ -152,6 +152,11 @@ class TemplatesAndSchedulesCliTest {
     Result paused = gantry.run("schedule", "pause", "cli-nightly");
     assertEquals(0, paused.exitCode(), paused.toString());
     assertTrue(paused.out().contains("  paused  "), paused.toString());
+    Result ranNow = gantry.run("--quiet", "schedule", "run", "cli-nightly");
+    assertEquals(0, ranNow.exitCode(), ranNow.toString());
+    assertTrue(ranNow.out().strip().matches("[a-z2-7]{32}"), "the job's id: " + ranNow);
+    Result ranStatus = gantry.run("status", ranNow.out().strip());
+    assertEquals(0, ranStatus.exitCode(), ranStatus.toString());
     Result resumed = gantry.run("--json", "schedule", "resume", "cli-nightly");
     assertTrue(
         resumed.out().replaceAll("\\s", "").contains("\"paused\":false"), resumed.toString());

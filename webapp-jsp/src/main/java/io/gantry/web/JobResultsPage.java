@@ -1,5 +1,6 @@
 package io.gantry.web;
 
+import io.gantry.jsdl.JobProgress;
 import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.service.JobManagementService;
 import jakarta.servlet.ServletException;
@@ -25,6 +26,7 @@ final class JobResultsPage {
       throws JobNotFoundFault, ServletException, IOException {
     JobRow job = JobRow.of(jobs.getJobStatus(id));
     request.setAttribute("job", job);
+    liveResults(request, jobs, id);
     if (!hasResults(jobs, id)) {
       request.setAttribute(
           "problem",
@@ -49,6 +51,51 @@ final class JobResultsPage {
     }
     Pages.render(
         request, response, "job-results", "Results of " + (job.name().isEmpty() ? id : job.name()));
+  }
+
+  /** The most figures of the last checkpoint the page lists (the plot shows the first). */
+  static final int PROGRESS_ROWS = 40;
+
+  /**
+   * The job's progress file (any program's, docs/live-results.md), if it has one: how much is done,
+   * the headline estimate converging with its error band, the last checkpoint's figures.
+   */
+  private static void liveResults(HttpServletRequest request, JobManagementService jobs, String id)
+      throws IOException {
+    java.util.Optional<java.io.InputStream> file = resultFile(jobs, id, JobProgress.FILE);
+    if (file.isEmpty()) {
+      return;
+    }
+    JobProgress progress;
+    try (java.io.InputStream in = file.get()) {
+      byte[] bytes = in.readNBytes(JobProgress.MAX_BYTES + 1);
+      if (bytes.length > JobProgress.MAX_BYTES) {
+        request.setAttribute(
+            "progressProblem",
+            JobProgress.FILE + " is larger than " + JobProgress.MAX_BYTES + " bytes");
+        return;
+      }
+      progress =
+          JobProgress.parse(
+              new java.io.StringReader(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)),
+              JobProgress.FILE);
+    } catch (JobProgress.FormatException e) {
+      request.setAttribute("progressProblem", e.getMessage());
+      return;
+    }
+    if (progress.latest().isEmpty()) {
+      return;
+    }
+    JobProgress.Checkpoint last = progress.latest().get();
+    String done = String.format(java.util.Locale.ENGLISH, "%,d", last.done());
+    if (last.total().isPresent()) {
+      done += String.format(java.util.Locale.ENGLISH, " of %,d", last.total().getAsLong());
+    }
+    request.setAttribute("progressDone", done + (last.unit().isEmpty() ? "" : " " + last.unit()));
+    request.setAttribute("progressPlot", ProgressSvg.render(progress));
+    request.setAttribute("progressHeadline", progress.headline().orElse(""));
+    request.setAttribute(
+        "progressRows", last.figures().stream().limit(PROGRESS_ROWS).map(ProgressRow::of).toList());
   }
 
   /** Whether the job wrote a VaR summary, compressed or plain. */

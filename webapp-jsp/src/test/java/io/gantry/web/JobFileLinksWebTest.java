@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The job and results pages read files the job's program may have replaced with links to the
  * server's secrets (here the keystore password of this very server): the pages show neither the
- * secret nor an error page. The swaps are made here, as the job's program would make them.
+ * secret nor an error page. The swaps are made here, as the job's program would make them. A
+ * progress file the program wrote (docs/live-results.md) is shown as live results, its names
+ * escaped.
  */
 class JobFileLinksWebTest {
   @TempDir static Path dir;
@@ -45,6 +47,27 @@ class JobFileLinksWebTest {
         Duration.ofSeconds(60),
         () -> alice.get("/jobs/" + id).body().contains(">SUCCEEDED<"));
     return server.dataDir().resolve("jobs").resolve(id);
+  }
+
+  @Test
+  void aProgressFileIsShownAsLiveResultsWithItsNamesEscaped() throws Exception {
+    WebVisitor alice = new WebVisitor(server);
+    alice.logIn(WebTestServer.ALICE);
+    Path job = finishedJob(alice, "progress");
+    Files.writeString(
+        job.resolve("progress.csv"),
+        "done,total,unit,figure,value,stderr\n"
+            + "1000,4000,scenarios,VaR 0.99 <b>BANK</b>,100,10\n"
+            + "2000,4000,scenarios,VaR 0.99 <b>BANK</b>,104,5\n");
+    String body = alice.get("/jobs/" + job.getFileName() + "/results").body();
+    assertTrue(body.contains("Live results: 2,000 of 4,000 scenarios"), body);
+    assertTrue(body.contains("class=\"progress-plot\""), body);
+    assertTrue(body.contains("VaR 0.99 &lt;b&gt;BANK&lt;/b&gt;"), body);
+    assertFalse(body.contains("<b>BANK"), "a job's figure name is text, never markup");
+    assertTrue(body.contains("4.81%"), "the relative standard error: " + body);
+    Files.writeString(job.resolve("progress.csv"), "not,a,progress,file\n");
+    String bad = alice.get("/jobs/" + job.getFileName() + "/results").body();
+    assertTrue(bad.contains("progress.csv:1: the header is not"), bad);
   }
 
   @Test

@@ -263,6 +263,16 @@ public interface JobManagement {
   @WebResult(name = "schedule")
   ScheduleInfo pauseSchedule(@WebParam(name = "scheduleId") String scheduleId);
 
+  /**
+   * Submits a schedule's job now, as its owner, as if one of its times had come now (its {@code
+   * ${...}} variables from now); the schedule's own times, paused or not, are unchanged. Returns
+   * the new job's id.
+   */
+  @WebMethod
+  @WebResult(name = "jobId")
+  String runSchedule(@WebParam(name = "scheduleId") String scheduleId)
+      throws InvalidJobFault, LimitExceededFault;
+
   /** Resumes a paused schedule from now: times passed while it was paused do not run. */
   @WebMethod
   @WebResult(name = "schedule")

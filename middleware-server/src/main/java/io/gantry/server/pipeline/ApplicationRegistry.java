@@ -78,7 +78,11 @@ public final class ApplicationRegistry {
             "params.csv.gz",
             "--out-dir",
             "results",
-            "--compress-output"),
+            "--compress-output",
+            // live results for gantry results --follow and the results page
+            // (docs/live-results.md)
+            "--progress",
+            "progress.csv"),
         2,
         Set.of(),
         "Monte Carlo value at risk of a portfolio (the sample job)");

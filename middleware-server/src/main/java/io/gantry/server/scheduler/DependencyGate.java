@@ -18,7 +18,10 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>An {@code after} dependency that ended in any final state but SUCCEEDED can never be
  *       satisfied: the job fails ({@code DependencyNeverSatisfied}), held or not, rather than wait
- *       forever.
+ *       forever. Except a job that FAILED in its stage-out, its program having succeeded ({@link
+ *       StageOutFailure}): {@code retry-stage-out} can still make it SUCCEEDED, so the dependent
+ *       job waits ({@code Dependency(after:ID stage-out failed: retry-stage-out ID runs this job)})
+ *       and runs once the retried stage-out succeeds; cancel it to give up.
  *   <li>A held job waits ({@code JobHeldUser}) until released.
  *   <li>Otherwise the job waits while any job it depends on has not ended ({@code
  *       Dependency(after:ID,afterany:ID)}, naming those still awaited).
@@ -48,6 +51,8 @@ public final class DependencyGate implements JobGate {
       JobState state = other.get().state();
       if (!state.isFinal()) {
         awaited.add(d.toString());
+      } else if (d.kind() == JobDependency.Kind.AFTER && StageOutFailure.of(store, other.get())) {
+        awaited.add(d + " stage-out failed: retry-stage-out " + d.on() + " runs this job");
       } else if (d.kind() == JobDependency.Kind.AFTER && state != JobState.SUCCEEDED) {
         return Verdict.never(
             "DependencyNeverSatisfied: job "

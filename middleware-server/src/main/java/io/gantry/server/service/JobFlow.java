@@ -10,7 +10,6 @@ import io.gantry.server.store.JobId;
 import io.gantry.server.store.JobRecord;
 import io.gantry.server.store.JobState;
 import io.gantry.server.store.JobStore;
-import io.gantry.server.store.JobTransition;
 import io.gantry.server.store.StoredPlan;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -185,11 +184,6 @@ public final class JobFlow {
 
   /** FAILED, and the failure came in its stage-out: its program had succeeded. */
   private boolean failedInStageOut(JobRecord job) {
-    if (job.state() != JobState.FAILED) {
-      return false;
-    }
-    List<JobTransition> history = store.history(job.id());
-    JobTransition last = history.isEmpty() ? null : history.get(history.size() - 1);
-    return last != null && last.from() == JobState.STAGING_OUT && last.to() == JobState.FAILED;
+    return io.gantry.server.scheduler.StageOutFailure.of(store, job);
   }
 }

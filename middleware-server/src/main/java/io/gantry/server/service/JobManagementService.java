@@ -329,6 +329,11 @@ public class JobManagementService implements JobManagement {
   }
 
   @Override
+  public String runSchedule(String scheduleId) throws InvalidJobFault, LimitExceededFault {
+    return schedules().runNow(caller(), scheduleId);
+  }
+
+  @Override
   public ScheduleInfo resumeSchedule(String scheduleId) {
     return schedules().resume(caller(), scheduleId);
   }

@@ -5,10 +5,12 @@ import io.gantry.server.api.AccessDeniedFault;
 import io.gantry.server.api.FaultDetail;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
+import io.gantry.server.api.LimitExceededFault;
 import io.gantry.server.api.MissedRunsName;
 import io.gantry.server.api.ScheduleInfo;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.store.JobId;
+import io.gantry.server.store.JobOrigin;
 import io.gantry.server.store.Schedule;
 import io.gantry.server.store.ScheduleStore;
 import java.io.StringWriter;
@@ -110,6 +112,21 @@ public final class ScheduleBook {
     Schedule s = visible(caller, idOrName);
     store.setPaused(s.id(), true, clock.instant());
     return info(store.find(s.id()).orElse(s));
+  }
+
+  /**
+   * Submits the schedule's job now, as its owner would get it at a time that came now; the
+   * schedule's times and its last run are untouched (the job's origin names the schedule).
+   */
+  public String runNow(Caller caller, String idOrName) throws InvalidJobFault, LimitExceededFault {
+    Schedule s = visible(caller, idOrName);
+    CronSchedule times = CronSchedule.of(s.cron(), s.timeZone());
+    Instant now = clock.instant();
+    return submission.submitScheduled(
+        s.owner(),
+        s.jobDescription(),
+        ScheduleVariables.fill(s.parameters(), now, times.zone(), s.name()),
+        new JobOrigin(Map.of(), null, s.id(), s.name(), now));
   }
 
   public ScheduleInfo resume(Caller caller, String idOrName) {

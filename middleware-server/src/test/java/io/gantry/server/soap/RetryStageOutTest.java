@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code retryStageOut}: a job whose program succeeded and whose stage-out failed in its second
  * group, after the first committed, has only the steps that did not commit run again, exactly once
- * through the stage-out ledger, and its audit trail says who retried it.
+ * through the stage-out ledger, and its audit trail says who retried it. A job waiting {@code
+ * After} it keeps waiting while its stage-out can be retried, and runs once the retry succeeded.
  */
 class RetryStageOutTest {
   static final Duration LIMIT = Duration.ofSeconds(90);
@@ -75,6 +76,13 @@ class RetryStageOutTest {
     assertEquals(JobStateName.FAILED, failed.state);
     assertEquals(0, failed.exitCode, "the program itself succeeded");
     assertEquals(1, resultRows(id), "group 1 committed");
+    String after =
+        client.submitJob(TestJobs.job("after-retried").posix(60, "/bin/true").after(id).document());
+    JobStatusInfo waiting = client.getJobStatus(after);
+    assertEquals(JobStateName.QUEUED, waiting.state, waiting.failureReason);
+    assertEquals(
+        "Dependency(after:" + id + " stage-out failed: retry-stage-out " + id + " runs this job)",
+        waiting.reason);
 
     try (Connection c = risk.connect();
         Statement s = c.createStatement()) {
@@ -87,6 +95,8 @@ class RetryStageOutTest {
     assertNull(retried.failureReason, "what failed is being redone");
     JobStatusInfo end = awaitFinal(client, id, LIMIT);
     assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    JobStatusInfo afterEnd = awaitFinal(client, after, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, afterEnd.state, afterEnd.failureReason);
     assertEquals(1, resultRows(id), "group 1's rows were not loaded again");
     assertEquals(
         2,

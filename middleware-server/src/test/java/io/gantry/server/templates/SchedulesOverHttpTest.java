@@ -206,6 +206,21 @@ class SchedulesOverHttpTest {
     assertNull(stillPaused.lastJobId);
     assertNull(stillPaused.lastTime);
 
+    // run now, paused or not: a job as at a time that came now; the schedule's times untouched
+    String now = alice.runSchedule("morning");
+    JobStatusInfo ranNow = alice.getJobStatus(now);
+    assertEquals("alice", ranNow.owner);
+    assertEquals("morning", ranNow.schedule);
+    assertEquals(Instant.parse("2026-11-30T07:00:30Z"), ranNow.scheduledFor);
+    assertEquals(
+        "2026-11-30", JobTemplatesOverHttpTest.map(ranNow.parameters).get("business_date"));
+    assertNull(schedule(alice, "morning").lastJobId, "not one of the schedule's own runs");
+    SOAPFaultException notYoursToRun =
+        assertThrows(SOAPFaultException.class, () -> bob.runSchedule("morning"));
+    assertTrue(
+        notYoursToRun.getMessage().contains("no schedule morning for user bob"),
+        notYoursToRun.getMessage());
+
     // resumed from now: the 07:00 that passed while paused does not run
     ScheduleInfo resumed = alice.resumeSchedule(aliceMorning);
     assertFalse(resumed.paused);

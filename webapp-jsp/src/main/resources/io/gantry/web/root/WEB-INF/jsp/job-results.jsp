@@ -3,6 +3,30 @@
 <section class="card results-page">
   <p class="crumbs"><a href="${pageContext.request.contextPath}/jobs">Jobs</a> / <a href="${base}" id="job-link"><c:out value="${empty job.name ? job.id : job.name}"/></a></p>
   <h1>VaR results</h1>
+  <c:if test="${not empty progressProblem}">
+    <p class="error" role="alert" id="progress-problem"><c:out value="${progressProblem}"/></p>
+  </c:if>
+  <c:if test="${not empty progressDone}">
+    <section id="live-results" aria-labelledby="live-title">
+      <h2 id="live-title">Live results: <c:out value="${progressDone}"/></h2>
+      <c:if test="${not empty progressPlot}">
+        <figure class="plot" id="progress-plot">${progressPlot}<figcaption class="muted"><c:out value="${progressHeadline}"/> at each checkpoint; the band is the estimate &#177; 1.96 standard errors (95%). Reload the page for newer checkpoints.</figcaption></figure>
+      </c:if>
+      <c:if test="${not empty progressRows}">
+        <div class="table-wrap">
+        <table id="progress-table">
+          <caption>Estimates at the last checkpoint</caption>
+          <thead><tr><th scope="col">Figure</th><th scope="col" class="num">Estimate</th><th scope="col" class="num">Standard error</th><th scope="col" class="num">Relative</th></tr></thead>
+          <tbody>
+          <c:forEach var="p" items="${progressRows}">
+            <tr><th scope="row"><c:out value="${p.figure}"/></th><td class="num">${p.value}</td><td class="num">${p.stderr}</td><td class="num">${p.relative}</td></tr>
+          </c:forEach>
+          </tbody>
+        </table>
+        </div>
+      </c:if>
+    </section>
+  </c:if>
   <c:choose>
     <c:when test="${not empty problem}">
       <p class="error" role="alert" id="results-problem"><c:out value="${problem}"/></p>
