@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.cli.GantryRun.Result;
 import io.gantry.jsdl.SecretBinding;
-import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.server.internal.security.PasswordKeyPair;
 import io.gantry.testing.server.GantryTestServer;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;

@@ -1,11 +1,11 @@
 package io.gantry.server;
 
-import io.gantry.server.compute.ComputeBackends;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.PasswordSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
-import io.gantry.server.security.TlsKeystore;
+import io.gantry.server.internal.compute.ComputeBackends;
+import io.gantry.server.internal.security.TlsKeystore;
 import io.gantry.staging.ConnectionCheck;
 import io.gantry.staging.DataSourceSpec;
 import io.gantry.staging.Secret;
@@ -141,7 +141,7 @@ final class ConfigurationCheck {
       return Optional.of(
           new Finding(
               what,
-              io.gantry.server.pipeline.JobDirectoryReach.problem(
+              io.gantry.server.internal.plan.JobDirectoryReach.problem(
                   config.stagingRoot(), io.gantry.dispatcher.OsAccounts.lookup(name), null)));
     } catch (IllegalArgumentException e) {
       return Optional.of(new Finding(what, Optional.of(e.getMessage())));

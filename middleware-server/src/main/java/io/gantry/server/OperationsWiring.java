@@ -1,12 +1,12 @@
 package io.gantry.server;
 
-import io.gantry.server.compute.ComputeBackend;
 import io.gantry.server.config.ServerConfig;
-import io.gantry.server.metrics.OperationsListener;
-import io.gantry.server.metrics.Readiness;
-import io.gantry.server.metrics.ServerMetrics;
-import io.gantry.server.storage.StorageWatch;
-import io.gantry.server.store.JdbcJobStore;
+import io.gantry.server.internal.compute.ComputeBackend;
+import io.gantry.server.internal.jobstore.JdbcJobStore;
+import io.gantry.server.internal.metrics.OperationsListener;
+import io.gantry.server.internal.metrics.Readiness;
+import io.gantry.server.internal.metrics.ServerMetrics;
+import io.gantry.server.internal.storagewatch.StorageWatch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.gantry.server;
 
 import io.gantry.server.config.ConfigException;
-import io.gantry.server.sshca.UserCertificateAuthority;
+import io.gantry.server.internal.sshca.UserCertificateAuthority;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -1,13 +1,13 @@
 package io.gantry.server;
 
+import io.gantry.server.auth.UserAccount;
 import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.ServerConfig;
-import io.gantry.server.security.AccountRuleException;
-import io.gantry.server.security.UserAdministration;
-import io.gantry.server.storage.PrivateDataDirectory;
-import io.gantry.server.store.JdbcJobStore;
-import io.gantry.server.store.UserAccount;
-import io.gantry.server.store.UserAccounts;
+import io.gantry.server.internal.datadirectory.PrivateDataDirectory;
+import io.gantry.server.internal.jobstore.JdbcJobStore;
+import io.gantry.server.internal.jobstore.UserAccounts;
+import io.gantry.server.internal.security.AccountRuleException;
+import io.gantry.server.internal.security.UserAdministration;
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.server.auth.UserAccount;
 import io.gantry.server.config.ServerConfigLoader;
-import io.gantry.server.security.PasswordHasher;
-import io.gantry.server.store.JdbcJobStore;
-import io.gantry.server.store.UserAccount;
+import io.gantry.server.internal.jobstore.JdbcJobStore;
+import io.gantry.server.internal.security.PasswordHasher;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -2,8 +2,8 @@ package io.gantry.web;
 
 import io.gantry.server.api.AccessDeniedFault;
 import io.gantry.server.api.JobList;
+import io.gantry.server.api.JobManagementService;
 import io.gantry.server.api.JobStateName;
-import io.gantry.server.service.JobManagementService;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,12 +1,12 @@
 package io.gantry.web;
 
 import io.gantry.server.api.JobAudit;
+import io.gantry.server.api.JobManagementService;
 import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.api.JobResults;
 import io.gantry.server.api.JobStateFault;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.OutputStreamName;
-import io.gantry.server.service.JobManagementService;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,8 +1,8 @@
 package io.gantry.web;
 
 import io.gantry.jsdl.JobProgress;
+import io.gantry.server.api.JobManagementService;
 import io.gantry.server.api.JobNotFoundFault;
-import io.gantry.server.service.JobManagementService;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -1,9 +1,9 @@
 package io.gantry.web;
 
+import io.gantry.server.api.JobManagementService;
 import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.api.OutputChunk;
 import io.gantry.server.api.OutputStreamName;
-import io.gantry.server.service.JobManagementService;
 import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;

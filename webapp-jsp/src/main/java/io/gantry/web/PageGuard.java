@@ -1,7 +1,7 @@
 package io.gantry.web;
 
-import io.gantry.server.security.UserAuthenticator;
-import io.gantry.server.store.UserAccount;
+import io.gantry.server.auth.UserAccount;
+import io.gantry.server.auth.UserAuthenticator;
 import io.gantry.server.web.RefusedRequest;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,6 +1,6 @@
 package io.gantry.web;
 
-import io.gantry.server.service.JobManagementService;
+import io.gantry.server.api.JobManagementService;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

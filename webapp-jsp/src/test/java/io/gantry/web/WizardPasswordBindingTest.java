@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.jsdl.EncryptedSecret;
 import io.gantry.jsdl.SecretBinding;
-import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.server.internal.security.PasswordKeyPair;
 import io.gantry.testing.server.GantryTestServer;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -2,12 +2,12 @@ package io.gantry.dispatcher.bench;
 
 import io.gantry.dispatcher.farm.FarmDispatcher;
 import io.gantry.dispatcher.farm.TaskPriority;
-import io.gantry.dispatcher.session.Completion;
-import io.gantry.dispatcher.session.CompletionState;
-import io.gantry.dispatcher.session.SessionDispatcher;
-import io.gantry.dispatcher.session.SessionMessage;
-import io.gantry.dispatcher.session.SessionOptions;
-import io.gantry.dispatcher.session.WorkerProgram;
+import io.gantry.dispatcher.workersession.Completion;
+import io.gantry.dispatcher.workersession.CompletionState;
+import io.gantry.dispatcher.workersession.SessionDispatcher;
+import io.gantry.dispatcher.workersession.SessionMessage;
+import io.gantry.dispatcher.workersession.SessionOptions;
+import io.gantry.dispatcher.workersession.WorkerProgram;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;

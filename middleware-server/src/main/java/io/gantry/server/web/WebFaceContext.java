@@ -1,7 +1,7 @@
 package io.gantry.server.web;
 
-import io.gantry.server.security.UserAuthenticator;
-import io.gantry.server.service.JobManagementService;
+import io.gantry.server.api.JobManagementService;
+import io.gantry.server.auth.UserAuthenticator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;

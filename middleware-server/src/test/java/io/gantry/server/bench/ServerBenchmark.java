@@ -1,6 +1,6 @@
 package io.gantry.server.bench;
 
-import io.gantry.server.security.PasswordHasher;
+import io.gantry.server.internal.security.PasswordHasher;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.soap.FingerprintTrustManager;

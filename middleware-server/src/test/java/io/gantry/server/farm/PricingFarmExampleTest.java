@@ -7,7 +7,7 @@ import io.gantry.server.api.JobDocument;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
-import io.gantry.server.demo.DemoMarket;
+import io.gantry.server.internal.demo.DemoMarket;
 import io.gantry.testing.Await;
 import io.gantry.testing.server.GantryTestServer;
 import java.io.StringReader;

@@ -37,7 +37,8 @@ class PostgresStageInTest {
     try (Connection c = postgres.connect(db);
         Statement s = c.createStatement();
         InputStream schema =
-            io.gantry.server.demo.DemoMarket.class.getResourceAsStream("market-schema.sql")) {
+            io.gantry.server.internal.demo.DemoMarket.class.getResourceAsStream(
+                "market-schema.sql")) {
       for (String sql :
           new String(schema.readAllBytes(), StandardCharsets.UTF_8)
               .replaceAll("(?m)^--.*$", "")

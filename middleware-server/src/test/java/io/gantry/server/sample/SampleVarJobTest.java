@@ -9,7 +9,7 @@ import io.gantry.server.api.JobResults;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.StagedFileInfo;
-import io.gantry.server.demo.DemoMarket;
+import io.gantry.server.internal.demo.DemoMarket;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.Login;
 import io.gantry.server.soap.TestJobs;

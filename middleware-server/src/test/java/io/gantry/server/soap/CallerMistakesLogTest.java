@@ -56,7 +56,7 @@ class CallerMistakesLogTest {
                         || line.matches(
                             "^[a-z][\\w.]*(Fault|Exception): argument (offset|limit).*")),
         text);
-    assertFalse(text.contains("\tat io.gantry.server.http."), text);
+    assertFalse(text.contains("\tat io.gantry.server.internal.http."), text);
     assertFalse(text.contains("not-her-password"), text);
   }
 }

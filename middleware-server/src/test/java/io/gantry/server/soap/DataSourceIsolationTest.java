@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.Problem;
 import io.gantry.server.api.ValidationResult;
-import io.gantry.server.demo.DemoMarket;
+import io.gantry.server.internal.demo.DemoMarket;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.GantryTestServerBuilder;
 import java.nio.file.Files;

@@ -11,7 +11,7 @@ import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.StagedFileInfo;
 import io.gantry.server.api.ValidationResult;
-import io.gantry.server.store.JobId;
+import io.gantry.server.internal.jobstore.JobId;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.TestAccount;
 import java.nio.file.Files;

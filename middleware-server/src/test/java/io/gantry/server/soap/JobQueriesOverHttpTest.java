@@ -22,7 +22,7 @@ import io.gantry.server.api.OutputStreamName;
 import io.gantry.server.api.Problem;
 import io.gantry.server.api.ServerInfo;
 import io.gantry.server.api.ValidationResult;
-import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.server.internal.security.PasswordKeyPair;
 import io.gantry.testing.Await;
 import io.gantry.testing.server.GantryTestServer;
 import java.io.StringWriter;

@@ -245,7 +245,8 @@ class JobsOutliveServerTest {
     } // the demo database is a file the server opens in one process at a time
     try (java.sql.Connection c =
             java.sql.DriverManager.getConnection(
-                new io.gantry.server.demo.DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(),
+                new io.gantry.server.internal.demo.DemoMarket(dataDir.resolve("demo"), 300)
+                    .jdbcUrl(),
                 "sa",
                 "");
         java.sql.PreparedStatement ps =

@@ -10,7 +10,7 @@ import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.OutputChunk;
 import io.gantry.server.api.OutputStreamName;
-import io.gantry.server.store.JobStoreSettings;
+import io.gantry.server.internal.jobstore.JobStoreSettings;
 import io.gantry.testing.H2TcpServer;
 import io.gantry.testing.server.GantryTestServer;
 import java.nio.charset.StandardCharsets;

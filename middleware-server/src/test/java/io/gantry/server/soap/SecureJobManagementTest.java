@@ -15,7 +15,7 @@ import io.gantry.server.api.JobStateFault;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.api.OutputStreamName;
-import io.gantry.server.store.JobId;
+import io.gantry.server.internal.jobstore.JobId;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.TestAccount;
 import jakarta.xml.ws.WebServiceException;

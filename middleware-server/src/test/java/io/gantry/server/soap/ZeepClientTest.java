@@ -3,7 +3,7 @@ package io.gantry.server.soap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gantry.server.security.TlsKeystore;
+import io.gantry.server.internal.security.TlsKeystore;
 import io.gantry.soap.SoapContract;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.TestAccount;

@@ -13,7 +13,7 @@ import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobResults;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
-import io.gantry.server.security.PasswordKeyPair;
+import io.gantry.server.internal.security.PasswordKeyPair;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.testing.FtpTestServer;

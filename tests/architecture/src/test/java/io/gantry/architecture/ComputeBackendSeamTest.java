@@ -14,9 +14,9 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import io.gantry.architecture.violation.BranchesOnTheBackendKind;
-import io.gantry.server.compute.ComputeBackend;
-import io.gantry.server.compute.ComputeBackends;
 import io.gantry.server.config.ServerConfig;
+import io.gantry.server.internal.compute.ComputeBackend;
+import io.gantry.server.internal.compute.ComputeBackends;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The compute-backend seam of docs/architecture.md ("Compute backends"): only the backends and
  * their factory know which backend runs the jobs, so that adding a backend is one class in {@code
- * io.gantry.server.compute.internal} and one registration in {@link ComputeBackends}.
+ * io.gantry.server.internal.compute.backends} and one registration in {@link ComputeBackends}.
  */
 class ComputeBackendSeamTest {
-  private static final String BACKENDS = "io.gantry.server.compute.internal..";
+  private static final String BACKENDS = "io.gantry.server.internal.compute.backends..";
 
   /** Where {@code compute.backend} is read and its settings checked. */
   private static final String CONFIGURATION = "io.gantry.server.config..";

@@ -1,7 +1,0 @@
-/**
- * Logins whose users live outside Gantry: an LDAP directory or Active Directory ({@link
- * io.gantry.server.identity.LdapDirectory}) and an OIDC identity provider's access tokens ({@link
- * io.gantry.server.identity.OidcAccessTokens}). Each implements a port of {@code
- * io.gantry.server.security}, which decides logins; docs/security.md says how they are set up.
- */
-package io.gantry.server.identity;

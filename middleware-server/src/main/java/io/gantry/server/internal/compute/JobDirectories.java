@@ -1,0 +1,44 @@
+package io.gantry.server.internal.compute;
+
+import io.gantry.server.internal.scheduler.JobFailure;
+import io.gantry.staging.ClusterConnection;
+import io.gantry.staging.Manifest;
+import io.gantry.staging.StageInPlan;
+import io.gantry.staging.StageOutPlan;
+import io.gantry.staging.StagedName;
+import io.gantry.staging.StagingException;
+import io.gantry.staging.StagingGateway;
+import io.gantry.staging.StagingListener;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where a backend's job directories lie: on this host, or on a cluster's file system reached over
+ * SFTP. Staging goes through here so that the pipeline never asks which.
+ */
+public interface JobDirectories {
+
+  /** The root under which each job gets its directory. */
+  Path root();
+
+  /**
+   * Creates the job's directory empty and private (the server's until the program starts): a
+   * stage-in that runs again starts from nothing.
+   */
+  void recreate(Path jobDirectory) throws JobFailure;
+
+  Manifest stageIn(
+      StagingGateway gateway, StageInPlan plan, Path jobDirectory, StagingListener listener)
+      throws StagingException;
+
+  Manifest stageOut(
+      StagingGateway gateway, StageOutPlan plan, Path jobDirectory, StagingListener listener)
+      throws StagingException;
+
+  List<StagedName> deleteOnTermination(StagingGateway gateway, StageOutPlan plan, Path jobDirectory)
+      throws StagingException;
+
+  /** The cluster holding the directories; empty: they are on this host. */
+  Optional<ClusterConnection> cluster();
+}

@@ -1,0 +1,128 @@
+package io.gantry.server.internal.http;
+
+import io.gantry.server.api.AccessDeniedFault;
+import io.gantry.server.api.InvalidJobFault;
+import io.gantry.server.api.JobNotFoundFault;
+import io.gantry.server.api.JobStateFault;
+import io.gantry.server.api.LimitExceededFault;
+import io.gantry.server.api.UserAccountFault;
+import io.gantry.server.internal.service.InvalidArgumentException;
+import jakarta.xml.bind.UnmarshalException;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.cxf.binding.soap.SoapFault;
+import org.apache.cxf.interceptor.Fault;
+import org.apache.cxf.message.Message;
+import org.apache.cxf.phase.AbstractPhaseInterceptor;
+import org.apache.cxf.phase.Phase;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides what a client learns from a fault, on its way out:
+ *
+ * <ul>
+ *   <li>the faults that are the caller's to fix (an invalid job, an unknown job, a state that does
+ *       not allow the operation, a refused request, a limit reached, an argument out of range) are
+ *       {@code soap:Client} (SOAP 1.2: {@code Sender}). CXF reports every declared fault as {@code
+ *       soap:Server}, which tells a BPEL engine or a retrying client that the same request might
+ *       succeed later;
+ *   <li>anything else the service or CXF threw with a Java exception under it (a bug, a broken
+ *       disk) is logged here with an incident id, and the client gets only a generic {@code
+ *       soap:Server} fault with that id: exception texts name classes, files and values that are
+ *       not the caller's business, and they help nobody fix their request.
+ * </ul>
+ *
+ * Faults Gantry raises itself as {@link SoapFault} (authentication) and CXF's own client faults (a
+ * body that does not match the WSDL) keep their text.
+ */
+final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
+  private static final Logger log = LoggerFactory.getLogger(ClientFaultCodes.class);
+  private static final Set<Class<? extends Exception>> CALLERS_MISTAKES =
+      Set.of(
+          InvalidJobFault.class,
+          JobNotFoundFault.class,
+          JobStateFault.class,
+          AccessDeniedFault.class,
+          LimitExceededFault.class,
+          UserAccountFault.class,
+          InvalidArgumentException.class);
+
+  ClientFaultCodes() {
+    super(Phase.PRE_LOGICAL);
+  }
+
+  @Override
+  public void handleMessage(Message message) {
+    if (!(message.getContent(Exception.class) instanceof Fault fault)) {
+      return;
+    }
+    Throwable cause = fault.getCause();
+    if (cause != null && CALLERS_MISTAKES.contains(cause.getClass())) {
+      fault.setFaultCode(Fault.FAULT_CODE_CLIENT);
+      if (cause instanceof InvalidArgumentException) {
+        fault.setMessage(cause.getMessage());
+      }
+      return;
+    }
+    if (cause instanceof io.gantry.server.internal.service.StorageFailureException) {
+      // the server's own trouble, told in words written for clients (no path, no class)
+      fault.setFaultCode(Fault.FAULT_CODE_SERVER);
+      fault.setMessage(cause.getMessage());
+      return;
+    }
+    if (cause instanceof UnmarshalException) {
+      // a body that does not match the WSDL: JAXB's text names the element and what was expected
+      fault.setFaultCode(Fault.FAULT_CODE_CLIENT);
+      if (!isSafe(fault.getMessage())) {
+        fault.setMessage(
+            "the request does not match the service's WSDL (an element, its namespace or a value)");
+      }
+      return;
+    }
+    if (cause == null
+        || (fault instanceof SoapFault && cause instanceof Fault)
+        || (isClientCode(fault) && isSafe(fault.getMessage()))) {
+      return;
+    }
+    String incident = UUID.randomUUID().toString();
+    log.error("incident {}: an operation failed; the client got a generic fault", incident, cause);
+    fault.setFaultCode(Fault.FAULT_CODE_SERVER);
+    fault.setMessage(
+        "internal server error (incident "
+            + incident
+            + "); the server's log has the details,"
+            + " under this incident id");
+    // the cause is never serialised (CXF's fault stack traces stay off), only this text and no
+    // detail
+    fault.setDetail(null);
+  }
+
+  /**
+   * Whether the fault is the caller's to fix, whatever code CXF has given it so far: a declared
+   * fault or an argument check, a body that does not match the WSDL, or a {@code Client}/{@code
+   * Sender} fault with a text written for clients (the login refusals).
+   */
+  static boolean isCallersMistake(Fault fault) {
+    Throwable cause = fault.getCause();
+    if ((cause != null && CALLERS_MISTAKES.contains(cause.getClass()))
+        || cause instanceof UnmarshalException) {
+      return true;
+    }
+    return isClientCode(fault) && isSafe(fault.getMessage());
+  }
+
+  /** No Java class, package or stack frame in the text. */
+  private static boolean isSafe(String text) {
+    return text != null
+        && !text.contains("Exception")
+        && !text.contains("java.")
+        && !text.contains("\tat ");
+  }
+
+  private static boolean isClientCode(Fault fault) {
+    String local = fault.getFaultCode() == null ? "" : fault.getFaultCode().getLocalPart();
+    // CXF's own client code is {http://cxf.apache.org/faultcode}client, in lower case
+    return local.equalsIgnoreCase("Client") || local.equals("Sender");
+  }
+}

@@ -1,0 +1,131 @@
+package io.gantry.server.internal.jobstore;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The durable record of every job and its history. Each method is one committed transaction: when
+ * it returns, the change survives a crash of the server, so the server may act on it.
+ */
+public interface JobStore {
+
+  /**
+   * Stores a new job in QUEUED, with its description as submitted (passwords in it are already
+   * encrypted values, never clear text), and returns it with its fresh id.
+   */
+  JobRecord submit(String owner, String name, String jobDescription);
+
+  /**
+   * Stores a new job in QUEUED together with its plan, under {@code id} (the id the plan was made
+   * for), in one transaction: a job is never seen without the plan its readers rely on.
+   */
+  JobRecord submit(JobId id, String owner, String name, String jobDescription, StoredPlan plan);
+
+  /**
+   * {@link #submit(JobId, String, String, String, StoredPlan)} with the job's template values and
+   * where it came from (a resubmission, a schedule), stored in the same transaction.
+   */
+  JobRecord submit(
+      JobId id,
+      String owner,
+      String name,
+      String jobDescription,
+      StoredPlan plan,
+      JobOrigin origin);
+
+  /** The job's template values and where it came from; {@link JobOrigin#NONE}-like when none. */
+  JobOrigin origin(JobId id);
+
+  /**
+   * Records the plan of a job stored without one (before job store version 9). False, and nothing
+   * changed, when the job has a plan already: a plan is fixed once.
+   *
+   * @throws UnknownJobException if there is no such job
+   */
+  boolean recordPlan(JobId id, StoredPlan plan);
+
+  /** The plan stored with the job; empty for a job stored before plans were. */
+  Optional<StoredPlan> plan(JobId id);
+
+  Optional<JobRecord> find(JobId id);
+
+  /** The job description as submitted. */
+  Optional<String> jobDescription(JobId id);
+
+  /**
+   * Moves a job from {@code change.from()} to {@code change.to()} if, and only if, it is still in
+   * {@code change.from()}: the update and its history entry commit together or not at all. This is
+   * how a cancel and the scheduler can race safely: exactly one of them wins.
+   *
+   * @return true if this call moved the job; false if the job was in another state by then
+   * @throws IllegalTransitionException if the lifecycle does not allow from -> to (checked first)
+   * @throws UnknownJobException if there is no such job
+   */
+  boolean transition(JobId id, StateChange change);
+
+  default boolean transition(JobId id, JobState from, JobState to, String reason) {
+    return transition(id, StateChange.of(from, to, reason));
+  }
+
+  /** Updates the progress text of a job that is still in {@code state}; false if it moved on. */
+  boolean updatePhaseDetail(JobId id, JobState state, String detail);
+
+  /**
+   * The jobs a user sees in a listing, newest first, skipping {@code offset} of them: owner null
+   * for everyone's, states empty for all.
+   */
+  JobPage newestFirst(String owner, java.util.Set<JobState> states, int offset, int limit);
+
+  /** A page of jobs in submission order. */
+  List<JobRecord> list(JobQuery query);
+
+  /** The oldest QUEUED jobs, first come first served. */
+  default List<JobRecord> queue(int limit) {
+    return list(JobQuery.all(limit).inStates(java.util.EnumSet.of(JobState.QUEUED)));
+  }
+
+  /**
+   * Every job in one of {@code states}, oldest first: what a restarted server must pick up again.
+   */
+  default List<JobRecord> allInStates(java.util.Set<JobState> states) {
+    List<JobRecord> all = new java.util.ArrayList<>();
+    JobQuery page = JobQuery.all(JobQuery.MAX_LIMIT).inStates(states);
+    for (List<JobRecord> jobs = list(page); !jobs.isEmpty(); jobs = list(page)) {
+      all.addAll(jobs);
+      page = page.after(jobs.get(jobs.size() - 1));
+    }
+    return all;
+  }
+
+  /** Jobs of {@code owner} that have not reached a final state. */
+  long countUnfinished(String owner);
+
+  /** Number of jobs in each state (every state present, zero if none). */
+  Map<JobState, Long> countByState();
+
+  /** The job's audit trail, oldest first; empty if there is no such job. */
+  List<JobTransition> history(JobId id);
+
+  /**
+   * Records what one staging phase of a job moved, replacing what an earlier attempt of the same
+   * phase recorded, in one transaction.
+   */
+  void recordDataMovements(JobId id, String phase, List<DataMovement> movements);
+
+  /** Every data movement of the job, stage-in first, each phase in the order recorded. */
+  List<DataMovement> dataMovements(JobId id);
+
+  /**
+   * Records where the job's program runs outside this server (the Slurm job id), so that a
+   * restarted server can follow it again. Written once the batch system accepted the job.
+   */
+  default void recordComputeRef(JobId id, String ref) {
+    throw new UnsupportedOperationException("this job store keeps no compute references");
+  }
+
+  /** The reference {@link #recordComputeRef} stored, if any. */
+  default Optional<String> computeRef(JobId id) {
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,33 @@
+package io.gantry.server.internal.jobstore;
+
+import java.util.Objects;
+
+/**
+ * A requested state change, applied only if the job is still in {@code from} (compare-and-set).
+ *
+ * @param from the state the caller believes the job is in
+ * @param to the new state; must be a legal successor of {@code from}
+ * @param reason for the audit trail; for FAILED also the job's failure reason, so write it for the
+ *     user: what went wrong and what to change
+ * @param exitCode the program's exit code, when this change learnt it; otherwise null
+ * @param phaseDetail progress text for the new state, or null to clear it
+ */
+public record StateChange(
+    JobState from, JobState to, String reason, Integer exitCode, String phaseDetail) {
+
+  public StateChange {
+    Objects.requireNonNull(from, "from");
+    Objects.requireNonNull(to, "to");
+    if (reason == null || reason.isBlank()) {
+      throw new IllegalArgumentException("a state change needs a reason for the audit trail");
+    }
+  }
+
+  public static StateChange of(JobState from, JobState to, String reason) {
+    return new StateChange(from, to, reason, null, null);
+  }
+
+  public StateChange withExitCode(int code) {
+    return new StateChange(from, to, reason, code, phaseDetail);
+  }
+}

@@ -1,0 +1,310 @@
+package io.gantry.server.internal.pipeline;
+
+import io.gantry.dispatcher.JobAccount;
+import io.gantry.dispatcher.LaunchException;
+import io.gantry.dispatcher.RunningJob;
+import io.gantry.jsdl.JsdlParser;
+import io.gantry.jsdl.ParseResult;
+import io.gantry.server.internal.compute.ComputeBackend;
+import io.gantry.server.internal.compute.JobDirectories;
+import io.gantry.server.internal.compute.ProgramStart;
+import io.gantry.server.internal.jobstore.DataMovement;
+import io.gantry.server.internal.jobstore.JobRecord;
+import io.gantry.server.internal.jobstore.JobStore;
+import io.gantry.server.internal.metrics.ServerMetrics;
+import io.gantry.server.internal.plan.JobPlanner;
+import io.gantry.server.internal.plan.JsdlJobPlan;
+import io.gantry.server.internal.scheduler.JobFailure;
+import io.gantry.server.internal.scheduler.JobPipeline;
+import io.gantry.server.internal.scheduler.PhaseProgress;
+import io.gantry.server.internal.taskfarm.TaskFarmRunner;
+import io.gantry.staging.Manifest;
+import io.gantry.staging.ManifestRecord;
+import io.gantry.staging.StagingException;
+import io.gantry.staging.StagingGateway;
+import io.gantry.staging.StagingListener;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Carries out JSDL jobs: stage-in through the {@link StagingGateway} into a clean job directory,
+ * the program through the {@link ComputeBackend}, stage-out back through the gateway. Each phase's
+ * manifest is recorded in the job store. Which backend runs the job, where its directory lies and
+ * as which account it runs are the backend's: nothing here asks which backend it is.
+ */
+public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
+  /**
+   * Prefix of a task farm's stored reference: "farm:" and its launchers' reference. A farm is
+   * resumed, not re-attached: its journal holds what it finished.
+   */
+  static final String FARM_REF = "farm:";
+
+  private final JsdlParser parser;
+  private final JobPlanner planner;
+  private final StagingGateway gateway;
+  private final JobStore store;
+  private final ComputeBackend backend;
+  private TaskFarmRunner farms;
+
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(JsdlJobPipeline.class);
+
+  public JsdlJobPipeline(
+      JsdlParser parser,
+      JobPlanner planner,
+      StagingGateway gateway,
+      JobStore store,
+      ComputeBackend backend) {
+    this.parser = parser;
+    this.planner = planner;
+    this.gateway = gateway;
+    this.store = store;
+    this.backend = backend;
+  }
+
+  /** Rows, bytes, seconds and cache hits of every staging phase, recorded from now on. */
+  private volatile ServerMetrics metrics = new ServerMetrics();
+
+  /** Records each staging phase's manifest in {@code metrics}; returns this. */
+  public JsdlJobPipeline recordingTo(ServerMetrics metrics) {
+    this.metrics = metrics;
+    return this;
+  }
+
+  /** Runs task-farm jobs through {@code runner}; returns this. */
+  public JsdlJobPipeline withTaskFarms(TaskFarmRunner runner) {
+    this.farms = runner;
+    return this;
+  }
+
+  @Override
+  public JsdlJobPlan plan(JobRecord job, String jobDescription) throws JobFailure {
+    // a template is stored as written: fill it with the values stored beside it
+    ParseResult parsed = parser.parse(jobDescription, store.origin(job.id()).parameters());
+    if (!parsed.isValid()) {
+      throw new JobFailure("the stored job description is no longer valid: " + parsed.report());
+    }
+    return planner.plan(job.id(), job.owner(), parsed.validJob());
+  }
+
+  @Override
+  public void stageIn(JsdlJobPlan plan, PhaseProgress progress)
+      throws JobFailure, InterruptedException {
+    JobDirectories directories = backend.directories();
+    directories.recreate(plan.jobDirectory());
+    Manifest manifest =
+        stage(
+            () ->
+                directories.stageIn(
+                    gateway, plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
+    store.recordDataMovements(
+        plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
+    StagingMetrics.record(metrics, "in", manifest.records());
+  }
+
+  @Override
+  public RunningJob launch(JsdlJobPlan plan) throws JobFailure {
+    if (!plan.runsProgram()) {
+      throw new JobFailure("the job has no application to run"); // the scheduler never asks
+    }
+    if (plan.farm() != null) {
+      // refused at submission where the backend runs no farms; this one was submitted before
+      Optional<String> refusal = backend.farmRefusal();
+      if (refusal.isPresent()) {
+        throw new JobFailure(refusal.get());
+      }
+    }
+    try {
+      ProgramStart job = programStart(plan, ref -> store.recordComputeRef(plan.jobId(), ref));
+      JobAccount account = backend.prepare(job);
+      if (plan.farm() == null) {
+        return backend.start(job, account);
+      }
+      if (farms == null) {
+        throw new JobFailure("this server runs no task farms");
+      }
+      ProgramStart launchers =
+          programStart(plan, ref -> store.recordComputeRef(plan.jobId(), FARM_REF + ref));
+      return farms.launch(
+          plan,
+          plan.launch().withAccount(account),
+          spec -> backend.startFarmLaunchers(launchers, spec, account));
+    } catch (LaunchException | IOException | IllegalArgumentException e) {
+      throw new JobFailure(e.getMessage(), e);
+    }
+  }
+
+  /** The job's program as the backend starts it; its reference goes to {@code references}. */
+  private ProgramStart programStart(JsdlJobPlan plan, ProgramStart.References references) {
+    return new ProgramStart(
+        plan.jobId().toString(),
+        plan.jobDirectory(),
+        plan.launch(),
+        plan.batch(),
+        () -> planner.accountOf(plan.owner()),
+        references);
+  }
+
+  /**
+   * Resumes a farm after a restart: its old launchers (a Slurm job that may still run) are stopped,
+   * and new ones are started against a new dispatcher that reads the farm's journal.
+   */
+  private Optional<RunningJob> resumeFarm(JsdlJobPlan plan, String computeRef) throws JobFailure {
+    backend.stopFarmLaunchers(plan.jobId().toString(), computeRef.substring(FARM_REF.length()));
+    if (plan.farm() == null) {
+      return Optional.empty();
+    }
+    LOG.info("job {}: resuming its task farm after the restart", plan.jobId());
+    return Optional.of(launch(plan));
+  }
+
+  @Override
+  public Optional<RunningJob> reattach(JsdlJobPlan plan, String computeRef) throws JobFailure {
+    if (computeRef.startsWith(FARM_REF)) {
+      return resumeFarm(plan, computeRef);
+    }
+    return backend.reattach(plan.jobId().toString(), computeRef);
+  }
+
+  /**
+   * Stages out. A stage-out that fails after some of its steps committed (group 1 loaded, group 2
+   * refused) cannot take them back: those steps are recorded all the same, so results, audit and
+   * the job page show them, and the failure names them.
+   */
+  @Override
+  public void stageOut(JsdlJobPlan plan, PhaseProgress progress)
+      throws JobFailure, InterruptedException {
+    List<ManifestRecord> finished = new CopyOnWriteArrayList<>();
+    Manifest manifest;
+    try {
+      manifest =
+          stage(
+              () ->
+                  backend
+                      .directories()
+                      .stageOut(
+                          gateway,
+                          plan.stageOut(),
+                          plan.jobDirectory(),
+                          recording(listener("stage-out", progress), finished)));
+    } catch (JobFailure e) {
+      Manifest committed = new Manifest(finished);
+      store.recordDataMovements(
+          plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, committed));
+      StagingMetrics.record(metrics, "out", committed.records());
+      // the staging error (often the database's own long message) is shortened so that the
+      // committed steps still fit the stored failure reason
+      String error =
+          e.getMessage().length() > 2000
+              ? e.getMessage().substring(0, 1997) + "..."
+              : e.getMessage();
+      throw new JobFailure(error + "; " + CommittedSteps.describe(committed.records()), e);
+    }
+    store.recordDataMovements(
+        plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
+    StagingMetrics.record(metrics, "out", manifest.records());
+  }
+
+  /**
+   * {@code listener}, also keeping every finished step (its output is in place, its rows
+   * committed).
+   */
+  private static StagingListener recording(
+      StagingListener listener, List<ManifestRecord> finished) {
+    return new StagingListener() {
+      @Override
+      public void groupStarted(String phase, int index, int count, int groupNumber) {
+        listener.groupStarted(phase, index, count, groupNumber);
+      }
+
+      @Override
+      public void progress(long rowsSoFar, long bytesSoFar) {
+        listener.progress(rowsSoFar, bytesSoFar);
+      }
+
+      @Override
+      public void stepFinished(ManifestRecord record) {
+        finished.add(record);
+        listener.stepFinished(record);
+      }
+    };
+  }
+
+  /**
+   * GFD.56 DeleteOnTermination, once the job is final whatever its outcome. A file that cannot be
+   * deleted is logged: the job's outcome is already recorded and stays as it is.
+   */
+  @Override
+  public void terminated(JsdlJobPlan plan) {
+    backend.forget(plan.jobId().toString()); // its end is in the job store now
+    if (plan.farm() != null && farms != null) {
+      farms.forget(plan.jobId());
+    }
+    try {
+      List<io.gantry.staging.StagedName> removed =
+          backend.directories().deleteOnTermination(gateway, plan.stageOut(), plan.jobDirectory());
+      if (!removed.isEmpty()) {
+        LOG.info("job {}: DeleteOnTermination removed {}", plan.jobId(), removed);
+      }
+    } catch (StagingException e) {
+      LOG.warn("job {}: DeleteOnTermination: {}", plan.jobId(), e.getMessage());
+    }
+  }
+
+  private interface StagingCall {
+    Manifest run() throws StagingException;
+  }
+
+  private static Manifest stage(StagingCall call) throws JobFailure, InterruptedException {
+    try {
+      return call.run();
+    } catch (StagingException e) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException("staging interrupted");
+      }
+      throw new JobFailure(e.getMessage(), e);
+    }
+  }
+
+  private static StagingListener listener(String phase, PhaseProgress progress) {
+    return new StagingListener() {
+      private volatile String group = phase;
+      private volatile long lastReport;
+
+      @Override
+      public void groupStarted(String kind, int index, int count, int groupNumber) {
+        group = phase + ": " + kind + " group " + index + " of " + count;
+        progress.report(group);
+      }
+
+      @Override
+      public void progress(long rowsSoFar, long bytesSoFar) {
+        long now = System.nanoTime();
+        if (now - lastReport > 500_000_000L) { // at most two progress writes a second
+          lastReport = now;
+          progress.report(group + ", " + rowsSoFar + " rows, " + bytesSoFar + " bytes");
+        }
+      }
+    };
+  }
+
+  private static List<DataMovement> movements(String phase, Manifest manifest) {
+    return manifest.records().stream().map(r -> movement(phase, r)).toList();
+  }
+
+  private static DataMovement movement(String phase, ManifestRecord r) {
+    return new DataMovement(
+        phase,
+        r.kind(),
+        r.source(),
+        r.detail(),
+        r.file(),
+        r.rows(),
+        r.bytes(),
+        r.sha256(),
+        r.seconds(),
+        r.skipped());
+  }
+}

@@ -1,0 +1,36 @@
+package io.gantry.server.internal.plan;
+
+import io.gantry.jsdl.StagingPolicy;
+import io.gantry.staging.ConnectionPolicy;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The server's staging settings as the JSDL parser asks for them, so a job that names a URL or host
+ * the operator does not allow is refused by validateJob and submitJob with the element's line and
+ * column. The gateway checks the same {@link ConnectionPolicy} again at connect time.
+ */
+public final class StagingRules implements StagingPolicy {
+  private final ConnectionPolicy connections;
+  private final Set<String> sqlFunctions;
+
+  public StagingRules(ConnectionPolicy connections, Set<String> sqlFunctions) {
+    this.connections = connections;
+    this.sqlFunctions = Set.copyOf(sqlFunctions);
+  }
+
+  @Override
+  public Optional<String> inlineDataSourceProblem(String jdbcUrl) {
+    return connections.inlineDataSourceProblem(jdbcUrl);
+  }
+
+  @Override
+  public Optional<String> remoteHostProblem(String host, int port) {
+    return connections.hostProblem(host, port);
+  }
+
+  @Override
+  public Set<String> extraSqlFunctions() {
+    return sqlFunctions;
+  }
+}

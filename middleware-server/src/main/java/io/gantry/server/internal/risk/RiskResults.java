@@ -1,0 +1,124 @@
+package io.gantry.server.internal.risk;
+
+import io.gantry.server.config.NamedDataSource;
+import io.gantry.server.internal.risk.tables.ResultTables;
+import io.gantry.server.internal.risk.tables.Supersession;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The history of VaR results (docs/risk-view.md, "Results history"), read from the results data
+ * sources the server is configured with ({@code risk.results-data-sources}), never from job
+ * directories. Each question is asked for a user, and reads only the data sources that user may use
+ * ({@code datasource.NAME.allowed-users}): what a user sees is what their own jobs could have read.
+ */
+public final class RiskResults {
+  /** The longest span of business dates one history question may cover. */
+  public static final long MAX_HISTORY_DAYS = 20 * 366;
+
+  private static final int MAX_NODE_LENGTH = 200; // hierarchy_node.node
+
+  private final Map<String, NamedDataSource> sources;
+
+  /**
+   * @param dataSources every named data source the server has
+   * @param resultSources the names of those that hold results, in the order answers list them
+   * @throws IllegalArgumentException naming a result source that is not a data source
+   */
+  public RiskResults(Map<String, NamedDataSource> dataSources, List<String> resultSources) {
+    Map<String, NamedDataSource> chosen = new LinkedHashMap<>();
+    for (String name : resultSources) {
+      NamedDataSource source = dataSources.get(name);
+      if (source == null) {
+        throw new IllegalArgumentException(
+            "results data source '"
+                + name
+                + "' is not a configured data source (datasource.NAME.*)");
+      }
+      chosen.put(name, source);
+    }
+    this.sources = chosen;
+  }
+
+  /** The results data sources {@code user} may read, in configured order. */
+  public List<String> sourcesFor(String user) {
+    return sources.values().stream()
+        .filter(s -> s.allows(user))
+        .map(NamedDataSource::name)
+        .toList();
+  }
+
+  /**
+   * Every figure of {@code date} for {@code node} and the nodes below it (every node when null),
+   * from every run, the superseded ones marked.
+   */
+  public List<VarFigure> summary(String user, LocalDate date, String node) {
+    if (date == null) {
+      throw new IllegalArgumentException("a business date is required");
+    }
+    return read(user, date, date, node == null ? null : checkedNode(node));
+  }
+
+  /**
+   * Every figure of {@code node} (that node alone, not the nodes below it) on business dates {@code
+   * from} to {@code to} inclusive, from every run, the superseded ones marked.
+   */
+  public List<VarFigure> history(String user, String node, LocalDate from, LocalDate to) {
+    String checked = checkedNode(node);
+    if (from == null || to == null) {
+      throw new IllegalArgumentException("a history needs a first and a last business date");
+    }
+    if (from.isAfter(to)) {
+      throw new IllegalArgumentException(
+          "the first business date " + from + " is after the last " + to);
+    }
+    if (ChronoUnit.DAYS.between(from, to) > MAX_HISTORY_DAYS) {
+      throw new IllegalArgumentException(
+          "a history covers at most "
+              + MAX_HISTORY_DAYS
+              + " days; "
+              + from
+              + " to "
+              + to
+              + " is more");
+    }
+    return read(user, from, to, checked).stream().filter(f -> f.node().equals(checked)).toList();
+  }
+
+  private List<VarFigure> read(String user, LocalDate from, LocalDate to, String node) {
+    List<VarFigure> figures = new ArrayList<>();
+    for (NamedDataSource source : sources.values()) {
+      if (!source.allows(user)) {
+        continue;
+      }
+      try {
+        figures.addAll(new ResultTables(source).read(from, to, node));
+      } catch (SQLException | IllegalStateException e) { // IllegalStateException: password source
+        throw new RiskResultsException(
+            "cannot read VaR results from data source '" + source.name() + "': " + e.getMessage(),
+            e);
+      }
+    }
+    return Supersession.mark(figures);
+  }
+
+  private static String checkedNode(String node) {
+    if (node == null || node.isBlank()) {
+      throw new IllegalArgumentException("a node is required (a path such as BANK/GANTRY-EU)");
+    }
+    if (node.length() > MAX_NODE_LENGTH || node.chars().anyMatch(Character::isISOControl)) {
+      throw new IllegalArgumentException(
+          "'"
+              + node.substring(0, Math.min(node.length(), 40)).replaceAll("\\p{Cntrl}", "?")
+              + "' is not a node path (at most "
+              + MAX_NODE_LENGTH
+              + " characters, no control characters)");
+    }
+    return node;
+  }
+}

@@ -1,0 +1,19 @@
+package io.gantry.server.internal.scheduler;
+
+import io.gantry.server.internal.jobstore.JobId;
+
+/** What the scheduler needs to know of a job's plan: whose it is and how many slots it takes. */
+public interface JobPlan {
+  JobId jobId();
+
+  /** Compute slots (MPI processes) the job holds while it runs. */
+  int slots();
+
+  /**
+   * False for a job with no program (JSDL without Application): it only stages data, never waits in
+   * the compute queue, and goes from STAGED straight to STAGING_OUT.
+   */
+  default boolean runsProgram() {
+    return true;
+  }
+}

@@ -1,0 +1,814 @@
+package io.gantry.server.internal.scheduler;
+
+import io.gantry.dispatcher.JobOutcome;
+import io.gantry.dispatcher.RunningJob;
+import io.gantry.server.internal.jobstore.JobId;
+import io.gantry.server.internal.jobstore.JobRecord;
+import io.gantry.server.internal.jobstore.JobState;
+import io.gantry.server.internal.jobstore.JobStore;
+import io.gantry.server.internal.jobstore.StateChange;
+import io.gantry.server.internal.metrics.ServerMetrics;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gantry's meta-scheduler: stages jobs in, starts them first-come-first-served on the compute
+ * slots, stages them out, and picks everything up again after a restart.
+ *
+ * <ol>
+ *   <li>One control thread owns every scheduling decision (the {@link ComputeQueue}, the table of
+ *       active jobs), so decisions need no locks and happen in a single order.
+ *   <li>Stage-in runs ahead of the compute queue in its own bounded pool, in submission order, so
+ *       the compute slots do not idle while a database is slow; stage-out has a pool of its own so
+ *       results never wait behind other jobs' input.
+ *   <li>Every state change is committed to the {@link JobStore} (compare-and-set) before it is
+ *       acted on. Where a cancel races with a staging thread, the store decides who won.
+ * </ol>
+ */
+public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(MetaScheduler.class);
+
+  private final JobStore store;
+  private final JobPipeline<P> pipeline;
+  private final Duration killGrace;
+  private final ComputeQueue<JobId> queue;
+  private final ExecutorService control =
+      Executors.newSingleThreadExecutor(threads("gantry-scheduler", 1));
+  private final ExecutorService stageInPool;
+  private final ExecutorService stageOutPool;
+
+  /** Jobs between submission and their final state; touched on the control thread only. */
+  private final Map<JobId, ActiveJob<P>> active = new HashMap<>();
+
+  /** Whether a QUEUED job may begin its stage-in (dependencies, holds). */
+  private final JobGate gate;
+
+  /**
+   * QUEUED jobs the gate keeps back, in the order they came: they hold no slot and stage nothing
+   * until it opens. Touched on the control thread only.
+   */
+  private final Map<JobId, P> waiting = new LinkedHashMap<>();
+
+  /** What each waiting job waits for, for status readers on any thread. */
+  private final Map<JobId, String> waitReasons = new ConcurrentHashMap<>();
+
+  private volatile boolean closing;
+
+  /** Queue wait and run time, recorded here where jobs start and end (docs/operations.md). */
+  private volatile ServerMetrics metrics = new ServerMetrics();
+
+  private static final class ActiveJob<P> {
+    final P plan;
+    Future<?> stagingTask;
+    RunningJob running;
+    String killedBy;
+
+    /** Why the server itself stopped the job (a limit it went over), or null. */
+    String stoppedBecause;
+
+    ActiveJob(P plan) {
+      this.plan = plan;
+    }
+  }
+
+  /** A job that cannot be planned again from its description (its retry is refused). */
+  public static final class NotPlannedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotPlannedException(JobFailure cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  /** What a cancel or kill request found. */
+  public record Decision(boolean applied, JobRecord job) {}
+
+  public MetaScheduler(
+      JobStore store,
+      JobPipeline<P> pipeline,
+      int totalSlots,
+      int stagingParallelism,
+      Duration killGrace) {
+    this(store, pipeline, totalSlots, stagingParallelism, killGrace, JobGate.open());
+  }
+
+  public MetaScheduler(
+      JobStore store,
+      JobPipeline<P> pipeline,
+      int totalSlots,
+      int stagingParallelism,
+      Duration killGrace,
+      JobGate gate) {
+    this.gate = gate;
+    this.store = store;
+    this.pipeline = pipeline;
+    this.killGrace = killGrace;
+    this.queue = new ComputeQueue<>(totalSlots);
+    this.stageInPool =
+        Executors.newFixedThreadPool(stagingParallelism, threads("gantry-stage-in", 5));
+    this.stageOutPool =
+        Executors.newFixedThreadPool(stagingParallelism, threads("gantry-stage-out", 5));
+  }
+
+  /** Records each job's queue wait and run time in {@code metrics} from now on. */
+  public MetaScheduler<P> recordingTo(ServerMetrics metrics) {
+    this.metrics = metrics;
+    return this;
+  }
+
+  /** Picks up every unfinished job, oldest first; call once, before accepting submissions. */
+  public void recover() {
+    onControlAndWait(
+        () -> {
+          for (JobRecord job : store.allInStates(JobState.unfinished())) {
+            recoverOne(job);
+          }
+          admit();
+          return null;
+        });
+  }
+
+  /**
+   * Queues a job the store has just recorded as QUEUED, or keeps it waiting at the gate. Returns
+   * once decided, so a status read right after submission already says what the job waits for.
+   */
+  public void submitted(P plan) {
+    onControlAndWait(
+        () -> {
+          if (!keptAtGate(plan)) {
+            enqueue(plan, JobState.QUEUED);
+          }
+          admit(); // a job failed at the gate may be what others wait for
+          return null;
+        });
+  }
+
+  /** What a QUEUED job waits for (Slurm's Reason), if the gate keeps it back. */
+  public Optional<String> waitReason(JobId id) {
+    return Optional.ofNullable(waitReasons.get(id));
+  }
+
+  /**
+   * Holds a QUEUED job whose stage-in has not begun: it leaves the compute queue (its place too:
+   * released, it queues again behind the jobs queued meanwhile) and waits until released. Not
+   * applied to a job in any other state.
+   */
+  public Decision hold(JobId id, String user, java.util.function.BooleanSupplier recordHold) {
+    return onControlAndWait(
+        () -> {
+          JobRecord job = store.find(id).orElse(null);
+          if (job == null || job.state() != JobState.QUEUED) {
+            return new Decision(false, job);
+          }
+          P plan;
+          if (waiting.containsKey(id)) {
+            plan = waiting.get(id);
+            if (!recordHold.getAsBoolean()) {
+              return new Decision(false, job); // held already
+            }
+          } else {
+            ActiveJob<P> a = active.get(id);
+            // a stage-in task that has not started never will; one that has makes it STAGING_IN
+            if (a == null || a.stagingTask == null || !a.stagingTask.cancel(false)) {
+              return new Decision(false, store.find(id).orElse(job));
+            }
+            queue.withdraw(id);
+            active.remove(id);
+            plan = a.plan;
+            if (!recordHold.getAsBoolean()) {
+              log.warn("job {}: was held while queued; held now", id); // not expected: see V12
+            }
+          }
+          log.info("job {}: held by {}", id, user);
+          waiting.put(id, plan);
+          admit(); // the held job may have been the head the staged jobs waited behind
+          return new Decision(true, store.find(id).orElseThrow());
+        });
+  }
+
+  /** Looks again at every waiting job (after a hold was lifted); returns the job as it is then. */
+  public JobRecord reconsider(JobId released) {
+    return onControlAndWait(
+        () -> {
+          admit();
+          return store.find(released).orElse(null);
+        });
+  }
+
+  /**
+   * Runs the stage-out of a job again whose program succeeded and whose stage-out failed: the job
+   * goes back to STAGING_OUT (an entry in its audit trail), and the stage-out skips every step that
+   * committed before, by the stage-out ledger in the target database. Not applied when the job is
+   * not such a job.
+   */
+  public Decision retryStageOut(
+      JobId id, String user, java.util.function.Predicate<JobRecord> may) {
+    return onControlAndWait(
+        () -> {
+          JobRecord job = store.find(id).orElse(null);
+          if (job == null || !may.test(job) || active.containsKey(id)) {
+            return new Decision(false, job);
+          }
+          P plan;
+          try {
+            plan = pipeline.plan(job, store.jobDescription(id).orElseThrow());
+          } catch (JobFailure e) {
+            throw new NotPlannedException(e);
+          }
+          if (!store.transition(
+              id,
+              JobState.FAILED,
+              JobState.STAGING_OUT,
+              "stage-out retried by " + user + "; steps that committed before are skipped")) {
+            return new Decision(false, store.find(id).orElse(job));
+          }
+          ActiveJob<P> a = new ActiveJob<>(plan);
+          active.put(id, a);
+          a.stagingTask = stageOutPool.submit(() -> stageOut(plan));
+          return new Decision(true, store.find(id).orElseThrow());
+        });
+  }
+
+  /** Cancels a job that has not started its program; otherwise reports the state found. */
+  public Decision cancel(JobId id, String user) {
+    return onControlAndWait(
+        () -> {
+          for (int attempt = 0; attempt < 3; attempt++) { // a staging thread may move it meanwhile
+            JobRecord job = store.find(id).orElse(null);
+            if (job == null || !cancellable(job.state())) {
+              return new Decision(false, job);
+            }
+            if (store.transition(id, job.state(), JobState.CANCELLED, "cancelled by " + user)) {
+              queue.withdraw(id);
+              ActiveJob<P> a = active.remove(id);
+              if (a != null && job.state() == JobState.STAGED) {
+                ended(a.plan); // staged and waiting: nothing runs that would still write its files
+              }
+              if (a != null && a.stagingTask != null) {
+                a.stagingTask.cancel(true);
+              }
+              admit(); // the cancelled job may have been the head that staged jobs waited behind
+              return new Decision(true, store.find(id).orElseThrow());
+            }
+          }
+          return new Decision(false, store.find(id).orElse(null));
+        });
+  }
+
+  /**
+   * Kills a job whose program has started: SIGTERM to its process tree, SIGKILL after the grace
+   * period; a job in stage-out has its stage-out interrupted (each step is one transaction, so the
+   * target tables keep either all of a step's rows or none). Returns once the kill is under way;
+   * the job reaches KILLED when its processes are gone.
+   */
+  public Decision kill(JobId id, String user) {
+    return onControlAndWait(
+        () -> {
+          JobRecord job = store.find(id).orElse(null);
+          ActiveJob<P> a = active.get(id);
+          if (job == null || a == null) {
+            return new Decision(false, job);
+          }
+          if (job.state() == JobState.RUNNING && a.running != null) {
+            a.killedBy = user;
+            a.running.terminate(killGrace);
+            return new Decision(true, job);
+          }
+          if (job.state() == JobState.STAGING_OUT
+              && store.transition(
+                  id,
+                  JobState.STAGING_OUT,
+                  JobState.KILLED,
+                  "killed by " + user + " during stage-out")) {
+            active.remove(id);
+            if (a.stagingTask != null) {
+              a.stagingTask.cancel(true);
+            }
+            return new Decision(true, store.find(id).orElseThrow());
+          }
+          return new Decision(false, job);
+        });
+  }
+
+  /**
+   * Stops a job that went over one of the server's limits, recording {@code reason} as its failure:
+   * a running program is terminated (FAILED once its processes are gone), a stage-in is interrupted
+   * (FAILED at once). Returns whether the job was stopped.
+   */
+  public boolean stop(JobId id, String reason) {
+    return onControlAndWait(
+        () -> {
+          JobRecord job = store.find(id).orElse(null);
+          ActiveJob<P> a = active.get(id);
+          if (job == null || a == null) {
+            return false;
+          }
+          if (job.state() == JobState.RUNNING && a.running != null) {
+            if (a.stoppedBecause == null && a.killedBy == null) {
+              a.stoppedBecause = reason;
+              a.running.terminate(killGrace);
+            }
+            return true;
+          }
+          if (job.state() == JobState.STAGING_IN
+              && store.transition(id, JobState.STAGING_IN, JobState.FAILED, reason)) {
+            queue.withdraw(id);
+            active.remove(id);
+            if (a.stagingTask != null) {
+              a.stagingTask.cancel(true);
+            }
+            admit();
+            return true;
+          }
+          return false;
+        });
+  }
+
+  /**
+   * The plans of the jobs between submission and their final state, for watchers of their
+   * directories.
+   */
+  public List<P> activePlans() {
+    return onControlAndWait(() -> active.values().stream().map(a -> a.plan).toList());
+  }
+
+  private static boolean cancellable(JobState state) {
+    return state == JobState.QUEUED || state == JobState.STAGING_IN || state == JobState.STAGED;
+  }
+
+  // ---- control thread -------------------------------------------------------------------
+
+  private void recoverOne(JobRecord job) {
+    JobId id = job.id();
+    if (job.state() == JobState.RUNNING) {
+      if (!reattach(job)) {
+        // Its mpirun was a child of the previous server process: its outcome is unknowable.
+        store.transition(
+            id,
+            JobState.RUNNING,
+            JobState.FAILED,
+            "server restarted while running; the result is unknown, submit the job again");
+      }
+      return;
+    }
+    P plan;
+    try {
+      String description =
+          store
+              .jobDescription(id)
+              .orElseThrow(
+                  () -> new JobFailure("the job's description is missing from the job store"));
+      plan = pipeline.plan(job, description);
+    } catch (JobFailure e) {
+      store.transition(id, job.state(), JobState.FAILED, e.getMessage());
+      return;
+    }
+    switch (job.state()) {
+      case QUEUED -> {
+        if (!keptAtGate(plan)) {
+          enqueue(plan, JobState.QUEUED);
+        }
+      }
+      case STAGING_IN -> enqueue(plan, job.state());
+      case STAGED -> {
+        if (enqueue(plan, JobState.STAGED) && plan.runsProgram()) {
+          queue.markStaged(id);
+        } else if (active.containsKey(id)) {
+          stagingOnly(id, active.get(id));
+        }
+      }
+      case STAGING_OUT -> {
+        ActiveJob<P> a = new ActiveJob<>(plan);
+        active.put(id, a);
+        a.stagingTask = stageOutPool.submit(() -> stageOut(plan));
+      }
+      default -> throw new IllegalStateException("not an unfinished state: " + job.state());
+    }
+  }
+
+  /**
+   * A running job whose program runs outside the server (a Slurm job) is followed again: it keeps
+   * its slots and reaches stage-out once, when the batch system reports its end.
+   */
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // exited() runs on the control thread, which logs its own
+  // failures
+  private boolean reattach(JobRecord job) {
+    JobId id = job.id();
+    Optional<String> ref = store.computeRef(id);
+    if (ref.isEmpty()) {
+      return false;
+    }
+    try {
+      String description =
+          store
+              .jobDescription(id)
+              .orElseThrow(
+                  () -> new JobFailure("the job's description is missing from the job store"));
+      P plan = pipeline.plan(job, description);
+      Optional<RunningJob> running = pipeline.reattach(plan, ref.get());
+      if (running.isEmpty()) {
+        return false;
+      }
+      ActiveJob<P> a = new ActiveJob<>(plan);
+      a.running = running.get();
+      active.put(id, a);
+      queue.restoreRunning(id, plan.slots());
+      a.running.onExit().thenAccept(outcome -> onControl(() -> exited(id, outcome)));
+      log.info("job {}: following its program again after the restart ({})", id, ref.get());
+      return true;
+    } catch (JobFailure | RuntimeException e) {
+      log.warn("job {}: cannot follow {} again: {}", id, ref.get(), e.toString());
+      return false;
+    }
+  }
+
+  /** Adds a job to the compute queue and, unless already staged, starts its stage-in. */
+  private boolean enqueue(P plan, JobState state) {
+    JobId id = plan.jobId();
+    try {
+      if (plan.runsProgram()) {
+        queue.enqueue(id, plan.slots());
+      }
+    } catch (IllegalArgumentException e) {
+      store.transition(id, state, JobState.FAILED, e.getMessage());
+      return false;
+    }
+    ActiveJob<P> a = new ActiveJob<>(plan);
+    active.put(id, a);
+    if (state != JobState.STAGED) {
+      a.stagingTask = stageInPool.submit(() -> stageIn(plan, state));
+    }
+    return true;
+  }
+
+  private void staged(JobId id) {
+    ActiveJob<P> a = active.get(id);
+    if (a != null && !a.plan.runsProgram()) {
+      stagingOnly(id, a);
+      return;
+    }
+    queue.markStaged(id);
+    admit();
+  }
+
+  /** A job without a program holds no slot: its stage-out follows its stage-in at once. */
+  private void stagingOnly(JobId id, ActiveJob<P> a) {
+    if (store.transition(
+        id, JobState.STAGED, JobState.STAGING_OUT, "no application to run; stage-out started")) {
+      a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
+    } else {
+      active.remove(id);
+    }
+  }
+
+  /**
+   * Asks the gate about a QUEUED job: true when it keeps the job back (waiting, or failed because
+   * it can never run), false when the job may be queued now.
+   */
+  private boolean keptAtGate(P plan) {
+    JobId id = plan.jobId();
+    JobGate.Verdict verdict = gate.check(id);
+    switch (verdict.kind()) {
+      case OPEN -> {
+        return false;
+      }
+      case WAIT -> {
+        waiting.put(id, plan);
+        waitReasons.put(id, verdict.reason());
+      }
+      case NEVER -> store.transition(id, JobState.QUEUED, JobState.FAILED, verdict.reason());
+    }
+    return true;
+  }
+
+  /**
+   * Moves every waiting job whose gate has opened to the back of the compute queue, in the order
+   * they came, and fails those that can never run; repeated until nothing changes, as a failed job
+   * may be what another waits for.
+   */
+  private void openGates() {
+    boolean changed = true;
+    while (changed && !closing) {
+      changed = false;
+      for (JobId id : List.copyOf(waiting.keySet())) {
+        changed |= reconsiderWaiting(id);
+      }
+    }
+  }
+
+  /** Decides one waiting job again, keeping its place; true when it left the waiting jobs. */
+  private boolean reconsiderWaiting(JobId id) {
+    JobRecord job = store.find(id).orElse(null);
+    JobGate.Verdict verdict =
+        job == null || job.state() != JobState.QUEUED
+            ? null // cancelled while it waited
+            : gate.check(id);
+    if (verdict != null && verdict.kind() == JobGate.Verdict.Kind.WAIT) {
+      waitReasons.put(id, verdict.reason());
+      return false;
+    }
+    P plan = waiting.remove(id);
+    waitReasons.remove(id);
+    if (verdict == null) {
+      return true;
+    }
+    if (verdict.kind() == JobGate.Verdict.Kind.NEVER) {
+      store.transition(id, JobState.QUEUED, JobState.FAILED, verdict.reason());
+    } else {
+      enqueue(plan, JobState.QUEUED);
+    }
+    return true;
+  }
+
+  /**
+   * Starts every job the queue admits, in order, after moving the waiting jobs whose gate opened
+   * into the queue (again after each round: a job that could not start may be what one waits for).
+   */
+  private void admit() {
+    List<JobId> admitted;
+    do {
+      openGates();
+      admitted = closing ? List.of() : queue.admit();
+      for (JobId id : admitted) {
+        launch(id);
+      }
+    } while (!admitted.isEmpty());
+  }
+
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // exited() runs on the control thread, which logs its own
+  // failures
+  private void launch(JobId id) {
+    ActiveJob<P> a = active.get(id);
+    if (a == null
+        || !store.transition(
+            id, JobState.STAGED, JobState.RUNNING, "started on " + a.plan.slots() + " slot(s)")) {
+      queue.finish(id);
+      return;
+    }
+    store
+        .find(id)
+        .ifPresent(job -> metrics.jobStarted(Duration.between(job.submittedAt(), Instant.now())));
+    try {
+      a.running = pipeline.launch(a.plan);
+      a.running.onExit().thenAccept(outcome -> onControl(() -> exited(id, outcome)));
+    } catch (JobFailure | RuntimeException e) {
+      queue.finish(id);
+      active.remove(id);
+      store.transition(
+          id, JobState.RUNNING, JobState.FAILED, "could not start the program: " + e.getMessage());
+      ended(a.plan);
+    }
+  }
+
+  private void exited(JobId id, JobOutcome outcome) {
+    ActiveJob<P> a = active.get(id);
+    if (closing && a != null && a.running != null && a.running.outlivesServer()) {
+      return; // ended as the server stops: the next server finds its end and stages it out
+    }
+    queue.finish(id);
+    StateChange change =
+        a != null && a.stoppedBecause != null && !closing
+            ? StateChange.of(JobState.RUNNING, JobState.FAILED, a.stoppedBecause)
+                .withExitCode(outcome.exitStatus())
+            : outcomeChange(outcome, a == null ? null : a.killedBy);
+    metrics.jobEnded(change.to().name(), outcome.runTime());
+    if (store.transition(id, change) && change.to() == JobState.STAGING_OUT) {
+      a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
+    } else {
+      active.remove(id);
+      if (a != null) {
+        ended(a.plan);
+      }
+    }
+    admit();
+  }
+
+  /** The job is final and no staging task of it runs: its DeleteOnTermination, off this thread. */
+  private void ended(P plan) {
+    try {
+      stageOutPool.execute(() -> terminated(plan));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      log.warn(
+          "job {}: ended while the server stops; its DeleteOnTermination files are left",
+          plan.jobId());
+    }
+  }
+
+  private void terminated(P plan) {
+    try {
+      pipeline.terminated(plan);
+    } catch (RuntimeException e) {
+      log.warn("job {}: DeleteOnTermination failed: {}", plan.jobId(), e.toString());
+    }
+  }
+
+  private StateChange outcomeChange(JobOutcome outcome, String killedBy) {
+    StateChange change;
+    if (closing) {
+      change =
+          StateChange.of(
+              JobState.RUNNING,
+              JobState.FAILED,
+              "the server was stopped while the job ran; submit it again");
+    } else if (outcome.killed()) {
+      // one reason: who stopped it and with which signal; the program's own status after catching
+      // SIGTERM (mpirun exits 1) would only blur that, so the signal is what is reported
+      String signal =
+          outcome.stopSignal() > 0 ? " with " + JobOutcome.signalName(outcome.stopSignal()) : "";
+      change =
+          StateChange.of(
+              JobState.RUNNING,
+              JobState.KILLED,
+              "killed by "
+                  + (killedBy == null ? "an administrator" : killedBy)
+                  + signal
+                  + (outcome.detail() == null ? "" : " (" + outcome.detail() + ")"));
+    } else if (outcome.wallTimeExceeded()) {
+      change =
+          StateChange.of(
+              JobState.RUNNING,
+              JobState.FAILED,
+              "wall-time limit exceeded after "
+                  + outcome.runTime().toSeconds()
+                  + " s; raise WallTimeLimit in the job description or make the job faster");
+    } else if (outcome.exitStatus() != 0) {
+      change =
+          StateChange.of(
+              JobState.RUNNING,
+              JobState.FAILED,
+              "the program " + outcome.describe() + "; see the job's standard error");
+    } else {
+      change =
+          StateChange.of(
+              JobState.RUNNING,
+              JobState.STAGING_OUT,
+              "the program " + outcome.describe()); // a farm's detail counts its failed tasks
+    }
+    return change.withExitCode(outcome.reportedStatus());
+  }
+
+  // ---- staging threads ------------------------------------------------------------------
+
+  private void stageIn(P plan, JobState from) {
+    JobId id = plan.jobId();
+    try {
+      if (from == JobState.QUEUED
+          && !store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "stage-in started")) {
+        return; // cancelled before its turn: nothing of it was staged, nothing to delete
+      }
+      pipeline.stageIn(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_IN, detail));
+      if (store.transition(id, JobState.STAGING_IN, JobState.STAGED, "stage-in finished")) {
+        onControl(() -> staged(id));
+      } else {
+        terminated(plan); // cancelled or stopped as the stage-in ended
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // cancelled: the cancel recorded the new state
+      terminated(plan);
+    } catch (JobFailure | RuntimeException e) {
+      terminated(plan); // before the final state is stored, as after a stage-out
+      failBeforeRun(id, JobState.STAGING_IN, "stage-in failed: " + message(e));
+    }
+  }
+
+  /**
+   * Stage-out, then DeleteOnTermination before the final state is stored: a client that sees the
+   * job final finds its marked files gone (a kill during stage-out stores KILLED at once and
+   * deletes when the interrupted stage-out has stopped).
+   */
+  private void stageOut(P plan) {
+    JobId id = plan.jobId();
+    try {
+      pipeline.stageOut(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_OUT, detail));
+      terminated(plan);
+      store.transition(id, JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // killed: the kill recorded the new state
+      terminated(plan);
+    } catch (JobFailure | RuntimeException e) {
+      terminated(plan);
+      store.transition(
+          id, JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
+    } finally {
+      onControl(
+          () -> {
+            active.remove(id);
+            admit(); // jobs may wait for this one
+          });
+    }
+  }
+
+  private void failBeforeRun(JobId id, JobState from, String reason) {
+    if (store.transition(id, from, JobState.FAILED, reason)) {
+      onControl(
+          () -> {
+            queue.withdraw(id);
+            active.remove(id);
+            admit(); // the failed job may have been the head everyone waited for
+          });
+    }
+  }
+
+  private static String message(Exception e) {
+    return e instanceof JobFailure || e.getMessage() != null ? e.getMessage() : e.toString();
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------
+
+  private void onControl(Runnable task) {
+    if (control.isShutdown()) {
+      return;
+    }
+    control.execute(
+        () -> {
+          try {
+            task.run();
+          } catch (RuntimeException e) {
+            log.error("scheduler step failed", e);
+          }
+        });
+  }
+
+  private <T> T onControlAndWait(Callable<T> task) {
+    try {
+      return control.submit(task).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the scheduler", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * Stops scheduling. Programs running as this server's children are terminated and their jobs
+   * recorded as FAILED (a later server cannot re-attach to them); jobs of a batch system keep
+   * running and stay RUNNING, for the next server to follow; staging is interrupted and resumes at
+   * the next start.
+   */
+  @Override
+  public void close() throws InterruptedException {
+    closing = true;
+    // Jobs of a batch system outlive the server: they are left running, still RUNNING in the
+    // store, and the next server follows them again.
+    List<Future<JobOutcome>> ending =
+        onControlAndWait(
+            () ->
+                active.values().stream()
+                    .filter(a -> a.running != null && !a.running.outlivesServer())
+                    .map(
+                        a -> {
+                          a.running.terminate(killGrace);
+                          return (Future<JobOutcome>) a.running.onExit();
+                        })
+                    .toList());
+    for (Future<JobOutcome> f : ending) {
+      try {
+        f.get(killGrace.toMillis() + 5000, TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        log.warn("a job's processes did not end in time at shutdown: {}", e.toString());
+      }
+    }
+    stageInPool.shutdownNow();
+    stageOutPool.shutdownNow();
+    // Staging threads record their last transition as they stop: wait, so nothing touches the
+    // job store after the caller closes it.
+    stageInPool.awaitTermination(10, TimeUnit.SECONDS);
+    stageOutPool.awaitTermination(10, TimeUnit.SECONDS);
+    control.shutdown(); // lets the exit events queued above record their jobs
+    control.awaitTermination(10, TimeUnit.SECONDS);
+  }
+
+  @SuppressWarnings(
+      "ThreadPriorityCheck") // a hint only: the scheduler's bookkeeping yields to staging work, and
+  // nothing depends on it for correctness
+  private static ThreadFactory threads(String prefix, int priority) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      t.setPriority(priority);
+      return t;
+    };
+  }
+}

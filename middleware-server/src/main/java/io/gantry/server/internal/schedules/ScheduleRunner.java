@@ -1,0 +1,167 @@
+package io.gantry.server.internal.schedules;
+
+import io.gantry.server.api.InvalidJobFault;
+import io.gantry.server.api.LimitExceededFault;
+import io.gantry.server.internal.jobstore.JobOrigin;
+import io.gantry.server.internal.jobstore.Schedule;
+import io.gantry.server.internal.jobstore.ScheduleStore;
+import io.gantry.server.internal.service.InvalidArgumentException;
+import io.gantry.server.internal.service.JobSubmission;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Submits each active schedule's job when its time has come, on one thread, every check interval.
+ *
+ * <ol>
+ *   <li>The first check after start deals with the times missed while the server was down, as each
+ *       schedule says: one job for the latest of them (run-once), or none (skip).
+ *   <li>Later checks submit one job for the latest time that has come; several times coming between
+ *       two checks (a suspended machine, a moved clock) run once.
+ *   <li>Each time is claimed in the store before the job is submitted, so it never runs twice; a
+ *       submission that fails leaves the reason on the schedule ({@code lastNote}).
+ * </ol>
+ */
+public final class ScheduleRunner implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ScheduleRunner.class);
+
+  private final ScheduleStore store;
+  private final JobSubmission submission;
+  private final Clock clock;
+  private final Duration interval;
+  private final Predicate<String> ownerExists;
+  private final ScheduledExecutorService thread =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "gantry-schedules");
+            t.setDaemon(true);
+            return t;
+          });
+  private boolean started;
+
+  /**
+   * @param clock the schedules' clock (the system's, or a test's)
+   * @param ownerExists whether a user still exists: a removed user's schedules submit nothing
+   */
+  public ScheduleRunner(
+      ScheduleStore store,
+      JobSubmission submission,
+      Clock clock,
+      Duration interval,
+      Predicate<String> ownerExists) {
+    this.store = store;
+    this.submission = submission;
+    this.clock = clock;
+    this.interval = interval;
+    this.ownerExists = ownerExists;
+  }
+
+  public void start() {
+    // check() catches what it can recover from; the future would only hold a cancellation
+    var unused =
+        thread.scheduleWithFixedDelay(this::check, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void check() {
+    boolean atStart = !started;
+    started = true;
+    try {
+      Instant now = clock.instant();
+      for (Schedule s : store.list(null)) {
+        if (!s.paused()) {
+          checkOne(s, now, atStart);
+        }
+      }
+    } catch (RuntimeException e) {
+      // the store failing, a clock file unreadable: the next check tries again
+      log.warn("schedules not checked: {}", e.toString());
+    }
+  }
+
+  private void checkOne(Schedule s, Instant now, boolean atStart) {
+    CronSchedule times;
+    try {
+      times = CronSchedule.of(s.cron(), s.timeZone());
+    } catch (InvalidArgumentException e) {
+      log.warn("schedule {} of {}: {}", s.name(), s.owner(), e.getMessage());
+      return;
+    }
+    Optional<CronSchedule.Due> due = times.due(s.countFrom(), now);
+    if (due.isEmpty()) {
+      return;
+    }
+    Instant time = due.get().latest();
+    if (atStart && s.missed() == Schedule.MissedRuns.SKIP) {
+      if (store.claim(s.id(), time, skipped(due.get()))) {
+        log.info("schedule {} of {}: {}", s.name(), s.owner(), skipped(due.get()));
+      }
+      return;
+    }
+    if (!store.claim(s.id(), time, "submitting")) {
+      return; // paused, removed or run meanwhile
+    }
+    fire(s, times, time, due.get().count());
+  }
+
+  private static String skipped(CronSchedule.Due due) {
+    return "skipped "
+        + (due.count() >= CronSchedule.COUNT_LIMIT ? "many" : due.count())
+        + " time(s) missed while the server was down, the latest "
+        + due.latest();
+  }
+
+  private void fire(Schedule s, CronSchedule times, Instant time, int count) {
+    String note = count > 1 ? "ran once for " + count + " times that had come" : null;
+    if (!ownerExists.test(s.owner())) {
+      store.recordOutcome(
+          s.id(), time, null, "not submitted: user " + s.owner() + " no longer exists");
+      return;
+    }
+    try {
+      Map<String, String> values =
+          ScheduleVariables.fill(s.parameters(), time, times.zone(), s.name());
+      String jobId =
+          submission.submitScheduled(
+              s.owner(),
+              s.jobDescription(),
+              values,
+              new JobOrigin(Map.of(), null, s.id(), s.name(), time));
+      store.recordOutcome(s.id(), time, jobId, note);
+      log.info("schedule {} of {}: job {} submitted for {}", s.name(), s.owner(), jobId, time);
+    } catch (InvalidJobFault e) {
+      String problems =
+          e.getFaultInfo().problems.stream()
+              .filter(p -> "ERROR".equals(p.severity))
+              .limit(3)
+              .map(p -> p.message)
+              .collect(Collectors.joining("; "));
+      refused(s, time, "the job is invalid now: " + problems);
+    } catch (LimitExceededFault | InvalidArgumentException e) {
+      refused(s, time, e.getMessage());
+    } catch (RuntimeException e) {
+      log.warn("schedule {} of {}: job for {} not submitted", s.name(), s.owner(), time, e);
+      refused(s, time, "the server could not submit it: " + e.getMessage());
+    }
+  }
+
+  private void refused(Schedule s, Instant time, String why) {
+    log.warn("schedule {} of {}: no job for {}: {}", s.name(), s.owner(), time, why);
+    store.recordOutcome(s.id(), time, null, "not submitted: " + why);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    thread.shutdownNow();
+    thread.awaitTermination(10, TimeUnit.SECONDS);
+  }
+}

@@ -1,8 +1,0 @@
-package io.gantry.server.store;
-
-/** No job with this id is stored. */
-public final class UnknownJobException extends RuntimeException {
-  public UnknownJobException(JobId job) {
-    super("no job " + job);
-  }
-}

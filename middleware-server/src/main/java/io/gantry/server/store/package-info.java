@@ -1,7 +1,0 @@
-/**
- * The durable job store: {@link io.gantry.server.store.JobStore} and its JDBC implementation on H2
- * (default, a file) or PostgreSQL (shared deployments). Every state change is committed, and made
- * durable, before the caller acts on it; schema changes are versioned Flyway migrations under
- * {@code io/gantry/server/store/migration}.
- */
-package io.gantry.server.store;
