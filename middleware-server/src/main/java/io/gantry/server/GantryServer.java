@@ -365,16 +365,7 @@ public final class GantryServer implements AutoCloseable {
       ServerMetrics metrics) {
     ServerConfig.Storage limits = config.storage();
     JdbcJobStore store = storage.store();
-    // owned before the scheduler, so closed after it: the scheduler stops first and a farm whose
-    // launchers then end stays RUNNING, for the next server to resume from its journal
-    TaskFarmRunner farms =
-        own(
-            new TaskFarmRunner(
-                config.stagingRoot(), config.taskFarms(), store, config.killGracePeriod()));
-    JsdlJobPipeline pipeline =
-        new JsdlJobPipeline(
-                planning.parser(), planning.planner(), staging.gateway(), store, compute.backend())
-            .withTaskFarms(farms);
+    JsdlJobPipeline pipeline = pipeline(config, store, staging, compute, planning);
     pipeline.recordingTo(metrics); // ops: staging rows, bytes, seconds, cache
     JobDiskLimits<JsdlJobPlan> diskLimits =
         own(
@@ -398,6 +389,24 @@ public final class GantryServer implements AutoCloseable {
     scheduler.recover();
     diskLimits.watch(scheduler, limits.checkInterval());
     return scheduler;
+  }
+
+  /** Stage in, run and stage out, task farms among them. */
+  private JsdlJobPipeline pipeline(
+      ServerConfig config,
+      JdbcJobStore store,
+      Staging staging,
+      Compute compute,
+      Planning planning) {
+    // owned before the scheduler, so closed after it: the scheduler stops first and a farm whose
+    // launchers then end stays RUNNING, for the next server to resume from its journal
+    TaskFarmRunner farms =
+        own(
+            new TaskFarmRunner(
+                config.stagingRoot(), config.taskFarms(), store, config.killGracePeriod()));
+    return new JsdlJobPipeline(
+            planning.parser(), planning.planner(), staging.gateway(), store, compute.backend())
+        .withTaskFarms(farms);
   }
 
   /** With auth.enabled: the first administrator, and the authenticator of every request. */
@@ -443,15 +452,7 @@ public final class GantryServer implements AutoCloseable {
     VisibleJobs visible = new VisibleJobs(store);
     JobFlow flow = new JobFlow(store, store.jobConditions(), scheduler);
     JobSubmission submission =
-        new JobSubmission(
-            planning.parser(),
-            planning.planner(),
-            store,
-            scheduler,
-            serverInfo(config, staging.passwordKey()),
-            storage.watch(),
-            flow,
-            visible);
+        submission(config, storage, staging, planning, scheduler, flow, visible);
     JobOutputs outputs =
         new JobOutputs(
             store,
@@ -459,6 +460,7 @@ public final class GantryServer implements AutoCloseable {
             planning.planner(),
             storage.retention(),
             jobFileReader(compute.backend()));
+    WorkerSessions workerSessions = startWorkerSessions(config, compute, planning);
     Clock scheduleClock = scheduleClock(config);
     startScheduleRunner(config, store, submission, scheduleClock);
     return new JobManagementService(
@@ -470,8 +472,28 @@ public final class GantryServer implements AutoCloseable {
             new ScheduleBook(store.schedules(), submission, scheduleClock),
             new UserAdministrationService(new UserAdministration(store.userAccounts())),
             new SessionTokenService(authenticator.flatMap(UserAuthenticator::sessionTokens)),
-            new WorkerSessionService(startWorkerSessions(config, compute, planning)),
+            new WorkerSessionService(workerSessions),
             new StageInCacheAdministration(staging.stageInCache())));
+  }
+
+  /** Validation, submission and resubmission, for users and for schedules. */
+  private static JobSubmission submission(
+      ServerConfig config,
+      Storage storage,
+      Staging staging,
+      Planning planning,
+      MetaScheduler<JsdlJobPlan> scheduler,
+      JobFlow flow,
+      VisibleJobs visible) {
+    return new JobSubmission(
+        planning.parser(),
+        planning.planner(),
+        storage.store(),
+        scheduler,
+        serverInfo(config, staging.passwordKey()),
+        storage.watch(),
+        flow,
+        visible);
   }
 
   /** Job files are read here, or over SFTP when the job directories are on a cluster. */
