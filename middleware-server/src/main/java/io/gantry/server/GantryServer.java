@@ -24,6 +24,7 @@ import io.gantry.server.http.ListeningSocket;
 import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.http.StorageOutageFilter;
 import io.gantry.server.metrics.ServerMetrics;
+import io.gantry.server.notify.Notifications;
 import io.gantry.server.pipeline.ApplicationRegistry;
 import io.gantry.server.pipeline.FileSystemRoots;
 import io.gantry.server.pipeline.JobAccounts;
@@ -375,6 +376,7 @@ public final class GantryServer implements AutoCloseable {
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
     OperationsWiring.start(config, metrics, store, storage, backend)
         .ifPresent(this::own); // ops listener
+    own(Notifications.start(config, store, jobManagementUrl())); // docs/operations.md
     privateData.tighten(); // keys, keystore, demo databases made on this start
   }
 

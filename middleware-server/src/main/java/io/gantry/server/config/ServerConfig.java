@@ -48,7 +48,24 @@ public record ServerConfig(
     TaskFarms taskFarms,
     Schedules schedules,
     WorkerSessions workerSessions,
-    Operations operations) {
+    Operations operations,
+    Notifications notifications) {
+
+  /**
+   * Notifications (docs/operations.md): the hosts webhooks may be posted to ({@code
+   * notify.allowed-hosts}), the file of the key that signs them ({@code notify.signing-key-file}),
+   * how long an event is retried ({@code notify.max-age}) and the first retry's wait ({@code
+   * notify.first-retry}, doubled each time).
+   */
+  public record Notifications(
+      List<String> allowedHosts,
+      Path signingKeyFile,
+      java.time.Duration maxAge,
+      java.time.Duration firstRetry) {
+    public Notifications {
+      allowedHosts = List.copyOf(allowedHosts);
+    }
+  }
 
   /**
    * The operations listener (docs/operations.md): {@code ops.listen-host} (loopback) and {@code

@@ -88,6 +88,7 @@ public final class ServerConfigLoader {
         FarmSection.read(values),
         ScheduleSection.read(values),
         WorkerSessionSection.read(values),
-        OperationsSection.read(values));
+        OperationsSection.read(values),
+        NotifySection.read(values));
   }
 }

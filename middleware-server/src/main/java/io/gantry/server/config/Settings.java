@@ -29,7 +29,8 @@ public final class Settings {
           FarmSection.class,
           ScheduleSection.class,
           WorkerSessionSection.class,
-          OperationsSection.class);
+          OperationsSection.class,
+          NotifySection.class);
 
   private static final List<Setting<?>> ALL = collect();
 
