@@ -60,4 +60,38 @@ class NotifyRequestTest {
             .anyMatch(p -> p.message().contains("only one Notify is allowed")),
         twice.report().toString());
   }
+
+  @Test
+  void aWebhookTheServerDoesNotAllowIsRefusedAtItsElement() {
+    StagingPolicy onlyAlerts =
+        new StagingPolicy() {
+          @Override
+          public Optional<String> inlineDataSourceProblem(String jdbcUrl) {
+            return Optional.empty();
+          }
+
+          @Override
+          public Optional<String> remoteHostProblem(String host, int port) {
+            return Optional.empty();
+          }
+
+          @Override
+          public Optional<String> webhookProblem(String url) {
+            return url.startsWith("https://alerts.bank.example/")
+                ? Optional.empty()
+                : Optional.of("webhook host elsewhere.example:443 is not on notify.allowed-hosts");
+          }
+        };
+    ParseResult parsed =
+        new JsdlParser(ParserOptions.defaults(), onlyAlerts)
+            .parse(
+                job("<gx:Notify><gx:Webhook>https://alerts.bank.example/a</gx:Webhook>"
+                        + "<gx:Webhook>https://elsewhere.example/b</gx:Webhook></gx:Notify>")
+                    .getBytes(StandardCharsets.UTF_8));
+    assertFalse(parsed.isValid());
+    assertEquals(1, parsed.report().errors().size(), parsed.report().toString());
+    assertTrue(
+        parsed.report().errors().get(0).message().contains("not on notify.allowed-hosts"),
+        parsed.report().toString());
+  }
 }

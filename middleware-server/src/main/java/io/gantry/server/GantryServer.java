@@ -25,6 +25,7 @@ import io.gantry.server.http.SoapEndpoint;
 import io.gantry.server.http.StorageOutageFilter;
 import io.gantry.server.metrics.ServerMetrics;
 import io.gantry.server.notify.Notifications;
+import io.gantry.server.notify.WebhookRule;
 import io.gantry.server.pipeline.ApplicationRegistry;
 import io.gantry.server.pipeline.FileSystemRoots;
 import io.gantry.server.pipeline.JobAccounts;
@@ -231,7 +232,10 @@ public final class GantryServer implements AutoCloseable {
                 .withMaxBytes(config.maxJobDefinitionBytes())
                 .withMaxWallTime(limits.maxWallTime())
                 .withMaxFarmTasks(config.taskFarms().maxTasks()),
-            new StagingRules(connections, config.staging().sqlFunctions()));
+            new StagingRules(
+                connections,
+                config.staging().sqlFunctions(),
+                WebhookRule.of(config.notifications().allowedHosts())::problem));
     JobPlanner planner =
         new JobPlanner(
                 backend.directories().root(),

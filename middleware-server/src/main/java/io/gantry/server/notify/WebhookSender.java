@@ -1,8 +1,6 @@
 package io.gantry.server.notify;
 
-import io.gantry.staging.ConnectionPolicy;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -28,7 +26,7 @@ final class WebhookSender {
   static final String SIGNATURE_HEADER = "Gantry-Signature";
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  private final ConnectionPolicy hosts;
+  private final WebhookRule rule;
   private final SigningKey key;
   private final HttpClient client;
   private final Clock clock;
@@ -39,7 +37,7 @@ final class WebhookSender {
    * @param trustStore the CA certificates receivers are checked against; null: the JDK's
    */
   WebhookSender(List<String> allowedHosts, SigningKey key, KeyStore trustStore, Clock clock) {
-    this.hosts = ConnectionPolicy.of(false, List.of(), allowedHosts, List.of());
+    this.rule = WebhookRule.of(allowedHosts);
     this.key = key;
     this.clock = clock;
     HttpClient.Builder builder =
@@ -52,23 +50,7 @@ final class WebhookSender {
 
   /** Why {@code url} may not be sent to, or empty; a refused target is never contacted. */
   Optional<String> refusal(String url) {
-    URI uri;
-    try {
-      uri = new URI(url);
-    } catch (URISyntaxException e) {
-      return Optional.of("'" + url + "' is not a URL: " + e.getMessage());
-    }
-    if (!"https".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
-      return Optional.of("'" + url + "' is not an https:// URL");
-    }
-    if (uri.getUserInfo() != null) {
-      return Optional.of("'" + url + "' carries a user name; webhooks are signed instead");
-    }
-    int port = uri.getPort() == -1 ? 443 : uri.getPort();
-    // the staging rule's own words name staging's setting: this refusal names notify's
-    return hosts
-        .hostProblem(uri.getHost(), port)
-        .map(p -> "webhook host " + uri.getHost() + ":" + port + " is not on notify.allowed-hosts");
+    return rule.problem(url);
   }
 
   /**

@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * Run in its own JVM by {@link NotificationsSurviveKillTest}, as the server's store and delivery
- * thread are: {@code produce} moves twelve jobs through their whole lives while the thread
- * delivers, {@code drain} only delivers; both exit once the outbox is empty (unless killed first).
+ * thread are: {@code produce} moves eight jobs through their whole lives while the thread delivers,
+ * {@code drain} only delivers; both exit once the outbox is empty (unless killed first).
  *
  * <p>Arguments: store base, signing key file, trust store (PKCS12, password "changeit"), allowed
  * host:port, webhook URL, mode.
@@ -64,7 +64,7 @@ public final class DeliveringStore {
   }
 
   private static void produce(JdbcJobStore store, String hook) {
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < 8; i++) {
       JobRecord job =
           store.submit("alice", "job-" + i, WebhookDeliveryTest.jobWithNotify(List.of(), hook));
       for (int s = 1; s < LIFE.size(); s++) {
