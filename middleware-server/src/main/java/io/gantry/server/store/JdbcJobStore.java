@@ -65,6 +65,11 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     return outbox;
   }
 
+  /** The audit trail as JSON lines (gantry-server audit export). */
+  public AuditExport auditExport() {
+    return new AuditExport(tx);
+  }
+
   /** The dependencies and holds of jobs, kept in the same database. */
   public JobConditions jobConditions() {
     return conditions;
