@@ -24,7 +24,19 @@ public final class JobEvents {
   public static final String STATE_CHANGED = "io.gantry.job.state-changed";
   public static final String FAILED = "io.gantry.job.failed";
 
+  /**
+   * Reasons are cut to this many characters in events: escaped as JSON (up to six characters each)
+   * they still fit the outbox's data column, so an event never stops the change it reports.
+   */
+  private static final int REASON_LIMIT = 1000;
+
   private JobEvents() {}
+
+  private static String clip(String reason) {
+    return reason == null || reason.length() <= REASON_LIMIT
+        ? reason
+        : reason.substring(0, REASON_LIMIT - 3) + "...";
+  }
 
   /** The events of {@code job} having moved from {@code from} (null: submitted) to its state. */
   public static void stateChanged(
@@ -37,7 +49,7 @@ public final class JobEvents {
             .put("owner", job.owner())
             .put("from", from == null ? null : from.name())
             .put("to", job.state().name())
-            .put("reason", reason);
+            .put("reason", clip(reason));
     if (exitCode != null) {
       data.put("exitCode", exitCode);
     }
@@ -50,7 +62,7 @@ public final class JobEvents {
               .put("name", job.name())
               .put("owner", job.owner())
               .put("failedIn", from == null ? null : from.name())
-              .put("reason", reason);
+              .put("reason", clip(reason));
       OutboxRows.insert(c, FAILED, subject, job.owner(), at, failed.toString());
     }
   }
