@@ -17,6 +17,14 @@ public interface StagingPolicy {
   /** Why staging may not connect to {@code host:port} (scp, sftp), or empty. */
   Optional<String> remoteHostProblem(String host, int port);
 
+  /**
+   * Why a job's {@code gx:Notify} may not name this webhook (not https, or a host the operator's
+   * {@code notify.allowed-hosts} does not list), or empty. The server checks again before it posts.
+   */
+  default Optional<String> webhookProblem(String url) {
+    return Optional.empty();
+  }
+
   /** Functions that staging SQL may call beyond the built-in allow-list, upper case. */
   default Set<String> extraSqlFunctions() {
     return Set.of();

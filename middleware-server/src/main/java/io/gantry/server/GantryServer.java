@@ -35,6 +35,8 @@ import io.gantry.server.internal.identity.IdentityWiring;
 import io.gantry.server.internal.jobstore.JdbcJobStore;
 import io.gantry.server.internal.jobstore.JobStoreSettings;
 import io.gantry.server.internal.metrics.ServerMetrics;
+import io.gantry.server.internal.notify.Notifications;
+import io.gantry.server.internal.notify.WebhookRule;
 import io.gantry.server.internal.pipeline.JsdlJobPipeline;
 import io.gantry.server.internal.plan.ApplicationRegistry;
 import io.gantry.server.internal.plan.FileSystemRoots;
@@ -191,6 +193,7 @@ public final class GantryServer implements AutoCloseable {
     startHttp(config, listening, storage, staging, service, authenticator);
     OperationsWiring.start(config, metrics, storage.store(), storage.watch(), compute.backend())
         .ifPresent(this::own); // ops listener
+    own(Notifications.start(config, storage.store(), jobManagementUrl())); // docs/operations.md
     storage.privateData().tighten(); // keys, keystore, demo databases made on this start
   }
 
@@ -322,7 +325,10 @@ public final class GantryServer implements AutoCloseable {
                 .withMaxBytes(config.maxJobDefinitionBytes())
                 .withMaxWallTime(config.storage().maxWallTime())
                 .withMaxFarmTasks(config.taskFarms().maxTasks()),
-            new StagingRules(staging.connections(), config.staging().sqlFunctions()));
+            new StagingRules(
+                staging.connections(),
+                config.staging().sqlFunctions(),
+                WebhookRule.of(config.notifications().allowedHosts())::problem));
     JobPlanner planner =
         new JobPlanner(
                 compute.backend().directories().root(),

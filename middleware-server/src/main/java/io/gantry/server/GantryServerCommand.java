@@ -27,6 +27,7 @@ import picocli.CommandLine.Option;
       UserCommand.class,
       SettingsCommand.class,
       CacheCommand.class,
+      AuditCommand.class,
       LedgerDdlCommand.class,
       CheckCommand.class,
       SshCaCommand.class

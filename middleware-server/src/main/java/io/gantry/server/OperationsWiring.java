@@ -41,6 +41,7 @@ final class OperationsWiring {
           return byName;
         });
     metrics.watchStorage(storage::problem);
+    metrics.watchNotificationBacklog(store.outbox()::backlog);
     Readiness readiness =
         new Readiness()
             .with(

@@ -45,6 +45,7 @@ public final class DocumentChecks {
     new StructureChecks(findings).check(root);
     new ApplicationChecks(findings, paths).check(root);
     new StagingChecks(findings, paths, policy).check(root);
+    new NotifyChecks(findings, policy).check(root);
     new WallTimeChecks(findings, options.maxWallTimeSeconds()).check(root);
     new ResourceChecks(findings).check(root);
   }

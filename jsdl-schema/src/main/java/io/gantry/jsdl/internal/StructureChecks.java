@@ -25,27 +25,18 @@ final class StructureChecks {
 
   /** Where each extension element that may sit in a JSDL wildcard belongs: its parent. */
   private static final Map<String, String> HOME =
-      Map.of(
-          "{" + GANTRY + "}MpirunApplication",
-          "Application",
-          "{" + GANTRY + "}PreDataStaging",
-          "JobDescription",
-          "{" + GANTRY + "}PostDataStaging",
-          "JobDescription",
-          "{" + GANTRY + "}Dependencies",
-          "JobDescription",
-          "{" + GANTRY + "}TaskFarm",
-          "JobDescription",
-          "{" + GANTRY + "}Parameters",
-          "JobDescription",
-          CACHE_VALIDITY,
-          "DataStaging",
-          "{" + POSIX + "}POSIXApplication",
-          "Application",
-          "{" + SPMD + "}SPMDApplication",
-          "Application",
-          "{" + HPCPA + "}HPCProfileApplication",
-          "Application");
+      Map.ofEntries(
+          Map.entry("{" + GANTRY + "}MpirunApplication", "Application"),
+          Map.entry("{" + GANTRY + "}Notify", "JobDescription"),
+          Map.entry("{" + GANTRY + "}PreDataStaging", "JobDescription"),
+          Map.entry("{" + GANTRY + "}PostDataStaging", "JobDescription"),
+          Map.entry("{" + GANTRY + "}Dependencies", "JobDescription"),
+          Map.entry("{" + GANTRY + "}TaskFarm", "JobDescription"),
+          Map.entry("{" + GANTRY + "}Parameters", "JobDescription"),
+          Map.entry(CACHE_VALIDITY, "DataStaging"),
+          Map.entry("{" + POSIX + "}POSIXApplication", "Application"),
+          Map.entry("{" + SPMD + "}SPMDApplication", "Application"),
+          Map.entry("{" + HPCPA + "}HPCProfileApplication", "Application"));
 
   private final Findings findings;
 
@@ -61,6 +52,7 @@ final class StructureChecks {
       onlyOne(description, "PostDataStaging", "stage-out steps");
       onlyOne(description, "Dependencies", "After, AfterAny and Hold elements");
       onlyOne(description, "Parameters", "Parameter elements");
+      onlyOne(description, "Notify", "Event, Webhook and Mail elements");
       applicationKind(description);
     }
   }

@@ -56,7 +56,8 @@ public record ServerConfig(
     Optional<Directory> directory,
     Optional<Oidc> oidc,
     List<String> resultsDataSources,
-    SshCertificates sshCertificates) {
+    SshCertificates sshCertificates,
+    Notifications notifications) {
 
   /**
    * Directory logins (LDAP, Active Directory; the {@code directory.*} settings): where the
@@ -88,6 +89,22 @@ public record ServerConfig(
   public record SshCertificates(boolean enabled, Duration margin, List<String> sourceAddresses) {
     public SshCertificates {
       sourceAddresses = List.copyOf(sourceAddresses);
+    }
+  }
+
+  /**
+   * Notifications (docs/operations.md): the hosts webhooks may be posted to ({@code
+   * notify.allowed-hosts}), the file of the key that signs them ({@code notify.signing-key-file}),
+   * how long an event is retried ({@code notify.max-age}) and the first retry's wait ({@code
+   * notify.first-retry}, doubled each time).
+   */
+  public record Notifications(
+      List<String> allowedHosts,
+      Path signingKeyFile,
+      java.time.Duration maxAge,
+      java.time.Duration firstRetry) {
+    public Notifications {
+      allowedHosts = List.copyOf(allowedHosts);
     }
   }
 

@@ -92,6 +92,7 @@ public final class ServerConfigLoader {
         IdentitySection.directory(values),
         IdentitySection.oidc(values),
         RiskSection.read(values),
-        SshCaSection.read(values));
+        SshCaSection.read(values),
+        NotifySection.read(values));
   }
 }

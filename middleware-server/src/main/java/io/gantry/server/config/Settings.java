@@ -32,7 +32,8 @@ public final class Settings {
           WorkerSessionSection.class,
           OperationsSection.class,
           RiskSection.class,
-          SshCaSection.class);
+          SshCaSection.class,
+          NotifySection.class);
 
   private static final List<Setting<?>> ALL = collect();
 

@@ -26,13 +26,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * directory: GET reads a file (with Content-Length and Last-Modified), HEAD tells its size and
  * modification time, PUT writes one. Tests can ask for Basic authentication, arm a number of 503
  * answers (a server failing for a while), and add redirects; every request is recorded as {@code
- * METHOD path}.
+ * METHOD path}. A POST (a webhook's delivery) is kept with its headers and body, whatever the
+ * answer to it, and answered 204.
  */
 public final class HttpTestServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService threads = Executors.newFixedThreadPool(4);
   private final Path root;
   private final List<String> requests = new CopyOnWriteArrayList<>();
+  private final List<Post> posts = new CopyOnWriteArrayList<>();
   private final Map<String, String> redirects = new ConcurrentHashMap<>();
   private final AtomicInteger failuresLeft = new AtomicInteger();
   private volatile String basic;
@@ -93,10 +95,25 @@ public final class HttpTestServer implements AutoCloseable {
     return List.copyOf(requests);
   }
 
+  /**
+   * A POST as it arrived: its path, its headers (names in lower case, first values), its body, and
+   * when it had been read (for latency measurements).
+   */
+  public record Post(
+      String path, Map<String, String> headers, String body, java.time.Instant receivedAt) {}
+
+  /** Every POST so far, in the order they arrived. */
+  public List<Post> posts() {
+    return List.copyOf(posts);
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
       requests.add(exchange.getRequestMethod() + " " + path);
+      if (exchange.getRequestMethod().equals("POST")) {
+        keep(exchange, path);
+      }
       if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         exchange.sendResponseHeaders(503, -1);
         return;
@@ -120,8 +137,21 @@ public final class HttpTestServer implements AutoCloseable {
         case "GET" -> get(exchange, file);
         case "HEAD" -> head(exchange, file);
         case "PUT" -> put(exchange, file);
+        case "POST" -> exchange.sendResponseHeaders(204, -1);
         default -> exchange.sendResponseHeaders(405, -1);
       }
+    }
+  }
+
+  private void keep(HttpExchange exchange, String path) throws IOException {
+    Map<String, String> headers = new java.util.TreeMap<>();
+    exchange
+        .getRequestHeaders()
+        .forEach(
+            (name, values) -> headers.put(name.toLowerCase(java.util.Locale.ROOT), values.get(0)));
+    try (InputStream in = exchange.getRequestBody()) {
+      String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      posts.add(new Post(path, headers, body, java.time.Instant.now()));
     }
   }
 

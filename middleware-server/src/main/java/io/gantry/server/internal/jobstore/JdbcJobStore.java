@@ -2,6 +2,7 @@ package io.gantry.server.internal.jobstore;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.gantry.server.internal.jobstore.jdbc.JobEvents;
 import io.gantry.server.internal.jobstore.jdbc.JobRows;
 import io.gantry.server.internal.jobstore.jdbc.OriginRows;
 import io.gantry.server.internal.jobstore.jdbc.Owners;
@@ -40,6 +41,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   private final JobConditions conditions;
   private final ScheduleStore schedules;
   private final SessionTokens sessionTokens;
+  private final Outbox outbox;
 
   /** Uses a data source the caller owns; brings its schema up to date first. */
   public JdbcJobStore(DataSource dataSource, Clock clock) {
@@ -55,6 +57,17 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     this.conditions = new JobConditions(tx, clock);
     this.schedules = new ScheduleStore(tx);
     this.sessionTokens = new SessionTokens(tx);
+    this.outbox = new Outbox(tx, clock);
+  }
+
+  /** The notification outbox, whose job events commit with the changes they report. */
+  public Outbox outbox() {
+    return outbox;
+  }
+
+  /** The audit trail as JSON lines (gantry-server audit export). */
+  public AuditExport auditExport() {
+    return new AuditExport(tx);
   }
 
   /** The dependencies and holds of jobs, kept in the same database. */
@@ -216,7 +229,9 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
           }
           OriginRows.insert(c, id, origin); // the template's values go with the job, or neither
           appendHistory(c, id, null, JobState.QUEUED, now, "submitted by " + owner);
-          return readJob(c, id).orElseThrow();
+          JobRecord job = readJob(c, id).orElseThrow();
+          JobEvents.stateChanged(c, job, null, "submitted by " + owner, null, now);
+          return job;
         });
   }
 
@@ -307,6 +322,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
             return false;
           }
           appendHistory(c, id, change.from(), change.to(), now, change.reason());
+          JobRecord job = readJob(c, id).orElseThrow();
+          JobEvents.stateChanged(c, job, change.from(), change.reason(), change.exitCode(), now);
           return true;
         });
   }
@@ -347,6 +364,10 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
               ps.addBatch();
             }
             ps.executeBatch();
+          }
+          Optional<JobRecord> job = readJob(c, id);
+          if (job.isPresent()) {
+            JobEvents.stagingFinished(c, job.get(), phase, movements, now);
           }
           return null;
         });

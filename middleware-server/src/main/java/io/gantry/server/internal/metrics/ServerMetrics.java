@@ -114,6 +114,15 @@ public final class ServerMetrics {
         .register(registry);
   }
 
+  /** gantry_notification_backlog: outbox events not yet delivered (or given up), at each scrape. */
+  public void watchNotificationBacklog(java.util.function.LongSupplier backlog) {
+    GaugeWithCallback.builder()
+        .name("gantry_notification_backlog")
+        .help("notification events in the outbox not yet delivered to every receiver")
+        .callback(cb -> cb.call((double) backlog.getAsLong()))
+        .register(registry);
+  }
+
   /**
    * gantry_storage_ok: 1 while the storage watch sees no trouble (data directory, job directories'
    * root, job store writable and with room), 0 while it reports a problem.

@@ -4,6 +4,7 @@ import io.gantry.jsdl.StagingPolicy;
 import io.gantry.staging.ConnectionPolicy;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The server's staging settings as the JSDL parser asks for them, so a job that names a URL or host
@@ -13,10 +14,25 @@ import java.util.Set;
 public final class StagingRules implements StagingPolicy {
   private final ConnectionPolicy connections;
   private final Set<String> sqlFunctions;
+  private final Function<String, Optional<String>> webhooks;
 
   public StagingRules(ConnectionPolicy connections, Set<String> sqlFunctions) {
+    this(connections, sqlFunctions, url -> Optional.empty());
+  }
+
+  /** With the rule of gx:Notify's webhooks (notify.allowed-hosts). */
+  public StagingRules(
+      ConnectionPolicy connections,
+      Set<String> sqlFunctions,
+      Function<String, Optional<String>> webhooks) {
     this.connections = connections;
     this.sqlFunctions = Set.copyOf(sqlFunctions);
+    this.webhooks = webhooks;
+  }
+
+  @Override
+  public Optional<String> webhookProblem(String url) {
+    return webhooks.apply(url);
   }
 
   @Override

@@ -45,6 +45,7 @@ class OperationsListenerTest {
                 });
     metrics.watchJobStates(() -> Map.of("QUEUED", 2L, "RUNNING", 1L));
     metrics.watchStorage(Optional::empty);
+    metrics.watchNotificationBacklog(() -> 4);
     metrics.watchReadiness(readiness);
     listener = OperationsListener.start("127.0.0.1", 0, metrics, readiness);
   }
@@ -81,6 +82,7 @@ class OperationsListenerTest {
         body);
     assertTrue(body.contains("gantry_ready{check=\"data directory\"} 0"), body);
     assertTrue(body.contains("gantry_storage_ok 1"), body);
+    assertTrue(body.contains("gantry_notification_backlog 4"), body);
 
     Set<String> exposed = names(body);
     Set<String> named = names(Files.readString(Path.of("..", "docs", "grafana-dashboard.json")));

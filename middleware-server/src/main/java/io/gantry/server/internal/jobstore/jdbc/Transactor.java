@@ -27,6 +27,7 @@ public final class Transactor {
   private final DataSource dataSource;
   private final boolean syncAfterCommit;
   private final GroupSync groupSync = new GroupSync();
+  private volatile Runnable afterWrite = () -> {};
 
   public Transactor(DataSource dataSource) {
     this.dataSource = dataSource;
@@ -39,7 +40,17 @@ public final class Transactor {
 
   /** A write the caller will act on: durable when this returns. */
   public <T> T write(String what, Work<T> work) {
-    return inTransaction(what, work, true);
+    T result = inTransaction(what, work, true);
+    afterWrite.run();
+    return result;
+  }
+
+  /**
+   * Runs {@code listener} after every durable write has committed: the notification outbox's
+   * wake-up, since such a write may have added events to it.
+   */
+  public void afterWrite(Runnable listener) {
+    this.afterWrite = listener;
   }
 
   /**

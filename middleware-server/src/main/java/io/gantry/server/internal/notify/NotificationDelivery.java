@@ -1,0 +1,245 @@
+package io.gantry.server.internal.notify;
+
+import io.gantry.jsdl.NotifyRequest;
+import io.gantry.server.internal.jobstore.JobId;
+import io.gantry.server.internal.jobstore.JobStore;
+import io.gantry.server.internal.jobstore.Outbox;
+import io.gantry.server.internal.jobstore.OutboxEvent;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The delivery thread: sends the outbox's due events to their subscribers and records what each
+ * receiver confirmed. Delivery is at least once: a server killed between a receiver's 2xx and the
+ * record of it sends that event again after the restart, with the same id.
+ *
+ * <ol>
+ *   <li>A commit that wrote an event wakes the thread; otherwise it looks every few seconds (for
+ *       retries that have come due).
+ *   <li>An event goes to each webhook of its job's {@code gx:Notify} that asks for its type and has
+ *       not confirmed it yet; a target off notify.allowed-hosts is refused and never contacted.
+ *   <li>A pass where some target failed is retried after an exponential back-off with jitter, until
+ *       the event is older than notify.max-age; then delivery gives up on it.
+ * </ol>
+ */
+public final class NotificationDelivery implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(NotificationDelivery.class);
+  private static final Duration RETRY_CAP = Duration.ofMinutes(15);
+  private static final Duration IDLE_LOOK = Duration.ofSeconds(5);
+  private static final int BATCH = 100;
+
+  private final Outbox outbox;
+  private final JobStore jobs;
+  private final WebhookSender webhooks;
+  private final String source;
+  private final Duration maxAge;
+  private final Duration firstRetry;
+  private final Clock clock;
+  private final Semaphore wake = new Semaphore(0);
+  private final Thread thread;
+  private volatile boolean stopping;
+  private Instant lastPurge = Instant.EPOCH;
+
+  NotificationDelivery(
+      Outbox outbox,
+      JobStore jobs,
+      WebhookSender webhooks,
+      String source,
+      Duration maxAge,
+      Duration firstRetry,
+      Clock clock) {
+    this.outbox = outbox;
+    this.jobs = jobs;
+    this.webhooks = webhooks;
+    this.source = source;
+    this.maxAge = maxAge;
+    this.firstRetry = firstRetry;
+    this.clock = clock;
+    this.thread = new Thread(this::run, "gantry-notifications");
+    thread.setDaemon(true);
+  }
+
+  void start() {
+    outbox.onWrite(wake::release);
+    thread.start();
+  }
+
+  private void run() {
+    while (!stopping) {
+      try {
+        while (!stopping && deliverDue() == BATCH) {
+          // a full batch: more may be due at once
+        }
+        purgeOccasionally();
+      } catch (RuntimeException e) {
+        // the job store failing (disk full, database stopped): the storage watch reports it; the
+        // events stay in the outbox and go out once it is back
+        log.warn("notification delivery paused: {}", e.getMessage());
+      }
+      try {
+        wake.tryAcquire(IDLE_LOOK.toMillis(), TimeUnit.MILLISECONDS);
+        wake.drainPermits();
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /** One pass over the due events; returns how many there were. */
+  int deliverDue() {
+    List<OutboxEvent> due = outbox.due(BATCH);
+    for (OutboxEvent event : due) {
+      if (stopping) {
+        break;
+      }
+      try {
+        deliver(event);
+      } catch (InterruptedException e) {
+        stopping = true; // aborted by close(): the event stays due for the next start
+      }
+    }
+    return due.size();
+  }
+
+  private void deliver(OutboxEvent event) throws InterruptedException {
+    List<String> targets = subscribers(event);
+    Set<String> confirmed = targets.isEmpty() ? Set.of() : outbox.confirmedTargets(event.seq());
+    String json = CloudEvent.json(event, source);
+    List<String> failures = new ArrayList<>();
+    int sent = 0;
+    for (String url : targets) {
+      String hash = sha256(url);
+      if (confirmed.contains(hash)) {
+        continue;
+      }
+      Optional<String> refusal = webhooks.refusal(url);
+      if (refusal.isPresent()) {
+        log.warn("event {} of job {}: {}", event.id(), event.subject(), shown(refusal.get(), url));
+        continue;
+      }
+      Optional<String> failure = webhooks.post(url, json);
+      if (failure.isEmpty()) {
+        outbox.confirmed(event.seq(), hash);
+        sent++;
+      } else {
+        failures.add(shown(failure.get(), url));
+      }
+    }
+    finish(event, sent, failures);
+  }
+
+  private void finish(OutboxEvent event, int sent, List<String> failures) {
+    if (failures.isEmpty()) {
+      outbox.done(event.seq(), sent == 0 ? "no receiver" : "delivered");
+      return;
+    }
+    String error = String.join("; ", failures);
+    int attempts = event.attempts() + 1;
+    Instant now = clock.instant();
+    if (Duration.between(event.time(), now).compareTo(maxAge) > 0) {
+      log.warn(
+          "event {} of job {}: gave up after {} attempts (notify.max-age {}): {}",
+          event.id(),
+          event.subject(),
+          attempts,
+          maxAge,
+          error);
+      outbox.done(event.seq(), "gave up after " + attempts + " attempts: " + error);
+      return;
+    }
+    outbox.retryAt(event.seq(), attempts, now.plus(backoff(attempts)), error);
+  }
+
+  /**
+   * Exponential back-off with "equal jitter" (AWS Architecture Blog, "Exponential Backoff and
+   * Jitter", 2015): half of min(cap, first * 2^(attempt-1)) plus a random part of the other half,
+   * so that receivers that failed together are not retried together.
+   */
+  Duration backoff(int attempt) {
+    long ceiling = firstRetry.toMillis() << Math.min(attempt - 1, 30);
+    long capped = Math.min(RETRY_CAP.toMillis(), ceiling <= 0 ? Long.MAX_VALUE : ceiling);
+    long half = Math.max(1, capped / 2);
+    return Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(half + 1));
+  }
+
+  /** The webhooks that asked for this event: its job's gx:Notify. */
+  private List<String> subscribers(OutboxEvent event) {
+    if (event.subject() == null) {
+      return List.of();
+    }
+    JobId id;
+    try {
+      id = JobId.parse(event.subject());
+    } catch (IllegalArgumentException notAJob) {
+      return List.of();
+    }
+    return jobs.jobDescription(id)
+        .flatMap(NotifyRequest::of)
+        .filter(request -> request.wants(event.type()))
+        .map(NotifyRequest::webhooks)
+        .orElse(List.of());
+  }
+
+  private void purgeOccasionally() {
+    Instant now = clock.instant();
+    if (Duration.between(lastPurge, now).toHours() >= 1) {
+      outbox.purgeDoneBefore(now.minus(maxAge));
+      lastPurge = now;
+    }
+  }
+
+  /**
+   * A message with the webhook's URL shown without its query and fragment: a URL may carry a
+   * receiver's token there, which must not reach logs or the store.
+   */
+  static String shown(String message, String url) {
+    String safe;
+    try {
+      URI uri = new URI(url);
+      safe =
+          new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null)
+              .toString();
+    } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+      safe = "(a webhook URL that is not a URL)";
+    }
+    return message.replace(url, safe);
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    stopping = true;
+    outbox.onWrite(() -> {});
+    wake.release();
+    webhooks.abort();
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(15));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
