@@ -1185,7 +1185,7 @@ function _picocli_gantry_resubmit() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--wait' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local flag_opts="'--failed-tasks' '--wait' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--set' '--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
