@@ -12,7 +12,8 @@ import java.util.Optional;
  * Fuzz test of schedule expressions (docs/reliability.md): any cron text and time zone a user
  * submits gives a schedule or an InvalidArgumentException naming the field, nothing else, and a
  * schedule's next time is always strictly later. Without JAZZER_FUZZ the kept inputs
- * (src/test/resources/io/gantry/server/internal/schedules/CronScheduleFuzzTestInputs/schedule/) run once.
+ * (src/test/resources/io/gantry/server/internal/schedules/CronScheduleFuzzTestInputs/schedule/) run
+ * once.
  */
 class CronScheduleFuzzTest {
   private static final Instant START = Instant.parse("2026-03-29T00:30:00Z"); // a DST change
