@@ -29,14 +29,18 @@ abstract class JobStoreContract {
       "<jsdl:JobDefinition xmlns:jsdl=\"http://schemas.ggf.org/jsdl/2005/11/jsdl\">"
           + "<RemotePassword>ENC(AbC+/=)</RemotePassword><Name>Värde ≥ 1 €</Name></jsdl:JobDefinition>";
 
-  /** Versioned migration scripts shipped in src/main/resources/io/gantry/server/store/migration. */
+  /**
+   * Versioned migration scripts shipped in
+   * src/main/resources/io/gantry/server/internal/jobstore/migration.
+   */
   private static final long MIGRATIONS = countMigrations();
 
   /** Counted, not written down, so that each new migration does not have to edit this test too. */
   private static long countMigrations() {
     try (java.util.stream.Stream<java.nio.file.Path> files =
         java.nio.file.Files.list(
-            java.nio.file.Path.of("src/main/resources/io/gantry/server/store/migration"))) {
+            java.nio.file.Path.of(
+                "src/main/resources/io/gantry/server/internal/jobstore/migration"))) {
       return files.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).count();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
