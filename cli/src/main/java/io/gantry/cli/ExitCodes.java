@@ -14,6 +14,12 @@ final class ExitCodes {
   static final int TIMEOUT = 5;
 
   /**
+   * The job SUCCEEDED, but it is a task farm and some of its tasks failed or were lost: not the
+   * clean success a script chaining on {@code gantry wait} expects, and not a failed job either.
+   */
+  static final int TASKS_FAILED = 6;
+
+  /**
    * Never an exit code of gantry: the command agent's answer that a command needs this process's
    * own standard input or terminal, so bin/gantry runs it in a JVM of its own instead.
    */
@@ -30,5 +36,7 @@ final class ExitCodes {
           + "  3  the server cannot be reached, its certificate is not the pinned one, or it%n"
           + "     refused the credentials or the request%n"
           + "  4  no such job (it does not exist, or belongs to another user)%n"
-          + "  5  wait --timeout ran out before the job ended";
+          + "  5  wait --timeout ran out before the job ended%n"
+          + "  6  the job SUCCEEDED, but it is a task farm and some of its tasks failed%n"
+          + "     (wait, submit --wait, resubmit --wait)";
 }

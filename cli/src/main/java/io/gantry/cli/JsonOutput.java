@@ -54,6 +54,7 @@ final class JsonOutput {
     json.put("resubmittedFrom", job.getResubmittedFrom());
     json.put("schedule", job.getSchedule());
     json.put("scheduledFor", Times.json(job.getScheduledFor()));
+    json.put("failedTasks", job.getFailedTasks());
     return json;
   }
 

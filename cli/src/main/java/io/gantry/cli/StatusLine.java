@@ -4,8 +4,8 @@ import io.gantry.cli.soap.JobStatus;
 
 /**
  * One job on one line, for {@code status}, {@code wait}, {@code cancel} and {@code kill}: {@code ID
- * STATE submitted T [started T] [finished T] [exit N] [phase: ...] [reason: ...]}. Fields that are
- * unknown are left out rather than shown empty, so the line stays short.
+ * STATE submitted T [started T] [finished T] [exit N] [failed tasks: N] [phase: ...] [reason:
+ * ...]}. Fields that are unknown are left out rather than shown empty, so the line stays short.
  */
 final class StatusLine {
   private StatusLine() {}
@@ -25,6 +25,9 @@ final class StatusLine {
     }
     if (job.getExitCode() != null) {
       line.append("  exit ").append(job.getExitCode());
+    }
+    if (job.getFailedTasks() != null && job.getFailedTasks() > 0) {
+      line.append("  failed tasks: ").append(job.getFailedTasks()); // a farm that succeeded
     }
     if (job.getPhase() != null && !job.getPhase().isBlank()) {
       line.append("  phase: ").append(job.getPhase());

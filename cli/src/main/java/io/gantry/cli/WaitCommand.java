@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
       "Wait for a job to end, showing its state, phase and elapsed time.",
       "On a terminal the progress line is redrawn in place; otherwise a line is written "
           + "each time the state or phase changes. Exit 0 when the job SUCCEEDED, 1 when it "
-          + "FAILED, was KILLED or CANCELLED, 5 when --timeout ran out first (the job goes on)."
+          + "FAILED, was KILLED or CANCELLED, 5 when --timeout ran out first (the job goes on), "
+          + "6 when it is a task farm that SUCCEEDED with failed tasks."
     },
     footerHeading = "%nExamples:%n",
     footer = {
@@ -77,7 +78,15 @@ final class WaitCommand implements Callable<Integer> {
     return new JobWaiter(server, progress, followTo).await(jobId, timeout);
   }
 
+  /**
+   * 0 for a clean success; 6 for a farm that SUCCEEDED with failed tasks, so that {@code gantry
+   * wait ID && next} does not go on as if every task had worked; 1 for every other final state.
+   */
   static int exitCode(JobStatus job) {
-    return job.getState() == JobState.SUCCEEDED ? ExitCodes.OK : ExitCodes.NEGATIVE;
+    if (job.getState() != JobState.SUCCEEDED) {
+      return ExitCodes.NEGATIVE;
+    }
+    Integer failed = job.getFailedTasks();
+    return failed != null && failed > 0 ? ExitCodes.TASKS_FAILED : ExitCodes.OK;
   }
 }

@@ -36,7 +36,8 @@ class JsonShapesTest {
           "parameters",
           "resubmittedFrom",
           "schedule",
-          "scheduledFor");
+          "scheduledFor",
+          "failedTasks");
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   static GantryRun gantry;

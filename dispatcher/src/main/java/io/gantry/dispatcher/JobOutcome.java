@@ -27,6 +27,8 @@ import java.util.OptionalInt;
  *     when the grace period ran out), 0 when it did not stop it. A program that catches SIGTERM and
  *     exits (mpirun exits 1) reports its own status; this says what really ended it
  * @param detail what the batch system said of the job (e.g. "Slurm: NODE_FAIL 0:0 on n1"), or null
+ * @param failedTasks for a task farm whose every task became final: how many of them failed or were
+ *     lost (0 when none did); null for any other job
  */
 public record JobOutcome(
     String jobId,
@@ -36,10 +38,24 @@ public record JobOutcome(
     Instant startedAt,
     Instant endedAt,
     int stopSignal,
-    String detail) {
+    String detail,
+    Integer failedTasks) {
 
   /** Highest signal number on Linux (SIGRTMAX); anything above 128 + this is a plain exit code. */
   private static final int MAX_SIGNAL = 64;
+
+  /** An outcome of any job but a finished task farm: no count of failed tasks. */
+  public JobOutcome(
+      String jobId,
+      int exitStatus,
+      boolean wallTimeExceeded,
+      boolean killed,
+      Instant startedAt,
+      Instant endedAt,
+      int stopSignal,
+      String detail) {
+    this(jobId, exitStatus, wallTimeExceeded, killed, startedAt, endedAt, stopSignal, detail, null);
+  }
 
   /**
    * An outcome of a process this host ran and did not stop: no signal sent, no batch system to
@@ -85,6 +101,9 @@ public record JobOutcome(
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(startedAt, "startedAt");
     Objects.requireNonNull(endedAt, "endedAt");
+    if (failedTasks != null && failedTasks < 0) {
+      throw new IllegalArgumentException("failedTasks < 0: " + failedTasks);
+    }
   }
 
   /** The signal that (probably) ended the root process; empty for an ordinary exit. */

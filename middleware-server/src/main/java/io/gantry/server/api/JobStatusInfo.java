@@ -29,7 +29,8 @@ import java.util.List;
       "parameters",
       "resubmittedFrom",
       "schedule",
-      "scheduledFor"
+      "scheduledFor",
+      "failedTasks"
     })
 public class JobStatusInfo {
   @XmlElement(required = true)
@@ -95,4 +96,12 @@ public class JobStatusInfo {
   @XmlJavaTypeAdapter(InstantAdapter.class)
   @XmlSchemaType(name = "dateTime")
   public Instant scheduledFor;
+
+  /**
+   * For a task farm whose every task became final: how many of its tasks failed or were lost (0
+   * when none did). Such a farm SUCCEEDED all the same (its results and stage-out are done); {@code
+   * gantry wait} exits 6 when this is above 0. Absent for every other job. Appended last and
+   * optional.
+   */
+  public Integer failedTasks;
 }

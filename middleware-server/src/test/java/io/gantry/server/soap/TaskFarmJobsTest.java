@@ -84,6 +84,7 @@ class TaskFarmJobsTest {
                   farm(job, "<gx:TaskFarm><gx:Launchers>2</gx:Launchers></gx:TaskFarm>", sweep)));
       JobStatusInfo end = awaitFinal(client, id, LIMIT);
       assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+      assertEquals(0, end.failedTasks, "a farm whose every task succeeded");
     }
     assertEquals(1000, risk.count("SELECT COUNT(*) FROM farm_result"));
     assertEquals(
@@ -121,6 +122,7 @@ class TaskFarmJobsTest {
       assertTrue(rows.get(4).startsWith("4,echo fine,succeeded,0,,1,"), rows.get(4));
       String audit = String.join("\n", auditReasons(client, id));
       assertTrue(audit.contains("4 tasks final, 1 succeeded, 3 failed"), audit);
+      assertEquals(3, end.failedTasks, "the status counts them, not only the audit trail");
     }
   }
 

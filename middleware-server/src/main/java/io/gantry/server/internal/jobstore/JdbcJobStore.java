@@ -605,6 +605,10 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
       sql.append(", exit_code = ?");
       params.add(change.exitCode());
     }
+    if (change.failedTasks() != null) {
+      sql.append(", farm_failed_tasks = ?");
+      params.add(change.failedTasks());
+    }
     sql.append(" WHERE id = ? AND state = ?");
     params.add(id.value());
     params.add(change.from().name());

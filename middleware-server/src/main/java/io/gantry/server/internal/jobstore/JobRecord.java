@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param failureReason for FAILED jobs, the error a user can act on; for CANCELLED and KILLED jobs,
  *     who stopped them and how; otherwise null
  * @param phaseDetail progress within the current state ("staging 3 of 5 files"), or null
+ * @param failedTasks for a task farm whose every task became final, how many of them failed or were
+ *     lost; null for any other job
  */
 public record JobRecord(
     JobId id,
@@ -31,7 +33,8 @@ public record JobRecord(
     Instant finishedAt,
     Integer exitCode,
     String failureReason,
-    String phaseDetail) {
+    String phaseDetail,
+    Integer failedTasks) {
 
   public JobRecord {
     Objects.requireNonNull(id, "id");

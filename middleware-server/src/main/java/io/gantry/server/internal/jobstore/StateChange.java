@@ -11,9 +11,16 @@ import java.util.Objects;
  *     user: what went wrong and what to change
  * @param exitCode the program's exit code, when this change learnt it; otherwise null
  * @param phaseDetail progress text for the new state, or null to clear it
+ * @param failedTasks for a task farm whose tasks all became final: how many failed or were lost,
+ *     when this change learnt it; otherwise null
  */
 public record StateChange(
-    JobState from, JobState to, String reason, Integer exitCode, String phaseDetail) {
+    JobState from,
+    JobState to,
+    String reason,
+    Integer exitCode,
+    String phaseDetail,
+    Integer failedTasks) {
 
   public StateChange {
     Objects.requireNonNull(from, "from");
@@ -23,11 +30,21 @@ public record StateChange(
     }
   }
 
+  public StateChange(
+      JobState from, JobState to, String reason, Integer exitCode, String phaseDetail) {
+    this(from, to, reason, exitCode, phaseDetail, null);
+  }
+
   public static StateChange of(JobState from, JobState to, String reason) {
     return new StateChange(from, to, reason, null, null);
   }
 
   public StateChange withExitCode(int code) {
-    return new StateChange(from, to, reason, code, phaseDetail);
+    return new StateChange(from, to, reason, code, phaseDetail, failedTasks);
+  }
+
+  /** The same change, recording a finished farm's count of failed tasks (null: not a farm). */
+  public StateChange withFailedTasks(Integer count) {
+    return new StateChange(from, to, reason, exitCode, phaseDetail, count);
   }
 }

@@ -662,7 +662,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
               JobState.STAGING_OUT,
               "the program " + outcome.describe()); // a farm's detail counts its failed tasks
     }
-    return change.withExitCode(outcome.reportedStatus());
+    return change.withExitCode(outcome.reportedStatus()).withFailedTasks(outcome.failedTasks());
   }
 
   // ---- staging threads ------------------------------------------------------------------

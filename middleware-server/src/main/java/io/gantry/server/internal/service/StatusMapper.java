@@ -23,6 +23,7 @@ final class StatusMapper {
     s.finished = job.finishedAt();
     s.exitCode = job.exitCode();
     s.failureReason = job.failureReason();
+    s.failedTasks = job.failedTasks();
     return s;
   }
 

@@ -15,11 +15,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <ol>
  *   <li>Every task final: the launchers are told DONE and exit; the results are written and the job
- *       succeeds, whatever its tasks' own exit statuses (the failed count is in the outcome's
- *       detail). What still runs 3 s after the last launcher hung up, or 30 s after DONE, is
- *       stopped, and the job succeeds all the same: its work is done. (Open MPI 4.1 started with
- *       {@code --enable-recovery} does not exit once a rank on another host has died, even when
- *       every other rank has exited since.)
+ *       succeeds, whatever its tasks' own exit statuses: the outcome counts the failed (and lost)
+ *       tasks, which the job's status shows and {@code gantry wait} turns into its own exit code.
+ *       What still runs 3 s after the last launcher hung up, or 30 s after DONE, is stopped, and
+ *       the job succeeds all the same: its work is done. (Open MPI 4.1 started with {@code
+ *       --enable-recovery} does not exit once a rank on another host has died, even when every
+ *       other rank has exited since.)
  *   <li>The launchers all ended with tasks left (the farm itself broke: mpirun or Slurm gave up,
  *       every node lost): the job fails, saying how many tasks were left.
  *   <li>A kill request stops the launchers; the job is KILLED as any other.
@@ -156,7 +157,8 @@ final class FarmRunningJob implements RunningJob {
                   + (done.size() - failed)
                   + " succeeded, "
                   + failed
-                  + " failed"));
+                  + " failed",
+              (int) failed));
     } catch (RuntimeException e) {
       outcome.complete(
           new JobOutcome(

@@ -2,6 +2,7 @@ package io.gantry.server.internal.taskfarm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.dispatcher.JobOutcome;
@@ -55,6 +56,7 @@ class FarmRunningJobTest {
     assertEquals(0, outcome.exitStatus(), outcome.toString());
     assertFalse(outcome.killed(), outcome.toString());
     assertEquals("farm: 1 tasks final, 1 succeeded, 0 failed", outcome.detail());
+    assertEquals(0, outcome.failedTasks(), "a complete farm's count, for the job's status");
     assertTrue(written.get(), "the result file was written");
   }
 
@@ -71,6 +73,7 @@ class FarmRunningJobTest {
     assertTrue(
         outcome.detail().contains("the launchers ended with 1 of 1 tasks unfinished"),
         outcome.detail());
+    assertNull(outcome.failedTasks(), "no count for a farm whose tasks are not all final");
   }
 
   private FarmDispatcher dispatcher() throws Exception {

@@ -20,13 +20,15 @@ public final class JobRows {
       "seq, id, "
           + Owners.presented("gantry_job")
           + " AS owner, name, state, submitted_at, started_at, finished_at, exit_code,"
-          + " failure_reason, phase_detail";
+          + " failure_reason, phase_detail, farm_failed_tasks";
 
   private JobRows() {}
 
   public static JobRecord job(ResultSet rs) throws SQLException {
     int exit = rs.getInt("exit_code");
     Integer exitCode = rs.wasNull() ? null : exit;
+    int failed = rs.getInt("farm_failed_tasks");
+    Integer failedTasks = rs.wasNull() ? null : failed;
     return new JobRecord(
         new JobId(rs.getString("id")),
         rs.getLong("seq"),
@@ -38,7 +40,8 @@ public final class JobRows {
         instant(rs, "finished_at"),
         exitCode,
         rs.getString("failure_reason"),
-        rs.getString("phase_detail"));
+        rs.getString("phase_detail"),
+        failedTasks);
   }
 
   public static JobTransition transition(ResultSet rs) throws SQLException {
