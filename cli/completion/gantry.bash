@@ -455,7 +455,7 @@ function _picocli_gantry_submit() {
 
   local commands=""
   local flag_opts="'--hold' '--wait' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--after' '--after-any' '--set' '--timeout' '--server' '--user' '--server-fingerprint'"
+  local arg_opts="'--after' '--after-any' '--queue' '--set' '--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -464,6 +464,9 @@ function _picocli_gantry_submit() {
       return
       ;;
     '--after-any')
+      return
+      ;;
+    '--queue')
       return
       ;;
     '--set')

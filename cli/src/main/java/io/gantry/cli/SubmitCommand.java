@@ -50,6 +50,7 @@ import picocli.CommandLine.Spec;
       "  gantry submit --wait --follow hello-mpi.jsdl",
       "  gantry submit --after $var_job report.jsdl     (starts once the VaR job SUCCEEDED)",
       "  gantry submit --hold var-job.jsdl; gantry release ID",
+      "  gantry submit --queue urgent var-job.jsdl       (a priority class the server has)",
       ExitCodes.HELP
     })
 final class SubmitCommand implements Callable<Integer> {
@@ -60,6 +61,7 @@ final class SubmitCommand implements Callable<Integer> {
   Path file;
 
   @picocli.CommandLine.Mixin JobDependencyOptions dependencies;
+  @picocli.CommandLine.Mixin QueueClassOption queue;
 
   @Option(
       names = "--set",
@@ -105,7 +107,7 @@ final class SubmitCommand implements Callable<Integer> {
         server.call(
             s -> {
               try {
-                return s.submitJob(document(xml, dependencies, values));
+                return s.submitJob(document(xml, dependencies, queue, values));
               } catch (InvalidJobFault e) {
                 rejection[0] = e.getFaultInfo();
                 return null;
@@ -169,9 +171,13 @@ final class SubmitCommand implements Callable<Integer> {
   }
 
   private static JobDocument document(
-      byte[] xml, JobDependencyOptions dependencies, Map<String, String> values) {
+      byte[] xml,
+      JobDependencyOptions dependencies,
+      QueueClassOption queue,
+      Map<String, String> values) {
     JobDocument document = ParameterValues.document(xml, values);
     dependencies.applyTo(document.getAny());
+    queue.applyTo(document.getAny());
     return document;
   }
 

@@ -233,6 +233,22 @@ public final class JsdlJob {
     return dependencies().map(d -> JsdlDefaults.isOn(d.getHold())).orElse(false);
   }
 
+  /**
+   * The priority class the job asks for ({@code gx:Queue}); empty: the server's default class. The
+   * server decides whether the class exists and the submitter may use it.
+   */
+  public Optional<String> queueClass() {
+    javax.xml.namespace.QName queue = new javax.xml.namespace.QName(JsdlNamespaces.GANTRY, "Queue");
+    for (Object item : description().getAny()) {
+      if (item instanceof JAXBElement<?> e
+          && e.getName().equals(queue)
+          && e.getValue() instanceof String name) {
+        return Optional.of(name.strip());
+      }
+    }
+    return Optional.empty();
+  }
+
   private <T> Optional<T> applicationExtension(Class<T> type) {
     ApplicationType application = description().getApplication();
     return application == null ? Optional.empty() : extension(application.getAny(), type);

@@ -46,6 +46,7 @@ import io.gantry.server.internal.plan.StagingRules;
 import io.gantry.server.internal.risk.RiskResults;
 import io.gantry.server.internal.scheduler.DependencyGate;
 import io.gantry.server.internal.scheduler.MetaScheduler;
+import io.gantry.server.internal.scheduler.QueueClasses;
 import io.gantry.server.internal.schedules.FileClock;
 import io.gantry.server.internal.schedules.ScheduleBook;
 import io.gantry.server.internal.schedules.ScheduleRunner;
@@ -95,6 +96,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.Set;
 import org.eclipse.jetty.ee11.servlet.FilterHolder;
 import org.eclipse.jetty.ee11.servlet.FilterMapping;
 import org.slf4j.Logger;
@@ -390,7 +392,8 @@ public final class GantryServer implements AutoCloseable {
                 config.totalSlots(),
                 config.stagingParallelism(),
                 config.killGracePeriod(),
-                new DependencyGate(store, store.jobConditions())));
+                new DependencyGate(store, store.jobConditions()),
+                queueClasses(config)));
     scheduler.recordingTo(metrics); // ops: queue wait, run time
     scheduler.recover();
     diskLimits.watch(scheduler, limits.checkInterval());
@@ -482,6 +485,14 @@ public final class GantryServer implements AutoCloseable {
             new StageInCacheAdministration(staging.stageInCache())));
   }
 
+  /** The priority classes of the queue.* settings, as the scheduler and submission use them. */
+  private static QueueClasses queueClasses(ServerConfig config) {
+    ServerConfig.Queues queues = config.queues();
+    Map<String, Set<String>> users = new HashMap<>();
+    queues.users().forEach((name, list) -> users.put(name, Set.copyOf(list)));
+    return new QueueClasses(queues.classes(), queues.defaultClass(), users);
+  }
+
   /** Validation, submission and resubmission, for users and for schedules. */
   private static JobSubmission submission(
       ServerConfig config,
@@ -499,7 +510,8 @@ public final class GantryServer implements AutoCloseable {
         serverInfo(config, staging.passwordKey()),
         storage.watch(),
         flow,
-        visible);
+        visible,
+        queueClasses(config));
   }
 
   /** Job files are read here, or over SFTP when the job directories are on a cluster. */

@@ -31,6 +31,7 @@ final class StructureChecks {
           Map.entry("{" + GANTRY + "}PreDataStaging", "JobDescription"),
           Map.entry("{" + GANTRY + "}PostDataStaging", "JobDescription"),
           Map.entry("{" + GANTRY + "}Dependencies", "JobDescription"),
+          Map.entry("{" + GANTRY + "}Queue", "JobDescription"),
           Map.entry("{" + GANTRY + "}TaskFarm", "JobDescription"),
           Map.entry("{" + GANTRY + "}Parameters", "JobDescription"),
           Map.entry(CACHE_VALIDITY, "DataStaging"),
@@ -52,6 +53,9 @@ final class StructureChecks {
       onlyOne(description, "PostDataStaging", "stage-out steps");
       onlyOne(description, "Dependencies", "After, AfterAny and Hold elements");
       onlyOne(description, "Parameters", "Parameter elements");
+      for (Element extra : Dom.children(description, GANTRY, "Queue").stream().skip(1).toList()) {
+        findings.error(extra, "only one Queue is allowed: a job waits in one priority class");
+      }
       onlyOne(description, "Notify", "Event, Webhook and Mail elements");
       applicationKind(description);
     }

@@ -57,7 +57,19 @@ public record ServerConfig(
     Optional<Oidc> oidc,
     List<String> resultsDataSources,
     SshCertificates sshCertificates,
-    Notifications notifications) {
+    Notifications notifications,
+    Queues queues) {
+
+  /**
+   * Priority classes (the {@code queue.*} settings): the classes, highest first, the class of a job
+   * that names none, and for each class with {@code queue.CLASS.users} the users who may use it.
+   */
+  public record Queues(List<String> classes, String defaultClass, Map<String, List<String>> users) {
+    public Queues {
+      classes = List.copyOf(classes);
+      users = Map.copyOf(users);
+    }
+  }
 
   /**
    * Directory logins (LDAP, Active Directory; the {@code directory.*} settings): where the

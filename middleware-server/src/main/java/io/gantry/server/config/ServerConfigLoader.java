@@ -93,6 +93,7 @@ public final class ServerConfigLoader {
         IdentitySection.oidc(values),
         RiskSection.read(values),
         SshCaSection.read(values),
-        NotifySection.read(values));
+        NotifySection.read(values),
+        QueueSection.read(values));
   }
 }

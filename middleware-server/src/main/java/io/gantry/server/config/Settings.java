@@ -25,6 +25,7 @@ public final class Settings {
           StagingSection.class,
           CredentialSection.class,
           ComputeSection.class,
+          QueueSection.class,
           JsdlResourceSettings.class,
           StageInSection.class,
           FarmSection.class,

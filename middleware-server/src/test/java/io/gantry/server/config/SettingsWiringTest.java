@@ -54,7 +54,9 @@ class SettingsWiringTest {
           Map.entry("directory.recheck-after", "PT10S"), // at most PT30S
           Map.entry("oidc.issuer", "https://other-idp.example"),
           Map.entry("oidc.audience", "other-api"),
-          Map.entry("ssh-ca.source-address", "10.1.0.0/16"));
+          Map.entry("ssh-ca.source-address", "10.1.0.0/16"),
+          Map.entry("queue.classes", "urgent normal batch"),
+          Map.entry("queue.default", "batch"));
 
   /** Settings that are valid only beside others (the baseline has these too). */
   private static final Map<String, Map<String, String>> COMPANIONS =
@@ -73,6 +75,7 @@ class SettingsWiringTest {
               "filesystem.", Map.of("filesystem.x.path", System.getProperty("java.io.tmpdir"))),
           Map.entry("application.", Map.of("application.x.executable", "/bin/true")),
           Map.entry("compute.ssh-", cluster()),
+          Map.entry("queue.", Map.of("queue.classes", "urgent normal batch x")),
           Map.entry("compute.root", cluster()),
           Map.entry("directory.", directory("ldaps://ldap.example")),
           Map.entry("directory.bind-", directoryWith("directory.bind-password-file")),

@@ -30,6 +30,7 @@ public final class TestJobs {
   private final List<String> preStaging = new ArrayList<>();
   private final List<String> postStaging = new ArrayList<>();
   private final List<String> dependencies = new ArrayList<>();
+  private String queue;
   private final List<String> dataStaging = new ArrayList<>();
 
   private TestJobs(String name) {
@@ -156,6 +157,12 @@ public final class TestJobs {
     return this;
   }
 
+  /** {@code gx:Queue}: the priority class the job waits in. */
+  public TestJobs queue(String priorityClass) {
+    this.queue = priorityClass;
+    return this;
+  }
+
   /** {@code gx:Hold}: submitted held, until releaseJob (added after every After/AfterAny). */
   public TestJobs held() {
     dependencies.add("HOLD");
@@ -229,6 +236,9 @@ public final class TestJobs {
         doc.append("<gx:Hold>yes</gx:Hold>");
       }
       doc.append("</gx:Dependencies>");
+    }
+    if (queue != null) {
+      doc.append("<gx:Queue>").append(escape(queue)).append("</gx:Queue>");
     }
     return doc.append("</jsdl:JobDescription></jsdl:JobDefinition>").toString();
   }

@@ -293,7 +293,16 @@ public final class JobPlanner {
                 processesPerHost(job),
                 problems)
             : BatchResources.none();
-    return new JsdlJobPlan(id, owner, dir, in, launch, out, batch, job.taskFarm().orElse(null));
+    return new JsdlJobPlan(
+        id,
+        owner,
+        dir,
+        in,
+        launch,
+        out,
+        batch,
+        job.taskFarm().orElse(null),
+        job.queueClass().orElse(null));
   }
 
   /** JSDL SPMD's ProcessesPerHost, the one JSDL element that says how ranks spread over hosts. */

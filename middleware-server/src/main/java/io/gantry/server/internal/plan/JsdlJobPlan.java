@@ -13,7 +13,8 @@ import java.nio.file.Path;
  * inside one job directory on the compute file system; {@code batch} is what a batch system (Slurm)
  * is asked for beyond the launch spec. {@code launch} is null for a job that only stages data (JSDL
  * without Application). {@code farm} is the task farm the launch spec's launchers serve, or null
- * for a job that runs its program once.
+ * for a job that runs its program once. {@code requestedClass} is the priority class the job's
+ * {@code gx:Queue} names, or null (the default class).
  */
 public record JsdlJobPlan(
     JobId jobId,
@@ -23,7 +24,8 @@ public record JsdlJobPlan(
     LaunchSpec launch,
     StageOutPlan stageOut,
     BatchResources batch,
-    io.gantry.jsdl.farm.TaskFarmSpec farm)
+    io.gantry.jsdl.farm.TaskFarmSpec farm,
+    String requestedClass)
     implements JobPlan {
 
   /** A job that is not a task farm. */
@@ -35,7 +37,12 @@ public record JsdlJobPlan(
       LaunchSpec launch,
       StageOutPlan stageOut,
       BatchResources batch) {
-    this(jobId, owner, jobDirectory, stageIn, launch, stageOut, batch, null);
+    this(jobId, owner, jobDirectory, stageIn, launch, stageOut, batch, null, null);
+  }
+
+  @Override
+  public java.util.Optional<String> queueClass() {
+    return java.util.Optional.ofNullable(requestedClass);
   }
 
   @Override

@@ -16,4 +16,14 @@ public interface JobPlan {
   default boolean runsProgram() {
     return true;
   }
+
+  /** Whose job it is: the fair share within a class is among owners. */
+  default String owner() {
+    return "";
+  }
+
+  /** The priority class the job asked for ({@code gx:Queue}); empty: the default class. */
+  default java.util.Optional<String> queueClass() {
+    return java.util.Optional.empty();
+  }
 }

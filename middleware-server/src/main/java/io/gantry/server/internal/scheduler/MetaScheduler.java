@@ -28,8 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gantry's meta-scheduler: stages jobs in, starts them first-come-first-served on the compute
- * slots, stages them out, and picks everything up again after a restart.
+ * Gantry's meta-scheduler: stages jobs in, starts them on the compute slots by priority class, fair
+ * share and submission order ({@link ComputeQueue}), stages them out, and picks everything up again
+ * after a restart (re-planned from the stored description, so each job keeps its class).
  *
  * <ol>
  *   <li>One control thread owns every scheduling decision (the {@link ComputeQueue}, the table of
@@ -55,6 +56,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   /** Jobs between submission and their final state; touched on the control thread only. */
   private final Map<JobId, ActiveJob<P>> active = new HashMap<>();
+
+  /** The priority classes the compute queue orders jobs by. */
+  private final QueueClasses classes;
 
   /** Whether a QUEUED job may begin its stage-in (dependencies, holds). */
   private final JobGate gate;
@@ -115,6 +119,18 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       int stagingParallelism,
       Duration killGrace,
       JobGate gate) {
+    this(store, pipeline, totalSlots, stagingParallelism, killGrace, gate, QueueClasses.single());
+  }
+
+  public MetaScheduler(
+      JobStore store,
+      JobPipeline<P> pipeline,
+      int totalSlots,
+      int stagingParallelism,
+      Duration killGrace,
+      JobGate gate,
+      QueueClasses classes) {
+    this.classes = classes;
     this.gate = gate;
     this.store = store;
     this.pipeline = pipeline;
@@ -429,7 +445,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       ActiveJob<P> a = new ActiveJob<>(plan);
       a.running = running.get();
       active.put(id, a);
-      queue.restoreRunning(id, plan.slots());
+      queue.restoreRunning(id, plan.slots(), plan.owner());
       a.running.onExit().thenAccept(outcome -> onControl(() -> exited(id, outcome)));
       log.info("job {}: following its program again after the restart ({})", id, ref.get());
       return true;
@@ -444,7 +460,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     JobId id = plan.jobId();
     try {
       if (plan.runsProgram()) {
-        queue.enqueue(id, plan.slots());
+        queue.enqueue(id, plan.slots(), classes.rank(plan.queueClass()), plan.owner());
       }
     } catch (IllegalArgumentException e) {
       store.transition(id, state, JobState.FAILED, e.getMessage());

@@ -28,12 +28,14 @@ import io.gantry.server.internal.plan.JsdlJobPlan;
 import io.gantry.server.internal.plan.StoredPlans;
 import io.gantry.server.internal.scheduler.JobFailure;
 import io.gantry.server.internal.scheduler.MetaScheduler;
+import io.gantry.server.internal.scheduler.QueueClasses;
 import io.gantry.server.internal.storagewatch.StorageWatch;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +56,7 @@ public final class JobSubmission {
   private final StorageWatch storage;
   private final JobFlow flow;
   private final VisibleJobs visible;
+  private final QueueClasses classes;
 
   public JobSubmission(
       JsdlParser parser,
@@ -63,7 +66,9 @@ public final class JobSubmission {
       ServerInfo info,
       StorageWatch storage,
       JobFlow flow,
-      VisibleJobs visible) {
+      VisibleJobs visible,
+      QueueClasses classes) {
+    this.classes = classes;
     this.parser = parser;
     this.planner = planner;
     this.store = store;
@@ -220,6 +225,15 @@ public final class JobSubmission {
       List<Problem> references = NamedReferences.check(parsed, job, caller.name(), planner);
       if (!references.isEmpty()) {
         result.problems.addAll(references);
+        job = null;
+      }
+    }
+    if (job != null) {
+      // a class the server has not, or the caller may not use: at its element, naming the class
+      Optional<String> refused = classes.refusal(job.queueClass(), caller.name(), caller.admin());
+      if (refused.isPresent()) {
+        result.problems.add(
+            problem("ERROR", 0, 0, "JobDefinition/JobDescription/Queue", refused.get()));
         job = null;
       }
     }
