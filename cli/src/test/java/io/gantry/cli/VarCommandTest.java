@@ -9,14 +9,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gantry.cli.GantryRun.Result;
 import io.gantry.server.internal.demo.DemoMarket;
+import io.gantry.server.internal.security.TlsKeystore;
+import io.gantry.soap.SoapContract;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.TestAccount;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -24,12 +31,16 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code gantry var summary|history} over SOAP against a real server whose results data source is
@@ -280,5 +291,74 @@ class VarCommandTest {
                 "--to",
                 EVE.toString());
     assertTrue(span.err().contains("argument to: the first business date"), span.toString());
+  }
+
+  /**
+   * zeep (scripts/soap-clients-venv installs it) calls getVarSummary and getVarHistory from the
+   * published WSDL: cli/src/test/python/zeep_var.py says what it checks.
+   */
+  @Test
+  void zeepReadsTheSameFiguresFromThePublishedWsdl(GantryTestServer s, @TempDir Path tmp)
+      throws Exception {
+    Path python = Path.of("..", ".venv-soap-clients", "bin", "python");
+    assertTrue(
+        Files.isExecutable(python),
+        "zeep is not installed: run scripts/soap-clients-venv (scripts/test-all does)");
+    Path wsdl = tmp.resolve("JobManagement.wsdl");
+    try (InputStream in = SoapContract.wsdl().openStream()) {
+      Files.copy(in, wsdl);
+    }
+    Path pem = Files.writeString(tmp.resolve("server.pem"), pemOf(s.dataDir().resolve("tls")));
+    Path log = tmp.resolve("zeep.log");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                python.toString(),
+                Path.of("src", "test", "python", "zeep_var.py").toString(),
+                "--wsdl",
+                wsdl.toString(),
+                "--url",
+                s.url(),
+                "--cafile",
+                pem.toString(),
+                "--eve",
+                EVE.toString(),
+                "--day",
+                DAY.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder
+        .environment()
+        .keySet()
+        .removeIf(
+            k ->
+                k.toLowerCase(Locale.ROOT).endsWith("_proxy")
+                    || k.equals("REQUESTS_CA_BUNDLE")
+                    || k.equals("CURL_CA_BUNDLE"));
+    Process zeep = builder.start();
+    try (OutputStream stdin = zeep.getOutputStream()) {
+      String passwords = s.account(ALICE).password() + "\n" + s.account(BOB).password() + "\n";
+      stdin.write(passwords.getBytes(StandardCharsets.UTF_8));
+    }
+    boolean ended = zeep.waitFor(120, TimeUnit.SECONDS);
+    if (!ended) {
+      zeep.destroyForcibly().waitFor();
+    }
+    String output = Files.readString(log, StandardCharsets.UTF_8);
+    assertTrue(ended, "zeep did not finish in 120 s:\n" + output);
+    assertEquals(0, zeep.exitValue(), "zeep's checks failed:\n" + output);
+  }
+
+  /** The server's self-signed certificate as PEM: what a Python user is handed to trust. */
+  private static String pemOf(Path tlsDirectory) throws Exception {
+    TlsKeystore keystore = TlsKeystore.loadOrGenerate(tlsDirectory);
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(keystore.file())) {
+      store.load(in, keystore.password().toCharArray());
+    }
+    Certificate certificate = store.getCertificate(store.aliases().nextElement());
+    return "-----BEGIN CERTIFICATE-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+            .encodeToString(certificate.getEncoded())
+        + "\n-----END CERTIFICATE-----\n";
   }
 }
