@@ -202,6 +202,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache clear" ];    then _picocli_gantry_cache; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var summary" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var history" ];    then _picocli_gantry_var; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var backtest" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session open" ];    then _picocli_gantry_workersession; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session submit" ];    then _picocli_gantry_workersession; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session take" ];    then _picocli_gantry_workersession; return $?; fi
@@ -258,19 +259,21 @@ function _complete_gantry() {
   local cmds45=(cache clear)
   local cmds46=(var summary)
   local cmds47=(var history)
-  local cmds48=(worker-session open)
-  local cmds49=(worker-session submit)
-  local cmds50=(worker-session take)
-  local cmds51=(worker-session status)
-  local cmds52=(worker-session list)
-  local cmds53=(worker-session close)
+  local cmds48=(var backtest)
+  local cmds49=(worker-session open)
+  local cmds50=(worker-session submit)
+  local cmds51=(worker-session take)
+  local cmds52=(worker-session status)
+  local cmds53=(worker-session list)
+  local cmds54=(worker-session close)
 
-  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_workersession_close; return $?; fi
-  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_workersession_list; return $?; fi
-  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_workersession_status; return $?; fi
-  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_workersession_take; return $?; fi
-  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
-  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_workersession_close; return $?; fi
+  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_workersession_list; return $?; fi
+  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_workersession_status; return $?; fi
+  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_workersession_take; return $?; fi
+  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
+  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_var_backtest; return $?; fi
   if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_var_history; return $?; fi
   if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_var_summary; return $?; fi
   if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_cache_clear; return $?; fi
@@ -1298,7 +1301,7 @@ function _picocli_gantry_var() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="summary history"
+  local commands="summary history backtest"
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -2036,6 +2039,45 @@ function _picocli_gantry_var_history() {
       return
       ;;
     '--to')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `backtest` subcommand.
+function _picocli_gantry_var_backtest() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--csv' '--current' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--node' '--date' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--node')
+      return
+      ;;
+    '--date')
       return
       ;;
     '--server')

@@ -1,4 +1,5 @@
-"""The risk view's VaR operations (getVarSummary, getVarHistory) through zeep, a SOAP stack
+"""The risk view's VaR operations (getVarSummary, getVarHistory,
+getVarBacktest) through zeep, a SOAP stack
 Gantry did not write, built from the checked-in WSDL contract as a Python user would build it.
 
 Run by VarCommandTest against the server it shares (three VaR runs, results only alice may read):
@@ -44,6 +45,10 @@ def checks(args, alice, bob):
     history = alice.getVarHistory(node="BANK", **{"from": args.eve, "to": args.day})
     check(sorted(f.runId for f in history) == ["run-a", "run-b", "run-c"], f"history {history}")
     check(not bob.getVarSummary(businessDate=args.eve), "bob may not use the results source")
+    backtests = alice.getVarBacktest(node="BANK")
+    check(sorted((b.runId, b.zone, b.supersededBy) for b in backtests)
+          == [("bt-1", "green", "bt-2"), ("bt-2", "yellow", None)], f"backtests {backtests}")
+    check(not bob.getVarBacktest(node="BANK"), "bob may not use the results source")
     try:
         alice.getVarSummary(businessDate="yesterday")
         raise AssertionError("no fault for a malformed date")

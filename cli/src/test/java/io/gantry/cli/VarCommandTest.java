@@ -72,6 +72,13 @@ class VarCommandTest {
         run(c, "run-a", EVE, "2026-01-01T06:00:00Z", 100);
         run(c, "run-b", EVE, "2026-01-01T07:00:00Z", 200); // the rerun
         run(c, "run-c", DAY, "2026-01-02T06:00:00Z", 300);
+        try (java.sql.Statement st = c.createStatement()) {
+          for (String ddl : DemoMarket.BACKTEST_TABLES) {
+            st.execute(ddl);
+          }
+        }
+        backtest(c, "bt-1", "2026-01-02T08:00:00Z", 2, "green");
+        backtest(c, "bt-2", "2026-01-02T09:00:00Z", 6, "yellow"); // the rerun
       }
       // the server's data is its own: made here before it starts, so given the modes it demands
       try (var files = Files.walk(dataDir)) {
@@ -150,6 +157,87 @@ class VarCommandTest {
       }
       ps.executeBatch();
     }
+  }
+
+  /** A backtest of BANK on DAY: its summary row and its stage-out ledger entry. */
+  private static void backtest(
+      Connection c, String runId, String staged, int exceptions, String zone) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into backtest_summary (run_id, business_date, node, confidence, pnl_type,"
+                + " window_days, observations, exceptions, expected_exceptions, zone,"
+                + " kupiec_p_value, first_date, last_date)"
+                + " values (?, ?, 'BANK', 0.99, 'hypothetical', 250, 250, ?, 2.5, ?, 0.0625, ?, ?)")) {
+      ps.setString(1, runId);
+      ps.setObject(2, DAY);
+      ps.setInt(3, exceptions);
+      ps.setString(4, zone);
+      ps.setObject(5, DAY.minusDays(360));
+      ps.setObject(6, DAY);
+      ps.executeUpdate();
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into gantry_stage_out_ledger (job_id, step_key, file_checksum, row_count,"
+                + " committed_at) values (?, 'summary', 'x', 1, ?)")) {
+      ps.setString(1, runId);
+      ps.setTimestamp(2, Timestamp.from(Instant.parse(staged)));
+      ps.executeUpdate();
+    }
+  }
+
+  @Test
+  void theBacktestOfTheLatestDateInAllThreeFormats(GantryTestServer s) throws IOException {
+    Result table = CliServers.as(s, ALICE).run("var", "backtest", "--node", "BANK");
+    assertEquals(0, table.exitCode(), table.toString());
+    List<String> lines = table.out().lines().toList();
+    assertEquals(3, lines.size(), table.out());
+    assertTrue(lines.get(0).startsWith("DATE "), table.out());
+    assertTrue(
+        lines.stream()
+            .anyMatch(
+                l ->
+                    l.matches(
+                        DAY
+                            + " +BANK +0\\.99 +hypothetical +250 +6 +2\\.500 +yellow +0\\.06250 .* bt-2 +current")),
+        table.out());
+    assertTrue(lines.stream().anyMatch(l -> l.matches(".* green .* bt-1 +bt-2")), table.out());
+
+    Result json =
+        CliServers.as(s, ALICE)
+            .run(
+                "--json",
+                "var",
+                "backtest",
+                "--node",
+                "BANK",
+                "--date",
+                DAY.toString(),
+                "--current");
+    assertEquals(0, json.exitCode(), json.toString());
+    JsonNode backtests = new ObjectMapper().readTree(json.out()).get("backtests");
+    assertEquals(1, backtests.size(), json.out());
+    assertEquals("yellow", backtests.get(0).get("zone").asText());
+    assertEquals(6, backtests.get(0).get("exceptions").asInt());
+    assertEquals(DAY.minusDays(360).toString(), backtests.get(0).get("firstDate").asText());
+    assertTrue(backtests.get(0).get("conditionalCoveragePValue").isNull(), json.out());
+
+    Result csv = CliServers.as(s, ALICE).run("var", "backtest", "--node", "BANK", "--csv");
+    List<CSVRecord> records =
+        CSVFormat.RFC4180
+            .builder()
+            .setHeader()
+            .setSkipHeaderRecord(true)
+            .get()
+            .parse(new StringReader(csv.out()))
+            .getRecords();
+    assertEquals(VarBacktestCommand.COLUMNS, records.get(0).getParser().getHeaderNames());
+    assertEquals(
+        List.of("bt-1", "bt-2"), records.stream().map(r -> r.get("runId")).sorted().toList());
+
+    assertEquals(
+        new Result(0, "no backtests (you see only the results data sources you may use)\n", ""),
+        CliServers.as(s, BOB).run("var", "backtest", "--node", "BANK"));
   }
 
   @Test

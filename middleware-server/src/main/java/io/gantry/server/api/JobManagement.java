@@ -445,4 +445,14 @@ public interface JobManagement {
       @WebParam(name = "node") String node,
       @WebParam(name = "from") String from,
       @WebParam(name = "to") String to);
+
+  /**
+   * The VaR backtests of {@code node} (that node alone) on business date {@code businessDate}
+   * (YYYY-MM-DD), or on the latest date a results data source has for it when absent: every run of
+   * the backtest job, superseded ones naming the rerun that replaced them.
+   */
+  @WebMethod
+  @WebResult(name = "backtest")
+  List<BacktestInfo> getVarBacktest(
+      @WebParam(name = "node") String node, @WebParam(name = "businessDate") String businessDate);
 }

@@ -395,4 +395,9 @@ public class JobManagementService implements JobManagement {
       String node, String from, String to) {
     return operations.riskView().history(caller(), node, from, to);
   }
+
+  @Override
+  public List<io.gantry.server.api.BacktestInfo> getVarBacktest(String node, String businessDate) {
+    return operations.riskView().backtest(caller(), node, businessDate);
+  }
 }

@@ -1,5 +1,6 @@
 package io.gantry.server.internal.risk;
 
+import io.gantry.server.api.BacktestInfo;
 import io.gantry.server.api.VarFigureInfo;
 import io.gantry.server.internal.service.Caller;
 import io.gantry.server.internal.service.InvalidArgumentException;
@@ -40,6 +41,20 @@ public final class RiskViewService {
             || java.time.temporal.ChronoUnit.DAYS.between(first, last)
                 > RiskResults.MAX_HISTORY_DAYS;
     return answer(span ? "to" : "node", () -> reader().history(caller.name(), node, first, last));
+  }
+
+  /** The backtests of {@code node} on {@code date}, or on the latest date when it is absent. */
+  public List<BacktestInfo> backtest(Caller caller, String node, String date) {
+    LocalDate day = date == null || date.isBlank() ? null : date("businessDate", date);
+    try {
+      return reader().backtest(caller.name(), node, day).stream()
+          .map(RiskViewService::info)
+          .toList();
+    } catch (RiskResultsException e) {
+      throw new WebServiceException(e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException("node", e.getMessage());
+    }
   }
 
   private RiskResults reader() {
@@ -97,6 +112,29 @@ public final class RiskViewService {
     i.horizonDays = f.run().horizonDays();
     i.scenarios = f.run().scenarios();
     i.stagedOutAt = f.run().stagedOutAt();
+    i.supersededBy = f.supersededBy();
+    return i;
+  }
+
+  private static BacktestInfo info(BacktestFigure f) {
+    BacktestInfo i = new BacktestInfo();
+    i.dataSource = f.dataSource();
+    i.runId = f.runId();
+    i.businessDate = f.businessDate().toString();
+    i.node = f.node();
+    i.confidence = f.confidence();
+    i.pnlType = f.pnlType();
+    i.windowDays = f.windowDays();
+    i.observations = f.observations();
+    i.exceptions = f.exceptions();
+    i.expectedExceptions = f.expectedExceptions();
+    i.zone = f.zone();
+    i.kupiecPValue = f.kupiecPValue();
+    i.independencePValue = f.independencePValue();
+    i.conditionalCoveragePValue = f.conditionalCoveragePValue();
+    i.firstDate = f.firstDate() == null ? null : f.firstDate().toString();
+    i.lastDate = f.lastDate() == null ? null : f.lastDate().toString();
+    i.stagedOutAt = f.stagedOutAt();
     i.supersededBy = f.supersededBy();
     return i;
   }
