@@ -180,6 +180,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} resubmit" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session list" ];    then _picocli_gantry_session; return $?; fi
@@ -199,6 +200,9 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule remove" ];    then _picocli_gantry_schedule; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache list" ];    then _picocli_gantry_cache; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache clear" ];    then _picocli_gantry_cache; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var summary" ];    then _picocli_gantry_var; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var history" ];    then _picocli_gantry_var; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var backtest" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session open" ];    then _picocli_gantry_workersession; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session submit" ];    then _picocli_gantry_workersession; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session take" ];    then _picocli_gantry_workersession; return $?; fi
@@ -233,57 +237,65 @@ function _complete_gantry() {
   local cmds23=(resubmit)
   local cmds24=(schedule)
   local cmds25=(cache)
-  local cmds26=(worker-session)
-  local cmds27=(help)
-  local cmds28=(session list)
-  local cmds29=(session revoke)
-  local cmds30=(admin user)
-  local cmds31=(admin user list)
-  local cmds32=(admin user add)
-  local cmds33=(admin user remove)
-  local cmds34=(admin user passwd)
-  local cmds35=(admin user set-role)
-  local cmds36=(admin user set-os-account)
-  local cmds37=(schedule add)
-  local cmds38=(schedule list)
-  local cmds39=(schedule pause)
-  local cmds40=(schedule run)
-  local cmds41=(schedule resume)
-  local cmds42=(schedule remove)
-  local cmds43=(cache list)
-  local cmds44=(cache clear)
-  local cmds45=(worker-session open)
-  local cmds46=(worker-session submit)
-  local cmds47=(worker-session take)
-  local cmds48=(worker-session status)
-  local cmds49=(worker-session list)
-  local cmds50=(worker-session close)
+  local cmds26=(var)
+  local cmds27=(worker-session)
+  local cmds28=(help)
+  local cmds29=(session list)
+  local cmds30=(session revoke)
+  local cmds31=(admin user)
+  local cmds32=(admin user list)
+  local cmds33=(admin user add)
+  local cmds34=(admin user remove)
+  local cmds35=(admin user passwd)
+  local cmds36=(admin user set-role)
+  local cmds37=(admin user set-os-account)
+  local cmds38=(schedule add)
+  local cmds39=(schedule list)
+  local cmds40=(schedule pause)
+  local cmds41=(schedule run)
+  local cmds42=(schedule resume)
+  local cmds43=(schedule remove)
+  local cmds44=(cache list)
+  local cmds45=(cache clear)
+  local cmds46=(var summary)
+  local cmds47=(var history)
+  local cmds48=(var backtest)
+  local cmds49=(worker-session open)
+  local cmds50=(worker-session submit)
+  local cmds51=(worker-session take)
+  local cmds52=(worker-session status)
+  local cmds53=(worker-session list)
+  local cmds54=(worker-session close)
 
-  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_workersession_close; return $?; fi
-  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_workersession_list; return $?; fi
-  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_workersession_status; return $?; fi
-  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_workersession_take; return $?; fi
-  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
-  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_workersession_open; return $?; fi
-  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_cache_clear; return $?; fi
-  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_cache_list; return $?; fi
-  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
-  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
-  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_run; return $?; fi
-  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
-  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_schedule_list; return $?; fi
-  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_schedule_add; return $?; fi
-  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
-  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
-  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
-  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
-  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
-  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
-  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_admin_user; return $?; fi
-  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_session_revoke; return $?; fi
-  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_session_list; return $?; fi
-  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_help; return $?; fi
-  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_workersession; return $?; fi
+  if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_workersession_close; return $?; fi
+  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_workersession_list; return $?; fi
+  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_workersession_status; return $?; fi
+  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_workersession_take; return $?; fi
+  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
+  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_var_backtest; return $?; fi
+  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_var_history; return $?; fi
+  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_var_summary; return $?; fi
+  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_cache_clear; return $?; fi
+  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_cache_list; return $?; fi
+  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
+  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
+  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_schedule_run; return $?; fi
+  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
+  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_list; return $?; fi
+  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_schedule_add; return $?; fi
+  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
+  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
+  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
+  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
+  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
+  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
+  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_admin_user; return $?; fi
+  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_session_revoke; return $?; fi
+  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_session_list; return $?; fi
+  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_workersession; return $?; fi
+  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_var; return $?; fi
   if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_cache; return $?; fi
   if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_schedule; return $?; fi
   if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_resubmit; return $?; fi
@@ -321,7 +333,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login logout session submit status list get wait output results files definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache worker-session help"
+  local commands="login logout session submit status list get wait output results files definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache var worker-session help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -1286,6 +1298,39 @@ function _picocli_gantry_cache() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `var` subcommand.
+function _picocli_gantry_var() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="summary history backtest"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `worker-session` subcommand.
 function _picocli_gantry_workersession() {
   # Get completion data
@@ -1325,7 +1370,7 @@ function _picocli_gantry_help() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login logout session submit status list get wait output results files definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache worker-session"
+  local commands="login logout session submit status list get wait output results files definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache var worker-session"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -1916,6 +1961,126 @@ function _picocli_gantry_cache_clear() {
 
   case ${prev_word} in
     '--key')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `summary` subcommand.
+function _picocli_gantry_var_summary() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--csv' '--current' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--date' '--node' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--date')
+      return
+      ;;
+    '--node')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `history` subcommand.
+function _picocli_gantry_var_history() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--csv' '--current' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--node' '--from' '--to' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--node')
+      return
+      ;;
+    '--from')
+      return
+      ;;
+    '--to')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `backtest` subcommand.
+function _picocli_gantry_var_backtest() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--csv' '--current' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--node' '--date' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--node')
+      return
+      ;;
+    '--date')
       return
       ;;
     '--server')

@@ -76,6 +76,8 @@ public final class GantryCommand extends Invocation implements Runnable {
           ResubmitCommand.class,
           ScheduleCommand.class,
           CacheCommand.class,
+          // the morning risk view's VaR results (docs/risk-view.md)
+          VarCommand.class,
           // sessions of long-lived workers (issue 15)
           WorkerSessionCommand.class,
           CommandLine.HelpCommand.class);

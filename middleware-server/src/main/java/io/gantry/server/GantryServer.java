@@ -44,6 +44,7 @@ import io.gantry.server.internal.plan.JobPlanner;
 import io.gantry.server.internal.plan.JsdlJobPlan;
 import io.gantry.server.internal.plan.StagingRules;
 import io.gantry.server.internal.risk.RiskResults;
+import io.gantry.server.internal.risk.RiskViewService;
 import io.gantry.server.internal.scheduler.DependencyGate;
 import io.gantry.server.internal.scheduler.MetaScheduler;
 import io.gantry.server.internal.scheduler.QueueClasses;
@@ -166,7 +167,8 @@ public final class GantryServer implements AutoCloseable {
       ConnectionPolicy connections,
       UriStagingPolicy uriPolicy,
       StagingGateway gateway,
-      StageInCache stageInCache) {}
+      StageInCache stageInCache,
+      RiskResults riskResults) {}
 
   /** Where and as whom jobs run: the sandbox, the jobs' OS accounts and the compute backend. */
   private record Compute(SandboxConfig sandbox, JobAccounts accounts, ComputeBackend backend) {}
@@ -231,7 +233,7 @@ public final class GantryServer implements AutoCloseable {
   /** The data sources and identities (the demo's among them), and the gateway that stages. */
   private Staging startStaging(ServerConfig config) throws Exception {
     Map<String, NamedDataSource> dataSources = dataSources(config);
-    checkRiskResults(config, dataSources); // docs/risk-view.md, "Results history"
+    RiskResults riskResults = riskResults(config, dataSources); // docs/risk-view.md
     Map<String, SshIdentity> identities = new HashMap<>(config.sshIdentities());
     if (config.demoEnabled() && !identities.containsKey(DemoRemoteHost.IDENTITY)) {
       startDemoRemoteHost(config)
@@ -254,7 +256,14 @@ public final class GantryServer implements AutoCloseable {
             : null;
     gateway.useCache(stageInCache);
     return new Staging(
-        identities, passwordKey, credentials, connections, uriPolicy, gateway, stageInCache);
+        identities,
+        passwordKey,
+        credentials,
+        connections,
+        uriPolicy,
+        gateway,
+        stageInCache,
+        riskResults);
   }
 
   /** gantry-job: sources read an earlier job's directory where its stored plan put it. */
@@ -482,7 +491,8 @@ public final class GantryServer implements AutoCloseable {
             new UserAdministrationService(new UserAdministration(store.userAccounts())),
             new SessionTokenService(authenticator.flatMap(UserAuthenticator::sessionTokens)),
             new WorkerSessionService(workerSessions),
-            new StageInCacheAdministration(staging.stageInCache())));
+            new StageInCacheAdministration(staging.stageInCache()),
+            new RiskViewService(staging.riskResults())));
   }
 
   /** The priority classes of the queue.* settings, as the scheduler and submission use them. */
@@ -583,19 +593,21 @@ public final class GantryServer implements AutoCloseable {
   }
 
   /**
-   * Checks the results data sources of the morning risk view ({@code risk.results-data-sources};
+   * The reader of the morning risk view's results data sources ({@code risk.results-data-sources};
    * the demo's data source when unset and the demo is on): a name that is no data source stops the
-   * start. (The reader, {@link RiskResults}, has no SOAP, CLI or web face yet: docs/risk-view.md.)
+   * start. Its faces: {@code getVarSummary}/{@code getVarHistory} over SOAP and {@code gantry var}
+   * (docs/risk-view.md).
    */
-  private static void checkRiskResults(
+  private static RiskResults riskResults(
       ServerConfig config, Map<String, NamedDataSource> dataSources) {
     List<String> names =
         config.resultsDataSources() != null
             ? config.resultsDataSources()
             : config.demoEnabled() ? List.of(DemoMarket.DATA_SOURCE_NAME) : List.of();
     try {
-      new RiskResults(dataSources, names);
+      RiskResults reader = new RiskResults(dataSources, names);
       log.info("the risk view reads VaR results from data sources {}", names);
+      return reader;
     } catch (IllegalArgumentException e) {
       throw new ConfigException("risk.results-data-sources", e.getMessage());
     }

@@ -422,4 +422,37 @@ public interface JobManagement {
   @WebMethod
   @WebResult(name = "session")
   WorkerSessionInfo closeWorkerSession(@WebParam(name = "sessionId") String sessionId);
+
+  // --- the morning risk view (docs/risk-view.md): VaR results from the results data sources ---
+
+  /**
+   * Every VaR figure of business date {@code businessDate} (YYYY-MM-DD) for {@code node} and the
+   * nodes below it (every node when absent), from every run, superseded figures naming the rerun
+   * that replaced them. Only the results data sources the caller may use are read.
+   */
+  @WebMethod
+  @WebResult(name = "figure")
+  List<VarFigureInfo> getVarSummary(
+      @WebParam(name = "businessDate") String businessDate, @WebParam(name = "node") String node);
+
+  /**
+   * Every VaR figure of {@code node} alone on business dates {@code from} to {@code to}
+   * (YYYY-MM-DD, inclusive), from every run, superseded figures marked.
+   */
+  @WebMethod
+  @WebResult(name = "figure")
+  List<VarFigureInfo> getVarHistory(
+      @WebParam(name = "node") String node,
+      @WebParam(name = "from") String from,
+      @WebParam(name = "to") String to);
+
+  /**
+   * The VaR backtests of {@code node} (that node alone) on business date {@code businessDate}
+   * (YYYY-MM-DD), or on the latest date a results data source has for it when absent: every run of
+   * the backtest job, superseded ones naming the rerun that replaced them.
+   */
+  @WebMethod
+  @WebResult(name = "backtest")
+  List<BacktestInfo> getVarBacktest(
+      @WebParam(name = "node") String node, @WebParam(name = "businessDate") String businessDate);
 }

@@ -1,6 +1,7 @@
 package io.gantry.server.api;
 
 import io.gantry.server.internal.jobstore.JobRecord;
+import io.gantry.server.internal.risk.RiskViewService;
 import io.gantry.server.internal.schedules.ScheduleBook;
 import io.gantry.server.internal.service.Caller;
 import io.gantry.server.internal.service.JobControl;
@@ -25,9 +26,9 @@ import java.util.Optional;
  * each operation to the service that owns it: job submission ({@link JobSubmission}), the stored
  * jobs ({@link JobControl}), their files ({@link JobOutputs}), schedules ({@link ScheduleBook}),
  * users ({@link UserAdministrationService}), session tokens ({@link SessionTokenService}), worker
- * sessions ({@link WorkerSessionService}) and the stage-in cache ({@link
- * StageInCacheAdministration}). Every operation answers only about the caller's own jobs (all jobs
- * for an administrator).
+ * sessions ({@link WorkerSessionService}), the stage-in cache ({@link StageInCacheAdministration})
+ * and the risk view's VaR results ({@link RiskViewService}). Every operation answers only about the
+ * caller's own jobs (all jobs for an administrator).
  */
 @WebService(
     endpointInterface = "io.gantry.server.api.JobManagement",
@@ -45,7 +46,8 @@ public class JobManagementService implements JobManagement {
       UserAdministrationService users,
       SessionTokenService sessionTokens,
       WorkerSessionService workerSessions,
-      StageInCacheAdministration stageInCache) {}
+      StageInCacheAdministration stageInCache,
+      RiskViewService riskView) {}
 
   private final Operations operations;
 
@@ -379,5 +381,23 @@ public class JobManagementService implements JobManagement {
   @Override
   public io.gantry.server.api.WorkerSessionInfo closeWorkerSession(String sessionId) {
     return operations.workerSessions().close(caller(), sessionId);
+  }
+
+  // --- the morning risk view: the logic is RiskViewService's ---
+
+  @Override
+  public List<io.gantry.server.api.VarFigureInfo> getVarSummary(String businessDate, String node) {
+    return operations.riskView().summary(caller(), businessDate, node);
+  }
+
+  @Override
+  public List<io.gantry.server.api.VarFigureInfo> getVarHistory(
+      String node, String from, String to) {
+    return operations.riskView().history(caller(), node, from, to);
+  }
+
+  @Override
+  public List<io.gantry.server.api.BacktestInfo> getVarBacktest(String node, String businessDate) {
+    return operations.riskView().backtest(caller(), node, businessDate);
   }
 }

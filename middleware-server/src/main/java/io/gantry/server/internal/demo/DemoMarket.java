@@ -117,9 +117,10 @@ public final class DemoMarket {
   /**
    * var-backtest's results (node-programs/README.md, "var-backtest"; the backtest job
    * jsdl-schema/examples/var-backtest.jsdl), one table per output file in its column order: made on
-   * every start, so a demo database from before the backtest job has them too.
+   * every start, so a demo database from before the backtest job has them too. (Public for tests
+   * that make the result tables without the demo.)
    */
-  private static final List<String> BACKTEST_TABLES =
+  public static final List<String> BACKTEST_TABLES =
       List.of(
           "create table if not exists backtest_summary (run_id varchar(64) not null,"
               + " business_date date not null, node varchar(200) not null,"

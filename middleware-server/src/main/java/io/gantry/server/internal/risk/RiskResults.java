@@ -1,6 +1,8 @@
 package io.gantry.server.internal.risk;
 
 import io.gantry.server.config.NamedDataSource;
+import io.gantry.server.internal.risk.tables.BacktestSupersession;
+import io.gantry.server.internal.risk.tables.BacktestTables;
 import io.gantry.server.internal.risk.tables.ResultTables;
 import io.gantry.server.internal.risk.tables.Supersession;
 import java.sql.SQLException;
@@ -88,6 +90,28 @@ public final class RiskResults {
               + " is more");
     }
     return read(user, from, to, checked).stream().filter(f -> f.node().equals(checked)).toList();
+  }
+
+  /**
+   * The backtests of {@code node} alone (docs/risk-view.md, "Backtesting") on business date {@code
+   * date}, or, when null, on the latest date each readable data source has for it; every run, the
+   * superseded ones marked by the rule of the figures (the backtest staged out last is current).
+   */
+  public List<BacktestFigure> backtest(String user, String node, LocalDate date) {
+    String checked = checkedNode(node);
+    List<BacktestFigure> figures = new ArrayList<>();
+    for (NamedDataSource source : sources.values()) {
+      if (!source.allows(user)) {
+        continue;
+      }
+      try {
+        figures.addAll(new BacktestTables(source).read(checked, date));
+      } catch (SQLException | IllegalStateException e) { // IllegalStateException: password source
+        throw new RiskResultsException(
+            "cannot read backtests from data source '" + source.name() + "': " + e.getMessage(), e);
+      }
+    }
+    return BacktestSupersession.mark(figures);
   }
 
   private List<VarFigure> read(String user, LocalDate from, LocalDate to, String node) {

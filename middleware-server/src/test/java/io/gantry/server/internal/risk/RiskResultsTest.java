@@ -105,6 +105,69 @@ class RiskResultsTest {
     }
     figure(c, "run-c", D19, EQ_EU, 250);
     figure(c, "run-b", D19, "BANK/GANTRY-EUX", 1); // a sibling whose name starts like EU's
+    try (Statement s = c.createStatement()) {
+      for (String ddl : DemoMarket.BACKTEST_TABLES) {
+        s.execute(ddl);
+      }
+      s.execute("grant select on table backtest_summary to results_reader");
+    }
+    // bt-1 and its rerun bt-2 on the 19th, bt-3 on the 20th
+    backtest(c, "bt-1", D19, "2026-11-20T06:30:00Z", 3, "green");
+    backtest(c, "bt-2", D19, "2026-11-20T07:30:00Z", 5, "yellow");
+    backtest(c, "bt-3", D20, "2026-11-21T06:30:00Z", 5, "yellow");
+  }
+
+  private static void backtest(
+      Connection c, String runId, LocalDate day, String staged, int exceptions, String zone)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into backtest_summary (run_id, business_date, node, confidence, pnl_type,"
+                + " window_days, observations, exceptions, expected_exceptions, zone,"
+                + " kupiec_p_value) values (?, ?, 'BANK', 0.99, 'hypothetical', 250, 250, ?, 2.5,"
+                + " ?, 0.2)")) {
+      ps.setString(1, runId);
+      ps.setObject(2, day);
+      ps.setInt(3, exceptions);
+      ps.setString(4, zone);
+      ps.executeUpdate();
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into gantry_stage_out_ledger (job_id, step_key, file_checksum, row_count,"
+                + " committed_at) values (?, 'summary', 'x', 1, ?)")) {
+      ps.setString(1, runId);
+      ps.setTimestamp(2, Timestamp.from(Instant.parse(staged)));
+      ps.executeUpdate();
+    }
+  }
+
+  @Test
+  void aBacktestRerunSupersedesTheEarlierOneAndNoDateMeansTheLatest() {
+    Map<String, String> d19 =
+        results.backtest("bob", "BANK", D19).stream()
+            .collect(
+                Collectors.toMap(
+                    BacktestFigure::runId, f -> f.current() ? "current" : f.supersededBy()));
+    assertEquals(Map.of("bt-1", "bt-2", "bt-2", "current"), d19);
+    List<BacktestFigure> latest = results.backtest("bob", "BANK", null);
+    assertEquals(1, latest.size(), latest.toString());
+    BacktestFigure f = latest.get(0);
+    assertEquals(D20, f.businessDate());
+    assertEquals("yellow", f.zone());
+    assertEquals(5, f.exceptions());
+    assertEquals(250, f.observations());
+    assertEquals(Instant.parse("2026-11-21T06:30:00Z"), f.stagedOutAt());
+    assertEquals("demo-market", f.dataSource());
+    assertNull(f.conditionalCoveragePValue());
+    assertEquals(
+        Set.of("demo-market", "desk-results"),
+        results.backtest("alice", "BANK", null).stream()
+            .map(BacktestFigure::dataSource)
+            .collect(Collectors.toSet()),
+        "alice may also use desk-results; bob may not");
+    assertTrue(results.backtest("bob", "BANK/GANTRY-EU", D19).isEmpty());
+    assertThrows(IllegalArgumentException.class, () -> results.backtest("bob", " ", null));
   }
 
   @AfterAll

@@ -128,7 +128,7 @@ public final class ResultTables {
   }
 
   /** Whether the database has the stage-out ledger (lower-case on PostgreSQL, either on H2). */
-  private static boolean hasLedger(Connection c) throws SQLException {
+  static boolean hasLedger(Connection c) throws SQLException {
     DatabaseMetaData meta = c.getMetaData();
     for (String name : List.of(LEDGER, LEDGER.toUpperCase(java.util.Locale.ROOT))) {
       try (ResultSet rs = meta.getTables(null, null, name, new String[] {"TABLE"})) {

@@ -1,0 +1,117 @@
+package io.gantry.cli;
+
+import io.gantry.cli.soap.VarFigureInfo;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.csv.CSVFormat;
+import picocli.CommandLine.Option;
+
+/**
+ * How {@code gantry var} prints figures: a table by default, {@code --json} (the global option) or
+ * {@code --csv} (RFC 4180, one header row) for programs. The three carry the same columns.
+ */
+final class VarFigures {
+  /** The options every {@code gantry var} listing takes. */
+  static final class Format {
+    @Option(names = "--csv", description = "print CSV (RFC 4180, a header row) instead of a table")
+    boolean csv;
+
+    @Option(
+        names = "--current",
+        description = "only current figures: leave out those a later run superseded")
+    boolean current;
+  }
+
+  static final List<String> COLUMNS =
+      List.of(
+          "businessDate",
+          "node",
+          "confidence",
+          "method",
+          "var",
+          "expectedShortfall",
+          "varStderr",
+          "esStderr",
+          "runId",
+          "horizonDays",
+          "scenarios",
+          "stagedOutAt",
+          "supersededBy",
+          "dataSource");
+
+  private VarFigures() {}
+
+  static void print(PrintWriter out, Invocation gantry, Format format, List<VarFigureInfo> answer) {
+    List<VarFigureInfo> figures =
+        format.current ? answer.stream().filter(f -> f.getSupersededBy() == null).toList() : answer;
+    if (gantry.json) {
+      List<Map<String, Object>> rows = new ArrayList<>();
+      figures.forEach(f -> rows.add(row(f)));
+      JsonOutput.print(out, Map.of("figures", rows));
+    } else if (format.csv) {
+      csv(out, figures);
+    } else if (figures.isEmpty()) {
+      if (!gantry.quiet) {
+        out.println("no VaR figures (you see only the results data sources you may use)");
+      }
+    } else {
+      table(out, figures);
+    }
+    out.flush();
+  }
+
+  /** One figure as JSON and CSV carry it: numbers as numbers, absent values as null. */
+  private static Map<String, Object> row(VarFigureInfo f) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("businessDate", f.getBusinessDate());
+    row.put("node", f.getNode());
+    row.put("confidence", f.getConfidence());
+    row.put("method", f.getMethod());
+    row.put("var", f.getVar());
+    row.put("expectedShortfall", f.getExpectedShortfall());
+    row.put("varStderr", f.getVarStderr());
+    row.put("esStderr", f.getEsStderr());
+    row.put("runId", f.getRunId());
+    row.put("horizonDays", f.getHorizonDays());
+    row.put("scenarios", f.getScenarios());
+    row.put("stagedOutAt", f.getStagedOutAt() == null ? null : Times.json(f.getStagedOutAt()));
+    row.put("supersededBy", f.getSupersededBy());
+    row.put("dataSource", f.getDataSource());
+    return row;
+  }
+
+  private static void csv(PrintWriter out, List<VarFigureInfo> figures) {
+    CSVFormat format = CSVFormat.RFC4180; // quotes what needs it; null prints as empty
+    out.print(format.format(COLUMNS.toArray()) + "\n");
+    for (VarFigureInfo f : figures) {
+      out.print(format.format(row(f).values().toArray()) + "\n");
+    }
+  }
+
+  private static void table(PrintWriter out, List<VarFigureInfo> figures) {
+    TextTable table =
+        new TextTable(
+            "DATE", "NODE", "CONF", "METHOD", "VAR", "ES", "RUN", "STAGED OUT", "SUPERSEDED BY");
+    for (VarFigureInfo f : figures) {
+      table.row(
+          f.getBusinessDate(),
+          f.getNode(),
+          f.getConfidence().stripTrailingZeros().toPlainString(),
+          f.getMethod(),
+          money(f.getVar()),
+          money(f.getExpectedShortfall()),
+          f.getRunId(),
+          f.getStagedOutAt() == null ? "-" : Times.text(f.getStagedOutAt()),
+          f.getSupersededBy() == null ? "current" : f.getSupersededBy());
+    }
+    table.print(out);
+  }
+
+  private static String money(double amount) {
+    return String.format(Locale.ROOT, "%,.2f", amount);
+  }
+}

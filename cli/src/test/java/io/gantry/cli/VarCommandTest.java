@@ -1,0 +1,452 @@
+package io.gantry.cli;
+
+import static io.gantry.cli.CliServers.ALICE;
+import static io.gantry.cli.CliServers.BOB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gantry.cli.GantryRun.Result;
+import io.gantry.server.internal.demo.DemoMarket;
+import io.gantry.server.internal.security.TlsKeystore;
+import io.gantry.soap.SoapContract;
+import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.TestAccount;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code gantry var summary|history} over SOAP against a real server whose results data source is
+ * the demo database, with VaR runs written into its result tables before the server starts (as
+ * nightly jobs' stage-out leaves them): a rerun on the earlier date supersedes the first run. The
+ * results data source is a second name for the demo database that only alice may use, so bob, who
+ * may not, sees nothing.
+ */
+@ExtendWith(VarCommandTest.ResultsServer.class)
+class VarCommandTest {
+  static final LocalDate DAY = DemoMarket.LAST_BUSINESS_DATE;
+  static final LocalDate EVE = DAY.minusDays(1);
+  static final String EU = "BANK/GANTRY-EU";
+  static final int POSITIONS = 20;
+
+  /** TLS, alice and bob, the demo market with three VaR runs; results from 'desk-results'. */
+  static final class ResultsServer extends CliServers.Resolver {
+    ResultsServer() {
+      super("cli-var", VarCommandTest::server);
+    }
+  }
+
+  private static io.gantry.testing.server.GantryTestServerBuilder server(Path dir) {
+    Path dataDir = dir.resolve("server");
+    DemoMarket market = new DemoMarket(dataDir.resolve("demo"), POSITIONS);
+    try {
+      market.createIfMissing();
+      try (Connection c = DriverManager.getConnection(market.jdbcUrl(), "sa", "")) {
+        run(c, "run-a", EVE, "2026-01-01T06:00:00Z", 100);
+        run(c, "run-b", EVE, "2026-01-01T07:00:00Z", 200); // the rerun
+        run(c, "run-c", DAY, "2026-01-02T06:00:00Z", 300);
+        try (java.sql.Statement st = c.createStatement()) {
+          for (String ddl : DemoMarket.BACKTEST_TABLES) {
+            st.execute(ddl);
+          }
+        }
+        backtest(c, "bt-1", "2026-01-02T08:00:00Z", 2, "green");
+        backtest(c, "bt-2", "2026-01-02T09:00:00Z", 6, "yellow"); // the rerun
+      }
+      // the server's data is its own: made here before it starts, so given the modes it demands
+      try (var files = Files.walk(dataDir)) {
+        for (Path p : files.toList()) {
+          Files.setPosixFilePermissions(
+              p,
+              PosixFilePermissions.fromString(
+                  p.equals(dataDir)
+                      ? "rwx--x--x"
+                      : Files.isDirectory(p) ? "rwx------" : "rw-------"));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Path demo = dataDir.resolve("demo");
+    return GantryTestServer.builder(dir)
+        .dataDir(dataDir)
+        .secure()
+        .demo(POSITIONS)
+        .account(TestAccount.user(ALICE))
+        .account(TestAccount.user(BOB))
+        .settings(
+            Map.of(
+                "risk.results-data-sources",
+                "desk-results",
+                "datasource.desk-results.url",
+                market.accountJdbcUrl(),
+                "datasource.desk-results.user",
+                DemoMarket.WRITER,
+                "datasource.desk-results.password-file",
+                demo.resolve(DemoMarket.WRITER + ".password").toString(),
+                "datasource.desk-results.users",
+                ALICE,
+                "datasource.desk-results.read-user",
+                DemoMarket.READER,
+                "datasource.desk-results.read-password-file",
+                demo.resolve(DemoMarket.READER + ".password").toString()));
+  }
+
+  /** A run's var_run row, its stage-out ledger entry, and 99% figures for BANK and EU. */
+  private static void run(Connection c, String runId, LocalDate day, String staged, double var)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into var_run (run_id, business_date, method, horizon_days, scenarios, seed,"
+                + " base_currency, confidence_levels, program_version)"
+                + " values (?, ?, 'mc-normal', 1, 1000, 1, 'USD', '0.99', 'test')")) {
+      ps.setString(1, runId);
+      ps.setObject(2, day);
+      ps.executeUpdate();
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into gantry_stage_out_ledger (job_id, step_key, file_checksum, row_count,"
+                + " committed_at) values (?, 'summary', 'x', 1, ?)")) {
+      ps.setString(1, runId);
+      ps.setTimestamp(2, Timestamp.from(Instant.parse(staged)));
+      ps.executeUpdate();
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into var_node_summary (run_id, business_date, node, confidence, var,"
+                + " expected_shortfall, pnl_mean, pnl_stddev, scenarios)"
+                + " values (?, ?, ?, 0.99, ?, ?, 0, 1, 1000)")) {
+      for (String node : List.of("BANK", EU)) {
+        double v = node.equals("BANK") ? var : var / 2;
+        ps.setString(1, runId);
+        ps.setObject(2, day);
+        ps.setString(3, node);
+        ps.setDouble(4, v);
+        ps.setDouble(5, v * 1.25);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  /** A backtest of BANK on DAY: its summary row and its stage-out ledger entry. */
+  private static void backtest(
+      Connection c, String runId, String staged, int exceptions, String zone) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into backtest_summary (run_id, business_date, node, confidence, pnl_type,"
+                + " window_days, observations, exceptions, expected_exceptions, zone,"
+                + " kupiec_p_value, first_date, last_date)"
+                + " values (?, ?, 'BANK', 0.99, 'hypothetical', 250, 250, ?, 2.5, ?, 0.0625, ?, ?)")) {
+      ps.setString(1, runId);
+      ps.setObject(2, DAY);
+      ps.setInt(3, exceptions);
+      ps.setString(4, zone);
+      ps.setObject(5, DAY.minusDays(360));
+      ps.setObject(6, DAY);
+      ps.executeUpdate();
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into gantry_stage_out_ledger (job_id, step_key, file_checksum, row_count,"
+                + " committed_at) values (?, 'summary', 'x', 1, ?)")) {
+      ps.setString(1, runId);
+      ps.setTimestamp(2, Timestamp.from(Instant.parse(staged)));
+      ps.executeUpdate();
+    }
+  }
+
+  @Test
+  void theBacktestOfTheLatestDateInAllThreeFormats(GantryTestServer s) throws IOException {
+    Result table = CliServers.as(s, ALICE).run("var", "backtest", "--node", "BANK");
+    assertEquals(0, table.exitCode(), table.toString());
+    List<String> lines = table.out().lines().toList();
+    assertEquals(3, lines.size(), table.out());
+    assertTrue(lines.get(0).startsWith("DATE "), table.out());
+    assertTrue(
+        lines.stream()
+            .anyMatch(
+                l ->
+                    l.matches(
+                        DAY
+                            + " +BANK +0\\.99 +hypothetical +250 +6 +2\\.500 +yellow +0\\.06250 .* bt-2 +current")),
+        table.out());
+    assertTrue(lines.stream().anyMatch(l -> l.matches(".* green .* bt-1 +bt-2")), table.out());
+
+    Result json =
+        CliServers.as(s, ALICE)
+            .run(
+                "--json",
+                "var",
+                "backtest",
+                "--node",
+                "BANK",
+                "--date",
+                DAY.toString(),
+                "--current");
+    assertEquals(0, json.exitCode(), json.toString());
+    JsonNode backtests = new ObjectMapper().readTree(json.out()).get("backtests");
+    assertEquals(1, backtests.size(), json.out());
+    assertEquals("yellow", backtests.get(0).get("zone").asText());
+    assertEquals(6, backtests.get(0).get("exceptions").asInt());
+    assertEquals(DAY.minusDays(360).toString(), backtests.get(0).get("firstDate").asText());
+    assertTrue(backtests.get(0).get("conditionalCoveragePValue").isNull(), json.out());
+
+    Result csv = CliServers.as(s, ALICE).run("var", "backtest", "--node", "BANK", "--csv");
+    List<CSVRecord> records =
+        CSVFormat.RFC4180
+            .builder()
+            .setHeader()
+            .setSkipHeaderRecord(true)
+            .get()
+            .parse(new StringReader(csv.out()))
+            .getRecords();
+    assertEquals(VarBacktestCommand.COLUMNS, records.get(0).getParser().getHeaderNames());
+    assertEquals(
+        List.of("bt-1", "bt-2"), records.stream().map(r -> r.get("runId")).sorted().toList());
+
+    assertEquals(
+        new Result(0, "no backtests (you see only the results data sources you may use)\n", ""),
+        CliServers.as(s, BOB).run("var", "backtest", "--node", "BANK"));
+  }
+
+  @Test
+  void theSummaryIsATableOfEveryRunWithTheSupersededOnesNamingTheirRerun(GantryTestServer s) {
+    Result table = CliServers.as(s, ALICE).run("var", "summary", "--date", EVE.toString());
+    assertEquals(0, table.exitCode(), table.toString());
+    List<String> lines = table.out().lines().toList();
+    assertTrue(lines.get(0).matches("DATE +NODE +CONF +METHOD +VAR +ES +RUN .*"), table.out());
+    assertEquals(5, lines.size(), "a header and two runs of two nodes:\n" + table.out());
+    assertTrue(
+        lines.stream()
+            .anyMatch(
+                l ->
+                    l.matches(
+                        EVE + " +BANK +0\\.99 +mc-normal +100\\.00 +125\\.00 +run-a .* run-b")),
+        table.out());
+    assertTrue(
+        lines.stream()
+            .anyMatch(
+                l ->
+                    l.matches(
+                        EVE + " +BANK +0\\.99 +mc-normal +200\\.00 +250\\.00 +run-b .* current")),
+        table.out());
+
+    Result eu =
+        CliServers.as(s, ALICE)
+            .run("var", "summary", "--date", DAY.toString(), "--node", EU, "--current");
+    assertEquals(2, eu.out().lines().count(), eu.toString());
+    assertTrue(eu.out().contains("150.00"), eu.toString());
+  }
+
+  @Test
+  void theSummaryAsJsonCarriesEveryField(GantryTestServer s) throws IOException {
+    Result json =
+        CliServers.as(s, ALICE)
+            .run("--json", "var", "summary", "--date", EVE.toString(), "--node", EU);
+    assertEquals(0, json.exitCode(), json.toString());
+    JsonNode figures = new ObjectMapper().readTree(json.out()).get("figures");
+    assertEquals(2, figures.size(), json.out());
+    JsonNode first =
+        figures.get(0).get("runId").asText().equals("run-a") ? figures.get(0) : figures.get(1);
+    assertEquals(EVE.toString(), first.get("businessDate").asText());
+    assertEquals(EU, first.get("node").asText());
+    assertEquals(0.99, first.get("confidence").asDouble(), 1e-12);
+    assertEquals("mc-normal", first.get("method").asText());
+    assertEquals(50.0, first.get("var").asDouble(), 1e-9);
+    assertEquals(62.5, first.get("expectedShortfall").asDouble(), 1e-9);
+    assertEquals(1000, first.get("scenarios").asLong());
+    assertEquals(1, first.get("horizonDays").asInt());
+    assertEquals("2026-01-01T06:00:00Z", first.get("stagedOutAt").asText());
+    assertEquals("run-b", first.get("supersededBy").asText());
+    assertEquals("desk-results", first.get("dataSource").asText());
+  }
+
+  @Test
+  void theHistoryAsCsvHasAHeaderAndOneRecordAFigure(GantryTestServer s) throws IOException {
+    Result csv =
+        CliServers.as(s, ALICE)
+            .run(
+                "var",
+                "history",
+                "--node",
+                "BANK",
+                "--from",
+                EVE.toString(),
+                "--to",
+                DAY.toString(),
+                "--csv");
+    assertEquals(0, csv.exitCode(), csv.toString());
+    List<CSVRecord> records =
+        CSVFormat.RFC4180
+            .builder()
+            .setHeader()
+            .setSkipHeaderRecord(true)
+            .get()
+            .parse(new StringReader(csv.out()))
+            .getRecords();
+    assertEquals(VarFigures.COLUMNS, records.get(0).getParser().getHeaderNames());
+    assertEquals(
+        List.of("run-a", "run-b", "run-c"),
+        records.stream().map(r -> r.get("runId")).sorted().toList(),
+        "BANK alone, not the nodes below it:\n" + csv.out());
+    records.forEach(r -> assertEquals("BANK", r.get("node")));
+    Result current =
+        CliServers.as(s, ALICE)
+            .run(
+                "var",
+                "history",
+                "--node",
+                "BANK",
+                "--from",
+                EVE.toString(),
+                "--to",
+                DAY.toString(),
+                "--csv",
+                "--current");
+    assertEquals(3, current.out().lines().count(), "a header and runs b and c:\n" + current);
+  }
+
+  @Test
+  void aUserWhoMayNotUseTheResultsDataSourceSeesNothing(GantryTestServer s) {
+    Result table = CliServers.as(s, BOB).run("var", "summary", "--date", EVE.toString());
+    assertEquals(
+        new Result(0, "no VaR figures (you see only the results data sources you may use)\n", ""),
+        table);
+    Result json =
+        CliServers.as(s, BOB)
+            .run(
+                "--json",
+                "var",
+                "history",
+                "--node",
+                "BANK",
+                "--from",
+                EVE.toString(),
+                "--to",
+                DAY.toString());
+    assertEquals(0, json.exitCode(), json.toString());
+    assertTrue(json.out().replaceAll("\\s", "").equals("{\"figures\":[]}"), json.toString());
+  }
+
+  @Test
+  void aMalformedDateOrAReversedSpanIsRefusedNamingTheArgument(GantryTestServer s) {
+    Result date = CliServers.as(s, ALICE).run("var", "summary", "--date", "20.11.2026");
+    assertEquals(ExitCodes.USAGE_OR_IO, date.exitCode(), "a client fault: " + date);
+    assertTrue(
+        date.err()
+            .contains("argument businessDate: '20.11.2026' is not a business date (YYYY-MM-DD)"),
+        date.toString());
+    Result span =
+        CliServers.as(s, ALICE)
+            .run(
+                "var",
+                "history",
+                "--node",
+                "BANK",
+                "--from",
+                DAY.toString(),
+                "--to",
+                EVE.toString());
+    assertTrue(span.err().contains("argument to: the first business date"), span.toString());
+  }
+
+  /**
+   * zeep (scripts/soap-clients-venv installs it) calls getVarSummary and getVarHistory from the
+   * published WSDL: cli/src/test/python/zeep_var.py says what it checks.
+   */
+  @Test
+  void zeepReadsTheSameFiguresFromThePublishedWsdl(GantryTestServer s, @TempDir Path tmp)
+      throws Exception {
+    Path python = Path.of("..", ".venv-soap-clients", "bin", "python");
+    assertTrue(
+        Files.isExecutable(python),
+        "zeep is not installed: run scripts/soap-clients-venv (scripts/test-all does)");
+    Path wsdl = tmp.resolve("JobManagement.wsdl");
+    try (InputStream in = SoapContract.wsdl().openStream()) {
+      Files.copy(in, wsdl);
+    }
+    Path pem = Files.writeString(tmp.resolve("server.pem"), pemOf(s.dataDir().resolve("tls")));
+    Path log = tmp.resolve("zeep.log");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                python.toString(),
+                Path.of("src", "test", "python", "zeep_var.py").toString(),
+                "--wsdl",
+                wsdl.toString(),
+                "--url",
+                s.url(),
+                "--cafile",
+                pem.toString(),
+                "--eve",
+                EVE.toString(),
+                "--day",
+                DAY.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder
+        .environment()
+        .keySet()
+        .removeIf(
+            k ->
+                k.toLowerCase(Locale.ROOT).endsWith("_proxy")
+                    || k.equals("REQUESTS_CA_BUNDLE")
+                    || k.equals("CURL_CA_BUNDLE"));
+    Process zeep = builder.start();
+    try (OutputStream stdin = zeep.getOutputStream()) {
+      String passwords = s.account(ALICE).password() + "\n" + s.account(BOB).password() + "\n";
+      stdin.write(passwords.getBytes(StandardCharsets.UTF_8));
+    }
+    boolean ended = zeep.waitFor(120, TimeUnit.SECONDS);
+    if (!ended) {
+      zeep.destroyForcibly().waitFor();
+    }
+    String output = Files.readString(log, StandardCharsets.UTF_8);
+    assertTrue(ended, "zeep did not finish in 120 s:\n" + output);
+    assertEquals(0, zeep.exitValue(), "zeep's checks failed:\n" + output);
+  }
+
+  /** The server's self-signed certificate as PEM: what a Python user is handed to trust. */
+  private static String pemOf(Path tlsDirectory) throws Exception {
+    TlsKeystore keystore = TlsKeystore.loadOrGenerate(tlsDirectory);
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(keystore.file())) {
+      store.load(in, keystore.password().toCharArray());
+    }
+    Certificate certificate = store.getCertificate(store.aliases().nextElement());
+    return "-----BEGIN CERTIFICATE-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+            .encodeToString(certificate.getEncoded())
+        + "\n-----END CERTIFICATE-----\n";
+  }
+}
