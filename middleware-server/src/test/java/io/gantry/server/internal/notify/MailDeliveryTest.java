@@ -13,14 +13,17 @@ import io.gantry.server.internal.jobstore.JdbcJobStore;
 import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.jobstore.JobState;
 import io.gantry.server.internal.jobstore.JobStoreSettings;
+import io.gantry.server.internal.jobstore.OutboxEvent;
 import io.gantry.server.internal.plan.StagingRules;
 import io.gantry.staging.ConnectionPolicy;
 import io.gantry.testing.TestKeystore;
 import jakarta.mail.internet.MimeMessage;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -43,11 +46,13 @@ class MailDeliveryTest {
   private static SmtpReceiver smtp;
   private static JdbcJobStore store;
   private static NotificationDelivery delivery;
+  private static Path passwordFile;
 
   @BeforeAll
   static void start() throws Exception {
     tls = TestKeystore.generate(dir);
-    smtp = SmtpReceiver.withStartTls(dir.resolve("smtp"), tls);
+    smtp = SmtpReceiver.withStartTls(dir.resolve("smtp"), tls, "gantry", "smtp-s3cret");
+    passwordFile = Files.writeString(dir.resolve("smtp-password"), "smtp-s3cret\n");
     store = JdbcJobStore.open(JobStoreSettings.h2File(dir.resolve("store")));
     delivery = delivery(store, smtp.port(), Duration.ofMillis(1));
   }
@@ -65,8 +70,8 @@ class MailDeliveryTest {
             List.of("bank.example", "ops@partner.example"),
             "localhost", // the name the test certificate carries: the server's identity is checked
             smtpPort,
-            null,
-            new PasswordSource.None(),
+            "gantry", // logs in after STARTTLS, with the password read from its file
+            new PasswordSource.FromFile(passwordFile),
             "gantry@bank.example");
     return new NotificationDelivery(
         jobs.outbox(),
@@ -209,6 +214,32 @@ class MailDeliveryTest {
     assertEquals(
         Optional.of("'Risk <risk@bank.example>' is not one bare e-mail address (user@domain)"),
         MailRule.of(List.of("bank.example")).problem("Risk <risk@bank.example>"));
+  }
+
+  @Test
+  void aWrongPasswordSendsNothingAndTheFailureDoesNotShowIt() throws Exception {
+    Path wrong = Files.writeString(dir.resolve("wrong-password"), "not-the-password\n");
+    MailSender sender =
+        new MailSender(
+            new ServerConfig.Mail(
+                List.of("bank.example"),
+                "localhost",
+                smtp.port(),
+                "gantry",
+                new PasswordSource.FromFile(wrong),
+                "gantry@bank.example"),
+            tls.trustStore(),
+            SOURCE);
+    int before = smtp.messages().size();
+    Optional<String> failure =
+        sender.send(
+            "risk@bank.example",
+            new OutboxEvent(
+                1, "e-1", "io.gantry.job.failed", null, "alice", Instant.now(), "{}", 0));
+
+    assertTrue(failure.isPresent(), "the server refused the login");
+    assertFalse(failure.get().contains("not-the-password"), failure.get());
+    assertEquals(before, smtp.messages().size());
   }
 
   @Test

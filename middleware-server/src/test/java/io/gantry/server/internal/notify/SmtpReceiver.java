@@ -36,9 +36,15 @@ final class SmtpReceiver implements AutoCloseable {
     this.port = port;
   }
 
-  /** A server that offers STARTTLS with {@code tls}'s certificate and refuses mail before it. */
-  static SmtpReceiver withStartTls(Path directory, TestKeystore tls) throws Exception {
+  /**
+   * A server that offers STARTTLS with {@code tls}'s certificate and refuses mail before it, and
+   * before a login as {@code user} with {@code password} (given to it in a file, never as an
+   * argument).
+   */
+  static SmtpReceiver withStartTls(Path directory, TestKeystore tls, String user, String password)
+      throws Exception {
     Files.createDirectories(directory);
+    Files.writeString(directory.resolve("login"), user + "\n" + password + "\n");
     Path cert = directory.resolve("cert.pem");
     Path key = directory.resolve("key.pem");
     writePem(tls, cert, key);

@@ -4,14 +4,16 @@ Arguments: DIRECTORY MODE [CERT KEY]. MODE "starttls" offers STARTTLS with CERT/
 refuses MAIL before it; MODE "plain" offers no STARTTLS at all. Prints the port it listens on
 (127.0.0.1, chosen by the system), then saves each accepted message as DIRECTORY/msg-N.eml. While
 DIRECTORY/refuse-next exists, the next message is refused with a temporary 451 and the file is
-removed (the refused message is kept as DIRECTORY/refused-N.eml). Runs until killed.
+removed (the refused message is kept as DIRECTORY/refused-N.eml). With DIRECTORY/login (a user
+name line and a password line) in MODE "starttls", a client must log in with them, after STARTTLS,
+before it may send. Runs until killed.
 """
 import asyncio
 import os
 import ssl
 import sys
 
-from aiosmtpd.smtp import SMTP
+from aiosmtpd.smtp import SMTP, AuthResult
 
 directory, mode = sys.argv[1], sys.argv[2]
 
@@ -34,11 +36,25 @@ class Handler:
         return "250 2.0.0 accepted"
 
 
+def authenticator(expected):
+    def check(server, session, envelope, mechanism, auth_data):
+        given = (auth_data.login, auth_data.password)
+        return AuthResult(success=given == expected)
+
+    return check
+
+
 async def main():
     context = None
     if mode == "starttls":
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(sys.argv[3], sys.argv[4])
+    login = os.path.join(directory, "login")
+    expected = None
+    if context is not None and os.path.exists(login):
+        with open(login, "rb") as f:
+            user, password = f.read().split(b"\n")[:2]
+        expected = (user, password)
     loop = asyncio.get_running_loop()
     server = await loop.create_server(
         lambda: SMTP(
@@ -46,6 +62,9 @@ async def main():
             hostname="localhost",
             tls_context=context,
             require_starttls=context is not None,
+            authenticator=authenticator(expected) if expected else None,
+            auth_required=expected is not None,
+            auth_require_tls=True,
         ),
         host="127.0.0.1",
         port=0,
