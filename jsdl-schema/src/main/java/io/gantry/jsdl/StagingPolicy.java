@@ -25,6 +25,15 @@ public interface StagingPolicy {
     return Optional.empty();
   }
 
+  /**
+   * Why a job's {@code gx:Notify} may not name this mailbox (not one address, or neither it nor its
+   * domain on the operator's {@code notify.mail-allowed}), or empty. The server checks again before
+   * it sends.
+   */
+  default Optional<String> mailboxProblem(String address) {
+    return Optional.empty();
+  }
+
   /** Functions that staging SQL may call beyond the built-in allow-list, upper case. */
   default Set<String> extraSqlFunctions() {
     return Set.of();

@@ -35,6 +35,7 @@ import io.gantry.server.internal.identity.IdentityWiring;
 import io.gantry.server.internal.jobstore.JdbcJobStore;
 import io.gantry.server.internal.jobstore.JobStoreSettings;
 import io.gantry.server.internal.metrics.ServerMetrics;
+import io.gantry.server.internal.notify.MailRule;
 import io.gantry.server.internal.notify.Notifications;
 import io.gantry.server.internal.notify.WebhookRule;
 import io.gantry.server.internal.pipeline.JsdlJobPipeline;
@@ -339,7 +340,8 @@ public final class GantryServer implements AutoCloseable {
             new StagingRules(
                 staging.connections(),
                 config.staging().sqlFunctions(),
-                WebhookRule.of(config.notifications().allowedHosts())::problem));
+                WebhookRule.of(config.notifications().allowedHosts())::problem,
+                MailRule.of(config.notifications().mail().allowed())::problem));
     JobPlanner planner =
         new JobPlanner(
                 compute.backend().directories().root(),

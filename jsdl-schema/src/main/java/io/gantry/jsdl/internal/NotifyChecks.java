@@ -7,8 +7,9 @@ import io.gantry.jsdl.StagingPolicy;
 import org.w3c.dom.Element;
 
 /**
- * {@code gx:Notify}: each webhook a job names must be one the server's operator allows, so that a
- * job with a webhook that would never be posted to is refused when submitted, at the element.
+ * {@code gx:Notify}: each webhook and mailbox a job names must be one the server's operator allows,
+ * so that a job with a webhook that would never be posted to is refused when submitted, at the
+ * element.
  */
 final class NotifyChecks {
   private final Findings findings;
@@ -29,6 +30,11 @@ final class NotifyChecks {
         policy
             .webhookProblem(Dom.text(webhook))
             .ifPresent(problem -> findings.error(webhook, problem));
+      }
+      for (Element mailbox : Dom.children(notify, GANTRY, "Mail")) {
+        policy
+            .mailboxProblem(Dom.text(mailbox))
+            .ifPresent(problem -> findings.error(mailbox, problem));
       }
     }
   }

@@ -29,6 +29,29 @@ final class NotifySection {
           .means(
               "the wait before the first retry; each next one waits twice as long, up to 15 min");
 
+  static final Setting<List<String>> MAIL_ALLOWED =
+      Setting.of("notify.mail-allowed", SettingType.words())
+          .shownDefault("none: no e-mail is sent")
+          .means("addresses (ops@bank.example) and domains (bank.example) mail may be sent to");
+  static final Setting<String> SMTP_HOST =
+      Setting.of("notify.smtp-host", SettingType.text())
+          .shownDefault("none: no e-mail is sent")
+          .means("the SMTP server mail is sent through (always with STARTTLS)");
+  static final Setting<Integer> SMTP_PORT =
+      Setting.of("notify.smtp-port", SettingType.integer(1, 65535))
+          .byDefault("587")
+          .means("its port (submission)");
+  static final Setting<String> SMTP_USER =
+      Setting.of("notify.smtp-user", SettingType.text())
+          .shownDefault("none: no login")
+          .means("the user the server logs in to the SMTP server as, after STARTTLS");
+  static final Setting<String> SMTP_PASSWORD_FILE =
+      Setting.of("notify.smtp-password-file", SettingType.text())
+          .means("file holding that user's password; required with notify.smtp-user");
+  static final Setting<String> MAIL_FROM =
+      Setting.of("notify.mail-from", SettingType.text())
+          .means("the From address of notification mail; required with notify.smtp-host");
+
   static ServerConfig.Notifications read(SettingValues values) {
     List<String> hosts = values.get(ALLOWED_HOSTS);
     for (String entry : hosts) {
@@ -45,6 +68,33 @@ final class NotifySection {
         values
             .find(SIGNING_KEY_FILE)
             .orElse(ServerSection.dataDirectory(values).resolve("notify-signing.key"));
-    return new ServerConfig.Notifications(hosts, key, values.get(MAX_AGE), firstRetry);
+    return new ServerConfig.Notifications(
+        hosts, key, values.get(MAX_AGE), firstRetry, mail(values));
+  }
+
+  private static ServerConfig.Mail mail(SettingValues values) {
+    List<String> allowed = values.get(MAIL_ALLOWED);
+    for (String entry : allowed) {
+      if (!entry.matches(
+          "([^@\\s<>,;\"]+@)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9-]+)*")) {
+        throw new ConfigException(
+            MAIL_ALLOWED.key(), "'" + entry + "' is not an address (a@b.example) or a domain");
+      }
+    }
+    String host = values.get(SMTP_HOST);
+    String from = values.get(MAIL_FROM);
+    if (host != null && from == null) {
+      throw new ConfigException(MAIL_FROM.key(), "is required with notify.smtp-host");
+    }
+    String user = values.get(SMTP_USER);
+    String passwordFile = values.get(SMTP_PASSWORD_FILE);
+    if (user != null && passwordFile == null) {
+      throw new ConfigException(SMTP_PASSWORD_FILE.key(), "is required with notify.smtp-user");
+    }
+    PasswordSource password =
+        passwordFile == null
+            ? new PasswordSource.None()
+            : new PasswordSource.FromFile(Path.of(passwordFile));
+    return new ServerConfig.Mail(allowed, host, values.get(SMTP_PORT), user, password, from);
   }
 }

@@ -114,9 +114,34 @@ public record ServerConfig(
       List<String> allowedHosts,
       Path signingKeyFile,
       java.time.Duration maxAge,
-      java.time.Duration firstRetry) {
+      java.time.Duration firstRetry,
+      Mail mail) {
     public Notifications {
       allowedHosts = List.copyOf(allowedHosts);
+    }
+  }
+
+  /**
+   * E-mail notifications (docs/operations.md, "Notifications"): the addresses and domains mail may
+   * go to ({@code notify.mail-allowed}), the SMTP server ({@code notify.smtp-host}, null: no mail;
+   * {@code notify.smtp-port}), its login ({@code notify.smtp-user}, null: none, and the password
+   * read from {@code notify.smtp-password-file} when a mail is sent) and the From address.
+   */
+  public record Mail(
+      List<String> allowed,
+      String smtpHost,
+      int smtpPort,
+      String smtpUser,
+      PasswordSource smtpPassword,
+      String from) {
+    public Mail {
+      allowed = List.copyOf(allowed);
+    }
+
+    @Override
+    public String toString() {
+      // the password source names a file only, but a record's toString is no place for secrets
+      return "Mail[" + smtpHost + ":" + smtpPort + ", user " + smtpUser + ", from " + from + "]";
     }
   }
 

@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>A commit that wrote an event wakes the thread; otherwise it looks every few seconds (for
  *       retries that have come due).
- *   <li>An event goes to each webhook of its job's {@code gx:Notify} that asks for its type and has
- *       not confirmed it yet; a target off notify.allowed-hosts is refused and never contacted.
+ *   <li>An event goes to each webhook and mailbox of its job's {@code gx:Notify} that asks for its
+ *       type and has not confirmed it yet; a webhook off notify.allowed-hosts, or a mailbox off
+ *       notify.mail-allowed, is refused and never contacted.
  *   <li>A pass where some target failed is retried after an exponential back-off with jitter, until
  *       the event is older than notify.max-age; then delivery gives up on it.
  * </ol>
@@ -46,6 +47,7 @@ public final class NotificationDelivery implements AutoCloseable {
   private final Outbox outbox;
   private final JobStore jobs;
   private final WebhookSender webhooks;
+  private final MailSender mail;
   private final String source;
   private final Duration maxAge;
   private final Duration firstRetry;
@@ -59,6 +61,7 @@ public final class NotificationDelivery implements AutoCloseable {
       Outbox outbox,
       JobStore jobs,
       WebhookSender webhooks,
+      MailSender mail,
       String source,
       Duration maxAge,
       Duration firstRetry,
@@ -66,6 +69,7 @@ public final class NotificationDelivery implements AutoCloseable {
     this.outbox = outbox;
     this.jobs = jobs;
     this.webhooks = webhooks;
+    this.mail = mail;
     this.source = source;
     this.maxAge = maxAge;
     this.firstRetry = firstRetry;
@@ -117,12 +121,17 @@ public final class NotificationDelivery implements AutoCloseable {
   }
 
   private void deliver(OutboxEvent event) throws InterruptedException {
-    List<String> targets = subscribers(event);
-    Set<String> confirmed = targets.isEmpty() ? Set.of() : outbox.confirmedTargets(event.seq());
-    String json = CloudEvent.json(event, source);
+    Optional<NotifyRequest> request = subscription(event);
+    List<String> webhookTargets = request.map(NotifyRequest::webhooks).orElse(List.of());
+    List<String> mailTargets = request.map(NotifyRequest::mailboxes).orElse(List.of());
+    Set<String> confirmed =
+        webhookTargets.isEmpty() && mailTargets.isEmpty()
+            ? Set.of()
+            : outbox.confirmedTargets(event.seq());
     List<String> failures = new ArrayList<>();
     int sent = 0;
-    for (String url : targets) {
+    String json = webhookTargets.isEmpty() ? null : CloudEvent.json(event, source);
+    for (String url : webhookTargets) {
       String hash = sha256(url);
       if (confirmed.contains(hash)) {
         continue;
@@ -138,6 +147,25 @@ public final class NotificationDelivery implements AutoCloseable {
         sent++;
       } else {
         failures.add(shown(failure.get(), url));
+      }
+    }
+    for (String address : mailTargets) {
+      // "mailto:" keeps a mailbox's confirmation apart from any webhook's
+      String hash = sha256("mailto:" + address);
+      if (confirmed.contains(hash)) {
+        continue;
+      }
+      Optional<String> refusal = mail.refusal(address);
+      if (refusal.isPresent()) {
+        log.warn("event {} of job {}: {}", event.id(), event.subject(), refusal.get());
+        continue;
+      }
+      Optional<String> failure = mail.send(address, event);
+      if (failure.isEmpty()) {
+        outbox.confirmed(event.seq(), hash);
+        sent++;
+      } else {
+        failures.add(failure.get());
       }
     }
     finish(event, sent, failures);
@@ -177,22 +205,20 @@ public final class NotificationDelivery implements AutoCloseable {
     return Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(half + 1));
   }
 
-  /** The webhooks that asked for this event: its job's gx:Notify. */
-  private List<String> subscribers(OutboxEvent event) {
+  /** The job's gx:Notify, when it asked for this event. */
+  private Optional<NotifyRequest> subscription(OutboxEvent event) {
     if (event.subject() == null) {
-      return List.of();
+      return Optional.empty();
     }
     JobId id;
     try {
       id = JobId.parse(event.subject());
     } catch (IllegalArgumentException notAJob) {
-      return List.of();
+      return Optional.empty();
     }
     return jobs.jobDescription(id)
         .flatMap(NotifyRequest::of)
-        .filter(request -> request.wants(event.type()))
-        .map(NotifyRequest::webhooks)
-        .orElse(List.of());
+        .filter(request -> request.wants(event.type()));
   }
 
   private void purgeOccasionally() {
@@ -236,6 +262,7 @@ public final class NotificationDelivery implements AutoCloseable {
     outbox.onWrite(() -> {});
     wake.release();
     webhooks.abort();
+    mail.abort();
     try {
       thread.join(TimeUnit.SECONDS.toMillis(15));
     } catch (InterruptedException e) {

@@ -11,8 +11,8 @@ public final class Notifications {
   private Notifications() {}
 
   /**
-   * Starts the delivery thread; close it to stop. Receivers' certificates are checked against
-   * staging.trust-store (the JDK's when unset), as https staging's are.
+   * Starts the delivery thread; close it to stop. Receivers' and the SMTP server's certificates are
+   * checked against staging.trust-store (the JDK's when unset), as https staging's are.
    *
    * @param source the CloudEvents source of this server's events (its job-management URL)
    */
@@ -26,11 +26,17 @@ public final class Notifications {
             key,
             StandardStagingSettings.policy(config.standardStaging()).trustStore(),
             Clock.systemUTC());
+    MailSender mail =
+        new MailSender(
+            settings.mail(),
+            StandardStagingSettings.policy(config.standardStaging()).trustStore(),
+            source);
     NotificationDelivery delivery =
         new NotificationDelivery(
             store.outbox(),
             store,
             webhooks,
+            mail,
             source,
             settings.maxAge(),
             settings.firstRetry(),

@@ -15,19 +15,30 @@ public final class StagingRules implements StagingPolicy {
   private final ConnectionPolicy connections;
   private final Set<String> sqlFunctions;
   private final Function<String, Optional<String>> webhooks;
+  private final Function<String, Optional<String>> mailboxes;
 
   public StagingRules(ConnectionPolicy connections, Set<String> sqlFunctions) {
-    this(connections, sqlFunctions, url -> Optional.empty());
+    this(connections, sqlFunctions, url -> Optional.empty(), address -> Optional.empty());
   }
 
-  /** With the rule of gx:Notify's webhooks (notify.allowed-hosts). */
+  /**
+   * With the rules of gx:Notify's webhooks (notify.allowed-hosts) and mailboxes
+   * (notify.mail-allowed).
+   */
   public StagingRules(
       ConnectionPolicy connections,
       Set<String> sqlFunctions,
-      Function<String, Optional<String>> webhooks) {
+      Function<String, Optional<String>> webhooks,
+      Function<String, Optional<String>> mailboxes) {
     this.connections = connections;
     this.sqlFunctions = Set.copyOf(sqlFunctions);
     this.webhooks = webhooks;
+    this.mailboxes = mailboxes;
+  }
+
+  @Override
+  public Optional<String> mailboxProblem(String address) {
+    return mailboxes.apply(address);
   }
 
   @Override

@@ -47,6 +47,7 @@ public final class DeliveringStore {
               store.outbox(),
               store,
               sender,
+              MailSender.disabled("urn:gantry:test"),
               "urn:gantry:test",
               Duration.ofHours(1),
               Duration.ofMillis(20),

@@ -47,6 +47,7 @@ public final class NotificationLatencyBenchmark {
                   SigningKey.loadOrCreate(dir.resolve("key")),
                   tls.trustStore(),
                   Clock.systemUTC()),
+              MailSender.disabled("urn:gantry:bench"),
               "urn:gantry:bench",
               Duration.ofHours(1),
               Duration.ofSeconds(1),

@@ -50,6 +50,7 @@ class WebhookDeliveryTest {
             store.outbox(),
             store,
             sender,
+            MailSender.disabled("https://gantry.example/services/JobManagement"),
             "https://gantry.example/services/JobManagement",
             Duration.ofHours(1),
             Duration.ofMillis(1),
