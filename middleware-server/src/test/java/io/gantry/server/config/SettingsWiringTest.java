@@ -76,6 +76,10 @@ class SettingsWiringTest {
           Map.entry("application.", Map.of("application.x.executable", "/bin/true")),
           Map.entry("compute.ssh-", cluster()),
           Map.entry("queue.", Map.of("queue.classes", "urgent normal batch x")),
+          Map.entry("notify.smtp-host", Map.of("notify.mail-from", "gantry@example.org")),
+          Map.entry(
+              "notify.smtp-user",
+              Map.of("notify.smtp-password-file", "/etc/example/smtp.password")),
           Map.entry("compute.root", cluster()),
           Map.entry("directory.", directory("ldaps://ldap.example")),
           Map.entry("directory.bind-", directoryWith("directory.bind-password-file")),
