@@ -83,7 +83,12 @@ public final class GantryTestServer implements AutoCloseable {
   }
 
   static GantryTestServer start(
-      Path config, Path dataDir, List<TestAccount> accounts, String name, List<String> jvmOptions)
+      Path config,
+      Path dataDir,
+      List<TestAccount> accounts,
+      String name,
+      List<String> jvmOptions,
+      int startSlowness)
       throws IOException, InterruptedException {
     Path stem = ServerJvm.logStem(name);
     Process process =
@@ -92,7 +97,7 @@ public final class GantryTestServer implements AutoCloseable {
       String output =
           Await.value(
               "gantry-server (" + config + ") to say where it listens",
-              START_TIMEOUT,
+              START_TIMEOUT.multipliedBy(startSlowness),
               () -> startOutput(process, stem),
               text -> LISTENING.matcher(text).find(),
               text -> "its output: " + text);

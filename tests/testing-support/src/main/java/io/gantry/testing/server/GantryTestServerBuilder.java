@@ -167,7 +167,11 @@ public final class GantryTestServerBuilder {
       PasswordKeys.place(dataDir);
       DemoMarketTemplates.seed(settingsMap(), dataDir);
     }
-    return GantryTestServer.start(config, dataDir, List.copyOf(accounts), name, jvmOptions);
+    // a server that makes its own demo database and keys does at start what the others copy: the
+    // demo template's maker runs while every test JVM of the build may be starting its servers
+    int startSlowness = premadeFiles ? 1 : 3;
+    return GantryTestServer.start(
+        config, dataDir, List.copyOf(accounts), name, jvmOptions, startSlowness);
   }
 
   /**
