@@ -595,7 +595,7 @@ class InvalidDocumentsTest {
             "line 21:5 "
                 + S
                 + "PreDataStage: unknown Gantry element PreDataStage; in JobDescription Gantry's"
-                + " namespace has only Dependencies, Notify, Parameters, PostDataStaging, PreDataStaging and TaskFarm",
+                + " namespace has only Dependencies, Notify, Parameters, PostDataStaging, PreDataStaging, Queue and TaskFarm",
             "<gx:PreDataStaging>",
             "<gx:PreDataStage>",
             "</gx:PreDataStaging>",
