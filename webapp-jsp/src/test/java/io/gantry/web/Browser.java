@@ -152,10 +152,35 @@ final class Browser implements AutoCloseable {
   /** Logs in through the form and waits for the job list. */
   void logIn(String user) {
     open("/login");
+    awaitLoginForm();
     find("#username").sendKeys(user);
     find("#password").sendKeys(server.account(user).password());
     find("#login").click();
     await("#signed-in-user", 20);
+  }
+
+  /**
+   * Waits for the login form. A Chromium just started can still be finishing its own start-up
+   * navigation when the first {@code get} returns, so the form is awaited, not assumed; when it
+   * never comes, the failure says which page the browser showed instead.
+   */
+  private void awaitLoginForm() {
+    if (!driver.getCurrentUrl().startsWith(server.url("/login"))) {
+      open("/login"); // the start-up navigation replaced ours: ask once more
+    }
+    try {
+      await("#username", 30);
+    } catch (WebDriverException e) {
+      String body = String.valueOf(script("return document.body ? document.body.innerText : '';"));
+      throw new AssertionError(
+          "no login form at "
+              + driver.getCurrentUrl()
+              + " (title \""
+              + driver.getTitle()
+              + "\"): "
+              + body.substring(0, Math.min(400, body.length())),
+          e);
+    }
   }
 
   void logOut() {
