@@ -132,7 +132,7 @@ final class ConfigurationCheck {
    * first job fails on a node.
    */
   private Optional<Finding> jobDirectoryReach() {
-    if (!ComputeBackends.policyFor(config.compute()).startsOnSharedNodes()) {
+    if (!ComputeBackends.policyFor(config).startsOnSharedNodes()) {
       return Optional.empty();
     }
     String name = config.sandbox().defaultOsAccount();

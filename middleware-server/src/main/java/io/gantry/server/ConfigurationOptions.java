@@ -2,6 +2,7 @@ package io.gantry.server;
 
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.ServerConfigLoader;
+import io.gantry.server.internal.compute.ComputeBackends;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -61,6 +62,8 @@ final class ConfigurationOptions {
     if (dataDir != null) {
       overrides.put("data.dir", dataDir.toString());
     }
-    return new ServerConfigLoader().load(config, overrides);
+    ServerConfig loaded = new ServerConfigLoader().load(config, overrides);
+    ComputeBackends.check(loaded); // which backends exist is the backends' business, not config's
+    return loaded;
   }
 }

@@ -122,6 +122,7 @@ public final class GantryServer implements AutoCloseable {
 
   /** Builds and starts a server; on failure, whatever was started is stopped again. */
   public static GantryServer start(ServerConfig config) throws Exception {
+    ComputeBackends.check(config); // before anything is started, so a refusal leaves nothing
     GantryServer server = new GantryServer();
     try {
       server.startComponents(config);

@@ -2,13 +2,14 @@ package io.gantry.server.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * compute.backend and the settings of the mpirun-hosts and slurm backends (configuration.md,
- * "Compute backends").
+ * "Compute backends"). The backend's name is read here but not judged: which names exist and which
+ * settings each backend requires belong to the backends' registrations, so that a new backend
+ * changes nothing in the configuration.
  */
 final class ComputeSection {
   private ComputeSection() {}
@@ -98,20 +99,6 @@ final class ComputeSection {
           .means("absolute path of the job directories' root on the cluster's shared file system");
 
   static ServerConfig.Compute read(SettingValues values) {
-    String name = values.get(BACKEND);
-    ServerConfig.Backend backend =
-        Arrays.stream(ServerConfig.Backend.values())
-            .filter(b -> b.setting().equals(name))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new ConfigException(
-                        BACKEND.key(), "'" + name + "' is not local, mpirun-hosts or slurm"));
-    if (backend == ServerConfig.Backend.MPIRUN_HOSTS
-        && !values.isSet(ServerSection.MPIRUN_HOSTFILE)) {
-      throw new ConfigException(
-          ServerSection.MPIRUN_HOSTFILE.key(), "is required with compute.backend=mpirun-hosts");
-    }
     Duration poll = values.get(SLURM_POLL_INTERVAL);
     if (poll.compareTo(Duration.ofSeconds(1)) < 0) {
       throw new ConfigException(
@@ -125,7 +112,7 @@ final class ComputeSection {
               values.get(SLURM_USER_PARTITION, user), values.get(SLURM_USER_ACCOUNT, user)));
     }
     return new ServerConfig.Compute(
-        backend,
+        values.get(BACKEND),
         values.get(SSH_AGENT),
         values.get(SSH_IDENTITY),
         values.get(SSH_KNOWN_HOSTS),
@@ -139,15 +126,16 @@ final class ComputeSection {
         values.get(SLURM_PARTITION),
         values.get(SLURM_ACCOUNT),
         Map.copyOf(users),
-        cluster(values, backend));
+        cluster(values));
   }
 
   /**
    * The cluster reached over SSH, or null without {@code compute.ssh-host}. Checked here: the
-   * account, identity and root are required, the root is an absolute plain path, the only backend
-   * that runs there is slurm, and {@code jobs.supervisor} (a supervisor of local jobs) is refused.
+   * account, identity and root are required, the root is an absolute plain path, and {@code
+   * jobs.supervisor} (a supervisor of local jobs) is refused. Which backends run on a cluster is
+   * theirs to say (their registrations in the backend factory).
    */
-  private static ServerConfig.Cluster cluster(SettingValues values, ServerConfig.Backend backend) {
+  private static ServerConfig.Cluster cluster(SettingValues values) {
     if (!values.isSet(CLUSTER_HOST)) {
       return null;
     }
@@ -155,12 +143,6 @@ final class ComputeSection {
       if (!values.isSet(required)) {
         throw new ConfigException(required.key(), "is required with compute.ssh-host");
       }
-    }
-    if (backend != ServerConfig.Backend.SLURM) {
-      throw new ConfigException(
-          CLUSTER_HOST.key(),
-          "needs compute.backend=slurm: on a cluster reached over SSH jobs are submitted to its"
-              + " Slurm (local and mpirun-hosts run on the server's own host)");
     }
     if (values.isSet(SandboxSection.SUPERVISOR)) {
       // gantry-stepd keeps jobs of this host alive; a cluster's jobs live in its Slurm, which

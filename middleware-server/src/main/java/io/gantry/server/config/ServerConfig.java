@@ -214,23 +214,6 @@ public record ServerConfig(
     }
   }
 
-  /** Which compute backend runs jobs ({@code compute.backend}). */
-  public enum Backend {
-    LOCAL("local"),
-    MPIRUN_HOSTS("mpirun-hosts"),
-    SLURM("slurm");
-
-    private final String setting;
-
-    Backend(String setting) {
-      this.setting = setting;
-    }
-
-    public String setting() {
-      return setting;
-    }
-  }
-
   /**
    * A user's Slurm defaults ({@code slurm.user.NAME.partition}, {@code slurm.user.NAME.account});
    * null: the server's.
@@ -240,7 +223,8 @@ public record ServerConfig(
   /**
    * Where and how jobs run (section "Compute backends" of configuration.md).
    *
-   * @param backend {@code compute.backend}
+   * @param backend {@code compute.backend}: the name of a registered backend, which the backend
+   *     factory checks with the settings that backend requires
    * @param sshAgent {@code mpirun.ssh-agent}: the ssh program mpirun starts its daemons with
    * @param sshIdentity {@code mpirun.ssh-identity}: the private key, or null
    * @param sshKnownHosts {@code mpirun.ssh-known-hosts}: host keys checked strictly, or null
@@ -258,7 +242,7 @@ public record ServerConfig(
    *     null: job directories on this host
    */
   public record Compute(
-      Backend backend,
+      String backend,
       String sshAgent,
       Path sshIdentity,
       Path sshKnownHosts,

@@ -44,7 +44,11 @@ class ComputeBackendSeamTest {
             .importPackages("io.gantry");
   }
 
-  /** The backend kind is read by the configuration and branched on by the factory only. */
+  /**
+   * The backend kind is read by the configuration and asked for by the factory only: no class
+   * elsewhere calls {@code ServerConfig.Compute.backend()}, and the configuration has no type of
+   * backend kinds to branch on.
+   */
   private static ArchRule onlyTheFactoryBranchesOnTheBackendKind() {
     return noClasses()
         .that()
@@ -52,9 +56,22 @@ class ComputeBackendSeamTest {
         .and()
         .doNotHaveFullyQualifiedName(ComputeBackends.class.getName())
         .should()
-        .dependOnClassesThat()
-        .belongToAnyOf(ServerConfig.Backend.class)
+        .callMethod(ServerConfig.Compute.class, "backend")
         .because("which backend runs the jobs is the factory's business (docs/architecture.md)");
+  }
+
+  @Test
+  void theConfigurationKnowsNoBackendByName() {
+    // a new backend must not need a value added in the configuration: its registration names it
+    noClasses()
+        .that()
+        .resideInAPackage(CONFIGURATION)
+        .and()
+        .areEnums()
+        .should()
+        .haveSimpleNameContaining("Backend")
+        .because("the backends' registrations own their names and required settings")
+        .check(gantry);
   }
 
   @Test
@@ -68,7 +85,8 @@ class ComputeBackendSeamTest {
     AssertionError failure =
         assertThrows(
             AssertionError.class, () -> onlyTheFactoryBranchesOnTheBackendKind().check(offender));
-    assertTrue(failure.getMessage().contains("ServerConfig$Backend"), failure.getMessage());
+    assertTrue(
+        failure.getMessage().contains("ServerConfig$Compute.backend()"), failure.getMessage());
   }
 
   @Test

@@ -1,57 +1,91 @@
 package io.gantry.server.internal.compute;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.ServerConfigLoader;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/** Which registration the settings choose, and the settings the registrations require. */
 class ComputeBackendsTest {
-  private static ServerConfig.Compute load(Map<String, String> settings) {
+  private static ServerConfig load(Map<String, String> settings) {
     Map<String, String> all =
         new HashMap<>(Map.of("data.dir", "/tmp/gantry-compute-backends-test"));
     all.putAll(settings);
-    return new ServerConfigLoader().load(null, all).compute();
+    return new ServerConfigLoader().load(null, all);
   }
 
-  private static List<String> chosenBy(ServerConfig.Compute settings) {
-    return ComputeBackends.registered().stream()
-        .filter(r -> r.chosenBy().test(settings))
-        .map(ComputeBackends.Registration::name)
-        .toList();
+  private static String chosenBy(Map<String, String> settings) {
+    return ComputeBackends.chosen(load(settings)).name();
   }
 
-  @Test
-  void eachComputeBackendValueChoosesExactlyOneRegisteredBackend() {
-    assertEquals(List.of("local"), chosenBy(load(Map.of())));
-    assertEquals(
-        List.of("mpirun-hosts"),
-        chosenBy(
-            load(
-                Map.of(
-                    "compute.backend", "mpirun-hosts", "mpirun.hostfile", "/etc/gantry/hosts"))));
-    assertEquals(List.of("slurm"), chosenBy(load(Map.of("compute.backend", "slurm"))));
-    assertEquals(
-        List.of("slurm over SSH"),
-        chosenBy(
-            load(
-                Map.of(
-                    "compute.backend", "slurm",
-                    "compute.ssh-host", "login.cluster.example",
-                    "compute.ssh-user", "gantry",
-                    "compute.ssh-identity", "cluster",
-                    "compute.root", "/scratch/gantry"))));
+  private static Map<String, String> cluster(String backend) {
+    return Map.of(
+        "compute.backend", backend,
+        "compute.ssh-host", "login.cluster.example",
+        "compute.ssh-user", "gantry",
+        "compute.ssh-identity", "cluster",
+        "compute.root", "/scratch/gantry",
+        "mpirun.hostfile", "/etc/gantry/hosts");
   }
 
   @Test
-  void everyValueOfComputeBackendHasARegistration() {
-    for (ServerConfig.Backend backend : ServerConfig.Backend.values()) {
-      Map<String, String> settings = new HashMap<>(Map.of("compute.backend", backend.setting()));
-      settings.put("mpirun.hostfile", "/etc/gantry/hosts");
-      assertEquals(1, chosenBy(load(settings)).size(), backend.setting());
+  void eachComputeBackendValueChoosesOneRegisteredBackend() {
+    assertEquals("local", chosenBy(Map.of()));
+    assertEquals(
+        "mpirun-hosts",
+        chosenBy(
+            Map.of("compute.backend", "mpirun-hosts", "mpirun.hostfile", "/etc/gantry/hosts")));
+    assertEquals("slurm", chosenBy(Map.of("compute.backend", "slurm")));
+    assertEquals("slurm over SSH", chosenBy(cluster("slurm")));
+  }
+
+  @Test
+  void everyRegisteredNameIsChosenOnEverySiteItIsRegisteredFor() {
+    for (ComputeBackends.Registration r : ComputeBackends.registered()) {
+      Map<String, String> settings =
+          r.site() == ComputeBackends.Site.CLUSTER_OVER_SSH
+              ? cluster(r.backend())
+              : Map.of("compute.backend", r.backend(), "mpirun.hostfile", "/etc/gantry/hosts");
+      assertEquals(r.name(), chosenBy(settings));
+    }
+  }
+
+  @Test
+  void anUnknownBackendIsRefusedNamingTheRegisteredChoices() {
+    ServerConfig config = load(Map.of("compute.backend", "pbs"));
+    ConfigException e = assertThrows(ConfigException.class, () -> ComputeBackends.check(config));
+    assertTrue(
+        e.getMessage().contains("compute.backend")
+            && e.getMessage().contains("'pbs' is not local, mpirun-hosts or slurm"),
+        e.getMessage());
+  }
+
+  @Test
+  void mpirunHostsWithoutAHostFileIsRefusedNamingTheSetting() {
+    ServerConfig config = load(Map.of("compute.backend", "mpirun-hosts"));
+    ConfigException e = assertThrows(ConfigException.class, () -> ComputeBackends.check(config));
+    assertTrue(
+        e.getMessage().contains("mpirun.hostfile")
+            && e.getMessage().contains("required with compute.backend=mpirun-hosts"),
+        e.getMessage());
+  }
+
+  @Test
+  void aClusterOverSshRunsOnlyTheBackendsRegisteredThere() {
+    for (String backend : new String[] {"local", "mpirun-hosts"}) {
+      ServerConfig config = load(cluster(backend));
+      ConfigException e =
+          assertThrows(ConfigException.class, () -> ComputeBackends.check(config), backend);
+      assertTrue(
+          e.getMessage().contains("compute.ssh-host")
+              && e.getMessage().contains("needs compute.backend=slurm"),
+          e.getMessage());
     }
   }
 }

@@ -10,6 +10,6 @@ public final class BranchesOnTheBackendKind {
   private BranchesOnTheBackendKind() {}
 
   static boolean submitsToSlurm(ServerConfig config) {
-    return config.compute().backend() == ServerConfig.Backend.SLURM;
+    return "slurm".equals(config.compute().backend());
   }
 }
