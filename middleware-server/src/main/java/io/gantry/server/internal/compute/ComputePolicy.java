@@ -21,16 +21,17 @@ import java.util.Map;
  *     operator's key
  * @param sandboxed whether jobs run in this host's sandbox, which shows JSDL file systems at {@code
  *     /fs/NAME}; elsewhere they see the host paths, which must be shared with the nodes
- * @param slurm whether jobs go to Slurm, which takes their partition and resources
- * @param onCluster whether job directories lie on a cluster reached over SSH ({@code
+ * @param batchResources whether the backend takes a job's partition and resources (it submits to a
+ *     batch system, Slurm): a job naming a partition elsewhere is refused
+ * @param remoteJobDirectories whether job directories lie on a cluster reached over SSH ({@code
  *     compute.ssh-host}): task farms and JSDL file systems, things of this host, are refused
  */
 public record ComputePolicy(
     String backend,
     boolean jobHostFiles,
     boolean sandboxed,
-    boolean slurm,
-    boolean onCluster,
+    boolean batchResources,
+    boolean remoteJobDirectories,
     String partition,
     String account,
     Map<String, ServerConfig.SlurmUser> users) {
@@ -47,7 +48,7 @@ public record ComputePolicy(
    * owner (docs/security.md).
    */
   public boolean startsOnSharedNodes() {
-    return slurm && !onCluster;
+    return batchResources && !remoteJobDirectories;
   }
 
   /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */

@@ -285,7 +285,7 @@ public final class JobPlanner {
               .mounted(launch, named, job, problems);
     }
     BatchResources batch =
-        compute.slurm()
+        compute.batchResources()
             ? compute.resources(
                 job,
                 owner,
@@ -446,7 +446,7 @@ public final class JobPlanner {
       job.description().getResources().getFileSystem().forEach(f -> named.add(f.getName().strip()));
     }
     job.stagingSteps().forEach(step -> step.fileSystemName().ifPresent(named::add));
-    if (compute.onCluster() && !named.isEmpty()) {
+    if (compute.remoteJobDirectories() && !named.isEmpty()) {
       problems.add(
           "JSDL file systems "
               + named
@@ -481,7 +481,7 @@ public final class JobPlanner {
       ProcessCount.check(job, 1, "an HPC Profile application runs", problems);
       return hpcProfile(id, job.hpcProfileApplication().get(), dir);
     }
-    if (job.taskFarm().isPresent() && compute.onCluster()) {
+    if (job.taskFarm().isPresent() && compute.remoteJobDirectories()) {
       problems.add(
           "task farms run on the server's own host (their dispatcher and journal live there), and"
               + " this server runs its jobs on the cluster of compute.ssh-host: submit the farm to"
@@ -556,7 +556,7 @@ public final class JobPlanner {
   }
 
   private LaunchSpec mpirun(JobId id, MpirunApplicationType app, Path dir, List<String> problems) {
-    if (app.getPartition() != null && !compute.slurm()) {
+    if (app.getPartition() != null && !compute.batchResources()) {
       problems.add(
           "Partition names a Slurm partition, and this server's compute backend is "
               + compute.backend()
