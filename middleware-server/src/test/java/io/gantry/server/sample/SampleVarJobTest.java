@@ -26,8 +26,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Element;
@@ -37,64 +36,104 @@ import org.xml.sax.InputSource;
  * The sample VaR job (jsdl-schema/examples/var-job.jsdl) end to end on a real server: SQL stage-in
  * in two groups with parameter binding, scp from the demo SSH host, mcvar on 2 ranks through the
  * real mpirun, stage-out of the run, its inputs' checksums and every node's results into the demo
- * database; a resubmission for an old business date takes that date's book, closes and history; an
- * intraday re-run sees a new trade and a moved close (nothing is cached).
+ * database; a resubmission for an old business date takes that date's book, closes and history. The
+ * runs are made once for the class and each test reads what they left (SampleVarIntradayRerunTest
+ * changes the database between runs, on a server of its own).
  */
 class SampleVarJobTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
   private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
 
   private static final String ADMIN_PASSWORD = "the sample's admin password";
-  @TempDir Path dir;
-  private Path dataDir;
-  private GantryTestServerBuilder builder;
-  private GantryTestServer server;
-  private JobManagement client;
 
-  @BeforeEach
-  void startServer() throws Exception {
+  @TempDir static Path dir;
+  private static Path dataDir;
+  private static GantryTestServer server;
+  private static JobManagement client;
+
+  /** Every run the tests look at, made once: each test reads the demo database afterwards. */
+  private static List<String> mcvarApplications;
+
+  private static String named;
+  private static String described;
+  private static String again;
+  private static String oldDate;
+  private static JobStatusInfo describedStatus;
+  private static JobResults describedResults;
+  private static JobResults namedResults;
+  private static JobResults oldDateResults;
+
+  /**
+   * Starts a server on the defaults (TLS and accounts included), runs the sample as shipped, the
+   * named sample, a resubmission of the sample and the sample for an older business date, then
+   * stops the server: the demo database is a file of the server's, which H2 opens in one process.
+   */
+  @BeforeAll
+  static void runTheSamples() throws Exception {
     dataDir = dir.resolve("server");
     assertTrue(
         Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
-    // On the defaults, TLS and accounts included: the first administrator's password is configured.
-    Path adminPassword = Files.writeString(dir.resolve("admin.password"), ADMIN_PASSWORD);
-    builder =
-        GantryTestServer.builder(dir)
-            .dataDir(dataDir)
-            .secure()
-            .demo(300)
-            .settings(
-                Map.ofEntries(
-                    Map.entry("admin.password-file", adminPassword.toString()),
-                    // mcvar runs inside the job's sandbox, which shows it only from an allowed root
-                    // (and, as with bin/gantry-server and scripts/run-sample, the server offers its
-                    // built-in
-                    // mcvar application found there to the named form, var-job-named.jsdl)
-                    Map.entry("jobs.allowed-executable-roots", MCVAR.getParent().toString())));
-    start();
-  }
-
-  /** Starts the server on this test's data directory (again, after a stop). */
-  private void start() throws Exception {
-    server = builder.start();
+    server = sampleServer(dir, dataDir).start();
     client = JobManagementClients.of(server, new Login.Basic("admin", ADMIN_PASSWORD));
+    try {
+      mcvarApplications =
+          client.getServerInfo().applications.stream()
+              .filter(a -> a.name.equals("mcvar"))
+              .map(a -> a.name + " " + a.version + " " + a.kind + " " + a.processes)
+              .toList();
+      named = client.submitJob(new JobDocument(namedSample()));
+      described = client.submitJob(new JobDocument(sampleJob()));
+      oldDate =
+          client.submitJob(
+              new JobDocument(
+                  sampleJob(),
+                  List.of(new io.gantry.server.api.ParameterValue("business_date", "2026-11-12"))));
+      describedStatus = awaitEnd(described, Duration.ofMinutes(4));
+      assertEquals(
+          JobStateName.SUCCEEDED,
+          describedStatus.state,
+          () -> "failed: " + describedStatus.failureReason);
+      again = client.resubmitJob(described, List.of());
+      for (String job : List.of(named, oldDate, again)) {
+        JobStatusInfo status = awaitEnd(job, Duration.ofMinutes(4));
+        assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
+      }
+      describedResults = client.getJobResults(described);
+      namedResults = client.getJobResults(named);
+      oldDateResults = client.getJobResults(oldDate);
+    } finally {
+      server.close();
+    }
   }
 
-  @AfterEach
-  void stopServer() {
-    server.close();
+  /**
+   * A server on the defaults, TLS and accounts included, with the demo: the first administrator's
+   * password is configured.
+   */
+  static GantryTestServerBuilder sampleServer(Path dir, Path dataDir) throws Exception {
+    Path adminPassword = Files.writeString(dir.resolve("admin.password"), ADMIN_PASSWORD);
+    return GantryTestServer.builder(dir)
+        .dataDir(dataDir)
+        .secure()
+        .demo(300)
+        .settings(
+            Map.ofEntries(
+                Map.entry("admin.password-file", adminPassword.toString()),
+                // mcvar runs inside the job's sandbox, which shows it only from an allowed root
+                // (and, as with bin/gantry-server and scripts/run-sample, the server offers its
+                // built-in mcvar application found there to the named form, var-job-named.jsdl)
+                Map.entry("jobs.allowed-executable-roots", MCVAR.getParent().toString())));
   }
 
-  /** The example as shipped, pointed at this test's demo SSH port and the built mcvar. */
-  private Element sampleJob() throws Exception {
-    String xml =
-        Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job.jsdl"))
-            .replace(
-                "<gx:RemotePort>2222</gx:RemotePort>",
-                "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
-            .replace(
-                "<gx:Executable>mcvar</gx:Executable>",
-                "<gx:Executable>" + MCVAR + "</gx:Executable>");
+  static JobManagement adminClient(GantryTestServer server) {
+    return JobManagementClients.of(server, new Login.Basic("admin", ADMIN_PASSWORD));
+  }
+
+  private static Element namedSample() throws Exception {
+    return parse(Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job-named.jsdl")));
+  }
+
+  private static Element parse(String xml) throws Exception {
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);
     return f.newDocumentBuilder()
@@ -102,28 +141,30 @@ class SampleVarJobTest {
         .getDocumentElement();
   }
 
+  /** The example as shipped, pointed at this test's demo SSH port and the built mcvar. */
+  static Element sampleJob(GantryTestServer server) throws Exception {
+    return parse(
+        Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job.jsdl"))
+            .replace(
+                "<gx:RemotePort>2222</gx:RemotePort>",
+                "<gx:RemotePort>" + server.demoSshPort().orElseThrow() + "</gx:RemotePort>")
+            .replace(
+                "<gx:Executable>mcvar</gx:Executable>",
+                "<gx:Executable>" + MCVAR + "</gx:Executable>"));
+  }
+
+  private static Element sampleJob() throws Exception {
+    return sampleJob(server);
+  }
+
   @Test
   void theNamedSampleRunsTheServersBuiltInMcvarWithTheFiguresOfTheDescribedSample()
       throws Exception {
-    String xml = Files.readString(REPOSITORY.resolve("jsdl-schema/examples/var-job-named.jsdl"));
-    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-    f.setNamespaceAware(true);
-    Element job =
-        f.newDocumentBuilder().parse(new InputSource(new StringReader(xml))).getDocumentElement();
     assertEquals(
         List.of("mcvar 1.0 mpirun 2"),
-        client.getServerInfo().applications.stream()
-            .filter(a -> a.name.equals("mcvar"))
-            .map(a -> a.name + " " + a.version + " " + a.kind + " " + a.processes)
-            .toList(),
+        mcvarApplications,
         "the built-in mcvar, found in the allowed executable roots");
-    String named = client.submitJob(new JobDocument(job));
-    JobStatusInfo status = awaitEnd(named, Duration.ofMinutes(3));
-    assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
-    assertEquals(RESULT_FILES, client.getJobResults(named).stagedOut.size());
-    String described = client.submitJob(new JobDocument(sampleJob()));
-    assertEquals(JobStateName.SUCCEEDED, awaitEnd(described, Duration.ofMinutes(3)).state);
-    server.close(); // the demo database is a file of the server's, which H2 opens in one process
+    assertEquals(RESULT_FILES, namedResults.stagedOut.size());
     try (Connection c = demoDatabase()) {
       assertEquals(
           50000,
@@ -171,17 +212,15 @@ class SampleVarJobTest {
 
   @Test
   void sampleJobStagesComputesAndWritesTheRunAndEveryNodesVarBackIntoSql() throws Exception {
-    String jobId = client.submitJob(new JobDocument(sampleJob()));
-    JobStatusInfo status = awaitEnd(jobId, Duration.ofMinutes(3));
-    assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
+    String jobId = described;
+    JobStatusInfo status = describedStatus;
     assertEquals(0, status.exitCode);
 
-    JobResults results = client.getJobResults(jobId);
+    JobResults results = describedResults;
     assertEquals(6, results.stagedIn.size(), "five SQL extracts and one scp transfer");
     Map<String, StagedFileInfo> in = byTarget(results.stagedIn);
     assertTrue(in.get("positions.csv.gz").checksum.startsWith("sha256:"));
     assertEquals(RESULT_FILES, results.stagedOut.size());
-    server.close(); // the demo database is a file of the server's, which H2 opens in one process
 
     try (Connection c = demoDatabase()) {
       assertEquals(
@@ -288,11 +327,7 @@ class SampleVarJobTest {
    */
   @Test
   void aResubmittedJobReproducesEveryResultRowButItsRunId() throws Exception {
-    String first = client.submitJob(new JobDocument(sampleJob()));
-    assertEquals(JobStateName.SUCCEEDED, awaitEnd(first, Duration.ofMinutes(3)).state);
-    String again = client.resubmitJob(first, List.of());
-    assertEquals(JobStateName.SUCCEEDED, awaitEnd(again, Duration.ofMinutes(3)).state);
-    server.close(); // the demo database is a file of the server's, which H2 opens in one process
+    String first = described;
     try (Connection c = demoDatabase()) {
       for (String table :
           List.of(
@@ -335,18 +370,10 @@ class SampleVarJobTest {
 
   @Test
   void aResubmissionForAnOldDateUsesThatDatesBookLevelsAndHistory() throws Exception {
-    String today = client.submitJob(new JobDocument(sampleJob()));
-    assertEquals(JobStateName.SUCCEEDED, awaitEnd(today, Duration.ofMinutes(3)).state);
-    String old =
-        client.submitJob(
-            new JobDocument(
-                sampleJob(),
-                List.of(new io.gantry.server.api.ParameterValue("business_date", "2026-11-12"))));
-    JobStatusInfo status = awaitEnd(old, Duration.ofMinutes(3));
-    assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
-    Map<String, StagedFileInfo> before = byTarget(client.getJobResults(today).stagedIn);
-    Map<String, StagedFileInfo> after = byTarget(client.getJobResults(old).stagedIn);
-    server.close();
+    String today = described;
+    String old = oldDate;
+    Map<String, StagedFileInfo> before = byTarget(describedResults.stagedIn);
+    Map<String, StagedFileInfo> after = byTarget(oldDateResults.stagedIn);
     try (Connection c = demoDatabase()) {
       assertEquals(
           (long) scalar(c, "select count(*) from position where business_date = ?", "2026-11-12"),
@@ -388,46 +415,12 @@ class SampleVarJobTest {
     }
   }
 
-  @Test
-  void anIntradayReRunSeesANewTradeAndAMovedCloseNothingIsCached() throws Exception {
-    String first = client.submitJob(new JobDocument(sampleJob()));
-    assertEquals(JobStateName.SUCCEEDED, awaitEnd(first, Duration.ofMinutes(3)).state);
-    Map<String, StagedFileInfo> before = byTarget(client.getJobResults(first).stagedIn);
-    server.close(); // the demo database is a file of the server's, which H2 opens in one process
-    try (Connection c = demoDatabase();
-        java.sql.Statement s = c.createStatement()) {
-      // a trade booked after the first run, and the close moved (what scripts/move-demo-levels
-      // does)
-      s.execute(
-          "insert into position (business_date, position_id, portfolio_id, instrument, factor_id,"
-              + " currency, quantity) values (date '2026-11-20', 'P-NEW', 'EQ-US', 'spot',"
-              + " 'EQ-US-01', 'USD', 1000)");
-      s.execute(
-          "update factor_history set level = cast(level * 1.01 as decimal(20, 10))"
-              + " where as_of = date '2026-11-20' and factor_id like 'EQ-%'");
-    }
-    start();
-    String second = client.submitJob(new JobDocument(sampleJob()));
-    JobStatusInfo status = awaitEnd(second, Duration.ofMinutes(3));
-    assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
-    Map<String, StagedFileInfo> after = byTarget(client.getJobResults(second).stagedIn);
-    for (String file :
-        List.of(
-            "positions.csv.gz",
-            "params.csv.gz",
-            "factor-ids.csv",
-            "factors.csv.gz",
-            "history.csv.gz")) {
-      assertTrue(
-          after.get(file).step.startsWith("sql-extract["), file + ": " + after.get(file).step);
-    }
-    assertEquals(before.get("positions.csv.gz").rows + 1, after.get("positions.csv.gz").rows);
-    assertTrue(
-        !before.get("factors.csv.gz").checksum.equals(after.get("factors.csv.gz").checksum),
-        "the closes moved, so their extract differs");
+  private static Connection demoDatabase() throws Exception {
+    return demoDatabase(dataDir);
   }
 
-  private Connection demoDatabase() throws Exception {
+  /** The demo market database of a stopped server's data directory. */
+  static Connection demoDatabase(Path dataDir) throws Exception {
     return DriverManager.getConnection(
         new DemoMarket(dataDir.resolve("demo"), 300).jdbcUrl(), "sa", "");
   }
@@ -442,13 +435,13 @@ class SampleVarJobTest {
     }
   }
 
-  private static Map<String, StagedFileInfo> byTarget(List<StagedFileInfo> files) {
+  static Map<String, StagedFileInfo> byTarget(List<StagedFileInfo> files) {
     Map<String, StagedFileInfo> m = new java.util.HashMap<>();
     files.forEach(f -> m.put(f.target, f));
     return m;
   }
 
-  private JobStatusInfo awaitEnd(String jobId, Duration timeout) {
+  private static JobStatusInfo awaitEnd(String jobId, Duration timeout) {
     return TestJobs.awaitFinal(client, jobId, timeout);
   }
 
