@@ -63,6 +63,7 @@ import io.gantry.server.internal.service.JobFileReader;
 import io.gantry.server.internal.service.JobFlow;
 import io.gantry.server.internal.service.JobOutputs;
 import io.gantry.server.internal.service.JobSubmission;
+import io.gantry.server.internal.service.StoredJobDirectories;
 import io.gantry.server.internal.service.VisibleJobs;
 import io.gantry.server.internal.sshca.UserCertificateAuthority;
 import io.gantry.server.internal.stagein.StageInCacheAdministration;
@@ -188,7 +189,7 @@ public final class GantryServer implements AutoCloseable {
     ServerMetrics metrics = new ServerMetrics(); // ops: docs/operations.md
     Storage storage = startStorage(config);
     Staging staging = startStaging(config);
-    staging.gateway().useJobOutputs(jobOutputs(storage.store())); // gantry-job: sources
+    staging.gateway().useJobOutputs(new StoredJobDirectories(storage.store())); // gantry-job:
     Compute compute = startCompute(config, storage, staging);
     Planning planning = planning(config, staging, compute);
     MetaScheduler<JsdlJobPlan> scheduler =
@@ -266,19 +267,6 @@ public final class GantryServer implements AutoCloseable {
         gateway,
         stageInCache,
         riskResults);
-  }
-
-  /** gantry-job: sources read an earlier job's directory where its stored plan put it. */
-  private static io.gantry.staging.JobOutputs jobOutputs(JdbcJobStore store) {
-    return job -> {
-      try {
-        return store
-            .plan(io.gantry.server.internal.jobstore.JobId.parse(job))
-            .map(plan -> plan.jobDirectory().toString());
-      } catch (IllegalArgumentException e) {
-        return Optional.empty(); // not a job id: no such job
-      }
-    };
   }
 
   /** The configured data sources, and the demo market's when the demo is on. */

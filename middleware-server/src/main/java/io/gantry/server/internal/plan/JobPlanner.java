@@ -602,25 +602,19 @@ public final class JobPlanner {
       processes = app.getNumberOfProcesses().getValue().intValueExact();
       ProcessCount.check(job, processes, "NumberOfProcesses gives", problems);
     }
-    LaunchSpec.Builder spec =
-        LaunchSpec.builder(id.toString(), ProgramKind.MPI, app.getExecutable().getValue().strip())
-            .arguments(
-                app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
-            .workingDirectory(
-                inside(
-                    dir,
-                    app.getWorkingDirectory() == null
-                        ? null
-                        : app.getWorkingDirectory().getValue()))
-            .jobDirectory(dir)
-            .processes(processes)
-            .output(
-                stream(dir, app.getOutput(), JsdlDefaults.STDOUT_FILE),
-                stream(dir, app.getError(), JsdlDefaults.STDERR_FILE))
-            .wallTimeLimit(defaultWallTime);
-    app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
-    spec.environment(JOB_ID_VARIABLE, id.toString());
-    return spec.build();
+    return posixElements(
+            id,
+            ProgramKind.MPI,
+            dir,
+            app.getExecutable(),
+            app.getArgument(),
+            app.getWorkingDirectory(),
+            app.getOutput(),
+            app.getError(),
+            app.getEnvironment())
+        .processes(processes)
+        .wallTimeLimit(defaultWallTime)
+        .build();
   }
 
   private LaunchSpec posix(JobId id, POSIXApplicationType app, Path dir) {
@@ -628,24 +622,47 @@ public final class JobPlanner {
         app.getWallTimeLimit() == null
             ? defaultWallTime
             : Duration.ofSeconds(app.getWallTimeLimit().getValue().longValueExact());
+    return posixElements(
+            id,
+            ProgramKind.POSIX,
+            dir,
+            app.getExecutable(),
+            app.getArgument(),
+            app.getWorkingDirectory(),
+            app.getOutput(),
+            app.getError(),
+            app.getEnvironment())
+        .wallTimeLimit(wall)
+        .build();
+  }
+
+  /**
+   * What POSIXApplication (GFD.56) and SPMDApplication (GFD.115, which reuses the POSIX elements)
+   * say alike: the executable, arguments, working directory, output and error files in the job
+   * directory, and the environment, with the job's id added.
+   */
+  private static LaunchSpec.Builder posixElements(
+      JobId id,
+      ProgramKind kind,
+      Path dir,
+      io.gantry.jsdl.model.posix.FileNameType executable,
+      List<io.gantry.jsdl.model.posix.ArgumentType> arguments,
+      io.gantry.jsdl.model.posix.DirectoryNameType workingDirectory,
+      io.gantry.jsdl.model.posix.FileNameType output,
+      io.gantry.jsdl.model.posix.FileNameType error,
+      List<io.gantry.jsdl.model.posix.EnvironmentType> environment) {
     LaunchSpec.Builder spec =
-        LaunchSpec.builder(id.toString(), ProgramKind.POSIX, app.getExecutable().getValue().strip())
-            .arguments(
-                app.getArgument().stream().map(a -> a.getValue().strip()).toArray(String[]::new))
+        LaunchSpec.builder(id.toString(), kind, executable.getValue().strip())
+            .arguments(arguments.stream().map(a -> a.getValue().strip()).toArray(String[]::new))
             .workingDirectory(
-                inside(
-                    dir,
-                    app.getWorkingDirectory() == null
-                        ? null
-                        : app.getWorkingDirectory().getValue()))
+                inside(dir, workingDirectory == null ? null : workingDirectory.getValue()))
             .jobDirectory(dir)
             .output(
-                stream(dir, app.getOutput(), JsdlDefaults.STDOUT_FILE),
-                stream(dir, app.getError(), JsdlDefaults.STDERR_FILE))
-            .wallTimeLimit(wall);
-    app.getEnvironment().forEach(e -> spec.environment(e.getName(), e.getValue()));
+                stream(dir, output, JsdlDefaults.STDOUT_FILE),
+                stream(dir, error, JsdlDefaults.STDERR_FILE));
+    environment.forEach(e -> spec.environment(e.getName(), e.getValue()));
     spec.environment(JOB_ID_VARIABLE, id.toString());
-    return spec.build();
+    return spec;
   }
 
   private static String orDefault(String value, String fallback) {
