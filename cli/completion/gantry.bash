@@ -203,6 +203,8 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var summary" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var history" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var backtest" ];    then _picocli_gantry_var; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var explain" ];    then _picocli_gantry_var; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var limits" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session open" ];    then _picocli_gantry_workersession; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session submit" ];    then _picocli_gantry_workersession; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session take" ];    then _picocli_gantry_workersession; return $?; fi
@@ -260,19 +262,23 @@ function _complete_gantry() {
   local cmds46=(var summary)
   local cmds47=(var history)
   local cmds48=(var backtest)
-  local cmds49=(worker-session open)
-  local cmds50=(worker-session submit)
-  local cmds51=(worker-session take)
-  local cmds52=(worker-session status)
-  local cmds53=(worker-session list)
-  local cmds54=(worker-session close)
+  local cmds49=(var explain)
+  local cmds50=(var limits)
+  local cmds51=(worker-session open)
+  local cmds52=(worker-session submit)
+  local cmds53=(worker-session take)
+  local cmds54=(worker-session status)
+  local cmds55=(worker-session list)
+  local cmds56=(worker-session close)
 
-  if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_workersession_close; return $?; fi
-  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_workersession_list; return $?; fi
-  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_workersession_status; return $?; fi
-  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_workersession_take; return $?; fi
-  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
-  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds56[@]}"; then _picocli_gantry_workersession_close; return $?; fi
+  if CompWordsContainsArray "${cmds55[@]}"; then _picocli_gantry_workersession_list; return $?; fi
+  if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_workersession_status; return $?; fi
+  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_workersession_take; return $?; fi
+  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
+  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_var_limits; return $?; fi
+  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_var_explain; return $?; fi
   if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_var_backtest; return $?; fi
   if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_var_history; return $?; fi
   if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_var_summary; return $?; fi
@@ -1304,7 +1310,7 @@ function _picocli_gantry_var() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="summary history backtest"
+  local commands="summary history backtest explain limits"
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -2081,6 +2087,90 @@ function _picocli_gantry_var_backtest() {
       return
       ;;
     '--date')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `explain` subcommand.
+function _picocli_gantry_var_explain() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--csv' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--node' '--from' '--to' '--top' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--node')
+      return
+      ;;
+    '--from')
+      return
+      ;;
+    '--to')
+      return
+      ;;
+    '--top')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `limits` subcommand.
+function _picocli_gantry_var_limits() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--breaches' '--csv' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--date' '--node' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--date')
+      return
+      ;;
+    '--node')
       return
       ;;
     '--server')

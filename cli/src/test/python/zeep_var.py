@@ -1,5 +1,5 @@
 """The risk view's VaR operations (getVarSummary, getVarHistory,
-getVarBacktest) through zeep, a SOAP stack
+getVarBacktest, getVarExplain, getVarLimits) through zeep, a SOAP stack
 Gantry did not write, built from the checked-in WSDL contract as a Python user would build it.
 
 Run by VarCommandTest against the server it shares (three VaR runs, results only alice may read):
@@ -49,6 +49,26 @@ def checks(args, alice, bob):
     check(sorted((b.runId, b.zone, b.supersededBy) for b in backtests)
           == [("bt-1", "green", "bt-2"), ("bt-2", "yellow", None)], f"backtests {backtests}")
     check(not bob.getVarBacktest(node="BANK"), "bob may not use the results source")
+    explains = alice.getVarExplain(node="BANK", top=3, **{"from": args.eve, "to": args.day})
+    check(len(explains) == 1, f"one explain of BANK: {explains}")
+    explain = explains[0]
+    check((explain.fromRunId, explain.toRunId) == ("run-b", "run-c"), f"runs {explain}")
+    names = [c.name for c in explain.component]
+    check(names[0] == "new positions" and names[-1] == "residual/interaction", f"names {names}")
+    total = sum(c.amount for c in explain.component)
+    check(abs(total - (explain.toVar - explain.fromVar)) < 1e-9, f"components sum to {total}")
+    check(len(explain.position) == 3, f"top 3 positions {explain.position}")
+    check(all(isinstance(p.change, float) for p in explain.position), "changes are doubles")
+    check(not bob.getVarExplain(node="BANK", **{"from": args.eve, "to": args.day}),
+          "bob may not use the results source")
+    breaches = alice.getVarLimits(businessDate=args.day, breachesOnly=True)
+    check([(b.node, b.breached) for b in breaches] == [("BANK", True)], f"breaches {breaches}")
+    check(abs(breaches[0].usagePercent - 120.0) < 1e-9, f"usage {breaches[0].usagePercent}")
+    limited = alice.getVarLimits(businessDate=args.day, node="BANK/GANTRY-EU", breachesOnly=False)
+    check([(b.node, b.breached) for b in limited] == [("BANK/GANTRY-EU", False)], f"{limited}")
+    day = alice.getVarSummary(businessDate=args.day, node="BANK")
+    check(sorted((f.node, f.varLimit) for f in day if f.supersededBy is None)
+          == [("BANK", 250.0), ("BANK/GANTRY-EU", 200.0)], f"summary limits {day}")
     try:
         alice.getVarSummary(businessDate="yesterday")
         raise AssertionError("no fault for a malformed date")

@@ -7,8 +7,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gantry var summary|history|backtest}: the morning risk view's VaR results, read by the
- * server from its results data sources (docs/risk-view.md), never from job directories.
+ * {@code gantry var summary|history|backtest|explain|limits}: the morning risk view's VaR results,
+ * read by the server from its results data sources (docs/risk-view.md), never from job directories.
  */
 @Command(
     name = "var",
@@ -19,13 +19,21 @@ import picocli.CommandLine.Spec;
           + " earlier runs marked with the rerun that superseded them. You see only the data"
           + " sources you may use. A table by default; --json or --csv for programs."
     },
-    subcommands = {VarSummaryCommand.class, VarHistoryCommand.class, VarBacktestCommand.class},
+    subcommands = {
+      VarSummaryCommand.class,
+      VarHistoryCommand.class,
+      VarBacktestCommand.class,
+      VarExplainCommand.class,
+      VarLimitsCommand.class
+    },
     footerHeading = "%nExamples:%n",
     footer = {
       "  gantry var summary --date 2026-11-20",
       "  gantry var summary --date 2026-11-20 --node BANK/GANTRY-EU --csv",
       "  gantry var history --node BANK --from 2026-01-01 --to 2026-11-20 --current",
       "  gantry var backtest --node BANK",
+      "  gantry var explain --node BANK --from 2026-11-19 --to 2026-11-20",
+      "  gantry var limits --date 2026-11-20 --breaches",
       ExitCodes.HELP
     })
 final class VarCommand implements Runnable {
@@ -35,6 +43,6 @@ final class VarCommand implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(
-        spec.commandLine(), "say which: gantry var summary, history or backtest");
+        spec.commandLine(), "say which: gantry var summary, history, backtest, explain or limits");
   }
 }

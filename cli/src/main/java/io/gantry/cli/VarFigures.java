@@ -41,7 +41,9 @@ final class VarFigures {
           "scenarios",
           "stagedOutAt",
           "supersededBy",
-          "dataSource");
+          "dataSource",
+          "varLimit",
+          "limitUsagePercent");
 
   private VarFigures() {}
 
@@ -81,6 +83,8 @@ final class VarFigures {
     row.put("stagedOutAt", f.getStagedOutAt() == null ? null : Times.json(f.getStagedOutAt()));
     row.put("supersededBy", f.getSupersededBy());
     row.put("dataSource", f.getDataSource());
+    row.put("varLimit", f.getVarLimit());
+    row.put("limitUsagePercent", f.getLimitUsagePercent());
     return row;
   }
 
@@ -92,26 +96,53 @@ final class VarFigures {
     }
   }
 
+  /** The table; LIMIT and USAGE columns only where some figure has a limit (var_limit). */
   private static void table(PrintWriter out, List<VarFigureInfo> figures) {
-    TextTable table =
-        new TextTable(
-            "DATE", "NODE", "CONF", "METHOD", "VAR", "ES", "RUN", "STAGED OUT", "SUPERSEDED BY");
+    boolean limits = figures.stream().anyMatch(f -> f.getVarLimit() != null);
+    List<String> headers =
+        new ArrayList<>(
+            List.of(
+                "DATE",
+                "NODE",
+                "CONF",
+                "METHOD",
+                "VAR",
+                "ES",
+                "RUN",
+                "STAGED OUT",
+                "SUPERSEDED BY"));
+    if (limits) {
+      headers.addAll(List.of("LIMIT", "USAGE"));
+    }
+    TextTable table = new TextTable(headers.toArray(String[]::new));
     for (VarFigureInfo f : figures) {
-      table.row(
-          f.getBusinessDate(),
-          f.getNode(),
-          f.getConfidence().stripTrailingZeros().toPlainString(),
-          f.getMethod(),
-          money(f.getVar()),
-          money(f.getExpectedShortfall()),
-          f.getRunId(),
-          f.getStagedOutAt() == null ? "-" : Times.text(f.getStagedOutAt()),
-          f.getSupersededBy() == null ? "current" : f.getSupersededBy());
+      List<Object> cells =
+          new ArrayList<>(
+              List.of(
+                  f.getBusinessDate(),
+                  f.getNode(),
+                  f.getConfidence().stripTrailingZeros().toPlainString(),
+                  f.getMethod(),
+                  money(f.getVar()),
+                  money(f.getExpectedShortfall()),
+                  f.getRunId(),
+                  f.getStagedOutAt() == null ? "-" : Times.text(f.getStagedOutAt()),
+                  f.getSupersededBy() == null ? "current" : f.getSupersededBy()));
+      if (limits) {
+        cells.add(f.getVarLimit() == null ? "-" : money(f.getVarLimit()));
+        cells.add(f.getLimitUsagePercent() == null ? "-" : percent(f.getLimitUsagePercent()));
+      }
+      table.row(cells.toArray());
     }
     table.print(out);
   }
 
-  private static String money(double amount) {
+  /** A usage in percent, one decimal: 112.5%. */
+  static String percent(double usage) {
+    return String.format(Locale.ROOT, "%.1f%%", usage);
+  }
+
+  static String money(double amount) {
     return String.format(Locale.ROOT, "%,.2f", amount);
   }
 }

@@ -43,11 +43,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code gantry var summary|history} over SOAP against a real server whose results data source is
- * the demo database, with VaR runs written into its result tables before the server starts (as
- * nightly jobs' stage-out leaves them): a rerun on the earlier date supersedes the first run. The
- * results data source is a second name for the demo database that only alice may use, so bob, who
- * may not, sees nothing.
+ * {@code gantry var summary|history|backtest|explain|limits} over SOAP against a real server whose
+ * results data source is the demo database, with VaR runs written into its result tables before the
+ * server starts (as nightly jobs' stage-out leaves them): a rerun on the earlier date supersedes
+ * the first run; position contributions for the explain and VaR limits beside them. The results
+ * data source is a second name for the demo database that only alice may use, so bob, who may not,
+ * sees nothing.
  */
 @ExtendWith(VarCommandTest.ResultsServer.class)
 class VarCommandTest {
@@ -79,6 +80,9 @@ class VarCommandTest {
         }
         backtest(c, "bt-1", "2026-01-02T08:00:00Z", 2, "green");
         backtest(c, "bt-2", "2026-01-02T09:00:00Z", 6, "yellow"); // the rerun
+        explainBooks(c);
+        limit(c, "BANK", 250); // DAY's 300: a breach
+        limit(c, EU, 200); // DAY's 150: 75%
       }
       // the server's data is its own: made here before it starts, so given the modes it demands
       try (var files = Files.walk(dataDir)) {
@@ -156,6 +160,69 @@ class VarCommandTest {
         ps.addBatch();
       }
       ps.executeBatch();
+    }
+  }
+
+  /**
+   * The positions of the explain (docs/risk-view.md, "Explain"): quantity and marginal VaR of each
+   * position in BANK on EVE (run-b, VaR 200) and DAY (run-c, VaR 300), three of them from the
+   * demo's book of DAY (so they have a risk factor), one closed before DAY. Contributions q m.
+   */
+  static final Map<String, double[]> EVE_BOOK = new java.util.TreeMap<>();
+
+  static final Map<String, double[]> DAY_BOOK = new java.util.TreeMap<>();
+
+  private static void explainBooks(Connection c) throws SQLException {
+    List<String> ids = new java.util.ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "select position_id from position where business_date = ? order by position_id")) {
+      ps.setObject(1, DAY);
+      try (var rs = ps.executeQuery()) {
+        while (rs.next() && ids.size() < 3) {
+          ids.add(rs.getString(1));
+        }
+      }
+    }
+    EVE_BOOK.put(ids.get(0), new double[] {10, 8}); // held, more of it and riskier
+    DAY_BOOK.put(ids.get(0), new double[] {12, 9});
+    EVE_BOOK.put(ids.get(1), new double[] {-5, -10}); // held, the market moved
+    DAY_BOOK.put(ids.get(1), new double[] {-5, -14});
+    EVE_BOOK.put("CLOSED-1", new double[] {7, 10}); // matured
+    DAY_BOOK.put(ids.get(2), new double[] {4, 30}); // new
+    contributions(c, "run-b", EVE, EVE_BOOK);
+    contributions(c, "run-c", DAY, DAY_BOOK);
+  }
+
+  private static void contributions(
+      Connection c, String runId, LocalDate day, Map<String, double[]> book) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into var_position_contribution (run_id, business_date, node, position_id,"
+                + " confidence, var_contribution, es_contribution, marginal_var)"
+                + " values (?, ?, 'BANK', ?, 0.99, ?, 0, ?)")) {
+      for (Map.Entry<String, double[]> p : book.entrySet()) {
+        ps.setString(1, runId);
+        ps.setObject(2, day);
+        ps.setString(3, p.getKey());
+        ps.setDouble(4, p.getValue()[0] * p.getValue()[1]);
+        ps.setDouble(5, p.getValue()[1]);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  /** A 99% VaR limit of {@code node} in force from DAY. */
+  private static void limit(Connection c, String node, double limit) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into var_limit (node, confidence, var_limit, valid_from)"
+                + " values (?, 0.99, ?, ?)")) {
+      ps.setString(1, node);
+      ps.setDouble(2, limit);
+      ps.setObject(3, DAY);
+      ps.executeUpdate();
     }
   }
 
@@ -379,6 +446,195 @@ class VarCommandTest {
                 "--to",
                 EVE.toString());
     assertTrue(span.err().contains("argument to: the first business date"), span.toString());
+  }
+
+  @Test
+  void theExplainsComponentsAreTheOnesRecomputedFromThePlantedBooks(GantryTestServer s)
+      throws IOException {
+    // the test's own attribution (docs/risk-view.md, "Explain") from the planted q and m
+    double newPositions = 0;
+    double matured = 0;
+    double quantity = 0;
+    double market = 0;
+    for (Map.Entry<String, double[]> p : DAY_BOOK.entrySet()) {
+      double[] before = EVE_BOOK.get(p.getKey());
+      double[] after = p.getValue();
+      if (before == null) {
+        newPositions += after[0] * after[1];
+      } else {
+        quantity += (after[0] - before[0]) * before[1];
+        market += after[0] * (after[1] - before[1]);
+      }
+    }
+    for (Map.Entry<String, double[]> p : EVE_BOOK.entrySet()) {
+      if (!DAY_BOOK.containsKey(p.getKey())) {
+        matured -= p.getValue()[0] * p.getValue()[1];
+      }
+    }
+    double residual = (300 - 200) - (newPositions + matured + quantity + market);
+
+    Result json =
+        CliServers.as(s, ALICE)
+            .run(
+                "--json",
+                "var",
+                "explain",
+                "--node",
+                "BANK",
+                "--from",
+                EVE.toString(),
+                "--to",
+                DAY.toString());
+    assertEquals(0, json.exitCode(), json.toString());
+    JsonNode explains = new ObjectMapper().readTree(json.out()).get("explains");
+    assertEquals(1, explains.size(), json.out());
+    JsonNode e = explains.get(0);
+    assertEquals("run-b", e.get("fromRunId").asText(), "EVE's current run");
+    assertEquals("run-c", e.get("toRunId").asText());
+    assertEquals(100.0, e.get("change").asDouble(), 1e-9);
+    List<Double> expected = List.of(newPositions, matured, quantity, market, residual);
+    JsonNode components = e.get("components");
+    assertEquals(5, components.size(), json.out());
+    double sum = 0;
+    for (int i = 0; i < 5; i++) {
+      assertEquals(expected.get(i), components.get(i).get("amount").asDouble(), 1e-9, json.out());
+      sum += components.get(i).get("amount").asDouble();
+    }
+    assertEquals("residual/interaction", components.get(4).get("name").asText());
+    assertEquals(100.0, sum, 1e-9, "the components add up to the change");
+    assertEquals(4, e.get("positions").size(), json.out());
+    JsonNode largest = e.get("positions").get(0);
+    assertEquals("new", largest.get("status").asText(), "the new position moved it most");
+    assertTrue(largest.get("factor").isTextual(), "a factor from the demo's book: " + largest);
+    assertTrue(e.get("factors").size() >= 1, json.out());
+
+    Result table =
+        CliServers.as(s, ALICE)
+            .run(
+                "var",
+                "explain",
+                "--node",
+                "BANK",
+                "--from",
+                EVE.toString(),
+                "--to",
+                DAY.toString(),
+                "--top",
+                "2");
+    assertEquals(0, table.exitCode(), table.toString());
+    assertTrue(
+        table.out().lines().anyMatch(l -> l.matches("residual/interaction +" + money(residual))),
+        table.out());
+    assertTrue(
+        table.out().lines().anyMatch(l -> l.matches("new positions +120\\.00 +1")), table.out());
+    assertTrue(table.out().lines().anyMatch(l -> l.matches("change +100\\.00")), table.out());
+
+    Result csv =
+        CliServers.as(s, ALICE)
+            .run(
+                "var",
+                "explain",
+                "--node",
+                "BANK",
+                "--from",
+                EVE.toString(),
+                "--to",
+                DAY.toString(),
+                "--csv");
+    List<CSVRecord> records =
+        CSVFormat.RFC4180
+            .builder()
+            .setHeader()
+            .setSkipHeaderRecord(true)
+            .get()
+            .parse(new StringReader(csv.out()))
+            .getRecords();
+    assertEquals(VarExplainCommand.COLUMNS, records.get(0).getParser().getHeaderNames());
+    assertEquals(
+        List.of(5L, 4L),
+        List.of(
+            records.stream().filter(r -> r.get("section").equals("component")).count(),
+            records.stream().filter(r -> r.get("section").equals("position")).count()),
+        csv.out());
+    assertEquals(
+        "no current VaR figures of BANK on both dates (you see only the results data sources you"
+            + " may use)\n",
+        CliServers.as(s, BOB)
+            .run(
+                "var",
+                "explain",
+                "--node",
+                "BANK",
+                "--from",
+                EVE.toString(),
+                "--to",
+                DAY.toString())
+            .out());
+    Result desk =
+        CliServers.as(s, ALICE)
+            .run("var", "explain", "--node", EU, "--from", EVE.toString(), "--to", DAY.toString());
+    assertEquals(ExitCodes.USAGE_OR_IO, desk.exitCode(), desk.toString());
+    assertTrue(desk.err().contains("stored no position contributions to node " + EU), desk.err());
+  }
+
+  @Test
+  void limitsShowUsageInTheSummaryAndTheBreachesInTheirListing(GantryTestServer s)
+      throws IOException {
+    Result summary =
+        CliServers.as(s, ALICE).run("var", "summary", "--date", DAY.toString(), "--current");
+    assertTrue(
+        summary
+            .out()
+            .lines()
+            .anyMatch(l -> l.matches(DAY + " +BANK .* current +250\\.00 +120\\.0%")),
+        summary.out());
+    assertTrue(
+        summary.out().lines().anyMatch(l -> l.matches(DAY + " +" + EU + " .* +200\\.00 +75\\.0%")),
+        summary.out());
+
+    Result breaches =
+        CliServers.as(s, ALICE).run("var", "limits", "--date", DAY.toString(), "--breaches");
+    List<String> lines = breaches.out().lines().toList();
+    assertEquals(2, lines.size(), "a header and BANK's breach:\n" + breaches);
+    assertTrue(
+        lines
+            .get(1)
+            .matches(
+                DAY + " +BANK +0\\.99 +mc-normal +300\\.00 +250\\.00 +120\\.0% +BREACH +run-c"),
+        breaches.out());
+
+    Result json = CliServers.as(s, ALICE).run("--json", "var", "limits", "--date", DAY.toString());
+    JsonNode limits = new ObjectMapper().readTree(json.out()).get("limits");
+    assertEquals(2, limits.size(), json.out());
+    for (JsonNode l : limits) {
+      double var = l.get("var").asDouble();
+      double limit = l.get("varLimit").asDouble();
+      assertEquals(100 * var / limit, l.get("usagePercent").asDouble(), 1e-9);
+      assertEquals(var > limit, l.get("breached").asBoolean(), l.toString());
+      assertEquals(DAY.toString(), l.get("limitValidFrom").asText());
+    }
+    Result csv = CliServers.as(s, ALICE).run("var", "limits", "--date", DAY.toString(), "--csv");
+    assertTrue(
+        csv.out().startsWith(String.join(",", VarLimitsCommand.COLUMNS) + "\r\n")
+            || csv.out().startsWith(String.join(",", VarLimitsCommand.COLUMNS) + "\n"),
+        csv.out());
+    assertEquals(3, csv.out().lines().count(), csv.out());
+    assertEquals(
+        "no VaR figures with a limit on "
+            + EVE
+            + " (you see only the results data sources you"
+            + " may use)\n",
+        CliServers.as(s, ALICE).run("var", "limits", "--date", EVE.toString()).out());
+    assertEquals(
+        "no VaR figures with a limit on "
+            + DAY
+            + " (you see only the results data sources you"
+            + " may use)\n",
+        CliServers.as(s, BOB).run("var", "limits", "--date", DAY.toString()).out());
+  }
+
+  private static String money(double amount) {
+    return String.format(Locale.ROOT, "%,.2f", amount).replace(".", "\\.");
   }
 
   /**

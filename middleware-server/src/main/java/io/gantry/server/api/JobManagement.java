@@ -455,4 +455,31 @@ public interface JobManagement {
   @WebResult(name = "backtest")
   List<BacktestInfo> getVarBacktest(
       @WebParam(name = "node") String node, @WebParam(name = "businessDate") String businessDate);
+
+  /**
+   * Why the VaR of {@code node} (that node alone) changed from business date {@code from} to {@code
+   * to} (YYYY-MM-DD, from before to): for each results data source, confidence level and method
+   * with a current figure on both dates, the change split into new and matured positions, quantity
+   * changes and market moves of held positions and a residual, adding up to the change; the {@code
+   * top} (1 to 1000, 10 when absent) positions and risk factors that moved it most.
+   */
+  @WebMethod
+  @WebResult(name = "explain")
+  List<VarExplainInfo> getVarExplain(
+      @WebParam(name = "node") String node,
+      @WebParam(name = "from") String from,
+      @WebParam(name = "to") String to,
+      @WebParam(name = "top") Integer top);
+
+  /**
+   * The current VaR figures of business date {@code businessDate} for {@code node} and the nodes
+   * below it (every node when absent) that have a VaR limit in force, with their usage in percent;
+   * only those that breach their limit when {@code breachesOnly} is true.
+   */
+  @WebMethod
+  @WebResult(name = "limit")
+  List<VarLimitInfo> getVarLimits(
+      @WebParam(name = "businessDate") String businessDate,
+      @WebParam(name = "node") String node,
+      @WebParam(name = "breachesOnly") boolean breachesOnly);
 }

@@ -400,4 +400,16 @@ public class JobManagementService implements JobManagement {
   public List<io.gantry.server.api.BacktestInfo> getVarBacktest(String node, String businessDate) {
     return operations.riskView().backtest(caller(), node, businessDate);
   }
+
+  @Override
+  public List<io.gantry.server.api.VarExplainInfo> getVarExplain(
+      String node, String from, String to, Integer top) {
+    return operations.riskView().explain(caller(), node, from, to, top);
+  }
+
+  @Override
+  public List<io.gantry.server.api.VarLimitInfo> getVarLimits(
+      String businessDate, String node, boolean breachesOnly) {
+    return operations.riskView().limits(caller(), businessDate, node, breachesOnly);
+  }
 }

@@ -31,7 +31,9 @@ import java.time.Instant;
       "horizonDays",
       "scenarios",
       "stagedOutAt",
-      "supersededBy"
+      "supersededBy",
+      "varLimit",
+      "limitUsagePercent"
     })
 public class VarFigureInfo {
   /** The named data source the figure was read from. */
@@ -79,4 +81,13 @@ public class VarFigureInfo {
 
   /** The later run that replaced this figure; absent when the figure is the current one. */
   public String supersededBy;
+
+  /**
+   * The node's VaR limit at this confidence level in force on the business date (docs/risk-view.md,
+   * "Limits"); absent where it has none.
+   */
+  public Double varLimit;
+
+  /** 100 var / varLimit; absent where the node has no limit. */
+  public Double limitUsagePercent;
 }

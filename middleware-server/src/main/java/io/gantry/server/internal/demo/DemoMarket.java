@@ -99,7 +99,8 @@ public final class DemoMarket {
           "var_position_contribution",
           "backtest_summary",
           "backtest_exceptions",
-          "gantry_stage_out_ledger");
+          "gantry_stage_out_ledger",
+          "var_limit");
 
   /**
    * The task-farm example's results (jsdl-schema/examples/price-instruments-farm.jsdl, one row per
@@ -139,6 +140,17 @@ public final class DemoMarket {
               + " var_date date not null, pnl_date date not null, var double precision not null,"
               + " pnl double precision not null,"
               + " primary key (run_id, node, confidence, pnl_type, var_date))");
+
+  /**
+   * The VaR limits the risk view compares figures with (docs/risk-view.md, "Limits"): a node's
+   * limit at a confidence level, in the runs' base currency, in force from {@code valid_from} until
+   * a later row. Made on every start, so an older demo database has it too; the risk managers fill
+   * it (the stage-out account may not). (Public for tests that make the result tables.)
+   */
+  public static final String VAR_LIMIT_TABLE =
+      "create table if not exists var_limit (node varchar(200) not null,"
+          + " confidence decimal(8,6) not null, var_limit double precision not null,"
+          + " valid_from date not null, primary key (node, confidence, valid_from))";
 
   /**
    * The staging gateway's stage-out ledger (StageOutLedger), made here since the writer may not
@@ -213,6 +225,7 @@ public final class DemoMarket {
       for (String table : BACKTEST_TABLES) {
         s.execute(table);
       }
+      s.execute(VAR_LIMIT_TABLE);
       for (String account : List.of(READER, WRITER)) {
         String password = password(passwordFile(account));
         s.execute("create user if not exists " + account + " password '" + password + "'");

@@ -3,6 +3,8 @@ package io.gantry.server.internal.risk;
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.internal.risk.tables.BacktestSupersession;
 import io.gantry.server.internal.risk.tables.BacktestTables;
+import io.gantry.server.internal.risk.tables.ContributionTables;
+import io.gantry.server.internal.risk.tables.LimitTables;
 import io.gantry.server.internal.risk.tables.ResultTables;
 import io.gantry.server.internal.risk.tables.Supersession;
 import java.sql.SQLException;
@@ -112,6 +114,129 @@ public final class RiskResults {
       }
     }
     return BacktestSupersession.mark(figures);
+  }
+
+  /** The most positions and factors an explain lists. */
+  public static final int MAX_TOP = 1000;
+
+  /**
+   * Why the VaR of {@code node} alone changed from business date {@code from} to {@code to}
+   * (docs/risk-view.md, "Explain"): one explain for each data source, confidence level and method
+   * that has a current figure of the node on both dates, listing the {@code top} positions and
+   * factors that moved it most.
+   *
+   * @throws IllegalArgumentException where a run stored no position contributions for the node
+   */
+  public List<VarExplain> explain(String user, String node, LocalDate from, LocalDate to, int top) {
+    String checked = checkedNode(node);
+    if (from == null || to == null) {
+      throw new IllegalArgumentException("an explain needs a first and a second business date");
+    }
+    if (!from.isBefore(to)) {
+      throw new IllegalArgumentException(
+          "the first business date " + from + " is not before the second " + to);
+    }
+    if (top < 1 || top > MAX_TOP) {
+      throw new IllegalArgumentException(
+          "top is " + top + "; an explain lists 1 to " + MAX_TOP + " positions");
+    }
+    Map<String, VarFigure> before = new LinkedHashMap<>();
+    for (VarFigure f : current(history(user, checked, from, from))) {
+      before.put(explainKey(f), f);
+    }
+    List<VarExplain> explains = new ArrayList<>();
+    for (VarFigure after : current(history(user, checked, to, to))) {
+      VarFigure earlier = before.get(explainKey(after));
+      if (earlier != null) {
+        explains.add(
+            VarExplainer.explain(
+                earlier, contributions(earlier), after, contributions(after), top));
+      }
+    }
+    return explains;
+  }
+
+  /**
+   * The current figures of {@code date} for {@code node} and the nodes below it (every node when
+   * null) that have a limit in force on that date, with the limit.
+   */
+  public List<LimitUsage> limitUsage(String user, LocalDate date, String node) {
+    List<VarLimit> limits = limits(user, date);
+    List<LimitUsage> usage = new ArrayList<>();
+    for (VarFigure f : current(summary(user, date, node))) {
+      limits.stream()
+          .filter(l -> l.appliesTo(f))
+          .findFirst()
+          .ifPresent(l -> usage.add(new LimitUsage(f, l)));
+    }
+    return usage;
+  }
+
+  /** The VaR limits in force on {@code date} in the data sources {@code user} may use. */
+  public List<VarLimit> limits(String user, LocalDate date) {
+    if (date == null) {
+      throw new IllegalArgumentException("a business date is required");
+    }
+    List<VarLimit> limits = new ArrayList<>();
+    for (NamedDataSource source : sources.values()) {
+      if (!source.allows(user)) {
+        continue;
+      }
+      try {
+        limits.addAll(new LimitTables(source).inForce(date));
+      } catch (SQLException | IllegalStateException e) { // IllegalStateException: password source
+        throw new RiskResultsException(
+            "cannot read VaR limits from data source '" + source.name() + "': " + e.getMessage(),
+            e);
+      }
+    }
+    return limits;
+  }
+
+  private Map<String, PositionContribution> contributions(VarFigure f) {
+    Map<String, PositionContribution> read;
+    try {
+      read =
+          new ContributionTables(sources.get(f.dataSource()))
+              .read(f.run().runId(), f.businessDate(), f.node(), f.confidence());
+    } catch (SQLException | IllegalStateException e) {
+      throw new RiskResultsException(
+          "cannot read position contributions from data source '"
+              + f.dataSource()
+              + "': "
+              + e.getMessage(),
+          e);
+    }
+    if (read.isEmpty()) {
+      throw new IllegalArgumentException(
+          "run "
+              + f.run().runId()
+              + " of "
+              + f.businessDate()
+              + " stored no position contributions to node "
+              + f.node()
+              + " at "
+              + f.confidence().stripTrailingZeros().toPlainString()
+              + " in data source '"
+              + f.dataSource()
+              + "' (mcvar stores them for a run's top node and each position's own node): explain"
+              + " the run's top node or a desk");
+    }
+    return read;
+  }
+
+  private static List<VarFigure> current(List<VarFigure> figures) {
+    return figures.stream().filter(VarFigure::current).toList();
+  }
+
+  private static String explainKey(VarFigure f) {
+    return f.dataSource()
+        + "\n"
+        + f.node()
+        + "\n"
+        + f.confidence().stripTrailingZeros()
+        + "\n"
+        + f.method();
   }
 
   private List<VarFigure> read(String user, LocalDate from, LocalDate to, String node) {

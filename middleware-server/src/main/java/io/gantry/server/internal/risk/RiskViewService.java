@@ -1,7 +1,9 @@
 package io.gantry.server.internal.risk;
 
 import io.gantry.server.api.BacktestInfo;
+import io.gantry.server.api.VarExplainInfo;
 import io.gantry.server.api.VarFigureInfo;
+import io.gantry.server.api.VarLimitInfo;
 import io.gantry.server.internal.service.Caller;
 import io.gantry.server.internal.service.InvalidArgumentException;
 import jakarta.xml.ws.WebServiceException;
@@ -24,11 +26,66 @@ public final class RiskViewService {
     this.results = results;
   }
 
-  /** Every figure of {@code date} for {@code node} and the nodes below it (every node if null). */
+  /**
+   * Every figure of {@code date} for {@code node} and the nodes below it (every node if null), each
+   * with the limit in force on that date and its usage where the node has one.
+   */
   public List<VarFigureInfo> summary(Caller caller, String date, String node) {
     LocalDate day = date("businessDate", date);
     String under = node == null || node.isBlank() ? null : node;
-    return answer("node", () -> reader().summary(caller.name(), day, under));
+    List<VarFigure> figures = asked("node", () -> reader().summary(caller.name(), day, under));
+    List<VarLimit> limits =
+        figures.isEmpty()
+            ? List.of()
+            : asked("businessDate", () -> reader().limits(caller.name(), day));
+    return figures.stream()
+        .map(
+            f -> {
+              VarFigureInfo i = info(f);
+              limits.stream()
+                  .filter(l -> l.appliesTo(f))
+                  .findFirst()
+                  .ifPresent(
+                      l -> {
+                        i.varLimit = l.limit();
+                        i.limitUsagePercent = l.usagePercent(f);
+                      });
+              return i;
+            })
+        .toList();
+  }
+
+  /**
+   * Why the VaR of {@code node} alone changed from business date {@code from} to {@code to}
+   * (docs/risk-view.md, "Explain"), listing the {@code top} positions and factors that moved it
+   * most (10 when null): one explain per data source, confidence level and method with a current
+   * figure on both dates. The service method the SOAP operation and the browser call.
+   */
+  public List<VarExplainInfo> explain(
+      Caller caller, String node, String from, String to, Integer top) {
+    LocalDate first = date("from", from);
+    LocalDate second = date("to", to);
+    int count = top == null ? 10 : top;
+    String argument =
+        !first.isBefore(second) ? "to" : count < 1 || count > RiskResults.MAX_TOP ? "top" : "node";
+    return asked(argument, () -> reader().explain(caller.name(), node, first, second, count))
+        .stream()
+        .map(RiskViewService::info)
+        .toList();
+  }
+
+  /**
+   * The current figures of {@code date} for {@code node} and the nodes below it (every node when
+   * null) that have a VaR limit in force (docs/risk-view.md, "Limits"), with their usage; only the
+   * breaches when {@code breachesOnly}.
+   */
+  public List<VarLimitInfo> limits(Caller caller, String date, String node, boolean breachesOnly) {
+    LocalDate day = date("businessDate", date);
+    String under = node == null || node.isBlank() ? null : node;
+    return asked("node", () -> reader().limitUsage(caller.name(), day, under)).stream()
+        .filter(u -> !breachesOnly || u.breached())
+        .map(RiskViewService::info)
+        .toList();
   }
 
   /** Every figure of {@code node} alone on business dates {@code from} to {@code to} inclusive. */
@@ -79,6 +136,81 @@ public final class RiskViewService {
     } catch (IllegalArgumentException e) {
       throw new InvalidArgumentException(argument, e.getMessage());
     }
+  }
+
+  private interface Asked<T> {
+    List<T> ask();
+  }
+
+  /** The answer of {@code question}, its failures as the SOAP faults of the other operations. */
+  private static <T> List<T> asked(String argument, Asked<T> question) {
+    try {
+      return question.ask();
+    } catch (RiskResultsException e) {
+      throw new WebServiceException(e.getMessage()); // names the data source, not its secrets
+    } catch (InvalidArgumentException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException(argument, e.getMessage());
+    }
+  }
+
+  private static VarExplainInfo info(VarExplain e) {
+    VarExplainInfo i = new VarExplainInfo();
+    i.dataSource = e.to().dataSource();
+    i.node = e.to().node();
+    i.confidence = e.to().confidence();
+    i.method = e.to().method();
+    i.fromDate = e.from().businessDate().toString();
+    i.toDate = e.to().businessDate().toString();
+    i.fromRunId = e.from().run().runId();
+    i.toRunId = e.to().run().runId();
+    i.fromVar = e.from().var();
+    i.toVar = e.to().var();
+    i.change = e.change();
+    for (VarExplain.ComponentAmount c : e.components()) {
+      VarExplainInfo.Component ci = new VarExplainInfo.Component();
+      ci.name = c.component().label();
+      ci.amount = c.amount();
+      ci.positions = c.positions();
+      i.component.add(ci);
+    }
+    for (VarExplain.PositionChange p : e.topPositions()) {
+      VarExplainInfo.Position pi = new VarExplainInfo.Position();
+      pi.positionId = p.positionId();
+      pi.status = p.status();
+      pi.factor = p.factor();
+      pi.fromContribution = p.fromContribution();
+      pi.toContribution = p.toContribution();
+      pi.quantityEffect = p.quantityEffect();
+      pi.marketEffect = p.marketEffect();
+      pi.change = p.change();
+      i.position.add(pi);
+    }
+    for (VarExplain.FactorChange f : e.topFactors()) {
+      VarExplainInfo.Factor fi = new VarExplainInfo.Factor();
+      fi.factor = f.factor();
+      fi.change = f.change();
+      fi.positions = f.positions();
+      i.factor.add(fi);
+    }
+    return i;
+  }
+
+  private static VarLimitInfo info(LimitUsage u) {
+    VarLimitInfo i = new VarLimitInfo();
+    i.dataSource = u.figure().dataSource();
+    i.businessDate = u.figure().businessDate().toString();
+    i.node = u.figure().node();
+    i.confidence = u.figure().confidence();
+    i.method = u.figure().method();
+    i.var = u.figure().var();
+    i.varLimit = u.limit().limit();
+    i.usagePercent = u.usagePercent();
+    i.breached = u.breached();
+    i.limitValidFrom = u.limit().validFrom().toString();
+    i.runId = u.figure().run().runId();
+    return i;
   }
 
   private static LocalDate date(String argument, String text) {
