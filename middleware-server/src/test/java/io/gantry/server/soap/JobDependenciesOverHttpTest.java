@@ -2,6 +2,7 @@ package io.gantry.server.soap;
 
 import static io.gantry.server.soap.TestJobs.await;
 import static io.gantry.server.soap.TestJobs.awaitFinal;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -14,14 +15,18 @@ import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.api.JobStateFault;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
+import io.gantry.server.api.StagedFileInfo;
 import io.gantry.server.api.ValidationResult;
+import io.gantry.server.internal.jobstore.JobId;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.TestAccount;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Dependencies and holds as a Slurm user expects them ({@code --dependency=afterok/afterany},
  * {@code --hold}, {@code scontrol hold/release}), against a real server: a waiting job holds no
  * slot and stages nothing, says what it waits for, and fails when what it waits for can never
- * happen.
+ * happen. A job's output as the next job's input ({@code gantry-job:JOB/FILE}) on the same server.
  */
 class JobDependenciesOverHttpTest {
   static final Duration LIMIT = Duration.ofSeconds(60);
@@ -213,5 +218,118 @@ class JobDependenciesOverHttpTest {
       assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, held, LIMIT).state);
       assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, after, LIMIT).state);
     }
+  }
+
+  // One job's output as the next job's input (gantry-job:JOB/FILE, docs/workflows.md): the
+  // consumer waits for the producer and stages its file in like any other (checksum, manifest),
+  // byte for byte; what it may not read is refused at validation.
+
+  @Test
+  void aJobAfterAnotherStagesInItsResultFileByteForByte() throws Exception {
+    // the producer stages positions in, writes result.csv and loads it into SQL
+    String producer = alice.submitJob(RiskDatabase.valuationJob("producer").document());
+    String consumer =
+        alice.submitJob(
+            TestJobs.job("consumer")
+                .stageIn("in/result.csv", "gantry-job:" + producer + "/result.csv")
+                .stageIn("producer-says.txt", "gantry-job:" + producer + "/stdout.txt")
+                .shell("grep -q \"$(cat in/result.csv | tail -1)\" in/result.csv", 60)
+                .after(producer)
+                .document());
+
+    assertEquals(JobStateName.SUCCEEDED, awaitFinal(alice, producer, LIMIT).state);
+    JobStatusInfo end = awaitFinal(alice, consumer, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+
+    Path made = server.jobDirectory(producer).resolve("result.csv");
+    Path staged = server.jobDirectory(consumer).resolve("in/result.csv");
+    assertArrayEquals(Files.readAllBytes(made), Files.readAllBytes(staged));
+    assertTrue(Files.readString(staged).contains(producer), "the producer's own row");
+    assertEquals(
+        "valued " + RiskDatabase.POSITIONS + " positions\n",
+        Files.readString(server.jobDirectory(consumer).resolve("producer-says.txt")));
+
+    // staged like any file: in the manifest with its checksum, the URI as written
+    Map<String, StagedFileInfo> in =
+        alice.getJobResults(consumer).stagedIn.stream()
+            .collect(Collectors.toMap(f -> f.target, f -> f));
+    StagedFileInfo record = in.get("in/result.csv");
+    assertEquals("gantry-job:" + producer + "/result.csv", record.source);
+    assertEquals(Files.size(made), record.bytes);
+    assertEquals(Sha256.of(made), record.checksum.replaceFirst("^sha256:", ""));
+  }
+
+  @Test
+  void whatAJobMayNotReadIsRefusedAtValidation() throws Exception {
+    // held: never runs, so it stays unfinished for the whole test
+    String held = alice.submitJob(TestJobs.job("held").shell("true", 60).held().document());
+    String bobs = bob.submitJob(TestJobs.job("bob's").shell("true", 60).held().document());
+    String unknown = JobId.random().toString();
+    try {
+      assertEquals(
+          "no job " + unknown + " for user alice",
+          refusal(reading(unknown + "/stdout.txt")),
+          "an unknown job");
+      assertEquals(
+          "no job " + bobs + " for user alice",
+          refusal(reading(bobs + "/stdout.txt")),
+          "another user's job reads as an unknown one");
+      assertEquals(
+          "job "
+              + held
+              + " produces no file 'positions.csv'; it produces stdout.txt, stderr.txt (its"
+              + " stage-out files, standard output and error)",
+          refusal(reading(held + "/positions.csv")));
+      assertEquals(
+          "job "
+              + held
+              + " has not finished (QUEUED); name it in gx:Dependencies/gx:After so that this job"
+              + " waits until it succeeds",
+          refusal(reading(held + "/stdout.txt")));
+      assertTrue(
+          refusal(reading(held + "/stdout.txt").afterAny(held)).contains("has not finished"),
+          "AfterAny also runs after a failure, which hands on no file");
+      ValidationResult waiting =
+          alice.validateJob(reading(held + "/stdout.txt").after(held).document());
+      assertTrue(waiting.valid, () -> messages(waiting).toString());
+
+      String target =
+          refusal(
+              TestJobs.job("writer")
+                  .shell("true", 60)
+                  .dataStaging(
+                      "<jsdl:DataStaging><jsdl:FileName>x</jsdl:FileName>"
+                          + "<jsdl:CreationFlag>overwrite</jsdl:CreationFlag><jsdl:Target><jsdl:URI>"
+                          + "gantry-job:"
+                          + held
+                          + "/x</jsdl:URI></jsdl:Target></jsdl:DataStaging>"));
+      assertTrue(target.contains("can only be a Source"), target);
+      assertTrue(refusal(reading(held + "/../etc/passwd")).contains("no empty parts, '.' or '..'"));
+    } finally {
+      alice.cancelJob(held);
+      bob.cancelJob(bobs);
+    }
+  }
+
+  private static TestJobs reading(String jobAndFile) {
+    return TestJobs.job("reader").shell("true", 60).stageIn("in.txt", "gantry-job:" + jobAndFile);
+  }
+
+  /** The one error validating {@code job} reports. */
+  private static String refusal(TestJobs job) {
+    ValidationResult report = alice.validateJob(job.document());
+    assertFalse(report.valid);
+    List<String> errors = messages(report);
+    assertEquals(1, errors.size(), errors.toString());
+    return errors
+        .get(0)
+        .replaceFirst("^DataStaging 1 \\(FileName in.txt\\) Source [^:]*:[^:]*: ", "");
+  }
+
+  private static List<String> messages(ValidationResult report) {
+    return report.problems.stream()
+        .filter(p -> p.severity.equals("ERROR"))
+        .map(p -> p.message)
+        .toList();
   }
 }
