@@ -1207,11 +1207,14 @@ function _picocli_gantry_resubmit() {
 
   local commands=""
   local flag_opts="'--failed-tasks' '--wait' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--set' '--timeout' '--server' '--user' '--server-fingerprint'"
+  local arg_opts="'--from-stage' '--set' '--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--from-stage')
+      return
+      ;;
     '--set')
       return
       ;;
@@ -1711,7 +1714,7 @@ function _picocli_gantry_schedule_add() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--cron' '--time-zone' '--set' '--missed' '--server' '--user' '--server-fingerprint'"
+  local arg_opts="'--cron' '--time-zone' '--set' '--missed' '--calendar' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -1726,6 +1729,9 @@ function _picocli_gantry_schedule_add() {
       return
       ;;
     '--missed')
+      return
+      ;;
+    '--calendar')
       return
       ;;
     '--server')

@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
     footerHeading = "%nExamples:%n",
     footer = {
       "  gantry schedule add var-bank var-job-named.jsdl --cron '30 18 * * 1-5' \\",
-      "      --time-zone Europe/London --set 'business_date=${schedule.date}' --set portfolio=BANK",
+      "      --time-zone Europe/London --set 'business_date=${schedule.date}' --set portfolio=BANK \\",
+      "      --calendar uk-bank",
       "  gantry schedule list",
       "  gantry schedule pause var-bank",
       "  gantry schedule run var-bank",
@@ -106,6 +107,14 @@ final class ScheduleCommand implements Callable<Integer> {
                 + " or skip (default: ${DEFAULT-VALUE})")
     String missed;
 
+    @Option(
+        names = "--calendar",
+        paramLabel = "NAME",
+        description =
+            "a holiday calendar of the server's (calendar.NAME settings): no job at a time whose"
+                + " date it holds; the skipped time is noted on the schedule")
+    String calendar;
+
     @Override
     public Integer call() {
       Invocation gantry = schedule.gantry();
@@ -129,7 +138,12 @@ final class ScheduleCommand implements Callable<Integer> {
                   s -> {
                     try {
                       return s.addSchedule(
-                          name, cron, timeZone, policy, ParameterValues.document(xml, values));
+                          name,
+                          cron,
+                          timeZone,
+                          policy,
+                          ParameterValues.document(xml, values),
+                          calendar);
                     } catch (InvalidJobFault e) {
                       rejection[0] = e.getFaultInfo().getProblem();
                       return null;
@@ -153,7 +167,9 @@ final class ScheduleCommand implements Callable<Integer> {
   @Command(
       name = "list",
       mixinStandardHelpOptions = true,
-      description = "Your schedules: next time, last time and its job (or why none ran).")
+      description =
+          "Your schedules: calendar, next time (after its holidays), last time and its job (or"
+              + " why none ran, e.g. a holiday).")
   static final class ListSchedules implements Callable<Integer> {
     @ParentCommand ScheduleCommand schedule;
     @Spec CommandSpec spec;
@@ -283,6 +299,7 @@ final class ScheduleCommand implements Callable<Integer> {
         one.put("owner", s.getOwner());
         one.put("cron", s.getCron());
         one.put("timeZone", s.getTimeZone());
+        one.put("calendar", s.getCalendar());
         one.put("missedRuns", s.getMissedRuns().value());
         one.put("paused", s.isPaused());
         if (removed) {
@@ -310,6 +327,7 @@ final class ScheduleCommand implements Callable<Integer> {
             "CRON",
             "ZONE",
             "STATE",
+            "CALENDAR",
             "NEXT",
             "LAST",
             "LAST JOB",
@@ -322,6 +340,7 @@ final class ScheduleCommand implements Callable<Integer> {
           s.getCron(),
           s.getTimeZone(),
           removed ? "removed" : s.isPaused() ? "paused" : "active",
+          s.getCalendar(),
           s.getNextTime() == null ? null : Times.text(s.getNextTime()),
           s.getLastTime() == null ? null : Times.text(s.getLastTime()),
           s.getLastJobId() != null ? s.getLastJobId() : TextTable.cut(s.getLastNote(), 60),

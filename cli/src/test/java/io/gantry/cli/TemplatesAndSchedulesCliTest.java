@@ -83,6 +83,20 @@ class TemplatesAndSchedulesCliTest {
         newStatus.out().contains("parameters: portfolio=DESK-1, business_date=2026-11-19")
             && newStatus.out().contains("resubmission of " + id),
         newStatus.toString());
+
+    // a chain of one stage, rerun from it by its name (docs/workflows.md)
+    Result chain = gantry.run("resubmit", "--from-stage", "positions-DESK-1", newId);
+    assertEquals(0, chain.exitCode(), chain.toString());
+    assertTrue(
+        chain.out().strip().matches("positions-DESK-1 " + newId + " -> [a-z2-7]{32}"),
+        chain.toString());
+    Result noStage = gantry.run("resubmit", "--from-stage", "pricing", newId);
+    assertEquals(2, noStage.exitCode(), noStage.toString());
+    assertTrue(
+        noStage.err().contains("no stage pricing in the chain; its stages are positions-DESK-1"),
+        noStage.toString());
+    Result twoJobs = gantry.run("resubmit", id, newId);
+    assertEquals(2, twoJobs.exitCode(), twoJobs.toString());
   }
 
   @Test

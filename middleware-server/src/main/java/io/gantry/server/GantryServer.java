@@ -50,6 +50,7 @@ import io.gantry.server.internal.scheduler.DependencyGate;
 import io.gantry.server.internal.scheduler.MetaScheduler;
 import io.gantry.server.internal.scheduler.QueueClasses;
 import io.gantry.server.internal.schedules.FileClock;
+import io.gantry.server.internal.schedules.HolidayCalendars;
 import io.gantry.server.internal.schedules.ScheduleBook;
 import io.gantry.server.internal.schedules.ScheduleRunner;
 import io.gantry.server.internal.security.FirstAdmin;
@@ -58,6 +59,7 @@ import io.gantry.server.internal.security.PasswordKeyPair;
 import io.gantry.server.internal.security.SessionTokenAuthenticator;
 import io.gantry.server.internal.security.TlsKeystore;
 import io.gantry.server.internal.security.UserAdministration;
+import io.gantry.server.internal.service.ChainRerun;
 import io.gantry.server.internal.service.JobControl;
 import io.gantry.server.internal.service.JobFileReader;
 import io.gantry.server.internal.service.JobFlow;
@@ -470,20 +472,22 @@ public final class GantryServer implements AutoCloseable {
             storage.retention(),
             jobFileReader(compute.backend()));
     WorkerSessions workerSessions = startWorkerSessions(config, compute, planning);
-    Clock scheduleClock = scheduleClock(config);
-    startScheduleRunner(config, store, submission, scheduleClock);
+    ScheduleBook schedules = startSchedules(config, store, submission);
+    JobControl control =
+        new JobControl(store, scheduler, flow, config.killGracePeriod(), visible, outputs);
     return new JobManagementService(
         new JobManagementService.Operations(
             submission,
-            new JobControl(store, scheduler, flow, config.killGracePeriod(), visible, outputs),
+            control,
             outputs,
             visible,
-            new ScheduleBook(store.schedules(), submission, scheduleClock),
+            schedules,
             new UserAdministrationService(new UserAdministration(store.userAccounts())),
             new SessionTokenService(authenticator.flatMap(UserAuthenticator::sessionTokens)),
             new WorkerSessionService(workerSessions),
             new StageInCacheAdministration(staging.stageInCache()),
-            new RiskViewService(staging.riskResults())));
+            new RiskViewService(staging.riskResults()),
+            new ChainRerun(store, store.jobConditions(), visible, submission, control)));
   }
 
   /** The priority classes of the queue.* settings, as the scheduler and submission use them. */
@@ -616,9 +620,23 @@ public final class GantryServer implements AutoCloseable {
     return FileClock.of(settings.testClockFile());
   }
 
+  /** The schedules' runner, started, and the book that answers their operations. */
+  private ScheduleBook startSchedules(
+      ServerConfig config, JdbcJobStore store, JobSubmission submission) {
+    Clock clock = scheduleClock(config);
+    HolidayCalendars calendars =
+        new HolidayCalendars(config.schedules().calendars(), config.dataSources());
+    startScheduleRunner(config, store, submission, clock, calendars);
+    return new ScheduleBook(store.schedules(), submission, clock, calendars);
+  }
+
   /** Schedules submit jobs as their owners; a removed user's submit nothing. */
   private void startScheduleRunner(
-      ServerConfig config, JdbcJobStore store, JobSubmission submission, Clock clock) {
+      ServerConfig config,
+      JdbcJobStore store,
+      JobSubmission submission,
+      Clock clock,
+      HolidayCalendars calendars) {
     boolean accounts = config.security().authEnabled();
     ScheduleRunner runner =
         own(
@@ -627,7 +645,8 @@ public final class GantryServer implements AutoCloseable {
                 submission,
                 clock,
                 config.schedules().checkInterval(),
-                owner -> !accounts || store.userAccounts().find(owner).isPresent()));
+                owner -> !accounts || store.userAccounts().find(owner).isPresent(),
+                calendars));
     runner.start();
   }
 

@@ -156,7 +156,8 @@ final class SchedulesServlet extends HttpServlet {
               request.getParameter("cron"),
               request.getParameter("timeZone"),
               "skip".equals(missed) ? MissedRunsName.SKIP : MissedRunsName.RUN_ONCE,
-              document);
+              document,
+              request.getParameter("calendar"));
       return new Notice(
           "Added schedule " + added.name + "; its next job is submitted at " + added.nextTime + ".",
           false);

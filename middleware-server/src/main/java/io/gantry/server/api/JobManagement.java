@@ -231,6 +231,23 @@ public interface JobManagement {
       throws JobNotFoundFault, InvalidJobFault, LimitExceededFault, JobStateFault;
 
   /**
+   * Runs a chain again from one of its stages (docs/workflows.md): the chain is the jobs given and
+   * every job of the caller's they read from ({@code gantry-job:}) or wait for ({@code gx:After},
+   * {@code gx:AfterAny}); the job named {@code fromStage} (its JobName) and every job of the chain
+   * downstream of it are submitted again, each referring to the new jobs instead of the old, while
+   * the jobs upstream are not run again and their outputs are reused. The jobs run again must have
+   * ended, and those reused must have SUCCEEDED. All or nothing: when one cannot be submitted,
+   * those already submitted are cancelled.
+   *
+   * @return the jobs run again, in the order they were submitted
+   */
+  @WebMethod
+  @WebResult(name = "rerun")
+  List<RerunStage> resubmitChain(
+      @WebParam(name = "jobId") List<String> jobIds, @WebParam(name = "fromStage") String fromStage)
+      throws JobNotFoundFault, InvalidJobFault, LimitExceededFault, JobStateFault;
+
+  /**
    * Adds a schedule of the caller's: the job (a template, with values that may use the scheduled
    * time, e.g. <code>${schedule.date}</code>) is submitted as the caller at every time of the cron
    * expression. The job is validated now, for the next time; an invalid one is refused.
@@ -238,6 +255,9 @@ public interface JobManagement {
    * @param cron a Unix cron expression, e.g. {@code 30 18 * * 1-5}
    * @param timeZone an IANA zone id, e.g. {@code Europe/London}; the server's zone when absent
    * @param missedRuns what the server does at start with times it missed; RUN_ONCE when absent
+   * @param calendar a holiday calendar of the server's ({@code calendar.NAME.*} settings): no job
+   *     runs at a time whose date (in {@code timeZone}) it holds, and the skipped time is noted on
+   *     the schedule; none when absent
    */
   @WebMethod
   @WebResult(name = "schedule")
@@ -246,7 +266,8 @@ public interface JobManagement {
       @WebParam(name = "cron") String cron,
       @WebParam(name = "timeZone") String timeZone,
       @WebParam(name = "missedRuns") MissedRunsName missedRuns,
-      @WebParam(name = "jobDefinition") JobDocument jobDefinition)
+      @WebParam(name = "jobDefinition") JobDocument jobDefinition,
+      @WebParam(name = "calendar") String calendar)
       throws InvalidJobFault;
 
   /**

@@ -4,6 +4,7 @@ import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.risk.RiskViewService;
 import io.gantry.server.internal.schedules.ScheduleBook;
 import io.gantry.server.internal.service.Caller;
+import io.gantry.server.internal.service.ChainRerun;
 import io.gantry.server.internal.service.JobControl;
 import io.gantry.server.internal.service.JobOutputs;
 import io.gantry.server.internal.service.JobSubmission;
@@ -47,7 +48,8 @@ public class JobManagementService implements JobManagement {
       SessionTokenService sessionTokens,
       WorkerSessionService workerSessions,
       StageInCacheAdministration stageInCache,
-      RiskViewService riskView) {}
+      RiskViewService riskView,
+      ChainRerun chains) {}
 
   private final Operations operations;
 
@@ -126,6 +128,12 @@ public class JobManagementService implements JobManagement {
   public String resubmitJob(String jobId, List<ParameterValue> parameters)
       throws JobNotFoundFault, InvalidJobFault, LimitExceededFault {
     return operations.submission().resubmit(jobId, parameters, caller());
+  }
+
+  @Override
+  public List<RerunStage> resubmitChain(List<String> jobIds, String fromStage)
+      throws JobNotFoundFault, InvalidJobFault, LimitExceededFault, JobStateFault {
+    return operations.chains().rerunFrom(jobIds, fromStage, caller());
   }
 
   @Override
@@ -301,9 +309,10 @@ public class JobManagementService implements JobManagement {
       String cron,
       String timeZone,
       MissedRunsName missedRuns,
-      JobDocument jobDefinition)
+      JobDocument jobDefinition,
+      String calendar)
       throws InvalidJobFault {
-    return schedules().add(caller(), name, cron, timeZone, missedRuns, jobDefinition);
+    return schedules().add(caller(), name, cron, timeZone, missedRuns, jobDefinition, calendar);
   }
 
   @Override

@@ -26,7 +26,8 @@ import java.util.List;
       "lastTime",
       "lastJobId",
       "lastNote",
-      "parameters"
+      "parameters",
+      "calendar"
     })
 public class ScheduleInfo {
   @XmlElement(required = true)
@@ -74,4 +75,10 @@ public class ScheduleInfo {
   /** The values given with the schedule, as written (before the scheduled time fills them). */
   @XmlElement(name = "parameter")
   public List<ParameterValue> parameters;
+
+  /**
+   * The holiday calendar whose dates the schedule skips (a calendar.NAME of the server's settings);
+   * absent: none. {@link #nextTime} is then the next time after its holidays.
+   */
+  public String calendar;
 }

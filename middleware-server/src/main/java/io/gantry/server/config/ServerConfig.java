@@ -189,9 +189,30 @@ public record ServerConfig(
   /**
    * Schedules: how often the server looks for schedules whose time has come ({@code
    * schedules.check-interval}), and for tests a file whose content is the schedules' clock ({@code
-   * schedules.test-clock-file}; null: the system clock), accepted only on a loopback listener.
+   * schedules.test-clock-file}; null: the system clock), accepted only on a loopback listener; and
+   * the holiday calendars schedules may name ({@code calendar.NAME.*}), by name.
    */
-  public record Schedules(java.time.Duration checkInterval, Path testClockFile) {}
+  public record Schedules(
+      java.time.Duration checkInterval,
+      Path testClockFile,
+      java.util.Map<String, HolidayCalendar> calendars) {
+    public Schedules {
+      calendars = java.util.Map.copyOf(calendars);
+    }
+  }
+
+  /**
+   * Where holiday calendar {@code name} reads its dates (configuration.md, "Holiday calendars"):
+   * either a file of dates, or a query over a named data source read with its reader account.
+   *
+   * @param file a file of ISO dates, one a line; null for a query
+   * @param dataSource the named data source the query runs on; null for a file
+   * @param query a SELECT whose first column is the date; null for a file
+   * @param refresh how long the query's dates are kept before it runs again (a file is read again
+   *     whenever it changes)
+   */
+  public record HolidayCalendar(
+      String name, Path file, String dataSource, String query, java.time.Duration refresh) {}
 
   /**
    * Stage-in reuse (docs/configuration.md, "Stage-in cache and batched binding"): the stage-in

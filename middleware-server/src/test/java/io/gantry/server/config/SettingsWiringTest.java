@@ -81,6 +81,9 @@ class SettingsWiringTest {
               "notify.smtp-user",
               Map.of("notify.smtp-password-file", "/etc/example/smtp.password")),
           Map.entry("compute.root", cluster()),
+          Map.entry("calendar.NAME.data-source", queryCalendar()),
+          Map.entry("calendar.NAME.query", queryCalendar()),
+          Map.entry("calendar.NAME.refresh", Map.of("calendar.x.file", "/etc/example/x.dates")),
           Map.entry("directory.", directory("ldaps://ldap.example")),
           Map.entry("directory.bind-", directoryWith("directory.bind-password-file")),
           Map.entry("directory.bind-password-env", directoryWith("directory.bind-password-env")),
@@ -105,7 +108,15 @@ class SettingsWiringTest {
           "directory.bind-password-file",
           "directory.bind-password-env",
           "oidc.issuer",
-          "oidc.audience");
+          "oidc.audience",
+          "calendar.x.data-source",
+          "calendar.x.query");
+
+  /** A holiday calendar read by a query needs its data source and query together. */
+  private static Map<String, String> queryCalendar() {
+    return Map.of(
+        "calendar.x.data-source", "market", "calendar.x.query", "SELECT holiday FROM holidays");
+  }
 
   /** Directory logins need the directory's URL and the users' base DN beside them. */
   private static Map<String, String> directory(String url) {

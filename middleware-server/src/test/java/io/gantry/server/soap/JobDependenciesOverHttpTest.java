@@ -15,11 +15,13 @@ import io.gantry.server.api.JobNotFoundFault;
 import io.gantry.server.api.JobStateFault;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
+import io.gantry.server.api.RerunStage;
 import io.gantry.server.api.StagedFileInfo;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.internal.jobstore.JobId;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.TestAccount;
+import jakarta.xml.ws.soap.SOAPFaultException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -331,5 +333,55 @@ class JobDependenciesOverHttpTest {
         .filter(p -> p.severity.equals("ERROR"))
         .map(p -> p.message)
         .toList();
+  }
+
+  @Test
+  void aChainRerunsFromANamedStageReusingTheOutputsUpstreamOfIt() throws Exception {
+    // extract -> price -> report, each reading the stage before's standard output
+    String extract =
+        alice.submitJob(
+            TestJobs.job("extract").shell("echo \"levels $$ $(date +%N)\"", 60).document());
+    String price = alice.submitJob(reading("price", extract).document());
+    String report = alice.submitJob(reading("report", price).document());
+    assertEquals(JobStateName.SUCCEEDED, awaitFinal(alice, report, LIMIT).state);
+
+    SOAPFaultException unknown =
+        assertThrows(
+            SOAPFaultException.class, () -> alice.resubmitChain(List.of(report), "pricing"));
+    assertTrue(
+        unknown
+            .getMessage()
+            .contains("no stage pricing in the chain; its stages are extract," + " price, report"),
+        unknown.getMessage());
+    assertThrows(JobNotFoundFault.class, () -> bob.resubmitChain(List.of(report), "price"));
+
+    // given the chain's last job: price and report again, extract's output reused
+    List<RerunStage> again = alice.resubmitChain(List.of(report), "price");
+    assertEquals(List.of("price", "report"), again.stream().map(r -> r.stage).toList());
+    assertEquals(List.of(price, report), again.stream().map(r -> r.originalJobId).toList());
+    String newPrice = again.get(0).newJobId;
+    String newReport = again.get(1).newJobId;
+    JobStatusInfo end = awaitFinal(alice, newReport, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    assertEquals(report, end.resubmittedFrom);
+    assertEquals(
+        "gantry-job:" + extract + "/stdout.txt",
+        alice.getJobResults(newPrice).stagedIn.get(0).source,
+        "the stage upstream is not run again: its output is reused");
+    assertEquals(
+        "gantry-job:" + newPrice + "/stdout.txt",
+        alice.getJobResults(newReport).stagedIn.get(0).source,
+        "the stage downstream reads the new run's output");
+    assertArrayEquals(
+        Files.readAllBytes(server.jobDirectory(extract).resolve("stdout.txt")),
+        Files.readAllBytes(server.jobDirectory(newPrice).resolve("in/upstream.txt")));
+  }
+
+  /** A stage that stages the standard output of {@code upstream} in, after it, and prints it. */
+  private static TestJobs reading(String name, String upstream) {
+    return TestJobs.job(name)
+        .stageIn("in/upstream.txt", "gantry-job:" + upstream + "/stdout.txt")
+        .shell("cat in/upstream.txt; echo " + name, 60)
+        .after(upstream);
   }
 }

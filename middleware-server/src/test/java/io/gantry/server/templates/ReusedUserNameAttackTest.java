@@ -77,7 +77,8 @@ class ReusedUserNameAttackTest {
         "UTC",
         null,
         JobTemplatesOverHttpTest.document(
-            SchedulesOverHttpTest.NIGHTLY, Map.of("business_date", "${schedule.date}")));
+            SchedulesOverHttpTest.NIGHTLY, Map.of("business_date", "${schedule.date}")),
+        null);
   }
 
   private static ScheduleInfo awaitRun(JobManagement client, String name, String time) {

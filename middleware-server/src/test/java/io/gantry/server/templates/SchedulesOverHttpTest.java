@@ -21,6 +21,7 @@ import io.gantry.testing.server.GantryTestServerBuilder;
 import io.gantry.testing.server.ScheduleClock;
 import io.gantry.testing.server.TestAccount;
 import jakarta.xml.ws.soap.SOAPFaultException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,11 +81,14 @@ class SchedulesOverHttpTest {
   @BeforeAll
   static void start() throws Exception {
     clock = ScheduleClock.at(dir, MONDAY_NOON);
+    Path holidays = dir.resolve("holidays.dates");
+    Files.writeString(holidays, "# the calendar test 5 names\n2026-12-08 a holiday\n");
     builder =
         GantryTestServer.builder(dir)
             .secure()
             .demo(50)
             .scheduleClock(clock)
+            .setting("calendar.bank.file", holidays.toString())
             .account(TestAccount.user("alice"))
             .account(TestAccount.user("bob"))
             .account(TestAccount.admin("carol"));
@@ -118,7 +122,7 @@ class SchedulesOverHttpTest {
       JobManagement client, String name, String cron, String zone, MissedRunsName missed)
       throws InvalidJobFault {
     return client.addSchedule(
-        name, cron, zone, missed, nightly(Map.of("business_date", "${schedule.date}")));
+        name, cron, zone, missed, nightly(Map.of("business_date", "${schedule.date}")), null);
   }
 
   private static ScheduleInfo schedule(JobManagement client, String name) throws Exception {
@@ -247,7 +251,7 @@ class SchedulesOverHttpTest {
     InvalidJobFault missing =
         assertThrows(
             InvalidJobFault.class,
-            () -> alice.addSchedule("no-date", "0 18 * * *", "UTC", null, nightly(Map.of())));
+            () -> alice.addSchedule("no-date", "0 18 * * *", "UTC", null, nightly(Map.of()), null));
     assertTrue(
         missing.getFaultInfo().problems.stream()
             .anyMatch(p -> p.message.contains("parameter business_date has no value")));
@@ -260,7 +264,8 @@ class SchedulesOverHttpTest {
                     "0 18 * * *",
                     "UTC",
                     null,
-                    nightly(Map.of("business_date", "${schedule.tomorrow}"))));
+                    nightly(Map.of("business_date", "${schedule.tomorrow}")),
+                    null));
     assertTrue(variable.getMessage().contains("${schedule.date}"), variable.getMessage());
     SOAPFaultException twice =
         assertThrows(
@@ -296,6 +301,49 @@ class SchedulesOverHttpTest {
 
     clock.set(Instant.parse("2026-12-06T06:00:01Z"));
     awaitSchedule(alice, "no-catch-up", ranFor("2026-12-06T06:00:00Z"), "to run on time");
+  }
+
+  @Test
+  @Order(5)
+  void aScheduleWithAHolidayCalendarSkipsItsDatesAndSaysSo() throws Exception {
+    clock.set(Instant.parse("2026-12-07T12:00:00Z"));
+    SOAPFaultException unknown =
+        assertThrows(
+            SOAPFaultException.class,
+            () ->
+                alice.addSchedule(
+                    "no-such-calendar",
+                    "0 6 * * *",
+                    "UTC",
+                    null,
+                    nightly(Map.of("business_date", "${schedule.date}")),
+                    "nope"));
+    assertTrue(
+        unknown.getMessage().contains("no holiday calendar nope on this server; it has bank"),
+        unknown.getMessage());
+    ScheduleInfo added =
+        alice.addSchedule(
+            "working-days",
+            "0 6 * * *",
+            "UTC",
+            null,
+            nightly(Map.of("business_date", "${schedule.date}")),
+            "bank");
+    assertEquals("bank", added.calendar);
+    assertEquals(Instant.parse("2026-12-09T06:00:00Z"), added.nextTime, "the 8th is a holiday");
+
+    clock.set(Instant.parse("2026-12-08T06:00:30Z"));
+    ScheduleInfo skipped =
+        awaitSchedule(
+            alice,
+            "working-days",
+            s -> Instant.parse("2026-12-08T06:00:00Z").equals(s.lastTime),
+            "to skip the holiday");
+    assertNull(skipped.lastJobId);
+    assertTrue(
+        skipped.lastNote.contains("2026-12-08 is a holiday in calendar bank"), skipped.lastNote);
+    assertEquals(Instant.parse("2026-12-09T06:00:00Z"), skipped.nextTime);
+    assertEquals(0, jobsOf("working-days"));
   }
 
   private static long jobsOf(String schedule) throws Exception {

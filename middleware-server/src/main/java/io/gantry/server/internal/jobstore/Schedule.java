@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param lastNote what happened at {@code lastTime} when no job was submitted (skipped, refused)
  * @param jobDescription the job template as submitted
  * @param parameters values for the template, which may refer to the scheduled time
+ * @param calendar the holiday calendar whose dates it skips ({@code calendar.NAME.*}), or null
  */
 public record Schedule(
     String id,
@@ -37,7 +38,8 @@ public record Schedule(
     String lastJobId,
     String lastNote,
     String jobDescription,
-    Map<String, String> parameters) {
+    Map<String, String> parameters,
+    String calendar) {
 
   /** What a schedule does with times missed while the server was down. */
   public enum MissedRuns {
@@ -57,6 +59,38 @@ public record Schedule(
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(jobDescription, "jobDescription");
     parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+  }
+
+  /** A schedule without a holiday calendar. */
+  public Schedule(
+      String id,
+      String owner,
+      String name,
+      String cron,
+      String timeZone,
+      MissedRuns missed,
+      boolean paused,
+      Instant createdAt,
+      Instant lastTime,
+      String lastJobId,
+      String lastNote,
+      String jobDescription,
+      Map<String, String> parameters) {
+    this(
+        id,
+        owner,
+        name,
+        cron,
+        timeZone,
+        missed,
+        paused,
+        createdAt,
+        lastTime,
+        lastJobId,
+        lastNote,
+        jobDescription,
+        parameters,
+        null);
   }
 
   /** Where counting the next time starts: the last time dealt with, else the creation. */

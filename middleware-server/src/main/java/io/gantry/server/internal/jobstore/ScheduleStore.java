@@ -24,7 +24,7 @@ import java.util.Optional;
 public final class ScheduleStore {
   private static final String COLUMNS =
       "id, owner, name, cron, time_zone, missed, paused, created_at, last_time, last_job_id,"
-          + " last_note, jsdl_xml";
+          + " last_note, jsdl_xml, calendar";
 
   /** As {@link #COLUMNS}, the owner as {@link Owners} says: bound to the owner's user id. */
   private static final String SELECTED =
@@ -57,7 +57,7 @@ public final class ScheduleStore {
               c.prepareStatement(
                   "INSERT INTO gantry_schedule ("
                       + COLUMNS
-                      + ", owner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                      + ", owner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
                       + Owners.ID_OF_NAMED
                       + ")")) {
             ps.setString(1, s.id());
@@ -72,7 +72,8 @@ public final class ScheduleStore {
             ps.setString(10, s.lastJobId());
             ps.setString(11, s.lastNote());
             ps.setString(12, s.jobDescription());
-            ps.setString(13, s.owner());
+            ps.setString(13, s.calendar());
+            ps.setString(14, s.owner());
             ps.executeUpdate();
           }
           ParameterRows.insert(
@@ -231,7 +232,8 @@ public final class ScheduleStore {
                   rs.getString(10),
                   rs.getString(11),
                   rs.getString(12),
-                  java.util.Map.of()));
+                  java.util.Map.of(),
+                  rs.getString(13)));
         }
       }
     }
@@ -251,7 +253,8 @@ public final class ScheduleStore {
               s.lastJobId(),
               s.lastNote(),
               s.jobDescription(),
-              ParameterRows.read(c, "gantry_schedule_parameter", "schedule_id", s.id())));
+              ParameterRows.read(c, "gantry_schedule_parameter", "schedule_id", s.id()),
+              s.calendar()));
     }
     return withValues;
   }

@@ -71,6 +71,11 @@ final class CronSchedule {
     return times.nextExecution(after.atZone(zone)).map(ZonedDateTime::toInstant);
   }
 
+  /** The last time strictly before {@code before}; empty when there is none. */
+  Optional<Instant> previous(Instant before) {
+    return times.lastExecution(before.atZone(zone)).map(ZonedDateTime::toInstant);
+  }
+
   /**
    * The times after {@code after} and at or before {@code atOrBefore}: how many (counted up to
    * {@link #COUNT_LIMIT}) and the latest; empty when none.

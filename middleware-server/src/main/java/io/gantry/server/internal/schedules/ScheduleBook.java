@@ -40,14 +40,18 @@ public final class ScheduleBook {
   private final ScheduleStore store;
   private final JobSubmission submission;
   private final Clock clock;
+  private final HolidayCalendars calendars;
 
   /**
    * @param clock the schedules' clock: what "now" is for the next time of a new or resumed one
+   * @param calendars the holiday calendars a schedule may name
    */
-  public ScheduleBook(ScheduleStore store, JobSubmission submission, Clock clock) {
+  public ScheduleBook(
+      ScheduleStore store, JobSubmission submission, Clock clock, HolidayCalendars calendars) {
     this.store = store;
     this.submission = submission;
     this.clock = clock;
+    this.calendars = calendars;
   }
 
   public ScheduleInfo add(
@@ -56,13 +60,16 @@ public final class ScheduleBook {
       String cron,
       String timeZone,
       MissedRunsName missed,
-      JobDocument document)
+      JobDocument document,
+      String calendar)
       throws InvalidJobFault {
     if (name == null || !name.strip().matches(NAME_SYNTAX)) {
       throw new InvalidArgumentException(
           "name", "1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit");
     }
-    CronSchedule times = CronSchedule.of(cron, timeZone);
+    CronSchedule cronTimes = CronSchedule.of(cron, timeZone);
+    String calendarName = calendar == null || calendar.isBlank() ? null : calendar.strip();
+    ScheduleTimes times = new ScheduleTimes(cronTimes, holidays(calendarName));
     if (document == null || document.getJobDefinition() == null) {
       throw new InvalidArgumentException("jobDefinition", "the schedule's job is missing");
     }
@@ -72,13 +79,19 @@ public final class ScheduleBook {
     Instant next =
         times
             .next(now)
-            .orElseThrow(() -> new InvalidArgumentException("cron", "names no future time"));
+            .orElseThrow(
+                () ->
+                    new InvalidArgumentException(
+                        "cron",
+                        calendarName == null
+                            ? "names no future time"
+                            : "names no future time outside calendar " + calendarName));
     // checked now as it will run at its next time: a schedule never holds a job it cannot submit
     ValidationResult result =
         submission.validateFor(
             caller.name(),
             description,
-            ScheduleVariables.fill(values, next, times.zone(), name.strip()));
+            ScheduleVariables.fill(values, next, cronTimes.zone(), name.strip()));
     if (!result.valid) {
       throw new InvalidJobFault("the schedule's job is invalid", result);
     }
@@ -88,7 +101,7 @@ public final class ScheduleBook {
             caller.name(),
             name.strip(),
             cron.strip(),
-            times.zone().getId(),
+            cronTimes.zone().getId(),
             missed == MissedRunsName.SKIP ? Schedule.MissedRuns.SKIP : Schedule.MissedRuns.RUN_ONCE,
             false,
             now,
@@ -96,7 +109,8 @@ public final class ScheduleBook {
             null,
             null,
             description,
-            values);
+            values,
+            calendarName);
     if (!store.add(schedule)) {
       throw new InvalidArgumentException(
           "name", "you already have a schedule named " + schedule.name() + "; remove it first");
@@ -180,11 +194,54 @@ public final class ScheduleBook {
     i.lastJobId = s.lastJobId();
     i.lastNote = s.lastNote();
     i.parameters = s.parameters().isEmpty() ? null : TemplateValues.toApi(s.parameters());
+    i.calendar = s.calendar();
     if (!s.paused()) {
       Instant from = s.countFrom().isAfter(clock.instant()) ? s.countFrom() : clock.instant();
-      i.nextTime = CronSchedule.of(s.cron(), s.timeZone()).next(from).orElse(null);
+      i.nextTime = nextTime(s, from);
     }
     return i;
+  }
+
+  /** The next time after the calendar's holidays; none when the calendar cannot be read now. */
+  private Instant nextTime(Schedule s, Instant from) {
+    CronSchedule cron = CronSchedule.of(s.cron(), s.timeZone());
+    Holidays holidays = Holidays.NONE;
+    if (s.calendar() != null) {
+      if (!calendars.has(s.calendar())) {
+        return null; // removed from the settings since: the runner notes it at the next time
+      }
+      try {
+        holidays = calendars.get(s.calendar());
+      } catch (CalendarUnavailableException e) {
+        return null;
+      }
+    }
+    return new ScheduleTimes(cron, holidays).next(from).orElse(null);
+  }
+
+  /**
+   * The dates of the calendar a new schedule names, read now: a schedule never names a calendar
+   * that is not there or cannot be read.
+   */
+  private Holidays holidays(String calendar) {
+    if (calendar == null) {
+      return Holidays.NONE;
+    }
+    if (!calendars.has(calendar)) {
+      throw new InvalidArgumentException(
+          "calendar",
+          "no holiday calendar "
+              + calendar
+              + " on this server"
+              + (calendars.names().isEmpty()
+                  ? " (it has none)"
+                  : "; it has " + String.join(", ", calendars.names())));
+    }
+    try {
+      return calendars.get(calendar);
+    } catch (CalendarUnavailableException e) {
+      throw new InvalidArgumentException("calendar", e.getMessage() + "; ask an administrator");
+    }
   }
 
   private static String text(JobDocument document) {

@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  *       two checks (a suspended machine, a moved clock) run once.
  *   <li>Each time is claimed in the store before the job is submitted, so it never runs twice; a
  *       submission that fails leaves the reason on the schedule ({@code lastNote}).
+ *   <li>A schedule with a holiday calendar runs only at times whose date the calendar does not
+ *       hold; a time that came on a holiday is claimed with a note saying so ({@code lastNote} and
+ *       the server log), so that whoever looks at the schedule sees why nothing ran. A calendar
+ *       that cannot be read (and never could be) runs nothing either, with the reason as the note.
  * </ol>
  */
 public final class ScheduleRunner implements AutoCloseable {
@@ -40,6 +44,7 @@ public final class ScheduleRunner implements AutoCloseable {
   private final Clock clock;
   private final Duration interval;
   private final Predicate<String> ownerExists;
+  private final HolidayCalendars calendars;
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -52,18 +57,21 @@ public final class ScheduleRunner implements AutoCloseable {
   /**
    * @param clock the schedules' clock (the system's, or a test's)
    * @param ownerExists whether a user still exists: a removed user's schedules submit nothing
+   * @param calendars the holiday calendars schedules name
    */
   public ScheduleRunner(
       ScheduleStore store,
       JobSubmission submission,
       Clock clock,
       Duration interval,
-      Predicate<String> ownerExists) {
+      Predicate<String> ownerExists,
+      HolidayCalendars calendars) {
     this.store = store;
     this.submission = submission;
     this.clock = clock;
     this.interval = interval;
     this.ownerExists = ownerExists;
+    this.calendars = calendars;
   }
 
   public void start() {
@@ -89,15 +97,23 @@ public final class ScheduleRunner implements AutoCloseable {
   }
 
   private void checkOne(Schedule s, Instant now, boolean atStart) {
-    CronSchedule times;
+    CronSchedule cron;
     try {
-      times = CronSchedule.of(s.cron(), s.timeZone());
+      cron = CronSchedule.of(s.cron(), s.timeZone());
     } catch (InvalidArgumentException e) {
       log.warn("schedule {} of {}: {}", s.name(), s.owner(), e.getMessage());
       return;
     }
+    Optional<Holidays> holidays = holidays(s, cron, now);
+    if (holidays.isEmpty()) {
+      return;
+    }
+    ScheduleTimes times = new ScheduleTimes(cron, holidays.get());
     Optional<CronSchedule.Due> due = times.due(s.countFrom(), now);
     if (due.isEmpty()) {
+      times
+          .holidayPassed(s.countFrom(), now)
+          .ifPresent(time -> skipHoliday(s, times, time, holidays.get()));
       return;
     }
     Instant time = due.get().latest();
@@ -110,7 +126,48 @@ public final class ScheduleRunner implements AutoCloseable {
     if (!store.claim(s.id(), time, "submitting")) {
       return; // paused, removed or run meanwhile
     }
-    fire(s, times, time, due.get().count());
+    fire(s, cron, time, due.get().count());
+  }
+
+  /**
+   * The schedule's calendar as it is now: {@link Holidays#NONE} without one; empty when it cannot
+   * be read, after the time that came has been claimed with the reason (nothing runs: a date the
+   * calendar may hold is never taken for a working date).
+   */
+  private Optional<Holidays> holidays(Schedule s, CronSchedule cron, Instant now) {
+    if (s.calendar() == null) {
+      return Optional.of(Holidays.NONE);
+    }
+    String why;
+    try {
+      if (calendars.has(s.calendar())) {
+        return Optional.of(calendars.get(s.calendar()));
+      }
+      why = "holiday calendar " + s.calendar() + " is no longer in the server's settings";
+    } catch (CalendarUnavailableException e) {
+      why = e.getMessage();
+    }
+    Optional<CronSchedule.Due> due = cron.due(s.countFrom(), now);
+    if (due.isPresent() && store.claim(s.id(), due.get().latest(), "not submitted: " + why)) {
+      log.warn(
+          "schedule {} of {}: no job for {}: {}", s.name(), s.owner(), due.get().latest(), why);
+    }
+    return Optional.empty();
+  }
+
+  /** A time that came on a holiday: claimed, so it is dealt with, and noted; no job. */
+  private void skipHoliday(Schedule s, ScheduleTimes times, Instant time, Holidays holidays) {
+    String note =
+        "skipped: "
+            + times.date(time)
+            + " is a holiday in calendar "
+            + holidays.name()
+            + " (the time was "
+            + time
+            + ")";
+    if (store.claim(s.id(), time, note)) {
+      log.info("schedule {} of {}: {}", s.name(), s.owner(), note);
+    }
   }
 
   private static String skipped(CronSchedule.Due due) {

@@ -76,6 +76,8 @@
     <input id="${source}-zone" name="timeZone" placeholder="Europe/London">
     <label for="${source}-missed">Times missed while the server was down</label>
     <select id="${source}-missed" name="missed"><option value="run-once">run once at start</option><option value="skip">skip</option></select>
+    <label for="${source}-calendar">Holiday calendar (optional: no job on its dates)</label>
+    <input id="${source}-calendar" name="calendar" placeholder="uk-bank">
     <label for="${source}-values">Parameter values, NAME=VALUE one a line</label>
     <textarea id="${source}-values" name="values" rows="3" placeholder="business_date=${'$'}{schedule.date}&#10;portfolio=BANK"></textarea>
     <button type="submit" id="add-${source}">Add schedule</button>
