@@ -37,6 +37,7 @@ import io.gantry.server.internal.jobstore.JobStoreSettings;
 import io.gantry.server.internal.metrics.ServerMetrics;
 import io.gantry.server.internal.notify.MailRule;
 import io.gantry.server.internal.notify.Notifications;
+import io.gantry.server.internal.notify.NotifySubscriptionBook;
 import io.gantry.server.internal.notify.WebhookRule;
 import io.gantry.server.internal.pipeline.JsdlJobPipeline;
 import io.gantry.server.internal.plan.ApplicationRegistry;
@@ -494,7 +495,8 @@ public final class GantryServer implements AutoCloseable {
             new SessionTokenService(authenticator.flatMap(UserAuthenticator::sessionTokens)),
             new WorkerSessionService(workerSessions),
             new StageInCacheAdministration(staging.stageInCache()),
-            new RiskViewService(staging.riskResults())));
+            new RiskViewService(staging.riskResults()),
+            NotifySubscriptionBook.of(config, store)));
   }
 
   /** The priority classes of the queue.* settings, as the scheduler and submission use them. */
