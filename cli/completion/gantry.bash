@@ -179,6 +179,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} resubmit" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule" ];    then _picocli_gantry; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} notify" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var" ];    then _picocli_gantry; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session" ];    then _picocli_gantry; return $?; fi
@@ -198,6 +199,9 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule run" ];    then _picocli_gantry_schedule; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule resume" ];    then _picocli_gantry_schedule; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule remove" ];    then _picocli_gantry_schedule; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} notify add" ];    then _picocli_gantry_notify; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} notify list" ];    then _picocli_gantry_notify; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} notify remove" ];    then _picocli_gantry_notify; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache list" ];    then _picocli_gantry_cache; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} cache clear" ];    then _picocli_gantry_cache; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var summary" ];    then _picocli_gantry_var; return $?; fi
@@ -238,71 +242,79 @@ function _complete_gantry() {
   local cmds22=(admin)
   local cmds23=(resubmit)
   local cmds24=(schedule)
-  local cmds25=(cache)
-  local cmds26=(var)
-  local cmds27=(worker-session)
-  local cmds28=(help)
-  local cmds29=(session list)
-  local cmds30=(session revoke)
-  local cmds31=(admin user)
-  local cmds32=(admin user list)
-  local cmds33=(admin user add)
-  local cmds34=(admin user remove)
-  local cmds35=(admin user passwd)
-  local cmds36=(admin user set-role)
-  local cmds37=(admin user set-os-account)
-  local cmds38=(schedule add)
-  local cmds39=(schedule list)
-  local cmds40=(schedule pause)
-  local cmds41=(schedule run)
-  local cmds42=(schedule resume)
-  local cmds43=(schedule remove)
-  local cmds44=(cache list)
-  local cmds45=(cache clear)
-  local cmds46=(var summary)
-  local cmds47=(var history)
-  local cmds48=(var backtest)
-  local cmds49=(var explain)
-  local cmds50=(var limits)
-  local cmds51=(worker-session open)
-  local cmds52=(worker-session submit)
-  local cmds53=(worker-session take)
-  local cmds54=(worker-session status)
-  local cmds55=(worker-session list)
-  local cmds56=(worker-session close)
+  local cmds25=(notify)
+  local cmds26=(cache)
+  local cmds27=(var)
+  local cmds28=(worker-session)
+  local cmds29=(help)
+  local cmds30=(session list)
+  local cmds31=(session revoke)
+  local cmds32=(admin user)
+  local cmds33=(admin user list)
+  local cmds34=(admin user add)
+  local cmds35=(admin user remove)
+  local cmds36=(admin user passwd)
+  local cmds37=(admin user set-role)
+  local cmds38=(admin user set-os-account)
+  local cmds39=(schedule add)
+  local cmds40=(schedule list)
+  local cmds41=(schedule pause)
+  local cmds42=(schedule run)
+  local cmds43=(schedule resume)
+  local cmds44=(schedule remove)
+  local cmds45=(notify add)
+  local cmds46=(notify list)
+  local cmds47=(notify remove)
+  local cmds48=(cache list)
+  local cmds49=(cache clear)
+  local cmds50=(var summary)
+  local cmds51=(var history)
+  local cmds52=(var backtest)
+  local cmds53=(var explain)
+  local cmds54=(var limits)
+  local cmds55=(worker-session open)
+  local cmds56=(worker-session submit)
+  local cmds57=(worker-session take)
+  local cmds58=(worker-session status)
+  local cmds59=(worker-session list)
+  local cmds60=(worker-session close)
 
-  if CompWordsContainsArray "${cmds56[@]}"; then _picocli_gantry_workersession_close; return $?; fi
-  if CompWordsContainsArray "${cmds55[@]}"; then _picocli_gantry_workersession_list; return $?; fi
-  if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_workersession_status; return $?; fi
-  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_workersession_take; return $?; fi
-  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
-  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_workersession_open; return $?; fi
-  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_var_limits; return $?; fi
-  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_var_explain; return $?; fi
-  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_var_backtest; return $?; fi
-  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_var_history; return $?; fi
-  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_var_summary; return $?; fi
-  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_cache_clear; return $?; fi
-  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_cache_list; return $?; fi
-  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
-  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
-  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_schedule_run; return $?; fi
-  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
-  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_list; return $?; fi
-  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_schedule_add; return $?; fi
-  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
-  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
-  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
-  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
-  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
-  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
-  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_admin_user; return $?; fi
-  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_session_revoke; return $?; fi
-  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_session_list; return $?; fi
-  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_help; return $?; fi
-  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_workersession; return $?; fi
-  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_var; return $?; fi
-  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_cache; return $?; fi
+  if CompWordsContainsArray "${cmds60[@]}"; then _picocli_gantry_workersession_close; return $?; fi
+  if CompWordsContainsArray "${cmds59[@]}"; then _picocli_gantry_workersession_list; return $?; fi
+  if CompWordsContainsArray "${cmds58[@]}"; then _picocli_gantry_workersession_status; return $?; fi
+  if CompWordsContainsArray "${cmds57[@]}"; then _picocli_gantry_workersession_take; return $?; fi
+  if CompWordsContainsArray "${cmds56[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
+  if CompWordsContainsArray "${cmds55[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_var_limits; return $?; fi
+  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_var_explain; return $?; fi
+  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_var_backtest; return $?; fi
+  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_var_history; return $?; fi
+  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_var_summary; return $?; fi
+  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_cache_clear; return $?; fi
+  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_cache_list; return $?; fi
+  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_notify_remove; return $?; fi
+  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_notify_list; return $?; fi
+  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_notify_add; return $?; fi
+  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
+  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
+  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_schedule_run; return $?; fi
+  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
+  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_list; return $?; fi
+  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_add; return $?; fi
+  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
+  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
+  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
+  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
+  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
+  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
+  if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user; return $?; fi
+  if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_session_revoke; return $?; fi
+  if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_session_list; return $?; fi
+  if CompWordsContainsArray "${cmds29[@]}"; then _picocli_gantry_help; return $?; fi
+  if CompWordsContainsArray "${cmds28[@]}"; then _picocli_gantry_workersession; return $?; fi
+  if CompWordsContainsArray "${cmds27[@]}"; then _picocli_gantry_var; return $?; fi
+  if CompWordsContainsArray "${cmds26[@]}"; then _picocli_gantry_cache; return $?; fi
+  if CompWordsContainsArray "${cmds25[@]}"; then _picocli_gantry_notify; return $?; fi
   if CompWordsContainsArray "${cmds24[@]}"; then _picocli_gantry_schedule; return $?; fi
   if CompWordsContainsArray "${cmds23[@]}"; then _picocli_gantry_resubmit; return $?; fi
   if CompWordsContainsArray "${cmds22[@]}"; then _picocli_gantry_admin; return $?; fi
@@ -339,7 +351,7 @@ function _picocli_gantry() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login logout session submit status list get wait output results files definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache var worker-session help"
+  local commands="login logout session submit status list get wait output results files definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule notify cache var worker-session help"
   local flag_opts="'--json' '-q' '--quiet' '--no-color' '-h' '--help' '-V' '--version'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -1274,6 +1286,39 @@ function _picocli_gantry_schedule() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `notify` subcommand.
+function _picocli_gantry_notify() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="add list remove"
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `cache` subcommand.
 function _picocli_gantry_cache() {
   # Get completion data
@@ -1379,7 +1424,7 @@ function _picocli_gantry_help() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="login logout session submit status list get wait output results files definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule cache var worker-session"
+  local commands="login logout session submit status list get wait output results files definition cancel kill hold release retry-stage-out server-info applications validate encrypt-password audit admin resubmit schedule notify cache var worker-session"
   local flag_opts="'-h' '--help' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -1895,6 +1940,111 @@ function _picocli_gantry_schedule_resume() {
 
 # Generates completions for the options and subcommands of the `remove` subcommand.
 function _picocli_gantry_schedule_remove() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `add` subcommand.
+function _picocli_gantry_notify_add() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--event' '--schedule' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--event')
+      return
+      ;;
+    '--schedule')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_gantry_notify_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--all' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `remove` subcommand.
+function _picocli_gantry_notify_remove() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}

@@ -75,6 +75,7 @@ public final class GantryCommand extends Invocation implements Runnable {
           AdminCommand.class,
           ResubmitCommand.class,
           ScheduleCommand.class,
+          NotifyCommand.class,
           CacheCommand.class,
           // the morning risk view's VaR results (docs/risk-view.md)
           VarCommand.class,

@@ -39,7 +39,10 @@ final class CliServers {
                   .slots(2)
                   // a named application, for gantry applications (ApplicationsCommandTest)
                   .setting("application.greet.executable", "/bin/echo")
-                  .setting("application.greet.description", "says hello"));
+                  .setting("application.greet.description", "says hello")
+                  // what gantry notify add may name (TemplatesAndSchedulesCliTest)
+                  .setting("notify.allowed-hosts", "localhost")
+                  .setting("notify.mail-allowed", "bank.example"));
     }
   }
 

@@ -212,4 +212,69 @@ class TemplatesAndSchedulesCliTest {
     assertEquals(2, gone.exitCode(), gone.toString());
     assertTrue(gone.err().contains("no schedule cli-nightly"), gone.toString());
   }
+
+  @Test
+  void notifyAddListAndRemoveCheckTheAllowListsAndTheSchedule() throws Exception {
+    Result schedule =
+        gantry.run(
+            "schedule",
+            "add",
+            "cli-notified",
+            template().toString(),
+            "--cron",
+            "0 6 1 1 *",
+            "--set",
+            "portfolio=DESK-1");
+    assertEquals(0, schedule.exitCode(), schedule.toString());
+    Result hook =
+        gantry.run(
+            "notify",
+            "add",
+            "https://localhost/gantry?token=s3cret",
+            "--schedule",
+            "cli-notified",
+            "--event",
+            "schedule.missed",
+            "--event",
+            "io.gantry.job.failed");
+    assertEquals(0, hook.exitCode(), hook.toString());
+    Result mail =
+        gantry.run("--quiet", "notify", "add", "risk@bank.example", "--schedule", "cli-notified");
+    assertEquals(0, mail.exitCode(), mail.toString());
+    String mailId = mail.out().strip();
+    assertTrue(mailId.matches("[a-z0-9]{32}"), mail.toString());
+
+    Result list = gantry.run("notify", "list");
+    assertTrue(
+        list.out()
+            .lines()
+            .anyMatch(
+                l ->
+                    l.contains("https://localhost/gantry ")
+                        && l.contains("schedule.missed job.failed")
+                        && l.contains("cli-notified")),
+        list.toString());
+    assertFalse(list.out().contains("s3cret"), "a webhook's query is never shown: " + list);
+    assertTrue(list.out().contains("risk@bank.example"), list.toString());
+
+    Result offList = gantry.run("notify", "add", "https://elsewhere.example/hook");
+    assertEquals(2, offList.exitCode(), offList.toString());
+    assertTrue(offList.err().contains("not on notify.allowed-hosts"), offList.toString());
+    Result mailOffList = gantry.run("notify", "add", "x@elsewhere.example");
+    assertTrue(mailOffList.err().contains("not on notify.mail-allowed"), mailOffList.toString());
+    Result noSchedule =
+        gantry.run("notify", "add", "risk@bank.example", "--schedule", "no-such-schedule");
+    assertTrue(noSchedule.err().contains("no schedule no-such-schedule"), noSchedule.toString());
+    Result badEvent = gantry.run("notify", "add", "risk@bank.example", "--event", "Job Failed");
+    assertTrue(badEvent.err().contains("'Job Failed' is no event type"), badEvent.toString());
+
+    Result removed = gantry.run("--json", "notify", "remove", mailId);
+    assertEquals(0, removed.exitCode(), removed.toString());
+    assertTrue(
+        removed.out().replaceAll("\\s", "").contains("\"removed\":true"), removed.toString());
+    // the schedule's subscriptions go with it
+    assertEquals(0, gantry.run("schedule", "remove", "cli-notified").exitCode());
+    Result none = gantry.run("notify", "list");
+    assertEquals("no subscriptions", none.out().strip(), none.toString());
+  }
 }

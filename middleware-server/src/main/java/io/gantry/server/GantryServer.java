@@ -37,6 +37,7 @@ import io.gantry.server.internal.jobstore.JobStoreSettings;
 import io.gantry.server.internal.metrics.ServerMetrics;
 import io.gantry.server.internal.notify.MailRule;
 import io.gantry.server.internal.notify.Notifications;
+import io.gantry.server.internal.notify.NotifySubscriptionBook;
 import io.gantry.server.internal.notify.WebhookRule;
 import io.gantry.server.internal.pipeline.JsdlJobPipeline;
 import io.gantry.server.internal.plan.ApplicationRegistry;
@@ -487,7 +488,8 @@ public final class GantryServer implements AutoCloseable {
             new WorkerSessionService(workerSessions),
             new StageInCacheAdministration(staging.stageInCache()),
             new RiskViewService(staging.riskResults()),
-            new ChainRerun(store, store.jobConditions(), visible, submission, control)));
+            new ChainRerun(store, store.jobConditions(), visible, submission, control),
+            NotifySubscriptionBook.of(config, store)));
   }
 
   /** The priority classes of the queue.* settings, as the scheduler and submission use them. */

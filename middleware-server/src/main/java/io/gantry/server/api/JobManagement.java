@@ -304,6 +304,38 @@ public interface JobManagement {
   @WebResult(name = "schedule")
   ScheduleInfo removeSchedule(@WebParam(name = "scheduleId") String scheduleId);
 
+  /**
+   * Adds a standing notification subscription of the caller's: the chosen events of the caller's
+   * jobs and schedules (or, with {@code schedule}, of that schedule of the caller's and the jobs it
+   * submits) go to one webhook (an https URL on notify.allowed-hosts) or mailbox (on
+   * notify.mail-allowed), as a job's {@code gx:Notify} sends them.
+   *
+   * @param target an https:// URL, or an e-mail address
+   * @param events event types without their io.gantry. prefix, e.g. job.failed; none: every event
+   * @param schedule the name or id of one of the caller's schedules, or absent
+   */
+  @WebMethod
+  @WebResult(name = "subscription")
+  NotifySubscriptionInfo addNotifySubscription(
+      @WebParam(name = "target") String target,
+      @WebParam(name = "event") List<String> events,
+      @WebParam(name = "schedule") String schedule);
+
+  /**
+   * The caller's notification subscriptions; every user's (by owner) with {@code allUsers}, for
+   * administrators only.
+   */
+  @WebMethod
+  @WebResult(name = "subscription")
+  List<NotifySubscriptionInfo> listNotifySubscriptions(
+      @WebParam(name = "allUsers") boolean allUsers) throws AccessDeniedFault;
+
+  /** Removes a notification subscription of the caller's (anyone's, for an administrator). */
+  @WebMethod
+  @WebResult(name = "subscription")
+  NotifySubscriptionInfo removeNotifySubscription(
+      @WebParam(name = "subscriptionId") String subscriptionId);
+
   // --- stage-in cache administration (issue 16): administrators only ---
 
   @WebMethod

@@ -1,6 +1,7 @@
 package io.gantry.server.api;
 
 import io.gantry.server.internal.jobstore.JobRecord;
+import io.gantry.server.internal.notify.NotifySubscriptionBook;
 import io.gantry.server.internal.risk.RiskViewService;
 import io.gantry.server.internal.schedules.ScheduleBook;
 import io.gantry.server.internal.service.Caller;
@@ -27,9 +28,10 @@ import java.util.Optional;
  * each operation to the service that owns it: job submission ({@link JobSubmission}), the stored
  * jobs ({@link JobControl}), their files ({@link JobOutputs}), schedules ({@link ScheduleBook}),
  * users ({@link UserAdministrationService}), session tokens ({@link SessionTokenService}), worker
- * sessions ({@link WorkerSessionService}), the stage-in cache ({@link StageInCacheAdministration})
- * and the risk view's VaR results ({@link RiskViewService}). Every operation answers only about the
- * caller's own jobs (all jobs for an administrator).
+ * sessions ({@link WorkerSessionService}), the stage-in cache ({@link StageInCacheAdministration}),
+ * the risk view's VaR results ({@link RiskViewService}) and notification subscriptions ({@link
+ * NotifySubscriptionBook}). Every operation answers only about the caller's own jobs (all jobs for
+ * an administrator).
  */
 @WebService(
     endpointInterface = "io.gantry.server.api.JobManagement",
@@ -49,7 +51,8 @@ public class JobManagementService implements JobManagement {
       WorkerSessionService workerSessions,
       StageInCacheAdministration stageInCache,
       RiskViewService riskView,
-      ChainRerun chains) {}
+      ChainRerun chains,
+      NotifySubscriptionBook notifySubscriptions) {}
 
   private final Operations operations;
 
@@ -338,6 +341,25 @@ public class JobManagementService implements JobManagement {
   @Override
   public ScheduleInfo removeSchedule(String scheduleId) {
     return schedules().remove(caller(), scheduleId);
+  }
+
+  // ---- notification subscriptions: the logic is NotifySubscriptionBook's ----
+
+  @Override
+  public NotifySubscriptionInfo addNotifySubscription(
+      String target, List<String> events, String schedule) {
+    return operations.notifySubscriptions().add(caller(), target, events, schedule);
+  }
+
+  @Override
+  public List<NotifySubscriptionInfo> listNotifySubscriptions(boolean allUsers)
+      throws AccessDeniedFault {
+    return operations.notifySubscriptions().list(caller(), allUsers);
+  }
+
+  @Override
+  public NotifySubscriptionInfo removeNotifySubscription(String subscriptionId) {
+    return operations.notifySubscriptions().remove(caller(), subscriptionId);
   }
 
   // --- stage-in cache administration (issue 16): the logic is StageInCacheAdministration's ---

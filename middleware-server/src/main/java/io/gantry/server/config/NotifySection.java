@@ -1,5 +1,7 @@
 package io.gantry.server.config;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -52,6 +54,13 @@ final class NotifySection {
       Setting.of("notify.mail-from", SettingType.text())
           .means("the From address of notification mail; required with notify.smtp-host");
 
+  static final Setting<String> PUBLIC_URL =
+      Setting.of("server.public-url", SettingType.text())
+          .shownDefault("the address the server listens on (listen.host)")
+          .means(
+              "the server's address as users reach it, e.g. https://gantry.bank.example/; the job"
+                  + " page links in notification mail start with it");
+
   static ServerConfig.Notifications read(SettingValues values) {
     List<String> hosts = values.get(ALLOWED_HOSTS);
     for (String entry : hosts) {
@@ -69,7 +78,32 @@ final class NotifySection {
             .find(SIGNING_KEY_FILE)
             .orElse(ServerSection.dataDirectory(values).resolve("notify-signing.key"));
     return new ServerConfig.Notifications(
-        hosts, key, values.get(MAX_AGE), firstRetry, mail(values));
+        hosts, key, values.get(MAX_AGE), firstRetry, mail(values), publicUrl(values));
+  }
+
+  /** server.public-url with a trailing slash (links are made relative to it), or null. */
+  private static String publicUrl(SettingValues values) {
+    String url = values.get(PUBLIC_URL);
+    if (url == null) {
+      return null;
+    }
+    URI uri;
+    try {
+      uri = new URI(url.strip());
+    } catch (URISyntaxException e) {
+      throw new ConfigException(PUBLIC_URL.key(), "'" + url + "' is not a URL: " + e.getMessage());
+    }
+    if (!("https".equalsIgnoreCase(uri.getScheme()) || "http".equalsIgnoreCase(uri.getScheme()))
+        || uri.getHost() == null
+        || uri.getRawUserInfo() != null
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null) {
+      throw new ConfigException(
+          PUBLIC_URL.key(),
+          "'" + url + "' is not an http(s) URL of a host (no user, query or fragment)");
+    }
+    String text = uri.toString();
+    return text.endsWith("/") ? text : text + "/";
   }
 
   private static ServerConfig.Mail mail(SettingValues values) {

@@ -108,14 +108,16 @@ public record ServerConfig(
    * Notifications (docs/operations.md): the hosts webhooks may be posted to ({@code
    * notify.allowed-hosts}), the file of the key that signs them ({@code notify.signing-key-file}),
    * how long an event is retried ({@code notify.max-age}) and the first retry's wait ({@code
-   * notify.first-retry}, doubled each time).
+   * notify.first-retry}, doubled each time), and the server's address as users reach it, which
+   * links in mail start with ({@code server.public-url}, ending in '/'; null: the listening one).
    */
   public record Notifications(
       List<String> allowedHosts,
       Path signingKeyFile,
       java.time.Duration maxAge,
       java.time.Duration firstRetry,
-      Mail mail) {
+      Mail mail,
+      String publicUrl) {
     public Notifications {
       allowedHosts = List.copyOf(allowedHosts);
     }

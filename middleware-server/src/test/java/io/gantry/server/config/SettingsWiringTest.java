@@ -56,7 +56,8 @@ class SettingsWiringTest {
           Map.entry("oidc.audience", "other-api"),
           Map.entry("ssh-ca.source-address", "10.1.0.0/16"),
           Map.entry("queue.classes", "urgent normal batch"),
-          Map.entry("queue.default", "batch"));
+          Map.entry("queue.default", "batch"),
+          Map.entry("server.public-url", "https://gantry.bank.example/risk/"));
 
   /** Settings that are valid only beside others (the baseline has these too). */
   private static final Map<String, Map<String, String>> COMPANIONS =

@@ -42,6 +42,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   private final ScheduleStore schedules;
   private final SessionTokens sessionTokens;
   private final Outbox outbox;
+  private final NotifySubscriptions subscriptions;
 
   /** Uses a data source the caller owns; brings its schema up to date first. */
   public JdbcJobStore(DataSource dataSource, Clock clock) {
@@ -55,14 +56,20 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     this.ownedPool = ownedPool;
     this.users = new UserAccounts(tx);
     this.conditions = new JobConditions(tx, clock);
-    this.schedules = new ScheduleStore(tx);
+    this.schedules = new ScheduleStore(tx, clock);
     this.sessionTokens = new SessionTokens(tx);
     this.outbox = new Outbox(tx, clock);
+    this.subscriptions = new NotifySubscriptions(tx);
   }
 
   /** The notification outbox, whose job events commit with the changes they report. */
   public Outbox outbox() {
     return outbox;
+  }
+
+  /** The standing notification subscriptions (gantry notify). */
+  public NotifySubscriptions subscriptions() {
+    return subscriptions;
   }
 
   /** The audit trail as JSON lines (gantry-server audit export). */

@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -33,9 +34,11 @@ public final class ScheduleStore {
   private static final int NOTE_LIMIT = 4000;
 
   private final Transactor tx;
+  private final Clock clock;
 
-  ScheduleStore(Transactor tx) {
+  ScheduleStore(Transactor tx, Clock clock) {
     this.tx = tx;
+    this.clock = clock;
   }
 
   /** Adds a schedule; false when its owner already has one of that name. */
@@ -156,10 +159,27 @@ public final class ScheduleStore {
   }
 
   /**
+   * Times of a schedule that came while the server was down, found at its start: the claim of the
+   * latest writes an {@code io.gantry.schedule.missed} event, and with {@code skip} (missed-runs
+   * skip) an {@code io.gantry.schedule.skipped} one, in its own transaction.
+   *
+   * @param count how many times were missed ({@link Integer#MAX_VALUE}: more than were counted)
+   */
+  public record Missed(int count, boolean skip) {}
+
+  /**
    * Claims a scheduled time for one firing: true exactly once per schedule and time, and only while
    * the schedule is active and the time is later than the last one dealt with.
    */
   public boolean claim(String id, Instant time, String note) {
+    return claim(id, time, note, null);
+  }
+
+  /**
+   * As {@link #claim(String, Instant, String)}; {@code missed}, when not null, says the time was
+   * missed while the server was down, and its events commit with the claim.
+   */
+  public boolean claim(String id, Instant time, String note, Missed missed) {
     return tx.write(
         "claim a time of schedule " + id,
         c -> {
@@ -175,12 +195,37 @@ public final class ScheduleStore {
             ps.setString(2, abbreviate(note));
             ps.setString(3, id);
             JobRows.setInstant(ps, 4, time);
-            return ps.executeUpdate() == 1;
+            if (ps.executeUpdate() != 1) {
+              return false;
+            }
           }
+          if (missed != null) {
+            JsonObject data =
+                ScheduleEvents.data(c, id, time)
+                    .putJson(
+                        "missed",
+                        missed.count() == Integer.MAX_VALUE
+                            ? "null"
+                            : Integer.toString(missed.count()))
+                    .put("missedRuns", missed.skip() ? "skip" : "run-once");
+            ScheduleEvents.write(c, ScheduleEvents.MISSED, id, data, clock);
+            if (missed.skip()) {
+              ScheduleEvents.write(
+                  c,
+                  ScheduleEvents.SKIPPED,
+                  id,
+                  ScheduleEvents.data(c, id, time).put("reason", ScheduleEvents.clip(note)),
+                  clock);
+            }
+          }
+          return true;
         });
   }
 
-  /** What came of a claimed time: the job submitted, or why none was. */
+  /**
+   * What came of a claimed time: the job submitted ({@code io.gantry.schedule.fired}), or why none
+   * was ({@code io.gantry.schedule.skipped}); the event commits with the record.
+   */
   public void recordOutcome(String id, Instant time, String jobId, String note) {
     tx.write(
         "record the outcome of schedule " + id,
@@ -193,9 +238,27 @@ public final class ScheduleStore {
             ps.setString(2, abbreviate(note));
             ps.setString(3, id);
             JobRows.setInstant(ps, 4, time);
-            ps.executeUpdate();
-            return null;
+            if (ps.executeUpdate() != 1) {
+              return null; // removed meanwhile, or a later time claimed: nothing to report
+            }
           }
+          JsonObject data = ScheduleEvents.data(c, id, time);
+          if (jobId != null) {
+            ScheduleEvents.write(
+                c,
+                ScheduleEvents.FIRED,
+                id,
+                data.put("jobId", jobId).put("note", ScheduleEvents.clip(note)),
+                clock);
+          } else {
+            ScheduleEvents.write(
+                c,
+                ScheduleEvents.SKIPPED,
+                id,
+                data.put("reason", ScheduleEvents.clip(note)),
+                clock);
+          }
+          return null;
         });
   }
 

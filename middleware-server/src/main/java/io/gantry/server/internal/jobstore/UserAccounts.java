@@ -114,6 +114,7 @@ public final class UserAccounts {
               id = rs.getString(1);
             }
           }
+          NotifySubscriptions.removeAllOf(c, id);
           ScheduleStore.removeAllOf(c, id);
           try (PreparedStatement ps =
               c.prepareStatement("DELETE FROM gantry_user WHERE user_id = ?")) {

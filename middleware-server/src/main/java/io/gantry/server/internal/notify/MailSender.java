@@ -39,7 +39,7 @@ final class MailSender {
 
   /**
    * @param trustStore the CA certificates the SMTP server is checked against; null: the JDK's
-   * @param source the server's job-management URL, for the job page's link
+   * @param source server.public-url, or the job-management URL, for the job page's link
    */
   MailSender(ServerConfig.Mail settings, KeyStore trustStore, String source) {
     this.settings = settings;

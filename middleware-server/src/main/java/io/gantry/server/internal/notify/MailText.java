@@ -18,7 +18,7 @@ final class MailText {
   /** The subject line, e.g. {@code [Gantry] job.failed: nightly-var (h3bq…)}. */
   static String subject(OutboxEvent event) {
     Map<String, Object> data = data(event);
-    String name = text(data, "name");
+    String name = text(data, data.get("schedule") != null ? "schedule" : "name");
     StringBuilder subject = new StringBuilder("[Gantry] ").append(shortType(event.type()));
     if (name != null) {
       subject.append(": ").append(name);
@@ -35,14 +35,21 @@ final class MailText {
   /**
    * The body: one "field: value" line for each of the event's facts, then the job page's link.
    *
-   * @param source the server's job-management URL; the job page is {@code /jobs/ID} beside it
+   * @param source the server's public URL (server.public-url) or job-management URL; the job page
+   *     is {@code /jobs/ID} on its host
    */
   static String body(OutboxEvent event, String source) {
     Map<String, Object> data = data(event);
     StringBuilder text = new StringBuilder();
     line(text, "event", shortType(event.type()));
-    line(text, "job", event.subject());
+    boolean scheduleEvent = event.type().startsWith(PREFIX + "schedule.");
+    String jobId = scheduleEvent ? text(data, "jobId") : event.subject();
+    line(text, "job", jobId);
     line(text, "name", text(data, "name"));
+    line(text, "schedule", text(data, "schedule"));
+    line(text, "scheduled for", scheduleEvent ? text(data, "time") : null);
+    line(text, "times missed", text(data, "missed"));
+    line(text, "missed runs", text(data, "missedRuns"));
     line(text, "owner", event.owner() != null ? event.owner() : text(data, "owner"));
     if (data.get("to") != null) {
       String from = text(data, "from"); // none at submission
@@ -51,21 +58,30 @@ final class MailText {
     line(text, "failed in", text(data, "failedIn"));
     line(text, "exit code", text(data, "exitCode"));
     line(text, "reason", text(data, "reason"));
+    line(text, "note", text(data, "note"));
     line(text, "steps", text(data, "steps"));
     line(text, "rows", text(data, "rows"));
     line(text, "bytes", text(data, "bytes"));
     line(text, "seconds", text(data, "seconds"));
     line(text, "time", event.time().toString());
     line(text, "event id", event.id());
-    if (event.subject() != null) {
-      text.append('\n').append("Job page: ").append(jobPage(source, event.subject())).append('\n');
+    if (jobId != null) {
+      text.append('\n').append("Job page: ").append(jobPage(source, jobId)).append('\n');
     }
     return text.toString();
   }
 
-  /** The job's page on this server's web face (webapp-jsp's {@code /jobs/ID}). */
-  static String jobPage(String source, String jobId) {
-    return URI.create(source).resolve("/jobs/" + jobId).toString();
+  /**
+   * The job's page on this server's web face (webapp-jsp's {@code /jobs/ID}).
+   *
+   * @param base server.public-url (ending in '/'; the page is {@code jobs/ID} below it, so a
+   *     reverse proxy's path prefix stays), or the job-management URL (the page is {@code /jobs/ID}
+   *     on its host)
+   */
+  static String jobPage(String base, String jobId) {
+    URI uri = URI.create(base);
+    return (base.endsWith("/") ? uri.resolve("jobs/" + jobId) : uri.resolve("/jobs/" + jobId))
+        .toString();
   }
 
   private static void line(StringBuilder text, String field, String value) {

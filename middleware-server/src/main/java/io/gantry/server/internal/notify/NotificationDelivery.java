@@ -2,7 +2,10 @@ package io.gantry.server.internal.notify;
 
 import io.gantry.jsdl.NotifyRequest;
 import io.gantry.server.internal.jobstore.JobId;
+import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.jobstore.JobStore;
+import io.gantry.server.internal.jobstore.NotifySubscription;
+import io.gantry.server.internal.jobstore.NotifySubscriptions;
 import io.gantry.server.internal.jobstore.Outbox;
 import io.gantry.server.internal.jobstore.OutboxEvent;
 import java.net.URI;
@@ -14,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -32,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A commit that wrote an event wakes the thread; otherwise it looks every few seconds (for
  *       retries that have come due).
  *   <li>An event goes to each webhook and mailbox of its job's {@code gx:Notify} that asks for its
- *       type and has not confirmed it yet; a webhook off notify.allowed-hosts, or a mailbox off
+ *       type, and of its owner's standing subscriptions ({@code gantry notify}) that ask for it,
+ *       and has not confirmed it yet; a webhook off notify.allowed-hosts, or a mailbox off
  *       notify.mail-allowed, is refused and never contacted.
  *   <li>A pass where some target failed is retried after an exponential back-off with jitter, until
  *       the event is older than notify.max-age; then delivery gives up on it.
@@ -43,9 +48,11 @@ public final class NotificationDelivery implements AutoCloseable {
   private static final Duration RETRY_CAP = Duration.ofMinutes(15);
   private static final Duration IDLE_LOOK = Duration.ofSeconds(5);
   private static final int BATCH = 100;
+  private static final String SCHEDULE_EVENTS = "io.gantry.schedule.";
 
   private final Outbox outbox;
   private final JobStore jobs;
+  private final NotifySubscriptions subscriptions;
   private final WebhookSender webhooks;
   private final MailSender mail;
   private final String source;
@@ -60,6 +67,7 @@ public final class NotificationDelivery implements AutoCloseable {
   NotificationDelivery(
       Outbox outbox,
       JobStore jobs,
+      NotifySubscriptions subscriptions,
       WebhookSender webhooks,
       MailSender mail,
       String source,
@@ -68,6 +76,7 @@ public final class NotificationDelivery implements AutoCloseable {
       Clock clock) {
     this.outbox = outbox;
     this.jobs = jobs;
+    this.subscriptions = subscriptions;
     this.webhooks = webhooks;
     this.mail = mail;
     this.source = source;
@@ -121,9 +130,11 @@ public final class NotificationDelivery implements AutoCloseable {
   }
 
   private void deliver(OutboxEvent event) throws InterruptedException {
-    Optional<NotifyRequest> request = subscription(event);
-    List<String> webhookTargets = request.map(NotifyRequest::webhooks).orElse(List.of());
-    List<String> mailTargets = request.map(NotifyRequest::mailboxes).orElse(List.of());
+    Set<String> webhookSet = new LinkedHashSet<>();
+    Set<String> mailSet = new LinkedHashSet<>();
+    targets(event, webhookSet, mailSet);
+    List<String> webhookTargets = List.copyOf(webhookSet);
+    List<String> mailTargets = List.copyOf(mailSet);
     Set<String> confirmed =
         webhookTargets.isEmpty() && mailTargets.isEmpty()
             ? Set.of()
@@ -138,7 +149,7 @@ public final class NotificationDelivery implements AutoCloseable {
       }
       Optional<String> refusal = webhooks.refusal(url);
       if (refusal.isPresent()) {
-        log.warn("event {} of job {}: {}", event.id(), event.subject(), shown(refusal.get(), url));
+        log.warn("event {} about {}: {}", event.id(), event.subject(), shown(refusal.get(), url));
         continue;
       }
       Optional<String> failure = webhooks.post(url, json);
@@ -157,7 +168,7 @@ public final class NotificationDelivery implements AutoCloseable {
       }
       Optional<String> refusal = mail.refusal(address);
       if (refusal.isPresent()) {
-        log.warn("event {} of job {}: {}", event.id(), event.subject(), refusal.get());
+        log.warn("event {} about {}: {}", event.id(), event.subject(), refusal.get());
         continue;
       }
       Optional<String> failure = mail.send(address, event);
@@ -181,7 +192,7 @@ public final class NotificationDelivery implements AutoCloseable {
     Instant now = clock.instant();
     if (Duration.between(event.time(), now).compareTo(maxAge) > 0) {
       log.warn(
-          "event {} of job {}: gave up after {} attempts (notify.max-age {}): {}",
+          "event {} about {}: gave up after {} attempts (notify.max-age {}): {}",
           event.id(),
           event.subject(),
           attempts,
@@ -205,20 +216,66 @@ public final class NotificationDelivery implements AutoCloseable {
     return Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(half + 1));
   }
 
-  /** The job's gx:Notify, when it asked for this event. */
-  private Optional<NotifyRequest> subscription(OutboxEvent event) {
-    if (event.subject() == null) {
+  /**
+   * Where the event goes: its job's gx:Notify, when it asked for this event, and the standing
+   * subscriptions (gantry notify) of the owner that ask for it: those naming no schedule, and those
+   * naming the event's schedule (a schedule event's, or the one that submitted the job). A target
+   * named twice is sent to once.
+   */
+  private void targets(OutboxEvent event, Set<String> webhookTargets, Set<String> mailTargets) {
+    Optional<JobId> job = jobOf(event);
+    String owner = event.owner();
+    if (job.isPresent()) {
+      jobs.jobDescription(job.get())
+          .flatMap(NotifyRequest::of)
+          .filter(request -> request.wants(event.type()))
+          .ifPresent(
+              request -> {
+                webhookTargets.addAll(request.webhooks());
+                mailTargets.addAll(request.mailboxes());
+              });
+      // whose the job is now: a removed user's jobs are no later user's of the same name
+      owner = jobs.find(job.get()).map(JobRecord::owner).orElse(null);
+    }
+    if (owner == null) {
+      return;
+    }
+    List<NotifySubscription> standing =
+        subscriptions.list(owner).stream().filter(s -> s.wants(event.type())).toList();
+    if (standing.isEmpty()) {
+      return;
+    }
+    String scheduleId = null;
+    if (event.type().startsWith(SCHEDULE_EVENTS)) {
+      scheduleId = event.subject();
+    } else if (job.isPresent() && standing.stream().anyMatch(s -> s.scheduleId() != null)) {
+      scheduleId = jobs.origin(job.get()).scheduleId();
+    }
+    for (NotifySubscription s : standing) {
+      if (s.scheduleId() != null && !s.scheduleId().equals(scheduleId)) {
+        continue;
+      }
+      if (s.mailbox() != null) {
+        mailTargets.add(s.mailbox());
+      } else {
+        webhookTargets.add(s.target());
+      }
+    }
+  }
+
+  /**
+   * The job an event is about: its subject, unless it is a schedule's event (whose subject is the
+   * schedule's id) or a published one about something else.
+   */
+  private static Optional<JobId> jobOf(OutboxEvent event) {
+    if (event.subject() == null || event.type().startsWith(SCHEDULE_EVENTS)) {
       return Optional.empty();
     }
-    JobId id;
     try {
-      id = JobId.parse(event.subject());
+      return Optional.of(JobId.parse(event.subject()));
     } catch (IllegalArgumentException notAJob) {
       return Optional.empty();
     }
-    return jobs.jobDescription(id)
-        .flatMap(NotifyRequest::of)
-        .filter(request -> request.wants(event.type()));
   }
 
   private void purgeOccasionally() {

@@ -30,11 +30,12 @@ public final class Notifications {
         new MailSender(
             settings.mail(),
             StandardStagingSettings.policy(config.standardStaging()).trustStore(),
-            source);
+            settings.publicUrl() != null ? settings.publicUrl() : source);
     NotificationDelivery delivery =
         new NotificationDelivery(
             store.outbox(),
             store,
+            store.subscriptions(),
             webhooks,
             mail,
             source,

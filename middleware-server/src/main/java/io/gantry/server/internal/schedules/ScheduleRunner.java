@@ -117,13 +117,23 @@ public final class ScheduleRunner implements AutoCloseable {
       return;
     }
     Instant time = due.get().latest();
-    if (atStart && s.missed() == Schedule.MissedRuns.SKIP) {
-      if (store.claim(s.id(), time, skipped(due.get()))) {
+    boolean skip = s.missed() == Schedule.MissedRuns.SKIP;
+    // at start, the times that came were missed while the server was down: the claim says so
+    ScheduleStore.Missed missed =
+        atStart
+            ? new ScheduleStore.Missed(
+                due.get().count() >= CronSchedule.COUNT_LIMIT
+                    ? Integer.MAX_VALUE
+                    : due.get().count(),
+                skip)
+            : null;
+    if (atStart && skip) {
+      if (store.claim(s.id(), time, skipped(due.get()), missed)) {
         log.info("schedule {} of {}: {}", s.name(), s.owner(), skipped(due.get()));
       }
       return;
     }
-    if (!store.claim(s.id(), time, "submitting")) {
+    if (!store.claim(s.id(), time, "submitting", missed)) {
       return; // paused, removed or run meanwhile
     }
     fire(s, cron, time, due.get().count());

@@ -46,6 +46,7 @@ public final class DeliveringStore {
           new NotificationDelivery(
               store.outbox(),
               store,
+              store.subscriptions(),
               sender,
               MailSender.disabled("urn:gantry:test"),
               "urn:gantry:test",

@@ -76,6 +76,7 @@ class MailDeliveryTest {
     return new NotificationDelivery(
         jobs.outbox(),
         jobs,
+        jobs.subscriptions(),
         new WebhookSender(
             List.of(), SigningKey.loadOrCreate(dir.resolve("key")), null, Clock.systemUTC()),
         new MailSender(settings, tls.trustStore(), SOURCE),
@@ -173,6 +174,14 @@ class MailDeliveryTest {
   }
 
   @Test
+  void theJobPageLinkKeepsThePublicUrlsPathAndOtherwiseUsesTheListeningHost() {
+    assertEquals(
+        "https://gantry.bank.example/risk/jobs/abc",
+        MailText.jobPage("https://gantry.bank.example/risk/", "abc"));
+    assertEquals("https://gantry.bank.example:8443/jobs/abc", MailText.jobPage(SOURCE, "abc"));
+  }
+
+  @Test
   void aMailboxOffTheAllowListGetsNoMail() throws Exception {
     JobRecord job =
         store.submit(
@@ -238,6 +247,8 @@ class MailDeliveryTest {
                 1, "e-1", "io.gantry.job.failed", null, "alice", Instant.now(), "{}", 0));
 
     assertTrue(failure.isPresent(), "the server refused the login");
+    // its answer, not the client's read timeout (10 s) for an answer that never came
+    assertTrue(failure.get().contains("535"), failure.get());
     assertFalse(failure.get().contains("not-the-password"), failure.get());
     assertEquals(before, smtp.messages().size());
   }

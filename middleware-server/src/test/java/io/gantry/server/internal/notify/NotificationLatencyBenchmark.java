@@ -42,6 +42,7 @@ public final class NotificationLatencyBenchmark {
           new NotificationDelivery(
               store.outbox(),
               store,
+              store.subscriptions(),
               new WebhookSender(
                   List.of("127.0.0.1:" + receiver.port()),
                   SigningKey.loadOrCreate(dir.resolve("key")),

@@ -4,17 +4,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.internal.jobstore.JdbcJobStore;
+import io.gantry.server.internal.jobstore.JobId;
+import io.gantry.server.internal.jobstore.JobOrigin;
 import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.jobstore.JobState;
 import io.gantry.server.internal.jobstore.JobStoreSettings;
 import io.gantry.server.internal.jobstore.JsonObject;
+import io.gantry.server.internal.jobstore.NotifySubscription;
+import io.gantry.server.internal.jobstore.Schedule;
+import io.gantry.server.internal.jobstore.ScheduleStore;
+import io.gantry.server.internal.jobstore.StoredPlan;
 import io.gantry.testing.HttpTestServer;
 import io.gantry.testing.TestKeystore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,6 +58,7 @@ class WebhookDeliveryTest {
         new NotificationDelivery(
             store.outbox(),
             store,
+            store.subscriptions(),
             sender,
             MailSender.disabled("https://gantry.example/services/JobManagement"),
             "https://gantry.example/services/JobManagement",
@@ -183,5 +193,119 @@ class WebhookDeliveryTest {
     HttpTestServer.Post breach = Receiver.ofType(posts, "io.gantry.var.limit-breached").get(0);
     assertTrue(
         breach.body().contains("\"data\":{\"node\":\"BANK\",\"var\":2561109}"), breach.body());
+  }
+
+  @Test
+  void standingSubscriptionsGetTheOwnersEventsAndTheirSchedulesFiredMissedAndSkipped()
+      throws Exception {
+    Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    Schedule nightly = schedule("dora", "nightly", now);
+    store.schedules().add(nightly);
+    String all = receiver.base() + "/hooks/dora-failures";
+    String ofSchedule = receiver.base() + "/hooks/dora-nightly";
+    store.subscriptions().add(subscription("dora", null, all, List.of("job.failed")));
+    store.subscriptions().add(subscription("dora", nightly.id(), ofSchedule, List.of("*")));
+    // a second subscription of the same target: one post, not two
+    store
+        .subscriptions()
+        .add(subscription("dora", nightly.id(), ofSchedule, List.of("schedule.fired")));
+
+    // the server was down at 3 times; at its start the latest is claimed and its job submitted
+    Instant missedTime = now.minusSeconds(60);
+    assertTrue(
+        store
+            .schedules()
+            .claim(nightly.id(), missedTime, "submitting", new ScheduleStore.Missed(3, false)));
+    JobId scheduledJob = JobId.random();
+    store.submit(
+        scheduledJob,
+        "dora",
+        "nightly-job",
+        jobWithNotify(List.of("job.state-changed")),
+        new StoredPlan(dir.resolve("jobs"), null, null, List.of()),
+        new JobOrigin(Map.of(), null, nightly.id(), nightly.name(), missedTime));
+    store.schedules().recordOutcome(nightly.id(), missedTime, scheduledJob.value(), null);
+    store.transition(scheduledJob, JobState.QUEUED, JobState.FAILED, "no input");
+    // a later time whose job was refused
+    store.schedules().claim(nightly.id(), now, "submitting");
+    store.schedules().recordOutcome(nightly.id(), now, null, "not submitted: over the limit");
+    // dora's own job, not the schedule's, and another user's
+    JobRecord own = store.submit("dora", "ad-hoc", jobWithNotify(List.of("job.failed")));
+    store.transition(own.id(), JobState.QUEUED, JobState.FAILED, "bad input");
+    JobRecord others = store.submit("erin", "other", jobWithNotify(List.of("job.failed")));
+    store.transition(others.id(), JobState.QUEUED, JobState.FAILED, "bad input");
+    deliverAllDue();
+
+    List<HttpTestServer.Post> toSchedule =
+        receiver.posts().stream().filter(p -> p.path().equals("/hooks/dora-nightly")).toList();
+    assertEquals(
+        List.of(
+            "io.gantry.schedule.missed",
+            "io.gantry.job.state-changed",
+            "io.gantry.schedule.fired",
+            "io.gantry.job.state-changed",
+            "io.gantry.job.failed",
+            "io.gantry.schedule.skipped"),
+        toSchedule.stream().map(p -> Receiver.member(p.body(), "type")).toList());
+    HttpTestServer.Post missed = toSchedule.get(0);
+    assertEquals(nightly.id(), Receiver.member(missed.body(), "subject"));
+    assertEquals("nightly", Receiver.member(missed.body(), "schedule"));
+    assertTrue(missed.body().contains("\"missed\":3,"), missed.body());
+    assertEquals("run-once", Receiver.member(missed.body(), "missedRuns"));
+    assertEquals(scheduledJob.value(), Receiver.member(toSchedule.get(2).body(), "jobId"));
+    assertEquals(
+        "not submitted: over the limit", Receiver.member(toSchedule.get(5).body(), "reason"));
+    for (HttpTestServer.Post post : toSchedule) {
+      Receiver.assertSigned(post, keyFile);
+    }
+
+    List<String> failures =
+        receiver.posts().stream()
+            .filter(p -> p.path().equals("/hooks/dora-failures"))
+            .map(p -> Receiver.member(p.body(), "subject"))
+            .toList();
+    assertEquals(List.of(scheduledJob.value(), own.id().value()), failures);
+    assertEquals(0, store.outbox().backlog());
+
+    // missed-runs skip: the missed time is skipped, in the claim's own transaction
+    Schedule skipping = schedule("dora", "skipping", now);
+    store.schedules().add(skipping);
+    store
+        .subscriptions()
+        .add(subscription("dora", skipping.id(), ofSchedule, List.of("schedule.skipped")));
+    store
+        .schedules()
+        .claim(skipping.id(), missedTime, "skipped", new ScheduleStore.Missed(1, true));
+    deliverAllDue();
+    List<HttpTestServer.Post> skipped =
+        receiver.posts().stream()
+            .filter(p -> p.path().equals("/hooks/dora-nightly"))
+            .filter(p -> skipping.id().equals(Receiver.member(p.body(), "subject")))
+            .toList();
+    assertEquals(1, skipped.size(), "only the skipped event was asked for: " + skipped);
+    assertEquals("io.gantry.schedule.skipped", Receiver.member(skipped.get(0).body(), "type"));
+  }
+
+  private static Schedule schedule(String owner, String name, Instant created) {
+    return new Schedule(
+        JobId.random().value(),
+        owner,
+        name,
+        "0 6 * * *",
+        "UTC",
+        Schedule.MissedRuns.RUN_ONCE,
+        false,
+        created.minusSeconds(3600),
+        null,
+        null,
+        null,
+        jobWithNotify(List.of("job.failed")),
+        Map.of());
+  }
+
+  private static NotifySubscription subscription(
+      String owner, String scheduleId, String url, List<String> events) {
+    return new NotifySubscription(
+        JobId.random().value(), owner, scheduleId, null, url, events, Instant.now());
   }
 }

@@ -39,7 +39,10 @@ class Handler:
 def authenticator(expected):
     def check(server, session, envelope, mechanism, auth_data):
         given = (auth_data.login, auth_data.password)
-        return AuthResult(success=given == expected)
+        # handled=False: aiosmtpd itself answers a refused login with 535. Its default (True)
+        # means "the authenticator already answered", so the client got no reply at all and
+        # waited for its read timeout (mail.smtp.timeout, 10 s) instead.
+        return AuthResult(success=given == expected, handled=False)
 
     return check
 
