@@ -17,6 +17,8 @@ import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
 import io.gantry.server.config.StandardStagingSettings;
+import io.gantry.server.internal.accounting.AccountingService;
+import io.gantry.server.internal.accounting.SubmissionQuotas;
 import io.gantry.server.internal.accounts.JobAccounts;
 import io.gantry.server.internal.compute.BackendContext;
 import io.gantry.server.internal.compute.ComputeBackend;
@@ -494,7 +496,8 @@ public final class GantryServer implements AutoCloseable {
             new SessionTokenService(authenticator.flatMap(UserAuthenticator::sessionTokens)),
             new WorkerSessionService(workerSessions),
             new StageInCacheAdministration(staging.stageInCache()),
-            new RiskViewService(staging.riskResults())));
+            new RiskViewService(staging.riskResults()),
+            new AccountingService(store.accounting())));
   }
 
   /** The priority classes of the queue.* settings, as the scheduler and submission use them. */
@@ -523,7 +526,8 @@ public final class GantryServer implements AutoCloseable {
         storage.watch(),
         flow,
         visible,
-        queueClasses(config));
+        queueClasses(config),
+        new SubmissionQuotas(config.quotas(), storage.store().accounting(), Clock.systemUTC()));
   }
 
   /** Job files are read here, or over SFTP when the job directories are on a cluster. */
