@@ -36,6 +36,7 @@ import io.gantry.server.internal.http.StorageOutageFilter;
 import io.gantry.server.internal.identity.IdentityWiring;
 import io.gantry.server.internal.jobstore.JdbcJobStore;
 import io.gantry.server.internal.jobstore.JobStoreSettings;
+import io.gantry.server.internal.jobstore.StoreNeighbours;
 import io.gantry.server.internal.metrics.ServerMetrics;
 import io.gantry.server.internal.notify.MailRule;
 import io.gantry.server.internal.notify.Notifications;
@@ -214,6 +215,15 @@ public final class GantryServer implements AutoCloseable {
     privateData.tighten();
     JdbcJobStore store = own(JdbcJobStore.open(storeSettings(config)));
     privateData.tighten(); // a new H2 store file has the process umask's mode
+    // an empty PostgreSQL store beside the data directory's H2 store with users and jobs: say so
+    Optional<String> leftBehind =
+        StoreNeighbours.leftBehind(
+            store,
+            config.jobStoreUrl(),
+            config.dataDirectory().resolve("jobstore").resolve("gantry"));
+    if (leftBehind.isPresent()) {
+      throw new ConfigException("store.url", leftBehind.get());
+    }
     Map<String, Path> watched = new java.util.LinkedHashMap<>(); // messages name them in this order
     watched.put("the data directory", config.dataDirectory());
     watched.put("the job directories' root", config.stagingRoot());

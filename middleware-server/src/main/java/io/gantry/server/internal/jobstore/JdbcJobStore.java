@@ -65,6 +65,22 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     return outbox;
   }
 
+  /** Whether the store holds any user or job (a store just created holds neither). */
+  public boolean holdsData() {
+    return tx.read(
+        "check whether the job store holds data",
+        c -> {
+          try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "SELECT (SELECT COUNT(*) FROM gantry_user) + (SELECT COUNT(*) FROM"
+                          + " gantry_job)");
+              ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1) > 0;
+          }
+        });
+  }
+
   /** The audit trail as JSON lines (gantry-server audit export). */
   public AuditExport auditExport() {
     return new AuditExport(tx);
