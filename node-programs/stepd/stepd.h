@@ -51,6 +51,7 @@ typedef struct stepdStatus {
   int stopSignal;       /* last signal sent to stop it: 15, 9 after the grace ran out, 0 */
   long long startedMs;  /* wall-clock milliseconds since the epoch */
   long long endedMs;
+  long long cpuMs; /* user + system CPU time of the job's whole process tree, -1 if unknown */
 } stepdStatus;
 
 /* Writes status to path durably: path.tmp, fsync, rename, fsync of the directory. Returns 0,

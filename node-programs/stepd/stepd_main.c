@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -148,6 +149,13 @@ static int stepdSupervise(const stepdOptions *o, const sigset_t *original, stepd
     s->exitStatus = WEXITSTATUS(rootStatus);
   }
   if (s->killed || s->wallTimeExceeded) s->stopSignal = escalated ? SIGKILL : SIGTERM;
+  /* Every process of the job was reaped by us or by a parent that was (we are the subreaper), so
+   * RUSAGE_CHILDREN holds the CPU time of the whole tree (getrusage(2)): the job's accounting. */
+  struct rusage used;
+  if (getrusage(RUSAGE_CHILDREN, &used) == 0) {
+    s->cpuMs = (long long)(used.ru_utime.tv_sec + used.ru_stime.tv_sec) * 1000 +
+               (used.ru_utime.tv_usec + used.ru_stime.tv_usec) / 1000;
+  }
   return 0;
 }
 
@@ -179,7 +187,7 @@ int main(int argc, char **argv) {
             strerror(errno));
     return 1;
   }
-  stepdStatus s = {.jobId = o.jobId, .startedMs = stepdNowMs(CLOCK_REALTIME)};
+  stepdStatus s = {.jobId = o.jobId, .startedMs = stepdNowMs(CLOCK_REALTIME), .cpuMs = -1};
   if (stepdSupervise(&o, &original, &s) != 0) return 1;
   s.endedMs = stepdNowMs(CLOCK_REALTIME);
   if (stepdStatusWrite(o.statusPath, &s, err, sizeof err) != 0) {

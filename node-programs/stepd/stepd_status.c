@@ -35,9 +35,9 @@ int stepdStatusWrite(const char *path, const stepdStatus *s, char *errbuf, size_
   int len = snprintf(text, sizeof text,
                      "format=gantry-stepd-status-1\njob=%s\nexit_status=%d\nterm_signal=%d\n"
                      "wall_time_exceeded=%d\nkilled=%d\nstop_signal=%d\nstarted_ms=%lld\n"
-                     "ended_ms=%lld\n",
+                     "ended_ms=%lld\ncpu_ms=%lld\n",
                      s->jobId, s->exitStatus, s->termSignal, s->wallTimeExceeded, s->killed,
-                     s->stopSignal, s->startedMs, s->endedMs);
+                     s->stopSignal, s->startedMs, s->endedMs, s->cpuMs);
   if (len < 0 || len >= (int)sizeof text) {
     snprintf(errbuf, errlen, "status record too long");
     return -1;

@@ -24,6 +24,15 @@ expect "$WORK/j1.status" job j1
 [ ! -e "$WORK/j1.status.tmp" ] || fail "temporary status file left"
 [ "$(stat -c %a "$WORK/j1.status")" = 600 ] || fail "status file mode $(stat -c %a "$WORK/j1.status")"
 
+# 1b. the CPU time of the whole tree, the program's children included: about 0.4 s of busy loop
+#     in a child of the shell, counted in cpu_ms
+"$STEPD" --job j1b --status "$WORK/j1b.status" --grace-ms 1000 \
+  -- /bin/sh -c '(end=$(($(date +%s%N) + 400000000)); while [ "$(date +%s%N)" -lt "$end" ]; do :; done) & wait'
+CPU="$(key "$WORK/j1b.status" cpu_ms)"
+[ -n "$CPU" ] && [ "$CPU" -ge 150 ] || fail "cpu_ms is '$CPU' after a busy loop of 0.4 s"
+expect "$WORK/j1.status" cpu_ms "$(key "$WORK/j1.status" cpu_ms)"
+[ "$(key "$WORK/j1.status" cpu_ms)" -lt 1000 ] || fail "cpu_ms of 'exit 3' is $(key "$WORK/j1.status" cpu_ms)"
+
 # 2. the wall time: SIGTERM, the program ends within the grace period
 "$STEPD" --job j2 --status "$WORK/j2.status" --grace-ms 5000 --wall-time-ms 300 \
   -- /bin/sleep 30 2> "$WORK/j2.err"

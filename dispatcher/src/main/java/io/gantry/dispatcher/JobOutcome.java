@@ -29,6 +29,7 @@ import java.util.OptionalInt;
  * @param detail what the batch system said of the job (e.g. "Slurm: NODE_FAIL 0:0 on n1"), or null
  * @param failedTasks for a task farm whose every task became final: how many of them failed or were
  *     lost (0 when none did); null for any other job
+ * @param usage what the job used, as far as its supervisor or batch system reported it
  */
 public record JobOutcome(
     String jobId,
@@ -39,7 +40,66 @@ public record JobOutcome(
     Instant endedAt,
     int stopSignal,
     String detail,
-    Integer failedTasks) {
+    Integer failedTasks,
+    Usage usage) {
+
+  /**
+   * What a job used beyond its wall time, for accounting (docs/operations.md, "Accounting").
+   *
+   * @param cpuTime user plus system CPU time of the job's processes, as its supervisor ({@code
+   *     gantry-stepd}, from getrusage) or the batch system ({@code sacct}'s TotalCPU) reported it;
+   *     null where neither did
+   * @param tasks for a task farm, how many tasks it had; null for any other job
+   */
+  public record Usage(Duration cpuTime, Integer tasks) {
+    /** Nothing reported beyond the wall time. */
+    public static final Usage UNKNOWN = new Usage(null, null);
+
+    public Usage {
+      if (cpuTime != null && cpuTime.isNegative()) {
+        throw new IllegalArgumentException("cpuTime < 0: " + cpuTime);
+      }
+    }
+  }
+
+  /** An outcome without a usage report beyond the wall time. */
+  public JobOutcome(
+      String jobId,
+      int exitStatus,
+      boolean wallTimeExceeded,
+      boolean killed,
+      Instant startedAt,
+      Instant endedAt,
+      int stopSignal,
+      String detail,
+      Integer failedTasks) {
+    this(
+        jobId,
+        exitStatus,
+        wallTimeExceeded,
+        killed,
+        startedAt,
+        endedAt,
+        stopSignal,
+        detail,
+        failedTasks,
+        Usage.UNKNOWN);
+  }
+
+  /** The same outcome with {@code usage} reported. */
+  public JobOutcome withUsage(Usage reported) {
+    return new JobOutcome(
+        jobId,
+        exitStatus,
+        wallTimeExceeded,
+        killed,
+        startedAt,
+        endedAt,
+        stopSignal,
+        detail,
+        failedTasks,
+        reported);
+  }
 
   /** Highest signal number on Linux (SIGRTMAX); anything above 128 + this is a plain exit code. */
   private static final int MAX_SIGNAL = 64;
@@ -101,6 +161,7 @@ public record JobOutcome(
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(startedAt, "startedAt");
     Objects.requireNonNull(endedAt, "endedAt");
+    Objects.requireNonNull(usage, "usage");
     if (failedTasks != null && failedTasks < 0) {
       throw new IllegalArgumentException("failedTasks < 0: " + failedTasks);
     }

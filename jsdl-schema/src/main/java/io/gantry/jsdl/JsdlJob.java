@@ -99,6 +99,16 @@ public final class JsdlJob {
     return Optional.ofNullable(description().getJobIdentification()).map(id -> id.getJobName());
   }
 
+  /**
+   * JobIdentification/JobProject, each as written: the projects the job is charged to (the server
+   * accepts at most one).
+   */
+  public List<String> jobProjects() {
+    return Optional.ofNullable(description().getJobIdentification())
+        .map(id -> List.copyOf(id.getJobProject()))
+        .orElse(List.of());
+  }
+
   public Optional<MpirunApplicationType> mpirunApplication() {
     return applicationExtension(MpirunApplicationType.class);
   }

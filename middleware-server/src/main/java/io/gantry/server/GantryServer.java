@@ -17,6 +17,8 @@ import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.ServerConfig;
 import io.gantry.server.config.SshIdentity;
 import io.gantry.server.config.StandardStagingSettings;
+import io.gantry.server.internal.accounting.AccountingService;
+import io.gantry.server.internal.accounting.SubmissionQuotas;
 import io.gantry.server.internal.accounts.JobAccounts;
 import io.gantry.server.internal.compute.BackendContext;
 import io.gantry.server.internal.compute.ComputeBackend;
@@ -34,6 +36,7 @@ import io.gantry.server.internal.http.StorageOutageFilter;
 import io.gantry.server.internal.identity.IdentityWiring;
 import io.gantry.server.internal.jobstore.JdbcJobStore;
 import io.gantry.server.internal.jobstore.JobStoreSettings;
+import io.gantry.server.internal.jobstore.StoreNeighbours;
 import io.gantry.server.internal.metrics.ServerMetrics;
 import io.gantry.server.internal.notify.MailRule;
 import io.gantry.server.internal.notify.Notifications;
@@ -217,6 +220,15 @@ public final class GantryServer implements AutoCloseable {
     privateData.tighten();
     JdbcJobStore store = own(JdbcJobStore.open(storeSettings(config)));
     privateData.tighten(); // a new H2 store file has the process umask's mode
+    // an empty PostgreSQL store beside the data directory's H2 store with users and jobs: say so
+    Optional<String> leftBehind =
+        StoreNeighbours.leftBehind(
+            store,
+            config.jobStoreUrl(),
+            config.dataDirectory().resolve("jobstore").resolve("gantry"));
+    if (leftBehind.isPresent()) {
+      throw new ConfigException("store.url", leftBehind.get());
+    }
     Map<String, Path> watched = new java.util.LinkedHashMap<>(); // messages name them in this order
     watched.put("the data directory", config.dataDirectory());
     watched.put("the job directories' root", config.stagingRoot());
@@ -489,7 +501,8 @@ public final class GantryServer implements AutoCloseable {
             new StageInCacheAdministration(staging.stageInCache()),
             new RiskViewService(staging.riskResults()),
             new ChainRerun(store, store.jobConditions(), visible, submission, control),
-            NotifySubscriptionBook.of(config, store)));
+            NotifySubscriptionBook.of(config, store),
+            new AccountingService(store.accounting())));
   }
 
   /** The priority classes of the queue.* settings, as the scheduler and submission use them. */
@@ -518,7 +531,8 @@ public final class GantryServer implements AutoCloseable {
         storage.watch(),
         flow,
         visible,
-        queueClasses(config));
+        queueClasses(config),
+        new SubmissionQuotas(config.quotas(), storage.store().accounting(), Clock.systemUTC()));
   }
 
   /** Job files are read here, or over SFTP when the job directories are on a cluster. */

@@ -28,6 +28,7 @@ import picocli.CommandLine.Option;
       SettingsCommand.class,
       CacheCommand.class,
       AuditCommand.class,
+      AccountingCommand.class,
       LedgerDdlCommand.class,
       CheckCommand.class,
       SshCaCommand.class

@@ -54,13 +54,24 @@ final class StepdStatus {
     }
     return Optional.of(
         new JobOutcome(
-            jobId,
-            (int) number(file, values, "exit_status"),
-            "1".equals(values.get("wall_time_exceeded")),
-            "1".equals(values.get("killed")),
-            Instant.ofEpochMilli(number(file, values, "started_ms")),
-            Instant.ofEpochMilli(number(file, values, "ended_ms")),
-            (int) number(file, values, "stop_signal")));
+                jobId,
+                (int) number(file, values, "exit_status"),
+                "1".equals(values.get("wall_time_exceeded")),
+                "1".equals(values.get("killed")),
+                Instant.ofEpochMilli(number(file, values, "started_ms")),
+                Instant.ofEpochMilli(number(file, values, "ended_ms")),
+                (int) number(file, values, "stop_signal"))
+            .withUsage(new JobOutcome.Usage(cpuTime(file, values), null)));
+  }
+
+  /** cpu_ms, which supervisors before it was recorded leave out, and -1 for unknown. */
+  private static java.time.Duration cpuTime(Path file, Map<String, String> values)
+      throws IOException {
+    if (!values.containsKey("cpu_ms")) {
+      return null;
+    }
+    long ms = number(file, values, "cpu_ms");
+    return ms < 0 ? null : java.time.Duration.ofMillis(ms);
   }
 
   private static long number(Path file, Map<String, String> values, String key) throws IOException {

@@ -125,13 +125,14 @@ final class SlurmJob implements RunningJob {
         }
         finish(
             new JobOutcome(
-                jobId,
-                status,
-                timeout,
-                cancelled || (killRequested && !s.state().equals("COMPLETED")),
-                startedAt,
-                Instant.now(),
-                s.describe()));
+                    jobId,
+                    status,
+                    timeout,
+                    cancelled || (killRequested && !s.state().equals("COMPLETED")),
+                    startedAt,
+                    Instant.now(),
+                    s.describe())
+                .withUsage(new JobOutcome.Usage(cpuTime().orElse(null), null)));
       }
     } catch (IOException | RuntimeException e) {
       log.warn("job {}: asking Slurm about job {} failed: {}", jobId, slurmId, e.toString());
@@ -152,6 +153,21 @@ final class SlurmJob implements RunningJob {
             "sacct",
             List.of("-c", "-n", "-P", "-j", slurmId, "-o", "jobid,state,exitcode,nodelist"));
     return logged.succeeded() ? SlurmState.fromSacct(logged.stdout(), slurmId) : Optional.empty();
+  }
+
+  /**
+   * The job's CPU time from Slurm's accounting, for the server's (docs/operations.md,
+   * "Accounting"); empty where the cluster keeps none (AccountingStorageType=none) or sacct fails.
+   */
+  private Optional<java.time.Duration> cpuTime() {
+    try {
+      SlurmClient.Result r =
+          client.run("sacct", List.of("-n", "-P", "-j", slurmId, "-o", "jobid,totalcpu"));
+      return r.succeeded() ? SlurmCpuTime.fromSacct(r.stdout(), slurmId) : Optional.empty();
+    } catch (IOException e) {
+      log.debug("job {}: no CPU time from sacct: {}", jobId, e.toString());
+      return Optional.empty();
+    }
   }
 
   private synchronized void finish(JobOutcome result) {

@@ -350,6 +350,21 @@ public interface JobManagement {
   @WebResult(name = "removed")
   int clearStageInCache(@WebParam(name = "key") String key) throws AccessDeniedFault;
 
+  // --- accounting (docs/operations.md, "Accounting and quotas"): administrators only ---
+
+  /**
+   * What jobs that ended at or after {@code from} and before {@code to} (ISO-8601 instants, e.g.
+   * 2026-11-01T00:00:00Z) used, one line per user or per project ({@code by}: user, the default, or
+   * project).
+   */
+  @WebMethod
+  @WebResult(name = "report")
+  AccountingReport getAccounting(
+      @WebParam(name = "from") String from,
+      @WebParam(name = "to") String to,
+      @WebParam(name = "by") String by)
+      throws AccessDeniedFault;
+
   // --- session tokens (gantry login): issue, list, revoke ---
 
   /**

@@ -1,5 +1,6 @@
 package io.gantry.server.api;
 
+import io.gantry.server.internal.accounting.AccountingService;
 import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.notify.NotifySubscriptionBook;
 import io.gantry.server.internal.risk.RiskViewService;
@@ -52,7 +53,8 @@ public class JobManagementService implements JobManagement {
       StageInCacheAdministration stageInCache,
       RiskViewService riskView,
       ChainRerun chains,
-      NotifySubscriptionBook notifySubscriptions) {}
+      NotifySubscriptionBook notifySubscriptions,
+      AccountingService accounting) {}
 
   private final Operations operations;
 
@@ -372,6 +374,12 @@ public class JobManagementService implements JobManagement {
   @Override
   public int clearStageInCache(String key) throws AccessDeniedFault {
     return operations.stageInCache().clear(caller(), key);
+  }
+
+  @Override
+  public io.gantry.server.api.AccountingReport getAccounting(String from, String to, String by)
+      throws AccessDeniedFault {
+    return operations.accounting().report(caller(), from, to, by);
   }
 
   // --- worker sessions (issue 15): the logic is WorkerSessionService's and WorkerSessions' ---

@@ -58,7 +58,31 @@ public record ServerConfig(
     List<String> resultsDataSources,
     SshCertificates sshCertificates,
     Notifications notifications,
-    Queues queues) {
+    Queues queues,
+    Quotas quotas) {
+
+  /**
+   * One user's or project's quota (the {@code quota.*} settings); each limit empty for none.
+   *
+   * @param concurrentJobs most unfinished jobs (waiting or running)
+   * @param queuedJobs most jobs waiting to start
+   * @param coreHoursPerMonth most core-hours in a calendar month (UTC)
+   */
+  public record Quota(
+      Optional<Integer> concurrentJobs,
+      Optional<Integer> queuedJobs,
+      Optional<Integer> coreHoursPerMonth) {}
+
+  /**
+   * Quotas: {@code everyUser} for each limit a user has not their own of in {@code users}, and each
+   * listed project's.
+   */
+  public record Quotas(Quota everyUser, Map<String, Quota> users, Map<String, Quota> projects) {
+    public Quotas {
+      users = Map.copyOf(users);
+      projects = Map.copyOf(projects);
+    }
+  }
 
   /**
    * Priority classes (the {@code queue.*} settings): the classes, highest first, the class of a job

@@ -94,6 +94,7 @@ public final class ServerConfigLoader {
         RiskSection.read(values),
         SshCaSection.read(values),
         NotifySection.read(values),
-        QueueSection.read(values));
+        QueueSection.read(values),
+        QuotaSection.read(values));
   }
 }

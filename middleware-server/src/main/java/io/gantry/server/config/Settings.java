@@ -26,6 +26,7 @@ public final class Settings {
           CredentialSection.class,
           ComputeSection.class,
           QueueSection.class,
+          QuotaSection.class,
           JsdlResourceSettings.class,
           StageInSection.class,
           FarmSection.class,

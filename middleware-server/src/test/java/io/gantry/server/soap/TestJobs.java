@@ -31,6 +31,7 @@ public final class TestJobs {
   private final List<String> postStaging = new ArrayList<>();
   private final List<String> dependencies = new ArrayList<>();
   private String queue;
+  private String project;
   private final List<String> dataStaging = new ArrayList<>();
 
   private TestJobs(String name) {
@@ -163,6 +164,12 @@ public final class TestJobs {
     return this;
   }
 
+  /** {@code jsdl:JobProject}: the project the job is charged to. */
+  public TestJobs project(String name) {
+    this.project = name;
+    return this;
+  }
+
   /** {@code gx:Hold}: submitted held, until releaseJob (added after every After/AfterAny). */
   public TestJobs held() {
     dependencies.add("HOLD");
@@ -214,7 +221,10 @@ public final class TestJobs {
             .append("\"><jsdl:JobDescription>")
             .append("<jsdl:JobIdentification><jsdl:JobName>")
             .append(escape(name))
-            .append("</jsdl:JobName></jsdl:JobIdentification>")
+            .append("</jsdl:JobName>")
+            .append(
+                project == null ? "" : "<jsdl:JobProject>" + escape(project) + "</jsdl:JobProject>")
+            .append("</jsdl:JobIdentification>")
             .append("<jsdl:Application>")
             .append(application)
             .append("</jsdl:Application>");

@@ -72,6 +72,22 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     return subscriptions;
   }
 
+  /** Whether the store holds any user or job (a store just created holds neither). */
+  public boolean holdsData() {
+    return tx.read(
+        "check whether the job store holds data",
+        c -> {
+          try (PreparedStatement ps =
+                  c.prepareStatement(
+                      "SELECT (SELECT COUNT(*) FROM gantry_user) + (SELECT COUNT(*) FROM"
+                          + " gantry_job)");
+              ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1) > 0;
+          }
+        });
+  }
+
   /** The audit trail as JSON lines (gantry-server audit export). */
   public AuditExport auditExport() {
     return new AuditExport(tx);
@@ -183,11 +199,29 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
       String jobDescription,
       StoredPlan plan,
       JobOrigin origin) {
+    return submit(id, owner, name, jobDescription, plan, origin, JobCharge.NONE);
+  }
+
+  @Override
+  public JobRecord submit(
+      JobId id,
+      String owner,
+      String name,
+      String jobDescription,
+      StoredPlan plan,
+      JobOrigin origin,
+      JobCharge charge) {
     java.util.Objects.requireNonNull(id, "id");
     java.util.Objects.requireNonNull(plan, "plan");
     java.util.Objects.requireNonNull(origin, "origin");
+    java.util.Objects.requireNonNull(charge, "charge");
     checkNewJob(owner, name, jobDescription);
-    return insertJob(id, owner, name, jobDescription, plan, origin);
+    return insertJob(id, owner, name, jobDescription, plan, origin, charge);
+  }
+
+  /** Accounting (what jobs used) and the counts quotas are checked against, from this store. */
+  public JobAccounting accounting() {
+    return new JobAccounting(tx);
   }
 
   @Override
@@ -202,7 +236,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   private JobRecord insertJob(
       JobId id, String owner, String name, String jobDescription, StoredPlan plan) {
-    return insertJob(id, owner, name, jobDescription, plan, JobOrigin.NONE);
+    return insertJob(id, owner, name, jobDescription, plan, JobOrigin.NONE, JobCharge.NONE);
   }
 
   private JobRecord insertJob(
@@ -211,7 +245,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
       String name,
       String jobDescription,
       StoredPlan plan,
-      JobOrigin origin) {
+      JobOrigin origin,
+      JobCharge charge) {
     Instant now = now();
     return tx.write(
         "store new job " + id,
@@ -219,7 +254,7 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "INSERT INTO gantry_job (id, owner, name, state, submitted_at, jsdl_xml,"
-                      + " owner_id) VALUES (?, ?, ?, ?, ?, ?, "
+                      + " project, cores, owner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
                       + Owners.ID_OF_NAMED
                       + ")")) {
             ps.setString(1, id.value());
@@ -228,7 +263,9 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
             ps.setString(4, JobState.QUEUED.name());
             JobRows.setInstant(ps, 5, now);
             ps.setString(6, jobDescription);
-            ps.setString(7, owner);
+            ps.setString(7, charge.project());
+            ps.setInt(8, charge.cores());
+            ps.setString(9, owner);
             ps.executeUpdate();
           }
           if (plan != null) {
@@ -616,6 +653,14 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
       sql.append(", farm_failed_tasks = ?");
       params.add(change.failedTasks());
     }
+    if (change.usage() != null) {
+      // a NULL CPU time (not reported) is bound as a double's NULL, not phase_detail's VARCHAR
+      sql.append(", program_seconds = ?, cpu_seconds = ?, farm_tasks = ?");
+      params.add(change.usage().wallSeconds());
+      params.add(
+          change.usage().cpuSeconds() == null ? SqlNull.DOUBLE : change.usage().cpuSeconds());
+      params.add(change.usage().tasks() == null ? SqlNull.INTEGER : change.usage().tasks());
+    }
     sql.append(" WHERE id = ? AND state = ?");
     params.add(id.value());
     params.add(change.from().name());
@@ -624,6 +669,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
         Object p = params.get(i);
         if (p instanceof Instant t) {
           JobRows.setInstant(ps, i + 1, t);
+        } else if (p instanceof SqlNull n) {
+          ps.setNull(i + 1, n.type);
         } else if (p == null) {
           ps.setNull(i + 1, java.sql.Types.VARCHAR); // only phase_detail may be null
         } else {
@@ -669,6 +716,18 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   /** Microseconds: the finest both H2 and PostgreSQL store, so a value reads back equal. */
   private Instant now() {
     return clock.instant().truncatedTo(ChronoUnit.MICROS);
+  }
+
+  /** A NULL of a given SQL type, for a parameter list bound in order. */
+  private enum SqlNull {
+    DOUBLE(java.sql.Types.DOUBLE),
+    INTEGER(java.sql.Types.INTEGER);
+
+    final int type;
+
+    SqlNull(int type) {
+      this.type = type;
+    }
   }
 
   private static String clip(String text) {

@@ -34,6 +34,19 @@ public interface JobStore {
       StoredPlan plan,
       JobOrigin origin);
 
+  /**
+   * {@link #submit(JobId, String, String, String, StoredPlan, JobOrigin)} with what the job is
+   * charged to and for (its project and cores), stored in the same transaction.
+   */
+  JobRecord submit(
+      JobId id,
+      String owner,
+      String name,
+      String jobDescription,
+      StoredPlan plan,
+      JobOrigin origin,
+      JobCharge charge);
+
   /** The job's template values and where it came from; {@link JobOrigin#NONE}-like when none. */
   JobOrigin origin(JobId id);
 

@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param phaseDetail progress text for the new state, or null to clear it
  * @param failedTasks for a task farm whose tasks all became final: how many failed or were lost,
  *     when this change learnt it; otherwise null
+ * @param usage what the program used, when this change learnt it (its end); otherwise null
  */
 public record StateChange(
     JobState from,
@@ -20,7 +21,8 @@ public record StateChange(
     String reason,
     Integer exitCode,
     String phaseDetail,
-    Integer failedTasks) {
+    Integer failedTasks,
+    ProgramUsage usage) {
 
   public StateChange {
     Objects.requireNonNull(from, "from");
@@ -32,7 +34,17 @@ public record StateChange(
 
   public StateChange(
       JobState from, JobState to, String reason, Integer exitCode, String phaseDetail) {
-    this(from, to, reason, exitCode, phaseDetail, null);
+    this(from, to, reason, exitCode, phaseDetail, null, null);
+  }
+
+  public StateChange(
+      JobState from,
+      JobState to,
+      String reason,
+      Integer exitCode,
+      String phaseDetail,
+      Integer failedTasks) {
+    this(from, to, reason, exitCode, phaseDetail, failedTasks, null);
   }
 
   public static StateChange of(JobState from, JobState to, String reason) {
@@ -40,11 +52,16 @@ public record StateChange(
   }
 
   public StateChange withExitCode(int code) {
-    return new StateChange(from, to, reason, code, phaseDetail, failedTasks);
+    return new StateChange(from, to, reason, code, phaseDetail, failedTasks, usage);
   }
 
   /** The same change, recording a finished farm's count of failed tasks (null: not a farm). */
   public StateChange withFailedTasks(Integer count) {
-    return new StateChange(from, to, reason, exitCode, phaseDetail, count);
+    return new StateChange(from, to, reason, exitCode, phaseDetail, count, usage);
+  }
+
+  /** The same change, recording what the program used (null: nothing learnt). */
+  public StateChange withUsage(ProgramUsage used) {
+    return new StateChange(from, to, reason, exitCode, phaseDetail, failedTasks, used);
   }
 }

@@ -6,6 +6,7 @@ import io.gantry.server.internal.jobstore.JobId;
 import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.jobstore.JobState;
 import io.gantry.server.internal.jobstore.JobStore;
+import io.gantry.server.internal.jobstore.ProgramUsage;
 import io.gantry.server.internal.jobstore.StateChange;
 import io.gantry.server.internal.metrics.ServerMetrics;
 import java.time.Duration;
@@ -605,6 +606,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
             ? StateChange.of(JobState.RUNNING, JobState.FAILED, a.stoppedBecause)
                 .withExitCode(outcome.exitStatus())
             : outcomeChange(outcome, a == null ? null : a.killedBy);
+    change = change.withUsage(usage(outcome));
     metrics.jobEnded(change.to().name(), outcome.runTime());
     if (store.transition(id, change) && change.to() == JobState.STAGING_OUT) {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
@@ -634,6 +636,15 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("job {}: DeleteOnTermination failed: {}", plan.jobId(), e.toString());
     }
+  }
+
+  /** What the program used, for accounting: its wall time, and CPU time and tasks if reported. */
+  private static ProgramUsage usage(JobOutcome outcome) {
+    Duration cpu = outcome.usage().cpuTime();
+    return new ProgramUsage(
+        Math.max(0, outcome.runTime().toMillis()) / 1e3,
+        cpu == null ? null : cpu.toMillis() / 1e3,
+        outcome.usage().tasks());
   }
 
   private StateChange outcomeChange(JobOutcome outcome, String killedBy) {

@@ -17,6 +17,8 @@ import io.gantry.server.api.Problem;
 import io.gantry.server.api.ServerInfo;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.config.NamedApplication;
+import io.gantry.server.internal.accounting.SubmissionQuotas;
+import io.gantry.server.internal.jobstore.JobCharge;
 import io.gantry.server.internal.jobstore.JobId;
 import io.gantry.server.internal.jobstore.JobOrigin;
 import io.gantry.server.internal.jobstore.JobRecord;
@@ -57,6 +59,10 @@ public final class JobSubmission {
   private final JobFlow flow;
   private final VisibleJobs visible;
   private final QueueClasses classes;
+  private final SubmissionQuotas quotas;
+
+  /** Holds submissions apart from a quota check to their job being stored. */
+  private final Object quotaLock = new Object();
 
   public JobSubmission(
       JsdlParser parser,
@@ -67,8 +73,10 @@ public final class JobSubmission {
       StorageWatch storage,
       JobFlow flow,
       VisibleJobs visible,
-      QueueClasses classes) {
+      QueueClasses classes,
+      SubmissionQuotas quotas) {
     this.classes = classes;
+    this.quotas = quotas;
     this.parser = parser;
     this.planner = planner;
     this.store = store;
@@ -121,24 +129,30 @@ public final class JobSubmission {
     JsdlJob job = checked.job();
     JsdlJobPlan plan = checked.plan();
     requireStorage("the job was not accepted");
-    flow.recordAtSubmission(plan.jobId(), checked.dependencies(), job.heldAtSubmission(), caller);
-    // planned once, by check: the job is stored under the id it was planned for, with that plan
-    // a template is kept as written, with its values beside it: definition, resubmission and a
-    // restarted server fill it again exactly as at submission
-    JobRecord record =
-        store.submit(
-            plan.jobId(),
-            caller.name(),
-            job.jobName().orElse(null),
-            job.template().map(JobTemplate::source).orElseGet(() -> JsdlWriter.write(job)),
-            StoredPlans.of(plan),
-            new JobOrigin(
-                TemplateValues.filled(job),
-                origin.resubmittedFrom(),
-                origin.scheduleId(),
-                origin.scheduleName(),
-                origin.scheduledFor(),
-                origin.failedTasksOnly()));
+    String project = job.jobProjects().isEmpty() ? null : job.jobProjects().get(0).strip();
+    JobRecord record;
+    synchronized (quotaLock) {
+      quotas.check(caller.name(), project);
+      flow.recordAtSubmission(plan.jobId(), checked.dependencies(), job.heldAtSubmission(), caller);
+      // planned once, by check: the job is stored under the id it was planned for, with that plan
+      // a template is kept as written, with its values beside it: definition, resubmission and a
+      // restarted server fill it again exactly as at submission
+      record =
+          store.submit(
+              plan.jobId(),
+              caller.name(),
+              job.jobName().orElse(null),
+              job.template().map(JobTemplate::source).orElseGet(() -> JsdlWriter.write(job)),
+              StoredPlans.of(plan),
+              new JobOrigin(
+                  TemplateValues.filled(job),
+                  origin.resubmittedFrom(),
+                  origin.scheduleId(),
+                  origin.scheduleName(),
+                  origin.scheduledFor(),
+                  origin.failedTasksOnly()),
+              new JobCharge(project, plan.slots()));
+    }
     // The store may have taken the job into a file deleted since the last check: acknowledge
     // only what a fresh check says is kept.
     if (storage.confirmStillThere().isPresent()) {
@@ -225,6 +239,20 @@ public final class JobSubmission {
       List<Problem> references = NamedReferences.check(parsed, job, caller.name(), planner);
       if (!references.isEmpty()) {
         result.problems.addAll(references);
+        job = null;
+      }
+    }
+    if (job != null) {
+      // a job is charged to one project, named so that quota.project.PROJECT.* can name it
+      Optional<String> refused = ProjectNames.problem(job.jobProjects());
+      if (refused.isPresent()) {
+        result.problems.add(
+            problem(
+                "ERROR",
+                0,
+                0,
+                "JobDefinition/JobDescription/JobIdentification/JobProject",
+                refused.get()));
         job = null;
       }
     }

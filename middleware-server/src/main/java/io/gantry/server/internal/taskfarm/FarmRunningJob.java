@@ -115,14 +115,15 @@ final class FarmRunningJob implements RunningJob {
                 + (inner.detail() == null ? "" : "; " + inner.detail());
         outcome.complete(
             new JobOutcome(
-                jobId,
-                inner.exitStatus() == 0 ? 1 : inner.exitStatus(),
-                inner.wallTimeExceeded(),
-                inner.killed(),
-                inner.startedAt(),
-                inner.endedAt(),
-                inner.stopSignal(),
-                detail));
+                    jobId,
+                    inner.exitStatus() == 0 ? 1 : inner.exitStatus(),
+                    inner.wallTimeExceeded(),
+                    inner.killed(),
+                    inner.startedAt(),
+                    inner.endedAt(),
+                    inner.stopSignal(),
+                    detail)
+                .withUsage(new JobOutcome.Usage(inner.usage().cpuTime(), total)));
         return;
       }
       long failed = done.values().stream().filter(r -> !r.succeeded()).count();
@@ -158,7 +159,10 @@ final class FarmRunningJob implements RunningJob {
                   + " succeeded, "
                   + failed
                   + " failed",
-              (int) failed));
+              (int) failed,
+              // the launchers' CPU time is the tasks' (they run under them), counted by the
+              // supervisor; the farm knows how many tasks there were
+              new JobOutcome.Usage(inner.usage().cpuTime(), total)));
     } catch (RuntimeException e) {
       outcome.complete(
           new JobOutcome(

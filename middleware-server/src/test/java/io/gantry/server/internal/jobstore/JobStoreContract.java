@@ -563,4 +563,80 @@ abstract class JobStoreContract {
   private static List<JobId> ids(List<JobRecord> jobs) {
     return jobs.stream().map(JobRecord::id).toList();
   }
+
+  /**
+   * A job of {@code owner} in {@code project} on {@code cores}, run to its end with {@code used}.
+   */
+  JobRecord accountedJob(String owner, String project, int cores, ProgramUsage used) {
+    JobRecord job =
+        store.submit(
+            JobId.random(),
+            owner,
+            "j",
+            JSDL,
+            plan("/jobs/acct"),
+            JobOrigin.NONE,
+            new JobCharge(project, cores));
+    store.transition(job.id(), JobState.QUEUED, JobState.STAGING_IN, "stage-in");
+    store.transition(job.id(), JobState.STAGING_IN, JobState.STAGED, "staged");
+    store.transition(job.id(), JobState.STAGED, JobState.RUNNING, "started");
+    store.transition(
+        job.id(), StateChange.of(JobState.RUNNING, JobState.STAGING_OUT, "exited").withUsage(used));
+    store.transition(job.id(), JobState.STAGING_OUT, JobState.SUCCEEDED, "done");
+    return job;
+  }
+
+  @Test
+  void accountingSumsWhatJobsUsedByUserAndByProjectAndCountsWhatQuotasCheck() {
+    java.time.Instant before = java.time.Instant.now().minusSeconds(1);
+    JobRecord a = accountedJob("alice", "desk-a", 4, new ProgramUsage(10, 30.0, null));
+    accountedJob("bob", "desk-a", 2, new ProgramUsage(5, null, 7));
+    accountedJob("alice", null, 1, new ProgramUsage(100, 50.0, null));
+    DataMovement in =
+        new DataMovement(
+            DataMovement.STAGE_IN, "sql-extract", "risk", null, "p.csv", 3, 1000, null, 0.1, false);
+    DataMovement skipped =
+        new DataMovement(
+            DataMovement.STAGE_OUT, "sql-load", "risk", null, "r.csv", 3, 999, null, 0.1, true);
+    DataMovement out =
+        new DataMovement(
+            DataMovement.STAGE_OUT, "receive", "h", null, "r.csv", 0, 250, null, 0.1, false);
+    store.recordDataMovements(a.id(), DataMovement.STAGE_IN, List.of(in));
+    store.recordDataMovements(a.id(), DataMovement.STAGE_OUT, List.of(skipped, out));
+    JobRecord waiting =
+        store.submit(
+            JobId.random(),
+            "alice",
+            "w",
+            JSDL,
+            plan("/jobs/w"),
+            JobOrigin.NONE,
+            new JobCharge("desk-a", 8));
+    java.time.Instant after = java.time.Instant.now().plusSeconds(1);
+    JobAccounting accounting = store.accounting();
+
+    List<JobAccounting.Line> byUser = accounting.report(before, after, JobAccounting.Grouping.USER);
+    assertEquals(
+        List.of(
+            new JobAccounting.Line("alice", 2, 4 * 10 + 100, 80, 2, 0, 1000, 250),
+            new JobAccounting.Line("bob", 1, 10, 0, 0, 7, 0, 0)),
+        byUser);
+    List<JobAccounting.Line> byProject =
+        accounting.report(before, after, JobAccounting.Grouping.PROJECT);
+    assertEquals(2, byProject.size(), byProject.toString());
+    assertTrue(
+        byProject.contains(new JobAccounting.Line("desk-a", 2, 50, 30, 1, 7, 1000, 250)),
+        byProject.toString());
+    assertTrue(
+        byProject.contains(new JobAccounting.Line(null, 1, 100, 50, 1, 0, 0, 0)),
+        byProject.toString());
+    assertEquals(
+        List.of(), accounting.report(after, after.plusSeconds(60), JobAccounting.Grouping.USER));
+
+    // the waiting job counts as unfinished and queued; the ended ones as core-seconds
+    assertEquals(new JobAccounting.Use(1, 1, 140), accounting.ofUser("alice", before, after));
+    assertEquals(new JobAccounting.Use(1, 1, 50), accounting.ofProject("desk-a", before, after));
+    assertEquals(new JobAccounting.Use(1, 1, 0), accounting.ofProject("desk-a", after, after));
+    assertEquals(JobState.QUEUED, store.find(waiting.id()).orElseThrow().state());
+  }
 }
