@@ -80,9 +80,9 @@ public record StagingStep(
           && "CacheValidity".equals(e.getLocalName())) {
         try {
           return Optional.of(
-              javax.xml.datatype.DatatypeFactory.newInstance()
+              javax.xml.datatype.DatatypeFactory.newDefaultInstance()
                   .newDuration(e.getTextContent().strip()));
-        } catch (javax.xml.datatype.DatatypeConfigurationException | IllegalArgumentException x) {
+        } catch (IllegalArgumentException x) {
           return Optional.empty(); // the schema check has reported it
         }
       }

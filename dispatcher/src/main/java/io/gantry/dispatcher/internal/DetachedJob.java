@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * child or an orphan an earlier server left, so its end is learnt from its status file, never from
  * waiting on it. Every {@link #POLL_INTERVAL}: a status file means the end; a supervisor gone (or
  * its pid reused) without one means it died (SIGKILL by an operator, a reboot) and the job's end is
- * unknown.
+ * unknown. A supervisor that is this server's child also wakes the check the moment it exits
+ * ({@link #checkNow}), after writing the status file: a short job's end is then seen at once, not
+ * up to a poll interval later (which was most of a trivial job's overhead).
  */
 final class DetachedJob implements RunningJob {
   static final Duration POLL_INTERVAL = Duration.ofMillis(250);
@@ -45,12 +48,27 @@ final class DetachedJob implements RunningJob {
     this.statusFile = statusFile;
   }
 
-  synchronized void follow(ScheduledExecutorService poller) {
-    long ms = POLL_INTERVAL.toMillis();
+  synchronized void follow(ScheduledExecutorService poller, Duration interval) {
+    long ms = interval.toMillis();
     poll = poller.scheduleWithFixedDelay(this::check, 0, ms, TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Checks now, off the poll's schedule: the supervisor, this server's child, has exited. Runs on
+   * the poller's thread like every poll, so checks never overlap.
+   */
+  void checkNow(ScheduledExecutorService poller) {
+    try {
+      poller.execute(this::check);
+    } catch (RejectedExecutionException e) {
+      // the launcher is closed: the job is left for the next server to follow, as on any close
+    }
+  }
+
   private void check() {
+    if (outcome.isDone()) {
+      return; // a wake-up queued behind the poll that saw the end; the status file may be gone
+    }
     Optional<JobOutcome> end = recorded();
     if (end.isEmpty() && !supervisorAlive()) {
       end = recorded(); // it may have written its status just before it exited: look once more

@@ -51,10 +51,17 @@ public final class StepdSupervisor implements JobStarter {
             t.setDaemon(true);
             return t;
           });
+  private final Duration pollInterval;
   private volatile boolean closed;
 
   public StepdSupervisor(DetachedSupervision supervision) {
+    this(supervision, DetachedJob.POLL_INTERVAL);
+  }
+
+  /** With another poll interval: a test shows that a child's end is seen without the poll. */
+  StepdSupervisor(DetachedSupervision supervision, Duration pollInterval) {
     this.supervision = supervision;
+    this.pollInterval = pollInterval;
   }
 
   @Override
@@ -84,7 +91,12 @@ public final class StepdSupervisor implements JobStarter {
     }
     long ticks = ProcStat.startTicks(process.pid()).orElse(0); // 0: ended already, see DetachedJob
     log.info("job {}: started under gantry-stepd pid {}: {}", spec.jobId(), process.pid(), argv);
-    return follow(spec.jobId(), process.pid(), ticks);
+    DetachedJob job = follow(spec.jobId(), process.pid(), ticks);
+    // the supervisor writes the status file before it exits: its exit is the job's end, seen at
+    // once (the JDK's reaper waits for its child); the poll stays for supervisors of an earlier
+    // server, which are no child of this one
+    var unused = process.onExit().thenRun(() -> job.checkNow(poller));
+    return job;
   }
 
   /** The job an earlier server started here, by its reference. */
@@ -110,9 +122,9 @@ public final class StepdSupervisor implements JobStarter {
     }
   }
 
-  private RunningJob follow(String jobId, long pid, long ticks) {
+  private DetachedJob follow(String jobId, long pid, long ticks) {
     DetachedJob job = new DetachedJob(jobId, pid, ticks, statusFile(jobId));
-    job.follow(poller);
+    job.follow(poller, pollInterval);
     return job;
   }
 

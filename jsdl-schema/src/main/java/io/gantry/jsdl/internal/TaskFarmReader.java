@@ -436,7 +436,7 @@ public final class TaskFarmReader {
   }
 
   private static XPathFactory xpathFactory() {
-    XPathFactory f = XPathFactory.newInstance();
+    XPathFactory f = XPathFactory.newDefaultInstance(); // no classpath search per call
     try {
       f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true); // no extension functions
     } catch (XPathFactoryConfigurationException e) {

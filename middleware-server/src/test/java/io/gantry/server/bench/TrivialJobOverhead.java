@@ -20,7 +20,12 @@ import java.util.concurrent.TimeUnit;
  * on an otherwise idle server.
  */
 final class TrivialJobOverhead {
-  record Result(double mpirunMillis, double submitToSucceededMillis, double serverRecordedMillis) {
+  record Result(
+      double mpirunMillis,
+      double submitToSucceededMillis,
+      double serverRecordedMillis,
+      double submittedToStartedMillis,
+      double startedToFinishedMillis) {
     double overheadMillis() {
       return submitToSucceededMillis - mpirunMillis;
     }
@@ -38,6 +43,8 @@ final class TrivialJobOverhead {
     long[] direct = new long[runs];
     long[] viaServer = new long[runs];
     long[] recorded = new long[runs];
+    long[] toStart = new long[runs];
+    long[] startToEnd = new long[runs];
     directMpirun(); // warm the file cache and Open MPI's first start
     submitAndWait();
     for (int i = 0; i < runs; i++) { // interleaved, so both see the same machine load
@@ -45,11 +52,15 @@ final class TrivialJobOverhead {
       long[] both = submitAndWait();
       viaServer[i] = both[0];
       recorded[i] = both[1];
+      toStart[i] = both[2];
+      startToEnd[i] = both[3];
     }
     return new Result(
         LatencySummary.median(direct),
         LatencySummary.median(viaServer),
-        LatencySummary.median(recorded));
+        LatencySummary.median(recorded),
+        LatencySummary.median(toStart),
+        LatencySummary.median(startToEnd));
   }
 
   private long directMpirun() throws Exception {
@@ -87,7 +98,11 @@ final class TrivialJobOverhead {
     return System.nanoTime() - start;
   }
 
-  /** Client-observed submit to SUCCEEDED, and the server's own submitted-to-finished time. */
+  /**
+   * Client-observed submit to SUCCEEDED, and the server's own submitted-to-finished time split at
+   * the program's start (queue, stage-in and launch before it; the program, its end being noticed
+   * and stage-out after it).
+   */
   private long[] submitAndWait() throws Exception {
     long start = System.nanoTime();
     String id = client.submitJob(TestJobs.job("trivial").mpirun(1, 60, "/bin/true").document());
@@ -103,6 +118,8 @@ final class TrivialJobOverhead {
           "trivial job ended " + status.state + ": " + status.failureReason);
     }
     long recorded = Duration.between(status.submitted, status.finished).toNanos();
-    return new long[] {took, recorded};
+    long toStart = Duration.between(status.submitted, status.started).toNanos();
+    long startToEnd = Duration.between(status.started, status.finished).toNanos();
+    return new long[] {took, recorded, toStart, startToEnd};
   }
 }

@@ -11,14 +11,25 @@ import java.util.function.Function;
 /**
  * Which OS account a Gantry user's jobs run under: the one mapped to the user ({@code gantry-server
  * user add NAME --os-account ACCOUNT}), else {@code jobs.default-os-account}. The account is looked
- * up on the host (through NSS: {@link OsAccounts}) each time it is needed, at validation and again
- * at launch, and refused if it is root, in group 0, or the account the server itself runs as: a job
+ * up on the host (through NSS: {@link OsAccounts}) when it is needed, at validation and again at
+ * launch, and refused if it is root, in group 0, or the account the server itself runs as: a job
  * must never be able to act as the server.
+ *
+ * <p>A lookup found is kept for {@link #LOOKUP_KEPT} ({@link AccountLookups}): each lookup starts
+ * two programs ({@code getent}, {@code id}), and four per job (submission and launch) were the
+ * largest part of a trivial job's launch and a third of a submission's time (JFR). The checks above
+ * are made on every use, a failed lookup is never kept, and which account a user maps to is read
+ * from the store every time; only the host's answer for an account name is reused, for a few
+ * seconds, as the C library's own caches (nscd, sssd) keep it for minutes.
  */
 public final class JobAccounts {
   private final Function<String, Optional<String>> mapping;
   private final String defaultAccount;
   private final int serverUid;
+  private final AccountLookups lookups = new AccountLookups(LOOKUP_KEPT, OsAccounts::lookup);
+
+  /** How long the host's answer for an account name is reused. */
+  static final java.time.Duration LOOKUP_KEPT = java.time.Duration.ofSeconds(5);
 
   /**
    * @param mapping the OS account mapped to a user name, if any
@@ -57,7 +68,7 @@ public final class JobAccounts {
             ? "the OS account of user " + owner
             : "jobs.default-os-account (user " + owner + " has no OS account of their own)";
     try {
-      return check(OsAccounts.lookup(name), serverUid);
+      return check(lookups.lookup(name), serverUid);
     } catch (IllegalArgumentException e) {
       throw new JobFailure(source + " cannot run jobs: " + e.getMessage());
     }

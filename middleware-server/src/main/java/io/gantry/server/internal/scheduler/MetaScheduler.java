@@ -176,6 +176,24 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         });
   }
 
+  /**
+   * Queues a job submitted with no dependencies and no hold, without waiting for the scheduler's
+   * thread: the gate has nothing to keep such a job back for, so there is nothing to decide before
+   * the submission is answered, while that thread may be busy starting a program or recording one's
+   * end, each with a durable write (a third of a submission's time under 32 clients, JFR). Every
+   * later request about the job (status reason, hold, cancel) still finds it queued: the thread
+   * takes its tasks in the order they came.
+   */
+  public void submittedWithoutConditions(P plan) {
+    onControl(
+        () -> {
+          if (!keptAtGate(plan)) {
+            enqueue(plan, JobState.QUEUED);
+          }
+          admit();
+        });
+  }
+
   /** What a QUEUED job waits for (Slurm's Reason), if the gate keeps it back. */
   public Optional<String> waitReason(JobId id) {
     return Optional.ofNullable(waitReasons.get(id));

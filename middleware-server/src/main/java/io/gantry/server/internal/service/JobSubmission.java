@@ -167,7 +167,11 @@ public final class JobSubmission {
       }
       requireStorage("the job was not accepted");
     }
-    scheduler.submitted(plan);
+    if (checked.dependencies().isEmpty() && !job.heldAtSubmission()) {
+      scheduler.submittedWithoutConditions(plan);
+    } else {
+      scheduler.submitted(plan); // answered once the gate has decided what the job waits for
+    }
     return record.id().toString();
   }
 
