@@ -24,6 +24,9 @@ import java.util.Map;
  * @param slurm whether jobs go to Slurm, which takes their partition and resources
  * @param onCluster whether job directories lie on a cluster reached over SSH ({@code
  *     compute.ssh-host}): task farms and JSDL file systems, things of this host, are refused
+ * @param accountDirectories whether each job directory lies in a directory of its owner's account
+ *     ({@code ROOT/ACCOUNT/JOB}): on a cluster whose jobs log in as their own accounts ({@code
+ *     compute.user-certificates}), where that account makes and owns both
  */
 public record ComputePolicy(
     String backend,
@@ -33,7 +36,8 @@ public record ComputePolicy(
     boolean onCluster,
     String partition,
     String account,
-    Map<String, ServerConfig.SlurmUser> users) {
+    Map<String, ServerConfig.SlurmUser> users,
+    boolean accountDirectories) {
 
   public ComputePolicy {
     users = Map.copyOf(users);
@@ -52,7 +56,7 @@ public record ComputePolicy(
 
   /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */
   public static ComputePolicy local() {
-    return new ComputePolicy("local", true, true, false, false, null, null, Map.of());
+    return new ComputePolicy("local", true, true, false, false, null, null, Map.of(), false);
   }
 
   /**

@@ -89,6 +89,50 @@ public final class JobCertificates {
   }
 
   /**
+   * A key pair and certificate held in memory only, for a login the server's own SSH client makes
+   * (a cluster reached over SSH): the private key in OpenSSH's format, the certificate as its one
+   * line. The caller overwrites {@code privateKey} once the login is made.
+   */
+  public static final class Login {
+    private final byte[] privateKey;
+    private final byte[] certificate;
+
+    Login(byte[] privateKey, byte[] certificate) {
+      this.privateKey = privateKey;
+      this.certificate = certificate;
+    }
+
+    /** The private key's bytes themselves, for the caller to overwrite once used. */
+    public byte[] privateKey() {
+      return privateKey;
+    }
+
+    public byte[] certificate() {
+      return certificate.clone();
+    }
+  }
+
+  /**
+   * A fresh key pair and certificate for {@code account}, valid for {@code validity} plus the
+   * margin from now, named {@code keyId} in the hosts' logs; nothing is written anywhere.
+   */
+  public Login login(String keyId, String account, Duration validity)
+      throws IOException, GeneralSecurityException {
+    KeyPair pair = UserCertificateAuthority.newKeyPair();
+    String certificate =
+        authority.sign(
+            pair.getPublic(),
+            account,
+            keyId,
+            Instant.now().plus(validity).plus(margin),
+            sourceAddresses);
+    ByteArrayOutputStream privateKey = new ByteArrayOutputStream();
+    OpenSSHKeyPairResourceWriter.INSTANCE.writePrivateKey(pair, keyId, null, privateKey);
+    return new Login(
+        privateKey.toByteArray(), (certificate + "\n").getBytes(StandardCharsets.US_ASCII));
+  }
+
+  /**
    * Destroys job {@code jobId}'s key and certificate, if any: the key's bytes are overwritten
    * before the files go (a copy in a file system's journal or a backup still expires with the
    * certificate).
