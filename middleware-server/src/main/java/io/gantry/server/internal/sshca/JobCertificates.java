@@ -155,6 +155,47 @@ public final class JobCertificates {
     }
   }
 
+  /**
+   * Destroys the keys of jobs whose certificates have expired ({@code now} past valid-before), or
+   * whose certificate is missing or unreadable: what jobs that ended while no server ran (or a
+   * server that stopped before destroying them) left behind. A running job's key, its certificate
+   * still valid, stays. Returns the job ids swept.
+   */
+  public List<String> sweepExpired(Instant now) {
+    if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+      return List.of();
+    }
+    List<String> swept = new java.util.ArrayList<>();
+    try (Stream<Path> jobs = Files.list(directory)) {
+      for (Path dir : jobs.toList()) {
+        String jobId = dir.getFileName().toString();
+        if (JOB_ID.matcher(jobId).matches() && expired(dir.resolve("id-cert.pub"), now)) {
+          destroy(jobId);
+          swept.add(jobId);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not sweep the job keys in " + directory, e);
+    }
+    return swept;
+  }
+
+  private static boolean expired(Path certificate, Instant now) {
+    try {
+      if (!Files.isRegularFile(certificate, LinkOption.NOFOLLOW_LINKS)) {
+        return true;
+      }
+      java.security.PublicKey key =
+          org.apache.sshd.common.config.keys.PublicKeyEntry.parsePublicKeyEntry(
+                  Files.readString(certificate, StandardCharsets.US_ASCII).strip())
+              .resolvePublicKey(null, null, null);
+      return !(key instanceof org.apache.sshd.common.config.keys.OpenSshCertificate c)
+          || Long.compareUnsigned(c.getValidBefore(), now.getEpochSecond()) <= 0;
+    } catch (IOException | GeneralSecurityException | RuntimeException e) {
+      return true; // a certificate that does not read opens nothing either: its key goes
+    }
+  }
+
   private Path jobDirectory(String jobId) {
     if (jobId == null || !JOB_ID.matcher(jobId).matches()) {
       throw new IllegalArgumentException("'" + jobId + "' is not a job id");

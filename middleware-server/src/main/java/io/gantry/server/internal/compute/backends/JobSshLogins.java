@@ -40,7 +40,13 @@ final class JobSshLogins {
 
   /** The logins of {@code config}: its CA (made if absent) and {@code data.dir/keys/job-ssh}. */
   static JobSshLogins of(ServerConfig config) {
-    return new JobSshLogins(certificatesOf(config), config.compute(), config.defaultWallTime());
+    JobCertificates certificates = certificatesOf(config);
+    // keys of jobs that ended while no server ran: a running job's certificate is still valid
+    java.util.List<String> swept = certificates.sweepExpired(java.time.Instant.now());
+    if (!swept.isEmpty()) {
+      LOG.info("destroyed the expired SSH keys of jobs " + swept);
+    }
+    return new JobSshLogins(certificates, config.compute(), config.defaultWallTime());
   }
 
   /**
