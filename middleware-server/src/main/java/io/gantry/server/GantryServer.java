@@ -398,7 +398,9 @@ public final class GantryServer implements AutoCloseable {
                 store,
                 limits.jobStagedBytes(),
                 limits.jobOutputBytes(),
-                limits.minFreeBytes()));
+                // staging.min-free-bytes is the server's staging file system's, which a cluster's
+                // job directories (compute.root) are not on
+                compute.backend().directories().cluster().isPresent() ? 0 : limits.minFreeBytes()));
     MetaScheduler<JsdlJobPlan> scheduler =
         own(
             new MetaScheduler<>(
@@ -540,7 +542,7 @@ public final class GantryServer implements AutoCloseable {
     return backend
         .directories()
         .cluster()
-        .map(c -> JobFileReader.withCluster(c, backend.directories().root().toString()))
+        .map(c -> JobFileReader.withCluster(c, backend.directories().root()))
         .orElse(JobFileReader.LOCAL);
   }
 

@@ -56,6 +56,15 @@ public final class ClusterConnection implements AutoCloseable {
     RemoteTree.recreate(link, directory);
   }
 
+  /**
+   * A job directory {@code ROOT/ACCOUNT/JOB} made afresh by its account's own connection, inside
+   * that account's private directory (made 0700 if absent; refused unless it is the account's and
+   * open to no one else).
+   */
+  public void recreateDirectoryInPrivateParent(String directory) throws IOException {
+    RemoteTree.recreateInPrivateParent(link, directory);
+  }
+
   /** Creates a directory of the cluster and its missing parents. */
   public void createDirectories(String directory) throws IOException {
     RemoteTree.createDirectories(link, directory);

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,11 +39,17 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
 
   private final SlurmConfig config;
   private final MpirunCommand mpirun;
-  private final SlurmClient client;
+
+  /** Who runs Slurm's commands for a job (by job id): one client, or each job's own login. */
+  private final Function<String, SlurmClient> clients;
+
   private final Path script;
 
   /** The cluster account of a Slurm reached over SSH; null for Slurm on this host. */
   private final String remoteUser;
+
+  /** Over SSH, whether each job logs in as its own account (never root) rather than remoteUser. */
+  private final boolean jobLogins;
 
   private final ScheduledExecutorService scheduler =
       Executors.newScheduledThreadPool(
@@ -55,14 +62,7 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
 
   /** Installs the batch script into the configured directory. */
   public SlurmLauncher(SlurmConfig config) throws IOException {
-    this(
-        config,
-        new LocalSlurmClient(
-            config,
-            RemoteEnvironment.build(
-                config.inheritedEnvironment(), System.getenv(), false, Map.of())),
-        BatchScript.install(config.scriptDirectory()),
-        null);
+    this(config, localClient(config), BatchScript.install(config.scriptDirectory()), null, false);
   }
 
   /**
@@ -76,14 +76,43 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
       throws IOException {
     String directory = config.scriptDirectory().toString();
     shell.install(directory, BatchScript.NAME, BatchScript.TEXT, 0755);
+    SlurmClient client = new SshSlurmClient(config, shell);
     return new SlurmLauncher(
         config,
-        new SshSlurmClient(config, shell),
+        jobId -> client,
         config.scriptDirectory().resolve(BatchScript.NAME),
-        remoteUser);
+        remoteUser,
+        false);
   }
 
-  private SlurmLauncher(SlurmConfig config, SlurmClient client, Path script, String remoteUser) {
+  /**
+   * Slurm on a cluster reached over SSH where each job logs in as its owner's own account: {@code
+   * installer} (the operator's account) installs the batch script, readable and executable by every
+   * account; sbatch, scontrol, sacct and scancel of a job run over {@code jobShells}' shell for its
+   * id, as that job's account, so Slurm runs the job as it.
+   */
+  public static SlurmLauncher overSshPerJob(
+      SlurmConfig config,
+      ClusterShell installer,
+      String installerUser,
+      Function<String, ClusterShell> jobShells)
+      throws IOException {
+    String directory = config.scriptDirectory().toString();
+    installer.install(directory, BatchScript.NAME, BatchScript.TEXT, 0755);
+    return new SlurmLauncher(
+        config,
+        jobId -> new SshSlurmClient(config, jobShells.apply(jobId)),
+        config.scriptDirectory().resolve(BatchScript.NAME),
+        installerUser,
+        true);
+  }
+
+  private SlurmLauncher(
+      SlurmConfig config,
+      Function<String, SlurmClient> clients,
+      Path script,
+      String remoteUser,
+      boolean jobLogins) {
     this.config = config;
     this.mpirun =
         new MpirunCommand(
@@ -93,9 +122,19 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
                 false,
                 Duration.ofSeconds(10),
                 config.inheritedEnvironment()));
-    this.client = client;
+    this.clients = clients;
     this.script = script;
     this.remoteUser = remoteUser;
+    this.jobLogins = jobLogins;
+  }
+
+  private static Function<String, SlurmClient> localClient(SlurmConfig config) {
+    SlurmClient client =
+        new LocalSlurmClient(
+            config,
+            RemoteEnvironment.build(
+                config.inheritedEnvironment(), System.getenv(), false, Map.of()));
+    return jobId -> client;
   }
 
   @Override
@@ -152,13 +191,13 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
                 runAs == null && RemoteEnvironment.serverIsRoot(),
                 spec.environment())
             : RemoteEnvironment.build(
-                List.of(), Map.of(), "root".equals(remoteUser), spec.environment());
+                List.of(), Map.of(), !jobLogins && "root".equals(remoteUser), spec.environment());
     List<String> argv = SbatchCommand.argv("sbatch", spec, resources, script, runAs, program);
     SlurmClient.Result result;
     try {
       // sbatch passes its own environment to the job (--export=ALL): the job's variables travel
       // there, not on any command line.
-      result = client.submit(argv.subList(1, argv.size()), env);
+      result = clients.apply(spec.jobId()).submit(argv.subList(1, argv.size()), env);
     } catch (IOException e) {
       throw new LaunchException(
           "job " + spec.jobId() + ": could not submit to Slurm: " + e.getMessage(), e);
@@ -191,7 +230,7 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
   }
 
   private RunningJob follow(String jobId, String slurmId, Instant startedAt) {
-    SlurmJob job = new SlurmJob(jobId, slurmId, client, startedAt);
+    SlurmJob job = new SlurmJob(jobId, slurmId, clients.apply(jobId), startedAt);
     job.follow(scheduler, config.pollInterval());
     return job;
   }

@@ -18,9 +18,9 @@ final class SshCaSection {
       Setting.of("compute.user-certificates", SettingType.bool())
           .byDefault("false")
           .means(
-              "mpirun-hosts: log in to the hosts as each job's own OS account with a certificate"
-                  + " from the server's SSH user CA, instead of mpirun.ssh-user and"
-                  + " mpirun.ssh-identity");
+              "mpirun-hosts, and slurm with compute.ssh-host: log in as each job's own OS account"
+                  + " with a certificate from the server's SSH user CA, instead of mpirun.ssh-user"
+                  + " or compute.ssh-user");
   static final Setting<Duration> VALIDITY_MARGIN =
       Setting.of("ssh-ca.validity-margin", SettingType.duration())
           .byDefault("PT15M")

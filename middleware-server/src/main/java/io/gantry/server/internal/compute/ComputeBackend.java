@@ -52,6 +52,15 @@ public interface ComputeBackend extends AutoCloseable {
   Optional<RunningJob> reattach(String jobId, String reference) throws JobFailure;
 
   /**
+   * As {@link #reattach(String, String)}, told where the job's directory is (a backend whose jobs
+   * log in to a cluster as their own accounts finds the job's account there).
+   */
+  default Optional<RunningJob> reattach(String jobId, Path jobDirectory, String reference)
+      throws JobFailure {
+    return reattach(jobId, reference);
+  }
+
+  /**
    * Why this backend could not start a job now (e.g. its launcher program is missing), or empty;
    * asked by the operations listener's /readyz. It probes nothing remote: a cluster reached over
    * SSH is reached per job.

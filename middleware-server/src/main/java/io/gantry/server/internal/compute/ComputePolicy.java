@@ -25,6 +25,9 @@ import java.util.Map;
  *     batch system, Slurm): a job naming a partition elsewhere is refused
  * @param remoteJobDirectories whether job directories lie on a cluster reached over SSH ({@code
  *     compute.ssh-host}): task farms and JSDL file systems, things of this host, are refused
+ * @param accountDirectories whether each job directory lies in a directory of its owner's account
+ *     ({@code ROOT/ACCOUNT/JOB}): on a cluster whose jobs log in as their own accounts ({@code
+ *     compute.user-certificates}), where that account makes and owns both
  */
 public record ComputePolicy(
     String backend,
@@ -34,7 +37,8 @@ public record ComputePolicy(
     boolean remoteJobDirectories,
     String partition,
     String account,
-    Map<String, ServerConfig.SlurmUser> users) {
+    Map<String, ServerConfig.SlurmUser> users,
+    boolean accountDirectories) {
 
   public ComputePolicy {
     users = Map.copyOf(users);
@@ -53,7 +57,7 @@ public record ComputePolicy(
 
   /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */
   public static ComputePolicy local() {
-    return new ComputePolicy("local", true, true, false, false, null, null, Map.of());
+    return new ComputePolicy("local", true, true, false, false, null, null, Map.of(), false);
   }
 
   /**

@@ -12,6 +12,7 @@ import io.gantry.staging.StagingListener;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Where a backend's job directories lie: on this host, or on a cluster's file system reached over
@@ -39,6 +40,9 @@ public interface JobDirectories {
   List<StagedName> deleteOnTermination(StagingGateway gateway, StageOutPlan plan, Path jobDirectory)
       throws StagingException;
 
-  /** The cluster holding the directories; empty: they are on this host. */
-  Optional<ClusterConnection> cluster();
+  /**
+   * The cluster holding the directories, as the connection that reads each job directory (its
+   * account's where jobs log in as their own accounts); empty: they are on this host.
+   */
+  Optional<Function<Path, ClusterConnection>> cluster();
 }

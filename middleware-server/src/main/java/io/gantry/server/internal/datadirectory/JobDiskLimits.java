@@ -126,6 +126,9 @@ public final class JobDiskLimits<P extends JobPlan> implements JobPipeline<P>, A
   }
 
   private void requireFreeSpace(Path root) throws JobFailure {
+    if (minFree <= 0) {
+      return; // no minimum: job directories on a cluster, whose file system is not this host's
+    }
     try {
       long free = Files.getFileStore(root).getUsableSpace();
       if (free < minFree) {

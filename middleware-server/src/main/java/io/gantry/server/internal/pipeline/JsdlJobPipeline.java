@@ -165,7 +165,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     if (computeRef.startsWith(FARM_REF)) {
       return resumeFarm(plan, computeRef);
     }
-    return backend.reattach(plan.jobId().toString(), computeRef);
+    return backend.reattach(plan.jobId().toString(), plan.jobDirectory(), computeRef);
   }
 
   /**

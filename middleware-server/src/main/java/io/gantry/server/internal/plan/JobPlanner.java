@@ -257,9 +257,26 @@ public final class JobPlanner {
     }
   }
 
+  /**
+   * The job's directory: {@code ROOT/JOB}, or {@code ROOT/ACCOUNT/JOB} where the backend keeps each
+   * account's jobs in a directory of that account's (a cluster whose jobs log in as their own
+   * accounts). The account is the owner's at planning time; the stored plan keeps the path.
+   */
+  private Path jobDirectory(JobId id, String owner, List<String> problems) {
+    if (!compute.accountDirectories()) {
+      return stagingRoot.resolve(id.toString());
+    }
+    try {
+      return stagingRoot.resolve(accounts.accountOf(owner).name()).resolve(id.toString());
+    } catch (JobFailure e) {
+      problems.add("the job runs on the cluster as its owner's account: " + e.getMessage());
+      return stagingRoot.resolve(id.toString());
+    }
+  }
+
   /** The plan, with what stands in its way added to {@code problems}. */
   private JsdlJobPlan draft(JobId id, String owner, JsdlJob job, List<String> problems) {
-    Path dir = stagingRoot.resolve(id.toString());
+    Path dir = jobDirectory(id, owner, problems);
     StandardStagingPlanner.Plan standard =
         asJobAccount(
             owner,

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Opens a file of a job's directory for the server's readers (getJobOutput, the web pages), where
@@ -28,17 +29,21 @@ public final class JobFileReader {
   /** Every job directory on this host. */
   public static final JobFileReader LOCAL = new JobFileReader(null, null);
 
-  private final ClusterConnection cluster;
+  private final Function<Path, ClusterConnection> cluster;
   private final Path clusterRoot;
 
-  private JobFileReader(ClusterConnection cluster, Path clusterRoot) {
+  private JobFileReader(Function<Path, ClusterConnection> cluster, Path clusterRoot) {
     this.cluster = cluster;
     this.clusterRoot = clusterRoot;
   }
 
-  /** Job directories under {@code root} are read from {@code cluster}, the others here. */
-  public static JobFileReader withCluster(ClusterConnection cluster, String root) {
-    return new JobFileReader(cluster, Path.of(root));
+  /**
+   * Job directories under {@code root} are read from the cluster, each over the connection {@code
+   * cluster} gives for it (as the directory's own account where jobs log in as theirs), the others
+   * here.
+   */
+  public static JobFileReader withCluster(Function<Path, ClusterConnection> cluster, Path root) {
+    return new JobFileReader(cluster, root);
   }
 
   /**
@@ -106,7 +111,9 @@ public final class JobFileReader {
     if (cluster != null && jobDirectory.normalize().startsWith(clusterRoot)) {
       // the name is refused here exactly as on this host, before anything is asked of the cluster
       JobDirectoryReader.checkName(relativeName);
-      return cluster.openJobFile(jobDirectory.toString(), relativeName);
+      return cluster
+          .apply(jobDirectory.normalize())
+          .openJobFile(jobDirectory.toString(), relativeName);
     }
     return JobDirectoryReader.open(jobDirectory, relativeName);
   }

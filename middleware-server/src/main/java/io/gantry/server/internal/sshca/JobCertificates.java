@@ -89,6 +89,50 @@ public final class JobCertificates {
   }
 
   /**
+   * A key pair and certificate held in memory only, for a login the server's own SSH client makes
+   * (a cluster reached over SSH): the private key in OpenSSH's format, the certificate as its one
+   * line. The caller overwrites {@code privateKey} once the login is made.
+   */
+  public static final class Login {
+    private final byte[] privateKey;
+    private final byte[] certificate;
+
+    Login(byte[] privateKey, byte[] certificate) {
+      this.privateKey = privateKey;
+      this.certificate = certificate;
+    }
+
+    /** The private key's bytes themselves, for the caller to overwrite once used. */
+    public byte[] privateKey() {
+      return privateKey;
+    }
+
+    public byte[] certificate() {
+      return certificate.clone();
+    }
+  }
+
+  /**
+   * A fresh key pair and certificate for {@code account}, valid for {@code validity} plus the
+   * margin from now, named {@code keyId} in the hosts' logs; nothing is written anywhere.
+   */
+  public Login login(String keyId, String account, Duration validity)
+      throws IOException, GeneralSecurityException {
+    KeyPair pair = UserCertificateAuthority.newKeyPair();
+    String certificate =
+        authority.sign(
+            pair.getPublic(),
+            account,
+            keyId,
+            Instant.now().plus(validity).plus(margin),
+            sourceAddresses);
+    ByteArrayOutputStream privateKey = new ByteArrayOutputStream();
+    OpenSSHKeyPairResourceWriter.INSTANCE.writePrivateKey(pair, keyId, null, privateKey);
+    return new Login(
+        privateKey.toByteArray(), (certificate + "\n").getBytes(StandardCharsets.US_ASCII));
+  }
+
+  /**
    * Destroys job {@code jobId}'s key and certificate, if any: the key's bytes are overwritten
    * before the files go (a copy in a file system's journal or a backup still expires with the
    * certificate).
@@ -108,6 +152,47 @@ public final class JobCertificates {
       Files.deleteIfExists(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("could not destroy job " + jobId + "'s SSH key in " + dir, e);
+    }
+  }
+
+  /**
+   * Destroys the keys of jobs whose certificates have expired ({@code now} past valid-before), or
+   * whose certificate is missing or unreadable: what jobs that ended while no server ran (or a
+   * server that stopped before destroying them) left behind. A running job's key, its certificate
+   * still valid, stays. Returns the job ids swept.
+   */
+  public List<String> sweepExpired(Instant now) {
+    if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+      return List.of();
+    }
+    List<String> swept = new java.util.ArrayList<>();
+    try (Stream<Path> jobs = Files.list(directory)) {
+      for (Path dir : jobs.toList()) {
+        String jobId = dir.getFileName().toString();
+        if (JOB_ID.matcher(jobId).matches() && expired(dir.resolve("id-cert.pub"), now)) {
+          destroy(jobId);
+          swept.add(jobId);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not sweep the job keys in " + directory, e);
+    }
+    return swept;
+  }
+
+  private static boolean expired(Path certificate, Instant now) {
+    try {
+      if (!Files.isRegularFile(certificate, LinkOption.NOFOLLOW_LINKS)) {
+        return true;
+      }
+      java.security.PublicKey key =
+          org.apache.sshd.common.config.keys.PublicKeyEntry.parsePublicKeyEntry(
+                  Files.readString(certificate, StandardCharsets.US_ASCII).strip())
+              .resolvePublicKey(null, null, null);
+      return !(key instanceof org.apache.sshd.common.config.keys.OpenSshCertificate c)
+          || Long.compareUnsigned(c.getValidBefore(), now.getEpochSecond()) <= 0;
+    } catch (IOException | GeneralSecurityException | RuntimeException e) {
+      return true; // a certificate that does not read opens nothing either: its key goes
     }
   }
 

@@ -128,6 +128,44 @@ class UserCertificateAuthorityTest {
         () -> certificates.issue("../escape", "gantry-test-alice", Duration.ofMinutes(1)));
   }
 
+  /**
+   * What jobs that ended while no server ran leave: a key whose certificate expired (or is gone) is
+   * destroyed at the next start; a running job's, still valid, stays. A cluster login's key and
+   * certificate are made in memory and read by OpenSSH as a key and its certificate.
+   */
+  @Test
+  void expiredJobKeysAreSweptAndALoginKeyIsNeverAFile() throws Exception {
+    UserCertificateAuthority ca = UserCertificateAuthority.loadOrCreate(dir.resolve("sweep-keys"));
+    Path keys = dir.resolve("sweep-keys/job-ssh");
+    JobCertificates certificates = new JobCertificates(ca, keys, Duration.ZERO, List.of());
+    certificates.issue("ended", "gantry-test-alice", Duration.ofSeconds(-30));
+    certificates.issue("running", "gantry-test-bob", Duration.ofMinutes(30));
+    Files.delete(
+        certificates.issue("no-cert", "gantry-test-bob", Duration.ofMinutes(30)).certificate());
+
+    assertEquals(
+        List.of("ended", "no-cert"),
+        certificates.sweepExpired(java.time.Instant.now()).stream().sorted().toList());
+    assertFalse(Files.exists(keys.resolve("ended")));
+    assertFalse(Files.exists(keys.resolve("no-cert")));
+    assertTrue(Files.exists(keys.resolve("running/id")), "a running job's key stays");
+
+    JobCertificates.Login login =
+        certificates.login(
+            "gantry job j account gantry-test-bob", "gantry-test-bob", Duration.ZERO);
+    try (var files = Files.list(keys)) {
+      assertEquals(List.of(keys.resolve("running")), files.toList(), "nothing written for it");
+    }
+    Path copy = Files.createDirectories(dir.resolve("login-copy"));
+    Files.write(copy.resolve("id"), login.privateKey());
+    Files.write(copy.resolve("id-cert.pub"), login.certificate());
+    Files.setPosixFilePermissions(copy.resolve("id"), PosixFilePermissions.fromString("rw-------"));
+    String listing = keygen("-L", "-f", copy.resolve("id-cert.pub").toString());
+    assertEquals(List.of("gantry-test-bob"), section(listing, "Principals"), listing);
+    String keyFingerprint = keygen("-l", "-f", copy.resolve("id").toString()).split(" ")[1];
+    assertTrue(listing.contains("Public key: ECDSA-CERT " + keyFingerprint), listing);
+  }
+
   private static List<String> section(String listing, String name) {
     List<String> lines = listing.lines().toList();
     int start = -1;

@@ -32,6 +32,52 @@ public final class RemoteTree {
     }
   }
 
+  /**
+   * As {@link #recreate}, for a job directory inside its account's own directory ({@code
+   * ROOT/ACCOUNT/JOB}, the connection logged in as that account): the account's directory is made
+   * 0700 when absent, and must then be a directory (not a link) of the same owner as the job
+   * directory just made, open to no one else. One another account made or left open (in a root
+   * every account may write) is refused: its owner could swap the job directory for a link.
+   */
+  public static void recreateInPrivateParent(ClusterLink link, String directory)
+      throws IOException {
+    RemotePaths.checkDirectory(directory, "job directory");
+    String parent = directory.substring(0, directory.lastIndexOf('/'));
+    ChannelSftp sftp = open(link);
+    try {
+      if (RemoteJobDirectory.lstat(sftp, parent) == null) {
+        mkdirs(sftp, parent);
+        sftp.chmod(0700, parent);
+      }
+    } catch (SftpException e) {
+      throw RemoteJobDirectory.failure(sftp, "cannot create " + parent, e);
+    } finally {
+      sftp.disconnect();
+    }
+    recreate(link, directory);
+    sftp = open(link);
+    try {
+      SftpATTRS account = RemoteJobDirectory.lstat(sftp, parent);
+      SftpATTRS job = RemoteJobDirectory.lstat(sftp, directory);
+      if (account == null
+          || job == null
+          || !account.isDir()
+          || account.isLink()
+          || account.getUId() != job.getUId()
+          || (account.getPermissions() & 077) != 0) {
+        throw new IOException(
+            parent
+                + " on the cluster is not a private directory of "
+                + link.user()
+                + " (a directory of that account, mode 0700): "
+                + (account == null ? "absent" : account.toString())
+                + "; remove it, or make it that account's with mode 0700");
+      }
+    } finally {
+      sftp.disconnect();
+    }
+  }
+
   /** Creates {@code directory} and its missing parents. */
   public static void createDirectories(ClusterLink link, String directory) throws IOException {
     RemotePaths.checkDirectory(directory, "directory");

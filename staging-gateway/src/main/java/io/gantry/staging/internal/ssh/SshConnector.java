@@ -57,8 +57,12 @@ final class SshConnector {
       byte[] key = credentials.privateKeyOrNull();
       if (key != null) {
         Secret passphrase = credentials.passphraseOrNull();
+        // with a user certificate as the public half, JSch offers the certificate
         jsch.addIdentity(
-            "gantry:" + where, key, null, passphrase == null ? null : bytes(passphrase));
+            "gantry:" + where,
+            key,
+            credentials.certificateOrNull(),
+            passphrase == null ? null : bytes(passphrase));
         Arrays.fill(key, (byte) 0);
       }
       Session session = jsch.getSession(t.user(), t.host(), t.port());

@@ -13,6 +13,7 @@ import io.gantry.server.internal.compute.BackendContext;
 import io.gantry.server.internal.compute.ComputeBackend;
 import io.gantry.server.internal.compute.ComputePolicy;
 import io.gantry.server.internal.compute.ProgramStart;
+import io.gantry.server.internal.scheduler.JobFailure;
 import io.gantry.staging.ClusterConnection;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -25,22 +26,40 @@ import org.slf4j.LoggerFactory;
  * {@code compute.backend=slurm} with {@code compute.ssh-host}: job directories under {@code
  * compute.root} on the cluster's file system, reached over SFTP, and every job submitted to the
  * Slurm of its login node over SSH. Jobs run as the cluster account the server logs in as ({@code
- * compute.ssh-user}): there is no per-user account switch on the cluster. Task farms and worker
- * sessions, whose dispatchers live on this host, are refused.
+ * compute.ssh-user}), or with {@code compute.user-certificates} each job logs in as its owner's own
+ * account with a certificate of the server's SSH user CA ({@link ClusterLogins}): its directory
+ * ({@code compute.root/ACCOUNT/JOB}), staging, sbatch, scontrol, sacct and scancel are all that
+ * account's, and Slurm runs the job as it. Task farms and worker sessions, whose dispatchers live
+ * on this host, are refused.
  */
 public final class ClusterSlurmBackend extends SlurmJobsBackend {
   private static final Logger log = LoggerFactory.getLogger(ClusterSlurmBackend.class);
 
   private final ClusterConnection cluster;
 
+  /** Each job's own login; null where every job is compute.ssh-user's. */
+  private final ClusterLogins logins;
+
   private ClusterSlurmBackend(
-      ServerConfig.Compute compute, ClusterConnection cluster, SlurmLauncher slurm) {
-    super(policy(compute), new ClusterDirectories(cluster, compute.cluster().root()), slurm, null);
+      ServerConfig.Compute compute,
+      ClusterConnection cluster,
+      ClusterLogins logins,
+      SlurmLauncher slurm) {
+    super(
+        policy(compute, logins != null),
+        new ClusterDirectories(cluster, logins, compute.cluster().root()),
+        slurm,
+        null);
     this.cluster = cluster;
+    this.logins = logins;
   }
 
   /** What this backend makes of jobs (the registration's policy). */
   public static ComputePolicy policy(ServerConfig.Compute compute) {
+    return policy(compute, false);
+  }
+
+  private static ComputePolicy policy(ServerConfig.Compute compute, boolean accountDirectories) {
     return new ComputePolicy(
         "slurm",
         false,
@@ -49,7 +68,8 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
         true,
         compute.slurmPartition(),
         compute.slurmAccount(),
-        compute.slurmUsers());
+        compute.slurmUsers(),
+        accountDirectories);
   }
 
   /**
@@ -76,21 +96,43 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
             () -> context.clusterLogin().apply(settings.identity()),
             context.gatewayOptions().withKnownHosts(settings.knownHosts(), false));
     log.info("job directories on the cluster {} under {}", cluster.describe(), settings.root());
+    ClusterLogins logins = null;
     try {
-      SlurmLauncher slurm =
-          SlurmLauncher.overSsh(
-              new SlurmConfig(
-                  c.slurmBinDirectory(),
-                  null,
-                  c.slurmPollInterval(),
-                  c.slurmMpirun(),
-                  Path.of(settings.root(), ".gantry"),
-                  c.slurmCommandTimeout(),
-                  List.of()),
-              new ClusterShell(cluster::session, c.slurmCommandTimeout()),
-              cluster.user());
-      return new ClusterSlurmBackend(c, cluster, slurm);
+      SlurmConfig slurmConfig =
+          new SlurmConfig(
+              c.slurmBinDirectory(),
+              null,
+              c.slurmPollInterval(),
+              c.slurmMpirun(),
+              Path.of(settings.root(), ".gantry"),
+              c.slurmCommandTimeout(),
+              List.of());
+      ClusterShell operator = new ClusterShell(cluster::session, c.slurmCommandTimeout());
+      SlurmLauncher slurm;
+      if (config.sshCertificates().enabled()) {
+        ClusterLogins own =
+            new ClusterLogins(
+                settings,
+                context.gatewayOptions().withKnownHosts(settings.knownHosts(), false),
+                JobSshLogins.certificatesOf(config),
+                cluster);
+        logins = own;
+        log.info("each job logs in to the cluster as its own account, with a certificate");
+        slurm =
+            SlurmLauncher.overSshPerJob(
+                slurmConfig,
+                operator,
+                cluster.user(),
+                jobId ->
+                    new ClusterShell(() -> own.ofJob(jobId).session(), c.slurmCommandTimeout()));
+      } else {
+        slurm = SlurmLauncher.overSsh(slurmConfig, operator, cluster.user());
+      }
+      return new ClusterSlurmBackend(c, cluster, logins, slurm);
     } catch (IOException | RuntimeException e) {
+      if (logins != null) {
+        logins.close();
+      }
       cluster.close();
       throw e;
     }
@@ -115,10 +157,34 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
     return null;
   }
 
-  /** As the cluster account the server logs in as. */
+  /**
+   * As the cluster account the server logs in as, or the job's own account over its own login
+   * (sbatch without {@code --uid}: Slurm runs the job as whoever submits it).
+   */
   @Override
   public RunningJob start(ProgramStart job, JobAccount account) throws LaunchException {
+    if (logins != null) {
+      try {
+        logins.ofDirectory(job.jobDirectory());
+      } catch (IOException e) {
+        throw new LaunchException("job " + job.jobId() + ": " + e.getMessage(), e);
+      }
+    }
     return submit(job, job.launch(), null);
+  }
+
+  /** The job's Slurm commands go over its own login again (a new certificate: nothing is kept). */
+  @Override
+  public Optional<RunningJob> reattach(String jobId, Path jobDirectory, String reference)
+      throws JobFailure {
+    if (logins != null) {
+      try {
+        logins.ofDirectory(jobDirectory);
+      } catch (IOException e) {
+        throw new JobFailure(e.getMessage(), e);
+      }
+    }
+    return reattach(jobId, reference);
   }
 
   /** Refused at submission too; this is for a farm submitted before compute.ssh-host was set. */
@@ -136,8 +202,19 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
   }
 
   @Override
+  public void forget(String jobId) {
+    super.forget(jobId);
+    if (logins != null) {
+      logins.release(jobId);
+    }
+  }
+
+  @Override
   public void close() {
     super.close();
+    if (logins != null) {
+      logins.close();
+    }
     cluster.close();
   }
 }

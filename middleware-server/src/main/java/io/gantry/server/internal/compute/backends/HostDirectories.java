@@ -71,7 +71,7 @@ final class HostDirectories implements JobDirectories {
   }
 
   @Override
-  public Optional<ClusterConnection> cluster() {
+  public Optional<java.util.function.Function<Path, ClusterConnection>> cluster() {
     return Optional.empty();
   }
 }

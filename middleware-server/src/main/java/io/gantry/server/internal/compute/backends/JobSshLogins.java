@@ -40,17 +40,27 @@ final class JobSshLogins {
 
   /** The logins of {@code config}: its CA (made if absent) and {@code data.dir/keys/job-ssh}. */
   static JobSshLogins of(ServerConfig config) {
+    JobCertificates certificates = certificatesOf(config);
+    // keys of jobs that ended while no server ran: a running job's certificate is still valid
+    java.util.List<String> swept = certificates.sweepExpired(java.time.Instant.now());
+    if (!swept.isEmpty()) {
+      LOG.info("destroyed the expired SSH keys of jobs " + swept);
+    }
+    return new JobSshLogins(certificates, config.compute(), config.defaultWallTime());
+  }
+
+  /**
+   * The job certificates of {@code config}: its CA (made if absent), {@code data.dir/keys/job-ssh}.
+   */
+  static JobCertificates certificatesOf(ServerConfig config) {
     try {
       java.nio.file.Path keys = config.dataDirectory().resolve("keys");
       ServerConfig.SshCertificates settings = config.sshCertificates();
-      return new JobSshLogins(
-          new JobCertificates(
-              UserCertificateAuthority.loadOrCreate(keys),
-              keys.resolve("job-ssh"),
-              settings.margin(),
-              settings.sourceAddresses()),
-          config.compute(),
-          config.defaultWallTime());
+      return new JobCertificates(
+          UserCertificateAuthority.loadOrCreate(keys),
+          keys.resolve("job-ssh"),
+          settings.margin(),
+          settings.sourceAddresses());
     } catch (IOException e) {
       throw new UncheckedIOException("the SSH user CA could not be read or made", e);
     } catch (GeneralSecurityException e) {

@@ -18,7 +18,7 @@ public final class LocalBackend extends MpirunBackend {
 
   /** What this backend makes of jobs (the registration's policy). */
   public static ComputePolicy policy(ServerConfig.Compute settings) {
-    return new ComputePolicy("local", true, true, false, false, null, null, Map.of());
+    return new ComputePolicy("local", true, true, false, false, null, null, Map.of(), false);
   }
 
   /** The registration's constructor. */

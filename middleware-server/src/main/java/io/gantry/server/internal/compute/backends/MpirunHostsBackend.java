@@ -46,7 +46,8 @@ public final class MpirunHostsBackend extends MpirunBackend {
 
   /** What this backend makes of jobs (the registration's policy). */
   public static ComputePolicy policy(ServerConfig.Compute settings) {
-    return new ComputePolicy("mpirun-hosts", false, false, false, false, null, null, Map.of());
+    return new ComputePolicy(
+        "mpirun-hosts", false, false, false, false, null, null, Map.of(), false);
   }
 
   /** The registration's constructor. */

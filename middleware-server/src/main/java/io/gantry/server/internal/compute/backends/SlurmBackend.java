@@ -45,7 +45,15 @@ public final class SlurmBackend extends SlurmJobsBackend {
   /** What this backend makes of jobs (the registration's policy). */
   public static ComputePolicy policy(ServerConfig.Compute c) {
     return new ComputePolicy(
-        "slurm", false, false, true, false, c.slurmPartition(), c.slurmAccount(), c.slurmUsers());
+        "slurm",
+        false,
+        false,
+        true,
+        false,
+        c.slurmPartition(),
+        c.slurmAccount(),
+        c.slurmUsers(),
+        false);
   }
 
   /**

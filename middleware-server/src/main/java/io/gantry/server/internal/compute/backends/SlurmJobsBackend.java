@@ -88,7 +88,7 @@ abstract class SlurmJobsBackend implements ComputeBackend {
   }
 
   @Override
-  public final void forget(String jobId) {
+  public void forget(String jobId) {
     references.forget(jobId);
   }
 
