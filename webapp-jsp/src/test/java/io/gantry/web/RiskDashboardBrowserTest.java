@@ -38,9 +38,9 @@ import org.openqa.selenium.WebElement;
  * The risk dashboard in Chromium against a real server whose results data source is the demo
  * database under a name only alice may use, with three months of nightly VaR for every node of the
  * demo's hierarchy written into it before the server starts (as stage-out leaves them): each VaR is
- * twice the node's P&L standard deviation, the last night's is 10% higher, an earlier run of the
- * last night with VaR 1 is superseded, and the desks have Monte Carlo standard errors. The P&L is
- * the demo's own desk P&L.
+ * one standard deviation of the node's P&L (so that some days are exceptions), the last night's is
+ * 10% higher, an earlier run of the last night with VaR 1 is superseded, and the desks have Monte
+ * Carlo standard errors. The P&L is the demo's own desk P&L.
  */
 class RiskDashboardBrowserTest {
   @TempDir static Path dir;
