@@ -68,6 +68,17 @@ class VarHistorySvgTest {
   }
 
   @Test
+  void pixelCoordinatesAreWrittenAsPercentPointOneFWritesThem() {
+    for (double v : new double[] {0, 0.04, 0.05, 12.34, -0.04, -7.25, 899.96, -123.449}) {
+      StringBuilder out = new StringBuilder();
+      VarHistorySvg.fixed(out, v);
+      double expected = Double.parseDouble(String.format(java.util.Locale.ROOT, "%.1f", v));
+      assertEquals(expected, Double.parseDouble(out.toString()), 0.1 + 1e-9, String.valueOf(v));
+      assertTrue(out.toString().matches("-?[0-9]+\\.[0-9]"), out.toString());
+    }
+  }
+
+  @Test
   void dateTicksFallOnFirstsOfMonthsAtMostEight() {
     List<LocalDate> ticks =
         VarHistorySvg.dateTicks(LocalDate.of(2021, 11, 22), LocalDate.of(2026, 11, 20));
