@@ -163,7 +163,13 @@ final class RiskServlet extends HttpServlet {
     request.setAttribute("range", range);
     request.setAttribute("ranges", RANGES.keySet());
     int slash = node.lastIndexOf('/');
-    request.setAttribute("parent", slash < 0 ? null : node.substring(0, slash));
+    if (slash > 0) {
+      String parent = node.substring(0, slash);
+      request.setAttribute("parent", parent);
+      request.setAttribute(
+          "parentHref",
+          RiskTables.nodeLink(request.getContextPath(), parent, date) + "&range=" + range);
+    }
     Optional<LocalDate> previous = figures.previousDate(date);
     tables.add(
         RiskTables.dashboard(

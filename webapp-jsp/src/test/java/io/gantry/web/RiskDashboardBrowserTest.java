@@ -258,6 +258,9 @@ class RiskDashboardBrowserTest {
             .toList(),
         "largest contribution first");
     assertEquals("BANK/GANTRY-EU/EQUITIES", browser.find("#parent-link").getText());
+    browser.clickAndAwaitNewPage("#parent-link"); // up the hierarchy again
+    assertEquals("BANK/GANTRY-EU/EQUITIES", browser.find("#node-name").getText());
+    assertEquals("6m", browser.find("#range option[selected]").getAttribute("value"));
 
     browser.open("/risk/compare?other=" + eve + "&date=" + DAY);
     browser.await("#compare-table", 20);

@@ -1,7 +1,7 @@
 <%@ include file="layout/top.jspf" %>
 <c:set var="ctx" value="${pageContext.request.contextPath}"/>
 <section class="card risk-page">
-  <p class="crumbs"><a href="${ctx}/risk?date=${fn:escapeXml(date)}" id="dashboard-link">Risk on <c:out value="${date}"/></a><c:if test="${not empty parent}"> / <a href="${ctx}/risk/node?node=${fn:escapeXml(fn:replace(parent, '&', '%26'))}&amp;date=${fn:escapeXml(date)}&amp;range=${fn:escapeXml(range)}" id="parent-link"><c:out value="${parent}"/></a></c:if></p>
+  <p class="crumbs"><a href="${ctx}/risk?date=${fn:escapeXml(date)}" id="dashboard-link">Risk on <c:out value="${date}"/></a><c:if test="${not empty parent}"> / <a href="${fn:escapeXml(parentHref)}" id="parent-link"><c:out value="${parent}"/></a></c:if></p>
   <h1 id="node-name"><c:out value="${node}"/></h1>
   <form class="filters" method="get" action="${ctx}/risk/node" id="range-form">
     <input type="hidden" name="node" value="${fn:escapeXml(node)}">
