@@ -54,6 +54,7 @@ public final class GantryWebApplication implements WebFace {
     context.addServlet(new ServletHolder("logout", new LogoutServlet()), "/logout");
     context.addServlet(new ServletHolder("jobs", new JobListServlet(server.jobs())), "/jobs");
     context.addServlet(new ServletHolder("job", new JobPageServlet(server.jobs())), "/jobs/*");
+    context.addServlet(new ServletHolder("risk", new RiskServlet(server.jobs())), "/risk/*");
     addWizard(context, server);
   }
 

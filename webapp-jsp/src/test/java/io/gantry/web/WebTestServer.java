@@ -34,6 +34,12 @@ final class WebTestServer {
 
   /** Starts a server in {@code dir} with these settings added (e.g. a short session timeout). */
   static GantryTestServer start(Path dir, Map<String, String> extra) throws Exception {
+    return builder(dir, extra).start();
+  }
+
+  /** The server of {@link #start}, not started yet. */
+  static io.gantry.testing.server.GantryTestServerBuilder builder(
+      Path dir, Map<String, String> extra) {
     return GantryTestServer.builder(dir)
         .secure()
         .demo(300)
@@ -45,8 +51,7 @@ final class WebTestServer {
         .account(TestAccount.admin(ADMIN))
         .account(TestAccount.user(ALICE))
         .account(TestAccount.user(BOB))
-        .name("web")
-        .start();
+        .name("web");
   }
 
   /** An HTTP client that trusts exactly this server's certificate and never uses a proxy. */

@@ -451,4 +451,17 @@ public class JobManagementService implements JobManagement {
       String businessDate, String node, boolean breachesOnly) {
     return operations.riskView().limits(caller(), businessDate, node, breachesOnly);
   }
+
+  // in process only (the web application's dashboard), not operations of the SOAP API
+
+  /** The daily P&L of {@code node} on business dates {@code from} to {@code to} inclusive. */
+  public List<io.gantry.server.api.VarPnlInfo> getVarPnl(String node, String from, String to) {
+    return operations.riskView().pnl(caller(), node, from, to);
+  }
+
+  /** The positions' contributions to {@code node}'s VaR and ES in one run of one data source. */
+  public List<io.gantry.server.api.VarPositionInfo> getVarPositions(
+      String dataSource, String runId, String node) {
+    return operations.riskView().positions(caller(), dataSource, runId, node);
+  }
 }

@@ -5,6 +5,7 @@ import io.gantry.server.internal.risk.tables.BacktestSupersession;
 import io.gantry.server.internal.risk.tables.BacktestTables;
 import io.gantry.server.internal.risk.tables.ContributionTables;
 import io.gantry.server.internal.risk.tables.LimitTables;
+import io.gantry.server.internal.risk.tables.PnlTables;
 import io.gantry.server.internal.risk.tables.ResultTables;
 import io.gantry.server.internal.risk.tables.Supersession;
 import java.sql.SQLException;
@@ -254,6 +255,77 @@ public final class RiskResults {
       }
     }
     return Supersession.mark(figures);
+  }
+
+  /**
+   * The daily hypothetical P&L of {@code node} (its desks' summed) on business dates {@code from}
+   * to {@code to}, from every readable data source that holds P&L: what the dashboard plots against
+   * the VaR (docs/risk-view.md, "The dashboard").
+   */
+  public List<NodePnl> pnl(String user, String node, LocalDate from, LocalDate to) {
+    String checked = checkedSpan(node, from, to);
+    List<NodePnl> days = new ArrayList<>();
+    for (NamedDataSource source : sources.values()) {
+      if (!source.allows(user)) {
+        continue;
+      }
+      try {
+        days.addAll(new PnlTables(source).read(checked, from, to));
+      } catch (SQLException | IllegalStateException e) { // IllegalStateException: password source
+        throw new RiskResultsException(
+            "cannot read P&L from data source '" + source.name() + "': " + e.getMessage(), e);
+      }
+    }
+    return days;
+  }
+
+  /** The most position contributions one question answers. */
+  public static final int MAX_POSITIONS = 1000;
+
+  /**
+   * The positions' contributions to {@code node}'s VaR and ES in run {@code runId} of data source
+   * {@code dataSource}, largest first; empty when {@code user} may not read that data source (as
+   * for one that is not a results data source: nothing says which exist).
+   */
+  public List<PositionContributionRow> positions(
+      String user, String dataSource, String runId, String node) {
+    String checked = checkedNode(node);
+    if (runId == null || runId.isBlank() || runId.length() > 64) {
+      throw new IllegalArgumentException("a run id (at most 64 characters) is required");
+    }
+    NamedDataSource source = sources.get(dataSource);
+    if (source == null || !source.allows(user)) {
+      return List.of();
+    }
+    try {
+      return new ContributionTables(source).rows(runId, checked, MAX_POSITIONS);
+    } catch (SQLException | IllegalStateException e) {
+      throw new RiskResultsException(
+          "cannot read contributions from data source '" + source.name() + "': " + e.getMessage(),
+          e);
+    }
+  }
+
+  private static String checkedSpan(String node, LocalDate from, LocalDate to) {
+    String checked = checkedNode(node);
+    if (from == null || to == null) {
+      throw new IllegalArgumentException("a history needs a first and a last business date");
+    }
+    if (from.isAfter(to)) {
+      throw new IllegalArgumentException(
+          "the first business date " + from + " is after the last " + to);
+    }
+    if (ChronoUnit.DAYS.between(from, to) > MAX_HISTORY_DAYS) {
+      throw new IllegalArgumentException(
+          "a history covers at most "
+              + MAX_HISTORY_DAYS
+              + " days; "
+              + from
+              + " to "
+              + to
+              + " is more");
+    }
+    return checked;
   }
 
   private static String checkedNode(String node) {

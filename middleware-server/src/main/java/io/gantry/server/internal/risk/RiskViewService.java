@@ -4,6 +4,8 @@ import io.gantry.server.api.BacktestInfo;
 import io.gantry.server.api.VarExplainInfo;
 import io.gantry.server.api.VarFigureInfo;
 import io.gantry.server.api.VarLimitInfo;
+import io.gantry.server.api.VarPnlInfo;
+import io.gantry.server.api.VarPositionInfo;
 import io.gantry.server.internal.service.Caller;
 import io.gantry.server.internal.service.InvalidArgumentException;
 import jakarta.xml.ws.WebServiceException;
@@ -268,6 +270,57 @@ public final class RiskViewService {
     i.lastDate = f.lastDate() == null ? null : f.lastDate().toString();
     i.stagedOutAt = f.stagedOutAt();
     i.supersededBy = f.supersededBy();
+    return i;
+  }
+
+  /** The daily P&L of {@code node} on business dates {@code from} to {@code to} inclusive. */
+  public List<VarPnlInfo> pnl(Caller caller, String node, String from, String to) {
+    LocalDate first = date("from", from);
+    LocalDate last = date("to", to);
+    try {
+      return reader().pnl(caller.name(), node, first, last).stream()
+          .map(RiskViewService::info)
+          .toList();
+    } catch (RiskResultsException e) {
+      throw new WebServiceException(e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException(first.isAfter(last) ? "to" : "node", e.getMessage());
+    }
+  }
+
+  /** The positions' contributions to {@code node} in run {@code runId} of {@code dataSource}. */
+  public List<VarPositionInfo> positions(
+      Caller caller, String dataSource, String runId, String node) {
+    try {
+      return reader().positions(caller.name(), dataSource, runId, node).stream()
+          .map(RiskViewService::info)
+          .toList();
+    } catch (RiskResultsException e) {
+      throw new WebServiceException(e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException("node", e.getMessage());
+    }
+  }
+
+  private static VarPnlInfo info(NodePnl p) {
+    VarPnlInfo i = new VarPnlInfo();
+    i.dataSource = p.dataSource();
+    i.businessDate = p.businessDate().toString();
+    i.node = p.node();
+    i.pnl = p.pnl();
+    return i;
+  }
+
+  private static VarPositionInfo info(PositionContributionRow p) {
+    VarPositionInfo i = new VarPositionInfo();
+    i.dataSource = p.dataSource();
+    i.runId = p.runId();
+    i.node = p.node();
+    i.positionId = p.positionId();
+    i.confidence = p.confidence();
+    i.varContribution = p.varContribution();
+    i.esContribution = p.esContribution();
+    i.marginalVar = p.marginalVar();
     return i;
   }
 }

@@ -9,6 +9,7 @@ import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.config.PasswordSource;
 import io.gantry.server.internal.demo.DemoMarket;
 import io.gantry.staging.StageOutLedgerDdl;
+import io.gantry.testing.risk.VarResultRows;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -115,6 +116,51 @@ class RiskResultsTest {
     backtest(c, "bt-1", D19, "2026-11-20T06:30:00Z", 3, "green");
     backtest(c, "bt-2", D19, "2026-11-20T07:30:00Z", 5, "yellow");
     backtest(c, "bt-3", D20, "2026-11-21T06:30:00Z", 5, "yellow");
+  }
+
+  @Test
+  void aNodesPnlIsItsDesksSummedAndAPositionsContributionsAreThoseOfTheRunAndNode()
+      throws Exception {
+    String bank = "PNL-BANK";
+    String deskA = bank + "/A";
+    String deskB = bank + "/B";
+    try (Statement s = owner.createStatement()) {
+      s.execute(
+          "grant select on table desk_pnl, node_ancestor, var_position_contribution"
+              + " to results_reader");
+    }
+    new VarResultRows(owner)
+        .hierarchy(List.of(bank, deskA, deskB))
+        .pnl(D19, deskA, -10)
+        .pnl(D19, deskB, 4)
+        .pnl(D20, deskA, 7)
+        .pnl(D20.plusDays(1), deskB, 99) // after the span asked for
+        .contribution("run-a", D19, deskA, "P-2", 30, 40)
+        .contribution("run-a", D19, deskA, "P-1", 60, 70)
+        .contribution("run-a", D19, deskB, "P-3", 5, 6)
+        .contribution("run-b", D19, deskA, "P-9", 1, 1);
+
+    List<NodePnl> days = results.pnl("bob", bank, D19, D20);
+    assertEquals(List.of(D19, D20), days.stream().map(NodePnl::businessDate).toList());
+    assertEquals(-6, days.get(0).pnl(), 1e-9, "both desks summed");
+    assertEquals(7, days.get(1).pnl(), 1e-9);
+    assertEquals(
+        List.of(-10.0), results.pnl("bob", deskA, D19, D19).stream().map(NodePnl::pnl).toList());
+    assertEquals(2, results.pnl("alice", deskA, D19, D20).size() / 2, "alice reads both names");
+
+    List<PositionContributionRow> positions =
+        results.positions("bob", "demo-market", "run-a", deskA);
+    assertEquals(
+        List.of("P-1", "P-2"),
+        positions.stream().map(PositionContributionRow::positionId).toList(),
+        "largest contribution first, that run and node only");
+    assertEquals(70, positions.get(0).esContribution(), 1e-9);
+    assertTrue(
+        results.positions("bob", "desk-results", "run-a", deskA).isEmpty(),
+        "a data source bob may not read answers nothing");
+    assertTrue(results.positions("bob", "no-such-source", "run-a", deskA).isEmpty());
+    assertThrows(
+        IllegalArgumentException.class, () -> results.pnl("bob", bank, D20, D19), "dates reversed");
   }
 
   private static void backtest(

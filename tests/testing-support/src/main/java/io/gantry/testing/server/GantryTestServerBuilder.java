@@ -186,6 +186,18 @@ public final class GantryTestServerBuilder {
     return config;
   }
 
+  /**
+   * Writes the configuration and copies the build's demo market database into the data directory
+   * now, as {@link #start} would, so that a test can write rows into it (with {@code
+   * io.gantry.testing.risk.VarResultRows}) before the server opens it: H2 opens the file in one
+   * process. Returns the demo directory, {@code DATA/demo}.
+   */
+  public Path prepareDemo() {
+    writeConfig();
+    DemoMarketTemplates.seed(settingsMap(), dataDir);
+    return dataDir.resolve("demo");
+  }
+
   public Path dataDir() {
     return dataDir;
   }

@@ -2,14 +2,17 @@ package io.gantry.server.internal.risk.tables;
 
 import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.internal.risk.PositionContribution;
+import io.gantry.server.internal.risk.PositionContributionRow;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,6 +26,10 @@ public final class ContributionTables {
   public static final int MAX_POSITIONS = 1_000_000;
 
   private static final int QUERY_TIMEOUT_SECONDS = 60;
+  private static final String NODE_ROWS =
+      "select position_id, confidence, var_contribution, es_contribution, marginal_var"
+          + " from var_position_contribution where run_id = ? and node = ?"
+          + " order by confidence, var_contribution desc, position_id";
   private static final String CONTRIBUTIONS =
       "select position_id, var_contribution, marginal_var from var_position_contribution"
           + " where run_id = ? and node = ? and confidence = ?";
@@ -73,6 +80,37 @@ public final class ContributionTables {
         }
       }
       return contributions;
+    }
+  }
+
+  /**
+   * Every position's contribution to {@code node}'s VaR and ES in run {@code runId}, largest VaR
+   * contribution first, at most {@code limit} (the dashboard's positions table).
+   */
+  public List<PositionContributionRow> rows(String runId, String node, int limit)
+      throws SQLException {
+    try (Connection c = ReaderConnection.open(source);
+        PreparedStatement ps = c.prepareStatement(NODE_ROWS)) {
+      ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+      ps.setMaxRows(limit);
+      ps.setString(1, runId);
+      ps.setString(2, node);
+      List<PositionContributionRow> rows = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(
+              new PositionContributionRow(
+                  source.name(),
+                  runId,
+                  node,
+                  rs.getString("position_id"),
+                  rs.getBigDecimal("confidence"),
+                  rs.getDouble("var_contribution"),
+                  rs.getDouble("es_contribution"),
+                  rs.getObject("marginal_var", Double.class)));
+        }
+      }
+      return rows;
     }
   }
 
