@@ -19,13 +19,19 @@ import picocli.CommandLine.Spec;
           + " earlier runs marked with the rerun that superseded them. You see only the data"
           + " sources you may use. A table by default; --json or --csv for programs."
     },
-    subcommands = {VarSummaryCommand.class, VarHistoryCommand.class, VarBacktestCommand.class},
+    subcommands = {
+      VarSummaryCommand.class,
+      VarHistoryCommand.class,
+      VarBacktestCommand.class,
+      VarBackfillCommand.class
+    },
     footerHeading = "%nExamples:%n",
     footer = {
       "  gantry var summary --date 2026-11-20",
       "  gantry var summary --date 2026-11-20 --node BANK/GANTRY-EU --csv",
       "  gantry var history --node BANK --from 2026-01-01 --to 2026-11-20 --current",
       "  gantry var backtest --node BANK",
+      "  gantry var backfill var-history.jsdl --from 2022-09-01 --to 2023-08-31",
       ExitCodes.HELP
     })
 final class VarCommand implements Runnable {
