@@ -203,6 +203,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var summary" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var history" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var backtest" ];    then _picocli_gantry_var; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var backfill" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session open" ];    then _picocli_gantry_workersession; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session submit" ];    then _picocli_gantry_workersession; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session take" ];    then _picocli_gantry_workersession; return $?; fi
@@ -260,19 +261,21 @@ function _complete_gantry() {
   local cmds46=(var summary)
   local cmds47=(var history)
   local cmds48=(var backtest)
-  local cmds49=(worker-session open)
-  local cmds50=(worker-session submit)
-  local cmds51=(worker-session take)
-  local cmds52=(worker-session status)
-  local cmds53=(worker-session list)
-  local cmds54=(worker-session close)
+  local cmds49=(var backfill)
+  local cmds50=(worker-session open)
+  local cmds51=(worker-session submit)
+  local cmds52=(worker-session take)
+  local cmds53=(worker-session status)
+  local cmds54=(worker-session list)
+  local cmds55=(worker-session close)
 
-  if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_workersession_close; return $?; fi
-  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_workersession_list; return $?; fi
-  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_workersession_status; return $?; fi
-  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_workersession_take; return $?; fi
-  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
-  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds55[@]}"; then _picocli_gantry_workersession_close; return $?; fi
+  if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_workersession_list; return $?; fi
+  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_workersession_status; return $?; fi
+  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_workersession_take; return $?; fi
+  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
+  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_var_backfill; return $?; fi
   if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_var_backtest; return $?; fi
   if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_var_history; return $?; fi
   if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_var_summary; return $?; fi
@@ -1304,7 +1307,7 @@ function _picocli_gantry_var() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="summary history backtest"
+  local commands="summary history backtest backfill"
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -2071,7 +2074,7 @@ function _picocli_gantry_var_backtest() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--csv' '--current' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local flag_opts="'--csv' '--current' '--exceptions' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--node' '--date' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
@@ -2098,6 +2101,58 @@ function _picocli_gantry_var_backtest() {
     COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
   else
     local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `backfill` subcommand.
+function _picocli_gantry_var_backfill() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--from' '--to' '--set' '--timeout' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--from')
+      return
+      ;;
+    '--to')
+      return
+      ;;
+    '--set')
+      return
+      ;;
+    '--timeout')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "backfill" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 0 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
     local IFS=$'\n'
     COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
   fi

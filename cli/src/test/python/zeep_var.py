@@ -1,5 +1,5 @@
 """The risk view's VaR operations (getVarSummary, getVarHistory,
-getVarBacktest) through zeep, a SOAP stack
+getVarBacktest, getVarBacktestExceptions) through zeep, a SOAP stack
 Gantry did not write, built from the checked-in WSDL contract as a Python user would build it.
 
 Run by VarCommandTest against the server it shares (three VaR runs, results only alice may read):
@@ -49,6 +49,11 @@ def checks(args, alice, bob):
     check(sorted((b.runId, b.zone, b.supersededBy) for b in backtests)
           == [("bt-1", "green", "bt-2"), ("bt-2", "yellow", None)], f"backtests {backtests}")
     check(not bob.getVarBacktest(node="BANK"), "bob may not use the results source")
+    exceptions = alice.getVarBacktestExceptions(node="BANK")
+    check(sorted((e.runId, e.supersededBy, e.varDate, e.pnlDate, e.var, e.pnl) for e in exceptions)
+          == [("bt-1", "bt-2", args.eve, args.day, 100.0, -150.0),
+              ("bt-2", None, args.eve, args.day, 100.0, -150.0)], f"exceptions {exceptions}")
+    check(not bob.getVarBacktestExceptions(node="BANK"), "bob may not use the results source")
     try:
         alice.getVarSummary(businessDate="yesterday")
         raise AssertionError("no fault for a malformed date")

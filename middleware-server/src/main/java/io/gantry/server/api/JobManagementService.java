@@ -400,4 +400,10 @@ public class JobManagementService implements JobManagement {
   public List<io.gantry.server.api.BacktestInfo> getVarBacktest(String node, String businessDate) {
     return operations.riskView().backtest(caller(), node, businessDate);
   }
+
+  @Override
+  public List<io.gantry.server.api.BacktestExceptionInfo> getVarBacktestExceptions(
+      String node, String businessDate) {
+    return operations.riskView().backtestExceptions(caller(), node, businessDate);
+  }
 }
