@@ -209,6 +209,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var backtest" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var explain" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var limits" ];    then _picocli_gantry_var; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} var backfill" ];    then _picocli_gantry_var; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session open" ];    then _picocli_gantry_workersession; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session submit" ];    then _picocli_gantry_workersession; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} worker-session take" ];    then _picocli_gantry_workersession; return $?; fi
@@ -272,19 +273,21 @@ function _complete_gantry() {
   local cmds52=(var backtest)
   local cmds53=(var explain)
   local cmds54=(var limits)
-  local cmds55=(worker-session open)
-  local cmds56=(worker-session submit)
-  local cmds57=(worker-session take)
-  local cmds58=(worker-session status)
-  local cmds59=(worker-session list)
-  local cmds60=(worker-session close)
+  local cmds55=(var backfill)
+  local cmds56=(worker-session open)
+  local cmds57=(worker-session submit)
+  local cmds58=(worker-session take)
+  local cmds59=(worker-session status)
+  local cmds60=(worker-session list)
+  local cmds61=(worker-session close)
 
-  if CompWordsContainsArray "${cmds60[@]}"; then _picocli_gantry_workersession_close; return $?; fi
-  if CompWordsContainsArray "${cmds59[@]}"; then _picocli_gantry_workersession_list; return $?; fi
-  if CompWordsContainsArray "${cmds58[@]}"; then _picocli_gantry_workersession_status; return $?; fi
-  if CompWordsContainsArray "${cmds57[@]}"; then _picocli_gantry_workersession_take; return $?; fi
-  if CompWordsContainsArray "${cmds56[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
-  if CompWordsContainsArray "${cmds55[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds61[@]}"; then _picocli_gantry_workersession_close; return $?; fi
+  if CompWordsContainsArray "${cmds60[@]}"; then _picocli_gantry_workersession_list; return $?; fi
+  if CompWordsContainsArray "${cmds59[@]}"; then _picocli_gantry_workersession_status; return $?; fi
+  if CompWordsContainsArray "${cmds58[@]}"; then _picocli_gantry_workersession_take; return $?; fi
+  if CompWordsContainsArray "${cmds57[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
+  if CompWordsContainsArray "${cmds56[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds55[@]}"; then _picocli_gantry_var_backfill; return $?; fi
   if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_var_limits; return $?; fi
   if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_var_explain; return $?; fi
   if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_var_backtest; return $?; fi
@@ -1358,7 +1361,7 @@ function _picocli_gantry_var() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="summary history backtest explain limits"
+  local commands="summary history backtest explain limits backfill"
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -2233,7 +2236,7 @@ function _picocli_gantry_var_backtest() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--csv' '--current' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local flag_opts="'--csv' '--current' '--exceptions' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--node' '--date' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
@@ -2344,6 +2347,58 @@ function _picocli_gantry_var_limits() {
     COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
   else
     local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `backfill` subcommand.
+function _picocli_gantry_var_backfill() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--from' '--to' '--set' '--timeout' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--from')
+      return
+      ;;
+    '--to')
+      return
+      ;;
+    '--set')
+      return
+      ;;
+    '--timeout')
+      return
+      ;;
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "backfill" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 0 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
     local IFS=$'\n'
     COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
   fi

@@ -1,5 +1,5 @@
 """The risk view's VaR operations (getVarSummary, getVarHistory,
-getVarBacktest, getVarExplain, getVarLimits) through zeep, a SOAP stack
+getVarBacktest, getVarBacktestExceptions, getVarExplain, getVarLimits) through zeep, a SOAP stack
 Gantry did not write, built from the checked-in WSDL contract as a Python user would build it.
 
 Run by VarCommandTest against the server it shares (three VaR runs, results only alice may read):
@@ -69,6 +69,11 @@ def checks(args, alice, bob):
     day = alice.getVarSummary(businessDate=args.day, node="BANK")
     check(sorted((f.node, f.varLimit) for f in day if f.supersededBy is None)
           == [("BANK", 250.0), ("BANK/GANTRY-EU", 200.0)], f"summary limits {day}")
+    exceptions = alice.getVarBacktestExceptions(node="BANK")
+    check(sorted((e.runId, e.supersededBy, e.varDate, e.pnlDate, e.var, e.pnl) for e in exceptions)
+          == [("bt-1", "bt-2", args.eve, args.day, 100.0, -150.0),
+              ("bt-2", None, args.eve, args.day, 100.0, -150.0)], f"exceptions {exceptions}")
+    check(not bob.getVarBacktestExceptions(node="BANK"), "bob may not use the results source")
     try:
         alice.getVarSummary(businessDate="yesterday")
         raise AssertionError("no fault for a malformed date")

@@ -20,7 +20,9 @@ import picocli.CommandLine.Spec;
  * first {@value #REASON_WIDTH} characters; {@code gantry status ID} shows all): a FAILED job whose
  * program exited 0 failed in staging, which EXIT alone would hide. A QUEUED job the server keeps
  * back shows in the same column what it waits for ({@code Dependency(after:ID)}, {@code
- * JobHeldUser}), as Slurm's squeue does.
+ * JobHeldUser}), as Slurm's squeue does. A job filled from a template shows the values it was
+ * filled with (PARAMETERS): runs of one template share a name, and their business date and node
+ * tell them apart.
  */
 @Command(
     name = "list",
@@ -44,6 +46,9 @@ import picocli.CommandLine.Spec;
     })
 final class ListCommand implements Callable<Integer> {
   static final int REASON_WIDTH = 80;
+
+  /** The template values' column (a business date, a node and a scenario count fit). */
+  static final int PARAMETERS_WIDTH = 60;
 
   @ParentCommand Invocation gantry;
   @Spec CommandSpec spec;
@@ -195,19 +200,50 @@ final class ListCommand implements Callable<Integer> {
   private TextTable table(List<JobStatus> jobs) {
     TextTable table =
         new TextTable(
-            "JOB ID", "NAME", "OWNER", "STATE", "SUBMITTED", "FINISHED", "EXIT", "REASON");
+            "JOB ID",
+            "NAME",
+            "OWNER",
+            "STATE",
+            "PARAMETERS",
+            "SUBMITTED",
+            "FINISHED",
+            "EXIT",
+            "REASON");
     for (JobStatus j : jobs) {
       table.row(
           j.getJobId(),
           j.getName(),
           j.getOwner(),
           j.getState().value(),
+          values(j),
           Times.text(j.getSubmitted()),
           Times.text(j.getFinished()),
           j.getExitCode(),
           brief(j.getReason() != null ? j.getReason() : j.getFailureReason()));
     }
     return table;
+  }
+
+  /**
+   * The template values a job was filled with (its business date, node, ...), which tell apart runs
+   * of one template under one name: {@code name=value} by spaces, cut to PARAMETERS_WIDTH
+   * characters; null (shown as "-") for a job without values.
+   */
+  static String values(JobStatus job) {
+    if (job.getParameter().isEmpty()) {
+      return null;
+    }
+    StringBuilder text = new StringBuilder();
+    job.getParameter()
+        .forEach(
+            p ->
+                text.append(text.length() == 0 ? "" : " ")
+                    .append(p.getName())
+                    .append('=')
+                    .append(p.getValue().replaceAll("\\s+", " ")));
+    return text.length() <= PARAMETERS_WIDTH
+        ? text.toString()
+        : text.substring(0, PARAMETERS_WIDTH - 3) + "...";
   }
 
   /** The reason on one line, cut to REASON_WIDTH characters; null (shown as "-") if none. */

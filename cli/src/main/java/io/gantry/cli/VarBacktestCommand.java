@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
     footer = {
       "  gantry var backtest --node BANK",
       "  gantry var backtest --node BANK/GANTRY-EU --date 2026-11-20 --csv",
+      "  gantry var backtest --node BANK --exceptions",
       ExitCodes.HELP
     })
 final class VarBacktestCommand implements Callable<Integer> {
@@ -70,9 +71,19 @@ final class VarBacktestCommand implements Callable<Integer> {
       description = "the business date (default: the latest with a backtest of the node)")
   String date;
 
+  @Option(
+      names = "--exceptions",
+      description =
+          "list the exceptions instead: each day whose P&L exceeded the VaR of the business day"
+              + " before, with both figures")
+  boolean exceptions;
+
   @Override
   public Integer call() {
     Invocation gantry = var.gantry;
+    if (exceptions) {
+      return VarBacktestExceptions.print(gantry, spec.commandLine().getOut(), format, node, date);
+    }
     List<BacktestInfo> answer = gantry.connect().call(s -> s.getVarBacktest(node, date));
     List<BacktestInfo> backtests =
         format.current ? answer.stream().filter(b -> b.getSupersededBy() == null).toList() : answer;

@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
       VarHistoryCommand.class,
       VarBacktestCommand.class,
       VarExplainCommand.class,
-      VarLimitsCommand.class
+      VarLimitsCommand.class,
+      VarBackfillCommand.class
     },
     footerHeading = "%nExamples:%n",
     footer = {
@@ -34,6 +35,7 @@ import picocli.CommandLine.Spec;
       "  gantry var backtest --node BANK",
       "  gantry var explain --node BANK --from 2026-11-19 --to 2026-11-20",
       "  gantry var limits --date 2026-11-20 --breaches",
+      "  gantry var backfill var-history.jsdl --from 2022-09-01 --to 2023-08-31",
       ExitCodes.HELP
     })
 final class VarCommand implements Runnable {

@@ -97,6 +97,38 @@ class TemplatesAndSchedulesCliTest {
         noStage.toString());
     Result twoJobs = gantry.run("resubmit", id, newId);
     assertEquals(2, twoJobs.exitCode(), twoJobs.toString());
+    // two runs of one name told apart in the job list by the values each was filled with
+    Result list = gantry.run("list", "--limit", "1000");
+    assertTrue(list.out().lines().findFirst().orElseThrow().contains(" PARAMETERS "), list.out());
+    assertTrue(
+        list.out()
+            .lines()
+            .anyMatch(
+                l ->
+                    l.matches(
+                        id + "  positions-DESK-1 .* portfolio=DESK-1 business_date=2026-11-20 .*")),
+        list.toString());
+    assertTrue(
+        list.out()
+            .lines()
+            .anyMatch(
+                l ->
+                    l.matches(
+                        newId
+                            + "  positions-DESK-1 .* portfolio=DESK-1 business_date=2026-11-19 .*")),
+        list.toString());
+    Result listJson = gantry.run("--json", "list", "--limit", "1000");
+    assertTrue(
+        listJson
+                .out()
+                .replaceAll("\\s", "")
+                .contains("\"jobId\":\"" + newId + "\",\"name\":\"positions-DESK-1\",")
+            && listJson
+                .out()
+                .replaceAll("\\s", "")
+                .contains(
+                    "\"parameters\":{\"portfolio\":\"DESK-1\",\"business_date\":\"2026-11-19\"}"),
+        listJson.toString());
   }
 
   @Test

@@ -56,6 +56,14 @@ class VarCommandTest {
   static final LocalDate EVE = DAY.minusDays(1);
   static final String EU = "BANK/GANTRY-EU";
   static final int POSITIONS = 20;
+  static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
+  static final Path NODE_PROGRAMS = REPOSITORY.resolve("node-programs/build");
+
+  /** The back-filled nights: four weeks around the start of the demo market's crisis. */
+  static final LocalDate BACKFILL_FROM = LocalDate.of(2023, 2, 27);
+
+  static final LocalDate BACKFILL_TO = LocalDate.of(2023, 3, 24);
+  static final int BACKFILL_NIGHTS = 20;
 
   /** TLS, alice and bob, the demo market with three VaR runs; results from 'desk-results'. */
   static final class ResultsServer extends CliServers.Resolver {
@@ -122,7 +130,10 @@ class VarCommandTest {
                 "datasource.desk-results.read-user",
                 DemoMarket.READER,
                 "datasource.desk-results.read-password-file",
-                demo.resolve(DemoMarket.READER + ".password").toString()));
+                demo.resolve(DemoMarket.READER + ".password").toString(),
+                // mcvar and var-backtest for the back-filled history (the jobs' PATH)
+                "jobs.allowed-executable-roots",
+                NODE_PROGRAMS.toString()));
   }
 
   /** A run's var_run row, its stage-out ledger entry, and 99% figures for BANK and EU. */
@@ -226,7 +237,10 @@ class VarCommandTest {
     }
   }
 
-  /** A backtest of BANK on DAY: its summary row and its stage-out ledger entry. */
+  /**
+   * A backtest of BANK on DAY: its summary row, one listed exception (EVE's VaR of 100 against
+   * DAY's loss of 150) and its stage-out ledger entry.
+   */
   private static void backtest(
       Connection c, String runId, String staged, int exceptions, String zone) throws SQLException {
     try (PreparedStatement ps =
@@ -241,6 +255,17 @@ class VarCommandTest {
       ps.setString(4, zone);
       ps.setObject(5, DAY.minusDays(360));
       ps.setObject(6, DAY);
+      ps.executeUpdate();
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into backtest_exceptions (run_id, business_date, node, confidence, pnl_type,"
+                + " var_date, pnl_date, var, pnl)"
+                + " values (?, ?, 'BANK', 0.99, 'hypothetical', ?, ?, 100, -150)")) {
+      ps.setString(1, runId);
+      ps.setObject(2, DAY);
+      ps.setObject(3, EVE);
+      ps.setObject(4, DAY);
       ps.executeUpdate();
     }
     try (PreparedStatement ps =
@@ -305,6 +330,44 @@ class VarCommandTest {
     assertEquals(
         new Result(0, "no backtests (you see only the results data sources you may use)\n", ""),
         CliServers.as(s, BOB).run("var", "backtest", "--node", "BANK"));
+
+    Result listed =
+        CliServers.as(s, ALICE).run("var", "backtest", "--node", "BANK", "--exceptions");
+    assertEquals(0, listed.exitCode(), listed.toString());
+    assertTrue(
+        listed.out().lines().findFirst().orElseThrow().startsWith("DATE ")
+            && listed
+                .out()
+                .lines()
+                .anyMatch(
+                    l ->
+                        l.matches(
+                            DAY
+                                + " +BANK +0\\.99 +hypothetical +"
+                                + EVE
+                                + " +"
+                                + DAY
+                                + " +100\\.00 +-150\\.00 +bt-2 +current"))
+            && listed.out().lines().anyMatch(l -> l.matches(".* bt-1 +bt-2")),
+        listed.out());
+    Result currentCsv =
+        CliServers.as(s, ALICE)
+            .run("var", "backtest", "--node", "BANK", "--exceptions", "--current", "--csv");
+    List<CSVRecord> rows =
+        CSVFormat.RFC4180
+            .builder()
+            .setHeader()
+            .setSkipHeaderRecord(true)
+            .get()
+            .parse(new StringReader(currentCsv.out()))
+            .getRecords();
+    assertEquals(VarBacktestExceptions.COLUMNS, rows.get(0).getParser().getHeaderNames());
+    assertEquals(1, rows.size(), currentCsv.out());
+    assertEquals(EVE.toString(), rows.get(0).get("varDate"));
+    assertEquals(
+        new Result(
+            0, "no backtest exceptions (you see only the results data sources you may use)\n", ""),
+        CliServers.as(s, BOB).run("var", "backtest", "--node", "BANK", "--exceptions"));
   }
 
   @Test
@@ -402,6 +465,107 @@ class VarCommandTest {
                 "--csv",
                 "--current");
     assertEquals(3, current.out().lines().count(), "a header and runs b and c:\n" + current);
+  }
+
+  /**
+   * The demo's history made as scripts/run-sample makes its year (README, "A year of VaR history"),
+   * shortened to four weeks: {@code gantry var backfill} runs the history template's real mcvar job
+   * each night, the results history then holds one current run a night, and the backtest job over
+   * those nights gives each node a traffic light.
+   */
+  @Test
+  void aBackfilledHistoryIsInTheResultsHistoryAndItsBacktestGivesATrafficLight(GantryTestServer s)
+      throws IOException {
+    Result backfill =
+        CliServers.as(s, ALICE)
+            .run(
+                "var",
+                "backfill",
+                REPOSITORY.resolve("jsdl-schema/examples/var-history.jsdl").toString(),
+                "--from",
+                BACKFILL_FROM.toString(),
+                "--to",
+                BACKFILL_TO.toString(),
+                "--set",
+                "scenarios=500");
+    assertEquals(0, backfill.exitCode(), backfill.toString());
+    assertTrue(
+        backfill.out().contains(BACKFILL_NIGHTS + " of " + BACKFILL_NIGHTS + " nights SUCCEEDED"),
+        backfill.toString());
+
+    Result history =
+        CliServers.as(s, ALICE)
+            .run(
+                "--json",
+                "var",
+                "history",
+                "--node",
+                "BANK",
+                "--from",
+                BACKFILL_FROM.toString(),
+                "--to",
+                BACKFILL_TO.toString(),
+                "--current");
+    JsonNode figures = new ObjectMapper().readTree(history.out()).get("figures");
+    assertEquals(2 * BACKFILL_NIGHTS, figures.size(), "a night at 95% and 99%: " + history);
+    for (JsonNode f : figures) {
+      assertEquals(500, f.get("scenarios").asLong(), f.toString());
+      assertTrue(f.get("var").asDouble() > 0, f.toString());
+    }
+
+    Result backtest =
+        CliServers.as(s, ALICE)
+            .run(
+                "submit",
+                "--wait",
+                REPOSITORY.resolve("jsdl-schema/examples/var-backtest.jsdl").toString(),
+                "--set",
+                "business_date=" + BACKFILL_TO,
+                "--set",
+                "window_days=" + BACKFILL_NIGHTS);
+    assertEquals(0, backtest.exitCode(), backtest.toString());
+    Result verdict =
+        CliServers.as(s, ALICE)
+            .run("--json", "var", "backtest", "--node", "BANK", "--date", BACKFILL_TO.toString());
+    JsonNode backtests = new ObjectMapper().readTree(verdict.out()).get("backtests");
+    assertEquals(2, backtests.size(), "95% and 99%, hypothetical P&L: " + verdict);
+    Map<String, Double> varOf = new java.util.HashMap<>(); // date and confidence: the night's VaR
+    for (JsonNode f : figures) {
+      varOf.put(
+          f.get("businessDate").asText() + " " + f.get("confidence").decimalValue().doubleValue(),
+          f.get("var").asDouble());
+    }
+    Result listed =
+        CliServers.as(s, ALICE)
+            .run(
+                "--json",
+                "var",
+                "backtest",
+                "--node",
+                "BANK",
+                "--date",
+                BACKFILL_TO.toString(),
+                "--exceptions");
+    JsonNode exceptions = new ObjectMapper().readTree(listed.out()).get("exceptions");
+    for (JsonNode b : backtests) {
+      // the first night's VaR is the second P&L date's: the window's first P&L has none
+      assertEquals(BACKFILL_NIGHTS - 1, b.get("observations").asInt(), b.toString());
+      assertTrue(b.get("zone").asText().matches("green|yellow|red"), b.toString());
+      double confidence = b.get("confidence").decimalValue().doubleValue();
+      int count = 0;
+      for (JsonNode e : exceptions) {
+        if (e.get("confidence").decimalValue().doubleValue() != confidence) {
+          continue;
+        }
+        count++;
+        double nightVar = varOf.get(e.get("varDate").asText() + " " + confidence);
+        assertEquals(nightVar, e.get("var").asDouble(), 1e-6 * nightVar, "that night's VaR: " + e);
+        assertTrue(-e.get("pnl").asDouble() > nightVar, "a loss beyond it: " + e);
+        assertTrue(
+            e.get("pnlDate").asText().compareTo(e.get("varDate").asText()) > 0, e.toString());
+      }
+      assertEquals(b.get("exceptions").asInt(), count, "every exception listed: " + listed);
+    }
   }
 
   @Test

@@ -7,7 +7,8 @@ import java.time.format.DateTimeFormatter;
 
 /**
  * One job as the pages show it: the API's status with times formatted for people (the server's time
- * zone, to the second) and the state's CSS class. Pages read records' components by name.
+ * zone, to the second), the state's CSS class and the template values the job was filled with.
+ * Pages read records' components by name.
  */
 public record JobRow(
     String id,
@@ -22,7 +23,8 @@ public record JobRow(
     Integer exitCode,
     String failureReason,
     boolean finalState,
-    String waitingFor) {
+    String waitingFor,
+    String parameters) {
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
@@ -46,7 +48,19 @@ public record JobRow(
         s.exitCode,
         s.failureReason == null ? "" : s.failureReason,
         done,
-        s.reason == null ? "" : s.reason);
+        s.reason == null ? "" : s.reason,
+        values(s));
+  }
+
+  /**
+   * The template values the job was filled with, {@code name=value} by spaces (its business date,
+   * node, ...: what tells runs of one template apart); empty for a job without values.
+   */
+  static String values(JobStatusInfo s) {
+    if (s.parameters == null) {
+      return "";
+    }
+    return String.join(" ", s.parameters.stream().map(p -> p.name + "=" + p.value).toList());
   }
 
   /** Held by a user (Slurm's JobHeldUser): the page offers to release it. */

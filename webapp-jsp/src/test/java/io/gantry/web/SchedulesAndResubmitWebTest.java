@@ -82,6 +82,10 @@ class SchedulesAndResubmitWebTest {
     assertTrue(newPage.contains("Resubmitted job " + id + " as this new job."), newPage);
     assertTrue(newPage.contains("id=\"resubmitted-from\" href=\"/jobs/" + id + "\""), newPage);
     finished(alice, newId.group(1));
+    // the job list tells the runs of one template apart by the values each was filled with
+    assertTrue(
+        alice.get("/jobs").body().contains("<code class=\"values\">whom=world</code>"),
+        "the jobs page shows each run's values");
 
     WebVisitor bob = as(WebTestServer.BOB);
     String bobsPage = bob.get("/jobs").body();

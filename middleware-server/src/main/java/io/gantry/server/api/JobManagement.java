@@ -550,4 +550,14 @@ public interface JobManagement {
       @WebParam(name = "businessDate") String businessDate,
       @WebParam(name = "node") String node,
       @WebParam(name = "breachesOnly") boolean breachesOnly);
+
+  /**
+   * The exceptions of the VaR backtests {@link #getVarBacktest} answers for the same node and
+   * business date: each day on which the P&amp;L exceeded the VaR, with both figures, from every
+   * run of the backtest job, superseded ones naming the rerun that replaced them.
+   */
+  @WebMethod
+  @WebResult(name = "exception")
+  List<BacktestExceptionInfo> getVarBacktestExceptions(
+      @WebParam(name = "node") String node, @WebParam(name = "businessDate") String businessDate);
 }

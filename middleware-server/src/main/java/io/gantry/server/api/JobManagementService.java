@@ -464,4 +464,10 @@ public class JobManagementService implements JobManagement {
       String dataSource, String runId, String node) {
     return operations.riskView().positions(caller(), dataSource, runId, node);
   }
+
+  @Override
+  public List<io.gantry.server.api.BacktestExceptionInfo> getVarBacktestExceptions(
+      String node, String businessDate) {
+    return operations.riskView().backtestExceptions(caller(), node, businessDate);
+  }
 }

@@ -46,11 +46,18 @@ public final class DemoMarket {
   /** The last business date of the history and the book. */
   public static final LocalDate LAST_BUSINESS_DATE = DemoMarketHistory.LAST_DAY;
 
-  /** The schema this server makes (market-schema.sql); older ones are upgraded at start. */
-  static final int SCHEMA_VERSION = 2;
+  /**
+   * The schema this server makes (market-schema.sql); older ones are upgraded at start. Version 3:
+   * desk_pnl covers the whole history (version 2 held its last year only).
+   */
+  static final int SCHEMA_VERSION = 3;
 
-  /** The days of hypothetical P&L per desk (desk_pnl): a year of backtesting. */
-  static final int PNL_DAYS = 250;
+  /**
+   * The days of hypothetical P&L per desk (desk_pnl): every day of the history but the first, so
+   * that a backtest of any year of VaR history (the crisis's included: docs/risk-view.md, "The
+   * demo's year of history") finds its P&L.
+   */
+  static final int PNL_DAYS = DemoMarketHistory.DAYS - 1;
 
   private static final long SEED = 20261122L;
 
@@ -272,10 +279,12 @@ public final class DemoMarket {
 
   /**
    * Creates and fills the database unless it already holds schema version {@link #SCHEMA_VERSION};
-   * returns true if it created or upgraded it. A database of version 1 (one flat portfolio DESK-1,
-   * no business date on positions; no demo_schema_version table) is upgraded in place: its market
-   * tables are dropped and generated again, its result tables and their rows are kept, and the
-   * version 2 result tables are added beside them.
+   * returns true if it created or upgraded it. A database of version 2 is upgraded as version 1 is
+   * below (its market tables made again, now with the whole history's desk P&L; its results kept).
+   * A database of version 1 (one flat portfolio DESK-1, no business date on positions; no
+   * demo_schema_version table) is upgraded in place: its market tables are dropped and generated
+   * again, its result tables and their rows are kept, and the version 2 result tables are added
+   * beside them.
    */
   public boolean createIfMissing() throws SQLException {
     try (Connection c = DriverManager.getConnection(jdbcUrl(), "sa", "")) {
@@ -501,7 +510,8 @@ public final class DemoMarket {
    * Each desk's hypothetical P&L over the last {@link #PNL_DAYS} business days: the book of the
    * last business date, held unchanged, revalued in full at each day's closes and at the day
    * before's (maturities as on the last date), in USD. A backtest compares it with the VaR of the
-   * day before (docs/sample-var-job.md, "Backtesting data").
+   * day before (docs/sample-var-job.md, "Backtesting data"): the VaR of that same held book, which
+   * the history template (jsdl-schema/examples/var-history.jsdl) computes for any date.
    */
   private static void insertDeskPnl(Connection c, DemoMarketHistory.History history, DemoBook book)
       throws SQLException {

@@ -229,6 +229,12 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     return tx.read("read the origin of job " + id, c -> OriginRows.read(c, id));
   }
 
+  @Override
+  public java.util.Map<JobId, java.util.Map<String, String>> parameters(java.util.List<JobId> ids) {
+    return tx.read(
+        "read the template values of " + ids.size() + " jobs", c -> OriginRows.parameters(c, ids));
+  }
+
   /** The schedules kept in the same database. */
   public ScheduleStore schedules() {
     return schedules;

@@ -51,6 +51,12 @@ public interface JobStore {
   JobOrigin origin(JobId id);
 
   /**
+   * The template values of those of {@code ids} that were filled from a template, in one read (a
+   * job list's page); a job without values is absent.
+   */
+  java.util.Map<JobId, java.util.Map<String, String>> parameters(java.util.List<JobId> ids);
+
+  /**
    * Records the plan of a job stored without one (before job store version 9). False, and nothing
    * changed, when the job has a plan already: a plan is fixed once.
    *

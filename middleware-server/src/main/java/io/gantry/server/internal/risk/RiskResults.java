@@ -240,6 +240,61 @@ public final class RiskResults {
         + f.method();
   }
 
+  /**
+   * The exceptions of the backtests {@link #backtest} answers for the same question: the days on
+   * which the P&amp;L exceeded the VaR, each marked as its backtest is (superseded ones naming the
+   * current backtest's run id).
+   */
+  public List<BacktestExceptionDay> backtestExceptions(String user, String node, LocalDate date) {
+    String checked = checkedNode(node);
+    Map<List<Object>, String> supersededBy = new java.util.HashMap<>();
+    for (BacktestFigure f : backtest(user, checked, date)) {
+      supersededBy.put(
+          exceptionKey(f.dataSource(), f.runId(), f.confidence(), f.pnlType()),
+          f.supersededBy() == null ? "" : f.supersededBy());
+    }
+    List<BacktestExceptionDay> days = new ArrayList<>();
+    for (NamedDataSource source : sources.values()) {
+      if (!source.allows(user)) {
+        continue;
+      }
+      try {
+        for (BacktestExceptionDay d : new BacktestTables(source).exceptions(checked, date)) {
+          String by =
+              supersededBy.get(
+                  exceptionKey(d.dataSource(), d.runId(), d.confidence(), d.pnlType()));
+          days.add(
+              new BacktestExceptionDay(
+                  d.dataSource(),
+                  d.runId(),
+                  d.businessDate(),
+                  d.node(),
+                  d.confidence(),
+                  d.pnlType(),
+                  d.varDate(),
+                  d.pnlDate(),
+                  d.var(),
+                  d.pnl(),
+                  by == null || by.isEmpty() ? null : by));
+        }
+      } catch (SQLException | IllegalStateException e) { // IllegalStateException: password source
+        throw new RiskResultsException(
+            "cannot read backtest exceptions from data source '"
+                + source.name()
+                + "': "
+                + e.getMessage(),
+            e);
+      }
+    }
+    return days;
+  }
+
+  /** A backtest's key as its summary and its exceptions both carry it. */
+  private static List<Object> exceptionKey(
+      String dataSource, String runId, java.math.BigDecimal confidence, String pnlType) {
+    return List.of(dataSource, runId, confidence.stripTrailingZeros(), pnlType);
+  }
+
   private List<VarFigure> read(String user, LocalDate from, LocalDate to, String node) {
     List<VarFigure> figures = new ArrayList<>();
     for (NamedDataSource source : sources.values()) {

@@ -1,5 +1,6 @@
 package io.gantry.server.internal.risk;
 
+import io.gantry.server.api.BacktestExceptionInfo;
 import io.gantry.server.api.BacktestInfo;
 import io.gantry.server.api.VarExplainInfo;
 import io.gantry.server.api.VarFigureInfo;
@@ -107,6 +108,20 @@ public final class RiskViewService {
     LocalDate day = date == null || date.isBlank() ? null : date("businessDate", date);
     try {
       return reader().backtest(caller.name(), node, day).stream()
+          .map(RiskViewService::info)
+          .toList();
+    } catch (RiskResultsException e) {
+      throw new WebServiceException(e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException("node", e.getMessage());
+    }
+  }
+
+  /** The exceptions of the backtests {@link #backtest} answers for the same question. */
+  public List<BacktestExceptionInfo> backtestExceptions(Caller caller, String node, String date) {
+    LocalDate day = date == null || date.isBlank() ? null : date("businessDate", date);
+    try {
+      return reader().backtestExceptions(caller.name(), node, day).stream()
           .map(RiskViewService::info)
           .toList();
     } catch (RiskResultsException e) {
@@ -247,6 +262,22 @@ public final class RiskViewService {
     i.scenarios = f.run().scenarios();
     i.stagedOutAt = f.run().stagedOutAt();
     i.supersededBy = f.supersededBy();
+    return i;
+  }
+
+  private static BacktestExceptionInfo info(BacktestExceptionDay d) {
+    BacktestExceptionInfo i = new BacktestExceptionInfo();
+    i.dataSource = d.dataSource();
+    i.runId = d.runId();
+    i.businessDate = d.businessDate().toString();
+    i.node = d.node();
+    i.confidence = d.confidence();
+    i.pnlType = d.pnlType();
+    i.varDate = d.varDate().toString();
+    i.pnlDate = d.pnlDate().toString();
+    i.var = d.var();
+    i.pnl = d.pnl();
+    i.supersededBy = d.supersededBy();
     return i;
   }
 

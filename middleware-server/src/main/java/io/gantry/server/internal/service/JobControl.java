@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -104,7 +105,17 @@ public final class JobControl {
     JobList list = new JobList();
     list.total = page.total();
     list.offset = offset;
-    page.jobs().forEach(j -> list.jobs.add(status(j)));
+    // each run's template values (business date, node, ...) tell its row from its neighbours'
+    Map<JobId, Map<String, String>> values =
+        store.parameters(page.jobs().stream().map(JobRecord::id).toList());
+    for (JobRecord j : page.jobs()) {
+      JobStatusInfo s = status(j);
+      Map<String, String> v = values.get(j.id());
+      if (v != null && !v.isEmpty()) {
+        s.parameters = TemplateValues.toApi(v);
+      }
+      list.jobs.add(s);
+    }
     return list;
   }
 

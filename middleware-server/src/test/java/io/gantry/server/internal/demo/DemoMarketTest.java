@@ -46,7 +46,7 @@ class DemoMarketTest {
     assertFalse(market.createIfMissing(), "a second start must keep the existing database");
     try (Connection c = connect();
         Statement s = c.createStatement()) {
-      assertEquals(2, count(s, "select max(version) from demo_schema_version"));
+      assertEquals(3, count(s, "select max(version) from demo_schema_version"));
       try (ResultSet rs =
           s.executeQuery(
               "select name, value from var_run_parameter "

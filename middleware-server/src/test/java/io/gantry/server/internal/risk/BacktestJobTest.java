@@ -50,6 +50,7 @@ class BacktestJobTest {
   private static final Path BACKTEST = REPOSITORY.resolve("node-programs/build/var-backtest");
   private static final String ADMIN_PASSWORD = "the backtest test's admin password";
   private static final int POSITIONS = 20;
+  private static final int WINDOW_DAYS = 250;
   private static final List<String> NODES =
       List.of(
           "BANK",
@@ -174,10 +175,25 @@ class BacktestJobTest {
     return exceptions <= 4 ? "green" : exceptions <= 9 ? "yellow" : "red";
   }
 
-  /** Each desk's P&L by date, and the bank's as the sum of its desks'. */
+  /**
+   * Each desk's P&L by date over the backtest's window (the last 250 business days: desk_pnl covers
+   * the whole history), and the bank's as the sum of its desks'.
+   */
   private static Map<String, NavigableMap<LocalDate, Double>> nodePnl(DemoMarket market)
       throws SQLException {
+    Map<String, NavigableMap<LocalDate, Double>> all = new TreeMap<>();
+    readPnl(market, all);
     Map<String, NavigableMap<LocalDate, Double>> pnl = new TreeMap<>();
+    all.forEach(
+        (node, series) -> {
+          LocalDate first = new ArrayList<>(series.keySet()).get(series.size() - WINDOW_DAYS);
+          pnl.put(node, new TreeMap<>(series.tailMap(first, true)));
+        });
+    return pnl;
+  }
+
+  private static void readPnl(DemoMarket market, Map<String, NavigableMap<LocalDate, Double>> pnl)
+      throws SQLException {
     try (Connection c = DriverManager.getConnection(market.jdbcUrl(), "sa", "");
         Statement s = c.createStatement();
         ResultSet rs =
@@ -189,7 +205,6 @@ class BacktestJobTest {
         pnl.computeIfAbsent("BANK", n -> new TreeMap<>()).merge(day, value, Double::sum);
       }
     }
-    return pnl;
   }
 
   /**

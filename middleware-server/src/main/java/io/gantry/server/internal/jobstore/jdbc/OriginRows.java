@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** A job's {@link JobOrigin}: tables {@code gantry_job_parameter} and {@code gantry_job_origin}. */
@@ -60,6 +61,36 @@ public final class OriginRows {
             rs.getBoolean(5));
       }
     }
+  }
+
+  /**
+   * The template values of each of {@code ids} that has any, in the template's order: one query for
+   * a page of a job list (at most {@code JobQuery.MAX_LIMIT} ids).
+   */
+  public static Map<JobId, Map<String, String>> parameters(Connection c, List<JobId> ids)
+      throws SQLException {
+    Map<JobId, Map<String, String>> values = new java.util.HashMap<>();
+    if (ids.isEmpty()) {
+      return values;
+    }
+    String marks = String.join(", ", java.util.Collections.nCopies(ids.size(), "?"));
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT job_id, param_name, param_value FROM gantry_job_parameter WHERE job_id IN ("
+                + marks
+                + ") ORDER BY job_id, seq")) {
+      for (int i = 0; i < ids.size(); i++) {
+        ps.setString(i + 1, ids.get(i).value());
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          values
+              .computeIfAbsent(JobId.parse(rs.getString(1)), id -> new LinkedHashMap<>())
+              .put(rs.getString(2), rs.getString(3));
+        }
+      }
+    }
+    return values;
   }
 
   /** Name-value rows of one owner (a job or a schedule), in their order. */

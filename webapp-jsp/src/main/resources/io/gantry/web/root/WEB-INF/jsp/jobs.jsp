@@ -28,7 +28,7 @@
         <tbody>
         <c:forEach var="job" items="${jobs}">
           <tr data-job-id="${job.id}">
-            <td><a href="${pageContext.request.contextPath}/jobs/${job.id}"><c:out value="${empty job.name ? job.id : job.name}"/></a><br><code class="id">${job.id}</code></td>
+            <td><a href="${pageContext.request.contextPath}/jobs/${job.id}"><c:out value="${empty job.name ? job.id : job.name}"/></a><br><code class="id">${job.id}</code><c:if test="${not empty job.parameters}"><br><code class="values"><c:out value="${job.parameters}"/></code></c:if></td>
             <td><span class="state ${job.stateClass}">${job.state}</span></td>
             <td>${job.submitted}</td>
             <td class="wide"><c:out value="${job.owner}"/></td>
