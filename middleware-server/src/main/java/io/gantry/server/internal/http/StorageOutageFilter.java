@@ -36,7 +36,10 @@ public final class StorageOutageFilter implements Filter {
     HttpServletResponse response = (HttpServletResponse) res;
     Optional<String> problem = watch.problem();
     if (problem.isPresent()) {
-      refuse(request, response, problem.get());
+      // the remembered problem comes from a check that may have run while the storage changed
+      // under it (a directory moved between two of its stat calls, so it saw one gone and not
+      // the other): a quick look says what is missing now, else the remembered problem holds
+      refuse(request, response, watch.confirmStillThere().orElse(problem.get()));
       return;
     }
     try {
