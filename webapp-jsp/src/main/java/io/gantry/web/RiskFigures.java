@@ -3,6 +3,7 @@ package io.gantry.web;
 import io.gantry.server.api.BacktestInfo;
 import io.gantry.server.api.JobManagementService;
 import io.gantry.server.api.VarFigureInfo;
+import io.gantry.server.api.VarLimitInfo;
 import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.List;
@@ -73,14 +74,31 @@ final class RiskFigures {
         .findFirst();
   }
 
+  /**
+   * The keys ({@link #key}) of the current figures of {@code date} under {@code node} (or all) that
+   * breach their VaR limit, as the server judges a breach (docs/risk-view.md, "Limits").
+   */
+  java.util.Set<String> breaches(LocalDate date, String node) {
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    for (VarLimitInfo l : jobs.getVarLimits(date.toString(), node, true)) {
+      keys.add(key(l.dataSource, l.node, l.confidence, l.method));
+    }
+    return keys;
+  }
+
   /** The key two dates' figures are matched by: data source, node, confidence, method. */
   static String key(VarFigureInfo f) {
-    return f.dataSource
+    return key(f.dataSource, f.node, f.confidence, f.method);
+  }
+
+  private static String key(
+      String dataSource, String node, java.math.BigDecimal confidence, String method) {
+    return dataSource
         + '\u0000'
-        + f.node
+        + node
         + '\u0000'
-        + f.confidence.toPlainString()
+        + confidence.stripTrailingZeros().toPlainString()
         + '\u0000'
-        + f.method;
+        + method;
   }
 }

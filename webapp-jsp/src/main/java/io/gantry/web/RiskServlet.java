@@ -1,6 +1,7 @@
 package io.gantry.web;
 
 import io.gantry.server.api.JobManagementService;
+import io.gantry.server.api.VarExplainInfo;
 import io.gantry.server.api.VarFigureInfo;
 import io.gantry.server.api.VarPnlInfo;
 import jakarta.servlet.ServletException;
@@ -24,9 +25,11 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>{@code /risk?date=D}: every node the user may see on business date D, with the change
- *       against the business date before, the Monte Carlo error and the traffic light;
+ *       against the business date before, the Monte Carlo error, the limit usage and the traffic
+ *       light;
  *   <li>{@code /risk/node?node=N&date=D&range=1y}: one node's VaR and ES against its daily P&L with
- *       the exceptions marked, the nodes below it, and the positions' contributions;
+ *       the exceptions marked, the nodes below it, the positions' contributions, and why its VaR
+ *       changed since the business date before (the explain);
  *   <li>{@code /risk/compare?date=D1&other=D2}: two dates side by side.
  * </ul>
  *
@@ -39,6 +42,9 @@ final class RiskServlet extends HttpServlet {
 
   /** The time series' ranges, as the page offers them. */
   static final Map<String, Period> RANGES = ranges();
+
+  /** How many positions the explain lists (gantry var explain's default). */
+  static final int EXPLAIN_POSITIONS = 10;
 
   private final transient JobManagementService service;
 
@@ -215,7 +221,35 @@ final class RiskServlet extends HttpServlet {
           RiskTables.positions(
               node, jobs.getVarPositions(headline.dataSource, headline.runId, node)));
     }
-    // the day-over-day explain table (issue 27's explain) goes here, from its own operation
+    explain(request, jobs, node, previous, date, tables);
+  }
+
+  /**
+   * The day-over-day explain of {@code node} (docs/risk-view.md, "Explain"): its components and top
+   * positions, or the server's reason for refusing it (a node between a run's top and its desks has
+   * no stored contributions), shown in the page in place of the tables.
+   */
+  private static void explain(
+      HttpServletRequest request,
+      JobManagementService jobs,
+      String node,
+      Optional<LocalDate> previous,
+      LocalDate date,
+      List<RiskTable> tables) {
+    if (previous.isEmpty()) {
+      request.setAttribute("explainProblem", "No business date before " + date + " to explain.");
+      return;
+    }
+    List<VarExplainInfo> explains;
+    try {
+      explains =
+          jobs.getVarExplain(node, previous.get().toString(), date.toString(), EXPLAIN_POSITIONS);
+    } catch (IllegalArgumentException | WebServiceException e) {
+      request.setAttribute("explainProblem", e.getMessage());
+      return;
+    }
+    tables.add(RiskTables.explainComponents(node, previous.get(), date, explains));
+    tables.add(RiskTables.explainPositions(node, explains));
   }
 
   private static String blankToNull(HttpServletRequest request, String name) {

@@ -1,6 +1,7 @@
 package io.gantry.web;
 
 import io.gantry.server.api.BacktestInfo;
+import io.gantry.server.api.VarExplainInfo;
 import io.gantry.server.api.VarFigureInfo;
 import io.gantry.server.api.VarPositionInfo;
 import java.net.URLEncoder;
@@ -50,7 +51,8 @@ final class RiskTables {
             new RiskTable.Column("ES", true),
             new RiskTable.Column("Change", true),
             new RiskTable.Column("Change %", true),
-            // the limit usage column (issue 27's limits) goes here, with its cell below
+            new RiskTable.Column("VaR limit", true),
+            new RiskTable.Column("Limit usage", true),
             new RiskTable.Column("Backtest", false),
             new RiskTable.Column("Data source", false));
     List<VarFigureInfo> today =
@@ -58,6 +60,7 @@ final class RiskTables {
     Map<String, VarFigureInfo> before = new HashMap<>();
     previous.ifPresent(
         p -> figures.current(p, null).forEach(f -> before.put(RiskFigures.key(f), f)));
+    java.util.Set<String> breaches = figures.breaches(date, under);
     Map<String, Optional<BacktestInfo>> lights = new HashMap<>();
     List<List<RiskTable.Cell>> rows = new ArrayList<>();
     for (VarFigureInfo f : today) {
@@ -78,6 +81,8 @@ final class RiskTables {
                   change == null || b.var == 0
                       ? ""
                       : String.format(Locale.ENGLISH, "%.1f%%", 100 * change / b.var)),
+              RiskTable.Cell.money(f.varLimit),
+              limitUsage(f, breaches.contains(RiskFigures.key(f))),
               light.map(RiskTables::trafficLight).orElse(RiskTable.Cell.of("")),
               RiskTable.Cell.of(f.dataSource)));
     }
@@ -194,6 +199,107 @@ final class RiskTables {
         columns,
         rows,
         null);
+  }
+
+  /**
+   * Why the node's VaR changed from {@code from} to {@code to} (docs/risk-view.md, "Explain"): each
+   * explain's components in the server's order, then a row of the change they add up to.
+   */
+  static RiskTable explainComponents(
+      String node, LocalDate from, LocalDate to, List<VarExplainInfo> explains) {
+    List<RiskTable.Column> columns =
+        List.of(
+            new RiskTable.Column("Confidence", false),
+            new RiskTable.Column("Method", false),
+            new RiskTable.Column("Component", false),
+            new RiskTable.Column("Positions", true),
+            new RiskTable.Column("Amount", true),
+            new RiskTable.Column("Data source", false));
+    List<List<RiskTable.Cell>> rows = new ArrayList<>();
+    for (VarExplainInfo e : explains) {
+      for (VarExplainInfo.Component c : e.component) {
+        rows.add(
+            List.of(
+                RiskTable.Cell.of(percent(e.confidence)),
+                RiskTable.Cell.of(e.method),
+                RiskTable.Cell.of(c.name),
+                RiskTable.Cell.of(c.positions == 0 ? "" : Integer.toString(c.positions)),
+                RiskTable.Cell.money(c.amount),
+                RiskTable.Cell.of(e.dataSource)));
+      }
+      rows.add(
+          List.of(
+              RiskTable.Cell.of(percent(e.confidence)),
+              RiskTable.Cell.of(e.method),
+              RiskTable.Cell.styled(
+                  "change (VaR " + money(e.fromVar) + " to " + money(e.toVar) + ")", "total"),
+              RiskTable.Cell.of(""),
+              RiskTable.Cell.styled(money(e.change), "total"),
+              RiskTable.Cell.of(e.dataSource)));
+    }
+    return new RiskTable(
+        "explain-table",
+        "Why the VaR of " + node + " changed from " + from + " to " + to,
+        columns,
+        rows,
+        null);
+  }
+
+  /** The positions that moved the node's VaR most between the two dates, largest first. */
+  static RiskTable explainPositions(String node, List<VarExplainInfo> explains) {
+    List<RiskTable.Column> columns =
+        List.of(
+            new RiskTable.Column("Confidence", false),
+            new RiskTable.Column("Method", false),
+            new RiskTable.Column("Position", false),
+            new RiskTable.Column("Status", false),
+            new RiskTable.Column("Factor", false),
+            new RiskTable.Column("Contribution before", true),
+            new RiskTable.Column("Contribution after", true),
+            new RiskTable.Column("Quantity effect", true),
+            new RiskTable.Column("Market and time", true),
+            new RiskTable.Column("Change", true),
+            new RiskTable.Column("Data source", false));
+    List<List<RiskTable.Cell>> rows = new ArrayList<>();
+    for (VarExplainInfo e : explains) {
+      for (VarExplainInfo.Position p : e.position) {
+        rows.add(
+            List.of(
+                RiskTable.Cell.of(percent(e.confidence)),
+                RiskTable.Cell.of(e.method),
+                RiskTable.Cell.of(p.positionId),
+                RiskTable.Cell.of(p.status),
+                RiskTable.Cell.of(p.factor),
+                RiskTable.Cell.money(p.fromContribution),
+                RiskTable.Cell.money(p.toContribution),
+                RiskTable.Cell.money(p.quantityEffect),
+                RiskTable.Cell.money(p.marketEffect),
+                RiskTable.Cell.money(p.change),
+                RiskTable.Cell.of(e.dataSource)));
+      }
+    }
+    return new RiskTable(
+        "explain-positions-table",
+        "The positions that changed the VaR of " + node + " most, largest change first",
+        columns,
+        rows,
+        null);
+  }
+
+  private static String money(double value) {
+    return String.format(Locale.ENGLISH, "%,.2f", value);
+  }
+
+  /**
+   * The figure's usage of its VaR limit; a breach says so in words and carries the class {@code
+   * breach}, so that it is marked without colour too (and in the CSV).
+   */
+  private static RiskTable.Cell limitUsage(VarFigureInfo f, boolean breached) {
+    if (f.limitUsagePercent == null) {
+      return RiskTable.Cell.of("");
+    }
+    String usage = String.format(Locale.ENGLISH, "%.1f%%", f.limitUsagePercent);
+    return breached ? RiskTable.Cell.styled(usage + " breach", "breach") : RiskTable.Cell.of(usage);
   }
 
   private static RiskTable.Cell mcError(VarFigureInfo f) {

@@ -40,7 +40,10 @@ import org.openqa.selenium.WebElement;
  * demo's hierarchy written into it before the server starts (as stage-out leaves them): each VaR is
  * one standard deviation of the node's P&L (so that some days are exceptions), the last night's is
  * 10% higher, an earlier run of the last night with VaR 1 is superseded, and the desks have Monte
- * Carlo standard errors. The P&L is the demo's own desk P&L.
+ * Carlo standard errors. The P&L is the demo's own desk P&L. The desk has a VaR limit twice its VaR
+ * (usage 50%), BANK one its VaR exceeds (usage 125%, a breach); the desk's positions' contributions
+ * are planted for the last two nights, so that its explain has a held, a matured and two new
+ * positions.
  */
 class RiskDashboardBrowserTest {
   @TempDir static Path dir;
@@ -166,9 +169,30 @@ class RiskDashboardBrowserTest {
     rows.contribution("night-" + DAY, DAY, DESK, "EQ-1", 300, 350)
         .contribution("night-" + DAY, DAY, DESK, FORMULA, 200, 250)
         .contribution("night-" + DAY, DAY, DESK, QUOTED, -50, -40)
+        .contribution("night-" + eve(), eve(), DESK, "EQ-1", 250, 300)
+        .contribution("night-" + eve(), eve(), DESK, "EQ-OLD", 100, 120)
         .backtest("bt-" + DAY, DAY, "BANK", 6, "yellow", staged(DAY))
         .backtest("bt-d-" + DAY, DAY, DESK, 2, "green", staged(DAY));
+    try (java.sql.PreparedStatement ps =
+        c.prepareStatement(
+            "insert into var_limit (node, confidence, var_limit, valid_from)"
+                + " values (?, 0.99, ?, ?)")) {
+      for (Map.Entry<String, Double> limit : LIMITS.entrySet()) {
+        ps.setString(1, limit.getKey());
+        ps.setDouble(2, limit.getValue() * varOn(limit.getKey(), DAY));
+        ps.setObject(3, nights.get(0));
+        ps.executeUpdate();
+      }
+    }
     c.commit();
+  }
+
+  /** Each node's planted VaR limit as a multiple of its last VaR: the desk 50% used, BANK 125%. */
+  static final Map<String, Double> LIMITS = Map.of(DESK, 2.0, "BANK", 0.8);
+
+  /** The business date before the last. */
+  static LocalDate eve() {
+    return nights.get(nights.size() - 2);
   }
 
   private static Instant staged(LocalDate day) {
@@ -210,9 +234,17 @@ class RiskDashboardBrowserTest {
       assertEquals("10.0%", c.get(7), node);
       assertEquals(desk(node) ? "\u00b1" + money(1.96 * 0.01 * varOn(node, DAY)) : "", c.get(4));
       assertEquals(desk(node) ? 1 : 0, row.findElements(By.cssSelector("svg.error-bar")).size());
+      Double limit = LIMITS.get(node);
+      assertEquals(limit == null ? "" : money(limit * varOn(node, DAY)), c.get(8), node);
+      assertEquals(
+          limit == null ? "" : node.equals("BANK") ? "125.0% breach" : "50.0%", c.get(9), node);
+      assertEquals(
+          node.equals("BANK") ? 1 : 0,
+          row.findElements(By.cssSelector("td.breach")).size(),
+          node + ": only a breach is marked");
     }
     WebElement bank = rows.get(nodes.indexOf("BANK"));
-    assertTrue(cells(bank).get(8).startsWith("yellow (6 of 250"), cells(bank).toString());
+    assertTrue(cells(bank).get(10).startsWith("yellow (6 of 250"), cells(bank).toString());
     assertTrue(
         bank.findElements(By.cssSelector("td.zone-yellow")).size() == 1, "the light's colour");
 
@@ -257,9 +289,44 @@ class RiskDashboardBrowserTest {
             .map(WebElement::getText)
             .toList(),
         "largest contribution first");
+    // the explain from the night before: EQ-1 held (250 to 300), EQ-OLD matured, two new
+    List<List<String>> explain =
+        browser.findAll("#explain-table tbody tr").stream().map(this::cells).toList();
+    double change = varOn(DESK, DAY) - varOn(DESK, eve());
+    assertEquals(
+        List.of(
+            "new positions",
+            "matured or closed positions",
+            "held: quantity changes",
+            "held: market moves and time",
+            "residual/interaction"),
+        explain.subList(0, 5).stream().map(r -> r.get(2)).toList());
+    List<String> amounts = explain.stream().map(r -> r.get(4)).toList();
+    assertEquals(
+        List.of(
+            money(150),
+            money(-100),
+            money(50), // no marginal VaR stored: the held change counts as quantity
+            money(0),
+            money(change - 100),
+            money(change)),
+        amounts,
+        "the components add up to the change: " + explain);
+    assertEquals(
+        List.of(FORMULA, "EQ-OLD", "EQ-1", QUOTED),
+        browser.findAll("#explain-positions-table tbody tr td:nth-child(3)").stream()
+            .map(WebElement::getText)
+            .toList(),
+        "largest change first (ties by id)");
+    browser.shot("desk-explain");
     assertEquals("BANK/GANTRY-EU/EQUITIES", browser.find("#parent-link").getText());
     browser.clickAndAwaitNewPage("#parent-link"); // up the hierarchy again
     assertEquals("BANK/GANTRY-EU/EQUITIES", browser.find("#node-name").getText());
+    assertTrue(
+        browser.find("#explain-problem").getText().contains("explain the run's top node or a desk"),
+        "the server's reason in place of the explain: "
+            + browser.find("#explain-problem").getText());
+    assertEquals(0, browser.findAll("#explain-table").size());
     assertEquals("6m", browser.find("#range option[selected]").getAttribute("value"));
 
     browser.open("/risk/compare?other=" + eve + "&date=" + DAY);
@@ -276,7 +343,13 @@ class RiskDashboardBrowserTest {
     browser.logIn(WebTestServer.ALICE);
     browser.open("/risk/node?node=" + RiskTables.encode(DESK) + "&date=" + DAY + "&range=1m");
     browser.await("#positions-table", 20);
-    for (String table : List.of("below-table", "history-table", "positions-table")) {
+    for (String table :
+        List.of(
+            "below-table",
+            "history-table",
+            "positions-table",
+            "explain-table",
+            "explain-positions-table")) {
       String href = browser.find("#" + table + "-csv").getAttribute("href");
       @SuppressWarnings("unchecked")
       Map<String, Object> answer =
@@ -304,6 +377,16 @@ class RiskDashboardBrowserTest {
           String expected = shown.get(j).equals(FORMULA) ? "'" + FORMULA : shown.get(j);
           assertEquals(expected, csv.get(j), table + " row " + i + " column " + j);
         }
+      }
+      if (table.equals("below-table")) {
+        assertEquals(
+            List.of("VaR limit", "Limit usage"),
+            records.get(0).toList().subList(8, 10),
+            "the limit columns in the CSV");
+        assertEquals(
+            List.of(money(2 * varOn(DESK, DAY)), "50.0%"),
+            records.get(1).toList().subList(8, 10),
+            "the desk's limit and usage");
       }
       if (table.equals("positions-table")) {
         assertTrue(body.contains("\"P,\"\"q\"\"\""), "a comma and quotes quoted: " + body);

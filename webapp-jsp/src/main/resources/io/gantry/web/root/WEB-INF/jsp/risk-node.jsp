@@ -21,6 +21,12 @@
     <c:when test="${empty problem}"><p class="muted" id="no-history">No VaR or P&amp;L for this node in the range.</p></c:when>
   </c:choose>
   <%@ include file="layout/risk-tables.jspf" %>
-  <%-- The day-over-day explain of this node (gantry var explain) comes here as one more table. --%>
+  <%-- The explain's tables are among the tables above; where the server refused it, its reason. --%>
+  <c:if test="${not empty explainProblem}">
+    <section class="risk-table" aria-labelledby="explain-caption">
+      <h2 id="explain-caption">Why the VaR changed</h2>
+      <p class="muted" id="explain-problem"><c:out value="${explainProblem}"/></p>
+    </section>
+  </c:if>
 </section>
 <%@ include file="layout/bottom.jspf" %>
