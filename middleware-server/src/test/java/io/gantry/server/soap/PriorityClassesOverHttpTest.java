@@ -93,8 +93,12 @@ class PriorityClassesOverHttpTest {
     for (String id : names.keySet()) {
       if (!id.equals(blocker)) {
         JobStateName state = owner(id).getJobStatus(id).state;
+        // not started: queued, or staging ahead of its slot (a submission is answered once
+        // stored, so the job may be seen between QUEUED and STAGED)
         assertTrue(
-            state == JobStateName.QUEUED || state == JobStateName.STAGED,
+            state == JobStateName.QUEUED
+                || state == JobStateName.STAGING_IN
+                || state == JobStateName.STAGED,
             names.get(id) + " waits for the slot: " + state);
       }
     }
