@@ -100,35 +100,26 @@ public final class RiskViewService {
         first.isAfter(last)
             || java.time.temporal.ChronoUnit.DAYS.between(first, last)
                 > RiskResults.MAX_HISTORY_DAYS;
-    return answer(span ? "to" : "node", () -> reader().history(caller.name(), node, first, last));
+    return asked(span ? "to" : "node", () -> reader().history(caller.name(), node, first, last))
+        .stream()
+        .map(RiskViewService::info)
+        .toList();
   }
 
   /** The backtests of {@code node} on {@code date}, or on the latest date when it is absent. */
   public List<BacktestInfo> backtest(Caller caller, String node, String date) {
     LocalDate day = date == null || date.isBlank() ? null : date("businessDate", date);
-    try {
-      return reader().backtest(caller.name(), node, day).stream()
-          .map(RiskViewService::info)
-          .toList();
-    } catch (RiskResultsException e) {
-      throw new WebServiceException(e.getMessage());
-    } catch (IllegalArgumentException e) {
-      throw new InvalidArgumentException("node", e.getMessage());
-    }
+    return asked("node", () -> reader().backtest(caller.name(), node, day)).stream()
+        .map(RiskViewService::info)
+        .toList();
   }
 
   /** The exceptions of the backtests {@link #backtest} answers for the same question. */
   public List<BacktestExceptionInfo> backtestExceptions(Caller caller, String node, String date) {
     LocalDate day = date == null || date.isBlank() ? null : date("businessDate", date);
-    try {
-      return reader().backtestExceptions(caller.name(), node, day).stream()
-          .map(RiskViewService::info)
-          .toList();
-    } catch (RiskResultsException e) {
-      throw new WebServiceException(e.getMessage());
-    } catch (IllegalArgumentException e) {
-      throw new InvalidArgumentException("node", e.getMessage());
-    }
+    return asked("node", () -> reader().backtestExceptions(caller.name(), node, day)).stream()
+        .map(RiskViewService::info)
+        .toList();
   }
 
   private RiskResults reader() {
@@ -137,22 +128,6 @@ public final class RiskViewService {
           "this server reads no VaR results (risk.results-data-sources is empty)");
     }
     return results;
-  }
-
-  private interface Question {
-    List<VarFigure> ask();
-  }
-
-  private static List<VarFigureInfo> answer(String argument, Question question) {
-    try {
-      return question.ask().stream().map(RiskViewService::info).toList();
-    } catch (RiskResultsException e) {
-      throw new WebServiceException(e.getMessage()); // names the data source, not its secrets
-    } catch (InvalidArgumentException e) {
-      throw e;
-    } catch (IllegalArgumentException e) {
-      throw new InvalidArgumentException(argument, e.getMessage());
-    }
   }
 
   private interface Asked<T> {
@@ -308,29 +283,20 @@ public final class RiskViewService {
   public List<VarPnlInfo> pnl(Caller caller, String node, String from, String to) {
     LocalDate first = date("from", from);
     LocalDate last = date("to", to);
-    try {
-      return reader().pnl(caller.name(), node, first, last).stream()
-          .map(RiskViewService::info)
-          .toList();
-    } catch (RiskResultsException e) {
-      throw new WebServiceException(e.getMessage());
-    } catch (IllegalArgumentException e) {
-      throw new InvalidArgumentException(first.isAfter(last) ? "to" : "node", e.getMessage());
-    }
+    return asked(
+            first.isAfter(last) ? "to" : "node",
+            () -> reader().pnl(caller.name(), node, first, last))
+        .stream()
+        .map(RiskViewService::info)
+        .toList();
   }
 
   /** The positions' contributions to {@code node} in run {@code runId} of {@code dataSource}. */
   public List<VarPositionInfo> positions(
       Caller caller, String dataSource, String runId, String node) {
-    try {
-      return reader().positions(caller.name(), dataSource, runId, node).stream()
-          .map(RiskViewService::info)
-          .toList();
-    } catch (RiskResultsException e) {
-      throw new WebServiceException(e.getMessage());
-    } catch (IllegalArgumentException e) {
-      throw new InvalidArgumentException("node", e.getMessage());
-    }
+    return asked("node", () -> reader().positions(caller.name(), dataSource, runId, node)).stream()
+        .map(RiskViewService::info)
+        .toList();
   }
 
   private static VarPnlInfo info(NodePnl p) {
