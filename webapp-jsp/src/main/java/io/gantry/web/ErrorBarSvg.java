@@ -1,5 +1,7 @@
 package io.gantry.web;
 
+import static io.gantry.web.SvgAxes.escape;
+
 import java.util.Locale;
 
 /**
@@ -81,12 +83,5 @@ final class ErrorBarSvg {
   private static double x(double ofVar) {
     double at = (ofVar - (1 - HALF_SPAN)) / (2 * HALF_SPAN) * WIDTH;
     return Math.max(0, Math.min(WIDTH, at));
-  }
-
-  private static String escape(String text) {
-    return text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("\"", "&quot;");
   }
 }

@@ -1,6 +1,12 @@
 package io.gantry.web;
 
+import static io.gantry.web.SvgAxes.escape;
+import static io.gantry.web.SvgAxes.horizontalTicks;
+import static io.gantry.web.SvgAxes.niceTicks;
+import static io.gantry.web.SvgAxes.verticalTicks;
+
 import io.gantry.jsdl.JobProgress;
+import io.gantry.web.SvgAxes.Scale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -49,7 +55,7 @@ final class ProgressSvg {
       yLo -= 1;
       yHi += 1;
     }
-    List<Double> yTicks = PnlHistogramSvg.niceTicks(yLo, yHi, 5);
+    List<Double> yTicks = niceTicks(yLo, yHi, 5);
     Scale x = new Scale(0, xHi, LEFT, WIDTH - RIGHT);
     Scale y = new Scale(yLo, yHi, HEIGHT - BOTTOM, TOP);
     String title = "Convergence of " + headline;
@@ -137,34 +143,8 @@ final class ProgressSvg {
             TOP,
             LEFT,
             base));
-    for (double t : PnlHistogramSvg.niceTicks(0, xHi, 6)) {
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/><text x=\"%.2f\" y=\"%.1f\""
-                  + " text-anchor=\"middle\" stroke=\"none\">%s</text>%n",
-              x.at(t),
-              base,
-              x.at(t),
-              base + 5,
-              x.at(t),
-              base + 19,
-              escape(PnlHistogramSvg.amount(t))));
-    }
-    for (double t : yTicks) {
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/><text x=\"%d\" y=\"%.2f\""
-                  + " text-anchor=\"end\" stroke=\"none\">%s</text>%n",
-              LEFT - 5,
-              y.at(t),
-              LEFT,
-              y.at(t),
-              LEFT - 8,
-              y.at(t) + 4,
-              escape(PnlHistogramSvg.amount(t))));
-    }
+    horizontalTicks(svg, base, x, niceTicks(0, xHi, 6));
+    verticalTicks(svg, LEFT, y, yTicks);
     svg.append(
         String.format(
             Locale.ROOT,
@@ -177,19 +157,5 @@ final class ProgressSvg {
 
   private static String point(double px, double py) {
     return String.format(Locale.ROOT, "%.2f,%.2f", px, py);
-  }
-
-  private static String escape(String text) {
-    return text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("\"", "&quot;");
-  }
-
-  /** Maps a value range linearly onto a pixel range. */
-  private record Scale(double from, double to, double pixelFrom, double pixelTo) {
-    double at(double value) {
-      return pixelFrom + (value - from) / (to - from) * (pixelTo - pixelFrom);
-    }
   }
 }

@@ -1,5 +1,10 @@
 package io.gantry.web;
 
+import static io.gantry.web.SvgAxes.escape;
+import static io.gantry.web.SvgAxes.niceTicks;
+import static io.gantry.web.SvgAxes.verticalTicks;
+
+import io.gantry.web.SvgAxes.Scale;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -49,7 +54,7 @@ final class VarHistorySvg {
       yLo -= 1;
       yHi += 1;
     }
-    List<Double> yTicks = PnlHistogramSvg.niceTicks(yLo, yHi, 6);
+    List<Double> yTicks = niceTicks(yLo, yHi, 6);
     yLo = Math.min(yLo, yTicks.get(0));
     yHi = Math.max(yHi, yTicks.get(yTicks.size() - 1));
     long span = Math.max(1, ChronoUnit.DAYS.between(first, last));
@@ -204,20 +209,7 @@ final class VarHistorySvg {
             TOP,
             LEFT,
             base));
-    for (double t : yTicks) {
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/><text x=\"%d\" y=\"%.2f\""
-                  + " text-anchor=\"end\" stroke=\"none\">%s</text>%n",
-              LEFT - 5,
-              y.at(t),
-              LEFT,
-              y.at(t),
-              LEFT - 8,
-              y.at(t) + 4,
-              escape(PnlHistogramSvg.amount(t))));
-    }
+    verticalTicks(svg, LEFT, y, yTicks);
     svg.append(
         String.format(
             Locale.ROOT,
@@ -279,19 +271,5 @@ final class VarHistorySvg {
             + " stroke-dasharray=\"6 3\"/><text x=\"304\" y=\"16\">-ES</text>"
             + "<circle cx=\"360\" cy=\"12\" r=\"4\" fill=\"#b3261e\"/>"
             + "<text x=\"368\" y=\"16\">exception (loss beyond the VaR of the day before)</text></g>\n");
-  }
-
-  private static String escape(String text) {
-    return text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("\"", "&quot;");
-  }
-
-  /** Maps a value range linearly onto a pixel range. */
-  private record Scale(double from, double to, double pixelFrom, double pixelTo) {
-    double at(double value) {
-      return pixelFrom + (value - from) / (to - from) * (pixelTo - pixelFrom);
-    }
   }
 }

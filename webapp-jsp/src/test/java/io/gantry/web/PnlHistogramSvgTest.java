@@ -113,8 +113,8 @@ class PnlHistogramSvgTest {
 
   @Test
   void niceTicksAreOneTwoOrFiveTimesAPowerOfTen() {
-    assertEquals(List.of(0.0, 10.0, 20.0, 30.0, 40.0, 50.0), PnlHistogramSvg.niceTicks(0, 50, 5));
-    assertEquals(List.of(-1.0, -0.5, 0.0, 0.5, 1.0), PnlHistogramSvg.niceTicks(-1.2, 1.1, 5));
+    assertEquals(List.of(0.0, 10.0, 20.0, 30.0, 40.0, 50.0), SvgAxes.niceTicks(0, 50, 5));
+    assertEquals(List.of(-1.0, -0.5, 0.0, 0.5, 1.0), SvgAxes.niceTicks(-1.2, 1.1, 5));
   }
 
   @Test
