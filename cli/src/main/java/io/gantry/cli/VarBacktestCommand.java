@@ -2,13 +2,11 @@ package io.gantry.cli;
 
 import io.gantry.cli.soap.BacktestInfo;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.commons.csv.CSVFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -88,53 +86,47 @@ final class VarBacktestCommand implements Callable<Integer> {
     List<BacktestInfo> backtests =
         format.current ? answer.stream().filter(b -> b.getSupersededBy() == null).toList() : answer;
     PrintWriter out = spec.commandLine().getOut();
-    if (gantry.json) {
-      List<Map<String, Object>> rows = new ArrayList<>();
-      backtests.forEach(b -> rows.add(row(b)));
-      JsonOutput.print(out, Map.of("backtests", rows));
-    } else if (format.csv) {
-      out.print(CSVFormat.RFC4180.format(COLUMNS.toArray()) + "\n");
-      for (BacktestInfo b : backtests) {
-        out.print(CSVFormat.RFC4180.format(row(b).values().toArray()) + "\n");
-      }
-    } else if (backtests.isEmpty()) {
-      if (!gantry.quiet) {
-        out.println("no backtests (you see only the results data sources you may use)");
-      }
-    } else {
-      TextTable table =
-          new TextTable(
-              "DATE",
-              "NODE",
-              "CONF",
-              "PNL",
-              "OBS",
-              "EXC",
-              "EXPECTED",
-              "ZONE",
-              "KUPIEC P",
-              "CC P",
-              "RUN",
-              "SUPERSEDED BY");
-      for (BacktestInfo b : backtests) {
-        table.row(
-            b.getBusinessDate(),
-            b.getNode(),
-            b.getConfidence().stripTrailingZeros().toPlainString(),
-            b.getPnlType(),
-            b.getObservations(),
-            b.getExceptions() == null ? "-" : b.getExceptions().toString(),
-            number(b.getExpectedExceptions()),
-            b.getZone() == null ? "-" : b.getZone(),
-            number(b.getKupiecPValue()),
-            number(b.getConditionalCoveragePValue()),
-            b.getRunId(),
-            b.getSupersededBy() == null ? "current" : b.getSupersededBy());
-      }
-      table.print(out);
-    }
-    out.flush();
+    new RecordsOutput<>(
+            "backtests",
+            COLUMNS,
+            VarBacktestCommand::row,
+            "no backtests (you see only the results data sources you may use)",
+            (List<BacktestInfo> list) -> table(out, list))
+        .print(gantry, out, format.csv, backtests);
     return ExitCodes.OK;
+  }
+
+  private static void table(PrintWriter out, List<BacktestInfo> backtests) {
+    TextTable table =
+        new TextTable(
+            "DATE",
+            "NODE",
+            "CONF",
+            "PNL",
+            "OBS",
+            "EXC",
+            "EXPECTED",
+            "ZONE",
+            "KUPIEC P",
+            "CC P",
+            "RUN",
+            "SUPERSEDED BY");
+    for (BacktestInfo b : backtests) {
+      table.row(
+          b.getBusinessDate(),
+          b.getNode(),
+          b.getConfidence().stripTrailingZeros().toPlainString(),
+          b.getPnlType(),
+          b.getObservations(),
+          b.getExceptions() == null ? "-" : b.getExceptions().toString(),
+          number(b.getExpectedExceptions()),
+          b.getZone() == null ? "-" : b.getZone(),
+          number(b.getKupiecPValue()),
+          number(b.getConditionalCoveragePValue()),
+          b.getRunId(),
+          b.getSupersededBy() == null ? "current" : b.getSupersededBy());
+    }
+    table.print(out);
   }
 
   private static Map<String, Object> row(BacktestInfo b) {

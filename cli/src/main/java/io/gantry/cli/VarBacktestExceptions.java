@@ -2,12 +2,10 @@ package io.gantry.cli;
 
 import io.gantry.cli.soap.BacktestExceptionInfo;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.commons.csv.CSVFormat;
 
 /**
  * {@code gantry var backtest --node N --exceptions}: the days on which a node's P&amp;L exceeded
@@ -36,49 +34,43 @@ final class VarBacktestExceptions {
         gantry.connect().call(s -> s.getVarBacktestExceptions(node, date));
     List<BacktestExceptionInfo> days =
         format.current ? answer.stream().filter(d -> d.getSupersededBy() == null).toList() : answer;
-    if (gantry.json) {
-      List<Map<String, Object>> rows = new ArrayList<>();
-      days.forEach(d -> rows.add(row(d)));
-      JsonOutput.print(out, Map.of("exceptions", rows));
-    } else if (format.csv) {
-      out.print(CSVFormat.RFC4180.format(COLUMNS.toArray()) + "\n");
-      for (BacktestExceptionInfo d : days) {
-        out.print(CSVFormat.RFC4180.format(row(d).values().toArray()) + "\n");
-      }
-    } else if (days.isEmpty()) {
-      if (!gantry.quiet) {
-        out.println("no backtest exceptions (you see only the results data sources you may use)");
-      }
-    } else {
-      TextTable table =
-          new TextTable(
-              "DATE",
-              "NODE",
-              "CONF",
-              "PNL",
-              "VAR DATE",
-              "PNL DATE",
-              "VAR",
-              "P&L",
-              "RUN",
-              "SUPERSEDED BY");
-      for (BacktestExceptionInfo d : days) {
-        table.row(
-            d.getBusinessDate(),
-            d.getNode(),
-            d.getConfidence().stripTrailingZeros().toPlainString(),
-            d.getPnlType(),
-            d.getVarDate(),
-            d.getPnlDate(),
-            String.format(Locale.ROOT, "%.2f", d.getVar()),
-            String.format(Locale.ROOT, "%.2f", d.getPnl()),
-            d.getRunId(),
-            d.getSupersededBy() == null ? "current" : d.getSupersededBy());
-      }
-      table.print(out);
-    }
-    out.flush();
+    new RecordsOutput<>(
+            "exceptions",
+            COLUMNS,
+            VarBacktestExceptions::row,
+            "no backtest exceptions (you see only the results data sources you may use)",
+            (List<BacktestExceptionInfo> list) -> table(out, list))
+        .print(gantry, out, format.csv, days);
     return ExitCodes.OK;
+  }
+
+  private static void table(PrintWriter out, List<BacktestExceptionInfo> days) {
+    TextTable table =
+        new TextTable(
+            "DATE",
+            "NODE",
+            "CONF",
+            "PNL",
+            "VAR DATE",
+            "PNL DATE",
+            "VAR",
+            "P&L",
+            "RUN",
+            "SUPERSEDED BY");
+    for (BacktestExceptionInfo d : days) {
+      table.row(
+          d.getBusinessDate(),
+          d.getNode(),
+          d.getConfidence().stripTrailingZeros().toPlainString(),
+          d.getPnlType(),
+          d.getVarDate(),
+          d.getPnlDate(),
+          String.format(Locale.ROOT, "%.2f", d.getVar()),
+          String.format(Locale.ROOT, "%.2f", d.getPnl()),
+          d.getRunId(),
+          d.getSupersededBy() == null ? "current" : d.getSupersededBy());
+    }
+    table.print(out);
   }
 
   private static Map<String, Object> row(BacktestExceptionInfo d) {

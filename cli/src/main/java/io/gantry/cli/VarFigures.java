@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.commons.csv.CSVFormat;
 import picocli.CommandLine.Option;
 
 /**
@@ -50,20 +49,13 @@ final class VarFigures {
   static void print(PrintWriter out, Invocation gantry, Format format, List<VarFigureInfo> answer) {
     List<VarFigureInfo> figures =
         format.current ? answer.stream().filter(f -> f.getSupersededBy() == null).toList() : answer;
-    if (gantry.json) {
-      List<Map<String, Object>> rows = new ArrayList<>();
-      figures.forEach(f -> rows.add(row(f)));
-      JsonOutput.print(out, Map.of("figures", rows));
-    } else if (format.csv) {
-      csv(out, figures);
-    } else if (figures.isEmpty()) {
-      if (!gantry.quiet) {
-        out.println("no VaR figures (you see only the results data sources you may use)");
-      }
-    } else {
-      table(out, figures);
-    }
-    out.flush();
+    new RecordsOutput<>(
+            "figures",
+            COLUMNS,
+            VarFigures::row,
+            "no VaR figures (you see only the results data sources you may use)",
+            (List<VarFigureInfo> list) -> table(out, list))
+        .print(gantry, out, format.csv, figures);
   }
 
   /** One figure as JSON and CSV carry it: numbers as numbers, absent values as null. */
@@ -86,14 +78,6 @@ final class VarFigures {
     row.put("varLimit", f.getVarLimit());
     row.put("limitUsagePercent", f.getLimitUsagePercent());
     return row;
-  }
-
-  private static void csv(PrintWriter out, List<VarFigureInfo> figures) {
-    CSVFormat format = CSVFormat.RFC4180; // quotes what needs it; null prints as empty
-    out.print(format.format(COLUMNS.toArray()) + "\n");
-    for (VarFigureInfo f : figures) {
-      out.print(format.format(row(f).values().toArray()) + "\n");
-    }
   }
 
   /** The table; LIMIT and USAGE columns only where some figure has a limit (var_limit). */

@@ -2,12 +2,10 @@ package io.gantry.cli;
 
 import io.gantry.cli.soap.VarLimitInfo;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.commons.csv.CSVFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -71,42 +69,35 @@ final class VarLimitsCommand implements Callable<Integer> {
     Invocation gantry = var.gantry;
     List<VarLimitInfo> limits = gantry.connect().call(s -> s.getVarLimits(date, node, breaches));
     PrintWriter out = spec.commandLine().getOut();
-    if (gantry.json) {
-      List<Map<String, Object>> rows = new ArrayList<>();
-      limits.forEach(l -> rows.add(row(l)));
-      JsonOutput.print(out, Map.of("limits", rows));
-    } else if (csv) {
-      out.print(CSVFormat.RFC4180.format(COLUMNS.toArray()) + "\n");
-      for (VarLimitInfo l : limits) {
-        out.print(CSVFormat.RFC4180.format(row(l).values().toArray()) + "\n");
-      }
-    } else if (limits.isEmpty()) {
-      if (!gantry.quiet) {
-        out.println(
+    new RecordsOutput<>(
+            "limits",
+            COLUMNS,
+            VarLimitsCommand::row,
             (breaches ? "no limit breaches" : "no VaR figures with a limit")
                 + " on "
                 + date
-                + " (you see only the results data sources you may use)");
-      }
-    } else {
-      TextTable table =
-          new TextTable("DATE", "NODE", "CONF", "METHOD", "VAR", "LIMIT", "USAGE", "STATUS", "RUN");
-      for (VarLimitInfo l : limits) {
-        table.row(
-            l.getBusinessDate(),
-            l.getNode(),
-            l.getConfidence().stripTrailingZeros().toPlainString(),
-            l.getMethod(),
-            VarFigures.money(l.getVar()),
-            VarFigures.money(l.getVarLimit()),
-            VarFigures.percent(l.getUsagePercent()),
-            l.isBreached() ? "BREACH" : "ok",
-            l.getRunId());
-      }
-      table.print(out);
-    }
-    out.flush();
+                + " (you see only the results data sources you may use)",
+            (List<VarLimitInfo> list) -> table(out, list))
+        .print(gantry, out, csv, limits);
     return ExitCodes.OK;
+  }
+
+  private static void table(PrintWriter out, List<VarLimitInfo> limits) {
+    TextTable table =
+        new TextTable("DATE", "NODE", "CONF", "METHOD", "VAR", "LIMIT", "USAGE", "STATUS", "RUN");
+    for (VarLimitInfo l : limits) {
+      table.row(
+          l.getBusinessDate(),
+          l.getNode(),
+          l.getConfidence().stripTrailingZeros().toPlainString(),
+          l.getMethod(),
+          VarFigures.money(l.getVar()),
+          VarFigures.money(l.getVarLimit()),
+          VarFigures.percent(l.getUsagePercent()),
+          l.isBreached() ? "BREACH" : "ok",
+          l.getRunId());
+    }
+    table.print(out);
   }
 
   private static Map<String, Object> row(VarLimitInfo l) {
