@@ -67,30 +67,37 @@ final class QuotaSection {
           .shownDefault("none")
           .means("core-hours project PROJECT's jobs may use in a calendar month (UTC)");
 
+  /** The three limits of one scope (every user, a named user, a named project). */
+  private record Scope(
+      Setting<Integer> concurrent, Setting<Integer> queued, Setting<Integer> coreHours) {
+    ServerConfig.Quota read(SettingValues values) {
+      return new ServerConfig.Quota(
+          values.find(concurrent), values.find(queued), values.find(coreHours));
+    }
+
+    /** Each name given any of the three limits, with its limits. */
+    Map<String, ServerConfig.Quota> readNamed(SettingValues values) {
+      Map<String, ServerConfig.Quota> quotas = new LinkedHashMap<>();
+      for (String name : values.names(concurrent, queued, coreHours)) {
+        quotas.put(
+            name,
+            new ServerConfig.Quota(
+                values.find(concurrent, name),
+                values.find(queued, name),
+                values.find(coreHours, name)));
+      }
+      return quotas;
+    }
+  }
+
+  private static final Scope EVERY_USER =
+      new Scope(USERS_CONCURRENT, USERS_QUEUED, USERS_CORE_HOURS);
+  private static final Scope A_USER = new Scope(USER_CONCURRENT, USER_QUEUED, USER_CORE_HOURS);
+  private static final Scope A_PROJECT =
+      new Scope(PROJECT_CONCURRENT, PROJECT_QUEUED, PROJECT_CORE_HOURS);
+
   static ServerConfig.Quotas read(SettingValues values) {
-    ServerConfig.Quota everyUser =
-        new ServerConfig.Quota(
-            values.find(USERS_CONCURRENT),
-            values.find(USERS_QUEUED),
-            values.find(USERS_CORE_HOURS));
-    Map<String, ServerConfig.Quota> users = new LinkedHashMap<>();
-    for (String user : values.names(USER_CONCURRENT, USER_QUEUED, USER_CORE_HOURS)) {
-      users.put(
-          user,
-          new ServerConfig.Quota(
-              values.find(USER_CONCURRENT, user),
-              values.find(USER_QUEUED, user),
-              values.find(USER_CORE_HOURS, user)));
-    }
-    Map<String, ServerConfig.Quota> projects = new LinkedHashMap<>();
-    for (String project : values.names(PROJECT_CONCURRENT, PROJECT_QUEUED, PROJECT_CORE_HOURS)) {
-      projects.put(
-          project,
-          new ServerConfig.Quota(
-              values.find(PROJECT_CONCURRENT, project),
-              values.find(PROJECT_QUEUED, project),
-              values.find(PROJECT_CORE_HOURS, project)));
-    }
-    return new ServerConfig.Quotas(everyUser, users, projects);
+    return new ServerConfig.Quotas(
+        EVERY_USER.read(values), A_USER.readNamed(values), A_PROJECT.readNamed(values));
   }
 }
