@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +48,13 @@ public final class HolidayCalendars {
   private final Map<String, ServerConfig.HolidayCalendar> settings;
   private final Map<String, NamedDataSource> dataSources;
   private final LongSupplier nanoTime;
-  private final Map<String, Read> read = new HashMap<>();
+  private final Map<String, Read> read = new ConcurrentHashMap<>();
+
+  /**
+   * One lock per calendar: a query may take {@value #QUERY_TIMEOUT_SECONDS} s, and only the callers
+   * of that calendar wait for it (once, rather than each running it again).
+   */
+  private final Map<String, Object> locks;
 
   /** What was last read of one calendar, and what it was read from. */
   private record Read(Holidays holidays, Object stamp, long atNanos) {}
@@ -75,6 +82,9 @@ public final class HolidayCalendars {
     this.settings = Map.copyOf(settings);
     this.dataSources = Map.copyOf(dataSources);
     this.nanoTime = nanoTime;
+    Map<String, Object> lockOf = new HashMap<>();
+    settings.keySet().forEach(name -> lockOf.put(name, new Object()));
+    this.locks = Map.copyOf(lockOf);
   }
 
   /** The names of the calendars, sorted. */
@@ -92,11 +102,17 @@ public final class HolidayCalendars {
    * @throws CalendarUnavailableException when it cannot be read and never could be
    * @throws IllegalArgumentException for a name that is not a calendar
    */
-  synchronized Holidays get(String name) {
+  Holidays get(String name) {
     ServerConfig.HolidayCalendar calendar = settings.get(name);
     if (calendar == null) {
       throw new IllegalArgumentException("no holiday calendar " + name);
     }
+    synchronized (locks.get(name)) {
+      return getLocked(name, calendar);
+    }
+  }
+
+  private Holidays getLocked(String name, ServerConfig.HolidayCalendar calendar) {
     Read last = read.get(name);
     try {
       Read now = calendar.file() != null ? readFile(calendar, last) : runQuery(calendar, last);
