@@ -4,14 +4,12 @@ import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.internal.risk.BacktestExceptionDay;
 import io.gantry.server.internal.risk.BacktestFigure;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -113,23 +111,7 @@ public final class BacktestTables {
     private final Connection connection;
 
     Reader() throws SQLException {
-      NamedDataSource.Account account =
-          source.reader() != null
-              ? source.reader()
-              : new NamedDataSource.Account(source.user(), source.password());
-      char[] password = account.password().read();
-      try {
-        connection =
-            DriverManager.getConnection(source.jdbcUrl(), account.user(), new String(password));
-      } finally {
-        Arrays.fill(password, '\0');
-      }
-      try {
-        connection.setReadOnly(true);
-      } catch (SQLException e) {
-        connection.close();
-        throw e;
-      }
+      connection = ReaderConnection.open(source);
     }
 
     /** {@code sql} bound with the node, then the date or (for the latest) the node again. */

@@ -23,13 +23,18 @@ final class ReaderConnection {
             ? source.reader()
             : new NamedDataSource.Account(source.user(), source.password());
     char[] password = account.password().read();
+    Connection c;
     try {
-      Connection c =
-          DriverManager.getConnection(source.jdbcUrl(), account.user(), new String(password));
-      c.setReadOnly(true);
-      return c;
+      c = DriverManager.getConnection(source.jdbcUrl(), account.user(), new String(password));
     } finally {
       Arrays.fill(password, '\0');
+    }
+    try {
+      c.setReadOnly(true);
+      return c;
+    } catch (SQLException e) {
+      c.close(); // a connection the caller never gets must not stay open
+      throw e;
     }
   }
 

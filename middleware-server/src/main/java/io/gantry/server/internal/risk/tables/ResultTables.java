@@ -4,15 +4,12 @@ import io.gantry.server.config.NamedDataSource;
 import io.gantry.server.internal.risk.VarFigure;
 import io.gantry.server.internal.risk.VarRun;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -59,14 +56,7 @@ public final class ResultTables {
    * included (marked by {@link Supersession}).
    */
   public List<VarFigure> read(LocalDate from, LocalDate to, String node) throws SQLException {
-    NamedDataSource.Account account =
-        source.reader() != null
-            ? source.reader()
-            : new NamedDataSource.Account(source.user(), source.password());
-    char[] password = account.password().read();
-    try (Connection c =
-        DriverManager.getConnection(source.jdbcUrl(), account.user(), new String(password))) {
-      c.setReadOnly(true);
+    try (Connection c = ReaderConnection.open(source)) {
       String sql =
           select(hasLedger(c) ? STAGED_OUT_AT : "null", node == null ? "" : NODE_AND_BELOW);
       try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -90,8 +80,6 @@ public final class ResultTables {
         }
         return figures;
       }
-    } finally {
-      Arrays.fill(password, '\0');
     }
   }
 
@@ -127,17 +115,9 @@ public final class ResultTables {
         null);
   }
 
-  /** Whether the database has the stage-out ledger (lower-case on PostgreSQL, either on H2). */
+  /** Whether the database has the stage-out ledger. */
   static boolean hasLedger(Connection c) throws SQLException {
-    DatabaseMetaData meta = c.getMetaData();
-    for (String name : List.of(LEDGER, LEDGER.toUpperCase(java.util.Locale.ROOT))) {
-      try (ResultSet rs = meta.getTables(null, null, name, new String[] {"TABLE"})) {
-        if (rs.next()) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return ReaderConnection.hasTable(c, LEDGER);
   }
 
   /** {@code text} as a LIKE pattern that matches only itself (escape character '!'). */
