@@ -3,6 +3,7 @@ package io.gantry.server.soap;
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.api.AuditEntry;
@@ -127,6 +128,18 @@ class FaultAtEveryStepTest {
     assertEquals(2, risk.count(rows(chain, "gantry_stage_out_ledger")), "each step's ledger row");
     assertEquals(
         0, risk.count(rows(launch, "job_result")) + risk.count(rows(started, "job_result")));
+  }
+
+  @Test
+  void aMisspeltFaultPointRefusesTheStartNamingTheKnownOnes() {
+    GantryTestServerBuilder builder =
+        GantryTestServer.builder(dir)
+            .name("fault-misspelt")
+            .jvmOptions(List.of("-Xmx256m", "-D" + FaultPoint.PROPERTY + "=stage-in.started"));
+    IllegalStateException refused = assertThrows(IllegalStateException.class, builder::start);
+    assertTrue(
+        refused.getMessage().contains("unknown fault point 'stage-in.started'; known: [job.stored"),
+        refused.getMessage());
   }
 
   /**
