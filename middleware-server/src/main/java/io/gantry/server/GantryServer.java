@@ -29,6 +29,7 @@ import io.gantry.server.internal.datadirectory.JobDiskLimits;
 import io.gantry.server.internal.datadirectory.PrivateDataDirectory;
 import io.gantry.server.internal.demo.DemoMarket;
 import io.gantry.server.internal.demo.DemoRemoteHost;
+import io.gantry.server.internal.faults.FaultPoint;
 import io.gantry.server.internal.http.GantryHttpServer;
 import io.gantry.server.internal.http.ListeningSocket;
 import io.gantry.server.internal.http.SoapEndpoint;
@@ -130,6 +131,7 @@ public final class GantryServer implements AutoCloseable {
   /** Builds and starts a server; on failure, whatever was started is stopped again. */
   public static GantryServer start(ServerConfig config) throws Exception {
     ComputeBackends.check(config); // before anything is started, so a refusal leaves nothing
+    FaultPoint.announce(); // a test's fault injection, or nothing
     GantryServer server = new GantryServer();
     try {
       server.startComponents(config);

@@ -18,6 +18,14 @@ public interface StagingListener {
   /** Totals so far over the whole plan; called every few thousand rows or megabytes. */
   default void progress(long rowsSoFar, long bytesSoFar) {}
 
+  /**
+   * A stage-out step into a database wrote its rows and its ledger row and is about to commit them
+   * (the server's fault injection halts here; a listener must not fail).
+   *
+   * @param step the step's label
+   */
+  default void committing(String step) {}
+
   /** A step finished and its output is in place under its final name. */
   default void stepFinished(ManifestRecord record) {}
 }

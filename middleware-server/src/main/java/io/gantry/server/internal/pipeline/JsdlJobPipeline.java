@@ -8,6 +8,7 @@ import io.gantry.jsdl.ParseResult;
 import io.gantry.server.internal.compute.ComputeBackend;
 import io.gantry.server.internal.compute.JobDirectories;
 import io.gantry.server.internal.compute.ProgramStart;
+import io.gantry.server.internal.faults.FaultPoint;
 import io.gantry.server.internal.jobstore.DataMovement;
 import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.jobstore.JobStore;
@@ -101,6 +102,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
                     gateway, plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
     store.recordDataMovements(
         plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
+    FaultPoint.STAGE_IN_RECORDED.reached();
     StagingMetrics.record(metrics, "in", manifest.records());
   }
 
@@ -117,7 +119,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       }
     }
     try {
-      ProgramStart job = programStart(plan, ref -> store.recordComputeRef(plan.jobId(), ref));
+      ProgramStart job = programStart(plan, ref -> recordComputeRef(plan, ref));
       JobAccount account = backend.prepare(job);
       if (plan.farm() == null) {
         return backend.start(job, account);
@@ -125,8 +127,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       if (farms == null) {
         throw new JobFailure("this server runs no task farms");
       }
-      ProgramStart launchers =
-          programStart(plan, ref -> store.recordComputeRef(plan.jobId(), FARM_REF + ref));
+      ProgramStart launchers = programStart(plan, ref -> recordComputeRef(plan, FARM_REF + ref));
       return farms.launch(
           plan,
           plan.launch().withAccount(account),
@@ -134,6 +135,11 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     } catch (LaunchException | IOException | IllegalArgumentException e) {
       throw new JobFailure(e.getMessage(), e);
     }
+  }
+
+  private void recordComputeRef(JsdlJobPlan plan, String ref) {
+    FaultPoint.PROGRAM_STARTED.reached();
+    store.recordComputeRef(plan.jobId(), ref);
   }
 
   /** The job's program as the backend starts it; its reference goes to {@code references}. */
@@ -204,6 +210,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     }
     store.recordDataMovements(
         plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
+    FaultPoint.STAGE_OUT_RECORDED.reached();
     StagingMetrics.record(metrics, "out", manifest.records());
   }
 
@@ -222,6 +229,11 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       @Override
       public void progress(long rowsSoFar, long bytesSoFar) {
         listener.progress(rowsSoFar, bytesSoFar);
+      }
+
+      @Override
+      public void committing(String step) {
+        listener.committing(step);
       }
 
       @Override
@@ -269,14 +281,30 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   }
 
   private static StagingListener listener(String phase, PhaseProgress progress) {
+    boolean in = phase.equals("stage-in");
     return new StagingListener() {
       private volatile String group = phase;
       private volatile long lastReport;
 
       @Override
       public void groupStarted(String kind, int index, int count, int groupNumber) {
+        (in ? FaultPoint.STAGE_IN_GROUP_STARTED : FaultPoint.STAGE_OUT_GROUP_STARTED).reached();
         group = phase + ": " + kind + " group " + index + " of " + count;
         progress.report(group);
+      }
+
+      @Override
+      public void committing(String step) {
+        FaultPoint.STAGE_OUT_STEP_COMMITTING.reached();
+      }
+
+      @Override
+      public void stepFinished(ManifestRecord record) {
+        if (in) {
+          FaultPoint.STAGE_IN_STEP_FINISHED.reached();
+        } else if (!record.skipped()) {
+          FaultPoint.STAGE_OUT_STEP_COMMITTED.reached();
+        }
       }
 
       @Override

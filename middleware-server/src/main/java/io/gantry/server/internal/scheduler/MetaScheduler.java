@@ -2,6 +2,7 @@ package io.gantry.server.internal.scheduler;
 
 import io.gantry.dispatcher.JobOutcome;
 import io.gantry.dispatcher.RunningJob;
+import io.gantry.server.internal.faults.FaultPoint;
 import io.gantry.server.internal.jobstore.JobId;
 import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.jobstore.JobState;
@@ -602,7 +603,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         .find(id)
         .ifPresent(job -> metrics.jobStarted(Duration.between(job.submittedAt(), Instant.now())));
     try {
+      FaultPoint.LAUNCH_REQUESTED.reached();
       a.running = pipeline.launch(a.plan);
+      FaultPoint.PROGRAM_RUNNING.reached();
       a.running.onExit().thenAccept(outcome -> onControl(() -> exited(id, outcome)));
     } catch (JobFailure | RuntimeException e) {
       queue.finish(id);
@@ -618,6 +621,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     if (closing && a != null && a.running != null && a.running.outlivesServer()) {
       return; // ended as the server stops: the next server finds its end and stages it out
     }
+    FaultPoint.PROGRAM_EXITED.reached();
     queue.finish(id);
     StateChange change =
         a != null && a.stoppedBecause != null && !closing
@@ -745,6 +749,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       pipeline.stageOut(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_OUT, detail));
       terminated(plan);
       store.transition(id, JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished");
+      FaultPoint.JOB_FINAL.reached();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // killed: the kill recorded the new state
       terminated(plan);

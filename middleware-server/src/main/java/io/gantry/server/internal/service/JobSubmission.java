@@ -18,6 +18,7 @@ import io.gantry.server.api.ServerInfo;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.config.NamedApplication;
 import io.gantry.server.internal.accounting.SubmissionQuotas;
+import io.gantry.server.internal.faults.FaultPoint;
 import io.gantry.server.internal.jobstore.JobCharge;
 import io.gantry.server.internal.jobstore.JobId;
 import io.gantry.server.internal.jobstore.JobOrigin;
@@ -167,6 +168,7 @@ public final class JobSubmission {
       }
       requireStorage("the job was not accepted");
     }
+    FaultPoint.JOB_STORED.reached();
     if (checked.dependencies().isEmpty() && !job.heldAtSubmission()) {
       scheduler.submittedWithoutConditions(plan);
     } else {

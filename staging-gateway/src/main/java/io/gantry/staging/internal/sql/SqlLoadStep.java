@@ -103,6 +103,7 @@ public final class SqlLoadStep implements Step {
         }
         long rows = insertRows(c, input, context);
         StageOutLedger.record(c, jobId, stepKey, checksum, rows);
+        context.progress().listener().committing(label());
         c.commit();
         return new ManifestRecord(
             "sql-load",
