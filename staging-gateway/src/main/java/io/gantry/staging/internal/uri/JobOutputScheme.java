@@ -71,8 +71,8 @@ public final class JobOutputScheme implements UriScheme {
           e);
     }
     String what = "job " + source.job() + "'s file";
-    try (SeekableByteChannel file = openWhenWritten(producer, source, what, context)) {
-      long copied = follow(file, source, out, context);
+    try {
+      long copied = follow(producer, source, what, out, context);
       // a file replaced (renamed over) while it was followed: what was read is not its content
       try (SeekableByteChannel now = producer.openForReading(source.file(), what)) {
         if (now.size() != copied) {
@@ -95,35 +95,46 @@ public final class JobOutputScheme implements UriScheme {
    * otherwise fails this source, naming it: the bytes read so far are not its output.
    */
   private long follow(
-      SeekableByteChannel file, JobOutputUri source, OutputStream out, StepContext context)
+      JobFiles producer, JobOutputUri source, String what, OutputStream out, StepContext context)
       throws UriFailure, IOException, InterruptedException {
-    ByteBuffer block = ByteBuffer.allocate(BLOCK);
-    long copied = 0;
-    long pause = FIRST_PAUSE_MS;
-    boolean ended = false;
-    while (true) {
-      int n = file.read(block);
-      if (n > 0) {
-        out.write(block.array(), 0, n);
-        block.clear();
-        copied += n;
-        pause = FIRST_PAUSE_MS;
-        continue;
-      }
-      if (ended) {
-        return copied; // the end of a file that grows no more
-      }
-      JobOutputs.Progress progress = outputs.progress(source.job());
-      if (progress.ended()) {
-        if (!progress.succeeded()) {
-          throw producerEnded(source, progress);
+    SeekableByteChannel file = openWhenWritten(producer, source, what, context);
+    try {
+      ByteBuffer block = ByteBuffer.allocate(BLOCK);
+      long copied = 0;
+      long pause = FIRST_PAUSE_MS;
+      boolean ended = false;
+      while (true) {
+        int n = file.read(block);
+        if (n > 0) {
+          out.write(block.array(), 0, n);
+          block.clear();
+          copied += n;
+          pause = FIRST_PAUSE_MS;
+          continue;
         }
-        ended = true; // read once more: it may have written more since the last read
-        continue;
+        if (ended) {
+          return copied; // the end of a file that grows no more
+        }
+        JobOutputs.Progress progress = outputs.progress(source.job());
+        if (progress.ended()) {
+          if (!progress.succeeded()) {
+            throw producerEnded(source, progress);
+          }
+          ended = true; // read once more: it may have written more since the last read
+        } else {
+          context.checkCancelled();
+          Thread.sleep(pause);
+          pause = Math.min(pause * 2, LAST_PAUSE_MS);
+        }
+        if (file.size() <= copied) {
+          // a channel that knows the size seen when it was opened (SFTP): look at the file again
+          file.close();
+          file = producer.openForReading(source.file(), what);
+          file.position(copied);
+        }
       }
-      context.checkCancelled();
-      Thread.sleep(pause);
-      pause = Math.min(pause * 2, LAST_PAUSE_MS);
+    } finally {
+      file.close();
     }
   }
 
