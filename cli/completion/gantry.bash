@@ -488,7 +488,7 @@ function _picocli_gantry_submit() {
 
   local commands=""
   local flag_opts="'--hold' '--wait' '--follow' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
-  local arg_opts="'--after' '--after-any' '--queue' '--set' '--timeout' '--server' '--user' '--server-fingerprint'"
+  local arg_opts="'--after' '--after-any' '--after-start' '--queue' '--set' '--timeout' '--server' '--user' '--server-fingerprint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -497,6 +497,9 @@ function _picocli_gantry_submit() {
       return
       ;;
     '--after-any')
+      return
+      ;;
+    '--after-start')
       return
       ;;
     '--queue')

@@ -10,10 +10,10 @@ import org.w3c.dom.Node;
 import picocli.CommandLine.Option;
 
 /**
- * {@code gantry submit}'s {@code --after}, {@code --after-any} and {@code --hold}, written into the
- * job description as its {@code gx:Dependencies} element (merged with one the file has): the
- * document is the one place a job's dependencies are said, so {@code gantry definition} shows them
- * and every SOAP client can say the same.
+ * {@code gantry submit}'s {@code --after}, {@code --after-any}, {@code --after-start} and {@code
+ * --hold}, written into the job description as its {@code gx:Dependencies} element (merged with one
+ * the file has): the document is the one place a job's dependencies are said, so {@code gantry
+ * definition} shows them and every SOAP client can say the same.
  */
 final class JobDependencyOptions {
   @Option(
@@ -30,11 +30,19 @@ final class JobDependencyOptions {
       description = "start only after job JOB ended, whatever the outcome (repeatable)")
   List<String> afterAny = new ArrayList<>();
 
+  @Option(
+      names = "--after-start",
+      paramLabel = "JOB",
+      description =
+          "start once job JOB's program started, to stream its gantry-job: files while it writes"
+              + " them (repeatable); if JOB ends otherwise than SUCCEEDED this job FAILS")
+  List<String> afterStart = new ArrayList<>();
+
   @Option(names = "--hold", description = "submit the job held: it waits until 'gantry release ID'")
   boolean hold;
 
   boolean any() {
-    return hold || !after.isEmpty() || !afterAny.isEmpty();
+    return hold || !after.isEmpty() || !afterAny.isEmpty() || !afterStart.isEmpty();
   }
 
   /** Adds the options to the document's JobDescription, keeping what the file said. */
@@ -47,7 +55,8 @@ final class JobDependencyOptions {
     if (description == null) {
       throw new CommandFailure(
           ExitCodes.USAGE_OR_IO,
-          "--after, --after-any and --hold need a JobDescription element in the job description");
+          "--after, --after-any, --after-start and --hold need a JobDescription element in the job"
+              + " description");
     }
     String gx = JsdlNamespaces.GANTRY;
     Element existing = firstChild(description, gx, "Dependencies");
@@ -55,11 +64,14 @@ final class JobDependencyOptions {
     afterIds.addAll(after);
     Set<String> afterAnyIds = new LinkedHashSet<>(texts(existing, "AfterAny"));
     afterAnyIds.addAll(afterAny);
+    Set<String> afterStartIds = new LinkedHashSet<>(texts(existing, "AfterStart"));
+    afterStartIds.addAll(afterStart);
     List<String> held = texts(existing, "Hold");
     boolean holdIt = hold || (!held.isEmpty() && List.of("yes", "true").contains(held.get(0)));
     Element dependencies = description.getOwnerDocument().createElementNS(gx, "gx:Dependencies");
     afterIds.forEach(id -> add(dependencies, "After", id));
     afterAnyIds.forEach(id -> add(dependencies, "AfterAny", id));
+    afterStartIds.forEach(id -> add(dependencies, "AfterStart", id));
     if (holdIt) {
       add(dependencies, "Hold", "true");
     }

@@ -29,10 +29,18 @@ class DependenciesAndHoldTest {
     Result after = gantry.run("submit", "-q", "--after", first, job.toString());
     assertEquals(0, after.exitCode(), after.toString());
     String second = after.out().strip();
+    // --after-start writes gx:AfterStart: it waits until the first job's program has started
+    Result streaming = gantry.run("submit", "-q", "--after-start", first, job.toString());
+    assertEquals(0, streaming.exitCode(), streaming.toString());
+    String third = streaming.out().strip();
 
     Result status = gantry.run("status", first, second);
     assertTrue(status.out().contains("reason: JobHeldUser (held by local)"), status.toString());
     assertTrue(status.out().contains("reason: Dependency(after:" + first + ")"), status.toString());
+    Result waitsForStart = gantry.run("status", third);
+    assertTrue(
+        waitsForStart.out().contains("reason: Dependency(afterstart:" + first + ")"),
+        waitsForStart.toString());
     Result list = gantry.run("list", "--state", "QUEUED");
     assertTrue(list.out().contains("Dependency(after:" + first + ")"), list.toString());
     Result definition = gantry.run("definition", second);
@@ -43,6 +51,7 @@ class DependenciesAndHoldTest {
     assertEquals(0, released.exitCode(), released.toString());
     assertEquals(0, gantry.run("wait", "-q", first).exitCode());
     assertEquals(0, gantry.run("wait", "-q", second).exitCode());
+    assertEquals(0, gantry.run("wait", "-q", third).exitCode());
 
     Result again = gantry.run("release", first);
     assertEquals(1, again.exitCode(), again.toString());

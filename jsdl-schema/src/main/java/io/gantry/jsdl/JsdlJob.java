@@ -238,6 +238,14 @@ public final class JsdlJob {
     return dependencies().map(DependenciesType::getAfterAny).orElse(List.of());
   }
 
+  /**
+   * Ids of the jobs whose program must have started before this one starts ({@code gx:AfterStart}):
+   * this job reads their {@code gantry-job:} files while they are written.
+   */
+  public List<String> afterStartJobs() {
+    return dependencies().map(DependenciesType::getAfterStart).orElse(List.of());
+  }
+
   /** Whether the document asks for the job to be held when submitted ({@code gx:Hold}). */
   public boolean heldAtSubmission() {
     return dependencies().map(d -> JsdlDefaults.isOn(d.getHold())).orElse(false);

@@ -51,7 +51,7 @@ final class StructureChecks {
     if (description != null) {
       onlyOne(description, "PreDataStaging", "stage-in steps");
       onlyOne(description, "PostDataStaging", "stage-out steps");
-      onlyOne(description, "Dependencies", "After, AfterAny and Hold elements");
+      onlyOne(description, "Dependencies", "After, AfterAny, AfterStart and Hold elements");
       onlyOne(description, "Parameters", "Parameter elements");
       for (Element extra : Dom.children(description, GANTRY, "Queue").stream().skip(1).toList()) {
         findings.error(extra, "only one Queue is allowed: a job waits in one priority class");

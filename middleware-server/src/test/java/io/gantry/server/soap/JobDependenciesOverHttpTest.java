@@ -19,6 +19,7 @@ import io.gantry.server.api.RerunStage;
 import io.gantry.server.api.StagedFileInfo;
 import io.gantry.server.api.ValidationResult;
 import io.gantry.server.internal.jobstore.JobId;
+import io.gantry.testing.Await;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.TestAccount;
 import jakarta.xml.ws.soap.SOAPFaultException;
@@ -259,6 +260,96 @@ class JobDependenciesOverHttpTest {
     assertEquals("gantry-job:" + producer + "/result.csv", record.source);
     assertEquals(Files.size(made), record.bytes);
     assertEquals(Sha256.of(made), record.checksum.replaceFirst("^sha256:", ""));
+  }
+
+  // Streaming between stages (gx:AfterStart, docs/workflows.md): the consumer starts when the
+  // producer's program does and follows its file as it is written, to the same bytes.
+
+  /** Writes 40,000 lines to its standard output, the second half once released. */
+  private static TestJobs streamingProducer(String name, String end) {
+    return TestJobs.job(name)
+        .shell("seq 1 20000; while [ ! -e release ]; do sleep 0.05; done; " + end, 60);
+  }
+
+  /** Reads the producer's standard output and prints its line count and checksum. */
+  private static TestJobs digestOf(String producer) {
+    return TestJobs.job("digest")
+        .stageIn("in.txt", "gantry-job:" + producer + "/stdout.txt")
+        .shell("wc -l < in.txt; cksum < in.txt", 60);
+  }
+
+  /** Waits until the consumer's stage-in has copied the producer's first 20,000 lines. */
+  private static void awaitFirstHalfStreamed(String consumer) {
+    long half = 108_894; // bytes of `seq 1 20000`
+    Path directory = server.jobDirectory(consumer);
+    Await.until(
+        "job " + consumer + " to have streamed " + half + " bytes",
+        LIMIT,
+        () -> {
+          try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+            return files.anyMatch(
+                f -> f.getFileName().toString().endsWith(".part") && f.toFile().length() == half);
+          } catch (java.io.IOException e) {
+            return false; // its directory is not made yet
+          }
+        });
+  }
+
+  @Test
+  void aConsumerStreamsItsProducersFileWhileItRunsToTheSameBytesAsAfterIt() throws Exception {
+    String producer = alice.submitJob(streamingProducer("producer", "seq 20001 40000").document());
+    String streamed = alice.submitJob(digestOf(producer).afterStart(producer).document());
+
+    awaitFirstHalfStreamed(streamed);
+    assertEquals(JobStateName.RUNNING, alice.getJobStatus(producer).state, "still writing");
+    assertEquals(JobStateName.STAGING_IN, alice.getJobStatus(streamed).state, "still reading");
+    release(producer);
+    assertEquals(JobStateName.SUCCEEDED, awaitFinal(alice, producer, LIMIT).state);
+    JobStatusInfo end = awaitFinal(alice, streamed, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+
+    // the same consumer, staged after the producer ended (gx:After): the same bytes and result
+    String staged = alice.submitJob(digestOf(producer).after(producer).document());
+    JobStatusInfo stagedEnd = awaitFinal(alice, staged, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, stagedEnd.state, stagedEnd.failureReason);
+    Path made = server.jobDirectory(producer).resolve("stdout.txt");
+    assertArrayEquals(
+        Files.readAllBytes(made),
+        Files.readAllBytes(server.jobDirectory(streamed).resolve("in.txt")));
+    String result = Files.readString(server.jobDirectory(staged).resolve("stdout.txt"));
+    assertTrue(result.startsWith("40000\n"), result);
+    assertEquals(result, Files.readString(server.jobDirectory(streamed).resolve("stdout.txt")));
+    StagedFileInfo record = alice.getJobResults(streamed).stagedIn.get(0);
+    assertEquals(Files.size(made), record.bytes);
+    assertEquals(Sha256.of(made), record.checksum.replaceFirst("^sha256:", ""));
+  }
+
+  @Test
+  void aProducerFailingMidStreamFailsItsConsumerNamingIt() throws Exception {
+    String producer = alice.submitJob(streamingProducer("producer", "exit 3").document());
+    String streamed = alice.submitJob(digestOf(producer).afterStart(producer).document());
+
+    awaitFirstHalfStreamed(streamed);
+    release(producer);
+    assertEquals(JobStateName.FAILED, awaitFinal(alice, producer, LIMIT).state);
+    JobStatusInfo end = awaitFinal(alice, streamed, LIMIT);
+    assertEquals(JobStateName.FAILED, end.state);
+    assertTrue(
+        end.failureReason.contains(
+            "job "
+                + producer
+                + " ended FAILED while this job read its file stdout.txt as it was written"),
+        end.failureReason);
+    assertNull(end.started, "its program never ran");
+    assertFalse(Files.exists(server.jobDirectory(streamed).resolve("in.txt")), "nothing staged");
+
+    // a consumer that would stream a producer that already failed never starts
+    String late = alice.submitJob(digestOf(producer).afterStart(producer).document());
+    JobStatusInfo never = awaitFinal(alice, late, LIMIT);
+    assertTrue(
+        never.failureReason.startsWith(
+            "DependencyNeverSatisfied: job " + producer + " ended FAILED"),
+        never.failureReason);
   }
 
   @Test

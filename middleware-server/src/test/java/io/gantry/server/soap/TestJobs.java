@@ -158,6 +158,15 @@ public final class TestJobs {
     return this;
   }
 
+  /**
+   * {@code gx:AfterStart}: start once job {@code id}'s program has started, streaming its files
+   * (call after every {@link #after} and {@link #afterAny}: the schema's order).
+   */
+  public TestJobs afterStart(String id) {
+    dependencies.add("<gx:AfterStart>" + id + "</gx:AfterStart>");
+    return this;
+  }
+
   /** {@code gx:Queue}: the priority class the job waits in. */
   public TestJobs queue(String priorityClass) {
     this.queue = priorityClass;

@@ -5,14 +5,17 @@ import java.util.Objects;
 
 /**
  * One job another job waits for, and how: Slurm's {@code afterok} ({@link Kind#AFTER}: it must end
- * SUCCEEDED) or {@code afterany} ({@link Kind#AFTER_ANY}: it must end, whatever the outcome).
+ * SUCCEEDED), {@code afterany} ({@link Kind#AFTER_ANY}: it must end, whatever the outcome) or
+ * {@code after} ({@link Kind#AFTER_START}: its program must have started, for a job that streams
+ * its files).
  */
 public record JobDependency(JobId on, Kind kind) {
 
   /** The two kinds, named as in a Slurm user's {@code Dependency(after:ID)} reason. */
   public enum Kind {
     AFTER("after"),
-    AFTER_ANY("afterany");
+    AFTER_ANY("afterany"),
+    AFTER_START("afterstart");
 
     private final String word;
 
@@ -20,7 +23,7 @@ public record JobDependency(JobId on, Kind kind) {
       this.word = word;
     }
 
-    /** The word stored and shown: {@code after} or {@code afterany}. */
+    /** The word stored and shown: {@code after}, {@code afterany} or {@code afterstart}. */
     public String word() {
       return word;
     }
@@ -40,7 +43,7 @@ public record JobDependency(JobId on, Kind kind) {
     Objects.requireNonNull(kind, "kind");
   }
 
-  /** {@code after:ID} or {@code afterany:ID}. */
+  /** {@code after:ID}, {@code afterany:ID} or {@code afterstart:ID}. */
   @Override
   public String toString() {
     return kind.word() + ":" + on;

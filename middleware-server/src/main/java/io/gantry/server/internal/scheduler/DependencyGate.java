@@ -22,6 +22,9 @@ import java.util.stream.Collectors;
  *       StageOutFailure}): {@code retry-stage-out} can still make it SUCCEEDED, so the dependent
  *       job waits ({@code Dependency(after:ID stage-out failed: retry-stage-out ID runs this job)})
  *       and runs once the retried stage-out succeeds; cancel it to give up.
+ *   <li>An {@code afterstart} dependency (a job that streams the other's files) is satisfied once
+ *       the other's program has started (RUNNING, STAGING_OUT or SUCCEEDED); one that ended
+ *       otherwise fails the job as an {@code after} does.
  *   <li>A held job waits ({@code JobHeldUser}) until released.
  *   <li>Otherwise the job waits while any job it depends on has not ended ({@code
  *       Dependency(after:ID,afterany:ID)}, naming those still awaited).
@@ -49,6 +52,10 @@ public final class DependencyGate implements JobGate {
             "DependencyNeverSatisfied: job " + d.on() + " (" + d + ") no longer exists");
       }
       JobState state = other.get().state();
+      if (d.kind() == JobDependency.Kind.AFTER_START
+          && (state == JobState.RUNNING || state == JobState.STAGING_OUT)) {
+        continue; // its program runs: this job may read its files as they are written
+      }
       if (!state.isFinal()) {
         awaited.add(d.toString());
       } else if (d.kind() == JobDependency.Kind.AFTER && StageOutFailure.of(store, other.get())) {
@@ -60,6 +67,15 @@ public final class DependencyGate implements JobGate {
                 + " ended "
                 + state
                 + ", and this job was to start only after it SUCCEEDED ("
+                + d
+                + ")");
+      } else if (d.kind() == JobDependency.Kind.AFTER_START && state != JobState.SUCCEEDED) {
+        return Verdict.never(
+            "DependencyNeverSatisfied: job "
+                + d.on()
+                + " ended "
+                + state
+                + ", and this job was to read its files as it ran ("
                 + d
                 + ")");
       }

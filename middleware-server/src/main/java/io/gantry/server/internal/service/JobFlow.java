@@ -53,6 +53,14 @@ public final class JobFlow {
         visible,
         problems,
         all);
+    collect(
+        job.afterStartJobs(),
+        JobDependency.Kind.AFTER_START,
+        "AfterStart",
+        caller,
+        visible,
+        problems,
+        all);
     return all;
   }
 

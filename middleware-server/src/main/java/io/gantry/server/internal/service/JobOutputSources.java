@@ -24,8 +24,10 @@ import java.util.function.Function;
  *       jobs' files); another user's job is "no job" as everywhere else, so an id is not confirmed;
  *   <li>the file is one the producer's stored plan produces: a file its stage-out reads, or its
  *       program's standard output or error (not a file it staged in, nor one it merely left);
- *   <li>the producer has SUCCEEDED, or this job waits for it with {@code gx:After}: a source never
- *       implies a dependency, so that what a job waits for is written in its description.
+ *   <li>the producer has SUCCEEDED, or this job waits for it with {@code gx:After}, or streams its
+ *       file with {@code gx:AfterStart} (read while it is written, {@code JobOutputScheme}): a
+ *       source never implies a dependency, so that what a job waits for is written in its
+ *       description.
  * </ol>
  */
 final class JobOutputSources {
@@ -89,7 +91,11 @@ final class JobOutputSources {
     }
     boolean waitsForIt =
         dependencies.stream()
-            .anyMatch(d -> d.on().equals(producer.id()) && d.kind() == JobDependency.Kind.AFTER);
+            .anyMatch(
+                d ->
+                    d.on().equals(producer.id())
+                        && (d.kind() == JobDependency.Kind.AFTER
+                            || d.kind() == JobDependency.Kind.AFTER_START));
     if (producer.state() == JobState.SUCCEEDED || waitsForIt) {
       return Optional.empty();
     }

@@ -318,6 +318,7 @@ abstract class JobStoreContract {
             List.of(
                 new JobDependency(first, JobDependency.Kind.AFTER),
                 new JobDependency(other, JobDependency.Kind.AFTER_ANY),
+                new JobDependency(other, JobDependency.Kind.AFTER_START),
                 new JobDependency(first, JobDependency.Kind.AFTER)),
             "alice");
     store.submit(waiting, "alice", "waits", JSDL, plan("/jobs/" + waiting));
@@ -327,9 +328,10 @@ abstract class JobStoreContract {
     assertEquals(
         List.of(
             new JobDependency(first, JobDependency.Kind.AFTER),
-            new JobDependency(other, JobDependency.Kind.AFTER_ANY)),
+            new JobDependency(other, JobDependency.Kind.AFTER_ANY),
+            new JobDependency(other, JobDependency.Kind.AFTER_START)),
         conditions.dependencies(waiting),
-        "each named once, after before afterany");
+        "each named once, after before afterany before afterstart");
     assertEquals(java.util.Optional.of("alice"), conditions.heldBy(waiting));
     assertFalse(conditions.hold(waiting, "bob"), "held already");
     assertTrue(conditions.release(waiting));
