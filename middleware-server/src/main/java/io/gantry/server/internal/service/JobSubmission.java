@@ -136,10 +136,13 @@ public final class JobSubmission {
               + caller.name()
               + " already has "
               + unfinished
-              + " unfinished jobs"
-              + (jobs.size() > 1 ? ", and the chain " + jobs.size() + " more;" : ",")
-              + " the most this server accepts is "
-              + info.maxQueuedJobsPerUser
+              + (jobs.size() > 1
+                  ? " unfinished jobs and the chain "
+                      + jobs.size()
+                      + " more, above the "
+                      + info.maxQueuedJobsPerUser
+                      + " this server accepts"
+                  : " unfinished jobs, the most this server accepts")
               + " (limits.queued-jobs-per-user); wait for some to end or cancel them";
       throw new LimitExceededFault(message, new FaultDetail("LIMIT_EXCEEDED", message, null, null));
     }
