@@ -38,6 +38,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Submit a job description (extended JSDL) and print the new job's id.",
+      "A chain (gx:JobChain, docs/workflows.md) is submitted as one unit: one STAGE ID line"
+          + " for each of its stages.",
       "With --wait, show progress until the job ends; the exit code then says how it ended."
           + " With --follow, also stream the job's standard output while it runs (our own lines "
           + "go to standard error then, so standard output is the job's alone)."
@@ -51,6 +53,7 @@ import picocli.CommandLine.Spec;
       "  gantry submit --after $var_job report.jsdl     (starts once the VaR job SUCCEEDED)",
       "  gantry submit --hold var-job.jsdl; gantry release ID",
       "  gantry submit --queue urgent var-job.jsdl       (a priority class the server has)",
+      "  gantry submit --set business_date=2026-11-20 nightly-var-chain.xml   (a chain)",
       ExitCodes.HELP
     })
 final class SubmitCommand implements Callable<Integer> {
@@ -91,6 +94,17 @@ final class SubmitCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     byte[] xml = read(gantry.file(file), file);
     Map<String, String> values = ParameterValues.of(sets);
+    org.w3c.dom.Element chain = ChainSubmit.chain(xml);
+    if (chain != null) {
+      if (dependencies.any() || queue.queueClass != null || follow) {
+        throw new CommandFailure(
+            ExitCodes.USAGE_OR_IO,
+            file
+                + " is a chain (gx:JobChain): --after, --after-any, --hold, --queue and --follow"
+                + " apply to one job; write them in the chain's stages");
+      }
+      return ChainSubmit.submit(gantry, spec, file, chain, values, await, timeout);
+    }
     ParseResult parsed = new JsdlParser().parse(xml, values);
     if (!parsed.isValid()) {
       return rejected(offlineProblems(parsed), out, err);

@@ -8,6 +8,7 @@ import io.gantry.cli.GantryRun.Result;
 import io.gantry.testing.server.GantryTestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -129,6 +130,54 @@ class TemplatesAndSchedulesCliTest {
                 .contains(
                     "\"parameters\":{\"portfolio\":\"DESK-1\",\"business_date\":\"2026-11-19\"}"),
         listJson.toString());
+  }
+
+  @Test
+  void aChainIsSubmittedAsOneUnitOneLineAStage() throws Exception {
+    String template = Files.readString(template());
+    String positions =
+        template
+            .substring(
+                template.indexOf("<jsdl:JobDescription>"),
+                template.indexOf("</jsdl:JobDefinition>"))
+            .replace("positions-${portfolio}", "positions");
+    Path chain =
+        Files.writeString(
+            dir.resolve("chain.xml"),
+            """
+            <gx:JobChain xmlns:gx="urn:gantry:jsdl:ext:1"
+                         xmlns:jsdl="http://schemas.ggf.org/jsdl/2005/11/jsdl"
+                         xmlns:posix="http://schemas.ggf.org/jsdl/2005/11/jsdl-posix">
+              <jsdl:JobDefinition><jsdl:JobDescription>
+                <jsdl:JobIdentification><jsdl:JobName>done</jsdl:JobName></jsdl:JobIdentification>
+                <jsdl:Application><posix:POSIXApplication>
+                  <posix:Executable>/bin/true</posix:Executable>
+                </posix:POSIXApplication></jsdl:Application>
+                <gx:Dependencies><gx:After>positions</gx:After></gx:Dependencies>
+              </jsdl:JobDescription></jsdl:JobDefinition>
+              <jsdl:JobDefinition>"""
+                + positions
+                + """
+              </jsdl:JobDefinition>
+            </gx:JobChain>
+            """);
+    Result submit = gantry.run("submit", "--wait", chain.toString(), "--set", "portfolio=DESK-1");
+    assertEquals(0, submit.exitCode(), submit.toString());
+    List<String> lines = submit.out().lines().toList();
+    assertEquals("submitted chain of 2 stages", lines.get(0), submit.toString());
+    assertTrue(lines.get(1).matches("positions [a-z2-7]{32}"), submit.toString());
+    assertTrue(lines.get(2).matches("done      [a-z2-7]{32}"), submit.toString());
+    String done = lines.get(2).substring(10);
+    assertTrue(gantry.run("status", done).out().contains("SUCCEEDED"), done);
+
+    Result after = gantry.run("submit", "--after", done, chain.toString());
+    assertEquals(ExitCodes.USAGE_OR_IO, after.exitCode(), after.toString());
+    assertTrue(after.err().contains("write them in the chain's stages"), after.toString());
+    Result unknown = gantry.run("submit", chain.toString(), "--set", "desk=DESK-1");
+    assertEquals(ExitCodes.NEGATIVE, unknown.exitCode(), unknown.toString());
+    assertTrue(
+        unknown.err().contains("parameter desk is given a value but no stage declares it"),
+        unknown.toString());
   }
 
   @Test

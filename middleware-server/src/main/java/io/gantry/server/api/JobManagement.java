@@ -39,6 +39,21 @@ public interface JobManagement {
   String submitJob(@WebParam(name = "jobDefinition") JobDocument jobDefinition)
       throws InvalidJobFault, LimitExceededFault;
 
+  /**
+   * Validates and queues a chain of jobs as one unit (docs/workflows.md, "A chain submitted as one
+   * unit"): {@code chain}'s element is a {@code gx:JobChain} of JSDL {@code JobDefinition}s, whose
+   * stages (their JobNames) name each other in {@code gx:After}, {@code gx:AfterAny} and {@code
+   * gantry-job:STAGE/FILE} sources; its parameter values go to the stages that declare them. Every
+   * stage is checked as submitJob checks a job, and all are stored in one transaction, or none.
+   * validateJob checks a chain the same way.
+   *
+   * @return each stage and its new job's id, in the order they depend on each other
+   */
+  @WebMethod
+  @WebResult(name = "stage")
+  List<ChainStage> submitChain(@WebParam(name = "chain") JobDocument chain)
+      throws InvalidJobFault, LimitExceededFault;
+
   /** Validates a job description without queueing it; returns every problem found. */
   @WebMethod
   @WebResult(name = "validation")

@@ -125,6 +125,12 @@ public class JobManagementService implements JobManagement {
   }
 
   @Override
+  public List<ChainStage> submitChain(JobDocument chain)
+      throws InvalidJobFault, LimitExceededFault {
+    return operations.submission().submitChain(chain, caller());
+  }
+
+  @Override
   public ValidationResult validateJob(JobDocument jobDefinition) {
     return operations.submission().validate(jobDefinition, caller());
   }

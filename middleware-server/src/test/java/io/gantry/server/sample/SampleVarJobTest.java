@@ -59,6 +59,7 @@ class SampleVarJobTest {
   private static String again;
   private static String oldDate;
   private static JobStatusInfo describedStatus;
+  private static Map<String, String> nightlyChain;
   private static JobResults describedResults;
   private static JobResults namedResults;
   private static JobResults oldDateResults;
@@ -88,6 +89,7 @@ class SampleVarJobTest {
               new JobDocument(
                   sampleJob(),
                   List.of(new io.gantry.server.api.ParameterValue("business_date", "2026-11-12"))));
+      nightlyChain = runTheNightlyChain();
       describedStatus = awaitEnd(described, Duration.ofMinutes(4));
       assertEquals(
           JobStateName.SUCCEEDED,
@@ -98,12 +100,61 @@ class SampleVarJobTest {
         JobStatusInfo status = awaitEnd(job, Duration.ofMinutes(4));
         assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
       }
+      for (String job : nightlyChain.values()) {
+        JobStatusInfo status = awaitEnd(job, Duration.ofMinutes(4));
+        assertEquals(
+            JobStateName.SUCCEEDED,
+            status.state,
+            () -> status.name + " failed: " + status.failureReason);
+      }
       describedResults = client.getJobResults(described);
       namedResults = client.getJobResults(named);
       oldDateResults = client.getJobResults(oldDate);
     } finally {
       server.close();
     }
+  }
+
+  /**
+   * The nightly chain of docs/workflows.md as documented: added as one schedule and run now (what
+   * {@code gantry schedule run} does), for the demo's last business date; its stages by name.
+   */
+  private static Map<String, String> runTheNightlyChain() throws Exception {
+    Element chain =
+        parse(Files.readString(REPOSITORY.resolve("jsdl-schema/examples/nightly-var-chain.xml")));
+    client.addSchedule(
+        "nightly-var",
+        "30 18 * * 1-5",
+        "Europe/London",
+        null,
+        new JobDocument(
+            chain, List.of(new io.gantry.server.api.ParameterValue("business_date", "2026-11-20"))),
+        null);
+    String last = client.runSchedule("nightly-var");
+    Map<String, String> stages = new java.util.TreeMap<>();
+    for (JobStatusInfo listed : client.listJobs(List.of(), 0, 100, false).jobs) {
+      JobStatusInfo job = client.getJobStatus(listed.jobId); // with where it came from
+      if ("nightly-var".equals(job.schedule)) {
+        stages.put(job.name, job.jobId);
+      }
+    }
+    assertEquals(List.of("backtest", "report", "var"), List.copyOf(stages.keySet()));
+    assertEquals(stages.get("backtest"), last, "schedule run answers the chain's last stage");
+    return stages;
+  }
+
+  @Test
+  void theNightlyChainReportsItsVarStagesOwnResultFile() throws Exception {
+    // the server has stopped; its job directories stay
+    Path var = server.jobDirectory(nightlyChain.get("var"));
+    String report =
+        Files.readString(server.jobDirectory(nightlyChain.get("report")).resolve("var-report.csv"));
+    try (java.io.InputStream in =
+        new java.util.zip.GZIPInputStream(
+            Files.newInputStream(var.resolve("results/var_summary.csv.gz")))) {
+      assertEquals(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), report);
+    }
+    assertTrue(report.contains("BANK,"), report);
   }
 
   /**

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.server.api.ChainStage;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobNotFoundFault;
@@ -466,6 +467,74 @@ class JobDependenciesOverHttpTest {
     assertArrayEquals(
         Files.readAllBytes(server.jobDirectory(extract).resolve("stdout.txt")),
         Files.readAllBytes(server.jobDirectory(newPrice).resolve("in/upstream.txt")));
+  }
+
+  @Test
+  void aChainSubmittedAsOneUnitResolvesItsStagesAndIsStoredWholeOrNotAtAll() throws Exception {
+    // written out of order, naming each other by stage: the server orders and resolves them
+    String chain =
+        chain(
+            reading("report", "price"),
+            reading("price", "extract"),
+            TestJobs.job("extract").shell("echo \"levels $$ $(date +%N)\"", 60));
+    List<ChainStage> stages = alice.submitChain(TestJobs.documentOf(chain));
+    assertEquals(List.of("extract", "price", "report"), stages.stream().map(s -> s.stage).toList());
+    Map<String, String> ids = stages.stream().collect(Collectors.toMap(s -> s.stage, s -> s.jobId));
+    JobStatusInfo end = awaitFinal(alice, ids.get("report"), LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    assertEquals(
+        "gantry-job:" + ids.get("price") + "/stdout.txt",
+        alice.getJobResults(ids.get("report")).stagedIn.get(0).source,
+        "a stage's name is its job's id once stored");
+    String extracted =
+        Files.readString(server.jobDirectory(ids.get("extract")).resolve("stdout.txt"));
+    assertEquals(
+        extracted + "price\nreport\n",
+        Files.readString(server.jobDirectory(ids.get("report")).resolve("stdout.txt")));
+    // the stored chain is a chain like any other: rerun from a stage
+    assertEquals(
+        List.of("price", "report"),
+        alice.resubmitChain(List.of(ids.get("report")), "price").stream()
+            .map(r -> r.stage)
+            .toList());
+
+    // one invalid stage: every stage's problem is reported, and no job is stored
+    long before = alice.listJobs(List.of(), 0, 1, false).total;
+    String broken =
+        chain(
+            TestJobs.job("extract").shell("true", 60),
+            TestJobs.job("price")
+                .stageIn("in/levels.txt", "gantry-job:extract/levels.csv")
+                .shell("true", 60)
+                .after("extract"),
+            reading("report", "price"));
+    InvalidJobFault refused =
+        assertThrows(InvalidJobFault.class, () -> alice.submitChain(TestJobs.documentOf(broken)));
+    assertEquals(
+        List.of(
+            "stage price: DataStaging 1 (FileName in/levels.txt) Source gantry-job:"
+                + "extract/levels.csv: stage extract produces no file 'levels.csv'; it produces"
+                + " stdout.txt, stderr.txt (its stage-out files, standard output and error)",
+            "stage report is not checked: it names stage price, which is invalid"),
+        messages(refused.getFaultInfo()));
+    assertEquals(before, alice.listJobs(List.of(), 0, 1, false).total, "none stored");
+    assertFalse(alice.validateJob(TestJobs.documentOf(broken)).valid, "validateJob, the same");
+    InvalidJobFault cycle =
+        assertThrows(
+            InvalidJobFault.class,
+            () ->
+                alice.submitChain(
+                    TestJobs.documentOf(chain(reading("a", "b"), reading("b", "a")))));
+    assertEquals(
+        List.of("stages a, b wait for each other (a cycle)"), messages(cycle.getFaultInfo()));
+  }
+
+  private static String chain(TestJobs... stages) {
+    StringBuilder xml = new StringBuilder("<gx:JobChain xmlns:gx=\"urn:gantry:jsdl:ext:1\">");
+    for (TestJobs stage : stages) {
+      xml.append(stage.xml());
+    }
+    return xml.append("</gx:JobChain>").toString();
   }
 
   /** A stage that stages the standard output of {@code upstream} in, after it, and prints it. */

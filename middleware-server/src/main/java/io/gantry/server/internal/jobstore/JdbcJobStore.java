@@ -256,33 +256,76 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     Instant now = now();
     return tx.write(
         "store new job " + id,
+        c -> insertJobIn(c, id, owner, name, jobDescription, plan, origin, charge, now));
+  }
+
+  @Override
+  public List<JobRecord> submitAll(List<NewJob> jobs) {
+    for (NewJob j : jobs) {
+      checkNewJob(j.owner(), j.name(), j.jobDescription());
+    }
+    Instant now = now();
+    return tx.write(
+        "store " + jobs.size() + " new jobs of a chain",
         c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "INSERT INTO gantry_job (id, owner, name, state, submitted_at, jsdl_xml,"
-                      + " project, cores, owner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                      + Owners.ID_OF_NAMED
-                      + ")")) {
-            ps.setString(1, id.value());
-            ps.setString(2, owner);
-            ps.setString(3, name);
-            ps.setString(4, JobState.QUEUED.name());
-            JobRows.setInstant(ps, 5, now);
-            ps.setString(6, jobDescription);
-            ps.setString(7, charge.project());
-            ps.setInt(8, charge.cores());
-            ps.setString(9, owner);
-            ps.executeUpdate();
+          List<JobRecord> stored = new java.util.ArrayList<>();
+          for (NewJob j : jobs) {
+            // each job's conditions before it, as recordAtSubmission does (V12)
+            if (!j.dependencies().isEmpty() || j.heldBy() != null) {
+              conditions.insert(c, j.id(), j.dependencies(), j.heldBy());
+            }
+            stored.add(
+                insertJobIn(
+                    c,
+                    j.id(),
+                    j.owner(),
+                    j.name(),
+                    j.jobDescription(),
+                    j.plan(),
+                    j.origin(),
+                    j.charge(),
+                    now));
           }
-          if (plan != null) {
-            PlanRows.insert(c, id, plan, now, TEXT_LIMIT);
-          }
-          OriginRows.insert(c, id, origin); // the template's values go with the job, or neither
-          appendHistory(c, id, null, JobState.QUEUED, now, "submitted by " + owner);
-          JobRecord job = readJob(c, id).orElseThrow();
-          JobEvents.stateChanged(c, job, null, "submitted by " + owner, null, now);
-          return job;
+          return stored;
         });
+  }
+
+  private JobRecord insertJobIn(
+      java.sql.Connection c,
+      JobId id,
+      String owner,
+      String name,
+      String jobDescription,
+      StoredPlan plan,
+      JobOrigin origin,
+      JobCharge charge,
+      Instant now)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO gantry_job (id, owner, name, state, submitted_at, jsdl_xml,"
+                + " project, cores, owner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                + Owners.ID_OF_NAMED
+                + ")")) {
+      ps.setString(1, id.value());
+      ps.setString(2, owner);
+      ps.setString(3, name);
+      ps.setString(4, JobState.QUEUED.name());
+      JobRows.setInstant(ps, 5, now);
+      ps.setString(6, jobDescription);
+      ps.setString(7, charge.project());
+      ps.setInt(8, charge.cores());
+      ps.setString(9, owner);
+      ps.executeUpdate();
+    }
+    if (plan != null) {
+      PlanRows.insert(c, id, plan, now, TEXT_LIMIT);
+    }
+    OriginRows.insert(c, id, origin); // the template's values go with the job, or neither
+    appendHistory(c, id, null, JobState.QUEUED, now, "submitted by " + owner);
+    JobRecord job = readJob(c, id).orElseThrow();
+    JobEvents.stateChanged(c, job, null, "submitted by " + owner, null, now);
+    return job;
   }
 
   @Override

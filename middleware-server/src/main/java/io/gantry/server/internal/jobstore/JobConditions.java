@@ -34,24 +34,30 @@ public final class JobConditions {
     tx.write(
         "record the dependencies of job " + job,
         c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "INSERT INTO gantry_job_dependency (job_id, depends_on, kind) VALUES (?, ?, ?)")) {
-            for (JobDependency d : dependencies.stream().distinct().toList()) {
-              ps.setString(1, job.value());
-              ps.setString(2, d.on().value());
-              ps.setString(3, d.kind().word());
-              ps.addBatch();
-            }
-            if (!dependencies.isEmpty()) {
-              ps.executeBatch();
-            }
-          }
-          if (heldBy != null) {
-            insertHold(c, job, heldBy);
-          }
+          insert(c, job, dependencies, heldBy);
           return null;
         });
+  }
+
+  /** {@link #recordAtSubmission}'s rows, in the caller's transaction (a chain stored at once). */
+  void insert(java.sql.Connection c, JobId job, List<JobDependency> dependencies, String heldBy)
+      throws java.sql.SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO gantry_job_dependency (job_id, depends_on, kind) VALUES (?, ?, ?)")) {
+      for (JobDependency d : dependencies.stream().distinct().toList()) {
+        ps.setString(1, job.value());
+        ps.setString(2, d.on().value());
+        ps.setString(3, d.kind().word());
+        ps.addBatch();
+      }
+      if (!dependencies.isEmpty()) {
+        ps.executeBatch();
+      }
+    }
+    if (heldBy != null) {
+      insertHold(c, job, heldBy);
+    }
   }
 
   /** The jobs {@code job} waits for, in the order they were named. */

@@ -47,6 +47,25 @@ public interface JobStore {
       JobOrigin origin,
       JobCharge charge);
 
+  /**
+   * Stores several new jobs, each with its plan, origin, charge and conditions, in one transaction:
+   * all of them or, when one cannot be stored, none (a chain submitted as one unit,
+   * docs/workflows.md).
+   */
+  List<JobRecord> submitAll(List<NewJob> jobs);
+
+  /** One job of {@link #submitAll}: what {@code submit} stores, and what it waits for. */
+  record NewJob(
+      JobId id,
+      String owner,
+      String name,
+      String jobDescription,
+      StoredPlan plan,
+      JobOrigin origin,
+      JobCharge charge,
+      List<JobDependency> dependencies,
+      String heldBy) {}
+
   /** The job's template values and where it came from; {@link JobOrigin#NONE}-like when none. */
   JobOrigin origin(JobId id);
 

@@ -1,11 +1,13 @@
 package io.gantry.server.internal.service;
 
+import io.gantry.jsdl.JobChain;
 import io.gantry.jsdl.JobTemplate;
 import io.gantry.jsdl.JsdlJob;
 import io.gantry.jsdl.JsdlParser;
 import io.gantry.jsdl.JsdlWriter;
 import io.gantry.jsdl.ParseResult;
 import io.gantry.server.api.ApplicationInfo;
+import io.gantry.server.api.ChainStage;
 import io.gantry.server.api.FaultDetail;
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobDocument;
@@ -26,6 +28,7 @@ import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.jobstore.JobState;
 import io.gantry.server.internal.jobstore.JobStore;
 import io.gantry.server.internal.jobstore.JobStoreException;
+import io.gantry.server.internal.jobstore.StoredPlan;
 import io.gantry.server.internal.plan.JobPlanner;
 import io.gantry.server.internal.plan.JsdlJobPlan;
 import io.gantry.server.internal.plan.StoredPlans;
@@ -61,6 +64,8 @@ public final class JobSubmission {
   private final VisibleJobs visible;
   private final QueueClasses classes;
   private final SubmissionQuotas quotas;
+
+  private final ChainSubmission chains = new ChainSubmission(this);
 
   /** Holds submissions apart from a quota check to their job being stored. */
   private final Object quotaLock = new Object();
@@ -108,7 +113,7 @@ public final class JobSubmission {
    */
   public String submit(JobDocument jobDefinition, Caller caller, JobOrigin origin)
       throws InvalidJobFault, LimitExceededFault {
-    Checked checked = check(jobDefinition, caller);
+    Checked checked = check(jobDefinition, caller, Map.of());
     if (!checked.result().valid) {
       throw new InvalidJobFault(
           "the job description is invalid: "
@@ -116,30 +121,43 @@ public final class JobSubmission {
               + " problem(s)",
           checked.result());
     }
+    return storeAll(List.of(checked), caller, origin).get(0);
+  }
+
+  /**
+   * Stores checked jobs, all in one transaction (a chain: all or none), then hands them to the
+   * scheduler in that order; their ids.
+   */
+  List<String> storeAll(List<Checked> jobs, Caller caller, JobOrigin origin)
+      throws LimitExceededFault {
     long unfinished = store.countUnfinished(caller.name());
-    if (unfinished >= info.maxQueuedJobsPerUser) {
+    if (unfinished + jobs.size() > info.maxQueuedJobsPerUser) {
       String message =
           "user "
               + caller.name()
               + " already has "
               + unfinished
-              + " unfinished jobs, the most this server accepts (limits.queued-jobs-per-user); wait for"
-              + " some to end or cancel them";
+              + (jobs.size() > 1
+                  ? " unfinished jobs and the chain "
+                      + jobs.size()
+                      + " more, above the "
+                      + info.maxQueuedJobsPerUser
+                      + " this server accepts"
+                  : " unfinished jobs, the most this server accepts")
+              + " (limits.queued-jobs-per-user); wait for some to end or cancel them";
       throw new LimitExceededFault(message, new FaultDetail("LIMIT_EXCEEDED", message, null, null));
     }
-    JsdlJob job = checked.job();
-    JsdlJobPlan plan = checked.plan();
     requireStorage("the job was not accepted");
-    String project = job.jobProjects().isEmpty() ? null : job.jobProjects().get(0).strip();
-    JobRecord record;
-    synchronized (quotaLock) {
-      quotas.check(caller.name(), project);
-      flow.recordAtSubmission(plan.jobId(), checked.dependencies(), job.heldAtSubmission(), caller);
+    List<JobStore.NewJob> rows = new ArrayList<>();
+    for (Checked checked : jobs) {
+      JsdlJob job = checked.job();
+      JsdlJobPlan plan = checked.plan();
+      String project = job.jobProjects().isEmpty() ? null : job.jobProjects().get(0).strip();
       // planned once, by check: the job is stored under the id it was planned for, with that plan
       // a template is kept as written, with its values beside it: definition, resubmission and a
       // restarted server fill it again exactly as at submission
-      record =
-          store.submit(
+      rows.add(
+          new JobStore.NewJob(
               plan.jobId(),
               caller.name(),
               job.jobName().orElse(null),
@@ -152,29 +170,77 @@ public final class JobSubmission {
                   origin.scheduleName(),
                   origin.scheduledFor(),
                   origin.failedTasksOnly()),
-              new JobCharge(project, plan.slots()));
+              new JobCharge(project, plan.slots()),
+              checked.dependencies(),
+              job.heldAtSubmission() ? caller.name() : null));
+    }
+    List<JobRecord> records;
+    synchronized (quotaLock) {
+      for (JobStore.NewJob row : rows) {
+        quotas.check(caller.name(), row.charge().project());
+      }
+      if (rows.size() == 1) {
+        JobStore.NewJob row = rows.get(0);
+        flow.recordAtSubmission(row.id(), row.dependencies(), row.heldBy() != null, caller);
+        records =
+            List.of(
+                store.submit(
+                    row.id(),
+                    row.owner(),
+                    row.name(),
+                    row.jobDescription(),
+                    row.plan(),
+                    row.origin(),
+                    row.charge()));
+      } else {
+        records = store.submitAll(rows);
+      }
     }
     // The store may have taken the job into a file deleted since the last check: acknowledge
     // only what a fresh check says is kept.
     if (storage.confirmStillThere().isPresent()) {
-      try {
-        store.transition(
-            record.id(),
-            JobState.QUEUED,
-            JobState.FAILED,
-            "the server's storage failed as the job was stored");
-      } catch (RuntimeException e) {
-        // the store is failing: the fault below is the answer either way
+      for (JobRecord record : records) {
+        try {
+          store.transition(
+              record.id(),
+              JobState.QUEUED,
+              JobState.FAILED,
+              "the server's storage failed as the job was stored");
+        } catch (RuntimeException e) {
+          // the store is failing: the fault below is the answer either way
+        }
       }
       requireStorage("the job was not accepted");
     }
     FaultPoint.JOB_STORED.reached();
-    if (checked.dependencies().isEmpty() && !job.heldAtSubmission()) {
-      scheduler.submittedWithoutConditions(plan);
-    } else {
-      scheduler.submitted(plan); // answered once the gate has decided what the job waits for
+    for (Checked checked : jobs) {
+      if (checked.dependencies().isEmpty() && !checked.job().heldAtSubmission()) {
+        scheduler.submittedWithoutConditions(checked.plan());
+      } else {
+        scheduler.submitted(checked.plan()); // answered once the gate has decided
+      }
     }
-    return record.id().toString();
+    return records.stream().map(r -> r.id().toString()).toList();
+  }
+
+  /**
+   * submitChain: the stages of a {@code gx:JobChain} document, checked and stored as one unit
+   * (docs/workflows.md); each stage and its new job's id, in the order they were stored.
+   */
+  public List<ChainStage> submitChain(JobDocument chain, Caller caller)
+      throws InvalidJobFault, LimitExceededFault {
+    try {
+      return chains.submit(chain, caller, JobOrigin.NONE);
+    } catch (JobStoreException e) {
+      storage.checkSoon();
+      throw storageFault(
+          storage.problem().orElse("the job store cannot be reached or written"),
+          "the chain was not accepted");
+    }
+  }
+
+  private static boolean isChain(JobDocument document) {
+    return document != null && JobChain.isChain(document.getJobDefinition());
   }
 
   /** Refuses new work, as a SOAP fault, while the server's storage is failing. */
@@ -198,25 +264,49 @@ public final class JobSubmission {
 
   /** validateJob: the report of every check a submission makes, nothing stored. */
   public ValidationResult validate(JobDocument jobDefinition, Caller caller) {
-    return check(jobDefinition, caller).result();
+    if (isChain(jobDefinition)) {
+      return chains.validate(jobDefinition, caller);
+    }
+    return check(jobDefinition, caller, Map.of()).result();
   }
 
   /**
    * A check's report, and for a valid job its description and the plan made for it (under a fresh
    * id).
    */
-  private record Checked(
+  record Checked(
       ValidationResult result,
       JsdlJob job,
       JsdlJobPlan plan,
       List<io.gantry.server.internal.jobstore.JobDependency> dependencies) {}
 
-  /** Schema and semantic checks, then what only this server knows (data sources, identities). */
-  private Checked check(JobDocument document, Caller caller) {
+  /**
+   * A job planned by {@link #check} but not stored yet: an earlier stage of a chain, which a later
+   * stage names by the id it will be stored under.
+   */
+  record Pending(JobRecord job, StoredPlan plan) {}
+
+  /**
+   * Schema and semantic checks, then what only this server knows (data sources, identities). A job
+   * of {@code earlier} is seen as stored (QUEUED, with its plan) by the checks of what it waits for
+   * and reads.
+   */
+  Checked check(JobDocument document, Caller caller, Map<JobId, Pending> earlier) {
     ValidationResult result = new ValidationResult();
     if (document == null || document.getJobDefinition() == null) {
       result.problems.add(
           problem("ERROR", 0, 0, "", "the message carries no JobDefinition element"));
+      return new Checked(result, null, null, List.of());
+    }
+    if (JobChain.isChain(document.getJobDefinition())) {
+      result.problems.add(
+          problem(
+              "ERROR",
+              0,
+              0,
+              "JobChain",
+              "this is a chain of jobs (gx:JobChain); submit it with submitChain (gantry submit"
+                  + " does), which stores its stages as one unit"));
       return new Checked(result, null, null, List.of());
     }
     ParseResult parsed =
@@ -230,10 +320,18 @@ public final class JobSubmission {
     List<io.gantry.server.internal.jobstore.JobDependency> dependencies = List.of();
     if (job != null) {
       List<Problem> unknown = new ArrayList<>();
-      dependencies = flow.dependencies(job, caller, id -> visible.find(id, caller), unknown);
+      dependencies =
+          flow.dependencies(
+              job, caller, id -> pending(earlier, id).or(() -> visible.find(id, caller)), unknown);
       // an earlier job's file as a Source: that job, that file, and waiting for it (workflows.md)
       unknown.addAll(
-          new JobOutputSources(store::find, producer -> store.plan(producer.id()))
+          new JobOutputSources(
+                  id ->
+                      earlier.containsKey(id) ? Optional.of(earlier.get(id).job()) : store.find(id),
+                  producer ->
+                      earlier.containsKey(producer.id())
+                          ? Optional.of(earlier.get(producer.id()).plan())
+                          : store.plan(producer.id()))
               .problems(caller.name(), job.stagingSteps(), dependencies));
       if (!unknown.isEmpty()) {
         result.problems.addAll(unknown);
@@ -315,6 +413,14 @@ public final class JobSubmission {
     return new Checked(result, job, job == null ? null : plan, dependencies);
   }
 
+  private static Optional<JobRecord> pending(Map<JobId, Pending> earlier, String id) {
+    try {
+      return Optional.ofNullable(earlier.get(JobId.parse(id))).map(Pending::job);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      return Optional.empty();
+    }
+  }
+
   private static String stagingPath(String problem) {
     return "JobDefinition/JobDescription/"
         + (problem.startsWith("stage-in") ? "PreDataStaging" : "PostDataStaging");
@@ -370,17 +476,26 @@ public final class JobSubmission {
         new JobOrigin(Map.of(), original.id(), null, null, null, true));
   }
 
-  /** Submits a schedule's job for one of its times, as the schedule's owner. */
+  /**
+   * Submits a schedule's job for one of its times, as the schedule's owner; for a chain, all its
+   * stages, and the id of the last one stored (the chain's end, from which resubmitChain finds the
+   * rest).
+   */
   public String submitScheduled(
       String owner, String description, Map<String, String> values, JobOrigin origin)
       throws InvalidJobFault, LimitExceededFault {
-    return submit(StoredDocuments.document(description, values), new Caller(owner, false), origin);
+    JobDocument document = StoredDocuments.document(description, values);
+    if (isChain(document)) {
+      List<ChainStage> stages = chains.submit(document, new Caller(owner, false), origin);
+      return stages.get(stages.size() - 1).jobId;
+    }
+    return submit(document, new Caller(owner, false), origin);
   }
 
   /** Validates a job for a schedule: the report, as validateJob gives it, for {@code owner}. */
   public ValidationResult validateFor(
       String owner, String description, Map<String, String> values) {
-    return check(StoredDocuments.document(description, values), new Caller(owner, false)).result();
+    return validate(StoredDocuments.document(description, values), new Caller(owner, false));
   }
 
   /** getServerInfo: the server's limits, and the applications offered to the caller. */
