@@ -3,7 +3,9 @@ package io.gantry.server;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code gantry-server store privileges}: the SQL a PostgreSQL administrator runs once to make the
@@ -24,6 +26,8 @@ import picocli.CommandLine.Option;
 final class StorePrivilegesCommand implements Callable<Integer> {
   private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
+  @Spec CommandSpec spec;
+
   @Option(
       names = "--user",
       paramLabel = "ROLE",
@@ -42,14 +46,17 @@ final class StorePrivilegesCommand implements Callable<Integer> {
   public Integer call() {
     for (String name : new String[] {user, database}) {
       if (!NAME.matcher(name).matches()) {
-        System.err.println(
-            "gantry-server store privileges: '"
-                + name
-                + "' is not a plain PostgreSQL name (lower-case letters, digits, _)");
+        spec.commandLine()
+            .getErr()
+            .println(
+                "gantry-server store privileges: '"
+                    + name
+                    + "' is not a plain PostgreSQL name (lower-case letters, digits, _)");
         return 2;
       }
     }
-    System.out.print(script(user, database));
+    spec.commandLine().getOut().print(script(user, database));
+    spec.commandLine().getOut().flush();
     return 0;
   }
 
