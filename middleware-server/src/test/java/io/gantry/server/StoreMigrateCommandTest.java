@@ -19,7 +19,9 @@ import io.gantry.server.internal.jobstore.StoredPlan;
 import io.gantry.testing.EmbeddedPostgresServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -53,7 +55,7 @@ class StoreMigrateCommandTest {
   }
 
   @Test
-  void anH2StoreMovesToPostgresAndBackWithEqualCountsAndChecksums() {
+  void anH2StoreMovesToPostgresAndBackWithEqualCountsAndChecksums() throws Exception {
     Path original = dir.resolve("original");
     List<JobRecord> jobs;
     try (JdbcJobStore store =
@@ -114,6 +116,14 @@ class StoreMigrateCommandTest {
             "--to",
             "jdbc:h2:file:" + back.resolve("jobstore").resolve("gantry"));
     assertEquals(0, home.code(), home.err());
+    assertEquals(
+        "rwx------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(back.resolve("jobstore"))),
+        "the copy's directory, made by the copy, is the owner's only");
+    assertEquals(
+        "rw-------",
+        PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(back.resolve("jobstore").resolve("gantry.mv.db"))));
     Ran after = gantryServer("store", "checksums", "--data-dir", back.toString());
     assertEquals(0, after.code(), after.err());
     assertEquals(before.out(), after.out());

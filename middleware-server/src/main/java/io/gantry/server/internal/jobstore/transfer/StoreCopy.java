@@ -56,6 +56,7 @@ public final class StoreCopy {
                             + ") is not a Gantry job store: it has no "
                             + StoreTables.HISTORY
                             + " table"));
+    PrivateH2File.prepare(to.jdbcUrl()); // before H2 first opens (and creates) it
     DataSource target = dataSource(to);
     String latest = SchemaMigrations.latestVersion(target);
     if (!sourceVersion.equals(latest)) {
@@ -120,6 +121,7 @@ public final class StoreCopy {
         TableCopy.restartIdentities(out, table);
       }
       out.commit();
+      PrivateH2File.tighten(to.jdbcUrl());
       return written;
     }
   }
