@@ -187,6 +187,7 @@ function _complete_gantry() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session list" ];    then _picocli_gantry_session; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} session revoke" ];    then _picocli_gantry_session; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user" ];    then _picocli_gantry_admin; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin accounting" ];    then _picocli_gantry_admin; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user list" ];    then _picocli_gantry_admin_user; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user add" ];    then _picocli_gantry_admin_user; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} admin user remove" ];    then _picocli_gantry_admin_user; return $?; fi
@@ -251,65 +252,67 @@ function _complete_gantry() {
   local cmds30=(session list)
   local cmds31=(session revoke)
   local cmds32=(admin user)
-  local cmds33=(admin user list)
-  local cmds34=(admin user add)
-  local cmds35=(admin user remove)
-  local cmds36=(admin user passwd)
-  local cmds37=(admin user set-role)
-  local cmds38=(admin user set-os-account)
-  local cmds39=(schedule add)
-  local cmds40=(schedule list)
-  local cmds41=(schedule pause)
-  local cmds42=(schedule run)
-  local cmds43=(schedule resume)
-  local cmds44=(schedule remove)
-  local cmds45=(notify add)
-  local cmds46=(notify list)
-  local cmds47=(notify remove)
-  local cmds48=(cache list)
-  local cmds49=(cache clear)
-  local cmds50=(var summary)
-  local cmds51=(var history)
-  local cmds52=(var backtest)
-  local cmds53=(var explain)
-  local cmds54=(var limits)
-  local cmds55=(var backfill)
-  local cmds56=(worker-session open)
-  local cmds57=(worker-session submit)
-  local cmds58=(worker-session take)
-  local cmds59=(worker-session status)
-  local cmds60=(worker-session list)
-  local cmds61=(worker-session close)
+  local cmds33=(admin accounting)
+  local cmds34=(admin user list)
+  local cmds35=(admin user add)
+  local cmds36=(admin user remove)
+  local cmds37=(admin user passwd)
+  local cmds38=(admin user set-role)
+  local cmds39=(admin user set-os-account)
+  local cmds40=(schedule add)
+  local cmds41=(schedule list)
+  local cmds42=(schedule pause)
+  local cmds43=(schedule run)
+  local cmds44=(schedule resume)
+  local cmds45=(schedule remove)
+  local cmds46=(notify add)
+  local cmds47=(notify list)
+  local cmds48=(notify remove)
+  local cmds49=(cache list)
+  local cmds50=(cache clear)
+  local cmds51=(var summary)
+  local cmds52=(var history)
+  local cmds53=(var backtest)
+  local cmds54=(var explain)
+  local cmds55=(var limits)
+  local cmds56=(var backfill)
+  local cmds57=(worker-session open)
+  local cmds58=(worker-session submit)
+  local cmds59=(worker-session take)
+  local cmds60=(worker-session status)
+  local cmds61=(worker-session list)
+  local cmds62=(worker-session close)
 
-  if CompWordsContainsArray "${cmds61[@]}"; then _picocli_gantry_workersession_close; return $?; fi
-  if CompWordsContainsArray "${cmds60[@]}"; then _picocli_gantry_workersession_list; return $?; fi
-  if CompWordsContainsArray "${cmds59[@]}"; then _picocli_gantry_workersession_status; return $?; fi
-  if CompWordsContainsArray "${cmds58[@]}"; then _picocli_gantry_workersession_take; return $?; fi
-  if CompWordsContainsArray "${cmds57[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
-  if CompWordsContainsArray "${cmds56[@]}"; then _picocli_gantry_workersession_open; return $?; fi
-  if CompWordsContainsArray "${cmds55[@]}"; then _picocli_gantry_var_backfill; return $?; fi
-  if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_var_limits; return $?; fi
-  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_var_explain; return $?; fi
-  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_var_backtest; return $?; fi
-  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_var_history; return $?; fi
-  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_var_summary; return $?; fi
-  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_cache_clear; return $?; fi
-  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_cache_list; return $?; fi
-  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_notify_remove; return $?; fi
-  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_notify_list; return $?; fi
-  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_notify_add; return $?; fi
-  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
-  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
-  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_schedule_run; return $?; fi
-  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
-  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_list; return $?; fi
-  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_schedule_add; return $?; fi
-  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
-  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
-  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
-  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
-  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
-  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
+  if CompWordsContainsArray "${cmds62[@]}"; then _picocli_gantry_workersession_close; return $?; fi
+  if CompWordsContainsArray "${cmds61[@]}"; then _picocli_gantry_workersession_list; return $?; fi
+  if CompWordsContainsArray "${cmds60[@]}"; then _picocli_gantry_workersession_status; return $?; fi
+  if CompWordsContainsArray "${cmds59[@]}"; then _picocli_gantry_workersession_take; return $?; fi
+  if CompWordsContainsArray "${cmds58[@]}"; then _picocli_gantry_workersession_submit; return $?; fi
+  if CompWordsContainsArray "${cmds57[@]}"; then _picocli_gantry_workersession_open; return $?; fi
+  if CompWordsContainsArray "${cmds56[@]}"; then _picocli_gantry_var_backfill; return $?; fi
+  if CompWordsContainsArray "${cmds55[@]}"; then _picocli_gantry_var_limits; return $?; fi
+  if CompWordsContainsArray "${cmds54[@]}"; then _picocli_gantry_var_explain; return $?; fi
+  if CompWordsContainsArray "${cmds53[@]}"; then _picocli_gantry_var_backtest; return $?; fi
+  if CompWordsContainsArray "${cmds52[@]}"; then _picocli_gantry_var_history; return $?; fi
+  if CompWordsContainsArray "${cmds51[@]}"; then _picocli_gantry_var_summary; return $?; fi
+  if CompWordsContainsArray "${cmds50[@]}"; then _picocli_gantry_cache_clear; return $?; fi
+  if CompWordsContainsArray "${cmds49[@]}"; then _picocli_gantry_cache_list; return $?; fi
+  if CompWordsContainsArray "${cmds48[@]}"; then _picocli_gantry_notify_remove; return $?; fi
+  if CompWordsContainsArray "${cmds47[@]}"; then _picocli_gantry_notify_list; return $?; fi
+  if CompWordsContainsArray "${cmds46[@]}"; then _picocli_gantry_notify_add; return $?; fi
+  if CompWordsContainsArray "${cmds45[@]}"; then _picocli_gantry_schedule_remove; return $?; fi
+  if CompWordsContainsArray "${cmds44[@]}"; then _picocli_gantry_schedule_resume; return $?; fi
+  if CompWordsContainsArray "${cmds43[@]}"; then _picocli_gantry_schedule_run; return $?; fi
+  if CompWordsContainsArray "${cmds42[@]}"; then _picocli_gantry_schedule_pause; return $?; fi
+  if CompWordsContainsArray "${cmds41[@]}"; then _picocli_gantry_schedule_list; return $?; fi
+  if CompWordsContainsArray "${cmds40[@]}"; then _picocli_gantry_schedule_add; return $?; fi
+  if CompWordsContainsArray "${cmds39[@]}"; then _picocli_gantry_admin_user_setosaccount; return $?; fi
+  if CompWordsContainsArray "${cmds38[@]}"; then _picocli_gantry_admin_user_setrole; return $?; fi
+  if CompWordsContainsArray "${cmds37[@]}"; then _picocli_gantry_admin_user_passwd; return $?; fi
+  if CompWordsContainsArray "${cmds36[@]}"; then _picocli_gantry_admin_user_remove; return $?; fi
+  if CompWordsContainsArray "${cmds35[@]}"; then _picocli_gantry_admin_user_add; return $?; fi
+  if CompWordsContainsArray "${cmds34[@]}"; then _picocli_gantry_admin_user_list; return $?; fi
+  if CompWordsContainsArray "${cmds33[@]}"; then _picocli_gantry_admin_accounting; return $?; fi
   if CompWordsContainsArray "${cmds32[@]}"; then _picocli_gantry_admin_user; return $?; fi
   if CompWordsContainsArray "${cmds31[@]}"; then _picocli_gantry_session_revoke; return $?; fi
   if CompWordsContainsArray "${cmds30[@]}"; then _picocli_gantry_session_list; return $?; fi
@@ -1190,7 +1193,7 @@ function _picocli_gantry_admin() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="user"
+  local commands="user accounting"
   local flag_opts="'-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
   local arg_opts="'--server' '--user' '--server-fingerprint'"
 
@@ -1536,6 +1539,48 @@ function _picocli_gantry_admin_user() {
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--server')
+      return
+      ;;
+    '--user')
+      return
+      ;;
+    '--server-fingerprint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `accounting` subcommand.
+function _picocli_gantry_admin_accounting() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--csv' '-h' '--help' '-V' '--version' '--json' '-q' '--quiet' '--no-color'"
+  local arg_opts="'--from' '--to' '--by' '--server' '--user' '--server-fingerprint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--from')
+      return
+      ;;
+    '--to')
+      return
+      ;;
+    '--by')
+      return
+      ;;
     '--server')
       return
       ;;

@@ -11,7 +11,7 @@ import picocli.CommandLine.ParentCommand;
     name = "admin",
     mixinStandardHelpOptions = true,
     description = "Administer the server while it runs (administrators only).",
-    subcommands = {AdminUserCommand.class})
+    subcommands = {AdminUserCommand.class, AdminAccountingCommand.class})
 final class AdminCommand {
   @ParentCommand Invocation gantry;
 }

@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
       CacheCommand.class,
       AuditCommand.class,
       AccountingCommand.class,
+      StoreCommand.class,
       LedgerDdlCommand.class,
       CheckCommand.class,
       SshCaCommand.class

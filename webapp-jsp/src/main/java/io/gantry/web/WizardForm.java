@@ -225,10 +225,21 @@ final class WizardForm {
           case "wallTime" -> wholeNumber(value, 1, false, "The wall time limit");
           case "batchSize" -> wholeNumber(value, 1, false, "The batch size");
           case "port" -> port(value);
+          case "queue" -> queueClass(value);
           case "environment" -> environment(value);
           default -> null;
         };
     return java.util.Optional.ofNullable(message);
+  }
+
+  /**
+   * gx:Queue's pattern (gantry-jsdl-ext.xsd); whether the user may use the class is the server's.
+   */
+  private static String queueClass(String value) {
+    return value.isBlank() || value.strip().matches("[a-z][a-z0-9-]{0,31}")
+        ? null
+        : "A priority class is a lower-case name such as urgent, normal or batch"
+            + " (letters, digits and -, starting with a letter).";
   }
 
   private static String wholeNumber(String value, int least, boolean required, String what) {

@@ -57,6 +57,8 @@ final class WizardJsdlComposer {
     parameters(description, job.getParameters());
     stages(description, "PreDataStaging", job.getPre());
     stages(description, "PostDataStaging", job.getPost());
+    // the priority class, after the standard elements as the schema wants (gantry-jsdl-ext.xsd)
+    optional(description, GX, "Queue", job.value("queue").strip());
     return doc;
   }
 

@@ -186,6 +186,8 @@ final class WizardJsdlImporter {
           processCount(part, job);
         } else if (isGx(part, "Parameters")) {
           parameters(part, job);
+        } else if (isGx(part, "Queue")) {
+          job.set("queue", takeText(part).strip());
         } else if (isGx(part, "PreDataStaging") || isGx(part, "PostDataStaging")) {
           take(part);
           for (Element stage : children(part)) {

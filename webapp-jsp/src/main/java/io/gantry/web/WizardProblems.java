@@ -32,6 +32,7 @@ final class WizardProblems {
           Map.entry("Verbosity", "verbosity"),
           Map.entry("MpirunOption", "mpirunOptions"),
           Map.entry("WallTimeLimit", "wallTime"),
+          Map.entry("Queue", "queue"),
           Map.entry("StdoutFileName", "stdout"),
           Map.entry("StderrFileName", "stderr"));
   private static final Map<String, String> STAGE_FIELDS =

@@ -26,7 +26,7 @@ public enum WizardStep {
           "stderr",
           "verbosity",
           "mpirunOptions")),
-  RESOURCES("Resources", List.of("wallTime", "partition")),
+  RESOURCES("Resources", List.of("wallTime", "partition", "queue")),
   PRE_STAGING("Pre-staging", List.of()),
   POST_STAGING("Post-staging", List.of()),
   /** A job template's declarations (gx:Parameters); each posted as {@code p<index>.<field>}. */

@@ -23,6 +23,24 @@ class WizardJsdlRoundTripTest {
   private final JsdlParser parser = new JsdlParser();
 
   @Test
+  void thePriorityClassIsComposedAsGxQueueAndReadBack() throws Exception {
+    WizardJob job = WizardJob.fresh();
+    job.set("queue", "urgent");
+    String composed = WizardJsdlComposer.toXml(WizardJsdlComposer.compose(job));
+    ParseResult parsed = parser.parse(composed.getBytes(StandardCharsets.UTF_8), Map.of());
+    assertTrue(parsed.isValid(), parsed.report()::toString);
+    assertEquals(java.util.Optional.of("urgent"), parsed.validJob().queueClass());
+
+    WizardJsdlImporter.Result imported =
+        WizardJsdlImporter.read(composed.getBytes(StandardCharsets.UTF_8), parser);
+    assertTrue(imported.ok(), () -> imported.problems() + " " + imported.unsupported());
+    assertEquals("urgent", imported.job().value("queue"));
+    assertTrue(WizardForm.check("queue", "").isEmpty(), "none: the server's default class");
+    assertTrue(
+        WizardForm.check("queue", "Urgent!").orElseThrow().startsWith("A priority class is"));
+  }
+
+  @Test
   void aJobTemplateIsReadWithItsParametersAndReferencesAndComposedBackAsTheSameTemplate()
       throws Exception {
     byte[] original = Files.readAllBytes(EXAMPLES.resolve("var-job-named.jsdl"));

@@ -205,6 +205,31 @@ class MetaSchedulerTest {
   }
 
   @Test
+  void queuedJobsSurviveARestartAndStartInTheOrderTheyWereSubmitted() throws Exception {
+    // a server stopped with five jobs still queued; the next one opens the same store file
+    List<JobId> queued = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      queued.add(store.submit("alice", "q" + i, script(1, "ok", "true", "ok")).id());
+    }
+    store.close();
+    store = JdbcJobStore.open(JobStoreSettings.h2File(dir.resolve("store")));
+
+    startScheduler(1);
+    List<JobRecord> ended = queued.stream().map(id -> awaitState(id, JobState.SUCCEEDED)).toList();
+    for (int i = 1; i < ended.size(); i++) {
+      java.time.Instant previousProgramEnded =
+          store.history(queued.get(i - 1)).stream()
+              .filter(t -> t.to() == JobState.STAGING_OUT)
+              .findFirst()
+              .orElseThrow()
+              .at();
+      assertFalse(
+          ended.get(i).startedAt().isBefore(previousProgramEnded),
+          "one slot, first come first served: q" + i + " started after q" + (i - 1) + "'s program");
+    }
+  }
+
+  @Test
   void restartRecoversQueuedStagedAndStagingOutJobsAndFailsRunningOnes() throws Exception {
     // Jobs left in every unfinished state by a server that died.
     JobId queued = store.submit("alice", "q", script(1, "ok", "true", "ok")).id();
