@@ -25,6 +25,7 @@ import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.jobstore.JobState;
 import io.gantry.server.internal.jobstore.JobStore;
 import io.gantry.server.internal.jobstore.JobStoreException;
+import io.gantry.server.internal.logging.JobLog;
 import io.gantry.server.internal.plan.JobPlanner;
 import io.gantry.server.internal.plan.JsdlJobPlan;
 import io.gantry.server.internal.plan.StoredPlans;
@@ -126,6 +127,14 @@ public final class JobSubmission {
               + " some to end or cancel them";
       throw new LimitExceededFault(message, new FaultDetail("LIMIT_EXCEEDED", message, null, null));
     }
+    // what is logged from here on is about this job
+    try (JobLog scope = JobLog.of(checked.plan().jobId(), caller.name())) {
+      return queue(checked, caller, origin);
+    }
+  }
+
+  /** Stores a checked job and hands it to the scheduler; its id. */
+  private String queue(Checked checked, Caller caller, JobOrigin origin) throws LimitExceededFault {
     JsdlJob job = checked.job();
     JsdlJobPlan plan = checked.plan();
     requireStorage("the job was not accepted");
@@ -153,6 +162,7 @@ public final class JobSubmission {
                   origin.failedTasksOnly()),
               new JobCharge(project, plan.slots()));
     }
+    log.info("job {}: submitted by {}", record.id(), caller.name());
     // The store may have taken the job into a file deleted since the last check: acknowledge
     // only what a fresh check says is kept.
     if (storage.confirmStillThere().isPresent()) {
