@@ -2,6 +2,7 @@ package io.gantry.server;
 
 import io.gantry.server.config.ConfigException;
 import io.gantry.server.config.ServerConfig;
+import io.gantry.server.internal.logging.LogSetup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -92,6 +93,12 @@ public final class GantryServerCommand implements Callable<Integer> {
     } catch (ConfigException e) {
       System.err.println("gantry-server: " + e.getMessage());
       return 2;
+    }
+    try {
+      LogSetup.apply(settings.logging());
+    } catch (IllegalStateException e) {
+      System.err.println("gantry-server: " + e.getMessage());
+      return 1;
     }
     GantryServer server;
     try {

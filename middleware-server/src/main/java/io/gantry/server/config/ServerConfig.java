@@ -59,7 +59,8 @@ public record ServerConfig(
     SshCertificates sshCertificates,
     Notifications notifications,
     Queues queues,
-    Quotas quotas) {
+    Quotas quotas,
+    Logging logging) {
 
   /**
    * One user's or project's quota (the {@code quota.*} settings); each limit empty for none.
@@ -170,6 +171,23 @@ public record ServerConfig(
       return "Mail[" + smtpHost + ":" + smtpPort + ", user " + smtpUser + ", from " + from + "]";
     }
   }
+
+  /**
+   * The server's log (the {@code log.*} settings; docs/operations.md, "Logs").
+   *
+   * @param console {@code text}, {@code json} or {@code off}: the log on standard error
+   * @param file the log file, if any; rolled over by day and at {@code maxFileSize}
+   * @param fileFormat {@code text} or {@code json}
+   * @param maxHistoryDays days of rolled-over files kept
+   * @param totalSizeCap bytes the rolled-over files take at most together
+   */
+  public record Logging(
+      String console,
+      Optional<Path> file,
+      String fileFormat,
+      long maxFileSize,
+      int maxHistoryDays,
+      long totalSizeCap) {}
 
   /**
    * The operations listener (docs/operations.md): {@code ops.listen-host} (loopback) and {@code

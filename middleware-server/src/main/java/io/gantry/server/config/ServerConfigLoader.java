@@ -95,6 +95,7 @@ public final class ServerConfigLoader {
         SshCaSection.read(values),
         NotifySection.read(values),
         QueueSection.read(values),
-        QuotaSection.read(values));
+        QuotaSection.read(values),
+        LogSection.read(values));
   }
 }

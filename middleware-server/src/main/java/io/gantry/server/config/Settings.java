@@ -33,6 +33,7 @@ public final class Settings {
           ScheduleSection.class,
           WorkerSessionSection.class,
           OperationsSection.class,
+          LogSection.class,
           RiskSection.class,
           SshCaSection.class,
           NotifySection.class);

@@ -57,7 +57,9 @@ class SettingsWiringTest {
           Map.entry("ssh-ca.source-address", "10.1.0.0/16"),
           Map.entry("queue.classes", "urgent normal batch"),
           Map.entry("queue.default", "batch"),
-          Map.entry("server.public-url", "https://gantry.bank.example/risk/"));
+          Map.entry("server.public-url", "https://gantry.bank.example/risk/"),
+          Map.entry("log.format", "json"),
+          Map.entry("log.console", "json"));
 
   /** Settings that are valid only beside others (the baseline has these too). */
   private static final Map<String, Map<String, String>> COMPANIONS =
@@ -90,6 +92,7 @@ class SettingsWiringTest {
           Map.entry("directory.bind-password-env", directoryWith("directory.bind-password-env")),
           Map.entry(
               "oidc.", Map.of("oidc.issuer", "https://idp.example", "oidc.audience", "gantry")),
+          Map.entry("log.", Map.of("log.file", "/var/log/example/gantry.log")), // file settings
           Map.entry(
               "application.ID.processes",
               Map.of("application.x.executable", "/bin/true", "application.x.kind", "mpirun")));

@@ -1,7 +1,11 @@
 package io.gantry.server.internal.http;
 
+import io.gantry.server.internal.logging.JobLog;
 import jakarta.jws.WebService;
 import jakarta.servlet.ServletConfig;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import javax.xml.namespace.QName;
 import org.apache.cxf.Bus;
@@ -37,6 +41,17 @@ final class SoapServlet extends CXFNonSpringServlet {
     this.endpoints = List.copyOf(endpoints);
     this.inInterceptors = List.copyOf(inInterceptors);
     this.requestLimit = requestLimit;
+  }
+
+  /** A request's job and user ({@link JobLogInterceptor}) stay off the thread's next request. */
+  @Override
+  protected void invoke(HttpServletRequest request, HttpServletResponse response)
+      throws ServletException {
+    try {
+      super.invoke(request, response);
+    } finally {
+      JobLog.clear();
+    }
   }
 
   @Override
@@ -76,6 +91,7 @@ final class SoapServlet extends CXFNonSpringServlet {
     }
     factory.getInInterceptors().addAll(inInterceptors);
     factory.getInInterceptors().add(requestLimit.acquire());
+    factory.getInInterceptors().add(new JobLogInterceptor());
     factory.getOutInterceptors().add(requestLimit.release());
     factory.getOutFaultInterceptors().add(requestLimit.release());
     factory.getOutFaultInterceptors().add(new ClientFaultCodes());

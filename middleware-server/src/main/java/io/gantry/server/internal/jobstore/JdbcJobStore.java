@@ -31,6 +31,8 @@ import javax.sql.DataSource;
  * matches no row and reports false.
  */
 public final class JdbcJobStore implements JobStore, AutoCloseable {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(JdbcJobStore.class);
+
   private static final int TEXT_LIMIT = 4000;
   private static final int NAME_LIMIT = 255;
 
@@ -405,20 +407,27 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
       throw new IllegalTransitionException(id, change.from(), change.to());
     }
     Instant now = now();
-    return tx.write(
-        "move job " + id + " to " + change.to(),
-        c -> {
-          if (!compareAndSetState(c, id, change, now)) {
-            if (readJob(c, id).isEmpty()) {
-              throw new UnknownJobException(id);
-            }
-            return false;
-          }
-          appendHistory(c, id, change.from(), change.to(), now, change.reason());
-          JobRecord job = readJob(c, id).orElseThrow();
-          JobEvents.stateChanged(c, job, change.from(), change.reason(), change.exitCode(), now);
-          return true;
-        });
+    boolean moved =
+        tx.write(
+            "move job " + id + " to " + change.to(),
+            c -> {
+              if (!compareAndSetState(c, id, change, now)) {
+                if (readJob(c, id).isEmpty()) {
+                  throw new UnknownJobException(id);
+                }
+                return false;
+              }
+              appendHistory(c, id, change.from(), change.to(), now, change.reason());
+              JobRecord job = readJob(c, id).orElseThrow();
+              JobEvents.stateChanged(
+                  c, job, change.from(), change.reason(), change.exitCode(), now);
+              return true;
+            });
+    if (moved) {
+      // once committed: the operator's log follows each job as its audit trail does
+      log.info("job {}: {} -> {}: {}", id, change.from(), change.to(), change.reason());
+    }
+    return moved;
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.gantry.server.internal.jobstore.JobState;
 import io.gantry.server.internal.jobstore.JobStore;
 import io.gantry.server.internal.jobstore.ProgramUsage;
 import io.gantry.server.internal.jobstore.StateChange;
+import io.gantry.server.internal.logging.JobLog;
 import io.gantry.server.internal.metrics.ServerMetrics;
 import java.time.Duration;
 import java.time.Instant;
@@ -391,6 +392,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   // ---- control thread -------------------------------------------------------------------
 
   private void recoverOne(JobRecord job) {
+    try (JobLog scope = JobLog.of(job.id(), job.owner())) {
+      recoverOneAsLogged(job);
+    }
+  }
+
+  private void recoverOneAsLogged(JobRecord job) {
     JobId id = job.id();
     if (job.state() == JobState.RUNNING) {
       if (!reattach(job)) {
@@ -477,6 +484,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   /** Adds a job to the compute queue and, unless already staged, starts its stage-in. */
   private boolean enqueue(P plan, JobState state) {
+    try (JobLog scope = logFor(plan)) {
+      return enqueueAsLogged(plan, state);
+    }
+  }
+
+  private boolean enqueueAsLogged(P plan, JobState state) {
     JobId id = plan.jobId();
     try {
       if (plan.runsProgram()) {
@@ -495,6 +508,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   }
 
   private void staged(JobId id) {
+    try (JobLog scope = logFor(id)) {
+      stagedAsLogged(id);
+    }
+  }
+
+  private void stagedAsLogged(JobId id) {
     ActiveJob<P> a = active.get(id);
     if (a != null && !a.plan.runsProgram()) {
       stagingOnly(id, a);
@@ -588,10 +607,16 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     } while (!admitted.isEmpty());
   }
 
+  private void launch(JobId id) {
+    try (JobLog scope = logFor(id)) {
+      launchAsLogged(id);
+    }
+  }
+
   @SuppressWarnings(
       "FutureReturnValueIgnored") // exited() runs on the control thread, which logs its own
   // failures
-  private void launch(JobId id) {
+  private void launchAsLogged(JobId id) {
     ActiveJob<P> a = active.get(id);
     if (a == null
         || !store.transition(
@@ -617,6 +642,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   }
 
   private void exited(JobId id, JobOutcome outcome) {
+    try (JobLog scope = logFor(id)) {
+      exitedAsLogged(id, outcome);
+    }
+  }
+
+  private void exitedAsLogged(JobId id, JobOutcome outcome) {
     ActiveJob<P> a = active.get(id);
     if (closing && a != null && a.running != null && a.running.outlivesServer()) {
       return; // ended as the server stops: the next server finds its end and stages it out
@@ -653,6 +684,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   }
 
   private void terminated(P plan) {
+    try (JobLog scope = logFor(plan)) {
+      terminatedAsLogged(plan);
+    }
+  }
+
+  private void terminatedAsLogged(P plan) {
     try {
       pipeline.terminated(plan);
     } catch (RuntimeException e) {
@@ -717,6 +754,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   // ---- staging threads ------------------------------------------------------------------
 
   private void stageIn(P plan, JobState from) {
+    try (JobLog scope = logFor(plan)) {
+      stageInAsLogged(plan, from);
+    }
+  }
+
+  private void stageInAsLogged(P plan, JobState from) {
     JobId id = plan.jobId();
     try {
       if (from == JobState.QUEUED
@@ -744,6 +787,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
    * deletes when the interrupted stage-out has stopped).
    */
   private void stageOut(P plan) {
+    try (JobLog scope = logFor(plan)) {
+      stageOutAsLogged(plan);
+    }
+  }
+
+  private void stageOutAsLogged(P plan) {
     JobId id = plan.jobId();
     try {
       pipeline.stageOut(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_OUT, detail));
@@ -783,14 +832,26 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   // ---- plumbing -------------------------------------------------------------------------
 
+  /** Lines logged meanwhile are about {@code plan}'s job and its owner. */
+  private static JobLog logFor(JobPlan plan) {
+    return JobLog.of(plan.jobId(), plan.owner());
+  }
+
+  /** As {@link #logFor(JobPlan)}, for an active job (on the control thread, which owns them). */
+  private JobLog logFor(JobId id) {
+    ActiveJob<P> a = active.get(id);
+    return JobLog.of(id, a == null ? null : a.plan.owner());
+  }
+
   private void onControl(Runnable task) {
     if (control.isShutdown()) {
       return;
     }
+    Runnable carried = JobLog.carried(task); // the caller's job and user, if any
     control.execute(
         () -> {
           try {
-            task.run();
+            carried.run();
           } catch (RuntimeException e) {
             log.error("scheduler step failed", e);
           }
@@ -799,7 +860,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   private <T> T onControlAndWait(Callable<T> task) {
     try {
-      return control.submit(task).get();
+      return control.submit(JobLog.carried(task)).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for the scheduler", e);

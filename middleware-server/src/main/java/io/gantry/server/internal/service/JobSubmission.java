@@ -29,6 +29,7 @@ import io.gantry.server.internal.jobstore.JobState;
 import io.gantry.server.internal.jobstore.JobStore;
 import io.gantry.server.internal.jobstore.JobStoreException;
 import io.gantry.server.internal.jobstore.StoredPlan;
+import io.gantry.server.internal.logging.JobLog;
 import io.gantry.server.internal.plan.JobPlanner;
 import io.gantry.server.internal.plan.JsdlJobPlan;
 import io.gantry.server.internal.plan.StoredPlans;
@@ -121,7 +122,10 @@ public final class JobSubmission {
               + " problem(s)",
           checked.result());
     }
-    return storeAll(List.of(checked), caller, origin).get(0);
+    // what is logged from here on is about this job
+    try (JobLog scope = JobLog.of(checked.plan().jobId(), caller.name())) {
+      return storeAll(List.of(checked), caller, origin).get(0);
+    }
   }
 
   /**
@@ -195,6 +199,9 @@ public final class JobSubmission {
       } else {
         records = store.submitAll(rows);
       }
+    }
+    for (JobRecord r : records) {
+      log.info("job {}: submitted by {}", r.id(), caller.name());
     }
     // The store may have taken the job into a file deleted since the last check: acknowledge
     // only what a fresh check says is kept.

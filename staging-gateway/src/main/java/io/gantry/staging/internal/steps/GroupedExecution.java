@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import org.slf4j.MDC;
 
 /**
  * Runs steps group by group, as ExecutionOrderGroup prescribes (statements of one group in
@@ -95,9 +96,15 @@ public final class GroupedExecution {
       Step step,
       StepContext context,
       CountDownLatch finished) {
+    // the step's log lines carry what the caller's do (the server's job id and user, in the MDC)
+    Map<String, String> logContext = MDC.getCopyOfContextMap();
     return completion.submit(
         () -> {
+          if (logContext != null) {
+            MDC.setContextMap(logContext);
+          }
           if (!context.begin()) {
+            MDC.clear();
             throw new InterruptedException("cancelled before it started");
           }
           try {
@@ -105,6 +112,7 @@ public final class GroupedExecution {
             context.progress().listener().stepFinished(record);
             return record;
           } finally {
+            MDC.clear(); // the pooled thread's next step may be another job's
             finished.countDown();
           }
         });
