@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "gio_mpi.h"
@@ -57,7 +58,7 @@ typedef struct run {
     double *own_var, *own_es, *top_var, *top_es, *child_var, *child_es;
     long long n, lo, hi;
     char stress_from[11], stress_to[11];
-    double t_read, t_value, cpu_value, t_progress;
+    double t_read, t_value, cpu_value, t_progress, t_stats, t_pnl, t_rank0;
     mcvar_progress pg; /* rank 0, with --progress or a target */
     int progress;      /* valued in rounds that end at checkpoints */
     mcvar_stopping stop;
@@ -428,17 +429,25 @@ static int analyse_spread(run *r, char *pnl_tmp, char *pnl_final, char *err) {
     int st = !r->rs || !parent;
     if (gio_mpi_agree(st, NULL)) return free(parent), snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     for (int i = 0; i < b->nnodes; i++) parent[i] = b->nchildren[i] > 0;
+    double t0 = gio_mpi_wtime();
     st = dist_risk_analyse(&d, &r->p, mc, r->p.histogram_bins, parent, r->rs);
+    r->t_stats = gio_mpi_wtime() - t0;
     free(parent);
     if (st) return snprintf(err, MCVAR_ERRLEN, "out of memory in the statistics"), -1;
     long pid = (long)getpid();
     if (gio_mpi_bcast(&pid, sizeof pid, 0)) return snprintf(err, MCVAR_ERRLEN, "broadcast failed"), -1;
     report_node_pnl_path(r->o.out_dir, pid, pnl_tmp, pnl_final, 4096);
-    return pnl_write(&d, b->node_path, pnl_tmp, r->o.block_size, err, MCVAR_ERRLEN);
+    t0 = gio_mpi_wtime();
+    st = pnl_write(&d, b->node_path, pnl_tmp, r->o.block_size, err, MCVAR_ERRLEN);
+    r->t_pnl = gio_mpi_wtime() - t0;
+    return st;
 }
 
 static void print_timings(const run *r, double t_total) {
     double tmax = gio_mpi_max_double(r->t_value), cmax = gio_mpi_max_double(r->cpu_value);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double rss = gio_mpi_max_double((double)ru.ru_maxrss / 1024.0);
     if (gio_mpi_rank() != 0) return;
     int np = gio_mpi_size();
     double vals = (double)r->n * r->b.n;
@@ -448,6 +457,11 @@ static void print_timings(const run *r, double t_total) {
            "mcvar.valuations_per_cpu_sec_per_rank: %.0f\nmcvar.total_seconds: %.3f\n",
            np, r->n, r->b.n, r->b.nnodes, r->t_read, tmax, vals / (tmax * np), cmax,
            vals / (cmax * np), t_total);
+    /* rank0_only: what rank 0 does while the others wait (contributions, the small files) */
+    printf("mcvar.statistics_seconds: %.3f\nmcvar.node_pnl_seconds: %.3f\n"
+           "mcvar.rank0_only_seconds: %.3f\nmcvar.rank0_only_percent: %.2f\n"
+           "mcvar.peak_rss_mib_max_rank: %.0f\n", r->t_stats, r->t_pnl, r->t_rank0,
+           100 * r->t_rank0 / t_total, rss);
     if (r->progress)
         printf("mcvar.checkpoint_seconds: %.3f\nmcvar.stopped_at_scenarios: %lld\n", r->t_progress,
                r->n);
@@ -505,8 +519,10 @@ static int execute(run *r) {
         if (me == 0) remove(pnl_tmp);
         return st;
     }
+    double t_rank0 = gio_mpi_wtime();
     st = me == 0 && (analyse_and_write(r, &rep, err) || report_adopt(&rep, pnl_tmp, pnl_final, err))
              ? EXIT_OUTPUT : 0;
+    r->t_rank0 = gio_mpi_wtime() - t_rank0;
     if ((st = agree(st, err))) {
         report_abandon(&rep);
         if (me == 0) remove(pnl_tmp);
