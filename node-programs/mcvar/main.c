@@ -232,7 +232,7 @@ static dist_pnl pnl_view(const run *r) {
     dist_pnl d = {r->pnl_local, r->hi - r->lo, r->lo, r->n, r->b.nnodes};
     if (r->progress) {
         int me = gio_mpi_rank();
-        d.local = me == 0 ? r->pnl_all : NULL;
+        d.local = me == 0 ? r->pnl_all : r->pnl_local; /* the others hold none: nloc 0 */
         d.nloc = me == 0 ? r->n : 0;
         d.lo = me == 0 ? 0 : r->n;
     }
