@@ -103,6 +103,58 @@ double gio_mpi_min_double(double v) {
     return out;
 }
 
+static int all_in_place(void *v, size_t n, MPI_Datatype t, MPI_Op op) {
+    char *p = v;
+    size_t unit = t == MPI_INT64_T ? sizeof(int64_t) : sizeof(double);
+    while (n > 0) {
+        size_t k = n < CHUNK / unit ? n : CHUNK / unit;
+        if (MPI_Allreduce(MPI_IN_PLACE, p, (int)k, t, op, MPI_COMM_WORLD) != MPI_SUCCESS)
+            return GIO_EPEER;
+        p += k * unit;
+        n -= k;
+    }
+    return GIO_OK;
+}
+
+int gio_mpi_sum_i64s(int64_t *v, size_t n) { return all_in_place(v, n, MPI_INT64_T, MPI_SUM); }
+int gio_mpi_min_doubles(double *v, size_t n) { return all_in_place(v, n, MPI_DOUBLE, MPI_MIN); }
+int gio_mpi_max_doubles(double *v, size_t n) { return all_in_place(v, n, MPI_DOUBLE, MPI_MAX); }
+
+int gio_mpi_allgather_i64(int64_t v, int64_t *all) {
+    return MPI_Allgather(&v, 1, MPI_INT64_T, all, 1, MPI_INT64_T, MPI_COMM_WORLD) ==
+                   MPI_SUCCESS ? GIO_OK : GIO_EPEER;
+}
+
+int gio_mpi_allgather_bytes(const void *mine, size_t len, void *all) {
+    if (len > INT_MAX) return GIO_EARG;
+    return MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, MPI_COMM_WORLD) ==
+                   MPI_SUCCESS ? GIO_OK : GIO_EPEER;
+}
+
+int gio_mpi_send(const void *buf, size_t len, int to) {
+    const char *p = buf;
+    do {
+        size_t n = len < CHUNK ? len : CHUNK;
+        if (MPI_Send(p, (int)n, MPI_BYTE, to, 0, MPI_COMM_WORLD) != MPI_SUCCESS) return GIO_EPEER;
+        p += n;
+        len -= n;
+    } while (len > 0);
+    return GIO_OK;
+}
+
+int gio_mpi_recv(void *buf, size_t len, int from) {
+    char *p = buf;
+    do {
+        size_t n = len < CHUNK ? len : CHUNK;
+        if (MPI_Recv(p, (int)n, MPI_BYTE, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+            MPI_SUCCESS)
+            return GIO_EPEER;
+        p += n;
+        len -= n;
+    } while (len > 0);
+    return GIO_OK;
+}
+
 int gio_mpi_gather_doubles(const double *local, size_t n, double *out) {
     int np = gio_mpi_size(), me = gio_mpi_rank(), rc = GIO_ENOMEM;
     if (n > INT_MAX) return GIO_EARG;

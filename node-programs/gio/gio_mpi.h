@@ -29,6 +29,17 @@ int64_t gio_mpi_max_i64(int64_t v);
 uint64_t gio_mpi_sum_u64(uint64_t v);
 double gio_mpi_max_double(double v);
 double gio_mpi_min_double(double v);
+/* In place, element-wise over every rank: sums of n counts; minima and maxima of n doubles. */
+int gio_mpi_sum_i64s(int64_t *v, size_t n);
+int gio_mpi_min_doubles(double *v, size_t n);
+int gio_mpi_max_doubles(double *v, size_t n);
+/* all[i] = rank i's v (all has gio_mpi_size() entries). */
+int gio_mpi_allgather_i64(int64_t v, int64_t *all);
+/* every rank's len bytes at all + i * len, in rank order */
+int gio_mpi_allgather_bytes(const void *mine, size_t len, void *all);
+/* Point to point, in pieces below INT_MAX bytes (a chain of ranks, a gather of unequal parts). */
+int gio_mpi_send(const void *buf, size_t len, int to);
+int gio_mpi_recv(void *buf, size_t len, int from);
 /* Gathers each rank's `n` doubles to rank 0 in rank order (out only used on rank 0). */
 int gio_mpi_gather_doubles(const double *local, size_t n, double *out);
 

@@ -6,9 +6,12 @@
  * 3. Scenarios are split into contiguous blocks per rank; each factor's shocks come from its
  *    own counter-based random stream (keyed by its id), and every node's P&L sums its
  *    positions in canonical order.
- * 4. Rank 0 gathers every node's P&L in scenario order and computes VaR, ES, their standard
- *    errors, the histograms and the contributions, so outputs are byte-identical whatever
- *    the number of ranks.
+ * 4. Every node's P&L stays on the rank that valued it: VaR, ES, their standard errors and
+ *    the histograms come from a distributed selection of the tail and sums carried along
+ *    the ranks in scenario order (dist_risk.h), node_pnl.csv.gz is written by every rank
+ *    (pnl_writer.h), and rank 0 computes the contributions from the tail scenarios alone,
+ *    so outputs are byte-identical whatever the number of ranks. (--progress and
+ *    target_rse still gather the P&L on rank 0 for their estimates.)
  * 0. Rank 0 removes the result files of any earlier run from the output directory, so a
  *    failed run leaves none at all.
  * 5. Outputs are written under temporary names and renamed only when every rank agreed.
@@ -18,13 +21,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "gio_mpi.h"
 #include "inputs.h"
 #include "market.h"
+#include "dist_risk.h"
 #include "options.h"
 #include "params.h"
 #include "positions.h"
+#include "pnl_writer.h"
 #include "pricing.h"
 #include "progress.h"
 #include "quality.h"
@@ -45,12 +52,13 @@ typedef struct run {
     scenario_gen g;
     pricer pr;
     quality q;
-    double *pnl_local, *pnl_all; /* node-major: nodes x local scenarios, nodes x n */
+    double *pnl_local, *pnl_all; /* node-major: nodes x local scenarios; nodes x n (rank 0,
+                                  * --progress and target_rse only) */
     risk_summary *rs;
     double *own_var, *own_es, *top_var, *top_es, *child_var, *child_es;
     long long n, lo, hi;
     char stress_from[11], stress_to[11];
-    double t_read, t_value, cpu_value, t_progress;
+    double t_read, t_value, cpu_value, t_progress, t_stats, t_pnl, t_rank0;
     mcvar_progress pg; /* rank 0, with --progress or a target */
     int progress;      /* valued in rounds that end at checkpoints */
     mcvar_stopping stop;
@@ -145,8 +153,8 @@ static int prepare(run *r, char *err) {
     free(r->pnl_all);
     r->pnl_all = NULL;
     r->pnl_local = malloc(sizeof(double) * nodes * (size_t)(r->hi - r->lo + 1));
-    if (me == 0) r->pnl_all = malloc(sizeof(double) * nodes * (size_t)r->n);
-    if (!r->pnl_local || (me == 0 && !r->pnl_all))
+    if (me == 0 && r->progress) r->pnl_all = malloc(sizeof(double) * nodes * (size_t)r->n);
+    if (!r->pnl_local || (me == 0 && r->progress && !r->pnl_all))
         return snprintf(err, MCVAR_ERRLEN, "out of memory for %lld scenarios", r->n), -1;
     return 0;
 }
@@ -215,9 +223,20 @@ static int gather(run *r, long long from) {
 
 static int simulate(run *r, char *err) {
     r->t_value = r->cpu_value = 0;
-    if (simulate_range(r, 0, r->n, err)) return -1;
-    if (gather(r, 0)) return snprintf(err, MCVAR_ERRLEN, "gathering scenario P&L failed"), -1;
-    return 0;
+    return simulate_range(r, 0, r->n, err);
+}
+
+/* Where the P&L lies: every rank's own scenarios, or (--progress, target_rse) all of them
+ * on rank 0. */
+static dist_pnl pnl_view(const run *r) {
+    dist_pnl d = {r->pnl_local, r->hi - r->lo, r->lo, r->n, r->b.nnodes};
+    if (r->progress) {
+        int me = gio_mpi_rank();
+        d.local = me == 0 ? r->pnl_all : r->pnl_local; /* the others hold none: nloc 0 */
+        d.nloc = me == 0 ? r->n : 0;
+        d.lo = me == 0 ? 0 : r->n;
+    }
+    return d;
 }
 
 /* Monte Carlo with --progress or target_rse: rounds that end at the checkpoints; after
@@ -258,21 +277,28 @@ static int search_stress_window(run *r, char *err) {
     if (L > r->m.ndates || L - h < 1)
         return snprintf(err, MCVAR_ERRLEN, "stress_window_days %d does not fit the %d dates of "
                         "the history with horizon %d", L, r->m.ndates, h), -1;
+    /* a history's dates: few enough to gather the top node's P&L (node 0, the first row) */
+    double *top = gio_mpi_rank() == 0 ? malloc(sizeof(double) * (size_t)r->n) : NULL;
+    if (gio_mpi_agree(gio_mpi_rank() == 0 && !top, NULL))
+        return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+    if (gio_mpi_gather_doubles(r->pnl_local, (size_t)(r->hi - r->lo), top))
+        return free(top), snprintf(err, MCVAR_ERRLEN, "gathering scenario P&L failed"), -1;
     if (gio_mpi_rank() == 0) {
-        int top = 0, lv = 0;
+        int lv = 0;
         for (int l = 1; l < r->p.nconfidence; l++)
             if (r->p.confidence[l] > r->p.confidence[lv]) lv = l;
         long long cnt = L - h;
         double *tmp = malloc(sizeof(double) * (size_t)cnt), best = 0;
-        if (!tmp) return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+        if (!tmp) return free(top), snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
         params one = r->p;
         one.nconfidence = 1;
         one.confidence[0] = r->p.confidence[lv];
         for (int s0 = 0; s0 + L <= r->m.ndates; s0++) {
-            memcpy(tmp, r->pnl_all + (size_t)top * r->n + s0, sizeof(double) * (size_t)cnt);
+            memcpy(tmp, top + s0, sizeof(double) * (size_t)cnt);
             risk_summary rs;
             if (risk_analyse(tmp, cnt, &one, 0, &rs)) {
                 free(tmp);
+                free(top);
                 return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
             }
             if (s0 == 0 || rs.level[0].var > best) {
@@ -283,6 +309,7 @@ static int search_stress_window(run *r, char *err) {
         }
         free(tmp);
     }
+    free(top);
     if (gio_mpi_bcast(&first, sizeof first, 0)) return snprintf(err, MCVAR_ERRLEN, "broadcast failed"), -1;
     r->g.first_date = first;
     r->g.ndates = L;
@@ -340,12 +367,11 @@ static void child_contributions(run *r) {
         int p = b->parent[c];
         if (p < 0) continue;
         const risk_summary *rs = &r->rs[p];
-        const double *pc = r->pnl_all + (size_t)c * r->n;
         for (int l = 0; l < rs->nlevels; l++) {
             const var_level *v = &rs->level[l];
             double vs = 0, es = 0;
             for (long long rank = 1; rank <= risk_ranks_needed(rs); rank++) {
-                double x = pc[rs->order[rank - 1]];
+                double x = rs->rows[(size_t)(rank - 1) * b->nnodes + c];
                 if (rank >= v->win_from && rank <= v->win_to) vs += x;
                 es += risk_es_weight(v, rank) * x;
             }
@@ -359,21 +385,17 @@ static void child_contributions(run *r) {
 /* Rank 0: statistics, contributions and the output files (temporary names). */
 static int analyse_and_write(run *r, report *rep, char *err) {
     const book *b = &r->b;
-    int nl = r->p.nconfidence, mc = r->p.method != METHOD_HISTORICAL;
+    int nl = r->p.nconfidence;
     size_t cells = (size_t)nl * (size_t)b->n, ncells = (size_t)nl * (size_t)b->nnodes;
-    r->rs = calloc((size_t)b->nnodes, sizeof *r->rs);
     r->own_var = calloc(cells, sizeof(double));
     r->own_es = calloc(cells, sizeof(double));
     r->top_var = calloc(cells, sizeof(double));
     r->top_es = calloc(cells, sizeof(double));
     r->child_var = calloc(ncells, sizeof(double));
     r->child_es = calloc(ncells, sizeof(double));
-    if (!r->rs || !r->own_var || !r->own_es || !r->top_var || !r->top_es || !r->child_var ||
+    if (!r->own_var || !r->own_es || !r->top_var || !r->top_es || !r->child_var ||
         !r->child_es)
         return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
-    for (int i = 0; i < b->nnodes; i++)
-        if (risk_analyse(r->pnl_all + (size_t)i * r->n, r->n, &r->p, mc, &r->rs[i]))
-            return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     if (position_contributions(r, 0, r->top_var, r->top_es))
         return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     for (int i = 1; i < b->nnodes; i++)
@@ -381,7 +403,7 @@ static int analyse_and_write(run *r, report *rep, char *err) {
             return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     child_contributions(r);
     results res = {.p = &r->p, .b = b, .m = &r->m, .n = r->n, .first_date = r->g.first_date,
-                   .pnl = r->pnl_all, .rs = r->rs, .own_var = r->own_var, .own_es = r->own_es,
+.rs = r->rs, .own_var = r->own_var, .own_es = r->own_es,
                    .top_var = r->top_var, .top_es = r->top_es, .child_var = r->child_var,
                    .child_es = r->child_es, .dq = r->q.rows, .ndq = r->q.n,
                    .stress_from = r->stress_from, .stress_to = r->stress_to,
@@ -397,8 +419,35 @@ static int analyse_and_write(run *r, report *rep, char *err) {
     return report_write(rep, &ro, &res, err);
 }
 
+/* Every rank: the statistics (rank 0 gets them) and node_pnl.csv.gz under pnl_tmp. */
+static int analyse_spread(run *r, char *pnl_tmp, char *pnl_final, char *err) {
+    const book *b = &r->b;
+    int mc = r->p.method != METHOD_HISTORICAL;
+    dist_pnl d = pnl_view(r);
+    r->rs = calloc((size_t)b->nnodes, sizeof *r->rs);
+    char *parent = calloc((size_t)b->nnodes, 1);
+    int st = !r->rs || !parent;
+    if (gio_mpi_agree(st, NULL)) return free(parent), snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+    for (int i = 0; i < b->nnodes; i++) parent[i] = b->nchildren[i] > 0;
+    double t0 = gio_mpi_wtime();
+    st = dist_risk_analyse(&d, &r->p, mc, r->p.histogram_bins, parent, r->rs);
+    r->t_stats = gio_mpi_wtime() - t0;
+    free(parent);
+    if (st) return snprintf(err, MCVAR_ERRLEN, "out of memory in the statistics"), -1;
+    long pid = (long)getpid();
+    if (gio_mpi_bcast(&pid, sizeof pid, 0)) return snprintf(err, MCVAR_ERRLEN, "broadcast failed"), -1;
+    report_node_pnl_path(r->o.out_dir, pid, pnl_tmp, pnl_final, 4096);
+    t0 = gio_mpi_wtime();
+    st = pnl_write(&d, b->node_path, pnl_tmp, r->o.block_size, err, MCVAR_ERRLEN);
+    r->t_pnl = gio_mpi_wtime() - t0;
+    return st;
+}
+
 static void print_timings(const run *r, double t_total) {
     double tmax = gio_mpi_max_double(r->t_value), cmax = gio_mpi_max_double(r->cpu_value);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double rss = gio_mpi_max_double((double)ru.ru_maxrss / 1024.0);
     if (gio_mpi_rank() != 0) return;
     int np = gio_mpi_size();
     double vals = (double)r->n * r->b.n;
@@ -408,6 +457,11 @@ static void print_timings(const run *r, double t_total) {
            "mcvar.valuations_per_cpu_sec_per_rank: %.0f\nmcvar.total_seconds: %.3f\n",
            np, r->n, r->b.n, r->b.nnodes, r->t_read, tmax, vals / (tmax * np), cmax,
            vals / (cmax * np), t_total);
+    /* rank0_only: what rank 0 does while the others wait (contributions, the small files) */
+    printf("mcvar.statistics_seconds: %.3f\nmcvar.node_pnl_seconds: %.3f\n"
+           "mcvar.rank0_only_seconds: %.3f\nmcvar.rank0_only_percent: %.2f\n"
+           "mcvar.peak_rss_mib_max_rank: %.0f\n", r->t_stats, r->t_pnl, r->t_rank0,
+           100 * r->t_rank0 / t_total, rss);
     if (r->progress)
         printf("mcvar.checkpoint_seconds: %.3f\nmcvar.stopped_at_scenarios: %lld\n", r->t_progress,
                r->n);
@@ -457,9 +511,21 @@ static int execute(run *r) {
         if (agree(simulate(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
     }
     report rep = {0};
-    st = me == 0 && analyse_and_write(r, &rep, err) ? EXIT_OUTPUT : 0;
+    char pnl_tmp[4096], pnl_final[4096];
+    /* the output directory must exist before every rank writes node_pnl.csv.gz into it */
+    st = me == 0 && report_open_dir(r->o.out_dir, err) ? EXIT_OUTPUT : 0;
+    if ((st = agree(st, err))) return st;
+    if ((st = agree(analyse_spread(r, pnl_tmp, pnl_final, err) ? EXIT_OUTPUT : 0, err))) {
+        if (me == 0) remove(pnl_tmp);
+        return st;
+    }
+    double t_rank0 = gio_mpi_wtime();
+    st = me == 0 && (analyse_and_write(r, &rep, err) || report_adopt(&rep, pnl_tmp, pnl_final, err))
+             ? EXIT_OUTPUT : 0;
+    r->t_rank0 = gio_mpi_wtime() - t_rank0;
     if ((st = agree(st, err))) {
         report_abandon(&rep);
+        if (me == 0) remove(pnl_tmp);
         return st;
     }
     st = me == 0 && report_commit(&rep, err) ? EXIT_OUTPUT : 0;

@@ -81,13 +81,11 @@ static int summary(gio_writer *w, const report_options *o, const results *r, cha
 
 static int distribution(gio_writer *w, const report_options *o, const results *r, char *err) {
     int bins = r->p->histogram_bins;
-    long long *counts = malloc(sizeof *counts * (size_t)bins);
-    double width;
-    if (!counts) return snprintf(err, GIO_ERRLEN, "out of memory"), GIO_ENOMEM;
     int rc = gio_writer_printf(w, err, "run_id,business_date,node,bin,lower,upper,count\n");
     for (int i = 0; !rc && i < r->b->nnodes; i++) {
         const risk_summary *s = &r->rs[i];
-        risk_histogram(r->pnl + (size_t)i * (size_t)r->n, r->n, s, bins, counts, &width);
+        const long long *counts = s->hist;
+        double width = s->hist_width;
         for (int k = 0; !rc && k < bins; k++) {
             double lo = s->min + k * width, hi = k == bins - 1 ? s->max : s->min + (k + 1) * width;
             rc = lead(w, o, r->p, r->b->node_path[i], err);
@@ -95,7 +93,6 @@ static int distribution(gio_writer *w, const report_options *o, const results *r
                                             unsigned_zero(hi), counts[k]);
         }
     }
-    free(counts);
     return rc;
 }
 
@@ -176,7 +173,6 @@ static int tail_scenarios(gio_writer *w, const report_options *o, const results 
     if (r->p->method != METHOD_HISTORICAL) return rc;
     for (int i = 0; !rc && i < r->b->nnodes; i++) {
         const risk_summary *s = &r->rs[i];
-        const double *pnl = r->pnl + (size_t)i * (size_t)r->n;
         for (int l = 0; !rc && l < s->nlevels; l++)
             for (long long k = 0; !rc && k < s->level[l].k; k++) {
                 long long sc = s->order[k];
@@ -186,7 +182,7 @@ static int tail_scenarios(gio_writer *w, const report_options *o, const results 
                                                 s->level[l].confidence, k + 1, sc,
                                                 r->m->dates[d],
                                                 r->m->dates[d + r->p->horizon_days],
-                                                unsigned_zero(pnl[sc]));
+                                                unsigned_zero(s->tail[k]));
             }
     }
     return rc;
@@ -277,20 +273,6 @@ static int data_quality(gio_writer *w, const report_options *o, const results *r
     return rc;
 }
 
-static int node_pnl(gio_writer *w, const results *r, char *err) {
-    int rc = gio_writer_printf(w, err, "scenario");
-    for (int i = 0; !rc && i < r->b->nnodes; i++)
-        rc = gio_writer_write(w, ",", 1, err) || put_field(w, r->b->node_path[i], err);
-    if (!rc) rc = gio_writer_write(w, "\n", 1, err);
-    for (long long s = 0; !rc && s < r->n; s++) {
-        rc = gio_writer_printf(w, err, "%lld", s);
-        for (int i = 0; !rc && i < r->b->nnodes; i++)
-            rc = gio_writer_printf(w, err, ",%.17g", unsigned_zero(r->pnl[(size_t)i * r->n + s]));
-        if (!rc) rc = gio_writer_write(w, "\n", 1, err);
-    }
-    return rc;
-}
-
 int report_clear(const char *out_dir, char *err) {
     char path[4096];
     for (int i = 0; i < F_COUNT; i++)
@@ -305,11 +287,11 @@ int report_clear(const char *out_dir, char *err) {
     return 0;
 }
 
-static int open_dir(const report_options *o, char *err) {
+int report_open_dir(const char *out_dir, char *err) {
     /* A job description names its output directory before anything is in it: create it (one
      * level, like mkdir), and accept one that exists. */
-    if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
-        snprintf(err, MCVAR_ERRLEN, "cannot create output directory %s: %s", o->out_dir,
+    if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, MCVAR_ERRLEN, "cannot create output directory %s: %s", out_dir,
                  strerror(errno));
         return -1;
     }
@@ -329,7 +311,7 @@ static int write_one(report *rep, const report_options *o, int file, int compres
     int rc = gio_writer_open(&w, rep->tmp[i], compress, o->block_size, msg);
     if (rc) return snprintf(err, MCVAR_ERRLEN, "%s", msg), -1;
     rep->written = i + 1;
-    rc = file == F_NODE_PNL ? node_pnl(w, res, msg) : fn(w, o, res, msg);
+    rc = fn(w, o, res, msg);
     int crc = gio_writer_close(w, rc ? NULL : msg);
     if (!rc) rc = crc;
     if (rc) snprintf(err, MCVAR_ERRLEN, "%s: %s", rep->tmp[i], msg);
@@ -338,13 +320,12 @@ static int write_one(report *rep, const report_options *o, int file, int compres
 
 int report_write(report *rep, const report_options *o, const results *res, char *err) {
     memset(rep, 0, sizeof *rep);
-    if (open_dir(o, err)) return -1;
+    if (report_open_dir(o->out_dir, err)) return -1;
     int (*fns[])(gio_writer *, const report_options *, const results *, char *) = {
         summary, distribution, contributions, node_contributions, tail_scenarios, run_row,
         run_inputs, data_quality};
     int rc = 0;
     for (int f = 0; !rc && f <= F_DQ; f++) rc = write_one(rep, o, f, o->compress, fns[f], res, err);
-    if (!rc) rc = write_one(rep, o, F_NODE_PNL, 1, NULL, res, err); /* always blocked gzip */
     if (!rc && res->stop) rc = write_one(rep, o, F_STOPPING, o->compress, stopping, res, err);
     return rc;
 }
@@ -383,12 +364,25 @@ int report_write_what_if(report *rep, const report_options *o, const params *p, 
                          const double *var_after, const double *es_before,
                          const double *es_after, char *err) {
     memset(rep, 0, sizeof *rep);
-    if (open_dir(o, err)) return -1;
+    if (report_open_dir(o->out_dir, err)) return -1;
     what_if_ctx c = {p, b, nnodes, node_path, var_before, var_after, es_before, es_after};
     wi_ctx = &c;
     int rc = write_one(rep, o, F_WHAT_IF, o->compress, what_if, NULL, err);
     wi_ctx = NULL;
     return rc;
+}
+
+void report_node_pnl_path(const char *out_dir, long pid, char *tmp, char *final, size_t len) {
+    snprintf(final, len, "%s/%s.gz", out_dir, names[F_NODE_PNL]);
+    snprintf(tmp, len, "%s/.%s.gz.tmp.%ld", out_dir, names[F_NODE_PNL], pid);
+}
+
+int report_adopt(report *rep, const char *tmp, const char *final, char *err) {
+    if (rep->written == REPORT_MAX_FILES)
+        return snprintf(err, MCVAR_ERRLEN, "too many output files"), -1;
+    snprintf(rep->tmp[rep->written], sizeof rep->tmp[0], "%s", tmp);
+    snprintf(rep->final[rep->written++], sizeof rep->final[0], "%s", final);
+    return 0;
 }
 
 int report_commit(report *rep, char *err) {

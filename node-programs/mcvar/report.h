@@ -38,7 +38,6 @@ typedef struct results {
     const market *m;
     long long n;                /* scenarios */
     int first_date;             /* historical: the date of scenario 0 */
-    const double *pnl;          /* nnodes x n, node-major */
     const risk_summary *rs;     /* per node */
     /* nlevels x positions: contributions to the position's own node and to the top node */
     const double *own_var, *own_es, *top_var, *top_es;
@@ -55,12 +54,18 @@ typedef struct results {
  * that fails leaves no results at all rather than an older run's, which a stage-out would
  * take for this run's. A missing directory or file is fine. */
 int report_clear(const char *out_dir, char *err);
+/* Creates out_dir (one level, like mkdir) unless it exists. */
+int report_open_dir(const char *out_dir, char *err);
 int report_write(report *rep, const report_options *o, const results *res, char *err);
 /* what_if.csv only: before/after per node and level (nlevels x nnodes each). */
 int report_write_what_if(report *rep, const report_options *o, const params *p, const book *b,
                          int nnodes, char *const *node_path, const double *var_before,
                          const double *var_after, const double *es_before,
                          const double *es_after, char *err);
+/* node_pnl.csv.gz is written by every rank (pnl_writer.h) under tmp (pid: rank 0's), then
+ * adopted into rank 0's report, so it is renamed or removed with the other files. */
+void report_node_pnl_path(const char *out_dir, long pid, char *tmp, char *final, size_t len);
+int report_adopt(report *rep, const char *tmp, const char *final, char *err);
 int report_commit(report *rep, char *err);
 void report_abandon(report *rep);
 /* Lower-case hex SHA-256 of a file's bytes (65 bytes). */

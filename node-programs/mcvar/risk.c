@@ -62,12 +62,75 @@ double risk_es_weight(const var_level *v, long long rank) {
     return 0;
 }
 
+/* One level's tail weight, count, window and standard-error reach (ranks), from n alone. */
+static void level_ranks(var_level *v, double confidence, long long n) {
+    v->confidence = confidence;
+    risk_tail_weight(v->confidence, n, &v->m, &v->frac);
+    v->w = (double)v->m + v->frac;
+    if (v->m == 0 && v->frac == 0) { v->m = 1; v->w = 1; } /* cannot happen for c < 1 */
+    v->k = risk_tail_count(v->confidence, n);
+    long long h = (long long)(0.0025 * (double)n);
+    v->win_from = v->k - h < 1 ? 1 : v->k - h;
+    v->win_to = v->k + h > n ? n : v->k + h;
+}
+
+/* The VaR standard error's half-width in ranks: ceil(sqrt(n a (1 - a))), a = w / n. */
+static long long se_reach(const var_level *v, long long n) {
+    double a = v->w / (double)n;
+    return (long long)ceil(sqrt((double)n * a * (1 - a)));
+}
+
+long long risk_tail_ranks(long long n, const params *p, int with_stderr) {
+    long long need = 1;
+    for (int l = 0; l < p->nconfidence; l++) {
+        var_level v;
+        level_ranks(&v, p->confidence[l], n);
+        long long es = v.m + (v.frac > 0), se = with_stderr ? v.k + se_reach(&v, n) : 1;
+        if (v.win_to > need) need = v.win_to;
+        if (es > need) need = es;
+        if (se > need) need = se;
+    }
+    return need > n ? n : need;
+}
+
+void risk_levels(risk_summary *r, const params *p, int with_stderr, const double *s) {
+    long long n = r->n;
+    r->nlevels = p->nconfidence;
+    for (int l = 0; l < p->nconfidence; l++) {
+        var_level *v = &r->level[l];
+        level_ranks(v, p->confidence[l], n);
+        v->var = -s[v->k - 1];
+        /* ES: full weight 1/w for ranks 1..m, (w - m)/w for rank m + 1 */
+        double tail = 0;
+        for (long long i = 0; i < v->m && i < n; i++) tail += s[i];
+        if (v->frac > 0 && v->m < n) tail += v->frac * s[v->m];
+        v->es = -tail / v->w;
+        double ws = 0;
+        for (long long i = v->win_from; i <= v->win_to; i++) ws += s[i - 1];
+        v->win_mean = ws / (double)(v->win_to - v->win_from + 1);
+        if (with_stderr) {
+            long long d = se_reach(v, n);
+            long long lo = v->k - d < 1 ? 1 : v->k - d, hi = v->k + d > n ? n : v->k + d;
+            v->var_se = (s[hi - 1] - s[lo - 1]) / 2;
+        }
+    }
+}
+
+double risk_es_excess(const var_level *v, double pnl) { return fmax(-pnl - v->var, 0); }
+
+double risk_es_stderr(const var_level *v, long long n, double ss) {
+    double a = v->w / (double)n;
+    return n > 1 ? sqrt(ss / (double)(n - 1)) / (a * sqrt((double)n)) : 0;
+}
+
 int risk_analyse(const double *pnl, long long n, const params *p, int with_stderr,
                  risk_summary *r) {
     memset(r, 0, sizeof *r);
     r->n = n;
     r->order = malloc(sizeof(long long) * (size_t)n);
-    if (!r->order) return -1;
+    long long need = risk_tail_ranks(n, p, with_stderr);
+    double *sorted = malloc(sizeof(double) * (size_t)need);
+    if (!r->order || !sorted) return free(sorted), -1;
     double sum = 0;
     for (long long i = 0; i < n; i++) {
         r->order[i] = i;
@@ -82,46 +145,31 @@ int risk_analyse(const double *pnl, long long n, const params *p, int with_stder
     const long long *o = r->order;
     r->min = pnl[o[0]];
     r->max = pnl[o[n - 1]];
-    r->nlevels = p->nconfidence;
-    long long h = (long long)(0.0025 * (double)n);
-    for (int l = 0; l < p->nconfidence; l++) {
+    r->ntail = n;
+    for (long long i = 0; i < need; i++) sorted[i] = pnl[o[i]];
+    risk_levels(r, p, with_stderr, sorted);
+    free(sorted);
+    for (int l = 0; with_stderr && l < r->nlevels; l++) {
+        /* Chen (2008): sd of the loss in excess of VaR, max(-pnl - VaR, 0), over all n */
         var_level *v = &r->level[l];
-        v->confidence = p->confidence[l];
-        risk_tail_weight(v->confidence, n, &v->m, &v->frac);
-        v->w = (double)v->m + v->frac;
-        if (v->m == 0 && v->frac == 0) { v->m = 1; v->w = 1; } /* cannot happen for c < 1 */
-        v->k = risk_tail_count(v->confidence, n);
-        v->var = -pnl[o[v->k - 1]];
-        /* ES: full weight 1/w for ranks 1..m, (w - m)/w for rank m + 1 */
-        double tail = 0;
-        for (long long i = 0; i < v->m && i < n; i++) tail += pnl[o[i]];
-        if (v->frac > 0 && v->m < n) tail += v->frac * pnl[o[v->m]];
-        v->es = -tail / v->w;
-        v->win_from = v->k - h < 1 ? 1 : v->k - h;
-        v->win_to = v->k + h > n ? n : v->k + h;
-        double ws = 0;
-        for (long long i = v->win_from; i <= v->win_to; i++) ws += pnl[o[i - 1]];
-        v->win_mean = ws / (double)(v->win_to - v->win_from + 1);
-        if (with_stderr) {
-            double a = v->w / (double)n;
-            long long d = (long long)ceil(sqrt((double)n * a * (1 - a)));
-            long long lo = v->k - d < 1 ? 1 : v->k - d, hi = v->k + d > n ? n : v->k + d;
-            v->var_se = (pnl[o[hi - 1]] - pnl[o[lo - 1]]) / 2;
-            /* Chen (2008): sd of the loss in excess of VaR, max(-pnl - VaR, 0), over all n */
-            double es_mean = 0, es_ss = 0;
-            for (long long i = 0; i < n; i++) es_mean += fmax(-pnl[i] - v->var, 0);
-            es_mean /= (double)n;
-            for (long long i = 0; i < n; i++) {
-                double e = fmax(-pnl[i] - v->var, 0) - es_mean;
-                es_ss += e * e;
-            }
-            v->es_se = n > 1 ? sqrt(es_ss / (double)(n - 1)) / (a * sqrt((double)n)) : 0;
+        double es_mean = 0, es_ss = 0;
+        for (long long i = 0; i < n; i++) es_mean += risk_es_excess(v, pnl[i]);
+        es_mean /= (double)n;
+        for (long long i = 0; i < n; i++) {
+            double e = risk_es_excess(v, pnl[i]) - es_mean;
+            es_ss += e * e;
         }
+        v->es_se = risk_es_stderr(v, n, es_ss);
     }
     return 0;
 }
 
-void risk_free(risk_summary *r) { free(r->order); }
+void risk_free(risk_summary *r) {
+    free(r->order);
+    free(r->rows);
+    free(r->tail);
+    free(r->hist);
+}
 
 long long risk_ranks_needed(const risk_summary *r) {
     long long need = 1;

@@ -24,7 +24,12 @@ typedef struct risk_summary {
     double mean, stddev, min, max;
     var_level level[PARAMS_MAX_CONF];
     int nlevels;
-    long long *order; /* scenario indices by ascending P&L */
+    long long *order; /* scenario indices by ascending P&L: ranks 1..ntail */
+    long long ntail;  /* n (risk_analyse) or risk_tail_ranks (dist_risk) */
+    double *tail;     /* dist_risk: the P&Ls at ranks 1..ntail, ascending */
+    double *rows;     /* dist_risk: every node's P&L at ranks 1..ntail, ntail x nodes */
+    long long *hist;  /* dist_risk: the histogram's counts */
+    double hist_width;
 } risk_summary;
 
 long long risk_tail_count(double confidence, long long n);
@@ -34,6 +39,16 @@ void risk_tail_weight(double confidence, long long n, long long *m, double *frac
 int risk_analyse(const double *pnl, long long n, const params *p, int with_stderr,
                  risk_summary *out);
 void risk_free(risk_summary *r);
+/* The ranks 1..R (ascending P&L) that every level's VaR, ES, contribution window and (with
+ * stderr) VaR standard error read: a function of n and the confidences alone. */
+long long risk_tail_ranks(long long n, const params *p, int with_stderr);
+/* Every level's VaR, ES, window mean and VaR standard error from the P&Ls at ranks
+ * 1..risk_tail_ranks (sorted[0..R), ascending); r->n must be set. es_se is left 0. */
+void risk_levels(risk_summary *r, const params *p, int with_stderr, const double *sorted);
+/* Chen (2008): the loss in excess of VaR, max(-pnl - VaR, 0), and ES's standard error from
+ * the sum over all n scenarios of its squared deviations from its mean. */
+double risk_es_excess(const var_level *v, double pnl);
+double risk_es_stderr(const var_level *v, long long n, double ss);
 /* The ranks 1..R whose scenarios every level's contributions need. */
 long long risk_ranks_needed(const risk_summary *r);
 /* Weight of rank i (1-based) in level l's ES (sum of weights 1), and whether rank i is in its

@@ -1,4 +1,5 @@
-# mcvar's outputs are byte-identical for 1, 2, 3 and 4 ranks (and whatever the read mode),
+# mcvar's outputs are byte-identical for 1, 2, 3 and 4 ranks (and whatever the read mode;
+# also for a book whose P&Ls all tie and for a stressed historical run),
 # contributions add up to the VaR, and no temporary file is left behind. Publishing
 # progress (--progress) changes no result byte at np = 2 and 3; its last checkpoint holds
 # var_summary's VaR and ES. A target relative standard error stops every np at the same
@@ -35,6 +36,19 @@ for name in normal studentt hist; do
   done
   [ "$(ls out-$name-1 | wc -l)" = 9 ] || fail "$name: expected 9 output files"
   "$PYTHON" "$(dirname "$0")/check_outputs.py" "out-$name-1"
+done
+# Ties: a book of zero quantities (every P&L 0, so the whole tail is one tie taken in
+# scenario order across ranks) and a historical stressed run searching its window.
+mkdir flat histsw
+cp normal/* flat/
+awk -F, 'BEGIN { OFS = "," } NR > 1 { $6 = 0 } { print }' normal/positions.csv > flat/positions.csv
+cp hist/* histsw/
+echo "stress_window_days,100" >> histsw/params.csv
+for name in flat histsw; do
+  for np in 1 3; do OUT="out-$name-$np" run_case "$name" "$np" two-phase; done
+  for f in out-$name-1/*; do
+    cmp "$f" "out-$name-3/$(basename "$f")" || fail "$name: np=3 differs from np=1 in $(basename "$f")"
+  done
 done
 # Live results: the normal case again with --progress (rounds of 1000 scenarios).
 for np in 2 3; do
