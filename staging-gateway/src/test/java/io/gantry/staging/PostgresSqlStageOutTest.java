@@ -27,28 +27,64 @@ class PostgresSqlStageOutTest extends SqlStageOutContract {
   }
 
   /**
-   * The database connection dies after COPY has staged every row and while the statement over them
-   * waits (on a row lock another transaction holds), before the commit: as if the server crashed
-   * there. Nothing is left behind, and the step run again loads each row exactly once.
+   * The database connection dies after COPY has sent every row and while the load waits (on a row
+   * lock another transaction holds), before the commit: as if the server crashed there. Nothing is
+   * left behind, and the step run again loads each row exactly once. Here the statement only hands
+   * fields to columns, so COPY goes straight into the table and waits itself.
    */
   @Test
   void aCrashBetweenCopyAndCommitLoadsEachRowOnceOnRetry() throws Exception {
+    crashBetweenCopyAndCommit(INSERT, "COPY var_summary %");
+  }
+
+  /** The same where an expression needs the staging table: the statement over it waits. */
+  @Test
+  void aCrashBetweenStagingAndCommitLoadsEachRowOnceOnRetry() throws Exception {
+    crashBetweenCopyAndCommit(
+        "INSERT INTO var_summary (run_id, confidence, var, note, computed_at)"
+            + " VALUES (?, ?, CAST(? AS decimal(24,8)), ?, ?)",
+        "INSERT INTO var_summary %gantry_stage_out_rows%");
+  }
+
+  /** A template value and expressions: the staged rows fill the markers the file fills. */
+  @Test
+  void boundValuesAndExpressionsLoadThroughTheStagingTable() throws Exception {
+    Files.writeString(
+        jobDir.resolve("bound.csv"), "confidence,var,note\n0.5,1.5,x\n0.9,2.5,\n0.95,3,\"\"\n");
+    SqlLoad load =
+        new SqlLoad(
+            results,
+            1,
+            "INSERT INTO var_summary (run_id, confidence, var, note) VALUES (?, ?, CAST(? AS numeric) * 2, upper(?))",
+            "bound.csv",
+            10,
+            new BoundValues(new java.util.TreeMap<>(java.util.Map.of(1, "run-T"))));
+    assertEquals(3, stageOut("job-bound", load).records().get(0).rows());
+    assertEquals(
+        List.of(
+            java.util.Arrays.asList("run-T", "3.00000000", "X"),
+            java.util.Arrays.asList("run-T", "5.00000000", null),
+            java.util.Arrays.asList("run-T", "6.00000000", "")),
+        table("SELECT run_id, var, note FROM var_summary ORDER BY confidence"));
+  }
+
+  private void crashBetweenCopyAndCommit(String statement, String waitingQuery) throws Exception {
     writeSummary("summary.csv", 400, false);
-    SqlLoad load = new SqlLoad(results, 1, INSERT, "summary.csv", 50);
+    SqlLoad load = new SqlLoad(results, 1, statement, "summary.csv", 50);
     CompletableFuture<Manifest> first;
     try (Connection blocker = db.connect();
         Connection watcher = db.connect()) {
       blocker.setAutoCommit(false);
       try (Statement s = blocker.createStatement()) {
-        // the file's last key: the staged INSERT waits for this transaction to end
+        // the file's last key: the load waits for this transaction to end
         s.execute("INSERT INTO var_summary (run_id, confidence) VALUES ('run-1', 0.0399)");
       }
       first = CompletableFuture.supplyAsync(() -> stageOutUnchecked("job-crash", load));
       int pid =
           Await.value(
-              "the staged INSERT waiting on the row lock",
+              "the load waiting on the row lock",
               Duration.ofSeconds(30),
-              () -> waitingStagedInsert(watcher),
+              () -> waitingLoad(watcher, waitingQuery),
               p -> p > 0 || first.isDone());
       assertTrue(pid > 0, () -> "the load ended before it waited: " + first.join());
       try (Statement s = watcher.createStatement()) {
@@ -120,13 +156,14 @@ class PostgresSqlStageOutTest extends SqlStageOutContract {
     }
   }
 
-  private static int waitingStagedInsert(Connection watcher) throws Exception {
-    try (Statement s = watcher.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                    + " AND query LIKE 'INSERT INTO var_summary%gantry_stage_out_rows%'")) {
-      return rs.next() ? rs.getInt(1) : 0;
+  private static int waitingLoad(Connection watcher, String query) throws Exception {
+    try (var ps =
+        watcher.prepareStatement(
+            "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE ?")) {
+      ps.setString(1, query);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getInt(1) : 0;
+      }
     }
   }
 

@@ -3,6 +3,8 @@ package io.gantry.staging.internal.sql;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Recognises a stage-out statement of the one shape that can run over a whole staged table at once:
@@ -33,6 +35,42 @@ final class InsertValuesShape {
   int markers() {
     return parts.size() - 1;
   }
+
+  /**
+   * Whether the expressions are the markers alone ({@code VALUES (?, ?, ?)}): then the statement
+   * means the same as COPY into its target and columns.
+   */
+  boolean valuesAreMarkersOnly() {
+    if (parts.size() < 2 || !parts.get(0).isBlank() || !parts.get(parts.size() - 1).isBlank()) {
+      return false;
+    }
+    for (int i = 1; i < parts.size() - 1; i++) {
+      if (!parts.get(i).strip().equals(",")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The target and column list of a plain {@code INSERT INTO name [(columns)]} head (a name of up
+   * to three plain or quoted parts, no alias, comment or {@code OVERRIDING}): {@code [name, columns
+   * or null]}; null for any other head.
+   */
+  String[] plainTarget() {
+    Matcher m = PLAIN_HEAD.matcher(head);
+    return m.matches() ? new String[] {m.group(1), m.group(2)} : null;
+  }
+
+  private static final String NAME_PART = "(?:\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)";
+
+  private static final Pattern PLAIN_HEAD =
+      Pattern.compile(
+          "(?is)insert\\s+into\\s+("
+              + NAME_PART
+              + "(?:\\."
+              + NAME_PART
+              + "){0,2})\\s*(?:\\(([^()\"]*)\\))?");
 
   /**
    * The set-based statement: {@code head SELECT expressions FROM from}, marker {@code i} (from 1)
