@@ -159,8 +159,8 @@ public final class SqlLoadStep implements Step {
       return -1;
     }
     long rows;
-    try {
-      rows = PostgresCopyLoad.load(c, plan, decompressed(input), name, context);
+    try (InputStream csv = decompressed(input)) {
+      rows = PostgresCopyLoad.load(c, plan, csv, name, context);
     } catch (PostgresCopyLoad.RowsRejected e) {
       LOG.info(
           "{}: rows rejected on the COPY path, loading by JDBC to name them: {}",
