@@ -12,9 +12,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -230,16 +234,16 @@ final class PostgresCopyLoad {
       context.clearOnCancel(cancel);
       throw rejectedOr(e, "COPY refused");
     }
+    InflatingReader reader = new InflatingReader(csv);
     try {
       EndOfDataLine endOfData = new EndOfDataLine();
-      byte[] buf = new byte[CHUNK];
-      int n;
-      while ((n = csv.read(buf)) > 0) {
-        if (endOfData.foundIn(buf, n)) {
+      byte[] buf;
+      while ((buf = reader.next()) != null) {
+        if (endOfData.foundIn(buf, buf.length)) {
           return -1;
         }
-        in.writeToCopy(buf, 0, n);
-        context.progress().add(0, n);
+        in.writeToCopy(buf, 0, buf.length);
+        context.progress().add(0, buf.length);
         context.checkCancelled();
       }
       if (endOfData.atEnd()) {
@@ -257,6 +261,70 @@ final class PostgresCopyLoad {
         }
       }
       context.clearOnCancel(cancel);
+      reader.stop();
+    }
+  }
+
+  /**
+   * Reads (and so inflates) the file on a thread of its own, a few chunks ahead of the thread that
+   * sends them to COPY, as {@code gzip -dc | psql} does in two processes.
+   */
+  private static final class InflatingReader {
+    private static final byte[] END = new byte[0];
+    private final BlockingQueue<Object> chunks = new ArrayBlockingQueue<>(4);
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    InflatingReader(InputStream csv) {
+      thread =
+          new Thread(
+              () -> {
+                Object last = END;
+                try {
+                  byte[] buf = new byte[CHUNK];
+                  int n;
+                  while (!stopped && (n = csv.readNBytes(buf, 0, CHUNK)) > 0) {
+                    put(Arrays.copyOf(buf, n));
+                  }
+                } catch (IOException | RuntimeException e) {
+                  last = e;
+                }
+                put(last);
+              },
+              "gantry-stage-out-inflate");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    private void put(Object chunk) {
+      try {
+        while (!stopped && !chunks.offer(chunk, 100, TimeUnit.MILLISECONDS)) {
+          // the sender is busy; look again whether it gave up
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    /** The next chunk, or null at the end of the file. */
+    byte[] next() throws IOException, InterruptedException {
+      Object chunk = chunks.take();
+      if (chunk == END) {
+        return null;
+      }
+      if (chunk instanceof IOException e) {
+        throw new IOException(e.getMessage(), e);
+      }
+      if (chunk instanceof RuntimeException e) {
+        throw e;
+      }
+      return (byte[]) chunk;
+    }
+
+    /** Ends the reading thread (its stream is closed by the caller afterwards). */
+    void stop() throws InterruptedException {
+      stopped = true;
+      thread.join();
     }
   }
 
