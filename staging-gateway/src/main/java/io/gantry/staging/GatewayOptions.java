@@ -21,7 +21,9 @@ import java.time.Duration;
  * @param acceptUnknownHostKeys if true, unknown and changed host keys are accepted (explicit
  *     opt-out)
  * @param postgresCopy extract from PostgreSQL with {@code COPY ... TO STDOUT} when every column's
- *     text form is already the staged form (see {@code PostgresCopyExport}); JDBC rows otherwise
+ *     text form is already the staged form (see {@code PostgresCopyExport}), and load into it with
+ *     {@code COPY ... FROM STDIN} into a staging table where the statement and types allow (see
+ *     {@code PostgresCopyLoad}); JDBC rows and batches otherwise
  * @param bindBatchRows input rows whose executions of a bound statement go to PostgreSQL in one
  *     round trip (1: one round trip per row)
  */

@@ -36,6 +36,7 @@ public final class StagingBenchmark {
   public static void main(String[] args) throws Exception {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     Path work = Files.createTempDirectory("gantry-bench");
+    System.out.println("load_before: " + loadAverage());
     try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start()) {
       String db = server.createDatabase();
       load(server, db, rows);
@@ -109,31 +110,91 @@ public final class StagingBenchmark {
             Statement s = c.createStatement()) {
           s.execute("CREATE TABLE trade_copy (LIKE trade)");
         }
-        Manifest out =
-            gateway.stageOut(
-                new StageOutPlan(
-                    "bench-" + System.nanoTime(),
-                    List.of(
-                        new SqlLoad(
-                            ref,
-                            1,
-                            "INSERT INTO trade_copy VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                            "trade.csv.gz",
-                            5000)),
-                    List.of()),
-                work,
-                null);
-        double loadSeconds = out.records().get(0).seconds();
-        System.out.printf("gantry_stage_out_seconds: %.3f%n", loadSeconds);
-        System.out.printf(
-            "gantry_stage_out_rows_per_s: %.0f%n", out.records().get(0).rows() / loadSeconds);
-        System.out.println("stage_out_rows_match: " + (count(server, db, "trade_copy") == rows));
+        // stage-out: the COPY path, the JDBC batch path, and psql's \copy FROM of the same file
+        double copyPath = Double.MAX_VALUE;
+        long loaded = 0;
+        for (int i = 0; i < 3; i++) { // the first is a warm-up
+          truncate(server, db);
+          Manifest out = stageOut(gateway, ref, work);
+          loaded = out.records().get(0).rows();
+          if (i > 0) {
+            copyPath = Math.min(copyPath, out.records().get(0).seconds());
+          }
+        }
+        boolean copyRowsMatch = count(server, db, "trade_copy") == rows;
+        double jdbcLoad;
+        try (StagingGateway jdbcOnly =
+            new StagingGateway(credentials, GatewayOptions.defaults().withPostgresCopy(false))) {
+          truncate(server, db);
+          jdbcLoad = stageOut(jdbcOnly, ref, work).records().get(0).seconds();
+        }
+        double psqlLoad = Double.MAX_VALUE;
+        for (int i = 0; i < 2; i++) {
+          truncate(server, db);
+          psqlLoad = Math.min(psqlLoad, psqlCopyFrom(server, db, work.resolve("trade.csv.gz")));
+        }
+        System.out.printf("gantry_stage_out_seconds: %.3f%n", copyPath);
+        System.out.printf("gantry_stage_out_rows_per_s: %.0f%n", loaded / copyPath);
+        System.out.println("stage_out_rows_match: " + copyRowsMatch);
+        System.out.printf("gantry_stage_out_jdbc_path_seconds: %.3f%n", jdbcLoad);
+        System.out.printf("psql_copy_from_seconds: %.3f%n", psqlLoad);
+        System.out.printf("ratio_stage_out_over_psql: %.2f%n", copyPath / psqlLoad);
+        System.out.printf("ratio_stage_out_jdbc_path_over_psql: %.2f%n", jdbcLoad / psqlLoad);
+        System.out.println("goal_stage_out_ratio_at_most: 1.20");
       }
+      System.out.println("load_after: " + loadAverage());
     } finally {
       try (var files = Files.walk(work)) {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
+  }
+
+  /** One stage-out of the extracted file into {@code trade_copy}, under a new job id. */
+  static Manifest stageOut(StagingGateway gateway, DataSourceRef ref, Path work) throws Exception {
+    return gateway.stageOut(
+        new StageOutPlan(
+            "bench-" + System.nanoTime(),
+            List.of(
+                new SqlLoad(
+                    ref,
+                    1,
+                    "INSERT INTO trade_copy VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "trade.csv.gz",
+                    5000)),
+            List.of()),
+        work,
+        null);
+  }
+
+  static void truncate(EmbeddedPostgresServer server, String db) throws Exception {
+    try (Connection c = server.connect(db);
+        Statement s = c.createStatement()) {
+      s.execute("TRUNCATE trade_copy");
+      s.execute("CHECKPOINT"); // each load starts from the same clean buffers
+    }
+  }
+
+  /** {@code gzip -dc FILE | psql -c "\copy trade_copy FROM PSTDIN WITH CSV HEADER"}, timed. */
+  static double psqlCopyFrom(EmbeddedPostgresServer server, String db, Path file) throws Exception {
+    String command =
+        "gzip -dc '"
+            + file
+            + "' | psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "
+            + server.port()
+            + " -U "
+            + server.user()
+            + " -d "
+            + db
+            + " -c \"\\copy trade_copy from pstdin with csv header\"";
+    ProcessBuilder pb = new ProcessBuilder("bash", "-o", "pipefail", "-c", command).inheritIO();
+    long t0 = System.nanoTime();
+    int rc = pb.start().waitFor();
+    double s = (System.nanoTime() - t0) / 1e9;
+    if (rc != 0) {
+      throw new IllegalStateException("gzip -dc | psql \\copy FROM failed with status " + rc);
+    }
+    return s;
   }
 
   /** About 110 bytes of CSV per row: integers, dates, text, exact decimals and timestamps. */
@@ -177,6 +238,16 @@ public final class StagingBenchmark {
       throw new IllegalStateException("psql | gzip -1 failed with status " + rc);
     }
     return s;
+  }
+
+  /** The first three fields of /proc/loadavg (1, 5, 15 minutes), or "unknown". */
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
   }
 
   static long uncompressedSize(Path file) throws Exception {

@@ -27,10 +27,40 @@ public final class CsvRowWriter {
       }
     } else if (value.isEmpty()) {
       quoted.print(value, out, newRecord);
+    } else if (isPlain(value)) {
+      // what Commons CSV prints for it too, without its per-field scan and lock
+      if (!newRecord) {
+        out.append(',');
+      }
+      out.append(value);
     } else {
       minimal.print(value, out, newRecord);
     }
     newRecord = false;
+  }
+
+  /**
+   * Letters, digits and {@code + - . : _ /}: numbers, dates, timestamps, identifiers. Minimal
+   * quoting leaves such a field as it is (it quotes a field that holds a delimiter, quote or line
+   * break, starts with a character up to {@code #}, or ends in white space), so it is written
+   * directly ({@code CsvRowWriterTest} checks it against Commons CSV).
+   */
+  static boolean isPlain(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (!((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '-'
+          || c == '.'
+          || c == ':'
+          || c == '+'
+          || c == '_'
+          || c == '/')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public void endRecord() throws IOException {

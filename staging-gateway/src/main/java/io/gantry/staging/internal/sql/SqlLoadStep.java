@@ -11,7 +11,9 @@ import io.gantry.staging.internal.csv.ParameterBinder;
 import io.gantry.staging.internal.files.Checksums;
 import io.gantry.staging.internal.steps.Step;
 import io.gantry.staging.internal.steps.StepContext;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -23,10 +25,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.HexFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one {@link SqlLoad}: every row of a CSV file binds the statement, in JDBC batches, all in
- * one transaction together with the step's ledger row ({@link StageOutLedger}).
+ * one transaction together with the step's ledger row ({@link StageOutLedger}). On PostgreSQL a
+ * one-row {@code INSERT ... VALUES} takes the COPY path instead ({@link PostgresCopyLoad}), in the
+ * same transaction before the same ledger row.
  *
  * <ol>
  *   <li>The file's SHA-256 is computed; if the ledger says this job's step is committed with the
@@ -37,6 +43,7 @@ import java.util.HexFormat;
  * </ol>
  */
 public final class SqlLoadStep implements Step {
+  private static final Logger LOG = LoggerFactory.getLogger(SqlLoadStep.class);
   private final SqlLoad load;
   private final SqlSteps env;
   private final String jobId;
@@ -101,7 +108,10 @@ public final class SqlLoadStep implements Step {
           c.rollback();
           return alreadyCommitted(done, checksum, spec, input, start);
         }
-        long rows = insertRows(c, input, context);
+        long rows = copyRows(c, input, context);
+        if (rows < 0) {
+          rows = insertRows(c, input, context);
+        }
         StageOutLedger.record(c, jobId, stepKey, checksum, rows);
         context.progress().listener().committing(label());
         c.commit();
@@ -125,6 +135,62 @@ public final class SqlLoadStep implements Step {
         throw e;
       }
     }
+  }
+
+  /**
+   * The PostgreSQL COPY path ({@link PostgresCopyLoad}) where the options allow it and the
+   * statement and types fit; -1 where the JDBC path is to run instead: not taken, or rows the
+   * database rejected (rolled back here, so the JDBC path starts a clean transaction and names the
+   * rejected line).
+   */
+  private long copyRows(Connection c, SeekableByteChannel input, StepContext context)
+      throws SQLException, IOException, StagingException, InterruptedException {
+    if (!env.options().postgresCopy() || !PostgresCopyLoad.isPostgres(c)) {
+      return -1;
+    }
+    String name = load.inputFileName();
+    int columns;
+    try (CsvRowReader header = new CsvRowReader(decompressed(input), name)) {
+      columns = header.header().size();
+    }
+    PostgresCopyLoad.Plan plan =
+        PostgresCopyLoad.plan(c, load.statement(), load.boundValues(), columns);
+    if (plan == null) {
+      input.position(0);
+      return -1;
+    }
+    long rows;
+    try (InputStream csv = decompressed(input)) {
+      rows = PostgresCopyLoad.load(c, plan, csv, name, context);
+    } catch (PostgresCopyLoad.RowsRejected e) {
+      LOG.info(
+          "{}: rows rejected on the COPY path, loading by JDBC to name them: {}",
+          label(),
+          e.getMessage());
+      rows = -1;
+    }
+    if (rows < 0) {
+      c.rollback();
+      input.position(0);
+      if (StageOutLedger.find(c, jobId, stepKey()) != null) {
+        throw new StagingException(
+            label(), "job " + jobId + " committed this step meanwhile, in another run");
+      }
+    }
+    return rows;
+  }
+
+  /** The file's rows from its start, decompressed; closing the stream leaves the channel open. */
+  private InputStream decompressed(SeekableByteChannel input) throws IOException {
+    input.position(0);
+    InputStream raw =
+        new FilterInputStream(Channels.newInputStream(input)) {
+          @Override
+          public void close() {
+            // the step closes the channel
+          }
+        };
+    return CompressedFiles.decompressed(raw, load.inputFileName());
   }
 
   private long insertRows(Connection c, SeekableByteChannel input, StepContext context)

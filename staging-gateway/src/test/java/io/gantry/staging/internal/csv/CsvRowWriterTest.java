@@ -1,0 +1,73 @@
+package io.gantry.staging.internal.csv;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The writer's direct path for plain fields prints what Commons CSV's minimal quoting prints. */
+class CsvRowWriterTest {
+  private static final String PLAIN = "abcxyzABCXYZ0123456789-.:+_/";
+
+  @Test
+  void plainFieldsAreWrittenAsCommonsCsvWritesThem() throws Exception {
+    List<String> fixed =
+        List.of(
+            "-5",
+            "0",
+            "1.5E-7",
+            "+01:00",
+            "2024-02-29T23:59:59.5",
+            "a_b",
+            "BOOK-7",
+            "/x",
+            ".5",
+            ":",
+            "Z",
+            "9");
+    assertRowsMatch(fixed);
+    SplittableRandom rnd = new SplittableRandom(7);
+    for (int n = 0; n < 2000; n++) {
+      char[] value = new char[1 + rnd.nextInt(12)];
+      for (int i = 0; i < value.length; i++) {
+        value[i] = PLAIN.charAt(rnd.nextInt(PLAIN.length()));
+      }
+      assertRowsMatch(List.of(new String(value), new String(value)));
+    }
+  }
+
+  @Test
+  void anythingElseIsLeftToCommonsCsv() throws Exception {
+    for (String v : List.of(" a", "a ", "a,b", "a\"b", "a\nb", "#1", "!x", "é", "a b")) {
+      assertFalse(CsvRowWriter.isPlain(v), v);
+    }
+    assertTrue(CsvRowWriter.isPlain("2024-02-29T23:59:59.5+01:00"));
+    assertRowsMatch(Arrays.asList(null, " a", "a,b", "x", null));
+  }
+
+  private static void assertRowsMatch(List<String> row) throws Exception {
+    StringWriter ours = new StringWriter();
+    CsvRowWriter w = new CsvRowWriter(ours);
+    w.record(row);
+    StringWriter commons = new StringWriter();
+    var format = CsvDialect.WRITE_MINIMAL.builder().get();
+    boolean first = true;
+    for (String v : row) {
+      if (v == null) {
+        if (!first) {
+          commons.append(',');
+        }
+      } else {
+        format.print(v, commons, first);
+      }
+      first = false;
+    }
+    commons.append('\n');
+    assertEquals(commons.toString(), ours.toString(), row.toString());
+  }
+}
