@@ -54,6 +54,7 @@ class UserCertificatesOnHostsAttackTest {
    */
   private static final String RANK_SCRIPT =
       "r=$OMPI_COMM_WORLD_RANK; echo \"$(hostname) $(id -un)\" > who-$r.txt; echo $$ > pid-$r;"
+          + " echo \"$PWD\" > wd-$r.txt;"
           + " echo \"secret of $GANTRY_JOB_ID\" > secret-$r.txt; export RISK_SECRET=$GANTRY_JOB_ID;"
           + " while [ ! -e targets ]; do sleep 0.1; done; . ./targets; out=attack-$r.txt;"
           + " try() { if \"$@\" >/dev/null 2>&1; then echo \"WORKED $*\"; else echo \"denied $*\";"
@@ -213,6 +214,14 @@ class UserCertificatesOnHostsAttackTest {
 
     assertRanAs(aliceDir, ALICE_OS);
     assertRanAs(bobDir, BOB_OS);
+    for (Path jobDir : List.of(aliceDir, bobDir)) {
+      for (int r = 0; r < RANKS; r++) {
+        assertEquals(
+            "/job",
+            Files.readString(jobDir.resolve("wd-" + r + ".txt")).strip(),
+            "every rank runs in the job sandbox on its host, its directory at /job");
+      }
+    }
     for (Path jobDir : List.of(aliceDir, bobDir)) {
       for (int r = 0; r < RANKS; r++) {
         String attacks = Files.readString(jobDir.resolve("attack-" + r + ".txt"));

@@ -100,13 +100,14 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
     try {
       SlurmConfig slurmConfig =
           new SlurmConfig(
-              c.slurmBinDirectory(),
-              null,
-              c.slurmPollInterval(),
-              c.slurmMpirun(),
-              Path.of(settings.root(), ".gantry"),
-              c.slurmCommandTimeout(),
-              List.of());
+                  c.slurmBinDirectory(),
+                  null,
+                  c.slurmPollInterval(),
+                  c.slurmMpirun(),
+                  Path.of(settings.root(), ".gantry"),
+                  c.slurmCommandTimeout(),
+                  List.of())
+              .withNodeSandbox(NodeSandboxes.of(config, context.dispatch()));
       ClusterShell operator = new ClusterShell(cluster::session, c.slurmCommandTimeout());
       SlurmLauncher slurm;
       if (config.sshCertificates().enabled()) {
