@@ -20,7 +20,10 @@ import java.util.List;
  * sandbox, and its ranks keep their PMIx data store in the job's session directory under the node's
  * /tmp, which every rank of the job on that node shares: the script binds that one directory
  * ({@code OMPI_MCA_orte_jobfam_session_dir}, set by Open MPI, never by the job) into the rank's
- * private /tmp, at the same path.
+ * private /tmp, at the same path. Open MPI's shared-memory transport (vader) cannot join ranks that
+ * each have a PID namespace of their own (they crash in their first collective), so the script
+ * turns it off ({@code OMPI_MCA_btl=^vader}, for the rank only): ranks on one node talk over the
+ * loopback network instead.
  *
  * @param sandbox bubblewrap's path on the nodes, and the executable roots they show
  * @param required whether a node without bubblewrap refuses the job ({@code
@@ -34,6 +37,7 @@ public record NodeSandbox(SandboxConfig sandbox, boolean required) {
       mode=$1 jobdir=$2
       shift 2
       if [ -x "$1" ]; then
+        export OMPI_MCA_btl=^vader
         s=${OMPI_MCA_orte_jobfam_session_dir:-}
         if [ -n "$s" ] && [ -d "$s" ]; then
           bound=

@@ -185,12 +185,26 @@ public final class JobSandbox {
    * The bubblewrap options (up to, not including, {@code --}) that confine one rank on a compute
    * node, where it already runs as the job's account (started there by Open MPI's daemon or Slurm):
    * the same namespaces and the same view of the system, job directory and file systems as {@link
-   * #wrap}, but no account switch and no capability at all. Nothing is looked up on this host but
-   * the system's layout: the job directory and file systems are the node's paths, as given.
+   * #wrap}, but no account switch and no capability beyond overriding file permissions (which a
+   * user namespace confines to the account's own files). Nothing is looked up on this host but the
+   * system's layout: the job directory and file systems are the node's paths, as given.
    */
   public List<String> onNode(LaunchSpec spec, LaunchSpec inside) throws LaunchException {
     List<String> argv = confinement(spec, inside, false);
-    argv.addAll(List.of("--cap-drop", "ALL"));
+    // Only the rights over files: a rank of a shared root account (mpirun.ssh-user=root) works in
+    // a job directory of the job's account, as it did unconfined, and no more. For every other
+    // account bubblewrap runs in a user namespace, where these grant nothing over other users'
+    // files.
+    argv.addAll(
+        List.of(
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_DAC_OVERRIDE",
+            "--cap-add",
+            "CAP_DAC_READ_SEARCH",
+            "--cap-add",
+            "CAP_FOWNER"));
     argv.addAll(List.of("--setenv", "PATH", path()));
     argv.addAll(List.of("--setenv", "HOME", JOB_DIRECTORY.toString()));
     argv.addAll(List.of("--setenv", "TMPDIR", "/tmp"));

@@ -271,6 +271,16 @@ class UserCertificatesOnClusterAttackTest {
         .document();
   }
 
+  /**
+   * The victim's program's pid on its node, as {@code ps} shows it there (the job sees only its own
+   * PID namespace in its sandbox); the job directory is named after the job.
+   */
+  private static String victimPid(Path victimDir) throws Exception {
+    List<String> pids = JobProcesses.shells(victimDir.getFileName().toString(), "targets");
+    assertEquals(1, pids.size(), "the victim's program: " + pids);
+    return pids.get(0);
+  }
+
   /** The attacker's targets, a root-owned file it may read (its directory is its own). */
   private static void writeTargets(Path attacker, String victimAccount, Path victimDir)
       throws Exception {
@@ -282,7 +292,7 @@ class UserCertificatesOnClusterAttackTest {
             + "'\nOTHER_ACCOUNT_DIR='"
             + root.resolve(victimAccount)
             + "'\nOTHER_PID='"
-            + Files.readString(victimDir.resolve("pid")).strip()
+            + victimPid(victimDir)
             + "'\nROOT='"
             + root
             + "'\nKEYS='"

@@ -85,7 +85,7 @@ final class ClusterLogins implements AutoCloseable {
       return operator;
     }
     return jobs.computeIfAbsent(
-        p.jobId(), id -> connection(p.account(), "gantry job " + id + " account " + p.account()));
+        p.jobId(), id -> connection(p.account(), JobCertificates.keyId(id, p.account())));
   }
 
   /** Whether {@code jobDirectory} is reached as its job's account (not compute.ssh-user). */
