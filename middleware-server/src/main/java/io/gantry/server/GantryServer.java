@@ -358,6 +358,7 @@ public final class GantryServer implements AutoCloseable {
                 compute.backend().policy())
             .withUriStaging(staging.uriPolicy())
             .withConnectionCheck(connectionCheck(config, staging))
+            .withAccountReach(compute.backend()::accountReachProblem)
             .withStandardJsdl(
                 applications,
                 new FileSystemRoots(

@@ -123,6 +123,32 @@ final class ClusterLogins implements AutoCloseable {
     }
   }
 
+  /**
+   * Why a job of {@code account} could not log in to the cluster, or empty: the account's reader
+   * login (kept for the readers afterwards) logs in now, with a certificate of the server's CA.
+   */
+  java.util.Optional<String> reachProblem(String account) {
+    if (!ACCOUNT.matcher(account).matches()) {
+      return java.util.Optional.of("'" + account + "' is not an account name the cluster takes");
+    }
+    try {
+      readers.computeIfAbsent(account, a -> connection(a, "gantry reader account " + a)).session();
+      return java.util.Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return java.util.Optional.of(
+          "the job's OS account "
+              + account
+              + " cannot log in to the cluster "
+              + settings.host()
+              + ":"
+              + settings.port()
+              + " with a certificate of the server's SSH user CA ("
+              + e.getMessage()
+              + "): the account must exist there, and its sshd must trust the CA for it"
+              + " (TrustedUserCAKeys, AllowUsers)");
+    }
+  }
+
   /** The job is final: its connection is closed (a later use logs in again). */
   void release(String jobId) {
     ClusterConnection c = jobs.remove(jobId);
