@@ -3,16 +3,19 @@
 # the nodes, and the server's ssh/sftp to a cluster's login node).
 #   sshd.sh --conf DIR --host-key FILE [--host-key FILE...] --authorized-keys FILE --user NAME
 #           [--listen ADDRESS] [--port N] [--setenv NAME=VALUE...]
-#           [--trusted-user-ca FILE --allow-user NAME...] [common options, see common.sh]
+#           [--trusted-user-ca FILE --allow-user NAME... [--revoked-keys FILE]]
+#           [common options, see common.sh]
 # DIR receives the generated sshd_config (and sshd.pid); --authorized-keys is the one file of
 # public keys allowed in, for --user only. --trusted-user-ca is sshd's TrustedUserCAKeys: user
-# certificates it signed log in as their principal, if --allow-user names the account. Key login only: no passwords, no forwarding; sftp
+# certificates it signed log in as their principal, if --allow-user names the account;
+# --revoked-keys is sshd's RevokedKeys (a key revocation list, read at each login). Key login only: no passwords, no forwarding; sftp
 # is served in-process for staging. --setenv sets a variable in every session (e.g. SLURM_CONF
 # where slurm.conf is not in /etc/slurm), since clients may not send any.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 args=("$@")
 conf="" authorized="" user="" listen="0.0.0.0" port="22" host_keys=() setenv=() ca="" allow=()
+revoked=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --conf) need_value "$1" $#; conf="$2" ;;
@@ -24,6 +27,7 @@ while [ $# -gt 0 ]; do
     --setenv) need_value "$1" $#; setenv+=("$2") ;;
     --trusted-user-ca) need_value "$1" $#; ca="$2" ;;
     --allow-user) need_value "$1" $#; allow+=("$2") ;;
+    --revoked-keys) need_value "$1" $#; revoked="$2" ;;
     *) [ $# -ge 2 ] && common_option "$1" "$2" || die "unknown option $1" ;;
   esac
   shift 2
@@ -32,7 +36,7 @@ done
   || die "--conf, --host-key, --authorized-keys and --user are required"
 # sshd_config has no quoting for these values: refuse anything but plain words.
 for value in "$conf" "$authorized" "$user" "$listen" "$port" "${host_keys[@]}" ${setenv[@]+"${setenv[@]}"} \
-    ${ca:+"$ca"} ${allow[@]+"${allow[@]}"}; do
+    ${ca:+"$ca"} ${revoked:+"$revoked"} ${allow[@]+"${allow[@]}"}; do
   case "$value" in *[!A-Za-z0-9_./:@+=-]* | "") die "not a plain path, name or address: '$value'" ;; esac
 done
 case "$port" in *[!0-9]*) die "--port: not a number: $port" ;; esac
@@ -44,6 +48,7 @@ for account in ${allow[@]+"${allow[@]}"}; do
   id -u "$account" >/dev/null 2>&1 || die "--allow-user: no such account: $account"
 done
 [ -z "$ca" ] || [ -r "$ca" ] || die "--trusted-user-ca: cannot read $ca"
+[ -z "$revoked" ] || [ -r "$revoked" ] || die "--revoked-keys: cannot read $revoked"
 [ -r "$authorized" ] || die "--authorized-keys: cannot read $authorized"
 entry_prepare "${args[@]}"
 mkdir -p "$conf"
@@ -58,6 +63,7 @@ root_login=no
   echo "AuthorizedKeysFile $authorized"
   echo "AllowUsers $user ${allow[*]+${allow[*]}}"
   [ -z "$ca" ] || echo "TrustedUserCAKeys $ca"
+  [ -z "$revoked" ] || echo "RevokedKeys $revoked"
   echo "PermitRootLogin $root_login"
   echo "PubkeyAuthentication yes"
   echo "PasswordAuthentication no"

@@ -161,6 +161,30 @@ public record LaunchSpec(
         independentRanks);
   }
 
+  /**
+   * The same spec running {@code executable} with {@code arguments} instead (a wrapper that starts
+   * the job's own program).
+   */
+  public LaunchSpec withProgram(String executable, List<String> arguments) {
+    return new LaunchSpec(
+        jobId,
+        kind,
+        executable,
+        arguments,
+        environment,
+        workingDirectory,
+        processes,
+        hostFile,
+        extraMpirunOptions,
+        wallTimeLimit,
+        stdout,
+        stderr,
+        jobDirectory,
+        account,
+        fileSystems,
+        independentRanks);
+  }
+
   /** The same spec, run under {@code runAs}. */
   public LaunchSpec withAccount(JobAccount runAs) {
     return new LaunchSpec(

@@ -60,6 +60,10 @@ class HostsMpirunLauncherTest {
   }
 
   private HostsMpirunLauncher launcher() throws IOException {
+    return launcher(null);
+  }
+
+  private HostsMpirunLauncher launcher(NodeSandbox sandbox) throws IOException {
     DispatcherConfig config =
         new DispatcherConfig(
             mpirunOnLogin(work, cluster).toString(),
@@ -67,7 +71,7 @@ class HostsMpirunLauncherTest {
             false,
             Duration.ofSeconds(2),
             DispatcherConfig.DEFAULT_INHERITED_ENVIRONMENT);
-    return new HostsMpirunLauncher(config, cluster.hostfile(), agent(cluster));
+    return new HostsMpirunLauncher(config, cluster.hostfile(), agent(cluster), sandbox);
   }
 
   @Test
@@ -143,6 +147,78 @@ class HostsMpirunLauncherTest {
             .build();
     try (HostsMpirunLauncher launcher = launcher()) {
       assertThrows(IllegalArgumentException.class, () -> launcher.launch(spec));
+    }
+  }
+
+  /**
+   * Each rank reports its host, working directory, HOME, the processes it sees and whether the host
+   * path of its job directory exists for it.
+   */
+  private static LaunchSpec whereAmI(String id, Path dir) {
+    return LaunchSpec.builder(id, ProgramKind.MPI, "/bin/sh")
+        .arguments(
+            "-c",
+            "echo \"$(hostname) $PWD $HOME $(ls /proc | grep -c '^[0-9]')"
+                + " $(test -e '"
+                + dir
+                + "' && echo host-paths || echo no-host-paths)\"")
+        .processes(4)
+        .workingDirectory(dir)
+        .output(dir.resolve("stdout.txt"), dir.resolve("stderr.txt"))
+        .wallTimeLimit(Duration.ofMinutes(2))
+        .build();
+  }
+
+  private static List<String> run(HostsMpirunLauncher launcher, LaunchSpec spec) throws Exception {
+    Path dir = spec.workingDirectory();
+    JobOutcome outcome = launcher.launch(spec).onExit().get(120, TimeUnit.SECONDS);
+    assertTrue(
+        outcome.succeeded(),
+        outcome.describe() + ": " + Files.readString(dir.resolve("stderr.txt")));
+    return Files.readAllLines(dir.resolve("stdout.txt")).stream().sorted().toList();
+  }
+
+  @Test
+  void everyRankStartsInTheJobSandboxOnItsHost() throws Exception {
+    Path dir = Files.createDirectories(work.resolve("sandboxed"));
+    try (HostsMpirunLauncher launcher = launcher(new NodeSandbox(SandboxConfig.defaults(), true))) {
+      List<String> ranks = run(launcher, whereAmI("job-sandboxed", dir));
+      assertEquals(4, ranks.size(), ranks.toString());
+      for (String rank : ranks) {
+        String[] f = rank.split(" ");
+        assertEquals("/job", f[1], "the job directory is /job on the host: " + rank);
+        assertEquals("/job", f[2], "HOME: " + rank);
+        // its PID namespace: bubblewrap's init, the shell and its command substitutions
+        assertTrue(Integer.parseInt(f[3]) <= 8, "the rank sees only its own processes: " + rank);
+        assertEquals("no-host-paths", f[4], rank);
+      }
+      assertEquals(
+          List.of("n1", "n2"), ranks.stream().map(r -> r.split(" ")[0]).distinct().toList());
+    }
+  }
+
+  @Test
+  void aHostWithoutBubblewrapRefusesTheJobNamingTheHostOrRunsItUnconfinedWhenAllowed()
+      throws Exception {
+    SandboxConfig missing =
+        new SandboxConfig(Path.of("/opt/no-such/bwrap"), Path.of("/usr/bin/setpriv"), List.of());
+    Path refused = Files.createDirectories(work.resolve("no-bwrap"));
+    try (HostsMpirunLauncher launcher = launcher(new NodeSandbox(missing, true))) {
+      LaunchException e =
+          assertThrows(LaunchException.class, () -> launcher.launch(whereAmI("job-r", refused)));
+      assertTrue(
+          e.getMessage().contains("n1: /opt/no-such/bwrap is missing")
+              && e.getMessage().contains("n2: /opt/no-such/bwrap is missing")
+              && e.getMessage().contains("compute.require-sandbox"),
+          e.getMessage());
+      assertTrue(Files.notExists(refused.resolve("stdout.txt")), "nothing ran");
+    }
+    Path allowed = Files.createDirectories(work.resolve("no-bwrap-allowed"));
+    try (HostsMpirunLauncher launcher = launcher(new NodeSandbox(missing, false))) {
+      for (String rank : run(launcher, whereAmI("job-o", allowed))) {
+        assertEquals(allowed.toString(), rank.split(" ")[1], rank);
+        assertTrue(rank.endsWith(" host-paths"), rank);
+      }
     }
   }
 }

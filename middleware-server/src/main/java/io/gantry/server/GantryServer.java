@@ -72,10 +72,12 @@ import io.gantry.server.internal.service.JobOutputs;
 import io.gantry.server.internal.service.JobSubmission;
 import io.gantry.server.internal.service.StoredJobDirectories;
 import io.gantry.server.internal.service.VisibleJobs;
+import io.gantry.server.internal.sshca.RevokedCertificates;
 import io.gantry.server.internal.sshca.UserCertificateAuthority;
 import io.gantry.server.internal.stagein.StageInCacheAdministration;
 import io.gantry.server.internal.storagewatch.StorageWatch;
 import io.gantry.server.internal.taskfarm.TaskFarmRunner;
+import io.gantry.server.internal.users.RemovedUserCertificates;
 import io.gantry.server.internal.users.SessionTokenService;
 import io.gantry.server.internal.users.UserAdministrationService;
 import io.gantry.server.internal.workersession.WorkerSessionLaunch;
@@ -358,6 +360,7 @@ public final class GantryServer implements AutoCloseable {
                 compute.backend().policy())
             .withUriStaging(staging.uriPolicy())
             .withConnectionCheck(connectionCheck(config, staging))
+            .withAccountReach(compute.backend()::accountReachProblem)
             .withStandardJsdl(
                 applications,
                 new FileSystemRoots(
@@ -499,7 +502,8 @@ public final class GantryServer implements AutoCloseable {
             outputs,
             visible,
             schedules,
-            new UserAdministrationService(new UserAdministration(store.userAccounts())),
+            new UserAdministrationService(
+                new UserAdministration(store.userAccounts()), removedUsers(config, store)),
             new SessionTokenService(authenticator.flatMap(UserAuthenticator::sessionTokens)),
             new WorkerSessionService(workerSessions),
             new StageInCacheAdministration(staging.stageInCache()),
@@ -507,6 +511,24 @@ public final class GantryServer implements AutoCloseable {
             new ChainRerun(store, store.jobConditions(), visible, submission, control),
             NotifySubscriptionBook.of(config, store),
             new AccountingService(store.accounting())));
+  }
+
+  /**
+   * With per-user certificates, the key revocation list a removed user's jobs are written to
+   * (written empty at start, so that sshd's RevokedKeys can name it at once); else null.
+   */
+  private static RemovedUserCertificates removedUsers(ServerConfig config, JdbcJobStore store) {
+    if (!config.sshCertificates().enabled()) {
+      return null;
+    }
+    RevokedCertificates revoked = new RevokedCertificates(config.dataDirectory().resolve("keys"));
+    try {
+      revoked.ensureExists();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(
+          "cannot write the key revocation list " + revoked.file(), e);
+    }
+    return new RemovedUserCertificates(store, revoked, config.sandbox().defaultOsAccount());
   }
 
   /** The priority classes of the queue.* settings, as the scheduler and submission use them. */

@@ -148,6 +148,105 @@ public final class JobSandbox {
   public List<String> wrap(LaunchSpec spec, LaunchSpec inside, List<String> program)
       throws LaunchException {
     JobAccount account = requireAccount(spec);
+    List<String> argv = confinement(spec, inside, true);
+    argv.addAll(
+        List.of(
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+            "--cap-add",
+            "CAP_SETPCAP",
+            "--cap-add",
+            "CAP_DAC_READ_SEARCH",
+            "--"));
+    argv.add(config.setpriv().toString());
+    argv.add("--reuid=" + account.uid());
+    argv.add("--regid=" + account.gid());
+    argv.add(
+        account.groups().isEmpty()
+            ? "--clear-groups"
+            : "--groups="
+                + account.groups().stream().map(String::valueOf).collect(Collectors.joining(",")));
+    argv.addAll(
+        List.of(
+            "--inh-caps=-all",
+            "--ambient-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--"));
+    argv.addAll(program);
+    return List.copyOf(argv);
+  }
+
+  /**
+   * The bubblewrap options (up to, not including, {@code --}) that confine one rank on a compute
+   * node, where it already runs as the job's account (started there by Open MPI's daemon or Slurm):
+   * the same namespaces and the same view of the system, job directory and file systems as {@link
+   * #wrap}, but no account switch and no capability beyond overriding file permissions (which a
+   * user namespace confines to the account's own files). Nothing is looked up on this host but the
+   * system's layout: the job directory and file systems are the node's paths, as given.
+   */
+  public List<String> onNode(LaunchSpec spec, LaunchSpec inside) throws LaunchException {
+    List<String> argv = confinement(spec, inside, false);
+    // Only the rights over files: a rank of a shared root account (mpirun.ssh-user=root) works in
+    // a job directory of the job's account, as it did unconfined, and no more. For every other
+    // account bubblewrap runs in a user namespace, where these grant nothing over other users'
+    // files.
+    argv.addAll(
+        List.of(
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_DAC_OVERRIDE",
+            "--cap-add",
+            "CAP_DAC_READ_SEARCH",
+            "--cap-add",
+            "CAP_FOWNER"));
+    argv.addAll(List.of("--setenv", "PATH", path()));
+    argv.addAll(List.of("--setenv", "HOME", JOB_DIRECTORY.toString()));
+    argv.addAll(List.of("--setenv", "TMPDIR", "/tmp"));
+    return List.copyOf(argv);
+  }
+
+  /**
+   * The spec's working directory and executable as a rank on a node sees them, without looking at
+   * this host's files (they are the node's): the working directory under {@code /job}, an
+   * executable in the job directory as {@code /job/...}, any other name as given (bare names are
+   * found on the node's PATH), refused where the sandbox would not show it.
+   */
+  public LaunchSpec insideOnNode(LaunchSpec spec) throws LaunchException {
+    Path jobDir = spec.jobDirectory().toAbsolutePath().normalize();
+    Path wdir = insidePath(spec, spec.workingDirectory(), "working directory");
+    String exe = spec.executable();
+    if (exe.startsWith("/")) {
+      Path normal = Path.of(exe).normalize();
+      if (normal.startsWith(jobDir)) {
+        exe = JOB_DIRECTORY.resolve(jobDir.relativize(normal).toString()).toString();
+      } else if (!normal.startsWith(JOB_DIRECTORY) && !visible(normal)) {
+        throw new LaunchException(
+            "job "
+                + spec.jobId()
+                + ": executable "
+                + exe
+                + " is outside what the job's sandbox on its nodes shows: /usr, the job"
+                + " directory (as /job) and the allowed executable roots "
+                + config.executableRoots());
+      }
+    }
+    return spec.relocated(exe, wdir, null, JOB_DIRECTORY);
+  }
+
+  /**
+   * bwrap and the options every sandbox shares: namespaces, the read-only system, /proc, /dev,
+   * private temporary directories, the executable roots, the job directory at /job and the file
+   * systems, and the working directory. {@code local}: the file systems' directories are this
+   * host's, resolved and checked here.
+   */
+  private List<String> confinement(LaunchSpec spec, LaunchSpec inside, boolean local)
+      throws LaunchException {
     List<String> argv = new ArrayList<>();
     argv.add(config.bwrap().toString());
     argv.addAll(List.of("--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session"));
@@ -180,40 +279,11 @@ public final class JobSandbox {
       bind(
           argv,
           fs.readOnly() ? "--ro-bind" : "--bind",
-          realDirectory(spec, fs),
+          local ? realDirectory(spec, fs) : fs.directory().toString(),
           fs.mountPoint().toString());
     }
     argv.addAll(List.of("--chdir", inside.workingDirectory().toString()));
-    argv.addAll(
-        List.of(
-            "--cap-drop",
-            "ALL",
-            "--cap-add",
-            "CAP_SETUID",
-            "--cap-add",
-            "CAP_SETGID",
-            "--cap-add",
-            "CAP_SETPCAP",
-            "--cap-add",
-            "CAP_DAC_READ_SEARCH",
-            "--"));
-    argv.add(config.setpriv().toString());
-    argv.add("--reuid=" + account.uid());
-    argv.add("--regid=" + account.gid());
-    argv.add(
-        account.groups().isEmpty()
-            ? "--clear-groups"
-            : "--groups="
-                + account.groups().stream().map(String::valueOf).collect(Collectors.joining(",")));
-    argv.addAll(
-        List.of(
-            "--inh-caps=-all",
-            "--ambient-caps=-all",
-            "--bounding-set=-all",
-            "--no-new-privs",
-            "--"));
-    argv.addAll(program);
-    return List.copyOf(argv);
+    return argv;
   }
 
   /**

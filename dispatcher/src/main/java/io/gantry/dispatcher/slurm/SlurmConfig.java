@@ -1,5 +1,6 @@
 package io.gantry.dispatcher.slurm;
 
+import io.gantry.dispatcher.NodeSandbox;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param scriptDirectory where the fixed batch script is written (the submit host's file system)
  * @param commandTimeout how long one client command may take before it counts as failed
  * @param inheritedEnvironment server variables the job's environment starts from
+ * @param nodeSandbox the sandbox every program of a job starts in on its nodes, or null: none
  */
 public record SlurmConfig(
     Path binDirectory,
@@ -27,7 +29,8 @@ public record SlurmConfig(
     String mpirun,
     Path scriptDirectory,
     Duration commandTimeout,
-    List<String> inheritedEnvironment) {
+    List<String> inheritedEnvironment,
+    NodeSandbox nodeSandbox) {
 
   /**
    * What the Slurm commands and the job start from: the search path and the locale, nothing else.
@@ -47,6 +50,39 @@ public record SlurmConfig(
     Objects.requireNonNull(scriptDirectory, "scriptDirectory");
     Objects.requireNonNull(commandTimeout, "commandTimeout");
     inheritedEnvironment = List.copyOf(inheritedEnvironment);
+  }
+
+  /** Settings without a sandbox on the nodes. */
+  public SlurmConfig(
+      Path binDirectory,
+      Path slurmConf,
+      Duration pollInterval,
+      String mpirun,
+      Path scriptDirectory,
+      Duration commandTimeout,
+      List<String> inheritedEnvironment) {
+    this(
+        binDirectory,
+        slurmConf,
+        pollInterval,
+        mpirun,
+        scriptDirectory,
+        commandTimeout,
+        inheritedEnvironment,
+        null);
+  }
+
+  /** These settings, every program of a job sandboxed on its nodes by {@code sandbox}. */
+  public SlurmConfig withNodeSandbox(NodeSandbox sandbox) {
+    return new SlurmConfig(
+        binDirectory,
+        slurmConf,
+        pollInterval,
+        mpirun,
+        scriptDirectory,
+        commandTimeout,
+        inheritedEnvironment,
+        sandbox);
   }
 
   /** The path of a Slurm client command. */

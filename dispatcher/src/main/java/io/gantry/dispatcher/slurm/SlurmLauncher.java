@@ -162,6 +162,16 @@ public final class SlurmLauncher implements Launcher, AutoCloseable {
               + spec.jobId()
               + ": with Slurm, Slurm chooses the hosts; a host file does not apply");
     }
+    if (config.nodeSandbox() != null) {
+      // the batch script and mpirun stay outside; every rank starts in the sandbox on its node
+      if (spec.kind() == ProgramKind.MPI) {
+        mpirun.argv(spec); // checks the job's own options and environment names first
+      } else if (spec.executable().startsWith("-")) {
+        throw new IllegalArgumentException(
+            "job " + spec.jobId() + ": executable must not start with '-'");
+      }
+      spec = config.nodeSandbox().wrap(spec);
+    }
     List<String> program = new ArrayList<>();
     if (spec.kind() == ProgramKind.MPI) {
       program.addAll(mpirun.argv(spec));

@@ -21,6 +21,13 @@ final class SandboxSection {
       Setting.of("jobs.allowed-executable-roots", SettingType.words())
           .means("directories of programs bound read-only into every job's sandbox");
 
+  static final Setting<Boolean> REQUIRE_NODE_SANDBOX =
+      Setting.of("compute.require-sandbox", SettingType.bool())
+          .byDefault("true")
+          .means(
+              "mpirun-hosts and slurm: a job whose node has no bubblewrap is refused rather than"
+                  + " run there unconfined");
+
   static final Setting<Path> SUPERVISOR =
       Setting.of("jobs.supervisor", SettingType.path())
           .shownDefault("none (jobs end with the server)")
@@ -68,6 +75,6 @@ final class SandboxSection {
     if (supervisor != null && !supervisor.isAbsolute()) {
       throw new ConfigException(SUPERVISOR.key(), supervisor + " is not an absolute path");
     }
-    return new ServerConfig.Sandbox(account, roots, supervisor);
+    return new ServerConfig.Sandbox(account, roots, supervisor, values.get(REQUIRE_NODE_SANDBOX));
   }
 }

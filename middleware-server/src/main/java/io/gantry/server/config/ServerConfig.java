@@ -397,10 +397,16 @@ public record ServerConfig(
    * their own (never root, never the server's account), and {@code allowedExecutableRoots},
    * directories of programs bound read-only into every job's sandbox and put on its PATH; {@code
    * supervisor} ({@code jobs.supervisor}), the {@code gantry-stepd} each local job runs under so
-   * that it outlives the server, or null: local jobs are the server's children and end with it.
+   * that it outlives the server, or null: local jobs are the server's children and end with it;
+   * {@code requireNodeSandbox} ({@code compute.require-sandbox}), whether a compute node without
+   * bubblewrap refuses a job ({@code mpirun-hosts}, {@code slurm}) rather than running it there
+   * unconfined.
    */
   public record Sandbox(
-      String defaultOsAccount, List<Path> allowedExecutableRoots, Path supervisor) {
+      String defaultOsAccount,
+      List<Path> allowedExecutableRoots,
+      Path supervisor,
+      boolean requireNodeSandbox) {
     public Sandbox {
       allowedExecutableRoots = List.copyOf(allowedExecutableRoots);
     }

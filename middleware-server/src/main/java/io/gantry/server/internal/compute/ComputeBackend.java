@@ -67,6 +67,14 @@ public interface ComputeBackend extends AutoCloseable {
    */
   Optional<String> readinessProblem();
 
+  /**
+   * Why a job of OS account {@code account} could not reach where it runs (a cluster login as that
+   * account that fails), naming the account and host; asked at submit. Empty by default.
+   */
+  default Optional<String> accountReachProblem(String account) {
+    return Optional.empty();
+  }
+
   /** Why this backend runs no task farms, or empty when it runs them. */
   Optional<String> farmRefusal();
 

@@ -66,6 +66,10 @@ public final class JobPlanner {
 
   private io.gantry.staging.ConnectionCheck connectionCheck;
 
+  /** Whether a job's OS account reaches where jobs run; by default, always. */
+  private java.util.function.Function<String, java.util.Optional<String>> accountReach =
+      account -> java.util.Optional.empty();
+
   private FileSystemRoots fileSystems = FileSystemRoots.none();
 
   /** gantry-launcher for task farms; null: this server refuses them. */
@@ -147,6 +151,16 @@ public final class JobPlanner {
   }
 
   /**
+   * Asks {@code reach} at submit whether the job's OS account reaches where jobs run (the backend's
+   * {@code accountReachProblem}); returns this.
+   */
+  public JobPlanner withAccountReach(
+      java.util.function.Function<String, java.util.Optional<String>> reach) {
+    this.accountReach = reach;
+    return this;
+  }
+
+  /**
    * Checks before the computation: one problem per data source of the plan that cannot be reached
    * or refuses the job's credential, naming the stage and the data source; none without a check.
    */
@@ -184,14 +198,19 @@ public final class JobPlanner {
 
   /**
    * Refuses, before queueing, what would only fail at launch: an owner whose OS account cannot run
-   * jobs, an executable the job's sandbox does not show.
+   * jobs or cannot log in where they run, an executable the job's sandbox does not show.
    */
   public void checkLaunchable(JsdlJobPlan plan) throws JobFailure {
     io.gantry.dispatcher.JobAccount account = accounts.accountOf(plan.owner());
+    // staging too runs as the account where jobs run (a cluster's SFTP as that account)
+    java.util.Optional<String> problem = accountReach.apply(account.name());
+    if (problem.isPresent()) {
+      throw new JobFailure(problem.get());
+    }
     if (!plan.runsProgram()) {
       return; // staging only: nothing is launched
     }
-    java.util.Optional<String> problem = sandbox.executableProblem(plan.launch().executable());
+    problem = sandbox.executableProblem(plan.launch().executable());
     if (problem.isPresent()) {
       throw new JobFailure(problem.get());
     }

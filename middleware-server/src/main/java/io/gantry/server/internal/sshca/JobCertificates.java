@@ -32,6 +32,14 @@ public final class JobCertificates {
   /** Job ids as the job store makes them: a plain name, one path element. */
   private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
+  /**
+   * The key id of every certificate of job {@code jobId} for {@code account} (the hosts' sshd logs
+   * name it; the key revocation list revokes by it).
+   */
+  public static String keyId(String jobId, String account) {
+    return "gantry job " + jobId + " account " + account;
+  }
+
   private final UserCertificateAuthority authority;
   private final Path directory;
   private final Duration margin;
@@ -65,7 +73,7 @@ public final class JobCertificates {
     Path dir = jobDirectory(jobId);
     OwnerOnlyFiles.createDirectories(dir, OwnerOnlyFiles.DIRECTORY_MODE);
     KeyPair pair = UserCertificateAuthority.newKeyPair();
-    String keyId = "gantry job " + jobId + " account " + account;
+    String keyId = keyId(jobId, account);
     String certificate =
         authority.sign(
             pair.getPublic(),

@@ -37,7 +37,7 @@ import org.apache.sshd.common.config.keys.PublicKeyEntry;
  */
 public final class UserCertificateAuthority {
   private static final String PRIVATE_FILE = "ssh-user-ca.pk8";
-  private static final String PUBLIC_FILE = "ssh-user-ca.pub";
+  static final String PUBLIC_FILE = "ssh-user-ca.pub";
   private static final String CURVE = "secp256r1";
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rw-------");

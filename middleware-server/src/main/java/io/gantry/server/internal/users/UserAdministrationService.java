@@ -23,8 +23,16 @@ public final class UserAdministrationService {
 
   private final UserAdministration users;
 
+  /** Where a removed user's certificates are revoked, or null (no per-user certificates). */
+  private final RemovedUserCertificates certificates;
+
   public UserAdministrationService(UserAdministration users) {
+    this(users, null);
+  }
+
+  public UserAdministrationService(UserAdministration users, RemovedUserCertificates certificates) {
     this.users = users;
+    this.certificates = certificates;
   }
 
   public List<UserInfo> list(Caller caller) throws AccessDeniedFault {
@@ -51,8 +59,20 @@ public final class UserAdministrationService {
     try {
       UserInfo before =
           info(users.find(name).orElse(new UserAdministration.Entry(name, null, null)));
+      List<String> jobs = certificates == null ? List.of() : certificates.jobsOf(name);
       users.remove(name);
       log.info("user {} removed by {}", name, caller.name());
+      if (certificates != null) {
+        try {
+          certificates.revoke(before.osAccount, jobs);
+          log.info("the certificates of user {}'s {} jobs are revoked", name, jobs.size());
+        } catch (java.io.IOException | RuntimeException e) {
+          log.error(
+              "user {} is removed, but the certificates of their jobs could not be revoked: {}",
+              name,
+              e.getMessage());
+        }
+      }
       return before;
     } catch (AccountRuleException e) {
       throw fault(e);

@@ -2,8 +2,10 @@ package io.gantry.server.internal.security;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
@@ -124,7 +126,9 @@ class UserCertificatesOnClusterAttackTest {
             .secure()
             .settings(settings)
             .account(new TestAccount("alice", PASSWORD, false, ALICE_OS))
-            .account(new TestAccount("bob", PASSWORD, false, BOB_OS));
+            .account(new TestAccount("bob", PASSWORD, false, BOB_OS))
+            // an OS account the login node's sshd does not let in
+            .account(new TestAccount("carol", PASSWORD, false, "nobody"));
   }
 
   @AfterAll
@@ -142,6 +146,14 @@ class UserCertificatesOnClusterAttackTest {
     try (GantryTestServer first = servers.name("cluster-certificates-first").start()) {
       aliceJob = client(first, "alice").submitJob(job("alice"));
       bobJob = client(first, "bob").submitJob(job("bob"));
+      // a job whose account cannot log in to the cluster is refused at submit, naming both
+      InvalidJobFault refused =
+          assertThrows(InvalidJobFault.class, () -> client(first, "carol").submitJob(job("bob")));
+      String why = refused.getFaultInfo().problems.get(0).message;
+      assertTrue(
+          why.startsWith("the job's OS account nobody cannot log in to the cluster ")
+              && why.contains(cluster.loginSshEndpoint().getPort() + ""),
+          why);
       Path aliceDir = root.resolve(ALICE_OS).resolve(aliceJob);
       Path bobDir = root.resolve(BOB_OS).resolve(bobJob);
       awaitRunning(first, "alice", aliceJob, aliceDir.resolve("pid"));
@@ -271,6 +283,16 @@ class UserCertificatesOnClusterAttackTest {
         .document();
   }
 
+  /**
+   * The victim's program's pid on its node, as {@code ps} shows it there (the job sees only its own
+   * PID namespace in its sandbox); the job directory is named after the job.
+   */
+  private static String victimPid(Path victimDir) throws Exception {
+    List<String> pids = JobProcesses.shells(victimDir.getFileName().toString(), "targets");
+    assertEquals(1, pids.size(), "the victim's program: " + pids);
+    return pids.get(0);
+  }
+
   /** The attacker's targets, a root-owned file it may read (its directory is its own). */
   private static void writeTargets(Path attacker, String victimAccount, Path victimDir)
       throws Exception {
@@ -282,7 +304,7 @@ class UserCertificatesOnClusterAttackTest {
             + "'\nOTHER_ACCOUNT_DIR='"
             + root.resolve(victimAccount)
             + "'\nOTHER_PID='"
-            + Files.readString(victimDir.resolve("pid")).strip()
+            + victimPid(victimDir)
             + "'\nROOT='"
             + root
             + "'\nKEYS='"

@@ -8,6 +8,7 @@ import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.internal.sshca.JobCertificates;
+import io.gantry.server.internal.sshca.RevokedCertificates;
 import io.gantry.server.internal.sshca.UserCertificateAuthority;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.Login;
@@ -54,6 +55,7 @@ class UserCertificatesOnHostsAttackTest {
    */
   private static final String RANK_SCRIPT =
       "r=$OMPI_COMM_WORLD_RANK; echo \"$(hostname) $(id -un)\" > who-$r.txt; echo $$ > pid-$r;"
+          + " echo \"$PWD\" > wd-$r.txt;"
           + " echo \"secret of $GANTRY_JOB_ID\" > secret-$r.txt; export RISK_SECRET=$GANTRY_JOB_ID;"
           + " while [ ! -e targets ]; do sleep 0.1; done; . ./targets; out=attack-$r.txt;"
           + " try() { if \"$@\" >/dev/null 2>&1; then echo \"WORKED $*\"; else echo \"denied $*\";"
@@ -101,12 +103,16 @@ class UserCertificatesOnHostsAttackTest {
                 + UserCertificateAuthority.loadOrCreate(restartDataDir.resolve("keys"))
                     .publicKeyLine()
                 + "\n");
+    // the server's key revocation list, which every host's sshd reads at each login
+    RevokedCertificates revoked = new RevokedCertificates(dataDir.resolve("keys"));
+    revoked.ensureExists();
     cluster =
         NamespaceCluster.builder()
             .nodes(2)
             .cpusPerNode(1)
             .sshd()
             .trustedUserCa(trusted, ALICE_OS, BOB_OS)
+            .revokedKeys(revoked.file())
             .start();
     server = servers(dataDir, Map.of()).start();
   }
@@ -126,7 +132,9 @@ class UserCertificatesOnHostsAttackTest {
         .secure()
         .settings(settings)
         .account(new TestAccount("alice", PASSWORD, false, ALICE_OS))
-        .account(new TestAccount("bob", PASSWORD, false, BOB_OS));
+        .account(new TestAccount("bob", PASSWORD, false, BOB_OS))
+        .account(new TestAccount("carol", PASSWORD, false, ALICE_OS))
+        .account(new TestAccount("admin", PASSWORD, true, BOB_OS));
   }
 
   /**
@@ -172,6 +180,40 @@ class UserCertificatesOnHostsAttackTest {
     }
   }
 
+  /**
+   * Removing a user revokes their jobs' certificates: a copy of a running job's key and certificate
+   * logs in before the removal and not after, through the server's key revocation list, which every
+   * host's sshd reads ({@code RevokedKeys}) although the certificate is still valid.
+   */
+  @Test
+  void aRemovedUsersCertificatesAreRevokedOnTheHosts() throws Exception {
+    JobManagement carol = JobManagementClients.of(server, new Login.Basic("carol", PASSWORD));
+    String id =
+        carol.submitJob(
+            TestJobs.job("carol-waits")
+                .mpirun(
+                    RANKS,
+                    300,
+                    "/bin/sh",
+                    "-c",
+                    "echo up > up-$OMPI_COMM_WORLD_RANK; while [ ! -e release ]; do sleep 0.1; done")
+                .document());
+    Path jobDir = server.jobDirectory(id);
+    Await.until(id + " running", LIMIT, () -> Files.exists(jobDir.resolve("up-0")));
+    Path key = dataDir.resolve("keys/job-ssh/" + id + "/id");
+    Path stolen = Files.createDirectories(dir.resolve("stolen-from-carol"));
+    Files.copy(key, stolen.resolve("key"));
+    Files.copy(key.resolveSibling("id-cert.pub"), stolen.resolve("key-cert.pub"));
+    assertEquals(ALICE_OS, ssh(stolen.resolve("key"), ALICE_OS).stdout().strip());
+
+    JobManagement admin = JobManagementClients.of(server, new Login.Basic("admin", PASSWORD));
+    admin.removeUser("carol");
+    CommandResult after = ssh(stolen.resolve("key"), ALICE_OS);
+    assertFalse(after.succeeded(), "a removed user's certificate logs in: " + after.stdout());
+    Files.writeString(jobDir.resolve("release"), "go");
+    TestJobs.awaitFinal(admin, id, LIMIT);
+  }
+
   @AfterAll
   static void stop() {
     if (server != null) {
@@ -213,6 +255,14 @@ class UserCertificatesOnHostsAttackTest {
 
     assertRanAs(aliceDir, ALICE_OS);
     assertRanAs(bobDir, BOB_OS);
+    for (Path jobDir : List.of(aliceDir, bobDir)) {
+      for (int r = 0; r < RANKS; r++) {
+        assertEquals(
+            "/job",
+            Files.readString(jobDir.resolve("wd-" + r + ".txt")).strip(),
+            "every rank runs in the job sandbox on its host, its directory at /job");
+      }
+    }
     for (Path jobDir : List.of(aliceDir, bobDir)) {
       for (int r = 0; r < RANKS; r++) {
         String attacks = Files.readString(jobDir.resolve("attack-" + r + ".txt"));
@@ -289,10 +339,9 @@ class UserCertificatesOnHostsAttackTest {
   /** The attacker's targets, a root-owned file it may read (its directory is its own). */
   private static void writeTargets(Path attacker, String victimJob, Path victimDir)
       throws Exception {
-    List<String> pids = new ArrayList<>();
-    for (int r = 0; r < RANKS; r++) {
-      pids.add(Files.readString(victimDir.resolve("pid-" + r)).strip());
-    }
+    // the ranks' pids on the hosts, as ps shows them there (each rank sees its own PID namespace)
+    List<String> pids = JobProcesses.shells(victimJob, "targets");
+    assertEquals(RANKS, pids.size(), "the victim's ranks: " + pids);
     Path targets = attacker.resolve("targets.partial");
     Files.writeString(
         targets,

@@ -228,6 +228,9 @@ public final class NamespaceCluster implements AutoCloseable {
       if (settings.trustedUserCa != null) {
         sshd.addAll(List.of("--trusted-user-ca", settings.trustedUserCa.toString()));
         settings.certificateAccounts.forEach(a -> sshd.addAll(List.of("--allow-user", a)));
+        if (settings.revokedKeys != null) {
+          sshd.addAll(List.of("--revoked-keys", settings.revokedKeys.toString()));
+        }
       }
       if (settings.slurm) {
         // ssh sessions (a server outside the cluster running sbatch on the login host) find the
@@ -565,9 +568,19 @@ public final class NamespaceCluster implements AutoCloseable {
     private boolean keepDirectory;
     private String runId;
     private Path trustedUserCa;
+    private Path revokedKeys;
     private List<String> certificateAccounts = List.of();
 
     private Builder() {}
+
+    /**
+     * With {@link #trustedUserCa}: every host's sshd reads this key revocation list at each login
+     * ({@code RevokedKeys}); it must exist when the cluster starts.
+     */
+    public Builder revokedKeys(Path keyRevocationList) {
+      this.revokedKeys = keyRevocationList.toAbsolutePath();
+      return this;
+    }
 
     /**
      * Every host's sshd trusts the user CA whose public key is in {@code caPublicKey} ({@code

@@ -85,7 +85,7 @@ final class ClusterLogins implements AutoCloseable {
       return operator;
     }
     return jobs.computeIfAbsent(
-        p.jobId(), id -> connection(p.account(), "gantry job " + id + " account " + p.account()));
+        p.jobId(), id -> connection(p.account(), JobCertificates.keyId(id, p.account())));
   }
 
   /** Whether {@code jobDirectory} is reached as its job's account (not compute.ssh-user). */
@@ -120,6 +120,32 @@ final class ClusterLogins implements AutoCloseable {
       return readers.computeIfAbsent(p.account(), a -> connection(a, "gantry reader account " + a));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Why a job of {@code account} could not log in to the cluster, or empty: the account's reader
+   * login (kept for the readers afterwards) logs in now, with a certificate of the server's CA.
+   */
+  java.util.Optional<String> reachProblem(String account) {
+    if (!ACCOUNT.matcher(account).matches()) {
+      return java.util.Optional.of("'" + account + "' is not an account name the cluster takes");
+    }
+    try {
+      readers.computeIfAbsent(account, a -> connection(a, "gantry reader account " + a)).session();
+      return java.util.Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return java.util.Optional.of(
+          "the job's OS account "
+              + account
+              + " cannot log in to the cluster "
+              + settings.host()
+              + ":"
+              + settings.port()
+              + " with a certificate of the server's SSH user CA ("
+              + e.getMessage()
+              + "): the account must exist there, and its sshd must trust the CA for it"
+              + " (TrustedUserCAKeys, AllowUsers)");
     }
   }
 

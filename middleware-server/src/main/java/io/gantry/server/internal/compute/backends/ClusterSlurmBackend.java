@@ -100,13 +100,14 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
     try {
       SlurmConfig slurmConfig =
           new SlurmConfig(
-              c.slurmBinDirectory(),
-              null,
-              c.slurmPollInterval(),
-              c.slurmMpirun(),
-              Path.of(settings.root(), ".gantry"),
-              c.slurmCommandTimeout(),
-              List.of());
+                  c.slurmBinDirectory(),
+                  null,
+                  c.slurmPollInterval(),
+                  c.slurmMpirun(),
+                  Path.of(settings.root(), ".gantry"),
+                  c.slurmCommandTimeout(),
+                  List.of())
+              .withNodeSandbox(NodeSandboxes.of(config, context.dispatch()));
       ClusterShell operator = new ClusterShell(cluster::session, c.slurmCommandTimeout());
       SlurmLauncher slurm;
       if (config.sshCertificates().enabled()) {
@@ -188,6 +189,12 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
   }
 
   /** Refused at submission too; this is for a farm submitted before compute.ssh-host was set. */
+  /** With per-user certificates: whether the account logs in to the login node now. */
+  @Override
+  public Optional<String> accountReachProblem(String account) {
+    return logins == null ? Optional.empty() : logins.reachProblem(account);
+  }
+
   @Override
   public Optional<String> farmRefusal() {
     return Optional.of(

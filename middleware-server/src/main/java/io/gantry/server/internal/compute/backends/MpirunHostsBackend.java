@@ -25,8 +25,9 @@ import java.util.Optional;
  * {@code compute.backend=mpirun-hosts}: as {@code compute.backend=local}, but MPI programs run
  * across the hosts of {@code mpirun.hostfile}, mpirun starting its daemons over ssh ({@code
  * mpirun.ssh-*}). The operator's hosts decide where a job runs: a job's own host file is ignored,
- * so that its host names never reach ssh with the operator's key, and the job sees host paths (no
- * sandbox), which the hosts must share.
+ * so that its host names never reach ssh with the operator's key. The hosts must share the job
+ * directories at the same paths; every rank starts in the job sandbox on its host ({@link
+ * NodeSandboxes}).
  *
  * <p>With {@code compute.user-certificates}, each job logs in to the hosts as its own OS account
  * with a certificate of its own ({@link JobSshLogins}) instead of as {@code mpirun.ssh-user}.
@@ -123,13 +124,15 @@ public final class MpirunHostsBackend extends MpirunBackend {
     ServerConfig.Compute c = config.compute();
     try {
       if (logins != null) {
-        return new HostsMpirunLauncher(dispatch, config.hostFile(), logins::agentOf);
+        return new HostsMpirunLauncher(
+            dispatch, config.hostFile(), logins::agentOf, NodeSandboxes.of(config, dispatch));
       }
       return new HostsMpirunLauncher(
           dispatch,
           config.hostFile(),
           new SshLaunchAgent(
-              c.sshAgent(), c.sshIdentity(), c.sshKnownHosts(), c.sshUser(), c.sshConfig()));
+              c.sshAgent(), c.sshIdentity(), c.sshKnownHosts(), c.sshUser(), c.sshConfig()),
+          NodeSandboxes.of(config, dispatch));
     } catch (IllegalArgumentException e) {
       throw new ConfigException("mpirun.hostfile", e.getMessage());
     }

@@ -68,13 +68,14 @@ public final class SlurmBackend extends SlurmJobsBackend {
     SlurmLauncher slurm =
         new SlurmLauncher(
             new SlurmConfig(
-                c.slurmBinDirectory(),
-                c.slurmConf(),
-                c.slurmPollInterval(),
-                c.slurmMpirun(),
-                config.dataDirectory().resolve("slurm"),
-                c.slurmCommandTimeout(),
-                SlurmConfig.DEFAULT_INHERITED_ENVIRONMENT));
+                    c.slurmBinDirectory(),
+                    c.slurmConf(),
+                    c.slurmPollInterval(),
+                    c.slurmMpirun(),
+                    config.dataDirectory().resolve("slurm"),
+                    c.slurmCommandTimeout(),
+                    SlurmConfig.DEFAULT_INHERITED_ENVIRONMENT)
+                .withNodeSandbox(NodeSandboxes.of(config, context.dispatch())));
     return new SlurmBackend(
         config,
         slurm,
