@@ -301,7 +301,7 @@ class TaskFarmOnClusterBackendsTest {
     for (String holder : holders) {
       assertTrue(
           holder.matches(
-              "\\d+ (\\S*/)?(mpirun|ssh|srun|orted|bwrap|gantry-stepd|\\S*gantry-batch\\.sh) .*"),
+              "(?s)\\d+ (\\S*/)?(mpirun|ssh|srun|orted|bwrap|gantry-stepd|\\S*gantry-batch\\.sh) .*"),
           "only mpirun and what starts it (supervisor, batch script) or inherits its environment"
               + " (ssh agents; srun and orted in Slurm) hold the secret, not a launcher nor a task: "
               + holders);
