@@ -66,8 +66,14 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
   private String problem = "";
   private int workersSeen;
   private int restarts;
-  private long answered;
-  private long failed;
+
+  /**
+   * Counted before the completion is queued, and read live by {@link #status()}: a client that has
+   * taken an answer sees a status that counts it (the rest of the status is as of the last turn).
+   */
+  private final AtomicLong answered = new AtomicLong();
+
+  private final AtomicLong failed = new AtomicLong();
 
   public SessionLoop(
       String sessionId,
@@ -142,7 +148,17 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
   }
 
   public SessionStatus status() {
-    return status;
+    SessionStatus s = status;
+    return new SessionStatus(
+        s.state(),
+        s.workers(),
+        s.queued(),
+        s.inFlight(),
+        s.completed(),
+        answered.get(),
+        failed.get(),
+        s.restarts(),
+        s.problem());
   }
 
   /** Breaks the session from outside (its launchers ended); any thread. */
@@ -234,7 +250,7 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
       if (m == null || m.id != id) {
         throw new Connection.ProtocolException("an answer to message " + id + " out of turn");
       }
-      answered++;
+      answered.incrementAndGet();
       complete(
           m,
           new Completion(
@@ -302,7 +318,7 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
       } else if (m.attempts <= options.retries()) {
         queue.requeue(m);
       } else {
-        failed++;
+        failed.incrementAndGet();
         complete(m, new Completion(m.id, CompletionState.LOST, "", false, m.attempts, c.number));
       }
     }
@@ -331,7 +347,7 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
     SessionMessages.Msg m;
     while ((m = inbox.poll()) != null) {
       if (state == State.BROKEN) {
-        failed++;
+        failed.incrementAndGet();
         complete(m, new Completion(m.id, CompletionState.ABANDONED, "", false, 0, 0));
       } else {
         queue.add(m);
@@ -403,7 +419,7 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
     }
     SessionMessages.Msg m;
     while ((m = queue.poll()) != null) {
-      failed++;
+      failed.incrementAndGet();
       complete(m, new Completion(m.id, CompletionState.ABANDONED, "", false, m.attempts, 0));
     }
     status = snapshot();
@@ -445,8 +461,8 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
         queue.size() + inbox.size(),
         inFlight,
         completions.size(),
-        answered,
-        failed,
+        answered.get(),
+        failed.get(),
         restarts,
         problem);
   }
