@@ -77,15 +77,7 @@ class ClusterOverSshRestartTest {
     GantryTestServerBuilder builder =
         GantryTestServer.builder(dir).dataDir(dataDir).settings(settings);
     String id =
-        ServerKilledMidJob.run(
-            builder,
-            "cluster",
-            dataDir,
-            cluster,
-            risk,
-            root::resolve,
-            dir.resolve("release"),
-            LIMIT);
+        ServerKilledMidJob.run(builder, "cluster", dataDir, cluster, risk, root::resolve, LIMIT);
     assertTrue(!Files.exists(dataDir.resolve("jobs").resolve(id)), "nothing staged locally");
   }
 }

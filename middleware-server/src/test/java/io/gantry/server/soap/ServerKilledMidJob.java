@@ -43,7 +43,6 @@ final class ServerKilledMidJob {
       NamespaceCluster cluster,
       RiskDatabase risk,
       Function<String, Path> jobDirectory,
-      Path release,
       Duration limit)
       throws Exception {
     String id;
@@ -54,9 +53,9 @@ final class ServerKilledMidJob {
           client.submitJob(
               RiskDatabase.valuationJob("outlives")
                   .shell(
-                      "echo started; while [ ! -e "
-                          + release
-                          + " ]; do sleep 0.2; done; "
+                      // the gate lies in the job's own directory, the one the program sees
+                      // (on a node it runs in the job sandbox, where host paths are not)
+                      "echo started; while [ ! -e release ]; do sleep 0.2; done; "
                           + RiskDatabase.RESULT_SCRIPT,
                       300)
                   .document());
@@ -72,7 +71,7 @@ final class ServerKilledMidJob {
       JobManagement client = JobManagementClients.of(second);
       assertEquals(
           JobStateName.RUNNING, client.getJobStatus(id).state, "followed again, not failed");
-      Files.writeString(release, "go");
+      Files.writeString(jobDirectory.apply(id).resolve("release"), "go");
       JobStatusInfo end = awaitFinal(client, id, limit);
       assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
       assertEquals(0, end.exitCode);

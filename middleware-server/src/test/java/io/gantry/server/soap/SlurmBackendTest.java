@@ -101,20 +101,12 @@ class SlurmBackendTest {
     GantryTestServerBuilder builder =
         GantryTestServer.builder(dir).dataDir(dataDir).settings(settings);
     ServerKilledMidJob.run(
-        builder,
-        "slurm",
-        dataDir,
-        cluster,
-        risk,
-        id -> dataDir.resolve("jobs").resolve(id),
-        dir.resolve("release"),
-        LIMIT);
+        builder, "slurm", dataDir, cluster, risk, id -> dataDir.resolve("jobs").resolve(id), LIMIT);
   }
 
   @Test
   void aServerStoppedInOrderLeavesItsSlurmJobRunningAndTheNextOneFinishesIt() throws Exception {
     Path dataDir = dir.resolve("server");
-    Path release = dir.resolve("release-stop");
     String id;
     try (GantryTestServer first =
         GantryTestServer.builder(dir)
@@ -126,7 +118,9 @@ class SlurmBackendTest {
           client.submitJob(
               TestJobs.job("outlives-stop")
                   .shell(
-                      "echo started; while [ ! -e " + release + " ]; do sleep 0.2; done; echo done",
+                      // the gate lies in the job's directory: the program runs in the node's job
+                      // sandbox, which shows that directory and not the test's
+                      "echo started; while [ ! -e release-stop ]; do sleep 0.2; done; echo done",
                       300)
                   .document());
       awaitText(dataDir.resolve("jobs").resolve(id).resolve("stdout.txt"), "started");
@@ -134,7 +128,7 @@ class SlurmBackendTest {
     assertTrue(
         cluster.onLogin("squeue", "-h", "-o", "%T").stdout().contains("RUNNING"),
         "still running in Slurm");
-    Files.writeString(release, "go");
+    Files.writeString(dataDir.resolve("jobs").resolve(id).resolve("release-stop"), "go");
     try (GantryTestServer second =
         GantryTestServer.builder(dir)
             .dataDir(dataDir)
