@@ -24,38 +24,102 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A job's files are decided once, at submission, and stored with the job: reading an old job's
- * output does not depend on today's configuration, and does not parse its description again.
+ * output does not depend on today's configuration, and does not parse its description again. The
+ * jobs the tests read run once, on one server, before the tests; each test then starts the server
+ * it needs on the same data directory (one at a time: H2 lets one process in).
  */
 class PlanOnceTest {
   private static final Duration LIMIT = Duration.ofSeconds(60);
-  @TempDir Path dir;
+  @TempDir static Path dir;
+  private static RiskDatabase risk;
 
-  private Path dataDir() {
+  /**
+   * Valuation jobs that ran to their end, one for each test whose changes to its job are its own.
+   */
+  private static String readJob;
+
+  private static String reparsedJob;
+  private static String oldJob;
+
+  /** A job whose SQL and scp stage-ins carry encrypted passwords, and those values. */
+  private static final String DB_PASSWORD = "db-pässword-7";
+
+  private static String secretsJob;
+  private static String sqlValue;
+  private static String scpValue;
+
+  private static Path dataDir() {
     return dir.resolve("server");
   }
 
   /** A server on the same data directory (job store, job directories) with {@code settings}. */
-  private GantryTestServer start(Map<String, String> settings) throws Exception {
+  private static GantryTestServer start(Map<String, String> settings) throws Exception {
     return GantryTestServer.builder(dir).dataDir(dataDir()).settings(settings).start();
   }
 
   /**
    * Runs the valuation job (stage-in from the risk data source, stdout "valued 25 positions") to
-   * its end.
+   * its end, three times, and the job with secrets, on one server.
    */
-  private String valuationJobRun(RiskDatabase risk) throws Exception {
-    try (GantryTestServer server = start(risk.dataSourceSettings())) {
-      JobManagement client = JobManagementClients.of(server);
-      String id = client.submitJob(RiskDatabase.valuationJob("plan-once").document());
-      assertEquals(JobStateName.SUCCEEDED, TestJobs.awaitFinal(client, id, LIMIT).state);
-      assertEquals("valued 25 positions\n", stdout(client, id));
-      return id;
+  @BeforeAll
+  static void jobsRun() throws Exception {
+    risk = RiskDatabase.h2File(dir.resolve("db"));
+    try (H2TcpServer databases = H2TcpServer.start(dir.resolve("databases"))) {
+      String dbUrl = databases.jdbcUrl("books");
+      DriverManager.getConnection(dbUrl, "risk", DB_PASSWORD).close();
+      Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
+      settings.putAll(databases.inlineStagingSettings());
+      try (GantryTestServer server = start(settings)) {
+        JobManagement client = JobManagementClients.of(server);
+        readJob = client.submitJob(RiskDatabase.valuationJob("plan-once").document());
+        reparsedJob = client.submitJob(RiskDatabase.valuationJob("plan-once").document());
+        oldJob = client.submitJob(RiskDatabase.valuationJob("plan-once").document());
+        secretsJob = submitSecretsJob(client, dbUrl);
+        for (String id : new String[] {readJob, reparsedJob, oldJob}) {
+          assertEquals(JobStateName.SUCCEEDED, TestJobs.awaitFinal(client, id, LIMIT).state);
+          assertEquals("valued 25 positions\n", stdout(client, id));
+        }
+        TestJobs.awaitFinal(client, secretsJob, LIMIT);
+      }
     }
+  }
+
+  /**
+   * A job with an SQL stage-in from an inline data source and an scp stage-in, each with an
+   * encrypted password ({@link #sqlValue}, {@link #scpValue}).
+   */
+  private static String submitSecretsJob(JobManagement client, String dbUrl) throws Exception {
+    java.security.PublicKey key =
+        EncryptedSecret.publicKeyFromPem(client.getServerInfo().passwordPublicKey);
+    sqlValue =
+        EncryptedSecret.encrypt(key, DB_PASSWORD.toCharArray(), SecretBinding.jdbc("local", dbUrl));
+    scpValue =
+        EncryptedSecret.encrypt(
+            key,
+            "ssh-secret".toCharArray(),
+            SecretBinding.of("local", TestJobs.SCP_PASSWORD_DESTINATION));
+    String xml =
+        TestJobs.job("secrets")
+            .posix(30, "/bin/true")
+            .scpStageInWithPassword(scpValue)
+            .xml()
+            .replace(
+                "</gx:PreDataStaging>",
+                "<gx:SQLQueryDataStaging><gx:DataSource><gx:JDBCURL>"
+                    + dbUrl
+                    + "</gx:JDBCURL><gx:UserId>risk</gx:UserId><gx:Password>"
+                    + sqlValue
+                    + "</gx:Password>"
+                    + "</gx:DataSource><gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup>"
+                    + "<gx:SQLStatement>SELECT 1 AS one</gx:SQLStatement>"
+                    + "<gx:SQLOutputFileName>one.csv</gx:SQLOutputFileName></gx:SQLQueryDataStaging></gx:PreDataStaging>");
+    return client.submitJob(TestJobs.documentOf(xml));
   }
 
   private static String stdout(JobManagement client, String id) throws Exception {
@@ -63,7 +127,7 @@ class PlanOnceTest {
     return chunk.data == null ? "" : new String(chunk.data, StandardCharsets.UTF_8);
   }
 
-  private Connection jobStore() throws SQLException {
+  private static Connection jobStore() throws SQLException {
     // the server's default job store: an H2 file in its data directory (H2 lets one user in
     // whichever server is stopped between the reads and writes of these tests)
     JobStoreSettings store =
@@ -73,8 +137,7 @@ class PlanOnceTest {
 
   @Test
   void aJobsOutputStaysReadableAfterItsDataSourceIsRemovedOrRenamed() throws Exception {
-    RiskDatabase risk = RiskDatabase.h2File(dir.resolve("db"));
-    String id = valuationJobRun(risk);
+    String id = readJob;
     try (GantryTestServer server = start(Map.of())) {
       assertEquals(
           "valued 25 positions\n",
@@ -94,8 +157,7 @@ class PlanOnceTest {
 
   @Test
   void aJobsOutputStaysReadableAfterItsOwnerLosesAccessToItsDataSource() throws Exception {
-    RiskDatabase risk = RiskDatabase.h2File(dir.resolve("db"));
-    String id = valuationJobRun(risk);
+    String id = readJob;
     Map<String, String> onlyBob = new HashMap<>(risk.dataSourceSettings());
     onlyBob.put("datasource.risk.users", "bob");
     try (GantryTestServer server = start(onlyBob)) {
@@ -109,7 +171,7 @@ class PlanOnceTest {
 
   @Test
   void readsAnswerFromTheStoredPlanWithoutParsingTheDescriptionAgain() throws Exception {
-    String id = valuationJobRun(RiskDatabase.h2File(dir.resolve("db")));
+    String id = reparsedJob;
     try (Connection c = jobStore();
         PreparedStatement ps =
             c.prepareStatement("UPDATE gantry_job SET jsdl_xml = ? WHERE id = ?")) {
@@ -124,7 +186,7 @@ class PlanOnceTest {
 
   @Test
   void aJobStoredBeforePlansWereKeptIsPlannedOnceOnItsFirstReadAndKeepsThatPlan() throws Exception {
-    String id = valuationJobRun(RiskDatabase.h2File(dir.resolve("db")));
+    String id = oldJob;
     try (Connection c = jobStore();
         Statement s = c.createStatement()) {
       // as a job stored by a server before job store version 9
@@ -149,81 +211,42 @@ class PlanOnceTest {
 
   @Test
   void theStoredPlanHoldsNoSecretNorEncryptedValue() throws Exception {
-    String password = "db-pässword-7";
-    try (H2TcpServer databases = H2TcpServer.start(dir.resolve("databases"))) {
-      String dbUrl = databases.jdbcUrl("books");
-      DriverManager.getConnection(dbUrl, "risk", password).close();
-      Map<String, String> settings = new HashMap<>(databases.inlineStagingSettings());
-      String id;
-      String sqlValue;
-      String scpValue;
-      try (GantryTestServer server = start(settings)) {
-        JobManagement client = JobManagementClients.of(server);
-        java.security.PublicKey key =
-            EncryptedSecret.publicKeyFromPem(client.getServerInfo().passwordPublicKey);
-        sqlValue =
-            EncryptedSecret.encrypt(
-                key, password.toCharArray(), SecretBinding.jdbc("local", dbUrl));
-        scpValue =
-            EncryptedSecret.encrypt(
-                key,
-                "ssh-secret".toCharArray(),
-                SecretBinding.of("local", TestJobs.SCP_PASSWORD_DESTINATION));
-        String xml =
-            TestJobs.job("secrets")
-                .posix(30, "/bin/true")
-                .scpStageInWithPassword(scpValue)
-                .xml()
-                .replace(
-                    "</gx:PreDataStaging>",
-                    "<gx:SQLQueryDataStaging><gx:DataSource><gx:JDBCURL>"
-                        + dbUrl
-                        + "</gx:JDBCURL><gx:UserId>risk</gx:UserId><gx:Password>"
-                        + sqlValue
-                        + "</gx:Password>"
-                        + "</gx:DataSource><gx:ExecutionOrderGroup>1</gx:ExecutionOrderGroup>"
-                        + "<gx:SQLStatement>SELECT 1 AS one</gx:SQLStatement>"
-                        + "<gx:SQLOutputFileName>one.csv</gx:SQLOutputFileName></gx:SQLQueryDataStaging></gx:PreDataStaging>");
-        id = client.submitJob(TestJobs.documentOf(xml));
-        TestJobs.awaitFinal(client, id, LIMIT);
-      }
-      StringBuilder stored = new StringBuilder();
-      int steps = 0;
-      try (Connection c = jobStore();
-          Statement s = c.createStatement();
-          ResultSet rs =
-              s.executeQuery(
-                  "SELECT p.job_directory, p.stdout_file, p.stderr_file, t.kind, t.source,"
-                      + " t.detail, t.file FROM gantry_job_plan p JOIN gantry_job_plan_step t ON t.job_id = p.job_id"
-                      + " WHERE p.job_id = '"
-                      + id
-                      + "'")) {
-        while (rs.next()) {
-          steps++;
-          for (int i = 1; i <= 7; i++) {
-            stored.append(rs.getString(i)).append('|');
-          }
-          stored.append('\n');
+    String id = secretsJob;
+    StringBuilder stored = new StringBuilder();
+    int steps = 0;
+    try (Connection c = jobStore();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT p.job_directory, p.stdout_file, p.stderr_file, t.kind, t.source,"
+                    + " t.detail, t.file FROM gantry_job_plan p JOIN gantry_job_plan_step t ON t.job_id = p.job_id"
+                    + " WHERE p.job_id = '"
+                    + id
+                    + "'")) {
+      while (rs.next()) {
+        steps++;
+        for (int i = 1; i <= 7; i++) {
+          stored.append(rs.getString(i)).append('|');
         }
+        stored.append('\n');
       }
-      assertEquals(2, steps, stored.toString());
-      assertTrue(
-          stored.toString().contains("risk@127.0.0.1:9"),
-          "the scp step names its destination: " + stored);
-      assertTrue(stored.toString().contains("sql-extract"), stored.toString());
-      for (String secret :
-          new String[] {
-            "ENC(",
-            sqlValue,
-            scpValue,
-            password,
-            "ssh-secret",
-            java.util.Base64.getEncoder()
-                .encodeToString(EncryptedSecret.parse(sqlValue).ciphertext())
-          }) {
-        assertFalse(
-            stored.toString().contains(secret), "the stored plan holds " + secret + ": " + stored);
-      }
+    }
+    assertEquals(2, steps, stored.toString());
+    assertTrue(
+        stored.toString().contains("risk@127.0.0.1:9"),
+        "the scp step names its destination: " + stored);
+    assertTrue(stored.toString().contains("sql-extract"), stored.toString());
+    for (String secret :
+        new String[] {
+          "ENC(",
+          sqlValue,
+          scpValue,
+          DB_PASSWORD,
+          "ssh-secret",
+          java.util.Base64.getEncoder().encodeToString(EncryptedSecret.parse(sqlValue).ciphertext())
+        }) {
+      assertFalse(
+          stored.toString().contains(secret), "the stored plan holds " + secret + ": " + stored);
     }
   }
 }

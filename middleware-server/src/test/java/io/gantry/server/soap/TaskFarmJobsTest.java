@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Task-farm jobs through a real gantry-server (local backend, sandboxed under the job's account,
  * gantry-launcher from node-programs/build): a 1,000-task sweep staged out into SQL, priorities,
- * failing tasks, a launcher killed with -9, and the server killed with -9 mid-farm.
+ * failing tasks, a launcher killed with -9, and the server killed with -9 mid-farm. One server (and
+ * one risk database, each test with tables of its own) runs the farms of every test but the last,
+ * which kills its own server.
  */
 class TaskFarmJobsTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
@@ -38,15 +41,28 @@ class TaskFarmJobsTest {
   private static final String ARGUMENT =
       "/jsdl:JobDefinition/jsdl:JobDescription/jsdl:Application/posix:POSIXApplication/posix:Argument";
 
-  @TempDir Path dir;
+  @TempDir static Path shared;
+  static RiskDatabase risk;
+  static GantryTestServer server;
+  static JobManagement client;
 
   @BeforeAll
-  static void launcherBuilt() {
+  static void launcherBuiltAndServerStarted() throws Exception {
     assertTrue(
         Files.isExecutable(LAUNCHER), "build the node programs first (scripts/build): " + LAUNCHER);
+    risk = RiskDatabase.h2File(shared);
+    server = server(shared, risk.dataSourceSettings()).start();
+    client = JobManagementClients.of(server);
   }
 
-  private GantryTestServerBuilder server(Map<String, String> more) {
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static GantryTestServerBuilder server(Path dir, Map<String, String> more) {
     Map<String, String> settings = new HashMap<>(more);
     settings.put("jobs.allowed-executable-roots", LAUNCHER.getParent().toString());
     settings.put("slots.total", "2");
@@ -55,7 +71,6 @@ class TaskFarmJobsTest {
 
   @Test
   void aSweepOfAThousandCombinationsLandsInSqlOneRowPerTask() throws Exception {
-    RiskDatabase risk = RiskDatabase.h2File(dir);
     try (Connection c = risk.connect();
         Statement s = c.createStatement()) {
       s.execute(
@@ -76,16 +91,13 @@ class TaskFarmJobsTest {
             + "<sweep:Sweep>"
             + assignment(ARGUMENT + "[5]", "<sweepfunc:LoopInteger start=\"1\" end=\"25\"/>")
             + "</sweep:Sweep></sweep:Sweep>";
-    try (GantryTestServer server = server(risk.dataSourceSettings()).start()) {
-      JobManagement client = JobManagementClients.of(server);
-      String id =
-          client.submitJob(
-              TestJobs.documentOf(
-                  farm(job, "<gx:TaskFarm><gx:Launchers>2</gx:Launchers></gx:TaskFarm>", sweep)));
-      JobStatusInfo end = awaitFinal(client, id, LIMIT);
-      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
-      assertEquals(0, end.failedTasks, "a farm whose every task succeeded");
-    }
+    String id =
+        client.submitJob(
+            TestJobs.documentOf(
+                farm(job, "<gx:TaskFarm><gx:Launchers>2</gx:Launchers></gx:TaskFarm>", sweep)));
+    JobStatusInfo end = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    assertEquals(0, end.failedTasks, "a farm whose every task succeeded");
     assertEquals(1000, risk.count("SELECT COUNT(*) FROM farm_result"));
     assertEquals(
         1000,
@@ -109,26 +121,22 @@ class TaskFarmJobsTest {
     String taskFarm =
         "<gx:TaskFarm><gx:Launchers>2</gx:Launchers><gx:TaskWallTime>2</gx:TaskWallTime>"
             + "</gx:TaskFarm>";
-    try (GantryTestServer server = server(Map.of()).start()) {
-      JobManagement client = JobManagementClients.of(server);
-      String id = client.submitJob(TestJobs.documentOf(farm(job, taskFarm, sweep)));
-      JobStatusInfo end = awaitFinal(client, id, LIMIT);
-      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
-      List<String> rows = results(server, id);
-      assertTrue(rows.get(1).startsWith("1,kill -SEGV $$,signaled,,11,1,"), rows.get(1));
-      assertTrue(rows.get(2).startsWith("2,echo bad input; exit 3,exited,3,,1,"), rows.get(2));
-      assertTrue(rows.get(2).endsWith(",bad input\n") || rows.get(2).contains("bad input"));
-      assertTrue(rows.get(3).startsWith("3,sleep 60,timed_out,,15,1,"), rows.get(3));
-      assertTrue(rows.get(4).startsWith("4,echo fine,succeeded,0,,1,"), rows.get(4));
-      String audit = String.join("\n", auditReasons(client, id));
-      assertTrue(audit.contains("4 tasks final, 1 succeeded, 3 failed"), audit);
-      assertEquals(3, end.failedTasks, "the status counts them, not only the audit trail");
-    }
+    String id = client.submitJob(TestJobs.documentOf(farm(job, taskFarm, sweep)));
+    JobStatusInfo end = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    List<String> rows = results(server, id);
+    assertTrue(rows.get(1).startsWith("1,kill -SEGV $$,signaled,,11,1,"), rows.get(1));
+    assertTrue(rows.get(2).startsWith("2,echo bad input; exit 3,exited,3,,1,"), rows.get(2));
+    assertTrue(rows.get(2).endsWith(",bad input\n") || rows.get(2).contains("bad input"));
+    assertTrue(rows.get(3).startsWith("3,sleep 60,timed_out,,15,1,"), rows.get(3));
+    assertTrue(rows.get(4).startsWith("4,echo fine,succeeded,0,,1,"), rows.get(4));
+    String audit = String.join("\n", auditReasons(client, id));
+    assertTrue(audit.contains("4 tasks final, 1 succeeded, 3 failed"), audit);
+    assertEquals(3, end.failedTasks, "the status counts them, not only the audit trail");
   }
 
   @Test
   void aRerunOfTheFailedTasksRunsOnlyThemAndCarriesTheSucceededRowsOver() throws Exception {
-    RiskDatabase risk = RiskDatabase.h2File(dir);
     try (Connection c = risk.connect();
         Statement s = c.createStatement()) {
       s.execute("CREATE TABLE rerun_ok (n INT)");
@@ -144,54 +152,49 @@ class TaskFarmJobsTest {
             + assignment(ARGUMENT + "[4]", "<sweepfunc:LoopInteger start=\"1\" end=\"4\"/>")
             + "</sweep:Sweep>";
     String taskFarm = "<gx:TaskFarm><gx:Launchers>2</gx:Launchers></gx:TaskFarm>";
-    try (GantryTestServer server = server(risk.dataSourceSettings()).start()) {
-      JobManagement client = JobManagementClients.of(server);
-      String first = client.submitJob(TestJobs.documentOf(farm(job, taskFarm, sweep)));
-      assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, first, LIMIT).state);
-      List<String> before = results(server, first);
-      assertTrue(before.get(2).startsWith("2,2,exited,1,,1,"), before.get(2));
-      assertTrue(before.get(4).startsWith("4,4,exited,1,,1,"), before.get(4));
-      // now only 2 and 4 may succeed: 1 and 3 would fail if they ran again
-      try (Connection c = risk.connect();
-          Statement s = c.createStatement()) {
-        s.execute("DELETE FROM rerun_ok");
-        s.execute("INSERT INTO rerun_ok VALUES (2), (4)");
-      }
-
-      String rerun = client.resubmitFailedTasks(first);
-      JobStatusInfo end = awaitFinal(client, rerun, LIMIT);
-      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
-      assertEquals(first, end.resubmittedFrom);
-      List<String> after = results(server, rerun);
-      assertEquals(5, after.size(), after.toString());
-      assertEquals(before.get(0), after.get(0), "the same columns");
-      for (int task : new int[] {1, 3}) {
-        assertEquals(
-            before.get(task).replaceFirst("^(\\d+,\\d+,succeeded,0,),1,", "$1,0,"),
-            after.get(task),
-            "carried over unchanged, marked by attempts 0");
-      }
-      for (int task : new int[] {2, 4}) {
-        assertTrue(
-            after.get(task).startsWith(task + "," + task + ",succeeded,0,,1,"), after.get(task));
-        assertTrue(after.get(task).contains("ran " + task), after.get(task));
-      }
-      String audit = String.join("\n", auditReasons(client, rerun));
-      assertTrue(audit.contains("4 tasks final, 4 succeeded"), audit);
-
-      String plain = client.submitJob(TestJobs.job("plain").shell("true", 60).document());
-      awaitFinal(client, plain, LIMIT);
-      jakarta.xml.ws.soap.SOAPFaultException noFarm =
-          org.junit.jupiter.api.Assertions.assertThrows(
-              jakarta.xml.ws.soap.SOAPFaultException.class,
-              () -> client.resubmitFailedTasks(plain));
-      assertTrue(noFarm.getMessage().contains("is no task farm"), noFarm.getMessage());
+    String first = client.submitJob(TestJobs.documentOf(farm(job, taskFarm, sweep)));
+    assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, first, LIMIT).state);
+    List<String> before = results(server, first);
+    assertTrue(before.get(2).startsWith("2,2,exited,1,,1,"), before.get(2));
+    assertTrue(before.get(4).startsWith("4,4,exited,1,,1,"), before.get(4));
+    // now only 2 and 4 may succeed: 1 and 3 would fail if they ran again
+    try (Connection c = risk.connect();
+        Statement s = c.createStatement()) {
+      s.execute("DELETE FROM rerun_ok");
+      s.execute("INSERT INTO rerun_ok VALUES (2), (4)");
     }
+
+    String rerun = client.resubmitFailedTasks(first);
+    JobStatusInfo end = awaitFinal(client, rerun, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    assertEquals(first, end.resubmittedFrom);
+    List<String> after = results(server, rerun);
+    assertEquals(5, after.size(), after.toString());
+    assertEquals(before.get(0), after.get(0), "the same columns");
+    for (int task : new int[] {1, 3}) {
+      assertEquals(
+          before.get(task).replaceFirst("^(\\d+,\\d+,succeeded,0,),1,", "$1,0,"),
+          after.get(task),
+          "carried over unchanged, marked by attempts 0");
+    }
+    for (int task : new int[] {2, 4}) {
+      assertTrue(
+          after.get(task).startsWith(task + "," + task + ",succeeded,0,,1,"), after.get(task));
+      assertTrue(after.get(task).contains("ran " + task), after.get(task));
+    }
+    String audit = String.join("\n", auditReasons(client, rerun));
+    assertTrue(audit.contains("4 tasks final, 4 succeeded"), audit);
+
+    String plain = client.submitJob(TestJobs.job("plain").shell("true", 60).document());
+    awaitFinal(client, plain, LIMIT);
+    jakarta.xml.ws.soap.SOAPFaultException noFarm =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            jakarta.xml.ws.soap.SOAPFaultException.class, () -> client.resubmitFailedTasks(plain));
+    assertTrue(noFarm.getMessage().contains("is no task farm"), noFarm.getMessage());
   }
 
   @Test
   void highPriorityTasksFromAStagedFileRunFirst() throws Exception {
-    RiskDatabase risk = RiskDatabase.h2File(dir);
     // one launcher: the order the tasks ran in is the queue's order
     TestJobs job =
         TestJobs.job("priorities")
@@ -206,17 +209,14 @@ class TaskFarmJobsTest {
         "<gx:TaskFarm><gx:Launchers>1</gx:Launchers><gx:TasksFromFile>"
             + "<gx:FileName>positions.csv</gx:FileName><gx:Argument column=\"POSITION_ID\"/>"
             + "<gx:PriorityColumn>URGENCY</gx:PriorityColumn></gx:TasksFromFile></gx:TaskFarm>";
-    try (GantryTestServer server = server(risk.dataSourceSettings()).start()) {
-      JobManagement client = JobManagementClients.of(server);
-      String id = client.submitJob(TestJobs.documentOf(farm(job, taskFarm, "")));
-      JobStatusInfo end = awaitFinal(client, id, LIMIT);
-      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
-      List<String> order =
-          Files.readAllLines(server.jobDirectory(id).resolve("order"), StandardCharsets.UTF_8);
-      assertEquals(
-          List.of("5", "10", "15", "20", "25", "1", "2", "3", "4", "6"), order.subList(0, 10));
-      assertEquals(RiskDatabase.POSITIONS, order.size());
-    }
+    String id = client.submitJob(TestJobs.documentOf(farm(job, taskFarm, "")));
+    JobStatusInfo end = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    List<String> order =
+        Files.readAllLines(server.jobDirectory(id).resolve("order"), StandardCharsets.UTF_8);
+    assertEquals(
+        List.of("5", "10", "15", "20", "25", "1", "2", "3", "4", "6"), order.subList(0, 10));
+    assertEquals(RiskDatabase.POSITIONS, order.size());
   }
 
   @Test
@@ -230,25 +230,22 @@ class TaskFarmJobsTest {
         "<sweep:Sweep>"
             + assignment(ARGUMENT + "[2]", values(script, "echo a", "echo b", "echo c"))
             + "</sweep:Sweep>";
-    try (GantryTestServer server = server(Map.of()).start()) {
-      JobManagement client = JobManagementClients.of(server);
-      String id =
-          client.submitJob(
-              TestJobs.documentOf(
-                  farm(job, "<gx:TaskFarm><gx:Launchers>2</gx:Launchers></gx:TaskFarm>", sweep)));
-      long sleeper =
-          Await.value("task 1 to sleep", LIMIT, TaskFarmJobsTest::taggedSleep, pid -> pid > 0);
-      long launcher = parentOf(sleeper);
-      assertTrue(
-          commandLine(launcher).contains("gantry-launcher"),
-          "the sleeper's parent is its launcher: " + commandLine(launcher));
-      new ProcessBuilder("kill", "-9", Long.toString(launcher)).start().waitFor();
-      JobStatusInfo end = awaitFinal(client, id, LIMIT);
-      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
-      List<String> rows = results(server, id);
-      assertTrue(rows.get(1).contains(",succeeded,0,,2,"), "attempt 2 succeeded: " + rows.get(1));
-      assertTrue(rows.get(1).contains("again"), rows.get(1));
-    }
+    String id =
+        client.submitJob(
+            TestJobs.documentOf(
+                farm(job, "<gx:TaskFarm><gx:Launchers>2</gx:Launchers></gx:TaskFarm>", sweep)));
+    long sleeper =
+        Await.value("task 1 to sleep", LIMIT, TaskFarmJobsTest::taggedSleep, pid -> pid > 0);
+    long launcher = parentOf(sleeper);
+    assertTrue(
+        commandLine(launcher).contains("gantry-launcher"),
+        "the sleeper's parent is its launcher: " + commandLine(launcher));
+    new ProcessBuilder("kill", "-9", Long.toString(launcher)).start().waitFor();
+    JobStatusInfo end = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    List<String> rows = results(server, id);
+    assertTrue(rows.get(1).contains(",succeeded,0,,2,"), "attempt 2 succeeded: " + rows.get(1));
+    assertTrue(rows.get(1).contains("again"), rows.get(1));
   }
 
   @Test
@@ -259,7 +256,8 @@ class TaskFarmJobsTest {
         "<sweep:Sweep>"
             + assignment(ARGUMENT + "[4]", "<sweepfunc:LoopInteger start=\"1\" end=\"300\"/>")
             + "</sweep:Sweep>";
-    GantryTestServerBuilder builder = server(Map.of()).dataDir(dir.resolve("server"));
+    Path dir = shared.resolve("crash");
+    GantryTestServerBuilder builder = server(dir, Map.of()).dataDir(dir.resolve("server"));
     String id;
     Set<String> finishedAtCrash = new HashSet<>();
     Path journal;

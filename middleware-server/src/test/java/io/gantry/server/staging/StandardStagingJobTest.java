@@ -32,8 +32,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Element;
@@ -42,23 +42,25 @@ import org.xml.sax.InputSource;
 /**
  * Standard JSDL DataStaging through a running server: a job stages in over http, ftp, sftp and
  * file:, runs a program on the files, and stages its output out; what cannot stage is refused
- * before queueing.
+ * before queueing. One server (and one http, ftp and sftp host) serves every test of the class:
+ * each test stages files of its own names, and what it counts (jobs, requests) it counts from its
+ * own start.
  */
 class StandardStagingJobTest {
   private static final String SSH_PASSWORD = "sftp-Pässword-7";
 
-  @TempDir Path dir;
-  GantryTestServer server;
-  JobManagement client;
-  HttpTestServer http;
-  FtpTestServer ftp;
-  SshTestHost ssh;
-  Path shared;
-  Path scratch;
-  Path reference;
+  @TempDir static Path dir;
+  static GantryTestServer server;
+  static JobManagement client;
+  static HttpTestServer http;
+  static FtpTestServer ftp;
+  static SshTestHost ssh;
+  static Path shared;
+  static Path scratch;
+  static Path reference;
 
-  @BeforeEach
-  void start() throws Exception {
+  @BeforeAll
+  static void start() throws Exception {
     http = HttpTestServer.http(dir.resolve("http"));
     ftp = FtpTestServer.ftp(dir.resolve("ftp"));
     ssh = SshTestHost.start(dir.resolve("ssh"));
@@ -90,15 +92,23 @@ class StandardStagingJobTest {
     client = JobManagementClients.of(server);
   }
 
-  @AfterEach
-  void stop() {
-    server.close();
-    http.close();
-    ftp.close();
-    ssh.close();
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+    if (http != null) {
+      http.close();
+    }
+    if (ftp != null) {
+      ftp.close();
+    }
+    if (ssh != null) {
+      ssh.close();
+    }
   }
 
-  private String encrypted(String secret, SecretBinding binding) throws Exception {
+  private static String encrypted(String secret, SecretBinding binding) throws Exception {
     String pem = client.getServerInfo().passwordPublicKey;
     PublicKey key =
         KeyFactory.getInstance("RSA")
@@ -165,7 +175,7 @@ class StandardStagingJobTest {
         .getDocumentElement();
   }
 
-  private JobStatusInfo await(String id) {
+  private static JobStatusInfo await(String id) {
     return TestJobs.awaitFinal(client, id, Duration.ofSeconds(30));
   }
 
@@ -308,6 +318,7 @@ class StandardStagingJobTest {
                     uri("https://127.0.0.1:" + http.port() + "/c.txt") + token("risk", otherHost),
                     null),
                 "the UsernameToken Password");
+    long jobsBefore = client.listJobs(List.of(), 0, 10, false).total;
     for (Map.Entry<String, String> e : refused.entrySet()) {
       InvalidJobFault fault =
           assertThrows(
@@ -319,20 +330,27 @@ class StandardStagingJobTest {
       assertTrue(report.contains(e.getValue()), report);
       assertFalse(report.contains(SSH_PASSWORD), "the clear password is not repeated: " + report);
     }
-    assertEquals(0, client.listJobs(List.of(), 0, 10, false).total);
+    assertEquals(
+        jobsBefore, client.listJobs(List.of(), 0, 10, false).total, "no refused job was queued");
   }
 
   @Test
   void aFailingTransferIsRetriedAndThenFailsTheJobWithAClearMessage() throws Exception {
     Files.writeString(dir.resolve("http/a.txt"), "x");
+    int requestsBefore = http.requests().size();
     http.failNext(100);
-    String id =
-        client.submitJob(
-            new JobDocument(
-                job(
-                    "cat a.txt",
-                    staging("a.txt", "overwrite", null, uri(http.base() + "/a.txt"), null))));
-    JobStatusInfo status = await(id);
+    JobStatusInfo status;
+    try {
+      String id =
+          client.submitJob(
+              new JobDocument(
+                  job(
+                      "cat a.txt",
+                      staging("a.txt", "overwrite", null, uri(http.base() + "/a.txt"), null))));
+      status = await(id);
+    } finally {
+      http.failNext(0); // the server answers the other tests of the class again
+    }
     assertEquals(JobStateName.FAILED, status.state);
     assertTrue(
         status.failureReason.contains(
@@ -340,7 +358,7 @@ class StandardStagingJobTest {
         status.failureReason);
     assertTrue(status.failureReason.contains("failed after 3 attempts"), status.failureReason);
     assertTrue(status.failureReason.contains("answered HTTP 503"), status.failureReason);
-    assertEquals(3, http.requests().size());
+    assertEquals(3, http.requests().size() - requestsBefore, http.requests().toString());
   }
 
   @Test
