@@ -62,9 +62,14 @@ class JobDependenciesOverHttpTest {
         GantryTestServer.builder(dir)
             .secure()
             .settings(settings)
-            .account(new TestAccount("alice", PASSWORD, false, null))
-            .account(new TestAccount("bob", PASSWORD, false, null))
+            .account(TestAccount.admin("admin"))
             .start();
+    // the users over SOAP: a `gantry-server user add` JVM each took seconds
+    TestAccount a = server.admin();
+    JobManagement admin = JobManagementClients.of(server, new Login.Basic(a.name(), a.password()));
+    for (String user : List.of("alice", "bob")) {
+      admin.addUser(user, PASSWORD, "user", null);
+    }
     alice = JobManagementClients.of(server, new Login.Basic("alice", PASSWORD));
     bob = JobManagementClients.of(server, new Login.Basic("bob", PASSWORD));
   }
