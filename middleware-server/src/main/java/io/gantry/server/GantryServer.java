@@ -49,6 +49,7 @@ import io.gantry.server.internal.plan.FileSystemRoots;
 import io.gantry.server.internal.plan.JobPlanner;
 import io.gantry.server.internal.plan.JsdlJobPlan;
 import io.gantry.server.internal.plan.StagingRules;
+import io.gantry.server.internal.risk.LimitBreaches;
 import io.gantry.server.internal.risk.RiskResults;
 import io.gantry.server.internal.risk.RiskViewService;
 import io.gantry.server.internal.scheduler.DependencyGate;
@@ -436,7 +437,12 @@ public final class GantryServer implements AutoCloseable {
             new TaskFarmRunner(
                 config.stagingRoot(), config.taskFarms(), store, config.killGracePeriod()));
     return new JsdlJobPipeline(
-            planning.parser(), planning.planner(), staging.gateway(), store, compute.backend())
+            planning.parser(),
+            planning.planner(),
+            staging.gateway(),
+            store,
+            compute.backend(),
+            new LimitBreaches(staging.riskResults(), store.outbox())::stagedOut) // risk-view.md
         .withTaskFarms(farms);
   }
 

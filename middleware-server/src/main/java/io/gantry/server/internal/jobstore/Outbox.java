@@ -3,6 +3,7 @@ package io.gantry.server.internal.jobstore;
 import io.gantry.server.internal.jobstore.jdbc.JobRows;
 import io.gantry.server.internal.jobstore.jdbc.OutboxRows;
 import io.gantry.server.internal.jobstore.jdbc.Transactor;
+import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * The notification outbox (docs/operations.md, "Notifications"): events written with the changes
@@ -36,11 +38,7 @@ public final class Outbox {
    * @param owner the user it concerns, whose subscriptions receive it, or null
    */
   public void publish(String type, String subject, String owner, JsonObject data) {
-    if (type == null || !type.matches("[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+")) {
-      throw new IllegalArgumentException(
-          "an event type is a dotted lower-case name such as io.gantry.var.limit-breached, not "
-              + type);
-    }
+    checkType(type);
     Instant now = now();
     tx.write(
         "publish a " + type + " event",
@@ -48,6 +46,40 @@ public final class Outbox {
           OutboxRows.insert(c, type, subject, owner, now, data.toString());
           return null;
         });
+  }
+
+  /**
+   * Like {@link #publish}, once for {@code key}: the event's id is derived from its type and key (a
+   * name-based UUID), and an event already in the outbox with that id is not written again. A
+   * feature that may publish the same fact twice (again after a restart) passes a key that names
+   * the fact; receivers see one id for it. An event purged from the outbox (done, older than {@code
+   * notify.max-age}) is no longer known here.
+   *
+   * @return whether the event was written (false: it was published before)
+   */
+  public boolean publishOnce(
+      String type, String key, String subject, String owner, JsonObject data) {
+    checkType(type);
+    String id =
+        UUID.nameUUIDFromBytes((type + "\n" + key).getBytes(StandardCharsets.UTF_8)).toString();
+    Instant now = now();
+    return tx.write(
+        "publish a " + type + " event",
+        c -> {
+          if (OutboxRows.exists(c, id)) {
+            return false;
+          }
+          OutboxRows.insert(c, id, type, subject, owner, now, data.toString());
+          return true;
+        });
+  }
+
+  private static void checkType(String type) {
+    if (type == null || !type.matches("[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+")) {
+      throw new IllegalArgumentException(
+          "an event type is a dotted lower-case name such as io.gantry.var.limit-breached, not "
+              + type);
+    }
   }
 
   /**

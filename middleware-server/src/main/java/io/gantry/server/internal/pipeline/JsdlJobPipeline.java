@@ -47,6 +47,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private final StagingGateway gateway;
   private final JobStore store;
   private final ComputeBackend backend;
+  private final StageOutHook afterLoad;
   private TaskFarmRunner farms;
 
   private static final org.slf4j.Logger LOG =
@@ -57,12 +58,14 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       JobPlanner planner,
       StagingGateway gateway,
       JobStore store,
-      ComputeBackend backend) {
+      ComputeBackend backend,
+      StageOutHook afterLoad) {
     this.parser = parser;
     this.planner = planner;
     this.gateway = gateway;
     this.store = store;
     this.backend = backend;
+    this.afterLoad = afterLoad;
   }
 
   /** Rows, bytes, seconds and cache hits of every staging phase, recorded from now on. */
@@ -212,7 +215,17 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
         plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
     FaultPoint.STAGE_OUT_RECORDED.reached();
     StagingMetrics.record(metrics, "out", manifest.records());
+    if (manifest.records().stream().anyMatch(r -> SQL_LOAD.equals(r.kind()))) {
+      try {
+        afterLoad.loaded(plan.jobId(), plan.owner());
+      } catch (RuntimeException e) { // the results are loaded: the job's outcome stays as it is
+        LOG.warn("job {}: after its stage-out: {}", plan.jobId(), e.toString());
+      }
+    }
   }
+
+  /** The kind of a stage-out step that loaded rows into a database (ManifestRecord). */
+  private static final String SQL_LOAD = "sql-load";
 
   /**
    * {@code listener}, also keeping every finished step (its output is in place, its rows

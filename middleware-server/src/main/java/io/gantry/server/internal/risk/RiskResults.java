@@ -173,6 +173,45 @@ public final class RiskResults {
     return usage;
   }
 
+  /**
+   * The figures run {@code runId} (a VaR job's id) wrote into data source {@code dataSource} that
+   * are current and have a limit in force on their business date, with the limit; none when {@code
+   * user} may not use that data source or it is not a results data source.
+   *
+   * @throws RiskResultsException naming the data source when it cannot be read
+   */
+  public List<LimitUsage> runLimitUsage(String user, String dataSource, String runId) {
+    NamedDataSource source = sources.get(dataSource);
+    if (source == null || !source.allows(user)) {
+      return List.of();
+    }
+    List<LimitUsage> usage = new ArrayList<>();
+    try {
+      ResultTables figures = new ResultTables(source);
+      for (LocalDate date : figures.runDates(runId)) {
+        List<VarLimit> limits = new LimitTables(source).inForce(date);
+        for (VarFigure f : current(Supersession.mark(figures.read(date, date, null)))) {
+          if (f.run().runId().equals(runId)) {
+            limits.stream()
+                .filter(l -> l.appliesTo(f))
+                .findFirst()
+                .ifPresent(l -> usage.add(new LimitUsage(f, l)));
+          }
+        }
+      }
+    } catch (SQLException | IllegalStateException e) { // IllegalStateException: password source
+      throw new RiskResultsException(
+          "cannot read the VaR figures and limits of run "
+              + runId
+              + " from data source '"
+              + dataSource
+              + "': "
+              + e.getMessage(),
+          e);
+    }
+    return usage;
+  }
+
   /** The VaR limits in force on {@code date} in the data sources {@code user} may use. */
   public List<VarLimit> limits(String user, LocalDate date) {
     if (date == null) {

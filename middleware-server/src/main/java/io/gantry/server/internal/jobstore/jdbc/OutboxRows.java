@@ -19,6 +19,13 @@ public final class OutboxRows {
   public static void insert(
       Connection c, String type, String subject, String owner, Instant at, String data)
       throws SQLException {
+    insert(c, UUID.randomUUID().toString(), type, subject, owner, at, data);
+  }
+
+  /** Inserts an event with the CloudEvents id {@code id} (unique in the outbox). */
+  public static void insert(
+      Connection c, String id, String type, String subject, String owner, Instant at, String data)
+      throws SQLException {
     if (data.length() > DATA_LIMIT) {
       throw new IllegalArgumentException(
           "the data of a "
@@ -32,7 +39,7 @@ public final class OutboxRows {
         c.prepareStatement(
             "INSERT INTO gantry_outbox (id, type, subject, owner, occurred_at, data,"
                 + " next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-      ps.setString(1, UUID.randomUUID().toString());
+      ps.setString(1, id);
       ps.setString(2, type);
       ps.setString(3, subject);
       ps.setString(4, owner);
@@ -40,6 +47,16 @@ public final class OutboxRows {
       ps.setString(6, data);
       JobRows.setInstant(ps, 7, at);
       ps.executeUpdate();
+    }
+  }
+
+  /** Whether the outbox holds an event with the CloudEvents id {@code id}. */
+  public static boolean exists(Connection c, String id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM gantry_outbox WHERE id = ?")) {
+      ps.setString(1, id);
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
     }
   }
 }

@@ -83,6 +83,26 @@ public final class ResultTables {
     }
   }
 
+  /** The business dates for which run {@code runId} wrote figures, earliest first. */
+  public List<LocalDate> runDates(String runId) throws SQLException {
+    try (Connection c = ReaderConnection.open(source);
+        PreparedStatement ps =
+            c.prepareStatement(
+                "select distinct business_date from var_node_summary where run_id = ?"
+                    + " order by business_date")) {
+      ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+      ps.setMaxRows(MAX_ROWS + 1);
+      ps.setString(1, runId);
+      List<LocalDate> dates = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          dates.add(rs.getObject(1, LocalDate.class));
+        }
+      }
+      return dates;
+    }
+  }
+
   private VarFigure figure(ResultSet rs) throws SQLException {
     Timestamp stagedOut = rs.getTimestamp("staged_out_at");
     VarRun run =
