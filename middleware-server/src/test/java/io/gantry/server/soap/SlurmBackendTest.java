@@ -28,12 +28,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * gantry-server with {@code compute.backend=slurm} in front of a real two-node Slurm cluster
  * (network namespaces): failing programs, kills, and a server killed with -9 while its job runs in
- * Slurm.
+ * Slurm. The tests of single jobs share one server; those that stop servers have their own.
  */
 class SlurmBackendTest {
   private static final Duration LIMIT = Duration.ofMinutes(2);
   private static NamespaceCluster cluster;
 
+  /** The server of the tests that neither stop nor kill it, started at first use. */
+  private static GantryTestServer shared;
+
+  @TempDir static Path sharedDir;
   @TempDir Path dir;
 
   @BeforeAll
@@ -51,44 +55,56 @@ class SlurmBackendTest {
   }
 
   @AfterAll
-  static void stopCluster() {
+  static void stopServerAndCluster() {
+    if (shared != null) {
+      shared.close();
+    }
     if (cluster != null) {
       cluster.close();
     }
   }
 
+  private static GantryTestServer sharedServer() throws Exception {
+    if (shared == null) {
+      // see letJobAccountsPassThrough
+      Files.setPosixFilePermissions(sharedDir, PosixFilePermissions.fromString("rwx--x--x"));
+      shared =
+          GantryTestServer.builder(sharedDir)
+              .settings(ClusterBackendSettings.slurm(cluster))
+              .start();
+    }
+    return shared;
+  }
+
   @Test
   void aFailingProgramsExitCodeReachesTheJobsStatus() throws Exception {
-    try (GantryTestServer server =
-        GantryTestServer.builder(dir).settings(ClusterBackendSettings.slurm(cluster)).start()) {
-      JobManagement client = JobManagementClients.of(server);
-      String id =
-          client.submitJob(TestJobs.job("fails").shell("echo failing >&2; exit 3", 60).document());
-      JobStatusInfo end = awaitFinal(client, id, LIMIT);
-      assertEquals(JobStateName.FAILED, end.state);
-      assertEquals(3, end.exitCode);
-      assertTrue(end.failureReason.contains("Slurm: FAILED 3:0"), end.failureReason);
-    }
+    JobManagement client = JobManagementClients.of(sharedServer());
+    String id =
+        client.submitJob(TestJobs.job("fails").shell("echo failing >&2; exit 3", 60).document());
+    JobStatusInfo end = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.FAILED, end.state);
+    assertEquals(3, end.exitCode);
+    assertTrue(end.failureReason.contains("Slurm: FAILED 3:0"), end.failureReason);
   }
 
   @Test
   void killingARunningJobCancelsItInSlurm() throws Exception {
-    try (GantryTestServer server =
-        GantryTestServer.builder(dir).settings(ClusterBackendSettings.slurm(cluster)).start()) {
-      JobManagement client = JobManagementClients.of(server);
-      String id =
-          client.submitJob(
-              TestJobs.job("long").shell("echo started; exec sleep 300", 600).document());
-      Path stdout = server.jobDirectory(id).resolve("stdout.txt");
-      awaitText(stdout, "started");
-      client.killJob(id);
-      JobStatusInfo end = awaitFinal(client, id, LIMIT);
-      assertEquals(JobStateName.KILLED, end.state, end.failureReason);
-      assertTrue(end.failureReason.contains("CANCELLED"), end.failureReason);
-    }
-    assertTrue(
-        cluster.onLogin("squeue", "-h").stdout().isBlank(),
-        "Slurm runs nothing of the job any more");
+    GantryTestServer server = sharedServer();
+    JobManagement client = JobManagementClients.of(server);
+    String id =
+        client.submitJob(
+            TestJobs.job("long").shell("echo started; exec sleep 300", 600).document());
+    Path stdout = server.jobDirectory(id).resolve("stdout.txt");
+    awaitText(stdout, "started");
+    client.killJob(id);
+    JobStatusInfo end = awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.KILLED, end.state, end.failureReason);
+    assertTrue(end.failureReason.contains("CANCELLED"), end.failureReason);
+    // Slurm may still list a cancelled job while its steps end (COMPLETING)
+    Await.until(
+        "Slurm to run nothing of the job any more",
+        LIMIT,
+        () -> cluster.onLogin("squeue", "-h").stdout().isBlank());
   }
 
   @Test

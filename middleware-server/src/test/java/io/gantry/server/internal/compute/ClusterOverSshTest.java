@@ -43,7 +43,8 @@ import org.xml.sax.InputSource;
  * the server, outside the cluster, streams staging into {@code compute.root} over SFTP and submits
  * with sbatch over the same connection. The same text gives the same VaR rows as on the server's
  * own host, and nothing of the job is written under the server's local staging root. The hosts
- * share this machine's file system, so compute.root is a directory the test makes.
+ * share this machine's file system, so compute.root is a directory the test makes. The two runs go
+ * side by side.
  */
 public class ClusterOverSshTest {
   private static final Path REPOSITORY = SampleVarRun.REPOSITORY;
@@ -70,9 +71,12 @@ public class ClusterOverSshTest {
   void theSampleVarJobStreamsIntoTheClusterAndGivesTheSameResultsAsOnTheServersHost()
       throws Exception {
     Path root = work.resolve("cluster-root");
-    List<String> local = run("local", Map.of(), null);
     Map<String, String> remote = new HashMap<>(ClusterBackendSettings.slurmOverSsh(cluster, root));
-    List<String> onCluster = run("cluster", remote, root);
+    List<List<String>> results =
+        SampleVarRun.sideBySide(
+            List.of(() -> run("local", Map.of(), null), () -> run("cluster", remote, root)));
+    List<String> local = results.get(0);
+    List<String> onCluster = results.get(1);
 
     assertFalse(local.isEmpty());
     assertEquals(local, onCluster);

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * compute backend: mpirun on the server's host, Open MPI over ssh across two sshd hosts, and a
  * two-node Slurm cluster. Every backend writes the same numbers into the demo database, and on
  * every backend a second job stages the first one's VaR summary in ({@code gantry-job:}) byte for
- * byte and reads it where its program runs.
+ * byte and reads it where its program runs. The three backends' runs go side by side.
  */
 class SameJobOnEveryBackendTest {
   private static final Path MCVAR = SampleVarRun.MCVAR;
@@ -57,13 +57,18 @@ class SameJobOnEveryBackendTest {
 
   @Test
   void theSampleVarJobGivesTheSameResultsOnLocalMpirunHostsAndSlurm() throws Exception {
-    List<String> local = run("local", Map.of());
-    List<String> hosts =
-        run(
-            "mpirun-hosts",
-            ClusterBackendSettings.mpirunHosts(
-                cluster, ClusterBackendSettings.mpirunOnLogin(cluster, work)));
-    List<String> slurm = run("slurm", ClusterBackendSettings.slurm(cluster));
+    Map<String, String> mpirunHosts =
+        ClusterBackendSettings.mpirunHosts(
+            cluster, ClusterBackendSettings.mpirunOnLogin(cluster, work));
+    List<List<String>> results =
+        SampleVarRun.sideBySide(
+            List.of(
+                () -> run("local", Map.of()),
+                () -> run("mpirun-hosts", mpirunHosts),
+                () -> run("slurm", ClusterBackendSettings.slurm(cluster))));
+    List<String> local = results.get(0);
+    List<String> hosts = results.get(1);
+    List<String> slurm = results.get(2);
 
     assertFalse(local.isEmpty());
     assertEquals(local, hosts, "mpirun-hosts");

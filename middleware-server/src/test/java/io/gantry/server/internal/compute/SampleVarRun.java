@@ -14,6 +14,11 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.xml.sax.InputSource;
 
@@ -39,6 +44,44 @@ final class SampleVarRun {
         "0",
         "jobs.allowed-executable-roots",
         MCVAR.getParent().toString());
+  }
+
+  /**
+   * Runs each of {@code runs} (one sample on its own server, see the tests' {@code run}) in a
+   * thread of its own, side by side: each mostly waits (for its server, staging, Slurm's polls), so
+   * the runs overlap their waits. Returns their results in order; the first run that failed fails
+   * the test with its own error, the other runs' errors attached.
+   */
+  static List<List<String>> sideBySide(List<Callable<List<String>>> runs) throws Exception {
+    ExecutorService threads = Executors.newFixedThreadPool(runs.size());
+    try {
+      List<Future<List<String>>> futures = new ArrayList<>();
+      for (Callable<List<String>> run : runs) {
+        futures.add(threads.submit(run));
+      }
+      List<List<String>> results = new ArrayList<>();
+      Throwable first = null;
+      for (Future<List<String>> future : futures) {
+        try {
+          results.add(future.get());
+        } catch (ExecutionException e) {
+          if (first == null) {
+            first = e.getCause();
+          } else {
+            first.addSuppressed(e.getCause());
+          }
+        }
+      }
+      if (first instanceof Error error) {
+        throw error; // an assertion's failure, as the run threw it
+      }
+      if (first != null) {
+        throw (Exception) first;
+      }
+      return results;
+    } finally {
+      threads.shutdownNow();
+    }
   }
 
   /** Submits the sample to {@code server}, its demo SSH port and this build's mcvar filled in. */

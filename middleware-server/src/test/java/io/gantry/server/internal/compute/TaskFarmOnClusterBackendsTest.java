@@ -44,6 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  * node, the nodes' slots) hold one each at the same time: both nodes run tasks, by construction.
  * While they wait the test looks at every process on the machine: the job's secret is in the
  * environment of mpirun and in no command line, task environment, server log or daemon log.
+ *
+ * <p>One server per backend serves both of its tests (a farm, then a farm with a launcher killed):
+ * each farm is its own job with its own secret.
  */
 class TaskFarmOnClusterBackendsTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
@@ -70,6 +73,9 @@ class TaskFarmOnClusterBackendsTest {
 
   private static NamespaceCluster cluster;
 
+  /** The server of each backend, by its name ("mpirun-hosts", "slurm"), started at first use. */
+  private static final Map<String, GantryTestServer> servers = new HashMap<>();
+
   @TempDir static Path work;
 
   @BeforeAll
@@ -84,7 +90,8 @@ class TaskFarmOnClusterBackendsTest {
   }
 
   @AfterAll
-  static void stopCluster() {
+  static void stopServersAndCluster() {
+    servers.values().forEach(GantryTestServer::close);
     if (cluster != null) {
       cluster.close();
     }
@@ -92,31 +99,41 @@ class TaskFarmOnClusterBackendsTest {
 
   @Test
   void aFarmRunsAcrossBothHostsWithMpirunHosts() throws Exception {
-    runFarm("mpirun-hosts", mpirunHosts());
+    runFarm("mpirun-hosts", mpirunHostsServer());
   }
 
   @Test
   void aLauncherKilledOnANodeHasItsTaskRunAgainWithMpirunHosts() throws Exception {
-    killALauncher("mpirun-hosts-kill", mpirunHosts());
+    killALauncher("mpirun-hosts-kill", mpirunHostsServer());
   }
 
   @Test
   void aLauncherKilledOnANodeHasItsTaskRunAgainInSlurm() throws Exception {
-    killALauncher("slurm-kill", slurm());
+    killALauncher("slurm-kill", slurmServer());
   }
 
-  private static Map<String, String> mpirunHosts() throws IOException {
-    return ClusterBackendSettings.mpirunHosts(
-        cluster, ClusterBackendSettings.mpirunOnLogin(cluster, work));
+  private static GantryTestServer mpirunHostsServer() throws Exception {
+    if (!servers.containsKey("mpirun-hosts")) {
+      servers.put(
+          "mpirun-hosts",
+          server(
+              "mpirun-hosts",
+              ClusterBackendSettings.mpirunHosts(
+                  cluster, ClusterBackendSettings.mpirunOnLogin(cluster, work))));
+    }
+    return servers.get("mpirun-hosts");
   }
 
-  private static Map<String, String> slurm() {
-    return ClusterBackendSettings.slurm(cluster);
+  private static GantryTestServer slurmServer() throws Exception {
+    if (!servers.containsKey("slurm")) {
+      servers.put("slurm", server("slurm", ClusterBackendSettings.slurm(cluster)));
+    }
+    return servers.get("slurm");
   }
 
   @Test
   void aFarmRunsAcrossBothNodesInSlurmAndItsSlurmJobEndsWithIt() throws Exception {
-    String id = runFarm("slurm", slurm());
+    String id = runFarm("slurm", slurmServer());
     CommandResult queue = cluster.onLogin("squeue", "--noheader");
     assertTrue(queue.succeeded(), queue.stderr());
     assertEquals("", queue.stdout().strip(), "nothing left in Slurm's queue");
@@ -134,7 +151,7 @@ class TaskFarmOnClusterBackendsTest {
    * 40 tasks of 0.2 s on four launchers; task 1's first attempt sleeps until the test kills its
    * launcher with -9 on its node: the task runs again (attempt 2) and the farm completes.
    */
-  private void killALauncher(String name, Map<String, String> backend) throws Exception {
+  private void killALauncher(String name, GantryTestServer server) throws Exception {
     String tag = "61." + System.nanoTime() % 1_000_000;
     String task =
         "if [ \"$1\" = 1 ]; then if [ -e first-attempt ]; then echo again; exit 0; fi;"
@@ -151,38 +168,36 @@ class TaskFarmOnClusterBackendsTest {
             .posix(300, "/bin/sh", "-c", task, "sh", "N")
             .farmXml(
                 "<gx:TaskFarm><gx:Launchers>" + LAUNCHERS + "</gx:Launchers></gx:TaskFarm>", sweep);
-    try (GantryTestServer server = server(name, backend)) {
-      JobManagement client = JobManagementClients.of(server);
-      String id = client.submitJob(TestJobs.documentOf(xml));
-      long sleeper =
-          Await.value(
-              "task 1 to sleep",
-              LIMIT,
-              () -> {
-                for (long pid : allPids()) {
-                  if (commandLine(pid).equals("sleep " + tag)) {
-                    return pid;
-                  }
+    JobManagement client = JobManagementClients.of(server);
+    String id = client.submitJob(TestJobs.documentOf(xml));
+    long sleeper =
+        Await.value(
+            "task 1 to sleep",
+            LIMIT,
+            () -> {
+              for (long pid : allPids()) {
+                if (commandLine(pid).equals("sleep " + tag)) {
+                  return pid;
                 }
-                return 0L;
-              },
-              pid -> pid > 0);
-      long launcher = parentOf(sleeper);
-      assertTrue(commandLine(launcher).startsWith(LAUNCHER.toString()), commandLine(launcher));
-      new ProcessBuilder("kill", "-9", Long.toString(launcher)).start().waitFor();
+              }
+              return 0L;
+            },
+            pid -> pid > 0);
+    long launcher = parentOf(sleeper);
+    assertTrue(commandLine(launcher).startsWith(LAUNCHER.toString()), commandLine(launcher));
+    new ProcessBuilder("kill", "-9", Long.toString(launcher)).start().waitFor();
 
-      JobStatusInfo end = TestJobs.awaitFinal(client, id, LIMIT);
-      assertEquals(JobStateName.SUCCEEDED, end.state, name + ": " + end.failureReason);
-      List<String> rows = results(server.jobDirectory(id));
-      assertEquals(41, rows.size(), "the header and one row per task: " + rows);
-      assertTrue(rows.get(1).startsWith("1,1,succeeded,0,,2,"), "attempt 2: " + rows.get(1));
-      assertTrue(rows.get(1).contains("again"), rows.get(1));
-      for (int n = 2; n <= 40; n++) {
-        assertTrue(rows.get(n).startsWith(n + "," + n + ",succeeded,0,,1,"), rows.get(n));
-      }
-      Await.until("every launcher to have exited", LIMIT, () -> pidsRunning(LAUNCHER).isEmpty());
-      Await.until("no orted left on the nodes", LIMIT, () -> ortedsOnNodes().isEmpty());
+    JobStatusInfo end = TestJobs.awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, name + ": " + end.failureReason);
+    List<String> rows = results(server.jobDirectory(id));
+    assertEquals(41, rows.size(), "the header and one row per task: " + rows);
+    assertTrue(rows.get(1).startsWith("1,1,succeeded,0,,2,"), "attempt 2: " + rows.get(1));
+    assertTrue(rows.get(1).contains("again"), rows.get(1));
+    for (int n = 2; n <= 40; n++) {
+      assertTrue(rows.get(n).startsWith(n + "," + n + ",succeeded,0,,1,"), rows.get(n));
     }
+    Await.until("every launcher to have exited", LIMIT, () -> pidsRunning(LAUNCHER).isEmpty());
+    Await.until("no orted left on the nodes", LIMIT, () -> ortedsOnNodes().isEmpty());
   }
 
   private static GantryTestServer server(String name, Map<String, String> backend)
@@ -203,8 +218,8 @@ class TaskFarmOnClusterBackendsTest {
         .start();
   }
 
-  /** Runs the farm on a fresh server with {@code backend} settings and checks it; its job id. */
-  private String runFarm(String name, Map<String, String> backend) throws Exception {
+  /** Runs the farm on {@code server} and checks it; its job id. */
+  private String runFarm(String name, GantryTestServer server) throws Exception {
     String farm =
         "<gx:TaskFarm><gx:Launchers>"
             + LAUNCHERS
@@ -219,60 +234,58 @@ class TaskFarmOnClusterBackendsTest {
         TestJobs.job("farm-" + name)
             .posix(300, "/bin/sh", "-c", TASK, "sh", "N")
             .farmXml(farm, sweep);
-    try (GantryTestServer server = server(name, backend)) {
-      JobManagement client = JobManagementClients.of(server);
-      String id = client.submitJob(TestJobs.documentOf(xml));
-      Path dir = server.jobDirectory(id);
-      Await.until(
-          "the first " + LAUNCHERS + " tasks to run at once",
-          LIMIT,
-          () -> {
-            for (int n = 1; n <= LAUNCHERS; n++) {
-              if (!Files.exists(dir.resolve("started." + n))) {
-                return false;
-              }
+    JobManagement client = JobManagementClients.of(server);
+    String id = client.submitJob(TestJobs.documentOf(xml));
+    Path dir = server.jobDirectory(id);
+    Await.until(
+        "the first " + LAUNCHERS + " tasks to run at once",
+        LIMIT,
+        () -> {
+          for (int n = 1; n <= LAUNCHERS; n++) {
+            if (!Files.exists(dir.resolve("started." + n))) {
+              return false;
             }
-            return true;
-          });
-      String secret = secretOfRunningFarm();
-      Files.writeString(dir.resolve("go"), "");
+          }
+          return true;
+        });
+    String secret = secretOfRunningFarm();
+    Files.writeString(dir.resolve("go"), "");
 
-      JobStatusInfo end = TestJobs.awaitFinal(client, id, LIMIT);
-      assertEquals(JobStateName.SUCCEEDED, end.state, name + ": " + end.failureReason);
-      String audit =
-          String.join("\n", client.getJobAudit(id).entries.stream().map(e -> e.text).toList());
-      assertTrue(
-          audit.contains(TASKS + " tasks final, " + (TASKS - 2) + " succeeded, 2 failed"), audit);
+    JobStatusInfo end = TestJobs.awaitFinal(client, id, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, name + ": " + end.failureReason);
+    String audit =
+        String.join("\n", client.getJobAudit(id).entries.stream().map(e -> e.text).toList());
+    assertTrue(
+        audit.contains(TASKS + " tasks final, " + (TASKS - 2) + " succeeded, 2 failed"), audit);
 
-      Set<String> hosts = new TreeSet<>();
-      List<String> rows = results(dir);
-      assertEquals(TASKS + 1, rows.size(), "the header and one row per task: " + rows);
-      assertEquals(
-          "task_id,sweep_1,state,exit_code,signal,attempts,launcher_host,started_at,duration_ms,output",
-          rows.get(0));
-      for (int n = 1; n <= TASKS; n++) {
-        String[] c = rows.get(n).split(",", 10);
-        assertEquals(List.of(Integer.toString(n), Integer.toString(n)), List.of(c[0], c[1]));
-        String expected =
-            switch (n) {
-              case 7 -> "exited,3,,1";
-              case 13 -> "signaled,,11,1";
-              default -> "succeeded,0,,1";
-            };
-        assertEquals(expected, String.join(",", c[2], c[3], c[4], c[5]), rows.get(n));
-        String output = n == 7 ? "bad input" : n == 13 ? "" : "task " + n;
-        assertEquals(output, c[9].replace("\"", "").strip(), rows.get(n));
-        hosts.add(c[6]);
-      }
-      Set<String> nodes = new TreeSet<>();
-      cluster.nodes().forEach(node -> nodes.add(node.name()));
-      assertEquals(nodes, hosts, "the launchers' hosts");
-
-      Await.until("every launcher to have exited", LIMIT, () -> pidsRunning(LAUNCHER).isEmpty());
-      Await.until("no orted left on the nodes", LIMIT, () -> ortedsOnNodes().isEmpty());
-      assertSecretNowhere(secret, server, dir);
-      return id;
+    Set<String> hosts = new TreeSet<>();
+    List<String> rows = results(dir);
+    assertEquals(TASKS + 1, rows.size(), "the header and one row per task: " + rows);
+    assertEquals(
+        "task_id,sweep_1,state,exit_code,signal,attempts,launcher_host,started_at,duration_ms,output",
+        rows.get(0));
+    for (int n = 1; n <= TASKS; n++) {
+      String[] c = rows.get(n).split(",", 10);
+      assertEquals(List.of(Integer.toString(n), Integer.toString(n)), List.of(c[0], c[1]));
+      String expected =
+          switch (n) {
+            case 7 -> "exited,3,,1";
+            case 13 -> "signaled,,11,1";
+            default -> "succeeded,0,,1";
+          };
+      assertEquals(expected, String.join(",", c[2], c[3], c[4], c[5]), rows.get(n));
+      String output = n == 7 ? "bad input" : n == 13 ? "" : "task " + n;
+      assertEquals(output, c[9].replace("\"", "").strip(), rows.get(n));
+      hosts.add(c[6]);
     }
+    Set<String> nodes = new TreeSet<>();
+    cluster.nodes().forEach(node -> nodes.add(node.name()));
+    assertEquals(nodes, hosts, "the launchers' hosts");
+
+    Await.until("every launcher to have exited", LIMIT, () -> pidsRunning(LAUNCHER).isEmpty());
+    Await.until("no orted left on the nodes", LIMIT, () -> ortedsOnNodes().isEmpty());
+    assertSecretNowhere(secret, server, dir);
+    return id;
   }
 
   /**

@@ -30,8 +30,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * secret a server keeps is on disk) whose jobs run side by side under their own OS accounts and
  * attack each other and the server. The attacker's job is handed every host path it could want
  * (data directory, job directories, a victim's pid): isolation must not rest on secret paths. Each
- * test fails if its attack works again.
+ * test fails if its attack works again. One server serves every test: each test's jobs are its own.
  */
 class JobIsolationAttackTest {
   private static final String ALICE_OS = "gantry-test-alice";
@@ -48,14 +48,14 @@ class JobIsolationAttackTest {
   private static final String PASSWORD = "a long enough password";
   private static final Duration LIMIT = Duration.ofSeconds(90);
 
-  @TempDir Path dir;
-  private Path dataDir;
-  private GantryTestServer server;
-  private JobManagement alice;
-  private JobManagement bob;
+  @TempDir static Path dir;
+  private static Path dataDir;
+  private static GantryTestServer server;
+  private static JobManagement alice;
+  private static JobManagement bob;
 
-  @BeforeEach
-  void startAServerWithTwoUsersOnDistinctAccounts() throws Exception {
+  @BeforeAll
+  static void startAServerWithTwoUsersOnDistinctAccounts() throws Exception {
     dataDir = dir.resolve("server");
     server =
         GantryTestServer.builder(dir)
@@ -69,9 +69,11 @@ class JobIsolationAttackTest {
     bob = JobManagementClients.of(server, new Login.Basic("bob", PASSWORD));
   }
 
-  @AfterEach
-  void stop() {
-    server.close();
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
   }
 
   /** A POSIX job {@code /bin/sh -c script attack args...} with one secret in its environment. */
@@ -109,7 +111,7 @@ class JobIsolationAttackTest {
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
-  private Path jobDirectory(String jobId) {
+  private static Path jobDirectory(String jobId) {
     return dataDir.resolve("jobs").resolve(jobId);
   }
 
@@ -119,7 +121,7 @@ class JobIsolationAttackTest {
 
   /** Everything secret the server keeps in its data directory, as text to look for in output. */
   @SuppressWarnings("StreamResourceLeak") // the concatenated stream closes both walks
-  private List<String> serverSecrets() throws IOException {
+  private static List<String> serverSecrets() throws IOException {
     List<String> secrets = new ArrayList<>();
     secrets.add(Files.readString(dataDir.resolve("tls/keystore.password")).strip());
     try (Stream<Path> files =
@@ -146,7 +148,8 @@ class JobIsolationAttackTest {
     String runningSecret = "alice-running-" + System.nanoTime();
     String bobSecret = "bob-" + System.nanoTime();
 
-    // alice: one finished job, one running while bob attacks; she attacks bob's directories too
+    // alice: one finished job, one running while bob attacks (until the test lets it go, once bob's
+    // job has ended); she attacks bob's directories too
     String finished =
         alice.submitJob(
             TestJobs.documentOf(
@@ -163,12 +166,13 @@ class JobIsolationAttackTest {
                     runningSecret,
                     String.join(
                         "; ",
-                        "id -u; echo \"$RISK_SECRET\" > secret.txt; sleep 6",
+                        "id -u; echo \"$RISK_SECRET\" > secret.txt; sleep 300 &"
+                            + " while [ ! -e go ]; do sleep 0.1; done; kill $!",
                         "cat \"$1\"/*/secret.txt \"$1\"/*/stdout.txt 2>/dev/null | grep -q bob- && echo LEAK-bob",
                         "cat staged.csv"),
                     dataDir.resolve("jobs").toString())));
     awaitFile(jobDirectory(running).resolve("secret.txt"), runningSecret);
-    long alicePid = pidOf(ALICE_OS, "sleep");
+    long alicePid = pidOf(ALICE_OS, "sleep 300");
 
     // one line: JSDL arguments are normalized strings, line breaks become spaces
     String attack =
@@ -198,6 +202,7 @@ class JobIsolationAttackTest {
                     jobDirectory(running).toString(),
                     Long.toString(alicePid))));
     JobStatusInfo bobStatus = TestJobs.awaitFinal(bob, bobJob, LIMIT);
+    Files.writeString(jobDirectory(running).resolve("go"), "");
     JobStatusInfo aliceStatus = TestJobs.awaitFinal(alice, running, LIMIT);
 
     String bobOut = read(jobDirectory(bobJob).resolve("stdout.txt"));
@@ -246,6 +251,7 @@ class JobIsolationAttackTest {
   @Test
   void variablesThatSteerTheLoaderOrOpenMpiAreRefusedAtValidationWithTheirLineAndColumn()
       throws Exception {
+    int bobsJobs = bob.listJobs(null, 0, 100, false).jobs.size();
     for (String name :
         List.of(
             "LD_PRELOAD", "PATH", "HOME", "OMPI_MCA_plm_rsh_agent", "PMIX_MCA_x", "GCONV_PATH")) {
@@ -268,7 +274,7 @@ class JobIsolationAttackTest {
       assertTrue(
           fault.getFaultInfo().problems.stream().anyMatch(p -> p.message.contains(name)), name);
     }
-    assertEquals(0, bob.listJobs(null, 0, 100, false).jobs.size(), "nothing was queued");
+    assertEquals(bobsJobs, bob.listJobs(null, 0, 100, false).jobs.size(), "nothing was queued");
   }
 
   @Test
@@ -309,24 +315,26 @@ class JobIsolationAttackTest {
   }
 
   /**
-   * The host pid of {@code program} running under {@code account}, as a local attacker finds it in
-   * /proc.
+   * The host pid of the process with {@code commandLine} (arguments joined by spaces) running under
+   * {@code account}, as a local attacker finds it in /proc.
    */
-  private static long pidOf(String account, String program) throws Exception {
+  private static long pidOf(String account, String commandLine) throws Exception {
     int uid = OsAccounts.lookup(account).uid();
     return Await.value(
-            program + " to run as " + account,
+            commandLine + " to run as " + account,
             LIMIT,
-            () -> findPid(uid, program),
+            () -> findPid(uid, commandLine),
             OptionalLong::isPresent)
         .getAsLong();
   }
 
-  private static OptionalLong findPid(int uid, String program) throws IOException {
+  private static OptionalLong findPid(int uid, String commandLine) throws IOException {
     try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
       for (Path proc : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
         try {
-          if (Files.readString(proc.resolve("comm")).strip().equals(program)
+          String arguments =
+              new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8);
+          if (arguments.replace('\0', ' ').strip().equals(commandLine)
               && ((Integer) Files.getAttribute(proc, "unix:uid")) == uid) {
             return OptionalLong.of(Long.parseLong(proc.getFileName().toString()));
           }
