@@ -43,6 +43,7 @@ static void options(const uint8_t *d, size_t n) {
     char err[256] = "";
     if (stepdParseOptions(argc, argv, &o, err, sizeof err) == 0) {
         FUZZ_CHECK(o.jobId != NULL && o.statusPath != NULL && o.statusPath[0] == '/');
+        FUZZ_CHECK(o.startedPath == NULL || o.startedPath[0] == '/');
         FUZZ_CHECK(o.graceMs >= 0 && o.wallTimeMs >= 0);
         FUZZ_CHECK(o.wrapperDepth >= 0 && o.wrapperDepth <= 16);
         FUZZ_CHECK(o.program != NULL && o.program[0] != NULL && o.program[0][0] == '/');

@@ -58,10 +58,20 @@ typedef struct stepdStatus {
  * or -1 with errbuf set. */
 int stepdStatusWrite(const char *path, const stepdStatus *status, char *errbuf, size_t errlen);
 
+/* Writes, as durably, the supervisor's own record at its start (job, pid and kernel start time),
+ * before the program can start: a server that stopped before it stored the job's reference finds
+ * the supervisor again by it. Returns 0, or -1 with errbuf set. */
+int stepdStartedWrite(const char *path, const char *jobId, pid_t pid, unsigned long long startTicks,
+                      char *errbuf, size_t errlen);
+
+/* The start time of this process (/proc/self/stat field 22). Returns 0, or -1. */
+int stepdSelfStartTicks(unsigned long long *start);
+
 /* The command line (usage in stepd_main.c). */
 typedef struct stepdOptions {
   const char *jobId;
   const char *statusPath;
+  const char *startedPath; /* NULL: no record at the start */
   long long graceMs;
   long long wallTimeMs; /* 0: no limit */
   int wrapperDepth;

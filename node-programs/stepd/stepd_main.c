@@ -5,18 +5,22 @@
  *      terminal's Ctrl-C, a service manager stopping the server) does not reach the job.
  *   2. PR_SET_CHILD_SUBREAPER: processes the job leaves behind are re-parented here, not to init,
  *      so the whole tree stays known.
- *   3. fork + execv of the program (the sandbox's bwrap/setpriv argument array the server built,
+ *   3. With --started, its own record (job, pid, start time) is written durably before the
+ *      program can start: a server that stopped before it stored the job's reference finds the
+ *      supervisor by the job's id and follows the job again (a job whose program ran is never
+ *      "lost" by that window).
+ *   4. fork + execv of the program (the sandbox's bwrap/setpriv argument array the server built,
  *      or mpirun of an mpirun-hosts job), with the supervisor's own standard streams, working
  *      directory and environment, which the server set up for the job; the program gets SIGTERM
  *      if the supervisor dies (PR_SET_PDEATHSIG).
- *   4. One loop: signals are blocked and taken with sigtimedwait, so there are no handlers and no
+ *   5. One loop: signals are blocked and taken with sigtimedwait, so there are no handlers and no
  *      races; every 100 ms the wall time is checked. SIGTERM to the supervisor is a kill request
  *      (SIGTERM to the job's processes, SIGKILL to the whole tree after the grace period); the wall
  *      time running out does the same.
- *   5. When the program and every process of its tree are gone, the outcome is written durably to
+ *   6. When the program and every process of its tree are gone, the outcome is written durably to
  *      the status file (stepd_status.c), and the supervisor exits 0.
  *
- * Usage: gantry-stepd --job ID --status FILE --grace-ms N [--wall-time-ms N] [--wrapper-depth N]
+ * Usage: gantry-stepd --job ID --status FILE [--started FILE] --grace-ms N [--wall-time-ms N] [--wrapper-depth N]
  *                     -- PROGRAM [ARG]...
  * PROGRAM is an absolute path: there is no PATH lookup, the server resolved it. */
 #define _GNU_SOURCE
@@ -165,7 +169,8 @@ int main(int argc, char **argv) {
   if (stepdParseOptions(argc, argv, &o, err, sizeof err) != 0) {
     fprintf(stderr, "gantry-stepd: %s\n", err);
     fprintf(stderr,
-            "usage: gantry-stepd --job ID --status FILE --grace-ms N [--wall-time-ms N]"
+            "usage: gantry-stepd --job ID --status FILE [--started FILE] --grace-ms N"
+            " [--wall-time-ms N]"
             " [--wrapper-depth N] -- /PROGRAM [ARG]...\n");
     return 2;
   }
@@ -186,6 +191,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "gantry-stepd: job %s: cannot become a subreaper: %s\n", o.jobId,
             strerror(errno));
     return 1;
+  }
+  if (o.startedPath != NULL) {
+    unsigned long long ticks = 0;
+    if (stepdSelfStartTicks(&ticks) != 0) {
+      fprintf(stderr, "gantry-stepd: job %s: cannot read its own start time\n", o.jobId);
+      return 1;
+    }
+    if (stepdStartedWrite(o.startedPath, o.jobId, getpid(), ticks, err, sizeof err) != 0) {
+      fprintf(stderr, "gantry-stepd: job %s: %s\n", o.jobId, err);
+      return 1; /* the program never runs unrecorded */
+    }
   }
   stepdStatus s = {.jobId = o.jobId, .startedMs = stepdNowMs(CLOCK_REALTIME), .cpuMs = -1};
   if (stepdSupervise(&o, &original, &s) != 0) return 1;

@@ -1,5 +1,5 @@
 /* gantry-stepd's command line, the whole of what the server tells it: the job, where its status
- * goes, the grace period and wall time, and the program's argument array after "--". */
+ * (and its record at the start) goes, the grace period and wall time, and the program's argument array after "--". */
 #include "stepd.h"
 
 #include <errno.h>
@@ -34,6 +34,8 @@ int stepdParseOptions(int argc, char **argv, stepdOptions *o, char *err, size_t 
       o->jobId = v;
     } else if (strcmp(a, "--status") == 0) {
       o->statusPath = v;
+    } else if (strcmp(a, "--started") == 0) {
+      o->startedPath = v;
     } else if (strcmp(a, "--grace-ms") == 0) {
       if (stepdParseNumber(v, &o->graceMs) != 0) goto bad;
     } else if (strcmp(a, "--wall-time-ms") == 0) {
@@ -60,6 +62,10 @@ int stepdParseOptions(int argc, char **argv, stepdOptions *o, char *err, size_t 
   }
   if (o->statusPath[0] != '/') {
     snprintf(err, errlen, "--status must be an absolute path");
+    return -1;
+  }
+  if (o->startedPath != NULL && o->startedPath[0] != '/') {
+    snprintf(err, errlen, "--started must be an absolute path");
     return -1;
   }
   return 0;

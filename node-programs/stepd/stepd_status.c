@@ -24,22 +24,13 @@ static int stepdSyncDirectory(const char *path) {
   return rc;
 }
 
-int stepdStatusWrite(const char *path, const stepdStatus *s, char *errbuf, size_t errlen) {
+/* Writes text to path: path.tmp, fsync, rename, fsync of the directory. */
+static int stepdWriteDurably(const char *path, const char *text, int len, char *errbuf,
+                             size_t errlen) {
   char tmp[4096];
-  char text[1024];
   int fd = -1;
   if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
     snprintf(errbuf, errlen, "status path too long: %s", path);
-    return -1;
-  }
-  int len = snprintf(text, sizeof text,
-                     "format=gantry-stepd-status-1\njob=%s\nexit_status=%d\nterm_signal=%d\n"
-                     "wall_time_exceeded=%d\nkilled=%d\nstop_signal=%d\nstarted_ms=%lld\n"
-                     "ended_ms=%lld\ncpu_ms=%lld\n",
-                     s->jobId, s->exitStatus, s->termSignal, s->wallTimeExceeded, s->killed,
-                     s->stopSignal, s->startedMs, s->endedMs, s->cpuMs);
-  if (len < 0 || len >= (int)sizeof text) {
-    snprintf(errbuf, errlen, "status record too long");
     return -1;
   }
   /* O_EXCL after unlink: never write through a link someone left at the temporary name. */
@@ -66,4 +57,31 @@ err:
   if (fd >= 0) close(fd);
   unlink(tmp);
   return -1;
+}
+
+int stepdStartedWrite(const char *path, const char *jobId, pid_t pid, unsigned long long startTicks,
+                      char *errbuf, size_t errlen) {
+  char text[512];
+  int len = snprintf(text, sizeof text, "format=gantry-stepd-started-1\njob=%s\npid=%d\nstart_ticks=%llu\n",
+                     jobId, (int)pid, startTicks);
+  if (len < 0 || len >= (int)sizeof text) {
+    snprintf(errbuf, errlen, "start record too long");
+    return -1;
+  }
+  return stepdWriteDurably(path, text, len, errbuf, errlen);
+}
+
+int stepdStatusWrite(const char *path, const stepdStatus *s, char *errbuf, size_t errlen) {
+  char text[1024];
+  int len = snprintf(text, sizeof text,
+                     "format=gantry-stepd-status-1\njob=%s\nexit_status=%d\nterm_signal=%d\n"
+                     "wall_time_exceeded=%d\nkilled=%d\nstop_signal=%d\nstarted_ms=%lld\n"
+                     "ended_ms=%lld\ncpu_ms=%lld\n",
+                     s->jobId, s->exitStatus, s->termSignal, s->wallTimeExceeded, s->killed,
+                     s->stopSignal, s->startedMs, s->endedMs, s->cpuMs);
+  if (len < 0 || len >= (int)sizeof text) {
+    snprintf(errbuf, errlen, "status record too long");
+    return -1;
+  }
+  return stepdWriteDurably(path, text, len, errbuf, errlen);
 }

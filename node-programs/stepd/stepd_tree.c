@@ -44,6 +44,11 @@ static int stepdReadStat(pid_t pid, pid_t *ppid, unsigned long long *start) {
   return stepdParseStat(buf, ppid, start);
 }
 
+int stepdSelfStartTicks(unsigned long long *start) {
+  pid_t ppid;
+  return stepdReadStat(getpid(), &ppid, start);
+}
+
 static int stepdTreeAdd(stepdTree *tree, stepdProc proc) {
   if (tree->count == tree->cap) {
     size_t cap = tree->cap ? tree->cap * 2 : 64;

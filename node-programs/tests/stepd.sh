@@ -102,6 +102,21 @@ for _ in $(seq 200); do kill -0 "$PROGRAM9" 2> /dev/null || break; sleep 0.1; do
 ! kill -0 "$PROGRAM9" 2> /dev/null || fail "the program $PROGRAM9 outlived its killed supervisor"
 [ ! -e "$WORK/j9.status" ] || fail "a killed supervisor wrote a status"
 
+# 10. --started: the supervisor's own record (pid, start time) is there before the program runs
+"$STEPD" --job j10 --status "$WORK/j10.status" --started "$WORK/j10.started" --grace-ms 1000 \
+  -- /bin/sh -c "cp $WORK/j10.started $WORK/j10.seen; echo \$PPID > $WORK/j10.ppid"
+expect "$WORK/j10.seen" format gantry-stepd-started-1
+expect "$WORK/j10.seen" job j10
+expect "$WORK/j10.seen" pid "$(cat "$WORK/j10.ppid")"
+[ "$(key "$WORK/j10.seen" start_ticks)" -gt 0 ] || fail "no start time: $(cat "$WORK/j10.seen")"
+[ "$(stat -c %a "$WORK/j10.started")" = 600 ] || fail "start record mode $(stat -c %a "$WORK/j10.started")"
+expect "$WORK/j10.status" exit_status 0
+if "$STEPD" --job j11 --status "$WORK/j11.status" --started j11.started --grace-ms 1 -- /bin/true \
+  2> "$WORK/j11.err"; then
+  fail "a relative --started was accepted"
+fi
+grep -q -- "--started must be an absolute path" "$WORK/j11.err" || fail "unclear: $(cat "$WORK/j11.err")"
+
 # 8. usage errors: exit 2, nothing run
 if "$STEPD" --job j7 --status "$WORK/j7.status" --grace-ms 1 -- sh -c true 2> "$WORK/j7.err"; then
   fail "a relative program was accepted"

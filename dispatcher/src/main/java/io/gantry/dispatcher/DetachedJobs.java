@@ -1,6 +1,7 @@
 package io.gantry.dispatcher;
 
 import io.gantry.dispatcher.internal.StepdSupervisor;
+import java.util.Optional;
 
 /**
  * Follows again the local jobs an earlier server process started under {@code gantry-stepd} ({@link
@@ -24,6 +25,15 @@ public final class DetachedJobs implements AutoCloseable {
    */
   public RunningJob reattach(String jobId, String reference) {
     return supervisor.reattach(jobId, reference);
+  }
+
+  /**
+   * The reference of a job whose supervisor started but whose reference was not stored (the server
+   * stopped in between), as the supervisor recorded it before the program could start; empty when
+   * no supervisor of that job started.
+   */
+  public Optional<String> startedReference(String jobId) {
+    return supervisor.startedReference(jobId);
   }
 
   /** Deletes the job's status file once its end is recorded elsewhere; nothing if there is none. */

@@ -13,7 +13,8 @@ import java.util.Objects;
  * DetachedJobs#reattach}.
  *
  * @param program the {@code gantry-stepd} executable, an absolute path
- * @param statusDirectory where each supervisor writes its job's end ({@code JOBID.status})
+ * @param statusDirectory where each supervisor writes its record at its start ({@code
+ *     JOBID.started}) and its job's end ({@code JOBID.status})
  */
 public record DetachedSupervision(Path program, Path statusDirectory) {
   public DetachedSupervision {

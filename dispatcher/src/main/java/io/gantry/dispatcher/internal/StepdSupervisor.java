@@ -6,13 +6,18 @@ import io.gantry.dispatcher.LaunchSpec;
 import io.gantry.dispatcher.RunningJob;
 import java.io.File;
 import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.regex.Matcher;
@@ -31,6 +36,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Its pid and kernel start time are the job's reference ({@code stepd:PID:TICKS}): stored by
  *       the server, they find the same supervisor again after a restart, never a process that
  *       reused the pid.
+ *   <li>Before the program can start, it writes its own pid and start time to {@code
+ *       STATUS_DIR/JOBID.started}: a server stopped after the start but before it stored the
+ *       reference finds the job again by its id ({@link #startedReference}).
  *   <li>It writes the job's end to {@code STATUS_DIR/JOBID.status}; the directory is created 0700,
  *       the server's alone, and is not inside any sandbox.
  * </ol>
@@ -84,6 +92,7 @@ public final class StepdSupervisor implements JobStarter {
     try {
       prepareStatusDirectory();
       Files.deleteIfExists(status); // a job id is never reused; this is a leftover of a crash
+      Files.deleteIfExists(startedFile(spec.jobId()));
       process = builder.start();
     } catch (IOException e) {
       throw new LaunchException(
@@ -110,13 +119,47 @@ public final class StepdSupervisor implements JobStarter {
     return follow(jobId, Long.parseLong(m.group(1)), Long.parseLong(m.group(2)));
   }
 
-  /** Deletes a job's status file once the server has recorded its end. */
+  /**
+   * The reference of the job's supervisor as the supervisor itself recorded it at its start, for a
+   * job whose reference the server did not store (it stopped in between); empty when no supervisor
+   * of that job started (its program never ran).
+   */
+  public Optional<String> startedReference(String jobId) {
+    if (!JOB_ID.matcher(jobId).matches()) {
+      return Optional.empty();
+    }
+    Path file = startedFile(jobId);
+    try {
+      if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) > 4096) {
+        return Optional.empty();
+      }
+      Properties record = new Properties();
+      try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        record.load(in);
+      }
+      String reference =
+          REFERENCE_PREFIX + record.getProperty("pid") + ":" + record.getProperty("start_ticks");
+      if (!"gantry-stepd-started-1".equals(record.getProperty("format"))
+          || !jobId.equals(record.getProperty("job"))
+          || !REFERENCE.matcher(reference).matches()) {
+        log.warn("job {}: its supervisor's start record {} is not one; ignored", jobId, file);
+        return Optional.empty();
+      }
+      return Optional.of(reference);
+    } catch (IOException | IllegalArgumentException e) {
+      log.warn("job {}: cannot read its supervisor's start record: {}", jobId, e.toString());
+      return Optional.empty();
+    }
+  }
+
+  /** Deletes a job's status file and start record once the server has recorded its end. */
   public void forget(String jobId) {
     if (!JOB_ID.matcher(jobId).matches()) {
       return;
     }
     try {
       Files.deleteIfExists(statusFile(jobId));
+      Files.deleteIfExists(startedFile(jobId));
     } catch (IOException e) {
       log.warn("job {}: cannot delete its supervisor's status file: {}", jobId, e.toString());
     }
@@ -134,6 +177,7 @@ public final class StepdSupervisor implements JobStarter {
     List<String> command = new ArrayList<>();
     command.add(supervision.program().toString());
     command.addAll(List.of("--job", spec.jobId(), "--status", status.toString()));
+    command.addAll(List.of("--started", startedFile(spec.jobId()).toString()));
     command.addAll(List.of("--grace-ms", Long.toString(grace.toMillis())));
     if (spec.wallTimeLimit() != null) {
       command.addAll(List.of("--wall-time-ms", Long.toString(spec.wallTimeLimit().toMillis())));
@@ -167,6 +211,10 @@ public final class StepdSupervisor implements JobStarter {
       throw new IllegalArgumentException("'" + jobId + "' cannot name a status file");
     }
     return supervision.statusDirectory().resolve(jobId + ".status");
+  }
+
+  private Path startedFile(String jobId) {
+    return statusFile(jobId).resolveSibling(jobId + ".started");
   }
 
   private void prepareStatusDirectory() throws IOException {

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,20 +50,101 @@ class JobsOutliveServerTest {
     risk = RiskDatabase.postgres(EmbeddedPostgresServer.shared());
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("jobs.supervisor", STEPD.toString());
-    builder = GantryTestServer.builder(dir).dataDir(dir.resolve("server")).settings(settings);
+    // four jobs at once in the SIGKILL case
+    builder =
+        GantryTestServer.builder(dir).dataDir(dir.resolve("server")).settings(settings).slots(4);
   }
 
+  /**
+   * One SIGKILL of the server with four jobs, each meeting its own end through the next server: one
+   * still running when it starts (followed, succeeds, staged out once), one that succeeded while no
+   * server ran, one killed through the next server, and one whose wall time the supervisor alone
+   * enforced while no server ran.
+   */
   @Test
-  void aJobSurvivesSigkillOfTheServerAndSucceedsOnceWithItsResultsStagedOutOnce() throws Exception {
-    survivesStop(true);
+  void afterASigkillOfTheServerTheNextOneFollowsEachJobToItsOwnEnd() throws Exception {
+    String survivor;
+    String endsWhileDown;
+    String killLater;
+    String tooLong;
+    try (GantryTestServer first = builder.name("first").start()) {
+      JobManagement client = JobManagementClients.of(first);
+      survivor =
+          client.submitJob(
+              RiskDatabase.valuationJob("outlives").shell(HELD_SCRIPT, 300).document());
+      endsWhileDown =
+          client.submitJob(
+              RiskDatabase.valuationJob("ends-while-down").shell(HELD_SCRIPT, 300).document());
+      killLater =
+          client.submitJob(
+              RiskDatabase.valuationJob("kill-later").shell(HELD_SCRIPT, 300).document());
+      for (String id : List.of(survivor, endsWhileDown, killLater)) {
+        awaitStarted(first, client, id);
+      }
+      // last, and killed right after its start: its 4 s run out while no server runs
+      tooLong =
+          client.submitJob(
+              TestJobs.job("too-long").shell("echo started > started; sleep 600", 4).document());
+      awaitStarted(first, client, tooLong);
+      first.killHard();
+    }
+    Path jobs = dir.resolve("server").resolve("jobs");
+    Path supervisor = dir.resolve("server").resolve("supervisor");
+    assertFalse(
+        Files.exists(jobs.resolve(survivor).resolve("stdout.txt"))
+            && read(jobs.resolve(survivor), "stdout.txt").contains("released"));
+    Files.writeString(jobs.resolve(endsWhileDown).resolve("release"), "go");
+    Path endedStatus = supervisor.resolve(endsWhileDown + ".status");
+    Await.until("the job to end with no server running", LIMIT, () -> Files.exists(endedStatus));
+    Path tooLongStatus = supervisor.resolve(tooLong + ".status");
+    Await.until(
+        "the supervisor to record the job's end with no server running",
+        LIMIT,
+        () -> Files.exists(tooLongStatus));
+
+    try (GantryTestServer second = builder.name("second").start()) {
+      JobManagement client = JobManagementClients.of(second);
+      assertEquals(JobStateName.RUNNING, client.getJobStatus(survivor).state, "still running");
+      assertTrue(second.log().contains("job " + survivor + ": following its"), second.log());
+      Files.writeString(jobs.resolve(survivor).resolve("release"), "go");
+      client.killJob(killLater);
+
+      JobStatusInfo end = awaitFinal(client, survivor, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, end.state, () -> end.failureReason);
+      assertEquals(0, end.exitCode);
+      assertTrue(
+          read(jobs.resolve(survivor), "stdout.txt").contains("released"),
+          "the output written after the restart reaches the job's file");
+
+      JobStatusInfo ended = awaitFinal(client, endsWhileDown, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, ended.state, () -> ended.failureReason);
+      assertEquals(0, ended.exitCode);
+      Path started = supervisor.resolve(endsWhileDown + ".started");
+      Await.until(
+          "the status file and the start record to be deleted once the job is final",
+          LIMIT,
+          () -> !Files.exists(endedStatus) && !Files.exists(started));
+
+      JobStatusInfo killed = awaitFinal(client, killLater, LIMIT);
+      assertEquals(JobStateName.KILLED, killed.state, () -> killed.failureReason);
+
+      JobStatusInfo timedOut = awaitFinal(client, tooLong, LIMIT);
+      assertEquals(JobStateName.FAILED, timedOut.state);
+      assertTrue(
+          timedOut.failureReason.contains("wall-time limit exceeded"), timedOut.failureReason);
+    }
+    assertEquals(
+        1,
+        risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + survivor + "'"),
+        "the result staged out exactly once");
+    assertEquals(
+        1, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + endsWhileDown + "'"));
+    assertEquals(
+        0, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + killLater + "'"));
   }
 
   @Test
   void aCleanStopLeavesTheJobRunningAndTheNextServerFinishesIt() throws Exception {
-    survivesStop(false);
-  }
-
-  private void survivesStop(boolean crash) throws Exception {
     String id;
     try (GantryTestServer first = builder.name("first").start()) {
       JobManagement client = JobManagementClients.of(first);
@@ -70,9 +152,6 @@ class JobsOutliveServerTest {
           client.submitJob(
               RiskDatabase.valuationJob("outlives").shell(HELD_SCRIPT, 300).document());
       awaitStarted(first, client, id);
-      if (crash) {
-        first.killHard();
-      }
     } // close(): SIGTERM, the operator's stop
     Path jobDir = dir.resolve("server").resolve("jobs").resolve(id);
     assertFalse(
@@ -94,76 +173,6 @@ class JobsOutliveServerTest {
         1,
         risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"),
         "the result staged out exactly once");
-  }
-
-  @Test
-  void aJobThatSucceededWhileNoServerRanIsStagedOutOnceByTheNextServer() throws Exception {
-    String id;
-    try (GantryTestServer first = builder.name("first").start()) {
-      JobManagement client = JobManagementClients.of(first);
-      id =
-          client.submitJob(
-              RiskDatabase.valuationJob("ends-while-down").shell(HELD_SCRIPT, 300).document());
-      awaitStarted(first, client, id);
-      first.killHard();
-    }
-    Path jobDir = dir.resolve("server").resolve("jobs").resolve(id);
-    Files.writeString(jobDir.resolve("release"), "go");
-    Path status = dir.resolve("server").resolve("supervisor").resolve(id + ".status");
-    Await.until("the job to end with no server running", LIMIT, () -> Files.exists(status));
-    try (GantryTestServer second = builder.name("second").start()) {
-      JobStatusInfo end = awaitFinal(JobManagementClients.of(second), id, LIMIT);
-      assertEquals(JobStateName.SUCCEEDED, end.state, () -> end.failureReason);
-      assertEquals(0, end.exitCode);
-      Await.until(
-          "the status file to be deleted once the job is final",
-          LIMIT,
-          () -> !Files.exists(status));
-    }
-    assertEquals(1, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"));
-  }
-
-  @Test
-  void aJobIsKilledThroughTheServerThatFollowsItAfterARestart() throws Exception {
-    String id;
-    try (GantryTestServer first = builder.name("first").start()) {
-      JobManagement client = JobManagementClients.of(first);
-      id =
-          client.submitJob(
-              RiskDatabase.valuationJob("kill-later").shell(HELD_SCRIPT, 300).document());
-      awaitStarted(first, client, id);
-      first.killHard();
-    }
-    try (GantryTestServer second = builder.name("second").start()) {
-      JobManagement client = JobManagementClients.of(second);
-      client.killJob(id);
-      JobStatusInfo end = awaitFinal(client, id, LIMIT);
-      assertEquals(JobStateName.KILLED, end.state, () -> end.failureReason);
-    }
-    assertEquals(0, risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + id + "'"));
-  }
-
-  @Test
-  void theSupervisorEnforcesTheWallTimeWhileNoServerRuns() throws Exception {
-    String id;
-    try (GantryTestServer first = builder.name("first").start()) {
-      JobManagement client = JobManagementClients.of(first);
-      id =
-          client.submitJob(
-              TestJobs.job("too-long").shell("echo started > started; sleep 600", 4).document());
-      awaitStarted(first, client, id);
-      first.killHard();
-    }
-    Path status = dir.resolve("server").resolve("supervisor").resolve(id + ".status");
-    Await.until(
-        "the supervisor to record the job's end with no server running",
-        LIMIT,
-        () -> Files.exists(status));
-    try (GantryTestServer second = builder.name("second").start()) {
-      JobStatusInfo end = awaitFinal(JobManagementClients.of(second), id, LIMIT);
-      assertEquals(JobStateName.FAILED, end.state);
-      assertTrue(end.failureReason.contains("wall-time limit exceeded"), end.failureReason);
-    }
   }
 
   @Test

@@ -61,6 +61,16 @@ public interface ComputeBackend extends AutoCloseable {
   }
 
   /**
+   * The reference of a job whose program this backend started but whose reference was not stored
+   * (the server stopped in between), where what runs the job recorded it itself (a job supervisor's
+   * start record); empty when there is none (the program never started, or this backend keeps no
+   * such record).
+   */
+  default Optional<String> startedReference(String jobId) {
+    return Optional.empty();
+  }
+
+  /**
    * Why this backend could not start a job now (e.g. its launcher program is missing), or empty;
    * asked by the operations listener's /readyz. It probes nothing remote: a cluster reached over
    * SSH is reached per job.

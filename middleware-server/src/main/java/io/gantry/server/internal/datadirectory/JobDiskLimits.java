@@ -112,6 +112,11 @@ public final class JobDiskLimits<P extends JobPlan> implements JobPipeline<P>, A
   }
 
   @Override
+  public Optional<String> startedReference(P plan) {
+    return pipeline.startedReference(plan);
+  }
+
+  @Override
   public void terminated(P plan) {
     pipeline.terminated(plan);
   }

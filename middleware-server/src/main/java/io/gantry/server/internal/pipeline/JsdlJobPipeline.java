@@ -169,6 +169,14 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     return Optional.of(launch(plan));
   }
 
+  /** A farm stores its reference before its launchers start, so only a single program has none. */
+  @Override
+  public Optional<String> startedReference(JsdlJobPlan plan) {
+    return plan.farm() != null
+        ? Optional.empty()
+        : backend.startedReference(plan.jobId().toString());
+  }
+
   @Override
   public Optional<RunningJob> reattach(JsdlJobPlan plan, String computeRef) throws JobFailure {
     if (computeRef.startsWith(FARM_REF)) {

@@ -33,6 +33,15 @@ public interface JobPipeline<P extends JobPlan> {
     return java.util.Optional.empty();
   }
 
+  /**
+   * The reference of a RUNNING job whose program started but whose reference the previous server
+   * did not store (it stopped in between), where the program's starter recorded it; empty when its
+   * program never started or its fate cannot be known.
+   */
+  default java.util.Optional<String> startedReference(P plan) {
+    return java.util.Optional.empty();
+  }
+
   /** Stages the job's results out; running it twice must not duplicate anything. */
   void stageOut(P plan, PhaseProgress progress) throws JobFailure, InterruptedException;
 

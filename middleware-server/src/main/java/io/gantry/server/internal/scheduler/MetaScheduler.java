@@ -454,10 +454,8 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   // failures
   private boolean reattach(JobRecord job) {
     JobId id = job.id();
-    Optional<String> ref = store.computeRef(id);
-    if (ref.isEmpty()) {
-      return false;
-    }
+    Optional<String> stored = store.computeRef(id);
+    String ref = stored.orElse("(none stored)");
     try {
       String description =
           store
@@ -465,7 +463,17 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
               .orElseThrow(
                   () -> new JobFailure("the job's description is missing from the job store"));
       P plan = pipeline.plan(job, description);
-      Optional<RunningJob> running = pipeline.reattach(plan, ref.get());
+      if (stored.isEmpty()) {
+        // the previous server stopped between the program's start and storing its reference
+        Optional<String> started = pipeline.startedReference(plan);
+        if (started.isEmpty()) {
+          return false;
+        }
+        ref = started.get();
+        log.info("job {}: its reference was not stored; its starter recorded {}", id, ref);
+        store.recordComputeRef(id, ref);
+      }
+      Optional<RunningJob> running = pipeline.reattach(plan, ref);
       if (running.isEmpty()) {
         return false;
       }
@@ -474,10 +482,10 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       active.put(id, a);
       queue.restoreRunning(id, plan.slots(), plan.owner());
       a.running.onExit().thenAccept(outcome -> onControl(() -> exited(id, outcome)));
-      log.info("job {}: following its program again after the restart ({})", id, ref.get());
+      log.info("job {}: following its program again after the restart ({})", id, ref);
       return true;
     } catch (JobFailure | RuntimeException e) {
-      log.warn("job {}: cannot follow {} again: {}", id, ref.get(), e.toString());
+      log.warn("job {}: cannot follow {} again: {}", id, ref, e.toString());
       return false;
     }
   }

@@ -58,6 +58,11 @@ final class JobReferences {
     return Optional.of(slurm.reattach(jobId, reference.substring(SLURM.length())));
   }
 
+  /** A job supervisor's start record of the job, for a job whose reference was not stored. */
+  Optional<String> startedReference(String jobId) {
+    return detached == null ? Optional.empty() : detached.startedReference(jobId);
+  }
+
   /**
    * Stops the Slurm job a farm's launchers ran in before a restart (it may still run); nothing for
    * a reference of launchers that ended with the previous server.

@@ -104,6 +104,11 @@ abstract class MpirunBackend implements ComputeBackend {
   }
 
   @Override
+  public Optional<String> startedReference(String jobId) {
+    return references.startedReference(jobId);
+  }
+
+  @Override
   public Optional<String> farmRefusal() {
     return Optional.empty();
   }
