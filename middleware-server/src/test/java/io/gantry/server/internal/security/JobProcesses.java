@@ -40,6 +40,43 @@ final class JobProcesses {
     return pids;
   }
 
+  /**
+   * The pids of job {@code jobId}'s Open MPI processes outside its sandboxes ({@code mpirun} on its
+   * first node, {@code orted} on the others): they run as the job's account with its environment.
+   */
+  static List<String> openMpiDaemons(String jobId) throws IOException {
+    List<String> pids = new ArrayList<>();
+    try (Stream<Path> all = Files.list(Path.of("/proc"))) {
+      for (Path p : all.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
+        try {
+          String cmd = read(p.resolve("cmdline"));
+          String program = cmd.substring(0, Math.max(0, cmd.indexOf('\0')));
+          String name = program.substring(program.lastIndexOf('/') + 1);
+          String env = "\0" + read(p.resolve("environ"));
+          if ((name.equals("mpirun") || name.equals("orted"))
+              && env.contains("\0GANTRY_JOB_ID=" + jobId + "\0")) {
+            pids.add(p.getFileName().toString());
+          }
+        } catch (IOException e) {
+          // ended meanwhile
+        }
+      }
+    }
+    return pids;
+  }
+
+  /** A variable of a process's environment as it started, or null. */
+  static String environmentVariable(String pid, String name) throws IOException {
+    String env = "\0" + read(Path.of("/proc", pid, "environ"));
+    int at = env.indexOf("\0" + name + "=");
+    if (at < 0) {
+      return null;
+    }
+    int start = at + name.length() + 2;
+    int end = env.indexOf('\0', start);
+    return env.substring(start, end < 0 ? env.length() : end);
+  }
+
   private static String read(Path file) throws IOException {
     return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
   }
