@@ -32,6 +32,12 @@ import org.xml.sax.InputSource;
  * into the demo database's instrument_value.
  */
 class PricingFarmExampleTest {
+  /**
+   * The demo's size: one that other test classes use too, so the build's demo template of that size
+   * (DemoMarketTemplates) is made once for all of them; EQ-US holds 30% of it, over five positions.
+   */
+  private static final int POSITIONS = 50;
+
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
   private static final Path PROGRAMS = REPOSITORY.resolve("node-programs/build");
 
@@ -48,7 +54,7 @@ class PricingFarmExampleTest {
     try (GantryTestServer server =
         GantryTestServer.builder(dir)
             .dataDir(dataDir)
-            .demo(60)
+            .demo(POSITIONS)
             .settings(Map.of("jobs.allowed-executable-roots", PROGRAMS.toString()))
             .start()) {
       JobManagement client = io.gantry.server.soap.JobManagementClients.of(server);
@@ -74,7 +80,7 @@ class PricingFarmExampleTest {
     // the demo database is a file of the server's: read once it has stopped
     try (Connection c =
             DriverManager.getConnection(
-                new DemoMarket(dataDir.resolve("demo"), 60).jdbcUrl(), "sa", "");
+                new DemoMarket(dataDir.resolve("demo"), POSITIONS).jdbcUrl(), "sa", "");
         Statement s = c.createStatement()) {
       long positions =
           count(

@@ -27,7 +27,10 @@ import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Element;
 import org.xml.sax.InputSource;
@@ -36,18 +39,27 @@ import org.xml.sax.InputSource;
  * The sample VaR job (jsdl-schema/examples/var-job.jsdl) end to end on a real server: SQL stage-in
  * in two groups with parameter binding, scp from the demo SSH host, mcvar on 2 ranks through the
  * real mpirun, stage-out of the run, its inputs' checksums and every node's results into the demo
- * database; a resubmission for an old business date takes that date's book, closes and history. The
- * runs are made once for the class and each test reads what they left (SampleVarIntradayRerunTest
- * changes the database between runs, on a server of its own).
+ * database; a resubmission for an old business date takes that date's book, closes and history; a
+ * re-run the same day after the book and the market moved sees both. The runs are made once for the
+ * class and each test reads what they left; the intraday re-run changes the demo database, so it
+ * comes last.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SampleVarJobTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
   private static final Path MCVAR = REPOSITORY.resolve("node-programs/build/mcvar");
 
   private static final String ADMIN_PASSWORD = "the sample's admin password";
 
+  /**
+   * The nightly chain's node: one desk (every node above it is reported too) is the chain's point
+   * as much as the whole bank, in a fraction of the bank's stage-in and Monte Carlo time.
+   */
+  private static final String CHAIN_PORTFOLIO = "BANK/GANTRY-EU/EQUITIES/EQ-JP";
+
   @TempDir static Path dir;
   private static Path dataDir;
+  private static GantryTestServerBuilder builder;
   private static GantryTestServer server;
   private static JobManagement client;
 
@@ -74,7 +86,8 @@ class SampleVarJobTest {
     dataDir = dir.resolve("server");
     assertTrue(
         Files.isExecutable(MCVAR), "build the node programs first (scripts/build): " + MCVAR);
-    server = sampleServer(dir, dataDir).start();
+    builder = sampleServer(dir, dataDir);
+    server = builder.start();
     client = JobManagementClients.of(server, new Login.Basic("admin", ADMIN_PASSWORD));
     try {
       mcvarApplications =
@@ -117,7 +130,8 @@ class SampleVarJobTest {
 
   /**
    * The nightly chain of docs/workflows.md as documented: added as one schedule and run now (what
-   * {@code gantry schedule run} does), for the demo's last business date; its stages by name.
+   * {@code gantry schedule run} does), for the demo's last business date and one desk (the
+   * portfolio parameter goes to the stage that declares it, var); its stages by name.
    */
   private static Map<String, String> runTheNightlyChain() throws Exception {
     Element chain =
@@ -128,7 +142,10 @@ class SampleVarJobTest {
         "Europe/London",
         null,
         new JobDocument(
-            chain, List.of(new io.gantry.server.api.ParameterValue("business_date", "2026-11-20"))),
+            chain,
+            List.of(
+                new io.gantry.server.api.ParameterValue("business_date", "2026-11-20"),
+                new io.gantry.server.api.ParameterValue("portfolio", CHAIN_PORTFOLIO))),
         null);
     String last = client.runSchedule("nightly-var");
     Map<String, String> stages = new java.util.TreeMap<>();
@@ -155,6 +172,10 @@ class SampleVarJobTest {
       assertEquals(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), report);
     }
     assertTrue(report.contains("BANK,"), report);
+    assertTrue(
+        report.contains(CHAIN_PORTFOLIO + ",") && !report.contains("BANK/GANTRY-US"),
+        "the schedule's portfolio reaches the var stage, which reports that desk's nodes: "
+            + report);
   }
 
   /**
@@ -464,6 +485,51 @@ class SampleVarJobTest {
           !before.get("factors.csv.gz").checksum.equals(after.get("factors.csv.gz").checksum),
           "that date's closes");
     }
+  }
+
+  /**
+   * The sample as shipped run again the same day after the book and the market moved: a trade
+   * booked after the first run and the close moved (what scripts/move-demo-levels does), made in
+   * the demo database between two starts of the server (a file of the server's, which H2 opens in
+   * one process). The re-run sees both: nothing is cached. Last, since it changes the database the
+   * other tests read.
+   */
+  @Test
+  @Order(Integer.MAX_VALUE)
+  void anIntradayReRunSeesANewTradeAndAMovedCloseNothingIsCached() throws Exception {
+    Map<String, StagedFileInfo> before = byTarget(describedResults.stagedIn);
+    try (Connection c = demoDatabase();
+        java.sql.Statement s = c.createStatement()) {
+      s.execute(
+          "insert into position (business_date, position_id, portfolio_id, instrument, factor_id,"
+              + " currency, quantity) values (date '2026-11-20', 'P-NEW', 'EQ-US', 'spot',"
+              + " 'EQ-US-01', 'USD', 1000)");
+      s.execute(
+          "update factor_history set level = cast(level * 1.01 as decimal(20, 10))"
+              + " where as_of = date '2026-11-20' and factor_id like 'EQ-%'");
+    }
+    Map<String, StagedFileInfo> after;
+    try (GantryTestServer restarted = builder.start()) {
+      JobManagement admin = adminClient(restarted);
+      String second = admin.submitJob(new JobDocument(sampleJob(restarted)));
+      JobStatusInfo status = TestJobs.awaitFinal(admin, second, Duration.ofMinutes(3));
+      assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
+      after = byTarget(admin.getJobResults(second).stagedIn);
+    }
+    for (String file :
+        List.of(
+            "positions.csv.gz",
+            "params.csv.gz",
+            "factor-ids.csv",
+            "factors.csv.gz",
+            "history.csv.gz")) {
+      assertTrue(
+          after.get(file).step.startsWith("sql-extract["), file + ": " + after.get(file).step);
+    }
+    assertEquals(before.get("positions.csv.gz").rows + 1, after.get("positions.csv.gz").rows);
+    assertTrue(
+        !before.get("factors.csv.gz").checksum.equals(after.get("factors.csv.gz").checksum),
+        "the closes moved, so their extract differs");
   }
 
   private static Connection demoDatabase() throws Exception {

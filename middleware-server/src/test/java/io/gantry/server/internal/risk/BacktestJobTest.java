@@ -13,6 +13,7 @@ import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.Login;
 import io.gantry.server.soap.TestJobs;
 import io.gantry.testing.server.GantryTestServer;
+import io.gantry.testing.server.GantryTestServerBuilder;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,8 +69,19 @@ class BacktestJobTest {
     assertTrue(
         Files.isExecutable(BACKTEST), "build the node programs first (scripts/build): " + BACKTEST);
     Path dataDir = dir.resolve("server");
-    DemoMarket market = new DemoMarket(dataDir.resolve("demo"), POSITIONS);
-    market.createIfMissing();
+    Path adminPassword = Files.writeString(dir.resolve("admin.password"), ADMIN_PASSWORD);
+    GantryTestServerBuilder builder =
+        GantryTestServer.builder(dir)
+            .dataDir(dataDir)
+            .secure()
+            .demo(POSITIONS)
+            .settings(
+                Map.of(
+                    "admin.password-file", adminPassword.toString(),
+                    "jobs.allowed-executable-roots", BACKTEST.getParent().toString()));
+    // the build's demo database of this size, copied in now (not generated again here) so that
+    // the VaR history is written into it before the server opens it
+    DemoMarket market = new DemoMarket(builder.prepareDemo(), POSITIONS);
     Map<String, NavigableMap<LocalDate, Double>> pnl = nodePnl(market);
     Map<String, Double> var = new TreeMap<>();
     pnl.forEach((node, series) -> var.put(node, 2.0 * stddev(series.values())));
@@ -86,18 +98,8 @@ class BacktestJobTest {
                     : Files.isDirectory(p) ? "rwx------" : "rw-------"));
       }
     }
-    Path adminPassword = Files.writeString(dir.resolve("admin.password"), ADMIN_PASSWORD);
     String job;
-    try (GantryTestServer server =
-        GantryTestServer.builder(dir)
-            .dataDir(dataDir)
-            .secure()
-            .demo(POSITIONS)
-            .settings(
-                Map.of(
-                    "admin.password-file", adminPassword.toString(),
-                    "jobs.allowed-executable-roots", BACKTEST.getParent().toString()))
-            .start()) {
+    try (GantryTestServer server = builder.start()) {
       JobManagement client =
           JobManagementClients.of(server, new Login.Basic("admin", ADMIN_PASSWORD));
       String xml =
