@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The history of VaR results (docs/risk-view.md, "Results history"), read from the results data
@@ -165,10 +166,7 @@ public final class RiskResults {
     List<VarLimit> limits = limits(user, date);
     List<LimitUsage> usage = new ArrayList<>();
     for (VarFigure f : current(summary(user, date, node))) {
-      limits.stream()
-          .filter(l -> l.appliesTo(f))
-          .findFirst()
-          .ifPresent(l -> usage.add(new LimitUsage(f, l)));
+      limitOf(f, limits).ifPresent(usage::add);
     }
     return usage;
   }
@@ -192,10 +190,7 @@ public final class RiskResults {
         List<VarLimit> limits = new LimitTables(source).inForce(date);
         for (VarFigure f : current(Supersession.mark(figures.read(date, date, null)))) {
           if (f.run().runId().equals(runId)) {
-            limits.stream()
-                .filter(l -> l.appliesTo(f))
-                .findFirst()
-                .ifPresent(l -> usage.add(new LimitUsage(f, l)));
+            limitOf(f, limits).ifPresent(usage::add);
           }
         }
       }
@@ -210,6 +205,11 @@ public final class RiskResults {
           e);
     }
     return usage;
+  }
+
+  /** Figure {@code f} with the first of {@code limits} that applies to it, if any. */
+  private static Optional<LimitUsage> limitOf(VarFigure f, List<VarLimit> limits) {
+    return limits.stream().filter(l -> l.appliesTo(f)).findFirst().map(l -> new LimitUsage(f, l));
   }
 
   /** The VaR limits in force on {@code date} in the data sources {@code user} may use. */
