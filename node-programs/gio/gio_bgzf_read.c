@@ -49,27 +49,21 @@ static ssize_t stage(bgzf_source *b, size_t n, char *err) {
 }
 
 static int format_error(bgzf_source *b, char *err, const char *what) {
-    gio_seterr(err, "%s (compressed block at byte offset %llu)", what,
+    gio_seterr(err, "%s (compressed block %d at byte offset %llu)", what, b->members,
                (unsigned long long)b->offset);
     return GIO_EFORMAT;
 }
 
-/* Parses the member at in_pos; returns its total size and header length. */
-static int parse_header(bgzf_source *b, size_t *total, size_t *hdr_len, char *err) {
-    ssize_t avail = stage(b, 18, err);
-    if (avail < 0) return (int)avail;
-    const unsigned char *h = b->in + b->in_pos;
-    if (avail < 18) return format_error(b, err, "truncated compressed block");
+int gio_bgzf_member_size(const unsigned char *h, size_t avail, size_t *total, size_t *hdr_len,
+                         const char **why) {
+    if (avail < 18) return 18;
     if (h[0] != 0x1f || h[1] != 0x8b || h[2] != 8)
-        return format_error(b, err, "corrupt compressed block: bad gzip header");
+        return *why = "corrupt compressed block: bad gzip header", GIO_EFORMAT;
     if (h[3] != 4)
-        return format_error(b, err, "not blocked gzip: a gzip member without the BGZF "
-                                    "extra field (recompress with bgzip or gantry's writer)");
+        return *why = "not blocked gzip: a gzip member without the BGZF extra field (recompress "
+                      "with bgzip or gantry's writer)", GIO_EFORMAT;
     size_t xlen = le16(h + 10);
-    avail = stage(b, 12 + xlen, err);
-    if (avail < 0) return (int)avail;
-    h = b->in + b->in_pos;
-    if ((size_t)avail < 12 + xlen) return format_error(b, err, "truncated compressed block");
+    if (avail < 12 + xlen) return (int)(12 + xlen);
     size_t bsize = 0;
     for (size_t i = 12; i + 4 <= 12 + xlen;) {
         unsigned slen = le16(h + i + 2);
@@ -78,12 +72,27 @@ static int parse_header(bgzf_source *b, size_t *total, size_t *hdr_len, char *er
         i += 4 + slen;
     }
     if (bsize == 0)
-        return format_error(b, err, "not blocked gzip: no BC subfield in the gzip extra "
-                                    "field (recompress with bgzip or gantry's writer)");
-    if (bsize < 12 + xlen + 8 + 2) return format_error(b, err, "corrupt compressed block size");
+        return *why = "not blocked gzip: no BC subfield in the gzip extra field (recompress "
+                      "with bgzip or gantry's writer)", GIO_EFORMAT;
+    if (bsize < 12 + xlen + 8 + 2) return *why = "corrupt compressed block size", GIO_EFORMAT;
     *total = bsize;
     *hdr_len = 12 + xlen;
     return GIO_OK;
+}
+
+/* Parses the member at in_pos; returns its total size and header length. */
+static int parse_header(bgzf_source *b, size_t *total, size_t *hdr_len, char *err) {
+    for (size_t need = 18;;) {
+        ssize_t avail = stage(b, need, err);
+        if (avail < 0) return (int)avail;
+        const char *why = "";
+        int rc = gio_bgzf_member_size(b->in + b->in_pos, (size_t)avail, total, hdr_len, &why);
+        if (rc < 0) return format_error(b, err, why);
+        if (rc == GIO_OK) return GIO_OK;
+        if ((size_t)avail < need || (size_t)rc <= need) /* the raw source has no more */
+            return format_error(b, err, "truncated compressed block");
+        need = (size_t)rc;
+    }
 }
 
 /* Inflates the next member into out (BLOCK_OUT bytes); returns bytes, 0 at end. */
