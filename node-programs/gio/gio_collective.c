@@ -265,8 +265,8 @@ int gio_collective_source_open(gio_source *src, const char *path, const gio_read
  * Decoded bytes are broadcast (not the compressed ones as above): a growing file's end is
  * found by rank 0's decoder framing alone, so the other ranks need no follow logic, and the
  * inputs that are streamed are small next to the work that follows them. One broadcast of
- * the count (negative: rank 0's error, so no rank waits alone) and one of the bytes per
- * round. */
+ * the count (negative: rank 0's error, so no rank waits alone; the other ranks wait for it
+ * asleep, not spinning) and one of the bytes per round. */
 typedef struct follow_bcast {
     gio_reader *inner; /* rank 0 only */
     char *path;
@@ -287,7 +287,7 @@ static ssize_t follow_bcast_read(void *ctx, void *buf, size_t len, char *err) {
     int64_t n = 0;
     if (b->rank == 0) n = gio_reader_read(b->inner, buf, len, err);
     double t0 = gio_now();
-    int rc = gio_mpi_bcast(&n, sizeof n, 0);
+    int rc = gio_mpi_bcast_idle(&n, sizeof n, 0); /* rank 0 may wait long for the producer */
     if (!rc && n > 0) rc = gio_mpi_bcast(buf, (size_t)n, 0);
     b->counters.exchange_s += gio_now() - t0;
     if (rc) {
@@ -317,6 +317,9 @@ int gio_follow_open_collective(gio_reader **r, const char *path, const gio_follo
         b->nranks = gio_mpi_size();
         if (b->rank == 0) rc = gio_follow_open(&b->inner, path, o, err);
     }
+    /* the others wait for rank 0's open (perhaps for the file to appear) without spinning */
+    int root_rc = rc;
+    if (gio_mpi_bcast_idle(&root_rc, sizeof root_rc, 0) && !rc) rc = GIO_EPEER;
     int first = -1, st = gio_mpi_agree(rc, &first);
     if (st && !rc) gio_seterr(err, "%s: rank %d failed opening it", path, first);
     rc = st ? (rc ? rc : GIO_EPEER) : GIO_OK;
