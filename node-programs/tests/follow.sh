@@ -1,5 +1,5 @@
-# mcvar --follow-inputs: inputs read while a writer appends them (blocked gzip files created
-# after mcvar started and written in uneven chunks with pauses; np 1 and 2) or streams them
+# mcvar --follow-inputs: inputs read while a writer appends them (blocked gzip files written
+# while mcvar runs, in uneven chunks with pauses; np 1 and 2) or streams them
 # through a FIFO (blocked gzip at np 2, plain at np 3) give outputs byte-identical to the normal
 # run, run_inputs.csv's checksums included; a producer that never writes ends the run with the
 # no-progress timeout naming the file; a plain regular file and an input not given are refused.
