@@ -39,7 +39,7 @@ for np in 1 2; do
 done
 
 # FIFOs: blocked gzip at np 2; plain at np 3 (the checksum is the plain bytes').
-mkdir fifo plain
+mkdir fifo plain cat
 cp in/history.csv.gz fifo/
 mkfifo fifo/positions.csv.gz
 "$FEED" feed in/positions.csv.gz fifo/positions.csv.gz 4000 2 &
@@ -60,6 +60,16 @@ same_as_ref out-plain run_inputs.csv
 sum="$(sha256sum positions.csv | cut -d' ' -f1)"
 grep -q "positions,positions.csv,$sum" out-plain/run_inputs.csv \
   || fail "run_inputs.csv lacks the streamed plain positions' sha256 $sum: $(cat out-plain/run_inputs.csv)"
+
+# gio-cat --follow prints a growing file's decoded bytes (and refuses a plain regular file).
+("$FEED" feed in/positions.csv.gz cat/positions.csv.gz 700 20) &
+w=$!
+"$BIN/gio-cat" --follow 20 cat/positions.csv.gz > cat.out
+wait "$w"
+cmp cat.out positions.csv || fail "gio-cat --follow differs from the complete file"
+if "$BIN/gio-cat" --follow 5 positions.csv > /dev/null 2> cat.err; then fail "gio-cat followed a plain file"; fi
+grep -q "^gio-cat: positions.csv: not blocked gzip.*cannot be followed" cat.err \
+  || fail "unclear gio-cat refusal: $(cat cat.err)"
 
 # A producer that never writes: the timeout names the file; a plain regular file is refused.
 mkdir silent
