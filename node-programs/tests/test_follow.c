@@ -1,7 +1,7 @@
 /* gio_follow_open against real writer processes (no MPI): a blocked-gzip file appended in
  * uneven chunks with pauses (created only after the reader started) reads to exactly the lines
  * of the complete file and ends at its end-of-file block while the writer still holds it open;
- * FIFOs (blocked gzip and plain) read to the writer's close; garbled and truncated data, data
+ * FIFOs (blocked gzip and plain) and a pipe read to the writer's close; garbled and truncated data, data
  * after the end-of-file block, a shrinking file and a plain file are clear errors naming the
  * file; the no-progress timeout fires for a missing file, a stalled file and a silent FIFO.
  *
@@ -237,6 +237,35 @@ static void fifo_input(const char *name, const bytes *send, const bytes *want, i
     free(got.p);
 }
 
+/* An anonymous pipe (a program's standard input), opened by its /proc/self/fd name: read to
+ * the writer's close. */
+static void pipe_input(const bytes *z, const bytes *text) {
+    int fds[2];
+    CHECK(pipe(fds) == 0, "pipe");
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        for (size_t at = 0; at < z->n;) {
+            size_t k = z->n - at < 4096 ? z->n - at : 4096;
+            ssize_t w = write(fds[1], z->p + at, k);
+            if (w <= 0) _exit(1);
+            at += (size_t)w;
+            sleep_us(300);
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    char name[64], err[GIO_ERRLEN] = "";
+    snprintf(name, sizeof name, "/proc/self/fd/%d", fds[0]);
+    gio_follow_options o = opts(10, NULL);
+    bytes got;
+    int rc = follow_lines(name, &o, &got, err);
+    CHECK(rc == GIO_OK && same(&got, text), "pipe: rc %d, %zu bytes of lines, %s", rc, got.n, err);
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+    free(got.p);
+}
+
 /* A complete (regular) file that must give error rc with a message naming the file. */
 static void bad_file(const char *name, const bytes *content, int want_rc, const char *needle) {
     char err[GIO_ERRLEN] = "";
@@ -361,6 +390,8 @@ int main(int argc, char **argv) {
     fifo_input("twice.fifo", &zz, &tt, GIO_OK, NULL);
     bytes cut = {z.p, z.n - 28};
     fifo_input("cut.fifo", &cut, NULL, GIO_EFORMAT, NULL);
+
+    pipe_input(&z, &text);
 
     /* A regular file ends at its first end-of-file block: what follows it is an error. */
     bad_file("twice.csv.gz", &zz, GIO_EFORMAT, "after the BGZF end-of-file block");
