@@ -21,6 +21,7 @@ typedef struct bgzf_source {
     uint64_t offset; /* compressed offset of the next member, for messages */
     int raw_eof, last_was_eof_block, members;
     int pending_rc;               /* an error met after some bytes were already delivered */
+    int eager;                    /* return what is decoded rather than wait for the raw source */
     char pending_err[GIO_ERRLEN];
     struct libdeflate_decompressor *inflater;
     gio_counters counters;
@@ -140,6 +141,16 @@ static void sync_counters(bgzf_source *b) {
     b->counters.exchange_s = r->exchange_s;
 }
 
+/* Whether a whole member is staged (so decoding it needs no further raw read). */
+static int member_staged(const bgzf_source *b) {
+    size_t total = 0, hdr = 0;
+    const char *why = "";
+    int rc = gio_bgzf_member_size(b->in + b->in_pos, b->in_end - b->in_pos, &total, &hdr, &why);
+    return rc < 0 || (rc == GIO_OK && total <= b->in_end - b->in_pos); /* damage: report it now */
+}
+
+void gio_bgzf_set_eager(gio_source *src) { ((bgzf_source *)src->ctx)->eager = 1; }
+
 static ssize_t bgzf_read(void *ctx, void *buf, size_t len, char *err) {
     bgzf_source *b = ctx;
     size_t done = 0;
@@ -149,6 +160,8 @@ static ssize_t bgzf_read(void *ctx, void *buf, size_t len, char *err) {
     }
     while (done < len) {
         if (b->blk_pos == b->blk_len) {
+            /* Eager (a followed input): hand on what is decoded rather than wait for more. */
+            if (b->eager && done > 0 && !member_staged(b)) break;
             /* A caller with room for a whole block gets it without a copy. */
             int direct = len - done >= BLOCK_OUT;
             ssize_t n = next_member(b, direct ? (unsigned char *)buf + done : b->block,

@@ -371,6 +371,7 @@ int gio_follow_open(gio_reader **r, const char *path, const gio_follow_options *
             named_close(s);
             return rc;
         }
+        gio_bgzf_set_eager(&s->inner); /* lines as their blocks arrive, not per full buffer */
     } else {
         s->inner = raw;
     }

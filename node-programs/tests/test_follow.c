@@ -1,7 +1,8 @@
 /* gio_follow_open against real writer processes (no MPI): a blocked-gzip file appended in
  * uneven chunks with pauses (created only after the reader started) reads to exactly the lines
  * of the complete file and ends at its end-of-file block while the writer still holds it open;
- * FIFOs (blocked gzip and plain) and a pipe read to the writer's close; garbled and truncated data, data
+ * lines come as their blocks arrive (not once a buffer is full); FIFOs (blocked gzip and
+ * plain) and a pipe read to the writer's close; garbled and truncated data, data
  * after the end-of-file block, a shrinking file and a plain file are clear errors naming the
  * file; the no-progress timeout fires for a missing file, a stalled file and a silent FIFO.
  *
@@ -219,6 +220,49 @@ static void growing_file(const bytes *text, const bytes *z) {
     free(t.p);
 }
 
+/* Lines come as their blocks arrive, not once a buffer is full: the writer writes the first
+ * 20 blocks and waits until the reader has its first line (it would wait forever for a reader
+ * that fills its 1 MiB buffer first, and the timeout would end the test), then the rest. */
+static void lines_as_they_arrive(const bytes *text, const bytes *z) {
+    int go[2];
+    CHECK(pipe(go) == 0, "pipe");
+    size_t part = member_at(z, 20);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(go[1]);
+        int fd = open(path("early.csv.gz"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        char c;
+        int ok = fd >= 0 && write(fd, z->p, part) == (ssize_t)part && read(go[0], &c, 1) == 1 &&
+                 write(fd, z->p + part, z->n - part) == (ssize_t)(z->n - part);
+        _exit(ok ? 0 : 1);
+    }
+    close(go[0]);
+    char err[GIO_ERRLEN] = "", *line;
+    size_t len;
+    gio_follow_options o;
+    gio_follow_options_default(&o);
+    o.timeout_s = 3; /* the default 1 MiB buffer: far more than the 20 blocks */
+    gio_reader *r = NULL;
+    double t0 = gio_now();
+    int rc = gio_follow_open(&r, path("early.csv.gz"), &o, err);
+    if (!rc) rc = gio_reader_line(r, &line, &len, err);
+    double waited = gio_now() - t0;
+    CHECK(rc == GIO_OK && len > 0 && memcmp(line, text->p, len) == 0 && waited < 2,
+          "first line before the rest was written: rc %d after %.2f s, %s", rc, waited, err);
+    CHECK(write(go[1], "g", 1) == 1, "signal");
+    close(go[1]);
+    size_t at = len + 1;
+    while (!rc && (rc = gio_reader_line(r, &line, &len, err)) == GIO_OK) {
+        CHECK(at + len < text->n && memcmp(line, text->p + at, len) == 0, "line at %zu", at);
+        at += len + 1;
+    }
+    CHECK(rc == GIO_EOF && at == text->n, "then the rest: rc %d at %zu of %zu, %s", rc, at, text->n, err);
+    if (r) gio_reader_close(r);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "early writer failed");
+}
+
 static void fifo_input(const char *name, const bytes *send, const bytes *want, int want_rc,
                        const char *needle) {
     char err[GIO_ERRLEN] = "";
@@ -377,6 +421,7 @@ int main(int argc, char **argv) {
     CHECK(z.n > 10000, "compressed %zu bytes", z.n);
 
     growing_file(&text, &z);
+    lines_as_they_arrive(&text, &z);
 
     /* FIFOs: blocked gzip, plain, two BGZF files one after the other (the stream's end, not
      * the first end-of-file block, ends it), and a stream cut before its end-of-file block. */
