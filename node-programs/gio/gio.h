@@ -3,7 +3,8 @@
  * Layers, bottom to top (the rio.h idea: one small backend struct, so compression and
  * collective reads are just more backends):
  *   1. a byte source (gio_source): a POSIX file, or a collective read of one file by all
- *      MPI ranks (gio_collective.c, modes naive/root/mpiio/two-phase);
+ *      MPI ranks (gio_collective.c, modes naive/root/mpiio/two-phase), or an input still
+ *      being written, or a FIFO, followed as it arrives (gio_follow.c);
  *   2. optional blocked-gzip (BGZF) decoding on top of a source, found by magic bytes 1f 8b;
  *   3. a buffered line reader handing out lines from a large user-space buffer.
  * Writers produce plain files or blocked gzip, always under a temporary name first.
