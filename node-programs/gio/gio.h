@@ -3,7 +3,8 @@
  * Layers, bottom to top (the rio.h idea: one small backend struct, so compression and
  * collective reads are just more backends):
  *   1. a byte source (gio_source): a POSIX file, or a collective read of one file by all
- *      MPI ranks (gio_collective.c, modes naive/root/mpiio/two-phase);
+ *      MPI ranks (gio_collective.c, modes naive/root/mpiio/two-phase), or an input still
+ *      being written, or a FIFO, followed as it arrives (gio_follow.c);
  *   2. optional blocked-gzip (BGZF) decoding on top of a source, found by magic bytes 1f 8b;
  *   3. a buffered line reader handing out lines from a large user-space buffer.
  * Writers produce plain files or blocked gzip, always under a temporary name first.
@@ -24,7 +25,8 @@ enum {
     GIO_EFORMAT = -2,     /* corrupt or truncated compressed data, unsupported gzip */
     GIO_ENOMEM = -3,
     GIO_EARG = -4,        /* bad argument or option */
-    GIO_EPEER = -5        /* another rank failed during a collective step */
+    GIO_EPEER = -5,       /* another rank failed during a collective step */
+    GIO_ETIMEOUT = -6     /* a followed input brought no new byte within its timeout */
 };
 
 #define GIO_ERRLEN 512
@@ -106,6 +108,41 @@ uint64_t gio_reader_line_number(const gio_reader *r); /* 1-based number of the l
 int gio_reader_is_compressed(const gio_reader *r);
 const gio_counters *gio_reader_counters(const gio_reader *r);
 void gio_reader_close(gio_reader *r);
+
+/* Reading input that is still being written (a streamed stage's input; node-programs/README.md,
+ * "Reading streamed input"). The path names:
+ *   - a regular blocked-gzip file that may still be growing: read as it grows, whole BGZF
+ *     blocks only (a block is complete when its BSIZE bytes are there), waiting at the current
+ *     end (sleeps from poll_min_s doubling to poll_max_s), and ending exactly at its first
+ *     empty member, the 28-byte end-of-file block (gio_bgzf_eof_block); bytes after it are an
+ *     error (so concatenated BGZF files cannot be followed). A plain (not gzip) regular file
+ *     has no end marker and is refused;
+ *   - a FIFO or pipe: read sequentially to the end of the stream (the writer's close), plain
+ *     or blocked gzip (which must then end with its end-of-file block, as always);
+ *   - nothing yet: waited for, as for new bytes.
+ * No new byte for timeout_s seconds (no file, no growth, no data in the FIFO) gives
+ * GIO_ETIMEOUT with the file and the bytes read so far; a file that shrinks is GIO_EIO. Every
+ * message of the follow layer starts with the path. Memory stays bounded (a 256 KiB window of
+ * compressed bytes, the decoder's and the reader's buffers). */
+typedef struct gio_follow_options {
+    double timeout_s;              /* no-progress limit, > 0 (default 600) */
+    double poll_min_s, poll_max_s; /* waits at a file's end (defaults 0.001 and 0.1) */
+    size_t buffer_size;            /* the line reader's buffer and the collective round */
+    /* Called with every raw (file) byte read, in order, e.g. for a checksum; NULL for none.
+     * In the collective call only rank 0 reads the file, so only rank 0 calls it. */
+    void (*tap)(void *tap_ctx, const void *raw, size_t len);
+    void *tap_ctx;
+} gio_follow_options;
+
+void gio_follow_options_default(gio_follow_options *o);
+/* One process: a line reader (gio_reader_line, gio_reader_read) over the followed input. */
+int gio_follow_open(gio_reader **r, const char *path, const gio_follow_options *o, char *err);
+/* Every rank of the job calls it with the same path and options: rank 0 alone follows the
+ * input (a FIFO's bytes can go to one reader only, and one reader decides where a growing file
+ * ends) and broadcasts the decoded bytes in rounds of buffer_size, so every rank reads the
+ * same lines in lockstep, as with gio_reader_open's collective modes. */
+int gio_follow_open_collective(gio_reader **r, const char *path, const gio_follow_options *o,
+                               char *err);
 
 /* Writer: plain or blocked gzip. Writes to tmp_path; gio_writer_close flushes and closes;
  * the caller renames when the whole job agreed on success. */

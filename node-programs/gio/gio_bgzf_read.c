@@ -21,6 +21,7 @@ typedef struct bgzf_source {
     uint64_t offset; /* compressed offset of the next member, for messages */
     int raw_eof, last_was_eof_block, members;
     int pending_rc;               /* an error met after some bytes were already delivered */
+    int eager;                    /* return what is decoded rather than wait for the raw source */
     char pending_err[GIO_ERRLEN];
     struct libdeflate_decompressor *inflater;
     gio_counters counters;
@@ -49,27 +50,21 @@ static ssize_t stage(bgzf_source *b, size_t n, char *err) {
 }
 
 static int format_error(bgzf_source *b, char *err, const char *what) {
-    gio_seterr(err, "%s (compressed block at byte offset %llu)", what,
+    gio_seterr(err, "%s (compressed block %d at byte offset %llu)", what, b->members,
                (unsigned long long)b->offset);
     return GIO_EFORMAT;
 }
 
-/* Parses the member at in_pos; returns its total size and header length. */
-static int parse_header(bgzf_source *b, size_t *total, size_t *hdr_len, char *err) {
-    ssize_t avail = stage(b, 18, err);
-    if (avail < 0) return (int)avail;
-    const unsigned char *h = b->in + b->in_pos;
-    if (avail < 18) return format_error(b, err, "truncated compressed block");
+int gio_bgzf_member_size(const unsigned char *h, size_t avail, size_t *total, size_t *hdr_len,
+                         const char **why) {
+    if (avail < 18) return 18;
     if (h[0] != 0x1f || h[1] != 0x8b || h[2] != 8)
-        return format_error(b, err, "corrupt compressed block: bad gzip header");
+        return *why = "corrupt compressed block: bad gzip header", GIO_EFORMAT;
     if (h[3] != 4)
-        return format_error(b, err, "not blocked gzip: a gzip member without the BGZF "
-                                    "extra field (recompress with bgzip or gantry's writer)");
+        return *why = "not blocked gzip: a gzip member without the BGZF extra field (recompress "
+                      "with bgzip or gantry's writer)", GIO_EFORMAT;
     size_t xlen = le16(h + 10);
-    avail = stage(b, 12 + xlen, err);
-    if (avail < 0) return (int)avail;
-    h = b->in + b->in_pos;
-    if ((size_t)avail < 12 + xlen) return format_error(b, err, "truncated compressed block");
+    if (avail < 12 + xlen) return (int)(12 + xlen);
     size_t bsize = 0;
     for (size_t i = 12; i + 4 <= 12 + xlen;) {
         unsigned slen = le16(h + i + 2);
@@ -78,12 +73,27 @@ static int parse_header(bgzf_source *b, size_t *total, size_t *hdr_len, char *er
         i += 4 + slen;
     }
     if (bsize == 0)
-        return format_error(b, err, "not blocked gzip: no BC subfield in the gzip extra "
-                                    "field (recompress with bgzip or gantry's writer)");
-    if (bsize < 12 + xlen + 8 + 2) return format_error(b, err, "corrupt compressed block size");
+        return *why = "not blocked gzip: no BC subfield in the gzip extra field (recompress "
+                      "with bgzip or gantry's writer)", GIO_EFORMAT;
+    if (bsize < 12 + xlen + 8 + 2) return *why = "corrupt compressed block size", GIO_EFORMAT;
     *total = bsize;
     *hdr_len = 12 + xlen;
     return GIO_OK;
+}
+
+/* Parses the member at in_pos; returns its total size and header length. */
+static int parse_header(bgzf_source *b, size_t *total, size_t *hdr_len, char *err) {
+    for (size_t need = 18;;) {
+        ssize_t avail = stage(b, need, err);
+        if (avail < 0) return (int)avail;
+        const char *why = "";
+        int rc = gio_bgzf_member_size(b->in + b->in_pos, (size_t)avail, total, hdr_len, &why);
+        if (rc < 0) return format_error(b, err, why);
+        if (rc == GIO_OK) return GIO_OK;
+        if ((size_t)avail < need || (size_t)rc <= need) /* the raw source has no more */
+            return format_error(b, err, "truncated compressed block");
+        need = (size_t)rc;
+    }
 }
 
 /* Inflates the next member into out (BLOCK_OUT bytes); returns bytes, 0 at end. */
@@ -131,6 +141,16 @@ static void sync_counters(bgzf_source *b) {
     b->counters.exchange_s = r->exchange_s;
 }
 
+/* Whether a whole member is staged (so decoding it needs no further raw read). */
+static int member_staged(const bgzf_source *b) {
+    size_t total = 0, hdr = 0;
+    const char *why = "";
+    int rc = gio_bgzf_member_size(b->in + b->in_pos, b->in_end - b->in_pos, &total, &hdr, &why);
+    return rc < 0 || (rc == GIO_OK && total <= b->in_end - b->in_pos); /* damage: report it now */
+}
+
+void gio_bgzf_set_eager(gio_source *src) { ((bgzf_source *)src->ctx)->eager = 1; }
+
 static ssize_t bgzf_read(void *ctx, void *buf, size_t len, char *err) {
     bgzf_source *b = ctx;
     size_t done = 0;
@@ -140,6 +160,8 @@ static ssize_t bgzf_read(void *ctx, void *buf, size_t len, char *err) {
     }
     while (done < len) {
         if (b->blk_pos == b->blk_len) {
+            /* Eager (a followed input): hand on what is decoded rather than wait for more. */
+            if (b->eager && done > 0 && !member_staged(b)) break;
             /* A caller with room for a whole block gets it without a copy. */
             int direct = len - done >= BLOCK_OUT;
             ssize_t n = next_member(b, direct ? (unsigned char *)buf + done : b->block,

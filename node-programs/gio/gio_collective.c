@@ -260,3 +260,78 @@ int gio_collective_source_open(gio_source *src, const char *path, const gio_read
     src->counters = &c->counters;
     return GIO_OK;
 }
+
+/* ---- gio_follow_open_collective: rank 0 follows the input, every rank gets its bytes ----
+ * Decoded bytes are broadcast (not the compressed ones as above): a growing file's end is
+ * found by rank 0's decoder framing alone, so the other ranks need no follow logic, and the
+ * inputs that are streamed are small next to the work that follows them. One broadcast of
+ * the count (negative: rank 0's error, so no rank waits alone; the other ranks wait for it
+ * asleep, not spinning) and one of the bytes per round. */
+typedef struct follow_bcast {
+    gio_reader *inner; /* rank 0 only */
+    char *path;
+    int rank, nranks;
+    gio_counters counters;
+} follow_bcast;
+
+static void follow_bcast_close(void *ctx) {
+    follow_bcast *b = ctx;
+    if (!b) return;
+    gio_reader_close(b->inner);
+    free(b->path);
+    free(b);
+}
+
+static ssize_t follow_bcast_read(void *ctx, void *buf, size_t len, char *err) {
+    follow_bcast *b = ctx;
+    int64_t n = 0;
+    if (b->rank == 0) n = gio_reader_read(b->inner, buf, len, err);
+    double t0 = gio_now();
+    int rc = gio_mpi_bcast_idle(&n, sizeof n, 0); /* rank 0 may wait long for the producer */
+    if (!rc && n > 0) rc = gio_mpi_bcast(buf, (size_t)n, 0);
+    b->counters.exchange_s += gio_now() - t0;
+    if (rc) {
+        gio_seterr(err, "%s: MPI broadcast of the followed input failed", b->path);
+        return rc < 0 ? rc : GIO_EPEER;
+    }
+    if (n > 0) b->counters.mpi_bytes += b->rank == 0 ? (uint64_t)n * (uint64_t)(b->nranks - 1)
+                                                     : (uint64_t)n;
+    if (b->rank == 0) {
+        const gio_counters *in = gio_reader_counters(b->inner);
+        b->counters.fs_bytes = in->fs_bytes;
+        b->counters.read_s = in->read_s;
+        b->counters.inflate_s = in->inflate_s;
+        b->counters.decoded_bytes = in->decoded_bytes;
+    }
+    if (n < 0 && b->rank != 0) gio_seterr(err, "%s: rank 0 failed reading it", b->path);
+    return (ssize_t)n;
+}
+
+int gio_follow_open_collective(gio_reader **r, const char *path, const gio_follow_options *o,
+                               char *err) {
+    follow_bcast *b = calloc(1, sizeof *b);
+    int rc = b && (b->path = strdup(path)) ? GIO_OK : GIO_ENOMEM;
+    if (rc) gio_seterr(err, "out of memory");
+    else {
+        b->rank = gio_mpi_rank();
+        b->nranks = gio_mpi_size();
+        if (b->rank == 0) rc = gio_follow_open(&b->inner, path, o, err);
+    }
+    /* the others wait for rank 0's open (perhaps for the file to appear) without spinning */
+    int root_rc = rc;
+    if (gio_mpi_bcast_idle(&root_rc, sizeof root_rc, 0) && !rc) rc = GIO_EPEER;
+    int first = -1, st = gio_mpi_agree(rc, &first);
+    if (st && !rc) gio_seterr(err, "%s: rank %d failed opening it", path, first);
+    rc = st ? (rc ? rc : GIO_EPEER) : GIO_OK;
+    int compressed = !rc && b->rank == 0 ? gio_reader_is_compressed(b->inner) : 0;
+    if (!rc && gio_mpi_bcast(&compressed, sizeof compressed, 0)) {
+        gio_seterr(err, "%s: MPI broadcast failed", path);
+        rc = GIO_EPEER;
+    }
+    if (rc) {
+        follow_bcast_close(b);
+        return rc;
+    }
+    gio_source src = {follow_bcast_read, follow_bcast_close, b, &b->counters};
+    return gio_reader_wrap(r, &src, o->buffer_size, compressed, err);
+}

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "gio.h"
 
@@ -53,6 +54,24 @@ int gio_mpi_bcast(void *buf, size_t len, int root) {
         len -= n;
     }
     return GIO_OK;
+}
+
+int gio_mpi_bcast_idle(void *buf, size_t len, int root) {
+    if (len > CHUNK) return GIO_EARG;
+    MPI_Request req;
+    if (MPI_Ibcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+        return GIO_EPEER;
+    if (gio_mpi_rank() == root)
+        return MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS ? GIO_OK : GIO_EPEER;
+    double pause = 1e-4; /* seconds; doubling to 10 ms while the root keeps us waiting */
+    for (;;) {
+        int done = 0;
+        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return GIO_EPEER;
+        if (done) return GIO_OK;
+        struct timespec ts = {0, (long)(pause * 1e9)};
+        nanosleep(&ts, NULL);
+        if (pause < 0.01) pause *= 2;
+    }
 }
 
 int gio_mpi_alltoall_sections(const void *send, size_t send_len, void *recv,

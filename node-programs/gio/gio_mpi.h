@@ -20,6 +20,10 @@ double gio_mpi_wtime(void);
 int gio_mpi_agree(int status, int *first_rank);
 
 int gio_mpi_bcast(void *buf, size_t len, int root);
+/* A broadcast (len < 1 GiB) whose receivers sleep between tests (0.1 ms doubling to 10 ms)
+ * instead of spinning inside MPI: for a root that may wait long, e.g. for a streamed input's
+ * producer, whose core spinning ranks on the same node would take. */
+int gio_mpi_bcast_idle(void *buf, size_t len, int root);
 /* ATV: rank `sources[i]` sends its section (send/len on that rank) to every rank, which
  * receives it at recv + offsets[i]. One MPI_Alltoallv. */
 int gio_mpi_alltoall_sections(const void *send, size_t send_len, void *recv,

@@ -80,6 +80,23 @@ err:
     return rc;
 }
 
+int gio_reader_wrap(gio_reader **out, gio_source *src, size_t buffer_size, int compressed,
+                    char *err) {
+    gio_reader *r = calloc(1, sizeof *r);
+    if (buffer_size < GIO_MIN_BUFFER) buffer_size = GIO_MIN_BUFFER;
+    if (!r || !(r->buf = malloc(buffer_size + 1))) {
+        if (src->close) src->close(src->ctx);
+        free(r);
+        gio_seterr(err, "out of memory");
+        return GIO_ENOMEM;
+    }
+    r->cap = buffer_size;
+    r->src = *src;
+    r->compressed = compressed;
+    *out = r;
+    return GIO_OK;
+}
+
 int gio_reader_open(gio_reader **r, const char *path, const gio_read_options *o, char *err) {
     gio_source raw;
     int rc = o ? gio_collective_source_open(&raw, path, o, err)

@@ -2,13 +2,16 @@
  *
  * Every rank reads the whole file collectively and parses it identically, so a bad row is
  * found by all ranks at the same line; reading stops there on every rank at once, which
- * keeps the collective rounds in lockstep. */
+ * keeps the collective rounds in lockstep. A followed input (--follow-inputs) is read the
+ * same way, from rank 0's follow reader instead of the file system. */
 #include "inputs.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "csv.h"
+#include "gio_mpi.h"
+#include "sha256.h"
 
 #define INPUTS_ABSENT (-2) /* an optional column the header does not have */
 
@@ -21,11 +24,66 @@ typedef struct table {
 
 static unsigned long long current_line;
 
+/* The followed inputs (--follow-inputs), each with the checksum of the bytes read. */
+#define INPUTS_MAX_FOLLOWED 8
+typedef struct followed {
+    const char *path;
+    double timeout_s;
+    sha256_ctx sum;
+    int done;
+    char hex[65];
+} followed;
+static followed follows[INPUTS_MAX_FOLLOWED];
+static int nfollows;
+
+int inputs_follow(const char *path, double timeout_s) {
+    if (nfollows == INPUTS_MAX_FOLLOWED) return -1;
+    follows[nfollows++] = (followed){.path = path, .timeout_s = timeout_s};
+    return 0;
+}
+
+static followed *find_followed(const char *path) {
+    for (int i = 0; i < nfollows; i++)
+        if (strcmp(follows[i].path, path) == 0) return &follows[i];
+    return NULL;
+}
+
+int inputs_followed_sha256(const char *path, char hex[65]) {
+    followed *f = find_followed(path);
+    if (!f || !f->done) return 0;
+    memcpy(hex, f->hex, 65);
+    return 1;
+}
+
+static void sum_tap(void *ctx, const void *raw, size_t len) {
+    sha256_update(&((followed *)ctx)->sum, raw, len);
+}
+
+static int open_input(table *t, const gio_read_options *o, followed *f, char *msg) {
+    if (!f) return gio_reader_open(&t->r, t->path, o, msg);
+    gio_follow_options fo;
+    gio_follow_options_default(&fo);
+    fo.timeout_s = f->timeout_s;
+    fo.tap = sum_tap;
+    fo.tap_ctx = f;
+    if (o) fo.buffer_size = o->buffer_size;
+    sha256_init(&f->sum);
+    f->done = 0;
+    return o ? gio_follow_open_collective(&t->r, t->path, &fo, msg)
+             : gio_follow_open(&t->r, t->path, &fo, msg);
+}
+
+/* The follow reader's messages start with the path already: "path: " is not repeated. */
+static const char *without_path(const table *t, const char *msg) {
+    size_t n = strlen(t->path);
+    return strncmp(msg, t->path, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg;
+}
+
 unsigned long long inputs_current_line(void) { return current_line; }
 
 static int fail_at(table *t, char *err, unsigned long long line, const char *what) {
     char msg[MCVAR_ERRLEN];
-    snprintf(msg, sizeof msg, "%s", what);
+    snprintf(msg, sizeof msg, "%s", without_path(t, what));
     snprintf(err, MCVAR_ERRLEN, "%s:%llu: %s", t->path, line, msg);
     return -1;
 }
@@ -100,12 +158,19 @@ int inputs_read_table(const char *path, const gio_read_options *o,
                       char *err) {
     table t = {.path = path};
     char msg[GIO_ERRLEN];
-    if (gio_reader_open(&t.r, path, o, msg)) {
-        snprintf(err, MCVAR_ERRLEN, "%s: %s", path, msg);
+    followed *f = find_followed(path);
+    if (open_input(&t, o, f, msg)) {
+        snprintf(err, MCVAR_ERRLEN, "%s: %s", path, without_path(&t, msg));
         return -1;
     }
     int rc = read_header(&t, columns, ncolumns, err);
     if (!rc) rc = read_rows(&t, columns, ncolumns, fn, ctx, err);
     gio_reader_close(t.r);
+    if (!rc && f && (!o || gio_mpi_rank() == 0)) { /* only rank 0 saw the bytes */
+        unsigned char md[32];
+        sha256_final(&f->sum, md);
+        for (int i = 0; i < 32; i++) snprintf(f->hex + 2 * i, 3, "%02x", md[i]);
+        f->done = 1;
+    }
     return rc;
 }

@@ -17,6 +17,15 @@ int inputs_read_table(const char *path, const gio_read_options *o,
                       const char *const *columns, int ncolumns, inputs_row_fn fn, void *ctx,
                       char *err);
 
+/* --follow-inputs: path is read while its producer may still write it (a growing blocked-gzip
+ * file, read to its end-of-file block, or a FIFO, read to its end): rank 0 follows it and the
+ * other ranks get its bytes (gio_follow_open_collective), with timeout_s as the no-progress
+ * limit. Returns -1 when too many inputs are followed. */
+int inputs_follow(const char *path, double timeout_s);
+/* For a followed input read to its end on this rank (rank 0 under MPI): 1 and the sha256 of
+ * its bytes as they were read (a FIFO cannot be read a second time); else 0. */
+int inputs_followed_sha256(const char *path, char hex[65]);
+
 /* The line number of the row being handed to the callback. */
 unsigned long long inputs_current_line(void);
 

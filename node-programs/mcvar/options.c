@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs.h"
+
 void options_help(FILE *f) {
     fputs(
 "usage: mcvar --factors F (--history F | --covariance F) --positions F --params F\n"
@@ -12,6 +14,7 @@ void options_help(FILE *f) {
 "             [--read-mode naive|root|mpiio|two-phase] [--access-ranks K]\n"
 "             [--phase2 auto|mbc|atv] [--buffer-size BYTES] [--compress-output]\n"
 "             [--block-size BYTES] [--timings] [--progress FILE] [--target-rse R]\n"
+"             [--follow-inputs NAME,...] [--follow-timeout SECONDS]\n"
 "\n"
 "Monte Carlo (normal or Student-t) or historical-simulation Value-at-Risk and expected\n"
 "shortfall of every node of a book hierarchy, in one base currency, on common scenarios,\n"
@@ -110,6 +113,14 @@ void options_help(FILE *f) {
 "                       standard errors in FILE (CSV done,total,unit,figure,value,stderr;\n"
 "                       replaced atomically; Monte Carlo only; results unchanged)\n"
 "  --target-rse R       the target_rse parameter (overrides the params file)\n"
+"  --follow-inputs L    read the inputs named in L (comma-separated: params, factors,\n"
+"                       history, covariance, positions) while their producer writes them:\n"
+"                       a blocked gzip file is read as it grows, to its end-of-file block;\n"
+"                       a FIFO to its end; a file not there yet is waited for. Rank 0 reads\n"
+"                       them and sends their lines to the other ranks; results are those of\n"
+"                       the complete files. A plain regular file cannot be followed\n"
+"  --follow-timeout S   a followed input bringing no new byte for S seconds is an error\n"
+"                       naming it (default 600)\n"
 "  --help               this text\n"
 "Exit status: 0 success, 1 input or computation error, 2 usage error, 3 output error.\n",
         f);
@@ -137,7 +148,8 @@ static int value_option(mcvar_options *o, const char *a, const char *v, char *er
                       : strcmp(a, "--out-dir") == 0 ? &o->out_dir
                       : strcmp(a, "--run-id") == 0 ? &o->run_id
                       : strcmp(a, "--what-if") == 0 ? &o->what_if
-                      : strcmp(a, "--progress") == 0 ? &o->progress : NULL;
+                      : strcmp(a, "--progress") == 0 ? &o->progress
+                      : strcmp(a, "--follow-inputs") == 0 ? &o->follow_inputs : NULL;
     if (slot) {
         *slot = v;
         return 0;
@@ -150,6 +162,15 @@ static int value_option(mcvar_options *o, const char *a, const char *v, char *er
         if (end == v || *end || errno || !(d > 0 && d < 1))
             return snprintf(err, n, "--target-rse '%s' must be in (0, 1) (0.005 = 0.5%%)", v), -1;
         o->target_rse = d;
+        return 0;
+    }
+    if (strcmp(a, "--follow-timeout") == 0) {
+        char *end;
+        errno = 0;
+        double d = strtod(v, &end);
+        if (end == v || *end || errno || !(d > 0 && d <= 1e7))
+            return snprintf(err, n, "--follow-timeout '%s' must be seconds > 0", v), -1;
+        o->follow_timeout = d;
         return 0;
     }
     if (strcmp(a, "--read-mode") == 0) {
@@ -172,10 +193,32 @@ static int value_option(mcvar_options *o, const char *a, const char *v, char *er
     return snprintf(err, n, "unknown option '%s' (see --help)", a), -1;
 }
 
+/* Each name of --follow-inputs must be an input that was given; inputs.c follows its path. */
+static int follow_inputs(const mcvar_options *o, char *err, size_t n) {
+    const char *names[] = {"params", "factors", "history", "covariance", "positions"};
+    const char *paths[] = {o->params, o->factors, o->history, o->covariance, o->positions};
+    char list[256];
+    if (snprintf(list, sizeof list, "%s", o->follow_inputs) >= (int)sizeof list)
+        return snprintf(err, n, "--follow-inputs is too long"), -1;
+    for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        int i = 0;
+        while (i < 5 && strcmp(name, names[i]) != 0) i++;
+        if (i == 5)
+            return snprintf(err, n, "--follow-inputs: '%s' is not params, factors, history, "
+                            "covariance or positions", name), -1;
+        if (!paths[i]) return snprintf(err, n, "--follow-inputs names %s, which is not given", name), -1;
+        if (inputs_follow(paths[i], o->follow_timeout))
+            return snprintf(err, n, "--follow-inputs: too many inputs"), -1;
+    }
+    return 0;
+}
+
 int options_parse(int argc, char **argv, mcvar_options *o, char *err, size_t n) {
     memset(o, 0, sizeof *o);
     gio_read_options_default(&o->read);
     o->block_size = GIO_BGZF_DEFAULT_BLOCK;
+    o->follow_timeout = 600;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0) return 1;
@@ -192,5 +235,5 @@ int options_parse(int argc, char **argv, mcvar_options *o, char *err, size_t n) 
     if (!o->positions) return snprintf(err, n, "--positions is required"), -1;
     if (!o->params) return snprintf(err, n, "--params is required"), -1;
     if (!o->out_dir) return snprintf(err, n, "--out-dir is required"), -1;
-    return 0;
+    return o->follow_inputs ? follow_inputs(o, err, n) : 0;
 }

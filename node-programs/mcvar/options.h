@@ -11,6 +11,8 @@ typedef struct mcvar_options {
     const char *what_if; /* new trades: revalue only them on the stored scenarios */
     const char *progress; /* the progress file (progress.h), or NULL */
     double target_rse;    /* --target-rse, overrides the parameter; 0: not given */
+    const char *follow_inputs; /* --follow-inputs: names of inputs read as they arrive */
+    double follow_timeout;     /* --follow-timeout: seconds without a new byte (600) */
     gio_read_options read;
     int compress_output, timings;
     size_t block_size;

@@ -3,7 +3,8 @@
  * Without --read-mode it reads with plain POSIX calls and needs no MPI (the staging
  * gateway's cross-check runs it on its blocked-gzip test vectors). With --read-mode it
  * must run under mpirun and reads collectively; --each-rank-to lets tests compare what
- * every rank received, and --stats prints the counters the benchmark reports. */
+ * every rank received, and --stats prints the counters the benchmark reports. --follow reads
+ * a file still being written, or a FIFO, as it arrives (gio_follow_open). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@ typedef struct cat_options {
     const char *path, *each_rank_prefix;
     gio_read_options read;
     int collective, lines, stats, discard;
+    double follow_s; /* --follow: the no-progress timeout; 0 = a complete file */
 } cat_options;
 
 static void usage(FILE *f) {
@@ -28,7 +30,10 @@ static void usage(FILE *f) {
           "  --lines                go through the line reader, one line + newline each\n"
           "  --each-rank-to PREFIX  every rank writes its bytes to PREFIX.RANK\n"
           "  --discard              write nothing (for timing)\n"
-          "  --stats                print counters as name: value lines on stderr\n",
+          "  --stats                print counters as name: value lines on stderr\n"
+          "  --follow SECONDS       FILE is still being written (blocked gzip, read to its\n"
+          "                         end-of-file block) or a FIFO: print as it arrives; fail\n"
+          "                         after SECONDS without a new byte (no --read-mode)\n",
           f);
 }
 
@@ -48,13 +53,19 @@ static int parse(int argc, char **argv, cat_options *o) {
         else if (strcmp(a, "--phase2") == 0) { if (gio_parse_phase2(v, &o->read.phase2)) return -1; i++; }
         else if (strcmp(a, "--buffer-size") == 0) { o->read.buffer_size = strtoull(v, NULL, 10); i++; }
         else if (strcmp(a, "--each-rank-to") == 0) { o->each_rank_prefix = v; i++; }
+        else if (strcmp(a, "--follow") == 0) {
+            o->follow_s = strtod(v, NULL);
+            if (!(o->follow_s > 0)) return -1;
+            i++;
+        }
         else if (a[0] == '-' && a[1] == '-') return -1;
         else o->path = a;
     }
-    return o->path ? 0 : -1;
+    return o->path && !(o->follow_s > 0 && o->collective) ? 0 : -1;
 }
 
-static int copy_out(gio_reader *r, FILE *out, int lines, char *err) {
+/* follow: flush each piece, so a reader downstream gets it as it arrives */
+static int copy_out(gio_reader *r, FILE *out, int lines, int follow, char *err) {
     static char buf[1 << 20];
     if (lines) {
         char *line;
@@ -67,7 +78,8 @@ static int copy_out(gio_reader *r, FILE *out, int lines, char *err) {
     }
     ssize_t n;
     while ((n = gio_reader_read(r, buf, sizeof buf, err)) > 0)
-        if (out && fwrite(buf, 1, (size_t)n, out) != (size_t)n) return GIO_EIO;
+        if (out && (fwrite(buf, 1, (size_t)n, out) != (size_t)n || (follow && fflush(out) != 0)))
+            return GIO_EIO;
     return (int)n;
 }
 
@@ -110,8 +122,16 @@ int main(int argc, char **argv) {
     }
     if (o.discard) out = NULL;
     double t0 = gio_now(), c0 = gio_cpu_now();
-    if (!rc) rc = gio_reader_open(&r, o.path, o.collective ? &o.read : NULL, err);
-    if (!rc) rc = copy_out(r, out, o.lines, err);
+    if (!rc && o.follow_s > 0) {
+        gio_follow_options fo;
+        gio_follow_options_default(&fo);
+        fo.timeout_s = o.follow_s;
+        fo.buffer_size = o.read.buffer_size;
+        rc = gio_follow_open(&r, o.path, &fo, err);
+    } else if (!rc) {
+        rc = gio_reader_open(&r, o.path, o.collective ? &o.read : NULL, err);
+    }
+    if (!rc) rc = copy_out(r, out, o.lines, o.follow_s > 0, err);
     double wall = gio_now() - t0, cpu = gio_cpu_now() - c0;
     if (o.collective) {
         int first = -1, st = gio_mpi_agree(rc, &first);
@@ -119,7 +139,8 @@ int main(int argc, char **argv) {
         if (!st && o.stats) print_stats(gio_reader_counters(r), wall, cpu, 1);
         rc = st;
     } else {
-        if (rc) fprintf(stderr, "%s: %s\n", o.path, err);
+        if (rc && o.follow_s > 0) fprintf(stderr, "gio-cat: %s\n", err); /* names the file */
+        else if (rc) fprintf(stderr, "%s: %s\n", o.path, err);
         else if (o.stats) print_stats(gio_reader_counters(r), wall, cpu, 0);
     }
     gio_reader_close(r);
