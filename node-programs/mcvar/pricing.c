@@ -145,15 +145,17 @@ static inline __attribute__((always_inline)) void values(const pricer *pr, int p
 #define EMIT(b, v) do { double v_ = (v); if (mode == EMIT_ADD) out[b] += v_ - today; \
                         else if (mode == EMIT_SET) out[b] = v_ - today; else out[b] = v_; } while (0)
     if (type == INSTR_SPOT) {
-        for (int b = 0; b < count; b++) EMIT(b, q * s[b]);
+        _Pragma("GCC ivdep") for (int b = 0; b < count; b++) EMIT(b, q * s[b]);
     } else if (type == INSTR_CASH) {
         for (int b = 0; b < count; b++) EMIT(b, q);
     } else if (type == INSTR_ZCB && bk->rate_w[p] == 0) {
         if (tau <= 0) for (int b = 0; b < count; b++) EMIT(b, q);
         else {
-            for (int b = 0; b < count; b++) sc->a[b] = -r[b] * tau;
-            vm_exp(sc->a, sc->a, count);
-            for (int b = 0; b < count; b++) EMIT(b, q * sc->a[b]);
+            double *restrict e = sc->a;
+            const double *restrict rr = r;
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) e[b] = -rr[b] * tau;
+            vm_exp(e, e, count);
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) EMIT(b, q * e[b]);
         }
     } else if (pr->fast[p]) {
         const double *xs = x + (size_t)bk->factor[p] * stride;
@@ -164,35 +166,39 @@ static inline __attribute__((always_inline)) void values(const pricer *pr, int p
         /* call: S e^{-rf tau} N(d1) - K e^{-r tau} N(d2); put: K e^{-r tau} N(-d2) - S e^{-rf tau} N(-d1) */
         /* the arguments over the block, then the kernels over the arrays: erfc of d1's
          * (a) and d2's (a + count) in one call, exp(-r tau) (c) and exp(-r_f tau) (d) */
-        double *a = sc->a, *c = sc->c, *d = sc->d;
+        /* the block's rows and the scratch never overlap: ivdep spares the loops GCC's
+         * run-time overlap checks (it took their scalar version) */
+        double *restrict a1 = sc->a, *restrict a2 = sc->a + count;
+        double *restrict c = sc->c, *restrict d = sc->d;
+        const double *restrict xr = xs, *restrict rr = r, *restrict fr = rf;
         if (!rf) {
-            for (int b = 0; b < count; b++) {
-                double rt = r[b] * tau;
-                double d1 = (lsk + xs[b] + rt + hv) * inv_st, d2 = d1 - st;
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) {
+                double rt = rr[b] * tau;
+                double d1 = (lsk + xr[b] + rt + hv) * inv_st, d2 = d1 - st;
                 c[b] = -rt;
-                a[b] = -sign * d1 * SQRT1_2;
-                a[count + b] = -sign * d2 * SQRT1_2;
+                a1[b] = -sign * d1 * SQRT1_2;
+                a2[b] = -sign * d2 * SQRT1_2;
             }
-            vm_erfc(a, a, 2 * count);
+            vm_erfc(sc->a, sc->a, 2 * count);
             vm_exp(c, c, count);
-            for (int b = 0; b < count; b++) {
-                double n1 = 0.5 * a[b], n2 = 0.5 * a[count + b];
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) {
+                double n1 = 0.5 * a1[b], n2 = 0.5 * a2[b];
                 EMIT(b, q * sign * (s[b] * n1 - k * c[b] * n2));
             }
         } else {
-            for (int b = 0; b < count; b++) {
-                double rt = r[b] * tau, ft = rf[b] * tau;
-                double d1 = (lsk + xs[b] + rt - ft + hv) * inv_st, d2 = d1 - st;
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) {
+                double rt = rr[b] * tau, ft = fr[b] * tau;
+                double d1 = (lsk + xr[b] + rt - ft + hv) * inv_st, d2 = d1 - st;
                 c[b] = -rt;
                 d[b] = -ft;
-                a[b] = -sign * d1 * SQRT1_2;
-                a[count + b] = -sign * d2 * SQRT1_2;
+                a1[b] = -sign * d1 * SQRT1_2;
+                a2[b] = -sign * d2 * SQRT1_2;
             }
-            vm_erfc(a, a, 2 * count);
+            vm_erfc(sc->a, sc->a, 2 * count);
             vm_exp(c, c, count);
             vm_exp(d, d, count);
-            for (int b = 0; b < count; b++) {
-                double n1 = 0.5 * a[b], n2 = 0.5 * a[count + b];
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) {
+                double n1 = 0.5 * a1[b], n2 = 0.5 * a2[b];
                 EMIT(b, q * sign * (s[b] * d[b] * n1 - k * c[b] * n2));
             }
         }
@@ -224,8 +230,8 @@ static inline __attribute__((always_inline)) void to_base(const pricer *pr, int 
                            int stride, int count, double *out, int accumulate) {
     double today = pr->today[p];
     const double *f = fx + (size_t)pr->b->ccy[p] * stride;
-    if (accumulate) for (int b = 0; b < count; b++) out[b] += v[b] * f[b] - today;
-    else for (int b = 0; b < count; b++) out[b] = v[b] * f[b] - today;
+    if (accumulate) _Pragma("GCC ivdep") for (int b = 0; b < count; b++) out[b] += v[b] * f[b] - today;
+    else _Pragma("GCC ivdep") for (int b = 0; b < count; b++) out[b] = v[b] * f[b] - today;
 }
 
 /* The loops over the book, built once per instruction set (values and to_base inlined, so

@@ -14,19 +14,26 @@ static inline __attribute__((always_inline)) VM_ATTR int VM_NAME(any)(vm_i m) { 
  * r = ((hi - k ln2_hi) + lo) - k ln2_lo, the first difference exact (Cody and Waite, "Software
  * Manual for the Elementary Functions", 1980: ln2_hi has 32 significant bits, so k ln2_hi
  * is exact for |k| < 2^21); exp(r) by the Taylor series to r^13/13! (|r| <= 0.347: the
- * next term is below 4.3e-18 of the result); 2^k = 2^k1 2^k2 with k1 = round(k/2), so that a
- * result in the subnormal range is rounded once, by the last product. Arguments beyond the
- * double range are clamped (exp(710) = inf, exp(-746) = 0); NaN gives NaN. */
-static inline __attribute__((always_inline)) VM_ATTR vm_d VM_NAME(exp_hl)(vm_d hi, vm_d lo) {
+ * next term is below 4.3e-18 of the result); then the product with 2^k, exact for a normal
+ * result. wide = 0 promises -708 <= hi + lo <= 709 in every lane (2^k is one normal
+ * double; wide = -1 promises |hi + lo| <= 0.34, so k = 0 and the reduction is skipped: the
+ * same operations give the same bits); wide = 1 takes any argument: beyond the double range clamped (exp(710) = inf,
+ * exp(-746) = 0), 2^k = 2^k1 2^k2 with k1 = round(k/2), so that a result in the subnormal
+ * range is rounded once, by the last product. Both give the same bits where both apply.
+ * NaN gives NaN. */
+static inline __attribute__((always_inline)) VM_ATTR vm_d VM_NAME(exp_hl)(vm_d hi, vm_d lo,
+                                                                         int wide) {
+    if (wide) {
+        vm_d x = hi + lo;
+        vm_i over = x > VM_SPLAT(710.0), under = x < VM_SPLAT(-746.0);
+        hi = VM_NAME(sel)(over, VM_SPLAT(710.0), VM_NAME(sel)(under, VM_SPLAT(-746.0), hi));
+        lo = VM_NAME(sel)(over | under, VM_SPLAT(0.0), lo);
+    }
     vm_d x = hi + lo;
-    vm_i over = x > VM_SPLAT(710.0), under = x < VM_SPLAT(-746.0);
-    hi = VM_NAME(sel)(over, VM_SPLAT(710.0), VM_NAME(sel)(under, VM_SPLAT(-746.0), hi));
-    lo = VM_NAME(sel)(over | under, VM_SPLAT(0.0), lo);
-    x = hi + lo;
     vm_d t = x * VM_SPLAT(VM_LOG2E) + VM_SPLAT(VM_ROUND);
     vm_d kd = t - VM_SPLAT(VM_ROUND);
     vm_i k = (vm_i)t - (vm_i)VM_SPLAT(VM_ROUND);
-    vm_d r = ((hi - kd * VM_SPLAT(VM_LN2_HI)) + lo) - kd * VM_SPLAT(VM_LN2_LO);
+    vm_d r = wide < 0 ? x : ((hi - kd * VM_SPLAT(VM_LN2_HI)) + lo) - kd * VM_SPLAT(VM_LN2_LO);
     /* 1 + r (1 + r T(r)): the last two steps by Horner (they carry the result's rounding),
      * T = 1/2! + r/3! + ... + r^11/13! by Estrin's scheme (pairs, then r^2, r^4, r^8), a
      * short dependency chain */
@@ -37,6 +44,8 @@ static inline __attribute__((always_inline)) VM_ATTR vm_d VM_NAME(exp_hl)(vm_d h
     vm_d t1213 = 1.0 / 479001600.0 + r * (1.0 / 6227020800.0);
     vm_d tt = (t23 + t45 * r2) + (t67 + t89 * r2) * r4 + (t1011 + t1213 * r2) * r8;
     vm_d p = 1.0 + r * (1.0 + r * tt);
+    if (wide < 0) return p;
+    if (!wide) return p * (vm_d)((k + 1023) << 52);
     vm_d t1 = kd * VM_SPLAT(0.5) + VM_SPLAT(VM_ROUND);
     vm_i k1 = (vm_i)t1 - (vm_i)VM_SPLAT(VM_ROUND), k2 = k - k1;
     vm_d s1 = (vm_d)((k1 + 1023) << 52), s2 = (vm_d)((k2 + 1023) << 52);
@@ -103,8 +112,12 @@ static inline __attribute__((always_inline)) VM_ATTR vm_d VM_NAME(erfc)(vm_d x) 
         den = VM_NAME(sel)(big, y * wq, den);
     }
     vm_d ratio = num / den;
+    if (!VM_NAME(any)(~small)) return VM_SPLAT(1.0) - ratio; /* no lane needs exp(-y^2) */
     vm_d s = (y * VM_SPLAT(16.0) + VM_SPLAT(VM_ROUND) - VM_SPLAT(VM_ROUND)) * VM_SPLAT(0.0625);
-    vm_d e = VM_NAME(exp_hl)(-(s * s), -((y - s) * (y + s)));
+    vm_d hi = -(s * s), lo = -((y - s) * (y + s));
+    /* -y^2 >= -708 unless y > 26.6, where erfc is subnormal or 0 */
+    vm_d e = VM_NAME(any)(y > VM_SPLAT(26.5)) ? VM_NAME(exp_hl)(hi, lo, 1)
+                                              : VM_NAME(exp_hl)(hi, lo, 0);
     vm_d tail = e * ratio;
     tail = VM_NAME(sel)(neg, VM_SPLAT(2.0) - tail, tail);
     return VM_NAME(sel)(small, VM_SPLAT(1.0) - ratio, tail);
@@ -130,6 +143,12 @@ static inline __attribute__((always_inline)) VM_ATTR vm_d VM_NAME(erfc)(vm_d x) 
             memcpy(y + i, t, sizeof(double) * (size_t)(n - i));                 \
         }                                                                       \
     }
-VM_ARRAY(exp_array, VM_NAME(exp_hl)(v, VM_SPLAT(0.0)))
+/* the plain exp takes the short paths when every lane lies in [-708, 709] or in [-0.34, 0.34]
+ * (discount factors over a year or two: NaN does not) */
+VM_ARRAY(exp_array, VM_NAME(any)(~((v >= VM_SPLAT(-708.0)) & (v <= VM_SPLAT(709.0))))
+                        ? VM_NAME(exp_hl)(v, VM_SPLAT(0.0), 1)
+                    : VM_NAME(any)(~((v >= VM_SPLAT(-0.34)) & (v <= VM_SPLAT(0.34))))
+                        ? VM_NAME(exp_hl)(v, VM_SPLAT(0.0), 0)
+                        : VM_NAME(exp_hl)(v, VM_SPLAT(0.0), -1))
 VM_ARRAY(erfc_array, VM_NAME(erfc)(v))
 #undef VM_ARRAY
