@@ -3,14 +3,19 @@
  * made once. Built with -ffp-contract=off (CMakeLists.txt), so both give the same bits. */
 #include "vmath.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
 
-/* Four lanes (one AVX2 register, two SSE2 ones) or eight (one AVX-512 register); GCC lowers
- * vectors wider than the hardware's comparisons to scalar code, so each path has its own. */
+/* Two lanes (one SSE2 register), four (one AVX2 register) or eight (one AVX-512 register):
+ * GCC lowers vectors wider than the hardware's poorly (comparisons to scalar code), so each
+ * path has its own width. */
+typedef double vm_d2 __attribute__((vector_size(16)));
+typedef long long vm_i2 __attribute__((vector_size(16)));
 typedef double vm_d4 __attribute__((vector_size(32)));
 typedef long long vm_i4 __attribute__((vector_size(32)));
 typedef double vm_d8 __attribute__((vector_size(64)));
@@ -23,17 +28,16 @@ typedef long long vm_i8 __attribute__((vector_size(64)));
 #define VM_LN2_LO 1.90821492927058770002e-10   /* ln 2 - VM_LN2_HI */
 #define VM_RSQRT_PI 5.6418958354775628695e-1   /* 1/sqrt(pi) */
 
-#define vm_d vm_d4
-#define vm_i vm_i4
-#define VM_LANES 4
+#define vm_d vm_d2
+#define vm_i vm_i2
+#define VM_LANES 2
 #define VM_ATTR
 #define VM_NAME(base) base##_baseline
-/* any lane of a mask set: the sign bits of its two SSE2 halves */
+/* any lane of a mask set: its sign bits */
 #if defined(__x86_64__) || defined(__i386__)
-#define VM_ANY(m) (_mm_movemask_pd(_mm_castsi128_pd(_mm_or_si128( \
-    _mm_set_epi64x((m)[1], (m)[0]), _mm_set_epi64x((m)[3], (m)[2])))) != 0)
+#define VM_ANY(m) (_mm_movemask_pd((__m128d)(m)) != 0)
 #else
-#define VM_ANY(m) (((m)[0] | (m)[1] | (m)[2] | (m)[3]) != 0)
+#define VM_ANY(m) (((m)[0] | (m)[1]) != 0)
 #endif
 #include "vmath_impl.h"
 #undef VM_ATTR
@@ -42,6 +46,12 @@ typedef long long vm_i8 __attribute__((vector_size(64)));
 #if defined(__x86_64__) || defined(__i386__)
 #define VM_HAVE_AVX2_PATH 1
 #undef VM_ANY
+#undef vm_d
+#undef vm_i
+#undef VM_LANES
+#define vm_d vm_d4
+#define vm_i vm_i4
+#define VM_LANES 4
 #define VM_ATTR __attribute__((target("avx2")))
 #define VM_NAME(base) base##_avx2
 #define VM_ANY(m) (_mm256_movemask_pd((__m256d)(m)) != 0)
@@ -95,7 +105,17 @@ int vm_use_isa(vm_isa isa) {
     return 0;
 }
 
+/* The widest set the CPU has; MCVAR_ISA=baseline|avx2|avx512 picks a narrower one (tests run
+ * every path a CPU has and compare the outputs; README "Vector kernels"). */
 static void choose(void) {
+    static const char *const names[] = {"baseline", "avx2", "avx512"};
+    const char *want = getenv("MCVAR_ISA");
+    if (want && *want) {
+        for (int i = 0; i < 3; i++)
+            if (strcmp(want, names[i]) == 0 && vm_use_isa((vm_isa)i) == 0) return;
+        fprintf(stderr, "mcvar: MCVAR_ISA=%s is not baseline, avx2 or avx512 or this CPU lacks "
+                "it; using the widest it has\n", want);
+    }
     if (vm_use_isa(VM_ISA_AVX512) && vm_use_isa(VM_ISA_AVX2)) vm_use_isa(VM_ISA_BASELINE);
 }
 

@@ -1,5 +1,5 @@
-/* vmath: exp and erfc over arrays of doubles, four lanes at a time (GCC vector extensions),
- * for the pricing loops (README "Vector kernels").
+/* vmath: exp and erfc over arrays of doubles, four lanes at a time (eight with AVX-512; GCC
+ * vector extensions), for the pricing loops (README "Vector kernels").
  *   exp:  Cody-Waite reduction x = k ln2 + r (|r| <= ln2/2), exp(r) by its Taylor series to
  *         degree 13 (truncation below 4.3e-18 relative), 2^k built in the exponent bits.
  *   erfc: W. J. Cody's rational Chebyshev approximations ("Rational Chebyshev approximations
@@ -22,7 +22,8 @@ void vm_exp(double *y, const double *x, int n);
 void vm_erfc(double *y, const double *x, int n);
 
 typedef enum { VM_ISA_BASELINE, VM_ISA_AVX2, VM_ISA_AVX512 } vm_isa;
-/* The instruction set in use: AVX2 where the CPU has it, else the baseline. */
+/* The instruction set in use: the widest the CPU has (AVX-512 F and DQ, AVX2, the baseline),
+ * or the one the environment's MCVAR_ISA (baseline, avx2, avx512) names, where the CPU has it. */
 vm_isa vm_isa_in_use(void);
 /* Forces an instruction set (tests compare the paths); returns -1 when the CPU lacks it. */
 int vm_use_isa(vm_isa isa);
