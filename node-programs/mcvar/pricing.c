@@ -7,8 +7,15 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "vmath.h"
+
 #define SQRT1_2 0.70710678118654752440 /* M_SQRT1_2 is not in strict C11 */
 #define MAX_BLOCK 1024
+
+/* The kernels' arguments and results for one position over a block (pricer.scratch). */
+typedef struct scratch {
+    double a[2 * MAX_BLOCK], c[MAX_BLOCK], d[MAX_BLOCK];
+} scratch;
 
 static double norm_cdf(double d) { return 0.5 * erfc(-d * SQRT1_2); }
 
@@ -73,7 +80,9 @@ int pricer_init(pricer *pr, const book *b, const market *m, int horizon_days) {
     pr->sig_tau = malloc(sizeof(double) * n);
     pr->half_var_tau = malloc(sizeof(double) * n);
     pr->fast = malloc(n ? n : 1);
-    if (!pr->today || !pr->tau || !pr->ln_s_k || !pr->sig_tau || !pr->half_var_tau || !pr->fast)
+    pr->scratch = malloc(sizeof(scratch));
+    if (!pr->today || !pr->tau || !pr->ln_s_k || !pr->sig_tau || !pr->half_var_tau || !pr->fast ||
+        !pr->scratch)
         return -1;
     double h = horizon_days / PRICING_DAYS_PER_YEAR;
     for (int p = 0; p < b->n; p++) {
@@ -103,6 +112,7 @@ void pricer_free(pricer *pr) {
     free(pr->sig_tau);
     free(pr->half_var_tau);
     free(pr->fast);
+    free(pr->scratch);
 }
 
 void pricer_fx(const pricer *pr, const double *lev, int stride, int count, double *fx) {
@@ -125,8 +135,8 @@ void pricer_fx(const pricer *pr, const double *lev, int stride, int count, doubl
  * currency (converted by to_base). Called with a constant mode, so each use is specialised. */
 enum { EMIT_ADD, EMIT_SET, EMIT_VALUE };
 
-static inline void values(const pricer *pr, int p, const double *x, const double *lev,
-                          int stride, int count, double *out, int mode) {
+static inline __attribute__((always_inline)) void values(const pricer *pr, int p, const double *x, const double *lev,
+                          int stride, int count, double *out, int mode, scratch *sc) {
     const book *bk = pr->b;
     double q = bk->quantity[p], tau = pr->tau[p], today = pr->today[p];
     instrument type = bk->type[p];
@@ -135,12 +145,18 @@ static inline void values(const pricer *pr, int p, const double *x, const double
 #define EMIT(b, v) do { double v_ = (v); if (mode == EMIT_ADD) out[b] += v_ - today; \
                         else if (mode == EMIT_SET) out[b] = v_ - today; else out[b] = v_; } while (0)
     if (type == INSTR_SPOT) {
-        for (int b = 0; b < count; b++) EMIT(b, q * s[b]);
+        _Pragma("GCC ivdep") for (int b = 0; b < count; b++) EMIT(b, q * s[b]);
     } else if (type == INSTR_CASH) {
         for (int b = 0; b < count; b++) EMIT(b, q);
     } else if (type == INSTR_ZCB && bk->rate_w[p] == 0) {
         if (tau <= 0) for (int b = 0; b < count; b++) EMIT(b, q);
-        else for (int b = 0; b < count; b++) EMIT(b, q * exp(-r[b] * tau));
+        else {
+            double *restrict e = sc->a;
+            const double *restrict rr = r;
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) e[b] = -rr[b] * tau;
+            vm_exp(e, e, count);
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) EMIT(b, q * e[b]);
+        }
     } else if (pr->fast[p]) {
         const double *xs = x + (size_t)bk->factor[p] * stride;
         const double *rf = bk->frate[p] >= 0 ? lev + (size_t)bk->frate[p] * stride : NULL;
@@ -148,22 +164,42 @@ static inline void values(const pricer *pr, int p, const double *x, const double
         double hv = pr->half_var_tau[p], inv_st = 1.0 / st;
         double sign = type == INSTR_CALL ? 1.0 : -1.0;
         /* call: S e^{-rf tau} N(d1) - K e^{-r tau} N(d2); put: K e^{-r tau} N(-d2) - S e^{-rf tau} N(-d1) */
+        /* the arguments over the block, then the kernels over the arrays: erfc of d1's
+         * (a) and d2's (a + count) in one call, exp(-r tau) (c) and exp(-r_f tau) (d) */
+        /* the block's rows and the scratch never overlap: ivdep spares the loops GCC's
+         * run-time overlap checks (it took their scalar version) */
+        double *restrict a1 = sc->a, *restrict a2 = sc->a + count;
+        double *restrict c = sc->c, *restrict d = sc->d;
+        const double *restrict xr = xs, *restrict rr = r, *restrict fr = rf;
         if (!rf) {
-            for (int b = 0; b < count; b++) {
-                double rt = r[b] * tau;
-                double d1 = (lsk + xs[b] + rt + hv) * inv_st, d2 = d1 - st;
-                double disc = exp(-rt);
-                double n1 = 0.5 * erfc(-sign * d1 * SQRT1_2);
-                double n2 = 0.5 * erfc(-sign * d2 * SQRT1_2);
-                EMIT(b, q * sign * (s[b] * n1 - k * disc * n2));
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) {
+                double rt = rr[b] * tau;
+                double d1 = (lsk + xr[b] + rt + hv) * inv_st, d2 = d1 - st;
+                c[b] = -rt;
+                a1[b] = -sign * d1 * SQRT1_2;
+                a2[b] = -sign * d2 * SQRT1_2;
+            }
+            vm_erfc(sc->a, sc->a, 2 * count);
+            vm_exp(c, c, count);
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) {
+                double n1 = 0.5 * a1[b], n2 = 0.5 * a2[b];
+                EMIT(b, q * sign * (s[b] * n1 - k * c[b] * n2));
             }
         } else {
-            for (int b = 0; b < count; b++) {
-                double rt = r[b] * tau, ft = rf[b] * tau;
-                double d1 = (lsk + xs[b] + rt - ft + hv) * inv_st, d2 = d1 - st;
-                double n1 = 0.5 * erfc(-sign * d1 * SQRT1_2);
-                double n2 = 0.5 * erfc(-sign * d2 * SQRT1_2);
-                EMIT(b, q * sign * (s[b] * exp(-ft) * n1 - k * exp(-rt) * n2));
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) {
+                double rt = rr[b] * tau, ft = fr[b] * tau;
+                double d1 = (lsk + xr[b] + rt - ft + hv) * inv_st, d2 = d1 - st;
+                c[b] = -rt;
+                d[b] = -ft;
+                a1[b] = -sign * d1 * SQRT1_2;
+                a2[b] = -sign * d2 * SQRT1_2;
+            }
+            vm_erfc(sc->a, sc->a, 2 * count);
+            vm_exp(c, c, count);
+            vm_exp(d, d, count);
+            _Pragma("GCC ivdep") for (int b = 0; b < count; b++) {
+                double n1 = 0.5 * a1[b], n2 = 0.5 * a2[b];
+                EMIT(b, q * sign * (s[b] * d[b] * n1 - k * c[b] * n2));
             }
         }
     } else {
@@ -190,37 +226,83 @@ static inline void values(const pricer *pr, int p, const double *x, const double
 
 /* v (own currency) -> P&L in base at the scenario's conversion f; accumulate: out += pnl,
  * else out = pnl. */
-static inline void to_base(const pricer *pr, int p, const double *v, const double *fx,
+static inline __attribute__((always_inline)) void to_base(const pricer *pr, int p, const double *v, const double *fx,
                            int stride, int count, double *out, int accumulate) {
     double today = pr->today[p];
     const double *f = fx + (size_t)pr->b->ccy[p] * stride;
-    if (accumulate) for (int b = 0; b < count; b++) out[b] += v[b] * f[b] - today;
-    else for (int b = 0; b < count; b++) out[b] = v[b] * f[b] - today;
+    if (accumulate) _Pragma("GCC ivdep") for (int b = 0; b < count; b++) out[b] += v[b] * f[b] - today;
+    else _Pragma("GCC ivdep") for (int b = 0; b < count; b++) out[b] = v[b] * f[b] - today;
 }
 
-void pricer_node_pnl(const pricer *pr, const double *x, const double *lev, const double *fx,
-                     int stride, int count, double *node_pnl) {
+/* The loops over the book, built once per instruction set (values and to_base inlined, so
+ * GCC vectorises their loops over the block with that set's registers) and chosen as vmath
+ * chooses its kernels. Each scenario's arithmetic is the same sequence of IEEE operations
+ * on every path (no reassociation, no fused multiply-add: -ffp-contract=off), so the paths
+ * give the same bits. */
+static inline __attribute__((always_inline)) void node_pnl_body(
+    const pricer *pr, const double *x, const double *lev, const double *fx, int stride,
+    int count, double *node_pnl) {
     const book *bk = pr->b;
     double v[MAX_BLOCK];
+    scratch *sc = pr->scratch;
     for (size_t i = 0; i < (size_t)bk->nnodes * (size_t)stride; i++) node_pnl[i] = 0;
     for (int p = 0; p < bk->n; p++) {
         double *out = node_pnl + (size_t)bk->node[p] * stride;
         if (bk->ccy[p] == 0) {
-            values(pr, p, x, lev, stride, count, out, EMIT_ADD);
+            values(pr, p, x, lev, stride, count, out, EMIT_ADD, sc);
         } else {
-            values(pr, p, x, lev, stride, count, v, EMIT_VALUE);
+            values(pr, p, x, lev, stride, count, v, EMIT_VALUE, sc);
             to_base(pr, p, v, fx, stride, count, out, 1);
         }
     }
 }
 
-void pricer_position_pnl(const pricer *pr, int p, const double *x, const double *lev,
-                         const double *fx, int stride, int count, double *out) {
+static inline __attribute__((always_inline)) void position_pnl_body(
+    const pricer *pr, int p, const double *x, const double *lev, const double *fx, int stride,
+    int count, double *out) {
     double v[MAX_BLOCK];
+    scratch *sc = pr->scratch;
     if (pr->b->ccy[p] == 0) {
-        values(pr, p, x, lev, stride, count, out, EMIT_SET);
+        values(pr, p, x, lev, stride, count, out, EMIT_SET, sc);
     } else {
-        values(pr, p, x, lev, stride, count, v, EMIT_VALUE);
+        values(pr, p, x, lev, stride, count, v, EMIT_VALUE, sc);
         to_base(pr, p, v, fx, stride, count, out, 0);
+    }
+}
+
+#define NODE_PNL_ARGS const pricer *pr, const double *x, const double *lev, const double *fx, \
+                      int stride, int count, double *node_pnl
+#define POSITION_PNL_ARGS const pricer *pr, int p, const double *x, const double *lev, \
+                          const double *fx, int stride, int count, double *out
+#define PRICING_PATH(suffix, attr)                                                          \
+    static attr void node_pnl_##suffix(NODE_PNL_ARGS) {                                     \
+        node_pnl_body(pr, x, lev, fx, stride, count, node_pnl);                             \
+    }                                                                                       \
+    static attr void position_pnl_##suffix(POSITION_PNL_ARGS) {                             \
+        position_pnl_body(pr, p, x, lev, fx, stride, count, out);                           \
+    }
+PRICING_PATH(baseline, )
+#if defined(__x86_64__) || defined(__i386__)
+PRICING_PATH(avx2, __attribute__((target("avx2"))))
+PRICING_PATH(avx512, __attribute__((target("avx512f,avx512dq"))))
+#endif
+
+void pricer_node_pnl(NODE_PNL_ARGS) {
+    switch (vm_isa_in_use()) {
+#if defined(__x86_64__) || defined(__i386__)
+    case VM_ISA_AVX512: node_pnl_avx512(pr, x, lev, fx, stride, count, node_pnl); return;
+    case VM_ISA_AVX2: node_pnl_avx2(pr, x, lev, fx, stride, count, node_pnl); return;
+#endif
+    default: node_pnl_baseline(pr, x, lev, fx, stride, count, node_pnl);
+    }
+}
+
+void pricer_position_pnl(POSITION_PNL_ARGS) {
+    switch (vm_isa_in_use()) {
+#if defined(__x86_64__) || defined(__i386__)
+    case VM_ISA_AVX512: position_pnl_avx512(pr, p, x, lev, fx, stride, count, out); return;
+    case VM_ISA_AVX2: position_pnl_avx2(pr, p, x, lev, fx, stride, count, out); return;
+#endif
+    default: position_pnl_baseline(pr, p, x, lev, fx, stride, count, out);
     }
 }

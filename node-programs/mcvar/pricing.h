@@ -23,6 +23,8 @@ typedef struct pricer {
     double *sig_tau;  /* sigma sqrt(tau) */
     double *half_var_tau; /* sigma^2 tau / 2 */
     unsigned char *fast; /* option on a log-return factor with a fixed volatility */
+    struct scratch *scratch; /* the vector kernels' arrays for one block (one thread uses a
+                              * pricer at a time) */
 } pricer;
 
 int pricer_init(pricer *pr, const book *b, const market *m, int horizon_days);

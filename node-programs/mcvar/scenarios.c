@@ -13,35 +13,47 @@ int scenarios_init(scenario_gen *g, const market *m, const params *p) {
     g->sqrt_h = sqrt((double)p->horizon_days);
     g->first_date = 0;
     g->ndates = m->ndates;
-    g->z = malloc(sizeof(double) * (size_t)m->n);
-    return g->z ? 0 : -1;
+    return 0;
 }
 
-void scenarios_free(scenario_gen *g) { free(g->z); }
+void scenarios_free(scenario_gen *g) { (void)g; }
 
 long long scenarios_count(const scenario_gen *g) {
     if (g->p->method == METHOD_HISTORICAL) return (long long)g->ndates - g->p->horizon_days;
     return g->p->scenarios;
 }
 
-/* z: the scenario's n independent normals (factor-major column b of zb, stride). */
-static void monte_carlo(scenario_gen *g, long long s, const double *zb, int b, int stride,
-                        double *x) {
+/* x = scale L z for the Monte Carlo columns [b0, b0 + cnt) of the block, the normals z in
+ * zb (factor-major). Loops run over the columns innermost, so they vectorise; each x[f][b]
+ * is the sum over k = 0..f of L[f][k] z[k][b] in that order, starting from 0, then times
+ * the column's scale: the same operations in the same order as one scenario at a time. */
+#define MC_CHUNK 256
+static void monte_carlo(scenario_gen *g, long long first, const long long *idx, int b0,
+                        int cnt, const double *zb, int stride, double *x) {
     const market *m = g->m;
     int n = m->n;
-    for (int f = 0; f < n; f++) g->z[f] = zb[(size_t)f * stride + b];
-    double scale = g->sqrt_h;
-    if (g->p->method == METHOD_MC_STUDENT_T) {
-        rng_stream gs;
-        rng_stream_init(&gs, g->p->seed, (uint64_t)s, RNG_STREAM_GAMMA);
-        double chi2 = 2.0 * rng_gamma(&gs, 0.5 * g->p->dof);
-        scale *= sqrt((g->p->dof - 2.0) / chi2);
+    double scale[MC_CHUNK];
+    for (int b = 0; b < cnt; b++) {
+        scale[b] = g->sqrt_h;
+        if (g->p->method == METHOD_MC_STUDENT_T) {
+            long long s = idx ? idx[b0 + b] : first + b0 + b;
+            rng_stream gs;
+            rng_stream_init(&gs, g->p->seed, (uint64_t)s, RNG_STREAM_GAMMA);
+            double chi2 = 2.0 * rng_gamma(&gs, 0.5 * g->p->dof);
+            scale[b] *= sqrt((g->p->dof - 2.0) / chi2);
+        }
     }
     for (int f = 0; f < n; f++) {
         const double *row = m->chol + (size_t)f * n;
-        double acc = 0;
-        for (int k = 0; k <= f; k++) acc += row[k] * g->z[k];
-        x[(size_t)f * stride + b] = scale * acc;
+        double *restrict xf = x + (size_t)f * stride + b0;
+        double acc[MC_CHUNK];
+        for (int b = 0; b < cnt; b++) acc[b] = 0;
+        for (int k = 0; k <= f; k++) {
+            double l = row[k];
+            const double *restrict zk = zb + (size_t)k * stride + b0;
+            for (int b = 0; b < cnt; b++) acc[b] += l * zk[b];
+        }
+        for (int b = 0; b < cnt; b++) xf[b] = scale[b] * acc[b];
     }
 }
 
@@ -76,11 +88,13 @@ static void normals(scenario_gen *g, long long first, const long long *idx, int 
 
 void scenarios_fill(scenario_gen *g, long long first, const long long *idx, int count,
                     int stride, double *x, double *lev) {
-    if (g->p->method != METHOD_HISTORICAL) normals(g, first, idx, count, stride, lev);
-    for (int b = 0; b < count; b++) {
-        long long s = idx ? idx[b] : first + b;
-        if (g->p->method == METHOD_HISTORICAL) historical(g, s, b, stride, x);
-        else monte_carlo(g, s, lev, b, stride, x);
+    if (g->p->method != METHOD_HISTORICAL) {
+        normals(g, first, idx, count, stride, lev);
+        for (int b0 = 0; b0 < count; b0 += MC_CHUNK)
+            monte_carlo(g, first, idx, b0, count - b0 < MC_CHUNK ? count - b0 : MC_CHUNK, lev,
+                        stride, x);
+    } else {
+        for (int b = 0; b < count; b++) historical(g, idx ? idx[b] : first + b, b, stride, x);
     }
     const market *m = g->m;
     for (int f = 0; f < m->n; f++) {

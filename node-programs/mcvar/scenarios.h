@@ -16,7 +16,6 @@ typedef struct scenario_gen {
     const params *p;
     double sqrt_h;
     int first_date, ndates; /* historical: the window of dates replayed */
-    double *z; /* n normals, scratch */
 } scenario_gen;
 
 int scenarios_init(scenario_gen *g, const market *m, const params *p);
