@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -51,9 +53,10 @@ class CsvRowWriterTest {
   }
 
   private static void assertRowsMatch(List<String> row) throws Exception {
-    StringWriter ours = new StringWriter();
-    CsvRowWriter w = new CsvRowWriter(ours);
-    w.record(row);
+    ByteArrayOutputStream ours = new ByteArrayOutputStream();
+    try (CsvRowWriter w = new CsvRowWriter(ours)) {
+      w.record(row);
+    }
     StringWriter commons = new StringWriter();
     var format = CsvDialect.WRITE_MINIMAL.builder().get();
     boolean first = true;
@@ -68,6 +71,6 @@ class CsvRowWriterTest {
       first = false;
     }
     commons.append('\n');
-    assertEquals(commons.toString(), ours.toString(), row.toString());
+    assertEquals(commons.toString(), ours.toString(StandardCharsets.UTF_8), row.toString());
   }
 }
