@@ -25,11 +25,26 @@ final class JdbcPathProfile implements AutoCloseable {
       return new JdbcPathProfile(null, null);
     }
     Recording recording = new Recording(Configuration.getConfiguration("profile"));
-    // a sample every millisecond: two extracts of a few seconds give a few thousand samples
-    recording.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(1));
-    recording.enable("jdk.NativeMethodSample").withPeriod(java.time.Duration.ofMillis(1));
+    // a sample every millisecond: a few extracts of a few seconds give thousands of samples
+    JdbcPathProfile profile = new JdbcPathProfile(recording, Path.of(name).toAbsolutePath());
+    profile.resume();
     recording.start();
-    return new JdbcPathProfile(recording, Path.of(name).toAbsolutePath());
+    return profile;
+  }
+
+  /** Stops sampling while psql runs between the JDBC path's runs (JFR has no pause: a gap). */
+  void pause() {
+    if (recording != null) {
+      recording.disable("jdk.ExecutionSample");
+      recording.disable("jdk.NativeMethodSample");
+    }
+  }
+
+  void resume() {
+    if (recording != null) {
+      recording.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(1));
+      recording.enable("jdk.NativeMethodSample").withPeriod(java.time.Duration.ofMillis(1));
+    }
   }
 
   @Override
