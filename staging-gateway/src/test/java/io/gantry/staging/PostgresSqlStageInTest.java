@@ -1,5 +1,6 @@
 package io.gantry.staging;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
@@ -40,6 +41,38 @@ class PostgresSqlStageInTest extends SqlStageInContract {
         StagedFiles.readCsv(jobDir.resolve("copy.csv.gz")));
     assertEquals("ab ", StagedFiles.readCsv(jobDir.resolve("copy.csv.gz")).get(1).get(3));
     assertEquals(5, StagedFiles.readCsv(jobDir.resolve("copy.csv.gz")).size());
+  }
+
+  @Test
+  void theJdbcPathWritesManyBatchesOfRowsInOrderByteForByteAsCopy() throws Exception {
+    // more rows than one hand-off to the writing thread and one fetch of the driver hold; the
+    // same block size as the contract's gateway, so the compressed files compare too
+    db.execute(
+        "CREATE TABLE series (id bigint, d date, s varchar(20), n numeric(12,3), ts timestamp)",
+        "INSERT INTO series SELECT g, DATE '2020-01-01' + g % 900, 'S-' || g % 13,"
+            + " g / 8.0, TIMESTAMP '2024-01-01 00:00:00' + g * INTERVAL '1.5 seconds'"
+            + " FROM generate_series(1, 25000) g");
+    String sql = "SELECT * FROM series ORDER BY id";
+    stageIn(extract(1, sql, "copy.csv.gz", null, CreationFlag.OVERWRITE, true));
+    try (StagingGateway jdbcOnly =
+        new StagingGateway(
+            new TestCredentials().dataSource("market", db.spec("market")),
+            GatewayOptions.defaults().withBlockSize(1024).withPostgresCopy(false))) {
+      jdbcOnly.stageIn(
+          new StageInPlan(
+              List.of(),
+              List.of(extract(1, sql, "jdbc.csv.gz", null, CreationFlag.OVERWRITE, true))),
+          jobDir,
+          null);
+    }
+    byte[] copy = java.nio.file.Files.readAllBytes(jobDir.resolve("copy.csv.gz"));
+    assertArrayEquals(copy, java.nio.file.Files.readAllBytes(jobDir.resolve("jdbc.csv.gz")));
+    var rows = StagedFiles.readCsv(jobDir.resolve("jdbc.csv.gz"));
+    assertEquals(25_001, rows.size());
+    for (int i = 1; i < rows.size(); i++) {
+      assertEquals(String.valueOf(i), rows.get(i).get(0));
+    }
+    assertEquals(List.of("1", "2020-01-02", "S-1", "0.125", "2024-01-01T00:00:01.5"), rows.get(1));
   }
 
   @Test

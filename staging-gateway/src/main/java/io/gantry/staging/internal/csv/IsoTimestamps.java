@@ -1,5 +1,6 @@
 package io.gantry.staging.internal.csv;
 
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 
@@ -17,13 +18,15 @@ final class IsoTimestamps {
   }
 
   static String offset(OffsetDateTime t) {
-    return appendLocal(new StringBuilder(38), t.toLocalDateTime())
-        .append(t.getOffset().getId())
-        .toString();
+    return appendOffset(new StringBuilder(38), t).toString();
   }
 
-  private static StringBuilder appendLocal(StringBuilder b, LocalDateTime t) {
-    b.append(t.toLocalDate()).append('T');
+  static StringBuilder appendOffset(StringBuilder b, OffsetDateTime t) {
+    return appendLocal(b, t.toLocalDateTime()).append(t.getOffset().getId());
+  }
+
+  static StringBuilder appendLocal(StringBuilder b, LocalDateTime t) {
+    appendDate(b, t.toLocalDate()).append('T');
     twoDigits(b, t.getHour()).append(':');
     twoDigits(b, t.getMinute()).append(':');
     twoDigits(b, t.getSecond());
@@ -42,6 +45,18 @@ final class IsoTimestamps {
       b.append(significant);
     }
     return b;
+  }
+
+  /** What {@link LocalDate#toString()} writes, without its own builder for years 0 to 9999. */
+  static StringBuilder appendDate(StringBuilder b, LocalDate d) {
+    int year = d.getYear();
+    if (year < 0 || year > 9999) {
+      return b.append(d); // a sign, or more than four digits
+    }
+    twoDigits(b, year / 100);
+    twoDigits(b, year % 100).append('-');
+    twoDigits(b, d.getMonthValue()).append('-');
+    return twoDigits(b, d.getDayOfMonth());
   }
 
   private static StringBuilder twoDigits(StringBuilder b, int v) {

@@ -1,5 +1,6 @@
 package io.gantry.staging.internal.csv;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -30,10 +31,46 @@ import java.util.Locale;
 public final class SqlValueFormats {
   private SqlValueFormats() {}
 
-  /** Reads column {@code i} of the current row as CSV text, or null for SQL NULL. */
-  @FunctionalInterface
+  /**
+   * One column's conversion, in two halves so that reading the result set and writing CSV can run
+   * on two threads: {@link #read} takes the value from the driver, {@link #write} formats it. A
+   * format may keep a scratch buffer for {@code write}: one thread writes with it at a time.
+   */
   public interface ColumnFormat {
-    String read(ResultSet rs, int i) throws SQLException;
+    /** The value of column {@code i} in the current row, or null for SQL NULL. */
+    Object read(ResultSet rs, int i) throws SQLException;
+
+    /** Writes a value {@link #read} returned (never null) as one field. */
+    void write(Object value, CsvRowWriter out) throws IOException;
+  }
+
+  @FunctionalInterface
+  private interface Read {
+    Object read(ResultSet rs, int i) throws SQLException;
+  }
+
+  @FunctionalInterface
+  private interface Write {
+    void write(Object value, CsvRowWriter out) throws IOException;
+  }
+
+  private static ColumnFormat format(Read read, Write write) {
+    return new ColumnFormat() {
+      @Override
+      public Object read(ResultSet rs, int i) throws SQLException {
+        return read.read(rs, i);
+      }
+
+      @Override
+      public void write(Object value, CsvRowWriter out) throws IOException {
+        write.write(value, out);
+      }
+    };
+  }
+
+  /** Reads values with {@link ResultSet#getObject(int, Class)} and writes their text. */
+  private static ColumnFormat asText(Class<?> type) {
+    return format((rs, i) -> rs.getObject(i, type), (v, out) -> out.field(v.toString()));
   }
 
   public static ColumnFormat[] forColumns(ResultSetMetaData md) throws SQLException {
@@ -47,71 +84,95 @@ public final class SqlValueFormats {
   static ColumnFormat forColumn(int type, String typeName) {
     String name = typeName == null ? "" : typeName.toLowerCase(Locale.ROOT);
     if (name.equals("timestamptz") || name.startsWith("timestamp with time zone")) {
-      return SqlValueFormats::offsetTimestamp;
+      return offsetTimestamp();
     }
     if (name.equals("timetz") || name.startsWith("time with time zone")) {
-      return (rs, i) -> text(rs.getObject(i, OffsetTime.class));
+      return asText(OffsetTime.class);
     }
     switch (type) {
       case Types.BIT:
       case Types.BOOLEAN:
-        return (rs, i) -> {
-          boolean v = rs.getBoolean(i);
-          return rs.wasNull() ? null : (v ? "true" : "false");
-        };
+        return format(
+            (rs, i) -> {
+              boolean v = rs.getBoolean(i);
+              return rs.wasNull() ? null : v;
+            },
+            (v, out) -> out.field((Boolean) v ? "true" : "false"));
       case Types.TINYINT:
       case Types.SMALLINT:
       case Types.INTEGER:
       case Types.BIGINT:
-        return (rs, i) -> {
-          long v = rs.getLong(i);
-          return rs.wasNull() ? null : Long.toString(v);
-        };
+        return format(
+            (rs, i) -> {
+              long v = rs.getLong(i);
+              return rs.wasNull() ? null : v;
+            },
+            (v, out) -> out.field((long) (Long) v));
       case Types.DECIMAL:
       case Types.NUMERIC:
-        return (rs, i) -> {
-          BigDecimal v = rs.getBigDecimal(i);
-          return v == null ? null : v.toPlainString();
-        };
+        return format(
+            ResultSet::getBigDecimal, (v, out) -> out.field(((BigDecimal) v).toPlainString()));
       case Types.REAL:
       case Types.FLOAT:
       case Types.DOUBLE:
-        return (rs, i) -> {
-          double v = rs.getDouble(i);
-          return rs.wasNull() ? null : Double.toString(v);
-        };
+        return format(
+            (rs, i) -> {
+              double v = rs.getDouble(i);
+              return rs.wasNull() ? null : v;
+            },
+            (v, out) -> out.field(Double.toString((Double) v)));
       case Types.DATE:
-        return (rs, i) -> text(rs.getObject(i, LocalDate.class));
+        return date();
       case Types.TIME:
-        return (rs, i) -> text(rs.getObject(i, LocalTime.class));
+        return asText(LocalTime.class);
       case Types.TIMESTAMP:
-        return (rs, i) -> {
-          LocalDateTime v = rs.getObject(i, LocalDateTime.class);
-          return v == null ? null : IsoTimestamps.local(v);
-        };
+        return localTimestamp();
       case Types.TIMESTAMP_WITH_TIMEZONE:
-        return SqlValueFormats::offsetTimestamp;
+        return offsetTimestamp();
       case Types.TIME_WITH_TIMEZONE:
-        return (rs, i) -> text(rs.getObject(i, OffsetTime.class));
+        return asText(OffsetTime.class);
       case Types.BINARY:
       case Types.VARBINARY:
       case Types.LONGVARBINARY:
       case Types.BLOB:
-        return (rs, i) -> {
-          byte[] v = rs.getBytes(i);
-          return v == null ? null : Base64.getEncoder().encodeToString(v);
-        };
+        return format(
+            ResultSet::getBytes,
+            (v, out) -> out.field(Base64.getEncoder().encodeToString((byte[]) v)));
       default:
-        return ResultSet::getString;
+        return format(ResultSet::getString, (v, out) -> out.field((String) v));
     }
   }
 
-  private static String text(Object v) {
-    return v == null ? null : v.toString();
+  // Dates and timestamps are formatted into a builder kept by the column's format, not a new
+  // string per value.
+
+  private static ColumnFormat date() {
+    StringBuilder b = new StringBuilder(16);
+    return format(
+        (rs, i) -> rs.getObject(i, LocalDate.class),
+        (v, out) -> {
+          b.setLength(0);
+          out.field(IsoTimestamps.appendDate(b, (LocalDate) v));
+        });
   }
 
-  private static String offsetTimestamp(ResultSet rs, int i) throws SQLException {
-    OffsetDateTime v = rs.getObject(i, OffsetDateTime.class);
-    return v == null ? null : IsoTimestamps.offset(v);
+  private static ColumnFormat localTimestamp() {
+    StringBuilder b = new StringBuilder(32);
+    return format(
+        (rs, i) -> rs.getObject(i, LocalDateTime.class),
+        (v, out) -> {
+          b.setLength(0);
+          out.field(IsoTimestamps.appendLocal(b, (LocalDateTime) v));
+        });
+  }
+
+  private static ColumnFormat offsetTimestamp() {
+    StringBuilder b = new StringBuilder(40);
+    return format(
+        (rs, i) -> rs.getObject(i, OffsetDateTime.class),
+        (v, out) -> {
+          b.setLength(0);
+          out.field(IsoTimestamps.appendOffset(b, (OffsetDateTime) v));
+        });
   }
 }

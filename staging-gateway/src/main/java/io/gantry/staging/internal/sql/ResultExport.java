@@ -10,11 +10,17 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
-/** Writes result sets into one CSV under one header, counting and reporting rows and bytes. */
-final class ResultExport {
+/**
+ * Writes result sets into one CSV under one header, counting and reporting rows and bytes; the rows
+ * are written on a {@link CsvWritingThread}.
+ */
+final class ResultExport implements AutoCloseable {
   private static final int PROGRESS_EVERY_ROWS = 8192;
+  // values per batch handed to the writing thread: 1,024 rows of 8 columns
+  private static final int BATCH_VALUES = 8192;
 
   private final String step;
   private final String outputName;
@@ -22,6 +28,7 @@ final class ResultExport {
   private final List<String> existingHeader;
   private final OutputFile file;
   private final StepContext context;
+  private final CsvWritingThread writer;
   private boolean headerDone;
   private long rows;
   private long reportedRows;
@@ -40,6 +47,7 @@ final class ResultExport {
     this.existingHeader = existingHeader;
     this.file = file;
     this.context = context;
+    this.writer = new CsvWritingThread(csv);
   }
 
   boolean headerDone() {
@@ -64,6 +72,9 @@ final class ResultExport {
 
   /** Writes the header, or checks it against the file being appended to. */
   void header(List<String> columns) throws IOException, StagingException {
+    if (writer.started()) {
+      throw new IllegalStateException("the header must be written before the rows");
+    }
     headerDone = true;
     if (existingHeader == null) {
       csv.record(columns);
@@ -92,22 +103,54 @@ final class ResultExport {
     return true;
   }
 
+  /**
+   * Reads the result's rows on this thread and hands them, a batch at a time, to the {@link
+   * CsvWritingThread} that writes them; {@link #finish} waits for the last.
+   */
   void rows(ResultSet rs) throws SQLException, IOException, InterruptedException, StagingException {
     if (!headerDone) {
       header(rs.getMetaData());
     }
     var formats = SqlValueFormats.forColumns(rs.getMetaData());
     int columns = formats.length;
+    int batchRows = Math.max(1, BATCH_VALUES / Math.max(1, columns));
+    // small results (a statement per input row) get a small array, grown as rows come
+    Object[] values = new Object[Math.min(batchRows, 16) * columns];
+    int filled = 0;
     while (rs.next()) {
-      for (int i = 0; i < columns; i++) {
-        csv.field(formats[i].read(rs, i + 1));
+      if (filled == values.length / Math.max(1, columns)) {
+        if (filled == batchRows) {
+          writer.write(new CsvWritingThread.Batch(formats, values, filled));
+          values = new Object[batchRows * columns];
+          filled = 0;
+        } else {
+          values = Arrays.copyOf(values, Math.min(batchRows, 2 * filled) * columns);
+        }
       }
-      csv.endRecord();
+      int at = filled * columns;
+      for (int i = 0; i < columns; i++) {
+        values[at + i] = formats[i].read(rs, i + 1);
+      }
+      filled++;
       if (++rows % PROGRESS_EVERY_ROWS == 0) {
         context.checkCancelled();
         reportRest();
       }
     }
+    if (filled > 0) {
+      writer.write(new CsvWritingThread.Batch(formats, values, filled));
+    }
+  }
+
+  /** Waits until every row read is written. */
+  void finish() throws IOException, InterruptedException {
+    writer.finish();
+  }
+
+  /** Stops the writing thread, if a failure left it running. */
+  @Override
+  public void close() {
+    writer.close();
   }
 
   void addRows(long count) {

@@ -20,12 +20,8 @@ import io.gantry.staging.internal.steps.AttemptFailure;
 import io.gantry.staging.internal.steps.RetriedAttempts;
 import io.gantry.staging.internal.steps.Step;
 import io.gantry.staging.internal.steps.StepContext;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -335,51 +331,51 @@ public final class SqlExtractStep implements Step {
                 env.options().blockSize(),
                 env.options().compressionLevel())
             : file.stream();
-    Writer writer =
-        new BufferedWriter(new OutputStreamWriter(sink, StandardCharsets.UTF_8), 1 << 16);
-    CsvRowWriter csv = new CsvRowWriter(writer);
-    ResultExport export =
-        new ResultExport(csv, existingHeader, file, context, label(), extract.outputFileName());
-    if (input == null
-        && extract.boundValues().isEmpty() // COPY takes no parameters
-        && env.options().postgresCopy()
-        && PostgresCopyExport.isPostgres(connection)) {
-      long copied = copyFromPostgres(connection, sink, writer, compress, export, context);
-      if (copied >= 0) {
-        return copied;
+    CsvRowWriter csv = new CsvRowWriter(sink);
+    try (ResultExport export =
+        new ResultExport(csv, existingHeader, file, context, label(), extract.outputFileName())) {
+      if (input == null
+          && extract.boundValues().isEmpty() // COPY takes no parameters
+          && env.options().postgresCopy()
+          && PostgresCopyExport.isPostgres(connection)) {
+        long copied = copyFromPostgres(connection, sink, csv, compress, export, context);
+        if (copied >= 0) {
+          return copied;
+        }
       }
-    }
-    try (PreparedStatement ps =
-        connection.prepareStatement(
-            extract.statement(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-      ps.setFetchSize(env.options().fetchSize());
-      AutoCloseable cancel = ps::cancel;
-      context.onCancel(cancel);
-      try {
-        if (input == null) {
-          bindValuesOnly(ps);
-          try (ResultSet rs = ps.executeQuery()) {
-            export.rows(rs);
+      try (PreparedStatement ps =
+          connection.prepareStatement(
+              extract.statement(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+        ps.setFetchSize(env.options().fetchSize());
+        AutoCloseable cancel = ps::cancel;
+        context.onCancel(cancel);
+        try {
+          if (input == null) {
+            bindValuesOnly(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+              export.rows(rs);
+            }
+          } else if (PostgresCopyExport.isPostgres(connection)
+              && env.options().bindBatchRows() > 1
+              && extract.boundValues().isEmpty()) {
+            new BatchedBinding(connection, ps, extract, env.options().bindBatchRows(), label())
+                .run(input, export, context);
+          } else {
+            executePerInputRow(ps, input, export, context);
           }
-        } else if (PostgresCopyExport.isPostgres(connection)
-            && env.options().bindBatchRows() > 1
-            && extract.boundValues().isEmpty()) {
-          new BatchedBinding(connection, ps, extract, env.options().bindBatchRows(), label())
-              .run(input, export, context);
-        } else {
-          executePerInputRow(ps, input, export, context);
+          if (!export.headerDone()) {
+            export.header(ps.getMetaData()); // no input rows: the header still tells the columns
+          }
+        } finally {
+          context.clearOnCancel(cancel);
         }
-        if (!export.headerDone()) {
-          export.header(ps.getMetaData()); // no input rows: the header still tells the columns
-        }
-      } finally {
-        context.clearOnCancel(cancel);
       }
+      export.finish(); // the writing thread's last rows
+      csv.close(); // ends the last compressed block and writes the EOF block
+      connection.commit();
+      export.reportRest();
+      return export.rowCount();
     }
-    writer.close(); // ends the last compressed block and writes the EOF block
-    connection.commit();
-    export.reportRest();
-    return export.rowCount();
   }
 
   /**
@@ -403,7 +399,7 @@ public final class SqlExtractStep implements Step {
   private long copyFromPostgres(
       Connection connection,
       OutputStream sink,
-      Writer writer,
+      CsvRowWriter csv,
       boolean compress,
       ResultExport export,
       StepContext context)
@@ -416,14 +412,14 @@ public final class SqlExtractStep implements Step {
       return -1;
     }
     export.header(columns);
-    writer.flush(); // the header goes before the server's rows
+    csv.flush(); // the header goes before the server's rows
     // the server sends one message per row: buffer before a plain file, the block writer buffers
     // itself
     OutputStream out = compress ? sink : new java.io.BufferedOutputStream(sink, 1 << 16);
     long count =
         PostgresCopyExport.copyOut(connection, copy, timestamps, out, context, export::addRows);
     out.flush();
-    writer.close(); // ends the last compressed block and writes the EOF block
+    csv.close(); // ends the last compressed block and writes the EOF block
     connection.commit();
     export.reportRest();
     return count;

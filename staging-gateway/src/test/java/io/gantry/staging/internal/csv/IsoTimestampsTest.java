@@ -2,6 +2,7 @@ package io.gantry.staging.internal.csv;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -32,6 +33,14 @@ class IsoTimestampsTest {
         OffsetDateTime o = t.atOffset(zone);
         assertEquals(DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(o), IsoTimestamps.offset(o));
       }
+    }
+  }
+
+  @Test
+  void datesAreWrittenAsLocalDateWritesThem() {
+    for (int year = -1200; year <= 12_000; year += 7) {
+      LocalDate d = LocalDate.of(year, 1 + Math.floorMod(year, 12), 1 + Math.floorMod(year, 28));
+      assertEquals(d.toString(), IsoTimestamps.appendDate(new StringBuilder(), d).toString());
     }
   }
 }

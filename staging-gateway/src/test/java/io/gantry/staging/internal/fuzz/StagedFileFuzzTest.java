@@ -13,9 +13,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,8 +47,7 @@ class StagedFileFuzzTest {
 
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (var out = compress ? new BlockGzipWriter(bytes, null, 1, blockSize, 6) : bytes;
-        Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8)) {
-      CsvRowWriter csv = new CsvRowWriter(text);
+        CsvRowWriter csv = new CsvRowWriter(out)) {
       csv.record(header);
       for (String[] row : rows) {
         csv.record(java.util.Arrays.asList(row));
