@@ -847,11 +847,16 @@ public final class GantryServer implements AutoCloseable {
   static JobStoreSettings storeSettings(ServerConfig config) {
     if (config.jobStoreUrl().startsWith("jdbc:h2:file:") && !config.jobStoreUrl().contains(";")) {
       return JobStoreSettings.h2File(
-          Path.of(config.jobStoreUrl().substring("jdbc:h2:file:".length())));
+              Path.of(config.jobStoreUrl().substring("jdbc:h2:file:".length())))
+          .withConnectionTimeout(config.jobStoreConnectionTimeout());
     }
     char[] password = config.jobStorePassword().read();
     return new JobStoreSettings(
-        config.jobStoreUrl(), config.jobStoreUser(), new String(password), 8);
+        config.jobStoreUrl(),
+        config.jobStoreUser(),
+        new String(password),
+        8,
+        config.jobStoreConnectionTimeout());
   }
 
   private static GantryHttpServer.RequestLimits requestLimits(ServerConfig config) {

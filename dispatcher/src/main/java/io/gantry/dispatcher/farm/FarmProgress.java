@@ -1,11 +1,12 @@
 package io.gantry.dispatcher.farm;
 
 /**
- * A snapshot of a farm: tasks waiting, running, final (and of those, not succeeded), and the
- * launchers connected now.
+ * A snapshot of a farm: tasks waiting, running, final (and of those, not succeeded), the launchers
+ * connected now, and those lost: whose connection ended before they were told DONE (killed, their
+ * node lost).
  */
 public record FarmProgress(
-    int total, int queued, int running, int finished, int failed, int launchers) {
+    int total, int queued, int running, int finished, int failed, int launchers, int lost) {
 
   /** Every task has a final state. */
   public boolean complete() {

@@ -21,6 +21,7 @@ public record ServerConfig(
     String jobStoreUrl,
     String jobStoreUser,
     PasswordSource jobStorePassword,
+    Duration jobStoreConnectionTimeout,
     Path stagingRoot,
     String mpirunPath,
     List<String> mpirunOptions,

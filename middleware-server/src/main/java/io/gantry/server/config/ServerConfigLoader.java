@@ -55,6 +55,7 @@ public final class ServerConfigLoader {
         ServerSection.storeUrl(values),
         values.get(ServerSection.STORE_USER),
         values.password(ServerSection.STORE_PASSWORD_FILE, ServerSection.STORE_PASSWORD_ENV),
+        ServerSection.storeConnectionTimeout(values),
         ServerSection.stagingRoot(values),
         values.get(ServerSection.MPIRUN_PATH),
         values.get(ServerSection.MPIRUN_OPTIONS),

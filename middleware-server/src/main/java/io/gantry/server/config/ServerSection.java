@@ -35,6 +35,10 @@ final class ServerSection {
   static final Setting<String> STORE_PASSWORD_ENV =
       Setting.of("store.password-env", SettingType.text())
           .means("environment variable holding the job store password");
+  static final Setting<Duration> STORE_CONNECTION_TIMEOUT =
+      Setting.of("store.connection-timeout", SettingType.duration())
+          .byDefault("PT10S")
+          .means("how long a request waits for a job store connection before it fails");
   static final Setting<Path> STAGING_ROOT =
       Setting.of("staging.root", SettingType.path())
           .shownDefault("`data.dir/jobs`")
@@ -100,6 +104,19 @@ final class ServerSection {
       Setting.of("ssh.accept-unknown-host-keys", SettingType.bool())
           .byDefault("false")
           .means("accept any SSH host key unchecked (test beds only)");
+
+  /**
+   * The pool (HikariCP) takes no less than 250 ms: below it, it would use its own 30 s default
+   * instead.
+   */
+  static Duration storeConnectionTimeout(SettingValues values) {
+    Duration timeout = values.get(STORE_CONNECTION_TIMEOUT);
+    if (timeout.compareTo(Duration.ofMillis(250)) < 0) {
+      throw new ConfigException(
+          STORE_CONNECTION_TIMEOUT.key(), "must be at least 250 ms (PT0.25S), was " + timeout);
+    }
+    return timeout;
+  }
 
   static Path dataDirectory(SettingValues values) {
     return values

@@ -66,4 +66,18 @@ class StorageSettingsTest {
             && e.getMessage().contains("limits.max-wall-time"),
         e.getMessage());
   }
+
+  @Test
+  void theStoreConnectionTimeoutIsTenSecondsUnlessSetAndAtLeastAQuarterSecond() {
+    assertEquals(Duration.ofSeconds(10), load(Map.of()).jobStoreConnectionTimeout());
+    assertEquals(
+        Duration.ofMillis(1500),
+        load(Map.of("store.connection-timeout", "PT1.5S")).jobStoreConnectionTimeout());
+    ConfigException e =
+        assertThrows(
+            ConfigException.class, () -> load(Map.of("store.connection-timeout", "PT0.1S")));
+    assertTrue(
+        e.getMessage().contains("store.connection-timeout") && e.getMessage().contains("250 ms"),
+        e.getMessage());
+  }
 }

@@ -189,6 +189,8 @@ class StorageOutageOverHttpTest {
       Map<String, String> settings = new HashMap<>(FAST_CHECKS);
       settings.put("store.url", postgres.jdbcUrl(database));
       settings.put("store.user", postgres.user());
+      // the submission and the watch's probe each wait this long for a connection, not 10 s
+      settings.put("store.connection-timeout", "PT2S");
       try (GantryTestServer server = GantryTestServer.builder(dir).settings(settings).start()) {
         JobManagement client = JobManagementClients.of(server);
         assertEquals(JobStateName.SUCCEEDED, awaitFinal(client, submitEcho(client), LIMIT).state);

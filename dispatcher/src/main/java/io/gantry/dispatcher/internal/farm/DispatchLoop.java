@@ -61,6 +61,7 @@ public final class DispatchLoop extends WireLoop<LauncherConnection> implements 
   private volatile boolean stopping;
   private int running;
   private int failed;
+  private int lost;
   private long lastSync = System.nanoTime();
   private boolean unsynced;
 
@@ -199,6 +200,9 @@ public final class DispatchLoop extends WireLoop<LauncherConnection> implements 
   @Override
   protected void dropped(LauncherConnection c, String why) {
     waiting.remove(c);
+    if (c.phase == Phase.RUNNING || c.phase == Phase.WAITING) {
+      lost++; // let in, not told DONE
+    }
     if (c.phase == Phase.RUNNING && c.task != null) {
       running--;
       FarmTask t = c.task;
@@ -284,7 +288,8 @@ public final class DispatchLoop extends WireLoop<LauncherConnection> implements 
         running,
         journal.completed().size() + turnResults.size(),
         failed,
-        launchers);
+        launchers,
+        lost);
   }
 
   private void closeConnections() {

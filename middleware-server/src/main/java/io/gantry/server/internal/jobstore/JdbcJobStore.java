@@ -121,9 +121,8 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     config.setUsername(settings.user());
     config.setPassword(settings.password());
     config.setMaximumPoolSize(settings.maximumPoolSize());
-    // A store that gives no connection in 10 s is failing (a database server stopped): the
-    // caller gets an error and the storage watch a failed probe, instead of Hikari's 30 s wait.
-    config.setConnectionTimeout(10_000);
+    // a store that gives no connection in this time is failing (its database server stopped)
+    config.setConnectionTimeout(settings.connectionTimeout().toMillis());
     HikariDataSource pool = new HikariDataSource(config);
     try {
       return new JdbcJobStore(pool, Clock.systemUTC(), pool);

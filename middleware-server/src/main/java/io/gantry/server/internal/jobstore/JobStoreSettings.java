@@ -1,6 +1,7 @@
 package io.gantry.server.internal.jobstore;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -11,8 +12,18 @@ import java.util.Objects;
  * @param password database password; never logged nor shown by {@link #toString()}
  * @param maximumPoolSize connections kept open (at least 2: the scheduler and the SOAP API write
  *     concurrently)
+ * @param connectionTimeout how long a caller waits for a connection before it gets an error ({@code
+ *     store.connection-timeout}, checked there)
  */
-public record JobStoreSettings(String jdbcUrl, String user, String password, int maximumPoolSize) {
+public record JobStoreSettings(
+    String jdbcUrl, String user, String password, int maximumPoolSize, Duration connectionTimeout) {
+
+  /**
+   * A store that gives no connection in 10 s is failing (a database server stopped): the caller
+   * gets an error and the storage watch a failed probe, instead of HikariCP's 30 s wait. The
+   * server's {@code store.connection-timeout} has the same default.
+   */
+  public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
 
   /**
    * H2 options: the server closes the database itself on shutdown, after the last transition is
@@ -32,6 +43,17 @@ public record JobStoreSettings(String jdbcUrl, String user, String password, int
       throw new IllegalArgumentException(
           "jobStore.maximumPoolSize cannot be less than 2, was " + maximumPoolSize);
     }
+    Objects.requireNonNull(connectionTimeout, "connectionTimeout");
+  }
+
+  /** Settings that wait {@link #DEFAULT_CONNECTION_TIMEOUT} for a connection. */
+  public JobStoreSettings(String jdbcUrl, String user, String password, int maximumPoolSize) {
+    this(jdbcUrl, user, password, maximumPoolSize, DEFAULT_CONNECTION_TIMEOUT);
+  }
+
+  /** The same store, its callers waiting at most {@code timeout} for a connection. */
+  public JobStoreSettings withConnectionTimeout(Duration timeout) {
+    return new JobStoreSettings(jdbcUrl, user, password, maximumPoolSize, timeout);
   }
 
   /**
@@ -57,6 +79,8 @@ public record JobStoreSettings(String jdbcUrl, String user, String password, int
         + user
         + ", maximumPoolSize="
         + maximumPoolSize
+        + ", connectionTimeout="
+        + connectionTimeout
         + "]";
   }
 }

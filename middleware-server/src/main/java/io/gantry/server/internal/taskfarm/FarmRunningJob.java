@@ -3,6 +3,7 @@ package io.gantry.server.internal.taskfarm;
 import io.gantry.dispatcher.JobOutcome;
 import io.gantry.dispatcher.RunningJob;
 import io.gantry.dispatcher.farm.FarmDispatcher;
+import io.gantry.dispatcher.farm.FarmProgress;
 import io.gantry.dispatcher.farm.TaskResult;
 import java.time.Duration;
 import java.util.Map;
@@ -20,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  *       What still runs 3 s after the last launcher hung up, or 30 s after DONE, is stopped, and
  *       the job succeeds all the same: its work is done. (Open MPI 4.1 started with {@code
  *       --enable-recovery} does not exit once a rank on another host has died, even when every
- *       other rank has exited since.)
+ *       other rank has exited since: so when a launcher was lost before DONE, what still runs is
+ *       stopped as soon as the last launcher hung up, without waiting for mpirun.)
  *   <li>The launchers all ended with tasks left (the farm itself broke: mpirun or Slurm gave up,
  *       every node lost): the job fails, saying how many tasks were left.
  *   <li>A kill request stops the launchers; the job is KILLED as any other.
@@ -75,7 +77,9 @@ final class FarmRunningJob implements RunningJob {
 
   /**
    * Polls, once every task is final, until the launchers have exited; stops them once none has been
-   * connected for {@link #AFTER_LAST_LAUNCHER}, or {@link #DONE_GRACE} after DONE.
+   * connected for {@link #AFTER_LAST_LAUNCHER} (at once where a launcher was lost before DONE: then
+   * mpirun under {@code --enable-recovery} does not exit by itself), or {@link #DONE_GRACE} after
+   * DONE.
    *
    * @param doneAt when the farm was complete ({@link System#nanoTime()})
    * @param noneSince since when no launcher has been connected, or -1
@@ -85,9 +89,10 @@ final class FarmRunningJob implements RunningJob {
       return;
     }
     long now = System.nanoTime();
-    long none = dispatcher.progress().launchers() == 0 ? (noneSince < 0 ? now : noneSince) : -1;
+    FarmProgress progress = dispatcher.progress();
+    long none = progress.launchers() == 0 ? (noneSince < 0 ? now : noneSince) : -1;
     if (now - doneAt >= DONE_GRACE.toNanos()
-        || (none >= 0 && now - none >= AFTER_LAST_LAUNCHER.toNanos())) {
+        || (none >= 0 && (progress.lost() > 0 || now - none >= AFTER_LAST_LAUNCHER.toNanos()))) {
       stoppedAfterDone = true;
       launchers.terminate(grace);
       return;
