@@ -10,8 +10,9 @@
  *    the histograms come from a distributed selection of the tail and sums carried along
  *    the ranks in scenario order (dist_risk.h), node_pnl.csv.gz is written by every rank
  *    (pnl_writer.h), and rank 0 computes the contributions from the tail scenarios alone,
- *    so outputs are byte-identical whatever the number of ranks. (--progress and
- *    target_rse still gather the P&L on rank 0 for their estimates.)
+ *    so outputs are byte-identical whatever the number of ranks. With --progress or
+ *    target_rse the scenarios are valued in rounds ending at checkpoints (rounds.h), and
+ *    once the run stops every rank gets the contiguous block a run without them has.
  * 0. Rank 0 removes the result files of any earlier run from the output directory, so a
  *    failed run leaves none at all.
  * 5. Outputs are written under temporary names and renamed only when every rank agreed.
@@ -37,6 +38,7 @@
 #include "quality.h"
 #include "report.h"
 #include "risk.h"
+#include "rounds.h"
 #include "scenarios.h"
 #include "whatif.h"
 
@@ -52,15 +54,16 @@ typedef struct run {
     scenario_gen g;
     pricer pr;
     quality q;
-    double *pnl_local, *pnl_all; /* node-major: nodes x local scenarios; nodes x n (rank 0,
-                                  * --progress and target_rse only) */
+    double *pnl_local; /* node-major: nodes x local scenarios (in rounds: rows of
+                        * rounds.capacity until the run stops) */
     risk_summary *rs;
     double *own_var, *own_es, *top_var, *top_es, *child_var, *child_es;
     long long n, lo, hi;
     char stress_from[11], stress_to[11];
-    double t_read, t_value, cpu_value, t_progress, t_stats, t_pnl, t_rank0;
-    mcvar_progress pg; /* rank 0, with --progress or a target */
+    double t_read, t_value, cpu_value, t_progress, t_regroup, t_stats, t_pnl, t_rank0;
+    mcvar_progress pg; /* with --progress or a target */
     int progress;      /* valued in rounds that end at checkpoints */
+    mcvar_rounds rounds;
     mcvar_stopping stop;
 } run;
 
@@ -145,17 +148,15 @@ static int prepare(run *r, char *err) {
         return snprintf(err, MCVAR_ERRLEN, "target_rse needs a Monte Carlo method (a historical "
                         "run has a fixed set of scenarios)"), -1;
     r->progress = r->p.method != METHOD_HISTORICAL && (r->o.progress || r->p.target_rse > 0);
-    if (r->progress && me == 0 &&
-        mcvar_progress_init(&r->pg, r->o.progress, &r->p, r->n, r->b.nnodes, r->b.node_path))
+    if (r->progress &&
+        (mcvar_progress_init(&r->pg, r->o.progress, &r->p, r->n, r->b.nnodes, r->b.node_path) ||
+         mcvar_rounds_plan(&r->rounds, r->p.checkpoint_scenarios, r->n, np, me)))
         return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     size_t nodes = (size_t)r->b.nnodes;
+    long long row = r->progress ? r->rounds.capacity : r->hi - r->lo + 1;
     free(r->pnl_local);
-    free(r->pnl_all);
-    r->pnl_all = NULL;
-    r->pnl_local = malloc(sizeof(double) * nodes * (size_t)(r->hi - r->lo + 1));
-    if (me == 0 && r->progress) r->pnl_all = malloc(sizeof(double) * nodes * (size_t)r->n);
-    if (!r->pnl_local || (me == 0 && r->progress && !r->pnl_all))
-        return snprintf(err, MCVAR_ERRLEN, "out of memory for %lld scenarios", r->n), -1;
+    r->pnl_local = malloc(sizeof(double) * nodes * (size_t)row);
+    if (!r->pnl_local) return snprintf(err, MCVAR_ERRLEN, "out of memory for %lld scenarios", r->n), -1;
     return 0;
 }
 
@@ -184,88 +185,76 @@ static void block_fill(run *r, block_buf *k, long long first, const long long *i
     pricer_fx(&r->pr, k->lev, BLOCK, cnt, k->fx);
 }
 
-/* Values this rank's contiguous share [lo, hi) of the scenarios [from, to). */
-static int simulate_range(run *r, long long from, long long to, char *err) {
-    int np = gio_mpi_size(), me = gio_mpi_rank();
-    r->lo = from + (to - from) * me / np;
-    r->hi = from + (to - from) * (me + 1) / np;
-    block_buf k;
-    if (block_alloc(&k, &r->m, &r->b)) {
-        block_free(&k);
-        return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
-    }
-    size_t nloc = (size_t)(r->hi - r->lo);
+/* Values the scenarios [lo, hi) into rows (node-major, row length `stride`) from column at. */
+static void simulate_range(run *r, block_buf *k, long long lo, long long hi, double *rows,
+                           long long stride, long long at) {
     double t0 = gio_mpi_wtime(), c0 = gio_cpu_now();
-    for (long long s = r->lo; s < r->hi; s += BLOCK) {
-        int cnt = (int)(r->hi - s < BLOCK ? r->hi - s : BLOCK);
-        block_fill(r, &k, s, NULL, cnt);
-        pricer_node_pnl(&r->pr, k.x, k.lev, k.fx, BLOCK, cnt, k.node);
-        book_roll_up(&r->b, k.node, BLOCK, cnt);
+    for (long long s = lo; s < hi; s += BLOCK) {
+        int cnt = (int)(hi - s < BLOCK ? hi - s : BLOCK);
+        block_fill(r, k, s, NULL, cnt);
+        pricer_node_pnl(&r->pr, k->x, k->lev, k->fx, BLOCK, cnt, k->node);
+        book_roll_up(&r->b, k->node, BLOCK, cnt);
         for (int i = 0; i < r->b.nnodes; i++)
-            memcpy(r->pnl_local + (size_t)i * nloc + (size_t)(s - r->lo), k.node + (size_t)i * BLOCK,
-                   sizeof(double) * (size_t)cnt);
+            memcpy(rows + (size_t)i * (size_t)stride + (size_t)(at + s - lo),
+                   k->node + (size_t)i * BLOCK, sizeof(double) * (size_t)cnt);
     }
     r->t_value += gio_mpi_wtime() - t0;
     r->cpu_value += gio_cpu_now() - c0;
-    block_free(&k);
-    return 0;
 }
 
-/* Rank 0 receives every rank's share of [from, ...) into pnl_all, in scenario order. */
-static int gather(run *r, long long from) {
-    size_t nloc = (size_t)(r->hi - r->lo);
-    for (int i = 0; i < r->b.nnodes; i++)
-        if (gio_mpi_gather_doubles(r->pnl_local + (size_t)i * nloc, nloc,
-                                   r->pnl_all ? r->pnl_all + (size_t)i * (size_t)r->n + from : NULL))
-            return -1;
-    return 0;
-}
-
+/* This rank's contiguous share [lo, hi) of all n scenarios. */
 static int simulate(run *r, char *err) {
+    int np = gio_mpi_size(), me = gio_mpi_rank();
+    r->lo = r->n * me / np;
+    r->hi = r->n * (me + 1) / np;
     r->t_value = r->cpu_value = 0;
-    return simulate_range(r, 0, r->n, err);
+    block_buf k;
+    int rc = block_alloc(&k, &r->m, &r->b);
+    if (!rc) simulate_range(r, &k, r->lo, r->hi, r->pnl_local, r->hi - r->lo, 0);
+    block_free(&k);
+    return rc ? (snprintf(err, MCVAR_ERRLEN, "out of memory"), -1) : 0;
 }
 
-/* Where the P&L lies: every rank's own scenarios, or (--progress, target_rse) all of them
- * on rank 0. */
+/* Where the P&L lies: every rank's own contiguous block of scenarios. */
 static dist_pnl pnl_view(const run *r) {
     dist_pnl d = {r->pnl_local, r->hi - r->lo, r->lo, r->n, r->b.nnodes};
-    if (r->progress) {
-        int me = gio_mpi_rank();
-        d.local = me == 0 ? r->pnl_all : r->pnl_local; /* the others hold none: nloc 0 */
-        d.nloc = me == 0 ? r->n : 0;
-        d.lo = me == 0 ? 0 : r->n;
-    }
     return d;
 }
 
-/* Monte Carlo with --progress or target_rse: rounds that end at the checkpoints; after
- * each, rank 0 estimates, publishes and decides whether the target is met (broadcast, so
- * every rank stops at the same checkpoint). A run stopped early keeps the first `done`
- * scenarios: pnl_all is packed to that stride. */
+/* Monte Carlo with --progress or target_rse: rounds that end at the checkpoints (rounds.h);
+ * after each, the ranks estimate (rank 0 publishes) and learn whether the target is met, so
+ * every rank stops at the same checkpoint. Then the P&L of the `done` scenarios valued
+ * moves to the contiguous blocks of a run of `done` scenarios without rounds. */
 static int simulate_with_checkpoints(run *r, char *err) {
-    long long cap = r->n, done = 0;
-    int stop = 0;
+    mcvar_rounds *rd = &r->rounds;
+    int stop = 0, me = gio_mpi_rank();
+    long long held = 0;
     r->t_value = r->cpu_value = 0;
-    while (!stop && done < cap) {
-        long long next = mcvar_checkpoint_next(done, r->p.checkpoint_scenarios, cap);
-        if (simulate_range(r, done, next, err)) return -1;
-        if (gather(r, done)) return snprintf(err, MCVAR_ERRLEN, "gathering scenario P&L failed"), -1;
-        done = next;
-        if (gio_mpi_rank() == 0) {
-            double t0 = gio_mpi_wtime();
-            stop = mcvar_progress_checkpoint(&r->pg, r->pnl_all, cap, done);
-            r->t_progress += gio_mpi_wtime() - t0;
-        }
-        if (gio_mpi_bcast(&stop, sizeof stop, 0))
-            return snprintf(err, MCVAR_ERRLEN, "broadcast failed"), -1;
+    block_buf k;
+    int rc = block_alloc(&k, &r->m, &r->b);
+    if (gio_mpi_agree(rc, NULL)) {
+        block_free(&k);
+        return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     }
-    if (r->pnl_all && done < cap)
-        for (int i = 1; i < r->b.nnodes; i++)
-            memmove(r->pnl_all + (size_t)i * (size_t)done, r->pnl_all + (size_t)i * (size_t)cap,
-                    sizeof(double) * (size_t)done);
-    r->n = done;
-    if (gio_mpi_rank() == 0 && r->pg.target_rse > 0) r->stop = mcvar_progress_stopping(&r->pg);
+    while (!stop && rd->valued < rd->nrounds) {
+        long long from, to;
+        mcvar_rounds_share(rd, rd->valued, me, &from, &to);
+        simulate_range(r, &k, from, to, r->pnl_local, rd->capacity, held);
+        held += to - from;
+        long long done = rd->end[rd->valued++];
+        if ((rc = mcvar_progress_checkpoint(&r->pg, r->pnl_local, rd->capacity, held, to - from,
+                                            done, &stop)))
+            break;
+    }
+    block_free(&k);
+    r->t_progress = r->pg.seconds + r->pg.tail.seconds;
+    if (rc) return snprintf(err, MCVAR_ERRLEN, "checkpoint failed (out of memory, or a transfer)"), -1;
+    double t0 = gio_mpi_wtime();
+    if (mcvar_rounds_redistribute(rd, r->pnl_local, r->b.nnodes, &r->lo, &r->hi))
+        return snprintf(err, MCVAR_ERRLEN, "moving the scenario P&L to its ranks failed"), -1;
+    r->t_regroup = gio_mpi_wtime() - t0;
+    r->n = rd->end[rd->valued - 1];
+    if (me == 0 && r->pg.target_rse > 0) r->stop = mcvar_progress_stopping(&r->pg);
     return 0;
 }
 
@@ -463,8 +452,8 @@ static void print_timings(const run *r, double t_total) {
            "mcvar.peak_rss_mib_max_rank: %.0f\n", r->t_stats, r->t_pnl, r->t_rank0,
            100 * r->t_rank0 / t_total, rss);
     if (r->progress)
-        printf("mcvar.checkpoint_seconds: %.3f\nmcvar.stopped_at_scenarios: %lld\n", r->t_progress,
-               r->n);
+        printf("mcvar.checkpoint_seconds: %.3f\nmcvar.regroup_seconds: %.3f\n"
+               "mcvar.stopped_at_scenarios: %lld\n", r->t_progress, r->t_regroup, r->n);
 }
 
 static int what_if_mode(run *r) {
@@ -544,8 +533,8 @@ static void release(run *r) {
     pricer_free(&r->pr);
     quality_free(&r->q);
     mcvar_progress_free(&r->pg);
+    mcvar_rounds_free(&r->rounds);
     free(r->pnl_local);
-    free(r->pnl_all);
     free(r->own_var); free(r->own_es); free(r->top_var); free(r->top_es);
     free(r->child_var); free(r->child_es);
 }

@@ -6,14 +6,11 @@
  * order-statistic interval (p_(k+d) - p_(k-d)) / 2, d = ceil(sqrt(n a (1 - a))), a = w / n
  * (David and Nagaraja, "Order Statistics", 7.1); es_stderr = sd(max(-p - VaR, 0)) /
  * (a sqrt(n)) (Chen, "Nonparametric estimation of expected shortfall", 2008). Only the
- * k + d smallest values need to be in order, so instead of sorting all n this selects them
- * (Hoare's FIND, expected O(n)) and sorts those: per node and checkpoint one copy and
- * an expected ~3n comparisons, plus O(K log K), K = k + d. es_stderr's sums run over the
- * tail only (below), so they round differently from risk.c's pass over all n: the last
- * checkpoint of a full run equals var_summary.csv's VaR and ES exactly and its es_stderr to
- * about 1e-12 relative. Cannot be had without the P&L of every scenario: an order statistic
- * needs all of them, which is why rank 0 gathers each round (the traffic of the final
- * gather, only split into rounds). */
+ * K = max(k + d, m + 1) smallest values are read, in order: tail_pool.h keeps them on rank 0
+ * from what the ranks send at each checkpoint (a few per cent of each round). es_stderr's
+ * sums run over the tail only (below), so they round differently from risk.c's pass over
+ * all n: the last checkpoint of a full run equals var_summary.csv's VaR and ES exactly and
+ * its es_stderr to about 1e-12 relative. */
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
 
@@ -24,13 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gio_mpi.h"
 #include "risk.h"
-
-long long mcvar_checkpoint_next(long long done, long long base, long long cap) {
-    long long step = base;
-    if (done >= 4 * base) step = done / 4 / base * base;
-    return done + step >= cap ? cap : done + step;
-}
+#include "rounds.h"
 
 double mcvar_rse(double value, double se) {
     if (value == 0) return se == 0 ? 0 : INFINITY;
@@ -49,112 +42,73 @@ int mcvar_progress_init(mcvar_progress *g, const char *path, const params *p, lo
     g->nlevels = p->nconfidence;
     g->node_path = node_path;
     g->confidence = p->confidence;
-    g->scratch = malloc(sizeof(double) * (size_t)cap);
+    /* without a file, only what the target needs */
+    g->nest = path || (g->target_rse > 0 && g->target_all_nodes) ? nnodes : 1;
     g->est = calloc((size_t)nnodes * (size_t)g->nlevels, sizeof *g->est);
-    g->thr = calloc((size_t)nnodes, sizeof *g->thr);
-    g->has_thr = calloc((size_t)nnodes, sizeof *g->has_thr);
-    if (path) remove(path); /* an earlier run's progress is not this run's */
-    return g->scratch && g->est && g->thr && g->has_thr ? 0 : -1;
+    g->msg = calloc((size_t)g->nest + 2, sizeof *g->msg);
+    g->lacking = calloc((size_t)g->nest, 1);
+    if (path && gio_mpi_rank() == 0) remove(path); /* an earlier run's progress is not this run's */
+    return g->est && g->msg && g->lacking && !tail_pool_init(&g->tail, g->nest) ? 0 : -1;
 }
 
 void mcvar_progress_free(mcvar_progress *g) {
     free(g->rows);
-    free(g->scratch);
     free(g->est);
-    free(g->thr);
-    free(g->has_thr);
+    free(g->msg);
+    free(g->lacking);
+    tail_pool_free(&g->tail);
     memset(g, 0, sizeof *g);
 }
 
-/* Hoare's FIND: afterwards a[K-1] is the K-th smallest, a[0..K-2] <= it <= a[K..n-1]. */
-static void select_smallest(double *a, long long n, long long K) {
-    long long lo = 0, hi = n - 1;
-    while (lo < hi) {
-        double x = a[lo + (hi - lo) / 2];
-        long long i = lo, j = hi;
-        while (i <= j) {
-            while (a[i] < x) i++;
-            while (a[j] > x) j--;
-            if (i <= j) {
-                double t = a[i];
-                a[i++] = a[j];
-                a[j--] = t;
-            }
-        }
-        if (K - 1 <= j) hi = j;
-        else if (K - 1 >= i) lo = i;
-        else break; /* a[K-1] lies between the halves: it equals x */
-    }
+/* The ranks one level's figures read, from n alone (as risk.c's level_ranks and se_reach). */
+typedef struct level_ranks {
+    long long k, m, lo, hi, need;
+    double w, frac;
+} level_ranks;
+
+static level_ranks ranks_at(const mcvar_progress *g, int l, long long n) {
+    level_ranks r;
+    risk_tail_weight(g->confidence[l], n, &r.m, &r.frac);
+    r.w = (double)r.m + r.frac;
+    if (r.m == 0 && r.frac == 0) { r.m = 1; r.w = 1; } /* as risk.c */
+    r.k = risk_tail_count(g->confidence[l], n);
+    double a = r.w / (double)n;
+    long long d = (long long)ceil(sqrt((double)n * a * (1 - a)));
+    r.lo = r.k - d < 1 ? 1 : r.k - d;
+    r.hi = r.k + d > n ? n : r.k + d;
+    long long es_need = r.m + (r.frac > 0) > n ? n : r.m + (r.frac > 0);
+    r.need = r.hi > es_need ? r.hi : es_need;
+    return r;
 }
 
-static int ascending(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Puts the `need` smallest of pnl[0..n) in ascending order at s[0..need). Selecting among
- * all n costs branch mispredictions on every comparison, so a first pass keeps, without
- * branches, only the values at or below the node's threshold from the last checkpoint (the
- * 2 need-th smallest then, so about 2.5 need of n now); when fewer than need pass, all n
- * are taken. Either way the result is exactly the need smallest. */
-static void smallest(mcvar_progress *g, int node, const double *pnl, long long n,
-                     long long need) {
-    double *s = g->scratch;
-    long long c = 0;
-    if (g->has_thr[node]) {
-        double thr = g->thr[node];
-        for (long long i = 0; i < n; i++) {
-            s[c] = pnl[i];
-            c += pnl[i] <= thr;
-        }
-    }
-    if (c < need) {
-        memcpy(s, pnl, sizeof(double) * (size_t)n);
-        c = n;
-    }
-    long long keep = 2 * need < c ? 2 * need : c;
-    select_smallest(s, c, keep);
-    g->thr[node] = s[keep - 1];
-    g->has_thr[node] = 1;
-    select_smallest(s, keep, need);
-    qsort(s, (size_t)need, sizeof *s, ascending);
-}
-
-/* One node's estimates at every level from its first n P&Ls (n >= 1). */
-static void estimate(mcvar_progress *g, int node, const double *pnl, long long n,
-                     mcvar_estimate *out) {
+/* How many of the smallest P&Ls the estimates at n scenarios read. */
+static long long need_at(const mcvar_progress *g, long long n) {
     long long need = 1;
-    long long k[PARAMS_MAX_CONF], m[PARAMS_MAX_CONF], lo[PARAMS_MAX_CONF], hi[PARAMS_MAX_CONF];
-    double w[PARAMS_MAX_CONF], frac[PARAMS_MAX_CONF];
     for (int l = 0; l < g->nlevels; l++) {
-        risk_tail_weight(g->confidence[l], n, &m[l], &frac[l]);
-        w[l] = (double)m[l] + frac[l];
-        if (m[l] == 0 && frac[l] == 0) { m[l] = 1; w[l] = 1; } /* as risk.c */
-        k[l] = risk_tail_count(g->confidence[l], n);
-        double a = w[l] / (double)n;
-        long long d = (long long)ceil(sqrt((double)n * a * (1 - a)));
-        lo[l] = k[l] - d < 1 ? 1 : k[l] - d;
-        hi[l] = k[l] + d > n ? n : k[l] + d;
-        long long es_need = m[l] + (frac[l] > 0) > n ? n : m[l] + (frac[l] > 0);
-        if (hi[l] > need) need = hi[l];
-        if (es_need > need) need = es_need;
+        long long k = ranks_at(g, l, n).need;
+        if (k > need) need = k;
     }
-    smallest(g, node, pnl, n, need);
-    const double *s = g->scratch;
+    return need;
+}
+
+/* One node's estimates at every level from the smallest of its first n P&Ls, ascending in
+ * s[0..need_at(n)) (n >= 1). */
+static void estimate(const mcvar_progress *g, const double *s, long long n, mcvar_estimate *out) {
     for (int l = 0; l < g->nlevels; l++) {
+        level_ranks r = ranks_at(g, l, n);
         mcvar_estimate *e = &out[l];
-        e->var = -s[k[l] - 1];
+        e->var = -s[r.k - 1];
         double tail = 0;
-        for (long long i = 0; i < m[l] && i < n; i++) tail += s[i];
-        if (frac[l] > 0 && m[l] < n) tail += frac[l] * s[m[l]];
-        e->es = -tail / w[l];
-        e->var_se = (s[hi[l] - 1] - s[lo[l] - 1]) / 2;
+        for (long long i = 0; i < r.m && i < n; i++) tail += s[i];
+        if (r.frac > 0 && r.m < n) tail += r.frac * s[r.m];
+        e->es = -tail / r.w;
+        e->var_se = (s[r.hi - 1] - s[r.lo - 1]) / 2;
         /* The loss beyond VaR, max(-p - VaR, 0), is positive only for p < -VaR, all among
          * the k - 1 smallest: its mean and sum of squared deviations from the tail alone,
          * ss = sum_tail (x - mean)^2 + (n - t) mean^2, equal to risk.c's to rounding. */
-        double a = w[l] / (double)n, mean = 0, ss = 0;
+        double a = r.w / (double)n, mean = 0, ss = 0;
         long long t = 0;
-        while (t < k[l] - 1 && s[t] < -e->var) mean += -s[t++] - e->var;
+        while (t < r.k - 1 && s[t] < -e->var) mean += -s[t++] - e->var;
         mean /= (double)n;
         for (long long i = 0; i < t; i++) {
             double x = -s[i] - e->var - mean;
@@ -239,22 +193,8 @@ static int replace_file(const mcvar_progress *g, char *err, size_t errlen) {
     return 0;
 }
 
-int mcvar_progress_checkpoint(mcvar_progress *g, const double *pnl, long long stride,
-                              long long done) {
-    g->done = done;
-    int nodes = g->path ? g->nnodes : 1; /* without a file, only what the target needs */
-    if (g->target_rse > 0 && g->target_all_nodes) nodes = g->nnodes;
-    for (int i = 0; i < nodes; i++)
-        estimate(g, i, pnl + (size_t)i * (size_t)stride, done, g->est + (size_t)i * g->nlevels);
-    if (g->path) {
-        char err[512] = "";
-        if (append_checkpoint(g, done)) snprintf(err, sizeof err, "out of memory");
-        else replace_file(g, err, sizeof err);
-        if (err[0] && !g->warned) {
-            fprintf(stderr, "mcvar: progress not published: %s (the run goes on)\n", err);
-            g->warned = 1;
-        }
-    }
+/* Rank 0: whether the estimated figures meet the target. */
+static int target_met(const mcvar_progress *g) {
     if (!(g->target_rse > 0)) return 0;
     int check = g->target_all_nodes ? g->nnodes : 1;
     for (int i = 0; i < check; i++)
@@ -265,6 +205,65 @@ int mcvar_progress_checkpoint(mcvar_progress *g, const double *pnl, long long st
                 return 0;
         }
     return 1;
+}
+
+/* Rank 0's word after the candidates arrived, in g->msg: [1, 0, lacking...] when a pool
+ * lacks values (the ranks send that node's prefix again), else [0, stop, thr...] after
+ * estimating and keeping, for the next checkpoint, twice what it will read. */
+static void settle(mcvar_progress *g, long long done) {
+    long long need = need_at(g, done);
+    int lacking = 0;
+    for (int i = 0; i < g->nest; i++)
+        lacking |= g->lacking[i] = !tail_pool_holds(&g->tail, i, need);
+    g->msg[0] = lacking;
+    g->msg[1] = 0;
+    if (lacking) {
+        for (int i = 0; i < g->nest; i++) g->msg[2 + i] = g->lacking[i];
+        return;
+    }
+    long long keep = 2 * need_at(g, mcvar_checkpoint_next(done, g->base, g->cap));
+    for (int i = 0; i < g->nest; i++) {
+        estimate(g, g->tail.v[i], done, g->est + (size_t)i * g->nlevels);
+        tail_pool_keep(&g->tail, i, keep);
+        g->msg[2 + i] = g->tail.thr[i];
+    }
+    g->msg[1] = target_met(g);
+}
+
+static void publish(mcvar_progress *g, long long done) {
+    char err[512] = "";
+    if (append_checkpoint(g, done)) snprintf(err, sizeof err, "out of memory");
+    else replace_file(g, err, sizeof err);
+    if (err[0] && !g->warned) {
+        fprintf(stderr, "mcvar: progress not published: %s (the run goes on)\n", err);
+        g->warned = 1;
+    }
+}
+
+int mcvar_progress_checkpoint(mcvar_progress *g, const double *rows, long long stride,
+                              long long held, long long fresh, long long done, int *stop) {
+    int me = gio_mpi_rank(), rc = tail_pool_add(&g->tail, rows, stride, held, fresh);
+    if (rc == -1) return -1; /* every rank saw it */
+    g->done = done;
+    for (;;) {
+        double t0 = gio_mpi_wtime();
+        if (me == 0) {
+            if (rc) g->msg[0] = -1; /* rank 0 ran out of memory merging */
+            else settle(g, done);
+        }
+        g->seconds += gio_mpi_wtime() - t0;
+        size_t len = sizeof(double) * ((size_t)g->nest + 2);
+        if (gio_mpi_bcast(g->msg, len, 0) || g->msg[0] < 0) return -1;
+        if (g->msg[0] == 0) break;
+        for (int i = 0; i < g->nest; i++) g->lacking[i] = g->msg[2 + i] != 0;
+        if (tail_pool_refill(&g->tail, g->lacking, rows, stride, held)) return -1;
+    }
+    for (int i = 0; i < g->nest; i++) g->tail.thr[i] = g->msg[2 + i];
+    *stop = g->msg[1] != 0;
+    double t0 = gio_mpi_wtime();
+    if (me == 0 && g->path) publish(g, done); /* after the word: the others go on meanwhile */
+    g->seconds += gio_mpi_wtime() - t0;
+    return 0;
 }
 
 mcvar_stopping mcvar_progress_stopping(const mcvar_progress *g) {

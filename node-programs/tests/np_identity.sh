@@ -1,7 +1,7 @@
 # mcvar's outputs are byte-identical for 1, 2, 3 and 4 ranks (and whatever the read mode;
 # also for a book whose P&Ls all tie and for a stressed historical run),
 # contributions add up to the VaR, and no temporary file is left behind. Publishing
-# progress (--progress) changes no result byte at np = 2 and 3; its last checkpoint holds
+# progress (--progress) changes no result byte at np = 1..4; its last checkpoint holds
 # var_summary's VaR and ES. A target relative standard error stops every np at the same
 # checkpoint with the same bytes (stopping.csv included).
 source "$(dirname "$0")/lib.sh"
@@ -50,16 +50,21 @@ for name in flat histsw; do
     cmp "$f" "out-$name-3/$(basename "$f")" || fail "$name: np=3 differs from np=1 in $(basename "$f")"
   done
 done
+# With progress on the book whose P&Ls all tie (every value reaches the checkpoints' pools).
+OUT="out-flat-progress" run_case flat 3 two-phase --progress flat-progress.csv
+for f in out-flat-1/*; do
+  cmp "$f" "out-flat-progress/$(basename "$f")" || fail "flat: --progress changed $(basename "$f")"
+done
 # Live results: the normal case again with --progress (rounds of 1000 scenarios).
-for np in 2 3; do
+for np in 1 2 3 4; do
   OUT="out-progress-$np" run_case normal "$np" two-phase --progress "out-normal-$np-progress.csv"
   for f in out-normal-1/*; do
     cmp "$f" "out-progress-$np/$(basename "$f")" || fail "--progress changed $(basename "$f") at np=$np"
   done
-  cmp out-normal-2-progress.csv "out-normal-$np-progress.csv" || fail "progress differs at np=$np"
+  cmp out-normal-1-progress.csv "out-normal-$np-progress.csv" || fail "progress differs at np=$np"
 done
 if ls -A . | grep -q '^\.'; then fail "temporary progress file left behind"; fi
-"$PYTHON" - out-normal-2-progress.csv out-normal-1/var_summary.csv <<'PY'
+"$PYTHON" - out-normal-1-progress.csv out-normal-1/var_summary.csv <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert [*rows[0]] == ["done", "total", "unit", "figure", "value", "stderr"], rows[0]
@@ -74,7 +79,7 @@ PY
 # The adaptive stop: checkpoints every 250 from 250, a 10% target (top node).
 cp normal/params.csv normal/params-target.csv
 printf 'checkpoint_scenarios,250\ntarget_rse,0.1\n' >> normal/params-target.csv
-for np in 1 2 3; do
+for np in 1 2 3 4; do
   mkdir "out-target-$np"
   mpi "$np" "$BIN/mcvar" --factors normal/factors.csv --history normal/history.csv \
     --positions normal/positions.csv --params normal/params-target.csv \
