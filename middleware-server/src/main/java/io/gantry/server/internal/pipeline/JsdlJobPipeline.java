@@ -196,6 +196,12 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     if (streamFailed.isPresent()) {
       throw new JobFailure(streamFailed.get()); // while it waited for its slots
     }
+    if (streamsIntoProgram(plan) && !streams.streams(plan.jobId())) {
+      // STAGED before a restart: the streams began with the server that stopped
+      throw new JobFailure(
+          "the server restarted after this job's streamed inputs (gx:Stream) began; nothing feeds"
+              + " them now: submit the job again");
+    }
     try {
       ProgramStart job = programStart(plan, ref -> recordComputeRef(plan, ref));
       JobAccount account = backend.prepare(job);
