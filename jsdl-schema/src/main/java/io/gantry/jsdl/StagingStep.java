@@ -21,6 +21,8 @@ import java.util.Optional;
  * @param target where stage-out writes to, if anywhere
  * @param cacheValidity Gantry's {@code gx:CacheValidity} extension element: how long the stage-in
  *     cache may serve the fetched file; empty: never cached
+ * @param stream Gantry's {@code gx:Stream} extension element: the program reads this stage-in as it
+ *     arrives, delivered so; empty: the program starts once the file is complete
  */
 public record StagingStep(
     int order,
@@ -30,7 +32,8 @@ public record StagingStep(
     boolean deleteOnTermination,
     Optional<Endpoint> source,
     Optional<Endpoint> target,
-    Optional<javax.xml.datatype.Duration> cacheValidity) {
+    Optional<javax.xml.datatype.Duration> cacheValidity,
+    Optional<StreamDelivery> stream) {
 
   /**
    * A Source or Target: its URI as written (stripped) and its login, if the element has one. An
@@ -53,7 +56,8 @@ public record StagingStep(
               Boolean.TRUE.equals(e.isDeleteOnTermination()),
               endpoint(e.getSource()),
               endpoint(e.getTarget()),
-              cacheValidity(e.getAny())));
+              cacheValidity(e.getAny()),
+              stream(e.getAny())));
     }
     return steps;
   }
@@ -85,6 +89,25 @@ public record StagingStep(
         } catch (IllegalArgumentException x) {
           return Optional.empty(); // the schema check has reported it
         }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The {@code gx:Stream} among the extension content (a JAXB element or a DOM element); empty when
+   * absent or not one of the deliveries (the parser reports that).
+   */
+  private static Optional<StreamDelivery> stream(List<Object> any) {
+    for (Object o : any) {
+      if (o instanceof jakarta.xml.bind.JAXBElement<?> e
+          && e.getName().equals(new javax.xml.namespace.QName(JsdlNamespaces.GANTRY, "Stream"))) {
+        return StreamDelivery.of(String.valueOf(e.getValue()));
+      }
+      if (o instanceof org.w3c.dom.Element e
+          && JsdlNamespaces.GANTRY.equals(e.getNamespaceURI())
+          && "Stream".equals(e.getLocalName())) {
+        return StreamDelivery.of(e.getTextContent());
       }
     }
     return Optional.empty();

@@ -418,6 +418,7 @@ public final class GantryServer implements AutoCloseable {
                 new DependencyGate(store, store.jobConditions()),
                 queueClasses(config)));
     scheduler.recordingTo(metrics); // ops: queue wait, run time
+    pipeline.stoppingStreamsWith(scheduler::stop); // a failed stream fails its consumer
     scheduler.recover();
     diskLimits.watch(scheduler, limits.checkInterval());
     return scheduler;

@@ -56,6 +56,7 @@ final class StagingChecks {
       sourceOrTarget(Dom.child(staging, JSDL, "Source"));
       sourceOrTarget(Dom.child(staging, JSDL, "Target"));
       cacheValidity(staging, Dom.child(staging, JSDL, "Source") != null);
+      stream(staging, description);
     }
     for (Element pre : Dom.children(description, GANTRY, "PreDataStaging")) {
       scp(pre, "transmit", "TargetFileName", "stage-in copies files into the job directory");
@@ -83,6 +84,81 @@ final class StagingChecks {
     } else if (!stagesIn) {
       findings.warning(
           validity, "only a stage-in is cached; this " + staging.getLocalName() + " has none");
+    }
+  }
+
+  /**
+   * {@code gx:Stream}: the program reads this stage-in while its producer writes it, so the Source
+   * must be a file of a job this one starts beside ({@code gantry-job:} naming a job in {@code
+   * gx:AfterStart}), the file in the job directory itself (a FIFO or a growing file is made there),
+   * replaced whole (no append), and {@code file} only for a blocked-gzip file, whose end-of-file
+   * block tells its reader where it ends.
+   */
+  private void stream(Element staging, Element description) {
+    Element stream = Dom.child(staging, GANTRY, "Stream");
+    if (stream == null) {
+      return;
+    }
+    String value = Dom.text(stream);
+    java.util.Optional<io.gantry.jsdl.StreamDelivery> delivery =
+        io.gantry.jsdl.StreamDelivery.of(value);
+    if (delivery.isEmpty()) {
+      findings.error(
+          stream,
+          "Stream is '"
+              + value
+              + "'; it is pipe (the file is a FIFO the program reads once, in order) or file (a"
+              + " .gz file that grows until its producer ends)");
+      return;
+    }
+    Element source = Dom.child(staging, JSDL, "Source");
+    String uri = source == null ? null : Dom.text(Dom.child(source, JSDL, "URI"));
+    JobOutputUri producer = null;
+    if (uri != null && JobOutputUri.is(uri)) {
+      try {
+        producer = JobOutputUri.parse(uri);
+      } catch (IllegalArgumentException e) {
+        return; // reported at the URI
+      }
+    }
+    if (producer == null) {
+      findings.error(
+          stream,
+          "only a Source gantry-job:JOB/FILE of a job this one starts beside (gx:AfterStart) can"
+              + " be streamed");
+      return;
+    }
+    Element dependencies = Dom.child(description, GANTRY, "Dependencies");
+    String job = producer.job();
+    boolean afterStart =
+        dependencies != null
+            && Dom.children(dependencies, GANTRY, "AfterStart").stream()
+                .anyMatch(e -> job.equals(Dom.text(e)));
+    if (!afterStart) {
+      findings.error(
+          stream,
+          "streams job "
+              + job
+              + "'s file while it is written, so the job must start beside it: add <gx:AfterStart>"
+              + job
+              + "</gx:AfterStart> to gx:Dependencies");
+    }
+    if (Dom.child(staging, JSDL, "FilesystemName") != null) {
+      findings.error(stream, "a streamed file lies in the job directory, not in a FilesystemName");
+    }
+    Element flag = Dom.child(staging, JSDL, "CreationFlag");
+    if (flag != null && "append".equals(Dom.text(flag))) {
+      findings.error(stream, "a streamed file cannot be appended to; use overwrite");
+    }
+    Element fileName = Dom.child(staging, JSDL, "FileName");
+    String name = fileName == null ? "" : Dom.text(fileName);
+    if (delivery.get() == io.gantry.jsdl.StreamDelivery.FILE && !name.endsWith(".gz")) {
+      findings.error(
+          stream,
+          "Stream file is only for a blocked-gzip FileName ending in .gz (its reader follows it to"
+              + " its end-of-file block); "
+              + name
+              + " streams with pipe");
     }
   }
 

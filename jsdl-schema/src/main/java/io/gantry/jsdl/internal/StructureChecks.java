@@ -35,6 +35,7 @@ final class StructureChecks {
           Map.entry("{" + GANTRY + "}TaskFarm", "JobDescription"),
           Map.entry("{" + GANTRY + "}Parameters", "JobDescription"),
           Map.entry(CACHE_VALIDITY, "DataStaging"),
+          Map.entry("{" + GANTRY + "}Stream", "DataStaging"),
           Map.entry("{" + POSIX + "}POSIXApplication", "Application"),
           Map.entry("{" + SPMD + "}SPMDApplication", "Application"),
           Map.entry("{" + HPCPA + "}HPCProfileApplication", "Application"));

@@ -358,6 +358,133 @@ class JobDependenciesOverHttpTest {
         never.failureReason);
   }
 
+  // The consumer's program reading while the producer writes (gx:Stream pipe): its input is a
+  // FIFO the server feeds from its spill copy of the producer's file.
+
+  /**
+   * A one-pass consumer: sums the first column of the producer's output, streamed through a FIFO
+   * ({@code pipe}) or staged after it ({@code null}); writes {@code half-seen} once it read line
+   * 10,000, of the 20,000 written before the producer waits (awk, mawk here, reads its input in
+   * whole blocks: the line it has seen must not be in the last block before the pause).
+   */
+  private static TestJobs summing(String producer, String delivery) {
+    return reading(
+        producer,
+        delivery,
+        "awk '{ s += $1 } NR == 10000 { print NR > \"half-seen\"; close(\"half-seen\") }"
+            + " END { print NR, s }' in.txt");
+  }
+
+  /**
+   * Runs {@code script} on the producer's output at {@code in.txt}, streamed as {@code delivery}.
+   */
+  private static TestJobs reading(String producer, String delivery, String script) {
+    return TestJobs.job("consumer")
+        .dataStaging(
+            "<jsdl:DataStaging><jsdl:FileName>in.txt</jsdl:FileName>"
+                + "<jsdl:CreationFlag>overwrite</jsdl:CreationFlag>"
+                + "<jsdl:Source><jsdl:URI>gantry-job:"
+                + producer
+                + "/stdout.txt</jsdl:URI></jsdl:Source>"
+                + (delivery == null ? "" : "<gx:Stream>" + delivery + "</gx:Stream>")
+                + "</jsdl:DataStaging>")
+        .shell(script, 60);
+  }
+
+  private static void awaitFile(String job, String file) throws Exception {
+    Path path = server.jobDirectory(job).resolve(file);
+    try {
+      Await.until(job + "'s " + file, LIMIT, () -> Files.exists(path));
+    } catch (AssertionError e) {
+      JobStatusInfo now = alice.getJobStatus(job);
+      throw new AssertionError(e.getMessage() + "; " + now.state + ": " + now.failureReason, e);
+    }
+  }
+
+  private static Path spill(String job) {
+    return server.jobDirectory(job).getParent().resolve(".gantry-streams").resolve(job);
+  }
+
+  @Test
+  void aPipedConsumerComputesWhileItsProducerWritesToTheSameResultAsAfterIt() throws Exception {
+    String producer = alice.submitJob(streamingProducer("producer", "seq 20001 40000").document());
+    String piped = alice.submitJob(summing(producer, "pipe").afterStart(producer).document());
+
+    awaitFile(piped, "half-seen"); // its program read the first half ...
+    assertEquals(JobStateName.RUNNING, alice.getJobStatus(producer).state, "... still written");
+    assertEquals(JobStateName.RUNNING, alice.getJobStatus(piped).state);
+    assertTrue(
+        Files.readAttributes(
+                server.jobDirectory(piped).resolve("in.txt"),
+                java.nio.file.attribute.PosixFileAttributes.class,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS)
+            .isOther(),
+        "in.txt is a FIFO");
+    release(producer);
+    JobStatusInfo end = awaitFinal(alice, piped, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+
+    String staged = alice.submitJob(summing(producer, null).after(producer).document());
+    JobStatusInfo stagedEnd = awaitFinal(alice, staged, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, stagedEnd.state, stagedEnd.failureReason);
+    String result = Files.readString(server.jobDirectory(staged).resolve("stdout.txt"));
+    assertEquals("40000 800020000\n", result);
+    assertEquals(result, Files.readString(server.jobDirectory(piped).resolve("stdout.txt")));
+    Path made = server.jobDirectory(producer).resolve("stdout.txt");
+    StagedFileInfo record = alice.getJobResults(piped).stagedIn.get(0);
+    assertEquals("in.txt", record.target);
+    assertEquals(Files.size(made), record.bytes);
+    assertEquals(Sha256.of(made), record.checksum.replaceFirst("^sha256:", ""));
+    assertFalse(Files.exists(spill(piped)), "the spill copy is removed");
+  }
+
+  @Test
+  void aProducerFailingMidPipeFailsTheRunningConsumerNamingIt() throws Exception {
+    String producer = alice.submitJob(streamingProducer("producer", "exit 3").document());
+    String piped = alice.submitJob(summing(producer, "pipe").afterStart(producer).document());
+
+    awaitFile(piped, "half-seen");
+    release(producer);
+    JobStatusInfo end = awaitFinal(alice, piped, LIMIT);
+    assertEquals(JobStateName.FAILED, end.state);
+    assertTrue(
+        end.failureReason.contains(
+            "job "
+                + producer
+                + " ended FAILED while this job read its file stdout.txt as it was written"),
+        end.failureReason);
+    assertTrue(end.started != null, "its program ran");
+    assertEquals(
+        "", Files.readString(server.jobDirectory(piped).resolve("stdout.txt")), "it was stopped");
+    assertFalse(Files.exists(spill(piped)), "the spill copy is removed");
+  }
+
+  @Test
+  void aFailingConsumerEndsItsStreamAndAnIdleOneEndsWithItsProducer() throws Exception {
+    String producer = alice.submitJob(streamingProducer("producer", "seq 20001 40000").document());
+    // reads a little, then fails: its stream stops, the producer goes on
+    String failing =
+        alice.submitJob(
+            reading(producer, "pipe", "head -n 3 in.txt; exit 4").afterStart(producer).document());
+    JobStatusInfo failed = awaitFinal(alice, failing, LIMIT);
+    assertEquals(JobStateName.FAILED, failed.state);
+    assertTrue(failed.failureReason.contains("exited with code 4"), failed.failureReason);
+    assertFalse(Files.exists(spill(failing)), "its stream stopped");
+    assertEquals(JobStateName.RUNNING, alice.getJobStatus(producer).state, "left running");
+
+    // never opens its FIFO (the first half fills the pipe): it ends when its input does
+    String idle =
+        alice.submitJob(reading(producer, "pipe", "echo idle").afterStart(producer).document());
+    awaitFile(idle, "stdout.txt");
+    release(producer);
+    JobStatusInfo end = awaitFinal(alice, idle, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    assertEquals(JobStateName.SUCCEEDED, awaitFinal(alice, producer, LIMIT).state);
+    assertEquals(
+        Files.size(server.jobDirectory(producer).resolve("stdout.txt")),
+        alice.getJobResults(idle).stagedIn.get(0).bytes);
+  }
+
   @Test
   void whatAJobMayNotReadIsRefusedAtValidation() throws Exception {
     // held: never runs, so it stays unfinished for the whole test

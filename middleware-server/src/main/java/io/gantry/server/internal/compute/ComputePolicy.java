@@ -55,6 +55,17 @@ public record ComputePolicy(
     return batchResources && !remoteJobDirectories;
   }
 
+  /**
+   * Whether a streamed stage-in can be fed into the program while it runs (a FIFO or a growing file
+   * the server writes in the job directory, docs/workflows.md): only where the program runs on this
+   * host (local). Elsewhere the program runs on other hosts, where this host's FIFO cannot be read
+   * and a growing file on a shared file system is not seen in order, so the stream is staged
+   * completely before the program starts.
+   */
+  public boolean streamsIntoPrograms() {
+    return jobHostFiles && !batchResources && !remoteJobDirectories;
+  }
+
   /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */
   public static ComputePolicy local() {
     return new ComputePolicy("local", true, true, false, false, null, null, Map.of(), false);

@@ -50,6 +50,9 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private final StageOutHook afterLoad;
   private TaskFarmRunner farms;
 
+  /** The stage-ins programs read as they arrive (gx:Stream), while they run. */
+  private final ProgramStreams streams = new ProgramStreams();
+
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(JsdlJobPipeline.class);
 
@@ -83,6 +86,16 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     return this;
   }
 
+  /**
+   * Stops a job whose streamed input failed, with the reason (the scheduler's stop method: a
+   * running program terminated, the job FAILED); returns this.
+   */
+  public JsdlJobPipeline stoppingStreamsWith(
+      java.util.function.BiPredicate<io.gantry.server.internal.jobstore.JobId, String> stops) {
+    streams.stopWith(stops::test);
+    return this;
+  }
+
   @Override
   public JsdlJobPlan plan(JobRecord job, String jobDescription) throws JobFailure {
     // a template is stored as written: fill it with the values stored beside it
@@ -98,15 +111,73 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       throws JobFailure, InterruptedException {
     JobDirectories directories = backend.directories();
     directories.recreate(plan.jobDirectory());
+    boolean streaming = streamsIntoProgram(plan);
+    if (!plan.streams().isEmpty() && !streaming) {
+      LOG.info(
+          "job {}: its gx:Stream inputs are staged completely before the program starts ({})",
+          plan.jobId(),
+          plan.farm() != null
+              ? "a task farm's tasks do not read streams"
+              : "compute.backend " + backend.policy().backend() + " runs programs on other hosts");
+    }
+    io.gantry.staging.StageInPlan now = streaming ? withoutStreams(plan) : plan.stageIn();
     Manifest manifest =
         stage(
             () ->
                 directories.stageIn(
-                    gateway, plan.stageIn(), plan.jobDirectory(), listener("stage-in", progress)));
+                    gateway, now, plan.jobDirectory(), listener("stage-in", progress)));
     store.recordDataMovements(
         plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
     FaultPoint.STAGE_IN_RECORDED.reached();
     StagingMetrics.record(metrics, "in", manifest.records());
+    if (streaming) {
+      streams.start(
+          plan,
+          directories.root().resolve(STREAMS).resolve(plan.jobId().toString()),
+          input ->
+              spill ->
+                  directories.stageIn(
+                      gateway,
+                      new io.gantry.staging.StageInPlan(
+                          List.of(), List.of(), List.of(input.transfer())),
+                      spill,
+                      StagingListener.NONE),
+          (id, streamed) -> {
+            store.recordDataMovements(
+                id, DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, streamed));
+            StagingMetrics.record(metrics, "in", streamed.records());
+          });
+    }
+  }
+
+  /**
+   * The directory under the staging root holding each streaming job's spill copies ({@code
+   * .gantry-streams/JOB/N}): the server's, never a job's; not a job id, so retention passes it by.
+   */
+  private static final String STREAMS = ".gantry-streams";
+
+  /**
+   * Whether the job's program reads its gx:Stream inputs as they arrive: on a backend whose
+   * programs run on this host, for a job that runs its program once.
+   */
+  private boolean streamsIntoProgram(JsdlJobPlan plan) {
+    return !plan.streams().isEmpty()
+        && plan.farm() == null
+        && plan.runsProgram()
+        && backend.policy().streamsIntoPrograms();
+  }
+
+  /** The job's stage-ins but its streamed ones, which run beside the program. */
+  private static io.gantry.staging.StageInPlan withoutStreams(JsdlJobPlan plan) {
+    io.gantry.staging.StageInPlan in = plan.stageIn();
+    List<io.gantry.staging.UriTransfer> streamed =
+        plan.streams().stream()
+            .map(io.gantry.server.internal.plan.StreamedInput::transfer)
+            .toList();
+    return new io.gantry.staging.StageInPlan(
+        in.transfers(),
+        in.extracts(),
+        in.uriTransfers().stream().filter(t -> !streamed.contains(t)).toList());
   }
 
   @Override
@@ -121,11 +192,21 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
         throw new JobFailure(refusal.get());
       }
     }
+    Optional<String> streamFailed = streams.failure(plan.jobId());
+    if (streamFailed.isPresent()) {
+      throw new JobFailure(streamFailed.get()); // while it waited for its slots
+    }
+    if (streamsIntoProgram(plan) && !streams.streams(plan.jobId())) {
+      // STAGED before a restart: the streams began with the server that stopped
+      throw new JobFailure(
+          "the server restarted after this job's streamed inputs (gx:Stream) began; nothing feeds"
+              + " them now: submit the job again");
+    }
     try {
       ProgramStart job = programStart(plan, ref -> recordComputeRef(plan, ref));
       JobAccount account = backend.prepare(job);
       if (plan.farm() == null) {
-        return backend.start(job, account);
+        return streams.following(plan.jobId(), backend.start(job, account));
       }
       if (farms == null) {
         throw new JobFailure("this server runs no task farms");
@@ -182,7 +263,16 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     if (computeRef.startsWith(FARM_REF)) {
       return resumeFarm(plan, computeRef);
     }
-    return backend.reattach(plan.jobId().toString(), plan.jobDirectory(), computeRef);
+    Optional<RunningJob> running =
+        backend.reattach(plan.jobId().toString(), plan.jobDirectory(), computeRef);
+    if (streamsIntoProgram(plan) && running.isPresent()) {
+      // its streams ended with the server that fed them: what it read since is not its input
+      running.get().terminate(java.time.Duration.ZERO);
+      throw new JobFailure(
+          "the server stopped while the program read a streamed input (gx:Stream); the program"
+              + " was stopped");
+    }
+    return running;
   }
 
   /**
@@ -271,6 +361,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
    */
   @Override
   public void terminated(JsdlJobPlan plan) {
+    streams.cut(plan.jobId()); // ended: whatever still streams for it stops
     backend.forget(plan.jobId().toString()); // its end is in the job store now
     if (plan.farm() != null && farms != null) {
       farms.forget(plan.jobId());

@@ -338,7 +338,8 @@ public final class JobPlanner {
         out,
         batch,
         job.taskFarm().orElse(null),
-        job.queueClass().orElse(null));
+        job.queueClass().orElse(null),
+        StreamedInput.of(job.stagingSteps(), standard.in()));
   }
 
   /** JSDL SPMD's ProcessesPerHost, the one JSDL element that says how ranks spread over hosts. */

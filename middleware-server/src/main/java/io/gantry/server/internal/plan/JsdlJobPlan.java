@@ -14,7 +14,8 @@ import java.nio.file.Path;
  * is asked for beyond the launch spec. {@code launch} is null for a job that only stages data (JSDL
  * without Application). {@code farm} is the task farm the launch spec's launchers serve, or null
  * for a job that runs its program once. {@code requestedClass} is the priority class the job's
- * {@code gx:Queue} names, or null (the default class).
+ * {@code gx:Queue} names, or null (the default class). {@code streams} are the stage-ins of {@code
+ * stageIn} that its program reads as they arrive ({@code gx:Stream}).
  */
 public record JsdlJobPlan(
     JobId jobId,
@@ -25,8 +26,13 @@ public record JsdlJobPlan(
     StageOutPlan stageOut,
     BatchResources batch,
     io.gantry.jsdl.farm.TaskFarmSpec farm,
-    String requestedClass)
+    String requestedClass,
+    java.util.List<StreamedInput> streams)
     implements JobPlan {
+
+  public JsdlJobPlan {
+    streams = streams == null ? java.util.List.of() : java.util.List.copyOf(streams);
+  }
 
   /** A job that is not a task farm. */
   public JsdlJobPlan(
@@ -37,7 +43,7 @@ public record JsdlJobPlan(
       LaunchSpec launch,
       StageOutPlan stageOut,
       BatchResources batch) {
-    this(jobId, owner, jobDirectory, stageIn, launch, stageOut, batch, null, null);
+    this(jobId, owner, jobDirectory, stageIn, launch, stageOut, batch, null, null, null);
   }
 
   @Override
