@@ -240,6 +240,8 @@ public final class ServerBenchmark {
       print(prefix + "server_submitted_to_started_ms", millis(r.submittedToStartedMillis()));
       print(prefix + "server_started_to_finished_ms", millis(r.startedToFinishedMillis()));
       print(prefix + "overhead_ms", millis(r.overheadMillis()));
+      // the job's timeline (audit trail, medians): the time before each entry was stored
+      r.stepMillis().forEach((step, ms) -> print(prefix + "step." + step + "_ms", millis(ms)));
     }
   }
 
