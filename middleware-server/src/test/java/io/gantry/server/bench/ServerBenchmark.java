@@ -113,9 +113,9 @@ public final class ServerBenchmark {
   }
 
   /**
-   * One password check as the server makes it for every HTTP Basic request (PBKDF2, {@value
-   * PasswordHasher#ITERATIONS} iterations), median of 5 on this machine now: the floor under every
-   * authenticated call's latency.
+   * One password check as the server makes it for a login it has not verified within the last
+   * minute (PBKDF2, {@value PasswordHasher#ITERATIONS} iterations), median of 5 on this machine
+   * now.
    */
   private static double passwordCheckMillis() {
     PasswordHasher hasher = new PasswordHasher();
