@@ -4,6 +4,8 @@ import io.gantry.dispatcher.DispatcherConfig;
 import io.gantry.dispatcher.LaunchSpec;
 import io.gantry.dispatcher.MpirunCommand;
 import io.gantry.dispatcher.ProgramKind;
+import io.gantry.server.api.AuditEntry;
+import io.gantry.server.api.JobAudit;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
@@ -11,6 +13,10 @@ import io.gantry.server.soap.TestJobs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,7 +31,8 @@ final class TrivialJobOverhead {
       double submitToSucceededMillis,
       double serverRecordedMillis,
       double submittedToStartedMillis,
-      double startedToFinishedMillis) {
+      double startedToFinishedMillis,
+      Map<String, Double> stepMillis) {
     double overheadMillis() {
       return submitToSucceededMillis - mpirunMillis;
     }
@@ -33,6 +40,9 @@ final class TrivialJobOverhead {
 
   private final JobManagement client;
   private final Path workDir;
+
+  /** The last job's audit trail: each entry's time since the one before, by the entry's name. */
+  private Map<String, Long> lastSteps = Map.of();
 
   TrivialJobOverhead(JobManagement client, Path workDir) {
     this.client = client;
@@ -45,6 +55,7 @@ final class TrivialJobOverhead {
     long[] recorded = new long[runs];
     long[] toStart = new long[runs];
     long[] startToEnd = new long[runs];
+    Map<String, long[]> steps = new TreeMap<>();
     directMpirun(); // warm the file cache and Open MPI's first start
     submitAndWait();
     for (int i = 0; i < runs; i++) { // interleaved, so both see the same machine load
@@ -54,13 +65,19 @@ final class TrivialJobOverhead {
       recorded[i] = both[1];
       toStart[i] = both[2];
       startToEnd[i] = both[3];
+      int run = i;
+      lastSteps.forEach(
+          (step, nanos) -> steps.computeIfAbsent(step, k -> new long[runs])[run] = nanos);
     }
+    Map<String, Double> stepMedians = new LinkedHashMap<>();
+    steps.forEach((step, nanos) -> stepMedians.put(step, LatencySummary.median(nanos)));
     return new Result(
         LatencySummary.median(direct),
         LatencySummary.median(viaServer),
         LatencySummary.median(recorded),
         LatencySummary.median(toStart),
-        LatencySummary.median(startToEnd));
+        LatencySummary.median(startToEnd),
+        stepMedians);
   }
 
   private long directMpirun() throws Exception {
@@ -117,9 +134,33 @@ final class TrivialJobOverhead {
       throw new IllegalStateException(
           "trivial job ended " + status.state + ": " + status.failureReason);
     }
+    lastSteps = steps(id);
     long recorded = Duration.between(status.submitted, status.finished).toNanos();
     long toStart = Duration.between(status.submitted, status.started).toNanos();
     long startToEnd = Duration.between(status.started, status.finished).toNanos();
     return new long[] {took, recorded, toStart, startToEnd};
+  }
+
+  /**
+   * The job's timeline from its audit trail: for each entry (a transition {@code FROM_to_TO}, or
+   * another kind of entry by its kind), the time since the entry before it; the first entry counts
+   * from the job's submission. Each transition's time is when it was stored, so a step's time
+   * includes the store's commit and sync.
+   */
+  private Map<String, Long> steps(String id) throws Exception {
+    JobAudit audit = client.getJobAudit(id);
+    Map<String, Long> out = new LinkedHashMap<>();
+    Instant before = null;
+    for (AuditEntry e : audit.entries) {
+      String name =
+          e.fromState != null && e.toState != null
+              ? e.fromState + "_to_" + e.toState
+              : e.toState != null ? "to_" + e.toState : e.kind;
+      if (before != null) {
+        out.merge(name, Duration.between(before, e.at).toNanos(), Long::sum);
+      }
+      before = e.at;
+    }
+    return out;
   }
 }

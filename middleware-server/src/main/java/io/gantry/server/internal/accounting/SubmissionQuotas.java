@@ -33,6 +33,18 @@ public final class SubmissionQuotas {
   }
 
   /**
+   * Whether any quota limits a job of {@code user} in {@code project} (null: none): only such a
+   * submission needs to be held apart from others while it is checked and stored. One that no quota
+   * limits changes no count a quota is checked against, so it need not wait for the others.
+   */
+  public boolean limit(String user, String project) {
+    ServerConfig.Quota own = quotas.users().get(user);
+    return anyLimit(quotas.everyUser())
+        || (own != null && anyLimit(own))
+        || (project != null && quotas.projects().containsKey(project));
+  }
+
+  /**
    * Refuses a new job of {@code user} in {@code project} (null: none) that would go over a quota.
    * The caller holds the submissions apart while it checks and stores, so two jobs cannot both take
    * the last place.

@@ -430,6 +430,56 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
   }
 
   @Override
+  public boolean transitions(JobId id, List<StateChange> changes) {
+    for (int i = 0; i < changes.size(); i++) {
+      StateChange change = changes.get(i);
+      if (!change.from().canMoveTo(change.to())) {
+        throw new IllegalTransitionException(id, change.from(), change.to());
+      }
+      if (i > 0 && changes.get(i - 1).to() != change.from()) {
+        throw new IllegalArgumentException(
+            "job "
+                + id
+                + ": a change from "
+                + change.from()
+                + " cannot follow one to "
+                + changes.get(i - 1).to());
+      }
+    }
+    Instant now = now();
+    boolean moved =
+        tx.write(
+            "move job " + id + " to " + changes.get(changes.size() - 1).to(),
+            c -> {
+              for (int i = 0; i < changes.size(); i++) {
+                StateChange change = changes.get(i);
+                if (!compareAndSetState(c, id, change, now)) {
+                  if (readJob(c, id).isEmpty()) {
+                    throw new UnknownJobException(id);
+                  }
+                  if (i > 0) {
+                    // not expected (this transaction moved it there); rolls every change back
+                    throw new IllegalStateException(
+                        "job " + id + " left " + change.from() + " within one transaction");
+                  }
+                  return false;
+                }
+                appendHistory(c, id, change.from(), change.to(), now, change.reason());
+                JobRecord job = readJob(c, id).orElseThrow();
+                JobEvents.stateChanged(
+                    c, job, change.from(), change.reason(), change.exitCode(), now);
+              }
+              return true;
+            });
+    if (moved) {
+      for (StateChange change : changes) {
+        log.info("job {}: {} -> {}: {}", id, change.from(), change.to(), change.reason());
+      }
+    }
+    return moved;
+  }
+
+  @Override
   public void recordDataMovements(JobId id, String phase, List<DataMovement> movements) {
     Instant now = now();
     tx.write(

@@ -102,6 +102,18 @@ public interface JobStore {
    */
   boolean transition(JobId id, StateChange change);
 
+  /**
+   * Moves a job through {@code changes} in turn, in one transaction: each as {@link
+   * #transition(JobId, StateChange)} would, with its own history entry and events, and one sync of
+   * the store for all of them. For steps with nothing between them to act on (a stage-in with
+   * nothing to stage).
+   *
+   * @return true if every change applied; false, with none applied, if the job was not in the first
+   *     change's state by then
+   * @throws IllegalArgumentException if a change does not start where the one before it ended
+   */
+  boolean transitions(JobId id, List<StateChange> changes);
+
   default boolean transition(JobId id, JobState from, JobState to, String reason) {
     return transition(id, StateChange.of(from, to, reason));
   }

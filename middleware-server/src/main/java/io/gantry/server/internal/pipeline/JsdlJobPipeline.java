@@ -21,6 +21,8 @@ import io.gantry.server.internal.scheduler.PhaseProgress;
 import io.gantry.server.internal.taskfarm.TaskFarmRunner;
 import io.gantry.staging.Manifest;
 import io.gantry.staging.ManifestRecord;
+import io.gantry.staging.StageInPlan;
+import io.gantry.staging.StageOutPlan;
 import io.gantry.staging.StagingException;
 import io.gantry.staging.StagingGateway;
 import io.gantry.staging.StagingListener;
@@ -126,8 +128,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
             () ->
                 directories.stageIn(
                     gateway, now, plan.jobDirectory(), listener("stage-in", progress)));
-    store.recordDataMovements(
-        plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
+    if (movesData(now)) {
+      store.recordDataMovements(
+          plan.jobId(), DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, manifest));
+    }
     FaultPoint.STAGE_IN_RECORDED.reached();
     StagingMetrics.record(metrics, "in", manifest.records());
     if (streaming) {
@@ -309,8 +313,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
               : e.getMessage();
       throw new JobFailure(error + "; " + CommittedSteps.describe(committed.records()), e);
     }
-    store.recordDataMovements(
-        plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
+    if (movesData(plan.stageOut())) {
+      store.recordDataMovements(
+          plan.jobId(), DataMovement.STAGE_OUT, movements(DataMovement.STAGE_OUT, manifest));
+    }
     FaultPoint.STAGE_OUT_RECORDED.reached();
     StagingMetrics.record(metrics, "out", manifest.records());
     if (manifest.records().stream().anyMatch(r -> SQL_LOAD.equals(r.kind()))) {
@@ -320,6 +326,23 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
         LOG.warn("job {}: after its stage-out: {}", plan.jobId(), e.toString());
       }
     }
+  }
+
+  /**
+   * Whether a phase has any step. One without steps moves nothing and has nothing to record, not
+   * even in an attempt before a restart (the plan is the same), so its record, a durable write and
+   * a sync of the job store, is left out: two of a trivial job's eight syncs.
+   */
+  private static boolean movesData(StageInPlan phase) {
+    return !(phase.transfers().isEmpty()
+        && phase.extracts().isEmpty()
+        && phase.uriTransfers().isEmpty());
+  }
+
+  private static boolean movesData(StageOutPlan phase) {
+    return !(phase.loads().isEmpty()
+        && phase.transfers().isEmpty()
+        && phase.uriTransfers().isEmpty());
   }
 
   /** The kind of a stage-out step that loaded rows into a database (ManifestRecord). */

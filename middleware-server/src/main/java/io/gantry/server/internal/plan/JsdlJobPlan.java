@@ -60,4 +60,11 @@ public record JsdlJobPlan(
   public boolean runsProgram() {
     return launch != null;
   }
+
+  @Override
+  public boolean stagesIn() {
+    return !(stageIn.transfers().isEmpty()
+        && stageIn.extracts().isEmpty()
+        && stageIn.uriTransfers().isEmpty());
+  }
 }

@@ -17,6 +17,15 @@ public interface JobPlan {
     return true;
   }
 
+  /**
+   * False for a job with nothing to stage in: its stage-in only makes the job directory, so the
+   * scheduler stores STAGING_IN and STAGED together afterwards, one sync of the job store instead
+   * of two (a job recovered in QUEUED is staged in again, as one recovered in STAGING_IN is).
+   */
+  default boolean stagesIn() {
+    return true;
+  }
+
   /** Whose job it is: the fair share within a class is among owners. */
   default String owner() {
     return "";

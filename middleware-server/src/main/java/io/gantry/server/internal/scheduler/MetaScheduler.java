@@ -769,6 +769,10 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   private void stageInAsLogged(P plan, JobState from) {
     JobId id = plan.jobId();
+    if (from == JobState.QUEUED && !plan.stagesIn()) {
+      stageNothingIn(plan);
+      return;
+    }
     try {
       if (from == JobState.QUEUED
           && !store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "stage-in started")) {
@@ -786,6 +790,33 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     } catch (JobFailure | RuntimeException e) {
       terminated(plan); // before the final state is stored, as after a stage-out
       failBeforeRun(id, JobState.STAGING_IN, "stage-in failed: " + message(e));
+    }
+  }
+
+  /**
+   * The stage-in of a job with nothing to stage in (it makes the job directory), then STAGING_IN
+   * and STAGED in one transaction: a crash before it leaves the job QUEUED, which a restarted
+   * server stages in again, as it would a job left in STAGING_IN.
+   */
+  private void stageNothingIn(P plan) {
+    JobId id = plan.jobId();
+    try {
+      pipeline.stageIn(plan, detail -> {});
+      if (store.transitions(
+          id,
+          List.of(
+              StateChange.of(JobState.QUEUED, JobState.STAGING_IN, "stage-in started"),
+              StateChange.of(JobState.STAGING_IN, JobState.STAGED, "stage-in finished")))) {
+        onControl(() -> staged(id));
+      } else {
+        terminated(plan); // cancelled meanwhile
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // cancelled: the cancel recorded the new state
+      terminated(plan);
+    } catch (JobFailure | RuntimeException e) {
+      terminated(plan);
+      failBeforeRun(id, JobState.QUEUED, "stage-in failed: " + message(e));
     }
   }
 

@@ -179,26 +179,17 @@ public final class JobSubmission {
               job.heldAtSubmission() ? caller.name() : null));
     }
     List<JobRecord> records;
-    synchronized (quotaLock) {
-      for (JobStore.NewJob row : rows) {
-        quotas.check(caller.name(), row.charge().project());
+    // Only submissions a quota limits wait for each other: the others share the store's group
+    // commit. Held by every submission, the lock made their commits and syncs run one at a time.
+    if (rows.stream().anyMatch(row -> quotas.limit(caller.name(), row.charge().project()))) {
+      synchronized (quotaLock) {
+        for (JobStore.NewJob row : rows) {
+          quotas.check(caller.name(), row.charge().project());
+        }
+        records = store(rows, caller);
       }
-      if (rows.size() == 1) {
-        JobStore.NewJob row = rows.get(0);
-        flow.recordAtSubmission(row.id(), row.dependencies(), row.heldBy() != null, caller);
-        records =
-            List.of(
-                store.submit(
-                    row.id(),
-                    row.owner(),
-                    row.name(),
-                    row.jobDescription(),
-                    row.plan(),
-                    row.origin(),
-                    row.charge()));
-      } else {
-        records = store.submitAll(rows);
-      }
+    } else {
+      records = store(rows, caller);
     }
     for (JobRecord r : records) {
       log.info("job {}: submitted by {}", r.id(), caller.name());
@@ -228,6 +219,24 @@ public final class JobSubmission {
       }
     }
     return records.stream().map(r -> r.id().toString()).toList();
+  }
+
+  /** One job in its transaction, or a chain's jobs all in one. */
+  private List<JobRecord> store(List<JobStore.NewJob> rows, Caller caller) {
+    if (rows.size() > 1) {
+      return store.submitAll(rows);
+    }
+    JobStore.NewJob row = rows.get(0);
+    flow.recordAtSubmission(row.id(), row.dependencies(), row.heldBy() != null, caller);
+    return List.of(
+        store.submit(
+            row.id(),
+            row.owner(),
+            row.name(),
+            row.jobDescription(),
+            row.plan(),
+            row.origin(),
+            row.charge()));
   }
 
   /**

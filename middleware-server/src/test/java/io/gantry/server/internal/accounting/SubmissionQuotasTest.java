@@ -1,7 +1,9 @@
 package io.gantry.server.internal.accounting;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.api.LimitExceededFault;
 import io.gantry.server.config.ServerConfig;
@@ -136,5 +138,32 @@ class SubmissionQuotasTest {
         project.getMessage());
     // a month later the use counts no more
     quotas(q, Instant.now().plus(java.time.Duration.ofDays(32))).check("alice", "desk-a");
+  }
+
+  /**
+   * Which submissions must be held apart while checked and stored: only those a quota limits (the
+   * others share the job store's group commit).
+   */
+  @Test
+  void onlyASubmissionSomeQuotaLimitsIsHeldApart() {
+    ServerConfig.Quota none =
+        new ServerConfig.Quota(Optional.empty(), Optional.empty(), Optional.empty());
+    ServerConfig.Quota one = new ServerConfig.Quota(some(1), Optional.empty(), Optional.empty());
+    SubmissionQuotas limited =
+        quotas(
+            new ServerConfig.Quotas(
+                none, Map.of("nightly", one, "idle", none), Map.of("desk-q", none)),
+            Instant.now());
+    assertFalse(limited.limit("alice", null));
+    assertFalse(limited.limit("alice", "desk-other"));
+    assertFalse(limited.limit("idle", null)); // listed, but without a limit
+    assertTrue(limited.limit("nightly", null));
+    assertTrue(limited.limit("alice", "desk-q")); // a listed project is checked
+    SubmissionQuotas everyone =
+        quotas(new ServerConfig.Quotas(one, Map.of(), Map.of()), Instant.now());
+    assertTrue(everyone.limit("alice", null));
+    assertFalse(
+        quotas(new ServerConfig.Quotas(none, Map.of(), Map.of()), Instant.now())
+            .limit("alice", "desk-q"));
   }
 }

@@ -352,6 +352,32 @@ abstract class JobStoreContract {
     assertEquals(2, store.history(id).size());
   }
 
+  /** A stage-in with nothing to stage stores STAGING_IN and STAGED together, or neither. */
+  @Test
+  void changesInOneTransactionApplyAllWithTheirHistoryOrNone() {
+    List<StateChange> stageIn =
+        List.of(
+            StateChange.of(JobState.QUEUED, JobState.STAGING_IN, "stage-in started"),
+            StateChange.of(JobState.STAGING_IN, JobState.STAGED, "stage-in finished"));
+    JobId id = submit("alice").id();
+    assertTrue(store.transitions(id, stageIn));
+    assertEquals(JobState.STAGED, store.find(id).orElseThrow().state());
+    List<JobTransition> history = store.history(id);
+    assertEquals(
+        List.of(JobState.QUEUED, JobState.STAGING_IN, JobState.STAGED),
+        history.stream().map(JobTransition::to).toList());
+    assertEquals("stage-in finished", history.get(2).reason());
+
+    JobId cancelled = submit("alice").id();
+    assertTrue(store.transition(cancelled, JobState.QUEUED, JobState.CANCELLED, "by alice"));
+    assertFalse(store.transitions(cancelled, stageIn));
+    assertEquals(JobState.CANCELLED, store.find(cancelled).orElseThrow().state());
+    assertEquals(2, store.history(cancelled).size());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> store.transitions(id, List.of(stageIn.get(1), stageIn.get(0))));
+  }
+
   @Test
   void anUnknownJobIsReportedAsSuch() {
     JobId nobody = JobId.random();

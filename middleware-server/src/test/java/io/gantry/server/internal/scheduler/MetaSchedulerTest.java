@@ -85,6 +85,26 @@ class MetaSchedulerTest {
         path);
   }
 
+  /** Nothing to stage in: STAGING_IN and STAGED stored in one transaction, at one time. */
+  @Test
+  void aJobWithNothingToStageInStoresItsStageInInOneStep() throws Exception {
+    startScheduler(2);
+    JobId id = submit(script(1, "none", "true", "ok"));
+    awaitState(id, JobState.SUCCEEDED);
+    List<JobTransition> history = store.history(id);
+    assertEquals(
+        List.of(
+            JobState.QUEUED,
+            JobState.STAGING_IN,
+            JobState.STAGED,
+            JobState.RUNNING,
+            JobState.STAGING_OUT,
+            JobState.SUCCEEDED),
+        history.stream().map(JobTransition::to).toList());
+    assertEquals(history.get(1).at(), history.get(2).at());
+    assertTrue(pipeline.stagedAtNanos.containsKey(id)); // its stage-in ran (the job directory)
+  }
+
   @Test
   void nextJobIsStagedWhileTheFirstRunsAndStartsOnlyAfterIt() throws Exception {
     startScheduler(1);

@@ -16,9 +16,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A pipeline for scheduler tests whose jobs are described by a small script in the job description:
- * {@code slots=N, stage-in=ok|fail|wait;run=<sh command>, stage-out=ok|fail, wall=S}, one a line.
- * Programs run for real through the dispatcher's {@link PosixLauncher}; "wait" holds stage-in until
- * the test releases it, which is how tests make staging overlap a running job.
+ * {@code slots=N, stage-in=ok|fail|wait|none;run=<sh command>, stage-out=ok|fail, wall=S}, one a
+ * line. Programs run for real through the dispatcher's {@link PosixLauncher}; "wait" holds stage-in
+ * until the test releases it, which is how tests make staging overlap a running job.
  */
 final class ScriptedPipeline implements JobPipeline<ScriptedPipeline.Plan>, AutoCloseable {
   private final Path root;
@@ -28,7 +28,13 @@ final class ScriptedPipeline implements JobPipeline<ScriptedPipeline.Plan>, Auto
   final Map<JobId, Long> stagedAtNanos = new ConcurrentHashMap<>();
   final Map<JobId, Integer> stageOutRuns = new ConcurrentHashMap<>();
 
-  record Plan(JobId jobId, int slots, Map<String, String> script) implements JobPlan {}
+  record Plan(JobId jobId, int slots, Map<String, String> script) implements JobPlan {
+    /** {@code stage-in=none}: a job with nothing to stage in. */
+    @Override
+    public boolean stagesIn() {
+      return !"none".equals(script.get("stage-in"));
+    }
+  }
 
   ScriptedPipeline(Path root) {
     this.root = root;
