@@ -49,6 +49,8 @@ class JobDependenciesOverHttpTest {
   @TempDir static Path dir;
   static RiskDatabase risk;
   static GantryTestServer server;
+  static final Path GIO_CAT =
+      Path.of("").toAbsolutePath().getParent().resolve("node-programs/build/gio-cat");
   static JobManagement alice;
   static JobManagement bob;
 
@@ -58,6 +60,8 @@ class JobDependenciesOverHttpTest {
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("slots.total", "2");
     settings.put("staging.parallelism", "1");
+    // the sandbox shows gio-cat (the file delivery's reader) only from an allowed root
+    settings.put("jobs.allowed-executable-roots", GIO_CAT.getParent().toString());
     server =
         GantryTestServer.builder(dir)
             .secure()
@@ -379,9 +383,15 @@ class JobDependenciesOverHttpTest {
    * Runs {@code script} on the producer's output at {@code in.txt}, streamed as {@code delivery}.
    */
   private static TestJobs reading(String producer, String delivery, String script) {
+    return reading(producer, delivery, "in.txt", script);
+  }
+
+  private static TestJobs reading(String producer, String delivery, String target, String script) {
     return TestJobs.job("consumer")
         .dataStaging(
-            "<jsdl:DataStaging><jsdl:FileName>in.txt</jsdl:FileName>"
+            "<jsdl:DataStaging><jsdl:FileName>"
+                + target
+                + "</jsdl:FileName>"
                 + "<jsdl:CreationFlag>overwrite</jsdl:CreationFlag>"
                 + "<jsdl:Source><jsdl:URI>gantry-job:"
                 + producer
@@ -457,6 +467,51 @@ class JobDependenciesOverHttpTest {
     assertEquals(
         "", Files.readString(server.jobDirectory(piped).resolve("stdout.txt")), "it was stopped");
     assertFalse(Files.exists(spill(piped)), "the spill copy is removed");
+  }
+
+  /**
+   * The {@code file} delivery: the producer writes blocked gzip (bgzip), and the consumer's program
+   * follows the growing file to its end-of-file block with gio's follow reader ({@code gio-cat
+   * --follow}, node-programs/README.md "Reading streamed input"), computing while it is written.
+   */
+  @Test
+  void aFileDeliveryIsFollowedByTheProgramToItsEndOfFileBlock() throws Exception {
+    assertTrue(Files.isExecutable(GIO_CAT), "build the node programs first (scripts/build)");
+    String producer =
+        alice.submitJob(
+            TestJobs.job("producer")
+                .shell(
+                    // 1.2 MB before the pause: bgzip's compressed blocks leave its buffers
+                    "{ seq 1 200000; while [ ! -e release ]; do sleep 0.05; done; seq 200001"
+                        + " 400000; } | bgzip -c",
+                    60)
+                .document());
+    String followed =
+        alice.submitJob(
+            reading(
+                    producer,
+                    "file",
+                    "in.csv.gz",
+                    GIO_CAT
+                        + " --follow 60 in.csv.gz | awk '{ s = (s + $1) % 1000003 } NR == 10000 {"
+                        + " print NR >"
+                        + " \"half-seen\"; close(\"half-seen\") } END { print NR, s }'")
+                .afterStart(producer)
+                .document());
+
+    awaitFile(followed, "half-seen"); // read from the growing file ...
+    assertEquals(JobStateName.RUNNING, alice.getJobStatus(producer).state, "... still written");
+    release(producer);
+    JobStatusInfo end = awaitFinal(alice, followed, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    assertEquals(
+        "400000 " + (400_000L * 400_001L / 2) % 1_000_003L + "\n",
+        Files.readString(server.jobDirectory(followed).resolve("stdout.txt")));
+    Path made = server.jobDirectory(producer).resolve("stdout.txt");
+    StagedFileInfo record = alice.getJobResults(followed).stagedIn.get(0);
+    assertEquals(Files.size(made), record.bytes);
+    assertEquals(Sha256.of(made), record.checksum.replaceFirst("^sha256:", ""));
+    assertFalse(Files.exists(spill(followed)), "the spill copy is removed");
   }
 
   @Test
