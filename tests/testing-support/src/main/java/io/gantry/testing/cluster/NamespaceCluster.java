@@ -467,6 +467,31 @@ public final class NamespaceCluster implements AutoCloseable {
         .toList();
   }
 
+  /**
+   * Takes {@code node} off the network as a host that crashed or lost its link does: its port on
+   * the login host's bridge goes down (nothing it sent or is sent arrives; no reset is sent either,
+   * so peers notice only by their own timeouts), then every process of a job in its namespace is
+   * killed ({@link #jobProcessesIn}). Its daemons stay, unreachable, for {@link #reconnect}.
+   */
+  public void loseNode(Node node) {
+    int index = nodes.indexOf(node) + 1;
+    Commands.check(
+        List.of("ip", "-n", loginNamespace(), "link", "set", network.bridgeSideVeth(index), "down"),
+        COMMAND_TIMEOUT);
+    for (String process : jobProcessesIn(node.namespace())) {
+      long pid = Long.parseLong(process.substring(0, process.indexOf(' ')));
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  /** Puts a node taken off by {@link #loseNode} back on the network. */
+  public void reconnect(Node node) {
+    int index = nodes.indexOf(node) + 1;
+    Commands.check(
+        List.of("ip", "-n", loginNamespace(), "link", "set", network.bridgeSideVeth(index), "up"),
+        COMMAND_TIMEOUT);
+  }
+
   /** True when a network namespace of this name exists on the machine. */
   public static boolean namespaceExists(String name) {
     return ClusterNetwork.namespaceExists(name);
