@@ -1,6 +1,7 @@
 package io.gantry.dispatcher;
 
 import io.gantry.dispatcher.internal.JobStarter;
+import io.gantry.dispatcher.internal.LostHosts;
 import io.gantry.dispatcher.internal.RemoteEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -102,7 +103,9 @@ public final class HostsMpirunLauncher implements Launcher, AutoCloseable {
       requireSandboxes(spec.jobId(), agent, env);
       onHosts = nodeSandbox.wrap(onHosts);
     }
-    return supervisor.start(onHosts, command.argv(onHosts), env, config.killGracePeriod(), 0);
+    return LostHosts.naming(
+        supervisor.start(onHosts, command.argv(onHosts), env, config.killGracePeriod(), 0),
+        onHosts.stderr());
   }
 
   /**

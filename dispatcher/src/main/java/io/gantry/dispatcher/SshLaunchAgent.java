@@ -69,7 +69,18 @@ public record SshLaunchAgent(
     }
     // no tree spawn: only mpirun, here, runs ssh; the daemons on the hosts never ssh onwards, so
     // the key (the operator's or a job's) is needed on, and stays on, this host only
+    // The daemons detach from their ssh once started, so only Open MPI's own TCP connection from
+    // each daemon to mpirun tells a lost host: its keepalive probes (Open MPI's default: first
+    // after 300 s idle, 9 more 20 s apart) now say within about 5 + 3 x 2 s that a host is gone,
+    // and mpirun aborts the job naming it ("lost communication with a remote daemon ... on node
+    // HOST"; docs/reliability.md, "Lost nodes").
     return Map.of(
+        "OMPI_MCA_oob_tcp_keepalive_time",
+        "5",
+        "OMPI_MCA_oob_tcp_keepalive_intvl",
+        "2",
+        "OMPI_MCA_oob_tcp_keepalive_probes",
+        "3",
         "OMPI_MCA_plm_rsh_agent",
         ssh,
         "OMPI_MCA_plm_rsh_args",
