@@ -3,9 +3,14 @@ package io.gantry.dispatcher.internal;
 import io.gantry.dispatcher.JobOutcome;
 import io.gantry.dispatcher.RunningJob;
 import java.io.IOException;
-import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Optional;
@@ -73,15 +78,33 @@ public final class LostHosts implements RunningJob {
     return hosts;
   }
 
+  /**
+   * The end of the job's stderr, which lies in a directory the job writes: it may have been
+   * replaced by a link (to a file of the server's) or a FIFO (whose open would block this thread
+   * for good). So, as JobDirectoryReader does for staging: no link followed, a regular file only,
+   * opened read-write (Linux opens a FIFO swapped in after the check that way without blocking),
+   * and lseek(2) refuses what is not seekable. Anything else: nothing read, the outcome unchanged.
+   */
   private static String tail(Path file) {
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
-      long start = Math.max(0, f.length() - TAIL_BYTES);
-      byte[] bytes = new byte[(int) (f.length() - start)];
-      f.seek(start);
-      f.readFully(bytes);
-      return new String(bytes, StandardCharsets.UTF_8);
+    try {
+      if (!Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+          .isRegularFile()) {
+        return "";
+      }
+      try (FileChannel f =
+          FileChannel.open(
+              file, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+        long size = f.size();
+        long start = Math.max(0, size - TAIL_BYTES);
+        f.position(start); // lseek(2): fails on a FIFO or socket swapped in since the check
+        ByteBuffer bytes = ByteBuffer.allocate((int) (size - start));
+        while (bytes.hasRemaining() && f.read(bytes) >= 0) {
+          // a file that shrank meanwhile ends the loop at its new end
+        }
+        return new String(bytes.array(), 0, bytes.position(), StandardCharsets.UTF_8);
+      }
     } catch (IOException e) {
-      return ""; // no stderr to read: the outcome stays as it was
+      return ""; // no stderr to read, or not one to trust: the outcome stays as it was
     }
   }
 

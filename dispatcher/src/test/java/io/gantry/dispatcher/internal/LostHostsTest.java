@@ -39,4 +39,16 @@ class LostHostsTest {
     assertSame(ok, LostHosts.named(ok, stderr));
     assertSame(failed, LostHosts.named(failed, dir.resolve("missing")));
   }
+
+  /** The job writes its directory: a stderr replaced by a link or a FIFO is not read. */
+  @Test
+  void aStderrReplacedByALinkOrAFifoIsNotRead(@TempDir Path dir) throws Exception {
+    Path elsewhere = Files.writeString(dir.resolve("server-file"), NODE_DIED);
+    Path link = Files.createSymbolicLink(dir.resolve("stderr.txt"), elsewhere);
+    JobOutcome failed = new JobOutcome("j", 1, false, false, T, T, 0, null, null);
+    assertSame(failed, LostHosts.named(failed, link));
+    Path fifo = dir.resolve("fifo");
+    assertEquals(0, new ProcessBuilder("mkfifo", "--", fifo.toString()).start().waitFor());
+    assertSame(failed, LostHosts.named(failed, fifo), "returns at once, nothing read");
+  }
 }
