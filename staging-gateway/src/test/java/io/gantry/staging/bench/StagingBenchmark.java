@@ -47,18 +47,7 @@ public final class StagingBenchmark {
               server.jdbcUrl(db) + "?reWriteBatchedInserts=true",
               server.user(),
               Secret.of(""));
-      CredentialResolver credentials =
-          new CredentialResolver() {
-            @Override
-            public DataSourceSpec dataSource(DataSourceRef ref) {
-              return spec;
-            }
-
-            @Override
-            public SshCredentials ssh(RemoteTransfer transfer) {
-              throw new IllegalArgumentException("no transfers");
-            }
-          };
+      CredentialResolver credentials = onlyDataSource(spec);
       DataSourceRef ref = DataSourceRef.named("bench");
       try (StagingGateway gateway = new StagingGateway(credentials, GatewayOptions.defaults())) {
         StageInPlan plan =
@@ -216,18 +205,7 @@ public final class StagingBenchmark {
               + rows
               + ")");
       DataSourceSpec spec = new DataSourceSpec("h2", url, "sa", Secret.of("bench"));
-      CredentialResolver credentials =
-          new CredentialResolver() {
-            @Override
-            public DataSourceSpec dataSource(DataSourceRef ref) {
-              return spec;
-            }
-
-            @Override
-            public SshCredentials ssh(RemoteTransfer transfer) {
-              throw new IllegalArgumentException("no transfers");
-            }
-          };
+      CredentialResolver credentials = onlyDataSource(spec);
       StageInPlan plan =
           new StageInPlan(
               List.of(),
@@ -416,5 +394,20 @@ public final class StagingBenchmark {
       rs.next();
       return rs.getLong(1);
     }
+  }
+
+  /** Credentials for the benchmark's one data source; it makes no remote transfers. */
+  private static CredentialResolver onlyDataSource(DataSourceSpec spec) {
+    return new CredentialResolver() {
+      @Override
+      public DataSourceSpec dataSource(DataSourceRef ref) {
+        return spec;
+      }
+
+      @Override
+      public SshCredentials ssh(RemoteTransfer transfer) {
+        throw new IllegalArgumentException("no transfers");
+      }
+    };
   }
 }
