@@ -39,6 +39,22 @@
 
 #define STEPD_TICK_MS 100
 
+#ifdef STEPD_FAULT_INJECTION
+/* Test build only (gantry-stepd-faults, tests/CMakeLists.txt; docs/reliability.md, "A fault at
+ * every step"): the supervisor kills itself with SIGKILL at the point its environment variable
+ * STEPD_FAULT_HALT_AT names, as a crash or kill -9 would, after saying so on its standard error
+ * (the job's). gantry-stepd itself is compiled without it: no variable steers it. */
+static void stepdFaultPoint(const char *point) {
+  const char *armed = getenv("STEPD_FAULT_HALT_AT");
+  if (armed == NULL || strcmp(armed, point) != 0) return;
+  fprintf(stderr, "gantry-stepd: halting at fault point %s\n", point);
+  fflush(stderr);
+  kill(getpid(), SIGKILL);
+}
+#else
+#define stepdFaultPoint(point) ((void)0)
+#endif
+
 typedef enum { STEPD_RUN, STEPD_TERM, STEPD_KILL } stepdPhase;
 
 static long long stepdNowMs(clockid_t clock) {
@@ -94,6 +110,7 @@ static int stepdSupervise(const stepdOptions *o, const sigset_t *original, stepd
     return -1;
   }
   if (root == 0) stepdExecProgram(o->program, original, self);
+  stepdFaultPoint("stepd.program-started");
 
   sigset_t wanted;
   sigemptyset(&wanted);
@@ -203,12 +220,15 @@ int main(int argc, char **argv) {
       return 1; /* the program never runs unrecorded */
     }
   }
+  stepdFaultPoint("stepd.recorded");
   stepdStatus s = {.jobId = o.jobId, .startedMs = stepdNowMs(CLOCK_REALTIME), .cpuMs = -1};
   if (stepdSupervise(&o, &original, &s) != 0) return 1;
+  stepdFaultPoint("stepd.program-ended");
   s.endedMs = stepdNowMs(CLOCK_REALTIME);
   if (stepdStatusWrite(o.statusPath, &s, err, sizeof err) != 0) {
     fprintf(stderr, "gantry-stepd: job %s: %s\n", o.jobId, err);
     return 1;
   }
+  stepdFaultPoint("stepd.status-written");
   return 0;
 }

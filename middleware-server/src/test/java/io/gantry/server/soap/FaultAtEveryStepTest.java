@@ -3,6 +3,7 @@ package io.gantry.server.soap;
 import static io.gantry.server.soap.TestJobs.awaitFinal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,11 +11,14 @@ import io.gantry.server.api.AuditEntry;
 import io.gantry.server.api.JobManagement;
 import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
+import io.gantry.server.api.MissedRunsName;
+import io.gantry.server.api.ScheduleInfo;
 import io.gantry.server.internal.faults.FaultPoint;
 import io.gantry.testing.Await;
 import io.gantry.testing.EmbeddedPostgresServer;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.GantryTestServerBuilder;
+import io.gantry.testing.server.ScheduleClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,10 +26,12 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +51,17 @@ class FaultAtEveryStepTest {
   static final Path STEPD =
       Path.of("").toAbsolutePath().getParent().resolve("node-programs/build/gantry-stepd");
   static final Duration LIMIT = Duration.ofSeconds(90);
+
+  /** gantry-stepd with its fault points compiled in: a test build (node-programs/tests). */
+  static final Path STEPD_FAULTS = STEPD.resolveSibling("tests/gantry-stepd-faults");
+
+  /** gantry-stepd's own fault points, in the order of its life (node-programs/stepd). */
+  static final List<String> STEPD_POINTS =
+      List.of(
+          "stepd.recorded", "stepd.program-started", "stepd.program-ended", "stepd.status-written");
+
+  /** The schedules' clock at the first server: nothing is due until 06:00. */
+  static final Instant SCHEDULES_START = Instant.parse("2026-11-23T05:00:00Z");
 
   /** Each point the chained job meets, in the order of its life. */
   static final List<FaultPoint> CHAIN =
@@ -76,8 +93,12 @@ class FaultAtEveryStepTest {
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("jobs.supervisor", STEPD.toString());
     settings.put("filesystem.RUNS.path", runs.toString()); // the sandbox shows it at /fs/RUNS
+    ScheduleClock clock = ScheduleClock.at(dir, SCHEDULES_START);
     GantryTestServerBuilder builder =
-        GantryTestServer.builder(dir).dataDir(dir.resolve("server")).settings(settings);
+        GantryTestServer.builder(dir)
+            .dataDir(dir.resolve("server"))
+            .settings(settings)
+            .scheduleClock(clock);
 
     // RUNNING is stored, the program not started: nothing ran, the job fails as of unknown fate
     haltAt(builder, FaultPoint.LAUNCH_REQUESTED, client -> submit(client, job("launch")));
@@ -99,11 +120,75 @@ class FaultAtEveryStepTest {
     for (FaultPoint point : CHAIN.subList(1, CHAIN.size())) {
       haltAt(builder, point, null);
     }
+    // no job is live now: the schedule runner's claim, halted after it and after the submission
+    haltAt(
+        builder,
+        FaultPoint.SCHEDULE_CLAIMED,
+        client -> {
+          addSchedule(client, "at-six", "0 6 * * *");
+          addSchedule(client, "at-seven", "0 7 * * *");
+          clock.set(SCHEDULES_START.plusSeconds(3601)); // 06:00:01
+        });
+    haltAt(
+        builder,
+        FaultPoint.SCHEDULE_SUBMITTED,
+        client -> {
+          // the claimed time is settled at start: no job, not retried, the note says why
+          ScheduleInfo six = awaitSchedule(client, "at-six", s -> !"submitting".equals(s.lastNote));
+          assertEquals(SCHEDULES_START.plusSeconds(3600), six.lastTime);
+          assertNull(six.lastJobId, six.lastNote);
+          assertTrue(
+              six.lastNote.startsWith("not submitted: the server stopped while submitting it"),
+              six.lastNote);
+          clock.set(SCHEDULES_START.plusSeconds(7201)); // 07:00:01
+        });
 
+    String scheduled;
+    Map<String, String> stepdJobs = new HashMap<>(); // stepd's point -> the job halted there
+    // the last server's supervisor is the test build of gantry-stepd, which halts where a job's
+    // environment says (it behaves as gantry-stepd otherwise): the server follows it as it dies
+    builder.setting("jobs.supervisor", STEPD_FAULTS.toString());
     try (GantryTestServer last = builder.name("fault-last").start()) {
       JobManagement client = JobManagementClients.of(last);
+      assertTrue(
+          Files.isExecutable(STEPD_FAULTS), "build the node programs first: " + STEPD_FAULTS);
+      for (String point : STEPD_POINTS) {
+        stepdJobs.put(point, client.submitJob(TestJobs.documentOf(stepdJob(point))));
+      }
       JobStatusInfo end = awaitFinal(client, chain, LIMIT);
       assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+      // the job submitted as the server halted is found by its origin and named by the schedule
+      ScheduleInfo seven = awaitSchedule(client, "at-seven", s -> s.lastJobId != null);
+      assertEquals(SCHEDULES_START.plusSeconds(7200), seven.lastTime);
+      assertTrue(seven.lastNote.contains("found it at restart"), seven.lastNote);
+      scheduled = seven.lastJobId;
+      JobStatusInfo scheduledEnd = awaitFinal(client, scheduled, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, scheduledEnd.state, scheduledEnd.failureReason);
+      assertEquals(
+          SCHEDULES_START.plusSeconds(3600),
+          schedule(client, "at-six").lastTime,
+          "the halted claim was not tried again");
+      for (String point : STEPD_POINTS) {
+        String id = stepdJobs.get(point);
+        JobStatusInfo stepdEnd = awaitFinal(client, id, LIMIT);
+        List<AuditEntry> trail = client.getJobAudit(id).entries;
+        List<AuditEntry> ends =
+            trail.stream().filter(e -> e.toState != null && TestJobs.isFinal(e.toState)).toList();
+        assertEquals(1, ends.size(), point + ": one end in the audit trail");
+        if (point.equals("stepd.status-written")) {
+          // its end was recorded before it died: the job ends as its program did
+          assertEquals(
+              JobStateName.SUCCEEDED, stepdEnd.state, point + ": " + stepdEnd.failureReason);
+        } else {
+          assertEquals(JobStateName.FAILED, stepdEnd.state, point);
+          assertTrue(
+              stepdEnd.failureReason.contains("ended without recording the job's end"),
+              point + ": " + stepdEnd.failureReason);
+          assertTrue(
+              ends.get(0).text.contains("ended without recording"),
+              point + ": the audit trail says why: " + ends.get(0).text);
+        }
+      }
       JobStatusInfo failed = awaitFinal(client, launch, LIMIT);
       assertEquals(JobStateName.FAILED, failed.state, launch);
       assertTrue(
@@ -129,6 +214,23 @@ class FaultAtEveryStepTest {
     assertEquals(1, runsOf(runs, chain), "the chained job's program ran once");
     assertEquals(0, runsOf(runs, launch), "the program halted before its start never ran");
     assertEquals(1, runsOf(runs, started), "the program started as the server halted ran once");
+    assertEquals(1, runsOf(runs, scheduled), "the job scheduled as the server halted ran once");
+    assertEquals(1, jobsOfSchedule("at-seven"), "one job for the time claimed at seven");
+    // gantry-stepd killed: before the program (it never ran), as it started it (at most once:
+    // the program gets SIGTERM when its supervisor dies), after its end and after the status
+    assertEquals(0, runsOf(runs, stepdJobs.get("stepd.recorded")), "stepd.recorded");
+    assertTrue(runsOf(runs, stepdJobs.get("stepd.program-started")) <= 1, "at most once");
+    assertEquals(1, runsOf(runs, stepdJobs.get("stepd.program-ended")), "stepd.program-ended");
+    assertEquals(1, runsOf(runs, stepdJobs.get("stepd.status-written")), "stepd.status-written");
+    for (String point : STEPD_POINTS) {
+      String id = stepdJobs.get(point);
+      assertEquals(1, ServerKilledMidJob.finalTransitions(dir.resolve("server"), id), point);
+      assertEquals(
+          point.equals("stepd.status-written") ? 2 : 0,
+          risk.count(rows(id, "job_result")),
+          point + ": staged out only after a recorded end, and once");
+    }
+    assertEquals(0, jobsOfSchedule("at-six"), "no job for the time claimed at six");
     for (String id : List.of(chain, launch, started)) {
       assertEquals(1, ServerKilledMidJob.finalTransitions(dir.resolve("server"), id), id);
     }
@@ -137,6 +239,7 @@ class FaultAtEveryStepTest {
         1, risk.count(rows(chain, "job_result") + " AND value_at_risk = -1"), "group 2's row once");
     assertEquals(2, risk.count(rows(chain, "gantry_stage_out_ledger")), "each step's ledger row");
     assertEquals(0, risk.count(rows(launch, "job_result")));
+    assertEquals(2, risk.count(rows(scheduled, "job_result")), "the scheduled job's results");
     assertEquals(
         2, risk.count(rows(started, "job_result")), "the followed job's results staged out once");
   }
@@ -203,7 +306,7 @@ class FaultAtEveryStepTest {
    * Counts its run in the file system RUNS (outside its job directory, which a new stage-in would
    * empty), writes one result row per stage-out group (group 2's is -1), from positions staged in.
    */
-  private static String job(String name) {
+  static String job(String name) {
     return RiskDatabase.valuationJob(name)
         .shell(
             "echo run >> /fs/RUNS/$GANTRY_JOB_ID; "
@@ -223,6 +326,16 @@ class FaultAtEveryStepTest {
                 + "</jsdl:Resources>");
   }
 
+  /** As {@link #job}, its supervisor (the test build) killing itself at {@code point}. */
+  private static String stepdJob(String point) {
+    return job(point.replace('.', '-'))
+        .replace(
+            "<posix:WallTimeLimit>",
+            "<posix:Environment name=\"STEPD_FAULT_HALT_AT\">"
+                + point
+                + "</posix:Environment><posix:WallTimeLimit>");
+  }
+
   private static String rows(String id, String table) {
     return "SELECT COUNT(*) FROM " + table + " WHERE job_id = '" + id + "'";
   }
@@ -232,13 +345,56 @@ class FaultAtEveryStepTest {
     return Files.exists(file) ? Files.readAllLines(file).size() : 0;
   }
 
+  private static void addSchedule(JobManagement client, String name, String cron) {
+    try {
+      client.addSchedule(
+          name, cron, "UTC", MissedRunsName.RUN_ONCE, TestJobs.documentOf(job(name)), null);
+    } catch (Exception e) {
+      throw new AssertionError("schedule " + name + " refused", e);
+    }
+  }
+
+  private static ScheduleInfo schedule(JobManagement client, String name) throws Exception {
+    return client.listSchedules(false).stream()
+        .filter(s -> s.name.equals(name))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static ScheduleInfo awaitSchedule(
+      JobManagement client, String name, Predicate<ScheduleInfo> done) {
+    return Await.value(
+        "schedule " + name,
+        LIMIT,
+        () -> schedule(client, name),
+        done,
+        s -> "last time " + s.lastTime + ", job " + s.lastJobId + ", note " + s.lastNote);
+  }
+
+  /** How many jobs the job store holds from the schedule of that name (by their origin). */
+  private long jobsOfSchedule(String name) throws Exception {
+    try (Connection c = jobStore();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT COUNT(*) FROM gantry_job_origin o JOIN gantry_schedule s"
+                    + " ON s.id = o.schedule_id WHERE s.name = ?")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertTrue(rs.next());
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /** The job store of the servers, while none runs. */
+  private Connection jobStore() throws Exception {
+    return DriverManager.getConnection(
+        "jdbc:h2:file:" + dir.resolve("server/jobstore/gantry").toAbsolutePath(), "gantry", "");
+  }
+
   /** The id of the one job of that name, from the store of the halted server. */
   private String onlyJobNamed(String name) throws Exception {
-    try (Connection c =
-            DriverManager.getConnection(
-                "jdbc:h2:file:" + dir.resolve("server/jobstore/gantry").toAbsolutePath(),
-                "gantry",
-                "");
+    try (Connection c = jobStore();
         PreparedStatement ps = c.prepareStatement("SELECT id FROM gantry_job WHERE name = ?")) {
       ps.setString(1, name);
       try (ResultSet rs = ps.executeQuery()) {

@@ -14,6 +14,8 @@ import org.slf4j.LoggerFactory;
  * once, when this class loads; only whoever starts the server's JVM can set it (it is no setting of
  * the configuration file and nothing a user sends reaches it), and a server started with it says so
  * in its log. An unknown name refuses the start, so a misspelt point never passes a test unarmed.
+ * The same points can pause a job's thread instead, for a test to take something away there ({@link
+ * FaultPause}).
  */
 public enum FaultPoint {
   /** The job is stored and acknowledged to nobody yet; the scheduler has not seen it. */
@@ -41,7 +43,11 @@ public enum FaultPoint {
   /** The stage-out's manifest is stored; the job is not final yet. */
   STAGE_OUT_RECORDED("stage-out.recorded"),
   /** The final state is stored, with its notifications in the outbox; DeleteOnTermination done. */
-  JOB_FINAL("job.final");
+  JOB_FINAL("job.final"),
+  /** A schedule's time is claimed ("submitting"); its job is not submitted. */
+  SCHEDULE_CLAIMED("schedule.claimed"),
+  /** A schedule's job is stored; the claim does not name it yet. */
+  SCHEDULE_SUBMITTED("schedule.submitted");
 
   /** The JVM system property naming the point to halt at. */
   public static final String PROPERTY = "gantry.fault-injection.halt-at";
@@ -65,8 +71,14 @@ public enum FaultPoint {
     return pointName;
   }
 
-  /** Halts the server here if this is the armed point; does nothing otherwise. */
+  /**
+   * Halts the server here if this is the armed point, pauses it if it is a point to pause at
+   * ({@link FaultPause}); does nothing otherwise.
+   */
   public void reached() {
+    if (FaultPause.ARMED.contains(pointName)) {
+      FaultPause.pause(pointName);
+    }
     if (ARMED.equals(pointName)) {
       // straight to the standard error: a logger may buffer, and the test reads which point it was
       System.err.println("gantry-server: halting at fault point " + pointName);
@@ -81,6 +93,14 @@ public enum FaultPoint {
    * @throws IllegalArgumentException when {@link #PROPERTY} names no point (the start is refused)
    */
   public static void announce() {
+    if (!FaultPause.ARMED.isEmpty()) {
+      FaultPause.ARMED.forEach(FaultPoint::named);
+      LOG.warn(
+          "fault injection armed: this server pauses at {} ({}, {}); never in production",
+          FaultPause.ARMED,
+          FaultPause.PROPERTY,
+          FaultPause.check());
+    }
     if (ARMED.isEmpty()) {
       return;
     }

@@ -262,6 +262,27 @@ public final class ScheduleStore {
         });
   }
 
+  /**
+   * The job a schedule submitted for {@code time}, if one is stored: after a server stopped between
+   * a claim and its outcome, it tells a submission that happened from one that never did.
+   */
+  public Optional<String> jobScheduledFor(String id, Instant time) {
+    return tx.read(
+        "find the job of schedule " + id + " for " + time,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT job_id FROM gantry_job_origin WHERE schedule_id = ? AND scheduled_for = ?"
+                      + " ORDER BY job_id")) {
+            ps.setString(1, id);
+            JobRows.setInstant(ps, 2, time);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
+            }
+          }
+        });
+  }
+
   private static boolean exists(Connection c, String id) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM gantry_schedule WHERE id = ?")) {
       ps.setString(1, id);

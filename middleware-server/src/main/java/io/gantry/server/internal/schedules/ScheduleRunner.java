@@ -2,6 +2,7 @@ package io.gantry.server.internal.schedules;
 
 import io.gantry.server.api.InvalidJobFault;
 import io.gantry.server.api.LimitExceededFault;
+import io.gantry.server.internal.faults.FaultPoint;
 import io.gantry.server.internal.jobstore.JobOrigin;
 import io.gantry.server.internal.jobstore.Schedule;
 import io.gantry.server.internal.jobstore.ScheduleStore;
@@ -30,6 +31,10 @@ import org.slf4j.LoggerFactory;
  *       two checks (a suspended machine, a moved clock) run once.
  *   <li>Each time is claimed in the store before the job is submitted, so it never runs twice; a
  *       submission that fails leaves the reason on the schedule ({@code lastNote}).
+ *   <li>A claim the server stopped in the middle of (its note still {@value #SUBMITTING}) is
+ *       settled by the first check after start: with the job the schedule submitted for that time,
+ *       found by the job's origin, or, when none was stored, with a note saying that no job ran for
+ *       it. The time is not tried again: a schedule's time runs at most once.
  *   <li>A schedule with a holiday calendar runs only at times whose date the calendar does not
  *       hold; a time that came on a holiday is claimed with a note saying so ({@code lastNote} and
  *       the server log), so that whoever looks at the schedule sees why nothing ran. A calendar
@@ -38,6 +43,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ScheduleRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScheduleRunner.class);
+
+  /** The note of a claimed time whose job is being submitted. */
+  static final String SUBMITTING = "submitting";
 
   private final ScheduleStore store;
   private final JobSubmission submission;
@@ -86,6 +94,9 @@ public final class ScheduleRunner implements AutoCloseable {
     try {
       Instant now = clock.instant();
       for (Schedule s : store.list(null)) {
+        if (atStart && SUBMITTING.equals(s.lastNote()) && s.lastTime() != null) {
+          settleInterrupted(s);
+        }
         if (!s.paused()) {
           checkOne(s, now, atStart);
         }
@@ -133,10 +144,34 @@ public final class ScheduleRunner implements AutoCloseable {
       }
       return;
     }
-    if (!store.claim(s.id(), time, "submitting", missed)) {
+    if (!store.claim(s.id(), time, SUBMITTING, missed)) {
       return; // paused, removed or run meanwhile
     }
+    FaultPoint.SCHEDULE_CLAIMED.reached();
     fire(s, cron, time, due.get().count());
+  }
+
+  /**
+   * A time claimed by a server that stopped before it recorded the outcome: the job is stored when
+   * the submission committed (its origin names the schedule and the time), and then the claim is
+   * made to name it; otherwise no job exists and none is submitted now (at most once), and the note
+   * says why.
+   */
+  private void settleInterrupted(Schedule s) {
+    Instant time = s.lastTime();
+    Optional<String> job = store.jobScheduledFor(s.id(), time);
+    String note =
+        job.isPresent()
+            ? "submitted; the server stopped before it recorded the job, and found it at restart"
+            : "not submitted: the server stopped while submitting it; not retried (a scheduled"
+                + " time runs at most once)";
+    store.recordOutcome(s.id(), time, job.orElse(null), note);
+    log.warn(
+        "schedule {} of {}: the time {} was claimed when the server stopped: {}",
+        s.name(),
+        s.owner(),
+        time,
+        job.map(id -> "job " + id + " " + note).orElse(note));
   }
 
   /**
@@ -203,6 +238,7 @@ public final class ScheduleRunner implements AutoCloseable {
               s.jobDescription(),
               values,
               new JobOrigin(Map.of(), null, s.id(), s.name(), time));
+      FaultPoint.SCHEDULE_SUBMITTED.reached();
       store.recordOutcome(s.id(), time, jobId, note);
       log.info("schedule {} of {}: job {} submitted for {}", s.name(), s.owner(), jobId, time);
     } catch (InvalidJobFault e) {
