@@ -546,9 +546,12 @@ static int aggregate_mode(run *r) {
                        .stress_from = r->p.stress_from, .stress_to = r->p.stress_to};
         res.input_name[res.ninputs] = "params";
         res.input_path[res.ninputs++] = r->o.params;
+        /* one input name each: SQL tables key run_inputs by (run_id, input) */
+        static char input_names[REPORT_MAX_INPUTS][16];
         for (char *save = NULL, *p = strtok_r(list, ",", &save); p && res.ninputs < REPORT_MAX_INPUTS;
              p = strtok_r(NULL, ",", &save)) {
-            res.input_name[res.ninputs] = "node_pnl";
+            snprintf(input_names[res.ninputs], sizeof input_names[0], "node_pnl_%d", res.ninputs);
+            res.input_name[res.ninputs] = input_names[res.ninputs];
             res.input_path[res.ninputs++] = p;
         }
         report_options ro = {r->o.out_dir, r->o.run_id, r->o.compress_output, r->o.block_size};

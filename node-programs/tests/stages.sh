@@ -52,7 +52,7 @@ check_stages() { # params-file name np (the desks', and one more for the aggrega
     cmp "$n-ref/$f" "$n-agg/$f" || fail "$n: --aggregate: $f differs from the one-program run"
   done
   [ "$(ls "$n-agg" | wc -l)" = 6 ] || fail "$n: aggregate outputs: $(ls "$n-agg")"
-  [ "$(grep -c ",node_pnl,node_pnl.csv.gz," "$n-agg/run_inputs.csv")" = 4 ] \
+  [ "$(grep -c ",node_pnl_[1-4],node_pnl.csv.gz," "$n-agg/run_inputs.csv")" = 4 ] \
     || fail "$n: aggregate run_inputs.csv: $(cat "$n-agg/run_inputs.csv")"
 }
 check_stages in/params.csv.gz mc 2
