@@ -19,12 +19,14 @@
  * After each step all ranks agree on failure (CoMD style); the lowest failing rank prints
  * its message and every rank exits with the same status.
  * --what-if: rank 0 reads the base run's node P&L back and revalues only the new trades. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "aggregate.h"
 #include "gio_mpi.h"
 #include "inputs.h"
 #include "market.h"
@@ -39,6 +41,7 @@
 #include "report.h"
 #include "risk.h"
 #include "rounds.h"
+#include "scenario_file.h"
 #include "scenarios.h"
 #include "whatif.h"
 
@@ -65,6 +68,8 @@ typedef struct run {
     int progress;      /* valued in rounds that end at checkpoints */
     mcvar_rounds rounds;
     mcvar_stopping stop;
+    double *sx;   /* --scenarios-in: every scenario's returns, factor-major (sx_n a factor) */
+    long long sx_n;
 } run;
 
 /* Agrees on a step's outcome; only the lowest failing rank prints. */
@@ -114,7 +119,8 @@ static int stress_window(run *r, char *err) {
     return 0;
 }
 
-static int prepare(run *r, char *err) {
+/* The scenario generator: method, stress window, covariance and its factor. */
+static int prepare_scenarios(run *r, char *err) {
     if (scenarios_init(&r->g, &r->m, &r->p))
         return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     if (r->p.stress_from[0] || r->p.stress_window_days) {
@@ -137,9 +143,22 @@ static int prepare(run *r, char *err) {
         if (r->o.history && market_estimate_covariance(&r->m, r->p.ewma_lambda, err)) return -1;
         if (market_cholesky(&r->m, err)) return -1;
     }
+    if ((r->o.scenarios_out || r->o.scenarios_in) && (r->p.stress_window_days || r->p.target_rse > 0))
+        return snprintf(err, MCVAR_ERRLEN, "a run in stages (--scenarios-out, --scenarios-in) "
+                        "cannot search a stress window nor stop at target_rse: each part would "
+                        "search or stop alone"), -1;
+    return 0;
+}
+
+static int prepare(run *r, char *err) {
+    if (prepare_scenarios(r, err)) return -1;
     if (pricer_init(&r->pr, &r->b, &r->m, r->p.horizon_days))
         return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     r->n = scenarios_count(&r->g);
+    if (r->o.scenarios_in && !r->sx) {
+        if (scenario_file_read(&r->m, r->n, r->o.scenarios_in, &r->o.read, &r->sx, err)) return -1;
+        r->sx_n = r->n;
+    }
     int np = gio_mpi_size(), me = gio_mpi_rank();
     r->lo = r->n * me / np;
     r->hi = r->n * (me + 1) / np;
@@ -181,7 +200,15 @@ static void block_free(block_buf *k) {
 }
 
 static void block_fill(run *r, block_buf *k, long long first, const long long *idx, int cnt) {
-    scenarios_fill(&r->g, first, idx, cnt, BLOCK, k->x, k->lev);
+    if (r->sx) { /* --scenarios-in: the returns as generated, then the same levels */
+        for (int f = 0; f < r->m.n; f++) {
+            const double *col = r->sx + (size_t)f * (size_t)r->sx_n;
+            for (int b = 0; b < cnt; b++) k->x[(size_t)f * BLOCK + (size_t)b] = col[idx ? idx[b] : first + b];
+        }
+        scenarios_levels(&r->m, k->x, cnt, BLOCK, k->lev);
+    } else {
+        scenarios_fill(&r->g, first, idx, cnt, BLOCK, k->x, k->lev);
+    }
     pricer_fx(&r->pr, k->lev, BLOCK, cnt, k->fx);
 }
 
@@ -349,28 +376,6 @@ static int position_contributions(run *r, int node, double *var_c, double *es_c)
     return rc;
 }
 
-/* Each child node's contributions to its parent, straight from the node P&L. */
-static void child_contributions(run *r) {
-    const book *b = &r->b;
-    for (int c = 1; c < b->nnodes; c++) {
-        int p = b->parent[c];
-        if (p < 0) continue;
-        const risk_summary *rs = &r->rs[p];
-        for (int l = 0; l < rs->nlevels; l++) {
-            const var_level *v = &rs->level[l];
-            double vs = 0, es = 0;
-            for (long long rank = 1; rank <= risk_ranks_needed(rs); rank++) {
-                double x = rs->rows[(size_t)(rank - 1) * b->nnodes + c];
-                if (rank >= v->win_from && rank <= v->win_to) vs += x;
-                es += risk_es_weight(v, rank) * x;
-            }
-            size_t i = (size_t)l * b->nnodes + c;
-            r->child_var[i] = risk_var_contribution(v, vs);
-            r->child_es[i] = risk_es_contribution(es);
-        }
-    }
-}
-
 /* Rank 0: statistics, contributions and the output files (temporary names). */
 static int analyse_and_write(run *r, report *rep, char *err) {
     const book *b = &r->b;
@@ -390,16 +395,17 @@ static int analyse_and_write(run *r, report *rep, char *err) {
     for (int i = 1; i < b->nnodes; i++)
         if (b->own[i] && position_contributions(r, i, r->own_var, r->own_es))
             return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
-    child_contributions(r);
+    aggregate_child_contributions(b, r->rs, r->child_var, r->child_es);
     results res = {.p = &r->p, .b = b, .m = &r->m, .n = r->n, .first_date = r->g.first_date,
 .rs = r->rs, .own_var = r->own_var, .own_es = r->own_es,
                    .top_var = r->top_var, .top_es = r->top_es, .child_var = r->child_var,
                    .child_es = r->child_es, .dq = r->q.rows, .ndq = r->q.n,
                    .stress_from = r->stress_from, .stress_to = r->stress_to,
                    .stop = r->stop.target_rse > 0 ? &r->stop : NULL};
-    const char *names[] = {"params", "factors", "history", "covariance", "positions"};
-    const char *paths[] = {r->o.params, r->o.factors, r->o.history, r->o.covariance, r->o.positions};
-    for (int i = 0; i < 5; i++)
+    const char *names[] = {"params", "factors", "history", "covariance", "positions", "scenarios"};
+    const char *paths[] = {r->o.params, r->o.factors, r->o.history, r->o.covariance, r->o.positions,
+                           r->o.scenarios_in};
+    for (int i = 0; i < 6; i++)
         if (paths[i]) {
             res.input_name[res.ninputs] = names[i];
             res.input_path[res.ninputs++] = paths[i];
@@ -430,6 +436,21 @@ static int analyse_spread(run *r, char *pnl_tmp, char *pnl_final, char *err) {
     st = pnl_write(&d, b->node_path, pnl_tmp, r->o.block_size, err, MCVAR_ERRLEN);
     r->t_pnl = gio_mpi_wtime() - t0;
     return st;
+}
+
+/* --node-pnl-stdout: rank 0 copies the committed node_pnl.csv.gz to standard output. */
+static int node_pnl_to_stdout(const run *r, char *err) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/node_pnl.csv.gz", r->o.out_dir);
+    FILE *f = fopen(path, "rb");
+    if (!f) return snprintf(err, MCVAR_ERRLEN, "cannot read %s: %s", path, strerror(errno)), -1;
+    char buf[65536];
+    size_t got;
+    int bad = 0;
+    while (!bad && (got = fread(buf, 1, sizeof buf, f)) > 0) bad = fwrite(buf, 1, got, stdout) != got;
+    bad |= ferror(f) | (fflush(stdout) != 0);
+    fclose(f);
+    return bad ? (snprintf(err, MCVAR_ERRLEN, "copying %s to standard output failed", path), -1) : 0;
 }
 
 static void print_timings(const run *r, double t_total) {
@@ -481,11 +502,80 @@ static int what_if_mode(run *r) {
     return EXIT_OK;
 }
 
+/* --scenarios-out: the scenarios alone, written by rank 0. */
+static int scenarios_out_mode(run *r) {
+    char err[MCVAR_ERRLEN] = "";
+    if (agree(load_market(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
+    if (agree(prepare_scenarios(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
+    r->n = scenarios_count(&r->g);
+    int st = gio_mpi_rank() == 0 && scenario_file_write(&r->g, r->n, r->o.scenarios_out,
+                                                         r->o.block_size, err) ? EXIT_OUTPUT : 0;
+    return agree(st, err);
+}
+
+/* --aggregate: the parts' node P&L rolled up (aggregate.h), then the statistics and the files
+ * that need no positions, as the one-program run writes them. */
+static int aggregate_mode(run *r) {
+    char err[MCVAR_ERRLEN] = "";
+    int me = gio_mpi_rank();
+    int st = me == 0 && report_clear(r->o.out_dir, err) ? EXIT_OUTPUT : 0;
+    if ((st = agree(st, err))) return st;
+    if (agree(params_read(&r->p, r->o.params, &r->o.read, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
+    st = aggregate_read(r->o.aggregate, me, gio_mpi_size(), &r->b, &r->n, &r->lo, &r->hi,
+                        &r->pnl_local, err) ? EXIT_INPUT : 0;
+    if ((st = agree(st, err))) return st;
+    st = me == 0 && report_open_dir(r->o.out_dir, err) ? EXIT_OUTPUT : 0;
+    if ((st = agree(st, err))) return st;
+    char pnl_tmp[4096], pnl_final[4096];
+    if ((st = agree(analyse_spread(r, pnl_tmp, pnl_final, err) ? EXIT_OUTPUT : 0, err))) {
+        if (me == 0) remove(pnl_tmp);
+        return st;
+    }
+    report rep = {0};
+    char *list = strdup(r->o.aggregate);
+    if (me == 0 && !list) st = 1;
+    if (me == 0 && list) {
+        size_t ncells = (size_t)r->p.nconfidence * (size_t)r->b.nnodes;
+        r->child_var = calloc(ncells, sizeof(double));
+        r->child_es = calloc(ncells, sizeof(double));
+        st = !r->child_var || !r->child_es;
+        if (st) snprintf(err, MCVAR_ERRLEN, "out of memory");
+        else aggregate_child_contributions(&r->b, r->rs, r->child_var, r->child_es);
+        results res = {.p = &r->p, .b = &r->b, .n = r->n, .rs = r->rs,
+                       .child_var = r->child_var, .child_es = r->child_es,
+                       .stress_from = r->p.stress_from, .stress_to = r->p.stress_to};
+        res.input_name[res.ninputs] = "params";
+        res.input_path[res.ninputs++] = r->o.params;
+        /* one input name each: SQL tables key run_inputs by (run_id, input) */
+        static char input_names[REPORT_MAX_INPUTS][16];
+        for (char *save = NULL, *p = strtok_r(list, ",", &save); p && res.ninputs < REPORT_MAX_INPUTS;
+             p = strtok_r(NULL, ",", &save)) {
+            snprintf(input_names[res.ninputs], sizeof input_names[0], "node_pnl_%d", res.ninputs);
+            res.input_name[res.ninputs] = input_names[res.ninputs];
+            res.input_path[res.ninputs++] = p;
+        }
+        report_options ro = {r->o.out_dir, r->o.run_id, r->o.compress_output, r->o.block_size};
+        if (!st) st = report_write_aggregate(&rep, &ro, &res, err) ||
+                      report_adopt(&rep, pnl_tmp, pnl_final, err) ? EXIT_OUTPUT : 0;
+    }
+    free(list);
+    if ((st = agree(st ? EXIT_OUTPUT : 0, err))) {
+        report_abandon(&rep);
+        if (me == 0) remove(pnl_tmp);
+        return st;
+    }
+    st = me == 0 && report_commit(&rep, err) ? EXIT_OUTPUT : 0;
+    if (!st && me == 0 && r->o.node_pnl_stdout) st = node_pnl_to_stdout(r, err) ? EXIT_OUTPUT : 0;
+    return agree(st, err);
+}
+
 static int execute(run *r) {
     char err[MCVAR_ERRLEN] = "";
     int me = gio_mpi_rank();
     double t0 = gio_mpi_wtime();
     if (r->o.what_if) return what_if_mode(r);
+    if (r->o.scenarios_out) return scenarios_out_mode(r);
+    if (r->o.aggregate) return aggregate_mode(r);
     int st = me == 0 && report_clear(r->o.out_dir, err) ? EXIT_OUTPUT : 0;
     if ((st = agree(st, err))) return st;
     if (agree(load_inputs(r, err) ? EXIT_INPUT : 0, err)) return EXIT_INPUT;
@@ -518,6 +608,7 @@ static int execute(run *r) {
         return st;
     }
     st = me == 0 && report_commit(&rep, err) ? EXIT_OUTPUT : 0;
+    if (!st && me == 0 && r->o.node_pnl_stdout) st = node_pnl_to_stdout(r, err) ? EXIT_OUTPUT : 0;
     if ((st = agree(st, err))) return st;
     if (r->o.timings) print_timings(r, gio_mpi_wtime() - t0);
     return EXIT_OK;
@@ -535,6 +626,7 @@ static void release(run *r) {
     mcvar_progress_free(&r->pg);
     mcvar_rounds_free(&r->rounds);
     free(r->pnl_local);
+    free(r->sx);
     free(r->own_var); free(r->own_es); free(r->top_var); free(r->top_es);
     free(r->child_var); free(r->child_es);
 }

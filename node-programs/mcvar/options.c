@@ -15,6 +15,9 @@ void options_help(FILE *f) {
 "             [--phase2 auto|mbc|atv] [--buffer-size BYTES] [--compress-output]\n"
 "             [--block-size BYTES] [--timings] [--progress FILE] [--target-rse R]\n"
 "             [--follow-inputs NAME,...] [--follow-timeout SECONDS]\n"
+"             [--scenarios-in FILE] [--node-pnl-stdout]\n"
+"       mcvar --factors F (--history F | --covariance F) --params F --scenarios-out FILE\n"
+"       mcvar --params F --aggregate NODE_PNL,... --out-dir DIR [--run-id ID]\n"
 "\n"
 "Monte Carlo (normal or Student-t) or historical-simulation Value-at-Risk and expected\n"
 "shortfall of every node of a book hierarchy, in one base currency, on common scenarios,\n"
@@ -121,6 +124,30 @@ void options_help(FILE *f) {
 "                       the complete files. A plain regular file cannot be followed\n"
 "  --follow-timeout S   a followed input bringing no new byte for S seconds is an error\n"
 "                       naming it (default 600)\n"
+"  --follow-inputs also takes scenarios (the --scenarios-in file).\n"
+"\n"
+"A run in stages (a chain's scenario generation, a pricing stage per desk, aggregation);\n"
+"the aggregate's files are byte-identical to the one-program run's on the whole book:\n"
+"  --scenarios-out FILE write the run's scenarios (FILE - : standard output; blocked gzip\n"
+"                       CSV scenario,<factor_id>,...:\n"
+"                       each factor's return over the horizon, %.17g, canonical factor\n"
+"                       order; the same for any number of ranks: rank 0 writes them) and\n"
+"                       stop. Needs --factors, --history or --covariance, --params; written\n"
+"                       under its own name as generated, so a consumer can follow it\n"
+"  --scenarios-in FILE  price --positions (e.g. one desk's) on the scenarios of FILE instead\n"
+"                       of generating them: every output is that of the one-program run on\n"
+"                       the same inputs (the same factors, history or covariance, params)\n"
+"  --aggregate L        read the node_pnl.csv.gz files in L (comma-separated; runs on\n"
+"                       --scenarios-in of parts of one book that hold each position once),\n"
+"                       roll them up the hierarchy and write var_summary, pnl_distribution,\n"
+"                       node_contributions, run, run_inputs (node_pnl_1, ...) and\n"
+"                       node_pnl.csv.gz of every node (contributions.csv and\n"
+"                       tail_scenarios.csv need the positions: the desks' runs have them).\n"
+"                       A node split across files must hold no positions of its own\n"
+"                       (checked)\n"
+"  --node-pnl-stdout    also copy node_pnl.csv.gz to standard output once the run succeeded\n"
+"                       (a chain stage hands on its standard output: docs/workflows.md)\n"
+"  Not with target_rse or stress_window_days (each part would stop, or search, alone).\n"
 "  --help               this text\n"
 "Exit status: 0 success, 1 input or computation error, 2 usage error, 3 output error.\n",
         f);
@@ -149,6 +176,9 @@ static int value_option(mcvar_options *o, const char *a, const char *v, char *er
                       : strcmp(a, "--run-id") == 0 ? &o->run_id
                       : strcmp(a, "--what-if") == 0 ? &o->what_if
                       : strcmp(a, "--progress") == 0 ? &o->progress
+                      : strcmp(a, "--scenarios-out") == 0 ? &o->scenarios_out
+                      : strcmp(a, "--scenarios-in") == 0 ? &o->scenarios_in
+                      : strcmp(a, "--aggregate") == 0 ? &o->aggregate
                       : strcmp(a, "--follow-inputs") == 0 ? &o->follow_inputs : NULL;
     if (slot) {
         *slot = v;
@@ -195,22 +225,51 @@ static int value_option(mcvar_options *o, const char *a, const char *v, char *er
 
 /* Each name of --follow-inputs must be an input that was given; inputs.c follows its path. */
 static int follow_inputs(const mcvar_options *o, char *err, size_t n) {
-    const char *names[] = {"params", "factors", "history", "covariance", "positions"};
-    const char *paths[] = {o->params, o->factors, o->history, o->covariance, o->positions};
+    const char *names[] = {"params", "factors", "history", "covariance", "positions", "scenarios"};
+    const char *paths[] = {o->params, o->factors, o->history, o->covariance, o->positions,
+                           o->scenarios_in};
     char list[256];
     if (snprintf(list, sizeof list, "%s", o->follow_inputs) >= (int)sizeof list)
         return snprintf(err, n, "--follow-inputs is too long"), -1;
     for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
          name = strtok_r(NULL, ",", &save)) {
         int i = 0;
-        while (i < 5 && strcmp(name, names[i]) != 0) i++;
-        if (i == 5)
+        while (i < 6 && strcmp(name, names[i]) != 0) i++;
+        if (i == 6)
             return snprintf(err, n, "--follow-inputs: '%s' is not params, factors, history, "
-                            "covariance or positions", name), -1;
+                            "covariance, positions or scenarios", name), -1;
         if (!paths[i]) return snprintf(err, n, "--follow-inputs names %s, which is not given", name), -1;
         if (inputs_follow(paths[i], o->follow_timeout))
             return snprintf(err, n, "--follow-inputs: too many inputs"), -1;
     }
+    return 0;
+}
+
+/* A run in stages (README): --scenarios-out, --scenarios-in and --aggregate are each a step
+ * of its own, and --aggregate reads nothing but its node P&L files and --params. */
+static int staged_modes(const mcvar_options *o, char *err, size_t n) {
+    const char *modes[] = {"--scenarios-out", "--scenarios-in", "--aggregate", "--what-if"};
+    const char *given[] = {o->scenarios_out, o->scenarios_in, o->aggregate, o->what_if};
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            if (given[i] && given[j])
+                return snprintf(err, n, "%s and %s are separate steps: give one", modes[i],
+                                modes[j]), -1;
+    if (o->scenarios_out && (o->positions || o->out_dir || o->progress || o->target_rse > 0))
+        return snprintf(err, n, "--scenarios-out writes only the scenarios: no --positions, "
+                        "--out-dir, --progress or --target-rse"), -1;
+    if (o->aggregate && (o->factors || o->history || o->covariance || o->positions ||
+                         o->progress || o->target_rse > 0 || o->follow_inputs))
+        return snprintf(err, n, "--aggregate reads only --params and the node P&L files: no "
+                        "--factors, --history, --covariance, --positions, --progress, "
+                        "--target-rse or --follow-inputs"), -1;
+    if (o->node_pnl_stdout && (o->timings || o->what_if || o->scenarios_out))
+        return snprintf(err, n, "--node-pnl-stdout is the only output on standard output: not "
+                        "with --timings, --what-if or --scenarios-out"), -1;
+    if (o->scenarios_in && o->target_rse > 0)
+        return snprintf(err, n, "--target-rse cannot stop a part of the book priced on "
+                        "--scenarios-in (each part would stop at its own checkpoint): stop the "
+                        "one-program run instead"), -1;
     return 0;
 }
 
@@ -224,16 +283,20 @@ int options_parse(int argc, char **argv, mcvar_options *o, char *err, size_t n) 
         if (strcmp(a, "--help") == 0) return 1;
         if (strcmp(a, "--compress-output") == 0) { o->compress_output = 1; continue; }
         if (strcmp(a, "--timings") == 0) { o->timings = 1; continue; }
+        if (strcmp(a, "--node-pnl-stdout") == 0) { o->node_pnl_stdout = 1; continue; }
         if (i + 1 >= argc) return snprintf(err, n, "option '%s' needs a value", a), -1;
         if (value_option(o, a, argv[++i], err, n)) return -1;
     }
     if (!o->run_id) o->run_id = getenv("GANTRY_JOB_ID");
     if (!o->run_id || !o->run_id[0]) o->run_id = "local";
+    if (staged_modes(o, err, n)) return -1;
+    if (!o->params) return snprintf(err, n, "--params is required"), -1;
+    if (o->aggregate) return o->out_dir ? 0 : (snprintf(err, n, "--out-dir is required"), -1);
     if (!o->factors) return snprintf(err, n, "--factors is required"), -1;
     if (!o->history == !o->covariance)
         return snprintf(err, n, "give exactly one of --history and --covariance"), -1;
+    if (o->scenarios_out) return o->follow_inputs ? follow_inputs(o, err, n) : 0;
     if (!o->positions) return snprintf(err, n, "--positions is required"), -1;
-    if (!o->params) return snprintf(err, n, "--params is required"), -1;
     if (!o->out_dir) return snprintf(err, n, "--out-dir is required"), -1;
     return o->follow_inputs ? follow_inputs(o, err, n) : 0;
 }

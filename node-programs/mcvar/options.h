@@ -11,6 +11,10 @@ typedef struct mcvar_options {
     const char *what_if; /* new trades: revalue only them on the stored scenarios */
     const char *progress; /* the progress file (progress.h), or NULL */
     double target_rse;    /* --target-rse, overrides the parameter; 0: not given */
+    const char *scenarios_out; /* --scenarios-out: write the scenarios there and stop */
+    const char *scenarios_in;  /* --scenarios-in: price the book on these scenarios */
+    const char *aggregate;     /* --aggregate: node P&L files of the book's parts */
+    int node_pnl_stdout;       /* --node-pnl-stdout: node_pnl.csv.gz copied to stdout */
     const char *follow_inputs; /* --follow-inputs: names of inputs read as they arrive */
     double follow_timeout;     /* --follow-timeout: seconds without a new byte (600) */
     gio_read_options read;

@@ -331,6 +331,17 @@ int report_write(report *rep, const report_options *o, const results *res, char 
     return rc;
 }
 
+int report_write_aggregate(report *rep, const report_options *o, const results *res, char *err) {
+    memset(rep, 0, sizeof *rep);
+    if (report_open_dir(o->out_dir, err)) return -1;
+    static const int files[] = {F_SUMMARY, F_DIST, F_NODE_CONTRIB, F_RUN, F_RUN_INPUTS};
+    int (*fns[])(gio_writer *, const report_options *, const results *, char *) = {
+        summary, distribution, node_contributions, run_row, run_inputs};
+    int rc = 0;
+    for (int f = 0; !rc && f < 5; f++) rc = write_one(rep, o, files[f], o->compress, fns[f], res, err);
+    return rc;
+}
+
 typedef struct what_if_ctx {
     const params *p;
     const book *b;

@@ -11,7 +11,7 @@
 #include "risk.h"
 
 #define REPORT_MAX_FILES 12
-#define REPORT_MAX_INPUTS 8
+#define REPORT_MAX_INPUTS 64 /* --aggregate: params and up to 63 node P&L files */
 #define MCVAR_VERSION "mcvar 2.0"
 
 typedef struct report {
@@ -57,6 +57,9 @@ int report_clear(const char *out_dir, char *err);
 /* Creates out_dir (one level, like mkdir) unless it exists. */
 int report_open_dir(const char *out_dir, char *err);
 int report_write(report *rep, const report_options *o, const results *res, char *err);
+/* --aggregate: the files that need no positions nor market (var_summary, pnl_distribution,
+ * node_contributions, run, run_inputs); res->m, own_var .. top_es and dq are not read. */
+int report_write_aggregate(report *rep, const report_options *o, const results *res, char *err);
 /* what_if.csv only: before/after per node and level (nlevels x nnodes each). */
 int report_write_what_if(report *rep, const report_options *o, const params *p, const book *b,
                          int nnodes, char *const *node_path, const double *var_before,

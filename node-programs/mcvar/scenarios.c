@@ -96,10 +96,14 @@ void scenarios_fill(scenario_gen *g, long long first, const long long *idx, int 
     } else {
         for (int b = 0; b < count; b++) historical(g, idx ? idx[b] : first + b, b, stride, x);
     }
-    const market *m = g->m;
+    scenarios_levels(g->m, x, count, stride, lev);
+}
+
+void scenarios_levels(const market *m, const double *x, int count, int stride, double *lev) {
     for (int f = 0; f < m->n; f++) {
         double level = m->level[f], sh = m->shift[f];
-        double *xf = x + (size_t)f * stride, *lf = lev + (size_t)f * stride;
+        const double *xf = x + (size_t)f * stride;
+        double *lf = lev + (size_t)f * stride;
         switch (m->ret[f]) {
         case RET_LOG: for (int b = 0; b < count; b++) lf[b] = level * exp(xf[b]); break;
         case RET_RELATIVE: for (int b = 0; b < count; b++) lf[b] = level * (1.0 + xf[b]); break;

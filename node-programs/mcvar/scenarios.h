@@ -26,4 +26,8 @@ long long scenarios_count(const scenario_gen *g);
 void scenarios_fill(scenario_gen *g, long long first, const long long *idx, int count,
                     int stride, double *x, double *lev);
 
+/* The scenario levels of returns x (the part of scenarios_fill after the returns): used
+ * alone for returns read from a scenario file (scenario_file.h). */
+void scenarios_levels(const market *m, const double *x, int count, int stride, double *lev);
+
 #endif

@@ -13,7 +13,8 @@ for word in factor_id kind level as_of factor_i factor_j covariance position_id 
     max_rate on_bad_data node_contributions.csv tail_scenarios.csv run.csv run_inputs.csv \
     data_quality.csv node_pnl.csv.gz what_if.csv --what-if var_stderr es_stderr \
     diversification_var marginal_var --progress --target-rse stopping.csv target_rse \
-    checkpoint_scenarios target_nodes --follow-inputs --follow-timeout; do
+    checkpoint_scenarios target_nodes --follow-inputs --follow-timeout --scenarios-out \
+    --scenarios-in --aggregate; do
   grep -q -- "$word" "$WORK/help.txt" || fail "--help does not mention $word"
 done
 if mpi 1 "$BIN/mcvar" --factors x 2> "$WORK/err.txt"; then fail "missing options accepted"; fi

@@ -25,11 +25,11 @@ import org.w3c.dom.NodeList;
  * A chain document (docs/workflows.md, "A chain submitted as one unit"): {@code gx:JobChain}
  * holding several standard {@code jsdl:JobDefinition}s, the chain's stages. A stage is named by its
  * {@code JobName}; inside the chain a stage names another by that name where a job id stands: in
- * {@code gx:After} and {@code gx:AfterAny}, and as the job of a {@code gantry-job:STAGE/FILE}
- * Source. JSDL 1.0 (GFD.56) describes one job and leaves the relations between jobs to other
- * languages, so the wrapper is Gantry's; every stage is a JSDL document as {@code gantry submit}
- * takes it, checked by the same parser once its stage names are replaced by job ids ({@link
- * #document}).
+ * {@code gx:After}, {@code gx:AfterAny} and {@code gx:AfterStart}, and as the job of a {@code
+ * gantry-job:STAGE/FILE} Source. JSDL 1.0 (GFD.56) describes one job and leaves the relations
+ * between jobs to other languages, so the wrapper is Gantry's; every stage is a JSDL document as
+ * {@code gantry submit} takes it, checked by the same parser once its stage names are replaced by
+ * job ids ({@link #document}).
  */
 public final class JobChain {
   /** The root element's local name, in the {@link JsdlNamespaces#GANTRY} namespace. */
@@ -147,10 +147,10 @@ public final class JobChain {
 
   /**
    * The stage as a JSDL document of its own, each stage it names replaced by its job id from {@code
-   * jobIds} (stage name to id): the text of a {@code gx:After} or {@code gx:AfterAny}, and the job
-   * of a {@code gantry-job:} URI. A name that is no stage of the chain is left as written (the
-   * job's checks then say what is wrong with it). Namespace declarations of the chain's root are
-   * carried onto the stage's root.
+   * jobIds} (stage name to id): the text of a {@code gx:After}, {@code gx:AfterAny} or {@code
+   * gx:AfterStart}, and the job of a {@code gantry-job:} URI. A name that is no stage of the chain
+   * is left as written (the job's checks then say what is wrong with it). Namespace declarations of
+   * the chain's root are carried onto the stage's root.
    */
   public String document(Stage stage, Map<String, String> jobIds) {
     Document doc = HardenedXml.newDocument();
@@ -219,6 +219,7 @@ public final class JobChain {
     List<Element> all = new ArrayList<>();
     all.addAll(elements(definition, JsdlNamespaces.GANTRY, "After"));
     all.addAll(elements(definition, JsdlNamespaces.GANTRY, "AfterAny"));
+    all.addAll(elements(definition, JsdlNamespaces.GANTRY, "AfterStart"));
     return all;
   }
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +93,27 @@ class JobChainTest {
       assertTrue(parsed.isValid(), stage.name() + ": " + parsed.report());
     }
     assertEquals(Set.of("business_date", "portfolio"), chain.stages().get(0).parameters());
+  }
+
+  @Test
+  void theNightlyDeskChainExampleReadsAndEveryStageIsValid() throws Exception {
+    JobChain chain =
+        JobChain.read(root(Files.readString(Path.of("examples/nightly-var-desk-chain.xml"))));
+    List<String> names = new ArrayList<>(List.of("scenarios"));
+    for (String desk : List.of("EQ-US", "RATES-USD", "FX-G10", "EQ-EU", "EQ-JP", "RATES-EUR")) {
+      names.add("price-" + desk);
+    }
+    names.addAll(List.of("aggregate", "report"));
+    assertEquals(names, chain.names());
+    Map<String, String> ids = new HashMap<>();
+    for (int i = 0; i < names.size(); i++) { // distinct ids of the right form
+      ids.put(names.get(i), JobDependenciesTest.A.substring(1) + JobDependenciesTest.A.charAt(i));
+    }
+    for (JobChain.Stage stage : chain.stages()) {
+      ParseResult parsed = new JsdlParser().parse(chain.document(stage, ids));
+      assertTrue(parsed.isValid(), stage.name() + ": " + parsed.report());
+    }
+    assertEquals(Set.of("business_date", "scenarios"), chain.stages().get(1).parameters());
   }
 
   private static String refusal(String xml) {

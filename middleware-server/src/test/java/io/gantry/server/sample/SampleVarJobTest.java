@@ -16,6 +16,7 @@ import io.gantry.server.soap.TestJobs;
 import io.gantry.testing.server.GantryTestServer;
 import io.gantry.testing.server.GantryTestServerBuilder;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -72,6 +73,7 @@ class SampleVarJobTest {
   private static String oldDate;
   private static JobStatusInfo describedStatus;
   private static Map<String, String> nightlyChain;
+  private static Map<String, String> deskChain;
   private static JobResults describedResults;
   private static JobResults namedResults;
   private static JobResults oldDateResults;
@@ -103,6 +105,7 @@ class SampleVarJobTest {
                   sampleJob(),
                   List.of(new io.gantry.server.api.ParameterValue("business_date", "2026-11-12"))));
       nightlyChain = runTheNightlyChain();
+      deskChain = runTheDeskChain();
       describedStatus = awaitEnd(described, Duration.ofMinutes(4));
       assertEquals(
           JobStateName.SUCCEEDED,
@@ -113,7 +116,7 @@ class SampleVarJobTest {
         JobStatusInfo status = awaitEnd(job, Duration.ofMinutes(4));
         assertEquals(JobStateName.SUCCEEDED, status.state, () -> "failed: " + status.failureReason);
       }
-      for (String job : nightlyChain.values()) {
+      for (String job : concat(nightlyChain.values(), deskChain.values())) {
         JobStatusInfo status = awaitEnd(job, Duration.ofMinutes(4));
         assertEquals(
             JobStateName.SUCCEEDED,
@@ -158,6 +161,125 @@ class SampleVarJobTest {
     assertEquals(List.of("backtest", "report", "var"), List.copyOf(stages.keySet()));
     assertEquals(stages.get("backtest"), last, "schedule run answers the chain's last stage");
     return stages;
+  }
+
+  private static List<String> concat(
+      java.util.Collection<String> a, java.util.Collection<String> b) {
+    List<String> all = new java.util.ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  /** The desk chain's scenarios: few, so that its nine stages add seconds to the class. */
+  private static final String DESK_CHAIN_SCENARIOS = "2000";
+
+  /**
+   * The nightly chain in stages of docs/workflows.md (scenarios streamed into a pricing stage per
+   * desk, aggregate, report) as one schedule run now, for the demo's last business date.
+   */
+  private static Map<String, String> runTheDeskChain() throws Exception {
+    Element chain =
+        parse(
+            Files.readString(
+                REPOSITORY.resolve("jsdl-schema/examples/nightly-var-desk-chain.xml")));
+    client.addSchedule(
+        "nightly-desks",
+        "30 18 * * 1-5",
+        "Europe/London",
+        null,
+        new JobDocument(
+            chain,
+            List.of(
+                new io.gantry.server.api.ParameterValue("business_date", "2026-11-20"),
+                new io.gantry.server.api.ParameterValue("scenarios", DESK_CHAIN_SCENARIOS))),
+        null);
+    String last = client.runSchedule("nightly-desks");
+    Map<String, String> stages = new java.util.TreeMap<>();
+    for (JobStatusInfo listed : client.listJobs(List.of(), 0, 100, false).jobs) {
+      JobStatusInfo job = client.getJobStatus(listed.jobId);
+      if ("nightly-desks".equals(job.schedule)) {
+        stages.put(job.name, job.jobId);
+      }
+    }
+    assertEquals(
+        List.of(
+            "aggregate",
+            "price-EQ-EU",
+            "price-EQ-JP",
+            "price-EQ-US",
+            "price-FX-G10",
+            "price-RATES-EUR",
+            "price-RATES-USD",
+            "report",
+            "scenarios"),
+        List.copyOf(stages.keySet()));
+    assertEquals(stages.get("report"), last, "schedule run answers the chain's last stage");
+    return stages;
+  }
+
+  /**
+   * The desk chain's VaR is the one-program mcvar run's on the same inputs byte for byte: mcvar run
+   * here on the scenarios stage's extract and the whole bank's book (the described sample's extract
+   * of the same date) writes the aggregate's files; the report is the aggregate's summary, every
+   * desk in it; each desk priced the scenarios stage's very file.
+   */
+  @Test
+  void theDeskChainsVarIsTheOneProgramRunsByteForByte() throws Exception {
+    Path scenarios = server.jobDirectory(deskChain.get("scenarios"));
+    Path aggregate = server.jobDirectory(deskChain.get("aggregate"));
+    Path whole = dir.resolve("one-program");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                MCVAR.toString(),
+                "--factors",
+                scenarios.resolve("factors.csv.gz").toString(),
+                "--history",
+                scenarios.resolve("history.csv.gz").toString(),
+                "--params",
+                scenarios.resolve("params.csv.gz").toString(),
+                "--positions",
+                server.jobDirectory(described).resolve("positions.csv.gz").toString(),
+                "--out-dir",
+                whole.toString(),
+                "--run-id",
+                deskChain.get("aggregate"))
+            .redirectErrorStream(true);
+    pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+    pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    Process mcvar = pb.start();
+    String said = new String(mcvar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, mcvar.waitFor(), said);
+    for (String file :
+        List.of("var_summary.csv", "pnl_distribution.csv", "node_contributions.csv", "run.csv")) {
+      assertEquals(
+          Files.readString(whole.resolve(file)),
+          gunzip(aggregate.resolve("results/" + file + ".gz")),
+          file + " of the chain against the one-program run");
+    }
+    assertEquals(
+        -1L,
+        Files.mismatch(
+            whole.resolve("node_pnl.csv.gz"), aggregate.resolve("results/node_pnl.csv.gz")));
+    assertTrue(
+        Files.readString(whole.resolve("run.csv")).contains("," + DESK_CHAIN_SCENARIOS + ","),
+        "the schedule's scenarios reach every stage");
+    String report =
+        Files.readString(server.jobDirectory(deskChain.get("report")).resolve("var-report.csv"));
+    assertEquals(gunzip(aggregate.resolve("results/var_summary.csv.gz")), report);
+    for (String desk : List.of("EQ-US", "RATES-USD", "FX-G10", "EQ-EU", "EQ-JP", "RATES-EUR")) {
+      assertTrue(report.contains("/" + desk + ","), desk + " in the report: " + report);
+      Path priced = server.jobDirectory(deskChain.get("price-" + desk));
+      assertEquals(
+          -1L,
+          Files.mismatch(scenarios.resolve("scenarios.csv.gz"), priced.resolve("scenarios.csv.gz")),
+          desk + " priced the scenarios stage's file");
+    }
+  }
+
+  private static String gunzip(Path file) throws Exception {
+    try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(file))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   @Test
