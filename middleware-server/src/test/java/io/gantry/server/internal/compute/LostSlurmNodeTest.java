@@ -82,7 +82,10 @@ class LostSlurmNodeTest {
       JobStatusInfo end = TestJobs.awaitFinal(client, id, LIMIT);
       Duration took = Duration.ofNanos(System.nanoTime() - lostAt);
       System.out.println(
-          "lost node: the Slurm job ended " + took.toMillis() + " ms after the loss");
+          "lost node: the Slurm job ended "
+              + took.toMillis()
+              + " ms after the loss: "
+              + end.failureReason);
       assertEquals(JobStateName.FAILED, end.state, end.failureReason);
       assertTrue(
           end.failureReason.contains("NODE_FAIL") && end.failureReason.contains(lost.name()),
