@@ -2,17 +2,20 @@
 # Writes a slurm.conf for one controller and N nodes, and (with --munge-key) a fresh MUNGE key.
 #   slurm-conf.sh --out DIR --controller NAME=ADDRESS --node NAME=ADDRESS [--node ...]
 #                 --munge-socket PATH --state-dir DIR [--log-dir DIR] [--cpus N] [--memory MB]
-#                 [--min-job-age SECONDS] [--partition NAME] [--cluster NAME] [--munge-key FILE]
+#                 [--min-job-age SECONDS] [--slurmd-timeout SECONDS] [--partition NAME]
+#                 [--cluster NAME] [--munge-key FILE]
 # ADDRESS is an IP address or a resolvable host name. Every host of the cluster reads the same
 # slurm.conf. --state-dir holds the controller's state, each node's spool (%n = node name) and
 # the job completion log; --log-dir (default: none, daemons log to stderr) the daemons' logs.
+# --slurmd-timeout (default 60) is how long a node may not answer before the controller marks it
+# DOWN and fails its jobs (NODE_FAIL); tests of a lost node shorten it.
 # The settings are those that run on a machine without cgroups or a Slurm database (root
 # daemons, process tracking through /proc): see docker/README.md for what they mean for
 # finished jobs.
 set -euo pipefail
 die() { echo "slurm-conf.sh: $*" >&2; exit 2; }
 need_value() { [ "$2" -ge 2 ] || die "$1 needs a value"; }
-out="" controller="" socket="" state="" logs="" cpus=2 memory=1024 min_age=300
+out="" controller="" socket="" state="" logs="" cpus=2 memory=1024 min_age=300 slurmd_timeout=60
 partition=batch cluster=gantry key="" nodes=()
 while [ $# -gt 0 ]; do
   need_value "$1" $#
@@ -26,6 +29,7 @@ while [ $# -gt 0 ]; do
     --cpus) cpus="$2" ;;
     --memory) memory="$2" ;;
     --min-job-age) min_age="$2" ;;
+    --slurmd-timeout) slurmd_timeout="$2" ;;
     --partition) partition="$2" ;;
     --cluster) cluster="$2" ;;
     --munge-key) key="$2" ;;
@@ -47,6 +51,7 @@ for n in "${nodes[@]}"; do pair --node "$n"; done
 plain --munge-socket "$socket"; plain --state-dir "$state"; plain --partition "$partition"
 plain --cluster "$cluster"; [ -z "$logs" ] || plain --log-dir "$logs"
 number --cpus "$cpus"; number --memory "$memory"; number --min-job-age "$min_age"
+number --slurmd-timeout "$slurmd_timeout"
 mkdir -p "$out"
 {
   echo "# Written by docker/entrypoints/slurm-conf.sh"
@@ -87,7 +92,8 @@ mkdir -p "$out"
   # Seconds between SIGTERM and SIGKILL on scancel or when the time limit is reached.
   echo "KillWait=5"
   echo "SlurmctldTimeout=30"
-  echo "SlurmdTimeout=60"
+  # A node silent this long is marked DOWN and its jobs end NODE_FAIL (pinged every third of it).
+  echo "SlurmdTimeout=$slurmd_timeout"
   for n in "${nodes[@]}"; do
     echo "NodeName=${n%%=*} NodeAddr=${n#*=} CPUs=$cpus RealMemory=$memory State=UNKNOWN"
   done

@@ -12,14 +12,17 @@ import java.util.List;
  * own arguments, so no text of the job is ever parsed by a shell:
  *
  * <pre>
- * sbatch --parsable --job-name=gantry-ID --chdir=DIR --output=/dev/null --ntasks=N
+ * sbatch --parsable --no-requeue --job-name=gantry-ID --chdir=DIR --output=/dev/null --ntasks=N
  *        [--ntasks-per-node=P] [--time=MINUTES] [--mem=MB] [--exclusive] [--partition=P]
  *        [--account=A] [--uid=U --gid=G] -- SCRIPT STDOUT STDERR PROGRAM [ARG]...
  * </pre>
  *
  * Every option is one argument of the form {@code --name=value}: a value starting with '-' cannot
  * be read as an option of its own. Slurm's output is {@code /dev/null} because the script opens the
- * job's files itself: Slurm would expand '%' patterns in file names taken from the job.
+ * job's files itself: Slurm would expand '%' patterns in file names taken from the job. {@code
+ * --no-requeue}: Slurm requeues a batch job whose node failed by default (JobRequeue=1), and would
+ * run its program a second time; Gantry runs a program at most once, so the job ends NODE_FAIL
+ * instead (docs/reliability.md, "Lost nodes").
  */
 public final class SbatchCommand {
   private SbatchCommand() {}
@@ -44,6 +47,7 @@ public final class SbatchCommand {
     List<String> argv = new ArrayList<>();
     argv.add(sbatch);
     argv.add("--parsable");
+    argv.add("--no-requeue");
     argv.add("--job-name=gantry-" + spec.jobId());
     argv.add("--chdir=" + spec.workingDirectory());
     argv.add("--output=/dev/null");

@@ -69,6 +69,7 @@ class SbatchCommandTest {
         argv.containsAll(
             List.of(
                 "--parsable",
+                "--no-requeue",
                 "--ntasks=1",
                 "--ntasks-per-node=2",
                 "--time=2",

@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -107,6 +109,40 @@ class SessionDispatcherFloodTest {
       attackers.add(wrong);
       wrong.send(HostileClient.hello("not-the-secret", "intruder"));
       Await.until("the refused connection is closed", LIMIT, () -> d.openConnections() == 0);
+    }
+  }
+
+  /**
+   * A launcher whose host is lost says nothing more and sends no reset: only the dispatcher's TCP
+   * keepalive ends its connection (docs/reliability.md, "Lost nodes"). The kernel's own view of the
+   * accepted connection ({@code ss -o}) shows a keepalive timer of at most 5 s, not Linux's 2 h.
+   */
+  @Test
+  void anAcceptedConnectionIsProbedByKeepaliveWithinSeconds() throws Exception {
+    // the client hangs up before the dispatcher closes, which would otherwise wait for it
+    try (SessionDispatcher d = start(SessionOptions.defaults(1));
+        HostileClient silent = HostileClient.connect(d.address())) {
+      String filter = "( sport = :" + d.address().getPort() + " )";
+      // ss prints the time left as [Mmin][S(sec|.)][MMMms]: "4.924ms" is 4.924 s, "119min" 2 h
+      Pattern timer =
+          Pattern.compile("timer:\\(keepalive,(?:(\\d+)min)?(?:(\\d+)(?:sec|\\.))?(?:(\\d+)ms)?,");
+      Await.until(
+          "the dispatcher's end of the connection to probe within 5 s",
+          LIMIT,
+          () -> {
+            Process ss =
+                new ProcessBuilder("ss", "-tnoH", "state", "established", filter)
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            ss.waitFor();
+            Matcher m = timer.matcher(out);
+            return m.find()
+                && m.group(1) == null
+                && (m.group(2) == null ? 0 : Integer.parseInt(m.group(2))) * 1000L
+                        + (m.group(3) == null ? 0 : Integer.parseInt(m.group(3)))
+                    <= 5000;
+          });
     }
   }
 

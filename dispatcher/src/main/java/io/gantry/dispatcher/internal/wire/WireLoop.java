@@ -140,7 +140,7 @@ public abstract class WireLoop<C extends Connection> {
       }
       ch.configureBlocking(false);
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-      ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true); // notices a lost node, eventually
+      LauncherLiveness.watch(ch);
       SelectionKey k = ch.register(selector, SelectionKey.OP_READ);
       C c =
           connection(

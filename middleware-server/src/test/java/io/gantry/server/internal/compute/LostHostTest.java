@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,8 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the host that is left and succeeds. One server and one cluster serve both tests; the host is put
  * back after each.
  *
- * <p>The farm case is disabled: the dispatcher has no liveness check of a launcher's connection,
- * and mpirun now aborts every launcher when one host is lost (docs/reliability.md, "Lost nodes").
+ * <p>The lost launcher sends nothing more and no reset reaches the dispatcher: its connection is
+ * ended by the dispatcher's TCP keepalive (docs/reliability.md, "Lost nodes"). A Slurm node lost
+ * the same way: {@link LostSlurmNodeTest}.
  */
 class LostHostTest {
   private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
@@ -107,7 +107,6 @@ class LostHostTest {
   }
 
   @Test
-  @Disabled("issue 32 item 4: a farm on mpirun-hosts does not yet survive a lost host")
   void aTaskFarmRunsTheTasksOfALostHostAgainOnTheHostLeft() throws Exception {
     String sweep =
         "<sweep:Sweep>"

@@ -132,6 +132,8 @@ public final class NamespaceCluster implements AutoCloseable {
                 Integer.toString(settings.cpusPerNode),
                 "--min-job-age",
                 Long.toString(settings.minJobAge.toSeconds()),
+                "--slurmd-timeout",
+                Long.toString(settings.slurmdTimeout.toSeconds()),
                 "--munge-key",
                 mungeKey().toString()));
     for (Node node : nodes) {
@@ -588,6 +590,7 @@ public final class NamespaceCluster implements AutoCloseable {
     private boolean serverLink;
     private int cpusPerNode = 2;
     private Duration minJobAge = Duration.ofMinutes(5);
+    private Duration slurmdTimeout = Duration.ofSeconds(60);
     private Path directory;
     private Path repository;
     private boolean keepDirectory;
@@ -668,6 +671,19 @@ public final class NamespaceCluster implements AutoCloseable {
     /** How long scontrol still shows a finished job (Slurm's MinJobAge), 300 s by default. */
     public Builder minJobAge(Duration age) {
       this.minJobAge = age;
+      return this;
+    }
+
+    /**
+     * How long a node may not answer slurmctld before Slurm marks it DOWN and its jobs end {@code
+     * NODE_FAIL} (Slurm's SlurmdTimeout), 60 s by default: tests of a lost node shorten it. Too
+     * short on a loaded machine, and a slow but living slurmd is taken for a lost one.
+     */
+    public Builder slurmdTimeout(Duration timeout) {
+      if (timeout.toSeconds() < 1) {
+        throw new IllegalArgumentException("slurmdTimeout must be at least 1 s, not " + timeout);
+      }
+      this.slurmdTimeout = timeout;
       return this;
     }
 
