@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -77,6 +78,7 @@ class SampleVarJobTest {
   private static JobResults describedResults;
   private static JobResults namedResults;
   private static JobResults oldDateResults;
+  private static Connection demo;
 
   /**
    * Starts a server on the defaults (TLS and accounts included), runs the sample as shipped, the
@@ -359,18 +361,15 @@ class SampleVarJobTest {
         mcvarApplications,
         "the built-in mcvar, found in the allowed executable roots");
     assertEquals(RESULT_FILES, namedResults.stagedOut.size());
-    try (Connection c = demoDatabase()) {
-      assertEquals(
-          50000,
-          scalar(
-              c,
-              "select sum(count) from var_node_pnl_distribution where run_id = ? and node = 'BANK'",
-              named));
-      assertEquals(
-          summary(c, described),
-          summary(c, named),
-          "scripts/run-sample prints the README's figures");
-    }
+    Connection c = demoDatabase();
+    assertEquals(
+        50000,
+        scalar(
+            c,
+            "select sum(count) from var_node_pnl_distribution where run_id = ? and node = 'BANK'",
+            named));
+    assertEquals(
+        summary(c, described), summary(c, named), "scripts/run-sample prints the README's figures");
   }
 
   /** The stage-out files of the sample: every mcvar result file but node_pnl.csv.gz. */
@@ -416,102 +415,101 @@ class SampleVarJobTest {
     assertTrue(in.get("positions.csv.gz").checksum.startsWith("sha256:"));
     assertEquals(RESULT_FILES, results.stagedOut.size());
 
-    try (Connection c = demoDatabase()) {
-      assertEquals(
-          (long) scalar(c, "select count(*) from position where business_date = ?", "2026-11-20"),
-          in.get("positions.csv.gz").rows,
-          "the whole bank's book of the business date");
-      // the run and its context
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "select cast(business_date as varchar), method, horizon_days, scenarios, seed,"
-                  + " lookback_days, base_currency, confidence_levels, program_version"
-                  + " from var_run where run_id = ?")) {
-        ps.setString(1, jobId);
-        try (ResultSet rs = ps.executeQuery()) {
-          assertTrue(rs.next(), "the run's row");
-          assertEquals("2026-11-20", rs.getString(1));
-          assertEquals("mc-normal", rs.getString(2));
-          assertEquals(1, rs.getInt(3));
-          assertEquals(50000, rs.getLong(4));
-          assertEquals(20261122L, rs.getLong(5));
-          assertEquals(250, rs.getInt(6));
-          assertEquals("USD", rs.getString(7));
-          assertEquals("0.95;0.99", rs.getString(8));
-          assertTrue(rs.getString(9).startsWith("mcvar "), rs.getString(9));
-        }
+    Connection c = demoDatabase();
+    assertEquals(
+        (long) scalar(c, "select count(*) from position where business_date = ?", "2026-11-20"),
+        in.get("positions.csv.gz").rows,
+        "the whole bank's book of the business date");
+    // the run and its context
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "select cast(business_date as varchar), method, horizon_days, scenarios, seed,"
+                + " lookback_days, base_currency, confidence_levels, program_version"
+                + " from var_run where run_id = ?")) {
+      ps.setString(1, jobId);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertTrue(rs.next(), "the run's row");
+        assertEquals("2026-11-20", rs.getString(1));
+        assertEquals("mc-normal", rs.getString(2));
+        assertEquals(1, rs.getInt(3));
+        assertEquals(50000, rs.getLong(4));
+        assertEquals(20261122L, rs.getLong(5));
+        assertEquals(250, rs.getInt(6));
+        assertEquals("USD", rs.getString(7));
+        assertEquals("0.95;0.99", rs.getString(8));
+        assertTrue(rs.getString(9).startsWith("mcvar "), rs.getString(9));
       }
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "select input, sha256 from var_run_input where run_id = ? order by input")) {
-        ps.setString(1, jobId);
-        try (ResultSet rs = ps.executeQuery()) {
-          List<String> inputs = new java.util.ArrayList<>();
-          while (rs.next()) {
-            inputs.add(rs.getString(1));
-            assertTrue(rs.getString(2).matches("[0-9a-f]{64}"), rs.getString(2));
-          }
-          assertEquals(List.of("factors", "history", "params", "positions"), inputs);
-        }
-      }
-      // every node of the hierarchy, on the same scenarios
-      assertEquals(
-          scalar(c, "select count(*) from hierarchy_node where node <> ?", "") * 2,
-          scalar(c, "select count(*) from var_node_summary where run_id = ?", jobId),
-          "every node at both confidence levels");
-      assertEquals(
-          0,
-          scalar(
-              c,
-              "select count(*) from var_node_summary where run_id = ?"
-                  + " and business_date <> date '2026-11-20'",
-              jobId));
-      double var99 =
-          scalar(
-              c,
-              "select var from var_node_summary where run_id = ? and node = 'BANK'"
-                  + " and confidence = 0.99",
-              jobId);
-      double var95 =
-          scalar(
-              c,
-              "select var from var_node_summary where run_id = ? and node = 'BANK'"
-                  + " and confidence = 0.95",
-              jobId);
-      assertTrue(var99 > var95 && var95 > 0, "VaR grows with confidence: " + var95 + " " + var99);
-      double desks =
-          scalar(
-              c,
-              "select sum(s.var) from var_node_summary s join hierarchy_node n on n.node = s.node"
-                  + " where s.run_id = ? and n.node_kind = 'desk' and s.confidence = 0.99",
-              jobId);
-      assertTrue(desks > var99, "diversification: the desks' VaRs add up to more than the bank's");
-      assertEquals(
-          var99,
-          scalar(
-              c,
-              "select sum(var_contribution) from var_node_contribution"
-                  + " where run_id = ? and node = 'BANK' and confidence = 0.99",
-              jobId),
-          Math.abs(var99) * 1e-6,
-          "the legal entities' Euler contributions add up to the bank's VaR");
-      assertEquals(
-          var99,
-          scalar(
-              c,
-              "select sum(var_contribution) from var_position_contribution"
-                  + " where run_id = ? and node = 'BANK' and confidence = 0.99",
-              jobId),
-          Math.abs(var99) * 1e-6,
-          "the positions' Euler contributions add up to the bank's VaR");
-      assertEquals(
-          50000,
-          scalar(
-              c,
-              "select sum(count) from var_node_pnl_distribution where run_id = ?"
-                  + " and node = 'BANK/GANTRY-EU/EQUITIES/EQ-JP'",
-              jobId));
     }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "select input, sha256 from var_run_input where run_id = ? order by input")) {
+      ps.setString(1, jobId);
+      try (ResultSet rs = ps.executeQuery()) {
+        List<String> inputs = new java.util.ArrayList<>();
+        while (rs.next()) {
+          inputs.add(rs.getString(1));
+          assertTrue(rs.getString(2).matches("[0-9a-f]{64}"), rs.getString(2));
+        }
+        assertEquals(List.of("factors", "history", "params", "positions"), inputs);
+      }
+    }
+    // every node of the hierarchy, on the same scenarios
+    assertEquals(
+        scalar(c, "select count(*) from hierarchy_node where node <> ?", "") * 2,
+        scalar(c, "select count(*) from var_node_summary where run_id = ?", jobId),
+        "every node at both confidence levels");
+    assertEquals(
+        0,
+        scalar(
+            c,
+            "select count(*) from var_node_summary where run_id = ?"
+                + " and business_date <> date '2026-11-20'",
+            jobId));
+    double var99 =
+        scalar(
+            c,
+            "select var from var_node_summary where run_id = ? and node = 'BANK'"
+                + " and confidence = 0.99",
+            jobId);
+    double var95 =
+        scalar(
+            c,
+            "select var from var_node_summary where run_id = ? and node = 'BANK'"
+                + " and confidence = 0.95",
+            jobId);
+    assertTrue(var99 > var95 && var95 > 0, "VaR grows with confidence: " + var95 + " " + var99);
+    double desks =
+        scalar(
+            c,
+            "select sum(s.var) from var_node_summary s join hierarchy_node n on n.node = s.node"
+                + " where s.run_id = ? and n.node_kind = 'desk' and s.confidence = 0.99",
+            jobId);
+    assertTrue(desks > var99, "diversification: the desks' VaRs add up to more than the bank's");
+    assertEquals(
+        var99,
+        scalar(
+            c,
+            "select sum(var_contribution) from var_node_contribution"
+                + " where run_id = ? and node = 'BANK' and confidence = 0.99",
+            jobId),
+        Math.abs(var99) * 1e-6,
+        "the legal entities' Euler contributions add up to the bank's VaR");
+    assertEquals(
+        var99,
+        scalar(
+            c,
+            "select sum(var_contribution) from var_position_contribution"
+                + " where run_id = ? and node = 'BANK' and confidence = 0.99",
+            jobId),
+        Math.abs(var99) * 1e-6,
+        "the positions' Euler contributions add up to the bank's VaR");
+    assertEquals(
+        50000,
+        scalar(
+            c,
+            "select sum(count) from var_node_pnl_distribution where run_id = ?"
+                + " and node = 'BANK/GANTRY-EU/EQUITIES/EQ-JP'",
+            jobId));
   }
 
   /**
@@ -522,19 +520,18 @@ class SampleVarJobTest {
   @Test
   void aResubmittedJobReproducesEveryResultRowButItsRunId() throws Exception {
     String first = described;
-    try (Connection c = demoDatabase()) {
-      for (String table :
-          List.of(
-              "var_run",
-              "var_run_input",
-              "var_node_summary",
-              "var_node_pnl_distribution",
-              "var_position_contribution",
-              "var_node_contribution")) {
-        List<String> rows = rowsWithoutRunId(c, table, first);
-        assertTrue(!rows.isEmpty(), table);
-        assertEquals(rows, rowsWithoutRunId(c, table, again), table);
-      }
+    Connection c = demoDatabase();
+    for (String table :
+        List.of(
+            "var_run",
+            "var_run_input",
+            "var_node_summary",
+            "var_node_pnl_distribution",
+            "var_position_contribution",
+            "var_node_contribution")) {
+      List<String> rows = rowsWithoutRunId(c, table, first);
+      assertTrue(!rows.isEmpty(), table);
+      assertEquals(rows, rowsWithoutRunId(c, table, again), table);
     }
   }
 
@@ -568,45 +565,44 @@ class SampleVarJobTest {
     String old = oldDate;
     Map<String, StagedFileInfo> before = byTarget(describedResults.stagedIn);
     Map<String, StagedFileInfo> after = byTarget(oldDateResults.stagedIn);
-    try (Connection c = demoDatabase()) {
-      assertEquals(
-          (long) scalar(c, "select count(*) from position where business_date = ?", "2026-11-12"),
-          after.get("positions.csv.gz").rows,
-          "that date's book");
-      long factors = after.get("factors.csv.gz").rows;
-      assertEquals(
-          factors
-              * (long)
-                  scalar(
-                      c,
-                      "select count(distinct as_of) from factor_history where as_of <= ?",
-                      "2026-11-12"),
-          after.get("history.csv.gz").rows,
-          "the history up to that date, not beyond");
-      assertEquals(
-          "2026-11-12",
-          text(c, "select cast(business_date as varchar) from var_run where run_id = ?", old));
-      assertEquals(
-          0,
-          scalar(
-              c,
-              "select count(*) from var_node_summary where run_id = ?"
-                  + " and business_date <> date '2026-11-12'",
-              old));
-      assertTrue(
-          scalar(
-                  c,
-                  "select var from var_node_summary where run_id = ? and node = 'BANK' and confidence = 0.99",
-                  old)
-              != scalar(
-                  c,
-                  "select var from var_node_summary where run_id = ? and node = 'BANK' and confidence = 0.99",
-                  today),
-          "another date, another VaR");
-      assertTrue(
-          !before.get("factors.csv.gz").checksum.equals(after.get("factors.csv.gz").checksum),
-          "that date's closes");
-    }
+    Connection c = demoDatabase();
+    assertEquals(
+        (long) scalar(c, "select count(*) from position where business_date = ?", "2026-11-12"),
+        after.get("positions.csv.gz").rows,
+        "that date's book");
+    long factors = after.get("factors.csv.gz").rows;
+    assertEquals(
+        factors
+            * (long)
+                scalar(
+                    c,
+                    "select count(distinct as_of) from factor_history where as_of <= ?",
+                    "2026-11-12"),
+        after.get("history.csv.gz").rows,
+        "the history up to that date, not beyond");
+    assertEquals(
+        "2026-11-12",
+        text(c, "select cast(business_date as varchar) from var_run where run_id = ?", old));
+    assertEquals(
+        0,
+        scalar(
+            c,
+            "select count(*) from var_node_summary where run_id = ?"
+                + " and business_date <> date '2026-11-12'",
+            old));
+    assertTrue(
+        scalar(
+                c,
+                "select var from var_node_summary where run_id = ? and node = 'BANK' and confidence = 0.99",
+                old)
+            != scalar(
+                c,
+                "select var from var_node_summary where run_id = ? and node = 'BANK' and confidence = 0.99",
+                today),
+        "another date, another VaR");
+    assertTrue(
+        !before.get("factors.csv.gz").checksum.equals(after.get("factors.csv.gz").checksum),
+        "that date's closes");
   }
 
   /**
@@ -620,8 +616,7 @@ class SampleVarJobTest {
   @Order(Integer.MAX_VALUE)
   void anIntradayReRunSeesANewTradeAndAMovedCloseNothingIsCached() throws Exception {
     Map<String, StagedFileInfo> before = byTarget(describedResults.stagedIn);
-    try (Connection c = demoDatabase();
-        java.sql.Statement s = c.createStatement()) {
+    try (java.sql.Statement s = demoDatabase().createStatement()) {
       s.execute(
           "insert into position (business_date, position_id, portfolio_id, instrument, factor_id,"
               + " currency, quantity) values (date '2026-11-20', 'P-NEW', 'EQ-US', 'spot',"
@@ -630,6 +625,7 @@ class SampleVarJobTest {
           "update factor_history set level = cast(level * 1.01 as decimal(20, 10))"
               + " where as_of = date '2026-11-20' and factor_id like 'EQ-%'");
     }
+    closeDemoDatabase(); // the server opens the file next
     Map<String, StagedFileInfo> after;
     try (GantryTestServer restarted = builder.start()) {
       JobManagement admin = adminClient(restarted);
@@ -654,8 +650,23 @@ class SampleVarJobTest {
         "the closes moved, so their extract differs");
   }
 
+  /**
+   * The stopped server's demo database, opened once for every test that reads it: H2 closes a file
+   * database with its last connection, and each opening and closing of this one took seconds.
+   */
   private static Connection demoDatabase() throws Exception {
-    return demoDatabase(dataDir);
+    if (demo == null) {
+      demo = demoDatabase(dataDir);
+    }
+    return demo;
+  }
+
+  @AfterAll
+  static void closeDemoDatabase() throws Exception {
+    if (demo != null) {
+      demo.close();
+      demo = null;
+    }
   }
 
   /** The demo market database of a stopped server's data directory. */

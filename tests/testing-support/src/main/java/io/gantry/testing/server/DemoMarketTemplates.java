@@ -47,9 +47,8 @@ final class DemoMarketTemplates {
 
   /**
    * What a server makes in {@code DATA/demo} on a first start and a template can hand on: the
-   * database and the demo SSH host's keys (its client key is RSA 3072, whose generation takes
-   * seconds in a server JVM that runs C1 only). The staging accounts' password files are not among
-   * them: each server makes its own.
+   * database and the demo SSH host's keys. The staging accounts' password files are not among them:
+   * each server makes its own.
    */
   private static final List<String> COPIED =
       List.of(MARKET_FILE, "demo-remote-id", "demo-remote-id.pub", "ssh-host-key");
@@ -124,6 +123,10 @@ final class DemoMarketTemplates {
     if (!positions.equals("default")) {
       builder.setting("demo.positions", positions);
     }
+    // the password key pair is no part of a template: the one of this JVM spares the maker's
+    // server the search for two 1536-bit primes in C1 (seconds, tens of seconds under load)
+    builder.writeConfig();
+    PasswordKeys.place(builder.dataDir());
     try (GantryTestServer server = builder.start()) {
       // started: the database is made before the server listens
     }

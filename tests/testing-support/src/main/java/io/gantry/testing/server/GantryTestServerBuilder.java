@@ -138,9 +138,9 @@ public final class GantryTestServerBuilder {
   }
 
   /**
-   * The server makes its password key pair and demo market database itself instead of taking those
-   * made once per test JVM and build ({@link PasswordKeys}, {@link DemoMarketTemplates}): the demo
-   * template's own server.
+   * The server makes its demo market database itself instead of taking the one made once per build
+   * ({@link DemoMarketTemplates}), and its password key pair unless one is placed ({@link
+   * PasswordKeys}): the demo template's own server.
    */
   GantryTestServerBuilder withoutPremadeFiles() {
     this.premadeFiles = false;
