@@ -39,6 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ChaosSoak {
   static final int USERS = 8;
+
+  /** The user who submits through the command-line client, when one is built. */
+  static final String CLI_USER = "user-8";
+
   static final int POSITIONS = 25;
   static final Duration JOB_WAIT = Duration.ofSeconds(90);
 
@@ -57,6 +61,7 @@ public final class ChaosSoak {
   private final Duration faultInterval;
   private final Duration drain;
   private final Path root;
+  private final Path cli;
   private final Map<String, String> ownerOf = new ConcurrentHashMap<>();
   private final Map<String, String> kindOf = new ConcurrentHashMap<>();
   private final AtomicLong refused = new AtomicLong();
@@ -71,6 +76,8 @@ public final class ChaosSoak {
     this.faultInterval = faultInterval;
     this.drain = drain;
     this.root = root;
+    String gantry = System.getProperty("soak.cli", "");
+    this.cli = !gantry.isEmpty() && Files.isExecutable(Path.of(gantry)) ? Path.of(gantry) : null;
   }
 
   public static void main(String[] args) throws Exception {
@@ -173,6 +180,7 @@ public final class ChaosSoak {
     put("soak.minutes", length.toMinutes());
     put("soak.fault_interval_seconds", faultInterval.toSeconds());
     put("soak.fault_kinds", faults.kinds().stream().map(k -> k.label).toList());
+    put("soak.cli_user", cli == null ? "none (cli not built)" : CLI_USER);
     ServerVitals atStart = ServerVitals.of(server.pid());
     List<String> schedules = addSchedules(server);
     Instant start = Instant.now();
@@ -245,7 +253,14 @@ public final class ChaosSoak {
           farm ? SoakJobs.farm("soak-farm", 2 + random.nextInt(4)) : SoakJobs.valuation("soak-var");
       String id;
       try {
-        id = server.client(user).submitJob(TestJobs.documentOf(doc));
+        if (cli != null && user.equals(CLI_USER)) {
+          Path file = Files.createDirectories(root.resolve("cli")).resolve(user + ".jsdl");
+          Files.writeString(file, doc);
+          id = server.submitWithCli(cli, user, file, root.resolve("cli"));
+          submittedByKind.computeIfAbsent("through_cli", k -> new AtomicLong()).incrementAndGet();
+        } else {
+          id = server.client(user).submitJob(TestJobs.documentOf(doc));
+        }
       } catch (Exception refusedOrDown) {
         refused.incrementAndGet();
         pause(1_000 + random.nextInt(2_000));
