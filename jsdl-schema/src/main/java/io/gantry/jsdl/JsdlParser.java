@@ -1,6 +1,7 @@
 package io.gantry.jsdl;
 
 import io.gantry.jsdl.internal.DocumentChecks;
+import io.gantry.jsdl.internal.ElementImport;
 import io.gantry.jsdl.internal.JsdlBinding;
 import io.gantry.jsdl.internal.LocatedDomReader;
 import io.gantry.jsdl.internal.TemplateFilling;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javax.xml.transform.OutputKeys;
 import javax.xml.transform.Transformer;
 import javax.xml.transform.TransformerException;
@@ -95,8 +97,38 @@ public final class JsdlParser {
     return parse(jobDefinition, Map.of());
   }
 
-  /** {@link #parse(Element)} of a job template filled with {@code values}. */
+  /**
+   * {@link #parse(Element)} of a job template filled with {@code values}.
+   *
+   * <p>A server parses every submission this way, so the common case is read once: the element is
+   * copied into a document of its own and checked as it is ({@link ElementImport}). Only a document
+   * with something to report (or a template, whose stored source is the element written out) is
+   * read the exact way, written out and parsed again, so that every line and column in its report
+   * refers to the element as serialised on its own, as before. The positions of a document read
+   * once are found the same way when first asked for ({@link ParseResult#elements}).
+   */
   public ParseResult parse(Element jobDefinition, Map<String, String> values) {
+    if (values.isEmpty()) {
+      Document copy = ElementImport.copy(jobDefinition, options.maxDepth(), options.maxBytes());
+      if (copy != null
+          && copy.getElementsByTagNameNS(JsdlNamespaces.GANTRY, "Parameters").getLength() == 0) {
+        ValidationReport report = new ValidationReport();
+        ParseResult once =
+            checked(
+                copy,
+                Map.of(),
+                report,
+                () -> parseWrittenOut(jobDefinition, values).positionedDocument());
+        if (report.problems().isEmpty()) {
+          return once;
+        }
+      }
+    }
+    return parseWrittenOut(jobDefinition, values);
+  }
+
+  /** The exact way: the element written out on its own and read with positions. */
+  private ParseResult parseWrittenOut(Element jobDefinition, Map<String, String> values) {
     try {
       Transformer identity = HardenedXml.transformerFactory().newTransformer();
       identity.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
@@ -129,6 +161,18 @@ public final class JsdlParser {
     if (document == null) {
       return new ParseResult(report, null);
     }
+    return checked(document, values, report, null);
+  }
+
+  /**
+   * Every check after reading; {@code positions} gives the same document with positions where
+   * {@code document} has none.
+   */
+  private ParseResult checked(
+      Document document,
+      Map<String, String> values,
+      ValidationReport report,
+      Supplier<Document> positions) {
     Optional<JobTemplate> template = TemplateFilling.fill(document, values, report);
     if (report.hasErrors()) {
       return new ParseResult(report, null);
@@ -139,7 +183,8 @@ public final class JsdlParser {
     if (report.hasErrors()) {
       return new ParseResult(report, null);
     }
-    return new ParseResult(report, bind(document, report, farm, template.orElse(null)), document);
+    return new ParseResult(
+        report, bind(document, report, farm, template.orElse(null)), document, positions);
   }
 
   private static JsdlJob bind(

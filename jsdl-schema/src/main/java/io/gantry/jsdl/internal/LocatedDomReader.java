@@ -47,20 +47,30 @@ public final class LocatedDomReader extends DefaultHandler {
     this.bytes = bytes;
     this.maxDepth = maxDepth;
     this.report = report;
-    try {
-      this.document = HardenedXml.documentBuilderFactory().newDocumentBuilder().newDocument();
-    } catch (ParserConfigurationException e) {
-      throw new IllegalStateException(e);
-    }
+    this.document = HardenedXml.newDocument();
     open.push(document);
   }
+
+  /**
+   * A parser per thread: JAXP factories and parsers are not guaranteed to be thread-safe, and
+   * making a factory and a parser for each document cost more than reading a job description.
+   */
+  private static final ThreadLocal<SAXParser> PARSERS =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return HardenedXml.saxParserFactory().newSAXParser();
+            } catch (ParserConfigurationException | SAXException e) {
+              throw new IllegalStateException("the XML parser cannot be made: " + e, e);
+            }
+          });
 
   /** The document, or null when it is refused or not well-formed (the report says why). */
   public static Document read(byte[] bytes, int maxDepth, ValidationReport report) {
     LocatedDomReader reader = new LocatedDomReader(bytes, maxDepth, report);
     try {
-      // a factory per parse: JAXP factories are not guaranteed to be thread-safe
-      SAXParser parser = HardenedXml.saxParserFactory().newSAXParser();
+      SAXParser parser = PARSERS.get();
+      parser.reset(); // as the factory made it: a parse that failed leaves nothing behind
       parser
           .getXMLReader()
           .setEntityResolver(
@@ -80,7 +90,7 @@ public final class LocatedDomReader extends DefaultHandler {
     } catch (SAXParseException e) {
       report.error(e.getLineNumber(), e.getColumnNumber(), "", ParseMessages.wellFormedness(e));
       return null;
-    } catch (SAXException | IOException | ParserConfigurationException e) {
+    } catch (SAXException | IOException e) {
       report.error(0, 0, "", "the document cannot be read as XML: " + e.getMessage());
       return null;
     }

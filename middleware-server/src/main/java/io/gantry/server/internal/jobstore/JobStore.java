@@ -114,6 +114,15 @@ public interface JobStore {
    */
   boolean transitions(JobId id, List<StateChange> changes);
 
+  /**
+   * {@link #transitions} for steps whose loss in a crash harms nobody: committed, but not waited
+   * for on disk (H2), because what the server does next is stored durably after them, and that
+   * write's sync takes these with it. For a stage-in with nothing to stage: a job a restarted
+   * server finds QUEUED again is staged in again, and the program starts only after RUNNING is
+   * durable.
+   */
+  boolean transitionsLazily(JobId id, List<StateChange> changes);
+
   default boolean transition(JobId id, JobState from, JobState to, String reason) {
     return transition(id, StateChange.of(from, to, reason));
   }

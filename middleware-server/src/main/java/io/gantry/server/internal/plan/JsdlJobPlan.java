@@ -67,4 +67,11 @@ public record JsdlJobPlan(
         && stageIn.extracts().isEmpty()
         && stageIn.uriTransfers().isEmpty());
   }
+
+  @Override
+  public boolean stagesOut() {
+    return !(stageOut.loads().isEmpty()
+        && stageOut.transfers().isEmpty()
+        && stageOut.uriTransfers().isEmpty());
+  }
 }

@@ -26,6 +26,14 @@ public interface JobPlan {
     return true;
   }
 
+  /**
+   * False for a job with nothing to stage out: the scheduler stores its program's end and its final
+   * state together after the (empty) stage-out, one sync of the job store instead of two.
+   */
+  default boolean stagesOut() {
+    return true;
+  }
+
   /** Whose job it is: the fair share within a class is among owners. */
   default String owner() {
     return "";

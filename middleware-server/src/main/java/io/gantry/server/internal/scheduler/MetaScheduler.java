@@ -89,6 +89,9 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     /** Why the server itself stopped the job (a limit it went over), or null. */
     String stoppedBecause;
 
+    /** Its program ended and its empty stage-out runs, the store still saying RUNNING. */
+    boolean endingUnstored;
+
     ActiveJob(P plan) {
       this.plan = plan;
     }
@@ -322,6 +325,19 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
           if (job == null || a == null) {
             return new Decision(false, job);
           }
+          if (job.state() == JobState.RUNNING
+              && a.endingUnstored
+              && store.transition(
+                  id,
+                  JobState.RUNNING,
+                  JobState.KILLED,
+                  "killed by " + user + " during stage-out")) {
+            // its program has ended and its empty stage-out runs (stageNothingOut): as in
+            // STAGING_OUT below
+            active.remove(id);
+            a.stagingTask.cancel(true);
+            return new Decision(true, store.find(id).orElseThrow());
+          }
           if (job.state() == JobState.RUNNING && a.running != null) {
             a.killedBy = user;
             a.running.terminate(killGrace);
@@ -356,7 +372,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
           if (job == null || a == null) {
             return false;
           }
-          if (job.state() == JobState.RUNNING && a.running != null) {
+          if (job.state() == JobState.RUNNING && a.running != null && !a.endingUnstored) {
             if (a.stoppedBecause == null && a.killedBy == null) {
               a.stoppedBecause = reason;
               a.running.terminate(killGrace);
@@ -663,13 +679,17 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     FaultPoint.PROGRAM_EXITED.reached();
     queue.finish(id);
     StateChange change =
-        a != null && a.stoppedBecause != null && !closing
-            ? StateChange.of(JobState.RUNNING, JobState.FAILED, a.stoppedBecause)
-                .withExitCode(outcome.exitStatus())
-            : outcomeChange(outcome, a == null ? null : a.killedBy);
-    change = change.withUsage(usage(outcome));
+        (a != null && a.stoppedBecause != null && !closing
+                ? StateChange.of(JobState.RUNNING, JobState.FAILED, a.stoppedBecause)
+                    .withExitCode(outcome.exitStatus())
+                : outcomeChange(outcome, a == null ? null : a.killedBy))
+            .withUsage(usage(outcome));
     metrics.jobEnded(change.to().name(), outcome.runTime());
-    if (store.transition(id, change) && change.to() == JobState.STAGING_OUT) {
+    if (change.to() == JobState.STAGING_OUT && a != null && !a.plan.stagesOut()) {
+      // stored with its end, in one transaction, by the stage-out thread
+      a.endingUnstored = true;
+      a.stagingTask = stageOutPool.submit(() -> stageNothingOut(a.plan, change));
+    } else if (store.transition(id, change) && change.to() == JobState.STAGING_OUT) {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
     } else {
       active.remove(id);
@@ -796,13 +816,15 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   /**
    * The stage-in of a job with nothing to stage in (it makes the job directory), then STAGING_IN
    * and STAGED in one transaction: a crash before it leaves the job QUEUED, which a restarted
-   * server stages in again, as it would a job left in STAGING_IN.
+   * server stages in again, as it would a job left in STAGING_IN. Since losing that transaction in
+   * a crash is harmless, it is not waited for on disk ({@link JobStore#transitionsLazily}).
    */
   private void stageNothingIn(P plan) {
     JobId id = plan.jobId();
     try {
       pipeline.stageIn(plan, detail -> {});
-      if (store.transitions(
+      // not waited for on disk: RUNNING, stored durably before the program starts, syncs it too
+      if (store.transitionsLazily(
           id,
           List.of(
               StateChange.of(JobState.QUEUED, JobState.STAGING_IN, "stage-in started"),
@@ -851,6 +873,48 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
             active.remove(id);
             admit(); // jobs may wait for this one
           });
+    }
+  }
+
+  /**
+   * The stage-out of a job with nothing to stage out, then its program's end (RUNNING to
+   * STAGING_OUT, {@code exited}) and its final state in one transaction: one sync of the job store
+   * instead of two. A crash before it leaves the job RUNNING, which a restarted server follows
+   * again as it would have followed it a moment earlier (its end read again where it can be,
+   * otherwise FAILED with the result unknown); a kill meanwhile stores KILLED, and this transaction
+   * then finds the job no longer RUNNING and stores nothing.
+   */
+  private void stageNothingOut(P plan, StateChange exited) {
+    try (JobLog scope = logFor(plan)) {
+      JobId id = plan.jobId();
+      try {
+        pipeline.stageOut(plan, detail -> {});
+        terminated(plan);
+        if (store.transitions(
+            id,
+            List.of(
+                exited,
+                StateChange.of(JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished")))) {
+          FaultPoint.JOB_FINAL.reached();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // killed: the kill recorded the new state
+        terminated(plan);
+      } catch (JobFailure | RuntimeException e) {
+        terminated(plan);
+        store.transitions(
+            id,
+            List.of(
+                exited,
+                StateChange.of(
+                    JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e))));
+      } finally {
+        onControl(
+            () -> {
+              active.remove(id);
+              admit(); // jobs may wait for this one
+            });
+      }
     }
   }
 

@@ -28,9 +28,13 @@ final class NamedReferences {
   static List<Problem> check(ParseResult parsed, JsdlJob job, String owner, JobPlanner planner) {
     List<Problem> problems = new ArrayList<>();
     JobPlanner.DataSourceAccess access = planner.dataSources();
-    for (LocatedElement ref : parsed.elements(JsdlNamespaces.GANTRY, "DataSourceRef")) {
-      String problem = access.dataSourceProblem(ref.text(), owner);
+    // the texts first: a document read once finds its positions only by reading it again, which
+    // only a reference to report needs
+    List<String> refs = parsed.texts(JsdlNamespaces.GANTRY, "DataSourceRef");
+    for (int i = 0; i < refs.size(); i++) {
+      String problem = access.dataSourceProblem(refs.get(i), owner);
       if (problem != null) {
+        LocatedElement ref = parsed.elements(JsdlNamespaces.GANTRY, "DataSourceRef").get(i);
         problems.add(at(ref, problem + suggestion(ref.text(), access.dataSourceNamesFor(owner))));
       }
     }

@@ -52,6 +52,26 @@ class H2JobStoreTest extends JobStoreContract {
     assertTrue(e.getMessage().contains("admin rights"), e.getMessage());
   }
 
+  /**
+   * The per-user limit's count reads only the owner's entries of the V28 indexes, not every
+   * unfinished job (H2's plan names the index each count reads).
+   */
+  @Test
+  void theUnfinishedCountReadsTheOwnersIndexes() throws Exception {
+    try (Connection c = connectDirectly();
+        java.sql.PreparedStatement explain =
+            c.prepareStatement("EXPLAIN " + JdbcJobStore.UNFINISHED_COUNT)) {
+      explain.setString(1, "alice");
+      explain.setString(2, "alice");
+      try (java.sql.ResultSet rs = explain.executeQuery()) {
+        assertTrue(rs.next());
+        String plan = rs.getString(1).toUpperCase(java.util.Locale.ROOT);
+        assertTrue(plan.contains("GANTRY_JOB_OWNER_ID_STATE"), plan);
+        assertTrue(plan.contains("GANTRY_JOB_OWNER_STATE"), plan);
+      }
+    }
+  }
+
   @Test
   void aTransitionSurvivesTheServerDyingRightAfterIt() throws Exception {
     store.close();

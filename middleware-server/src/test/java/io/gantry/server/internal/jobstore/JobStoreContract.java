@@ -378,6 +378,26 @@ abstract class JobStoreContract {
         () -> store.transitions(id, List.of(stageIn.get(1), stageIn.get(0))));
   }
 
+  /** Committed without waiting for the disk, but otherwise as {@code transitions}. */
+  @Test
+  void changesStoredLazilyApplyAllWithTheirHistoryOrNone() {
+    List<StateChange> stageIn =
+        List.of(
+            StateChange.of(JobState.QUEUED, JobState.STAGING_IN, "stage-in started"),
+            StateChange.of(JobState.STAGING_IN, JobState.STAGED, "stage-in finished"));
+    JobId id = submit("alice").id();
+    assertTrue(store.transitionsLazily(id, stageIn));
+    assertEquals(JobState.STAGED, store.find(id).orElseThrow().state());
+    assertEquals(
+        List.of(JobState.QUEUED, JobState.STAGING_IN, JobState.STAGED),
+        store.history(id).stream().map(JobTransition::to).toList());
+
+    JobId cancelled = submit("alice").id();
+    assertTrue(store.transition(cancelled, JobState.QUEUED, JobState.CANCELLED, "by alice"));
+    assertFalse(store.transitionsLazily(cancelled, stageIn));
+    assertEquals(2, store.history(cancelled).size());
+  }
+
   @Test
   void anUnknownJobIsReportedAsSuch() {
     JobId nobody = JobId.random();
