@@ -61,6 +61,7 @@ public final class QueuedJobsBenchmark {
               .jvmOptions(List.of("-Xmx1g"))
               .slots(1)
               .setting("limits.queued-jobs-per-user", "1000000")
+              .setting("limits.concurrent-requests-per-user", Integer.toString(2 * FILL_CLIENTS))
               .start()) {
         JobManagement client = JobManagementClients.of(server);
         String sleeper =
@@ -83,7 +84,7 @@ public final class QueuedJobsBenchmark {
               "held_",
               heldJobs);
         }
-        client.cancelJob(sleeper);
+        client.killJob(sleeper);
       }
       print("machine.load_average_after", loadAverage());
     } finally {
@@ -104,7 +105,7 @@ public final class QueuedJobsBenchmark {
       long started = System.nanoTime();
       int before = jobs.size();
       fill(server, job, jobs, size);
-      if (size > 10) {
+      if (jobs.size() > before) {
         print(
             prefix + size + ".fill_submits_per_second",
             String.format(
