@@ -631,7 +631,8 @@ public final class GantryServer implements AutoCloseable {
                 config.maxConcurrentRequestsPerUser(),
                 List.of(new SoapEndpoint(JobManagement.class, service, "/JobManagement")),
                 withStorageOutageFilter(storage.watch(), webFaces(web)),
-                requestLimits(config)));
+                requestLimits(config),
+                connectionLimits(config.connections())));
     http.start(listening);
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
   }
@@ -866,6 +867,17 @@ public final class GantryServer implements AutoCloseable {
         config.maxJobDefinitionBytes() + admission.soapEnvelopeMarginBytes(),
         admission.unauthenticatedBodyBytes(),
         new RefusedRequest.Drain(admission.drainBytes(), admission.drainTime()));
+  }
+
+  private static GantryHttpServer.ConnectionLimits connectionLimits(ServerConfig.Connections c) {
+    return new GantryHttpServer.ConnectionLimits(
+        c.maxConnections(),
+        c.maxConnectionsPerAddress(),
+        c.idleTimeout(),
+        c.busyIdleTimeout(),
+        c.requestHeadTimeout(),
+        c.minRequestDataRate(),
+        c.threadsPerAddress());
   }
 
   private static ServerInfo serverInfo(ServerConfig config, PasswordKeyPair passwordKey) {

@@ -43,6 +43,7 @@ public record ServerConfig(
     boolean acceptUnknownHostKeys,
     Security security,
     Admission admission,
+    Connections connections,
     Storage storage,
     Sandbox sandbox,
     Staging staging,
@@ -376,6 +377,33 @@ public record ServerConfig(
       int failedLoginsPerUser,
       int failedLoginsPerAddress,
       Duration trustedAddressPeriod) {}
+
+  /**
+   * Connections to the HTTP(S) port (docs/security.md, "Idle and slow connections").
+   *
+   * @param maxConnections connections at once from anywhere; at this many the server stops
+   *     accepting and silent connections are closed after {@code busyIdleTimeout} ({@code
+   *     http.max-connections})
+   * @param maxConnectionsPerAddress connections at once from one address; one more is closed at
+   *     once ({@code http.max-connections-per-address})
+   * @param idleTimeout how long a connection may stay silent ({@code http.idle-timeout})
+   * @param busyIdleTimeout the same while {@code maxConnections} are open ({@code
+   *     http.busy-idle-timeout})
+   * @param requestHeadTimeout how long a TLS handshake, or the head of a request once its first
+   *     byte came, may take ({@code http.request-head-timeout})
+   * @param minRequestDataRate bytes per second below which a request body is cut off, 0 for no
+   *     bound ({@code http.min-request-data-rate})
+   * @param threadsPerAddress requests from one address handled at once ({@code
+   *     http.threads-per-address})
+   */
+  public record Connections(
+      int maxConnections,
+      int maxConnectionsPerAddress,
+      Duration idleTimeout,
+      Duration busyIdleTimeout,
+      Duration requestHeadTimeout,
+      int minRequestDataRate,
+      int threadsPerAddress) {}
 
   /**
    * Disk bounds and the server's watch over its own storage. A job whose staged input grows past

@@ -79,6 +79,7 @@ public final class ServerConfigLoader {
         values.get(ServerSection.SSH_ACCEPT_UNKNOWN_HOST_KEYS),
         SecuritySection.read(values),
         AdmissionSection.read(values),
+        ConnectionSection.read(values),
         StorageSection.read(values),
         SandboxSection.read(values),
         StagingSection.read(values),

@@ -20,6 +20,7 @@ public final class Settings {
           SecuritySection.class,
           IdentitySection.class,
           AdmissionSection.class,
+          ConnectionSection.class,
           StorageSection.class,
           SandboxSection.class,
           StagingSection.class,

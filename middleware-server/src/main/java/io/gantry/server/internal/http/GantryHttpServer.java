@@ -5,6 +5,7 @@ import io.gantry.server.internal.security.TlsKeystore;
 import io.gantry.server.web.RefusedRequest;
 import jakarta.servlet.DispatcherType;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -13,11 +14,15 @@ import org.apache.cxf.message.Message;
 import org.eclipse.jetty.ee11.servlet.FilterHolder;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.MinimumDataRateHandler;
+import org.eclipse.jetty.server.handler.ThreadLimitHandler;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
@@ -50,6 +55,19 @@ public final class GantryHttpServer implements AutoCloseable {
   public record RequestLimits(
       long soapBodyBytes, long unauthenticatedBodyBytes, RefusedRequest.Drain drain) {}
 
+  /**
+   * Bounds on connections, before and between requests (ServerConfig.Connections has each one's
+   * setting).
+   */
+  public record ConnectionLimits(
+      int maxConnections,
+      int maxConnectionsPerAddress,
+      Duration idleTimeout,
+      Duration busyIdleTimeout,
+      Duration requestHeadTimeout,
+      int minRequestDataRate,
+      int threadsPerAddress) {}
+
   public GantryHttpServer(
       String host,
       int port,
@@ -58,14 +76,28 @@ public final class GantryHttpServer implements AutoCloseable {
       int concurrentRequestsPerUser,
       List<SoapEndpoint> endpoints,
       List<ContextExtension> extensions,
-      RequestLimits limits)
+      RequestLimits limits,
+      ConnectionLimits connections)
       throws Exception {
     jetty = new Server();
     tls = keystore.isPresent();
-    connector = keystore.map(this::httpsConnector).orElseGet(() -> new ServerConnector(jetty));
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    connector =
+        keystore
+            .map(k -> httpsConnector(k, http))
+            .orElseGet(() -> new ServerConnector(jetty, new HttpConnectionFactory(http)));
     connector.setHost(host);
     connector.setPort(port);
+    connector.setIdleTimeout(connections.idleTimeout().toMillis());
+    connector.addBean(
+        new ConnectionGuard(
+            connections.maxConnectionsPerAddress(), connections.requestHeadTimeout()));
     jetty.addConnector(connector);
+    // at the limit Jetty stops accepting and gives silent connections the shorter idle timeout
+    NetworkConnectionLimit total = new NetworkConnectionLimit(connections.maxConnections(), jetty);
+    total.setEndPointIdleTimeout(connections.busyIdleTimeout().toMillis());
+    jetty.addBean(total);
 
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.SESSIONS);
     context.setContextPath("/");
@@ -124,18 +156,24 @@ public final class GantryHttpServer implements AutoCloseable {
     for (ContextExtension extension : extensions) {
       extension.addTo(context);
     }
-    jetty.setHandler(context);
+    // requests over the per-address bound wait, without a thread, for one of that address's to end
+    // (inside it, so that waiting for a thread does not count against a body's data rate)
+    Handler slowBodies =
+        connections.minRequestDataRate() > 0
+            ? new MinimumDataRateHandler(context, connections.minRequestDataRate(), 0)
+            : context;
+    ThreadLimitHandler perAddress = new ThreadLimitHandler(slowBodies, null, false);
+    perAddress.setThreadLimit(connections.threadsPerAddress());
+    jetty.setHandler(perAddress);
     // Do not tell clients which server software and version runs here.
     jetty.setAttribute("org.eclipse.jetty.server.Server.sendServerVersion", false);
   }
 
-  private ServerConnector httpsConnector(TlsKeystore keystore) {
+  private ServerConnector httpsConnector(TlsKeystore keystore, HttpConfiguration https) {
     SslContextFactory.Server ssl = new SslContextFactory.Server();
     ssl.setKeyStoreType("PKCS12");
     ssl.setKeyStorePath(keystore.file().toString());
     ssl.setKeyStorePassword(keystore.password());
-    HttpConfiguration https = new HttpConfiguration();
-    https.setSendServerVersion(false);
     SecureRequestCustomizer secure = new SecureRequestCustomizer();
     // Clients reach a self-signed loopback server by IP address, which TLS sends no SNI name for.
     secure.setSniHostCheck(false);
