@@ -47,12 +47,17 @@ public final class Hello {
   }
 
   /**
-   * The host name as logs and results show it: at most 255 characters, control characters replaced
-   * by {@code ?} (a launcher chooses its name, and it lands in logs and in the farm's results).
+   * The host name as logs and results show it: at most 255 characters, cut between characters
+   * (never inside a surrogate pair), every control character replaced by {@code ?}: C0 and DEL, and
+   * C1 too (U+0085 is a line break to some log readers, U+009B a terminal's CSI). A launcher
+   * chooses its name, and it lands in logs and in the farm's results.
    */
   public String shownHost() {
-    String cut = host.length() > 255 ? host.substring(0, 255) : host;
-    return cut.replaceAll("\\p{Cntrl}", "?");
+    String cut = host;
+    if (host.length() > 255) {
+      cut = host.substring(0, Character.isHighSurrogate(host.charAt(254)) ? 254 : 255);
+    }
+    return cut.replaceAll("\\p{Cc}", "?");
   }
 
   public long pid() {
