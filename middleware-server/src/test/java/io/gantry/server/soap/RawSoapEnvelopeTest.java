@@ -164,6 +164,19 @@ class RawSoapEnvelopeTest {
     assertFalse(said.contains("incident"), said);
   }
 
+  /** Found by SoapRequestFuzzTest: CXF read past the end of an envelope without a Body. */
+  @Test
+  void anEnvelopeWithoutABodyIsTheCallersFault() throws Exception {
+    Answer answer =
+        soap.post(
+            "<soapenv:Envelope xmlns:soapenv=\""
+                + RawSoapClient.SOAP_ENV
+                + "\"><soapenv:Bodu/></soapenv:Envelope>");
+    assertEquals(500, answer.status());
+    assertTrue(answer.text("faultcode").endsWith(":Client"), answer.text("faultcode"));
+    assertEquals("the request's SOAP envelope has no Body", answer.text("faultstring"));
+  }
+
   @Test
   void aDoctypeInTheRequestIsRefused() throws Exception {
     Answer answer =

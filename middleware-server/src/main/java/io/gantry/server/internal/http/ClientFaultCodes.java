@@ -73,6 +73,13 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
       fault.setMessage(cause.getMessage());
       return;
     }
+    if (endedBeforeItsBody(cause)) {
+      // CXF reads on past the envelope's end when it has no Body (found by SoapRequestFuzzTest)
+      fault.setFaultCode(Fault.FAULT_CODE_CLIENT);
+      fault.setMessage("the request's SOAP envelope has no Body");
+      fault.setDetail(null);
+      return;
+    }
     XMLStreamException notXml = notWellFormed(cause);
     if (notXml != null) {
       // CXF's reader refused the bytes before any SOAP was read (a broken XML declaration, found
@@ -118,7 +125,8 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
     Throwable cause = fault.getCause();
     if ((cause != null && CALLERS_MISTAKES.contains(cause.getClass()))
         || cause instanceof UnmarshalException
-        || notWellFormed(cause) != null) {
+        || notWellFormed(cause) != null
+        || endedBeforeItsBody(cause)) {
       return true;
     }
     return isClientCode(fault) && isSafe(fault.getMessage());
@@ -135,6 +143,17 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether the XML reader was asked for more after the document's end: CXF's body interceptor does
+   * that for an envelope without a Body (Woodstox then throws NoSuchElementException).
+   */
+  private static boolean endedBeforeItsBody(Throwable cause) {
+    if (!(cause instanceof java.util.NoSuchElementException) || cause.getStackTrace().length == 0) {
+      return false;
+    }
+    return cause.getStackTrace()[0].getClassName().startsWith("com.ctc.wstx.");
   }
 
   /** Where the reader stopped, and its words when they name no Java class. */
