@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.parsers.SAXParser;
+import org.w3c.dom.DOMException;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -87,6 +88,9 @@ public final class LocatedDomReader extends DefaultHandler {
               + maxDepth
               + " levels; a job description needs far fewer, so the document is refused");
       return null;
+    } catch (BadName e) {
+      report.error(e.line, e.column, "", e.getMessage());
+      return null;
     } catch (SAXParseException e) {
       report.error(e.getLineNumber(), e.getColumnNumber(), "", ParseMessages.wellFormedness(e));
       return null;
@@ -115,11 +119,18 @@ public final class LocatedDomReader extends DefaultHandler {
     if (open.size() > maxDepth) {
       throw new TooDeep(position.line(), position.column());
     }
-    Element element = document.createElementNS(emptyToNull(renamed(uri)), qName);
-    declarePendingNamespaces(element);
-    for (int i = 0; i < attributes.getLength(); i++) {
-      element.setAttributeNS(
-          emptyToNull(attributes.getURI(i)), attributes.getQName(i), attributes.getValue(i));
+    Element element;
+    String name = qName;
+    try {
+      element = document.createElementNS(emptyToNull(renamed(uri)), qName);
+      declarePendingNamespaces(element);
+      for (int i = 0; i < attributes.getLength(); i++) {
+        name = attributes.getQName(i);
+        element.setAttributeNS(emptyToNull(attributes.getURI(i)), name, attributes.getValue(i));
+      }
+    } catch (DOMException e) {
+      // SAX lets some names through that the DOM refuses, e.g. an empty prefix (":name")
+      throw new BadName(name, position.line(), position.column());
     }
     position.attachTo(element);
     open.peek().appendChild(element);
@@ -191,6 +202,22 @@ public final class LocatedDomReader extends DefaultHandler {
   }
 
   /** Thrown out of the SAX pass to stop at once; carries the start tag's position. */
+  /** A name the namespaces recommendation does not allow, where SAX let it through. */
+  private static final class BadName extends SAXException {
+    final int line;
+    final int column;
+
+    BadName(String name, int line, int column) {
+      super(
+          "'"
+              + (name.length() > 80 ? name.substring(0, 80) + "..." : name)
+              + "' is not a name XML namespaces allow (a prefix, if any, and a local name, both"
+              + " non-empty, around one colon)");
+      this.line = line;
+      this.column = column;
+    }
+  }
+
   private static final class TooDeep extends SAXException {
     final int line;
     final int column;

@@ -44,7 +44,8 @@ class JsdlParserFuzzTest {
 
   /**
    * Template substitution with hostile values: a value is either refused with an error or lands in
-   * the document exactly as given (no markup, no second round of substitution).
+   * the document exactly as given, an integer as its canonical value (no markup, no second round of
+   * substitution).
    */
   @FuzzTest(maxDuration = "30s")
   void fillTemplate(FuzzedDataProvider data) {
@@ -55,7 +56,10 @@ class JsdlParserFuzzTest {
       JsdlJob job = result.validJob();
       assertEquals("var-" + desk, job.jobName().orElseThrow());
       String argument = job.posixApplication().orElseThrow().getArgument().get(0).getValue();
-      assertEquals(paths, argument);
+      // an integer parameter lands as its canonical value (ParameterType): "\t3", "+3", "003" as 3
+      if (!paths.isBlank()) {
+        assertEquals(Long.toString(Long.parseLong(paths.strip())), argument);
+      }
     } else {
       assertTrue(result.report().hasErrors());
       assertFalse(result.report().errors().isEmpty());

@@ -61,6 +61,17 @@ class ServerConfigLoaderTest {
     assertTrue(e.getMessage().contains("four hexadecimal digits"), e.getMessage());
   }
 
+  /** Found by SettingsLoaderFuzzTest: a path with a NUL escaped as InvalidPathException. */
+  @Test
+  void aNulCharacterInASettingIsRefusedNamingIt() {
+    var e =
+        assertThrows(
+            ConfigException.class,
+            () -> new ServerConfigLoader().load(null, Map.of("data.dir", "/tmp/a\0b")));
+    assertEquals(
+        "setting 'data.dir': contains a NUL character, which no setting can hold", e.getMessage());
+  }
+
   @Test
   void portOutsideRangeIsRefusedNamingTheSetting() {
     var e =

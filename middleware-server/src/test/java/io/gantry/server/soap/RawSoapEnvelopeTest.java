@@ -145,6 +145,38 @@ class RawSoapEnvelopeTest {
     assertNotNull(answer.text("totalSlots"));
   }
 
+  /**
+   * Found by SoapRequestFuzzTest: CXF's XML reader refuses a broken XML declaration before any SOAP
+   * is read, and the client was told "internal server error" (and the log got a stack trace).
+   */
+  @Test
+  void aRequestThatIsNotWellFormedXmlIsTheCallersFaultSayingWhere() throws Exception {
+    Answer answer =
+        soap.post(
+            "<?xml version=\"1.0_\" encoding=\"UTF-8\"?><soapenv:Envelope xmlns:soapenv=\""
+                + RawSoapClient.SOAP_ENV
+                + "\"><soapenv:Body/></soapenv:Envelope>");
+    assertEquals(500, answer.status());
+    assertTrue(answer.text("faultcode").endsWith(":Client"), answer.text("faultcode"));
+    String said = answer.text("faultstring");
+    assertTrue(said.startsWith("the request is not well-formed XML (line 1, column "), said);
+    assertTrue(said.contains("'1.0_'"), said);
+    assertFalse(said.contains("incident"), said);
+  }
+
+  /** Found by SoapRequestFuzzTest: CXF read past the end of an envelope without a Body. */
+  @Test
+  void anEnvelopeWithoutABodyIsTheCallersFault() throws Exception {
+    Answer answer =
+        soap.post(
+            "<soapenv:Envelope xmlns:soapenv=\""
+                + RawSoapClient.SOAP_ENV
+                + "\"><soapenv:Bodu/></soapenv:Envelope>");
+    assertEquals(500, answer.status());
+    assertTrue(answer.text("faultcode").endsWith(":Client"), answer.text("faultcode"));
+    assertEquals("the request's SOAP envelope has no Body", answer.text("faultstring"));
+  }
+
   @Test
   void aDoctypeInTheRequestIsRefused() throws Exception {
     Answer answer =

@@ -162,24 +162,25 @@ public final class DispatchLoop extends WireLoop<LauncherConnection> implements 
   }
 
   private void request(LauncherConnection c, ByteBuffer f) throws IOException {
-    boolean hasResult = f.get() != 0;
-    if (hasResult) {
-      long id = f.getLong();
-      int attempt = f.getInt();
-      int how = f.get() & 0xff;
-      int code = f.getInt();
-      long startMs = f.getLong();
-      long durationUs = f.getLong();
-      String output = Frames.string(f);
-      if (c.task == null || c.task.id() != id || c.attempt != attempt) {
-        throw new Connection.ProtocolException("a result for task " + id + " it was not given");
+    java.util.Optional<FarmFrames.TaskReport> report = FarmFrames.request(f);
+    if (report.isPresent()) {
+      FarmFrames.TaskReport r = report.get();
+      if (c.task == null || c.task.id() != r.id() || c.attempt != r.attempt()) {
+        throw new Connection.ProtocolException("a result for task " + r.id() + " it was not given");
       }
       TaskEnd end =
-          TaskEnd.ofWire(how)
-              .orElseThrow(() -> new Connection.ProtocolException("end code " + how));
+          TaskEnd.ofWire(r.how())
+              .orElseThrow(() -> new Connection.ProtocolException("end code " + r.how()));
       record(
           new TaskResult(
-              id, end, code, attempt, c.host(), Instant.ofEpochMilli(startMs), durationUs, output));
+              r.id(),
+              end,
+              r.code(),
+              r.attempt(),
+              c.host(),
+              Instant.ofEpochMilli(r.startMillis()),
+              r.durationMicros(),
+              r.output()));
       running--;
     } else if (c.task != null) {
       throw new Connection.ProtocolException("a request without the running task's result");

@@ -15,20 +15,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * out (queued until the socket takes them), and whether its HELLO was accepted. Touched by the
  * loop's thread only.
  *
- * <p>The input buffer starts small and doubles only when the bytes that arrived fill it, never to a
- * size a frame's length announces: a peer that announces a large frame and sends nothing costs the
- * dispatcher nothing. Before authentication no frame larger than {@link Frames#MAX_HELLO} is
- * accepted and at most one frame is taken per read.
+ * <p>Its input is a {@link FrameBuffer}: bounded before authentication, grown only by what arrived.
  */
 public class Connection {
-  private static final int INITIAL_BUFFER = 512;
-
   public final SocketChannel channel;
   public final SelectionKey key;
   private final Instant helloDeadline;
-  private final int maxFrame;
-  private final AtomicLong bufferBytes;
-  private ByteBuffer in = ByteBuffer.allocate(INITIAL_BUFFER);
+  private final FrameBuffer in;
   private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>();
   private boolean authenticated;
   private boolean hangUpWhenSent;
@@ -40,9 +33,7 @@ public class Connection {
     this.channel = w.channel;
     this.key = w.key;
     this.helloDeadline = w.helloDeadline;
-    this.maxFrame = w.maxFrame;
-    this.bufferBytes = w.bufferBytes;
-    bufferBytes.addAndGet(INITIAL_BUFFER);
+    this.in = new FrameBuffer(w.maxFrame, w.bufferBytes);
   }
 
   /** What a {@link WireLoop} hands a new connection; opaque to the protocols. */
@@ -107,69 +98,25 @@ public class Connection {
    */
   final List<ByteBuffer> read() throws IOException {
     List<ByteBuffer> frames = new ArrayList<>(1);
-    extract(frames);
+    in.extract(frames, authenticated);
     for (; ; ) {
       if (!authenticated && !frames.isEmpty()) {
         return frames; // the HELLO first: what may follow is judged once it was accepted
       }
-      if (!in.hasRemaining()) {
-        grow();
-      }
-      int n = channel.read(in);
+      int n = channel.read(in.space(authenticated));
       if (n < 0) {
         return null;
       }
-      extract(frames);
+      in.extract(frames, authenticated);
       if (n == 0) {
         return frames;
       }
     }
   }
 
-  private int limit() {
-    return authenticated ? maxFrame : Frames.MAX_HELLO;
-  }
-
-  private void extract(List<ByteBuffer> frames) throws ProtocolException {
-    in.flip();
-    try {
-      while (in.remaining() >= 4 && (authenticated || frames.isEmpty())) {
-        int length = in.getInt(in.position());
-        if (length < 1 || length > limit()) {
-          throw new ProtocolException(
-              "a frame of " + length + " bytes" + (authenticated ? "" : " before HELLO"));
-        }
-        if (in.remaining() < 4 + length) {
-          break;
-        }
-        byte[] payload = new byte[length];
-        in.position(in.position() + 4);
-        in.get(payload);
-        frames.add(ByteBuffer.wrap(payload));
-      }
-    } finally {
-      in.compact();
-    }
-  }
-
-  /** Doubles the full input buffer, up to what the largest allowed frame needs. */
-  private void grow() throws ProtocolException {
-    int most = 4 + limit();
-    if (in.capacity() >= most) {
-      throw new ProtocolException("more than a frame's worth of bytes unread"); // cannot happen
-    }
-    int capacity = (int) Math.min((long) in.capacity() * 2, most);
-    ByteBuffer bigger = ByteBuffer.allocate(capacity);
-    in.flip();
-    bigger.put(in);
-    bufferBytes.addAndGet(capacity - (long) in.capacity());
-    in = bigger;
-  }
-
   /** The buffer leaves the count when the connection is dropped. */
   final void released() {
-    bufferBytes.addAndGet(-in.capacity());
-    in = ByteBuffer.allocate(0);
+    in.release();
   }
 
   public final void send(ByteBuffer frame) {

@@ -201,10 +201,9 @@ public abstract class WireLoop<C extends Connection> {
   }
 
   private void hello(C c, ByteBuffer f) throws IOException {
-    int version = f.getInt();
-    byte[] offered = Frames.bytes(f);
-    String host = Frames.string(f);
-    long pid = Integer.toUnsignedLong(f.getInt());
+    Hello said = Hello.read(f);
+    int version = said.version();
+    byte[] offered = said.secret();
     if (version != Frames.VERSION) {
       refuse(
           c,
@@ -233,8 +232,7 @@ public abstract class WireLoop<C extends Connection> {
       refuse(c, "all " + limits.launchers() + " launchers of this " + kind + " are connected");
       return;
     }
-    String shown = host.length() > 255 ? host.substring(0, 255) : host;
-    c.authenticate(shown.replaceAll("\\p{Cntrl}", "?"), pid); // a long name is cut, then cleaned
+    c.authenticate(said.shownHost(), said.pid());
     unauthenticated--;
     authenticated++;
     pauseAcceptingWhenFull();

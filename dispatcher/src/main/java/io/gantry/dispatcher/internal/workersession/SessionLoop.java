@@ -229,7 +229,8 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
         if (type == SessionFrames.ANSWERS) {
           answers(c, f);
         } else if (type == SessionFrames.WORKER_ENDED) {
-          workerEnded(c, f.get() & 0xff, f.getInt());
+          SessionFrames.WorkerEnded ended = SessionFrames.workerEnded(f);
+          workerEnded(c, ended.how(), ended.code());
         } else {
           throw new Connection.ProtocolException("message type " + type);
         }
@@ -241,11 +242,8 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
   }
 
   private void answers(WorkerConnection c, ByteBuffer f) throws IOException {
-    int n = f.getInt();
-    for (int i = 0; i < n; i++) {
-      long id = f.getLong();
-      boolean truncated = f.get() != 0;
-      byte[] line = Frames.bytes(f);
+    for (SessionFrames.Answer a : SessionFrames.answers(f)) {
+      long id = a.id();
       SessionMessages.Msg m = c.inFlight.pollFirst();
       if (m == null || m.id != id) {
         throw new Connection.ProtocolException("an answer to message " + id + " out of turn");
@@ -254,12 +252,7 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
       complete(
           m,
           new Completion(
-              id,
-              CompletionState.ANSWERED,
-              LineEscape.unescape(line),
-              truncated,
-              m.attempts,
-              c.number));
+              id, CompletionState.ANSWERED, a.line(), a.truncated(), m.attempts, c.number));
     }
   }
 

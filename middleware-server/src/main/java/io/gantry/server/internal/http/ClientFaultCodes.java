@@ -10,6 +10,8 @@ import io.gantry.server.internal.service.InvalidArgumentException;
 import jakarta.xml.bind.UnmarshalException;
 import java.util.Set;
 import java.util.UUID;
+import javax.xml.stream.Location;
+import javax.xml.stream.XMLStreamException;
 import org.apache.cxf.binding.soap.SoapFault;
 import org.apache.cxf.interceptor.Fault;
 import org.apache.cxf.message.Message;
@@ -71,6 +73,22 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
       fault.setMessage(cause.getMessage());
       return;
     }
+    if (endedBeforeItsBody(cause)) {
+      // CXF reads on past the envelope's end when it has no Body (found by SoapRequestFuzzTest)
+      fault.setFaultCode(Fault.FAULT_CODE_CLIENT);
+      fault.setMessage("the request's SOAP envelope has no Body");
+      fault.setDetail(null);
+      return;
+    }
+    XMLStreamException notXml = notWellFormed(cause);
+    if (notXml != null) {
+      // CXF's reader refused the bytes before any SOAP was read (a broken XML declaration, found
+      // by SoapRequestFuzzTest): the caller's to fix, told where, not an incident of the server's
+      fault.setFaultCode(Fault.FAULT_CODE_CLIENT);
+      fault.setMessage(notWellFormedMessage(notXml));
+      fault.setDetail(null);
+      return;
+    }
     if (cause instanceof UnmarshalException) {
       // a body that does not match the WSDL: JAXB's text names the element and what was expected
       fault.setFaultCode(Fault.FAULT_CODE_CLIENT);
@@ -106,10 +124,51 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
   static boolean isCallersMistake(Fault fault) {
     Throwable cause = fault.getCause();
     if ((cause != null && CALLERS_MISTAKES.contains(cause.getClass()))
-        || cause instanceof UnmarshalException) {
+        || cause instanceof UnmarshalException
+        || notWellFormed(cause) != null
+        || endedBeforeItsBody(cause)) {
       return true;
     }
     return isClientCode(fault) && isSafe(fault.getMessage());
+  }
+
+  /** The XML reader's refusal under {@code cause}, if the request was not XML at all; or null. */
+  private static XMLStreamException notWellFormed(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof XMLStreamException e) {
+        return e;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether the XML reader was asked for more after the document's end: CXF's body interceptor does
+   * that for an envelope without a Body (Woodstox then throws NoSuchElementException).
+   */
+  private static boolean endedBeforeItsBody(Throwable cause) {
+    if (!(cause instanceof java.util.NoSuchElementException) || cause.getStackTrace().length == 0) {
+      return false;
+    }
+    return cause.getStackTrace()[0].getClassName().startsWith("com.ctc.wstx.");
+  }
+
+  /** Where the reader stopped, and its words when they name no Java class. */
+  private static String notWellFormedMessage(XMLStreamException e) {
+    StringBuilder text = new StringBuilder("the request is not well-formed XML");
+    Location at = e.getLocation();
+    if (at != null && at.getLineNumber() > 0) {
+      text.append(" (line ").append(at.getLineNumber());
+      text.append(", column ").append(at.getColumnNumber()).append(')');
+    }
+    String said = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+    if (!said.isBlank() && isSafe(said)) {
+      text.append(": ").append(said.strip());
+    }
+    return text.toString();
   }
 
   /** No Java class, package or stack frame in the text. */
