@@ -2,6 +2,7 @@ package io.gantry.staging.internal.sql;
 
 import io.gantry.staging.internal.csv.CsvRowWriter;
 import io.gantry.staging.internal.csv.SqlValueFormats.ColumnFormat;
+import io.gantry.staging.internal.steps.BrokenStreamException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -90,6 +91,11 @@ final class CsvWritingThread implements AutoCloseable {
     }
     if (t instanceof InterruptedIOException) {
       throw new InterruptedIOException("writing the CSV was interrupted");
+    }
+    if (t instanceof BrokenStreamException) {
+      // a link to a remote job directory that broke: the step is retried from the start
+      // (RetriedAttempts knows it by its type, which a plain IOException would hide)
+      throw new BrokenStreamException(t.getMessage(), t);
     }
     if (t instanceof IOException) {
       throw new IOException(t.getMessage(), t);

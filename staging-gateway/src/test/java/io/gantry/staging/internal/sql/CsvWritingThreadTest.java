@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.staging.internal.csv.CsvRowWriter;
 import io.gantry.staging.internal.csv.SqlValueFormats.ColumnFormat;
+import io.gantry.staging.internal.steps.BrokenStreamException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -86,6 +87,41 @@ class CsvWritingThreadTest {
                 writer.finish();
               });
       assertEquals("No space left on device", e.getMessage());
+    }
+  }
+
+  /**
+   * A link to a remote job directory that breaks while the writing thread sends: the reader gets
+   * the broken stream as such, so the step is retried from the start (ClusterStagingTest's cut
+   * connection failed the step instead whenever the cut reached this thread first).
+   */
+  @Test
+  void aBrokenStreamReachesTheReaderAsABrokenStream() throws Exception {
+    OutputStream cut =
+        new OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            throw new BrokenStreamException("the stream broke after 524158 bytes", null);
+          }
+
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            write(0);
+          }
+        };
+    try (CsvWritingThread writer = new CsvWritingThread(new CsvRowWriter(cut))) {
+      BrokenStreamException e =
+          assertThrows(
+              BrokenStreamException.class,
+              () -> {
+                Object[] values = new Object[2 * 4096];
+                java.util.Arrays.fill(values, "0123456789");
+                for (int b = 0; b < 1000; b++) {
+                  writer.write(new CsvWritingThread.Batch(TWO, values, 4096));
+                }
+                writer.finish();
+              });
+      assertEquals("the stream broke after 524158 bytes", e.getMessage());
     }
   }
 
