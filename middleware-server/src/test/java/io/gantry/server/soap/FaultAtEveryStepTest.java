@@ -355,20 +355,36 @@ class FaultAtEveryStepTest {
   }
 
   private static ScheduleInfo schedule(JobManagement client, String name) throws Exception {
-    return client.listSchedules(false).stream()
-        .filter(s -> s.name.equals(name))
-        .findFirst()
-        .orElseThrow();
+    return scheduleIfListed(client, name).orElseThrow();
+  }
+
+  /** The schedule as listed to the caller; empty while it is not (SOAP gives no list as null). */
+  private static java.util.Optional<ScheduleInfo> scheduleIfListed(
+      JobManagement client, String name) throws Exception {
+    List<ScheduleInfo> listed = client.listSchedules(false);
+    return listed == null
+        ? java.util.Optional.empty()
+        : listed.stream().filter(s -> s.name.equals(name)).findFirst();
   }
 
   private static ScheduleInfo awaitSchedule(
       JobManagement client, String name, Predicate<ScheduleInfo> done) {
     return Await.value(
-        "schedule " + name,
-        LIMIT,
-        () -> schedule(client, name),
-        done,
-        s -> "last time " + s.lastTime + ", job " + s.lastJobId + ", note " + s.lastNote);
+            "schedule " + name,
+            LIMIT,
+            () -> scheduleIfListed(client, name),
+            s -> s.isPresent() && done.test(s.get()),
+            s ->
+                s.map(
+                        i ->
+                            "last time "
+                                + i.lastTime
+                                + ", job "
+                                + i.lastJobId
+                                + ", note "
+                                + i.lastNote)
+                    .orElse("not listed to the caller"))
+        .orElseThrow();
   }
 
   /** How many jobs the job store holds from the schedule of that name (by their origin). */
