@@ -656,6 +656,71 @@ class JobDependenciesOverHttpTest {
         Files.readAllBytes(server.jobDirectory(newPrice).resolve("in/upstream.txt")));
   }
 
+  /**
+   * A chain whose middle stage streams its input ({@code gx:AfterStart} and {@code gx:Stream file},
+   * as the desk chain's pricing stages do) and was killed while it read: rerun from it, the new
+   * stage reads the upstream stage's file, which the rerun reuses (it ended SUCCEEDED meanwhile),
+   * and the chain ends with the bytes of a run that never failed.
+   */
+  @Test
+  void aStreamingChainRerunsFromItsKilledMiddleStageToTheSameBytes() throws Exception {
+    assertTrue(Files.isExecutable(GIO_CAT), "build the node programs first (scripts/build)");
+    String chain =
+        chain(
+            TestJobs.job("generate")
+                .shell(
+                    "{ seq 1 200000; while [ ! -e release ]; do sleep 0.05; done; seq 200001"
+                        + " 400000; } | bgzip -c",
+                    60),
+            TestJobs.job("price")
+                .dataStaging(
+                    "<jsdl:DataStaging><jsdl:FileName>in.csv.gz</jsdl:FileName>"
+                        + "<jsdl:CreationFlag>overwrite</jsdl:CreationFlag>"
+                        + "<jsdl:Source><jsdl:URI>gantry-job:generate/stdout.txt</jsdl:URI>"
+                        + "</jsdl:Source><gx:Stream>file</gx:Stream></jsdl:DataStaging>")
+                .shell(
+                    GIO_CAT
+                        + " --follow 60 in.csv.gz | awk '{ s = (s + $1) % 1000003 } NR == 10000 {"
+                        + " print NR > \"half-seen\"; close(\"half-seen\") } END { print NR, s }'",
+                    60)
+                .afterStart("generate"),
+            reading("report", "price"));
+    Map<String, String> ids =
+        alice.submitChain(TestJobs.documentOf(chain)).stream()
+            .collect(Collectors.toMap(s -> s.stage, s -> s.jobId));
+    String generate = ids.get("generate");
+    String price = ids.get("price");
+    String report = ids.get("report");
+
+    awaitFile(price, "half-seen"); // the middle stage reads while generate writes ...
+    alice.killJob(price); // ... and is killed
+    assertEquals(JobStateName.KILLED, awaitFinal(alice, price, LIMIT).state);
+    JobStatusInfo never = awaitFinal(alice, report, LIMIT);
+    assertEquals(JobStateName.FAILED, never.state);
+    assertTrue(never.failureReason.startsWith("DependencyNeverSatisfied"), never.failureReason);
+    assertEquals(JobStateName.RUNNING, alice.getJobStatus(generate).state, "left running");
+    release(generate);
+    assertEquals(JobStateName.SUCCEEDED, awaitFinal(alice, generate, LIMIT).state);
+
+    // rerun from the killed stage: generate (waited for with AfterStart) is reused, not run again
+    List<RerunStage> again = alice.resubmitChain(List.of(report), "price");
+    assertEquals(List.of("price", "report"), again.stream().map(r -> r.stage).toList());
+    assertEquals(List.of(price, report), again.stream().map(r -> r.originalJobId).toList());
+    String newPrice = again.get(0).newJobId;
+    String newReport = again.get(1).newJobId;
+    JobStatusInfo end = awaitFinal(alice, newReport, LIMIT);
+    assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+    assertEquals(
+        "400000 " + (400_000L * 400_001L / 2) % 1_000_003L + "\nreport\n",
+        Files.readString(server.jobDirectory(newReport).resolve("stdout.txt")),
+        "the bytes of a chain that never failed");
+    Path made = server.jobDirectory(generate).resolve("stdout.txt");
+    StagedFileInfo record = alice.getJobResults(newPrice).stagedIn.get(0);
+    assertEquals("gantry-job:" + generate + "/stdout.txt", record.source, "generate reused");
+    assertEquals(Sha256.of(made), record.checksum.replaceFirst("^sha256:", ""));
+    assertEquals(-1L, Files.mismatch(made, server.jobDirectory(newPrice).resolve("in.csv.gz")));
+  }
+
   @Test
   void aChainSubmittedAsOneUnitResolvesItsStagesAndIsStoredWholeOrNotAtAll() throws Exception {
     // written out of order, naming each other by stage: the server orders and resolves them
