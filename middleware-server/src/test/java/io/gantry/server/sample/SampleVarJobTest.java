@@ -75,6 +75,7 @@ class SampleVarJobTest {
   private static JobStatusInfo describedStatus;
   private static Map<String, String> nightlyChain;
   private static Map<String, String> deskChain;
+  private static Map<String, String> deskRerun;
   private static JobResults describedResults;
   private static JobResults namedResults;
   private static JobResults oldDateResults;
@@ -125,6 +126,7 @@ class SampleVarJobTest {
             status.state,
             () -> status.name + " failed: " + status.failureReason);
       }
+      deskRerun = rerunTheDeskChainFromOneDesk();
       describedResults = client.getJobResults(described);
       namedResults = client.getJobResults(named);
       oldDateResults = client.getJobResults(oldDate);
@@ -276,6 +278,64 @@ class SampleVarJobTest {
           Files.mismatch(scenarios.resolve("scenarios.csv.gz"), priced.resolve("scenarios.csv.gz")),
           desk + " priced the scenarios stage's file");
     }
+  }
+
+  /**
+   * {@code gantry resubmit --from-stage price-EQ-JP} given the desk chain's last stage: that desk,
+   * the aggregate and the report run again; the scenarios stage (which the desk streamed, {@code
+   * gx:AfterStart}) and the five other desks are reused. Their stages by name, the new jobs' ids.
+   */
+  private static Map<String, String> rerunTheDeskChainFromOneDesk() throws Exception {
+    List<io.gantry.server.api.RerunStage> again =
+        client.resubmitChain(List.of(deskChain.get("report")), "price-EQ-JP");
+    assertEquals(
+        List.of("price-EQ-JP", "aggregate", "report"),
+        again.stream().map(r -> r.stage).toList(),
+        "the desk and what is downstream of it run again, nothing upstream");
+    Map<String, String> stages = new java.util.TreeMap<>();
+    for (io.gantry.server.api.RerunStage r : again) {
+      JobStatusInfo status = awaitEnd(r.newJobId, Duration.ofMinutes(4));
+      assertEquals(
+          JobStateName.SUCCEEDED,
+          status.state,
+          () -> "rerun " + status.name + " failed: " + status.failureReason);
+      stages.put(r.stage, r.newJobId);
+    }
+    return stages;
+  }
+
+  /**
+   * The desk chain rerun from one desk gives the first run's VaR byte for byte (but the run id, the
+   * new aggregate's job): the desk read the scenarios stage's very file, and the aggregate the
+   * other desks' first-run outputs.
+   */
+  @Test
+  void theDeskChainRerunFromOneDeskReusesTheRestAndGivesTheSameVar() throws Exception {
+    String first = deskChain.get("aggregate");
+    String rerun = deskRerun.get("aggregate");
+    Path was = server.jobDirectory(first).resolve("results");
+    Path is = server.jobDirectory(rerun).resolve("results");
+    for (String file :
+        List.of(
+            "var_summary.csv.gz",
+            "pnl_distribution.csv.gz",
+            "node_contributions.csv.gz",
+            "node_pnl.csv.gz")) {
+      assertEquals(
+          gunzip(was.resolve(file)).replace(first, rerun),
+          gunzip(is.resolve(file)),
+          file + " of the rerun against the first run");
+    }
+    Path desk = server.jobDirectory(deskRerun.get("price-EQ-JP"));
+    assertEquals(
+        -1L,
+        Files.mismatch(
+            server.jobDirectory(deskChain.get("scenarios")).resolve("scenarios.csv.gz"),
+            desk.resolve("scenarios.csv.gz")),
+        "the rerun desk streamed the first run's scenarios");
+    assertEquals(
+        gunzip(was.resolve("var_summary.csv.gz")).replace(first, rerun),
+        Files.readString(server.jobDirectory(deskRerun.get("report")).resolve("var-report.csv")));
   }
 
   private static String gunzip(Path file) throws Exception {
