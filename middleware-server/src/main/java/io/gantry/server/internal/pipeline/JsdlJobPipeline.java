@@ -120,7 +120,10 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
           plan.jobId(),
           plan.farm() != null
               ? "a task farm's tasks do not read streams"
-              : "compute.backend " + backend.policy().backend() + " runs programs on other hosts");
+              : "compute.backend "
+                  + backend.policy().backend()
+                  + " feeds only gx:Stream file to a program on another host, and none to one"
+                  + " whose job directory lies on a cluster reached over SSH");
     }
     io.gantry.staging.StageInPlan now = streaming ? withoutStreams(plan) : plan.stageIn();
     Manifest manifest =
@@ -137,6 +140,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     if (streaming) {
       streams.start(
           plan,
+          backend.policy().streamsAcrossHosts(plan.launch().kind()),
           directories.root().resolve(STREAMS).resolve(plan.jobId().toString()),
           input ->
               spill ->
@@ -161,14 +165,17 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private static final String STREAMS = ".gantry-streams";
 
   /**
-   * Whether the job's program reads its gx:Stream inputs as they arrive: on a backend whose
-   * programs run on this host, for a job that runs its program once.
+   * Whether the job's program reads its gx:Stream inputs as they arrive, for a job that runs its
+   * program once: where the backend can feed each of them to the program where it runs
+   * (ComputePolicy#streamsIntoPrograms); else all are staged completely before it starts.
    */
   private boolean streamsIntoProgram(JsdlJobPlan plan) {
     return !plan.streams().isEmpty()
         && plan.farm() == null
         && plan.runsProgram()
-        && backend.policy().streamsIntoPrograms();
+        && plan.streams().stream()
+            .allMatch(
+                s -> backend.policy().streamsIntoPrograms(s.delivery(), plan.launch().kind()));
   }
 
   /** The job's stage-ins but its streamed ones, which run beside the program. */

@@ -66,11 +66,14 @@ final class ProgramStreams implements AutoCloseable {
    * Opens every stream of {@code plan} (what the program reads, in its job directory, and a spill
    * directory under {@code spillRoot}) and starts following them.
    *
+   * @param acrossHosts the program reads on another host, through the shared file system: each
+   *     block appended to a growing file is made durable before the next
    * @param follow the stage-in of one streamed transfer into a spill directory
    * @param recorded records a stream's manifest once it ended complete
    */
   void start(
       JsdlJobPlan plan,
+      boolean acrossHosts,
       Path spillRoot,
       Function<StreamedInput, StreamedFile.Follow> follow,
       BiConsumer<JobId, Manifest> recorded)
@@ -83,7 +86,7 @@ final class ProgramStreams implements AutoCloseable {
       for (StreamedInput input : plan.streams()) {
         streams.files.add(
             StreamedFile.open(
-                input, plan.jobDirectory(), spillRoot.resolve(Integer.toString(++n))));
+                input, plan.jobDirectory(), spillRoot.resolve(Integer.toString(++n)), acrossHosts));
       }
     } catch (IOException e) {
       streams.files.forEach(StreamedFile::cut);

@@ -60,6 +60,14 @@ final class StreamedFile {
   private final StreamedInput input;
   private final Path spillRoot;
   private final FileChannel delivery;
+
+  /**
+   * The program reads the growing file on another host (ComputePolicy#streamsAcrossHosts): each
+   * block is forced to the file system before the next is written, so that no reader there sees a
+   * later block before an earlier one.
+   */
+  private final boolean durableBlocks;
+
   private final CompletableFuture<Manifest> followed = new CompletableFuture<>();
   private final CompletableFuture<Void> ended = new CompletableFuture<>();
   private volatile boolean cut;
@@ -74,17 +82,21 @@ final class StreamedFile {
   private volatile Thread follower;
   private volatile Thread pump;
 
-  private StreamedFile(StreamedInput input, Path spillRoot, FileChannel delivery) {
+  private StreamedFile(
+      StreamedInput input, Path spillRoot, FileChannel delivery, boolean durableBlocks) {
     this.input = input;
     this.spillRoot = spillRoot;
     this.delivery = delivery;
+    this.durableBlocks = durableBlocks;
   }
 
   /**
    * Makes what the program will read at the staged name in {@code jobDirectory} (still the
-   * server's) and the spill directory {@code spillRoot}.
+   * server's) and the spill directory {@code spillRoot}; {@code acrossHosts}: the program reads a
+   * growing file on another host.
    */
-  static StreamedFile open(StreamedInput input, Path jobDirectory, Path spillRoot)
+  static StreamedFile open(
+      StreamedInput input, Path jobDirectory, Path spillRoot, boolean acrossHosts)
       throws IOException {
     String name = input.transfer().fileName();
     Path target = jobDirectory.resolve(name).normalize();
@@ -113,7 +125,8 @@ final class StreamedFile {
       channel.close();
       throw e;
     }
-    return new StreamedFile(input, spillRoot, channel);
+    return new StreamedFile(
+        input, spillRoot, channel, acrossHosts && input.delivery() == StreamDelivery.FILE);
   }
 
   /** Every directory from {@code root} down to {@code dir}, none of them a link. */
@@ -296,6 +309,9 @@ final class StreamedFile {
     try {
       while (block.hasRemaining()) {
         delivery.write(block);
+      }
+      if (durableBlocks) {
+        delivery.force(false);
       }
       return true;
     } catch (IOException e) { // closed under a blocked write, or EPIPE

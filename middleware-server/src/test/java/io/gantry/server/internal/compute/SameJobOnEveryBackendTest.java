@@ -3,6 +3,7 @@ package io.gantry.server.internal.compute;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.server.api.JobManagement;
@@ -10,6 +11,7 @@ import io.gantry.server.api.JobStateName;
 import io.gantry.server.api.JobStatusInfo;
 import io.gantry.server.soap.JobManagementClients;
 import io.gantry.server.soap.TestJobs;
+import io.gantry.testing.Await;
 import io.gantry.testing.cluster.ClusterBackendSettings;
 import io.gantry.testing.cluster.NamespaceCluster;
 import io.gantry.testing.server.GantryTestServer;
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SameJobOnEveryBackendTest {
   private static final Path MCVAR = SampleVarRun.MCVAR;
+  private static final Path GIO_CAT = MCVAR.resolveSibling("gio-cat");
   private static NamespaceCluster cluster;
 
   @TempDir static Path work;
@@ -75,6 +78,104 @@ class SameJobOnEveryBackendTest {
     assertEquals(local, slurm, "slurm");
   }
 
+  /** Writes 400,000 lines of blocked gzip, the second half once released. */
+  private static TestJobs producer() {
+    return TestJobs.job("producer")
+        .shell(
+            // 1.2 MB before the pause: bgzip's compressed blocks leave its buffers
+            "{ seq 1 200000; while [ ! -e release ]; do sleep 0.05; done; seq 200001 400000; }"
+                + " | bgzip -c",
+            60);
+  }
+
+  /**
+   * Writes the first 200,000 lines' blocks (not the end-of-file block: its reader waits for more),
+   * then, once released, fails.
+   */
+  private static TestJobs failingProducer() {
+    return TestJobs.job("failing-producer")
+        .shell(
+            "seq 1 200000 | bgzip -c | head -c -28; while [ ! -e release ]; do sleep 0.05; done;"
+                + " exit 3",
+            60);
+  }
+
+  /**
+   * One MPI rank on a host of the cluster following the producer's standard output as it is written
+   * ({@code gx:Stream file}, gio-cat's follow reader): it records the network namespace it runs in,
+   * writes {@code half-seen} at line 10,000 and prints the line count and a sum.
+   */
+  private static TestJobs follower(String producer) {
+    return TestJobs.job("follower")
+        .dataStaging(
+            "<jsdl:DataStaging><jsdl:FileName>in.csv.gz</jsdl:FileName>"
+                + "<jsdl:CreationFlag>overwrite</jsdl:CreationFlag>"
+                + "<jsdl:Source><jsdl:URI>gantry-job:"
+                + producer
+                + "/stdout.txt</jsdl:URI></jsdl:Source><gx:Stream>file</gx:Stream>"
+                + "</jsdl:DataStaging>")
+        .mpirun(
+            1,
+            60,
+            "/bin/sh",
+            "-c",
+            "readlink /proc/$$/ns/net > net.txt; "
+                + GIO_CAT
+                + " --follow 60 in.csv.gz | awk '{ s = (s + $1) % 1000003 } NR == 10000 { print NR"
+                + " > \"half-seen\"; close(\"half-seen\") } END { print NR, s }'")
+        .afterStart(producer);
+  }
+
+  /**
+   * gx:Stream file into a program on another host (docs/workflows.md, "Backends"): the rank reads
+   * line 10,000 of the producer's file while the producer still writes it, from a network namespace
+   * not the server's, and ends with the sum of the whole file, the same bytes as the producer's; a
+   * producer that fails while it is read fails the running consumer, naming it.
+   */
+  private static void streamsIntoAProgramOnAnotherHost(
+      GantryTestServer server, JobManagement client, String name) throws Exception {
+    Duration limit = Duration.ofMinutes(2);
+    String producer = client.submitJob(producer().document());
+    String follower = client.submitJob(follower(producer).document());
+    Path directory = server.jobDirectory(follower);
+    Await.until(
+        name + ": the follower's half-seen",
+        limit,
+        () -> Files.exists(directory.resolve("half-seen")));
+    assertEquals(
+        JobStateName.RUNNING, client.getJobStatus(producer).state, name + ": still written");
+    String here = Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
+    assertNotEquals(
+        here, Files.readString(directory.resolve("net.txt")).strip(), name + ": on another host");
+    Files.createFile(server.jobDirectory(producer).resolve("release"));
+    JobStatusInfo end = TestJobs.awaitFinal(client, follower, limit);
+    assertEquals(JobStateName.SUCCEEDED, end.state, name + ": " + end.failureReason);
+    assertEquals(
+        "400000 " + (400_000L * 400_001L / 2) % 1_000_003L + "\n",
+        Files.readString(directory.resolve("stdout.txt")),
+        name);
+    Path made = server.jobDirectory(producer).resolve("stdout.txt");
+    assertEquals(-1L, Files.mismatch(made, directory.resolve("in.csv.gz")), name);
+
+    String failing = client.submitJob(failingProducer().document());
+    String cut = client.submitJob(follower(failing).document());
+    Path cutDirectory = server.jobDirectory(cut);
+    Await.until(
+        name + ": the second follower's half-seen",
+        limit,
+        () -> Files.exists(cutDirectory.resolve("half-seen")));
+    Files.createFile(server.jobDirectory(failing).resolve("release"));
+    JobStatusInfo failed = TestJobs.awaitFinal(client, cut, limit);
+    assertEquals(JobStateName.FAILED, failed.state, name);
+    assertTrue(
+        failed.failureReason.contains(
+            "job "
+                + failing
+                + " ended FAILED while this job read its file stdout.txt as it was written"),
+        name + ": " + failed.failureReason);
+    assertTrue(failed.started != null, name + ": its program ran");
+  }
+
   /**
    * Runs the sample on a fresh server with {@code backend} settings; its results, run id left out.
    */
@@ -104,6 +205,9 @@ class SameJobOnEveryBackendTest {
           Files.readAllBytes(server.jobDirectory(id).resolve(file)),
           Files.readAllBytes(server.jobDirectory(consumer).resolve("in/var_summary.csv.gz")),
           name);
+      if (!name.equals("local")) { // local's streams: JobDependenciesOverHttpTest
+        streamsIntoAProgramOnAnotherHost(server, client, name);
+      }
       server
           .close(); // the demo database is a file of the server's, which H2 opens in one process at
       // a time
