@@ -1,6 +1,5 @@
 package io.gantry.server.internal.compute;
 
-import io.gantry.dispatcher.ProgramKind;
 import io.gantry.dispatcher.slurm.BatchResources;
 import io.gantry.jsdl.JsdlJob;
 import io.gantry.jsdl.StreamDelivery;
@@ -60,33 +59,33 @@ public record ComputePolicy(
   /**
    * Whether a streamed stage-in can be fed into the program while it runs (docs/workflows.md,
    * "Streaming between stages", "Backends"). A FIFO the server writes ({@link StreamDelivery#PIPE})
-   * only where the program runs on this host: {@code local}, and {@code mpirun-hosts}' POSIX
-   * programs (its MPI programs run on the hosts, which cannot read this host's FIFO). A growing
-   * file in the job directory ({@link StreamDelivery#FILE}) wherever job directories lie on this
-   * host's file system, which the hosts share at the same path ({@code local}, {@code
-   * mpirun-hosts}, {@code slurm}): see {@link #streamsAcrossHosts}. Not where job directories lie
-   * on a cluster reached over SSH ({@code compute.ssh-host}): there the stream is staged completely
-   * before the program starts.
+   * only where the program runs on this host ({@code local}; a FIFO into {@code mpirun-hosts}'
+   * POSIX programs, which also run here, is not tested and so not offered). A growing file in the
+   * job directory ({@link StreamDelivery#FILE}) wherever job directories lie on this host's file
+   * system, which the hosts share at the same path ({@code local}, {@code mpirun-hosts}, {@code
+   * slurm}): see {@link #streamsAcrossHosts}. Not where job directories lie on a cluster reached
+   * over SSH ({@code compute.ssh-host}): there the stream is staged completely before the program
+   * starts.
    */
-  public boolean streamsIntoPrograms(StreamDelivery delivery, ProgramKind kind) {
+  public boolean streamsIntoPrograms(StreamDelivery delivery) {
     if (remoteJobDirectories) {
       return false;
     }
-    return delivery == StreamDelivery.FILE || runsOnThisHost(kind);
+    return delivery == StreamDelivery.FILE || runsOnThisHost();
   }
 
   /**
-   * Whether a program of {@code kind} reads a streamed file on another host, through the shared
-   * file system: the server then makes each block it appends durable (fsync) before the next, so
-   * that a reader on another host, of an NFS export say, never sees a later block before an earlier
-   * one (an NFS client writes its dirty pages back in no set order).
+   * Whether a job's program reads a streamed file on another host, through the shared file system:
+   * the server then makes each block it appends durable (fsync) before the next, so that a reader
+   * on another host, of an NFS export say, never sees a later block before an earlier one (an NFS
+   * client writes its dirty pages back in no set order).
    */
-  public boolean streamsAcrossHosts(ProgramKind kind) {
-    return !remoteJobDirectories && !runsOnThisHost(kind);
+  public boolean streamsAcrossHosts() {
+    return !remoteJobDirectories && !runsOnThisHost();
   }
 
-  private boolean runsOnThisHost(ProgramKind kind) {
-    return jobHostFiles || (!batchResources && !remoteJobDirectories && kind != ProgramKind.MPI);
+  private boolean runsOnThisHost() {
+    return jobHostFiles;
   }
 
   /** mpirun on this host, as before: jobs' host files used, no Slurm defaults. */

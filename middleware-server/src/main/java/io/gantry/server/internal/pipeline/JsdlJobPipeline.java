@@ -140,7 +140,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
     if (streaming) {
       streams.start(
           plan,
-          backend.policy().streamsAcrossHosts(plan.launch().kind()),
+          backend.policy().streamsAcrossHosts(),
           directories.root().resolve(STREAMS).resolve(plan.jobId().toString()),
           input ->
               spill ->
@@ -174,8 +174,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
         && plan.farm() == null
         && plan.runsProgram()
         && plan.streams().stream()
-            .allMatch(
-                s -> backend.policy().streamsIntoPrograms(s.delivery(), plan.launch().kind()));
+            .allMatch(s -> backend.policy().streamsIntoPrograms(s.delivery()));
   }
 
   /** The job's stage-ins but its streamed ones, which run beside the program. */
