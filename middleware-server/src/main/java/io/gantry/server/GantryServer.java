@@ -150,7 +150,10 @@ public final class GantryServer implements AutoCloseable {
     return config.stagingRoot().resolve(".stage-in-cache");
   }
 
-  /** The staging gateway's settings: host keys, and staging.sql-threads steps at once per job. */
+  /**
+   * The staging gateway's settings: host keys, staging.sql-threads steps at once per job, and
+   * staging.connect-timeout for one connection attempt.
+   */
   /**
    * How long a data source that accepted a credential at submission is believed to accept it again:
    * a burst of submissions costs the database one login, a changed password is noticed within a
@@ -163,6 +166,8 @@ public final class GantryServer implements AutoCloseable {
     return defaults
         .withKnownHosts(config.knownHostsFile(), config.acceptUnknownHostKeys())
         .withThreads(config.sqlThreadsPerJob(), defaults.compressionThreads())
+        .withRetries(
+            config.staging().connectTimeout(), defaults.connectAttempts(), defaults.retryBackoff())
         .withBindBatchRows(config.stageIn().bindBatchRows());
   }
 

@@ -450,13 +450,16 @@ public record ServerConfig(
    * @param sqlFunctions functions staging SQL may call beyond the built-in allow-list
    * @param checkConnections whether a job's databases are connected to once when it is submitted or
    *     validated ({@code staging.check-connections})
+   * @param connectTimeout how long one attempt to connect to a data source or SSH host may take
+   *     ({@code staging.connect-timeout})
    */
   public record Staging(
       boolean inlineDataSources,
       List<String> allowedJdbcUrls,
       List<String> allowedHosts,
       java.util.Set<String> sqlFunctions,
-      boolean checkConnections) {}
+      boolean checkConnections,
+      Duration connectTimeout) {}
 
   /**
    * What standard JSDL may refer to by name (see "Named applications and file systems" in

@@ -1,6 +1,7 @@
 package io.gantry.server.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +32,12 @@ final class StagingSection {
               "whether submitting or validating a job first connects once to each database its SQL"
                   + " staging names, refusing the job when one is unreachable or refuses the"
                   + " login");
+  static final Setting<Duration> CONNECT_TIMEOUT =
+      Setting.of("staging.connect-timeout", SettingType.duration())
+          .byDefault("PT10S")
+          .means(
+              "how long one attempt to connect to a data source or an SSH host may take; a"
+                  + " connection is tried three times, 1 s and then 2 s apart");
   static final Setting<List<String>> SQL_FUNCTIONS =
       Setting.of("staging.sql-functions", SettingType.words())
           .means("functions staging SQL may call beyond the built-in allow-list");
@@ -65,7 +72,18 @@ final class StagingSection {
         values.get(ALLOWED_JDBC_URLS),
         hosts,
         Set.copyOf(functions),
-        values.get(CHECK_CONNECTIONS));
+        values.get(CHECK_CONNECTIONS),
+        connectTimeout(values));
+  }
+
+  /** At least 250 ms: the staging gateway's own lower bound (GatewayOptions). */
+  private static Duration connectTimeout(SettingValues values) {
+    Duration timeout = values.get(CONNECT_TIMEOUT);
+    if (timeout.compareTo(Duration.ofMillis(250)) < 0) {
+      throw new ConfigException(
+          CONNECT_TIMEOUT.key(), "must be at least 250 ms (PT0.25S), was " + timeout);
+    }
+    return timeout;
   }
 
   /**

@@ -42,6 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
 class DataSourceOutageAtEveryStepTest {
   static final Duration LIMIT = Duration.ofSeconds(90);
 
+  /** staging.connect-timeout of the test's server (scaled): long enough for a live database. */
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
+
   static final List<FaultPoint> PAUSED =
       List.of(
           FaultPoint.STAGE_IN_GROUP_STARTED,
@@ -74,6 +77,9 @@ class DataSourceOutageAtEveryStepTest {
     Files.setPosixFilePermissions(runs, PosixFilePermissions.fromString("rwxrwxrwx"));
     Map<String, String> settings = new HashMap<>(risk.dataSourceSettings());
     settings.put("filesystem.RUNS.path", runs.toString()); // the sandbox shows it at /fs/RUNS
+    // A refused connection costs an attempt its whole timeout (the pool waits that long for one):
+    // 3 s instead of the default 10 s keeps the three attempts of the stage-in case at ~12 s.
+    settings.put("staging.connect-timeout", Await.scaled(CONNECT_TIMEOUT).toString());
     server =
         GantryTestServer.builder(dir)
             .name("outage")
