@@ -3,7 +3,8 @@
  * WORKER (gfl_worker_parse).
  *
  * Byte 0 chooses: 0 a TASK payload, 1 a WORKER payload, 2 a round trip (the rest, cut at NUL
- * bytes into strings, is encoded with gfl_out and must decode to the same strings). A payload
+ * bytes into strings, is encoded with gfl_out and must decode to the same strings), 3 a WELCOME
+ * payload (gfl_welcome_parse: accepted only whole, with our version and its limits in range). A payload
  * accepted must give NUL-terminated arrays whose counts match and whose environment entries all
  * have a name; a payload refused must leave nothing behind (LeakSanitizer checks the frees). */
 #include <stdio.h>
@@ -103,12 +104,24 @@ static void round_trip(const uint8_t *d, size_t n) {
     gfl_out_free(&o);
 }
 
+static void welcome(const uint8_t *d, size_t n) {
+    gfl_in in = {d, n};
+    uint32_t limit = 0, beat_ms = 0;
+    if (gfl_welcome_parse(&in, 65536, &limit, &beat_ms) == 0) {
+        FUZZ_CHECK(n == 12 && in.left == 0);
+        FUZZ_CHECK(d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == GFL_PROTOCOL_VERSION);
+        FUZZ_CHECK(limit <= 65536);
+        FUZZ_CHECK(beat_ms >= GFL_BEAT_MIN_MS && beat_ms <= GFL_BEAT_MAX_MS);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
-    switch (data[0] % 3) {
+    switch (data[0] % 4) {
     case 0: task(data + 1, size - 1); break;
     case 1: worker(data + 1, size - 1); break;
-    default: round_trip(data + 1, size - 1); break;
+    case 2: round_trip(data + 1, size - 1); break;
+    default: welcome(data + 1, size - 1); break;
     }
     return 0;
 }

@@ -6,7 +6,9 @@
  * loops: ask for a task, run it, and hand its result over with the next request, as the
  * launcher of "Asynchronous Task Dispatch for High Throughput Computing" does. One TCP
  * connection serves the whole loop, so a launcher that dies is noticed at once by the
- * dispatcher, which gives its task to another launcher.
+ * dispatcher, which gives its task to another launcher; from WELCOME on a thread sends a
+ * heartbeat at the interval the dispatcher chose (gfl_beat.h), so a launcher whose host is lost
+ * (no FIN, no reset) is noticed by its silence.
  *
  * A session's dispatcher answers the first request with WORKER instead: the launcher then starts
  * that long-lived program and relays task messages to it (gfl_session.c).
@@ -27,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gfl_beat.h"
 #include "gfl_session.h"
 #include "gfl_task.h"
 #include "gfl_wire.h"
@@ -129,17 +132,6 @@ static int dial(const char *address, char *err) {
   return fd;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return -1;
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
 static int read_all(int fd, unsigned char *p, size_t n) {
   while (n > 0) {
     ssize_t r = read(fd, p, n);
@@ -196,7 +188,7 @@ static int serve(int fd, const char *secret) {
   gfl_task task = {0};
   gfl_result result = {0};
   int have_result = 0;
-  uint32_t version, limit;
+  uint32_t limit, beat_ms;
 
   gfl_out_begin(&o, GFL_HELLO);
   gfl_out_u32(&o, GFL_PROTOCOL_VERSION);
@@ -205,7 +197,7 @@ static int serve(int fd, const char *secret) {
   gfl_out_u32(&o, (uint32_t)strlen(host));
   gfl_out_bytes(&o, host, strlen(host));
   gfl_out_u32(&o, (uint32_t)getpid());
-  if (gfl_out_end(&o) || write_all(fd, o.data, o.len)) goto lost;
+  if (gfl_out_end(&o) || gfl_send(fd, o.data, o.len)) goto lost;
   int type = read_frame(fd, &buf, &cap, &in);
   if (type == GFL_REFUSE) {
     char *reason = NULL;
@@ -216,9 +208,13 @@ static int serve(int fd, const char *secret) {
     rc = 2;
     goto out;
   }
-  if (type != GFL_WELCOME || gfl_in_u32(&in, &version) || gfl_in_u32(&in, &limit) ||
-      version != GFL_PROTOCOL_VERSION || limit > GFL_OUTPUT_MAX)
+  if (type != GFL_WELCOME || gfl_welcome_parse(&in, GFL_OUTPUT_MAX, &limit, &beat_ms))
     goto protocol;
+  if (gfl_beat_start(fd, beat_ms)) { /* without it the dispatcher would take us for lost */
+    fprintf(stderr, "gantry-launcher: cannot start the heartbeat thread: %s\n", strerror(errno));
+    rc = 4;
+    goto out;
+  }
   for (;;) {
     gfl_out_begin(&o, GFL_REQUEST);
     if (have_result) {
@@ -229,7 +225,7 @@ static int serve(int fd, const char *secret) {
     } else {
       gfl_out_u8(&o, 0);
     }
-    if (gfl_out_end(&o) || write_all(fd, o.data, o.len)) goto lost;
+    if (gfl_out_end(&o) || gfl_send(fd, o.data, o.len)) goto lost;
     type = read_frame(fd, &buf, &cap, &in);
     if (type == GFL_DONE) {
       rc = 0;
@@ -262,6 +258,7 @@ lost:
           strerror(errno));
   rc = 3;
 out:
+  gfl_beat_stop(fd);
   gfl_task_free(&task);
   gfl_result_free(&result);
   gfl_out_free(&o);

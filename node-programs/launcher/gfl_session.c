@@ -5,9 +5,11 @@
  * (non-blocking: a worker busy writing answers must never deadlock against a launcher busy
  * writing it messages), its standard output and a pidfd for its exit. Everything read in one
  * turn is forwarded in one frame, which is the batching that keeps a message's cost in
- * microseconds. */
+ * microseconds. Frames go out through gfl_send, under the lock the heartbeat thread shares. */
 #define _GNU_SOURCE
 #include "gfl_session.h"
+
+#include "gfl_beat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -71,17 +73,6 @@ static int buf_reserve(gfs_buf *b, size_t more) {
   return 0;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return -1;
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
 static uint64_t now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -135,7 +126,7 @@ static int send_ended(gfs *s, int how, int code) {
   gfl_out_begin(&o, GFL_WORKER_ENDED);
   gfl_out_u8(&o, (uint8_t)how);
   gfl_out_u32(&o, (uint32_t)code);
-  int rc = gfl_out_end(&o) || write_all(s->fd, o.data, o.len) ? -1 : 0;
+  int rc = gfl_out_end(&o) || gfl_send(s->fd, o.data, o.len) ? -1 : 0;
   gfl_out_free(&o);
   return rc;
 }
@@ -210,7 +201,7 @@ static int answers_flush(gfs *s) {
   s->answers.data[6] = (unsigned char)(n >> 16);
   s->answers.data[7] = (unsigned char)(n >> 8);
   s->answers.data[8] = (unsigned char)n;
-  if (gfl_out_end(&s->answers) || write_all(s->fd, s->answers.data, s->answers.len)) return -1;
+  if (gfl_out_end(&s->answers) || gfl_send(s->fd, s->answers.data, s->answers.len)) return -1;
   answers_begin(s);
   return 0;
 }

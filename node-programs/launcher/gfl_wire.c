@@ -120,3 +120,11 @@ int gfl_in_strings(gfl_in *in, char ***out, size_t *count, int with_argv0,
   }
   return 0;
 }
+
+int gfl_welcome_parse(gfl_in *in, uint32_t max_output, uint32_t *limit, uint32_t *beat_ms) {
+  uint32_t version;
+  if (gfl_in_u32(in, &version) || gfl_in_u32(in, limit) || gfl_in_u32(in, beat_ms)) return -1;
+  if (version != GFL_PROTOCOL_VERSION || *limit > max_output) return -1;
+  if (*beat_ms < GFL_BEAT_MIN_MS || *beat_ms > GFL_BEAT_MAX_MS) return -1;
+  return in->left == 0 ? 0 : -1;
+}

@@ -1,4 +1,4 @@
-/* gfl_wire: the task-farm wire format (docs/task-farms.md, protocol version 1).
+/* gfl_wire: the task-farm wire format (docs/task-farms.md, protocol version 2).
  *
  * Every message is one frame: a 4-byte big-endian payload length, then the payload, whose first
  * byte is the message type. Inside a payload, integers are big-endian and a string is a 4-byte
@@ -11,12 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GFL_PROTOCOL_VERSION 1u
+#define GFL_PROTOCOL_VERSION 2u
+/* The heartbeat intervals a WELCOME may ask for (gfl_beat.h): below, a loaded node's scheduling
+ * delays would read as silence; above, a lost host would go unnoticed for minutes. */
+#define GFL_BEAT_MIN_MS 100u
+#define GFL_BEAT_MAX_MS 60000u
 #define GFL_MAX_FRAME (4u << 20)
 
 enum gfl_type {
   GFL_HELLO = 1,   /* launcher -> dispatcher: version, secret, host, pid */
-  GFL_WELCOME = 2, /* dispatcher -> launcher: version, output limit */
+  GFL_WELCOME = 2, /* dispatcher -> launcher: version, output limit, heartbeat interval */
   GFL_REFUSE = 3,  /* dispatcher -> launcher: reason; the launcher exits */
   GFL_REQUEST = 4, /* launcher -> dispatcher: the previous task's result (if any), asks for work */
   GFL_TASK = 5,    /* dispatcher -> launcher: one task */
@@ -25,7 +29,8 @@ enum gfl_type {
   GFL_WORKER = 7,      /* dispatcher -> launcher: start (again) the session's worker */
   GFL_MESSAGES = 8,    /* dispatcher -> launcher: task messages, one line each */
   GFL_ANSWERS = 9,     /* launcher -> dispatcher: the worker's answer lines, oldest first */
-  GFL_WORKER_ENDED = 10 /* launcher -> dispatcher: the worker ended (how, code) */
+  GFL_WORKER_ENDED = 10, /* launcher -> dispatcher: the worker ended (how, code) */
+  GFL_HEARTBEAT = 11     /* launcher -> dispatcher, every heartbeat interval after WELCOME */
 };
 
 /* A growable output buffer for building a frame. */
@@ -63,5 +68,10 @@ int gfl_in_str(gfl_in *in, char **out);
  * with_argv0, argv0 is copied in front (an argv). On failure the partial array stays in *out for
  * the caller to free. Returns 0 or -1. */
 int gfl_in_strings(gfl_in *in, char ***out, size_t *count, int with_argv0, const char *argv0);
+
+/* Reads a WELCOME's payload (after the type byte): the protocol version (must be ours), the
+ * output limit (at most max_output) and the heartbeat interval in ms (GFL_BEAT_MIN_MS to
+ * GFL_BEAT_MAX_MS); nothing may follow. Returns 0, or -1 for a WELCOME outside the protocol. */
+int gfl_welcome_parse(gfl_in *in, uint32_t max_output, uint32_t *limit, uint32_t *beat_ms);
 
 #endif

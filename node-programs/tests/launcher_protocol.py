@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Drives gantry-launcher against a dispatcher written here from docs/task-farms.md (protocol 1),
+"""Drives gantry-launcher against a dispatcher written here from docs/task-farms.md (protocol 2),
 so the C side is held to the documented wire format, not to the Java dispatcher's reading of it.
 
 Checks: exit code, signal, wall-time kill, exec failure, bounded output (the last bytes), task
 environment, the secret never reaching a task (environment or /proc), a wrong secret refused,
-a secret file with loose permissions refused, and a launcher killed mid-task taking its task
-down with it."""
+a secret file with loose permissions refused, a launcher killed mid-task taking its task
+down with it, heartbeats at the interval WELCOME names while a task runs, and a WELCOME of
+another version or with an interval out of range refused (status 3)."""
 import os
 import signal
 import socket
@@ -18,6 +19,9 @@ import time
 LAUNCHER = sys.argv[1]
 SECRET = "s3cr3t-" + os.urandom(8).hex()
 HELLO, WELCOME, REFUSE, REQUEST, TASK, DONE = 1, 2, 3, 4, 5, 6
+HEARTBEAT = 11
+VERSION = 2
+BEATS = [0]  # HEARTBEAT frames received so far (recv_frame takes them out of the stream)
 
 
 def fail(msg):
@@ -36,9 +40,19 @@ def recv_exact(c, n):
 
 
 def recv_frame(c):
-    (n,) = struct.unpack(">I", recv_exact(c, 4))
-    p = recv_exact(c, n)
-    return p[0], p[1:]
+    """The next frame that is not a HEARTBEAT (those are counted in BEATS and must be empty)."""
+    while True:
+        (n,) = struct.unpack(">I", recv_exact(c, 4))
+        p = recv_exact(c, n)
+        if p[0] != HEARTBEAT:
+            return p[0], p[1:]
+        if n != 1:
+            fail("a HEARTBEAT with %d bytes of fields" % (n - 1))
+        BEATS[0] += 1
+
+
+def welcome(limit, beat_ms=2000, version=VERSION):
+    return struct.pack(">III", version, limit, beat_ms)
 
 
 def send_frame(c, typ, payload=b""):
@@ -99,21 +113,24 @@ def start(env_extra, secret_env=True):
 def handshake(conn, limit=4096):
     typ, p = recv_frame(conn)
     r = Reader(p)
-    if typ != HELLO or r.u32() != 1:
-        fail("no HELLO of protocol 1")
+    if typ != HELLO or r.u32() != VERSION:
+        fail("no HELLO of protocol %d" % VERSION)
     secret = r.bytes().decode()
     host = r.bytes().decode()
     pid = r.u32()
     return secret, host, pid
 
 
-def run_tasks(tasks, limit=4096):
+def run_tasks(tasks, limit=4096, beat_ms=2000):
+    """Runs the tasks on one launcher; returns their results, the launcher's pid and how many
+    heartbeats arrived while each task ran."""
     proc, conn = start({})
     secret, host, pid = handshake(conn)
     if secret != SECRET or pid != proc.pid or not host:
         fail("HELLO carried secret/pid/host %r/%r/%r" % (secret == SECRET, pid, host))
-    send_frame(conn, WELCOME, struct.pack(">II", 1, limit))
+    send_frame(conn, WELCOME, welcome(limit, beat_ms))
     results = {}
+    beats = {}
     pending = list(tasks)
     while True:
         typ, p = recv_frame(conn)
@@ -126,19 +143,21 @@ def run_tasks(tasks, limit=4096):
             if r.i != len(p):
                 fail("trailing bytes in REQUEST")
             results[tid] = (how, code, out, start_ms, dur_us, attempt)
+            beats[tid] = BEATS[0] - beats_before
         if not pending:
             send_frame(conn, DONE)
             break
+        beats_before = BEATS[0]
         send_frame(conn, TASK, pending.pop(0))
     rc = proc.wait(30)
     if rc != 0:
         fail("launcher exited %d after DONE: %s" % (rc, proc.stderr.read()))
-    return results, pid
+    return results, pid, beats
 
 
 def main():
     big = "x" * 10000 + "TAIL"
-    results, launcher_pid = run_tasks([
+    results, launcher_pid, beats = run_tasks([
         task_frame(1, "/bin/echo", ["hello", "two words"]),
         task_frame(2, "sh", ["-c", "exit 3"]),
         task_frame(3, "sh", ["-c", "kill -SEGV $$"]),
@@ -148,7 +167,8 @@ def main():
         task_frame(7, "sh", ["-c", 'echo "$PRICE_ID:${GANTRY_FARM_SECRET-unset}"'], env=["PRICE_ID=ABC=1"]),
         task_frame(8, "sh", ["-c", 'cat /proc/$PPID/environ /proc/$PPID/cmdline | tr "\\0" "\\n"']),
         task_frame(9, "sh", ["-c", "trap '' TERM; sleep 30"], wall_ms=200),
-    ])
+        task_frame(10, "sleep", ["1.5"]),
+    ], beat_ms=100)
     now_ms = time.time() * 1000
     expect = {1: (0, 0, b"hello two words\n"), 2: (0, 3, b""), 3: (1, 11, b""),
               5: (3, 2, b""), 7: (0, 0, b"ABC=1:unset\n")}
@@ -169,7 +189,10 @@ def main():
         fail("output must be the last 4096 bytes, got %d ending %r" % (len(out), out[-8:]))
     if SECRET.encode() in results[8][2] or b"GANTRY_FARM_SECRET=" + SECRET.encode() in results[8][2]:
         fail("the secret is visible in the launcher's /proc environ or cmdline")
-    print("tasks: ok")
+    # a task of 1.5 s with a 100 ms interval: about 15 beats, at least 5 even on a loaded machine
+    if beats[10] < 5:
+        fail("only %d heartbeats while a 1.5 s task ran (interval 100 ms)" % beats[10])
+    print("tasks: ok (%d heartbeats during the 1.5 s task)" % beats[10])
 
     # a wrong secret: the dispatcher refuses; the launcher says why and exits 2
     proc, conn = start({})
@@ -202,7 +225,7 @@ def main():
         secret, _, _ = handshake(conn)
         if secret != SECRET:
             fail("secret file not read (trailing newline must be dropped): %r" % secret)
-        send_frame(conn, WELCOME, struct.pack(">II", 1, 4096))
+        send_frame(conn, WELCOME, welcome(4096))
         recv_frame(conn)
         send_frame(conn, DONE)
         if proc.wait(30) != 0:
@@ -214,7 +237,7 @@ def main():
         marker = os.path.join(d, "pid")
         proc, conn = start({})
         handshake(conn)
-        send_frame(conn, WELCOME, struct.pack(">II", 1, 4096))
+        send_frame(conn, WELCOME, welcome(4096))
         recv_frame(conn)
         send_frame(conn, TASK, task_frame(1, "sh", ["-c", 'echo $$ > %s; exec sleep 60' % marker]))
         deadline = time.time() + 30
@@ -240,11 +263,22 @@ def main():
     # a frame outside the protocol: the launcher stops with status 3
     proc, conn = start({})
     handshake(conn)
-    send_frame(conn, WELCOME, struct.pack(">II", 1, 4096))
+    send_frame(conn, WELCOME, welcome(4096))
     recv_frame(conn)
     send_frame(conn, TASK, b"\x00\x01")
     if proc.wait(30) != 3:
         fail("a truncated TASK was not refused with status 3")
+    # a WELCOME of protocol 1 (no heartbeat interval), or with an interval out of range
+    for bad in (struct.pack(">II", 1, 4096), welcome(4096, version=1), welcome(4096, beat_ms=0),
+                welcome(4096, beat_ms=60001), welcome(4096) + b"\x00"):
+        proc, conn = start({})
+        handshake(conn)
+        send_frame(conn, WELCOME, bad)
+        rc = proc.wait(30)
+        err = proc.stderr.read().decode()
+        if rc != 3 or "outside protocol 2" not in err:
+            fail("WELCOME %r: rc %d, stderr %r" % (bad.hex(), rc, err))
+        conn.close()
     print("protocol errors: ok")
 
 

@@ -32,7 +32,7 @@ def messages(items):
 def open_session(limit=4096, exe=None):
     proc, conn = lp.start({})
     lp.handshake(conn)
-    lp.send_frame(conn, lp.WELCOME, struct.pack(">II", 1, 0))
+    lp.send_frame(conn, lp.WELCOME, lp.welcome(0, 100))
     typ, p = lp.recv_frame(conn)
     if typ != lp.REQUEST or p != b"\x00":
         lp.fail("expected the first REQUEST")
@@ -82,6 +82,13 @@ def main():
         lp.fail("the restarted worker did not answer")
     lp.send_frame(conn, MESSAGES, messages([(23, b"pid")]))
     worker_pid = int(answers(conn, 1)[0][2])
+    # heartbeats go on while the relay waits (interval 100 ms): a slow answer's 1.5 s holds ~15
+    before = lp.BEATS[0]
+    lp.send_frame(conn, MESSAGES, messages([(24, b"sleep 1500 slow")]))
+    if answers(conn, 1)[0][0] != 24:
+        lp.fail("the slow message was not answered")
+    if lp.BEATS[0] - before < 5:
+        lp.fail("only %d heartbeats in 1.5 s of relaying (interval 100 ms)" % (lp.BEATS[0] - before))
     lp.send_frame(conn, lp.DONE)
     rc = proc.wait(30)
     if rc != 0:

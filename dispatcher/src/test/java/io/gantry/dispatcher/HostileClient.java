@@ -33,13 +33,18 @@ public final class HostileClient implements AutoCloseable {
 
   /** A HELLO frame as gantry-launcher sends it (docs/task-farms.md). */
   public static byte[] hello(String secret, String host) throws IOException {
+    return hello(secret, host, 2);
+  }
+
+  /** A HELLO frame of protocol {@code version}. */
+  public static byte[] hello(String secret, String host, int version) throws IOException {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     DataOutputStream d = new DataOutputStream(b);
     byte[] s = secret.getBytes(StandardCharsets.UTF_8);
     byte[] h = host.getBytes(StandardCharsets.UTF_8);
     d.writeInt(1 + 4 + 4 + s.length + 4 + h.length + 4);
     d.writeByte(1);
-    d.writeInt(1);
+    d.writeInt(version);
     d.writeInt(s.length);
     d.write(s);
     d.writeInt(h.length);
@@ -84,6 +89,19 @@ public final class HostileClient implements AutoCloseable {
     } catch (SocketException reset) {
       return -1;
     }
+  }
+
+  /** The reason of a REFUSE frame, the first frame the dispatcher sends; null for another. */
+  public String refusal(Duration wait) throws IOException {
+    socket.setSoTimeout((int) Math.max(1, wait.toMillis()));
+    java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+    int length = in.readInt();
+    if (length < 5 || length > 4096 || in.readByte() != 3) {
+      return null;
+    }
+    byte[] reason = new byte[in.readInt()];
+    in.readFully(reason);
+    return new String(reason, StandardCharsets.UTF_8);
   }
 
   /** Whether the dispatcher closes the connection within {@code wait} (end of stream or reset). */

@@ -1,6 +1,7 @@
 package io.gantry.dispatcher.farm;
 
 import io.gantry.dispatcher.LauncherAdmission;
+import io.gantry.dispatcher.LauncherHeartbeat;
 import java.time.Duration;
 
 /**
@@ -14,13 +15,16 @@ import java.time.Duration;
  * @param helloTimeout a connection that has not said an accepted HELLO by then is closed
  * @param maxUnauthenticated the most connections that have not yet said an accepted HELLO at once;
  *     more wait in the kernel's listen backlog until one of these leaves
+ * @param heartbeat how often each launcher sends a heartbeat; one silent for {@link
+ *     LauncherHeartbeat#MISSED_BEATS} of these is taken for lost and its task runs again elsewhere
  */
 public record FarmOptions(
     int retries,
     Duration taskWallTime,
     int outputLimit,
     Duration helloTimeout,
-    int maxUnauthenticated) {
+    int maxUnauthenticated,
+    Duration heartbeat) {
 
   public static final int MAX_OUTPUT = 65536;
 
@@ -36,6 +40,29 @@ public record FarmOptions(
           "the output limit must be 0 to " + MAX_OUTPUT + " bytes, was " + outputLimit);
     }
     LauncherAdmission.check(helloTimeout, maxUnauthenticated);
+    LauncherHeartbeat.check(heartbeat);
+  }
+
+  /** These settings with the default heartbeat. */
+  public FarmOptions(
+      int retries,
+      Duration taskWallTime,
+      int outputLimit,
+      Duration helloTimeout,
+      int maxUnauthenticated) {
+    this(
+        retries,
+        taskWallTime,
+        outputLimit,
+        helloTimeout,
+        maxUnauthenticated,
+        LauncherHeartbeat.DEFAULT_INTERVAL);
+  }
+
+  /** These options with another heartbeat interval (tests shorten it). */
+  public FarmOptions withHeartbeat(Duration interval) {
+    return new FarmOptions(
+        retries, taskWallTime, outputLimit, helloTimeout, maxUnauthenticated, interval);
   }
 
   /** These settings with the default cap on connections that have not said HELLO. */

@@ -1,6 +1,7 @@
 package io.gantry.dispatcher.workersession;
 
 import io.gantry.dispatcher.LauncherAdmission;
+import io.gantry.dispatcher.LauncherHeartbeat;
 import java.time.Duration;
 
 /**
@@ -26,6 +27,8 @@ import java.time.Duration;
  * @param helloTimeout a connection that has not said an accepted HELLO by then is closed
  * @param maxUnauthenticated the most connections that have not yet said an accepted HELLO at once;
  *     more wait in the kernel's listen backlog until one of these leaves
+ * @param heartbeat how often each launcher sends a heartbeat; one silent for {@link
+ *     LauncherHeartbeat#MISSED_BEATS} of these is taken for lost and its messages go back
  */
 public record SessionOptions(
     int workers,
@@ -36,7 +39,8 @@ public record SessionOptions(
     int retries,
     int maxRestarts,
     Duration helloTimeout,
-    int maxUnauthenticated) {
+    int maxUnauthenticated,
+    Duration heartbeat) {
 
   /** The longest line a launcher accepts (a quarter of its 4 MiB frame). */
   public static final int MAX_MESSAGE_BYTES = 1 << 20;
@@ -65,6 +69,46 @@ public record SessionOptions(
       throw new IllegalArgumentException("retries and restarts must be at least 0");
     }
     LauncherAdmission.check(helloTimeout, maxUnauthenticated);
+    LauncherHeartbeat.check(heartbeat);
+  }
+
+  /** These settings with the default heartbeat. */
+  public SessionOptions(
+      int workers,
+      int maxHeld,
+      long maxHeldBytes,
+      int maxMessageBytes,
+      int window,
+      int retries,
+      int maxRestarts,
+      Duration helloTimeout,
+      int maxUnauthenticated) {
+    this(
+        workers,
+        maxHeld,
+        maxHeldBytes,
+        maxMessageBytes,
+        window,
+        retries,
+        maxRestarts,
+        helloTimeout,
+        maxUnauthenticated,
+        LauncherHeartbeat.DEFAULT_INTERVAL);
+  }
+
+  /** These options with another heartbeat interval (tests shorten it). */
+  public SessionOptions withHeartbeat(Duration interval) {
+    return new SessionOptions(
+        workers,
+        maxHeld,
+        maxHeldBytes,
+        maxMessageBytes,
+        window,
+        retries,
+        maxRestarts,
+        helloTimeout,
+        maxUnauthenticated,
+        interval);
   }
 
   /** These settings with the default cap on connections that have not said HELLO. */

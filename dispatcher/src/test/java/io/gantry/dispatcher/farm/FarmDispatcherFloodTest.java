@@ -134,6 +134,20 @@ class FarmDispatcherFloodTest {
   }
 
   @Test
+  void aHelloOfAnotherProtocolVersionIsRefusedSayingWhich() throws Exception {
+    // a launcher of the release before the heartbeat would be taken for lost: it is refused
+    try (FarmDispatcher d = start(FarmOptions.defaults(), 1);
+        HostileClient old = attack(d)) {
+      old.send(HostileClient.hello(SECRET, "old-release", 1));
+      assertEquals(
+          "protocol version 1 is not spoken here (this is 2): use the gantry-launcher of this"
+              + " server's release",
+          old.refusal(LIMIT));
+      assertTrue(old.closedWithin(LIMIT), "closed once its REFUSE is sent");
+    }
+  }
+
+  @Test
   void aLauncherPastTheJobsLauncherCountIsRefused() throws Exception {
     List<FarmTask> tasks = new ArrayList<>();
     for (long id = 1; id <= 4; id++) {

@@ -146,6 +146,36 @@ class FarmDispatcherTest {
   }
 
   @Test
+  void aLauncherThatFallsSilentHasItsTaskRunAgainElsewhere() throws Exception {
+    // a stopped launcher (SIGSTOP) keeps its connection: its kernel still acknowledges and answers
+    // keepalive probes, as a lost host's would not. Only its missing heartbeats tell, as for a host
+    // lost with data in flight, where keepalive never gets to probe.
+    String script =
+        "if [ -e victim ]; then echo again; exit 0; fi; echo $PPID > victim; exec sleep 60";
+    List<FarmTask> tasks = new ArrayList<>();
+    tasks.add(task(1, TaskPriority.HIGH, "sh", "-c", script));
+    for (int i = 2; i <= 6; i++) {
+      tasks.add(task(i, TaskPriority.NORMAL, "echo", "ok"));
+    }
+    FarmOptions beatFast = FarmOptions.defaults().withHeartbeat(Duration.ofMillis(500));
+    try (FarmDispatcher d = start(tasks, beatFast)) {
+      launch(d, 2, SECRET);
+      Path victim = dir.resolve("victim");
+      Await.until("task 1 to start", LIMIT, () -> Files.exists(victim) && Files.size(victim) > 0);
+      String pid = Files.readString(victim).trim();
+      assertEquals(0, new ProcessBuilder("kill", "-STOP", pid).start().waitFor());
+      long stopped = System.nanoTime();
+      Map<Long, TaskResult> r = d.finished().get(LIMIT.toSeconds() * 3, TimeUnit.SECONDS);
+      long tookMillis = (System.nanoTime() - stopped) / 1_000_000;
+      assertEquals("again\n", r.get(1L).output(), r.get(1L).toString());
+      assertEquals(2, r.get(1L).attempts());
+      assertEquals(6, r.values().stream().filter(TaskResult::succeeded).count());
+      // 5 missed beats of 500 ms: not before 2.5 s, and well before keepalive's 11 s
+      assertTrue(tookMillis >= 2_000, "ended after " + tookMillis + " ms");
+    }
+  }
+
+  @Test
   void aTaskWhoseLaunchersKeepVanishingEndsLostAfterItsRetries() throws Exception {
     // every attempt kills its own launcher: the task must end LOST after 1 + 1 attempts
     List<FarmTask> tasks =

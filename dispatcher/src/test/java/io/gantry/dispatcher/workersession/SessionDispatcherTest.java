@@ -146,6 +146,38 @@ class SessionDispatcherTest {
   }
 
   @Test
+  void aLauncherThatFallsSilentHasItsMessagesGoToTheWorkersLeft() throws Exception {
+    // its launcher stopped (SIGSTOP), a worker's connection stays up (the kernel acknowledges):
+    // only the missing heartbeats tell, as for a host lost with data in flight
+    SessionOptions beatFast = SessionOptions.defaults(2).withHeartbeat(Duration.ofMillis(500));
+    try (SessionDispatcher d = open(2, beatFast)) {
+      Await.until("both workers run", LIMIT, () -> d.status().workers() == 2);
+      List<Long> ids =
+          d.submit(
+              List.of(
+                  new SessionMessage("sleep 2000 survived", TaskPriority.NORMAL),
+                  new SessionMessage("quick", TaskPriority.NORMAL)));
+      long sleeper =
+          Await.value(
+                  "a worker in the middle of its message",
+                  LIMIT,
+                  SessionDispatcherTest::sleeping,
+                  Optional::isPresent)
+              .orElseThrow();
+      long launcher = ProcessHandle.of(sleeper).orElseThrow().parent().orElseThrow().pid();
+      assertEquals(
+          0, new ProcessBuilder("kill", "-STOP", Long.toString(launcher)).start().waitFor());
+      Map<Long, Completion> done = takeAll(d, 2);
+      Completion again = done.get(ids.get(0));
+      assertEquals(CompletionState.ANSWERED, again.state());
+      assertEquals("survived", again.output());
+      assertEquals(2, again.attempts(), "it ran again, on the worker left");
+      assertEquals("quick", done.get(ids.get(1)).output());
+      assertEquals(1, d.status().workers(), "the silent launcher's worker is gone");
+    }
+  }
+
+  @Test
   void aMessageThatKeepsKillingItsWorkerIsLostAfterItsRetries() throws Exception {
     try (SessionDispatcher d = open(1, new SessionOptions(1, 100, 1 << 20, 4096, 4, 1, 5, LIMIT))) {
       List<Long> ids =

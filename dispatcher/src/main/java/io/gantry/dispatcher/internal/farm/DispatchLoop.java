@@ -87,7 +87,8 @@ public final class DispatchLoop extends WireLoop<LauncherConnection> implements 
             launchers,
             FarmFrames.MAX_INBOUND,
             options.maxUnauthenticated(),
-            options.helloTimeout()));
+            options.helloTimeout(),
+            options.heartbeat()));
     this.jobId = jobId;
     this.options = options;
     this.journal = journal;
@@ -139,7 +140,7 @@ public final class DispatchLoop extends WireLoop<LauncherConnection> implements 
 
   @Override
   protected void welcome(LauncherConnection c) {
-    c.send(Frames.welcome(options.outputLimit()));
+    c.send(welcomeFrame(options.outputLimit()));
     c.phase = Phase.RUNNING; // its first REQUEST carries no result
     c.task = null;
   }

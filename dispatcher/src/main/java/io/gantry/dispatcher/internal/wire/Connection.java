@@ -25,6 +25,7 @@ public class Connection {
   private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>();
   private boolean authenticated;
   private boolean hangUpWhenSent;
+  private long lastHeardNanos = System.nanoTime();
 
   private String host = "";
   private long pid;
@@ -79,6 +80,11 @@ public class Connection {
     return pid;
   }
 
+  /** Whether nothing at all arrived from the launcher for longer than {@code limitNanos}. */
+  final boolean silentFor(long nowNanos, long limitNanos) {
+    return nowNanos - lastHeardNanos > limitNanos;
+  }
+
   final boolean helloOverdue(Instant now) {
     return !authenticated && now.isAfter(helloDeadline);
   }
@@ -106,6 +112,9 @@ public class Connection {
       int n = channel.read(in.space(authenticated));
       if (n < 0) {
         return null;
+      }
+      if (n > 0) {
+        lastHeardNanos = System.nanoTime(); // any byte shows the launcher alive, a heartbeat or not
       }
       in.extract(frames, authenticated);
       if (n == 0) {

@@ -6,17 +6,28 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The launcher wire protocol's common part (docs/task-farms.md, version 1), spoken by farms and
+ * The launcher wire protocol's common part (docs/task-farms.md, version 2), spoken by farms and
  * sessions alike: frames are a 4-byte big-endian length and a payload whose first byte is the type;
  * strings are a 4-byte length and UTF-8 bytes. The C side is node-programs/launcher/gfl_wire.c.
  */
 public final class Frames {
-  public static final int VERSION = 1;
+  /**
+   * The protocol version: 2 added the launcher's HEARTBEAT and the interval in WELCOME. A HELLO of
+   * another version is refused (the launcher exits 2 saying why); gantry-launcher likewise treats a
+   * WELCOME of another version as outside the protocol (exit 3). Launchers and the server come from
+   * one release, so there is no mixed mode: a version-1 launcher would send no heartbeat and be
+   * taken for lost.
+   */
+  public static final int VERSION = 2;
+
   public static final byte HELLO = 1;
   public static final byte WELCOME = 2;
   public static final byte REFUSE = 3;
   public static final byte REQUEST = 4;
   public static final byte DONE = 6;
+
+  /** Launcher to dispatcher, no fields: sent every heartbeat interval, whatever else it does. */
+  public static final byte HEARTBEAT = 11;
 
   /**
    * The largest frame a connection may send before its HELLO was accepted. gantry-launcher's HELLO
@@ -27,9 +38,14 @@ public final class Frames {
 
   private Frames() {}
 
-  public static ByteBuffer welcome(int outputLimit) {
-    ByteBuffer b = start(WELCOME, 8);
-    b.putInt(VERSION).putInt(outputLimit);
+  /**
+   * @param outputLimit bytes of a task's output kept (0 for a session)
+   * @param heartbeat how often the launcher sends HEARTBEAT ({@link
+   *     io.gantry.dispatcher.LauncherHeartbeat})
+   */
+  public static ByteBuffer welcome(int outputLimit, java.time.Duration heartbeat) {
+    ByteBuffer b = start(WELCOME, 12);
+    b.putInt(VERSION).putInt(outputLimit).putInt((int) heartbeat.toMillis());
     return b.flip();
   }
 
@@ -38,6 +54,20 @@ public final class Frames {
     ByteBuffer b = start(REFUSE, 4 + r.length);
     b.putInt(r.length).put(r);
     return b.flip();
+  }
+
+  /**
+   * Whether an accepted launcher's frame is a HEARTBEAT, which only shows it is alive and goes to
+   * no protocol; throws for a HEARTBEAT that carries fields.
+   */
+  public static boolean heartbeat(ByteBuffer payload) throws Connection.ProtocolException {
+    if (payload.get(payload.position()) != HEARTBEAT) {
+      return false;
+    }
+    if (payload.remaining() != 1) {
+      throw new Connection.ProtocolException("a HEARTBEAT of " + payload.remaining() + " bytes");
+    }
+    return true;
   }
 
   public static ByteBuffer done() {

@@ -1,5 +1,6 @@
 package io.gantry.dispatcher.internal.wire;
 
+import io.gantry.dispatcher.LauncherHeartbeat;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
@@ -8,16 +9,17 @@ import jdk.net.ExtendedSocketOptions;
 
 /**
  * How the dispatcher notices a launcher whose host is lost (crashed, unplugged: it sends nothing
- * more, not even a TCP reset) while the launcher runs a long task and has nothing to say: TCP
- * keepalive on each accepted connection, with Linux's defaults (first probe after 2 hours idle,
- * then 9 probes 75 s apart; tcp(7)) cut to a probe after {@link #IDLE} idle, then {@link #COUNT}
- * probes {@link #INTERVAL} apart. The launcher's kernel answers the probes whatever its program
- * does, so a busy task is never taken for a lost one; once the last probe goes unanswered the
- * kernel fails the connection (ETIMEDOUT), its read reports the error, and the farm or session
- * treats the launcher as one whose connection closed (the task is run again elsewhere). So a lost
- * host is noticed about {@code IDLE + COUNT x INTERVAL} = 11 s after it last answered, the same
- * bound as Open MPI's own link to a host ({@code io.gantry.dispatcher.SshLaunchAgent}); no change
- * to the wire protocol is needed (docs/reliability.md, "Lost nodes").
+ * more, not even a TCP reset). The bound is the protocol's heartbeat ({@link LauncherHeartbeat}): a
+ * connection silent for {@link #silenceLimitNanos} is ended by {@link WireLoop} and treated as one
+ * that closed (its task or messages go to the launchers left). It does not depend on the kernel:
+ * TCP keepalive alone did not suffice, since its probes are not sent while data of ours is
+ * unacknowledged (TCP then retransmits for about 15 minutes, and Java 17 does not expose {@code
+ * TCP_USER_TIMEOUT}; docs/reliability.md, "Lost nodes").
+ *
+ * <p>Keepalive stays on as well, cut from Linux's defaults (first probe after 2 hours idle, then 9
+ * probes 75 s apart; tcp(7)) to a probe after {@link #IDLE} idle, then {@link #COUNT} probes {@link
+ * #INTERVAL} apart: it costs nothing and ends a dead idle connection in about 11 s even where the
+ * loop has not yet looked at its silence.
  */
 final class LauncherLiveness {
   static final Duration IDLE = Duration.ofSeconds(5);
@@ -32,5 +34,10 @@ final class LauncherLiveness {
     ch.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, (int) IDLE.toSeconds());
     ch.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, (int) INTERVAL.toSeconds());
     ch.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, COUNT);
+  }
+
+  /** How long an accepted launcher may be silent, for a heartbeat of {@code interval}. */
+  static long silenceLimitNanos(Duration interval) {
+    return LauncherHeartbeat.silenceLimit(interval).toNanos();
   }
 }

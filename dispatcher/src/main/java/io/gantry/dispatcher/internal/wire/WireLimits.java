@@ -1,6 +1,7 @@
 package io.gantry.dispatcher.internal.wire;
 
 import io.gantry.dispatcher.LauncherAdmission;
+import io.gantry.dispatcher.LauncherHeartbeat;
 import java.time.Duration;
 
 /**
@@ -11,9 +12,15 @@ import java.time.Duration;
  * @param maxUnauthenticated the most connections that have not yet said an accepted HELLO, at once;
  *     further connections wait in the listen backlog (the kernel's) until one of these leaves
  * @param helloTimeout a connection that has not said an accepted HELLO by then is closed
+ * @param heartbeat the interval named in WELCOME; a launcher silent for {@link
+ *     LauncherHeartbeat#silenceLimit} of it is closed
  */
 public record WireLimits(
-    int launchers, int maxFrame, int maxUnauthenticated, Duration helloTimeout) {
+    int launchers,
+    int maxFrame,
+    int maxUnauthenticated,
+    Duration helloTimeout,
+    Duration heartbeat) {
   public WireLimits {
     if (launchers < 1) {
       throw new IllegalArgumentException("a job needs at least one launcher, was " + launchers);
@@ -22,5 +29,6 @@ public record WireLimits(
       throw new IllegalArgumentException("frames of " + maxFrame + " bytes cannot carry a HELLO");
     }
     LauncherAdmission.check(helloTimeout, maxUnauthenticated);
+    LauncherHeartbeat.check(heartbeat);
   }
 }

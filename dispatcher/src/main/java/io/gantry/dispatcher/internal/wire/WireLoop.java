@@ -1,5 +1,6 @@
 package io.gantry.dispatcher.internal.wire;
 
+import io.gantry.dispatcher.LauncherHeartbeat;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.BufferUnderflowException;
@@ -21,9 +22,10 @@ import org.slf4j.Logger;
  * Selector} over the listening socket and every launcher's connection, run by one thread. It
  * accepts connections within the {@link WireLimits}, reads frames, checks each HELLO (size,
  * version, secret, the job's launcher count) and answers a bad one with REFUSE, writes what is
- * queued, and closes connections that did not say HELLO in time. A protocol adds only its own
- * frames: {@link #welcome} for an accepted HELLO, {@link #frame} for each later frame, {@link
- * #dropped} when a connection ends.
+ * queued, closes connections that did not say HELLO in time and accepted ones silent past their
+ * heartbeat's limit ({@link LauncherLiveness}). A protocol adds only its own frames: {@link
+ * #welcome} for an accepted HELLO (answered with {@link #welcomeFrame}), {@link #frame} for each
+ * later frame but HEARTBEAT, {@link #dropped} when a connection ends.
  *
  * <p>Before authentication a connection costs at most a {@link Frames#MAX_HELLO} buffer, and at
  * most {@link WireLimits#maxUnauthenticated} of them exist at once: while that many wait for their
@@ -39,6 +41,7 @@ public abstract class WireLoop<C extends Connection> {
   private final SelectionKey serverKey;
   private final byte[] secret;
   private final WireLimits limits;
+  private final long silenceLimitNanos;
   private final AtomicLong bufferBytes = new AtomicLong();
   private int unauthenticated;
   private int authenticated;
@@ -62,6 +65,7 @@ public abstract class WireLoop<C extends Connection> {
     this.server = server;
     this.secret = secret.clone();
     this.limits = limits;
+    this.silenceLimitNanos = LauncherLiveness.silenceLimitNanos(limits.heartbeat());
     this.selector = Selector.open();
     server.configureBlocking(false);
     this.serverKey = server.register(selector, SelectionKey.OP_ACCEPT);
@@ -77,6 +81,11 @@ public abstract class WireLoop<C extends Connection> {
 
   /** The HELLO of {@code c} was accepted: answer it (WELCOME) and set the protocol's state. */
   protected abstract void welcome(C c) throws IOException;
+
+  /** The WELCOME for an accepted HELLO: the protocol version, the output limit, the heartbeat. */
+  protected final ByteBuffer welcomeFrame(int outputLimit) {
+    return Frames.welcome(outputLimit, limits.heartbeat());
+  }
 
   /** A frame of an accepted launcher; {@code payload} is past the type byte. */
   protected abstract void frame(C c, byte type, ByteBuffer payload) throws IOException;
@@ -190,14 +199,17 @@ public abstract class WireLoop<C extends Connection> {
   }
 
   private void onFrame(C c, ByteBuffer f) throws IOException {
-    byte type = f.get();
     if (c.authenticated()) {
-      frame(c, type, f);
-    } else if (type != Frames.HELLO) {
-      throw new Connection.ProtocolException("a message before HELLO");
-    } else {
-      hello(c, f);
+      if (!Frames.heartbeat(f)) { // a heartbeat only shows the launcher alive (read() noted it)
+        byte type = f.get();
+        frame(c, type, f);
+      }
+      return;
     }
+    if (f.get() != Frames.HELLO) {
+      throw new Connection.ProtocolException("a message before HELLO");
+    }
+    hello(c, f);
   }
 
   private void hello(C c, ByteBuffer f) throws IOException {
@@ -207,7 +219,11 @@ public abstract class WireLoop<C extends Connection> {
     if (version != Frames.VERSION) {
       refuse(
           c,
-          "protocol version " + version + " is not spoken here (this is " + Frames.VERSION + ")");
+          "protocol version "
+              + version
+              + " is not spoken here (this is "
+              + Frames.VERSION
+              + "): use the gantry-launcher of this server's release");
       return;
     }
     if (!MessageDigest.isEqual(offered, secret)) {
@@ -282,15 +298,24 @@ public abstract class WireLoop<C extends Connection> {
   }
 
   /**
-   * The end of a turn: writes what is queued and closes connections that have not said an accepted
-   * HELLO by their deadline (whether or not they are still sending).
+   * The end of a turn: writes what is queued, closes connections that have not said an accepted
+   * HELLO by their deadline (whether or not they are still sending) and accepted ones silent for
+   * longer than their heartbeat allows.
    */
   protected final void flushAndExpire() {
     Instant now = Instant.now();
     for (C c : List.copyOf(connections)) {
       if (c.helloOverdue(now)) {
         drop(c, "no HELLO in time");
-      } else if (c.hasOutput()) {
+      } else if (c.authenticated() && silent(c)) {
+        drop(
+            c,
+            "nothing heard for "
+                + LauncherHeartbeat.silenceLimit(limits.heartbeat()).toMillis()
+                + " ms ("
+                + LauncherHeartbeat.MISSED_BEATS
+                + " heartbeats missed): its host is lost or the launcher is stopped");
+      } else if (c.hasOutput() && connections.contains(c)) {
         try {
           flush(c);
         } catch (IOException e) {
@@ -298,6 +323,24 @@ public abstract class WireLoop<C extends Connection> {
         }
       }
     }
+  }
+
+  /**
+   * Whether an accepted launcher has been silent past the limit. What its socket holds is read
+   * first: the silence must be the launcher's, not a turn of this loop that took long (a journal
+   * sync on a loaded disk) while its heartbeats waited unread.
+   */
+  private boolean silent(C c) {
+    if (!c.key.isValid() || !c.silentFor(System.nanoTime(), silenceLimitNanos)) {
+      return false;
+    }
+    try {
+      readFrom(c);
+    } catch (IOException e) {
+      drop(c, e.getMessage());
+      return false;
+    }
+    return connections.contains(c) && c.silentFor(System.nanoTime(), silenceLimitNanos);
   }
 
   /** Closes every connection, the listening socket and the selector. */

@@ -92,7 +92,8 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
             options.workers(),
             SessionFrames.MAX_INBOUND,
             options.maxUnauthenticated(),
-            options.helloTimeout()));
+            options.helloTimeout(),
+            options.heartbeat()));
     this.sessionId = sessionId;
     this.program = program;
     this.options = options;
@@ -207,7 +208,7 @@ public final class SessionLoop extends WireLoop<WorkerConnection> implements Run
   @Override
   protected void welcome(WorkerConnection c) {
     c.number = ++workersSeen;
-    c.send(Frames.welcome(0));
+    c.send(welcomeFrame(0));
     c.phase = Phase.ASKING;
   }
 

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Fuzz test of the launcher wire protocol's common part (docs/reliability.md): the assembly of
- * frames from what a launcher sends, in pieces of any size, and the HELLO that opens every
- * connection. Without JAZZER_FUZZ the kept inputs
+ * frames from what a launcher sends, in pieces of any size, the HELLO that opens every connection,
+ * and the HEARTBEAT that an accepted launcher's frames are told apart from. Without JAZZER_FUZZ the
+ * kept inputs
  * (src/test/resources/io/gantry/dispatcher/internal/wire/WireFramesFuzzTestInputs/frames/) run
  * once.
  */
@@ -31,7 +32,8 @@ class WireFramesFuzzTest {
    * range, at the place where the next frame starts; the buffer never holds more than a frame's
    * worth and the count of buffer bytes follows it. A HELLO decodes or is too short, and its host
    * is shown at most 255 characters long, not cut inside a character, without control characters
-   * (C0 or C1).
+   * (C0 or C1). Once authenticated, a frame is a HEARTBEAT exactly when its type byte says so and
+   * it has no fields; one with fields is refused.
    */
   @FuzzTest(maxDuration = "120s")
   void frames(byte[] input) {
@@ -71,6 +73,9 @@ class WireFramesFuzzTest {
       if (payload[0] == Frames.HELLO) {
         hello(ByteBuffer.wrap(payload, 1, length - 1));
       }
+      if (authenticated) {
+        heartbeat(payload);
+      }
     }
     if (refused != null) {
       int next = expected.remaining() >= 4 ? expected.getInt(expected.position()) : 0;
@@ -87,6 +92,17 @@ class WireFramesFuzzTest {
     }
     buffer.release();
     assertEquals(0, count.get());
+  }
+
+  private static void heartbeat(byte[] payload) {
+    ByteBuffer frame = ByteBuffer.wrap(payload);
+    try {
+      assertEquals(payload[0] == Frames.HEARTBEAT, Frames.heartbeat(frame));
+      assertTrue(payload[0] != Frames.HEARTBEAT || payload.length == 1, "fields let through");
+    } catch (ProtocolException e) {
+      assertTrue(payload[0] == Frames.HEARTBEAT && payload.length > 1, e.getMessage());
+    }
+    assertEquals(0, frame.position(), "the frame left for the protocol as it came");
   }
 
   private static void hello(ByteBuffer payload) {
