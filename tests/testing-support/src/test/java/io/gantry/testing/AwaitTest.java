@@ -31,6 +31,8 @@ class AwaitTest {
 
   @Test
   void aConditionThatNeverHoldsFailsNamingWhatWasAwaitedTheTimeoutAndTheLastValueSeen() {
+    // the message names the scale: pinned, so that a run with GANTRY_TEST_TIMEOUT_SCALE set passes
+    System.setProperty(Await.SCALE_PROPERTY, "1");
     AssertionFailedError e =
         assertThrows(
             AssertionFailedError.class,
