@@ -14,15 +14,18 @@ mkdir in
   --seed 9 --scenarios 2000 --compress --block-size 2000
 "$BIN/gio-cat" in/positions.csv.gz > positions.csv
 market=(--factors in/factors.csv.gz --history in/history.csv.gz)
-desks() { # params-file out-prefix np: the four desks priced apart on scen-$2.csv.gz
-  local d list=""
+# desks params-file out-prefix np: the four desks priced apart on scen-$2.csv.gz; their node
+# P&L files, comma-separated, in desk_pnl (not echoed: a failure inside $(...) would not stop
+# the script).
+desks() {
+  local d
+  desk_pnl=""
   for d in 0 1 2 3; do
     { head -1 positions.csv; grep ",BANK/LE-[01]/DESK-$d," positions.csv; } > "desk$d.csv"
     run_np "$3" "$BIN/mcvar" "${market[@]}" --params "$1" --positions "desk$d.csv" \
       --scenarios-in "scen-$2.csv.gz" --out-dir "$2-desk$d"
-    list="$list${list:+,}$2-desk$d/node_pnl.csv.gz"
+    desk_pnl="$desk_pnl${desk_pnl:+,}$2-desk$d/node_pnl.csv.gz"
   done
-  echo "$list"
 }
 run_np() { local np="$1"; shift; if [ "$np" = 1 ]; then "$@"; else mpi "$np" "$@"; fi; }
 check_stages() { # params-file name np (the desks', and one more for the aggregate)
@@ -35,7 +38,8 @@ check_stages() { # params-file name np (the desks', and one more for the aggrega
   "$BIN/gio-cat" "scen-$n.csv.gz" > "scen-$n.csv"
   [ "$(head -1 "scen-$n.csv" | cut -d, -f1-3)" = scenario,F00000,F00001 ] \
     || fail "$n: scenario file header: $(head -1 "scen-$n.csv")"
-  local rows=$(($(tail -1 "$n-ref/run.csv" | cut -d, -f5) + 1))
+  local rows
+  rows=$(($(tail -1 "$n-ref/run.csv" | cut -d, -f5) + 1))
   [ "$(wc -l < "scen-$n.csv")" = "$rows" ] || fail "$n: scenario rows: $(wc -l < "scen-$n.csv"), not $rows"
   "$BIN/mcvar" "${market[@]}" --params "$p" --positions positions.csv \
     --scenarios-in "scen-$n.csv.gz" --out-dir "$n-priced"
@@ -45,9 +49,8 @@ check_stages() { # params-file name np (the desks', and one more for the aggrega
   done
   grep -q "^local,[0-9-]*,scenarios,scen-$n.csv.gz," "$n-priced/run_inputs.csv" \
     || fail "$n: run_inputs.csv does not name the scenario file"
-  local list
-  list="$(desks "$p" "$n" "$np")"
-  run_np $((np + 1)) "$BIN/mcvar" --params "$p" --aggregate "$list" --out-dir "$n-agg"
+  desks "$p" "$n" "$np"
+  run_np $((np + 1)) "$BIN/mcvar" --params "$p" --aggregate "$desk_pnl" --out-dir "$n-agg"
   for f in var_summary.csv pnl_distribution.csv node_contributions.csv run.csv node_pnl.csv.gz; do
     cmp "$n-ref/$f" "$n-agg/$f" || fail "$n: --aggregate: $f differs from the one-program run"
   done
@@ -73,8 +76,9 @@ cmp mc-desk3/node_pnl.csv.gz follow-desk3/node_pnl.csv.gz || fail "a followed sc
 check_stages params-hist.csv hist 1
 
 # A node split across files must hold no positions of its own: one on BANK/LE-0 itself,
-# priced apart from the desks under it, is refused naming it.
-{ head -1 positions.csv; grep ",BANK/LE-0/DESK-0," positions.csv | head -3 | sed 's#,BANK/LE-0/DESK-0,#,BANK/LE-0,#'; } > own.csv
+# priced apart from the desks under it, is refused naming it. (grep -m, not | head: head
+# leaving early ends grep with SIGPIPE, which pipefail makes the script's failure.)
+{ head -1 positions.csv; grep -m 3 ",BANK/LE-0/DESK-0," positions.csv | sed 's#,BANK/LE-0/DESK-0,#,BANK/LE-0,#'; } > own.csv
 "$BIN/mcvar" "${market[@]}" --params in/params.csv.gz --positions own.csv \
   --scenarios-in scen-mc.csv.gz --out-dir own
 if "$BIN/mcvar" --params in/params.csv.gz --aggregate own/node_pnl.csv.gz,mc-desk0/node_pnl.csv.gz \

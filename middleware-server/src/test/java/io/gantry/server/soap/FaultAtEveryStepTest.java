@@ -66,7 +66,10 @@ class FaultAtEveryStepTest {
    * and {@code schedule.submitted}). Off unless {@code -Dgantry.test.schedule-claim-crashes=true}:
    * on fresh clones under the full suite it failed twice in three runs (once the restarted server
    * listed neither schedule, once the time claimed at seven was recorded with no note, as by a
-   * normal firing), and the cause, a lost synced write or a second firing, is not yet found
+   * normal firing). Both were acknowledged writes of the H2 store lost at the halt (the halted
+   * server's log names the job the next server no longer had). H2's background writer was one
+   * cause, now off (Transactor); with it off, a write was still lost once at load ~45 (this test's
+   * STAGED and RUNNING of job "launch"), so the part stays off until that is found too
    * (docs/reliability.md).
    */
   static final boolean SCHEDULE_CLAIM_CRASHES =

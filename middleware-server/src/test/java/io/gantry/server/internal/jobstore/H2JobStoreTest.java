@@ -53,6 +53,24 @@ class H2JobStoreTest extends JobStoreContract {
   }
 
   /**
+   * H2's background writer is off (WRITE_DELAY 0): with it on, a {@code CHECKPOINT SYNC} could
+   * return while the writer was still writing the acknowledged commit, which a kill -9 then lost
+   * (Transactor). The setting is the database's, so every later connection has it too.
+   */
+  @Test
+  void everyCommitIsWrittenBeforeItReturnsNotLeftToH2sBackgroundWriter() throws Exception {
+    try (Connection c = connectDirectly();
+        java.sql.ResultSet rs =
+            c.createStatement()
+                .executeQuery(
+                    "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS"
+                        + " WHERE SETTING_NAME = 'WRITE_DELAY'")) {
+      assertTrue(rs.next(), "H2 lists WRITE_DELAY");
+      assertEquals("0", rs.getString(1));
+    }
+  }
+
+  /**
    * The per-user limit's count reads only the owner's entries of the V28 indexes, not every
    * unfinished job (H2's plan names the index each count reads).
    */
