@@ -24,6 +24,7 @@ final class Faults {
     STEPD_KILLED("stepd-killed"),
     LAUNCHER_KILLED("launcher-killed"),
     JOB_STORE_RESTARTED("job-store-restarted"),
+    JOB_STORE_CRASHED("job-store-crashed"),
     DATA_SOURCE_RESTARTED("data-source-restarted"),
     DISK_FILLED("job-disk-filled");
 
@@ -78,6 +79,10 @@ final class Faults {
           case LAUNCHER_KILLED -> killOne("gantry-launcher", random);
           case JOB_STORE_RESTARTED -> {
             jobStore.restart();
+            yield true;
+          }
+          case JOB_STORE_CRASHED -> {
+            jobStore.crashAndRestart();
             yield true;
           }
           case DATA_SOURCE_RESTARTED -> {
