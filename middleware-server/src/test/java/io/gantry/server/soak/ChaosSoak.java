@@ -207,8 +207,16 @@ public final class ChaosSoak {
     while (Instant.now().isBefore(end)) {
       Thread.sleep(faultInterval.toMillis() / 2 + faultRandom.nextLong(faultInterval.toMillis()));
       if (Instant.now().isBefore(end)) {
-        String what = faults.injectOne(faultRandom);
-        System.err.println(Instant.now() + " fault: " + what);
+        try {
+          String what = faults.injectOne(faultRandom);
+          System.err.println(Instant.now() + " fault: " + what);
+        } catch (RuntimeException | java.io.IOException | AssertionError e) {
+          // what the soak depends on did not come back (a server or database that did not
+          // start again): reported, and the soak ends here, its promises checked as far as they
+          // can be
+          violations.add("a fault's recovery failed, the soak stopped early: " + e);
+          break;
+        }
       }
     }
     stopping = true;
@@ -471,7 +479,14 @@ public final class ChaosSoak {
             samples.put(id, s);
           }
         });
-    SoakSampleVar.Rows rows = sample.check(dataDir, samples, jobDirectories);
+    SoakSampleVar.Rows rows;
+    try {
+      rows = sample.check(dataDir, samples, jobDirectories);
+    } catch (java.sql.SQLException unreadable) {
+      // the demo database is the server's H2 file: a crash may leave it unreadable
+      violations.add("the demo database could not be read after the soak: " + unreadable);
+      return;
+    }
     put("sample_var.stage_out.steps_duplicated", rows.duplicated());
     put("sample_var.stage_out.steps_missing", rows.missing());
     put("sample_var.stage_out.rows_of_jobs_not_succeeded", rows.ofJobsNotSucceeded());

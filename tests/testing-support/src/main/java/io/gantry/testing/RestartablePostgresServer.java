@@ -43,6 +43,9 @@ public final class RestartablePostgresServer implements AutoCloseable {
           EmbeddedPostgres.builder()
               .setDataDirectory(dataDirectory)
               .setCleanDataDirectory(false)
+              // zonky gives up after 10 s; a start after a crash replays the write-ahead log first,
+              // which on a loaded machine takes longer
+              .setPGStartupWait(STARTUP_WAIT)
               .setServerConfig("listen_addresses", "127.0.0.1")
               .setServerConfig("max_connections", "200")
               // PostgreSQL's own default, which zonky turns off: a commit answered is on disk, so
@@ -87,6 +90,8 @@ public final class RestartablePostgresServer implements AutoCloseable {
     }
     startProcess(port);
   }
+
+  private static final Duration STARTUP_WAIT = Duration.ofMinutes(2);
 
   private static final Duration BACKENDS_GONE = Duration.ofSeconds(10);
 
