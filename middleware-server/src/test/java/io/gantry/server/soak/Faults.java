@@ -58,7 +58,8 @@ final class Faults {
     this.jobStore = jobStore;
     this.dataSource = dataSource;
     this.smallDisk = smallDisk;
-    this.soakRoot = soakRoot.toString();
+    // with its separator: a soak in /tmp/soak must not take /tmp/soak-2's processes for its own
+    this.soakRoot = soakRoot + "/";
     this.kinds = List.copyOf(kinds);
     for (Kind k : Kind.values()) {
       injected.put(k, new AtomicLong());
