@@ -68,6 +68,9 @@ public final class ChaosSoak {
   private final Map<String, AtomicLong> submittedByKind = new ConcurrentHashMap<>();
   private final List<String> violations = new ArrayList<>();
   private final Map<String, String> report = new LinkedHashMap<>();
+  private final SoakSessions sessions = new SoakSessions();
+  private SoakSampleVar sample;
+  private Map<String, JobStatusInfo> finals = Map.of();
   private volatile boolean stopping;
 
   private ChaosSoak(Duration length, long seed, Duration faultInterval, Duration drain, Path root) {
@@ -118,6 +121,7 @@ public final class ChaosSoak {
     if (!Files.isExecutable(launcherDir.resolve("gantry-stepd"))) {
       throw new IllegalStateException("build the node programs first: " + launcherDir);
     }
+    sample = new SoakSampleVar(stepd);
     Path smallDisk = Files.createDirectories(root.resolve("job-disk"));
     boolean diskMounted =
         new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=128m", "tmpfs", smallDisk.toString())
@@ -146,11 +150,13 @@ public final class ChaosSoak {
       settings.put("slots.total", "4");
       // the job disk is small on purpose (it is filled as a fault); jobs need little of it
       settings.put("staging.min-free-bytes", "16M");
+      settings.putAll(SoakSessions.settings(launcherDir));
       GantryTestServerBuilder builder =
           GantryTestServer.builder(root.resolve("server"))
               .dataDir(smallDisk.resolve("data"))
               .settings(settings)
               .secure()
+              .demo(SoakSampleVar.DEMO_POSITIONS)
               .account(TestAccount.admin("soak-admin"));
       for (int u = 1; u <= USERS; u++) {
         builder.account(TestAccount.user("user-" + u));
@@ -159,10 +165,14 @@ public final class ChaosSoak {
       if (!diskMounted) {
         kinds.remove(Faults.Kind.DISK_FILLED);
       }
+      Path jobDirectories;
       try (SoakServer server = new SoakServer(builder)) {
         Faults faults = new Faults(server, jobStore, data, smallDisk, root, kinds);
         soak(server, faults, data);
+        jobDirectories = server.jobDirectories();
       }
+      // the demo database is the server's H2 file: read once the last server has stopped
+      checkSampleRows(smallDisk.resolve("data"), jobDirectories);
     } finally {
       if (diskMounted) {
         new ProcessBuilder("umount", "-l", smallDisk.toString()).inheritIO().start().waitFor();
@@ -197,8 +207,16 @@ public final class ChaosSoak {
     while (Instant.now().isBefore(end)) {
       Thread.sleep(faultInterval.toMillis() / 2 + faultRandom.nextLong(faultInterval.toMillis()));
       if (Instant.now().isBefore(end)) {
-        String what = faults.injectOne(faultRandom);
-        System.err.println(Instant.now() + " fault: " + what);
+        try {
+          String what = faults.injectOne(faultRandom);
+          System.err.println(Instant.now() + " fault: " + what);
+        } catch (RuntimeException | java.io.IOException | AssertionError e) {
+          // what the soak depends on did not come back (a server or database that did not
+          // start again): reported, and the soak ends here, its promises checked as far as they
+          // can be
+          violations.add("a fault's recovery failed, the soak stopped early: " + e);
+          break;
+        }
       }
     }
     stopping = true;
@@ -209,7 +227,7 @@ public final class ChaosSoak {
       retrying(() -> server.client(ownerOfSchedule(id)).removeSchedule(id));
     }
     collectScheduledJobs(server);
-    Map<String, JobStatusInfo> finals = drain(server);
+    finals = drain(server);
     ServerVitals atEnd = ServerVitals.of(server.pid());
     put("soak.seconds", Duration.between(start, Instant.now()).toSeconds());
     put("server.starts", server.starts());
@@ -247,13 +265,26 @@ public final class ChaosSoak {
   /** One user: submit, wait for the job to end (at most {@link #JOB_WAIT}), pause, again. */
   private void submitUntil(SoakServer server, String user, Random random, Instant end) {
     while (!stopping && Instant.now().isBefore(end)) {
-      boolean farm = random.nextInt(5) == 0;
-      String kind = farm ? "farm" : "valuation";
+      int draw = random.nextInt(20);
+      boolean overCli = cli != null && user.equals(CLI_USER);
+      if (draw >= 4 && draw < 6 && !overCli) {
+        if (!sessions.runOne(server, user, random)) {
+          refused.incrementAndGet();
+          pause(1_000 + random.nextInt(2_000));
+        }
+        pause(random.nextInt(2_000));
+        continue;
+      }
+      String kind = draw < 4 ? "farm" : draw == 6 ? "sample-var" : "valuation";
       String doc =
-          farm ? SoakJobs.farm("soak-farm", 2 + random.nextInt(4)) : SoakJobs.valuation("soak-var");
+          switch (kind) {
+            case "farm" -> SoakJobs.farm("soak-farm", 2 + random.nextInt(4));
+            case "sample-var" -> sample.job(server.demoSshPort());
+            default -> SoakJobs.valuation("soak-var");
+          };
       String id;
       try {
-        if (cli != null && user.equals(CLI_USER)) {
+        if (overCli) {
           Path file = Files.createDirectories(root.resolve("cli")).resolve(user + ".jsdl");
           Files.writeString(file, doc);
           id = server.submitWithCli(cli, user, file, root.resolve("cli"));
@@ -407,7 +438,7 @@ public final class ChaosSoak {
       }
     }
     for (JobStatusInfo s : finals.values()) {
-      if ("farm".equals(kindOf.get(s.jobId))) {
+      if (!ROW_PER_JOB.contains(kindOf.get(s.jobId))) {
         continue;
       }
       long n = rows.getOrDefault(s.jobId, 0L);
@@ -421,6 +452,8 @@ public final class ChaosSoak {
     put("stage_out.rows_duplicated", duplicated);
     put("stage_out.rows_missing", missing);
     put("stage_out.rows_of_jobs_not_succeeded", ofUnsucceeded);
+    sessions.report(this::put);
+    violations.addAll(sessions.violations());
 
     put("server.threads.start", atStart.threads());
     put("server.threads.end", atEnd.threads());
@@ -431,6 +464,33 @@ public final class ChaosSoak {
     bound("threads", atStart.threads(), atEnd.threads(), THREADS_SLACK);
     bound("fds", atStart.fileDescriptors(), atEnd.fileDescriptors(), FDS_SLACK);
     bound("heap_kib", atStart.heapKiB(), atEnd.heapKiB(), HEAP_SLACK_KIB);
+  }
+
+  /** The kinds whose job stages out one row into {@link SoakJobs#RESULT_TABLE}. */
+  private static final java.util.Set<String> ROW_PER_JOB =
+      java.util.Set.of("valuation", "scheduled");
+
+  /** The sample VaR jobs' stage-out rows in the demo database, against their result files. */
+  private void checkSampleRows(Path dataDir, Path jobDirectories) throws Exception {
+    Map<String, JobStatusInfo> samples = new HashMap<>();
+    finals.forEach(
+        (id, s) -> {
+          if ("sample-var".equals(kindOf.get(id))) {
+            samples.put(id, s);
+          }
+        });
+    SoakSampleVar.Rows rows;
+    try {
+      rows = sample.check(dataDir, samples, jobDirectories);
+    } catch (java.sql.SQLException unreadable) {
+      // the demo database is the server's H2 file: a crash may leave it unreadable
+      violations.add("the demo database could not be read after the soak: " + unreadable);
+      return;
+    }
+    put("sample_var.stage_out.steps_duplicated", rows.duplicated());
+    put("sample_var.stage_out.steps_missing", rows.missing());
+    put("sample_var.stage_out.rows_of_jobs_not_succeeded", rows.ofJobsNotSucceeded());
+    violations.addAll(rows.violations());
   }
 
   private void bound(String what, long start, long end, long slack) {

@@ -24,6 +24,7 @@ final class Faults {
     STEPD_KILLED("stepd-killed"),
     LAUNCHER_KILLED("launcher-killed"),
     JOB_STORE_RESTARTED("job-store-restarted"),
+    JOB_STORE_CRASHED("job-store-crashed"),
     DATA_SOURCE_RESTARTED("data-source-restarted"),
     DISK_FILLED("job-disk-filled");
 
@@ -57,7 +58,8 @@ final class Faults {
     this.jobStore = jobStore;
     this.dataSource = dataSource;
     this.smallDisk = smallDisk;
-    this.soakRoot = soakRoot.toString();
+    // with its separator: a soak in /tmp/soak must not take /tmp/soak-2's processes for its own
+    this.soakRoot = soakRoot + "/";
     this.kinds = List.copyOf(kinds);
     for (Kind k : Kind.values()) {
       injected.put(k, new AtomicLong());
@@ -78,6 +80,10 @@ final class Faults {
           case LAUNCHER_KILLED -> killOne("gantry-launcher", random);
           case JOB_STORE_RESTARTED -> {
             jobStore.restart();
+            yield true;
+          }
+          case JOB_STORE_CRASHED -> {
+            jobStore.crashAndRestart();
             yield true;
           }
           case DATA_SOURCE_RESTARTED -> {

@@ -87,6 +87,16 @@ final class SoakServer implements AutoCloseable {
     return m.group(1);
   }
 
+  /** The demo SSH host's port of the server running now (each start picks its own). */
+  int demoSshPort() {
+    return current.server().demoSshPort().orElseThrow();
+  }
+
+  /** The directory of every job's directory (the same for every start: one data directory). */
+  java.nio.file.Path jobDirectories() {
+    return current.server().jobDirectory("x").getParent();
+  }
+
   long pid() {
     return current.server().pid();
   }

@@ -3,11 +3,17 @@ package io.gantry.testing;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A real PostgreSQL server that can be restarted on the same data directory and port, as an
@@ -37,8 +43,14 @@ public final class RestartablePostgresServer implements AutoCloseable {
           EmbeddedPostgres.builder()
               .setDataDirectory(dataDirectory)
               .setCleanDataDirectory(false)
+              // zonky gives up after 10 s; a start after a crash replays the write-ahead log first,
+              // which on a loaded machine takes longer
+              .setPGStartupWait(STARTUP_WAIT)
               .setServerConfig("listen_addresses", "127.0.0.1")
-              .setServerConfig("max_connections", "200");
+              .setServerConfig("max_connections", "200")
+              // PostgreSQL's own default, which zonky turns off: a commit answered is on disk, so
+              // a crash (crashAndRestart) loses no acknowledged transaction, as in production
+              .setServerConfig("synchronous_commit", "on");
       if (fixedPort != 0) {
         builder.setPort(fixedPort);
       }
@@ -53,6 +65,60 @@ public final class RestartablePostgresServer implements AutoCloseable {
   public synchronized void restart() {
     stop();
     startProcess(port);
+  }
+
+  /**
+   * A crash: kill -9 of the postmaster (no shutdown checkpoint, its open sessions cut), then a
+   * start on the same data directory and port, where PostgreSQL recovers from its write-ahead log.
+   * The backends are left to notice their postmaster's death and end, as they do after a real
+   * crash; a new postmaster cannot start while one of them still holds the old shared memory, so
+   * this waits for them (and kills, after {@code BACKENDS_GONE}, any still there).
+   */
+  public synchronized void crashAndRestart() {
+    ProcessHandle postmaster = postmaster();
+    List<ProcessHandle> backends = postmaster.descendants().toList();
+    postmaster.destroyForcibly();
+    awaitEnd(postmaster);
+    for (ProcessHandle backend : backends) {
+      awaitEnd(backend);
+    }
+    try {
+      // zonky's stop finds no server (it logs that) and lets go of its lock on the data directory
+      postgres.close();
+    } catch (IOException | RuntimeException noServerToStop) {
+      // expected: the server is gone
+    }
+    startProcess(port);
+  }
+
+  private static final Duration STARTUP_WAIT = Duration.ofMinutes(2);
+
+  private static final Duration BACKENDS_GONE = Duration.ofSeconds(10);
+
+  /** The running postmaster: the first line of its data directory's postmaster.pid. */
+  private ProcessHandle postmaster() {
+    Path pidFile = dataDirectory.resolve("postmaster.pid");
+    try {
+      long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
+      return ProcessHandle.of(pid)
+          .orElseThrow(() -> new IllegalStateException("no postmaster " + pid + " running"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + pidFile, e);
+    }
+  }
+
+  private static void awaitEnd(ProcessHandle process) {
+    try {
+      process.onExit().get(BACKENDS_GONE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException stillThere) {
+      process.destroyForcibly();
+      process.onExit().join();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("waiting for process " + process.pid(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted waiting for process " + process.pid(), e);
+    }
   }
 
   private void stop() {
