@@ -111,7 +111,9 @@ public final class BoundedMemoryBenchmark {
     }
   }
 
-  /** Runs one staging step in a child JVM with {@code -Xmx<heap>}; its {@code name: value} lines. */
+  /**
+   * Runs one staging step in a child JVM with {@code -Xmx<heap>}; its {@code name: value} lines.
+   */
   private static List<String> child(
       String heap, String mode, String url, String user, int rows, Path dir) throws Exception {
     List<String> command =
@@ -149,7 +151,8 @@ public final class BoundedMemoryBenchmark {
   private static void child(String[] args) throws Exception {
     String mode = args[1];
     DataSourceSpec spec =
-        new DataSourceSpec("bench", args[2] + "?reWriteBatchedInserts=true", args[3], Secret.of(""));
+        new DataSourceSpec(
+            "bench", args[2] + "?reWriteBatchedInserts=true", args[3], Secret.of(""));
     int rows = Integer.parseInt(args[4]);
     Path dir = Path.of(args[5]);
     DataSourceRef ref = DataSourceRef.named("bench");
