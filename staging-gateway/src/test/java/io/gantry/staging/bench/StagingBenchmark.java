@@ -308,6 +308,12 @@ public final class StagingBenchmark {
   }
 
   static double psqlGzip(EmbeddedPostgresServer server, String db, Path out) throws Exception {
+    return psqlGzip(server, db, out, QUERY);
+  }
+
+  /** {@code psql \copy (query) to stdout with csv header | gzip -1 > out}, timed. */
+  static double psqlGzip(EmbeddedPostgresServer server, String db, Path out, String query)
+      throws Exception {
     String command =
         "psql -X -q -h 127.0.0.1 -p "
             + server.port()
@@ -316,7 +322,7 @@ public final class StagingBenchmark {
             + " -d "
             + db
             + " -c \"\\copy ("
-            + QUERY
+            + query
             + ") to stdout with csv header\" | gzip -1 > '"
             + out
             + "'";

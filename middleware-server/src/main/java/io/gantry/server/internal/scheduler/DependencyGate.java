@@ -43,6 +43,11 @@ public final class DependencyGate implements JobGate {
   }
 
   @Override
+  public List<JobId> awaited(JobId job) {
+    return conditions.dependencies(job).stream().map(JobDependency::on).distinct().toList();
+  }
+
+  @Override
   public Verdict check(JobId job) {
     List<String> awaited = new ArrayList<>();
     for (JobDependency d : conditions.dependencies(job)) {

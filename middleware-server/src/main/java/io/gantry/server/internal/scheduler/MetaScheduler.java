@@ -14,10 +14,13 @@ import io.gantry.server.internal.metrics.ServerMetrics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -74,6 +77,25 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   /** What each waiting job waits for, for status readers on any thread. */
   private final Map<JobId, String> waitReasons = new ConcurrentHashMap<>();
+
+  /**
+   * The jobs each waiting job's verdict depends on ({@link JobGate#awaited}), and the reverse: the
+   * waiting jobs of each such job. A waiting job is decided again only when one of those jobs
+   * changes state, its own state or hold changes, or the server recovers, not on every event (with
+   * a thousand held jobs every submission re-read them all). Control thread only.
+   */
+  private final Map<JobId, List<JobId>> awaits = new HashMap<>();
+
+  private final Map<JobId, Set<JobId>> waitersOf = new HashMap<>();
+
+  /** Waiting jobs to decide again at the next {@link #openGates}. Control thread only. */
+  private final Set<JobId> undecided = new HashSet<>();
+
+  /**
+   * Jobs whose state this scheduler changed since the gates were last opened, noted by whichever
+   * thread stored the change before it hands the control thread the event that follows it.
+   */
+  private final Set<JobId> changedJobs = ConcurrentHashMap.newKeySet();
 
   private volatile boolean closing;
 
@@ -161,6 +183,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
           for (JobRecord job : store.allInStates(JobState.unfinished())) {
             recoverOne(job);
           }
+          undecided.addAll(waiting.keySet()); // a job recovered later may be what one waits for
           admit();
           return null;
         });
@@ -236,7 +259,10 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
             }
           }
           log.info("job {}: held by {}", id, user);
-          waiting.put(id, plan);
+          if (!waiting.containsKey(id)) {
+            await(id, plan);
+          }
+          undecided.add(id); // its reason is its hold now
           admit(); // the held job may have been the head the staged jobs waited behind
           return new Decision(true, store.find(id).orElseThrow());
         });
@@ -246,6 +272,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   public JobRecord reconsider(JobId released) {
     return onControlAndWait(
         () -> {
+          undecided.add(released);
           admit();
           return store.find(released).orElse(null);
         });
@@ -271,7 +298,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
           } catch (JobFailure e) {
             throw new NotPlannedException(e);
           }
-          if (!store.transition(
+          if (!transition(
               id,
               JobState.FAILED,
               JobState.STAGING_OUT,
@@ -294,7 +321,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
             if (job == null || !cancellable(job.state())) {
               return new Decision(false, job);
             }
-            if (store.transition(id, job.state(), JobState.CANCELLED, "cancelled by " + user)) {
+            if (transition(id, job.state(), JobState.CANCELLED, "cancelled by " + user)) {
               queue.withdraw(id);
               ActiveJob<P> a = active.remove(id);
               if (a != null && job.state() == JobState.STAGED) {
@@ -327,7 +354,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
           }
           if (job.state() == JobState.RUNNING
               && a.endingUnstored
-              && store.transition(
+              && transition(
                   id,
                   JobState.RUNNING,
                   JobState.KILLED,
@@ -344,7 +371,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
             return new Decision(true, job);
           }
           if (job.state() == JobState.STAGING_OUT
-              && store.transition(
+              && transition(
                   id,
                   JobState.STAGING_OUT,
                   JobState.KILLED,
@@ -380,7 +407,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
             return true;
           }
           if (job.state() == JobState.STAGING_IN
-              && store.transition(id, JobState.STAGING_IN, JobState.FAILED, reason)) {
+              && transition(id, JobState.STAGING_IN, JobState.FAILED, reason)) {
             queue.withdraw(id);
             active.remove(id);
             if (a.stagingTask != null) {
@@ -418,7 +445,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     if (job.state() == JobState.RUNNING) {
       if (!reattach(job)) {
         // Its mpirun was a child of the previous server process: its outcome is unknowable.
-        store.transition(
+        transition(
             id,
             JobState.RUNNING,
             JobState.FAILED,
@@ -435,7 +462,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
                   () -> new JobFailure("the job's description is missing from the job store"));
       plan = pipeline.plan(job, description);
     } catch (JobFailure e) {
-      store.transition(id, job.state(), JobState.FAILED, e.getMessage());
+      transition(id, job.state(), JobState.FAILED, e.getMessage());
       return;
     }
     switch (job.state()) {
@@ -520,7 +547,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         queue.enqueue(id, plan.slots(), classes.rank(plan.queueClass()), plan.owner());
       }
     } catch (IllegalArgumentException e) {
-      store.transition(id, state, JobState.FAILED, e.getMessage());
+      transition(id, state, JobState.FAILED, e.getMessage());
       return false;
     }
     ActiveJob<P> a = new ActiveJob<>(plan);
@@ -549,7 +576,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   /** A job without a program holds no slot: its stage-out follows its stage-in at once. */
   private void stagingOnly(JobId id, ActiveJob<P> a) {
-    if (store.transition(
+    if (transition(
         id, JobState.STAGED, JobState.STAGING_OUT, "no application to run; stage-out started")) {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
     } else {
@@ -569,31 +596,72 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         return false;
       }
       case WAIT -> {
-        waiting.put(id, plan);
+        await(id, plan);
         waitReasons.put(id, verdict.reason());
       }
-      case NEVER -> store.transition(id, JobState.QUEUED, JobState.FAILED, verdict.reason());
+      case NEVER -> transition(id, JobState.QUEUED, JobState.FAILED, verdict.reason());
     }
     return true;
   }
 
   /**
    * Moves every waiting job whose gate has opened to the back of the compute queue, in the order
-   * they came, and fails those that can never run; repeated until nothing changes, as a failed job
-   * may be what another waits for.
+   * they came, and fails those that can never run. Only the waiting jobs something happened to are
+   * asked again (a job they await changed state, their own state or hold changed); repeated until
+   * nothing changes, as a failed job may be what another waits for.
    */
   private void openGates() {
-    boolean changed = true;
-    while (changed && !closing) {
-      changed = false;
-      for (JobId id : List.copyOf(waiting.keySet())) {
-        changed |= reconsiderWaiting(id);
+    while (!closing) {
+      for (Iterator<JobId> it = changedJobs.iterator(); it.hasNext(); ) {
+        JobId changed = it.next();
+        it.remove();
+        if (waiting.containsKey(changed)) {
+          undecided.add(changed); // cancelled while it waited
+        }
+        undecided.addAll(waitersOf.getOrDefault(changed, Set.of()));
+      }
+      if (undecided.isEmpty()) {
+        return;
+      }
+      List<JobId> batch =
+          undecided.size() == 1
+              ? List.copyOf(undecided)
+              : waiting.keySet().stream().filter(undecided::contains).toList(); // in their order
+      undecided.clear();
+      for (JobId id : batch) {
+        if (waiting.containsKey(id)) {
+          reconsiderWaiting(id);
+        }
       }
     }
   }
 
-  /** Decides one waiting job again, keeping its place; true when it left the waiting jobs. */
-  private boolean reconsiderWaiting(JobId id) {
+  /** Keeps a job waiting at the gate, noting the jobs whose changes may open it. */
+  private void await(JobId id, P plan) {
+    waiting.put(id, plan);
+    List<JobId> on = gate.awaited(id);
+    awaits.put(id, on);
+    for (JobId other : on) {
+      waitersOf.computeIfAbsent(other, k -> new HashSet<>()).add(id);
+    }
+  }
+
+  /** The job leaves the waiting jobs; returns its plan. */
+  private P stopWaiting(JobId id) {
+    P plan = waiting.remove(id);
+    waitReasons.remove(id);
+    for (JobId other : awaits.getOrDefault(id, List.of())) {
+      Set<JobId> waiters = waitersOf.get(other);
+      if (waiters != null && waiters.remove(id) && waiters.isEmpty()) {
+        waitersOf.remove(other);
+      }
+    }
+    awaits.remove(id);
+    return plan;
+  }
+
+  /** Decides one waiting job again, keeping its place. */
+  private void reconsiderWaiting(JobId id) {
     JobRecord job = store.find(id).orElse(null);
     JobGate.Verdict verdict =
         job == null || job.state() != JobState.QUEUED
@@ -601,19 +669,17 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
             : gate.check(id);
     if (verdict != null && verdict.kind() == JobGate.Verdict.Kind.WAIT) {
       waitReasons.put(id, verdict.reason());
-      return false;
+      return;
     }
-    P plan = waiting.remove(id);
-    waitReasons.remove(id);
+    P plan = stopWaiting(id);
     if (verdict == null) {
-      return true;
+      return;
     }
     if (verdict.kind() == JobGate.Verdict.Kind.NEVER) {
-      store.transition(id, JobState.QUEUED, JobState.FAILED, verdict.reason());
+      transition(id, JobState.QUEUED, JobState.FAILED, verdict.reason());
     } else {
       enqueue(plan, JobState.QUEUED);
     }
-    return true;
   }
 
   /**
@@ -643,7 +709,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   private void launchAsLogged(JobId id) {
     ActiveJob<P> a = active.get(id);
     if (a == null
-        || !store.transition(
+        || !transition(
             id, JobState.STAGED, JobState.RUNNING, "started on " + a.plan.slots() + " slot(s)")) {
       queue.finish(id);
       return;
@@ -659,7 +725,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     } catch (JobFailure | RuntimeException e) {
       queue.finish(id);
       active.remove(id);
-      store.transition(
+      transition(
           id, JobState.RUNNING, JobState.FAILED, "could not start the program: " + e.getMessage());
       ended(a.plan);
     }
@@ -689,7 +755,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       // stored with its end, in one transaction, by the stage-out thread
       a.endingUnstored = true;
       a.stagingTask = stageOutPool.submit(() -> stageNothingOut(a.plan, change));
-    } else if (store.transition(id, change) && change.to() == JobState.STAGING_OUT) {
+    } else if (transition(id, change) && change.to() == JobState.STAGING_OUT) {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
     } else {
       active.remove(id);
@@ -795,11 +861,11 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     }
     try {
       if (from == JobState.QUEUED
-          && !store.transition(id, JobState.QUEUED, JobState.STAGING_IN, "stage-in started")) {
+          && !transition(id, JobState.QUEUED, JobState.STAGING_IN, "stage-in started")) {
         return; // cancelled before its turn: nothing of it was staged, nothing to delete
       }
       pipeline.stageIn(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_IN, detail));
-      if (store.transition(id, JobState.STAGING_IN, JobState.STAGED, "stage-in finished")) {
+      if (transition(id, JobState.STAGING_IN, JobState.STAGED, "stage-in finished")) {
         onControl(() -> staged(id));
       } else {
         terminated(plan); // cancelled or stopped as the stage-in ended
@@ -824,7 +890,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     try {
       pipeline.stageIn(plan, detail -> {});
       // not waited for on disk: RUNNING, stored durably before the program starts, syncs it too
-      if (store.transitionsLazily(
+      if (transitionsLazily(
           id,
           List.of(
               StateChange.of(JobState.QUEUED, JobState.STAGING_IN, "stage-in started"),
@@ -858,15 +924,14 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     try {
       pipeline.stageOut(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_OUT, detail));
       terminated(plan);
-      store.transition(id, JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished");
+      transition(id, JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished");
       FaultPoint.JOB_FINAL.reached();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // killed: the kill recorded the new state
       terminated(plan);
     } catch (JobFailure | RuntimeException e) {
       terminated(plan);
-      store.transition(
-          id, JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
+      transition(id, JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
     } finally {
       onControl(
           () -> {
@@ -890,7 +955,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       try {
         pipeline.stageOut(plan, detail -> {});
         terminated(plan);
-        if (store.transitions(
+        if (transitions(
             id,
             List.of(
                 exited,
@@ -902,7 +967,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         terminated(plan);
       } catch (JobFailure | RuntimeException e) {
         terminated(plan);
-        store.transitions(
+        transitions(
             id,
             List.of(
                 exited,
@@ -919,7 +984,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   }
 
   private void failBeforeRun(JobId id, JobState from, String reason) {
-    if (store.transition(id, from, JobState.FAILED, reason)) {
+    if (transition(id, from, JobState.FAILED, reason)) {
       onControl(
           () -> {
             queue.withdraw(id);
@@ -934,6 +999,31 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   }
 
   // ---- plumbing -------------------------------------------------------------------------
+
+  // Every state change goes through these, which note the job for the gate (openGates).
+
+  private boolean transition(JobId id, JobState from, JobState to, String reason) {
+    return noted(id, store.transition(id, from, to, reason));
+  }
+
+  private boolean transition(JobId id, StateChange change) {
+    return noted(id, store.transition(id, change));
+  }
+
+  private boolean transitions(JobId id, List<StateChange> changes) {
+    return noted(id, store.transitions(id, changes));
+  }
+
+  private boolean transitionsLazily(JobId id, List<StateChange> changes) {
+    return noted(id, store.transitionsLazily(id, changes));
+  }
+
+  private boolean noted(JobId id, boolean applied) {
+    if (applied) {
+      changedJobs.add(id);
+    }
+    return applied;
+  }
 
   /** Lines logged meanwhile are about {@code plan}'s job and its owner. */
   private static JobLog logFor(JobPlan plan) {

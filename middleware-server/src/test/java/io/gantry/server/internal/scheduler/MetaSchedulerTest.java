@@ -15,7 +15,11 @@ import io.gantry.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -273,5 +277,54 @@ class MetaSchedulerTest {
         awaitState(running, JobState.FAILED).failureReason());
     awaitState(stagingOut, JobState.SUCCEEDED);
     assertEquals(1, pipeline.stageOutRuns.get(stagingOut));
+  }
+
+  @Test
+  void aWaitingJobIsAskedAgainOnlyWhenAJobItAwaitsChangesNotOnEveryEvent() throws Exception {
+    Map<JobId, AtomicInteger> checks = new ConcurrentHashMap<>();
+    JobId[] awaited = new JobId[1];
+    Set<JobId> waiters = ConcurrentHashMap.newKeySet();
+    JobGate afterFirst =
+        new JobGate() {
+          @Override
+          public Verdict check(JobId job) {
+            checks.computeIfAbsent(job, k -> new AtomicInteger()).incrementAndGet();
+            if (!waiters.contains(job)) {
+              return Verdict.OPEN;
+            }
+            return store.find(awaited[0]).orElseThrow().state().isFinal()
+                ? Verdict.OPEN
+                : Verdict.waiting("Dependency(after:" + awaited[0] + ")");
+          }
+
+          @Override
+          public List<JobId> awaited(JobId job) {
+            return waiters.contains(job) ? List.of(awaited[0]) : List.of();
+          }
+        };
+    scheduler = new MetaScheduler<>(store, pipeline, 2, 2, Duration.ofSeconds(2), afterFirst);
+    scheduler.recover();
+    JobId first = submit(script(1, "ok", "sleep 60", "ok"));
+    awaited[0] = first;
+    awaitState(first, JobState.RUNNING);
+    String description = script(1, "ok", "true", "ok");
+    JobRecord record = store.submit("alice", "test", description);
+    waiters.add(record.id());
+    scheduler.submitted(pipeline.plan(record.id(), description));
+    JobId waiter = record.id();
+    assertEquals("Dependency(after:" + first + ")", scheduler.waitReason(waiter).orElseThrow());
+    scheduler.reconsider(first); // any change of the first noted before now is decided
+    int asked = checks.get(waiter).get();
+    for (int i = 0; i < 5; i++) {
+      awaitState(submit(script(1, "ok", "true", "ok")), JobState.SUCCEEDED);
+    }
+    scheduler.reconsider(first);
+    assertEquals(
+        asked,
+        checks.get(waiter).get(),
+        "five other jobs ran; the job they did not concern was not asked again");
+    assertTrue(scheduler.kill(first, "alice").applied());
+    awaitState(first, JobState.KILLED);
+    awaitState(waiter, JobState.SUCCEEDED);
   }
 }
