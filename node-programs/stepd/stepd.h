@@ -58,9 +58,9 @@ typedef struct stepdStatus {
  * or -1 with errbuf set. */
 int stepdStatusWrite(const char *path, const stepdStatus *status, char *errbuf, size_t errlen);
 
-/* Writes, as durably, the supervisor's own record at its start (job, pid and kernel start time),
- * before the program can start: a server that stopped before it stored the job's reference finds
- * the supervisor again by it. Returns 0, or -1 with errbuf set. */
+/* Writes, atomically but not synced, the supervisor's own record at its start (job, pid and
+ * kernel start time), before the program can start: a server that stopped before it stored the
+ * job's reference finds the supervisor again by it. Returns 0, or -1 with errbuf set. */
 int stepdStartedWrite(const char *path, const char *jobId, pid_t pid, unsigned long long startTicks,
                       char *errbuf, size_t errlen);
 

@@ -5,8 +5,8 @@
  *      terminal's Ctrl-C, a service manager stopping the server) does not reach the job.
  *   2. PR_SET_CHILD_SUBREAPER: processes the job leaves behind are re-parented here, not to init,
  *      so the whole tree stays known.
- *   3. With --started, its own record (job, pid, start time) is written durably before the
- *      program can start: a server that stopped before it stored the job's reference finds the
+ *   3. With --started, its own record (job, pid, start time) is written before the program can
+ *      start (atomically, not synced: it serves a server that stopped, not a host that did): a server that stopped before it stored the job's reference finds the
  *      supervisor by the job's id and follows the job again (a job whose program ran is never
  *      "lost" by that window).
  *   4. fork + execv of the program (the sandbox's bwrap/setpriv argument array the server built,

@@ -33,6 +33,16 @@ public record ProgramStart(
   /** Where a started job's reference is stored. */
   @FunctionalInterface
   public interface References {
+    /** Stores the reference durably before it returns. */
     void record(String reference);
+
+    /**
+     * Stores a reference that the backend also finds by the job's id alone ({@link
+     * ComputeBackend#startedReference}: the job's starter recorded it before the program began), so
+     * a server stopped before it is on disk loses nothing: stored without waiting for the disk.
+     */
+    default void recordRecoverable(String reference) {
+      record(reference);
+    }
   }
 }

@@ -358,16 +358,23 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
 
   @Override
   public void recordComputeRef(JobId id, String ref) {
-    tx.write(
-        "record the compute reference of job " + id,
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement("UPDATE gantry_job SET compute_ref = ? WHERE id = ?")) {
-            ps.setString(1, ref);
-            ps.setString(2, id.value());
-            return ps.executeUpdate();
-          }
-        });
+    tx.write("record the compute reference of job " + id, computeRefUpdate(id, ref));
+  }
+
+  @Override
+  public void recordComputeRefLazily(JobId id, String ref) {
+    tx.writeLazily("record the compute reference of job " + id, computeRefUpdate(id, ref));
+  }
+
+  private static Transactor.Work<Integer> computeRefUpdate(JobId id, String ref) {
+    return c -> {
+      try (PreparedStatement ps =
+          c.prepareStatement("UPDATE gantry_job SET compute_ref = ? WHERE id = ?")) {
+        ps.setString(1, ref);
+        ps.setString(2, id.value());
+        return ps.executeUpdate();
+      }
+    };
   }
 
   @Override

@@ -183,6 +183,14 @@ public interface JobStore {
     throw new UnsupportedOperationException("this job store keeps no compute references");
   }
 
+  /**
+   * {@link #recordComputeRef} without waiting for the disk (the next durable write syncs it), for a
+   * reference that a restarted server finds again without it (gantry-stepd's start record).
+   */
+  default void recordComputeRefLazily(JobId id, String ref) {
+    recordComputeRef(id, ref);
+  }
+
   /** The reference {@link #recordComputeRef} stored, if any. */
   default Optional<String> computeRef(JobId id) {
     return Optional.empty();

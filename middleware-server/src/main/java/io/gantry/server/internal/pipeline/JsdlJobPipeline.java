@@ -213,7 +213,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
               + " them now: submit the job again");
     }
     try {
-      ProgramStart job = programStart(plan, ref -> recordComputeRef(plan, ref));
+      ProgramStart job = programStart(plan, computeRefs(plan));
       JobAccount account = backend.prepare(job);
       if (plan.farm() == null) {
         return streams.following(plan.jobId(), backend.start(job, account));
@@ -234,6 +234,22 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
   private void recordComputeRef(JsdlJobPlan plan, String ref) {
     FaultPoint.PROGRAM_STARTED.reached();
     store.recordComputeRef(plan.jobId(), ref);
+  }
+
+  /** The program's reference: durably, or, where its starter also recorded it, lazily. */
+  private ProgramStart.References computeRefs(JsdlJobPlan plan) {
+    return new ProgramStart.References() {
+      @Override
+      public void record(String ref) {
+        recordComputeRef(plan, ref);
+      }
+
+      @Override
+      public void recordRecoverable(String ref) {
+        FaultPoint.PROGRAM_STARTED.reached();
+        store.recordComputeRefLazily(plan.jobId(), ref);
+      }
+    };
   }
 
   /** The job's program as the backend starts it; its reference goes to {@code references}. */

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -396,6 +397,21 @@ abstract class JobStoreContract {
     assertTrue(store.transition(cancelled, JobState.QUEUED, JobState.CANCELLED, "by alice"));
     assertFalse(store.transitionsLazily(cancelled, stageIn));
     assertEquals(2, store.history(cancelled).size());
+  }
+
+  /**
+   * A compute reference stored lazily (gantry-stepd's, which its start record also holds) is read
+   * at once, and the next durable write puts it on disk with its own.
+   */
+  @Test
+  void aComputeReferenceStoredLazilyIsReadAtOnceAndKeptByTheNextDurableWrite() throws Exception {
+    JobId id = submit("alice").id();
+    store.recordComputeRefLazily(id, "stepd:4242:17");
+    assertEquals(Optional.of("stepd:4242:17"), store.computeRef(id));
+    assertTrue(store.transition(id, JobState.QUEUED, JobState.CANCELLED, "by alice"));
+    store.close();
+    store = reopenStore();
+    assertEquals(Optional.of("stepd:4242:17"), store.computeRef(id));
   }
 
   @Test

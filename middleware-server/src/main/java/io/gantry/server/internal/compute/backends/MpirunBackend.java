@@ -93,8 +93,11 @@ abstract class MpirunBackend implements ComputeBackend {
   public RunningJob start(ProgramStart job, JobAccount account) throws LaunchException {
     Launcher launcher = job.launch().kind() == ProgramKind.MPI ? mpi : posix;
     RunningJob running = launcher.launch(job.launch().withAccount(account));
-    // Stored at once, so that a restarted server finds the job's supervisor again.
-    running.reattachReference().ifPresent(job.references()::record);
+    // So that a restarted server finds the job's supervisor again. Not waited for on disk: the
+    // supervisor wrote its start record before the program began, and a server that stopped
+    // before this was stored finds the job by that (startedReference), as it would have had it
+    // stopped just before this line.
+    running.reattachReference().ifPresent(job.references()::recordRecoverable);
     return running;
   }
 
