@@ -132,10 +132,14 @@ final class ClientFaultCodes extends AbstractPhaseInterceptor<Message> {
     return isClientCode(fault) && isSafe(fault.getMessage());
   }
 
-  /** The XML reader's refusal under {@code cause}, if the request was not XML at all; or null. */
+  /**
+   * The XML reader's refusal under {@code cause}, if the request was not XML at all; or null. Only
+   * a reader's exception carries a location (where in the request it stopped): one without (a
+   * writer's, of the response) is the server's and stays an incident.
+   */
   private static XMLStreamException notWellFormed(Throwable cause) {
     for (Throwable t = cause; t != null; t = t.getCause()) {
-      if (t instanceof XMLStreamException e) {
+      if (t instanceof XMLStreamException e && e.getLocation() != null) {
         return e;
       }
       if (t.getCause() == t) {
