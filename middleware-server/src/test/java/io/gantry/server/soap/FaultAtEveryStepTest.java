@@ -69,8 +69,9 @@ class FaultAtEveryStepTest {
    * normal firing). Both were acknowledged writes of the H2 store lost at the halt (the halted
    * server's log names the job the next server no longer had). H2's background writer was one
    * cause, now off (Transactor); with it off, a write was still lost once at load ~45 (this test's
-   * STAGED and RUNNING of job "launch"), so the part stays off until that is found too
-   * (docs/reliability.md).
+   * STAGED and RUNNING of job "launch"): the second cause, H2's file header naming a chunk before
+   * the newest, is now written right before each sync (H2FileHeader, TransactorCrashTest). The part
+   * stays off until it has passed three times under load with both fixed (docs/reliability.md).
    */
   static final boolean SCHEDULE_CLAIM_CRASHES =
       Boolean.getBoolean("gantry.test.schedule-claim-crashes");
