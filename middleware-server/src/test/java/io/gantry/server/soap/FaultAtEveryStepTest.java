@@ -60,7 +60,6 @@ class FaultAtEveryStepTest {
       List.of(
           "stepd.recorded", "stepd.program-started", "stepd.program-ended", "stepd.status-written");
 
-  /** The schedules' clock at the first server: nothing is due until 06:00. */
   /**
    * Whether the schedule runner's claim is crashed too (servers halted at {@code schedule.claimed}
    * and {@code schedule.submitted}). Off unless {@code -Dgantry.test.schedule-claim-crashes=true}:
@@ -76,6 +75,7 @@ class FaultAtEveryStepTest {
   static final boolean SCHEDULE_CLAIM_CRASHES =
       Boolean.getBoolean("gantry.test.schedule-claim-crashes");
 
+  /** The schedules' clock at the first server: nothing is due until 06:00. */
   static final Instant SCHEDULES_START = Instant.parse("2026-11-23T05:00:00Z");
 
   /** Each point the chained job meets, in the order of its life. */
