@@ -958,8 +958,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     }
     try {
       if (from == JobState.QUEUED
-          && !UntilStored.write(
-              store,
+          && !untilStored(
               id,
               "the stage-in's start",
               JobState.STAGING_IN,
@@ -968,8 +967,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         return; // cancelled before its turn: nothing of it was staged, nothing to delete
       }
       pipeline.stageIn(plan, detail -> noteProgress(id, JobState.STAGING_IN, detail));
-      if (UntilStored.write(
-          store,
+      if (untilStored(
           id,
           "the stage-in's end",
           JobState.STAGED,
@@ -998,8 +996,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     try {
       pipeline.stageIn(plan, detail -> {});
       // not waited for on disk: RUNNING, stored durably before the program starts, syncs it too
-      if (UntilStored.write(
-          store,
+      if (untilStored(
           id,
           "the stage-in's end",
           JobState.STAGED,
@@ -1050,8 +1047,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       terminated(plan);
       deleted = true;
       StateChange last = end;
-      UntilStored.write(
-          store, id, "the stage-out's end", last.to(), () -> store.transition(id, last));
+      untilStored(id, "the stage-out's end", last.to(), () -> store.transition(id, last));
       if (last.to() == JobState.SUCCEEDED) {
         FaultPoint.JOB_FINAL.reached();
       }
@@ -1096,8 +1092,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         terminated(plan);
         deleted = true;
         StateChange last = end;
-        if (UntilStored.write(
-                store,
+        if (untilStored(
                 id,
                 "its program's end",
                 last.to(),
@@ -1125,8 +1120,7 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     boolean failed;
     try {
       failed =
-          UntilStored.write(
-              store,
+          untilStored(
               id,
               "the stage-in's failure",
               JobState.FAILED,
@@ -1143,6 +1137,13 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
             admit(); // the failed job may have been the head everyone waited for
           });
     }
+  }
+
+  /** {@link UntilStored#write}, ending when the server stops (the next server takes over). */
+  private boolean untilStored(
+      JobId id, String what, JobState to, java.util.function.BooleanSupplier write)
+      throws InterruptedException {
+    return UntilStored.write(store, id, what, to, write, () -> closing);
   }
 
   /**

@@ -44,10 +44,21 @@ final class UntilStored {
    *
    * @param what the change, for the log ("the stage-out's end")
    * @param to the state the change leads to; null where a false answer is final
+   * @param stopping whether the server stops: then the tries end as an interrupt would end them (a
+   *     connection pool waiting for a connection may swallow the interrupt itself)
    */
-  static boolean write(JobStore store, JobId id, String what, JobState to, BooleanSupplier write)
+  static boolean write(
+      JobStore store,
+      JobId id,
+      String what,
+      JobState to,
+      BooleanSupplier write,
+      BooleanSupplier stopping)
       throws InterruptedException {
     for (int attempt = 0; ; attempt++) {
+      if (attempt > 0 && stopping.getAsBoolean()) {
+        throw new InterruptedException("the server stops; job " + id + ": " + what + " not stored");
+      }
       try {
         boolean taken = write.getAsBoolean() || (attempt > 0 && alreadyIn(store, id, to));
         if (attempt > 0) {
