@@ -211,6 +211,90 @@ class StorageOutageOverHttpTest {
     }
   }
 
+  /**
+   * The job store goes away (no connection to be had, as while its database restarts) as a job's
+   * program ends, with a second job queued behind it for the one slot: once the store is back, the
+   * first job's end is stored, its stage-out runs once, and the second job runs.
+   */
+  @Test
+  void aProgramThatEndsWhileTheJobStoreIsAwayIsRecordedAndStagedOutOnceWhenItReturns()
+      throws Exception {
+    EmbeddedPostgresServer postgres = EmbeddedPostgresServer.shared();
+    String database = postgres.createDatabase();
+    RiskDatabase risk = RiskDatabase.h2File(dir);
+    Map<String, String> settings = new HashMap<>(FAST_CHECKS);
+    settings.putAll(risk.dataSourceSettings());
+    settings.put("store.url", postgres.jdbcUrl(database));
+    settings.put("store.user", postgres.user());
+    settings.put("store.connection-timeout", "PT1S");
+    settings.put("slots.total", "1");
+    try (GantryTestServer server = GantryTestServer.builder(dir).settings(settings).start()) {
+      JobManagement client = JobManagementClients.of(server);
+      String first =
+          client.submitJob(
+              TestJobs.job("ends-unstored")
+                  .shell(
+                      "while [ ! -e release ]; do sleep 0.1; done;"
+                          + " printf 'job_id,value_at_risk\\n%s,7\\n' \"$GANTRY_JOB_ID\" >"
+                          + " result.csv",
+                      60)
+                  .sqlStageOut(
+                      RiskDatabase.NAME,
+                      "INSERT INTO job_result (job_id, value_at_risk) VALUES (?, ?)",
+                      "result.csv")
+                  .document());
+      TestJobs.await(client, first, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
+      String second = submitEcho(client);
+
+      acceptsConnections(postgres, database, false);
+      Files.writeString(server.jobDirectory(first).resolve("release"), "go");
+      Await.value(
+          "the server to find the job store away as the program ended",
+          LIMIT,
+          server::log,
+          log -> log.contains("could not move job " + first + " to STAGING_OUT"));
+      acceptsConnections(postgres, database, true);
+      Await.value(
+          "the server to answer again",
+          Duration.ofSeconds(20),
+          () -> {
+            try {
+              return client.getJobStatus(first);
+            } catch (SOAPFaultException refusedMeanwhile) {
+              return null;
+            }
+          },
+          java.util.Objects::nonNull);
+
+      var end = awaitFinal(client, first, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, end.state, end.failureReason);
+      assertEquals(
+          1,
+          risk.count("SELECT COUNT(*) FROM job_result WHERE job_id = '" + first + "'"),
+          "its stage-out ran once");
+      var behind = awaitFinal(client, second, LIMIT);
+      assertEquals(JobStateName.SUCCEEDED, behind.state, behind.failureReason);
+    }
+  }
+
+  /**
+   * Lets new sessions connect to the database or not (not: a connection pool has none to give, as
+   * while the database restarts), and ends the sessions open now.
+   */
+  private static void acceptsConnections(
+      EmbeddedPostgresServer postgres, String database, boolean on) throws Exception {
+    try (Connection c = postgres.connect("postgres");
+        Statement s = c.createStatement()) {
+      s.execute("ALTER DATABASE " + database + " WITH ALLOW_CONNECTIONS " + on);
+      if (!on) {
+        s.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
+                + database
+                + "'");
+      }
+    }
+  }
+
   /** Makes the database read-only for every new session, and ends the sessions open now. */
   private static void readOnly(EmbeddedPostgresServer postgres, String database, boolean on)
       throws Exception {

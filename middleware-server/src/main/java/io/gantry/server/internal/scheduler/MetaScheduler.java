@@ -7,6 +7,7 @@ import io.gantry.server.internal.jobstore.JobId;
 import io.gantry.server.internal.jobstore.JobRecord;
 import io.gantry.server.internal.jobstore.JobState;
 import io.gantry.server.internal.jobstore.JobStore;
+import io.gantry.server.internal.jobstore.JobStoreException;
 import io.gantry.server.internal.jobstore.ProgramUsage;
 import io.gantry.server.internal.jobstore.StateChange;
 import io.gantry.server.internal.logging.JobLog;
@@ -27,6 +28,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,6 +61,17 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       Executors.newSingleThreadExecutor(threads("gantry-scheduler", 1));
   private final ExecutorService stageInPool;
   private final ExecutorService stageOutPool;
+
+  /**
+   * Hands a job-store write the control thread must record (a program's end, a program's start)
+   * back to that thread after a wait, while the store is unavailable ({@link UntilStored}): the
+   * control thread goes on with the other jobs meanwhile.
+   */
+  private final ScheduledExecutorService storeRetries =
+      Executors.newSingleThreadScheduledExecutor(threads("gantry-store-retry", 5));
+
+  /** An admission waits for the job store to come back (its gates could not be read). */
+  private boolean admissionRetryPending;
 
   /** Jobs between submission and their final state; touched on the control thread only. */
   private final Map<JobId, ActiveJob<P>> active = new HashMap<>();
@@ -576,8 +589,35 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   /** A job without a program holds no slot: its stage-out follows its stage-in at once. */
   private void stagingOnly(JobId id, ActiveJob<P> a) {
-    if (transition(
-        id, JobState.STAGED, JobState.STAGING_OUT, "no application to run; stage-out started")) {
+    stagingOnly(id, a, 0);
+  }
+
+  /** As above; while the job store is unavailable, tried again later on this thread. */
+  private void stagingOnly(JobId id, ActiveJob<P> a, int attempt) {
+    boolean moved;
+    try {
+      moved =
+          transition(
+                  id,
+                  JobState.STAGED,
+                  JobState.STAGING_OUT,
+                  "no application to run; stage-out started")
+              || (attempt > 0 && alreadyIn(id, JobState.STAGING_OUT));
+    } catch (JobStoreException e) {
+      if (attempt == 0) {
+        log.warn(
+            "job {}: the job store did not take its stage-out's start ({})", id, e.getMessage());
+      }
+      retryLater(
+          attempt,
+          () -> {
+            try (JobLog scope = logFor(id)) {
+              stagingOnly(id, a, attempt + 1);
+            }
+          });
+      return;
+    }
+    if (moved) {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
     } else {
       active.remove(id);
@@ -676,7 +716,13 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       return;
     }
     if (verdict.kind() == JobGate.Verdict.Kind.NEVER) {
-      transition(id, JobState.QUEUED, JobState.FAILED, verdict.reason());
+      try {
+        transition(id, JobState.QUEUED, JobState.FAILED, verdict.reason());
+      } catch (JobStoreException e) {
+        waiting.put(id, plan); // still waiting: decided again once the store is back
+        waitReasons.put(id, verdict.reason());
+        throw e;
+      }
     } else {
       enqueue(plan, JobState.QUEUED);
     }
@@ -689,12 +735,33 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   private void admit() {
     List<JobId> admitted;
     do {
-      openGates();
+      try {
+        openGates();
+      } catch (JobStoreException e) {
+        // the queued jobs can still start; the waiting ones are looked at again later
+        if (!admissionRetryPending) {
+          log.warn("the waiting jobs cannot be looked at: {}; trying again", e.getMessage());
+        }
+        admitLater();
+      }
       admitted = closing ? List.of() : queue.admit();
       for (JobId id : admitted) {
         launch(id);
       }
     } while (!admitted.isEmpty());
+  }
+
+  /** One admission later, however many ask meanwhile. */
+  private void admitLater() {
+    if (!admissionRetryPending) {
+      admissionRetryPending = true;
+      retryLater(
+          3,
+          () -> {
+            admissionRetryPending = false;
+            admit();
+          });
+    }
   }
 
   private void launch(JobId id) {
@@ -703,20 +770,54 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     }
   }
 
+  private void launchAsLogged(JobId id) {
+    launchAsLogged(id, 0);
+  }
+
+  /**
+   * Stores the job's start, then starts its program. While the job store is unavailable the job
+   * keeps the slot the queue gave it and the start is tried again later on this thread, so the
+   * program starts once the store is back (and never before its start is stored).
+   */
   @SuppressWarnings(
       "FutureReturnValueIgnored") // exited() runs on the control thread, which logs its own
   // failures
-  private void launchAsLogged(JobId id) {
+  private void launchAsLogged(JobId id, int attempt) {
     ActiveJob<P> a = active.get(id);
-    if (a == null
-        || !transition(
-            id, JobState.STAGED, JobState.RUNNING, "started on " + a.plan.slots() + " slot(s)")) {
+    boolean started;
+    try {
+      started =
+          a != null
+              && (transition(
+                      id,
+                      JobState.STAGED,
+                      JobState.RUNNING,
+                      "started on " + a.plan.slots() + " slot(s)")
+                  || (attempt > 0 && alreadyIn(id, JobState.RUNNING)));
+    } catch (JobStoreException e) {
+      if (attempt == 0) {
+        log.warn(
+            "job {}: the job store did not take its start ({}); its program starts once it does",
+            id,
+            e.getMessage());
+      }
+      retryLater(attempt, () -> launchAgain(id, attempt + 1));
+      return;
+    }
+    if (!started) {
       queue.finish(id);
       return;
     }
-    store
-        .find(id)
-        .ifPresent(job -> metrics.jobStarted(Duration.between(job.submittedAt(), Instant.now())));
+    if (attempt > 0) {
+      log.info("job {}: its start is stored now that the job store is back", id);
+    }
+    try {
+      store
+          .find(id)
+          .ifPresent(job -> metrics.jobStarted(Duration.between(job.submittedAt(), Instant.now())));
+    } catch (JobStoreException e) {
+      log.debug("job {}: its queue wait is not measured: {}", id, e.getMessage());
+    }
     try {
       FaultPoint.LAUNCH_REQUESTED.reached();
       a.running = pipeline.launch(a.plan);
@@ -728,6 +829,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       transition(
           id, JobState.RUNNING, JobState.FAILED, "could not start the program: " + e.getMessage());
       ended(a.plan);
+    }
+  }
+
+  private void launchAgain(JobId id, int attempt) {
+    try (JobLog scope = logFor(id)) {
+      launchAsLogged(id, attempt);
     }
   }
 
@@ -755,7 +862,38 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
       // stored with its end, in one transaction, by the stage-out thread
       a.endingUnstored = true;
       a.stagingTask = stageOutPool.submit(() -> stageNothingOut(a.plan, change));
-    } else if (transition(id, change) && change.to() == JobState.STAGING_OUT) {
+    } else {
+      recordExit(id, a, change, 0);
+    }
+    admit();
+  }
+
+  /**
+   * Stores a program's end and starts its stage-out. While the job store is unavailable the job
+   * stays active (its slot is free: its program has ended) and the write is tried again later on
+   * this thread, which meanwhile serves the other jobs; when the server stops first, the job stays
+   * RUNNING in the store for the next server (docs/reliability.md).
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // the retry runs on the control thread, which logs
+  private void recordExit(JobId id, ActiveJob<P> a, StateChange change, int attempt) {
+    boolean moved;
+    try {
+      moved = transition(id, change) || (attempt > 0 && alreadyIn(id, change.to()));
+    } catch (JobStoreException e) {
+      if (attempt == 0) {
+        log.warn(
+            "job {}: its program ended; the job store did not take its end ({}); trying again"
+                + " until it does",
+            id,
+            e.getMessage());
+      }
+      retryLater(attempt, () -> recordExitAndAdmit(id, a, change, attempt + 1));
+      return;
+    }
+    if (attempt > 0) {
+      log.info("job {}: its program's end is stored now that the job store is back", id);
+    }
+    if (moved && change.to() == JobState.STAGING_OUT) {
       a.stagingTask = stageOutPool.submit(() -> stageOut(a.plan));
     } else {
       active.remove(id);
@@ -763,7 +901,30 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
         ended(a.plan);
       }
     }
-    admit();
+  }
+
+  private void recordExitAndAdmit(JobId id, ActiveJob<P> a, StateChange change, int attempt) {
+    try (JobLog scope = logFor(id)) {
+      recordExit(id, a, change, attempt);
+    }
+    admit(); // jobs may wait for this one, or for the store that is back
+  }
+
+  /**
+   * Runs {@code task} on the control thread after the wait for try {@code attempt + 1}; not when
+   * the server stops (the job store keeps what it last took, for the next server).
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // the task runs on the control thread, which logs
+  private void retryLater(int attempt, Runnable task) {
+    if (closing) {
+      return;
+    }
+    try {
+      storeRetries.schedule(
+          () -> onControl(task), UntilStored.backoff(attempt).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      log.warn("a job-store write is not tried again: the server stops"); // closed meanwhile
+    }
   }
 
   /** The job is final and no staging task of it runs: its DeleteOnTermination, off this thread. */
@@ -861,11 +1022,19 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     }
     try {
       if (from == JobState.QUEUED
-          && !transition(id, JobState.QUEUED, JobState.STAGING_IN, "stage-in started")) {
+          && !untilStored(
+              id,
+              "the stage-in's start",
+              JobState.STAGING_IN,
+              () -> transition(id, JobState.QUEUED, JobState.STAGING_IN, "stage-in started"))) {
         return; // cancelled before its turn: nothing of it was staged, nothing to delete
       }
-      pipeline.stageIn(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_IN, detail));
-      if (transition(id, JobState.STAGING_IN, JobState.STAGED, "stage-in finished")) {
+      pipeline.stageIn(plan, detail -> noteProgress(id, JobState.STAGING_IN, detail));
+      if (untilStored(
+          id,
+          "the stage-in's end",
+          JobState.STAGED,
+          () -> transition(id, JobState.STAGING_IN, JobState.STAGED, "stage-in finished"))) {
         onControl(() -> staged(id));
       } else {
         terminated(plan); // cancelled or stopped as the stage-in ended
@@ -890,11 +1059,17 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
     try {
       pipeline.stageIn(plan, detail -> {});
       // not waited for on disk: RUNNING, stored durably before the program starts, syncs it too
-      if (transitionsLazily(
+      if (untilStored(
           id,
-          List.of(
-              StateChange.of(JobState.QUEUED, JobState.STAGING_IN, "stage-in started"),
-              StateChange.of(JobState.STAGING_IN, JobState.STAGED, "stage-in finished")))) {
+          "the stage-in's end",
+          JobState.STAGED,
+          () ->
+              transitionsLazily(
+                  id,
+                  List.of(
+                      StateChange.of(JobState.QUEUED, JobState.STAGING_IN, "stage-in started"),
+                      StateChange.of(
+                          JobState.STAGING_IN, JobState.STAGED, "stage-in finished"))))) {
         onControl(() -> staged(id));
       } else {
         terminated(plan); // cancelled meanwhile
@@ -921,17 +1096,31 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   private void stageOutAsLogged(P plan) {
     JobId id = plan.jobId();
+    boolean deleted = false;
     try {
-      pipeline.stageOut(plan, detail -> store.updatePhaseDetail(id, JobState.STAGING_OUT, detail));
+      StateChange end;
+      try {
+        pipeline.stageOut(plan, detail -> noteProgress(id, JobState.STAGING_OUT, detail));
+        end = StateChange.of(JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished");
+      } catch (JobFailure | RuntimeException e) {
+        end =
+            StateChange.of(
+                JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
+      }
       terminated(plan);
-      transition(id, JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished");
-      FaultPoint.JOB_FINAL.reached();
+      deleted = true;
+      StateChange last = end;
+      untilStored(id, "the stage-out's end", last.to(), () -> transition(id, last));
+      if (last.to() == JobState.SUCCEEDED) {
+        FaultPoint.JOB_FINAL.reached();
+      }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // killed: the kill recorded the new state
-      terminated(plan);
-    } catch (JobFailure | RuntimeException e) {
-      terminated(plan);
-      transition(id, JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
+      // killed (the kill recorded the new state), or the server stops with the store away (the
+      // next server stages the job out again, skipping every step that committed)
+      Thread.currentThread().interrupt();
+      if (!deleted) {
+        terminated(plan);
+      }
     } finally {
       onControl(
           () -> {
@@ -952,27 +1141,31 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   private void stageNothingOut(P plan, StateChange exited) {
     try (JobLog scope = logFor(plan)) {
       JobId id = plan.jobId();
+      boolean deleted = false;
       try {
-        pipeline.stageOut(plan, detail -> {});
+        StateChange end;
+        try {
+          pipeline.stageOut(plan, detail -> {});
+          end = StateChange.of(JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished");
+        } catch (JobFailure | RuntimeException e) {
+          end =
+              StateChange.of(
+                  JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e));
+        }
         terminated(plan);
-        if (transitions(
-            id,
-            List.of(
-                exited,
-                StateChange.of(JobState.STAGING_OUT, JobState.SUCCEEDED, "stage-out finished")))) {
+        deleted = true;
+        StateChange last = end;
+        if (untilStored(
+                id, "its program's end", last.to(), () -> transitions(id, List.of(exited, last)))
+            && last.to() == JobState.SUCCEEDED) {
           FaultPoint.JOB_FINAL.reached();
         }
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt(); // killed: the kill recorded the new state
-        terminated(plan);
-      } catch (JobFailure | RuntimeException e) {
-        terminated(plan);
-        transitions(
-            id,
-            List.of(
-                exited,
-                StateChange.of(
-                    JobState.STAGING_OUT, JobState.FAILED, "stage-out failed: " + message(e))));
+        // killed (the kill recorded the new state), or the server stops with the store away
+        Thread.currentThread().interrupt();
+        if (!deleted) {
+          terminated(plan);
+        }
       } finally {
         onControl(
             () -> {
@@ -984,13 +1177,44 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   }
 
   private void failBeforeRun(JobId id, JobState from, String reason) {
-    if (transition(id, from, JobState.FAILED, reason)) {
+    boolean failed;
+    try {
+      failed =
+          untilStored(
+              id,
+              "the stage-in's failure",
+              JobState.FAILED,
+              () -> transition(id, from, JobState.FAILED, reason));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the server stops: the next server stages it in again
+      return;
+    }
+    if (failed) {
       onControl(
           () -> {
             queue.withdraw(id);
             active.remove(id);
             admit(); // the failed job may have been the head everyone waited for
           });
+    }
+  }
+
+  /** {@link UntilStored#write}, ending when the server stops (the next server takes over). */
+  private boolean untilStored(
+      JobId id, String what, JobState to, java.util.function.BooleanSupplier write)
+      throws InterruptedException {
+    return noted(id, UntilStored.write(store, id, what, to, write, () -> closing));
+  }
+
+  /**
+   * Notes a staging phase's progress for status readers: a note the job store cannot take while it
+   * is unavailable is dropped (the next one replaces it), never a reason to fail the staging.
+   */
+  private void noteProgress(JobId id, JobState phase, String detail) {
+    try {
+      store.updatePhaseDetail(id, phase, detail);
+    } catch (JobStoreException e) {
+      log.debug("job {}: progress note not stored: {}", id, e.getMessage());
     }
   }
 
@@ -1016,6 +1240,11 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
 
   private boolean transitionsLazily(JobId id, List<StateChange> changes) {
     return noted(id, store.transitionsLazily(id, changes));
+  }
+
+  /** A retried change found already stored (UntilStored#alreadyIn), noted as the change is. */
+  private boolean alreadyIn(JobId id, JobState to) {
+    return noted(id, UntilStored.alreadyIn(store, id, to));
   }
 
   private boolean noted(JobId id, boolean applied) {
@@ -1073,6 +1302,12 @@ public final class MetaScheduler<P extends JobPlan> implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     closing = true;
+    int dropped = storeRetries.shutdownNow().size();
+    if (dropped > 0) {
+      // each job is left as the store last took it: the next server's recovery picks it up there
+      log.warn(
+          "the server stops: {} job-store write(s) waiting for the store are dropped", dropped);
+    }
     // Jobs of a batch system outlive the server: they are left running, still RUNNING in the
     // store, and the next server follows them again.
     List<Future<JobOutcome>> ending =
