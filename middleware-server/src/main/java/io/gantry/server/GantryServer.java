@@ -151,16 +151,16 @@ public final class GantryServer implements AutoCloseable {
   }
 
   /**
-   * The staging gateway's settings: host keys, staging.sql-threads steps at once per job, and
-   * staging.connect-timeout for one connection attempt.
-   */
-  /**
    * How long a data source that accepted a credential at submission is believed to accept it again:
    * a burst of submissions costs the database one login, a changed password is noticed within a
    * minute.
    */
   static final java.time.Duration CONNECTION_CHECK_MEMORY = java.time.Duration.ofSeconds(60);
 
+  /**
+   * The staging gateway's settings: host keys, staging.sql-threads steps at once per job, and
+   * staging.connect-timeout for one connection attempt.
+   */
   static GatewayOptions gatewayOptions(ServerConfig config) {
     GatewayOptions defaults = GatewayOptions.defaults();
     return defaults

@@ -23,9 +23,18 @@ class GroupedExecutionTest {
     pool.shutdownNow();
   }
 
-  /** A step that holds its slot for a while and records how many of its group ran with it. */
+  /**
+   * A step that holds its slot for {@code millis} (a failing one fails at once) and records how
+   * many of its group began, ran with it and ran to their end.
+   */
   private record CountingStep(
-      int group, AtomicInteger running, AtomicInteger most, AtomicInteger ran, boolean fails)
+      int group,
+      AtomicInteger began,
+      AtomicInteger running,
+      AtomicInteger most,
+      AtomicInteger ran,
+      boolean fails,
+      long millis)
       implements Step {
     @Override
     public String label() {
@@ -34,12 +43,13 @@ class GroupedExecutionTest {
 
     @Override
     public ManifestRecord run(StepContext context) throws StagingException, InterruptedException {
+      began.incrementAndGet();
       most.accumulateAndGet(running.incrementAndGet(), Math::max);
       try {
-        Thread.sleep(20);
         if (fails) {
           throw new StagingException("test", "this step fails");
         }
+        Thread.sleep(millis);
         ran.incrementAndGet();
         return new ManifestRecord("test", "source", "detail", "file", 0, 0, null, 0, false);
       } finally {
@@ -49,10 +59,16 @@ class GroupedExecutionTest {
   }
 
   private static List<Step> steps(
-      int count, AtomicInteger running, AtomicInteger most, AtomicInteger ran, int failing) {
+      int count,
+      AtomicInteger began,
+      AtomicInteger running,
+      AtomicInteger most,
+      AtomicInteger ran,
+      int failing,
+      long millis) {
     List<Step> steps = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      steps.add(new CountingStep(1, running, most, ran, i == failing));
+      steps.add(new CountingStep(1, began, running, most, ran, i == failing, millis));
     }
     return steps;
   }
@@ -64,7 +80,10 @@ class GroupedExecutionTest {
         ran = new AtomicInteger();
     List<ManifestRecord> records =
         new GroupedExecution(pool, 3)
-            .run("sql", steps(12, running, most, ran, -1), new PlanProgress(StagingListener.NONE));
+            .run(
+                "sql",
+                steps(12, new AtomicInteger(), running, most, ran, -1, 20),
+                new PlanProgress(StagingListener.NONE));
     assertEquals(12, records.size());
     assertEquals(12, ran.get());
     assertEquals(3, most.get(), "steps running at once");
@@ -72,7 +91,11 @@ class GroupedExecutionTest {
 
   @Test
   void aFailureLeavesTheStepsNotYetSubmittedUnrun() {
-    AtomicInteger running = new AtomicInteger(),
+    // The first step fails at once while the one beside it would hold its slot for a minute: no
+    // step ends before the failure, so nothing is submitted after it, whatever the machine's load;
+    // the one running beside it is stopped (interrupted), not waited for.
+    AtomicInteger began = new AtomicInteger(),
+        running = new AtomicInteger(),
         most = new AtomicInteger(),
         ran = new AtomicInteger();
     StagingException e =
@@ -82,10 +105,11 @@ class GroupedExecutionTest {
                 new GroupedExecution(pool, 2)
                     .run(
                         "sql",
-                        steps(10, running, most, ran, 0),
+                        steps(10, began, running, most, ran, 0, 60_000),
                         new PlanProgress(StagingListener.NONE)));
     assertTrue(e.getMessage().contains("this step fails"), e.getMessage());
-    assertTrue(ran.get() <= 2, "steps run after the failure: " + ran.get());
+    assertTrue(began.get() <= 2, "steps begun: " + began.get() + " (the limit is 2)");
+    assertEquals(0, ran.get(), "steps that ran to their end after the failure");
     assertEquals(0, running.get());
   }
 }
