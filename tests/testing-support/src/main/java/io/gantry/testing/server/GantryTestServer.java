@@ -44,7 +44,7 @@ public final class GantryTestServer implements AutoCloseable {
   private static final Pattern FINGERPRINT =
       Pattern.compile("TLS certificate SHA-256 fingerprint: (\\S+)");
   private static final Pattern DEMO_SSH = Pattern.compile("demo SSH host listening on \\S+:(\\d+)");
-  private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
+  static final Duration START_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
   private final Process process;
@@ -103,6 +103,9 @@ public final class GantryTestServer implements AutoCloseable {
               text -> "its output: " + text);
       return new GantryTestServer(process, config, dataDir, stem, accounts, output);
     } catch (RuntimeException | Error e) {
+      if (process.isAlive()) { // silent, not exited: what it was doing goes with the failure
+        e.addSuppressed(new IllegalStateException(ServerJvm.threadDump(process, stem)));
+      }
       process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
       throw e;
     }

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -180,8 +179,9 @@ public final class GantryTestServerBuilder {
    */
   public Path addAccounts() throws IOException, InterruptedException {
     Path config = writeConfig();
-    for (; accountsAdded < accounts.size(); accountsAdded++) {
-      addAccount(config, accounts.get(accountsAdded));
+    if (accountsAdded < accounts.size()) {
+      addAccounts(config, accounts.subList(accountsAdded, accounts.size()));
+      accountsAdded = accounts.size();
     }
     return config;
   }
@@ -223,29 +223,40 @@ public final class GantryTestServerBuilder {
     }
   }
 
-  private void addAccount(Path config, TestAccount account)
+  /**
+   * {@code gantry-server user add} for each account, in one JVM ({@link ServerJvm#addUsers}). A JVM
+   * start is as slow here as the server's own, when every test JVM of the build starts at once: it
+   * gets the server's start timeout.
+   */
+  private void addAccounts(Path config, List<TestAccount> added)
       throws IOException, InterruptedException {
-    List<String> args =
-        new ArrayList<>(List.of("user", "add", account.name(), "--config", config.toString()));
-    if (account.admin()) {
-      args.add("--admin");
-    }
-    if (account.osAccount() != null) {
-      args.addAll(List.of("--os-account", account.osAccount()));
+    List<List<String>> commands = new ArrayList<>();
+    List<String> passwords = new ArrayList<>();
+    for (TestAccount account : added) {
+      List<String> args =
+          new ArrayList<>(List.of("user", "add", account.name(), "--config", config.toString()));
+      if (account.admin()) {
+        args.add("--admin");
+      }
+      if (account.osAccount() != null) {
+        args.addAll(List.of("--os-account", account.osAccount()));
+      }
+      commands.add(args);
+      passwords.add(account.password());
     }
     Path stem = ServerJvm.logStem(name + "-user-add");
-    int code = ServerJvm.run(args, account.password() + "\n", stem, Duration.ofSeconds(60));
+    int code = ServerJvm.addUsers(commands, passwords, stem, GantryTestServer.START_TIMEOUT);
     if (code != 0) {
+      List<String> tried = Files.readAllLines(ServerJvm.out(stem));
+      String last = tried.isEmpty() ? "" : tried.get(tried.size() - 1);
+      boolean osAccounts = added.stream().anyMatch(account -> account.osAccount() != null);
       throw new IllegalStateException(
-          "gantry-server user add "
-              + account.name()
-              + " exited with "
+          "gantry-server user add exited with "
               + code
-              + (account.osAccount() == null
-                  ? ""
-                  : " (is OS account "
-                      + account.osAccount()
-                      + " there? run scripts/create-test-accounts)")
+              + " ("
+              + last
+              + ")"
+              + (osAccounts ? " (are the OS accounts there? run scripts/create-test-accounts)" : "")
               + ": "
               + Files.readString(ServerJvm.err(stem)).strip());
     }

@@ -54,12 +54,16 @@ public final class ServerJvm {
   /** Starts gantry-server on {@code config}; it stops when this JVM's end of its input closes. */
   public static Process startServer(Path config, List<String> jvmOptions, Path stdout, Path stderr)
       throws IOException {
-    List<String> command = java(jvmOptions);
+    SharedClasses.Launch launch = SharedClasses.launch(jvmOptions, true);
+    List<String> command = java(jvmOptions, launch);
     command.addAll(List.of(ParentWatch.class.getName(), MAIN, "--config", config.toString()));
-    return new ProcessBuilder(command)
-        .redirectOutput(stdout.toFile())
-        .redirectError(stderr.toFile())
-        .start();
+    Process process =
+        new ProcessBuilder(command)
+            .redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile())
+            .start();
+    launch.started(process);
+    return process;
   }
 
   /**
@@ -68,8 +72,30 @@ public final class ServerJvm {
    */
   public static int run(List<String> args, String input, Path stem, Duration timeout)
       throws IOException, InterruptedException {
-    List<String> command = java(FAST_START);
-    command.add(MAIN);
+    return runMain(MAIN, args, input, stem, timeout);
+  }
+
+  /**
+   * Runs {@code gantry-server user add} for each of {@code commands} (its arguments after {@code
+   * user add}'s own) in one JVM, each with its password on standard input ({@link UserAddBatch});
+   * returns the exit code of the first that failed, or 0; the output is in {@code stem.out/.err}.
+   */
+  public static int addUsers(
+      List<List<String>> commands, List<String> passwords, Path stem, Duration timeout)
+      throws IOException, InterruptedException {
+    return runMain(
+        UserAddBatch.class.getName(),
+        List.of(),
+        UserAddBatch.input(commands, passwords),
+        stem,
+        timeout);
+  }
+
+  private static int runMain(
+      String mainClass, List<String> args, String input, Path stem, Duration timeout)
+      throws IOException, InterruptedException {
+    List<String> command = java(FAST_START, SharedClasses.launch(FAST_START, false));
+    command.add(mainClass);
     command.addAll(args);
     Process process =
         new ProcessBuilder(command)
@@ -80,11 +106,65 @@ public final class ServerJvm {
       in.write(input.getBytes(StandardCharsets.UTF_8));
     }
     if (!process.waitFor(Await.scaled(timeout).toMillis(), TimeUnit.MILLISECONDS)) {
+      String threads = threadDump(process, stem);
       process.destroyForcibly().waitFor();
       throw new IllegalStateException(
-          "gantry-server " + String.join(" ", args) + " ran over " + timeout);
+          mainClass
+              + " "
+              + String.join(" ", args)
+              + " ran over "
+              + timeout
+              + "; its output: "
+              + tail(out(stem))
+              + tail(err(stem))
+              + threads);
     }
     return process.exitValue();
+  }
+
+  /**
+   * What each thread of a JVM that ran over its time was doing ({@code jcmd PID Thread.print}),
+   * kept in {@code stem.threads} and returned (the first frames) for the failure's message: a hang
+   * on a loaded CI machine is otherwise known only by its timeout.
+   */
+  public static String threadDump(Process process, Path stem) {
+    Path dump = stem.resolveSibling(stem.getFileName() + ".threads");
+    try {
+      Process jcmd =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  Long.toString(process.pid()),
+                  "Thread.print")
+              .redirectErrorStream(true)
+              .redirectOutput(dump.toFile())
+              .start();
+      if (!jcmd.waitFor(30, TimeUnit.SECONDS)) {
+        jcmd.destroyForcibly();
+      }
+      String threads = Files.readString(dump); // main and the application's threads come first
+      return "; its threads ("
+          + dump
+          + "):\n"
+          + threads.substring(0, Math.min(threads.length(), 12_000));
+    } catch (IOException e) {
+      return "; no thread dump: " + e.getMessage();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "; no thread dump: interrupted";
+    }
+  }
+
+  /** The last 6,000 characters of a file (a log), or why not. */
+  private static String tail(Path file) {
+    try {
+      String text = Files.readString(file);
+      return "\n--- "
+          + file.getFileName()
+          + "\n"
+          + text.substring(Math.max(0, text.length() - 6000));
+    } catch (IOException e) {
+      return "\n--- " + file.getFileName() + " unreadable: " + e.getMessage();
+    }
   }
 
   public static Path out(Path stem) {
@@ -95,7 +175,7 @@ public final class ServerJvm {
     return stem.resolveSibling(stem.getFileName() + ".err");
   }
 
-  private static List<String> java(List<String> jvmOptions) {
+  private static List<String> java(List<String> jvmOptions, SharedClasses.Launch classes) {
     if (ClassLoader.getSystemResource(MAIN.replace('.', '/') + ".class") == null) {
       throw new IllegalStateException(
           MAIN
@@ -108,7 +188,7 @@ public final class ServerJvm {
     command.addAll(LOG_OPTIONS);
     // the server's temporary files go where this test run keeps its own (surefire's argLine)
     command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    command.addAll(classes.options()); // the class path, and the class-data archive if any
     return command;
   }
 }
