@@ -91,13 +91,14 @@ public final class GantryTestServer implements AutoCloseable {
       int startSlowness)
       throws IOException, InterruptedException {
     Path stem = ServerJvm.logStem(name);
+    Duration timeout = ServerJvm.startTimeout(START_TIMEOUT.multipliedBy(startSlowness));
     Process process =
         ServerJvm.startServer(config, jvmOptions, ServerJvm.out(stem), ServerJvm.err(stem));
     try {
       String output =
           Await.value(
               "gantry-server (" + config + ") to say where it listens",
-              START_TIMEOUT.multipliedBy(startSlowness),
+              timeout,
               () -> startOutput(process, stem),
               text -> LISTENING.matcher(text).find(),
               text -> "its output: " + text);

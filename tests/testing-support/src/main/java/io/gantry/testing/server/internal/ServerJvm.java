@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -38,7 +39,20 @@ public final class ServerJvm {
           "-Dorg.slf4j.simpleLogger.showDateTime=true",
           "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
 
+  private static final AtomicBoolean STARTED_ONE = new AtomicBoolean();
+
   private ServerJvm() {}
+
+  /**
+   * How long the next JVM start (a server's, or its user adds') may take: {@code usual}, and twice
+   * that for the first of this test JVM. scripts/test-all starts every test JVM of the build at
+   * once (middleware-server's three forks, webapp-jsp's, the CLI's, the fuzz tests', the other
+   * modules' two) beside the sanitizer build: there the first server of a fork printed its first
+   * line 69 s after its start, at load 20 on two cores, where a quiet machine takes 1.5 s.
+   */
+  public static Duration startTimeout(Duration usual) {
+    return STARTED_ONE.getAndSet(true) ? usual : usual.multipliedBy(2);
+  }
 
   /** Where a run's standard output and error go: {@code NAME-PID-N.out} and {@code .err}. */
   public static Path logStem(String name) {
