@@ -2,6 +2,7 @@ package io.gantry.testing.server;
 
 import io.gantry.testing.Await;
 import io.gantry.testing.server.internal.ServerJvm;
+import io.gantry.testing.server.internal.StartingJvm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -91,14 +92,14 @@ public final class GantryTestServer implements AutoCloseable {
       int startSlowness)
       throws IOException, InterruptedException {
     Path stem = ServerJvm.logStem(name);
-    Duration timeout = ServerJvm.startTimeout(START_TIMEOUT.multipliedBy(startSlowness));
     Process process =
         ServerJvm.startServer(config, jvmOptions, ServerJvm.out(stem), ServerJvm.err(stem));
     try {
       String output =
-          Await.value(
+          StartingJvm.await(
               "gantry-server (" + config + ") to say where it listens",
-              timeout,
+              process,
+              START_TIMEOUT.multipliedBy(startSlowness),
               () -> startOutput(process, stem),
               text -> LISTENING.matcher(text).find(),
               text -> "its output: " + text);

@@ -245,9 +245,7 @@ public final class GantryTestServerBuilder {
       passwords.add(account.password());
     }
     Path stem = ServerJvm.logStem(name + "-user-add");
-    int code =
-        ServerJvm.addUsers(
-            commands, passwords, stem, ServerJvm.startTimeout(GantryTestServer.START_TIMEOUT));
+    int code = ServerJvm.addUsers(commands, passwords, stem, GantryTestServer.START_TIMEOUT);
     if (code != 0) {
       List<String> tried = Files.readAllLines(ServerJvm.out(stem));
       String last = tried.isEmpty() ? "" : tried.get(tried.size() - 1);

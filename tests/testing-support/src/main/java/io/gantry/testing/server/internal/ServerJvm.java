@@ -1,6 +1,5 @@
 package io.gantry.testing.server.internal;
 
-import io.gantry.testing.Await;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -11,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -39,20 +37,7 @@ public final class ServerJvm {
           "-Dorg.slf4j.simpleLogger.showDateTime=true",
           "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
 
-  private static final AtomicBoolean STARTED_ONE = new AtomicBoolean();
-
   private ServerJvm() {}
-
-  /**
-   * How long the next JVM start (a server's, or its user adds') may take: {@code usual}, and twice
-   * that for the first of this test JVM. scripts/test-all starts every test JVM of the build at
-   * once (middleware-server's three forks, webapp-jsp's, the CLI's, the fuzz tests', the other
-   * modules' two) beside the sanitizer build: there the first server of a fork printed its first
-   * line 69 s after its start, at load 20 on two cores, where a quiet machine takes 1.5 s.
-   */
-  public static Duration startTimeout(Duration usual) {
-    return STARTED_ONE.getAndSet(true) ? usual : usual.multipliedBy(2);
-  }
 
   /** Where a run's standard output and error go: {@code NAME-PID-N.out} and {@code .err}. */
   public static Path logStem(String name) {
@@ -119,15 +104,24 @@ public final class ServerJvm {
     try (OutputStream in = process.getOutputStream()) {
       in.write(input.getBytes(StandardCharsets.UTF_8));
     }
-    if (!process.waitFor(Await.scaled(timeout).toMillis(), TimeUnit.MILLISECONDS)) {
+    try {
+      StartingJvm.await(
+          mainClass + " " + String.join(" ", args),
+          process,
+          timeout,
+          process::isAlive,
+          alive -> !alive,
+          alive -> "still running");
+    } catch (AssertionError e) {
       String threads = threadDump(process, stem);
       process.destroyForcibly().waitFor();
       throw new IllegalStateException(
           mainClass
               + " "
               + String.join(" ", args)
-              + " ran over "
-              + timeout
+              + " ran over its time ("
+              + e.getMessage()
+              + ")"
               + "; its output: "
               + tail(out(stem))
               + tail(err(stem))
