@@ -2,7 +2,9 @@ package io.gantry.server.soap;
 
 import io.gantry.server.api.JobManagement;
 import io.gantry.soap.FingerprintTrustManager;
+import io.gantry.testing.Await;
 import io.gantry.testing.server.GantryTestServer;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import javax.net.ssl.TrustManager;
@@ -38,6 +40,9 @@ public final class JobManagementClients {
     return of(server.url(), server.fingerprint().orElse(null), login);
   }
 
+  /** A limit, never an expectation: a refused connection fails at once. */
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(60);
+
   public static JobManagement of(String url) {
     return of(url, null, Login.ANONYMOUS);
   }
@@ -56,7 +61,9 @@ public final class JobManagementClients {
     JobManagement port = (JobManagement) factory.create();
     Client client = ClientProxy.getClient(port);
     HTTPClientPolicy policy = new HTTPClientPolicy();
-    policy.setConnectionTimeout(10_000);
+    // connecting includes the TLS handshake, the server's work: a server starved of CPU (the
+    // first of a fork, while every test JVM of the build starts) took over 10 s to answer one
+    policy.setConnectionTimeout(Await.scaled(CONNECT_TIMEOUT).toMillis());
     policy.setReceiveTimeout(60_000);
     HTTPConduit conduit = (HTTPConduit) client.getConduit();
     conduit.setClient(policy);
