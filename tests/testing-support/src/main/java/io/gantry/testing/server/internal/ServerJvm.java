@@ -66,15 +66,6 @@ public final class ServerJvm {
   }
 
   /**
-   * Runs {@code gantry-server ARGS} to its end with {@code input} on standard input (a password, as
-   * an operator types it); returns its exit code, its output in {@code stem.out/.err}.
-   */
-  public static int run(List<String> args, String input, Path stem, Duration timeout)
-      throws IOException, InterruptedException {
-    return runMain(MAIN, args, input, stem, timeout);
-  }
-
-  /**
    * Runs {@code gantry-server user add} for each of {@code commands} (its arguments after {@code
    * user add}'s own) in one JVM, each with its password on standard input ({@link UserAddBatch});
    * returns the exit code of the first that failed, or 0; the output is in {@code stem.out/.err}.
@@ -82,20 +73,10 @@ public final class ServerJvm {
   public static int addUsers(
       List<List<String>> commands, List<String> passwords, Path stem, Duration timeout)
       throws IOException, InterruptedException {
-    return runMain(
-        UserAddBatch.class.getName(),
-        List.of(),
-        UserAddBatch.input(commands, passwords),
-        stem,
-        timeout);
-  }
-
-  private static int runMain(
-      String mainClass, List<String> args, String input, Path stem, Duration timeout)
-      throws IOException, InterruptedException {
+    String mainClass = UserAddBatch.class.getName();
+    String input = UserAddBatch.input(commands, passwords);
     List<String> command = java(FAST_START, SharedClasses.launch(FAST_START, false));
     command.add(mainClass);
-    command.addAll(args);
     Process process =
         new ProcessBuilder(command)
             .redirectOutput(out(stem).toFile())
@@ -106,7 +87,7 @@ public final class ServerJvm {
     }
     try {
       StartingJvm.await(
-          mainClass + " " + String.join(" ", args),
+          "gantry-server user add (" + commands.size() + " accounts)",
           process,
           timeout,
           process::isAlive,
@@ -116,10 +97,7 @@ public final class ServerJvm {
       String threads = threadDump(process, stem);
       process.destroyForcibly().waitFor();
       throw new IllegalStateException(
-          mainClass
-              + " "
-              + String.join(" ", args)
-              + " ran over its time ("
+          "gantry-server user add ran over its time ("
               + e.getMessage()
               + ")"
               + "; its output: "

@@ -31,12 +31,7 @@ class StartingJvmTest {
   void aProcessThatUsesNoCpuFailsOnceTheUsualLimitAndOneWindowHavePassed() throws IOException {
     process = new ProcessBuilder(List.of("sleep", "60")).start();
     long start = System.nanoTime();
-    AssertionFailedError failure =
-        assertThrows(
-            AssertionFailedError.class,
-            () ->
-                StartingJvm.await(
-                    "a sleeper", process, USUAL, () -> "asleep", s -> false, s -> s, WINDOW));
+    AssertionFailedError failure = awaitFails("a sleeper", "asleep");
     double waited = (System.nanoTime() - start) / 1e9;
     assertTrue(waited < 4 * USUAL.toSeconds() * scaleOf(), "stopped as stalled: " + waited);
     assertTrue(failure.getMessage().contains("a sleeper"), failure.getMessage());
@@ -64,15 +59,17 @@ class StartingJvmTest {
   void aProcessThatWorksForeverFailsAtFourTimesTheUsualLimit() throws IOException {
     process = new ProcessBuilder(List.of("sh", "-c", "while :; do :; done")).start();
     long start = System.nanoTime();
-    AssertionFailedError failure =
-        assertThrows(
-            AssertionFailedError.class,
-            () ->
-                StartingJvm.await(
-                    "a spinner", process, USUAL, () -> "spinning", s -> false, s -> s, WINDOW));
+    AssertionFailedError failure = awaitFails("a spinner", "spinning");
     double waited = (System.nanoTime() - start) / 1e9;
     assertTrue(waited >= 4 * USUAL.toSeconds() * scaleOf(), "waited " + waited);
     assertTrue(failure.getMessage().contains("spinning"), failure.getMessage());
+  }
+
+  /** Waits for {@code process} to show what never comes; the failure that ends the wait. */
+  private AssertionFailedError awaitFails(String what, String shown) {
+    return assertThrows(
+        AssertionFailedError.class,
+        () -> StartingJvm.await(what, process, USUAL, () -> shown, s -> false, s -> s, WINDOW));
   }
 
   private static double scaleOf() {
