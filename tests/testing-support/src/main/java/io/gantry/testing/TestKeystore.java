@@ -33,6 +33,9 @@ public final class TestKeystore {
           new ProcessBuilder(
                   List.of(
                       Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                      // C1 only: half the CPU of a one-off keytool (as TlsKeystore's)
+                      "-J-XX:TieredStopAtLevel=1",
+                      "-J-XX:+UseSerialGC",
                       "-genkeypair",
                       "-alias",
                       "test",
