@@ -17,8 +17,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
@@ -48,6 +50,7 @@ public final class NotificationDelivery implements AutoCloseable {
   private static final Duration RETRY_CAP = Duration.ofMinutes(15);
   private static final Duration IDLE_LOOK = Duration.ofSeconds(5);
   private static final int BATCH = 100;
+  private static final int REQUESTS_KEPT = 4096;
   private static final String SCHEDULE_EVENTS = "io.gantry.schedule.";
 
   private final Outbox outbox;
@@ -60,6 +63,24 @@ public final class NotificationDelivery implements AutoCloseable {
   private final Duration firstRetry;
   private final Clock clock;
   private final Semaphore wake = new Semaphore(0);
+
+  /**
+   * Each recent job's gx:Notify, parsed once: a job has six events or more, and parsing its whole
+   * JSDL for each was 14% of the server's CPU under submit load (middleware-server/bench/README.md,
+   * "Latest figures"). A job's description never changes once stored. The least recently used jobs
+   * go first; {@link #requestOf} holds the lock (a pass runs on one thread, tests call {@link
+   * #deliverDue} on theirs).
+   */
+  private final Map<JobId, Optional<NotifyRequest>> requests =
+      new LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<JobId, Optional<NotifyRequest>> eldest) {
+          return size() > REQUESTS_KEPT;
+        }
+      };
+
   private final Thread thread;
   private volatile boolean stopping;
   private Instant lastPurge = Instant.EPOCH;
@@ -226,8 +247,7 @@ public final class NotificationDelivery implements AutoCloseable {
     Optional<JobId> job = jobOf(event);
     String owner = event.owner();
     if (job.isPresent()) {
-      jobs.jobDescription(job.get())
-          .flatMap(NotifyRequest::of)
+      requestOf(job.get())
           .filter(request -> request.wants(event.type()))
           .ifPresent(
               request -> {
@@ -261,6 +281,15 @@ public final class NotificationDelivery implements AutoCloseable {
         webhookTargets.add(s.target());
       }
     }
+  }
+
+  private synchronized Optional<NotifyRequest> requestOf(JobId job) {
+    Optional<NotifyRequest> known = requests.get(job);
+    if (known == null) {
+      known = jobs.jobDescription(job).flatMap(NotifyRequest::of);
+      requests.put(job, known);
+    }
+    return known;
   }
 
   /**
