@@ -167,7 +167,29 @@ public final class UserAuthenticator {
       return false;
     }
     verified.remember(name, storedHash, password);
+    if (!hasher.isCurrent(storedHash)) {
+      upgradeHash(name, storedHash, password);
+    }
     return true;
+  }
+
+  /**
+   * Replaces a hash of an earlier, weaker form by a current one, now that the password is at hand
+   * (the only moment it is). Only if the stored hash is still the one verified: an administrator's
+   * new password set meanwhile wins. A store that refuses the write leaves the old hash, to be
+   * replaced at a later login; the login itself stands.
+   */
+  private void upgradeHash(String name, String storedHash, char[] password) {
+    try {
+      if (accounts.replacePasswordHash(name, storedHash, hasher.hash(password))) {
+        log.info("password hash of user '{}' replaced by the current form", printable(name));
+      }
+    } catch (RuntimeException e) {
+      log.warn(
+          "password hash of user '{}' not replaced by the current form, kept for a later login: {}",
+          printable(name),
+          e.toString());
+    }
   }
 
   /**

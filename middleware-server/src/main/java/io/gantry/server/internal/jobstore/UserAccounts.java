@@ -94,6 +94,25 @@ public final class UserAccounts {
   }
 
   /**
+   * Replaces the password hash of {@code name} only if it is still {@code expected}; false if it
+   * changed meanwhile (or the user is gone).
+   */
+  public boolean replacePasswordHash(String name, String expected, String passwordHash) {
+    return tx.write(
+        "replace the password hash of user " + name,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE gantry_user SET password_hash = ? WHERE name = ? AND password_hash = ?")) {
+            ps.setString(1, passwordHash);
+            ps.setString(2, name);
+            ps.setString(3, expected);
+            return ps.executeUpdate() == 1;
+          }
+        });
+  }
+
+  /**
    * Removes an account; false if there is no such user. In the same transaction its schedules are
    * removed and its session tokens go (foreign key). Its jobs stay for the audit trail, owned by
    * its user id, which no later user gets: they are shown to administrators as the name followed by
