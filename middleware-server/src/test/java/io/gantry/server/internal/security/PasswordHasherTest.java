@@ -55,6 +55,33 @@ class PasswordHasherTest {
     assertTrue(hasher.isCurrent(stored));
   }
 
+  /**
+   * An unknown user's login must cost what a known user's does, or its time tells which names
+   * exist: the hash it checks is a well-formed current one (a damaged one would be refused before
+   * any PBKDF2 work), matched by no password tried.
+   */
+  @Test
+  void anUnknownUsersLoginChecksAWellFormedCurrentHashThatNoPasswordMatches() {
+    String nobody = PasswordHasher.nobodysHash();
+    assertTrue(hasher.isCurrent(nobody), nobody);
+    assertFalse(hasher.verify("".toCharArray(), nobody));
+    assertFalse(hasher.verify("no user has this password".toCharArray(), nobody));
+    // this thread's CPU time, not the clock's: a busy machine may pause the thread at any moment
+    java.lang.management.ThreadMXBean cpu =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    long t0 = cpu.getCurrentThreadCpuTime();
+    assertFalse(hasher.verifyNobody("guess".toCharArray()));
+    long nobodyNanos = cpu.getCurrentThreadCpuTime() - t0;
+    String real = hasher.hash("x".toCharArray());
+    long t1 = cpu.getCurrentThreadCpuTime();
+    assertFalse(hasher.verify("guess".toCharArray(), real));
+    long realNanos = cpu.getCurrentThreadCpuTime() - t1;
+    // the same PBKDF2 work: far more than a refusal of a damaged form, which takes microseconds
+    assertTrue(
+        nobodyNanos > realNanos / 4,
+        "unknown user " + nobodyNanos / 1_000_000 + " ms, known " + realNanos / 1_000_000 + " ms");
+  }
+
   @Test
   void aHashOfTheEarlierFormStillVerifiesButIsNotCurrent() throws Exception {
     String earlier = earlierFormHash("correct horse battery");
