@@ -13,6 +13,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -163,22 +164,37 @@ public final class Outbox {
   }
 
   /**
-   * Event {@code seq} is done: every target confirmed it, or delivery gave up ({@code outcome}).
+   * Events done, each with its outcome: every target confirmed it, or delivery gave up. One
+   * transaction for them all (a pass over a hundred due events is one commit, not a hundred).
    *
    * <p>Not waited for on disk: every job event is done here (most with no receiver), and a sync for
    * each made a trivial job's events three of its six syncs, queued with the job's own on the
-   * store's one sync at a time (JFR, middleware-server/bench/README.md). A crash that loses it
-   * leaves the event due, and the next pass does it again: targets that confirmed it are skipped
-   * ({@link #confirmed} is durable), so no receiver gets it twice; only a receiver whose failures
-   * had given up is tried once more.
+   * store's one sync at a time (JFR, middleware-server/bench/README.md). A crash that loses them
+   * leaves the events due, and the next pass does them again: targets that confirmed one are
+   * skipped ({@link #confirmed} is durable), so no receiver gets it twice; only a receiver whose
+   * failures had given up is tried once more.
    */
-  public void done(long seq, String outcome) {
-    update(
-        false,
-        "UPDATE gantry_outbox SET done_at = ?, outcome = ? WHERE seq = ?",
-        now(),
-        clip(outcome),
-        seq);
+  public void done(Map<Long, String> outcomes) {
+    if (outcomes.isEmpty()) {
+      return;
+    }
+    Instant at = now();
+    tx.writeLazily(
+        "mark " + outcomes.size() + " notification events done",
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE gantry_outbox SET done_at = ?, outcome = ? WHERE seq = ?")) {
+            for (Map.Entry<Long, String> e : outcomes.entrySet()) {
+              JobRows.setInstant(ps, 1, at);
+              ps.setString(2, clip(e.getValue()));
+              ps.setLong(3, e.getKey());
+              ps.addBatch();
+            }
+            ps.executeBatch();
+          }
+          return null;
+        });
   }
 
   /** Events not yet done: the notification backlog. */
@@ -201,10 +217,6 @@ public final class Outbox {
   }
 
   private void update(String sql, Object... params) {
-    update(true, sql, params);
-  }
-
-  private void update(boolean durable, String sql, Object... params) {
     Transactor.Work<Object> work =
         c -> {
           try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -218,11 +230,7 @@ public final class Outbox {
             return ps.executeUpdate();
           }
         };
-    if (durable) {
-      tx.write("update the notification outbox", work);
-    } else {
-      tx.writeLazily("update the notification outbox", work);
-    }
+    tx.write("update the notification outbox", work);
   }
 
   private Instant now() {

@@ -137,20 +137,28 @@ public final class NotificationDelivery implements AutoCloseable {
   /** One pass over the due events; returns how many there were. */
   int deliverDue() {
     List<OutboxEvent> due = outbox.due(BATCH);
-    for (OutboxEvent event : due) {
-      if (stopping) {
-        break;
+    // the pass's done marks, written together at its end (one commit, not one per event): the next
+    // pass reads the outbox only after they are written; a crash before loses only marks, and the
+    // events they close are done again, their confirmed targets skipped (Outbox.done)
+    Map<Long, String> done = new LinkedHashMap<>();
+    try {
+      for (OutboxEvent event : due) {
+        if (stopping) {
+          break;
+        }
+        try {
+          deliver(event, done);
+        } catch (InterruptedException e) {
+          stopping = true; // aborted by close(): the event stays due for the next start
+        }
       }
-      try {
-        deliver(event);
-      } catch (InterruptedException e) {
-        stopping = true; // aborted by close(): the event stays due for the next start
-      }
+    } finally {
+      outbox.done(done);
     }
     return due.size();
   }
 
-  private void deliver(OutboxEvent event) throws InterruptedException {
+  private void deliver(OutboxEvent event, Map<Long, String> done) throws InterruptedException {
     Set<String> webhookSet = new LinkedHashSet<>();
     Set<String> mailSet = new LinkedHashSet<>();
     targets(event, webhookSet, mailSet);
@@ -200,12 +208,12 @@ public final class NotificationDelivery implements AutoCloseable {
         failures.add(failure.get());
       }
     }
-    finish(event, sent, failures);
+    finish(event, sent, failures, done);
   }
 
-  private void finish(OutboxEvent event, int sent, List<String> failures) {
+  private void finish(OutboxEvent event, int sent, List<String> failures, Map<Long, String> done) {
     if (failures.isEmpty()) {
-      outbox.done(event.seq(), sent == 0 ? "no receiver" : "delivered");
+      done.put(event.seq(), sent == 0 ? "no receiver" : "delivered");
       return;
     }
     String error = String.join("; ", failures);
@@ -219,7 +227,7 @@ public final class NotificationDelivery implements AutoCloseable {
           attempts,
           maxAge,
           error);
-      outbox.done(event.seq(), "gave up after " + attempts + " attempts: " + error);
+      done.put(event.seq(), "gave up after " + attempts + " attempts: " + error);
       return;
     }
     outbox.retryAt(event.seq(), attempts, now.plus(backoff(attempts)), error);
