@@ -9,8 +9,9 @@
  * 4. Every node's P&L stays on the rank that valued it: VaR, ES, their standard errors and
  *    the histograms come from a distributed selection of the tail and sums carried along
  *    the ranks in scenario order (dist_risk.h), node_pnl.csv.gz is written by every rank
- *    (pnl_writer.h), and rank 0 computes the contributions from the tail scenarios alone,
- *    so outputs are byte-identical whatever the number of ranks. With --progress or
+ *    (pnl_writer.h), and the contributions come from the tail scenarios alone, regenerated
+ *    by every rank for its share of the positions and gathered on rank 0, so outputs are
+ *    byte-identical whatever the number of ranks. With --progress or
  *    target_rse the scenarios are valued in rounds ending at checkpoints (rounds.h), and
  *    once the run stops every rank gets the contiguous block a run without them has.
  * 0. Rank 0 removes the result files of any earlier run from the output directory, so a
@@ -63,7 +64,7 @@ typedef struct run {
     double *own_var, *own_es, *top_var, *top_es, *child_var, *child_es;
     long long n, lo, hi;
     char stress_from[11], stress_to[11];
-    double t_read, t_value, cpu_value, t_progress, t_regroup, t_stats, t_pnl, t_rank0;
+    double t_read, t_value, cpu_value, t_progress, t_regroup, t_stats, t_pnl, t_contrib, t_rank0;
     mcvar_progress pg; /* with --progress or a target */
     int progress;      /* valued in rounds that end at checkpoints */
     mcvar_rounds rounds;
@@ -335,40 +336,56 @@ static int search_stress_window(run *r, char *err) {
 }
 
 /* Each position's Euler contributions to `node` (all positions when node is the top, else
- * the node's own positions), for every level, from the scenarios ranked 1..R in the node's
- * order, regenerated from their indices. */
-static int position_contributions(run *r, int node, double *var_c, double *es_c) {
-    const risk_summary *rs = &r->rs[node];
+ * the node's own positions) among positions [plo, phi), for every level, from the scenarios
+ * ranked 1..R in the node's order, regenerated from their indices. Each position's sums run
+ * over the scenarios in rank order whichever positions a rank holds, so the figures do not
+ * depend on how the positions are split. */
+static int position_contributions(run *r, const risk_summary *rs, int node, int plo, int phi,
+                                  double *var_c, double *es_c) {
     const book *b = &r->b;
-    int nl = rs->nlevels, np = b->n, all = node == 0;
+    int nl = rs->nlevels, np = b->n, all = node == 0, any = all && plo < phi;
+    for (int p = plo; !any && p < phi; p++) any = b->node[p] == node;
+    if (!any) return 0; /* none of the node's positions here: no scenario to regenerate */
     long long R = risk_ranks_needed(rs);
-    double *vs = calloc((size_t)nl * np, sizeof(double)), *es = calloc((size_t)nl * np, sizeof(double));
+    int len = phi - plo;
+    double *vs = calloc((size_t)nl * len, sizeof(double)), *es = calloc((size_t)nl * len, sizeof(double));
     double out[BLOCK];
     block_buf k;
     int rc = block_alloc(&k, &r->m, b) || !vs || !es ? -1 : 0;
+    /* per level, the block's ES weights and VaR window, found once for all positions (a call
+     * per position, level and scenario was most of this function's time); each sum still adds
+     * the same terms in the same order */
+    double wes[PARAMS_MAX_CONF][BLOCK];
+    int wlo[PARAMS_MAX_CONF], whi[PARAMS_MAX_CONF];
     for (long long at = 0; !rc && at < R; at += BLOCK) {
         int cnt = (int)(R - at < BLOCK ? R - at : BLOCK);
         block_fill(r, &k, 0, rs->order + at, cnt);
-        for (int p = 0; p < np; p++) {
+        for (int l = 0; l < nl; l++) {
+            const var_level *v = &rs->level[l];
+            for (int j = 0; j < cnt; j++) wes[l][j] = risk_es_weight(v, at + j + 1);
+            long long lo = v->win_from - (at + 1), hi = v->win_to - at; /* j in [lo, hi) */
+            wlo[l] = (int)(lo < 0 ? 0 : lo > cnt ? cnt : lo);
+            whi[l] = (int)(hi < wlo[l] ? wlo[l] : hi > cnt ? cnt : hi);
+        }
+        for (int p = plo; p < phi; p++) {
             if (!all && b->node[p] != node) continue;
             pricer_position_pnl(&r->pr, p, k.x, k.lev, k.fx, BLOCK, cnt, out);
             for (int l = 0; l < nl; l++) {
-                const var_level *v = &rs->level[l];
-                size_t i = (size_t)l * np + p;
-                for (int j = 0; j < cnt; j++) {
-                    long long rank = at + j + 1;
-                    if (rank >= v->win_from && rank <= v->win_to) vs[i] += out[j];
-                    es[i] += risk_es_weight(v, rank) * out[j];
-                }
+                size_t i = (size_t)l * len + (p - plo);
+                double v_sum = vs[i], e_sum = es[i];
+                for (int j = wlo[l]; j < whi[l]; j++) v_sum += out[j];
+                for (int j = 0; j < cnt; j++) e_sum += wes[l][j] * out[j];
+                vs[i] = v_sum;
+                es[i] = e_sum;
             }
         }
     }
     for (int l = 0; !rc && l < nl; l++)
-        for (int p = 0; p < np; p++) {
+        for (int p = plo; p < phi; p++) {
             if (!all && b->node[p] != node) continue;
-            size_t i = (size_t)l * np + p;
-            var_c[i] = risk_var_contribution(&rs->level[l], vs[i]);
-            es_c[i] = risk_es_contribution(es[i]);
+            size_t i = (size_t)l * len + (p - plo);
+            var_c[(size_t)l * np + p] = risk_var_contribution(&rs->level[l], vs[i]);
+            es_c[(size_t)l * np + p] = risk_es_contribution(es[i]);
         }
     block_free(&k);
     free(vs);
@@ -376,25 +393,81 @@ static int position_contributions(run *r, int node, double *var_c, double *es_c)
     return rc;
 }
 
-/* Rank 0: statistics, contributions and the output files (temporary names). */
+/* What every rank needs of node `node`'s tail to value its positions' contributions: rank 0's
+ * scenario count, levels and the order of the ranks needed, broadcast into the other ranks'
+ * rs[node] (zeroed there until now; risk_free releases the order). */
+static int share_tail(run *r, int node) {
+    risk_summary *rs = &r->rs[node];
+    struct { long long n, need; int nlevels; } head = {rs->n, 0, rs->nlevels};
+    if (gio_mpi_rank() == 0) head.need = risk_ranks_needed(rs);
+    if (gio_mpi_bcast(&head, sizeof head, 0)) return -1;
+    if (gio_mpi_rank() != 0) {
+        rs->n = head.n;
+        rs->nlevels = head.nlevels;
+        rs->order = malloc(sizeof(long long) * (size_t)(head.need > 0 ? head.need : 1));
+    }
+    if (gio_mpi_agree(head.need > 0 && !rs->order, NULL)) return -1;
+    if (gio_mpi_bcast(rs->level, sizeof rs->level, 0)) return -1;
+    return head.need > 0 ? gio_mpi_bcast(rs->order, sizeof(long long) * (size_t)head.need, 0) : 0;
+}
+
+/* Every rank: the Euler contributions of its share of the positions (a contiguous range, by
+ * the canonical order), to the top node and to each position's own node; rank 0 gathers
+ * every share into top_var/top_es/own_var/own_es. Pricing the tail scenarios for every
+ * position twice was rank 0's largest part alone while the other ranks waited. */
+static int contributions(run *r, char *err) {
+    const book *b = &r->b;
+    int me = gio_mpi_rank(), size = gio_mpi_size(), nl = r->p.nconfidence, np = b->n;
+    size_t cells = (size_t)nl * (size_t)np;
+    r->own_var = calloc(cells ? cells : 1, sizeof(double));
+    r->own_es = calloc(cells ? cells : 1, sizeof(double));
+    r->top_var = calloc(cells ? cells : 1, sizeof(double));
+    r->top_es = calloc(cells ? cells : 1, sizeof(double));
+    int st = !r->own_var || !r->own_es || !r->top_var || !r->top_es;
+    if (gio_mpi_agree(st, NULL)) return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+    for (int i = 0; i < b->nnodes; i++)
+        if ((i == 0 || b->own[i]) && share_tail(r, i))
+            return snprintf(err, MCVAR_ERRLEN, "sharing the tail scenarios failed"), -1;
+    int plo = (int)((long long)np * me / size), phi = (int)((long long)np * (me + 1) / size);
+    st = position_contributions(r, &r->rs[0], 0, plo, phi, r->top_var, r->top_es);
+    for (int i = 1; !st && i < b->nnodes; i++)
+        if (b->own[i]) st = position_contributions(r, &r->rs[i], i, plo, phi, r->own_var, r->own_es);
+    if (gio_mpi_agree(st, NULL)) return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+    /* each rank's share to rank 0, one message: four arrays of nl rows of its positions */
+    double *arrays[4] = {r->top_var, r->top_es, r->own_var, r->own_es};
+    size_t most = (size_t)4 * nl * (size_t)(np / size + 1);
+    double *buf = size > 1 ? malloc(sizeof(double) * most) : NULL;
+    if (gio_mpi_agree(size > 1 && !buf, NULL)) return free(buf), snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+    for (int q = 1; !st && q < size; q++) {
+        int qlo = (int)((long long)np * q / size), qhi = (int)((long long)np * (q + 1) / size);
+        size_t len = (size_t)(qhi - qlo), bytes = sizeof(double) * 4 * nl * len;
+        if (me == q) {
+            for (int a = 0; a < 4; a++)
+                for (int l = 0; l < nl; l++)
+                    memcpy(buf + ((size_t)a * nl + l) * len, arrays[a] + (size_t)l * np + qlo,
+                           sizeof(double) * len);
+            st = bytes && gio_mpi_send(buf, bytes, 0);
+        } else if (me == 0) {
+            st = bytes && gio_mpi_recv(buf, bytes, q);
+            for (int a = 0; !st && a < 4; a++)
+                for (int l = 0; l < nl; l++)
+                    memcpy(arrays[a] + (size_t)l * np + qlo, buf + ((size_t)a * nl + l) * len,
+                           sizeof(double) * len);
+        }
+    }
+    free(buf);
+    if (gio_mpi_agree(st, NULL)) return snprintf(err, MCVAR_ERRLEN, "gathering the contributions failed"), -1;
+    return 0;
+}
+
+/* Rank 0: the child nodes' contributions and the output files (temporary names). */
 static int analyse_and_write(run *r, report *rep, char *err) {
     const book *b = &r->b;
     int nl = r->p.nconfidence;
-    size_t cells = (size_t)nl * (size_t)b->n, ncells = (size_t)nl * (size_t)b->nnodes;
-    r->own_var = calloc(cells, sizeof(double));
-    r->own_es = calloc(cells, sizeof(double));
-    r->top_var = calloc(cells, sizeof(double));
-    r->top_es = calloc(cells, sizeof(double));
+    size_t ncells = (size_t)nl * (size_t)b->nnodes;
     r->child_var = calloc(ncells, sizeof(double));
     r->child_es = calloc(ncells, sizeof(double));
-    if (!r->own_var || !r->own_es || !r->top_var || !r->top_es || !r->child_var ||
-        !r->child_es)
-        return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
-    if (position_contributions(r, 0, r->top_var, r->top_es))
-        return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
-    for (int i = 1; i < b->nnodes; i++)
-        if (b->own[i] && position_contributions(r, i, r->own_var, r->own_es))
-            return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
+    if (!r->child_var || !r->child_es) return snprintf(err, MCVAR_ERRLEN, "out of memory"), -1;
     aggregate_child_contributions(b, r->rs, r->child_var, r->child_es);
     results res = {.p = &r->p, .b = b, .m = &r->m, .n = r->n, .first_date = r->g.first_date,
 .rs = r->rs, .own_var = r->own_var, .own_es = r->own_es,
@@ -467,10 +540,12 @@ static void print_timings(const run *r, double t_total) {
            "mcvar.valuations_per_cpu_sec_per_rank: %.0f\nmcvar.total_seconds: %.3f\n",
            np, r->n, r->b.n, r->b.nnodes, r->t_read, tmax, vals / (tmax * np), cmax,
            vals / (cmax * np), t_total);
-    /* rank0_only: what rank 0 does while the others wait (contributions, the small files) */
+    /* contributions: every rank values its positions' tail scenarios; rank0_only: what rank 0
+     * does while the others wait (the child nodes' contributions, the output files) */
     printf("mcvar.statistics_seconds: %.3f\nmcvar.node_pnl_seconds: %.3f\n"
+           "mcvar.contributions_seconds: %.3f\n"
            "mcvar.rank0_only_seconds: %.3f\nmcvar.rank0_only_percent: %.2f\n"
-           "mcvar.peak_rss_mib_max_rank: %.0f\n", r->t_stats, r->t_pnl, r->t_rank0,
+           "mcvar.peak_rss_mib_max_rank: %.0f\n", r->t_stats, r->t_pnl, r->t_contrib, r->t_rank0,
            100 * r->t_rank0 / t_total, rss);
     if (r->progress)
         printf("mcvar.checkpoint_seconds: %.3f\nmcvar.regroup_seconds: %.3f\n"
@@ -598,6 +673,12 @@ static int execute(run *r) {
         if (me == 0) remove(pnl_tmp);
         return st;
     }
+    double t_contrib = gio_mpi_wtime();
+    if ((st = agree(contributions(r, err) ? EXIT_OUTPUT : 0, err))) {
+        if (me == 0) remove(pnl_tmp);
+        return st;
+    }
+    r->t_contrib = gio_mpi_wtime() - t_contrib;
     double t_rank0 = gio_mpi_wtime();
     st = me == 0 && (analyse_and_write(r, &rep, err) || report_adopt(&rep, pnl_tmp, pnl_final, err))
              ? EXIT_OUTPUT : 0;
