@@ -34,6 +34,21 @@ public final class SessionTokens {
     this.tx = tx;
   }
 
+  /**
+   * What a token keeps of its user's password hash when issued (the hash's SHA-256, hex): a token
+   * whose stamp no longer matches the stored hash was issued before the password changed.
+   */
+  public static String passwordStamp(String passwordHash) {
+    try {
+      return java.util.HexFormat.of()
+          .formatHex(
+              java.security.MessageDigest.getInstance("SHA-256")
+                  .digest(passwordHash.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+
   /** A stored token: never its secret, only what it is and whose. */
   public record StoredToken(
       String id,

@@ -94,8 +94,10 @@ public final class UserAccounts {
   }
 
   /**
-   * Replaces the password hash of {@code name} only if it is still {@code expected}; false if it
-   * changed meanwhile (or the user is gone).
+   * Replaces the password hash of {@code name} by another of the same password (a stronger form)
+   * only if it is still {@code expected}; false if it changed meanwhile (or the user is gone). In
+   * the same transaction the user's session tokens stamped with the old hash are stamped with the
+   * new one: the password did not change, so neither do the sessions it opened.
    */
   public boolean replacePasswordHash(String name, String expected, String passwordHash) {
     return tx.write(
@@ -107,8 +109,20 @@ public final class UserAccounts {
             ps.setString(1, passwordHash);
             ps.setString(2, name);
             ps.setString(3, expected);
-            return ps.executeUpdate() == 1;
+            if (ps.executeUpdate() != 1) {
+              return false;
+            }
           }
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE gantry_session_token SET password_stamp = ?"
+                      + " WHERE user_name = ? AND password_stamp = ?")) {
+            ps.setString(1, SessionTokens.passwordStamp(passwordHash));
+            ps.setString(2, name);
+            ps.setString(3, SessionTokens.passwordStamp(expected));
+            ps.executeUpdate();
+          }
+          return true;
         });
   }
 

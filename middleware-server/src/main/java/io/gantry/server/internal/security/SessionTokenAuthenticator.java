@@ -82,7 +82,7 @@ public final class SessionTokenAuthenticator {
         new StoredToken(
             HexFormat.of().formatHex(id),
             account.name(),
-            sha256(account.passwordHash()),
+            SessionTokens.passwordStamp(account.passwordHash()),
             description == null || description.isBlank() ? null : clip(description.strip()),
             now,
             now.plus(lifetime));
@@ -108,7 +108,8 @@ public final class SessionTokenAuthenticator {
       return Check.refused("the session token's user no longer exists");
     }
     if (!MessageDigest.isEqual(
-        sha256(account.get().passwordHash()).getBytes(StandardCharsets.US_ASCII),
+        SessionTokens.passwordStamp(account.get().passwordHash())
+            .getBytes(StandardCharsets.US_ASCII),
         token.passwordStamp().getBytes(StandardCharsets.US_ASCII))) {
       return Check.refused("the password changed after the session token was issued");
     }

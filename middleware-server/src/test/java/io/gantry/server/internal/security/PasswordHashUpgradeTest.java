@@ -10,6 +10,7 @@ import io.gantry.server.internal.jobstore.JdbcJobStore;
 import io.gantry.server.internal.jobstore.JobStoreSettings;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +41,10 @@ class PasswordHashUpgradeTest {
     try (JdbcJobStore store = JdbcJobStore.open(JobStoreSettings.h2File(dir.resolve("store")))) {
       store.userAccounts().add(new UserAccount("alice", UserAccount.Role.USER, earlier));
       UserAuthenticator auth = authenticator(store);
+      SessionTokenAuthenticator tokens =
+          new SessionTokenAuthenticator(
+              store.sessionTokens(), store.userAccounts(), Duration.ofHours(12), Clock.systemUTC());
+      String token = tokens.issue("alice", "before the upgrade").orElseThrow().secret();
 
       assertFalse(auth.authenticate("alice", "a guess".toCharArray(), "127.0.0.1").isPresent());
       assertEquals(earlier, storedHash(store, "alice"), "a failed login changes nothing");
@@ -50,6 +55,10 @@ class PasswordHashUpgradeTest {
       assertTrue(now.startsWith("pbkdf2-sha512$210000$"), now);
       assertTrue(hasher.verify("first password".toCharArray(), now));
       assertFalse(hasher.verify("a guess".toCharArray(), now));
+
+      assertTrue(
+          tokens.check(token).account().isPresent(),
+          "a session opened before the upgrade lives on: the password did not change");
 
       // a new authenticator (nothing remembered) checks the new hash, and leaves a current one be
       UserAuthenticator afresh = authenticator(store);
