@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stage-out returned is what the next server would open. H2's retention time 0 and older rows
  * deleted between stage-outs make H2 reuse space in the file from the first commits, as a database
  * written for minutes does. The writer is not an administrator, as the demo's stage-out account is
- * not.
+ * not. Without {@link H2FileSync} this test lost 4 of 40 stage-outs (on H2 2.5.252).
  */
 class StageOutCrashTest {
   private static final String WRITER = "results_writer";
@@ -59,7 +59,8 @@ class StageOutCrashTest {
       Random sizes = new Random(7);
       List<Integer> lost = new ArrayList<>();
       try (StagingGateway gateway =
-          new StagingGateway(new OneDataSource(results), GatewayOptions.defaults())) {
+          new StagingGateway(new OneDataSource(results), GatewayOptions.defaults())
+              .useDurableCommit(new H2FileSync())) {
         for (int job = 1; job <= 40; job++) {
           Path jobDir = Files.createDirectories(jobs.resolve("job-" + job));
           writeRows(jobDir.resolve("result.csv"), job, sizes);
