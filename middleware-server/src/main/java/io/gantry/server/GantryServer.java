@@ -30,6 +30,7 @@ import io.gantry.server.internal.datadirectory.PrivateDataDirectory;
 import io.gantry.server.internal.demo.DemoMarket;
 import io.gantry.server.internal.demo.DemoRemoteHost;
 import io.gantry.server.internal.faults.FaultPoint;
+import io.gantry.server.internal.h2.H2FileSync;
 import io.gantry.server.internal.http.GantryHttpServer;
 import io.gantry.server.internal.http.ListeningSocket;
 import io.gantry.server.internal.http.SoapEndpoint;
@@ -283,6 +284,8 @@ public final class GantryServer implements AutoCloseable {
             ? StageInCache.open(stageInCacheDirectory(config), config.stageIn().cacheMaxBytes())
             : null;
     gateway.useCache(stageInCache);
+    // a data source that is an H2 file lives in this JVM: a kill -9 is its crash too
+    gateway.useDurableCommit(new H2FileSync());
     return new Staging(
         identities,
         passwordKey,

@@ -58,6 +58,7 @@ public final class StagingGateway implements AutoCloseable {
   private final Map<String, UriScheme> uriSchemes;
   private volatile StageInCache cache;
   private volatile JobOutputs jobOutputs = JobOutputs.NONE;
+  private volatile DurableCommit durableCommit = DurableCommit.NONE;
 
   /**
    * A gateway that connects wherever a plan says ({@link ConnectionPolicy#unrestricted()}; no file:
@@ -142,6 +143,16 @@ public final class StagingGateway implements AutoCloseable {
   }
 
   /**
+   * Runs {@code durable} after each stage-out commit, before the step is reported done (without it,
+   * {@link DurableCommit#NONE}: the database's commit is trusted). Call once, before the first
+   * stage-out.
+   */
+  public StagingGateway useDurableCommit(DurableCommit durable) {
+    this.durableCommit = Objects.requireNonNull(durable, "durable");
+    return this;
+  }
+
+  /**
    * Stage-in: remote transfers in ArrangingOrder, then SQL extracts group by group.
    *
    * @param jobDirectory existing directory all plan file names are relative to
@@ -180,7 +191,8 @@ public final class StagingGateway implements AutoCloseable {
             compressionPool,
             options,
             policy,
-            c == null ? null : c.store());
+            c == null ? null : c.store(),
+            DurableCommit.NONE);
     List<ManifestRecord> records = new ArrayList<>();
     records.addAll(run("transfers", transfers(plan.transfers(), dir, env.cache()), progress));
     records.addAll(run("uris", uriTransfers(plan.uriTransfers(), dir, env.cache()), progress));
@@ -212,7 +224,9 @@ public final class StagingGateway implements AutoCloseable {
   private Manifest stageOut(StageOutPlan plan, JobFiles dir, StagingListener listener)
       throws StagingException {
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);
-    SqlSteps env = new SqlSteps(dir, credentials, pools, compressionPool, options, policy, null);
+    SqlSteps env =
+        new SqlSteps(
+            dir, credentials, pools, compressionPool, options, policy, null, durableCommit);
     List<Step> loads = new ArrayList<>();
     plan.loads().forEach(l -> loads.add(new SqlLoadStep(l, env, plan.jobId())));
     List<ManifestRecord> records = new ArrayList<>(run("sql", loads, progress));

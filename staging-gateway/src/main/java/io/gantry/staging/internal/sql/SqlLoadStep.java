@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Rows are bound (one parameter per column, in order) and batched; a failing row or batch
  *       rolls back everything this step wrote.
  *   <li>The ledger row is inserted, then the transaction commits.
+ *   <li>The commit is made durable where the database's own commit does not ({@link
+ *       io.gantry.staging.DurableCommit}: an H2 file in the server's JVM); only then is the step
+ *       done.
  * </ol>
  */
 public final class SqlLoadStep implements Step {
@@ -106,6 +109,8 @@ public final class SqlLoadStep implements Step {
         StageOutLedger.Entry done = StageOutLedger.find(c, jobId, stepKey);
         if (done != null) {
           c.rollback();
+          // the run that committed it may have ended before its commit was made durable
+          makeDurable(c, spec);
           return alreadyCommitted(done, checksum, spec, input, start);
         }
         long rows = copyRows(c, input, context);
@@ -115,6 +120,7 @@ public final class SqlLoadStep implements Step {
         StageOutLedger.record(c, jobId, stepKey, checksum, rows);
         context.progress().listener().committing(label());
         c.commit();
+        makeDurable(c, spec);
         return new ManifestRecord(
             "sql-load",
             spec.describe(),
@@ -134,6 +140,24 @@ public final class SqlLoadStep implements Step {
         rollbackQuietly(c);
         throw e;
       }
+    }
+  }
+
+  /**
+   * The durable point of the step: after it the step may be reported done, and the server record
+   * the job's results as staged out ({@link io.gantry.staging.DurableCommit}).
+   */
+  private void makeDurable(Connection c, DataSourceSpec spec) throws StagingException {
+    try {
+      env.durableCommit().afterCommit(c);
+    } catch (SQLException e) {
+      throw new StagingException(
+          label(),
+          "committed on data source "
+              + spec.describe()
+              + " but could not make it durable (a crash now could lose it): "
+              + e.getMessage(),
+          e);
     }
   }
 

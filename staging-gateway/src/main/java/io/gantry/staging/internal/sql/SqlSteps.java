@@ -4,6 +4,7 @@ import io.gantry.staging.ConnectionPolicy;
 import io.gantry.staging.CredentialResolver;
 import io.gantry.staging.DataSourceRef;
 import io.gantry.staging.DataSourceSpec;
+import io.gantry.staging.DurableCommit;
 import io.gantry.staging.GatewayOptions;
 import io.gantry.staging.StagingException;
 import io.gantry.staging.internal.cache.CacheStore;
@@ -11,8 +12,9 @@ import io.gantry.staging.internal.files.JobFiles;
 import java.util.concurrent.ExecutorService;
 
 /**
- * What SQL steps share: the job directory, credentials, pools, compression threads, options and the
- * stage-in cache (null: none).
+ * What SQL steps share: the job directory, credentials, pools, compression threads, options, the
+ * stage-in cache (null: none) and what makes a stage-out commit durable (stage-in writes nothing to
+ * keep: {@link DurableCommit#NONE}).
  */
 public record SqlSteps(
     JobFiles jobDirectory,
@@ -21,7 +23,8 @@ public record SqlSteps(
     ExecutorService compressionPool,
     GatewayOptions options,
     ConnectionPolicy policy,
-    CacheStore cache) {
+    CacheStore cache,
+    DurableCommit durableCommit) {
 
   /**
    * Resolves a plan's data source for reading or writing, turning the resolver's refusal into a

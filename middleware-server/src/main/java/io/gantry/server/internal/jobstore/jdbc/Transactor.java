@@ -1,5 +1,6 @@
 package io.gantry.server.internal.jobstore.jdbc;
 
+import io.gantry.server.internal.h2.H2FileHeader;
 import io.gantry.server.internal.jobstore.JobStoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -134,7 +135,11 @@ public final class Transactor {
     try (Connection c = dataSource.getConnection()) {
       h2 = "H2".equals(c.getMetaData().getDatabaseProductName());
       if (h2) {
-        H2FileHeader.check();
+        try {
+          H2FileHeader.check();
+        } catch (IllegalStateException e) {
+          throw new JobStoreException("job store: " + e.getMessage(), e);
+        }
         try (Statement s = c.createStatement()) {
           s.execute("SET WRITE_DELAY 0");
           s.execute("CHECKPOINT SYNC");

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * too, which the fsync covers). Rows of varied sizes, older ones deleted, with H2's retention time
  * 0, make H2 reuse space in the file from the first commits, as a job store running for minutes
  * does (H2 keeps freed space 45 s by default): there H2 used to leave the file header naming a
- * chunk from which the newest commit was not found ({@link H2FileHeader}; without it this test lost
- * 22 of 40 writes, the first one among them).
+ * chunk from which the newest commit was not found ({@link
+ * io.gantry.server.internal.h2.H2FileHeader}; without it this test lost 22 of 40 writes, the first
+ * one among them).
  */
 class TransactorCrashTest {
   @TempDir Path dir;

@@ -1,6 +1,5 @@
-package io.gantry.server.internal.jobstore.jdbc;
+package io.gantry.server.internal.h2;
 
-import io.gantry.server.internal.jobstore.JobStoreException;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -13,6 +12,7 @@ import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.FileStore;
 import org.h2.mvstore.RandomAccessStore;
+import org.h2.mvstore.db.Store;
 
 /**
  * Points an embedded H2 file's header at the last chunk written, so that a commit synced to disk is
@@ -35,8 +35,11 @@ import org.h2.mvstore.RandomAccessStore;
  * writeStoreHeader} under the lock H2's own writes hold ({@code saveChunkLock}). Resolved once at
  * start-up ({@link #check}): an H2 release without them stops the server there, with this reason,
  * instead of silently losing writes.
+ *
+ * <p>Two callers: the H2 job store ({@code Transactor}, before its {@code CHECKPOINT SYNC}) and
+ * stage-out into an H2 file data source ({@link H2FileSync}, after the step's commit).
  */
-final class H2FileHeader {
+public final class H2FileHeader {
   private static final Field SAVE_CHUNK_LOCK;
   private static final Method WRITE_STORE_HEADER;
   private static final String MISSING;
@@ -64,13 +67,12 @@ final class H2FileHeader {
    * Refuses an H2 release whose internals this class cannot reach: found out when the store opens,
    * not at the first crash.
    */
-  static void check() {
+  public static void check() {
     if (MISSING != null) {
-      throw new JobStoreException(
-          "job store: this H2 release cannot have its file header written after a commit (needed so that a"
+      throw new IllegalStateException(
+          "this H2 release cannot have its file header written after a commit (needed so that a"
               + " synced commit survives a crash; see H2FileHeader): "
-              + MISSING,
-          null);
+              + MISSING);
     }
   }
 
@@ -79,12 +81,24 @@ final class H2FileHeader {
    * is an embedded H2 file (a server's H2, or one in memory, is left alone). The caller fsyncs
    * afterwards ({@code CHECKPOINT SYNC}), which makes the header durable with the chunks.
    */
-  static void pointAtLastChunk(Connection connection) throws SQLException {
-    Optional<FileStore<?>> store = fileStore(connection);
-    if (store.isEmpty() || !(store.get() instanceof RandomAccessStore file)) {
+  public static void pointAtLastChunk(Connection connection) throws SQLException {
+    Optional<Store> store = embeddedStore(connection);
+    if (store.isEmpty()) {
       return;
     }
-    check();
+    pointAtLastChunk(store.get().getMvStore().getFileStore());
+  }
+
+  /** The same for a store already in hand ({@link H2FileSync}); in memory (null): nothing. */
+  static void pointAtLastChunk(FileStore<?> store) throws SQLException {
+    if (!(store instanceof RandomAccessStore file)) {
+      return;
+    }
+    try {
+      check();
+    } catch (IllegalStateException e) {
+      throw new SQLException(e.getMessage(), e);
+    }
     try {
       ReentrantLock lock = (ReentrantLock) SAVE_CHUNK_LOCK.get(file);
       lock.lock();
@@ -103,14 +117,18 @@ final class H2FileHeader {
     }
   }
 
-  private static Optional<FileStore<?>> fileStore(Connection connection) throws SQLException {
+  /**
+   * The store of the H2 database behind {@code connection} if this JVM has it open (an embedded
+   * database, in a file or in memory); empty for another database or an H2 server elsewhere.
+   */
+  static Optional<Store> embeddedStore(Connection connection) throws SQLException {
     if (!connection.isWrapperFor(JdbcConnection.class)) {
       return Optional.empty();
     }
     Session session = connection.unwrap(JdbcConnection.class).getSession();
-    if (!(session instanceof SessionLocal local) || local.getDatabase().getStore() == null) {
+    if (!(session instanceof SessionLocal local)) {
       return Optional.empty();
     }
-    return Optional.ofNullable(local.getDatabase().getStore().getMvStore().getFileStore());
+    return Optional.ofNullable(local.getDatabase().getStore());
   }
 }
