@@ -39,9 +39,10 @@ import java.util.stream.Stream;
  *       job's): a FIFO ({@link StreamDelivery#PIPE}, mkfifo, opened read-write with no link
  *       followed, so the open never blocks and a write blocks only while the pipe is full: the
  *       program's reading is the back-pressure) or a new regular file ({@link StreamDelivery#FILE},
- *       created exclusively). When the follow has ended the pump checks that it delivered exactly
- *       the bytes the manifest records (size and SHA-256), then closes: the program reads end of
- *       file.
+ *       created exclusively; in a job directory on a cluster reached over SSH, made there and
+ *       appended over SFTP, {@link #appending}). When the follow has ended the pump checks that it
+ *       delivered exactly the bytes the manifest records (size and SHA-256), then closes: the
+ *       program reads end of file.
  *   <li>A program that ends stops the pump at once (a write blocked on a FIFO nobody reads is
  *       released by closing the channel); the follow still runs to its end for the manifest when
  *       the program succeeded. {@link #cut} stops both. The spill copy is removed either way.
