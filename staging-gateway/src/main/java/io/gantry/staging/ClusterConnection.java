@@ -91,6 +91,18 @@ public final class ClusterConnection implements AutoCloseable {
     }
   }
 
+  /**
+   * Creates {@code relativeName}, absent and empty, in a job directory on the cluster, for the
+   * server to append a streamed input to while the job's program follows it (docs/workflows.md,
+   * "Streaming between stages"): over an SFTP channel of this connection, held until the file is
+   * closed; each block is on the cluster's file system before the next is written. The same
+   * confinement as staging's writes.
+   */
+  public AppendedFile createAppendedJobFile(String jobDirectory, String relativeName)
+      throws IOException {
+    return new RemoteJobDirectory(link, jobDirectory).createAppended(relativeName, "file");
+  }
+
   /** Drops the connection now; the next caller connects again. */
   public void disconnect() {
     link.disconnect();

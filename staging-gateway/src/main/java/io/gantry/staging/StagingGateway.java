@@ -177,6 +177,22 @@ public final class StagingGateway implements AutoCloseable {
     return stageIn(plan, remoteDirectory(cluster, directory), listener);
   }
 
+  /**
+   * Stage-in into {@code localDirectory}, a directory of this host, whose {@code gantry-job:}
+   * sources are earlier jobs' directories on the cluster, read over SFTP on {@code cluster}: the
+   * server's follow of a streamed input into its own spill copy, where job directories lie on a
+   * cluster (docs/workflows.md, "Streaming between stages").
+   */
+  public Manifest stageInFromCluster(
+      StageInPlan plan, ClusterConnection cluster, Path localDirectory, StagingListener listener)
+      throws StagingException {
+    return stageIn(
+        plan,
+        new io.gantry.staging.internal.ssh.ClusterSourcedDirectory(
+            openJobDirectory(localDirectory), cluster.link()),
+        listener);
+  }
+
   private Manifest stageIn(StageInPlan plan, JobFiles dir, StagingListener listener)
       throws StagingException {
     PlanProgress progress = new PlanProgress(listener == null ? StagingListener.NONE : listener);

@@ -380,6 +380,75 @@ class ClusterStagingTest {
     assertTrue(e.getMessage().contains("in/*.csv"), e.getMessage());
   }
 
+  /**
+   * A streamed input on the cluster (gx:Stream file): created empty, each block on the cluster's
+   * file system when its append returns, the whole file the bytes appended; a name that exists is
+   * refused, and so is an append to a file the job changed meanwhile.
+   */
+  @Test
+  void aStreamedInputIsAppendedBlockByBlockOverSftpAndAChangedFileIsRefused() throws Exception {
+    Path onCluster = Path.of(jobDir, "in/stream.bin");
+    byte[] data = new byte[300_000];
+    new Random(7).nextBytes(data);
+    try (AppendedFile file = connection.createAppendedJobFile(jobDir, "in/stream.bin")) {
+      assertEquals(0L, Files.size(onCluster));
+      for (int off = 0; off < data.length; off += 65_536) {
+        int n = Math.min(65_536, data.length - off);
+        file.append(java.nio.ByteBuffer.wrap(data, off, n));
+        assertEquals(off + n, Files.size(onCluster), "on the file system when append returns");
+        assertEquals(off + n, file.size());
+      }
+      assertArrayEquals(data, Files.readAllBytes(onCluster));
+      assertThrows(
+          java.io.IOException.class,
+          () -> connection.createAppendedJobFile(jobDir, "in/stream.bin"),
+          "exists");
+      Files.write(onCluster, new byte[] {1}, java.nio.file.StandardOpenOption.APPEND);
+      java.io.IOException changed =
+          assertThrows(
+              java.io.IOException.class,
+              () -> file.append(java.nio.ByteBuffer.wrap(new byte[] {2})));
+      assertTrue(changed.getMessage().contains("changed"), changed.getMessage());
+    }
+    assertThrows(
+        java.io.IOException.class,
+        () -> connection.createAppendedJobFile(jobDir, "../outside.bin"),
+        "confined");
+  }
+
+  /**
+   * The server's follow of a streamed input on a cluster: a producer's file in its job directory
+   * there, read over SFTP into a directory of this host (the spill copy), with its checksum.
+   */
+  @Test
+  void aProducersFileOnTheClusterIsStagedIntoADirectoryOfThisHost(@TempDir Path spill)
+      throws Exception {
+    String producer = shared.resolve("root/producer-" + System.nanoTime()).toString();
+    connection.recreateDirectory(producer);
+    byte[] data = new byte[200_000];
+    new Random(9).nextBytes(data);
+    Files.write(Path.of(producer, "out.bin"), data);
+    gateway.useJobOutputs(
+        job -> job.equals("41") ? java.util.Optional.of(producer) : java.util.Optional.empty());
+    StageInPlan plan =
+        new StageInPlan(
+            List.of(),
+            List.of(),
+            List.of(
+                new UriTransfer(
+                    1,
+                    UriTransfer.Direction.IN,
+                    java.net.URI.create("gantry-job:41/out.bin"),
+                    "in/out.bin",
+                    CreationFlag.OVERWRITE,
+                    null,
+                    null,
+                    null)));
+    Manifest manifest = gateway.stageInFromCluster(plan, connection, spill, StagingListener.NONE);
+    assertArrayEquals(data, Files.readAllBytes(spill.resolve("in/out.bin")));
+    assertEquals(Checksums.sha256(spill.resolve("in/out.bin")), manifest.records().get(0).sha256());
+  }
+
   private static List<String> lines(Path file) throws Exception {
     try (InputStream in = CompressedFiles.openDecompressed(file)) {
       return List.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n"));

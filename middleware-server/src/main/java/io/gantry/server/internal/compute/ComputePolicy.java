@@ -63,22 +63,20 @@ public record ComputePolicy(
    * POSIX programs, which also run here, is not tested and so not offered). A growing file in the
    * job directory ({@link StreamDelivery#FILE}) wherever job directories lie on this host's file
    * system, which the hosts share at the same path ({@code local}, {@code mpirun-hosts}, {@code
-   * slurm}): see {@link #streamsAcrossHosts}. Not where job directories lie on a cluster reached
-   * over SSH ({@code compute.ssh-host}): there the stream is staged completely before the program
-   * starts.
+   * slurm}): see {@link #streamsAcrossHosts}; and where job directories lie on a cluster reached
+   * over SSH ({@code compute.ssh-host}), appended over SFTP as the job's account, each block on the
+   * cluster's file system before the next ({@code JobDirectories#createAppended}).
    */
   public boolean streamsIntoPrograms(StreamDelivery delivery) {
-    if (remoteJobDirectories) {
-      return false;
-    }
     return delivery == StreamDelivery.FILE || runsOnThisHost();
   }
 
   /**
-   * Whether a job's program reads a streamed file on another host, through the shared file system:
-   * the server then makes each block it appends durable (fsync) before the next, so that a reader
-   * on another host, of an NFS export say, never sees a later block before an earlier one (an NFS
-   * client writes its dirty pages back in no set order).
+   * Whether a job's program reads a streamed file on another host, through this host's shared file
+   * system (not on a cluster reached over SSH, whose appends are durable by themselves): the server
+   * then makes each block it appends durable (fsync) before the next, so that a reader on another
+   * host, of an NFS export say, never sees a later block before an earlier one (an NFS client
+   * writes its dirty pages back in no set order).
    */
   public boolean streamsAcrossHosts() {
     return !remoteJobDirectories && !runsOnThisHost();

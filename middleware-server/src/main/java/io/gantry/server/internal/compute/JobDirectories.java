@@ -41,6 +41,30 @@ public interface JobDirectories {
       throws StagingException;
 
   /**
+   * The directory of this host under which the server keeps its spill copies of streamed inputs
+   * (docs/workflows.md, "Streaming between stages"): the server's alone, never a job's.
+   */
+  Path spillRoot();
+
+  /**
+   * Follows {@code plan}'s one streamed transfer into {@code spill}, a directory of this host,
+   * reading a {@code gantry-job:} source where job directories lie, as the connection that acts on
+   * {@code jobDirectory}.
+   */
+  Manifest followInto(StagingGateway gateway, StageInPlan plan, Path jobDirectory, Path spill)
+      throws StagingException;
+
+  /**
+   * The file {@code name} of {@code jobDirectory} that its program follows while the server appends
+   * to it, created empty, where the job directory is not on this host (on this host the pump writes
+   * its own file); empty when it is.
+   */
+  default Optional<io.gantry.staging.AppendedFile> createAppended(Path jobDirectory, String name)
+      throws java.io.IOException {
+    return Optional.empty();
+  }
+
+  /**
    * The cluster holding the directories, as the connection that reads each job directory (its
    * account's where jobs log in as their own accounts); empty: they are on this host.
    */

@@ -122,8 +122,7 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
               ? "a task farm's tasks do not read streams"
               : "compute.backend "
                   + backend.policy().backend()
-                  + " feeds only gx:Stream file to a program on another host, and none to one"
-                  + " whose job directory lies on a cluster reached over SSH");
+                  + " feeds gx:Stream pipe only to a program on this host");
     }
     io.gantry.staging.StageInPlan now = streaming ? withoutStreams(plan) : plan.stageIn();
     Manifest manifest =
@@ -141,15 +140,16 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
       streams.start(
           plan,
           backend.policy().streamsAcrossHosts(),
-          directories.root().resolve(STREAMS).resolve(plan.jobId().toString()),
+          directories.spillRoot().resolve(plan.jobId().toString()),
+          name -> directories.createAppended(plan.jobDirectory(), name),
           input ->
               spill ->
-                  directories.stageIn(
+                  directories.followInto(
                       gateway,
                       new io.gantry.staging.StageInPlan(
                           List.of(), List.of(), List.of(input.transfer())),
-                      spill,
-                      StagingListener.NONE),
+                      plan.jobDirectory(),
+                      spill),
           (id, streamed) -> {
             store.recordDataMovements(
                 id, DataMovement.STAGE_IN, movements(DataMovement.STAGE_IN, streamed));
@@ -157,12 +157,6 @@ public final class JsdlJobPipeline implements JobPipeline<JsdlJobPlan> {
           });
     }
   }
-
-  /**
-   * The directory under the staging root holding each streaming job's spill copies ({@code
-   * .gantry-streams/JOB/N}): the server's, never a job's; not a job id, so retention passes it by.
-   */
-  private static final String STREAMS = ".gantry-streams";
 
   /**
    * Whether the job's program reads its gx:Stream inputs as they arrive, for a job that runs its

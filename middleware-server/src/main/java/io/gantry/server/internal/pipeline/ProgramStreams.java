@@ -6,6 +6,7 @@ import io.gantry.server.internal.jobstore.JobId;
 import io.gantry.server.internal.plan.JsdlJobPlan;
 import io.gantry.server.internal.plan.StreamedInput;
 import io.gantry.server.internal.scheduler.JobFailure;
+import io.gantry.staging.AppendedFile;
 import io.gantry.staging.Manifest;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -43,6 +44,12 @@ final class ProgramStreams implements AutoCloseable {
     boolean stop(JobId job, String reason);
   }
 
+  /** The file a program on a cluster follows, made there; empty where it is made here. */
+  @FunctionalInterface
+  interface Appended {
+    Optional<AppendedFile> create(String name) throws IOException;
+  }
+
   private final Map<JobId, JobStreams> jobs = new ConcurrentHashMap<>();
   private final ExecutorService threads =
       Executors.newCachedThreadPool(
@@ -68,6 +75,8 @@ final class ProgramStreams implements AutoCloseable {
    *
    * @param acrossHosts the program reads on another host, through the shared file system: each
    *     block appended to a growing file is made durable before the next
+   * @param appended what the program reads at a staged name, where the server does not write it
+   *     itself (a job directory on a cluster); empty: the job directory is on this host
    * @param follow the stage-in of one streamed transfer into a spill directory
    * @param recorded records a stream's manifest once it ended complete
    */
@@ -75,6 +84,7 @@ final class ProgramStreams implements AutoCloseable {
       JsdlJobPlan plan,
       boolean acrossHosts,
       Path spillRoot,
+      Appended appended,
       Function<StreamedInput, StreamedFile.Follow> follow,
       BiConsumer<JobId, Manifest> recorded)
       throws JobFailure {
@@ -84,9 +94,12 @@ final class ProgramStreams implements AutoCloseable {
     int n = 0;
     try {
       for (StreamedInput input : plan.streams()) {
+        Path spill = spillRoot.resolve(Integer.toString(++n));
+        Optional<AppendedFile> remote = appended.create(input.transfer().fileName());
         streams.files.add(
-            StreamedFile.open(
-                input, plan.jobDirectory(), spillRoot.resolve(Integer.toString(++n)), acrossHosts));
+            remote.isPresent()
+                ? StreamedFile.appending(input, remote.get(), spill)
+                : StreamedFile.open(input, plan.jobDirectory(), spill, acrossHosts));
       }
     } catch (IOException e) {
       streams.files.forEach(StreamedFile::cut);

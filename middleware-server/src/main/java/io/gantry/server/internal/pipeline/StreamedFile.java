@@ -2,6 +2,7 @@ package io.gantry.server.internal.pipeline;
 
 import io.gantry.jsdl.StreamDelivery;
 import io.gantry.server.internal.plan.StreamedInput;
+import io.gantry.staging.AppendedFile;
 import io.gantry.staging.Manifest;
 import io.gantry.staging.ManifestRecord;
 import java.io.IOException;
@@ -38,9 +39,10 @@ import java.util.stream.Stream;
  *       job's): a FIFO ({@link StreamDelivery#PIPE}, mkfifo, opened read-write with no link
  *       followed, so the open never blocks and a write blocks only while the pipe is full: the
  *       program's reading is the back-pressure) or a new regular file ({@link StreamDelivery#FILE},
- *       created exclusively). When the follow has ended the pump checks that it delivered exactly
- *       the bytes the manifest records (size and SHA-256), then closes: the program reads end of
- *       file.
+ *       created exclusively; in a job directory on a cluster reached over SSH, made there and
+ *       appended over SFTP, {@link #appending}). When the follow has ended the pump checks that it
+ *       delivered exactly the bytes the manifest records (size and SHA-256), then closes: the
+ *       program reads end of file.
  *   <li>A program that ends stops the pump at once (a write blocked on a FIFO nobody reads is
  *       released by closing the channel); the follow still runs to its end for the manifest when
  *       the program succeeded. {@link #cut} stops both. The spill copy is removed either way.
@@ -59,7 +61,7 @@ final class StreamedFile {
 
   private final StreamedInput input;
   private final Path spillRoot;
-  private final FileChannel delivery;
+  private final Delivery delivery;
 
   /**
    * The program reads the growing file on another host (ComputePolicy#streamsAcrossHosts): each
@@ -83,11 +85,80 @@ final class StreamedFile {
   private volatile Thread pump;
 
   private StreamedFile(
-      StreamedInput input, Path spillRoot, FileChannel delivery, boolean durableBlocks) {
+      StreamedInput input, Path spillRoot, Delivery delivery, boolean durableBlocks) {
     this.input = input;
     this.spillRoot = spillRoot;
     this.delivery = delivery;
     this.durableBlocks = durableBlocks;
+  }
+
+  /** What the program reads, as the pump writes it. */
+  private interface Delivery {
+    /** Writes every remaining byte of {@code block}; with {@code durable}, forced to disk. */
+    void write(ByteBuffer block, boolean durable) throws IOException;
+
+    void close() throws IOException;
+  }
+
+  /** A FIFO or a growing file in a job directory on this host. */
+  private static Delivery local(FileChannel channel) {
+    return new Delivery() {
+      @Override
+      public void write(ByteBuffer block, boolean durable) throws IOException {
+        while (block.hasRemaining()) {
+          channel.write(block);
+        }
+        if (durable) {
+          channel.force(false);
+        }
+      }
+
+      @Override
+      public void close() throws IOException {
+        channel.close();
+      }
+    };
+  }
+
+  /**
+   * A growing file in a job directory on a cluster reached over SSH, appended over SFTP as the
+   * job's account; each append is on the cluster's file system before it returns ({@link
+   * AppendedFile}), the same order a reader on another host sees that {@code durableBlocks} gives
+   * on this host's file system.
+   */
+  private static Delivery remote(AppendedFile file) {
+    return new Delivery() {
+      @Override
+      public void write(ByteBuffer block, boolean durable) throws IOException {
+        file.append(block);
+      }
+
+      @Override
+      public void close() {
+        file.close();
+      }
+    };
+  }
+
+  /**
+   * What the program will read is {@code file} ({@link StreamDelivery#FILE} only), made by the
+   * server in a job directory on a cluster ({@code JobDirectories#createAppended}); the spill
+   * directory {@code spillRoot} is on this host.
+   */
+  static StreamedFile appending(StreamedInput input, AppendedFile file, Path spillRoot)
+      throws IOException {
+    try {
+      if (input.delivery() != StreamDelivery.FILE) {
+        throw new IOException(
+            "gx:Stream " + input.delivery() + " cannot be fed to a program on a cluster");
+      }
+      Files.createDirectories(spillRoot);
+      Files.setPosixFilePermissions(spillRoot, PosixFilePermissions.fromString("rwx------"));
+    } catch (IOException e) {
+      file.close();
+      throw e;
+    }
+    return new StreamedFile(input, spillRoot, remote(file), false);
   }
 
   /**
@@ -126,7 +197,7 @@ final class StreamedFile {
       throw e;
     }
     return new StreamedFile(
-        input, spillRoot, channel, acrossHosts && input.delivery() == StreamDelivery.FILE);
+        input, spillRoot, local(channel), acrossHosts && input.delivery() == StreamDelivery.FILE);
   }
 
   /** Every directory from {@code root} down to {@code dir}, none of them a link. */
@@ -307,12 +378,7 @@ final class StreamedFile {
   /** Writes {@code block} to the program; false once the program has ended and nothing reads. */
   private boolean deliver(ByteBuffer block) throws IOException {
     try {
-      while (block.hasRemaining()) {
-        delivery.write(block);
-      }
-      if (durableBlocks) {
-        delivery.force(false);
-      }
+      delivery.write(block, durableBlocks);
       return true;
     } catch (IOException e) { // closed under a blocked write, or EPIPE
       if (programEnded || cut) {

@@ -65,6 +65,33 @@ public final class RemoteJobDirectory implements JobFiles {
     }
   }
 
+  /**
+   * A new, empty file {@code name} that the server appends to while the job's program follows it (a
+   * streamed input); parents are created. Nothing may be at the name yet: the job directory is
+   * still the server's, so something there is a stage-in's own clash, refused.
+   */
+  public io.gantry.staging.AppendedFile createAppended(String name, String what)
+      throws IOException {
+    List<String> parts = RemotePaths.components(name, what);
+    ChannelSftp sftp = channel();
+    try {
+      directories(sftp, parts, name, what, true);
+      String path = RemotePaths.join(root, parts, parts.size());
+      if (lstat(sftp, path) != null) {
+        throw new IOException(what + " '" + name + "' already exists in the job directory");
+      }
+      try (java.io.OutputStream empty = sftp.put(path, ChannelSftp.OVERWRITE)) {
+        // created empty; every block is appended through a handle of its own
+      } catch (SftpException e) {
+        throw failure(sftp, "cannot create " + path, e);
+      }
+      return new RemoteAppendedFile(sftp, path, name);
+    } catch (IOException | RuntimeException e) {
+      sftp.disconnect();
+      throw e;
+    }
+  }
+
   @Override
   public boolean exists(String name, String what) throws IOException {
     List<String> parts = RemotePaths.components(name, what);

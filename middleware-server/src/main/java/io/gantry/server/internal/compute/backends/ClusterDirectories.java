@@ -2,6 +2,7 @@ package io.gantry.server.internal.compute.backends;
 
 import io.gantry.server.internal.compute.JobDirectories;
 import io.gantry.server.internal.scheduler.JobFailure;
+import io.gantry.staging.AppendedFile;
 import io.gantry.staging.ClusterConnection;
 import io.gantry.staging.Manifest;
 import io.gantry.staging.StageInPlan;
@@ -27,14 +28,18 @@ final class ClusterDirectories implements JobDirectories {
   private final ClusterConnection cluster;
   private final ClusterLogins logins;
   private final Path root;
+  private final Path spillRoot;
 
   /**
    * @param logins each job's own login; null: every directory is {@code cluster}'s
+   * @param stagingRoot the server's own staging root, on this host: streamed inputs' spill copies
    */
-  ClusterDirectories(ClusterConnection cluster, ClusterLogins logins, String root) {
+  ClusterDirectories(
+      ClusterConnection cluster, ClusterLogins logins, String root, Path stagingRoot) {
     this.cluster = cluster;
     this.logins = logins;
     this.root = Path.of(root);
+    this.spillRoot = stagingRoot.resolve(".gantry-streams");
   }
 
   /** The connection that acts on {@code jobDirectory}. */
@@ -85,6 +90,30 @@ final class ClusterDirectories implements JobDirectories {
       StagingGateway gateway, StageOutPlan plan, Path jobDirectory, StagingListener listener)
       throws StagingException {
     return gateway.stageOut(plan, staging(jobDirectory), jobDirectory.toString(), listener);
+  }
+
+  /**
+   * On this host: the server follows the producer's file on the cluster into a spill copy of its
+   * own, so that a program that reads slowly never holds the producer's side back, and appends it
+   * to the consumer's file on the cluster ({@link #createAppended}).
+   */
+  @Override
+  public Path spillRoot() {
+    return spillRoot;
+  }
+
+  /** The producer's file read over SFTP as the consumer's account: the same user's job. */
+  @Override
+  public Manifest followInto(
+      StagingGateway gateway, StageInPlan plan, Path jobDirectory, Path spill)
+      throws StagingException {
+    return gateway.stageInFromCluster(plan, staging(jobDirectory), spill, StagingListener.NONE);
+  }
+
+  /** Appended over an SFTP channel of the job directory's connection, as its account. */
+  @Override
+  public Optional<AppendedFile> createAppended(Path jobDirectory, String name) throws IOException {
+    return Optional.of(of(jobDirectory).createAppendedJobFile(jobDirectory.toString(), name));
   }
 
   @Override

@@ -42,12 +42,13 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
 
   private ClusterSlurmBackend(
       ServerConfig.Compute compute,
+      Path stagingRoot,
       ClusterConnection cluster,
       ClusterLogins logins,
       SlurmLauncher slurm) {
     super(
         policy(compute, logins != null),
-        new ClusterDirectories(cluster, logins, compute.cluster().root()),
+        new ClusterDirectories(cluster, logins, compute.cluster().root(), stagingRoot),
         slurm,
         null);
     this.cluster = cluster;
@@ -129,7 +130,7 @@ public final class ClusterSlurmBackend extends SlurmJobsBackend {
       } else {
         slurm = SlurmLauncher.overSsh(slurmConfig, operator, cluster.user());
       }
-      return new ClusterSlurmBackend(c, cluster, logins, slurm);
+      return new ClusterSlurmBackend(c, config.stagingRoot(), cluster, logins, slurm);
     } catch (IOException | RuntimeException e) {
       if (logins != null) {
         logins.close();

@@ -31,6 +31,22 @@ final class HostDirectories implements JobDirectories {
     return root;
   }
 
+  /**
+   * Beside the job directories ({@code .gantry-streams/JOB/N}): not a job id, so retention passes
+   * it by.
+   */
+  @Override
+  public Path spillRoot() {
+    return root.resolve(".gantry-streams");
+  }
+
+  @Override
+  public Manifest followInto(
+      StagingGateway gateway, StageInPlan plan, Path jobDirectory, Path spill)
+      throws StagingException {
+    return gateway.stageIn(plan, spill, StagingListener.NONE);
+  }
+
   /** Created empty and private (0700, the server's until launch). */
   @Override
   public void recreate(Path dir) throws JobFailure {
