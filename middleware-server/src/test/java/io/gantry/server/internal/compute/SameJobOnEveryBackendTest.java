@@ -36,7 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SameJobOnEveryBackendTest {
   private static final Path MCVAR = SampleVarRun.MCVAR;
-  private static final Path GIO_CAT = MCVAR.resolveSibling("gio-cat");
   private static NamespaceCluster cluster;
 
   @TempDir static Path work;
@@ -78,54 +77,6 @@ class SameJobOnEveryBackendTest {
     assertEquals(local, slurm, "slurm");
   }
 
-  /** Writes 400,000 lines of blocked gzip, the second half once released. */
-  private static TestJobs producer() {
-    return TestJobs.job("producer")
-        .shell(
-            // 1.2 MB before the pause: bgzip's compressed blocks leave its buffers
-            "{ seq 1 200000; while [ ! -e release ]; do sleep 0.05; done; seq 200001 400000; }"
-                + " | bgzip -c",
-            60);
-  }
-
-  /**
-   * Writes the first 200,000 lines' blocks (not the end-of-file block: its reader waits for more),
-   * then, once released, fails.
-   */
-  private static TestJobs failingProducer() {
-    return TestJobs.job("failing-producer")
-        .shell(
-            "seq 1 200000 | bgzip -c | head -c -28; while [ ! -e release ]; do sleep 0.05; done;"
-                + " exit 3",
-            60);
-  }
-
-  /**
-   * One MPI rank on a host of the cluster following the producer's standard output as it is written
-   * ({@code gx:Stream file}, gio-cat's follow reader): it records the network namespace it runs in,
-   * writes {@code half-seen} at line 10,000 and prints the line count and a sum.
-   */
-  private static TestJobs follower(String producer) {
-    return TestJobs.job("follower")
-        .dataStaging(
-            "<jsdl:DataStaging><jsdl:FileName>in.csv.gz</jsdl:FileName>"
-                + "<jsdl:CreationFlag>overwrite</jsdl:CreationFlag>"
-                + "<jsdl:Source><jsdl:URI>gantry-job:"
-                + producer
-                + "/stdout.txt</jsdl:URI></jsdl:Source><gx:Stream>file</gx:Stream>"
-                + "</jsdl:DataStaging>")
-        .mpirun(
-            1,
-            60,
-            "/bin/sh",
-            "-c",
-            "readlink /proc/$$/ns/net > net.txt; "
-                + GIO_CAT
-                + " --follow 60 in.csv.gz | awk '{ s = (s + $1) % 1000003 } NR == 10000 { print NR"
-                + " > \"half-seen\"; close(\"half-seen\") } END { print NR, s }'")
-        .afterStart(producer);
-  }
-
   /**
    * gx:Stream file into a program on another host (docs/workflows.md, "Backends"): the rank reads
    * line 10,000 of the producer's file while the producer still writes it, from a network namespace
@@ -135,8 +86,8 @@ class SameJobOnEveryBackendTest {
   private static void streamsIntoAProgramOnAnotherHost(
       GantryTestServer server, JobManagement client, String name) throws Exception {
     Duration limit = Duration.ofMinutes(2);
-    String producer = client.submitJob(producer().document());
-    String follower = client.submitJob(follower(producer).document());
+    String producer = client.submitJob(StreamingJobs.producer().document());
+    String follower = client.submitJob(StreamingJobs.follower(producer).document());
     Path directory = server.jobDirectory(follower);
     Await.until(
         name + ": the follower's half-seen",
@@ -157,8 +108,8 @@ class SameJobOnEveryBackendTest {
     Path made = server.jobDirectory(producer).resolve("stdout.txt");
     assertEquals(-1L, Files.mismatch(made, directory.resolve("in.csv.gz")), name);
 
-    String failing = client.submitJob(failingProducer().document());
-    String cut = client.submitJob(follower(failing).document());
+    String failing = client.submitJob(StreamingJobs.failingProducer().document());
+    String cut = client.submitJob(StreamingJobs.follower(failing).document());
     Path cutDirectory = server.jobDirectory(cut);
     Await.until(
         name + ": the second follower's half-seen",

@@ -34,14 +34,15 @@ import org.junit.jupiter.api.io.TempDir;
  * hosts share this machine's file system, so the test looks at compute.root directly.
  */
 class StreamIntoClusterOverSshTest {
-  private static final Path GIO_CAT = SampleVarRun.MCVAR.resolveSibling("gio-cat");
   private static NamespaceCluster cluster;
 
   @TempDir static Path work;
 
   @BeforeAll
   static void startCluster() {
-    assertTrue(Files.isExecutable(GIO_CAT), "build the node programs first: " + GIO_CAT);
+    assertTrue(
+        Files.isExecutable(StreamingJobs.GIO_CAT),
+        "build the node programs first: " + StreamingJobs.GIO_CAT);
     cluster = NamespaceCluster.builder().nodes(1).cpusPerNode(2).slurm().sshd().start();
   }
 
@@ -50,54 +51,6 @@ class StreamIntoClusterOverSshTest {
     if (cluster != null) {
       cluster.close();
     }
-  }
-
-  /** Writes 400,000 lines of blocked gzip, the second half once released. */
-  private static TestJobs producer() {
-    return TestJobs.job("producer")
-        .shell(
-            // 1.2 MB before the pause: bgzip's compressed blocks leave its buffers
-            "{ seq 1 200000; while [ ! -e release ]; do sleep 0.05; done; seq 200001 400000; }"
-                + " | bgzip -c",
-            60);
-  }
-
-  /**
-   * Writes the first 200,000 lines' blocks (not the end-of-file block: its reader waits for more),
-   * then, once released, fails.
-   */
-  private static TestJobs failingProducer() {
-    return TestJobs.job("failing-producer")
-        .shell(
-            "seq 1 200000 | bgzip -c | head -c -28; while [ ! -e release ]; do sleep 0.05; done;"
-                + " exit 3",
-            60);
-  }
-
-  /**
-   * One rank on the cluster's node following the producer's standard output as it is written
-   * ({@code gx:Stream file}, gio-cat's follow reader): it records the network namespace it runs in,
-   * writes {@code half-seen} at line 10,000 and prints the line count and a sum.
-   */
-  private static TestJobs follower(String producer) {
-    return TestJobs.job("follower")
-        .dataStaging(
-            "<jsdl:DataStaging><jsdl:FileName>in.csv.gz</jsdl:FileName>"
-                + "<jsdl:CreationFlag>overwrite</jsdl:CreationFlag>"
-                + "<jsdl:Source><jsdl:URI>gantry-job:"
-                + producer
-                + "/stdout.txt</jsdl:URI></jsdl:Source><gx:Stream>file</gx:Stream>"
-                + "</jsdl:DataStaging>")
-        .mpirun(
-            1,
-            60,
-            "/bin/sh",
-            "-c",
-            "readlink /proc/$$/ns/net > net.txt; "
-                + GIO_CAT
-                + " --follow 60 in.csv.gz | awk '{ s = (s + $1) % 1000003 } NR == 10000 { print NR"
-                + " > \"half-seen\"; close(\"half-seen\") } END { print NR, s }'")
-        .afterStart(producer);
   }
 
   /**
@@ -112,7 +65,7 @@ class StreamIntoClusterOverSshTest {
     Path root = work.resolve("cluster-root");
     Map<String, String> settings =
         new HashMap<>(ClusterBackendSettings.slurmOverSsh(cluster, root));
-    settings.put("jobs.allowed-executable-roots", GIO_CAT.getParent().toString());
+    settings.put("jobs.allowed-executable-roots", StreamingJobs.GIO_CAT.getParent().toString());
     try (GantryTestServer server =
         GantryTestServer.builder(work.resolve("server"))
             .dataDir(work.resolve("data"))
@@ -120,8 +73,8 @@ class StreamIntoClusterOverSshTest {
             .start()) {
       JobManagement client = JobManagementClients.of(server);
       Duration limit = Duration.ofMinutes(3);
-      String producer = client.submitJob(producer().document());
-      String follower = client.submitJob(follower(producer).document());
+      String producer = client.submitJob(StreamingJobs.producer().document());
+      String follower = client.submitJob(StreamingJobs.follower(producer).document());
       Path directory = root.resolve(follower);
       Await.until(
           "the follower's half-seen", limit, () -> Files.exists(directory.resolve("half-seen")));
@@ -140,8 +93,8 @@ class StreamIntoClusterOverSshTest {
       assertFalse(Files.exists(server.jobDirectory(follower)), "nothing on the server's host");
       assertNoSpillLeft(server);
 
-      String failing = client.submitJob(failingProducer().document());
-      String cut = client.submitJob(follower(failing).document());
+      String failing = client.submitJob(StreamingJobs.failingProducer().document());
+      String cut = client.submitJob(StreamingJobs.follower(failing).document());
       Path cutDirectory = root.resolve(cut);
       Await.until(
           "the second follower's half-seen",
