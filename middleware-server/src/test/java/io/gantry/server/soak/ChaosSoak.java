@@ -64,6 +64,10 @@ public final class ChaosSoak {
   private final Path cli;
   private final Map<String, String> ownerOf = new ConcurrentHashMap<>();
   private final Map<String, String> kindOf = new ConcurrentHashMap<>();
+
+  /** Each SUCCEEDED sample job's result records, read as soon as its user saw it succeed. */
+  private final Map<String, Map<String, Long>> sampleRecords = new ConcurrentHashMap<>();
+
   private final AtomicLong refused = new AtomicLong();
   private final Map<String, AtomicLong> submittedByKind = new ConcurrentHashMap<>();
   private final List<String> violations = new ArrayList<>();
@@ -148,8 +152,12 @@ public final class ChaosSoak {
       settings.put("jobs.allowed-executable-roots", launcherDir.toString());
       settings.put("filesystem.RUNS.path", runs.toString());
       settings.put("slots.total", "4");
-      // the job disk is small on purpose (it is filled as a fault); jobs need little of it
+      // the job disk is small on purpose (it is filled as a fault); jobs need little of it, but
+      // their directories add up (a 2-hour soak filled 128 MB in its first 8 minutes with the
+      // default retention, and nothing succeeded after): finished jobs' directories go after a
+      // few minutes, the sample jobs' result records read before (sampleRecords)
       settings.put("staging.min-free-bytes", "16M");
+      settings.put("jobs.retention", "PT4M");
       settings.putAll(SoakSessions.settings(launcherDir));
       GantryTestServerBuilder builder =
           GantryTestServer.builder(root.resolve("server"))
@@ -304,7 +312,11 @@ public final class ChaosSoak {
       while (!stopping && Instant.now().isBefore(waitUntil)) {
         pause(2_000);
         try {
-          if (TestJobs.isFinal(server.client(user).getJobStatus(id).state)) {
+          JobStatusInfo status = server.client(user).getJobStatus(id);
+          if (TestJobs.isFinal(status.state)) {
+            if ("sample-var".equals(kind) && status.state.name().equals("SUCCEEDED")) {
+              readSampleRecords(server, id);
+            }
             break;
           }
         } catch (Exception down) {
@@ -470,6 +482,15 @@ public final class ChaosSoak {
   private static final java.util.Set<String> ROW_PER_JOB =
       java.util.Set.of("valuation", "scheduled");
 
+  /** A succeeded sample job's result records, before retention removes its directory. */
+  private void readSampleRecords(SoakServer server, String id) {
+    try {
+      sampleRecords.put(id, sample.resultRecords(server.jobDirectories().resolve(id)));
+    } catch (java.io.IOException | RuntimeException unreadable) {
+      // left to the check at the end (the directory may be there still), else counted unchecked
+    }
+  }
+
   /** The sample VaR jobs' stage-out rows in the demo database, against their result files. */
   private void checkSampleRows(Path dataDir, Path jobDirectories) throws Exception {
     Map<String, JobStatusInfo> samples = new HashMap<>();
@@ -481,7 +502,21 @@ public final class ChaosSoak {
         });
     SoakSampleVar.Rows rows;
     try {
-      rows = sample.check(dataDir, samples, jobDirectories);
+      rows =
+          sample.check(
+              dataDir,
+              samples,
+              id -> {
+                Map<String, Long> read = sampleRecords.get(id);
+                if (read != null) {
+                  return java.util.Optional.of(read);
+                }
+                try {
+                  return java.util.Optional.of(sample.resultRecords(jobDirectories.resolve(id)));
+                } catch (java.io.IOException gone) {
+                  return java.util.Optional.empty();
+                }
+              });
     } catch (java.sql.SQLException unreadable) {
       // the demo database is the server's H2 file: a crash may leave it unreadable
       violations.add("the demo database could not be read after the soak: " + unreadable);
@@ -490,6 +525,8 @@ public final class ChaosSoak {
     put("sample_var.stage_out.steps_duplicated", rows.duplicated());
     put("sample_var.stage_out.steps_missing", rows.missing());
     put("sample_var.stage_out.rows_of_jobs_not_succeeded", rows.ofJobsNotSucceeded());
+    put("sample_var.succeeded_checked", rows.checked());
+    put("sample_var.succeeded_unchecked", rows.unchecked());
     violations.addAll(rows.violations());
   }
 

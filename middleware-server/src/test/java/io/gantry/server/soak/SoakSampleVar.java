@@ -66,30 +66,65 @@ final class SoakSampleVar {
             "<gx:Executable>mcvar</gx:Executable>", "<gx:Executable>" + mcvar + "</gx:Executable>");
   }
 
-  /** What the stage-out check found. */
-  record Rows(long duplicated, long missing, long ofJobsNotSucceeded, List<String> violations) {}
+  /** What the stage-out check found; {@code unchecked}: succeeded jobs whose files were gone. */
+  record Rows(
+      long duplicated,
+      long missing,
+      long ofJobsNotSucceeded,
+      long checked,
+      long unchecked,
+      List<String> violations) {}
 
   /**
-   * Compares the demo database's rows of each job with its result files. The database is a file of
-   * the server's that H2 opens in one process only: call this once the last server has stopped.
+   * Each stage-out step's result file and its records, read from a finished job's directory: taken
+   * when the soak sees the job SUCCEEDED, before the server's {@code jobs.retention} removes the
+   * directory.
    */
-  Rows check(Path dataDir, Map<String, JobStatusInfo> finals, Path jobDirectories)
-      throws SQLException, IOException {
+  Map<String, Long> resultRecords(Path jobDirectory) throws IOException {
+    Map<String, Long> records = new LinkedHashMap<>();
+    for (String file : fileOfTable.values()) {
+      records.put(file, records(jobDirectory.resolve(file)));
+    }
+    return records;
+  }
+
+  /**
+   * Compares the demo database's rows of each job with its result files' records ({@code
+   * recordsOf}: empty where the soak never read them and the directory is gone). The database is a
+   * file of the server's that H2 opens in one process only: call this once the last server has
+   * stopped.
+   */
+  Rows check(
+      Path dataDir,
+      Map<String, JobStatusInfo> finals,
+      java.util.function.Function<String, java.util.Optional<Map<String, Long>>> recordsOf)
+      throws SQLException {
     long duplicated = 0;
     long missing = 0;
     long ofUnsucceeded = 0;
+    long checked = 0;
+    long unchecked = 0;
     List<String> violations = new ArrayList<>();
     String url = new DemoMarket(dataDir.resolve("demo"), DEMO_POSITIONS).jdbcUrl();
     try (Connection c = DriverManager.getConnection(url, "sa", "")) {
       for (JobStatusInfo s : finals.values()) {
         boolean succeeded = s.state.name().equals("SUCCEEDED");
+        java.util.Optional<Map<String, Long>> known =
+            succeeded ? recordsOf.apply(s.jobId) : java.util.Optional.empty();
+        if (succeeded && known.isEmpty()) {
+          unchecked++;
+          continue;
+        }
+        if (succeeded) {
+          checked++;
+        }
         for (Map.Entry<String, String> step : fileOfTable.entrySet()) {
           long rows = rowsOf(c, step.getKey(), s.jobId);
           if (!succeeded) {
             ofUnsucceeded += rows;
             continue;
           }
-          long records = records(jobDirectories.resolve(s.jobId).resolve(step.getValue()));
+          long records = known.get().get(step.getValue());
           if (rows > records) {
             duplicated++;
             violations.add(
@@ -120,7 +155,7 @@ final class SoakSampleVar {
         }
       }
     }
-    return new Rows(duplicated, missing, ofUnsucceeded, violations);
+    return new Rows(duplicated, missing, ofUnsucceeded, checked, unchecked, violations);
   }
 
   private static long rowsOf(Connection c, String table, String jobId) throws SQLException {
