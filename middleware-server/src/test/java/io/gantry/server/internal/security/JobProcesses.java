@@ -18,9 +18,33 @@ final class JobProcesses {
 
   /**
    * The pids of job {@code jobId}'s {@code /bin/sh -c SCRIPT} programs whose script contains {@code
-   * marker}: its ranks, not bubblewrap around them.
+   * marker}: its ranks, not bubblewrap around them. A shell forks for each command it runs (the
+   * scripts' {@code sleep 0.1} loops), and until the child's exec it has its parent's command line
+   * and environment: such a child, whose parent is one of the shells found, is not counted.
    */
   static List<String> shells(String jobId, String marker) throws IOException {
+    List<String> shells = matchingShells(jobId, marker);
+    List<String> programs = new ArrayList<>();
+    for (String pid : shells) {
+      if (!shells.contains(parentOf(pid))) {
+        programs.add(pid);
+      }
+    }
+    return programs;
+  }
+
+  /** The parent's pid, from /proc/PID/stat (after the command name, which may hold spaces). */
+  private static String parentOf(String pid) {
+    try {
+      String stat = read(Path.of("/proc", pid, "stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return fields[1];
+    } catch (IOException | RuntimeException ended) {
+      return "";
+    }
+  }
+
+  private static List<String> matchingShells(String jobId, String marker) throws IOException {
     List<String> pids = new ArrayList<>();
     try (Stream<Path> all = Files.list(Path.of("/proc"))) {
       for (Path p : all.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
