@@ -1,5 +1,6 @@
 package io.gantry.cli;
 
+import io.gantry.cli.internal.soap.SoapFaultException;
 import io.gantry.cli.soap.JobStatus;
 import io.gantry.cli.soap.OutputStream;
 import java.io.PrintWriter;
@@ -7,13 +8,18 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Waits for a job to reach a final state, for {@code wait} and {@code submit --wait}: polls {@code
- * getJobStatus}, shows progress, and with {@code --follow} writes the job's standard output as it
- * grows. Polling, not a callback: the SOAP API is request/response only, and a poll every 0.7 s
- * costs the server one small query.
+ * Waits for a job to reach a final state, for {@code wait} and {@code submit --wait}. Without a
+ * progress display or {@code --follow} (--quiet, --json), it asks the server to answer when the job
+ * ends ({@code waitForJob}, up to 20 s a call): the end is known when it happens, not up to a poll
+ * later. Otherwise, and against a server without that operation, it polls {@code getJobStatus}
+ * every 0.7 s, shows progress, and with {@code --follow} writes the job's standard output as it
+ * grows.
  */
 final class JobWaiter {
   static final Duration POLL_INTERVAL = Duration.ofMillis(700);
+
+  /** The longest wait one waitForJob call asks for: the server's own bound. */
+  static final int LONGEST_WAIT_SECONDS = 20;
 
   private final ServerConnection server;
   private final ProgressDisplay progress;
@@ -38,9 +44,18 @@ final class JobWaiter {
     long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
     OutputFollower follower =
         followTo == null ? null : new OutputFollower(server, jobId, OutputStream.STDOUT);
+    boolean waitOnServer = progress == null && follower == null;
     try {
       while (true) {
-        JobStatus job = server.call(s -> s.getJobStatus(jobId));
+        long asked = System.nanoTime();
+        JobStatus job = null;
+        if (waitOnServer) {
+          job = waitForJob(jobId, deadline);
+          waitOnServer = job != null;
+        }
+        if (job == null) {
+          job = server.call(s -> s.getJobStatus(jobId));
+        }
         boolean ended = JobStates.isFinal(job.getState());
         if (follower != null) {
           if (progress != null) {
@@ -68,12 +83,33 @@ final class JobWaiter {
                   + Times.elapsed(timeout)
                   + " (--timeout)");
         }
-        pause();
+        if (!waitOnServer || System.nanoTime() - asked < POLL_INTERVAL.toNanos() / 2) {
+          pause(); // polling, or the server answered at once (it holds as many waits as it takes)
+        }
       }
     } finally {
       if (progress != null) {
         progress.finish();
       }
+    }
+  }
+
+  /**
+   * The job once final or after up to {@link #LONGEST_WAIT_SECONDS} (never past {@code deadline});
+   * null from a server that has no waitForJob (an older one), which is then polled.
+   */
+  private JobStatus waitForJob(String jobId, long deadline) {
+    long left = deadline - System.nanoTime();
+    int seconds = (int) Math.min(LONGEST_WAIT_SECONDS, left <= 0 ? 1 : left / 1_000_000_000L + 1);
+    try {
+      return server.call(s -> s.waitForJob(jobId, seconds));
+    } catch (CommandFailure e) {
+      if (e.getCause() instanceof SoapFaultException fault
+          && fault.getMessage() != null
+          && fault.getMessage().contains("waitForJob")) {
+        return null; // "Unexpected wrapper element ...waitForJob": the server predates it
+      }
+      throw e;
     }
   }
 

@@ -103,6 +103,12 @@ class CancelAndKillTest {
             .err()
             .endsWith("gantry: job " + first + " is still RUNNING after 0:01 (--timeout)\n"),
         timedOut.toString());
+    // quiet, the wait is the server's (waitForJob) and still ends at --timeout
+    Result quietTimedOut = gantry.run("wait", "-q", "--timeout", "1s", first);
+    assertEquals(5, quietTimedOut.exitCode(), quietTimedOut.toString());
+    assertTrue(
+        quietTimedOut.err().contains("is still RUNNING after 0:01 (--timeout)"),
+        quietTimedOut.toString());
 
     for (String id : new String[] {first, second}) {
       Result kill = gantry.run("kill", id);

@@ -72,6 +72,7 @@ import io.gantry.server.internal.service.JobFileReader;
 import io.gantry.server.internal.service.JobFlow;
 import io.gantry.server.internal.service.JobOutputs;
 import io.gantry.server.internal.service.JobSubmission;
+import io.gantry.server.internal.service.JobWaits;
 import io.gantry.server.internal.service.StoredJobDirectories;
 import io.gantry.server.internal.service.VisibleJobs;
 import io.gantry.server.internal.sshca.RevokedCertificates;
@@ -127,6 +128,10 @@ public final class GantryServer implements AutoCloseable {
 
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private GantryHttpServer http;
+
+  /** Requests waiting for a job's end (waitForJob); owned once the HTTP server is. */
+  private final JobWaits jobWaits = new JobWaits(JobWaits.DEFAULT_LIMIT, JobWaits.LONGEST);
+
   private DemoRemoteHost demoHost;
   private Optional<String> tlsFingerprint = Optional.empty();
 
@@ -508,8 +513,10 @@ public final class GantryServer implements AutoCloseable {
             jobFileReader(compute.backend()));
     WorkerSessions workerSessions = startWorkerSessions(config, compute, planning);
     ScheduleBook schedules = startSchedules(config, store, submission);
+    JobWaits waits = jobWaits;
+    store.onDurableWrite(waits::changed);
     JobControl control =
-        new JobControl(store, scheduler, flow, config.killGracePeriod(), visible, outputs);
+        new JobControl(store, scheduler, flow, config.killGracePeriod(), visible, outputs, waits);
     return new JobManagementService(
         new JobManagementService.Operations(
             submission,
@@ -641,6 +648,8 @@ public final class GantryServer implements AutoCloseable {
                 withStorageOutageFilter(storage.watch(), webFaces(web)),
                 requestLimits(config),
                 connectionLimits(config.connections())));
+    // closed before the HTTP server: a request still waiting for a job answers at once
+    own(jobWaits);
     http.start(listening);
     tlsFingerprint = keystore.map(TlsKeystore::fingerprint);
   }

@@ -64,6 +64,18 @@ public interface JobManagement {
   JobStatusInfo getJobStatus(@WebParam(name = "jobId") String jobId) throws JobNotFoundFault;
 
   /**
+   * {@code getJobStatus}'s answer once the job is final (SUCCEEDED, FAILED, CANCELLED, KILLED), or
+   * when {@code seconds} have passed (at most 20; 0 answers at once), whichever comes first: a
+   * client learns of the end when it happens, without polling. While the server already holds 64
+   * waits, or is stopping, it answers at once; ask again, as a polling client would.
+   */
+  @WebMethod
+  @WebResult(name = "status")
+  JobStatusInfo waitForJob(
+      @WebParam(name = "jobId") String jobId, @WebParam(name = "seconds") int seconds)
+      throws JobNotFoundFault;
+
+  /**
    * Status of several jobs at once (at most 1000 ids): one answer per id asked, in the order asked;
    * an id that names no job the caller may see is answered with {@code notFound} true.
    */

@@ -166,6 +166,11 @@ public class JobManagementService implements JobManagement {
   }
 
   @Override
+  public JobStatusInfo waitForJob(String jobId, int seconds) throws JobNotFoundFault {
+    return operations.jobs().waitForJob(jobId, seconds, caller());
+  }
+
+  @Override
   public List<JobStatusInfo> getJobStatuses(List<String> jobIds) {
     return operations.jobs().statuses(jobIds, caller());
   }

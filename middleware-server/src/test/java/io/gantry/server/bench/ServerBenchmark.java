@@ -46,6 +46,12 @@ public final class ServerBenchmark {
   private static final int USERS = 8;
   // the server measured as deployed: full JIT and heap, not the fast-start options of test servers
   private static final List<String> SERVER_JVM = serverJvm();
+
+  /**
+   * Trivial jobs each overhead server runs before the measured ones ({@link TrivialJobOverhead}).
+   */
+  private static final int WARM_UP_JOBS = Integer.getInteger("bench.overhead-warmup-jobs", 100);
+
   private static final String SUBMIT_SUCCESS = "jobId>";
   private static final String INFO_SUCCESS = "version>";
 
@@ -231,17 +237,26 @@ public final class ServerBenchmark {
             .settings(settings)
             .start()) {
       TrivialJobOverhead.Result r =
-          new TrivialJobOverhead(JobManagementClients.of(server), dir.resolve("direct")).run(runs);
+          new TrivialJobOverhead(
+                  JobManagementClients.of(server), dir.resolve("direct"), WARM_UP_JOBS)
+              .run(runs);
       print(prefix + "runs", runs);
+      print(prefix + "warm_up_jobs", WARM_UP_JOBS);
       print(prefix + "supervisor", settings.getOrDefault("jobs.supervisor", "none"));
       print(prefix + "mpirun_direct_ms", millis(r.mpirunMillis()));
       print(prefix + "submit_to_succeeded_ms", millis(r.submitToSucceededMillis()));
       print(prefix + "server_recorded_ms", millis(r.serverRecordedMillis()));
       print(prefix + "server_submitted_to_started_ms", millis(r.submittedToStartedMillis()));
       print(prefix + "server_started_to_finished_ms", millis(r.startedToFinishedMillis()));
+      print(prefix + "submit_call_ms", millis(r.submitCallMillis()));
+      print(prefix + "sent_to_submitted_ms", millis(r.callToSubmittedMillis()));
+      print(prefix + "finished_to_seen_ms", millis(r.finishedToSeenMillis()));
       print(prefix + "overhead_ms", millis(r.overheadMillis()));
       // the job's timeline (audit trail, medians): the time before each entry was stored
       r.stepMillis().forEach((step, ms) -> print(prefix + "step." + step + "_ms", millis(ms)));
+      if (System.getenv("BENCH_DUMP_LOG") != null) {
+        System.err.println(server.log());
+      }
     }
   }
 

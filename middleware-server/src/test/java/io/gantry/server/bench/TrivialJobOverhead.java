@@ -32,6 +32,9 @@ final class TrivialJobOverhead {
       double serverRecordedMillis,
       double submittedToStartedMillis,
       double startedToFinishedMillis,
+      double submitCallMillis,
+      double callToSubmittedMillis,
+      double finishedToSeenMillis,
       Map<String, Double> stepMillis) {
     double overheadMillis() {
       return submitToSucceededMillis - mpirunMillis;
@@ -44,9 +47,16 @@ final class TrivialJobOverhead {
   /** The last job's audit trail: each entry's time since the one before, by the entry's name. */
   private Map<String, Long> lastSteps = Map.of();
 
-  TrivialJobOverhead(JobManagement client, Path workDir) {
+  private final int warmUpJobs;
+
+  /**
+   * @param warmUpJobs jobs run before the measured ones (not measured): a server in service has its
+   *     JIT's code for the submit and launch paths; a fresh one runs them interpreted at first
+   */
+  TrivialJobOverhead(JobManagement client, Path workDir, int warmUpJobs) {
     this.client = client;
     this.workDir = workDir;
+    this.warmUpJobs = warmUpJobs;
   }
 
   Result run(int runs) throws Exception {
@@ -55,9 +65,15 @@ final class TrivialJobOverhead {
     long[] recorded = new long[runs];
     long[] toStart = new long[runs];
     long[] startToEnd = new long[runs];
+    long[] submitCall = new long[runs];
+    long[] callToSubmitted = new long[runs];
+    long[] finishedToSeen = new long[runs];
     Map<String, long[]> steps = new TreeMap<>();
     directMpirun(); // warm the file cache and Open MPI's first start
-    submitAndWait();
+    // a server in service has run many requests: its JIT has compiled the submit and launch paths
+    for (int i = 0; i < warmUpJobs; i++) {
+      submitAndWait();
+    }
     for (int i = 0; i < runs; i++) { // interleaved, so both see the same machine load
       direct[i] = directMpirun();
       long[] both = submitAndWait();
@@ -65,6 +81,9 @@ final class TrivialJobOverhead {
       recorded[i] = both[1];
       toStart[i] = both[2];
       startToEnd[i] = both[3];
+      submitCall[i] = both[4];
+      callToSubmitted[i] = both[5];
+      finishedToSeen[i] = both[6];
       int run = i;
       lastSteps.forEach(
           (step, nanos) -> steps.computeIfAbsent(step, k -> new long[runs])[run] = nanos);
@@ -77,6 +96,9 @@ final class TrivialJobOverhead {
         LatencySummary.median(recorded),
         LatencySummary.median(toStart),
         LatencySummary.median(startToEnd),
+        LatencySummary.median(submitCall),
+        LatencySummary.median(callToSubmitted),
+        LatencySummary.median(finishedToSeen),
         stepMedians);
   }
 
@@ -118,18 +140,24 @@ final class TrivialJobOverhead {
   /**
    * Client-observed submit to SUCCEEDED, and the server's own submitted-to-finished time split at
    * the program's start (queue, stage-in and launch before it; the program, its end being noticed
-   * and stage-out after it).
+   * and stage-out after it); and the client's side of it: the submit call's round trip, the time
+   * from sending it to the job's recorded submission, and from the recorded end to the client's
+   * seeing it (the server and the client share this machine's clock).
    */
   private long[] submitAndWait() throws Exception {
+    Instant sent = Instant.now();
     long start = System.nanoTime();
     String id = client.submitJob(TestJobs.job("trivial").mpirun(1, 60, "/bin/true").document());
-    JobStatusInfo status = client.getJobStatus(id);
+    long submitCall = System.nanoTime() - start;
+    // waitForJob answers when the job ends: no polling, which on two cores slowed the very job
+    // it waited for (a poll every 2 ms added 50 ms to the program's run) and lagged its end
+    JobStatusInfo status = client.waitForJob(id, 20);
     long deadline = start + TimeUnit.SECONDS.toNanos(60);
     while (!TestJobs.isFinal(status.state) && System.nanoTime() < deadline) {
-      Thread.sleep(2); // polling granularity bounds the error of the measurement
-      status = client.getJobStatus(id);
+      status = client.waitForJob(id, 20);
     }
     long took = System.nanoTime() - start;
+    Instant seen = Instant.now();
     if (status.state != JobStateName.SUCCEEDED) {
       throw new IllegalStateException(
           "trivial job ended " + status.state + ": " + status.failureReason);
@@ -138,7 +166,15 @@ final class TrivialJobOverhead {
     long recorded = Duration.between(status.submitted, status.finished).toNanos();
     long toStart = Duration.between(status.submitted, status.started).toNanos();
     long startToEnd = Duration.between(status.started, status.finished).toNanos();
-    return new long[] {took, recorded, toStart, startToEnd};
+    return new long[] {
+      took,
+      recorded,
+      toStart,
+      startToEnd,
+      submitCall,
+      Duration.between(sent, status.submitted).toNanos(),
+      Duration.between(status.finished, seen).toNanos()
+    };
   }
 
   /**

@@ -37,6 +37,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import javax.xml.transform.TransformerFactory;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
@@ -128,11 +132,54 @@ class JobQueriesOverHttpTest {
   }
 
   @Test
+  void waitForJobAnswersAtTheJobsEndOrWhenItsSecondsAreUp() throws Exception {
+    String id =
+        client.submitJob(
+            TestJobs.job("awaited")
+                .shell("while [ ! -e release ]; do sleep 0.1; done", 60)
+                .document());
+    Path release = server.jobDirectory(id).resolve("release");
+    TestJobs.await(client, id, LIMIT, s -> s.state == JobStateName.RUNNING, "RUNNING");
+    assertEquals(JobStateName.RUNNING, client.waitForJob(id, 0).state, "0 seconds: at once");
+    long before = System.nanoTime();
+    assertEquals(JobStateName.RUNNING, client.waitForJob(id, 1).state, "not final in 1 s");
+    assertTrue(
+        System.nanoTime() - before >= Duration.ofMillis(900).toNanos(),
+        "the job as it was after the second asked for, not at once");
+
+    ExecutorService waiter = Executors.newSingleThreadExecutor();
+    try {
+      // a wait under way when the job ends answers with its end, before its 20 seconds are up
+      Future<Duration> ended =
+          waiter.submit(
+              () -> {
+                while (true) {
+                  long start = System.nanoTime();
+                  JobStatusInfo s = client.waitForJob(id, 20);
+                  if (TestJobs.isFinal(s.state)) {
+                    assertEquals(JobStateName.SUCCEEDED, s.state);
+                    return Duration.ofNanos(System.nanoTime() - start);
+                  }
+                }
+              });
+      Thread.sleep(300); // the wait has begun (if not, it sees the end at once: the same answer)
+      Files.createFile(release);
+      Duration took = ended.get(LIMIT.toSeconds() * 2, TimeUnit.SECONDS);
+      assertTrue(
+          took.compareTo(Duration.ofSeconds(19)) < 0, "woken by the end, not its time: " + took);
+    } finally {
+      waiter.shutdownNow();
+    }
+    assertEquals(JobStateName.SUCCEEDED, client.waitForJob(id, 20).state, "final: at once");
+  }
+
+  @Test
   void anUnknownJobIsNotFoundForEveryOperation() {
     String unknown = "abcdefghijklmnopqrstuvwxyz234567";
     for (var call :
         List.<ThrowingCall>of(
             () -> client.getJobStatus(unknown),
+            () -> client.waitForJob(unknown, 1),
             () -> client.cancelJob(unknown),
             () -> client.killJob(unknown),
             () -> client.getJobResults(unknown),

@@ -142,6 +142,11 @@ class SecureJobManagementTest {
     assertEquals(aliceJob, as(ADMIN, kind).getJobStatus(aliceJob).jobId);
     assertNotFound(id -> () -> as(OTHER, kind).getJobStatus(id));
     assertRefused(kind, c -> () -> c.getJobStatus(aliceJob));
+    // waiting for a job is asking for its status: the same rights, however long the wait
+    assertEquals(JobStateName.SUCCEEDED, as(OWNER, kind).waitForJob(aliceJob, 5).state);
+    assertEquals(JobStateName.SUCCEEDED, as(ADMIN, kind).waitForJob(aliceJob, 5).state);
+    assertNotFound(id -> () -> as(OTHER, kind).waitForJob(id, 5));
+    assertRefused(kind, c -> () -> c.waitForJob(aliceJob, 5));
   }
 
   @ParameterizedTest

@@ -64,6 +64,14 @@ public final class JdbcJobStore implements JobStore, AutoCloseable {
     this.subscriptions = new NotifySubscriptions(tx);
   }
 
+  /**
+   * Calls {@code listener} after each durable write has committed (every change of a job's state is
+   * one), on the writer's thread: it must be quick. Returns what removes it again.
+   */
+  public Runnable onDurableWrite(Runnable listener) {
+    return tx.afterWrite(listener);
+  }
+
   /** The notification outbox, whose job events commit with the changes they report. */
   public Outbox outbox() {
     return outbox;

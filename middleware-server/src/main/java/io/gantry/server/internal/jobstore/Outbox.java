@@ -85,10 +85,10 @@ public final class Outbox {
 
   /**
    * Calls {@code listener} after each durable commit of the job store, which may have written
-   * events: the delivery thread's wake-up.
+   * events: the delivery thread's wake-up. Returns what removes the listener again.
    */
-  public void onWrite(Runnable listener) {
-    tx.afterWrite(listener);
+  public Runnable onWrite(Runnable listener) {
+    return tx.afterWrite(listener);
   }
 
   /** Undelivered events whose next attempt is due, oldest first. */

@@ -83,6 +83,7 @@ public final class NotificationDelivery implements AutoCloseable {
 
   private final Thread thread;
   private volatile boolean stopping;
+  private volatile Runnable stopListening = () -> {};
   private Instant lastPurge = Instant.EPOCH;
 
   NotificationDelivery(
@@ -109,7 +110,7 @@ public final class NotificationDelivery implements AutoCloseable {
   }
 
   void start() {
-    outbox.onWrite(wake::release);
+    stopListening = outbox.onWrite(wake::release);
     thread.start();
   }
 
@@ -353,7 +354,7 @@ public final class NotificationDelivery implements AutoCloseable {
   @Override
   public void close() {
     stopping = true;
-    outbox.onWrite(() -> {});
+    stopListening.run();
     wake.release();
     webhooks.abort();
     mail.abort();

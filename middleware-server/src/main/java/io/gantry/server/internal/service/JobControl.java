@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -38,6 +39,7 @@ public final class JobControl {
   private final Duration killWait;
   private final VisibleJobs visible;
   private final JobOutputs outputs;
+  private final JobWaits waits;
 
   /**
    * @param killGrace the kill grace period: a kill waits that long, and a margin, for the job's end
@@ -48,18 +50,39 @@ public final class JobControl {
       JobFlow flow,
       Duration killGrace,
       VisibleJobs visible,
-      JobOutputs outputs) {
+      JobOutputs outputs,
+      JobWaits waits) {
     this.store = store;
     this.scheduler = scheduler;
     this.flow = flow;
     this.killWait = killGrace.plusSeconds(5);
     this.visible = visible;
     this.outputs = outputs;
+    this.waits = waits;
   }
 
   public JobStatusInfo statusWithOrigin(String jobId, Caller caller) throws JobNotFoundFault {
     JobRecord job = visible.own(jobId, caller);
     return StatusMapper.withOrigin(status(job), store.origin(job.id()));
+  }
+
+  /**
+   * The caller's job once it is final, or as it is when {@code seconds} (at most {@link
+   * JobWaits#LONGEST}) have passed, or at once when the server has {@link JobWaits#DEFAULT_LIMIT}
+   * waits already (see {@link JobWaits}). The answer is {@code getJobStatus}'s.
+   */
+  public JobStatusInfo waitForJob(String jobId, int seconds, Caller caller)
+      throws JobNotFoundFault {
+    JobRecord first = visible.own(jobId, caller);
+    Optional<JobRecord> last =
+        waits.await(
+            Duration.ofSeconds(Math.max(0, seconds)),
+            () -> store.find(first.id()),
+            job -> job.isEmpty() || job.get().state().isFinal());
+    if (last.isEmpty()) {
+      return statusWithOrigin(jobId, caller); // removed meanwhile: not found, as for a status
+    }
+    return StatusMapper.withOrigin(status(last.get()), store.origin(first.id()));
   }
 
   public List<JobStatusInfo> statuses(List<String> jobIds, Caller caller) {

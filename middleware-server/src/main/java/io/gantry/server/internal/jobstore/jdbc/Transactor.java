@@ -5,6 +5,8 @@ import io.gantry.server.internal.jobstore.JobStoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 
 /**
@@ -49,7 +51,7 @@ public final class Transactor {
   private final DataSource dataSource;
   private final boolean syncAfterCommit;
   private final GroupSync groupSync = new GroupSync();
-  private volatile Runnable afterWrite = () -> {};
+  private final List<Runnable> afterWrite = new CopyOnWriteArrayList<>();
 
   public Transactor(DataSource dataSource) {
     this.dataSource = dataSource;
@@ -63,16 +65,18 @@ public final class Transactor {
   /** A write the caller will act on: durable when this returns. */
   public <T> T write(String what, Work<T> work) {
     T result = inTransaction(what, work, true);
-    afterWrite.run();
+    afterWrite.forEach(Runnable::run);
     return result;
   }
 
   /**
-   * Runs {@code listener} after every durable write has committed: the notification outbox's
-   * wake-up, since such a write may have added events to it.
+   * Runs {@code listener} after every durable write has committed, on the writer's thread (it must
+   * be quick and not throw): the notification outbox's wake-up, since such a write may have added
+   * events to it, and the requests waiting for a job's end. Returns what removes it again.
    */
-  public void afterWrite(Runnable listener) {
-    this.afterWrite = listener;
+  public Runnable afterWrite(Runnable listener) {
+    afterWrite.add(listener);
+    return () -> afterWrite.remove(listener);
   }
 
   /**

@@ -75,13 +75,22 @@ final class SharedClasses {
       Path writes = null;
       if (archive != null) {
         options.add("-XX:SharedArchiveFile=" + archive);
-      } else if (mayWrite && writing.add(jvmOptions)) {
+      } else if (mayWrite && !recordsFlight(jvmOptions) && writing.add(jvmOptions)) {
         writes = directory.resolve("classes-" + archives.size() + "-" + writing.size() + ".jsa");
         options.add("-XX:ArchiveClassesAtExit=" + writes);
       }
       options.addAll(List.of("-cp", path));
       return new Launch(options, writes, jvmOptions);
     }
+  }
+
+  /**
+   * A JVM that writes a class archive at its exit runs without Java Flight Recorder ("JFR will be
+   * disabled during CDS dumping"): a server asked to record a profile (a benchmark's
+   * {@code -XX:StartFlightRecording}) must not be the one that writes it.
+   */
+  private static boolean recordsFlight(List<String> jvmOptions) {
+    return jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:StartFlightRecording"));
   }
 
   private static void written(List<String> key, Path file) {
