@@ -86,8 +86,8 @@ final class SharedClasses {
 
   /**
    * A JVM that writes a class archive at its exit runs without Java Flight Recorder ("JFR will be
-   * disabled during CDS dumping"): a server asked to record a profile (a benchmark's
-   * {@code -XX:StartFlightRecording}) must not be the one that writes it.
+   * disabled during CDS dumping"): a server asked to record a profile (a benchmark's {@code
+   * -XX:StartFlightRecording}) must not be the one that writes it.
    */
   private static boolean recordsFlight(List<String> jvmOptions) {
     return jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:StartFlightRecording"));
