@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -19,6 +20,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * collide.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
+  /**
+   * How long a start may take before it counts as failed. zonky gives up after 10 s by default: on
+   * a loaded CI machine of two cores (load 16) initdb and the first start took longer, and a whole
+   * test class failed on it (PostgresStageInTest in a fresh-clone run).
+   */
+  static final Duration STARTUP_WAIT = Duration.ofMinutes(2);
+
   private static final AtomicInteger DATABASE_COUNTER = new AtomicInteger();
   private static EmbeddedPostgresServer shared;
 
@@ -60,6 +68,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       }
       return new EmbeddedPostgresServer(
           builder
+              .setPGStartupWait(STARTUP_WAIT)
               .setServerConfig("listen_addresses", "127.0.0.1")
               .setServerConfig("max_connections", "100")
               .setServerConfig("fsync", "off")

@@ -45,7 +45,7 @@ public final class RestartablePostgresServer implements AutoCloseable {
               .setCleanDataDirectory(false)
               // zonky gives up after 10 s; a start after a crash replays the write-ahead log first,
               // which on a loaded machine takes longer
-              .setPGStartupWait(STARTUP_WAIT)
+              .setPGStartupWait(EmbeddedPostgresServer.STARTUP_WAIT)
               .setServerConfig("listen_addresses", "127.0.0.1")
               .setServerConfig("max_connections", "200")
               // PostgreSQL's own default, which zonky turns off: a commit answered is on disk, so
@@ -90,8 +90,6 @@ public final class RestartablePostgresServer implements AutoCloseable {
     }
     startProcess(port);
   }
-
-  private static final Duration STARTUP_WAIT = Duration.ofMinutes(2);
 
   private static final Duration BACKENDS_GONE = Duration.ofSeconds(10);
 
