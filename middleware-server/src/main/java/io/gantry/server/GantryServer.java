@@ -513,10 +513,10 @@ public final class GantryServer implements AutoCloseable {
             jobFileReader(compute.backend()));
     WorkerSessions workerSessions = startWorkerSessions(config, compute, planning);
     ScheduleBook schedules = startSchedules(config, store, submission);
-    JobWaits waits = jobWaits;
-    store.onDurableWrite(waits::changed);
+    store.onDurableWrite(jobWaits::changed);
     JobControl control =
-        new JobControl(store, scheduler, flow, config.killGracePeriod(), visible, outputs, waits);
+        new JobControl(
+            store, scheduler, flow, config.killGracePeriod(), visible, outputs, jobWaits);
     return new JobManagementService(
         new JobManagementService.Operations(
             submission,

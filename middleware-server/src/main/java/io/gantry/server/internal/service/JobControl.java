@@ -73,16 +73,17 @@ public final class JobControl {
    */
   public JobStatusInfo waitForJob(String jobId, int seconds, Caller caller)
       throws JobNotFoundFault {
-    JobRecord first = visible.own(jobId, caller);
+    VisibleJobs.checkedId(jobId); // a malformed id is the caller's error, not an unknown job
+    // each read checks the caller's right again: the first read is the only one at the start
     Optional<JobRecord> last =
         waits.await(
             Duration.ofSeconds(Math.max(0, seconds)),
-            () -> store.find(first.id()),
+            () -> visible.find(jobId, caller),
             job -> job.isEmpty() || job.get().state().isFinal());
     if (last.isEmpty()) {
-      return statusWithOrigin(jobId, caller); // removed meanwhile: not found, as for a status
+      return statusWithOrigin(jobId, caller); // unknown, foreign or removed: JobNotFound
     }
-    return StatusMapper.withOrigin(status(last.get()), store.origin(first.id()));
+    return StatusMapper.withOrigin(status(last.get()), store.origin(last.get().id()));
   }
 
   public List<JobStatusInfo> statuses(List<String> jobIds, Caller caller) {
