@@ -40,7 +40,8 @@ import java.util.List;
  * to stdout | gzip -1} and {@code gzip -dc | psql \copy ... from pstdin} of the same rows.
  */
 public final class BoundedMemoryBenchmark {
-  private static final String TARGET = "trade_copy";
+  /** The table the load modes fill: create it {@code LIKE trade}. */
+  public static final String TARGET = "trade_copy";
 
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("child")) {
@@ -113,8 +114,12 @@ public final class BoundedMemoryBenchmark {
 
   /**
    * Runs one staging step in a child JVM with {@code -Xmx<heap>}; its {@code name: value} lines.
+   * Modes: {@code extract} and {@code extract-jdbc} read {@link #query} of the {@code trade} table
+   * of {@link StagingBenchmark#load} into {@code trade.csv.gz} and {@code trade-jdbc.csv.gz} of
+   * {@code dir}; {@code load} and {@code load-jdbc} load {@code trade.csv.gz} into {@code
+   * trade_copy}, a table like {@code trade}. The {@code -jdbc} modes leave out PostgreSQL's COPY.
    */
-  private static List<String> child(
+  public static List<String> child(
       String heap, String mode, String url, String user, int rows, Path dir) throws Exception {
     List<String> command =
         List.of(
@@ -142,7 +147,8 @@ public final class BoundedMemoryBenchmark {
     }
     int rc = process.waitFor();
     if (rc != 0) {
-      throw new IllegalStateException(mode + " of " + rows + " rows failed with status " + rc);
+      throw new IllegalStateException(
+          mode + " of " + rows + " rows in -Xmx" + heap + " failed with status " + rc);
     }
     return lines;
   }

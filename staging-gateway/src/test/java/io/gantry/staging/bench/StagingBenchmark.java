@@ -365,7 +365,7 @@ public final class StagingBenchmark {
     return (Long.parseLong(f[13]) + Long.parseLong(f[14])) / 100.0;
   }
 
-  static String uncompressedSha256(Path file) throws Exception {
+  public static String uncompressedSha256(Path file) throws Exception {
     return sha256(CompressedFiles.openDecompressed(file));
   }
 
@@ -381,7 +381,7 @@ public final class StagingBenchmark {
     return java.util.HexFormat.of().formatHex(digest.digest());
   }
 
-  static long uncompressedSize(Path file) throws Exception {
+  public static long uncompressedSize(Path file) throws Exception {
     long n = 0;
     byte[] buf = new byte[1 << 16];
     try (InputStream in = CompressedFiles.openDecompressed(file)) {
