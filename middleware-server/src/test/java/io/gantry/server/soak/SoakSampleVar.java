@@ -71,6 +71,7 @@ final class SoakSampleVar {
       long duplicated,
       long missing,
       long ofJobsNotSucceeded,
+      List<String> jobsNotSucceededWithRows,
       long checked,
       long unchecked,
       List<String> violations) {}
@@ -102,6 +103,7 @@ final class SoakSampleVar {
     long duplicated = 0;
     long missing = 0;
     long ofUnsucceeded = 0;
+    List<String> unsucceededWithRows = new ArrayList<>();
     long checked = 0;
     long unchecked = 0;
     List<String> violations = new ArrayList<>();
@@ -122,6 +124,9 @@ final class SoakSampleVar {
           long rows = rowsOf(c, step.getKey(), s.jobId);
           if (!succeeded) {
             ofUnsucceeded += rows;
+            if (rows > 0 && !unsucceededWithRows.contains(s.jobId)) {
+              unsucceededWithRows.add(s.jobId);
+            }
             continue;
           }
           long records = known.get().get(step.getValue());
@@ -155,7 +160,8 @@ final class SoakSampleVar {
         }
       }
     }
-    return new Rows(duplicated, missing, ofUnsucceeded, checked, unchecked, violations);
+    return new Rows(
+        duplicated, missing, ofUnsucceeded, unsucceededWithRows, checked, unchecked, violations);
   }
 
   private static long rowsOf(Connection c, String table, String jobId) throws SQLException {
