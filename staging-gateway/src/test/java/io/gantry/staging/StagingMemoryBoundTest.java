@@ -37,8 +37,9 @@ class StagingMemoryBoundTest {
     EmbeddedPostgresServer server = EmbeddedPostgresServer.shared();
     String db = server.createDatabase();
     StagingBenchmark.load(server, db, ROWS);
-    execute(server, db, "CREATE TABLE " + BoundedMemoryBenchmark.TARGET + " (LIKE trade)");
     String url = server.jdbcUrl(db);
+    TestDatabase tables = new TestDatabase("postgres", url, server.user());
+    tables.execute("CREATE TABLE " + BoundedMemoryBenchmark.TARGET + " (LIKE trade)");
 
     assertStaged(
         BoundedMemoryBenchmark.child(CHILD_HEAP, "extract", url, server.user(), ROWS, jobDir));
@@ -55,12 +56,12 @@ class StagingMemoryBoundTest {
         "both extract paths write the same CSV");
 
     for (String load : List.of("load", "load-jdbc")) {
-      execute(server, db, "TRUNCATE " + BoundedMemoryBenchmark.TARGET);
+      tables.execute("TRUNCATE " + BoundedMemoryBenchmark.TARGET);
       assertStaged(
           BoundedMemoryBenchmark.child(CHILD_HEAP, load, url, server.user(), ROWS, jobDir));
       assertEquals(
-          fingerprint(server, db, "trade"),
-          fingerprint(server, db, BoundedMemoryBenchmark.TARGET),
+          fingerprint(tables, "trade"),
+          fingerprint(tables, BoundedMemoryBenchmark.TARGET),
           load + ": the loaded table holds exactly the extracted rows");
     }
   }
@@ -71,9 +72,8 @@ class StagingMemoryBoundTest {
   }
 
   /** Rows, and an order-free digest of their text: equal for equal multisets of rows. */
-  private static String fingerprint(EmbeddedPostgresServer server, String db, String table)
-      throws Exception {
-    try (Connection c = server.connect(db);
+  private static String fingerprint(TestDatabase tables, String table) throws Exception {
+    try (Connection c = tables.connect();
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
@@ -82,14 +82,6 @@ class StagingMemoryBoundTest {
                     + " t")) {
       rs.next();
       return rs.getLong(1) + " rows, digest " + rs.getBigDecimal(2);
-    }
-  }
-
-  private static void execute(EmbeddedPostgresServer server, String db, String sql)
-      throws Exception {
-    try (Connection c = server.connect(db);
-        Statement s = c.createStatement()) {
-      s.execute(sql);
     }
   }
 }
